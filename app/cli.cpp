@@ -1,0 +1,127 @@
+// Command-line parsing (see cli.h). Options may stand before or after the
+// subcommand; for `run`, everything after the script path belongs to the
+// script and is never interpreted by cuhost.
+#include "cli.h"
+
+#include <boost/program_options.hpp>
+#include <cstdlib>
+#include <set>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace cuhost::app {
+
+static po::options_description option_table() {
+  po::options_description opts("Options");
+  opts.add_options()
+      ("help,h", "show this help and exit")
+      ("version", "print the cuhost version and exit")
+      ("backend,b", po::value<std::string>()->default_value("auto"),
+       "kernel backend: auto (CUDA when a driver and GPU exist, else CPU), cpu or cuda")
+      ("device,d", po::value<int>()->default_value(0), "CUDA device ordinal")
+      ("verbose,v", "print per-stage compile timings and backend choices on stderr")
+      ("streams", po::value<int>()->default_value(0),
+       "create N host-owned streams, lent to scripts as cuda.host_stream('s0'..)")
+      ("plugin-path", po::value<std::vector<std::string>>()->composing(),
+       "add a plugin directory to the search path (repeatable; before CUHOST_PLUGIN_PATH)")
+      ("no-bounds-check", "CPU backend: turn off array bounds checks (faster)")
+      ("output,o", po::value<std::string>(), "bench: write results as JSON to this file");
+  return opts;
+}
+
+std::string usage() {
+  std::ostringstream out;
+  out << "usage: cuhost [options] <command> [arguments]\n\n"
+      << "Commands:\n"
+      << "  run SCRIPT [ARGS...]   run a Python kernel script (sys.argv = [SCRIPT, ARGS...]);\n"
+      << "                         the exit code is the script's (1 after an uncaught exception)\n"
+      << "  info                   versions, backends and GPUs\n"
+      << "  plugins                list plugins on the search path with their functions and status\n"
+      << "  bench [SCRIPTS...]     run benchmark scripts (default: scripts/bench) and print a table\n\n"
+      << option_table() << "\n"
+      << "Environment:\n"
+      << "  CUHOST_PLUGIN_PATH     colon-separated plugin directories\n"
+      << "  NUMBA_CUDA_INCLUDE_PATH, NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS  include paths for NVRTC\n\n"
+      << "Exit codes: the script's own; 2 for a bad command line.\n";
+  return out.str();
+}
+
+static bool takes_value(const std::string& token) {
+  static const std::set<std::string> with_value = {"--backend", "-b", "--device", "-d", "--streams",
+                                                   "--plugin-path", "--output", "-o"};
+  return with_value.count(token) > 0;
+}
+
+static Backend parse_backend(const std::string& name) {
+  if (name == "auto") return Backend::Auto;
+  if (name == "cpu") return Backend::Cpu;
+  if (name == "cuda") return Backend::Cuda;
+  throw UsageError{"invalid value for --backend: '" + name + "' (expected auto, cpu or cuda)"};
+}
+
+CommandLine parse_command_line(int argc, char** argv) {
+  CommandLine cl;
+  std::vector<std::string> option_tokens;
+  std::vector<std::string> positionals;
+  bool script_found = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string token = argv[i];
+    if (script_found) {  // everything after the script is the script's
+      cl.args.push_back(token);
+      continue;
+    }
+    if (token == "--") {  // explicit end of options
+      for (++i; i < argc; ++i) positionals.push_back(argv[i]);
+      break;
+    }
+    if (token.size() > 1 && token[0] == '-') {
+      option_tokens.push_back(token);
+      if (takes_value(token)) {
+        if (i + 1 >= argc) throw UsageError{"option '" + token + "' needs a value"};
+        option_tokens.push_back(argv[++i]);
+      }
+      continue;
+    }
+    positionals.push_back(token);
+    if (positionals.size() == 2 && positionals[0] == "run") script_found = true;
+  }
+
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(option_tokens).options(option_table()).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError{e.what()};
+  }
+  cl.help = vm.count("help") > 0;
+  cl.version = vm.count("version") > 0;
+  cl.options.backend = parse_backend(vm["backend"].as<std::string>());
+  cl.options.device = vm["device"].as<int>();
+  if (cl.options.device < 0) throw UsageError{"invalid value for --device: must be >= 0"};
+  cl.options.verbose = vm.count("verbose") > 0;
+  cl.options.streams = vm["streams"].as<int>();
+  if (cl.options.streams < 0 || cl.options.streams > 64)
+    throw UsageError{"invalid value for --streams: must be between 0 and 64"};
+  cl.options.bounds_check = vm.count("no-bounds-check") == 0;
+  if (vm.count("plugin-path")) cl.options.plugin_paths = vm["plugin-path"].as<std::vector<std::string>>();
+  if (vm.count("output")) cl.output = vm["output"].as<std::string>();
+  if (cl.help || cl.version) return cl;
+
+  if (positionals.empty()) throw UsageError{"missing command (run, info, plugins or bench)"};
+  cl.command = positionals[0];
+  if (cl.command == "run") {
+    if (positionals.size() < 2) throw UsageError{"'run' needs a script path"};
+    cl.script = positionals[1];
+    for (size_t i = 2; i < positionals.size(); ++i) cl.args.push_back(positionals[i]);
+  } else if (cl.command == "info" || cl.command == "plugins") {
+    if (positionals.size() > 1) throw UsageError{"'" + cl.command + "' takes no arguments (got '" + positionals[1] + "')"};
+  } else if (cl.command == "bench") {
+    cl.args.assign(positionals.begin() + 1, positionals.end());
+  } else {
+    throw UsageError{"unknown command '" + cl.command + "'"};
+  }
+  return cl;
+}
+
+}  // namespace cuhost::app

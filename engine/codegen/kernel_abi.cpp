@@ -1,0 +1,36 @@
+// Slot layout of kernel parameters (see kernel_abi.h); shared by lowering and
+// both launchers so the two sides can never disagree.
+#include "codegen/kernel_abi.h"
+
+#include "support/diagnostics.h"
+
+namespace cuhost::codegen {
+
+static void append_slots(const ir::Type* t, std::vector<int>& out) {
+  switch (t->kind) {
+    case ir::TypeKind::Boolean: out.push_back(1); return;
+    case ir::TypeKind::Integer:
+    case ir::TypeKind::Float: out.push_back(t->bits / 8); return;
+    case ir::TypeKind::Complex:
+      out.push_back(t->bits / 16);
+      out.push_back(t->bits / 16);
+      return;
+    case ir::TypeKind::CPointer: out.push_back(8); return;
+    case ir::TypeKind::Array:
+      out.push_back(8);
+      for (int i = 0; i < 2 * t->ndim; ++i) out.push_back(8);
+      return;
+    case ir::TypeKind::Tuple:
+      for (const ir::Type* e : t->elements) append_slots(e, out);
+      return;
+    default: CUHOST_CHECK(false) << "type " << t->str() << " cannot be a kernel parameter";
+  }
+}
+
+std::vector<int> param_slot_sizes(const ir::Type* t) {
+  std::vector<int> out;
+  append_slots(t, out);
+  return out;
+}
+
+}  // namespace cuhost::codegen

@@ -1,0 +1,55 @@
+// The contract between kernels compiled for the host (codegen's CPU target)
+// and the CPU runtime (launcher, fibers, warp emulation). Plain C so JIT-ed
+// code can call it; nothing here throws: errors are recorded in the block
+// state and the generated code returns.
+//
+// Generated entry points, for a kernel whose entry symbol is S:
+//   void S.cpu.thread(void** params, CuhostThreadCtx* ctx)  -- one GPU thread
+//   void S.cpu.block(void** params, CuhostThreadCtx* ctx)   -- every thread of
+//       the block, x fastest, as a plain loop (only for kernels without
+//       barriers or warp operations; ctx->tid is updated by the loop).
+// params is the kernelParams array of codegen/kernel_abi.h.
+#pragma once
+
+#include <cstdint>
+
+extern "C" {
+
+struct CuhostThreadCtx {
+  std::int32_t tid[3];
+  std::int32_t bid[3];
+  std::int32_t bdim[3];
+  std::int32_t gdim[3];
+  char* shared;          // this block's static shared memory (size from CompiledKernel)
+  char* dynamic_shared;  // this block's dynamic shared memory (launch's shared bytes)
+  void* block;           // opaque block state owned by the runtime
+};
+
+// Barriers: every live thread of the block must arrive. Threads that have
+// returned count as arrived (as on hardware); when no thread can make
+// progress the launch fails with a deadlock error instead of hanging.
+void cuhost_cpu_syncthreads(CuhostThreadCtx* ctx);
+std::int32_t cuhost_cpu_syncthreads_count(CuhostThreadCtx* ctx, std::int32_t predicate);
+std::int32_t cuhost_cpu_syncthreads_and(CuhostThreadCtx* ctx, std::int32_t predicate);
+std::int32_t cuhost_cpu_syncthreads_or(CuhostThreadCtx* ctx, std::int32_t predicate);
+
+// Warp operations with 32-lane semantics (lane = linear thread id % 32).
+// mode for shfl: 0 idx, 1 up, 2 down, 3 xor. value carries the bits of the
+// operand (integers sign- or zero-extended, floats bitcast, f32 in the low 32 bits).
+void cuhost_cpu_syncwarp(CuhostThreadCtx* ctx, std::uint32_t mask);
+std::uint64_t cuhost_cpu_shfl(CuhostThreadCtx* ctx, std::uint32_t mask, std::uint64_t value, std::int32_t lane_or_delta,
+                              std::int32_t width, std::int32_t mode);
+// mode: 0 all, 1 any, 2 eq (uniform), 3 ballot (returns the mask of lanes with predicate != 0)
+std::uint32_t cuhost_cpu_vote(CuhostThreadCtx* ctx, std::uint32_t mask, std::int32_t predicate, std::int32_t mode);
+std::uint32_t cuhost_cpu_activemask(CuhostThreadCtx* ctx);
+
+// Bounds check failure: records an IndexError naming the kernel, the array,
+// the index, the dimension and the thread; the generated code then returns.
+void cuhost_cpu_index_error(CuhostThreadCtx* ctx, const char* kernel, const char* array, std::int64_t index,
+                            std::int32_t dim, std::int64_t extent);
+
+// A foreign function (numba ABI) returned an error status in debug mode, or
+// any other fatal condition the kernel wants reported.
+void cuhost_cpu_kernel_error(CuhostThreadCtx* ctx, const char* kernel, const char* message, std::int64_t code);
+
+}  // extern "C"

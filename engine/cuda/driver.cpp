@@ -1,0 +1,101 @@
+// Run-time loading of the CUDA driver (see driver.h). The library is opened
+// with dlopen and every entry point resolved with cuGetProcAddress at the
+// toolkit's CUDA_VERSION, so versioned symbols (_v2, ...) come out right.
+#include "cuda/driver.h"
+
+#include <dlfcn.h>
+
+#include <mutex>
+
+#include "support/diagnostics.h"
+
+namespace cuhost::cuda {
+
+namespace {
+
+struct Loaded {
+  DriverStatus status;
+  DriverTable table;
+};
+
+using GetProcAddress = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
+
+Loaded& load() {
+  static Loaded loaded;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      loaded.status.reason = "libcuda.so.1 could not be loaded (no NVIDIA driver)";
+      return;
+    }
+    auto get_proc = reinterpret_cast<GetProcAddress>(dlsym(lib, "cuGetProcAddress_v2"));
+    if (!get_proc) {
+      loaded.status.reason = "libcuda.so.1 has no cuGetProcAddress_v2 (driver older than CUDA 12)";
+      return;
+    }
+    std::string missing;
+    auto resolve = [&](const char* name, void** slot) {
+      CUdriverProcAddressQueryResult found{};
+      if (get_proc(name, slot, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &found) != CUDA_SUCCESS ||
+          found != CU_GET_PROC_ADDRESS_SUCCESS || !*slot) {
+        *slot = nullptr;
+        if (!missing.empty()) missing += ", ";
+        missing += name;
+      }
+    };
+#define CUHOST_DRIVER_FN(name) resolve(#name, reinterpret_cast<void**>(&loaded.table.name));
+#include "cuda/driver_api.inc"
+#undef CUHOST_DRIVER_FN
+    if (!loaded.table.cuInit || !loaded.table.cuDeviceGetCount) {
+      loaded.status.reason = "the CUDA driver lacks required entry points: " + missing;
+      return;
+    }
+    CUresult r = loaded.table.cuInit(0);
+    if (r != CUDA_SUCCESS) {
+      loaded.status.reason = "cuInit failed: " + error_name(r);
+      return;
+    }
+    if (loaded.table.cuDriverGetVersion) loaded.table.cuDriverGetVersion(&loaded.status.version);
+    int count = 0;
+    r = loaded.table.cuDeviceGetCount(&count);
+    if (r != CUDA_SUCCESS || count == 0) {
+      loaded.status.reason = r != CUDA_SUCCESS ? "cuDeviceGetCount failed: " + error_name(r) : "no CUDA device found";
+      return;
+    }
+    loaded.status.device_count = count;
+    loaded.status.available = true;
+  });
+  return loaded;
+}
+
+}  // namespace
+
+const DriverStatus& driver_status() { return load().status; }
+
+const DriverTable& driver() {
+  Loaded& l = load();
+  if (!l.status.available)
+    throw UserError(ErrorKind::CudaSupportError, "CUDA driver unavailable: " + l.status.reason);
+  return l.table;
+}
+
+std::string error_name(CUresult result) {
+  Loaded& l = load();
+  const char* name = nullptr;
+  if (l.table.cuGetErrorName && l.table.cuGetErrorName(result, &name) == CUDA_SUCCESS && name) return name;
+  return "CUresult " + std::to_string(static_cast<int>(result));
+}
+
+void check(CUresult result, const char* function, const std::string& kernel) {
+  if (result == CUDA_SUCCESS) return;
+  Loaded& l = load();
+  std::string message = std::string(function) + " failed: " + error_name(result);
+  const char* text = nullptr;
+  if (l.table.cuGetErrorString && l.table.cuGetErrorString(result, &text) == CUDA_SUCCESS && text)
+    message += std::string(" (") + text + ")";
+  if (!kernel.empty()) message += " in kernel '" + kernel + "'";
+  throw UserError(ErrorKind::CudaAPIError, message);
+}
+
+}  // namespace cuhost::cuda

@@ -1,0 +1,45 @@
+// Toolkit versions and device descriptions (see toolkit_info.h).
+#include "cuda/toolkit_info.h"
+
+#include <nvJitLink.h>
+#include <nvrtc.h>
+
+#include "cuda/driver.h"
+
+namespace cuhost::cuda {
+
+std::string nvrtc_version() {
+  int major = 0, minor = 0;
+  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "unknown";
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::string nvjitlink_version() {
+  unsigned major = 0, minor = 0;
+  if (nvJitLinkVersion(&major, &minor) != NVJITLINK_SUCCESS) return "unknown";
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::vector<DeviceDescription> list_devices() {
+  std::vector<DeviceDescription> out;
+  const DriverStatus& status = driver_status();
+  if (!status.available) return out;
+  const DriverTable& d = driver();
+  for (int i = 0; i < status.device_count; ++i) {
+    CUdevice dev = 0;
+    if (d.cuDeviceGet(&dev, i) != CUDA_SUCCESS) continue;
+    DeviceDescription desc;
+    desc.ordinal = i;
+    char name[256] = {};
+    d.cuDeviceGetName(name, sizeof(name), dev);
+    desc.name = name;
+    d.cuDeviceGetAttribute(&desc.cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+    d.cuDeviceGetAttribute(&desc.cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+    d.cuDeviceGetAttribute(&desc.multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+    d.cuDeviceTotalMem(&desc.total_memory, dev);
+    out.push_back(desc);
+  }
+  return out;
+}
+
+}  // namespace cuhost::cuda

@@ -1,0 +1,26 @@
+// Versions of the CUDA toolkit libraries cuhost links (NVRTC, nvJitLink) and
+// a description of each visible GPU; used by `cuhost info`, cuda.detect() and
+// the compile cache key.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cuhost::cuda {
+
+std::string nvrtc_version();      // "13.0"
+std::string nvjitlink_version();  // "13.0"
+
+struct DeviceDescription {
+  int ordinal = 0;
+  std::string name;
+  int cc_major = 0;
+  int cc_minor = 0;
+  std::size_t total_memory = 0;
+  int multiprocessors = 0;
+};
+
+// Every visible device (empty without a driver).
+std::vector<DeviceDescription> list_devices();
+
+}  // namespace cuhost::cuda

@@ -1,0 +1,57 @@
+// A Python function captured for compilation: its C++ AST, where it came
+// from, and every global or closure name it refers to frozen as a
+// compile-time value. Capture (capture.cpp) is the only place that reads the
+// Python objects; everything after it runs without the GIL.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "ir/constant.h"
+#include "ir/foreign.h"
+#include "runtime/jit_function.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::frontend {
+
+// A frozen global or closure variable.
+struct GlobalValue {
+  enum class Kind {
+    Constant,     // number, bool, None, str, tuple of those, NumPy scalar
+    Array,        // a NumPy array used as a constant
+    Module,       // key: "cuda", "math", "numpy", "cuda.atomic", "cuda.libdevice", ...
+    Intrinsic,    // key: "math.sin", "cuda.syncthreads", "builtins.abs", "cuda.threadIdx", ...
+    JitFunction,  // another @cuda.jit function
+    Foreign,      // a cuda.declare_device result
+    TypeObject,   // float32, numba.types.int32, np.float32, ...
+    Ffi,          // a cffi.FFI() instance or cuda.ffi
+    Unsupported,  // anything else: an error only if the kernel uses it
+  };
+  Kind kind = Kind::Unsupported;
+  ir::ConstValue constant;
+  std::shared_ptr<const ir::ArrayConstant> array;
+  std::string key;
+  std::shared_ptr<runtime::JitFunction> function;
+  std::shared_ptr<const ir::ForeignFunction> foreign;
+  const ir::Type* type_object = nullptr;
+  std::string repr;  // Python repr, for error messages
+};
+
+struct CapturedFunction {
+  std::string name;       // __name__
+  std::string qualname;   // __qualname__
+  std::string filename;   // co_filename
+  int first_line = 0;     // line of the `def` in the file
+  std::string source;     // dedented source text (hashed by the compile cache)
+  std::vector<std::string> file_lines;  // the original lines, for caret displays (index 0 = line 1)
+  std::unique_ptr<ast::FunctionDef> def;
+  std::map<std::string, GlobalValue> globals;  // names the body reads that are not locals
+
+  // A SourceLocation for an AST location (file, line, column, source line).
+  SourceLocation where(const ast::SourceLoc& loc) const;
+};
+
+}  // namespace cuhost::frontend

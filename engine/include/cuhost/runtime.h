@@ -1,0 +1,81 @@
+// The public embedding API of cuhost: the only header an application (app/,
+// plugins, third-party hosts) needs. A Runtime owns the embedded interpreter,
+// the chosen backend and the host-owned streams; it runs scripts and reports
+// their errors. Everything else in the engine stays behind this facade.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cuhost {
+
+// Which backend compiles and runs kernels. Auto picks CUDA when a driver and a
+// device are present and falls back to the CPU (saying so once on stderr).
+enum class Backend { Auto, Cpu, Cuda };
+
+const char* backend_name(Backend backend);
+
+struct RuntimeOptions {
+  Backend backend = Backend::Auto;
+  int device = 0;                       // CUDA device ordinal
+  bool verbose = false;                 // per-stage compile timings on stderr
+  bool bounds_check = true;             // CPU backend: IndexError on out-of-range indices
+  int streams = 0;                      // extra named host streams ("s0".."sN-1")
+  std::vector<std::string> plugin_paths;  // searched before CUHOST_PLUGIN_PATH
+};
+
+// A device buffer the host application owns and lends to scripts, zero-copy.
+struct HostBuffer {
+  std::string name;
+  std::uintptr_t device_pointer = 0;
+  std::vector<std::int64_t> shape;
+  std::string dtype;  // NumPy type string, e.g. "float32"
+};
+
+class Runtime {
+ public:
+  // Creates the process-wide runtime. CPython is initialized once per process
+  // and never finalized and re-initialized; a second call returns the first
+  // runtime (its options are not changed).
+  static Runtime& initialize(const RuntimeOptions& options);
+  static Runtime* current();
+
+  virtual ~Runtime() = default;
+
+  // Runs a Python script with sys.argv = [path, args...]. Returns the script's
+  // exit code: 0 on success, n for sys.exit(n), 1 after an uncaught exception
+  // (whose traceback is printed on stderr).
+  virtual int run_file(const std::string& path, const std::vector<std::string>& args) = 0;
+
+  // Runs Python source text (for embedders); same exit-code rules as run_file.
+  virtual int run_string(const std::string& source, const std::string& filename) = 0;
+
+  // Runs a module of the `cuhost` Python package as __main__ (runpy), with
+  // sys.argv = [module, args...]; same exit-code rules as run_file.
+  virtual int run_module_main(const std::string& module, const std::vector<std::string>& args) = 0;
+
+  // The backend actually in use after Auto was resolved.
+  virtual Backend backend() const = 0;
+
+  // A human-readable report: versions, backends, devices.
+  virtual std::string info() const = 0;
+
+  // Lends a host-owned stream (a CUstream, as an integer) to scripts under a
+  // name; scripts reach it as cuda.host_stream(name). The first one
+  // registered, or the one named "default", receives launches that name no
+  // stream.
+  virtual void register_stream(const std::string& name, std::uintptr_t cu_stream) = 0;
+
+  // Lends a host-owned device buffer to scripts as cuda.host_array(name).
+  virtual void register_buffer(const HostBuffer& buffer) = 0;
+
+  // Adds a plugin directory to the search path before scripts run.
+  virtual void add_plugin_path(const std::string& directory) = 0;
+};
+
+// Version string of cuhost itself ("0.1.0").
+const char* version();
+
+}  // namespace cuhost

@@ -1,0 +1,97 @@
+// The interned type system shared by typing, lowering and the launcher.
+// Every type is created once and compared by pointer; names follow numba's
+// spelling ("float32", "array(float32, 1d, C)", "UniTuple(int64 x 2)") so
+// error messages and inspect_types() read like numba's.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cuhost::ir {
+
+enum class TypeKind : std::uint8_t {
+  Void,
+  NoneType,
+  Boolean,
+  Integer,     // bits + is_signed
+  Float,       // bits 32 or 64 (16 later)
+  Complex,     // bits of the whole value: 64 or 128
+  Array,       // dtype, ndim, layout, readonly
+  Tuple,       // elements (homogeneous tuples print as UniTuple)
+  CPointer,    // pointee
+  Optional,    // pointee
+  Range,       // range(...) iterator, pointee = index type (int64)
+  StringLiteral,
+  Module,      // key: "cuda", "math", "numpy", "cuda.atomic", "cuda.shared", ...
+  Intrinsic,   // key: "math.sin", "cuda.syncthreads", "cuda.threadIdx", "builtins.range", ...
+  Dispatcher,  // object: a JitFunction (another @cuda.jit function)
+  Foreign,     // object: a ForeignFunction (cuda.declare_device)
+  TypeRef,     // a type used as a value: float32(x), np.float32, a dtype argument; pointee = the type
+  Ffi,         // a cffi.FFI() instance or cuda.ffi (only .from_buffer is usable)
+};
+
+enum class Layout : std::uint8_t { C, F, A };
+
+struct Type {
+  TypeKind kind;
+  int bits = 0;                           // Integer, Float, Complex
+  bool is_signed = false;                 // Integer
+  const Type* dtype = nullptr;            // Array
+  int ndim = 0;                           // Array
+  Layout layout = Layout::A;              // Array
+  bool readonly = false;                  // Array
+  const Type* pointee = nullptr;          // CPointer, Optional, Range, TypeRef
+  std::vector<const Type*> elements;      // Tuple
+  std::string key;                        // Module, Intrinsic, StringLiteral (the text)
+  const void* object = nullptr;           // Dispatcher, Foreign
+
+  std::string str() const;  // numba-style name
+  bool is_scalar() const { return kind == TypeKind::Boolean || kind == TypeKind::Integer || kind == TypeKind::Float || kind == TypeKind::Complex; }
+  bool is_number() const { return kind == TypeKind::Integer || kind == TypeKind::Float || kind == TypeKind::Complex; }
+  bool is_integer() const { return kind == TypeKind::Integer; }
+  bool is_float() const { return kind == TypeKind::Float; }
+  bool is_array() const { return kind == TypeKind::Array; }
+  bool is_tuple() const { return kind == TypeKind::Tuple; }
+  // Size in bytes of a scalar or pointer value (bool is 1 byte in memory).
+  int byte_size() const;
+};
+
+// Factories: each returns the unique instance (thread-safe).
+const Type* void_type();
+const Type* none_type();
+const Type* boolean();
+const Type* integer(int bits, bool is_signed);
+const Type* int8();
+const Type* int16();
+const Type* int32();
+const Type* int64();
+const Type* uint8();
+const Type* uint16();
+const Type* uint32();
+const Type* uint64();
+const Type* float32();
+const Type* float64();
+const Type* complex64();
+const Type* complex128();
+const Type* array(const Type* dtype, int ndim, Layout layout, bool readonly = false);
+const Type* tuple(const std::vector<const Type*>& elements);
+const Type* cpointer(const Type* pointee);
+const Type* optional(const Type* pointee);
+const Type* range(const Type* index_type);
+const Type* string_literal(const std::string& text);
+const Type* module(const std::string& key);
+const Type* intrinsic(const std::string& key);
+const Type* dispatcher(const void* jit_function);
+const Type* foreign(const void* foreign_function);
+const Type* type_ref(const Type* type);
+const Type* ffi();
+
+// Looks up a scalar type by numba/NumPy name ("float32", "int64", "bool_",
+// "boolean", "intp", "uint8", ...); nullptr when unknown.
+const Type* scalar_by_name(const std::string& name);
+
+// The NumPy dtype name of a scalar ("float32", "bool" for Boolean).
+std::string numpy_name(const Type* scalar);
+
+}  // namespace cuhost::ir

@@ -1,0 +1,28 @@
+// The one translation point from C++ exceptions to Python exceptions. Every
+// entry from Python into the engine wraps its body in CUHOST_PY_GUARD so a
+// UserError becomes the right Python class (cuda.TypingError, LinkerError,
+// builtins.IndexError, ...) and nothing C++ escapes into the interpreter.
+#pragma once
+
+#include <Python.h>
+
+#include "support/diagnostics.h"
+
+namespace cuhost::python {
+
+// The Python exception class for an error kind (borrowed reference).
+PyObject* exception_class(ErrorKind kind);
+
+// Sets the Python error for the exception in flight; call inside catch(...).
+void set_python_error_from_current_exception();
+
+}  // namespace cuhost::python
+
+// Usage: PyObject* f(...) { CUHOST_PY_GUARD({ ...body returning PyObject*... }, nullptr); }
+#define CUHOST_PY_GUARD(body, failure_value)                  \
+  try {                                                       \
+    body                                                      \
+  } catch (...) {                                             \
+    ::cuhost::python::set_python_error_from_current_exception(); \
+    return failure_value;                                     \
+  }

@@ -1,0 +1,169 @@
+// Embedding of CPython (see interpreter.h): configuration, sys.argv and
+// sys.path, and the translation of a script's end into an exit code.
+#include "python/interpreter.h"
+
+#include <Python.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "python/module.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::python {
+
+namespace {
+
+bool g_initialized = false;
+
+void set_argv(const std::vector<std::string>& argv) {
+  PyObject* list = PyList_New(static_cast<Py_ssize_t>(argv.size()));
+  for (size_t i = 0; i < argv.size(); ++i)
+    PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), PyUnicode_DecodeFSDefault(argv[i].c_str()));
+  PySys_SetObject("argv", list);
+  Py_DECREF(list);
+}
+
+void flush_std_streams() {
+  for (const char* name : {"stdout", "stderr"}) {
+    PyObject* stream = PySys_GetObject(name);  // borrowed
+    if (stream && stream != Py_None) {
+      PyObject* r = PyObject_CallMethod(stream, "flush", nullptr);
+      if (!r) PyErr_Clear();
+      Py_XDECREF(r);
+    }
+  }
+}
+
+// Converts the pending exception into an exit code the way `python3` does.
+int exit_code_from_exception() {
+  if (!PyErr_Occurred()) return 0;
+  if (!PyErr_ExceptionMatches(PyExc_SystemExit)) {
+    PyErr_Print();
+    return 1;
+  }
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  int code = 0;
+  PyObject* arg = value ? PyObject_GetAttrString(value, "code") : nullptr;
+  if (!arg) PyErr_Clear();
+  if (!arg || arg == Py_None) {
+    code = 0;
+  } else if (PyLong_Check(arg)) {
+    code = static_cast<int>(PyLong_AsLong(arg));
+  } else {  // sys.exit("message"): print it, exit 1
+    PyObject* text = PyObject_Str(arg);
+    if (text) {
+      PySys_WriteStderr("%s\n", PyUnicode_AsUTF8(text));
+      Py_DECREF(text);
+    }
+    PyErr_Clear();
+    code = 1;
+  }
+  Py_XDECREF(arg);
+  Py_XDECREF(type);
+  Py_XDECREF(value);
+  Py_XDECREF(tb);
+  return code;
+}
+
+int finish(PyObject* result) {
+  int code = result ? 0 : exit_code_from_exception();
+  Py_XDECREF(result);
+  flush_std_streams();
+  return code;
+}
+
+PyObject* fresh_main_dict(const std::string& file) {
+  PyObject* main_module = PyImport_AddModule("__main__");  // borrowed
+  PyObject* globals = PyModule_GetDict(main_module);       // borrowed
+  PyObject* builtins = PyEval_GetBuiltins();
+  PyDict_SetItemString(globals, "__builtins__", builtins);
+  PyObject* f = PyUnicode_DecodeFSDefault(file.c_str());
+  PyDict_SetItemString(globals, "__file__", f);
+  Py_DECREF(f);
+  return globals;
+}
+
+}  // namespace
+
+void initialize_interpreter(const std::string& pylib_dir) {
+  if (g_initialized) return;
+  register_builtin_module();  // must precede Py_Initialize
+
+  PyConfig config;
+  PyConfig_InitPythonConfig(&config);
+  config.parse_argv = 0;
+  config.install_signal_handlers = 1;
+  // A bundle ships its own standard library: CUHOST_PYTHONHOME points at it.
+  if (const char* home = std::getenv("CUHOST_PYTHONHOME")) {
+    PyStatus s = PyConfig_SetBytesString(&config, &config.home, home);
+    if (PyStatus_Exception(s)) throw UserError(ErrorKind::RuntimeError, "invalid CUHOST_PYTHONHOME");
+  }
+  PyStatus status = Py_InitializeFromConfig(&config);
+  PyConfig_Clear(&config);
+  if (PyStatus_Exception(status))
+    throw UserError(ErrorKind::RuntimeError,
+                    std::string("cannot initialize the embedded Python: ") + (status.err_msg ? status.err_msg : "?"));
+  g_initialized = true;
+
+  PyObject* sys_path = PySys_GetObject("path");  // borrowed
+  PyObject* dir = PyUnicode_DecodeFSDefault(pylib_dir.c_str());
+  PyList_Insert(sys_path, 0, dir);
+  Py_DECREF(dir);
+}
+
+int run_file(const std::string& path, const std::vector<std::string>& args) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "cuhost: error: cannot read script '%s'\n", path.c_str());
+    return 2;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::vector<std::string> argv{path};
+  argv.insert(argv.end(), args.begin(), args.end());
+  set_argv(argv);
+
+  // Like `python3 script.py`: the script's folder comes first on sys.path,
+  // right after cuhost's own packages.
+  std::string folder = ".";
+  if (auto slash = path.find_last_of('/'); slash != std::string::npos) folder = path.substr(0, slash);
+  PyObject* sys_path = PySys_GetObject("path");
+  PyObject* f = PyUnicode_DecodeFSDefault(folder.c_str());
+  PyList_Insert(sys_path, 1, f);
+  Py_DECREF(f);
+
+  PyObject* globals = fresh_main_dict(path);
+  PyObject* code = Py_CompileStringExFlags(buffer.str().c_str(), path.c_str(), Py_file_input, nullptr, -1);
+  if (!code) return finish(nullptr);
+  PyObject* result = PyEval_EvalCode(code, globals, globals);
+  Py_DECREF(code);
+  return finish(result);
+}
+
+int run_string(const std::string& source, const std::string& filename) {
+  PyObject* globals = fresh_main_dict(filename);
+  PyObject* code = Py_CompileStringExFlags(source.c_str(), filename.c_str(), Py_file_input, nullptr, -1);
+  if (!code) return finish(nullptr);
+  PyObject* result = PyEval_EvalCode(code, globals, globals);
+  Py_DECREF(code);
+  return finish(result);
+}
+
+int run_module_main(const std::string& module, const std::vector<std::string>& args) {
+  std::vector<std::string> argv{module};
+  argv.insert(argv.end(), args.begin(), args.end());
+  set_argv(argv);
+  PyObject* runpy = PyImport_ImportModule("runpy");
+  if (!runpy) return finish(nullptr);
+  PyObject* result = PyObject_CallMethod(runpy, "run_module", "(sOs)", module.c_str(), Py_None, "__main__");
+  Py_DECREF(runpy);
+  return finish(result);
+}
+
+std::string python_version() { return Py_GetVersion(); }
+
+}  // namespace cuhost::python

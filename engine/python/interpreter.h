@@ -1,0 +1,25 @@
+// The embedded CPython interpreter: initialized once per process (never
+// finalized and re-initialized, which breaks NumPy), with cuhost's built-in
+// `_cuhost` module and its Python packages on sys.path ahead of anything
+// installed, so `from numba import cuda` always means cuhost.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cuhost::python {
+
+// Initializes the interpreter (idempotent). pylib_dir holds the `cuda`,
+// `numba` and `cuhost` packages.
+void initialize_interpreter(const std::string& pylib_dir);
+
+// Runs a file / source / module as __main__; returns the exit code (0, the
+// SystemExit code, or 1 after printing an uncaught exception's traceback).
+int run_file(const std::string& path, const std::vector<std::string>& args);
+int run_string(const std::string& source, const std::string& filename);
+int run_module_main(const std::string& module, const std::vector<std::string>& args);
+
+// "3.11.2 (main, ...)"
+std::string python_version();
+
+}  // namespace cuhost::python

@@ -1,0 +1,27 @@
+// Definition and registration of the built-in `_cuhost` module. Each concern
+// (errors, host API, dispatchers, arrays, streams, ...) lives in its own file
+// and contributes through an add_* function listed here.
+#include "python/module.h"
+
+namespace cuhost::python {
+
+namespace {
+
+PyModuleDef g_module_def = {PyModuleDef_HEAD_INIT, "_cuhost", "cuhost's built-in CUDA module (C++ half of `cuda`).",
+                            -1, nullptr, nullptr, nullptr, nullptr, nullptr};
+
+PyObject* init_module() {
+  PyObject* m = PyModule_Create(&g_module_def);
+  if (!m) return nullptr;
+  if (add_errors(m) < 0 || add_host_api(m) < 0) {
+    Py_DECREF(m);
+    return nullptr;
+  }
+  return m;
+}
+
+}  // namespace
+
+void register_builtin_module() { PyImport_AppendInittab("_cuhost", &init_module); }
+
+}  // namespace cuhost::python

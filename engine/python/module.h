@@ -1,0 +1,18 @@
+// The built-in `_cuhost` extension module: the C++ half of the `cuda`
+// package (dispatchers, arrays, streams, launches). The pure-Python half
+// lives in pylib/cuda and re-exports it.
+#pragma once
+
+#include <Python.h>
+
+namespace cuhost::python {
+
+// Registers `_cuhost` with PyImport_AppendInittab; call before Py_Initialize.
+void register_builtin_module();
+
+// Each part of the module adds its types and functions here (module.cpp
+// calls them in order). Return 0 on success, -1 with a Python error set.
+int add_errors(PyObject* module);
+int add_host_api(PyObject* module);
+
+}  // namespace cuhost::python

@@ -1,0 +1,140 @@
+"""numba-style type objects for signatures and casts.
+
+Each object carries its canonical numba spelling in ``_cuhost_type`` (e.g.
+``"float32"``, ``"array(float32, 1d, C)"``); the C++ engine parses that
+spelling, so the engine stays the single authority on types. Calling a type
+with types builds a signature; calling it with a value casts on the host
+(``float32(1.5)`` gives ``numpy.float32(1.5)``), as numba does.
+"""
+import numpy as _np
+
+__all__ = []
+
+
+class Type:
+    __slots__ = ("_cuhost_type",)
+
+    def __init__(self, spelling):
+        self._cuhost_type = spelling
+
+    def __repr__(self):
+        return self._cuhost_type
+
+    __str__ = __repr__
+
+    def __eq__(self, other):
+        return isinstance(other, Type) and other._cuhost_type == self._cuhost_type
+
+    def __hash__(self):
+        return hash(self._cuhost_type)
+
+    def __call__(self, *args):
+        if all(isinstance(a, Type) for a in args):
+            return Signature(self, args)
+        if len(args) == 1 and isinstance(self, Scalar):
+            return _np.dtype(self._numpy).type(args[0])
+        raise TypeError("invalid signature: %r(%s)" % (self, ", ".join(map(repr, args))))
+
+
+class Scalar(Type):
+    __slots__ = ("_numpy",)
+
+    def __init__(self, spelling, numpy_name):
+        super().__init__(spelling)
+        self._numpy = numpy_name
+
+    def __getitem__(self, index):
+        """float32[:], float32[:, ::1], float32[::1, :] -> array types."""
+        if not isinstance(index, tuple):
+            index = (index,)
+        if not all(isinstance(s, slice) for s in index):
+            raise TypeError("array types are written with slices, e.g. float32[:, ::1]")
+        ndim = len(index)
+        layout = "A"
+        if index[-1].step == 1 and all(s.step is None for s in index[:-1]):
+            layout = "C"
+        elif index[0].step == 1 and all(s.step is None for s in index[1:]) and ndim > 1:
+            layout = "F"
+        elif ndim == 1 and index[0].step == 1:
+            layout = "C"
+        return Array(self, ndim, layout)
+
+    @property
+    def bitwidth(self):
+        return _np.dtype(self._numpy).itemsize * 8
+
+
+class Array(Type):
+    __slots__ = ("dtype", "ndim", "layout")
+
+    def __init__(self, dtype, ndim, layout, readonly=False):
+        ro = "readonly " if readonly else ""
+        super().__init__("%sarray(%s, %dd, %s)" % (ro, dtype, ndim, layout))
+        self.dtype, self.ndim, self.layout = dtype, ndim, layout
+
+
+class Signature:
+    __slots__ = ("return_type", "args")
+
+    def __init__(self, return_type, args):
+        self.return_type = return_type
+        self.args = tuple(args)
+
+    @property
+    def _cuhost_type(self):
+        return "%s(%s)" % (self.return_type, ", ".join(str(a) for a in self.args))
+
+    def __repr__(self):
+        return self._cuhost_type
+
+    def __eq__(self, other):
+        return isinstance(other, Signature) and other._cuhost_type == self._cuhost_type
+
+    def __hash__(self):
+        return hash(self._cuhost_type)
+
+
+def CPointer(dtype):
+    return Type("CPointer(%s)" % dtype)
+
+
+def Optional(t):
+    return Type("OptionalType(%s)" % t)
+
+
+def UniTuple(t, n):
+    return Type("UniTuple(%s x %d)" % (t, n))
+
+
+def Tuple(types):
+    return Type("Tuple(%s)" % ", ".join(str(t) for t in types))
+
+
+_scalars = {
+    "boolean": "bool_", "bool_": "bool_",
+    "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
+    "uint8": "uint8", "uint16": "uint16", "uint32": "uint32", "uint64": "uint64",
+    "float32": "float32", "float64": "float64",
+    "complex64": "complex64", "complex128": "complex128",
+}
+for _name, _np_name in _scalars.items():
+    globals()[_name] = Scalar("bool" if _np_name == "bool_" else _name, _np_name)
+    __all__.append(_name)
+
+b1 = boolean
+i1, i2, i4, i8 = int8, int16, int32, int64
+u1, u2, u4, u8 = uint8, uint16, uint32, uint64
+f4, f8 = float32, float64
+c8, c16 = complex64, complex128
+intp = int64
+uintp = uint64
+byte = uint8
+float_ = float32
+double = float64
+intc = int32
+uintc = uint32
+void = Type("none")
+none = void
+__all__ += ["b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "c8", "c16",
+            "intp", "uintp", "byte", "float_", "double", "intc", "uintc", "void", "none",
+            "CPointer", "Optional", "UniTuple", "Tuple", "Type", "Array", "Signature"]

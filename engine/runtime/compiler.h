@@ -1,0 +1,63 @@
+// The compiler driver: one call turns a jitted function and argument types
+// into a loaded-ready artifact for a target, running the named stages
+// (typing, lowering, optimization, PTX or host code) and timing each.
+// Dispatchers, compile_ptx and the benchmarks all go through here.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/foreign.h"
+#include "ir/types.h"
+#include "runtime/jit_function.h"
+
+namespace cuhost::sema {
+struct TypedFunction;
+}
+
+namespace cuhost::runtime {
+
+enum class Target { NVPTX, CPU };
+
+struct TargetOptions {
+  Target target = Target::CPU;
+  int cc_major = 9;  // compute capability the PTX is emitted for (sm_90 by default)
+  int cc_minor = 0;
+  bool bounds_check = false;  // CPU backend default is on (set by the runtime)
+};
+
+struct CompiledKernel {
+  std::string name;    // Python name
+  std::string symbol;  // entry symbol in the module
+  Target target = Target::CPU;
+  std::shared_ptr<const sema::TypedFunction> typed;
+  std::vector<const ir::Type*> arg_types;
+  std::string llvm_ir;  // optimized module text (inspect_llvm)
+  std::string ptx;      // NVPTX only (inspect_asm)
+  std::vector<ir::LinkItem> link;  // foreign items every callee brought along, deduplicated
+  bool use_cooperative = false;
+  std::size_t static_shared_bytes = 0;
+  bool uses_barriers = false;
+  bool uses_warp_ops = false;
+  // CPU only: entry points in the ORC JIT (see cpu/cpu_abi.h); kept alive by the JIT.
+  void* cpu_thread_fn = nullptr;  // runs one GPU thread
+  void* cpu_block_fn = nullptr;   // runs a whole block as a loop; null when barriers/warp ops need fibers
+};
+
+// Compiles a kernel specialization. Throws UserError for script errors.
+std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFunction>& fn,
+                                                      const std::vector<const ir::Type*>& arg_types,
+                                                      const TargetOptions& target);
+
+// cuda.compile / compile_ptx for a device function or kernel with an explicit
+// signature. output: "ptx" or "ltoir" (ltoir is refused: LLVM's NVPTX backend
+// cannot produce NVVM LTO-IR). Returns the text and the resolved return type.
+struct CompiledText {
+  std::string text;
+  const ir::Type* return_type = nullptr;
+};
+CompiledText compile_text(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
+                          bool device, const TargetOptions& target, const std::string& output);
+
+}  // namespace cuhost::runtime

@@ -1,0 +1,42 @@
+// The C++ side of a @cuda.jit function: its options and its captured source.
+// The Python dispatcher object owns one; the frontend fills `captured` the
+// first time the function is compiled or referenced by another kernel, and
+// typing reaches callees through it without touching Python.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/foreign.h"
+
+namespace cuhost::frontend {
+struct CapturedFunction;
+}
+
+namespace cuhost::runtime {
+
+struct JitOptions {
+  bool device = false;
+  bool inline_always = false;
+  bool fastmath = false;
+  bool debug = false;     // bounds checks, status codes reported on the host
+  bool lineinfo = false;
+  int opt = 3;
+  std::optional<bool> lto;  // None: on when nvJitLink is present and not debugging
+  bool cache = true;
+  int max_registers = 0;
+  ir::Abi abi = ir::Abi::Numba;
+  std::string abi_name;      // abi_info={"abi_name": ...}
+  std::vector<ir::LinkItem> link;  // @cuda.jit(link=[...]); on a device function it links into callers
+};
+
+struct JitFunction {
+  std::string name;  // __name__ of the Python function
+  JitOptions options;
+  std::shared_ptr<const frontend::CapturedFunction> captured;  // set under the GIL by the frontend
+};
+
+}  // namespace cuhost::runtime

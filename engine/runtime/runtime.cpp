@@ -1,0 +1,184 @@
+// The Runtime facade of the embedding API (include/cuhost/runtime.h): picks
+// the backend (saying once on stderr when the CPU stands in for a missing
+// GPU), starts the interpreter and runs scripts.
+#include <llvm/Config/llvm-config.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include <cuhost/runtime.h>
+
+#include "cuda/driver.h"
+#include "cuda/toolkit_info.h"
+#include "python/interpreter.h"
+#include "runtime/session.h"
+#include "support/diagnostics.h"
+#include "support/log.h"
+
+namespace cuhost {
+
+const char* version() { return CUHOST_VERSION; }
+
+const char* backend_name(Backend backend) {
+  switch (backend) {
+    case Backend::Auto: return "auto";
+    case Backend::Cpu: return "cpu";
+    case Backend::Cuda: return "cuda";
+  }
+  return "?";
+}
+
+namespace runtime {
+Session& session() {
+  static Session s;
+  return s;
+}
+}  // namespace runtime
+
+namespace {
+
+// cuhost's Python packages: beside the executable (build tree and bundles),
+// else CUHOST_PYLIB, else the source tree this binary was built from.
+std::string find_pylib_dir() {
+  if (const char* env = std::getenv("CUHOST_PYLIB")) return env;
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n > 0) {
+    std::string exe(buf, static_cast<size_t>(n));
+    std::string dir = exe.substr(0, exe.find_last_of('/')) + "/python";
+    if (access((dir + "/cuda/__init__.py").c_str(), R_OK) == 0) return dir;
+  }
+  return CUHOST_PYLIB_SOURCE_DIR;
+}
+
+Backend resolve_backend(const RuntimeOptions& options, std::string& fallback_reason) {
+  const cuda::DriverStatus& status = cuda::driver_status();
+  switch (options.backend) {
+    case Backend::Cpu: return Backend::Cpu;
+    case Backend::Cuda:
+      if (!status.available)
+        throw UserError(ErrorKind::CudaSupportError,
+                        "--backend cuda was requested but CUDA is unavailable: " + status.reason);
+      if (options.device >= status.device_count)
+        throw UserError(ErrorKind::CudaSupportError, concat("--device ", options.device, " does not exist (",
+                                                            status.device_count, " CUDA device(s) found)"));
+      return Backend::Cuda;
+    case Backend::Auto:
+      if (status.available && options.device < status.device_count) return Backend::Cuda;
+      fallback_reason = status.available ? concat("device ", options.device, " does not exist") : status.reason;
+      return Backend::Cpu;
+  }
+  return Backend::Cpu;
+}
+
+class RuntimeImpl final : public Runtime {
+ public:
+  explicit RuntimeImpl(const RuntimeOptions& options) {
+    log::set_verbose(options.verbose);
+    runtime::Session& s = runtime::session();
+    s.backend = resolve_backend(options, s.fallback_reason);
+    s.device = options.device;
+    s.bounds_check = options.bounds_check;
+    s.plugin_paths = options.plugin_paths;
+    if (options.backend == Backend::Auto && s.backend == Backend::Cpu)
+      std::fprintf(stderr, "cuhost: no usable CUDA GPU (%s); kernels run on the CPU backend\n",
+                   s.fallback_reason.c_str());
+    log::info(concat("backend: ", backend_name(s.backend)));
+    streams_requested_ = options.streams;
+    python::initialize_interpreter(find_pylib_dir());
+  }
+
+  int run_file(const std::string& path, const std::vector<std::string>& args) override {
+    prepare_streams();
+    return python::run_file(path, args);
+  }
+  int run_string(const std::string& source, const std::string& filename) override {
+    prepare_streams();
+    return python::run_string(source, filename);
+  }
+  int run_module_main(const std::string& module, const std::vector<std::string>& args) override {
+    prepare_streams();
+    return python::run_module_main(module, args);
+  }
+
+  Backend backend() const override { return runtime::session().backend; }
+
+  std::string info() const override {
+    std::ostringstream out;
+    const cuda::DriverStatus& status = cuda::driver_status();
+    out << "cuhost " << CUHOST_VERSION << "\n"
+        << "  LLVM        " << LLVM_VERSION_STRING << "\n"
+        << "  NVRTC       " << cuda::nvrtc_version() << "\n"
+        << "  nvJitLink   " << cuda::nvjitlink_version() << "\n"
+        << "  Python      " << python::python_version().substr(0, python::python_version().find(' ')) << "\n";
+    if (status.available) {
+      out << "  CUDA driver " << status.version / 1000 << "." << (status.version % 1000) / 10 << "\n";
+    } else {
+      out << "  CUDA driver none: " << status.reason << "; the CPU backend serves\n";
+    }
+    out << "backends: cpu (LLVM ORC, available)";
+    out << (status.available ? ", cuda (available)" : ", cuda (unavailable)") << "\n";
+    out << "backend in use: " << backend_name(runtime::session().backend) << "\n";
+    auto devices = cuda::list_devices();
+    if (devices.empty()) {
+      out << "GPUs: none\n";
+    } else {
+      for (const auto& d : devices)
+        out << "GPU " << d.ordinal << ": " << d.name << ", compute capability " << d.cc_major << "." << d.cc_minor
+            << ", " << d.multiprocessors << " SMs, " << (d.total_memory >> 20) << " MiB\n";
+    }
+    return out.str();
+  }
+
+  void register_stream(const std::string& name, std::uintptr_t cu_stream) override {
+    runtime::Session& s = runtime::session();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    for (auto& entry : s.streams)
+      if (entry.first == name) {
+        entry.second = cu_stream;
+        return;
+      }
+    s.streams.emplace_back(name, cu_stream);
+  }
+
+  void register_buffer(const HostBuffer& buffer) override {
+    runtime::Session& s = runtime::session();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.buffers.push_back(buffer);
+  }
+
+  void add_plugin_path(const std::string& directory) override {
+    runtime::Session& s = runtime::session();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.plugin_paths.push_back(directory);
+  }
+
+ private:
+  // --streams N: the host creates N streams itself and lends them by name.
+  void prepare_streams();
+  int streams_requested_ = 0;
+  bool streams_ready_ = false;
+};
+
+}  // namespace
+
+// Defined in runtime/host_streams.cpp (needs the driver layer).
+void create_host_streams(int count);
+
+void RuntimeImpl::prepare_streams() {
+  if (streams_ready_) return;
+  streams_ready_ = true;
+  if (streams_requested_ > 0) create_host_streams(streams_requested_);
+}
+
+static RuntimeImpl* g_runtime = nullptr;
+
+Runtime& Runtime::initialize(const RuntimeOptions& options) {
+  if (!g_runtime) g_runtime = new RuntimeImpl(options);  // lives for the process: Python is never finalized
+  return *g_runtime;
+}
+
+Runtime* Runtime::current() { return g_runtime; }
+
+}  // namespace cuhost

@@ -1,0 +1,30 @@
+// Process-wide settings of the running host: the resolved backend, device,
+// bounds-check default and what the host application lends to scripts
+// (named streams, device buffers, plugin directories). Set by the Runtime
+// before scripts run; read by the `cuda` module and the launchers.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <cuhost/runtime.h>
+
+namespace cuhost::runtime {
+
+struct Session {
+  Backend backend = Backend::Cpu;  // resolved: never Auto
+  int device = 0;
+  bool bounds_check = true;        // CPU backend default
+  std::string fallback_reason;     // why Auto chose the CPU
+  std::vector<std::pair<std::string, std::uintptr_t>> streams;  // in registration order
+  std::vector<HostBuffer> buffers;
+  std::vector<std::string> plugin_paths;
+  std::mutex mutex;
+};
+
+Session& session();
+
+}  // namespace cuhost::runtime

@@ -1,0 +1,61 @@
+// The result of type inference for one specialization of a function: the
+// types of its arguments, locals and return value, and a side table with the
+// type and resolution of every expression. The AST itself is shared and never
+// modified; lowering reads this table.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "frontend/captured.h"
+#include "ir/foreign.h"
+#include "ir/types.h"
+
+namespace cuhost::sema {
+
+struct TypedFunction;
+
+struct ExprInfo {
+  const ir::Type* type = nullptr;  // the value's type
+  // BinOp/UnaryOp/AugAssign: both operands are converted to this type before the
+  // operation (numba's chosen signature); Compare: one entry per comparison.
+  std::vector<const ir::Type*> operand_types;
+  // Attribute/Name/Call resolved to a built-in operation: "cuda.threadIdx.x",
+  // "math.sin", "cuda.atomic.add", "builtins.min", "cast" (float32(x)), ...
+  std::string intrinsic;
+  // Call of another jitted function: the specialization called.
+  std::shared_ptr<const TypedFunction> callee;
+  // Call of a declared foreign function.
+  std::shared_ptr<const ir::ForeignFunction> foreign;
+  // Call: each positional argument is converted to this type (after keyword
+  // arguments were matched into position by typing; see Call args order).
+  std::vector<const ir::Type*> param_types;
+  // A value known at compile time (literals, frozen globals, folded ints such
+  // as shapes): lowering emits a constant.
+  std::optional<ir::ConstValue> constant;
+};
+
+struct TypedFunction {
+  std::shared_ptr<const frontend::CapturedFunction> captured;
+  std::shared_ptr<runtime::JitFunction> function;
+  bool is_kernel = false;
+  ir::Abi abi = ir::Abi::Numba;
+  std::string symbol;  // the LLVM/PTX symbol (mangled unless abi="c")
+  std::vector<const ir::Type*> arg_types;
+  const ir::Type* return_type = nullptr;
+  std::map<std::string, const ir::Type*> locals;  // parameters included
+  std::unordered_map<const ast::Expr*, ExprInfo> exprs;
+  std::vector<std::shared_ptr<const TypedFunction>> callees;           // direct jitted callees
+  std::vector<std::shared_ptr<const ir::ForeignFunction>> foreign_callees;  // direct foreign callees
+  bool uses_barriers = false;   // syncthreads* (incl. through callees)
+  bool uses_warp_ops = false;   // shfl/vote/syncwarp/... (incl. through callees)
+
+  const ExprInfo& info(const ast::Expr* e) const;  // internal error if missing
+  std::string signature() const;                   // "(float32, array(float32, 1d, C)) -> none"
+};
+
+}  // namespace cuhost::sema

@@ -1,0 +1,3 @@
+// The Catch2 entry point of the unit-test binary.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
