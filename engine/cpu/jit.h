@@ -1,0 +1,29 @@
+// The host JIT: one process-wide LLVM ORC LLJIT that takes modules produced
+// by codegen's CPU target and returns entry points. Only whitelisted host
+// symbols resolve (libm, the CPU runtime's cuhost_cpu_* functions, memcpy
+// and friends); anything else is a clear link error, never a crash.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+class LLVMContext;
+}  // namespace llvm
+
+namespace cuhost::cpu {
+
+// The target triple and data layout modules must use (the host's).
+std::string host_triple();
+std::string host_data_layout();
+std::string host_cpu_name();
+
+// Adds a module (taking ownership of it and its context) and returns the
+// addresses of the named symbols, in order. Throws UserError(CompileError)
+// naming any unresolved symbol.
+std::vector<void*> add_module(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> context,
+                              const std::vector<std::string>& symbols);
+
+}  // namespace cuhost::cpu

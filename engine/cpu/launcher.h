@@ -1,0 +1,38 @@
+// Runs a kernel compiled for the host over a launch grid: blocks spread over
+// a thread pool using every core; inside a block, barrier-free kernels run as
+// a plain loop (cpu_block_fn) and kernels with barriers or warp operations
+// run each GPU thread on a small fiber with real syncthreads / 32-lane warp
+// semantics. Never one OS thread per GPU thread.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace cuhost::cpu {
+
+struct Dim3 {
+  unsigned x = 1, y = 1, z = 1;
+};
+
+struct CpuLaunch {
+  std::string kernel_name;   // for error messages
+  void* thread_fn = nullptr; // CompiledKernel::cpu_thread_fn
+  void* block_fn = nullptr;  // CompiledKernel::cpu_block_fn (may be null)
+  bool needs_fibers = true;  // uses barriers or warp operations
+  std::size_t static_shared_bytes = 0;
+  std::size_t dynamic_shared_bytes = 0;
+  Dim3 grid, block;
+  void** params = nullptr;   // kernelParams (codegen/kernel_abi.h)
+};
+
+// Runs the whole grid and returns when every block finished. Throws
+// UserError(IndexError) for an out-of-bounds access (naming kernel, array,
+// index, thread and block), UserError(KernelError) for a barrier deadlock or
+// a reported kernel error, UserError(ValueError) for an invalid configuration
+// (zero or too many threads per block, > 1024 threads, shared memory too big).
+void launch(const CpuLaunch& launch);
+
+// Worker threads in the pool (defaults to the number of cores).
+unsigned worker_count();
+
+}  // namespace cuhost::cpu

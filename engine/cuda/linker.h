@@ -1,0 +1,33 @@
+// nvJitLink behind one RAII owner: inputs (PTX text from our NVPTX backend,
+// and foreign .ptx/.cubin/.fatbin/.a/.o/.ltoir), -arch=sm_XX, -lto when any
+// LTO-IR is present; the info and error logs are always kept. Works with no
+// GPU and no driver (CI uses it to assemble every PTX for sm_90).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/foreign.h"
+
+namespace cuhost::cuda {
+
+struct LinkInput {
+  ir::LinkKind kind = ir::LinkKind::PTXSource;  // CUSource is not accepted here: compile it with NVRTC first
+  std::string name;  // shown in logs and errors
+  std::string data;
+};
+
+struct LinkResult {
+  std::string cubin;
+  std::string info_log;
+};
+
+// Links inputs into a cubin for sm_<cc_major><cc_minor>. Throws
+// UserError(LinkerError) carrying the nvJitLink error log; an unresolved
+// symbol's name appears in the message; a symbol defined twice is an error in
+// both LTO and non-LTO modes.
+LinkResult link(const std::vector<LinkInput>& inputs, int cc_major, int cc_minor, bool lto,
+                const std::vector<std::string>& extra_options = {});
+
+}  // namespace cuhost::cuda

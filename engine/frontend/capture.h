@@ -1,0 +1,34 @@
+// Stage 1-2 of the pipeline: capture a Python function (inspect.getsource,
+// dedent, ast.parse), convert its AST to the C++ AST and freeze the globals
+// and closure cells it reads. Needs the GIL; the only frontend entry point
+// that touches PyObject*.
+#pragma once
+
+#include <Python.h>
+
+#include <memory>
+
+#include "frontend/captured.h"
+
+namespace cuhost::frontend {
+
+// Captures `pyfunc` (a plain Python function). Throws UserError with the
+// source location for constructs the kernel language rejects (classes, try,
+// with, generators, f-strings, lambdas, ...), and a clear error when the
+// source cannot be found (functions typed at the interactive prompt, exec).
+std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc);
+
+// Maps a Python object used as a global to its frozen value (used by capture
+// and by signature/decorator code that needs the same classification).
+GlobalValue freeze_global(PyObject* value);
+
+// Hook for the python/ layer: returns the JitFunction behind a dispatcher
+// object (capturing it if needed), or nullptr if `obj` is not a dispatcher.
+// Implemented in python/ (dispatcher.cpp).
+std::shared_ptr<runtime::JitFunction> jit_function_of(PyObject* obj);
+
+// Hook for the python/ layer: returns the ForeignFunction behind a
+// cuda.declare_device result, or nullptr. Implemented in python/.
+std::shared_ptr<const ir::ForeignFunction> foreign_function_of(PyObject* obj);
+
+}  // namespace cuhost::frontend
