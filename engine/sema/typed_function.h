@@ -34,6 +34,13 @@ struct ExprInfo {
   // Call: each positional argument is converted to this type (after keyword
   // arguments were matched into position by typing; see Call args order).
   std::vector<const ir::Type*> param_types;
+  // Call: the argument expressions in parameter order, after keyword
+  // arguments were matched (cuda.shared.array(shape=..., dtype=...) included);
+  // omitted optional parameters are null. Lowering uses this, not Call::args.
+  std::vector<const ast::Expr*> ordered_args;
+  // cuda.shared.array / cuda.local.array / cuda.const.array_like: the literal
+  // shape (a 0 extent in a 1-d shared array means dynamic shared memory).
+  std::vector<std::int64_t> shape;
   // A value known at compile time (literals, frozen globals, folded ints such
   // as shapes): lowering emits a constant.
   std::optional<ir::ConstValue> constant;

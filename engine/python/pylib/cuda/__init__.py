@@ -1,13 +1,29 @@
 """cuhost's `cuda` module: numba-cuda's API, compiled by cuhost's C++ engine.
 
-The C++ half is the built-in `_cuhost` module; this package re-exports it
-and adds the parts that are naturally Python (type objects, small helpers).
+The C++ half is the built-in `_cuhost` module: every public name it defines
+is re-exported here. The Python half adds type objects (`types`), the
+host-side API written in Python (`api`) and the decorator/compile front end
+(`compiler`), each re-exported too.
 """
 import _cuhost
-from _cuhost import (CudaError, TypingError, UnsupportedError, CompileError, NvrtcError,
-                     LinkerError, CudaAPIError, CudaSupportError, KernelError, PluginError)
-from . import types
-from .types import *  # noqa: F401,F403  (float32, int32, void, CPointer, ...)
+
+for _name in dir(_cuhost):
+    if not _name.startswith("_"):
+        globals()[_name] = getattr(_cuhost, _name)
+
+from . import types  # noqa: E402
+from .types import *  # noqa: E402,F401,F403  (float32, int32, void, CPointer, ...)
+
+try:  # the host API written in Python
+    from .api import *  # noqa: F401,F403
+except ModuleNotFoundError as _e:
+    if _e.name != __name__ + ".api":
+        raise
+try:  # @cuda.jit and the compile entry points
+    from .compiler import *  # noqa: F401,F403
+except ModuleNotFoundError as _e:
+    if _e.name != __name__ + ".compiler":
+        raise
 
 __version__ = _cuhost.version()
 

@@ -1,0 +1,26 @@
+// Stage 3-4 entry points: type inference of a kernel or device function for
+// given argument types, to a fixed point with numba's typing rules
+// (LANGUAGE.md). Results are cached per (function, argument types); device
+// function callees are typed on demand, recursively.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "runtime/jit_function.h"
+#include "sema/typed_function.h"
+
+namespace cuhost::sema {
+
+// A kernel: the return type must be none. Throws UserError (TypingError,
+// UnsupportedError, NameError, ...) with the source location.
+std::shared_ptr<const TypedFunction> infer_kernel(const std::shared_ptr<runtime::JitFunction>& fn,
+                                                  const std::vector<const ir::Type*>& arg_types);
+
+// A device function: the return type is inferred (or checked against
+// `declared_return` when given, e.g. from an explicit signature).
+std::shared_ptr<const TypedFunction> infer_device(const std::shared_ptr<runtime::JitFunction>& fn,
+                                                  const std::vector<const ir::Type*>& arg_types,
+                                                  const ir::Type* declared_return = nullptr);
+
+}  // namespace cuhost::sema
