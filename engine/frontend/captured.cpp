@@ -1,0 +1,20 @@
+// Source locations of captured functions: maps an AST location to the file,
+// line, column and source text shown under a caret in user errors.
+#include "frontend/captured.h"
+
+namespace cuhost::frontend {
+
+SourceLocation CapturedFunction::where(const ast::SourceLoc& loc) const {
+  SourceLocation out;
+  out.file = filename;
+  out.line = loc.line;
+  out.column = loc.column;
+  if (loc.line >= 1 && static_cast<size_t>(loc.line) <= file_lines.size()) {
+    out.source_line = file_lines[loc.line - 1];
+    while (!out.source_line.empty() && (out.source_line.back() == '\n' || out.source_line.back() == '\r'))
+      out.source_line.pop_back();
+  }
+  return out;
+}
+
+}  // namespace cuhost::frontend

@@ -1,0 +1,260 @@
+// Interning of ir::Type: every distinct type is built once and handed out by
+// pointer, so typing and lowering compare types with ==. The table is guarded
+// by one mutex (types are created during typing only, never on a hot path).
+#include "ir/types.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <tuple>
+#include <unordered_map>
+
+namespace cuhost::ir {
+
+namespace {
+
+// A structural key of a type: everything that distinguishes two types.
+using Key = std::tuple<int, int, bool, const Type*, int, int, bool, const Type*, std::vector<const Type*>, std::string,
+                       const void*>;
+
+Key key_of(const Type& t) {
+  return Key(static_cast<int>(t.kind), t.bits, t.is_signed, t.dtype, t.ndim, static_cast<int>(t.layout), t.readonly,
+             t.pointee, t.elements, t.key, t.object);
+}
+
+struct Table {
+  std::mutex mutex;
+  std::map<Key, std::unique_ptr<Type>> types;
+};
+
+Table& table() {
+  static Table* t = new Table();  // never destroyed: types outlive static teardown
+  return *t;
+}
+
+const Type* intern(Type proto) {
+  Table& t = table();
+  Key k = key_of(proto);
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.types.find(k);
+  if (it != t.types.end()) return it->second.get();
+  auto owned = std::make_unique<Type>(std::move(proto));
+  const Type* p = owned.get();
+  t.types.emplace(std::move(k), std::move(owned));
+  return p;
+}
+
+Type make(TypeKind kind) {
+  Type t{kind};
+  return t;
+}
+
+const char* layout_name(Layout l) {
+  switch (l) {
+    case Layout::C: return "C";
+    case Layout::F: return "F";
+    case Layout::A: return "A";
+  }
+  return "A";
+}
+
+std::string concat_int_name(const Type& t) { return std::string(t.is_signed ? "int" : "uint") + std::to_string(t.bits); }
+
+}  // namespace
+
+std::string Type::str() const {
+  switch (kind) {
+    case TypeKind::Void: return "none";
+    case TypeKind::NoneType: return "none";
+    case TypeKind::Boolean: return "bool";
+    case TypeKind::Integer: return concat_int_name(*this);
+    case TypeKind::Float: return "float" + std::to_string(bits);
+    case TypeKind::Complex: return "complex" + std::to_string(bits);
+    case TypeKind::Array: {
+      std::ostringstream o;
+      if (readonly) o << "readonly ";
+      o << "array(" << dtype->str() << ", " << ndim << "d, " << layout_name(layout) << ")";
+      return o.str();
+    }
+    case TypeKind::Tuple: {
+      std::ostringstream o;
+      bool uniform = !elements.empty();
+      for (const Type* e : elements) uniform = uniform && e == elements[0];
+      if (uniform) {
+        o << "UniTuple(" << elements[0]->str() << " x " << elements.size() << ")";
+      } else {
+        o << "Tuple(";
+        for (size_t i = 0; i < elements.size(); ++i) o << (i ? ", " : "") << elements[i]->str();
+        o << ")";
+      }
+      return o.str();
+    }
+    case TypeKind::CPointer: return "CPointer(" + pointee->str() + ")";
+    case TypeKind::Optional: return "OptionalType(" + pointee->str() + ")";
+    case TypeKind::Range: return "range_state_" + pointee->str();
+    case TypeKind::StringLiteral: return "Literal[str](" + key + ")";
+    case TypeKind::Module: return "Module(" + key + ")";
+    case TypeKind::Intrinsic: return "Function(" + key + ")";
+    case TypeKind::Dispatcher: return "Dispatcher";
+    case TypeKind::Foreign: return "ExternFunction";
+    case TypeKind::TypeRef: return "class(" + pointee->str() + ")";
+    case TypeKind::Ffi: return "FFI";
+  }
+  return "?";
+}
+
+int Type::byte_size() const {
+  switch (kind) {
+    case TypeKind::Boolean: return 1;
+    case TypeKind::Integer:
+    case TypeKind::Float:
+    case TypeKind::Complex: return bits / 8;
+    case TypeKind::CPointer:
+    case TypeKind::Array: return 8;
+    case TypeKind::Tuple: {
+      int n = 0;
+      for (const Type* e : elements) n += e->byte_size();
+      return n;
+    }
+    default: return 0;
+  }
+}
+
+const Type* void_type() {
+  static const Type* t = intern(make(TypeKind::Void));
+  return t;
+}
+const Type* none_type() {
+  static const Type* t = intern(make(TypeKind::NoneType));
+  return t;
+}
+const Type* boolean() {
+  static const Type* t = intern(make(TypeKind::Boolean));
+  return t;
+}
+const Type* integer(int bits, bool is_signed) {
+  Type t = make(TypeKind::Integer);
+  t.bits = bits;
+  t.is_signed = is_signed;
+  return intern(std::move(t));
+}
+const Type* int8() { static const Type* t = integer(8, true); return t; }
+const Type* int16() { static const Type* t = integer(16, true); return t; }
+const Type* int32() { static const Type* t = integer(32, true); return t; }
+const Type* int64() { static const Type* t = integer(64, true); return t; }
+const Type* uint8() { static const Type* t = integer(8, false); return t; }
+const Type* uint16() { static const Type* t = integer(16, false); return t; }
+const Type* uint32() { static const Type* t = integer(32, false); return t; }
+const Type* uint64() { static const Type* t = integer(64, false); return t; }
+const Type* float32() {
+  static const Type* t = [] { Type x = make(TypeKind::Float); x.bits = 32; return intern(std::move(x)); }();
+  return t;
+}
+const Type* float64() {
+  static const Type* t = [] { Type x = make(TypeKind::Float); x.bits = 64; return intern(std::move(x)); }();
+  return t;
+}
+const Type* complex64() {
+  static const Type* t = [] { Type x = make(TypeKind::Complex); x.bits = 64; return intern(std::move(x)); }();
+  return t;
+}
+const Type* complex128() {
+  static const Type* t = [] { Type x = make(TypeKind::Complex); x.bits = 128; return intern(std::move(x)); }();
+  return t;
+}
+const Type* array(const Type* dtype, int ndim, Layout layout, bool readonly) {
+  Type t = make(TypeKind::Array);
+  t.dtype = dtype;
+  t.ndim = ndim;
+  // numba: a 0-d or 1-d array that is C- or F-contiguous is both; keep the
+  // spelling the caller gave except that 1-d F prints as C in numba.
+  if (ndim <= 1 && layout == Layout::F) layout = Layout::C;
+  t.layout = layout;
+  t.readonly = readonly;
+  return intern(std::move(t));
+}
+const Type* tuple(const std::vector<const Type*>& elements) {
+  Type t = make(TypeKind::Tuple);
+  t.elements = elements;
+  return intern(std::move(t));
+}
+const Type* cpointer(const Type* pointee) {
+  Type t = make(TypeKind::CPointer);
+  t.pointee = pointee;
+  return intern(std::move(t));
+}
+const Type* optional(const Type* pointee) {
+  Type t = make(TypeKind::Optional);
+  t.pointee = pointee;
+  return intern(std::move(t));
+}
+const Type* range(const Type* index_type) {
+  Type t = make(TypeKind::Range);
+  t.pointee = index_type;
+  return intern(std::move(t));
+}
+const Type* string_literal(const std::string& text) {
+  Type t = make(TypeKind::StringLiteral);
+  t.key = text;
+  return intern(std::move(t));
+}
+const Type* module(const std::string& key) {
+  Type t = make(TypeKind::Module);
+  t.key = key;
+  return intern(std::move(t));
+}
+const Type* intrinsic(const std::string& key) {
+  Type t = make(TypeKind::Intrinsic);
+  t.key = key;
+  return intern(std::move(t));
+}
+const Type* dispatcher(const void* jit_function) {
+  Type t = make(TypeKind::Dispatcher);
+  t.object = jit_function;
+  return intern(std::move(t));
+}
+const Type* foreign(const void* foreign_function) {
+  Type t = make(TypeKind::Foreign);
+  t.object = foreign_function;
+  return intern(std::move(t));
+}
+const Type* type_ref(const Type* type) {
+  Type t = make(TypeKind::TypeRef);
+  t.pointee = type;
+  return intern(std::move(t));
+}
+const Type* ffi() {
+  static const Type* t = intern(make(TypeKind::Ffi));
+  return t;
+}
+
+const Type* scalar_by_name(const std::string& name) {
+  static const std::unordered_map<std::string, const Type* (*)()> names = {
+      {"bool", boolean}, {"bool_", boolean}, {"boolean", boolean}, {"b1", boolean},
+      {"int8", int8}, {"i1", int8}, {"byte", int8}, {"char", int8},
+      {"int16", int16}, {"i2", int16}, {"short", int16},
+      {"int32", int32}, {"i4", int32}, {"intc", int32},
+      {"int64", int64}, {"i8", int64}, {"intp", int64}, {"int_", int64}, {"long", int64}, {"longlong", int64},
+      {"ssize_t", int64},
+      {"uint8", uint8}, {"u1", uint8}, {"ubyte", uint8}, {"uchar", uint8},
+      {"uint16", uint16}, {"u2", uint16}, {"ushort", uint16},
+      {"uint32", uint32}, {"u4", uint32}, {"uintc", uint32},
+      {"uint64", uint64}, {"u8", uint64}, {"uintp", uint64}, {"uint", uint64}, {"ulong", uint64},
+      {"ulonglong", uint64}, {"size_t", uint64},
+      {"float32", float32}, {"f4", float32}, {"single", float32}, {"float_", float32},
+      {"float64", float64}, {"f8", float64}, {"double", float64},
+      {"complex64", complex64}, {"c8", complex64}, {"csingle", complex64},
+      {"complex128", complex128}, {"c16", complex128}, {"cdouble", complex128}, {"complex_", complex128},
+      {"void", void_type}, {"none", none_type},
+  };
+  auto it = names.find(name);
+  return it == names.end() ? nullptr : it->second();
+}
+
+std::string numpy_name(const Type* scalar) {
+  if (scalar->kind == TypeKind::Boolean) return "bool";
+  return scalar->str();
+}
+
+}  // namespace cuhost::ir

@@ -1,0 +1,25 @@
+// Accessors of a typed specialization: lowering asks info() for every
+// expression, and a missing entry is an engine bug, not a user error.
+#include "sema/typed_function.h"
+
+namespace cuhost::sema {
+
+const ExprInfo& TypedFunction::info(const ast::Expr* e) const {
+  auto it = exprs.find(e);
+  CUHOST_CHECK(it != exprs.end()) << "expression at line " << (e ? e->loc.line : 0) << ":" << (e ? e->loc.column : 0)
+                                  << " of '" << (captured ? captured->name : std::string("?")) << "' was not typed";
+  return it->second;
+}
+
+std::string TypedFunction::signature() const {
+  std::string out = "(";
+  for (size_t i = 0; i < arg_types.size(); ++i) {
+    if (i) out += ", ";
+    out += arg_types[i]->str();
+  }
+  out += ") -> ";
+  out += return_type ? return_type->str() : "none";
+  return out;
+}
+
+}  // namespace cuhost::sema
