@@ -46,7 +46,8 @@ const Type* intern(Type proto) {
 }
 
 Type make(TypeKind kind) {
-  Type t{kind};
+  Type t;
+  t.kind = kind;
   return t;
 }
 
