@@ -1,0 +1,233 @@
+// The contract between typing (sema/typing/*) and lowering
+// (codegen/lowering/*): every intrinsic key typing can put into
+// ExprInfo::intrinsic, how its arguments and result are typed, and the
+// ExprInfo conventions of every AST node. Lowering mirrors this file; a change
+// here is a change of the contract and must be made in both places.
+//
+// ============================================================================
+// General ExprInfo conventions (TypedFunction::exprs, keyed by ast::Expr*)
+// ============================================================================
+// Every expression node that is evaluated has an entry; `type` is its value
+// type. Conversions: wherever a *_types list names a type, lowering converts
+// the corresponding value from its own `type` to that type with numba's
+// cast rules (int<->int trunc/ext by the source's signedness, int->float
+// sitofp/uitofp, float->int fptosi/fptoui, float<->float, bool->number 0/1,
+// number->bool `!= 0`).
+//
+// Name      local variable: type = the local's (unified) type.
+//           frozen global: Constant -> `constant` set (scalars and tuples);
+//           Array -> type array(dtype, ndim, C, readonly=true), intrinsic
+//           "global.array" (the bytes are captured->globals[id].array);
+//           Module -> type module(key); Intrinsic -> type intrinsic(key);
+//           TypeObject -> type type_ref(T); JitFunction -> dispatcher(fn);
+//           Foreign -> foreign(ff); Ffi -> ffi(). Non-values emit no code.
+// Constant  type = value.type, `constant` = the value.
+// Attribute intrinsic set for values computed at run time (see the cuda and
+//           array keys below); folded constants (math.pi, a.ndim, shapes of
+//           const arrays) have `constant`; module/function references have a
+//           Module/Intrinsic/TypeRef type and emit nothing.
+// Subscript see "array.getitem" / "tuple.getitem" / "array.setitem".
+// Call      intrinsic (a key below, or "cast"), or callee (a jitted device
+//           function), or foreign (a declared function). ordered_args holds
+//           the argument expressions in parameter order after keywords were
+//           matched (null for omitted optional parameters); param_types[i] is
+//           the type ordered_args[i] is converted to (null entry = no
+//           conversion / not a value, e.g. a dtype or shape argument).
+// BinOp     operand_types = {L, R}: both operands are converted to these,
+//           then the operation is done; result = type. For `/` on ints
+//           operand_types are float64. For `<<`/`>>` both are the result type.
+//           Int `//` floors toward -inf, int `%` takes the sign of the
+//           divisor, float `//` is floor(a / b) computed like Python
+//           (fmod based), float `%` takes the sign of the divisor. Integer
+//           division by zero: no trap required (numba raises
+//           ZeroDivisionError on the host only; in kernels the result is 0).
+//           `**`: int ** int -> int64 (operands int64, repeated squaring; a
+//           negative exponent gives 0 unless base is +-1, like numba's
+//           integer power); any float operand -> float: operand_types are
+//           both the float result type and lowering calls pow. A float base
+//           with an int exponent: operand_types = {F, int64} and lowering
+//           uses powi semantics (numba: float ** int -> float, same value as
+//           pow).
+// UnaryOp   operand_types = {T}: operand converted to T first. `-x` and `+x`
+//           on bool give int64; `~x` on bool gives bool (logical not, numba);
+//           `not x` gives bool (operand_types = {operand type}, lowering
+//           tests truthiness).
+// BoolOp    type = unified type of all values; operand_types has one entry per
+//           value = type. Short-circuit: truthiness of each value in its own
+//           type; the produced value is that value converted to `type`.
+// Compare   type = bool; operand_types has one entry per comparison: both
+//           sides of that comparison are converted to it before comparing
+//           (chained comparisons evaluate each middle operand once).
+//           `is`/`is not` with None on both sides fold to a `constant`.
+// IfExp     type = unified(body, orelse); operand_types = {type, type}.
+// Tuple     type = Tuple of element types (UniTuple when equal).
+// Slice     not a value (only inside array type spellings): rejected.
+//
+// Statements (no ExprInfo of their own; information is on their exprs):
+// Assign    each target: Name -> ExprInfo.type = the local's type, the value
+//           is converted to it. Subscript -> intrinsic "array.setitem" (below).
+//           Tuple target -> type = the value's tuple type; each element
+//           target has its own entry and takes element i converted.
+// AugAssign target entry: type = the storage type (local or array dtype);
+//           operand_types = {L, R} of the binary operation (as for BinOp);
+//           param_types = {R'} where R' is the operation's result type, which
+//           is then converted to `type` and stored. For a Subscript target
+//           intrinsic = "array.setitem" and the index is evaluated once. The
+//           value expression has its own entry.
+// For       target Name: type = loop variable type (int64, or uint64 when
+//           any range argument is uint64; unified with other assignments).
+//           iter Call: intrinsic "builtins.range", type range(I),
+//           ordered_args = {start|null, stop, step|null}, param_types =
+//           {I, I, I} (defaults: start 0, step 1; step may be negative; a
+//           literal 0 step is a ValueError at typing).
+// If/While  test: truthiness of the test value in its own type.
+// Return    device functions: the value is converted to return_type.
+//           Kernels: return_type none; a bare `return` only.
+//
+// ============================================================================
+// Intrinsic keys
+// ============================================================================
+// --- casts -----------------------------------------------------------------
+// "cast"            T(x): float32(x), np.float32(x), numba.types.int32(x),
+//                   int(x) (-> int64), float(x) (-> float64), bool(x)
+//                   (-> bool), complex later. ordered_args = {x},
+//                   param_types = {type of x} (no pre-conversion), type = T.
+//                   float->int truncates toward zero.
+// --- builtins --------------------------------------------------------------
+// "builtins.abs"    abs(x): int -> same int type, float -> same float, bool
+//                   -> int64. param_types = {type}.
+// "builtins.min" / "builtins.max"
+//                   2+ scalar args: type = unified numeric type of all args
+//                   (numba: int64 with float32 -> float64, bools -> int64
+//                   when mixed with ints), param_types all = type. NaN
+//                   handling: like Python's (compare `<`/`>` pairwise from
+//                   the left).
+// "builtins.round"  round(x): float -> int64 (round half to even), int ->
+//                   int64. round(x, n): type = x's float type, param_types =
+//                   {T, int64}; half to even at n digits.
+// "builtins.len"    len(array) -> int64 (shape[0], param_types {array});
+//                   len(tuple) folds to `constant`.
+// "builtins.range"  only as a For iterable (see For above).
+// --- math (libdevice on the GPU, libm on the CPU) ---------------------------
+// Unary float functions: sqrt sin cos tan asin acos atan sinh cosh tanh asinh
+// acosh atanh exp expm1 exp2 log log1p log2 log10 fabs erf erfc gamma lgamma
+//   "math.<f>": float32 -> float32, float64 -> float64, int/bool -> float64.
+//   param_types = {F}, type = F.
+// Binary float functions: atan2 pow fmod hypot copysign
+//   "math.<f>": F = float32 if both are float32 else float64;
+//   param_types = {F, F}, type = F.
+// "math.floor" "math.ceil" "math.trunc": float -> int64 (param_types {F});
+//   int -> int64 (param_types {int64}).
+// "math.isnan" "math.isinf" "math.isfinite": type bool; float -> param_types
+//   {F}; int argument folds to a `constant` (False/False/True).
+// math.pi math.e math.inf math.nan math.tau: Attribute with `constant`
+//   (float64).
+// --- cuda: thread indexing --------------------------------------------------
+// "cuda.threadIdx.x" (.y .z), "cuda.blockIdx.*", "cuda.blockDim.*",
+// "cuda.gridDim.*": on the outer Attribute node, type int32.
+// "cuda.laneid", "cuda.warpsize": Attribute nodes, type int32.
+// "cuda.grid"       cuda.grid(n), n a literal 1..3: n == 1 -> int64, else
+//                   UniTuple(int64 x n). ordered_args = {n}, param_types =
+//                   {null}; `shape` = {n}. Values: threadIdx + blockIdx *
+//                   blockDim per axis, in 64-bit.
+// "cuda.gridsize"   like cuda.grid: blockDim * gridDim per axis.
+// --- cuda: barriers and fences (set uses_barriers / uses_warp_ops) ----------
+// "cuda.syncthreads"        () -> none (uses_barriers)
+// "cuda.syncthreads_count"  (pred) -> int32; param_types {int32} (uses_barriers)
+// "cuda.syncthreads_and"    (pred) -> int32; param_types {int32} (uses_barriers)
+// "cuda.syncthreads_or"     (pred) -> int32; param_types {int32} (uses_barriers)
+// "cuda.syncwarp"           (mask=0xffffffff) -> none; param_types {uint32};
+//                           ordered_args {mask|null} (uses_warp_ops)
+// "cuda.threadfence" "cuda.threadfence_block" "cuda.threadfence_system"
+//                           () -> none
+// --- cuda: memory -----------------------------------------------------------
+// "cuda.shared.array"  (shape, dtype): shape a literal int or tuple of
+//                      literal ints (list displays too), dtype a type object,
+//                      a NumPy dtype class or a dtype name string. type =
+//                      array(dtype, len(shape), C); `shape` = the extents
+//                      (a 1-d shape {0} = dynamic shared memory, sized at
+//                      launch). ordered_args {shape, dtype}, param_types
+//                      {null, null}. Each call site is its own allocation.
+// "cuda.local.array"   same, thread-local.
+// "cuda.const.array_like" (arr): arr a Name of a frozen global array
+//                      (GlobalValue::Kind::Array); type = array(dtype, ndim,
+//                      C); `shape` = its shape; ordered_args {arr}.
+// "global.array"       a frozen global NumPy array read as a value (Name):
+//                      readonly array(dtype, ndim, C).
+// --- cuda: atomics (return the old value) -----------------------------------
+// "cuda.atomic.<op>"   op in add sub max min nanmax nanmin and_ or_ xor exch
+//                      inc dec: (ary, idx, val) -> dtype. ordered_args
+//                      {ary, idx, val}; param_types {array type, I, dtype}
+//                      where I = int64 for a scalar index or UniTuple(int64 x
+//                      n) for a tuple index (each component converted to
+//                      int64). dtypes: add sub max min exch: int32 uint32
+//                      int64 uint64 float32 float64; nanmax nanmin: float32
+//                      float64 (and the ints); and_ or_ xor: int32 uint32
+//                      int64 uint64; inc dec: uint32 uint64 (CUDA wraparound
+//                      semantics: inc: old >= val ? 0 : old+1; dec: (old == 0
+//                      || old > val) ? val : old-1).
+// "cuda.atomic.cas"    (ary, idx, old, new) -> dtype; param_types {array, I,
+//                      dtype, dtype}; dtypes int32 uint32 int64 uint64.
+// --- cuda: warp (set uses_warp_ops) -----------------------------------------
+// "cuda.shfl_sync"       (mask, value, src_lane) -> T; param_types {uint32, T, int32}
+// "cuda.shfl_up_sync"    (mask, value, delta) -> T; param_types {uint32, T, uint32}
+// "cuda.shfl_down_sync"  (mask, value, delta) -> T; param_types {uint32, T, uint32}
+// "cuda.shfl_xor_sync"   (mask, value, lane_mask) -> T; param_types {uint32, T, int32}
+//                        T in int32 uint32 int64 uint64 float32 float64
+//                        (bool and smaller ints are widened to int32 first:
+//                        T = int32).
+// "cuda.all_sync" "cuda.any_sync" "cuda.eq_sync"
+//                        (mask, pred) -> bool; param_types {uint32, bool}
+// "cuda.ballot_sync"     (mask, pred) -> uint32; param_types {uint32, bool}
+// "cuda.activemask"      () -> uint32
+// "cuda.lanemask_lt"     () -> uint32
+// --- cuda: arithmetic intrinsics --------------------------------------------
+// "cuda.fma"    (a, b, c) -> F (float32 if all float32 else float64); param_types {F, F, F}
+// "cuda.cbrt"   (x) -> float32 for float32 else float64; param_types {F}
+// "cuda.brev"   (x) -> uint32 for <= 32-bit ints, uint64 for 64-bit; param_types {same}
+// "cuda.clz"    (x) -> int32; param_types {x's int type (32- or 64-bit: smaller widen to int32)}
+// "cuda.ffs"    (x) -> uint32; param_types as clz (1-based index of the lowest set bit, 0 if none)
+// "cuda.popc"   (x) -> int32; param_types as clz
+// "cuda.selp"   (cond, a, b) -> unified(a, b); param_types {bool, T, T}
+// --- cuda.libdevice -----------------------------------------------------------
+// "cuda.libdevice.<f>"  libdevice's own names and signatures: for the unary
+//                       math set above, "<f>" takes and returns float64 and
+//                       "<f>f" float32 (e.g. sin / sinf, sqrt / sqrtf); also
+//                       rsqrt/rsqrtf, fast_<f>f (fast_sinf, fast_expf, ...),
+//                       and the binary set atan2 pow fmod hypot copysign
+//                       fmin fmax (+ "f" forms). The function called is
+//                       "__nv_<f>". param_types = the signature's arguments.
+// --- arrays and tuples --------------------------------------------------------
+// "array.getitem"  Subscript load: type = dtype (an integer index per
+//                  dimension, all dimensions indexed). param_types = {I}
+//                  with I = int64 (one index) or UniTuple(int64 x ndim)
+//                  (tuple expression or tuple-typed value); negative indices
+//                  wrap. Also CPointer(T)[i] -> T (no wrapping).
+// "array.setitem"  Subscript store (Assign/AugAssign target): type = dtype;
+//                  the stored value is converted to dtype; param_types {I}
+//                  as for getitem.
+// "tuple.getitem"  t[k], k a literal int (negative allowed): type = element
+//                  type; the index expression has `constant`.
+// "array.shape" / "array.strides": Attribute -> UniTuple(int64 x ndim) (strides
+//                  in bytes). "array.size" -> int64. a.ndim folds to a
+//                  `constant` int64.
+// --- FFI ------------------------------------------------------------------------
+// "ffi.from_buffer"  ffi.from_buffer(arr) -> CPointer(dtype); arr must be C- or
+//                    F-contiguous (layout C or F), else TypingError.
+//                    ordered_args {arr}, param_types {array type}.
+// --- foreign and jitted calls ----------------------------------------------------
+// A foreign call sets ExprInfo::foreign; param_types = the declared argument
+// types (arguments converted implicitly). A call of a jitted device function
+// sets ExprInfo::callee; param_types = callee->arg_types (the specialization
+// is chosen from the argument types, literals as int64/float64).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cuhost::sema {
+
+// Every key listed above (for tests and for lowering's coverage check).
+const std::vector<std::string>& intrinsic_keys();
+
+}  // namespace cuhost::sema
