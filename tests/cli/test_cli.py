@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Command-line behaviour of the cuhost executable: exit codes, argv, usage
+errors, `info` without a driver and the numba compatibility package.
+
+Run by CTest as `python3 test_cli.py CUHOST`; prints one line per case and a
+closing 'N passed, N failed' line; exits 1 if any case failed.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+CUHOST = sys.argv[1]
+results = []
+
+
+def run(*args, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([CUHOST, *args], capture_output=True, text=True, env=e, timeout=120)
+
+
+def case(fn):
+    try:
+        fn()
+        results.append((fn.__name__, None))
+    except AssertionError as ex:
+        results.append((fn.__name__, str(ex) or "assertion failed"))
+    return fn
+
+
+def script(text):
+    f = tempfile.NamedTemporaryFile("w", suffix=".py", delete=False)
+    f.write(text)
+    f.close()
+    return f.name
+
+
+def has_driver():
+    return "CUDA driver none" not in run("info").stdout
+
+
+@case
+def exit_code_is_the_scripts():
+    for code in (0, 3, 42):
+        p = run("--backend", "cpu", "run", script("import sys\nsys.exit(%d)\n" % code))
+        assert p.returncode == code, (code, p.returncode, p.stderr)
+
+
+@case
+def sys_exit_none_and_message():
+    assert run("run", script("import sys\nsys.exit()\n")).returncode == 0
+    p = run("run", script("import sys\nsys.exit('bad thing')\n"))
+    assert p.returncode == 1 and "bad thing" in p.stderr, p.stderr
+
+
+@case
+def uncaught_exception_prints_traceback_and_exits_1():
+    path = script("def f():\n    raise ValueError('boom 123')\nf()\n")
+    p = run("run", path)
+    assert p.returncode == 1, p.returncode
+    assert "Traceback (most recent call last)" in p.stderr, p.stderr
+    assert "ValueError: boom 123" in p.stderr, p.stderr
+    assert 'line 2, in f' in p.stderr, p.stderr
+
+
+@case
+def syntax_error_in_script_exits_1_with_location():
+    path = script("x = (1,\n")
+    p = run("run", path)
+    assert p.returncode == 1 and "SyntaxError" in p.stderr and path in p.stderr, p.stderr
+
+
+@case
+def argv_is_script_and_its_arguments():
+    path = script("import sys, json\nprint(json.dumps(sys.argv))\n")
+    p = run("run", path, "a", "--backend", "-v", "x y")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == '["%s", "a", "--backend", "-v", "x y"]' % path, p.stdout
+
+
+@case
+def options_after_the_command():
+    path = script("import cuda\nprint(cuda.backend())\n")
+    p = run("run", "--backend", "cpu", path)
+    assert p.returncode == 0 and p.stdout.strip() == "cpu", (p.stdout, p.stderr)
+
+
+@case
+def missing_script_exits_2_with_usage():
+    p = run("run", "/nonexistent/script.py")
+    assert p.returncode == 2, p.returncode
+    assert "script not found: '/nonexistent/script.py'" in p.stderr and "usage: cuhost" in p.stderr, p.stderr
+
+
+@case
+def directory_as_script_exits_2():
+    p = run("run", tempfile.gettempdir())
+    assert p.returncode == 2 and "not a regular file" in p.stderr, p.stderr
+
+
+@case
+def unreadable_script_exits_2():
+    if os.geteuid() == 0:
+        return  # root reads everything; covered by the directory case
+    path = script("print(1)\n")
+    os.chmod(path, 0)
+    p = run("run", path)
+    assert p.returncode == 2 and "cannot read script" in p.stderr, p.stderr
+
+
+@case
+def unknown_option_exits_2():
+    p = run("--frobnicate", "info")
+    assert p.returncode == 2 and "unrecognised option '--frobnicate'" in p.stderr and "usage:" in p.stderr, p.stderr
+
+
+@case
+def missing_option_value_exits_2():
+    p = run("run", "--backend")
+    assert p.returncode == 2 and "option '--backend' needs a value" in p.stderr, p.stderr
+
+
+@case
+def bad_backend_value_exits_2():
+    p = run("--backend", "tpu", "info")
+    assert p.returncode == 2 and "invalid value for --backend: 'tpu'" in p.stderr, p.stderr
+
+
+@case
+def missing_command_and_missing_script_exit_2():
+    p = run()
+    assert p.returncode == 2 and "missing command" in p.stderr, p.stderr
+    p = run("run")
+    assert p.returncode == 2 and "'run' needs a script path" in p.stderr, p.stderr
+    p = run("launch")
+    assert p.returncode == 2 and "unknown command 'launch'" in p.stderr, p.stderr
+
+
+@case
+def help_and_version():
+    p = run("--help")
+    assert p.returncode == 0, p.returncode
+    for word in ("run SCRIPT", "info", "plugins", "bench", "--backend", "--device", "--verbose", "--streams",
+                 "--plugin-path", "--no-bounds-check", "CUHOST_PLUGIN_PATH"):
+        assert word in p.stdout, word
+    p = run("--version")
+    assert p.returncode == 0 and p.stdout.startswith("cuhost 0."), p.stdout
+
+
+@case
+def info_reports_versions_and_backend():
+    p = run("info")
+    assert p.returncode == 0, p.stderr
+    for word in ("LLVM        19.", "NVRTC", "nvJitLink", "Python      3.11", "backends: cpu"):
+        assert word in p.stdout, (word, p.stdout)
+    if not has_driver():
+        assert "CUDA driver none" in p.stdout and "the CPU backend serves" in p.stdout, p.stdout
+        assert "backend in use: cpu" in p.stdout, p.stdout
+
+
+@case
+def no_driver_falls_back_with_one_line():
+    if has_driver():
+        return
+    p = run("run", script("import cuda\nprint(cuda.backend())\n"))
+    assert p.returncode == 0 and p.stdout.strip() == "cpu", p.stdout
+    lines = [l for l in p.stderr.splitlines() if "CPU backend" in l]
+    assert len(lines) == 1, p.stderr
+
+
+@case
+def backend_cuda_without_driver_fails_clearly():
+    if has_driver():
+        return
+    p = run("--backend", "cuda", "run", script("print(1)\n"))
+    assert p.returncode == 1, p.returncode
+    assert "--backend cuda was requested but CUDA is unavailable" in p.stderr, p.stderr
+
+
+@case
+def binary_does_not_link_libcuda():
+    p = subprocess.run(["ldd", CUHOST], capture_output=True, text=True)
+    assert "libcuda" not in p.stdout, p.stdout
+
+
+@case
+def numba_import_means_cuhost():
+    code = ("from numba import cuda\nimport cuda as c\nimport numba, numba.cuda\n"
+            "from numba import float32, types\nfrom numba.core.errors import TypingError\n"
+            "assert cuda is c and numba.cuda is c and types.float32 is float32\n"
+            "assert TypingError is c.TypingError\n"
+            "print(numba.__version__)\n")
+    p = run("run", script(code))
+    assert p.returncode == 0 and "cuhost" in p.stdout, (p.stdout, p.stderr)
+
+
+@case
+def numba_import_wins_over_installed_numba():
+    fake = tempfile.mkdtemp()
+    os.makedirs(os.path.join(fake, "numba"))
+    with open(os.path.join(fake, "numba", "__init__.py"), "w") as f:
+        f.write("raise RuntimeError('the real numba was imported')\n")
+    p = run("run", script("from numba import cuda\nprint(cuda.__name__)\n"), env={"PYTHONPATH": fake})
+    assert p.returncode == 0 and p.stdout.strip() == "cuda", (p.stdout, p.stderr)
+
+
+@case
+def python_is_initialized_once():
+    code = "import sys\nimport numpy as np\nprint(np.arange(3).sum(), sys.version_info[:2])\n"
+    p = run("run", script(code))
+    assert p.returncode == 0 and p.stdout.strip() == "3 (3, 11)", (p.stdout, p.stderr)
+
+
+failed = [r for r in results if r[1] is not None]
+for name, err in results:
+    print(("ok   " if err is None else "FAIL ") + name + ("" if err is None else ": " + err))
+print("%d passed, %d failed" % (len(results) - len(failed), len(failed)))
+sys.exit(1 if failed else 0)

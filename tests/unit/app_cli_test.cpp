@@ -1,0 +1,64 @@
+// Unit tests of the command-line parser: options before and after the
+// command, script arguments passed through untouched, and usage errors.
+#include <catch2/catch.hpp>
+
+#include "cli.h"
+
+using cuhost::app::CommandLine;
+using cuhost::app::parse_command_line;
+using cuhost::app::UsageError;
+
+static CommandLine parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "cuhost");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  return parse_command_line(static_cast<int>(argv.size()), argv.data());
+}
+
+static std::string usage_error(std::vector<std::string> args) {
+  try {
+    parse(std::move(args));
+  } catch (const UsageError& e) {
+    return e.message;
+  }
+  return "no error";
+}
+
+TEST_CASE("run takes the script and passes later arguments through", "[cli]") {
+  CommandLine cl = parse({"-v", "run", "--backend", "cpu", "k.py", "--device", "7", "-x"});
+  CHECK(cl.command == "run");
+  CHECK(cl.script == "k.py");
+  CHECK(cl.args == std::vector<std::string>{"--device", "7", "-x"});
+  CHECK(cl.options.backend == cuhost::Backend::Cpu);
+  CHECK(cl.options.verbose);
+  CHECK(cl.options.device == 0);
+}
+
+TEST_CASE("options with values in both spellings", "[cli]") {
+  CommandLine cl = parse({"--backend=cuda", "--device", "2", "--streams", "3", "--plugin-path", "/a",
+                          "--plugin-path=/b", "--no-bounds-check", "info"});
+  CHECK(cl.command == "info");
+  CHECK(cl.options.backend == cuhost::Backend::Cuda);
+  CHECK(cl.options.device == 2);
+  CHECK(cl.options.streams == 3);
+  CHECK(cl.options.plugin_paths == std::vector<std::string>{"/a", "/b"});
+  CHECK_FALSE(cl.options.bounds_check);
+}
+
+TEST_CASE("usage errors name the problem", "[cli]") {
+  CHECK(usage_error({}) == "missing command (run, info, plugins or bench)");
+  CHECK(usage_error({"run"}) == "'run' needs a script path");
+  CHECK(usage_error({"frob"}) == "unknown command 'frob'");
+  CHECK(usage_error({"--backend", "gpu", "info"}) == "invalid value for --backend: 'gpu' (expected auto, cpu or cuda)");
+  CHECK(usage_error({"info", "--device"}) == "option '--device' needs a value");
+  CHECK(usage_error({"--device", "-1", "info"}) == "invalid value for --device: must be >= 0");
+  CHECK(usage_error({"--streams", "100", "info"}) == "invalid value for --streams: must be between 0 and 64");
+  CHECK(usage_error({"info", "extra"}) == "'info' takes no arguments (got 'extra')");
+  CHECK(usage_error({"--nope", "info"}).find("unrecognised option '--nope'") != std::string::npos);
+  CHECK(usage_error({"--device", "abc", "info"}).find("device") != std::string::npos);
+}
+
+TEST_CASE("help and version need no command", "[cli]") {
+  CHECK(parse({"--help"}).help);
+  CHECK(parse({"--version"}).version);
+}
