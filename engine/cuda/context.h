@@ -1,0 +1,16 @@
+// The primary context of a device, retained once per process and made
+// current on the calling thread on demand. cuhost never creates its own
+// contexts: it shares the primary context with the host application (and
+// with the CUDA runtime API the host may use), so pointers and streams the
+// host lends are valid in it.
+#pragma once
+
+#include <cuda.h>
+
+namespace cuhost::cuda {
+
+// Retains (first call per device) and makes current the primary context of
+// device `ordinal`. Throws CudaSupportError/CudaAPIError on failure.
+CUcontext make_primary_context_current(int ordinal);
+
+}  // namespace cuhost::cuda

@@ -1,0 +1,69 @@
+// Driver-level memory operations (see memory.h).
+#include "cuda/memory.h"
+
+#include <cstdio>
+
+#include "cuda/driver.h"
+
+namespace cuhost::cuda {
+
+std::uintptr_t device_alloc(std::size_t bytes) {
+  CUdeviceptr p = 0;
+  CUHOST_CU(cuMemAlloc, &p, bytes);
+  return static_cast<std::uintptr_t>(p);
+}
+
+void device_free(std::uintptr_t pointer) noexcept {
+  if (!pointer) return;
+  try {
+    CUresult r = driver().cuMemFree(static_cast<CUdeviceptr>(pointer));
+    if (r != CUDA_SUCCESS) std::fprintf(stderr, "cuhost: cuMemFree failed: %s\n", error_name(r).c_str());
+  } catch (...) {
+  }
+}
+
+void* pinned_alloc(std::size_t bytes) {
+  void* p = nullptr;
+  CUHOST_CU(cuMemAllocHost, &p, bytes);
+  return p;
+}
+
+void pinned_free(void* pointer) noexcept {
+  if (!pointer) return;
+  try {
+    CUresult r = driver().cuMemFreeHost(pointer);
+    if (r != CUDA_SUCCESS) std::fprintf(stderr, "cuhost: cuMemFreeHost failed: %s\n", error_name(r).c_str());
+  } catch (...) {
+  }
+}
+
+namespace {
+void finish(CUstream stream, bool synchronous) {
+  if (synchronous) CUHOST_CU(cuStreamSynchronize, stream);
+}
+}  // namespace
+
+void copy_host_to_device(std::uintptr_t dst, const void* src, std::size_t bytes, CUstream stream, bool synchronous) {
+  if (!bytes) return;
+  CUHOST_CU(cuMemcpyHtoDAsync, static_cast<CUdeviceptr>(dst), src, bytes, stream);
+  finish(stream, synchronous);
+}
+
+void copy_device_to_host(void* dst, std::uintptr_t src, std::size_t bytes, CUstream stream, bool synchronous) {
+  if (!bytes) return;
+  CUHOST_CU(cuMemcpyDtoHAsync, dst, static_cast<CUdeviceptr>(src), bytes, stream);
+  finish(stream, synchronous);
+}
+
+void copy_device_to_device(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes, CUstream stream,
+                           bool synchronous) {
+  if (!bytes) return;
+  CUHOST_CU(cuMemcpyDtoDAsync, static_cast<CUdeviceptr>(dst), static_cast<CUdeviceptr>(src), bytes, stream);
+  finish(stream, synchronous);
+}
+
+void memory_info(std::size_t* free_bytes, std::size_t* total_bytes) {
+  CUHOST_CU(cuMemGetInfo, free_bytes, total_bytes);
+}
+
+}  // namespace cuhost::cuda

@@ -1,0 +1,20 @@
+// Stream creation, destruction and synchronization (see stream.h).
+#include "cuda/stream.h"
+
+#include "cuda/driver.h"
+
+namespace cuhost::cuda {
+
+Stream::Stream(unsigned flags) { CUHOST_CU(cuStreamCreate, &stream_, flags); }
+
+Stream::~Stream() {
+  if (!stream_) return;
+  try {
+    driver().cuStreamDestroy(stream_);
+  } catch (...) {
+  }
+}
+
+void synchronize_stream(CUstream stream) { CUHOST_CU(cuStreamSynchronize, stream); }
+
+}  // namespace cuhost::cuda

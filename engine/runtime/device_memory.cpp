@@ -1,0 +1,124 @@
+// Device memory for both backends (see device_memory.h). CPU allocations are
+// 256-byte aligned like cuMemAlloc's, so kernels see the same alignment.
+#include "runtime/device_memory.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "cuda/context.h"
+#include "cuda/memory.h"
+#include "cuda/stream.h"
+#include "runtime/session.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::runtime {
+
+namespace {
+constexpr std::size_t kAlignment = 256;
+
+void* aligned_host(std::size_t bytes) {
+  std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  void* p = std::aligned_alloc(kAlignment, rounded);
+  if (!p) throw UserError(ErrorKind::RuntimeError, concat("out of host memory allocating ", bytes, " bytes"));
+  return p;
+}
+
+CUstream as_stream(std::uintptr_t s) { return reinterpret_cast<CUstream>(s); }
+}  // namespace
+
+bool device_is_host() { return session().backend != Backend::Cuda; }
+
+void make_context_current() {
+  if (session().backend == Backend::Cuda) cuda::make_primary_context_current(session().device);
+}
+
+std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate(std::size_t bytes) {
+  std::shared_ptr<DeviceAllocation> a(new DeviceAllocation());
+  a->size_ = bytes;
+  a->backend_ = session().backend;
+  a->device_ = session().device;
+  if (bytes == 0) return a;  // address 0: nothing to free
+  if (a->backend_ == Backend::Cuda) {
+    cuda::make_primary_context_current(a->device_);
+    a->address_ = cuda::device_alloc(bytes);
+  } else {
+    a->address_ = reinterpret_cast<std::uintptr_t>(aligned_host(bytes));
+  }
+  return a;
+}
+
+DeviceAllocation::~DeviceAllocation() {
+  if (!address_) return;
+  if (backend_ == Backend::Cuda) {
+    try {
+      cuda::make_primary_context_current(device_);
+    } catch (...) {
+      return;  // no context: the memory went with it
+    }
+    cuda::device_free(address_);
+  } else {
+    std::free(reinterpret_cast<void*>(address_));
+  }
+}
+
+std::shared_ptr<PinnedAllocation> PinnedAllocation::allocate(std::size_t bytes) {
+  std::shared_ptr<PinnedAllocation> a(new PinnedAllocation());
+  a->size_ = bytes;
+  a->backend_ = session().backend;
+  std::size_t n = bytes ? bytes : 1;
+  if (a->backend_ == Backend::Cuda) {
+    make_context_current();
+    a->data_ = cuda::pinned_alloc(n);
+  } else {
+    a->data_ = aligned_host(n);
+  }
+  return a;
+}
+
+PinnedAllocation::~PinnedAllocation() {
+  if (!data_) return;
+  if (backend_ == Backend::Cuda)
+    cuda::pinned_free(data_);
+  else
+    std::free(data_);
+}
+
+void copy_to_device(std::uintptr_t dst, const void* src, std::size_t bytes, std::uintptr_t stream,
+                    bool synchronous) {
+  if (!bytes) return;
+  if (device_is_host()) {
+    std::memmove(reinterpret_cast<void*>(dst), src, bytes);
+    return;
+  }
+  make_context_current();
+  cuda::copy_host_to_device(dst, src, bytes, as_stream(stream), synchronous);
+}
+
+void copy_to_host(void* dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream, bool synchronous) {
+  if (!bytes) return;
+  if (device_is_host()) {
+    std::memmove(dst, reinterpret_cast<const void*>(src), bytes);
+    return;
+  }
+  make_context_current();
+  cuda::copy_device_to_host(dst, src, bytes, as_stream(stream), synchronous);
+}
+
+void copy_on_device(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream,
+                    bool synchronous) {
+  if (!bytes) return;
+  if (device_is_host()) {
+    std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
+    return;
+  }
+  make_context_current();
+  cuda::copy_device_to_device(dst, src, bytes, as_stream(stream), synchronous);
+}
+
+void synchronize_stream(std::uintptr_t stream) {
+  if (device_is_host()) return;
+  make_context_current();
+  cuda::synchronize_stream(as_stream(stream));
+}
+
+}  // namespace cuhost::runtime

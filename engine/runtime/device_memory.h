@@ -1,0 +1,72 @@
+// Backend-neutral device memory: on the CUDA backend, driver allocations in
+// the primary context of session().device; on the CPU backend, aligned host
+// memory (device pointers are host pointers there). The Python layer
+// (python/device_array*) builds DeviceNDArray on top of this.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include <cuhost/runtime.h>
+
+namespace cuhost::runtime {
+
+// One allocation, freed when the last owner lets go (views share it).
+class DeviceAllocation {
+ public:
+  // Throws UserError (CudaAPIError, or MemoryError-like RuntimeError on the CPU).
+  static std::shared_ptr<DeviceAllocation> allocate(std::size_t bytes);
+  ~DeviceAllocation();
+  DeviceAllocation(const DeviceAllocation&) = delete;
+  DeviceAllocation& operator=(const DeviceAllocation&) = delete;
+
+  std::uintptr_t address() const { return address_; }
+  std::size_t size() const { return size_; }
+  Backend backend() const { return backend_; }
+
+ private:
+  DeviceAllocation() = default;
+  std::uintptr_t address_ = 0;
+  std::size_t size_ = 0;
+  Backend backend_ = Backend::Cpu;
+  int device_ = 0;
+};
+
+// Page-locked host memory (cuMemAllocHost) on CUDA; plain aligned host memory
+// on the CPU.
+class PinnedAllocation {
+ public:
+  static std::shared_ptr<PinnedAllocation> allocate(std::size_t bytes);
+  ~PinnedAllocation();
+  PinnedAllocation(const PinnedAllocation&) = delete;
+  PinnedAllocation& operator=(const PinnedAllocation&) = delete;
+  void* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  PinnedAllocation() = default;
+  void* data_ = nullptr;
+  std::size_t size_ = 0;
+  Backend backend_ = Backend::Cpu;
+};
+
+// Byte copies. `stream` is a CUstream as an integer (ignored on the CPU,
+// where copies are immediate). With `synchronous`, the copy has completed
+// on return.
+void copy_to_device(std::uintptr_t dst, const void* src, std::size_t bytes, std::uintptr_t stream,
+                    bool synchronous);
+void copy_to_host(void* dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream, bool synchronous);
+void copy_on_device(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream,
+                    bool synchronous);
+
+// Waits for all work queued on `stream` (no-op on the CPU).
+void synchronize_stream(std::uintptr_t stream);
+
+// Makes the session device's primary context current (CUDA; no-op on the CPU).
+void make_context_current();
+
+// True when device pointers are host pointers (the CPU backend).
+bool device_is_host();
+
+}  // namespace cuhost::runtime
