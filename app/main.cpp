@@ -25,8 +25,8 @@ bool check_script(const std::string& path, std::string& why) {
     why = "script not found: '" + path + "'";
     return false;
   }
-  if (!S_ISREG(st.st_mode)) {
-    why = "not a regular file: '" + path + "'";
+  if (S_ISDIR(st.st_mode)) {
+    why = "is a directory, not a script: '" + path + "'";
     return false;
   }
   if (access(path.c_str(), R_OK) != 0) {

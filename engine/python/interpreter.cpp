@@ -113,6 +113,14 @@ void initialize_interpreter(const std::string& pylib_dir) {
   PyObject* dir = PyUnicode_DecodeFSDefault(pylib_dir.c_str());
   PyList_Insert(sys_path, 0, dir);
   Py_DECREF(dir);
+  // A bundle's third-party packages (NumPy, cffi for 3.11) sit in <home>/site;
+  // they are added here rather than through PYTHONPATH, which would leak into
+  // other Pythons on the machine.
+  if (const char* home = std::getenv("CUHOST_PYTHONHOME")) {
+    PyObject* site = PyUnicode_DecodeFSDefault((std::string(home) + "/site").c_str());
+    PyList_Append(sys_path, site);
+    Py_DECREF(site);
+  }
 }
 
 int run_file(const std::string& path, const std::vector<std::string>& args) {

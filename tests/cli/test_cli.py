@@ -96,7 +96,7 @@ def missing_script_exits_2_with_usage():
 @case
 def directory_as_script_exits_2():
     p = run("run", tempfile.gettempdir())
-    assert p.returncode == 2 and "not a regular file" in p.stderr, p.stderr
+    assert p.returncode == 2 and "is a directory, not a script" in p.stderr, p.stderr
 
 
 @case

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds cuhost here and packs a self-contained bundle for the GPU machine
+# (Ubuntu 24.04 with the CUDA 13 toolkit and driver, but no LLVM 19, no
+# Python 3.11, no Boost.Program_options): the binaries, the test binary, the
+# shared libraries they need, a trimmed Python 3.11 standard library, NumPy
+# and cffi for 3.11, and FileCheck. Output: bundle/cuhost-gpu.tar.xz (< 64 MiB).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+bash scripts/setup.sh
+command -v xz >/dev/null || apt-get install -y -q xz-utils
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "$(nproc)"
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+b=$stage/cuhost
+mkdir -p "$b/bin" "$b/lib" "$b/tests" "$b/site"
+cp build/bin/cuhost "$b/bin/"
+cp -r build/bin/python "$b/bin/python"
+cp build/tests/cuhost_unit_tests "$b/tests/"
+cp /usr/lib/llvm-19/bin/FileCheck "$b/bin/"
+
+# Shared libraries the GPU machine lacks (everything but glibc, libstdc++,
+# the CUDA toolkit's own libraries and what Ubuntu 24.04 has anyway).
+copy_deps() {
+  ldd "$1" | awk '/=>/ {print $3}' | while read -r lib; do
+    case "$(basename "$lib")" in
+      libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|ld-linux*|libstdc++*|libgcc_s*) ;;
+      libnvrtc*|libnvJitLink*|libcuda.so*) ;;
+      *) [ -e "$b/lib/$(basename "$lib")" ] || cp -L "$lib" "$b/lib/" ;;
+    esac
+  done
+}
+copy_deps build/bin/cuhost
+copy_deps build/tests/cuhost_unit_tests
+for so in /usr/lib/python3/dist-packages/numpy/core/*.so /usr/lib/python3/dist-packages/numpy/linalg/*.so \
+          /usr/lib/python3/dist-packages/_cffi_backend*.so; do
+  copy_deps "$so"
+done
+strip --strip-unneeded "$b/lib/"*.so* "$b/bin/cuhost" "$b/tests/cuhost_unit_tests" 2>/dev/null || true
+
+# Python 3.11 standard library without tests, GUI toolkits and installers.
+py=$b/lib/python3.11
+mkdir -p "$py"
+( cd /usr/lib/python3.11 && tar cf - --exclude=test --exclude=tests --exclude=idlelib --exclude=tkinter \
+    --exclude=turtledemo --exclude=ensurepip --exclude=lib2to3 --exclude=pydoc_data --exclude=__pycache__ \
+    --exclude=config-3.11-x86_64-linux-gnu --exclude=distutils --exclude=site-packages --exclude=dist-packages . ) \
+  | ( cd "$py" && tar xf - )
+# NumPy and cffi for 3.11 (Debian's builds), without their tests.
+( cd /usr/lib/python3/dist-packages && tar cf - --exclude=tests --exclude=__pycache__ numpy cffi _cffi_backend*.so ) \
+  | ( cd "$b/site" && tar xf - )
+
+cp scripts/gpu/env.sh "$b/env.sh"
+mkdir -p bundle
+tar -C "$stage" -cf - cuhost | xz -T0 -6 > bundle/cuhost-gpu.tar.xz
+ls -la bundle/cuhost-gpu.tar.xz
+echo "bundle: $(du -h bundle/cuhost-gpu.tar.xz | cut -f1)"

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the repository root, after the bundle was
+# built here (scripts/gpu/bundle.sh) and carried over: unpacks it, then runs
+# the whole test suite with the CUDA backend — unit tests, CLI tests, every
+# script test and example — and prints the pass counts. Results also go to
+# $OUT/gpu-tests.log when $OUT is set.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+repo=$PWD
+dest=/tmp/cuhost-bundle
+rm -rf "$dest" && mkdir -p "$dest"
+tar -C "$dest" -xJf bundle/cuhost-gpu.tar.xz
+source "$dest/cuhost/env.sh"
+# Test binaries carry this machine's absolute paths (source tree, FileCheck).
+if [ "$repo" != /work/main ]; then mkdir -p /work && rm -rf /work/main && ln -s "$repo" /work/main; fi
+mkdir -p /usr/lib/llvm-19/bin && cp -f "$dest/cuhost/bin/FileCheck" /usr/lib/llvm-19/bin/FileCheck
+log=${OUT:-/tmp}/gpu-tests.log
+: > "$log"
+backend=${CUHOST_TEST_BACKEND:-cuda}
+{
+  echo "== cuhost info"; cuhost info
+  echo "== unit tests"
+  "$dest/cuhost/tests/cuhost_unit_tests" 2>&1 | tail -n 25
+  echo "== command-line tests"
+  python3 tests/cli/test_cli.py "$CUHOST_BIN" 2>&1 | tail -n 30
+  echo "== script tests and examples on backend $backend"
+  pass=0; fail=0; na=0; failed=()
+  for s in $(find tests/scripts -name '*.py' | sort) scripts/examples/*.py; do
+    out=$(cd "$(dirname "$s")" && python3 "$repo/tests/run_script_test.py" --cuhost "$CUHOST_BIN" --backend "$backend" "$repo/$s" 2>&1)
+    rc=$?
+    if [ $rc -eq 0 ]; then pass=$((pass+1)); elif [ $rc -eq 77 ]; then na=$((na+1)); else fail=$((fail+1)); failed+=("$s"); echo "$out" | head -n 40; fi
+  done
+  for s in "${failed[@]}"; do echo "FAILED: $s"; done
+  echo "scripts: $pass passed, $fail failed, $na not applicable on $backend"
+} 2>&1 | tee -a "$log"
