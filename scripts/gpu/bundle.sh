@@ -16,9 +16,9 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 b=$stage/cuhost
 mkdir -p "$b/bin" "$b/lib" "$b/tests" "$b/site"
-cp build/bin/cuhost "$b/bin/"
+cp build/bin/cuhost "$b/bin/cuhost.bin"
 cp -r build/bin/python "$b/bin/python"
-cp build/tests/cuhost_unit_tests "$b/tests/"
+cp build/tests/cuhost_unit_tests "$b/tests/cuhost_unit_tests.bin"
 cp /usr/lib/llvm-19/bin/FileCheck "$b/bin/"
 
 # Shared libraries the GPU machine lacks (everything but glibc, libstdc++,
@@ -38,7 +38,20 @@ for so in /usr/lib/python3/dist-packages/numpy/core/*.so /usr/lib/python3/dist-p
           /usr/lib/python3/dist-packages/_cffi_backend*.so; do
   copy_deps "$so"
 done
-strip --strip-unneeded "$b/lib/"*.so* "$b/bin/cuhost" "$b/tests/cuhost_unit_tests" 2>/dev/null || true
+strip --strip-unneeded "$b/lib/"*.so* "$b/bin/cuhost.bin" "$b/tests/cuhost_unit_tests.bin" 2>/dev/null || true
+# Wrappers set the bundle's library path for cuhost alone, so other programs
+# on the machine (the peers' Python, nvcc) never see these libraries.
+for w in bin/cuhost tests/cuhost_unit_tests; do
+  cat > "$b/$w" <<'WRAP'
+#!/usr/bin/env bash
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+top="$(dirname "$here")"
+export LD_LIBRARY_PATH="$top/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export CUHOST_PYTHONHOME="$top"
+exec "$0.bin" "$@"
+WRAP
+  chmod +x "$b/$w"
+done
 
 # Python 3.11 standard library without tests, GUI toolkits and installers.
 py=$b/lib/python3.11

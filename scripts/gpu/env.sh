@@ -1,6 +1,5 @@
-# Environment for running an unpacked cuhost bundle (source this file).
+# Puts an unpacked cuhost bundle's `cuhost` on PATH (source this file). The
+# bundle's libraries are set by the wrapper scripts for cuhost alone.
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-export LD_LIBRARY_PATH="$here/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export CUHOST_PYTHONHOME="$here"
 export CUHOST_BIN="$here/bin/cuhost"
 export PATH="$here/bin:$PATH"
