@@ -1,0 +1,137 @@
+// Stage 1 of the pipeline: find a Python function's source (inspect +
+// textwrap.dedent + ast.parse), convert it to the C++ AST with file-absolute
+// locations, and freeze every free name it reads. Runs with the GIL held.
+#include "frontend/capture.h"
+
+#include "frontend/ast_convert.h"
+#include "frontend/py_ref.h"
+
+namespace cuhost::frontend {
+
+namespace {
+
+PyRef call_module(const char* module, const char* fn, PyObject* arg) {
+  PyRef mod(PyImport_ImportModule(module));
+  if (!mod) return PyRef();
+  PyRef f(PyObject_GetAttrString(mod.get(), fn));
+  if (!f) return PyRef();
+  return PyRef(PyObject_CallFunctionObjArgs(f.get(), arg, nullptr));
+}
+
+int leading_spaces(const std::string& s) {
+  int n = 0;
+  while (n < static_cast<int>(s.size()) && (s[n] == ' ' || s[n] == '\t')) ++n;
+  return n;
+}
+
+std::string first_line_of(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+// The value a free name refers to: closure cell, then module globals, then
+// builtins; an empty ref when the name is not bound (NameError at use).
+PyRef lookup_free_name(PyObject* func, PyObject* code, const std::string& name) {
+  PyRef freevars = py_attr(code, "co_freevars");
+  PyRef closure = py_attr(func, "__closure__");
+  if (freevars && closure && closure.get() != Py_None) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(freevars.get()); ++i) {
+      if (py_str(PyTuple_GET_ITEM(freevars.get(), i)) != name) continue;
+      if (i >= PyTuple_GET_SIZE(closure.get())) break;
+      PyObject* cell = PyTuple_GET_ITEM(closure.get(), i);
+      PyObject* v = PyCell_GET(cell);
+      if (!v) return PyRef();
+      return PyRef::borrow(v);
+    }
+  }
+  PyRef globals = py_attr(func, "__globals__");
+  if (globals && PyDict_Check(globals.get())) {
+    if (PyObject* v = PyDict_GetItemString(globals.get(), name.c_str())) return PyRef::borrow(v);
+  }
+  PyRef builtins(PyImport_ImportModule("builtins"));
+  if (builtins) {
+    PyRef v = py_attr(builtins.get(), name.c_str());
+    if (v) return v;
+  } else {
+    PyErr_Clear();
+  }
+  return PyRef();
+}
+
+}  // namespace
+
+std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
+  if (!PyFunction_Check(pyfunc)) {
+    throw UserError(ErrorKind::TypeError, concat("cannot compile ", py_repr(pyfunc), ": not a Python function"));
+  }
+  auto out = std::make_shared<CapturedFunction>();
+  PyRef code = py_attr(pyfunc, "__code__");
+  CUHOST_CHECK(code) << "function without __code__";
+  out->name = py_str(py_attr(pyfunc, "__name__").get());
+  out->qualname = py_str(py_attr(pyfunc, "__qualname__").get());
+  out->filename = py_str(py_attr(code.get(), "co_filename").get());
+  PyRef firstline = py_attr(code.get(), "co_firstlineno");
+  int code_first_line = firstline ? static_cast<int>(PyLong_AsLong(firstline.get())) : 1;
+
+  PyRef source = call_module("inspect", "getsource", pyfunc);
+  if (!source) {
+    std::string why = fetch_python_error();
+    throw UserError(ErrorKind::RuntimeError,
+                    concat("cannot find the source code of '", out->name,
+                           "': functions defined at the interactive prompt or with exec() cannot be compiled (",
+                           why, ")"));
+  }
+  std::string raw = py_str(source.get());
+  PyRef dedented = call_module("textwrap", "dedent", source.get());
+  if (!dedented) throw UserError(ErrorKind::RuntimeError, "textwrap.dedent failed: " + fetch_python_error());
+  out->source = py_str(dedented.get());
+  int indent = leading_spaces(first_line_of(raw)) - leading_spaces(first_line_of(out->source));
+
+  // The source lines of the whole file, for caret displays.
+  {
+    PyRef linecache(PyImport_ImportModule("linecache"));
+    PyRef globals = py_attr(pyfunc, "__globals__");
+    PyRef lines;
+    if (linecache)
+      lines = PyRef(PyObject_CallMethod(linecache.get(), "getlines", "sO", out->filename.c_str(),
+                                        globals ? globals.get() : Py_None));
+    if (lines && PyList_Check(lines.get())) {
+      for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lines.get()); ++i)
+        out->file_lines.push_back(py_str(PyList_GET_ITEM(lines.get(), i)));
+    } else {
+      PyErr_Clear();
+    }
+  }
+
+  PyRef module = call_module("ast", "parse", dedented.get());
+  if (!module) {
+    std::string why = fetch_python_error();
+    throw UserError(ErrorKind::SyntaxError, concat("cannot parse the source of '", out->name, "': ", why));
+  }
+  PyRef body = py_attr(module.get(), "body");
+  CUHOST_CHECK(body && PyList_Check(body.get()) && PyList_GET_SIZE(body.get()) >= 1)
+      << "ast.parse gave no statement for " << out->name;
+  PyObject* def_node = PyList_GET_ITEM(body.get(), 0);
+
+  // inspect.getsource starts at the first decorator, like co_firstlineno.
+  ConvertContext ctx;
+  ctx.line_offset = code_first_line - 1;
+  ctx.column_offset = indent + 1;
+  ctx.filename = out->filename;
+  ctx.function_name = out->name;
+  ctx.file_lines = &out->file_lines;
+  ConvertResult converted = convert_function(def_node, ctx);
+  out->def = std::move(converted.def);
+  out->first_line = out->def->loc.line;
+
+  for (const std::string& name : converted.loaded) {
+    if (converted.stored.count(name)) continue;
+    PyRef value = lookup_free_name(pyfunc, code.get(), name);
+    if (!value) {
+      PyErr_Clear();
+      continue;  // unbound: NameError where it is used
+    }
+    out->globals.emplace(name, freeze_global(value.get()));
+  }
+  if (PyErr_Occurred()) PyErr_Clear();
+  return out;
+}
+
+}  // namespace cuhost::frontend

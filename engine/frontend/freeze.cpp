@@ -1,0 +1,349 @@
+// Classification of the Python objects a kernel reads as globals or closure
+// variables into compile-time values (frontend::GlobalValue): constants,
+// constant arrays, modules and built-in functions by normalized key, type
+// objects, other jitted functions, foreign declarations and FFI objects.
+#include <map>
+#include <mutex>
+
+#include "frontend/capture.h"
+#include "frontend/py_ref.h"
+#include "ir/type_parser.h"
+
+namespace cuhost::frontend {
+
+std::string fetch_python_error() {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  std::string out;
+  if (type) out = py_str(py_attr(type, "__name__").get());
+  if (value) out += ": " + py_str(value);
+  Py_XDECREF(type);
+  Py_XDECREF(value);
+  Py_XDECREF(tb);
+  return out;
+}
+
+namespace {
+
+PyRef import(const char* name) {
+  PyRef m(PyImport_ImportModule(name));
+  if (!m) PyErr_Clear();
+  return m;
+}
+
+// The normalized key of a module object, or "" for modules kernels cannot use.
+std::string module_key(PyObject* mod) {
+  std::string name = py_str(py_attr(mod, "__name__").get());
+  if (name == "cuda" || name == "numba.cuda") return "cuda";
+  if (name == "numba.types" || name == "numba.core.types" || name == "cuda.types") return "numba.types";
+  if (name == "numpy") return "numpy";
+  if (name == "math") return "math";
+  if (name == "numba") return "numba";
+  if (name.rfind("cuda.", 0) == 0) return name;  // cuda.libdevice, cuda.atomic, ...
+  if (name.rfind("numba.cuda.", 0) == 0) return name.substr(6);
+  return name;
+}
+
+// id(obj) -> key for every object reachable from the `cuda` module (two
+// levels), math functions, numpy functions and Python builtins. Rebuilt when
+// the cuda module grows (its Python half imports lazily).
+struct KnownObjects {
+  std::map<PyObject*, std::string> keys;
+  std::vector<PyRef> keep;  // strong references to the keyed objects
+  Py_ssize_t cuda_size = -1;
+};
+
+KnownObjects& known() {
+  static KnownObjects* k = new KnownObjects();
+  return *k;
+}
+
+bool worth_keying(PyObject* v) {
+  // Plain data is frozen by value, not by identity.
+  return !(v == Py_None || PyBool_Check(v) || PyLong_Check(v) || PyFloat_Check(v) || PyUnicode_Check(v) ||
+           PyBytes_Check(v) || PyTuple_Check(v) || PyList_Check(v) || PyDict_Check(v));
+}
+
+void add_key(KnownObjects& k, PyObject* v, const std::string& key) {
+  if (!worth_keying(v)) return;
+  if (k.keys.emplace(v, key).second) k.keep.push_back(PyRef::borrow(v));
+}
+
+void walk(KnownObjects& k, PyObject* obj, const std::string& prefix, int depth) {
+  PyRef names(PyObject_Dir(obj));
+  if (!names) {
+    PyErr_Clear();
+    return;
+  }
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names.get()); ++i) {
+    std::string n = py_str(PyList_GET_ITEM(names.get(), i));
+    if (n.empty() || n[0] == '_') continue;
+    PyRef v = py_attr(obj, n.c_str());
+    if (!v) continue;
+    if (PyModule_Check(v.get())) {
+      std::string mk = module_key(v.get());
+      if (mk != "cuda" && mk.rfind("cuda.", 0) != 0) continue;  // numpy etc. re-exported: not ours
+    }
+    if (PyType_Check(v.get()) && depth > 0) continue;  // classes: keyed at the top level only
+    std::string key = prefix + "." + n;
+    add_key(k, v.get(), key);
+    if (depth > 0 && worth_keying(v.get()) && !PyType_Check(v.get())) walk(k, v.get(), key, depth - 1);
+  }
+}
+
+const std::map<PyObject*, std::string>& known_objects() {
+  KnownObjects& k = known();
+  PyRef cuda = import("cuda");
+  Py_ssize_t size = -1;
+  if (cuda) {
+    PyRef d = py_attr(cuda.get(), "__dict__");
+    size = d ? PyDict_Size(d.get()) : -1;
+  }
+  if (size == k.cuda_size && !k.keys.empty()) return k.keys;
+  k.keys.clear();
+  k.keep.clear();
+  k.cuda_size = size;
+  if (PyRef builtins = import("builtins")) {
+    for (const char* n : {"abs", "min", "max", "round", "int", "float", "bool", "len", "range", "complex", "print"}) {
+      if (PyRef v = py_attr(builtins.get(), n)) add_key(k, v.get(), std::string("builtins.") + n);
+    }
+  }
+  if (PyRef math = import("math")) {
+    PyRef names(PyObject_Dir(math.get()));
+    for (Py_ssize_t i = 0; names && i < PyList_GET_SIZE(names.get()); ++i) {
+      std::string n = py_str(PyList_GET_ITEM(names.get(), i));
+      if (n.empty() || n[0] == '_') continue;
+      PyRef v = py_attr(math.get(), n.c_str());
+      if (v && PyCallable_Check(v.get())) add_key(k, v.get(), "math." + n);
+    }
+  }
+  if (cuda) walk(k, cuda.get(), "cuda", 1);
+  if (PyRef np = import("numpy")) {
+    for (const char* n : {"sqrt", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh",
+                          "tanh", "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "fabs", "abs", "absolute",
+                          "floor", "ceil", "trunc", "isnan", "isinf", "isfinite", "hypot", "copysign", "fmod",
+                          "power", "minimum", "maximum"}) {
+      if (PyRef v = py_attr(np.get(), n)) add_key(k, v.get(), std::string("numpy.") + n);
+    }
+  }
+  return k.keys;
+}
+
+bool is_numpy_scalar_type(PyObject* obj, PyObject* np) {
+  PyRef generic = py_attr(np, "generic");
+  return generic && PyType_Check(obj) && PyType_Check(generic.get()) &&
+         PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(obj), reinterpret_cast<PyTypeObject*>(generic.get()));
+}
+
+// numpy dtype object -> scalar type (nullptr when unsupported).
+const ir::Type* dtype_scalar(PyObject* np, PyObject* dtype_like) {
+  PyRef dtype_fn = py_attr(np, "dtype");
+  if (!dtype_fn) return nullptr;
+  PyRef dt(PyObject_CallFunctionObjArgs(dtype_fn.get(), dtype_like, nullptr));
+  if (!dt) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  std::string name = py_str(py_attr(dt.get(), "name").get());
+  return ir::scalar_by_name(name);
+}
+
+bool freeze_constant(PyObject* v, PyObject* np, ir::ConstValue* out) {
+  if (v == Py_None) {
+    *out = ir::ConstValue::none();
+    return true;
+  }
+  if (PyBool_Check(v)) {
+    *out = ir::ConstValue::boolean(v == Py_True);
+    return true;
+  }
+  if (PyLong_Check(v)) {
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (!overflow) {
+      *out = ir::ConstValue::integer(x);
+      return true;
+    }
+    unsigned long long u = PyLong_AsUnsignedLongLong(v);
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    *out = ir::ConstValue::unsigned_integer(u);
+    return true;
+  }
+  if (PyFloat_Check(v)) {
+    *out = ir::ConstValue::floating(PyFloat_AsDouble(v));
+    return true;
+  }
+  if (PyComplex_Check(v)) {
+    *out = ir::ConstValue::complex({PyComplex_RealAsDouble(v), PyComplex_ImagAsDouble(v)});
+    return true;
+  }
+  if (PyUnicode_Check(v)) {
+    *out = ir::ConstValue::string(py_str(v));
+    return true;
+  }
+  if (PyTuple_Check(v)) {
+    std::vector<ir::ConstValue> items;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(v); ++i) {
+      ir::ConstValue c;
+      if (!freeze_constant(PyTuple_GET_ITEM(v, i), np, &c)) return false;
+      items.push_back(std::move(c));
+    }
+    *out = ir::ConstValue::tuple(std::move(items));
+    return true;
+  }
+  // NumPy scalars keep their type.
+  if (np) {
+    PyRef generic = py_attr(np, "generic");
+    if (generic && PyObject_IsInstance(v, generic.get()) == 1) {
+      PyRef dt = py_attr(v, "dtype");
+      const ir::Type* t = dt ? ir::scalar_by_name(py_str(py_attr(dt.get(), "name").get())) : nullptr;
+      if (!t) return false;
+      PyRef item(PyObject_CallMethod(v, "item", nullptr));
+      if (!item) {
+        PyErr_Clear();
+        return false;
+      }
+      if (t->kind == ir::TypeKind::Boolean) {
+        *out = ir::ConstValue::boolean(PyObject_IsTrue(item.get()) == 1);
+      } else if (t->is_integer()) {
+        if (t->is_signed) {
+          *out = ir::ConstValue::integer(PyLong_AsLongLong(item.get()), t);
+        } else {
+          *out = ir::ConstValue::unsigned_integer(PyLong_AsUnsignedLongLong(item.get()), t);
+        }
+      } else if (t->is_float()) {
+        *out = ir::ConstValue::floating(PyFloat_AsDouble(item.get()), t);
+      } else {
+        *out = ir::ConstValue::complex({PyComplex_RealAsDouble(item.get()), PyComplex_ImagAsDouble(item.get())}, t);
+      }
+      if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+bool freeze_array(PyObject* v, PyObject* np, GlobalValue* out) {
+  PyRef ndarray = py_attr(np, "ndarray");
+  if (!ndarray || PyObject_IsInstance(v, ndarray.get()) != 1) return false;
+  PyRef dt = py_attr(v, "dtype");
+  const ir::Type* t = dt ? ir::scalar_by_name(py_str(py_attr(dt.get(), "name").get())) : nullptr;
+  if (!t) return false;
+  PyRef contiguous(PyObject_CallMethod(np, "ascontiguousarray", "O", v));
+  if (!contiguous) {
+    PyErr_Clear();
+    return false;
+  }
+  PyRef bytes(PyObject_CallMethod(contiguous.get(), "tobytes", nullptr));
+  PyRef shape = py_attr(contiguous.get(), "shape");
+  if (!bytes || !shape) {
+    PyErr_Clear();
+    return false;
+  }
+  auto arr = std::make_shared<ir::ArrayConstant>();
+  arr->dtype = t;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(shape.get()); ++i)
+    arr->shape.push_back(PyLong_AsLongLong(PyTuple_GET_ITEM(shape.get(), i)));
+  std::int64_t stride = t->byte_size();
+  arr->strides.assign(arr->shape.size(), 0);
+  for (size_t i = arr->shape.size(); i-- > 0;) {
+    arr->strides[i] = stride;
+    stride *= arr->shape[i];
+  }
+  const char* data = PyBytes_AS_STRING(bytes.get());
+  arr->data.assign(data, data + PyBytes_GET_SIZE(bytes.get()));
+  out->kind = GlobalValue::Kind::Array;
+  out->array = std::move(arr);
+  return true;
+}
+
+}  // namespace
+
+GlobalValue freeze_global(PyObject* value) {
+  GlobalValue g;
+  g.repr = py_repr(value);
+  PyRef np(PyImport_ImportModule("numpy"));
+  if (!np) PyErr_Clear();
+  if (freeze_constant(value, np.get(), &g.constant)) {
+    g.kind = GlobalValue::Kind::Constant;
+    return g;
+  }
+  if (np && freeze_array(value, np.get(), &g)) return g;
+  if (PyModule_Check(value)) {
+    g.kind = GlobalValue::Kind::Module;
+    g.key = module_key(value);
+    return g;
+  }
+  if (auto fn = jit_function_of(value)) {
+    g.kind = GlobalValue::Kind::JitFunction;
+    g.function = std::move(fn);
+    return g;
+  }
+  if (PyErr_Occurred()) PyErr_Clear();
+  if (auto ff = foreign_function_of(value)) {
+    g.kind = GlobalValue::Kind::Foreign;
+    g.foreign = std::move(ff);
+    return g;
+  }
+  if (PyErr_Occurred()) PyErr_Clear();
+  // numba/cuhost type objects carry their canonical spelling.
+  if (PyRef spelling = py_attr(value, "_cuhost_type")) {
+    if (PyUnicode_Check(spelling.get())) {
+      try {
+        g.type_object = ir::parse_type(py_str(spelling.get()));
+        g.kind = GlobalValue::Kind::TypeObject;
+        return g;
+      } catch (const UserError&) {
+        // A signature object or a spelling the kernel cannot use as a value.
+      }
+    }
+  }
+  if (np && is_numpy_scalar_type(value, np.get())) {
+    if (const ir::Type* t = dtype_scalar(np.get(), value)) {
+      g.kind = GlobalValue::Kind::TypeObject;
+      g.type_object = t;
+      return g;
+    }
+  }
+  if (np) {
+    PyRef dtype_cls = py_attr(np.get(), "dtype");
+    if (dtype_cls && PyObject_IsInstance(value, dtype_cls.get()) == 1) {
+      if (const ir::Type* t = dtype_scalar(np.get(), value)) {
+        g.kind = GlobalValue::Kind::TypeObject;
+        g.type_object = t;
+        return g;
+      }
+    }
+    if (PyErr_Occurred()) PyErr_Clear();
+  }
+  // cffi.FFI() instances and cuda.ffi.
+  {
+    PyObject* cls = reinterpret_cast<PyObject*>(Py_TYPE(value));
+    std::string cls_name = py_str(py_attr(cls, "__name__").get());
+    std::string cls_mod = py_str(py_attr(cls, "__module__").get());
+    if (cls_name == "FFI" && (cls_mod.rfind("cffi", 0) == 0 || cls_mod.rfind("cuda", 0) == 0 ||
+                              cls_mod.rfind("_cuhost", 0) == 0)) {
+      g.kind = GlobalValue::Kind::Ffi;
+      return g;
+    }
+  }
+  const auto& keys = known_objects();
+  auto it = keys.find(value);
+  if (it != keys.end()) {
+    g.kind = it->second == "cuda.ffi" ? GlobalValue::Kind::Ffi : GlobalValue::Kind::Intrinsic;
+    g.key = it->second;
+    return g;
+  }
+  if (PyErr_Occurred()) PyErr_Clear();
+  g.kind = GlobalValue::Kind::Unsupported;
+  return g;
+}
+
+}  // namespace cuhost::frontend
