@@ -1,0 +1,203 @@
+// Runs one block on a worker: the barrier-free paths (the generated block
+// function, or a plain loop over the thread function) and the fiber scheduler
+// with the block barrier. The scheduler is a round-robin pass over the block's
+// fibers; a fiber runs until it returns or waits (barrier or warp
+// rendezvous). Releases happen synchronously when the last participant
+// arrives or a thread returns, so a pass in which no fiber was runnable while
+// some have not returned is a deadlock: the block stops and the launch
+// reports which threads wait where.
+#include "cpu/block_state.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace cuhost::cpu {
+
+namespace {
+using ThreadFn = void (*)(void**, CuhostThreadCtx*);
+constexpr std::size_t kSharedAlign = 64;
+
+std::size_t round_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
+}  // namespace
+
+void BlockState::prepare(LaunchState& launch) {
+  const CpuLaunch& l = launch.launch();
+  launch_ = &launch;
+  bdim_[0] = static_cast<int>(l.block.x);
+  bdim_[1] = static_cast<int>(l.block.y);
+  bdim_[2] = static_cast<int>(l.block.z);
+  nthreads_ = bdim_[0] * bdim_[1] * bdim_[2];
+  thread_fn_ = l.thread_fn;
+  block_fn_ = l.block_fn;
+  params_ = l.params;
+  // Without barriers or warp operations a block is one call of the block
+  // function, or a plain loop over the thread function when there is none.
+  fiber_mode_ = l.needs_fibers;
+
+  static_bytes_ = round_up(l.static_shared_bytes, 16);
+  std::size_t need = static_bytes_ + l.dynamic_shared_bytes;
+  if (need == 0) need = 16;
+  if (need > shared_capacity_) {
+    // Zeroed once for deterministic first use; afterwards, like GPU shared
+    // memory, a block sees whatever the previous block left.
+    shared_capacity_ = round_up(need, kSharedAlign);
+    shared_.reset(static_cast<char*>(std::aligned_alloc(kSharedAlign, shared_capacity_)));
+    CUHOST_CHECK(shared_) << "cannot allocate " << shared_capacity_ << " bytes of shared memory";
+    std::memset(shared_.get(), 0, shared_capacity_);
+  }
+
+  std::size_t nctx = fiber_mode_ ? static_cast<std::size_t>(nthreads_) : 1;
+  if (ctxs_.size() < nctx) ctxs_.resize(nctx);
+  if (fiber_mode_) {
+    if (fibers_.size() < nctx) {
+      fibers_.resize(nctx);
+      state_.resize(nctx);
+      barrier_kind_.resize(nctx);
+      lanes_.resize(nctx);
+    }
+    std::size_t warps = (nctx + 31) / 32;
+    if (warp_done_.size() < warps) warp_done_.resize(warps);
+    stacks_.reserve(std::max(stacks_.capacity(), nctx), fiber_stack_size());
+  }
+  for (std::size_t i = 0; i < nctx; ++i) {
+    CuhostThreadCtx& c = ctxs_[i];
+    c.bdim[0] = bdim_[0];
+    c.bdim[1] = bdim_[1];
+    c.bdim[2] = bdim_[2];
+    c.gdim[0] = static_cast<std::int32_t>(l.grid.x);
+    c.gdim[1] = static_cast<std::int32_t>(l.grid.y);
+    c.gdim[2] = static_cast<std::int32_t>(l.grid.z);
+    c.shared = shared_.get();
+    c.dynamic_shared = shared_.get() + static_bytes_;
+    c.block = this;
+    c.tid[0] = static_cast<std::int32_t>(i % bdim_[0]);
+    c.tid[1] = static_cast<std::int32_t>(i / bdim_[0] % bdim_[1]);
+    c.tid[2] = static_cast<std::int32_t>(i / (bdim_[0] * bdim_[1]));
+  }
+}
+
+void BlockState::run_block(unsigned bx, unsigned by, unsigned bz) {
+  if (!fiber_mode_) {
+    CuhostThreadCtx& c = ctxs_[0];
+    c.bid[0] = static_cast<std::int32_t>(bx);
+    c.bid[1] = static_cast<std::int32_t>(by);
+    c.bid[2] = static_cast<std::int32_t>(bz);
+    if (block_fn_) {
+      c.tid[0] = c.tid[1] = c.tid[2] = 0;
+      reinterpret_cast<ThreadFn>(block_fn_)(params_, &c);
+    } else {
+      run_plain_loop();
+    }
+    return;
+  }
+  for (int t = 0; t < nthreads_; ++t) {
+    CuhostThreadCtx& c = ctxs_[t];
+    c.bid[0] = static_cast<std::int32_t>(bx);
+    c.bid[1] = static_cast<std::int32_t>(by);
+    c.bid[2] = static_cast<std::int32_t>(bz);
+  }
+  run_fibers();
+}
+
+void BlockState::run_plain_loop() {
+  CuhostThreadCtx& c = ctxs_[0];
+  auto fn = reinterpret_cast<ThreadFn>(thread_fn_);
+  for (int z = 0; z < bdim_[2]; ++z)
+    for (int y = 0; y < bdim_[1]; ++y)
+      for (int x = 0; x < bdim_[0]; ++x) {
+        c.tid[0] = x;
+        c.tid[1] = y;
+        c.tid[2] = z;
+        fn(params_, &c);
+        if (launch_->failed()) return;
+      }
+}
+
+void BlockState::fiber_main(void* arg) {
+  auto* ctx = static_cast<CuhostThreadCtx*>(arg);
+  auto* self = static_cast<BlockState*>(ctx->block);
+  int t = self->thread_index(ctx);
+  reinterpret_cast<ThreadFn>(self->thread_fn_)(self->params_, ctx);
+  self->thread_exited(t);
+  fiber_switch(self->fibers_[t], self->scheduler_);
+  __builtin_unreachable();
+}
+
+void BlockState::run_fibers() {
+  const std::size_t stack_size = stacks_.stack_size();
+  for (int t = 0; t < nthreads_; ++t) {
+    fiber_init(fibers_[t], stacks_.stack(t), stack_size, &BlockState::fiber_main, &ctxs_[t]);
+    state_[t] = FiberState::Runnable;
+  }
+  std::fill(warp_done_.begin(), warp_done_.end(), 0u);
+  live_ = nthreads_;
+  arrived_ = 0;
+  accum_count_ = 0;
+  for (;;) {
+    bool ran = false;
+    for (int t = 0; t < nthreads_; ++t) {
+      if (state_[t] != FiberState::Runnable) continue;
+      ran = true;
+      fiber_switch(scheduler_, fibers_[t]);
+      // A recorded error (here or in another worker) abandons the block: its
+      // fibers are simply never resumed; their stacks are reused.
+      if (launch_->failed()) return;
+    }
+    if (live_ == 0) return;
+    if (!ran) {
+      report_deadlock();
+      return;
+    }
+  }
+}
+
+void BlockState::thread_exited(int t) {
+  state_[t] = FiberState::Done;
+  --live_;
+  warp_done_[t / 32] |= 1u << (t % 32);
+  if (arrived_ > 0 && arrived_ == live_) release_barrier();
+  // A lane that returns may complete a rendezvous of its warp.
+  int base = t / 32 * 32;
+  int end = std::min(base + 32, nthreads_);
+  for (int j = base; j < end; ++j)
+    if (state_[j] == FiberState::AtWarp) try_complete_warp(j);
+}
+
+void BlockState::release_barrier() {
+  released_count_ = accum_count_;
+  released_arrived_ = arrived_;
+  accum_count_ = 0;
+  arrived_ = 0;
+  for (int t = 0; t < nthreads_; ++t)
+    if (state_[t] == FiberState::AtBarrier) state_[t] = FiberState::Runnable;
+}
+
+std::int32_t BlockState::barrier(int t, std::int32_t predicate, std::int32_t kind, std::int32_t* arrived) {
+  if (!fiber_mode_) {
+    launch_->record(ErrorKind::KernelError,
+                    concat("kernel '", launch_->launch().kernel_name,
+                           "' calls syncthreads but was launched without barrier support (internal: needs_fibers is false)"));
+    *arrived = 1;
+    return predicate != 0;
+  }
+  state_[t] = FiberState::AtBarrier;
+  barrier_kind_[t] = kind;
+  if (predicate) ++accum_count_;
+  ++arrived_;
+  if (arrived_ == live_) {
+    release_barrier();
+    state_[t] = FiberState::Runnable;
+  } else {
+    fiber_switch(fibers_[t], scheduler_);
+  }
+  *arrived = released_arrived_;
+  return released_count_;
+}
+
+std::string BlockState::where(const CuhostThreadCtx* ctx) const {
+  return concat("thread (", ctx->tid[0], ",", ctx->tid[1], ",", ctx->tid[2], "), block (", ctx->bid[0], ",",
+                ctx->bid[1], ",", ctx->bid[2], ")");
+}
+
+}  // namespace cuhost::cpu

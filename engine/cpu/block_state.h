@@ -1,0 +1,105 @@
+// The per-worker state that runs one block at a time: thread contexts, fiber
+// stacks and contexts, the block barrier, the per-lane warp-operation slots
+// and the shared-memory buffer. A worker owns one BlockState and reuses it for
+// every block of every launch (it only grows), so the steady state allocates
+// nothing. The runtime functions of cpu_abi.h find it through ctx->block.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cpu/cpu_abi.h"
+#include "cpu/fiber.h"
+#include "cpu/launch_state.h"
+
+namespace cuhost::cpu {
+
+enum class FiberState : std::uint8_t { Runnable, AtBarrier, AtWarp, Done };
+
+// What a thread waits for at a warp rendezvous.
+enum class WarpOp : std::uint8_t { Shfl, Vote, Syncwarp };
+
+class BlockState {
+ public:
+  BlockState() = default;
+  BlockState(const BlockState&) = delete;
+  BlockState& operator=(const BlockState&) = delete;
+
+  // Sizes the buffers for a launch (grows only).
+  void prepare(LaunchState& launch);
+  // Runs block (bx, by, bz) of the prepared launch to completion (or until
+  // an error is recorded).
+  void run_block(unsigned bx, unsigned by, unsigned bz);
+
+  // --- called by the runtime functions (cpu_abi.h) from a running thread ---
+  int thread_index(const CuhostThreadCtx* ctx) const { return static_cast<int>(ctx - ctxs_.data()); }
+  bool fiber_mode() const { return fiber_mode_; }
+  LaunchState& launch() { return *launch_; }
+  // Barrier arrival; returns the number of arrived threads with a nonzero
+  // predicate and (through arrived) how many arrived.
+  std::int32_t barrier(int t, std::int32_t predicate, std::int32_t kind, std::int32_t* arrived);
+  // Warp rendezvous; returns this lane's result.
+  std::uint64_t warp(int t, WarpOp op, std::uint32_t mask, std::uint64_t value, std::int32_t param, std::int32_t width,
+                     std::int32_t mode);
+  std::uint32_t active_mask(int t) const;
+  // Describes the thread for error messages: "thread (x,y,z), block (x,y,z)".
+  std::string where(const CuhostThreadCtx* ctx) const;
+
+ private:
+  static void fiber_main(void* arg);
+  void run_fibers();
+  void run_plain_loop();
+  void thread_exited(int t);
+  void release_barrier();
+  bool try_complete_warp(int t);
+  void report_deadlock();
+  std::uint32_t lanes_present(int warp) const;
+
+  LaunchState* launch_ = nullptr;
+  bool fiber_mode_ = false;
+  int nthreads_ = 0;
+  int bdim_[3] = {1, 1, 1};
+  void* thread_fn_ = nullptr;
+  void* block_fn_ = nullptr;
+  void** params_ = nullptr;
+
+  // Shared memory: static part, then the dynamic part (16-byte aligned).
+  struct FreeDeleter {
+    void operator()(char* p) const { std::free(p); }
+  };
+  std::unique_ptr<char, FreeDeleter> shared_;
+  std::size_t shared_capacity_ = 0;
+  std::size_t static_bytes_ = 0;
+
+  std::vector<CuhostThreadCtx> ctxs_;
+  std::vector<FiberContext> fibers_;
+  std::vector<FiberState> state_;
+  StackArena stacks_;
+  FiberContext scheduler_;
+  int live_ = 0;
+
+  // Barrier round in progress and the result of the last completed one.
+  int arrived_ = 0;
+  std::int32_t accum_count_ = 0;
+  std::int32_t released_count_ = 0;
+  std::int32_t released_arrived_ = 0;
+  std::vector<std::int32_t> barrier_kind_;
+
+  // Warp slots, one per thread (index = linear thread id).
+  struct LaneSlot {
+    std::uint64_t value;
+    std::uint64_t result;
+    std::uint32_t mask;
+    std::int32_t param;
+    std::int32_t width;
+    std::int32_t mode;
+    WarpOp op;
+  };
+  std::vector<LaneSlot> lanes_;
+  std::vector<std::uint32_t> warp_done_;  // per warp: lanes that returned
+};
+
+}  // namespace cuhost::cpu

@@ -1,0 +1,141 @@
+// cpu::launch: runs a kernel compiled for the host over its grid.
+//
+// Design:
+// - Validation first (block and grid limits of CUDA devices, 48 KiB of static
+//   plus dynamic shared memory, the default without opt-in) -> ValueError.
+// - Blocks are spread over a persistent pool (thread_pool.h), one worker per
+//   core, the calling thread included; workers take chunks of linear block
+//   ids from an atomic counter (dynamic chunking: blocks of kernels with
+//   divergent work balance themselves; chunks of ~1/16 of a worker's share
+//   keep the counter cold).
+// - Each worker owns a BlockState (block_state.h): shared-memory buffer,
+//   thread contexts, fiber stacks; it only grows, so steady-state launches
+//   allocate nothing and create no threads.
+// - Barrier-free kernels call the generated block function once per block
+//   (or loop over the thread function); kernels with barriers or warp
+//   operations run every GPU thread as a fiber with a hand-written x86-64
+//   context switch (fiber.h; ucontext elsewhere), since swapcontext's
+//   sigprocmask syscall would dominate barrier-heavy kernels.
+// - All syncthreads call sites are one block barrier (as bar.sync 0 on sm_70+
+//   hardware and numba's simulator); threads that returned count as arrived.
+//   Warp operations are 32-lane rendezvous (warp_runtime.cpp).
+// - Errors from JIT-ed code are recorded (first wins) in the launch state;
+//   other workers stop taking blocks; launch() throws once all are done.
+// - Shared memory is zeroed when a buffer is first allocated and otherwise
+//   left as the previous block left it (GPU shared memory is uninitialized).
+#include "cpu/launcher.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "cpu/block_state.h"
+#include "cpu/launch_state.h"
+#include "cpu/thread_pool.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::cpu {
+
+namespace {
+
+constexpr std::size_t kMaxSharedBytes = 48 * 1024;
+
+struct Job {
+  LaunchState* state;
+  std::vector<std::unique_ptr<BlockState>>* workers;
+  std::atomic<std::uint64_t> next{0};
+  std::uint64_t total = 0;
+  std::uint64_t chunk = 1;
+  unsigned gx = 1, gy = 1;
+};
+
+void run_worker(void* arg, unsigned worker) {
+  Job& job = *static_cast<Job*>(arg);
+  BlockState& block = *(*job.workers)[worker];
+  try {
+    block.prepare(*job.state);
+    for (;;) {
+      if (job.state->failed()) return;
+      std::uint64_t begin = job.next.fetch_add(job.chunk, std::memory_order_relaxed);
+      if (begin >= job.total) return;
+      std::uint64_t end = std::min(job.total, begin + job.chunk);
+      std::uint64_t x = begin % job.gx;
+      std::uint64_t yz = begin / job.gx;
+      std::uint64_t y = yz % job.gy;
+      std::uint64_t z = yz / job.gy;
+      for (std::uint64_t b = begin; b < end; ++b) {
+        block.run_block(static_cast<unsigned>(x), static_cast<unsigned>(y), static_cast<unsigned>(z));
+        if (job.state->failed()) return;
+        if (++x == job.gx) {
+          x = 0;
+          if (++y == job.gy) {
+            y = 0;
+            ++z;
+          }
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    job.state->record(ErrorKind::RuntimeError,
+                      concat("CPU launch of kernel '", job.state->launch().kernel_name, "' failed: ", e.what()));
+  } catch (...) {
+    job.state->record(ErrorKind::RuntimeError,
+                      concat("CPU launch of kernel '", job.state->launch().kernel_name, "' failed"));
+  }
+}
+
+std::string dims(const Dim3& d) { return concat("(", d.x, ", ", d.y, ", ", d.z, ")"); }
+
+void validate(const CpuLaunch& l) {
+  auto fail = [&](const std::string& what) {
+    throw UserError(ErrorKind::ValueError,
+                    concat("invalid launch configuration for kernel '", l.kernel_name, "': ", what));
+  };
+  const Dim3& b = l.block;
+  const Dim3& g = l.grid;
+  if (b.x < 1 || b.y < 1 || b.z < 1) fail(concat("block dimensions ", dims(b), " must all be >= 1"));
+  if (g.x < 1 || g.y < 1 || g.z < 1) fail(concat("grid dimensions ", dims(g), " must all be >= 1"));
+  if (b.x > 1024 || b.y > 1024 || b.z > 64)
+    fail(concat("block dimensions ", dims(b), " exceed the maximum (1024, 1024, 64)"));
+  std::uint64_t threads = std::uint64_t(b.x) * b.y * b.z;
+  if (threads > 1024) fail(concat("block ", dims(b), " has ", threads, " threads; at most 1024 threads per block"));
+  if (g.x > 2147483647u || g.y > 65535 || g.z > 65535)
+    fail(concat("grid dimensions ", dims(g), " exceed the maximum (2147483647, 65535, 65535)"));
+  std::size_t shared = l.static_shared_bytes + l.dynamic_shared_bytes;
+  if (shared > kMaxSharedBytes || l.dynamic_shared_bytes > kMaxSharedBytes)
+    fail(concat("shared memory of ", shared, " bytes (", l.static_shared_bytes, " static + ", l.dynamic_shared_bytes,
+                " dynamic) exceeds the limit of ", kMaxSharedBytes, " bytes per block"));
+}
+
+}  // namespace
+
+unsigned worker_count() { return ThreadPool::instance().size(); }
+
+void launch(const CpuLaunch& l) {
+  validate(l);
+  CUHOST_CHECK(l.thread_fn || (!l.needs_fibers && l.block_fn))
+      << "kernel '" << l.kernel_name << "' has no CPU entry point";
+  ThreadPool& pool = ThreadPool::instance();
+  // Worker states live for the process; run() serializes launches, so one set suffices.
+  static std::vector<std::unique_ptr<BlockState>> workers;
+  static std::mutex workers_mutex;
+  {
+    std::lock_guard<std::mutex> lock(workers_mutex);
+    while (workers.size() < pool.size()) workers.push_back(std::make_unique<BlockState>());
+  }
+  LaunchState state(l);
+  Job job;
+  job.state = &state;
+  job.workers = &workers;
+  job.gx = l.grid.x;
+  job.gy = l.grid.y;
+  job.total = std::uint64_t(l.grid.x) * l.grid.y * l.grid.z;
+  unsigned count = static_cast<unsigned>(std::min<std::uint64_t>(pool.size(), job.total));
+  job.chunk = std::max<std::uint64_t>(1, job.total / (std::uint64_t(count) * 16));
+  pool.run(count, &run_worker, &job);
+  state.rethrow();
+}
+
+}  // namespace cuhost::cpu

@@ -1,0 +1,91 @@
+// Implementation of the persistent worker pool (see thread_pool.h). A run
+// bumps a generation counter; workers spin on it for a short while, then
+// sleep on a condition variable. The caller works as worker 0 and then waits
+// (spin, then sleep) for the others.
+#include "cpu/thread_pool.h"
+
+#include <cstdlib>
+
+namespace cuhost::cpu {
+
+namespace {
+constexpr int kSpin = 4000;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+unsigned default_size() {
+  if (const char* env = std::getenv("CUHOST_CPU_WORKERS")) {
+    long v = std::strtol(env, nullptr, 10);
+    if (v >= 1 && v <= 4096) return static_cast<unsigned>(v);
+  }
+  unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : n;
+}
+}  // namespace
+
+ThreadPool& ThreadPool::instance() {
+  static ThreadPool* pool = new ThreadPool(default_size());
+  return *pool;
+}
+
+ThreadPool::ThreadPool(unsigned size) : size_(size) {
+  threads_.reserve(size_ - 1);
+  for (unsigned i = 1; i < size_; ++i) {
+    threads_.emplace_back([this, i] { worker_loop(i); });
+    threads_.back().detach();
+  }
+}
+
+void ThreadPool::worker_loop(unsigned index) {
+  std::uint64_t seen = 0;
+  for (;;) {
+    std::uint64_t g = generation_.load(std::memory_order_acquire);
+    for (int k = 0; g == seen && k < kSpin; ++k) {
+      cpu_relax();
+      g = generation_.load(std::memory_order_acquire);
+    }
+    if (g == seen) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
+      g = generation_.load(std::memory_order_acquire);
+    }
+    seen = g;
+    if (index < count_) task_(arg_, index);
+    if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_.notify_one();
+    }
+  }
+}
+
+void ThreadPool::run(unsigned count, Task task, void* arg) {
+  std::lock_guard<std::mutex> run_lock(run_mutex_);
+  if (count > size_) count = size_;
+  if (count <= 1 || size_ == 1) {
+    task(arg, 0);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    task_ = task;
+    arg_ = arg;
+    count_ = count;
+    remaining_.store(size_ - 1, std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_acq_rel);
+  }
+  wake_.notify_all();
+  task(arg, 0);
+  for (int k = 0; k < kSpin && remaining_.load(std::memory_order_acquire) != 0; ++k) cpu_relax();
+  if (remaining_.load(std::memory_order_acquire) != 0) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [&] { return remaining_.load(std::memory_order_acquire) == 0; });
+  }
+}
+
+}  // namespace cuhost::cpu
