@@ -16,13 +16,28 @@ PyObject* exception_class(ErrorKind kind);
 // Sets the Python error for the exception in flight; call inside catch(...).
 void set_python_error_from_current_exception();
 
+// Runs `body` and converts any C++ exception into the Python error,
+// returning `failure_value` then: return guarded(nullptr, [&] { ... });
+// (Preferred over CUHOST_PY_GUARD when the body contains commas.)
+template <typename T, typename Body>
+T guarded(T failure_value, Body&& body) {
+  try {
+    return body();
+  } catch (...) {
+    set_python_error_from_current_exception();
+    return failure_value;
+  }
+}
+
 }  // namespace cuhost::python
 
 // Usage: PyObject* f(...) { CUHOST_PY_GUARD({ ...body returning PyObject*... }, nullptr); }
-#define CUHOST_PY_GUARD(body, failure_value)                  \
-  try {                                                       \
-    body                                                      \
-  } catch (...) {                                             \
+// The body may contain commas: the failure value comes first.
+#define CUHOST_PY_GUARD_V(failure_value, ...)                    \
+  try {                                                          \
+    __VA_ARGS__                                                  \
+  } catch (...) {                                                \
     ::cuhost::python::set_python_error_from_current_exception(); \
-    return failure_value;                                     \
+    return failure_value;                                        \
   }
+#define CUHOST_PY_GUARD(body, failure_value) CUHOST_PY_GUARD_V(failure_value, body)
