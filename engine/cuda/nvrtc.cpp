@@ -1,0 +1,218 @@
+// NVRTC compilation of foreign CUDA sources (see nvrtc.h). The cache key is
+// a hash of everything that can change the output: the source, the content
+// of every header it includes with quotes (found through the same search
+// path, recursively), the options, and NVRTC's version. Never a file's mtime.
+#include "cuda/nvrtc.h"
+
+#include <nvrtc.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "cuda/toolkit_info.h"
+#include "support/diagnostics.h"
+#include "support/hash.h"
+#include "support/log.h"
+
+namespace cuhost::cuda {
+
+namespace {
+
+bool read_file(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+bool is_file(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// Hashes the quoted includes reachable from `text`, resolved like the
+// compiler does (the including file's folder, then the search path).
+void hash_includes(const std::string& text, const std::string& dir, const std::vector<std::string>& search,
+                   std::set<std::string>& seen, Hasher& h, int depth) {
+  if (depth > 32) return;
+  static const std::regex include_re(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::smatch m;
+    if (!std::regex_search(line, m, include_re)) continue;
+    std::vector<std::string> candidates;
+    if (!dir.empty()) candidates.push_back(dir + "/" + m[1].str());
+    for (const auto& s : search) candidates.push_back(s + "/" + m[1].str());
+    for (const auto& c : candidates) {
+      if (!is_file(c)) continue;
+      if (!seen.insert(c).second) break;
+      std::string content;
+      if (read_file(c, content)) {
+        h.add(c);
+        h.add(content);
+        hash_includes(content, c.substr(0, c.find_last_of('/')), search, seen, h, depth + 1);
+      }
+      break;
+    }
+  }
+}
+
+std::string cache_dir() {
+  if (const char* d = std::getenv("CUHOST_CACHE_DIR")) return std::string(d) + "/nvrtc";
+  if (const char* x = std::getenv("XDG_CACHE_HOME")) return std::string(x) + "/cuhost/nvrtc";
+  if (const char* home = std::getenv("HOME")) return std::string(home) + "/.cache/cuhost/nvrtc";
+  return "";
+}
+
+void make_dirs(const std::string& path) {
+  std::string cur;
+  std::istringstream parts(path);
+  std::string part;
+  while (std::getline(parts, part, '/')) {
+    cur += part + "/";
+    mkdir(cur.c_str(), 0755);
+  }
+}
+
+struct ProgramOwner {
+  nvrtcProgram prog = nullptr;
+  ~ProgramOwner() {
+    if (prog) nvrtcDestroyProgram(&prog);
+  }
+};
+
+std::string program_log(nvrtcProgram prog) {
+  size_t size = 0;
+  if (nvrtcGetProgramLogSize(prog, &size) != NVRTC_SUCCESS || size <= 1) return "";
+  std::string log(size, '\0');
+  nvrtcGetProgramLog(prog, log.data());
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  return log;
+}
+
+void check_nvrtc(nvrtcResult r, const char* function, const std::string& name) {
+  if (r != NVRTC_SUCCESS)
+    throw UserError(ErrorKind::NvrtcError, concat(function, " failed for '", name, "': ", nvrtcGetErrorString(r)));
+}
+
+std::mutex g_cache_mutex;
+std::map<std::string, NvrtcOutput> g_memory_cache;
+
+}  // namespace
+
+std::string arch_for(int cc_major, int cc_minor) {
+  std::string arch = concat("sm_", cc_major, cc_minor);
+  if (cc_major == 9 && cc_minor == 0) arch += "a";
+  return arch;
+}
+
+std::string default_cuda_include_dir() {
+  if (const char* p = std::getenv("NUMBA_CUDA_INCLUDE_PATH"); p && *p) return p;
+  return std::string(CUHOST_CUDA_ROOT) + "/include";
+}
+
+std::vector<std::string> extra_search_paths_from_environment() {
+  std::vector<std::string> out;
+  if (const char* p = std::getenv("NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS")) {
+    std::istringstream parts(p);
+    std::string part;
+    while (std::getline(parts, part, ':'))
+      if (!part.empty()) out.push_back(part);
+  }
+  return out;
+}
+
+NvrtcOutput compile_cuda_source(const std::string& source, const std::string& name, const std::string& source_dir,
+                                const NvrtcOptions& options) {
+  std::string cuda_include = options.cuda_include_dir.empty() ? default_cuda_include_dir() : options.cuda_include_dir;
+  std::vector<std::string> args = {"-rdc=true", "-std=c++17", "--gpu-architecture=" + arch_for(options.cc_major, options.cc_minor)};
+  if (options.lto) args.push_back("-dlto");
+  std::vector<std::string> search;
+  if (!source_dir.empty()) search.push_back(source_dir);
+  search.push_back(cuda_include);
+  for (const auto& d : options.include_dirs) search.push_back(d);
+  for (const auto& d : search) args.push_back("-I" + d);
+  for (const auto& o : options.extra_options) args.push_back(o);
+
+  Hasher h;
+  h.add(nvrtc_version());
+  h.add(source);
+  for (const auto& a : args) h.add(a);
+  std::set<std::string> seen;
+  hash_includes(source, source_dir, search, seen, h, 0);
+  const std::string key = h.hex();
+
+  {
+    std::lock_guard<std::mutex> lock(g_cache_mutex);
+    auto it = g_memory_cache.find(key);
+    if (it != g_memory_cache.end()) {
+      NvrtcOutput out = it->second;
+      out.cached = true;
+      out.log.clear();  // warnings were reported on the first compile
+      return out;
+    }
+  }
+  const std::string dir = cache_dir();
+  const ir::LinkKind kind = options.lto ? ir::LinkKind::LTOIR : ir::LinkKind::PTXSource;
+  const std::string disk_path = dir.empty() ? "" : dir + "/" + key + (options.lto ? ".ltoir" : ".ptx");
+  if (!disk_path.empty()) {
+    NvrtcOutput out;
+    if (read_file(disk_path, out.code) && !out.code.empty()) {
+      out.kind = kind;
+      out.cached = true;
+      std::lock_guard<std::mutex> lock(g_cache_mutex);
+      g_memory_cache[key] = out;
+      return out;
+    }
+  }
+
+  log::StageTimer timer(name, "nvrtc");
+  ProgramOwner owner;
+  check_nvrtc(nvrtcCreateProgram(&owner.prog, source.c_str(), name.c_str(), 0, nullptr, nullptr),
+              "nvrtcCreateProgram", name);
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  nvrtcResult r = nvrtcCompileProgram(owner.prog, static_cast<int>(argv.size()), argv.data());
+  NvrtcOutput out;
+  out.kind = kind;
+  out.log = program_log(owner.prog);
+  if (r != NVRTC_SUCCESS)
+    throw UserError(ErrorKind::NvrtcError,
+                    concat("NVRTC compilation of '", name, "' failed (", nvrtcGetErrorString(r), "):\n", out.log));
+  size_t size = 0;
+  if (options.lto) {
+    check_nvrtc(nvrtcGetLTOIRSize(owner.prog, &size), "nvrtcGetLTOIRSize", name);
+    out.code.resize(size);
+    check_nvrtc(nvrtcGetLTOIR(owner.prog, out.code.data()), "nvrtcGetLTOIR", name);
+  } else {
+    check_nvrtc(nvrtcGetPTXSize(owner.prog, &size), "nvrtcGetPTXSize", name);
+    out.code.resize(size);
+    check_nvrtc(nvrtcGetPTX(owner.prog, out.code.data()), "nvrtcGetPTX", name);
+    while (!out.code.empty() && out.code.back() == '\0') out.code.pop_back();
+  }
+  if (!disk_path.empty()) {
+    make_dirs(dir);
+    std::string tmp = disk_path + ".tmp" + std::to_string(reinterpret_cast<std::uintptr_t>(&out));
+    {
+      std::ofstream f(tmp, std::ios::binary);
+      f.write(out.code.data(), static_cast<std::streamsize>(out.code.size()));
+    }
+    std::rename(tmp.c_str(), disk_path.c_str());  // atomic publish
+  }
+  std::lock_guard<std::mutex> lock(g_cache_mutex);
+  NvrtcOutput cached = out;
+  cached.log.clear();
+  g_memory_cache[key] = cached;
+  return out;
+}
+
+}  // namespace cuhost::cuda

@@ -1,0 +1,157 @@
+// Plugin discovery, conflict checks and in-memory plugins (see registry.h).
+#include "plugin/registry.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+#include "runtime/session.h"
+#include "support/diagnostics.h"
+#include "support/hash.h"
+
+namespace cuhost::plugin {
+
+namespace {
+
+bool is_dir(const std::string& p) {
+  struct stat st {};
+  return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+bool is_file(const std::string& p) {
+  struct stat st {};
+  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string absolute(const std::string& p) {
+  if (!p.empty() && p[0] == '/') return p;
+  char buf[4096];
+  if (!getcwd(buf, sizeof(buf))) return p;
+  return std::string(buf) + "/" + p;
+}
+
+std::string installed_plugins_dir() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n <= 0) return "";
+  std::string exe(buf, static_cast<size_t>(n));
+  std::string bin = exe.substr(0, exe.find_last_of('/'));
+  return bin.substr(0, bin.find_last_of('/')) + "/plugins";
+}
+
+std::vector<std::string> split_colon(const char* text) {
+  std::vector<std::string> out;
+  if (!text) return out;
+  std::istringstream parts(text);
+  std::string part;
+  while (std::getline(parts, part, ':'))
+    if (!part.empty()) out.push_back(part);
+  return out;
+}
+
+// The plugin folders one search entry contributes, sorted by name.
+std::vector<std::string> plugin_dirs_in(const std::string& entry) {
+  if (is_file(entry + "/plugin.toml")) return {entry};
+  std::vector<std::string> out;
+  DIR* d = opendir(entry.c_str());
+  if (!d) return out;
+  while (dirent* e = readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    std::string sub = entry + "/" + name;
+    if (is_dir(sub) && is_file(sub + "/plugin.toml")) out.push_back(sub);
+  }
+  closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::mutex g_mutex;
+std::vector<std::string> g_in_memory_dirs;
+
+}  // namespace
+
+std::vector<std::string> search_path() {
+  std::vector<std::string> out;
+  {
+    runtime::Session& s = runtime::session();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    for (const auto& p : s.plugin_paths) out.push_back(absolute(p));
+  }
+  for (const auto& p : split_colon(std::getenv("CUHOST_PLUGIN_PATH"))) out.push_back(absolute(p));
+  std::string installed = installed_plugins_dir();
+  if (!installed.empty() && is_dir(installed)) out.push_back(installed);
+  return out;
+}
+
+std::vector<PluginRecord> scan() {
+  std::vector<std::string> dirs;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    dirs = g_in_memory_dirs;
+  }
+  for (const auto& entry : search_path())
+    for (const auto& d : plugin_dirs_in(entry))
+      if (std::find(dirs.begin(), dirs.end(), d) == dirs.end()) dirs.push_back(d);
+
+  std::vector<PluginRecord> out;
+  std::map<std::string, std::string> name_owner;    // plugin name -> folder
+  std::map<std::string, std::string> symbol_owner;  // symbol -> plugin name
+  for (const auto& dir : dirs) {
+    PluginRecord r;
+    r.directory = dir;
+    r.name = dir.substr(dir.find_last_of('/') + 1);
+    try {
+      r.manifest = load_manifest(dir);
+      r.name = r.manifest.name;
+      if (auto it = name_owner.find(r.name); it != name_owner.end())
+        throw UserError(ErrorKind::PluginError, concat("plugin '", r.name, "' (", dir,
+                                                       "): the name is already taken by the plugin in ", it->second));
+      for (const auto& f : r.manifest.functions)
+        if (auto it = symbol_owner.find(f.symbol); it != symbol_owner.end())
+          throw UserError(ErrorKind::PluginError,
+                          concat("plugin '", r.name, "' (", r.manifest.manifest_path, "): symbol '", f.symbol,
+                                 "' is already defined by plugin '", it->second, "'"));
+      name_owner[r.name] = dir;
+      for (const auto& f : r.manifest.functions) symbol_owner[f.symbol] = r.name;
+      r.loaded = true;
+    } catch (const UserError& e) {
+      r.loaded = false;
+      r.reason = e.what();
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+void register_in_memory(const std::string& manifest_text, const std::map<std::string, std::string>& files,
+                        const std::string& origin) {
+  Hasher h;
+  h.add(manifest_text);
+  for (const auto& [name, data] : files) {
+    h.add(name);
+    h.add(data);
+  }
+  std::string base = std::getenv("CUHOST_CACHE_DIR") ? std::getenv("CUHOST_CACHE_DIR") : "/tmp";
+  std::string dir = base + "/cuhost-plugin-" + h.hex();
+  mkdir(dir.c_str(), 0755);
+  for (const auto& [name, data] : files) {
+    if (name.find("..") != std::string::npos || name.empty() || name[0] == '/')
+      throw UserError(ErrorKind::PluginError, concat("in-memory plugin ", origin, ": invalid file name '", name, "'"));
+    std::string path = dir + "/" + name;
+    for (size_t pos = path.find('/', dir.size() + 1); pos != std::string::npos; pos = path.find('/', pos + 1))
+      mkdir(path.substr(0, pos).c_str(), 0755);
+    std::ofstream(path, std::ios::binary) << data;
+  }
+  std::ofstream(dir + "/plugin.toml") << manifest_text;
+  parse_manifest(manifest_text, origin, dir);  // validate now: the embedder hears of errors at once
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (std::find(g_in_memory_dirs.begin(), g_in_memory_dirs.end(), dir) == g_in_memory_dirs.end())
+    g_in_memory_dirs.push_back(dir);
+}
+
+}  // namespace cuhost::plugin
