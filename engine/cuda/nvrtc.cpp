@@ -5,83 +5,22 @@
 #include "cuda/nvrtc.h"
 
 #include <nvrtc.h>
-#include <sys/stat.h>
 
 #include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <regex>
-#include <set>
 #include <sstream>
 
 #include "cuda/toolkit_info.h"
 #include "support/diagnostics.h"
 #include "support/hash.h"
+#include "support/source_hash.h"
 #include "support/log.h"
 
 namespace cuhost::cuda {
 
 namespace {
-
-bool read_file(const std::string& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  out = ss.str();
-  return true;
-}
-
-bool is_file(const std::string& path) {
-  struct stat st {};
-  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-// Hashes the quoted includes reachable from `text`, resolved like the
-// compiler does (the including file's folder, then the search path).
-void hash_includes(const std::string& text, const std::string& dir, const std::vector<std::string>& search,
-                   std::set<std::string>& seen, Hasher& h, int depth) {
-  if (depth > 32) return;
-  static const std::regex include_re(R"re(^\s*#\s*include\s*"([^"]+)")re");
-  std::istringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    std::smatch m;
-    if (!std::regex_search(line, m, include_re)) continue;
-    std::vector<std::string> candidates;
-    if (!dir.empty()) candidates.push_back(dir + "/" + m[1].str());
-    for (const auto& s : search) candidates.push_back(s + "/" + m[1].str());
-    for (const auto& c : candidates) {
-      if (!is_file(c)) continue;
-      if (!seen.insert(c).second) break;
-      std::string content;
-      if (read_file(c, content)) {
-        h.add(c);
-        h.add(content);
-        hash_includes(content, c.substr(0, c.find_last_of('/')), search, seen, h, depth + 1);
-      }
-      break;
-    }
-  }
-}
-
-std::string cache_dir() {
-  if (const char* d = std::getenv("CUHOST_CACHE_DIR")) return std::string(d) + "/nvrtc";
-  if (const char* x = std::getenv("XDG_CACHE_HOME")) return std::string(x) + "/cuhost/nvrtc";
-  if (const char* home = std::getenv("HOME")) return std::string(home) + "/.cache/cuhost/nvrtc";
-  return "";
-}
-
-void make_dirs(const std::string& path) {
-  std::string cur;
-  std::istringstream parts(path);
-  std::string part;
-  while (std::getline(parts, part, '/')) {
-    cur += part + "/";
-    mkdir(cur.c_str(), 0755);
-  }
-}
 
 struct ProgramOwner {
   nvrtcProgram prog = nullptr;
@@ -147,8 +86,7 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
   h.add(nvrtc_version());
   h.add(source);
   for (const auto& a : args) h.add(a);
-  std::set<std::string> seen;
-  hash_includes(source, source_dir, search, seen, h, 0);
+  hash_quoted_includes(source, source_dir, search, h);
   const std::string key = h.hex();
 
   {
@@ -161,12 +99,12 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
       return out;
     }
   }
-  const std::string dir = cache_dir();
+  const std::string dir = cache_folder("nvrtc");
   const ir::LinkKind kind = options.lto ? ir::LinkKind::LTOIR : ir::LinkKind::PTXSource;
   const std::string disk_path = dir.empty() ? "" : dir + "/" + key + (options.lto ? ".ltoir" : ".ptx");
   if (!disk_path.empty()) {
     NvrtcOutput out;
-    if (read_file(disk_path, out.code) && !out.code.empty()) {
+    if (read_whole_file(disk_path, out.code) && !out.code.empty()) {
       out.kind = kind;
       out.cached = true;
       std::lock_guard<std::mutex> lock(g_cache_mutex);
@@ -199,15 +137,7 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
     check_nvrtc(nvrtcGetPTX(owner.prog, out.code.data()), "nvrtcGetPTX", name);
     while (!out.code.empty() && out.code.back() == '\0') out.code.pop_back();
   }
-  if (!disk_path.empty()) {
-    make_dirs(dir);
-    std::string tmp = disk_path + ".tmp" + std::to_string(reinterpret_cast<std::uintptr_t>(&out));
-    {
-      std::ofstream f(tmp, std::ios::binary);
-      f.write(out.code.data(), static_cast<std::streamsize>(out.code.size()));
-    }
-    std::rename(tmp.c_str(), disk_path.c_str());  // atomic publish
-  }
+  if (!disk_path.empty()) write_file_atomically(disk_path, out.code);
   std::lock_guard<std::mutex> lock(g_cache_mutex);
   NvrtcOutput cached = out;
   cached.log.clear();
