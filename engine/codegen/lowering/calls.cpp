@@ -1,0 +1,171 @@
+// Calls: intrinsic dispatch (a table filled by the feature files), calls of
+// other jitted device functions (a plain LLVM call; the callee's body is
+// lowered into the same module) and calls of declared foreign functions
+// with their ABI (numba: `i32 f(T* ret, args...)` with a status that ends
+// the thread on error; C: `T f(args...)`, booleans as i8, void as void).
+#include <llvm/IR/Constants.h>
+
+#include <mutex>
+
+#include "codegen/lowering/lowerer.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::codegen {
+namespace {
+
+std::map<std::string, IntrinsicFn>& table() {
+  static std::map<std::string, IntrinsicFn> t;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    register_arith(t);
+    register_builtins(t);
+    register_math(t);
+    register_cuda_indexing(t);
+    register_atomics(t);
+    register_warp(t);
+    register_memory(t);
+    register_arrays(t);
+  });
+  return t;
+}
+
+// Foreign argument/return types in memory form: booleans are i8.
+llvm::Type* foreign_type(llvm::LLVMContext& c, const ir::Type* t) {
+  if (t->kind == ir::TypeKind::Boolean) return llvm::Type::getInt8Ty(c);
+  if (t->kind == ir::TypeKind::Array) return llvm::PointerType::get(c, 0);
+  return llvm_type_of(c, t);
+}
+
+llvm::Function* declare_foreign(Lowerer& l, const ir::ForeignFunction& ff) {
+  auto& decls = l.state().foreign_decls;
+  auto it = decls.find(ff.name);
+  if (it != decls.end()) return it->second;
+  llvm::LLVMContext& c = l.ctx();
+  std::vector<llvm::Type*> params;
+  llvm::Type* ret;
+  if (ff.abi == ir::Abi::Numba) {
+    params.push_back(llvm::PointerType::get(c, 0));
+    ret = llvm::Type::getInt32Ty(c);
+  } else {
+    ret = is_void_type(ff.sig.return_type) ? llvm::Type::getVoidTy(c) : foreign_type(c, ff.sig.return_type);
+  }
+  for (const ir::Type* a : ff.sig.args) params.push_back(foreign_type(c, a));
+  auto* fty = llvm::FunctionType::get(ret, params, false);
+  llvm::Function* f = l.module().getFunction(ff.name);
+  if (!f) f = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, ff.name, l.module());
+  decls[ff.name] = f;
+  return f;
+}
+
+Val call_foreign(Lowerer& l, const ast::Call* e, const sema::ExprInfo& inf) {
+  auto& b = l.b();
+  const ir::ForeignFunction& ff = *inf.foreign;
+  llvm::Function* f = declare_foreign(l, ff);
+  std::vector<llvm::Value*> args;
+  llvm::AllocaInst* slot = nullptr;
+  const ir::Type* rt = ff.sig.return_type;
+  bool void_ret = is_void_type(rt);
+  if (ff.abi == ir::Abi::Numba) {
+    llvm::Type* st = void_ret ? b.getInt8Ty() : foreign_type(l.ctx(), rt);
+    slot = l.entry_alloca(st, ff.name + ".ret");
+    b.CreateStore(llvm::Constant::getNullValue(st), slot);
+    args.push_back(slot);
+  }
+  for (size_t i = 0; i < inf.ordered_args.size(); ++i) {
+    const ir::Type* pt = i < ff.sig.args.size() ? ff.sig.args[i] : nullptr;
+    Val v = l.expr(inf.ordered_args[i]);
+    if (pt && pt->kind == ir::TypeKind::CPointer && v.t->kind == ir::TypeKind::Array)
+      v = {b.CreateExtractValue(v.v, {0}), pt};
+    else
+      v = l.convert(v, pt);
+    args.push_back(pt ? l.to_memory(v.v, pt) : v.v);
+  }
+  if (ff.abi == ir::Abi::Numba) {
+    llvm::Value* status = b.CreateCall(f, args, "status");
+    llvm::Value* ok = b.CreateOr(b.CreateICmpEQ(status, b.getInt32(0)), b.CreateICmpEQ(status, b.getInt32(-2)));
+    auto* fail = llvm::BasicBlock::Create(l.ctx(), "call.failed", l.function());
+    auto* cont = llvm::BasicBlock::Create(l.ctx(), "call.ok", l.function());
+    b.CreateCondBr(ok, cont, fail);
+    b.SetInsertPoint(fail);
+    if (l.options().debug)
+      l.hooks().kernel_error(l, concat("foreign function '", ff.name, "' returned an error status"),
+                             b.CreateSExt(status, b.getInt64Ty()));
+    llvm::Type* frt = l.function()->getReturnType();
+    if (frt->isVoidTy())
+      b.CreateRetVoid();
+    else
+      b.CreateRet(llvm::Constant::getNullValue(frt));
+    b.SetInsertPoint(cont);
+    if (void_ret) return {nullptr, inf.type};
+    llvm::Value* r = b.CreateLoad(foreign_type(l.ctx(), rt), slot);
+    return l.convert({l.from_memory(r, rt), rt}, inf.type);
+  }
+  llvm::Value* r = b.CreateCall(f, args);
+  if (void_ret) return {nullptr, inf.type};
+  return l.convert({l.from_memory(r, rt), rt}, inf.type);
+}
+
+Val call_jitted(Lowerer& l, const ast::Call* e, const sema::ExprInfo& inf) {
+  auto& b = l.b();
+  llvm::Function* f = l.state().function_for(inf.callee);
+  std::vector<llvm::Value*> args;
+  const auto& pts = inf.callee->arg_types;
+  for (size_t i = 0; i < inf.ordered_args.size(); ++i) {
+    const ir::Type* pt = i < pts.size() ? pts[i] : nullptr;
+    Val v = l.expr_as(inf.ordered_args[i], pt);
+    args.push_back(v.v ? v.v : llvm::UndefValue::get(llvm_type_of(l.ctx(), pt)));
+  }
+  for (llvm::Value* c : l.context_args()) args.push_back(c);
+  llvm::Value* r = b.CreateCall(f, args);
+  if (is_void_type(inf.callee->return_type)) return {nullptr, inf.type};
+  return l.convert({r, inf.callee->return_type}, inf.type);
+}
+
+}  // namespace
+
+void register_intrinsic(const std::string& key, IntrinsicFn fn) { table()[key] = std::move(fn); }
+
+Val lower_intrinsic(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
+  auto& t = table();
+  auto it = t.find(inf.intrinsic);
+  if (it == t.end()) {
+    // Prefix keys ("math.", "cuda.libdevice.", "cuda.atomic.") end in a dot.
+    std::string key = inf.intrinsic;
+    while (it == t.end()) {
+      std::size_t dot = key.rfind('.', key.size() >= 2 ? key.size() - 2 : 0);
+      if (dot == std::string::npos || dot == 0) break;
+      key = key.substr(0, dot + 1);
+      it = t.find(key);
+    }
+  }
+  if (it == t.end()) l.unsupported(e->loc, concat("'", inf.intrinsic, "' is not supported by the compiler yet"));
+  return it->second(l, e, inf);
+}
+
+Val lower_call(Lowerer& l, const ast::Call* e, const sema::ExprInfo& inf) {
+  if (!inf.intrinsic.empty()) return lower_intrinsic(l, e, inf);
+  if (inf.callee) return call_jitted(l, e, inf);
+  if (inf.foreign) return call_foreign(l, e, inf);
+  l.unsupported(e->loc, "this call cannot be compiled");
+}
+
+llvm::Function* ModuleState::function_for(const std::shared_ptr<const sema::TypedFunction>& tf) {
+  auto it = functions.find(tf.get());
+  if (it != functions.end()) return it->second;
+  llvm::LLVMContext& c = module->getContext();
+  std::vector<llvm::Type*> params;
+  for (const ir::Type* a : tf->arg_types) params.push_back(llvm_type_of(c, a));
+  for (llvm::Type* t : hooks->context_param_types(*module)) params.push_back(t);
+  llvm::Type* ret = is_void_type(tf->return_type) ? llvm::Type::getVoidTy(c) : llvm_type_of(c, tf->return_type);
+  auto* fty = llvm::FunctionType::get(ret, params, false);
+  std::string name = tf->symbol.empty() ? tf->captured->name : tf->symbol;
+  auto* f = llvm::Function::Create(fty, llvm::GlobalValue::InternalLinkage, name + ".impl", *module);
+  f->addFnAttr(llvm::Attribute::NoUnwind);
+  if (tf->function && tf->function->options.inline_always) f->addFnAttr(llvm::Attribute::AlwaysInline);
+  functions[tf.get()] = f;
+  pending.push_back(tf);
+  keep_alive.push_back(tf);
+  return f;
+}
+
+}  // namespace cuhost::codegen

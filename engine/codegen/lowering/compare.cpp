@@ -1,0 +1,74 @@
+// Comparisons, chained ones included (each middle operand evaluated once,
+// later comparisons short-circuited like Python), with both sides converted
+// to the type typing chose for each link of the chain.
+#include <llvm/IR/Constants.h>
+
+#include "codegen/lowering/lowerer.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::codegen {
+
+llvm::Value* compare_values(Lowerer& l, ast::CompareOpKind op, Val a, Val c) {
+  auto& b = l.b();
+  using K = ast::CompareOpKind;
+  const ir::Type* t = a.t;
+  if (t->kind == ir::TypeKind::Float) {
+    switch (op) {
+      case K::Eq: case K::Is: return b.CreateFCmpOEQ(a.v, c.v);
+      case K::NotEq: case K::IsNot: return b.CreateFCmpUNE(a.v, c.v);
+      case K::Lt: return b.CreateFCmpOLT(a.v, c.v);
+      case K::LtE: return b.CreateFCmpOLE(a.v, c.v);
+      case K::Gt: return b.CreateFCmpOGT(a.v, c.v);
+      case K::GtE: return b.CreateFCmpOGE(a.v, c.v);
+      default: break;
+    }
+  } else if (t->kind == ir::TypeKind::Integer || t->kind == ir::TypeKind::Boolean) {
+    bool s = t->kind == ir::TypeKind::Integer && t->is_signed;
+    switch (op) {
+      case K::Eq: case K::Is: return b.CreateICmpEQ(a.v, c.v);
+      case K::NotEq: case K::IsNot: return b.CreateICmpNE(a.v, c.v);
+      case K::Lt: return s ? b.CreateICmpSLT(a.v, c.v) : b.CreateICmpULT(a.v, c.v);
+      case K::LtE: return s ? b.CreateICmpSLE(a.v, c.v) : b.CreateICmpULE(a.v, c.v);
+      case K::Gt: return s ? b.CreateICmpSGT(a.v, c.v) : b.CreateICmpUGT(a.v, c.v);
+      case K::GtE: return s ? b.CreateICmpSGE(a.v, c.v) : b.CreateICmpUGE(a.v, c.v);
+      default: break;
+    }
+  } else if (t->kind == ir::TypeKind::NoneType) {
+    return b.getInt1(op == K::Eq || op == K::Is || op == K::LtE || op == K::GtE);
+  }
+  CUHOST_CHECK(false) << "comparison '" << ast::to_string(op) << "' on " << t->str();
+  return nullptr;
+}
+
+Val lower_compare(Lowerer& l, const ast::Compare* e, const sema::ExprInfo& inf) {
+  auto& b = l.b();
+  CUHOST_CHECK(inf.operand_types.size() == e->ops.size()) << "comparison without operand types";
+  if (e->ops.size() == 1) {
+    Val a = l.expr_as(e->left.get(), inf.operand_types[0]);
+    Val c = l.expr_as(e->comparators[0].get(), inf.operand_types[0]);
+    return {compare_values(l, e->ops[0], a, c), ir::boolean()};
+  }
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(l.ctx(), "cmp.end", l.function());
+  std::vector<std::pair<llvm::Value*, llvm::BasicBlock*>> incoming;
+  Val left = l.expr(e->left.get());
+  for (size_t i = 0; i < e->ops.size(); ++i) {
+    Val right = l.expr(e->comparators[i].get());
+    llvm::Value* r = compare_values(l, e->ops[i], l.convert(left, inf.operand_types[i]),
+                                    l.convert(right, inf.operand_types[i]));
+    incoming.push_back({r, b.GetInsertBlock()});
+    if (i + 1 == e->ops.size()) {
+      b.CreateBr(done);
+      break;
+    }
+    llvm::BasicBlock* next = llvm::BasicBlock::Create(l.ctx(), "cmp.next", l.function());
+    b.CreateCondBr(r, next, done);
+    b.SetInsertPoint(next);
+    left = right;
+  }
+  b.SetInsertPoint(done);
+  llvm::PHINode* phi = b.CreatePHI(b.getInt1Ty(), unsigned(incoming.size()));
+  for (auto& [v, bb] : incoming) phi->addIncoming(v, bb);
+  return {phi, ir::boolean()};
+}
+
+}  // namespace cuhost::codegen

@@ -1,0 +1,500 @@
+// The statement/expression visitor: parameters into locals, control flow
+// (if/while/for over range, break/continue, return), assignments and the
+// dispatch of every expression kind to its feature file.
+#include "codegen/lowering/lowerer.h"
+
+#include <llvm/IR/Constants.h>
+
+#include "frontend/captured.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::codegen {
+
+Lowerer::Lowerer(ModuleState& state, const sema::TypedFunction& tf, llvm::Function* fn, bool is_kernel_body)
+    : state_(state), tf_(tf), fn_(fn), is_kernel_body_(is_kernel_body), builder_(state.module->getContext()) {
+  entry_ = llvm::BasicBlock::Create(ctx(), "entry", fn_);
+  builder_.SetInsertPoint(entry_);
+  // Allocas go before this marker so they stay in the entry block.
+  alloca_point_ = llvm::cast<llvm::Instruction>(
+      builder_.CreateAlloca(builder_.getInt8Ty(), nullptr, "alloca.point"));
+}
+
+SourceLocation Lowerer::where(const ast::SourceLoc& loc) const {
+  return tf_.captured ? tf_.captured->where(loc) : SourceLocation{};
+}
+
+void Lowerer::unsupported(const ast::SourceLoc& loc, const std::string& what) const {
+  throw UserError(ErrorKind::UnsupportedError, what, where(loc), tf_.captured ? tf_.captured->name : "");
+}
+
+llvm::AllocaInst* Lowerer::entry_alloca(llvm::Type* t, const std::string& name, llvm::Value* count) {
+  llvm::IRBuilder<> tmp(alloca_point_);
+  return tmp.CreateAlloca(t, count, name);
+}
+
+llvm::BasicBlock* Lowerer::new_block(const std::string& name) {
+  llvm::BasicBlock* bb = llvm::BasicBlock::Create(ctx(), name, fn_);
+  builder_.SetInsertPoint(bb);
+  return bb;
+}
+
+void Lowerer::emit_return_default() {
+  llvm::Type* rt = fn_->getReturnType();
+  if (rt->isVoidTy())
+    builder_.CreateRetVoid();
+  else
+    builder_.CreateRet(llvm::Constant::getNullValue(rt));
+  new_block("after.return");
+}
+
+llvm::Type* llvm_type_of(llvm::LLVMContext& c, const ir::Type* t) {
+  using K = ir::TypeKind;
+  switch (t->kind) {
+    case K::Boolean: return llvm::Type::getInt1Ty(c);
+    case K::Integer: return llvm::Type::getIntNTy(c, t->bits);
+    case K::Float: return t->bits == 32 ? llvm::Type::getFloatTy(c) : llvm::Type::getDoubleTy(c);
+    case K::Complex: {
+      llvm::Type* f = t->bits == 64 ? llvm::Type::getFloatTy(c) : llvm::Type::getDoubleTy(c);
+      return llvm::StructType::get(c, {f, f});
+    }
+    case K::Array: {
+      llvm::Type* dims = llvm::ArrayType::get(llvm::Type::getInt64Ty(c), t->ndim);
+      return llvm::StructType::get(c, {llvm::PointerType::get(c, 0), dims, dims});
+    }
+    case K::Tuple: {
+      std::vector<llvm::Type*> elems;
+      for (const ir::Type* e : t->elements) elems.push_back(llvm_type_of(c, e));
+      return llvm::StructType::get(c, elems);
+    }
+    case K::CPointer: return llvm::PointerType::get(c, 0);
+    case K::Range: return llvm_type_of(c, t->pointee);
+    default:
+      // Non-values (modules, functions, type objects, None) carry no bits.
+      return llvm::StructType::get(c);
+  }
+}
+
+llvm::Type* Lowerer::llvm_type(const ir::Type* t) { return llvm_type_of(ctx(), t); }
+
+llvm::Type* Lowerer::memory_type(const ir::Type* t) {
+  return t->kind == ir::TypeKind::Boolean ? builder_.getInt8Ty() : llvm_type(t);
+}
+
+llvm::Value* Lowerer::to_memory(llvm::Value* v, const ir::Type* t) {
+  return t->kind == ir::TypeKind::Boolean ? builder_.CreateZExt(v, builder_.getInt8Ty()) : v;
+}
+
+llvm::Value* Lowerer::from_memory(llvm::Value* v, const ir::Type* t) {
+  return t->kind == ir::TypeKind::Boolean ? builder_.CreateICmpNE(v, builder_.getInt8(0)) : v;
+}
+
+Val Lowerer::constant(const ir::ConstValue& c, const ir::Type* t) {
+  using K = ir::TypeKind;
+  using CK = ir::ConstValue::Kind;
+  auto as_double = [&]() -> double {
+    switch (c.kind) {
+      case CK::Bool: return c.b ? 1.0 : 0.0;
+      case CK::Int: return double(c.i);
+      case CK::UInt: return double(c.u);
+      case CK::Float: return c.f;
+      default: return 0.0;
+    }
+  };
+  auto as_bits = [&]() -> std::uint64_t {
+    switch (c.kind) {
+      case CK::Bool: return c.b ? 1 : 0;
+      case CK::Int: return std::uint64_t(c.i);
+      case CK::UInt: return c.u;
+      case CK::Float: return std::uint64_t(std::int64_t(c.f));
+      default: return 0;
+    }
+  };
+  switch (t->kind) {
+    case K::Boolean:
+      return {builder_.getInt1(c.kind == CK::Float ? c.f != 0.0 : as_bits() != 0), t};
+    case K::Integer:
+      return {llvm::ConstantInt::get(builder_.getIntNTy(t->bits), as_bits(), t->is_signed), t};
+    case K::Float: return {llvm::ConstantFP::get(llvm_type(t), as_double()), t};
+    case K::Tuple: {
+      CUHOST_CHECK(c.kind == CK::Tuple && c.items.size() == t->elements.size()) << "tuple constant " << c.repr();
+      llvm::Value* agg = llvm::UndefValue::get(llvm_type(t));
+      for (size_t i = 0; i < c.items.size(); ++i)
+        agg = builder_.CreateInsertValue(agg, constant(c.items[i], t->elements[i]).v, {unsigned(i)});
+      return {agg, t};
+    }
+    default: return {nullptr, t};
+  }
+}
+
+Val Lowerer::convert(Val v, const ir::Type* to) {
+  using K = ir::TypeKind;
+  const ir::Type* from = v.t;
+  if (!to || from == to || !v.v) return {v.v, to ? to : from};
+  auto& b = builder_;
+  if (to->kind == K::Boolean) return {truth(v), to};
+  if (from->kind == K::Boolean) {
+    if (to->kind == K::Integer) return {b.CreateZExt(v.v, llvm_type(to)), to};
+    if (to->kind == K::Float) return {b.CreateUIToFP(v.v, llvm_type(to)), to};
+  }
+  if (from->kind == K::Integer && to->kind == K::Integer) {
+    if (from->bits == to->bits) return {v.v, to};
+    if (from->bits > to->bits) return {b.CreateTrunc(v.v, llvm_type(to)), to};
+    return {from->is_signed ? b.CreateSExt(v.v, llvm_type(to)) : b.CreateZExt(v.v, llvm_type(to)), to};
+  }
+  if (from->kind == K::Integer && to->kind == K::Float)
+    return {from->is_signed ? b.CreateSIToFP(v.v, llvm_type(to)) : b.CreateUIToFP(v.v, llvm_type(to)), to};
+  if (from->kind == K::Float && to->kind == K::Integer)
+    return {to->is_signed ? b.CreateFPToSI(v.v, llvm_type(to)) : b.CreateFPToUI(v.v, llvm_type(to)), to};
+  if (from->kind == K::Float && to->kind == K::Float)
+    return {from->bits < to->bits ? b.CreateFPExt(v.v, llvm_type(to)) : b.CreateFPTrunc(v.v, llvm_type(to)), to};
+  if (from->kind == K::Tuple && to->kind == K::Tuple && from->elements.size() == to->elements.size()) {
+    llvm::Value* agg = llvm::UndefValue::get(llvm_type(to));
+    for (unsigned i = 0; i < from->elements.size(); ++i) {
+      Val e = convert({b.CreateExtractValue(v.v, {i}), from->elements[i]}, to->elements[i]);
+      agg = b.CreateInsertValue(agg, e.v, {i});
+    }
+    return {agg, to};
+  }
+  if (from->kind == K::Array && to->kind == K::CPointer) return {b.CreateExtractValue(v.v, {0}), to};
+  if (from->kind == K::Array && to->kind == K::Array && from->ndim == to->ndim) return {v.v, to};
+  if (from->kind == K::CPointer && to->kind == K::CPointer) return {v.v, to};
+  CUHOST_CHECK(false) << "no conversion from " << from->str() << " to " << to->str();
+  return v;
+}
+
+llvm::Value* Lowerer::truth(Val v) {
+  using K = ir::TypeKind;
+  switch (v.t->kind) {
+    case K::Boolean: return v.v;
+    case K::Integer: return builder_.CreateICmpNE(v.v, llvm::ConstantInt::get(v.v->getType(), 0));
+    case K::Float: return builder_.CreateFCmpUNE(v.v, llvm::ConstantFP::get(v.v->getType(), 0.0));
+    case K::NoneType: return builder_.getFalse();
+    case K::Array: return builder_.getTrue();
+    case K::Tuple: return builder_.getInt1(!v.t->elements.empty());
+    default: return builder_.getTrue();
+  }
+}
+
+Val Lowerer::expr_as(const ast::Expr* e, const ir::Type* t) { return convert(expr(e), t); }
+
+llvm::Value* Lowerer::local_slot(const std::string& name) {
+  auto it = locals_.find(name);
+  if (it != locals_.end()) return it->second;
+  auto lt = tf_.locals.find(name);
+  CUHOST_CHECK(lt != tf_.locals.end()) << "local '" << name << "' has no type";
+  llvm::AllocaInst* slot = entry_alloca(llvm_type(lt->second), name);
+  locals_[name] = slot;
+  return slot;
+}
+
+Val Lowerer::expr(const ast::Expr* e) {
+  const sema::ExprInfo& inf = info(e);
+  if (inf.constant) return constant(*inf.constant, inf.type);
+  switch (e->kind) {
+    case ast::ExprKind::Constant: return constant(static_cast<const ast::Constant*>(e)->value, inf.type);
+    case ast::ExprKind::Name: {
+      auto* n = static_cast<const ast::Name*>(e);
+      if (!inf.intrinsic.empty()) return lower_intrinsic(*this, e, inf);
+      if (tf_.locals.count(n->id)) {
+        llvm::Value* slot = local_slot(n->id);
+        const ir::Type* lt = tf_.locals.at(n->id);
+        return convert({builder_.CreateLoad(llvm_type(lt), slot, n->id), lt}, inf.type);
+      }
+      return {nullptr, inf.type};  // a module, function or type object: no bits
+    }
+    case ast::ExprKind::Attribute:
+      if (!inf.intrinsic.empty()) return lower_intrinsic(*this, e, inf);
+      return {nullptr, inf.type};
+    case ast::ExprKind::Subscript:
+      return lower_subscript(*this, static_cast<const ast::Subscript*>(e), inf);
+    case ast::ExprKind::Call: return lower_call(*this, static_cast<const ast::Call*>(e), inf);
+    case ast::ExprKind::BinOp: return lower_binop(*this, static_cast<const ast::BinOp*>(e), inf);
+    case ast::ExprKind::UnaryOp: return lower_unaryop(*this, static_cast<const ast::UnaryOp*>(e), inf);
+    case ast::ExprKind::Compare: return lower_compare(*this, static_cast<const ast::Compare*>(e), inf);
+    case ast::ExprKind::BoolOp: {
+      auto* bo = static_cast<const ast::BoolOp*>(e);
+      llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx(), "boolop.end", fn_);
+      std::vector<std::pair<llvm::Value*, llvm::BasicBlock*>> incoming;
+      for (size_t i = 0; i < bo->values.size(); ++i) {
+        Val v = expr(bo->values[i].get());
+        llvm::Value* converted = convert(v, inf.type).v;
+        if (i + 1 == bo->values.size()) {
+          incoming.push_back({converted, builder_.GetInsertBlock()});
+          builder_.CreateBr(done);
+          break;
+        }
+        llvm::Value* t = truth(v);
+        incoming.push_back({converted, builder_.GetInsertBlock()});
+        llvm::BasicBlock* next = llvm::BasicBlock::Create(ctx(), "boolop.next", fn_);
+        // `and` stops at the first falsy value, `or` at the first truthy one.
+        if (bo->op == ast::BoolOpKind::And)
+          builder_.CreateCondBr(t, next, done);
+        else
+          builder_.CreateCondBr(t, done, next);
+        builder_.SetInsertPoint(next);
+      }
+      builder_.SetInsertPoint(done);
+      llvm::PHINode* phi = builder_.CreatePHI(llvm_type(inf.type), unsigned(incoming.size()));
+      for (auto& [v, bb] : incoming) phi->addIncoming(v, bb);
+      return {phi, inf.type};
+    }
+    case ast::ExprKind::IfExp: {
+      auto* ie = static_cast<const ast::IfExp*>(e);
+      llvm::Value* cond = truth(expr(ie->test.get()));
+      llvm::BasicBlock* then_bb = llvm::BasicBlock::Create(ctx(), "ifexp.then", fn_);
+      llvm::BasicBlock* else_bb = llvm::BasicBlock::Create(ctx(), "ifexp.else", fn_);
+      llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx(), "ifexp.end", fn_);
+      builder_.CreateCondBr(cond, then_bb, else_bb);
+      builder_.SetInsertPoint(then_bb);
+      llvm::Value* tv = expr_as(ie->body.get(), inf.type).v;
+      llvm::BasicBlock* then_end = builder_.GetInsertBlock();
+      builder_.CreateBr(done);
+      builder_.SetInsertPoint(else_bb);
+      llvm::Value* ev = expr_as(ie->orelse.get(), inf.type).v;
+      llvm::BasicBlock* else_end = builder_.GetInsertBlock();
+      builder_.CreateBr(done);
+      builder_.SetInsertPoint(done);
+      if (!tv) return {nullptr, inf.type};
+      llvm::PHINode* phi = builder_.CreatePHI(tv->getType(), 2);
+      phi->addIncoming(tv, then_end);
+      phi->addIncoming(ev, else_end);
+      return {phi, inf.type};
+    }
+    case ast::ExprKind::Tuple: {
+      auto* tu = static_cast<const ast::Tuple*>(e);
+      llvm::Value* agg = llvm::UndefValue::get(llvm_type(inf.type));
+      for (unsigned i = 0; i < tu->elts.size(); ++i) {
+        const ir::Type* et = inf.type->kind == ir::TypeKind::Tuple ? inf.type->elements[i] : nullptr;
+        Val v = expr_as(tu->elts[i].get(), et);
+        if (v.v) agg = builder_.CreateInsertValue(agg, v.v, {i});
+      }
+      return {agg, inf.type};
+    }
+    case ast::ExprKind::Slice: unsupported(e->loc, "slices are not supported in kernels");
+  }
+  CUHOST_CHECK(false) << "unhandled expression kind";
+  return {};
+}
+
+// ---------------------------------------------------------------------------
+// Statements
+
+void Lowerer::assign_to(const ast::Expr* target, Val value) {
+  switch (target->kind) {
+    case ast::ExprKind::Name: {
+      auto* n = static_cast<const ast::Name*>(target);
+      const ir::Type* lt = tf_.locals.at(n->id);
+      Val v = convert(value, lt);
+      if (v.v) builder_.CreateStore(v.v, local_slot(n->id));
+      return;
+    }
+    case ast::ExprKind::Subscript: store_subscript(*this, static_cast<const ast::Subscript*>(target), value); return;
+    case ast::ExprKind::Tuple: {
+      auto* tu = static_cast<const ast::Tuple*>(target);
+      CUHOST_CHECK(value.t->kind == ir::TypeKind::Tuple && value.t->elements.size() == tu->elts.size())
+          << "tuple unpacking of " << value.t->str();
+      for (unsigned i = 0; i < tu->elts.size(); ++i)
+        assign_to(tu->elts[i].get(), {builder_.CreateExtractValue(value.v, {i}), value.t->elements[i]});
+      return;
+    }
+    default: unsupported(target->loc, "cannot assign to this expression");
+  }
+}
+
+void Lowerer::body(const ast::Body& stmts) {
+  for (const ast::StmtPtr& s : stmts) stmt(s.get());
+}
+
+void Lowerer::lower_augassign(const ast::AugAssign* s) {
+  if (s->target->kind == ast::ExprKind::Subscript) {
+    augassign_subscript(*this, s);
+    return;
+  }
+  const sema::ExprInfo& ti = info(s->target.get());
+  CUHOST_CHECK(ti.operand_types.size() == 2 && !ti.param_types.empty()) << "augmented assignment not typed";
+  Val cur = expr(s->target.get());
+  Val rhs = expr(s->value.get());
+  Val res = binary_op(*this, s->op, convert(cur, ti.operand_types[0]), convert(rhs, ti.operand_types[1]),
+                      ti.param_types[0], s->loc);
+  assign_to(s->target.get(), res);
+}
+
+void Lowerer::lower_for(const ast::For* s) {
+  const sema::ExprInfo& it = info(s->iter.get());
+  if (it.intrinsic != "builtins.range") unsupported(s->iter->loc, "only range(...) loops are supported");
+  const ir::Type* I = it.param_types.size() == 3 && it.param_types[1] ? it.param_types[1] : ir::int64();
+  auto arg = [&](size_t k) -> const ast::Expr* { return k < it.ordered_args.size() ? it.ordered_args[k] : nullptr; };
+  llvm::Type* ity = llvm_type(I);
+  llvm::Value* start = arg(0) ? expr_as(arg(0), I).v : llvm::ConstantInt::get(ity, 0);
+  llvm::Value* stop = expr_as(arg(1), I).v;
+  llvm::Value* step = arg(2) ? expr_as(arg(2), I).v : llvm::ConstantInt::get(ity, 1);
+  bool is_signed = I->is_signed;
+
+  llvm::AllocaInst* counter = entry_alloca(ity, "range.i");
+  builder_.CreateStore(start, counter);
+  llvm::BasicBlock* header = llvm::BasicBlock::Create(ctx(), "for.cond", fn_);
+  llvm::BasicBlock* body_bb = llvm::BasicBlock::Create(ctx(), "for.body", fn_);
+  llvm::BasicBlock* latch = llvm::BasicBlock::Create(ctx(), "for.inc", fn_);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx(), "for.end", fn_);
+  builder_.CreateBr(header);
+  builder_.SetInsertPoint(header);
+  llvm::Value* i = builder_.CreateLoad(ity, counter);
+  llvm::Value* cond;
+  auto* step_const = llvm::dyn_cast<llvm::ConstantInt>(step);
+  llvm::Value* up = is_signed ? builder_.CreateICmpSLT(i, stop) : builder_.CreateICmpULT(i, stop);
+  if (step_const && (!is_signed || !step_const->isNegative())) {
+    cond = up;
+  } else {
+    llvm::Value* down = builder_.CreateICmpSGT(i, stop);
+    if (step_const)
+      cond = down;
+    else
+      cond = builder_.CreateSelect(builder_.CreateICmpSGT(step, llvm::ConstantInt::get(ity, 0)), up, down);
+  }
+  builder_.CreateCondBr(cond, body_bb, exit);
+  builder_.SetInsertPoint(body_bb);
+  assign_to(s->target.get(), {i, I});
+  loops_.push_back({latch, exit});
+  body(s->body);
+  loops_.pop_back();
+  if (!builder_.GetInsertBlock()->getTerminator()) builder_.CreateBr(latch);
+  builder_.SetInsertPoint(latch);
+  llvm::Value* cur = builder_.CreateLoad(ity, counter);
+  builder_.CreateStore(builder_.CreateAdd(cur, step, "", false, is_signed && step_const != nullptr), counter);
+  builder_.CreateBr(header);
+  builder_.SetInsertPoint(exit);
+}
+
+void Lowerer::lower_return(const ast::Return* s) {
+  llvm::Type* rt = fn_->getReturnType();
+  if (rt->isVoidTy()) {
+    if (s->value) expr(s->value.get());
+    builder_.CreateRetVoid();
+  } else if (s->value) {
+    Val v = expr_as(s->value.get(), tf_.return_type);
+    builder_.CreateRet(v.v ? v.v : llvm::Constant::getNullValue(rt));
+  } else {
+    builder_.CreateRet(llvm::Constant::getNullValue(rt));
+  }
+  new_block("after.return");
+}
+
+void Lowerer::stmt(const ast::Stmt* s) {
+  switch (s->kind) {
+    case ast::StmtKind::Assign: {
+      auto* a = static_cast<const ast::Assign*>(s);
+      Val v = expr(a->value.get());
+      for (const ast::ExprPtr& t : a->targets) assign_to(t.get(), v);
+      return;
+    }
+    case ast::StmtKind::AugAssign: lower_augassign(static_cast<const ast::AugAssign*>(s)); return;
+    case ast::StmtKind::If: {
+      auto* i = static_cast<const ast::If*>(s);
+      llvm::Value* cond = truth(expr(i->test.get()));
+      llvm::BasicBlock* then_bb = llvm::BasicBlock::Create(ctx(), "if.then", fn_);
+      llvm::BasicBlock* else_bb = i->orelse.empty() ? nullptr : llvm::BasicBlock::Create(ctx(), "if.else", fn_);
+      llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx(), "if.end", fn_);
+      builder_.CreateCondBr(cond, then_bb, else_bb ? else_bb : done);
+      builder_.SetInsertPoint(then_bb);
+      body(i->body);
+      if (!builder_.GetInsertBlock()->getTerminator()) builder_.CreateBr(done);
+      if (else_bb) {
+        builder_.SetInsertPoint(else_bb);
+        body(i->orelse);
+        if (!builder_.GetInsertBlock()->getTerminator()) builder_.CreateBr(done);
+      }
+      builder_.SetInsertPoint(done);
+      return;
+    }
+    case ast::StmtKind::While: {
+      auto* w = static_cast<const ast::While*>(s);
+      llvm::BasicBlock* header = llvm::BasicBlock::Create(ctx(), "while.cond", fn_);
+      llvm::BasicBlock* body_bb = llvm::BasicBlock::Create(ctx(), "while.body", fn_);
+      llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx(), "while.end", fn_);
+      builder_.CreateBr(header);
+      builder_.SetInsertPoint(header);
+      builder_.CreateCondBr(truth(expr(w->test.get())), body_bb, exit);
+      builder_.SetInsertPoint(body_bb);
+      loops_.push_back({header, exit});
+      body(w->body);
+      loops_.pop_back();
+      if (!builder_.GetInsertBlock()->getTerminator()) builder_.CreateBr(header);
+      builder_.SetInsertPoint(exit);
+      return;
+    }
+    case ast::StmtKind::For: lower_for(static_cast<const ast::For*>(s)); return;
+    case ast::StmtKind::Break:
+    case ast::StmtKind::Continue: {
+      CUHOST_CHECK(!loops_.empty()) << "break/continue outside a loop";
+      builder_.CreateBr(s->kind == ast::StmtKind::Break ? loops_.back().second : loops_.back().first);
+      new_block("after.jump");
+      return;
+    }
+    case ast::StmtKind::Return: lower_return(static_cast<const ast::Return*>(s)); return;
+    case ast::StmtKind::Pass: return;
+    case ast::StmtKind::ExprStmt: expr(static_cast<const ast::ExprStmt*>(s)->value.get()); return;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Parameters
+
+void Lowerer::setup_params() {
+  const ast::FunctionDef& def = *tf_.captured->def;
+  size_t nctx = state_.hooks->context_param_types(*state_.module).size();
+  size_t nargs = fn_->arg_size() - nctx;
+  for (size_t k = nargs; k < fn_->arg_size(); ++k) context_args_.push_back(fn_->getArg(unsigned(k)));
+  unsigned next = 0;
+  // Rebuilds a value of type t from consecutive kernel slots.
+  std::function<llvm::Value*(const ir::Type*)> from_slots = [&](const ir::Type* t) -> llvm::Value* {
+    using K = ir::TypeKind;
+    switch (t->kind) {
+      case K::Boolean: return builder_.CreateICmpNE(fn_->getArg(next++), builder_.getInt8(0));
+      case K::Array: {
+        llvm::Value* agg = llvm::UndefValue::get(llvm_type(t));
+        agg = builder_.CreateInsertValue(agg, fn_->getArg(next++), {0});
+        for (unsigned d = 0; d < unsigned(t->ndim); ++d) agg = builder_.CreateInsertValue(agg, fn_->getArg(next++), {1, d});
+        for (unsigned d = 0; d < unsigned(t->ndim); ++d) agg = builder_.CreateInsertValue(agg, fn_->getArg(next++), {2, d});
+        return agg;
+      }
+      case K::Complex: {
+        llvm::Value* agg = llvm::UndefValue::get(llvm_type(t));
+        agg = builder_.CreateInsertValue(agg, fn_->getArg(next++), {0});
+        return builder_.CreateInsertValue(agg, fn_->getArg(next++), {1});
+      }
+      case K::Tuple: {
+        llvm::Value* agg = llvm::UndefValue::get(llvm_type(t));
+        for (unsigned i = 0; i < t->elements.size(); ++i)
+          agg = builder_.CreateInsertValue(agg, from_slots(t->elements[i]), {i});
+        return agg;
+      }
+      default: return fn_->getArg(next++);
+    }
+  };
+  for (size_t p = 0; p < def.params.size(); ++p) {
+    const ir::Type* t = tf_.arg_types[p];
+    llvm::Value* v = is_kernel_body_ ? from_slots(t) : fn_->getArg(unsigned(p));
+    auto lt = tf_.locals.find(def.params[p].name);
+    const ir::Type* local_t = lt != tf_.locals.end() ? lt->second : t;
+    Val cv = convert({v, t}, local_t);
+    if (cv.v) builder_.CreateStore(cv.v, local_slot(def.params[p].name));
+  }
+  CUHOST_CHECK(!is_kernel_body_ || next == nargs) << "kernel slots mismatch: " << next << " vs " << nargs;
+}
+
+void Lowerer::lower_body() {
+  analyze();
+  setup_params();
+  body(tf_.captured->def->body);
+  if (!builder_.GetInsertBlock()->getTerminator()) {
+    llvm::Type* rt = fn_->getReturnType();
+    if (rt->isVoidTy())
+      builder_.CreateRetVoid();
+    else
+      builder_.CreateRet(llvm::Constant::getNullValue(rt));
+  }
+  alloca_point_->eraseFromParent();
+  alloca_point_ = nullptr;
+}
+
+}  // namespace cuhost::codegen

@@ -1,0 +1,174 @@
+// The target-independent visitor that turns one typed function (AST plus the
+// ExprInfo side table) into an LLVM function. Feature files under lowering/
+// (arith, compare, arrays, atomics, warp, ...) implement intrinsic keys on top
+// of the helpers declared here; target differences go through TargetHooks.
+//
+// Value representation: every ir::Type maps to one LLVM type (bool i1 in
+// registers, i8 in memory; arrays {ptr, [n x i64] shape, [n x i64] strides};
+// tuples literal structs), so locals of any type are one alloca and
+// mem2reg/SROA turn them into SSA.
+#pragma once
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "codegen/target_hooks.h"
+#include "frontend/ast.h"
+#include "sema/typed_function.h"
+
+namespace cuhost::codegen {
+
+// The register type of an ir::Type (bool i1; arrays and tuples as structs).
+llvm::Type* llvm_type_of(llvm::LLVMContext& c, const ir::Type* t);
+// True for none/void return types (the function returns void).
+inline bool is_void_type(const ir::Type* t) {
+  return !t || t->kind == ir::TypeKind::Void || t->kind == ir::TypeKind::NoneType;
+}
+
+struct Val {
+  llvm::Value* v = nullptr;
+  const ir::Type* t = nullptr;
+};
+
+struct LoweringOptions {
+  bool debug = false;         // bounds checks, division-by-zero reports
+  bool bounds_check = false;  // CPU: bounds checks without debug
+  bool fastmath = false;
+  std::string kernel_name;    // for error reports
+};
+
+// State shared by every function of one module.
+struct ModuleState {
+  llvm::Module* module = nullptr;
+  TargetHooks* hooks = nullptr;
+  LoweringOptions options;
+  std::map<const sema::TypedFunction*, llvm::Function*> functions;
+  std::vector<std::shared_ptr<const sema::TypedFunction>> pending;  // declared, body not yet lowered
+  std::vector<std::shared_ptr<const sema::TypedFunction>> keep_alive;
+  std::int64_t static_shared_bytes = 0;  // CPU layout of static shared arrays
+  std::map<std::string, llvm::Function*> foreign_decls;
+
+  // The LLVM function of a jitted callee (declared on first use; its body is lowered later).
+  llvm::Function* function_for(const std::shared_ptr<const sema::TypedFunction>& tf);
+};
+
+class Lowerer {
+ public:
+  Lowerer(ModuleState& state, const sema::TypedFunction& tf, llvm::Function* fn, bool is_kernel_body);
+
+  // Lowers the whole body: parameters (slots for kernels, natural values
+  // otherwise) into locals, then statements.
+  void lower_body();
+
+  // --- accessors for feature files ---
+  llvm::LLVMContext& ctx() { return state_.module->getContext(); }
+  llvm::Module& module() { return *state_.module; }
+  llvm::IRBuilder<>& b() { return builder_; }
+  TargetHooks& hooks() { return *state_.hooks; }
+  ModuleState& state() { return state_; }
+  const LoweringOptions& options() const { return state_.options; }
+  const sema::TypedFunction& typed() const { return tf_; }
+  llvm::Function* function() { return fn_; }
+  const sema::ExprInfo& info(const ast::Expr* e) const { return tf_.info(e); }
+  bool checks_enabled() const { return state_.options.debug || state_.options.bounds_check; }
+  // The trailing context arguments (CPU: ctx, tid.x, tid.y, tid.z).
+  const std::vector<llvm::Value*>& context_args() const { return context_args_; }
+
+  // --- types ---
+  llvm::Type* llvm_type(const ir::Type* t);      // register type (bool i1)
+  llvm::Type* memory_type(const ir::Type* t);    // in-memory type (bool i8)
+  llvm::Value* to_memory(llvm::Value* v, const ir::Type* t);    // i1 -> i8
+  llvm::Value* from_memory(llvm::Value* v, const ir::Type* t);  // i8 -> i1
+
+  // --- values ---
+  Val expr(const ast::Expr* e);                      // evaluates e
+  Val expr_as(const ast::Expr* e, const ir::Type* t);  // evaluates and converts
+  Val convert(Val v, const ir::Type* to);            // numba's cast rules
+  llvm::Value* truth(Val v);                          // i1 truthiness
+  Val constant(const ir::ConstValue& c, const ir::Type* t);
+  llvm::Value* i64(std::int64_t v) { return builder_.getInt64(v); }
+  llvm::Value* i32(std::int32_t v) { return builder_.getInt32(v); }
+
+  // An alloca in the entry block.
+  llvm::AllocaInst* entry_alloca(llvm::Type* t, const std::string& name, llvm::Value* count = nullptr);
+
+  // Ends the current thread (function) after a failed check and continues
+  // emitting in a fresh block.
+  void emit_return_default();
+  // Starts a new block named `name` and makes it current.
+  llvm::BasicBlock* new_block(const std::string& name);
+
+  // --- arrays (lowering/arrays.cpp) ---
+  bool is_readonly_array(const ast::Expr* base) const;
+  bool is_nonnegative(const ast::Expr* e) const;
+  // Address of a[idx...] with wraparound and checks as configured.
+  llvm::Value* element_address(const ast::Expr* array_expr, Val array, const ast::Expr* index_expr, Val index);
+  std::string array_name(const ast::Expr* e) const;
+
+  // --- statements ---
+  void stmt(const ast::Stmt* s);
+  void body(const ast::Body& body);
+  void assign_to(const ast::Expr* target, Val value);
+  llvm::Value* local_slot(const std::string& name);
+
+  SourceLocation where(const ast::SourceLoc& loc) const;
+  [[noreturn]] void unsupported(const ast::SourceLoc& loc, const std::string& what) const;
+
+ private:
+  void setup_params();
+  void analyze();
+  void lower_for(const ast::For* s);
+  void lower_return(const ast::Return* s);
+  void lower_augassign(const ast::AugAssign* s);
+
+  ModuleState& state_;
+  const sema::TypedFunction& tf_;
+  llvm::Function* fn_;
+  bool is_kernel_body_;
+  llvm::IRBuilder<> builder_;
+  llvm::BasicBlock* entry_ = nullptr;
+  llvm::Instruction* alloca_point_ = nullptr;
+  std::map<std::string, llvm::AllocaInst*> locals_;
+  std::vector<std::pair<llvm::BasicBlock*, llvm::BasicBlock*>> loops_;  // (continue, break)
+  std::vector<llvm::Value*> context_args_;
+  std::set<std::string> written_names_;   // array names stored to / escaping
+  std::set<std::string> nonneg_locals_;
+};
+
+// Intrinsic dispatch: each feature file registers its keys.
+using IntrinsicFn = std::function<Val(Lowerer&, const ast::Expr*, const sema::ExprInfo&)>;
+void register_intrinsic(const std::string& key, IntrinsicFn fn);
+// Lowers an intrinsic node (exact key, or a registered prefix ending in '.').
+Val lower_intrinsic(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& info);
+
+// Registration functions of the feature files (called once).
+void register_arith(std::map<std::string, IntrinsicFn>& table);
+void register_builtins(std::map<std::string, IntrinsicFn>& table);
+void register_math(std::map<std::string, IntrinsicFn>& table);
+void register_cuda_indexing(std::map<std::string, IntrinsicFn>& table);
+void register_atomics(std::map<std::string, IntrinsicFn>& table);
+void register_warp(std::map<std::string, IntrinsicFn>& table);
+void register_memory(std::map<std::string, IntrinsicFn>& table);
+void register_arrays(std::map<std::string, IntrinsicFn>& table);
+
+// Feature entry points used by the visitor.
+Val lower_binop(Lowerer& l, const ast::BinOp* e, const sema::ExprInfo& info);
+Val binary_op(Lowerer& l, ast::BinOpKind op, Val a, Val b, const ir::Type* result, const ast::SourceLoc& loc);
+Val lower_unaryop(Lowerer& l, const ast::UnaryOp* e, const sema::ExprInfo& info);
+Val lower_compare(Lowerer& l, const ast::Compare* e, const sema::ExprInfo& info);
+llvm::Value* compare_values(Lowerer& l, ast::CompareOpKind op, Val a, Val b);
+Val lower_call(Lowerer& l, const ast::Call* e, const sema::ExprInfo& info);
+Val lower_subscript(Lowerer& l, const ast::Subscript* e, const sema::ExprInfo& info);
+void store_subscript(Lowerer& l, const ast::Subscript* target, Val value);
+// AugAssign on a subscript: load, op, store with the index evaluated once.
+void augassign_subscript(Lowerer& l, const ast::AugAssign* s);
+
+}  // namespace cuhost::codegen

@@ -1,0 +1,85 @@
+// Arrays the kernel creates: cuda.shared.array (a static block-shared
+// allocation per call site, or the dynamic shared segment for shape 0),
+// cuda.local.array (an entry-block alloca), cuda.const.array_like and frozen
+// global NumPy arrays (constant data in the module). Each becomes the usual
+// array value with constant shape and C-order byte strides.
+#include <llvm/IR/Constants.h>
+
+#include "codegen/lowering/lowerer.h"
+#include "frontend/captured.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::codegen {
+namespace {
+
+Val make_array(Lowerer& l, const ir::Type* t, llvm::Value* data, const std::vector<std::int64_t>& shape) {
+  auto& b = l.b();
+  llvm::Value* agg = llvm::UndefValue::get(l.llvm_type(t));
+  agg = b.CreateInsertValue(agg, data, {0});
+  int item = t->dtype->byte_size();
+  std::vector<std::int64_t> strides(shape.size());
+  std::int64_t s = item;
+  for (size_t d = shape.size(); d-- > 0;) {
+    strides[d] = s;
+    s *= std::max<std::int64_t>(shape[d], 1);
+  }
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    agg = b.CreateInsertValue(agg, l.i64(shape[d]), {1, d});
+    agg = b.CreateInsertValue(agg, l.i64(strides[d]), {2, d});
+  }
+  return {agg, t};
+}
+
+std::int64_t element_count(const std::vector<std::int64_t>& shape) {
+  std::int64_t n = 1;
+  for (std::int64_t e : shape) n *= e;
+  return n;
+}
+
+const ir::ArrayConstant& global_array(Lowerer& l, const ast::Expr* name_expr) {
+  CUHOST_CHECK(name_expr && name_expr->kind == ast::ExprKind::Name) << "constant array must be a global name";
+  const std::string& id = static_cast<const ast::Name*>(name_expr)->id;
+  const auto& globals = l.typed().captured->globals;
+  auto it = globals.find(id);
+  CUHOST_CHECK(it != globals.end() && it->second.array) << "global '" << id << "' is not a frozen array";
+  return *it->second.array;
+}
+
+Val const_array(Lowerer& l, const ast::Expr* name_expr, const ir::Type* t) {
+  const ir::ArrayConstant& a = global_array(l, name_expr);
+  llvm::Value* p = l.hooks().const_array(l, a, static_cast<const ast::Name*>(name_expr)->id);
+  return make_array(l, t, p, a.shape);
+}
+
+}  // namespace
+
+void register_memory(std::map<std::string, IntrinsicFn>& table) {
+  table["cuda.shared.array"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
+    const ir::Type* t = inf.type;
+    llvm::Type* elem = l.memory_type(t->dtype);
+    int align = std::max(16, t->dtype->byte_size());
+    if (inf.shape.size() == 1 && inf.shape[0] == 0) {
+      // Dynamic shared memory: its size is only known at launch, so the
+      // extent is left unbounded (numba derives it from the launch size).
+      std::vector<std::int64_t> shape = {std::int64_t(1) << 40};
+      return make_array(l, t, l.hooks().dynamic_shared(l), shape);
+    }
+    llvm::Value* p = l.hooks().shared_array(l, elem, element_count(inf.shape), align);
+    return make_array(l, t, p, inf.shape);
+  };
+  table["cuda.local.array"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
+    const ir::Type* t = inf.type;
+    llvm::Type* elem = l.memory_type(t->dtype);
+    llvm::AllocaInst* a = l.entry_alloca(llvm::ArrayType::get(elem, std::uint64_t(element_count(inf.shape))), "local.array");
+    a->setAlignment(llvm::Align(std::max(8, t->dtype->byte_size())));
+    return make_array(l, t, a, inf.shape);
+  };
+  table["cuda.const.array_like"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
+    return const_array(l, inf.ordered_args.at(0), inf.type);
+  };
+  table["global.array"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
+    return const_array(l, e, inf.type);
+  };
+}
+
+}  // namespace cuhost::codegen

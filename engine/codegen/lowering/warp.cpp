@@ -1,0 +1,87 @@
+// Block and warp synchronization: syncthreads and its reductions, fences,
+// syncwarp, shuffles, votes, activemask and lanemask_lt. The target hooks
+// emit the NVVM intrinsics or the CPU runtime calls.
+#include <llvm/IR/Constants.h>
+
+#include "codegen/lowering/lowerer.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::codegen {
+namespace {
+
+Val arg(Lowerer& l, const sema::ExprInfo& inf, size_t i) {
+  const ir::Type* t = i < inf.param_types.size() ? inf.param_types[i] : nullptr;
+  return l.expr_as(inf.ordered_args.at(i), t);
+}
+
+llvm::Value* mask_arg(Lowerer& l, const sema::ExprInfo& inf, size_t i) {
+  if (i >= inf.ordered_args.size() || !inf.ordered_args[i]) return l.i32(-1);
+  return l.convert(arg(l, inf, i), ir::uint32()).v;
+}
+
+IntrinsicFn barrier_op(BarrierOp op) {
+  return [op](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
+    llvm::Value* pred = l.convert(arg(l, inf, 0), ir::int32()).v;
+    return l.convert({l.hooks().syncthreads_op(l, op, pred), ir::int32()}, inf.type);
+  };
+}
+
+IntrinsicFn fence(FenceScope s) {
+  return [s](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
+    l.hooks().fence(l, s);
+    return {nullptr, inf.type};
+  };
+}
+
+IntrinsicFn shfl(ShflMode mode) {
+  return [mode](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
+    llvm::Value* mask = mask_arg(l, inf, 0);
+    Val v = l.convert(arg(l, inf, 1), inf.type);
+    llvm::Value* lane = l.convert(arg(l, inf, 2), ir::int32()).v;
+    return {l.hooks().shfl(l, mode, mask, v.v, lane), inf.type};
+  };
+}
+
+IntrinsicFn vote(VoteMode mode) {
+  return [mode](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
+    llvm::Value* mask = mask_arg(l, inf, 0);
+    llvm::Value* pred = l.truth(arg(l, inf, 1));
+    llvm::Value* r = l.hooks().vote(l, mode, mask, pred);
+    return l.convert({r, mode == VoteMode::Ballot ? ir::uint32() : ir::boolean()}, inf.type);
+  };
+}
+
+}  // namespace
+
+void register_warp(std::map<std::string, IntrinsicFn>& table) {
+  table["cuda.syncthreads"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
+    l.hooks().syncthreads(l);
+    return {nullptr, inf.type};
+  };
+  table["cuda.syncthreads_count"] = barrier_op(BarrierOp::Count);
+  table["cuda.syncthreads_and"] = barrier_op(BarrierOp::And);
+  table["cuda.syncthreads_or"] = barrier_op(BarrierOp::Or);
+  table["cuda.threadfence"] = fence(FenceScope::Device);
+  table["cuda.threadfence_block"] = fence(FenceScope::Block);
+  table["cuda.threadfence_system"] = fence(FenceScope::System);
+  table["cuda.syncwarp"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
+    l.hooks().syncwarp(l, mask_arg(l, inf, 0));
+    return {nullptr, inf.type};
+  };
+  table["cuda.shfl_sync"] = shfl(ShflMode::Idx);
+  table["cuda.shfl_up_sync"] = shfl(ShflMode::Up);
+  table["cuda.shfl_down_sync"] = shfl(ShflMode::Down);
+  table["cuda.shfl_xor_sync"] = shfl(ShflMode::Xor);
+  table["cuda.all_sync"] = vote(VoteMode::All);
+  table["cuda.any_sync"] = vote(VoteMode::Any);
+  table["cuda.eq_sync"] = vote(VoteMode::Eq);
+  table["cuda.ballot_sync"] = vote(VoteMode::Ballot);
+  table["cuda.activemask"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
+    return l.convert({l.hooks().activemask(l), ir::uint32()}, inf.type);
+  };
+  table["cuda.lanemask_lt"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
+    return l.convert({l.hooks().lanemask_lt(l), ir::uint32()}, inf.type);
+  };
+}
+
+}  // namespace cuhost::codegen
