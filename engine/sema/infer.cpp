@@ -1,0 +1,145 @@
+// Entry points of type inference: one TypedFunction per (function, argument
+// types), cached under a mutex; device callees are typed on demand and
+// recursion between jitted functions is detected and reported.
+#include "sema/infer.h"
+
+#include <map>
+#include <mutex>
+
+#include "sema/typer.h"
+
+namespace cuhost::sema {
+
+namespace {
+
+struct CacheKey {
+  const runtime::JitFunction* fn;
+  const frontend::CapturedFunction* captured;
+  std::vector<const ir::Type*> args;
+  const ir::Type* declared;
+  bool kernel;
+  bool operator<(const CacheKey& o) const {
+    return std::tie(fn, captured, args, declared, kernel) < std::tie(o.fn, o.captured, o.args, o.declared, o.kernel);
+  }
+};
+
+struct Cache {
+  std::mutex mutex;
+  std::map<CacheKey, std::shared_ptr<const TypedFunction>> entries;
+};
+
+Cache& cache() {
+  static Cache* c = new Cache();
+  return *c;
+}
+
+// The chain of specializations being typed on this thread (recursion check).
+thread_local std::vector<std::pair<const runtime::JitFunction*, std::vector<const ir::Type*>>> t_stack;
+
+std::string sanitize(const std::string& name) {
+  std::string out;
+  for (unsigned char ch : name) {
+    if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_') {
+      out += static_cast<char>(ch);
+    } else {
+      out += '_';
+    }
+  }
+  return out.empty() ? std::string("fn") : out;
+}
+
+std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFunction>& fn,
+                                           const std::vector<const ir::Type*>& arg_types,
+                                           const ir::Type* declared_return, bool kernel) {
+  CUHOST_CHECK(fn) << "inference of a null function";
+  if (!fn->captured || !fn->captured->def) {
+    throw UserError(ErrorKind::RuntimeError, concat("the source of '", fn->name, "' has not been captured"));
+  }
+  CacheKey key{fn.get(), fn->captured.get(), arg_types, declared_return, kernel};
+  {
+    std::lock_guard<std::mutex> lock(cache().mutex);
+    auto it = cache().entries.find(key);
+    if (it != cache().entries.end()) return it->second;
+  }
+  for (const auto& frame : t_stack) {
+    if (frame.first == fn.get()) {
+      std::string chain;
+      for (const auto& f : t_stack) chain += f.first->name + " -> ";
+      chain += fn->name;
+      throw UserError(ErrorKind::TypingError,
+                      concat("recursive calls are not supported in kernels (", chain, ")"),
+                      fn->captured->where(fn->captured->def->loc), fn->name);
+    }
+  }
+  t_stack.emplace_back(fn.get(), arg_types);
+  struct Pop {
+    ~Pop() { t_stack.pop_back(); }
+  } pop;
+
+  auto out = std::make_shared<TypedFunction>();
+  out->captured = fn->captured;
+  out->function = fn;
+  out->is_kernel = kernel;
+  out->abi = kernel ? ir::Abi::Numba : fn->options.abi;
+  out->arg_types = arg_types;
+  for (const ir::Type* a : arg_types) {
+    CUHOST_CHECK(a) << "null argument type for " << fn->name;
+  }
+  if (kernel && fn->options.abi == ir::Abi::C) {
+    throw UserError(ErrorKind::NotImplementedError, "kernels cannot use the C ABI",
+                    fn->captured->where(fn->captured->def->loc), fn->name);
+  }
+  Typer typer(out);
+  typer.run();
+  if (!kernel && declared_return && declared_return->kind != ir::TypeKind::Void) {
+    if (!can_convert(out->return_type, declared_return)) {
+      throw UserError(ErrorKind::TypingError,
+                      concat("the return value of type ", display(out->return_type),
+                             " cannot be converted to the declared return type ", display(declared_return)),
+                      fn->captured->where(fn->captured->def->loc), fn->name);
+    }
+    out->return_type = declared_return;
+  } else if (!kernel && declared_return && declared_return->kind == ir::TypeKind::Void &&
+             out->return_type->kind != ir::TypeKind::NoneType) {
+    throw UserError(ErrorKind::TypingError,
+                    concat("function declared to return void returns a value of type ", display(out->return_type)),
+                    fn->captured->where(fn->captured->def->loc), fn->name);
+  }
+  if (!kernel && out->abi == ir::Abi::C) {
+    out->symbol = fn->options.abi_name.empty() ? fn->name : fn->options.abi_name;
+  } else {
+    out->symbol = mangle(fn->name, arg_types, kernel);
+  }
+  std::lock_guard<std::mutex> lock(cache().mutex);
+  auto [it, inserted] = cache().entries.emplace(key, out);
+  return it->second;
+}
+
+}  // namespace
+
+std::string mangle(const std::string& name, const std::vector<const ir::Type*>& args, bool kernel) {
+  std::string text = name + (kernel ? "/kernel(" : "/device(");
+  for (const ir::Type* a : args) text += a->str() + ",";
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char ch : text) {
+    h ^= ch;
+    h *= 1099511628211ull;
+  }
+  static const char* hex = "0123456789abcdef";
+  std::string hs;
+  for (int i = 15; i >= 0; --i) hs += hex[(h >> (i * 4)) & 0xf];
+  return "_cuhost_" + sanitize(name) + "_" + hs;
+}
+
+std::shared_ptr<const TypedFunction> infer_kernel(const std::shared_ptr<runtime::JitFunction>& fn,
+                                                  const std::vector<const ir::Type*>& arg_types) {
+  return infer(fn, arg_types, nullptr, true);
+}
+
+std::shared_ptr<const TypedFunction> infer_device(const std::shared_ptr<runtime::JitFunction>& fn,
+                                                  const std::vector<const ir::Type*>& arg_types,
+                                                  const ir::Type* declared_return) {
+  return infer(fn, arg_types, declared_return, false);
+}
+
+}  // namespace cuhost::sema

@@ -1,0 +1,117 @@
+// numba's scalar promotion and arithmetic typing, written from its documented
+// behaviour (numba follows NumPy's promote_types for unification and types
+// integer arithmetic on int64/uint64 machine integers).
+#include "sema/numeric.h"
+
+namespace cuhost::sema {
+
+namespace {
+
+bool is_num_or_bool(const ir::Type* t) { return t->kind == ir::TypeKind::Boolean || t->is_number(); }
+
+// The smallest float that holds every value of an integer exactly enough for
+// NumPy: ints up to 16 bits fit float32, wider ones need float64.
+const ir::Type* float_for_int(const ir::Type* t) {
+  if (t->kind == ir::TypeKind::Boolean) return ir::float32();  // promote(bool, float16/32) keeps the float
+  return t->bits <= 16 ? ir::float32() : ir::float64();
+}
+
+}  // namespace
+
+const ir::Type* promote(const ir::Type* a, const ir::Type* b) {
+  if (a == b) return a;
+  if (!is_num_or_bool(a) || !is_num_or_bool(b)) return nullptr;
+  if (a->kind == ir::TypeKind::Boolean) return b;
+  if (b->kind == ir::TypeKind::Boolean) return a;
+  if (a->is_integer() && b->is_integer()) {
+    if (a->is_signed == b->is_signed) return ir::integer(std::max(a->bits, b->bits), a->is_signed);
+    const ir::Type* s = a->is_signed ? a : b;
+    const ir::Type* u = a->is_signed ? b : a;
+    if (s->bits > u->bits) return s;
+    if (u->bits >= 64) return ir::float64();
+    return ir::integer(u->bits * 2, true);
+  }
+  if (a->kind == ir::TypeKind::Complex || b->kind == ir::TypeKind::Complex) {
+    const ir::Type* c = a->kind == ir::TypeKind::Complex ? a : b;
+    const ir::Type* o = c == a ? b : a;
+    if (o->kind == ir::TypeKind::Complex) return a->bits >= b->bits ? a : b;
+    const ir::Type* f = o->is_float() ? o : float_for_int(o);
+    return (c->bits == 64 && f->bits == 32) ? ir::complex64() : ir::complex128();
+  }
+  // At least one float.
+  if (a->is_float() && b->is_float()) return a->bits >= b->bits ? a : b;
+  const ir::Type* f = a->is_float() ? a : b;
+  const ir::Type* i = a->is_float() ? b : a;
+  if (f->bits >= 64) return f;
+  return float_for_int(i);
+}
+
+const ir::Type* unify(const ir::Type* a, const ir::Type* b) {
+  if (a == b) return a;
+  if (!a || !b) return nullptr;
+  if (is_num_or_bool(a) && is_num_or_bool(b)) return promote(a, b);
+  if (a->is_tuple() && b->is_tuple() && a->elements.size() == b->elements.size()) {
+    std::vector<const ir::Type*> elems;
+    for (size_t i = 0; i < a->elements.size(); ++i) {
+      const ir::Type* u = unify(a->elements[i], b->elements[i]);
+      if (!u) return nullptr;
+      elems.push_back(u);
+    }
+    return ir::tuple(elems);
+  }
+  if (a->is_array() && b->is_array() && a->dtype == b->dtype && a->ndim == b->ndim) {
+    ir::Layout l = a->layout == b->layout ? a->layout : ir::Layout::A;
+    return ir::array(a->dtype, a->ndim, l, a->readonly || b->readonly);
+  }
+  if (a->kind == ir::TypeKind::CPointer && b->kind == ir::TypeKind::CPointer) return nullptr;
+  return nullptr;
+}
+
+const ir::Type* int_arith(const ir::Type* a, const ir::Type* b) {
+  bool au = a->is_integer() && !a->is_signed;
+  bool bu = b->is_integer() && !b->is_signed;
+  if (!au && !bu) return ir::int64();
+  if (au && bu) return ir::uint64();
+  const ir::Type* u = au ? a : b;
+  return u->bits >= 64 ? ir::float64() : ir::int64();
+}
+
+const ir::Type* float_arith(const ir::Type* a, const ir::Type* b) { return promote(a, b); }
+
+const ir::Type* arith(const ir::Type* a, const ir::Type* b) {
+  if (!is_num_or_bool(a) || !is_num_or_bool(b)) return nullptr;
+  bool a_int = a->is_integer() || a->kind == ir::TypeKind::Boolean;
+  bool b_int = b->is_integer() || b->kind == ir::TypeKind::Boolean;
+  if (a_int && b_int) return int_arith(a, b);
+  return float_arith(a, b);
+}
+
+bool can_convert(const ir::Type* from, const ir::Type* to) {
+  if (from == to) return true;
+  if (!from || !to) return false;
+  if (is_num_or_bool(from) && is_num_or_bool(to)) {
+    // Complex never converts to a real type implicitly.
+    return !(from->kind == ir::TypeKind::Complex && to->kind != ir::TypeKind::Complex);
+  }
+  if (from->is_tuple() && to->is_tuple() && from->elements.size() == to->elements.size()) {
+    for (size_t i = 0; i < from->elements.size(); ++i)
+      if (!can_convert(from->elements[i], to->elements[i])) return false;
+    return true;
+  }
+  if (from->is_array() && to->is_array()) {
+    return from->dtype == to->dtype && from->ndim == to->ndim && (to->layout == ir::Layout::A || from->layout == to->layout) &&
+           (!from->readonly || to->readonly);
+  }
+  if (to->kind == ir::TypeKind::Optional) return from->kind == ir::TypeKind::NoneType || can_convert(from, to->pointee);
+  return false;
+}
+
+std::string display(const ir::Type* t) {
+  if (!t) return "?";
+  if (t->kind == ir::TypeKind::StringLiteral) return "str";
+  if (t->kind == ir::TypeKind::Module) return "module '" + t->key + "'";
+  if (t->kind == ir::TypeKind::Intrinsic) return "function '" + t->key + "'";
+  return t->str();
+}
+
+}  // namespace cuhost::sema

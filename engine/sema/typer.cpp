@@ -1,0 +1,534 @@
+// The fixed-point walk of type inference: statements, locals unification,
+// names, attributes and the dispatch of calls to the feature rules in
+// sema/typing/. Feature-specific typing lives in those files.
+#include "sema/typer.h"
+
+namespace cuhost::sema {
+
+namespace {
+
+void collect_stored(const ast::Expr* target, std::set<std::string>& out) {
+  if (!target) return;
+  if (target->kind == ast::ExprKind::Name) {
+    out.insert(static_cast<const ast::Name*>(target)->id);
+  } else if (target->kind == ast::ExprKind::Tuple) {
+    for (const auto& e : static_cast<const ast::Tuple*>(target)->elts) collect_stored(e.get(), out);
+  }
+}
+
+void collect_stored(const ast::Body& body, std::set<std::string>& out) {
+  for (const auto& s : body) {
+    switch (s->kind) {
+      case ast::StmtKind::Assign:
+        for (const auto& t : static_cast<const ast::Assign&>(*s).targets) collect_stored(t.get(), out);
+        break;
+      case ast::StmtKind::AugAssign: collect_stored(static_cast<const ast::AugAssign&>(*s).target.get(), out); break;
+      case ast::StmtKind::For: {
+        const auto& f = static_cast<const ast::For&>(*s);
+        collect_stored(f.target.get(), out);
+        collect_stored(f.body, out);
+        break;
+      }
+      case ast::StmtKind::While: collect_stored(static_cast<const ast::While&>(*s).body, out); break;
+      case ast::StmtKind::If: {
+        const auto& i = static_cast<const ast::If&>(*s);
+        collect_stored(i.body, out);
+        collect_stored(i.orelse, out);
+        break;
+      }
+      default: break;
+    }
+  }
+}
+
+// Whether control can never fall off the end of `body`.
+bool always_returns(const ast::Body& body) {
+  if (body.empty()) return false;
+  const ast::Stmt& last = *body.back();
+  if (last.kind == ast::StmtKind::Return) return true;
+  if (last.kind == ast::StmtKind::If) {
+    const auto& i = static_cast<const ast::If&>(last);
+    return always_returns(i.body) && always_returns(i.orelse);
+  }
+  if (last.kind == ast::StmtKind::While) {
+    const auto& w = static_cast<const ast::While&>(last);
+    if (w.test->kind == ast::ExprKind::Constant) {
+      const auto& c = static_cast<const ast::Constant&>(*w.test).value;
+      return c.kind == ir::ConstValue::Kind::Bool && c.b;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+Typer::Typer(std::shared_ptr<TypedFunction> out) : out_(std::move(out)) {}
+
+void Typer::fail(ErrorKind kind, const ast::SourceLoc& l, const std::string& message) const {
+  throw UserError(kind, message, where(l), function_name());
+}
+
+void Typer::run() {
+  const ast::FunctionDef& def = *captured().def;
+  if (def.params.size() != out_->arg_types.size()) {
+    fail(ErrorKind::TypeError, def.loc,
+         concat(def.name, "() takes ", def.params.size(), " positional argument", def.params.size() == 1 ? "" : "s",
+                " but ", out_->arg_types.size(), (out_->arg_types.size() == 1 ? " was" : " were"), " given"));
+  }
+  std::set<std::string> stored;
+  for (const auto& p : def.params) stored.insert(p.name);
+  collect_stored(def.body, stored);
+  for (size_t i = 0; i < def.params.size(); ++i) locals_[def.params[i].name] = out_->arg_types[i];
+  for (const std::string& s : stored) locals_.emplace(s, nullptr);
+
+  for (int iteration = 0;; ++iteration) {
+    CUHOST_CHECK(iteration < 200) << "type inference of " << def.name << " did not converge";
+    pass();
+    if (!changed_ && !pending_) break;
+    if (!changed_ && pending_) {
+      strict_ = true;
+      pass();  // reports the first read of an unassigned local
+      CUHOST_CHECK(!pending_) << "strict pass left pending statements";
+      break;
+    }
+  }
+
+  // Return type.
+  if (out_->is_kernel) {
+    out_->return_type = ir::none_type();
+  } else {
+    const ir::Type* rt = nullptr;
+    bool has_value = false;
+    for (size_t i = 0; i < returns_.size(); ++i) {
+      const ir::Type* r = returns_[i];
+      if (r->kind != ir::TypeKind::NoneType) has_value = true;
+      if (!rt) {
+        rt = r;
+        continue;
+      }
+      const ir::Type* u = unify(rt, r);
+      if (!u) {
+        fail(ErrorKind::TypingError, return_stmts_[i]->loc,
+             concat("cannot unify return types ", display(rt), " and ", display(r)));
+      }
+      rt = u;
+    }
+    if (has_value && !always_returns(def.body)) {
+      fail(ErrorKind::TypingError, def.loc,
+           concat("device function '", def.name,
+                  "' returns a value on some paths and falls off the end (returning None) on others"));
+    }
+    out_->return_type = rt ? rt : ir::none_type();
+  }
+  for (auto& [name, type] : locals_)
+    if (type) out_->locals[name] = type;
+  out_->uses_barriers = uses_barriers_;
+  out_->uses_warp_ops = uses_warp_ops_;
+  out_->callees = callees_;
+  out_->foreign_callees = foreign_;
+  for (const auto& c : callees_) {
+    out_->uses_barriers = out_->uses_barriers || c->uses_barriers;
+    out_->uses_warp_ops = out_->uses_warp_ops || c->uses_warp_ops;
+  }
+}
+
+void Typer::pass() {
+  out_->exprs.clear();
+  typed_.clear();
+  returns_.clear();
+  return_stmts_.clear();
+  changed_ = false;
+  pending_ = false;
+  loop_depth_ = 0;
+  uses_barriers_ = false;
+  uses_warp_ops_ = false;
+  callees_.clear();
+  foreign_.clear();
+  body(captured().def->body);
+}
+
+void Typer::body(const ast::Body& b) {
+  for (const auto& s : b) stmt(*s);
+}
+
+void Typer::guarded(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Pending&) {
+    pending_ = true;
+  }
+}
+
+void Typer::add_callee(std::shared_ptr<const TypedFunction> f) {
+  for (const auto& c : callees_)
+    if (c == f) return;
+  callees_.push_back(std::move(f));
+}
+
+void Typer::add_foreign(std::shared_ptr<const ir::ForeignFunction> f) {
+  for (const auto& c : foreign_)
+    if (c == f) return;
+  foreign_.push_back(std::move(f));
+}
+
+void Typer::check_truthy(const ast::Expr* e) {
+  const ir::Type* t = type_of(e);
+  if (t->kind == ir::TypeKind::Boolean || t->is_number() || t->kind == ir::TypeKind::NoneType) return;
+  typing_error(e, concat("cannot use a value of type ", display(t), " as a condition"));
+}
+
+void Typer::assign_local(const std::string& name, const ir::Type* t, const ast::Expr* at) {
+  auto it = locals_.find(name);
+  CUHOST_CHECK(it != locals_.end()) << "assignment to unknown local " << name;
+  if (t->kind == ir::TypeKind::Void) typing_error(at, concat("cannot assign the result of a call that returns nothing to '", name, "'"));
+  if (!it->second) {
+    it->second = t;
+    changed_ = true;
+    return;
+  }
+  const ir::Type* u = unify(it->second, t);
+  if (!u) {
+    typing_error(at, concat("cannot unify ", display(it->second), " and ", display(t), " for variable '", name, "'"));
+  }
+  if (u != it->second) {
+    it->second = u;
+    changed_ = true;
+  }
+}
+
+void Typer::assign_to(const ast::Expr* target, const ir::Type* vt, const ast::SourceLoc& where_loc) {
+  (void)where_loc;
+  switch (target->kind) {
+    case ast::ExprKind::Name: {
+      const auto& n = static_cast<const ast::Name&>(*target);
+      assign_local(n.id, vt, target);
+      info(target).type = locals_[n.id];
+      typed_.insert(target);
+      return;
+    }
+    case ast::ExprKind::Subscript: {
+      ExprInfo& inf = info(target);
+      const ir::Type* slot = type_subscript(*this, static_cast<const ast::Subscript&>(*target), inf, true);
+      inf.type = slot;
+      typed_.insert(target);
+      if (!can_convert(vt, slot)) {
+        typing_error(target, concat("cannot store a value of type ", display(vt), " into an element of type ",
+                                    display(slot)));
+      }
+      return;
+    }
+    case ast::ExprKind::Tuple: {
+      const auto& tup = static_cast<const ast::Tuple&>(*target);
+      if (!vt->is_tuple() || vt->elements.size() != tup.elts.size()) {
+        typing_error(target, concat("cannot unpack a value of type ", display(vt), " into ", tup.elts.size(),
+                                    " variables"));
+      }
+      info(target).type = vt;
+      typed_.insert(target);
+      for (size_t i = 0; i < tup.elts.size(); ++i) assign_to(tup.elts[i].get(), vt->elements[i], where_loc);
+      return;
+    }
+    default: typing_error(target, "cannot assign to this expression");
+  }
+}
+
+void Typer::for_stmt(const ast::For& f) {
+  guarded([&] {
+    const ast::Expr* iter = f.iter.get();
+    bool is_range = false;
+    if (iter->kind == ast::ExprKind::Call) {
+      const ir::Type* ft = type_of(static_cast<const ast::Call*>(iter)->func.get());
+      is_range = ft->kind == ir::TypeKind::Intrinsic && ft->key == "builtins.range";
+    }
+    if (!is_range) {
+      fail(ErrorKind::UnsupportedError, iter->loc, "for loops in kernels only iterate over range(...)");
+    }
+    const ir::Type* rt = type_of(iter);
+    if (f.target->kind != ast::ExprKind::Name) {
+      fail(ErrorKind::UnsupportedError, f.target->loc, "a range loop needs a single loop variable");
+    }
+    assign_to(f.target.get(), rt->pointee, f.loc);
+  });
+  ++loop_depth_;
+  body(f.body);
+  --loop_depth_;
+}
+
+void Typer::stmt(const ast::Stmt& s) {
+  switch (s.kind) {
+    case ast::StmtKind::Assign: {
+      const auto& a = static_cast<const ast::Assign&>(s);
+      guarded([&] {
+        const ir::Type* vt = type_of(a.value.get());
+        for (const auto& t : a.targets) assign_to(t.get(), vt, a.loc);
+      });
+      return;
+    }
+    case ast::StmtKind::AugAssign: {
+      const auto& a = static_cast<const ast::AugAssign&>(s);
+      guarded([&] {
+        const ir::Type* lt;
+        ExprInfo* tinfo;
+        if (a.target->kind == ast::ExprKind::Name) {
+          const auto& n = static_cast<const ast::Name&>(*a.target);
+          lt = locals_[n.id];
+          if (!lt) {
+            if (strict_)
+              fail(ErrorKind::NameError, a.target->loc, concat("local variable '", n.id, "' is referenced before assignment"));
+            throw Pending{n.id, a.target->loc};
+          }
+          tinfo = &info(a.target.get());
+        } else {
+          tinfo = &info(a.target.get());
+          lt = type_subscript(*this, static_cast<const ast::Subscript&>(*a.target), *tinfo, true);
+        }
+        const ir::Type* rt = type_of(a.value.get());
+        std::vector<const ir::Type*> operands;
+        const ir::Type* result = type_binop_types(*this, a.op, lt, rt, a.target.get(), &operands);
+        if (a.target->kind == ast::ExprKind::Name) {
+          const auto& n = static_cast<const ast::Name&>(*a.target);
+          assign_local(n.id, result, a.target.get());
+          lt = locals_[n.id];
+        } else if (!can_convert(result, lt)) {
+          typing_error(a.target.get(), concat("cannot store a value of type ", display(result),
+                                              " into an element of type ", display(lt)));
+        }
+        tinfo = &info(a.target.get());
+        tinfo->type = lt;
+        tinfo->operand_types = operands;
+        tinfo->param_types = {result};
+        typed_.insert(a.target.get());
+      });
+      return;
+    }
+    case ast::StmtKind::If: {
+      const auto& i = static_cast<const ast::If&>(s);
+      guarded([&] { check_truthy(i.test.get()); });
+      body(i.body);
+      body(i.orelse);
+      return;
+    }
+    case ast::StmtKind::While: {
+      const auto& w = static_cast<const ast::While&>(s);
+      guarded([&] { check_truthy(w.test.get()); });
+      ++loop_depth_;
+      body(w.body);
+      --loop_depth_;
+      return;
+    }
+    case ast::StmtKind::For: for_stmt(static_cast<const ast::For&>(s)); return;
+    case ast::StmtKind::Break:
+    case ast::StmtKind::Continue:
+      if (loop_depth_ == 0) {
+        fail(ErrorKind::SyntaxError, s.loc,
+             concat("'", s.kind == ast::StmtKind::Break ? "break" : "continue", "' outside loop"));
+      }
+      return;
+    case ast::StmtKind::Return: {
+      const auto& r = static_cast<const ast::Return&>(s);
+      if (out_->is_kernel) {
+        if (r.value && !(r.value->kind == ast::ExprKind::Constant &&
+                         static_cast<const ast::Constant&>(*r.value).value.kind == ir::ConstValue::Kind::None)) {
+          fail(ErrorKind::TypingError, r.loc, "kernels must not return a value");
+        }
+        return;
+      }
+      guarded([&] {
+        returns_.push_back(r.value ? type_of(r.value.get()) : ir::none_type());
+        return_stmts_.push_back(&r);
+      });
+      return;
+    }
+    case ast::StmtKind::Pass: return;
+    case ast::StmtKind::ExprStmt:
+      guarded([&] { type_of(static_cast<const ast::ExprStmt&>(s).value.get()); });
+      return;
+  }
+}
+
+const ir::Type* Typer::type_of(const ast::Expr* e) {
+  if (typed_.count(e)) return info(e).type;
+  ExprInfo& inf = info(e);
+  inf = ExprInfo{};
+  const ir::Type* t = type_expr(e, inf);
+  CUHOST_CHECK(t) << "no type for expression at line " << e->loc.line;
+  ExprInfo& again = info(e);  // same element (references stay valid)
+  again.type = t;
+  typed_.insert(e);
+  return t;
+}
+
+std::optional<std::int64_t> Typer::literal_int(const ast::Expr* e) {
+  type_of(e);
+  const auto& c = info(e).constant;
+  if (!c) return std::nullopt;
+  if (c->kind == ir::ConstValue::Kind::Int) return c->i;
+  if (c->kind == ir::ConstValue::Kind::UInt) return static_cast<std::int64_t>(c->u);
+  return std::nullopt;
+}
+
+std::vector<const ast::Expr*> Typer::bind(const ast::Call& call, const std::string& fname,
+                                          const std::vector<std::string>& params, size_t required, ExprInfo& inf) {
+  std::vector<const ast::Expr*> out(params.size(), nullptr);
+  size_t given = call.args.size() + call.keywords.size();
+  auto count_error = [&] {
+    std::string takes;
+    if (required == params.size()) {
+      takes = concat(params.size(), " argument", params.size() == 1 ? "" : "s");
+    } else {
+      takes = concat("from ", required, " to ", params.size(), " arguments");
+    }
+    fail(ErrorKind::TypingError, call.loc, concat(fname, "() takes ", takes, " (", given, " given)"));
+  };
+  if (call.args.size() > params.size()) count_error();
+  for (size_t i = 0; i < call.args.size(); ++i) out[i] = call.args[i].get();
+  for (const auto& kw : call.keywords) {
+    size_t k = 0;
+    while (k < params.size() && params[k] != kw.name) ++k;
+    if (k == params.size()) {
+      fail(ErrorKind::TypingError, kw.loc, concat(fname, "() got an unexpected keyword argument '", kw.name, "'"));
+    }
+    if (out[k]) {
+      fail(ErrorKind::TypingError, kw.loc, concat(fname, "() got multiple values for argument '", kw.name, "'"));
+    }
+    out[k] = kw.value.get();
+  }
+  for (size_t i = 0; i < required; ++i) {
+    if (!out[i]) {
+      if (given < required) count_error();
+      fail(ErrorKind::TypingError, call.loc, concat(fname, "() missing required argument '", params[i], "'"));
+    }
+  }
+  inf.ordered_args = out;
+  return out;
+}
+
+bool Typer::resolve_key(const std::string& key, const ast::Expr* e, ExprInfo& inf) {
+  return resolve_builtin_key(*this, key, e, inf);
+}
+
+const ir::Type* Typer::type_expr(const ast::Expr* e, ExprInfo& inf) {
+  switch (e->kind) {
+    case ast::ExprKind::Name: return type_name(static_cast<const ast::Name&>(*e), inf);
+    case ast::ExprKind::Constant: {
+      const auto& c = static_cast<const ast::Constant&>(*e);
+      inf.constant = c.value;
+      return c.value.type;
+    }
+    case ast::ExprKind::Attribute: return type_attribute(static_cast<const ast::Attribute&>(*e), inf);
+    case ast::ExprKind::Subscript: return type_subscript(*this, static_cast<const ast::Subscript&>(*e), inf, false);
+    case ast::ExprKind::Call: return type_call(static_cast<const ast::Call&>(*e), inf);
+    case ast::ExprKind::BinOp: return type_arith(*this, static_cast<const ast::BinOp&>(*e), inf);
+    case ast::ExprKind::UnaryOp: return type_unary(*this, static_cast<const ast::UnaryOp&>(*e), inf);
+    case ast::ExprKind::BoolOp: return type_boolop(*this, static_cast<const ast::BoolOp&>(*e), inf);
+    case ast::ExprKind::Compare: return type_compare(*this, static_cast<const ast::Compare&>(*e), inf);
+    case ast::ExprKind::IfExp: {
+      const auto& x = static_cast<const ast::IfExp&>(*e);
+      check_truthy(x.test.get());
+      const ir::Type* b = type_of(x.body.get());
+      const ir::Type* o = type_of(x.orelse.get());
+      const ir::Type* u = unify(b, o);
+      if (!u) typing_error(e, concat("cannot unify ", display(b), " and ", display(o), " in a conditional expression"));
+      ExprInfo& again = info(e);
+      again.operand_types = {u, u};
+      return u;
+    }
+    case ast::ExprKind::Tuple: {
+      const auto& x = static_cast<const ast::Tuple&>(*e);
+      std::vector<const ir::Type*> elems;
+      std::vector<ir::ConstValue> consts;
+      bool all_const = true;
+      for (const auto& el : x.elts) {
+        elems.push_back(type_of(el.get()));
+        const auto& c = info(el.get()).constant;
+        if (c) consts.push_back(*c);
+        else all_const = false;
+      }
+      if (all_const) info(e).constant = ir::ConstValue::tuple(std::move(consts));
+      return ir::tuple(elems);
+    }
+    case ast::ExprKind::Slice:
+      fail(ErrorKind::UnsupportedError, e->loc, "slices are not supported in kernels");
+  }
+  return nullptr;
+}
+
+const ir::Type* Typer::type_name(const ast::Name& n, ExprInfo& inf) {
+  auto local = locals_.find(n.id);
+  if (local != locals_.end()) {
+    if (!local->second) {
+      if (strict_) fail(ErrorKind::NameError, n.loc, concat("local variable '", n.id, "' is referenced before assignment"));
+      throw Pending{n.id, n.loc};
+    }
+    return local->second;
+  }
+  auto it = captured().globals.find(n.id);
+  if (it == captured().globals.end()) fail(ErrorKind::NameError, n.loc, concat("name '", n.id, "' is not defined"));
+  const frontend::GlobalValue& g = it->second;
+  using K = frontend::GlobalValue::Kind;
+  switch (g.kind) {
+    case K::Constant: inf.constant = g.constant; return g.constant.type;
+    case K::Array:
+      inf.intrinsic = "global.array";
+      return ir::array(g.array->dtype, static_cast<int>(g.array->shape.size()), ir::Layout::C, true);
+    case K::Module:
+      if (resolve_key(g.key, &n, inf)) return info(&n).type;
+      return ir::module(g.key);
+    case K::Intrinsic:
+      if (resolve_key(g.key, &n, inf)) return info(&n).type;
+      return ir::intrinsic(g.key);
+    case K::JitFunction: return ir::dispatcher(g.function.get());
+    case K::Foreign: return ir::foreign(g.foreign.get());
+    case K::TypeObject: return ir::type_ref(g.type_object);
+    case K::Ffi: return ir::ffi();
+    case K::Unsupported: break;
+  }
+  fail(ErrorKind::TypingError, n.loc,
+       concat("untyped global name '", n.id, "': cannot determine the type of ", g.repr));
+}
+
+const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
+  const ir::Type* base = type_of(a.value.get());
+  if (base->kind == ir::TypeKind::Module || base->kind == ir::TypeKind::Intrinsic) {
+    std::string key = base->key + "." + a.attr;
+    if (resolve_key(key, &a, inf)) return info(&a).type;
+    if (base->kind == ir::TypeKind::Module) {
+      fail(ErrorKind::TypingError, a.loc, concat("module '", base->key, "' has no attribute '", a.attr, "'"));
+    }
+    fail(ErrorKind::TypingError, a.loc, concat("'", base->key, "' has no attribute '", a.attr, "'"));
+  }
+  if (base->kind == ir::TypeKind::Ffi) {
+    if (a.attr == "from_buffer") return ir::intrinsic("ffi.from_buffer");
+    fail(ErrorKind::TypingError, a.loc, concat("FFI object has no attribute '", a.attr, "' usable in kernels"));
+  }
+  if (const ir::Type* t = type_value_attribute(*this, a, base, inf)) return t;
+  fail(ErrorKind::TypingError, a.loc, concat(display(base), " has no attribute '", a.attr, "'"));
+}
+
+const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
+  const ir::Type* ft = type_of(c.func.get());
+  switch (ft->kind) {
+    case ir::TypeKind::Intrinsic: {
+      const std::string& key = ft->key;
+      using Rule = const ir::Type* (*)(Typer&, const ast::Call&, const std::string&, ExprInfo&);
+      for (Rule rule : {type_builtin_call, type_math_call, type_cuda_indexing_call, type_atomic_call, type_warp_call,
+                        type_array_call, type_libdevice_call, type_ffi_call}) {
+        if (const ir::Type* t = rule(*this, c, key, info(&c))) {
+          info(&c).intrinsic = info(&c).intrinsic.empty() ? key : info(&c).intrinsic;
+          return t;
+        }
+      }
+      std::string shown = key.rfind("builtins.", 0) == 0 ? key.substr(9) : key;
+      fail(ErrorKind::UnsupportedError, c.loc, concat(shown, "() is not supported in kernels"));
+    }
+    case ir::TypeKind::TypeRef: return type_cast_call(*this, c, ft->pointee, ft->pointee->str(), inf);
+    case ir::TypeKind::Dispatcher: return type_device_call(*this, c, ft, inf);
+    case ir::TypeKind::Foreign: return type_foreign_call(*this, c, ft, inf);
+    case ir::TypeKind::Module:
+      fail(ErrorKind::TypingError, c.loc, concat("module '", ft->key, "' is not callable"));
+    default: break;
+  }
+  fail(ErrorKind::TypingError, c.loc, concat("'", display(ft), "' object is not callable"));
+}
+
+}  // namespace cuhost::sema

@@ -1,0 +1,135 @@
+// The per-function type inference context shared by the feature typing files
+// (sema/typing/*.cpp). Typer walks the AST to a fixed point: every pass
+// re-types all expressions with the current local types; assignments unify
+// into the locals; the pass that changes nothing is the result.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "frontend/captured.h"
+#include "sema/numeric.h"
+#include "sema/typed_function.h"
+
+namespace cuhost::sema {
+
+// Thrown (internally) when an expression reads a local whose type is not
+// known yet in this pass; the statement is retried in the next pass.
+struct Pending {
+  std::string name;
+  ast::SourceLoc loc;
+};
+
+class Typer {
+ public:
+  Typer(std::shared_ptr<TypedFunction> out);
+
+  // Runs inference to the fixed point; fills out_->locals, exprs, return_type.
+  void run();
+
+  // ---- services for the feature rules --------------------------------------
+  const frontend::CapturedFunction& captured() const { return *out_->captured; }
+  TypedFunction& out() { return *out_; }
+  const std::string& function_name() const { return out_->captured->name; }
+
+  // Types `e` (once per pass) and returns its type (never null; a read of a
+  // not-yet-typed local throws Pending).
+  const ir::Type* type_of(const ast::Expr* e);
+  // The ExprInfo of an expression (created on demand).
+  ExprInfo& info(const ast::Expr* e) { return out_->exprs[e]; }
+  // The compile-time value of a typed expression, if known.
+  const std::optional<ir::ConstValue>& constant(const ast::Expr* e) { return info(e).constant; }
+  // A literal integer argument (folded constant) or nullopt.
+  std::optional<std::int64_t> literal_int(const ast::Expr* e);
+
+  SourceLocation where(const ast::SourceLoc& l) const { return out_->captured->where(l); }
+  [[noreturn]] void fail(ErrorKind kind, const ast::SourceLoc& l, const std::string& message) const;
+  [[noreturn]] void typing_error(const ast::Expr* e, const std::string& message) const {
+    fail(ErrorKind::TypingError, e->loc, message);
+  }
+
+  // Matches a call's positional and keyword arguments to `params`; the first
+  // `required` are mandatory. Errors name `fname` ("sin() takes 1 argument
+  // (2 given)"). Fills info.ordered_args.
+  std::vector<const ast::Expr*> bind(const ast::Call& call, const std::string& fname,
+                                     const std::vector<std::string>& params, size_t required, ExprInfo& info);
+
+  // Resolves a dotted key ("math.sin", "cuda.threadIdx.x", "numpy.float32")
+  // for the Name/Attribute node `e` into its type and ExprInfo; false when
+  // the key names nothing.
+  bool resolve_key(const std::string& key, const ast::Expr* e, ExprInfo& info);
+
+  // Records a device callee / foreign callee / feature use.
+  void add_callee(std::shared_ptr<const TypedFunction> f);
+  void add_foreign(std::shared_ptr<const ir::ForeignFunction> f);
+  void use_barriers() { uses_barriers_ = true; }
+  void use_warp_ops() { uses_warp_ops_ = true; }
+
+ private:
+  void pass();
+  void body(const ast::Body& b);
+  void stmt(const ast::Stmt& s);
+  void guarded(const std::function<void()>& f);
+  void assign_to(const ast::Expr* target, const ir::Type* value_type, const ast::SourceLoc& where_loc);
+  void assign_local(const std::string& name, const ir::Type* t, const ast::Expr* at);
+  void check_truthy(const ast::Expr* e);
+  void for_stmt(const ast::For& f);
+  const ir::Type* type_expr(const ast::Expr* e, ExprInfo& info);
+  const ir::Type* type_name(const ast::Name& n, ExprInfo& info);
+  const ir::Type* type_attribute(const ast::Attribute& a, ExprInfo& info);
+  const ir::Type* type_call(const ast::Call& c, ExprInfo& info);
+
+  std::shared_ptr<TypedFunction> out_;
+  std::map<std::string, const ir::Type*> locals_;
+  std::set<const ast::Expr*> typed_;  // typed in this pass
+  std::vector<const ir::Type*> returns_;
+  std::vector<const ast::Return*> return_stmts_;
+  bool changed_ = false;
+  bool pending_ = false;
+  bool strict_ = false;
+  int loop_depth_ = 0;
+  bool uses_barriers_ = false;
+  bool uses_warp_ops_ = false;
+  std::vector<std::shared_ptr<const TypedFunction>> callees_;
+  std::vector<std::shared_ptr<const ir::ForeignFunction>> foreign_;
+};
+
+// ---- feature rules (sema/typing/*.cpp) ---------------------------------------
+// Each returns nullptr when `key` is not its feature, else the call's type.
+const ir::Type* type_arith(Typer& t, const ast::BinOp& e, ExprInfo& info);
+const ir::Type* type_unary(Typer& t, const ast::UnaryOp& e, ExprInfo& info);
+// The operation of an augmented assignment (left type, right expr).
+const ir::Type* type_binop_types(Typer& t, ast::BinOpKind op, const ir::Type* l, const ir::Type* r,
+                                 const ast::Expr* at, std::vector<const ir::Type*>* operand_types);
+const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info);
+const ir::Type* type_boolop(Typer& t, const ast::BoolOp& e, ExprInfo& info);
+const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+const ir::Type* type_cast_call(Typer& t, const ast::Call& c, const ir::Type* target, const std::string& fname,
+                               ExprInfo& info);
+const ir::Type* type_math_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+const ir::Type* type_cuda_indexing_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+const ir::Type* type_atomic_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+const ir::Type* type_warp_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+const ir::Type* type_array_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+const ir::Type* type_libdevice_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info);
+const ir::Type* type_foreign_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info);
+const ir::Type* type_ffi_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+// The converted index type of `idx` into array `arr`: int64 for one integer,
+// UniTuple(int64 x ndim) for a tuple; errors are prefixed with `what`.
+const ir::Type* array_index_type(Typer& t, const ast::Expr* idx, const ir::Type* arr, const std::string& what);
+// Subscript loads and array/tuple attributes.
+const ir::Type* type_subscript(Typer& t, const ast::Subscript& s, ExprInfo& info, bool store);
+const ir::Type* type_value_attribute(Typer& t, const ast::Attribute& a, const ir::Type* base, ExprInfo& info);
+// Values and namespaces reached by key (constants, value intrinsics, type
+// objects); false when the key is unknown.
+bool resolve_builtin_key(Typer& t, const std::string& key, const ast::Expr* e, ExprInfo& info);
+
+// The mangled symbol of a specialization (valid PTX identifier).
+std::string mangle(const std::string& name, const std::vector<const ir::Type*>& args, bool kernel);
+
+}  // namespace cuhost::sema

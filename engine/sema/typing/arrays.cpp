@@ -1,0 +1,201 @@
+// Typing of arrays in kernels: element loads and stores (one integer per
+// dimension, negative indices wrap), CPointer indexing, tuple indexing,
+// the shape/size/ndim/strides attributes, and the array constructors
+// cuda.shared.array, cuda.local.array and cuda.const.array_like.
+#include "sema/typer.h"
+
+namespace cuhost::sema {
+
+namespace {
+
+bool int_like(const ir::Type* t) { return t->kind == ir::TypeKind::Boolean || t->is_integer(); }
+
+const ir::Type* array_subscript(Typer& t, const ast::Subscript& s, const ir::Type* arr, ExprInfo& info, bool store) {
+  (void)info;
+  const ast::Expr* idx = s.index.get();
+  std::string what = concat("indexing ", display(arr));
+  if (idx->kind == ast::ExprKind::Slice) {
+    t.fail(ErrorKind::UnsupportedError, idx->loc, "array slicing is not supported in kernels");
+  }
+  size_t given;
+  if (idx->kind == ast::ExprKind::Tuple) {
+    const auto& tup = static_cast<const ast::Tuple&>(*idx);
+    for (const auto& e : tup.elts) {
+      if (e->kind == ast::ExprKind::Slice) t.fail(ErrorKind::UnsupportedError, e->loc, "array slicing is not supported in kernels");
+    }
+    given = tup.elts.size();
+  } else {
+    const ir::Type* it = t.type_of(idx);
+    given = it->is_tuple() ? it->elements.size() : 1;
+  }
+  if (static_cast<int>(given) < arr->ndim) {
+    t.fail(ErrorKind::UnsupportedError, s.loc,
+           concat("partial indexing of ", display(arr), " with ", given, " index", given == 1 ? "" : "es",
+                  " is not supported in kernels (index all ", arr->ndim, " dimensions)"));
+  }
+  if (static_cast<int>(given) > arr->ndim) {
+    t.typing_error(&s, concat("too many indices for ", display(arr), ": ", given, " given"));
+  }
+  const ir::Type* it = t.type_of(idx);
+  if (it->kind == ir::TypeKind::Boolean || (it->is_tuple() && [&] {
+        for (auto* e : it->elements)
+          if (e->kind == ir::TypeKind::Boolean) return true;
+        return false;
+      }())) {
+    t.typing_error(idx, concat("array index must be an integer, not ", display(it)));
+  }
+  if (!int_like(it) && !it->is_tuple()) {
+    t.typing_error(idx, concat("array index must be an integer, not ", display(it)));
+  }
+  if (it->is_tuple()) {
+    for (auto* e : it->elements)
+      if (!e->is_integer()) t.typing_error(idx, concat("array index must be integers, not ", display(it)));
+  }
+  const ir::Type* index_type = array_index_type(t, idx, arr, what);
+  if (store && arr->readonly) t.typing_error(&s, concat("cannot store into a ", display(arr)));
+  ExprInfo& inf = t.info(&s);
+  inf.intrinsic = store ? "array.setitem" : "array.getitem";
+  inf.param_types = {index_type};
+  return arr->dtype;
+}
+
+const ir::Type* tuple_subscript(Typer& t, const ast::Subscript& s, const ir::Type* tup, bool store) {
+  if (store) t.typing_error(&s, concat("cannot assign to an element of ", display(tup), ": tuples are immutable"));
+  const ast::Expr* idx = s.index.get();
+  if (idx->kind == ast::ExprKind::Slice) t.fail(ErrorKind::UnsupportedError, idx->loc, "tuple slicing is not supported in kernels");
+  const ir::Type* it = t.type_of(idx);
+  if (!int_like(it)) t.typing_error(idx, concat("tuple indices must be integers, not ", display(it)));
+  auto k = t.literal_int(idx);
+  ExprInfo& inf = t.info(&s);
+  inf.intrinsic = "tuple.getitem";
+  std::int64_t n = static_cast<std::int64_t>(tup->elements.size());
+  if (k) {
+    std::int64_t i = *k < 0 ? *k + n : *k;
+    if (i < 0 || i >= n) t.fail(ErrorKind::IndexError, s.loc, "tuple index out of range");
+    if (*k < 0) t.info(idx).constant = ir::ConstValue::integer(i);
+    inf.param_types = {ir::int64()};
+    return tup->elements[static_cast<size_t>(i)];
+  }
+  bool uniform = n > 0;
+  for (auto* e : tup->elements) uniform = uniform && e == tup->elements[0];
+  if (!uniform) t.typing_error(idx, concat("an index into ", display(tup), " must be a literal integer"));
+  inf.param_types = {ir::int64()};
+  return tup->elements[0];
+}
+
+std::vector<std::int64_t> literal_shape(Typer& t, const ast::Expr* shape, const std::string& fname) {
+  t.type_of(shape);
+  const auto& c = t.constant(shape);
+  std::vector<std::int64_t> out;
+  auto bad = [&] {
+    t.typing_error(shape, concat(fname, "() needs a literal shape (an integer or a tuple of integers)"));
+  };
+  if (!c) bad();
+  if (c->kind == ir::ConstValue::Kind::Int || c->kind == ir::ConstValue::Kind::UInt) {
+    out.push_back(c->i);
+  } else if (c->kind == ir::ConstValue::Kind::Tuple) {
+    for (const auto& item : c->items) {
+      if (item.kind != ir::ConstValue::Kind::Int && item.kind != ir::ConstValue::Kind::UInt) bad();
+      out.push_back(item.i);
+    }
+    if (out.empty()) bad();
+  } else {
+    bad();
+  }
+  for (std::int64_t e : out) {
+    if (e < 0) t.fail(ErrorKind::ValueError, shape->loc, concat(fname, "() shape extents must not be negative"));
+  }
+  return out;
+}
+
+const ir::Type* dtype_arg(Typer& t, const ast::Expr* d, const std::string& fname) {
+  const ir::Type* dt = t.type_of(d);
+  const ir::Type* scalar = nullptr;
+  if (dt->kind == ir::TypeKind::TypeRef) scalar = dt->pointee;
+  if (dt->kind == ir::TypeKind::StringLiteral) scalar = ir::scalar_by_name(dt->key);
+  if (!scalar || !scalar->is_scalar()) {
+    t.typing_error(d, concat(fname, "() needs a dtype such as float32 or np.float32, not ", display(dt)));
+  }
+  return scalar;
+}
+
+}  // namespace
+
+const ir::Type* type_subscript(Typer& t, const ast::Subscript& s, ExprInfo& info, bool store) {
+  const ir::Type* base = t.type_of(s.value.get());
+  if (base->is_array()) return array_subscript(t, s, base, info, store);
+  if (base->is_tuple()) return tuple_subscript(t, s, base, store);
+  if (base->kind == ir::TypeKind::CPointer) {
+    const ir::Type* it = t.type_of(s.index.get());
+    if (!it->is_integer()) t.typing_error(s.index.get(), concat("pointer index must be an integer, not ", display(it)));
+    ExprInfo& inf = t.info(&s);
+    inf.intrinsic = store ? "array.setitem" : "array.getitem";
+    inf.param_types = {ir::int64()};
+    return base->pointee;
+  }
+  if (base->kind == ir::TypeKind::TypeRef) {
+    t.fail(ErrorKind::UnsupportedError, s.loc, "array type spellings such as float32[:] are not supported inside kernels");
+  }
+  t.typing_error(&s, concat("'", display(base), "' object is not subscriptable"));
+}
+
+const ir::Type* type_value_attribute(Typer& t, const ast::Attribute& a, const ir::Type* base, ExprInfo& info) {
+  (void)info;
+  if (!base->is_array()) return nullptr;
+  ExprInfo& inf = t.info(&a);
+  if (a.attr == "shape" || a.attr == "strides") {
+    inf.intrinsic = "array." + a.attr;
+    return ir::tuple(std::vector<const ir::Type*>(static_cast<size_t>(base->ndim), ir::int64()));
+  }
+  if (a.attr == "size") {
+    inf.intrinsic = "array.size";
+    return ir::int64();
+  }
+  if (a.attr == "ndim") {
+    inf.constant = ir::ConstValue::integer(base->ndim);
+    return ir::int64();
+  }
+  if (a.attr == "dtype") return ir::type_ref(base->dtype);
+  return nullptr;
+}
+
+const ir::Type* type_array_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info) {
+  (void)info;
+  if (key == "cuda.shared.array" || key == "cuda.local.array") {
+    std::string fname = key;
+    auto args = t.bind(c, "array", {"shape", "dtype"}, 2, t.info(&c));
+    std::vector<std::int64_t> shape = literal_shape(t, args[0], fname);
+    const ir::Type* dtype = dtype_arg(t, args[1], fname);
+    if (key == "cuda.local.array") {
+      for (auto e : shape)
+        if (e == 0) t.fail(ErrorKind::ValueError, args[0]->loc, "cuda.local.array() extents must be positive");
+    } else if (shape.size() > 1) {
+      for (auto e : shape)
+        if (e == 0) t.fail(ErrorKind::ValueError, args[0]->loc, "dynamic shared memory (shape 0) must be 1-d");
+    }
+    ExprInfo& inf = t.info(&c);
+    inf.shape = shape;
+    inf.param_types = {nullptr, nullptr};
+    return ir::array(dtype, static_cast<int>(shape.size()), ir::Layout::C);
+  }
+  if (key == "cuda.const.array_like") {
+    auto args = t.bind(c, "array_like", {"ary"}, 1, t.info(&c));
+    const ast::Expr* a = args[0];
+    const ir::Type* at = t.type_of(a);
+    const frontend::GlobalValue* g = nullptr;
+    if (a->kind == ast::ExprKind::Name) {
+      auto it = t.captured().globals.find(static_cast<const ast::Name*>(a)->id);
+      if (it != t.captured().globals.end() && it->second.kind == frontend::GlobalValue::Kind::Array) g = &it->second;
+    }
+    if (!g || !at->is_array()) {
+      t.typing_error(a, concat("cuda.const.array_like() needs a global NumPy array, not ", display(at)));
+    }
+    ExprInfo& inf = t.info(&c);
+    inf.shape = g->array->shape;
+    inf.param_types = {nullptr};
+    return ir::array(g->array->dtype, static_cast<int>(g->array->shape.size()), ir::Layout::C);
+  }
+  return nullptr;
+}
+
+}  // namespace cuhost::sema

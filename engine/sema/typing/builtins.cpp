@@ -1,0 +1,144 @@
+// Typing of Python builtins inside kernels: abs min max round len range and
+// the casts int() float() bool() (and type objects called as casts).
+#include "sema/typer.h"
+
+namespace cuhost::sema {
+
+namespace {
+
+bool num_or_bool(const ir::Type* t) { return t->kind == ir::TypeKind::Boolean || t->is_number(); }
+bool int_like(const ir::Type* t) { return t->kind == ir::TypeKind::Boolean || t->is_integer(); }
+
+const ir::Type* type_range(Typer& t, const ast::Call& c, ExprInfo& info) {
+  if (!c.keywords.empty()) t.fail(ErrorKind::TypingError, c.keywords[0].loc, "range() takes no keyword arguments");
+  size_t n = c.args.size();
+  if (n < 1 || n > 3) {
+    t.fail(ErrorKind::TypingError, c.loc, concat("range() takes from 1 to 3 arguments (", n, " given)"));
+  }
+  std::vector<const ast::Expr*> ordered(3, nullptr);
+  if (n == 1) {
+    ordered[1] = c.args[0].get();
+  } else {
+    ordered[0] = c.args[0].get();
+    ordered[1] = c.args[1].get();
+    if (n == 3) ordered[2] = c.args[2].get();
+  }
+  const ir::Type* index = ir::int64();
+  for (const ast::Expr* a : ordered) {
+    if (!a) continue;
+    const ir::Type* at = t.type_of(a);
+    if (!int_like(at)) t.typing_error(a, concat("range() arguments must be integers, not ", display(at)));
+    if (at == ir::uint64()) index = ir::uint64();
+  }
+  if (ordered[2]) {
+    if (auto step = t.literal_int(ordered[2]); step && *step == 0) {
+      t.fail(ErrorKind::ValueError, ordered[2]->loc, "range() arg 3 must not be zero");
+    }
+  }
+  ExprInfo& inf = t.info(&c);
+  inf.ordered_args = ordered;
+  inf.param_types = {index, index, index};
+  inf.intrinsic = "builtins.range";
+  (void)info;
+  return ir::range(index);
+}
+
+}  // namespace
+
+const ir::Type* type_cast_call(Typer& t, const ast::Call& c, const ir::Type* target, const std::string& fname,
+                               ExprInfo& info) {
+  (void)info;
+  if (!target->is_scalar()) t.typing_error(&c, concat("cannot call ", fname, " as a function in a kernel"));
+  auto args = t.bind(c, fname, {"value"}, 1, t.info(&c));
+  const ir::Type* from = t.type_of(args[0]);
+  if (from->kind == ir::TypeKind::TypeRef) {
+    t.typing_error(&c, concat("signatures such as ", fname, "(", display(from->pointee),
+                              ") cannot be built inside a kernel"));
+  }
+  if (!num_or_bool(from)) t.typing_error(&c, concat("cannot convert ", display(from), " to ", display(target)));
+  if (from->kind == ir::TypeKind::Complex && target->kind != ir::TypeKind::Complex) {
+    t.typing_error(&c, concat("cannot convert ", display(from), " to ", display(target)));
+  }
+  ExprInfo& inf = t.info(&c);
+  inf.intrinsic = "cast";
+  inf.param_types = {from};
+  return target;
+}
+
+const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info) {
+  if (key.rfind("builtins.", 0) != 0) return nullptr;
+  std::string name = key.substr(9);
+  if (name == "int") return type_cast_call(t, c, ir::int64(), "int", info);
+  if (name == "float") return type_cast_call(t, c, ir::float64(), "float", info);
+  if (name == "bool") return type_cast_call(t, c, ir::boolean(), "bool", info);
+  if (name == "complex") return type_cast_call(t, c, ir::complex128(), "complex", info);
+  if (name == "range") return type_range(t, c, info);
+  if (name == "abs") {
+    auto args = t.bind(c, "abs", {"x"}, 1, t.info(&c));
+    const ir::Type* x = t.type_of(args[0]);
+    if (!num_or_bool(x)) t.typing_error(&c, concat("bad operand type for abs(): ", display(x)));
+    const ir::Type* param = x->kind == ir::TypeKind::Boolean ? ir::int64() : x;
+    const ir::Type* result = x->kind == ir::TypeKind::Complex ? (x->bits == 64 ? ir::float32() : ir::float64()) : param;
+    t.info(&c).param_types = {param};
+    return result;
+  }
+  if (name == "min" || name == "max") {
+    if (!c.keywords.empty()) t.fail(ErrorKind::TypingError, c.keywords[0].loc, name + "() takes no keyword arguments in kernels");
+    if (c.args.size() < 2) {
+      t.typing_error(&c, concat(name, "() in kernels takes at least 2 scalar arguments (", c.args.size(), " given)"));
+    }
+    const ir::Type* u = nullptr;
+    std::vector<const ast::Expr*> ordered;
+    for (const auto& a : c.args) {
+      const ir::Type* at = t.type_of(a.get());
+      if (!num_or_bool(at) || at->kind == ir::TypeKind::Complex) {
+        t.typing_error(a.get(), concat(name, "() arguments must be real numbers, not ", display(at)));
+      }
+      u = u ? promote(u, at) : at;
+      ordered.push_back(a.get());
+    }
+    ExprInfo& inf = t.info(&c);
+    inf.ordered_args = ordered;
+    inf.param_types.assign(ordered.size(), u);
+    return u;
+  }
+  if (name == "round") {
+    auto args = t.bind(c, "round", {"number", "ndigits"}, 1, t.info(&c));
+    const ir::Type* x = t.type_of(args[0]);
+    if (!num_or_bool(x) || x->kind == ir::TypeKind::Complex) {
+      t.typing_error(&c, concat("type ", display(x), " doesn't define __round__"));
+    }
+    ExprInfo* inf = &t.info(&c);
+    if (args[1]) {
+      const ir::Type* n = t.type_of(args[1]);
+      if (!int_like(n)) t.typing_error(args[1], concat("round() ndigits must be an integer, not ", display(n)));
+      inf = &t.info(&c);
+      if (x->is_float()) {
+        inf->param_types = {x, ir::int64()};
+        return x;
+      }
+      inf->param_types = {ir::int64(), ir::int64()};
+      return ir::int64();
+    }
+    inf->param_types = {x->is_float() ? x : ir::int64()};
+    return ir::int64();
+  }
+  if (name == "len") {
+    auto args = t.bind(c, "len", {"obj"}, 1, t.info(&c));
+    const ir::Type* x = t.type_of(args[0]);
+    ExprInfo& inf = t.info(&c);
+    if (x->is_array()) {
+      inf.param_types = {x};
+      return ir::int64();
+    }
+    if (x->is_tuple()) {
+      inf.param_types = {nullptr};
+      inf.constant = ir::ConstValue::integer(static_cast<std::int64_t>(x->elements.size()));
+      return ir::int64();
+    }
+    t.typing_error(&c, concat("len() of unsized object of type ", display(x)));
+  }
+  return nullptr;
+}
+
+}  // namespace cuhost::sema

@@ -1,0 +1,118 @@
+// Typing of calls to other jitted functions (specialized recursively on the
+// argument types), to declared foreign functions (numba's implicit argument
+// conversions, arity and array/scalar checks) and of ffi.from_buffer.
+#include "sema/infer.h"
+#include "sema/typer.h"
+
+namespace cuhost::sema {
+
+namespace {
+
+std::string type_list(const std::vector<const ir::Type*>& types) {
+  std::string out = "(";
+  for (size_t i = 0; i < types.size(); ++i) out += (i ? ", " : "") + display(types[i]);
+  return out + ")";
+}
+
+bool foreign_arg_ok(const ir::Type* actual, const ir::Type* declared) {
+  if (declared->kind == ir::TypeKind::CPointer) {
+    if (actual->kind == ir::TypeKind::CPointer) {
+      return actual->pointee == declared->pointee || declared->pointee->kind == ir::TypeKind::Void ||
+             declared->pointee->kind == ir::TypeKind::NoneType;
+    }
+    return false;
+  }
+  if (declared->is_array()) {
+    return actual->is_array() && actual->dtype == declared->dtype && actual->ndim == declared->ndim &&
+           (declared->layout == ir::Layout::A || actual->layout == declared->layout);
+  }
+  if (declared->is_scalar()) return (actual->is_scalar()) && can_convert(actual, declared);
+  return can_convert(actual, declared);
+}
+
+}  // namespace
+
+const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info) {
+  (void)info;
+  std::shared_ptr<runtime::JitFunction> fn;
+  for (const auto& [name, g] : t.captured().globals) {
+    if (g.kind == frontend::GlobalValue::Kind::JitFunction && g.function.get() == callee->object) fn = g.function;
+  }
+  if (!fn) t.typing_error(&c, "cannot resolve the jitted function called here");
+  if (!fn->captured || !fn->captured->def) {
+    t.typing_error(&c, concat("the source of device function '", fn->name, "' was not captured"));
+  }
+  std::vector<std::string> params;
+  for (const auto& p : fn->captured->def->params) params.push_back(p.name);
+  auto args = t.bind(c, fn->name, params, params.size(), t.info(&c));
+  std::vector<const ir::Type*> arg_types;
+  for (const ast::Expr* a : args) {
+    const ir::Type* at = t.type_of(a);
+    if (at->kind == ir::TypeKind::Module || at->kind == ir::TypeKind::Intrinsic || at->kind == ir::TypeKind::Void) {
+      t.typing_error(a, concat("cannot pass ", display(at), " to device function '", fn->name, "'"));
+    }
+    arg_types.push_back(at);
+  }
+  std::shared_ptr<const TypedFunction> typed;
+  try {
+    typed = infer_device(fn, arg_types);
+  } catch (UserError& e) {
+    e.add_note(concat("while typing call to device function '", fn->name, "' with argument types ",
+                      type_list(arg_types), " (", t.captured().filename, ":", c.loc.line, ")"));
+    throw;
+  }
+  ExprInfo& inf = t.info(&c);
+  inf.callee = typed;
+  inf.param_types = typed->arg_types;
+  t.add_callee(typed);
+  return typed->return_type;
+}
+
+const ir::Type* type_foreign_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info) {
+  (void)info;
+  std::shared_ptr<const ir::ForeignFunction> ff;
+  for (const auto& [name, g] : t.captured().globals) {
+    if (g.kind == frontend::GlobalValue::Kind::Foreign && g.foreign.get() == callee->object) ff = g.foreign;
+  }
+  if (!ff) t.typing_error(&c, "cannot resolve the foreign function called here");
+  std::string name = ff->python_name.empty() ? ff->name : ff->python_name;
+  if (!c.keywords.empty()) {
+    t.fail(ErrorKind::TypingError, c.keywords[0].loc,
+           concat("foreign function '", name, "' takes no keyword arguments"));
+  }
+  std::vector<const ir::Type*> actual;
+  std::vector<const ast::Expr*> ordered;
+  for (const auto& a : c.args) {
+    actual.push_back(t.type_of(a.get()));
+    ordered.push_back(a.get());
+  }
+  bool ok = actual.size() == ff->sig.args.size();
+  for (size_t i = 0; ok && i < actual.size(); ++i) ok = foreign_arg_ok(actual[i], ff->sig.args[i]);
+  if (!ok) {
+    t.typing_error(&c, concat("invalid call of foreign function '", name, "' with argument types ",
+                              type_list(actual), ": it is declared ", ff->sig.str()));
+  }
+  ExprInfo& inf = t.info(&c);
+  inf.foreign = ff;
+  inf.ordered_args = ordered;
+  inf.param_types = ff->sig.args;
+  t.add_foreign(ff);
+  const ir::Type* rt = ff->sig.return_type ? ff->sig.return_type : ir::void_type();
+  if (rt->kind == ir::TypeKind::Void) return ir::none_type();
+  return rt;
+}
+
+const ir::Type* type_ffi_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info) {
+  (void)info;
+  if (key != "ffi.from_buffer") return nullptr;
+  auto args = t.bind(c, "from_buffer", {"obj"}, 1, t.info(&c));
+  const ir::Type* a = t.type_of(args[0]);
+  if (!a->is_array()) t.typing_error(args[0], concat("ffi.from_buffer() needs an array, not ", display(a)));
+  if (a->layout == ir::Layout::A) {
+    t.typing_error(args[0], concat("ffi.from_buffer() needs a C- or F-contiguous array, got ", display(a)));
+  }
+  t.info(&c).param_types = {a};
+  return ir::cpointer(a->dtype);
+}
+
+}  // namespace cuhost::sema

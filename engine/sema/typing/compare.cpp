@@ -1,0 +1,76 @@
+// Typing of comparisons (chained, `is None`) and of `and`/`or`: comparisons
+// convert both sides to numba's common arithmetic type and give bool;
+// boolean operators give the unified type of their operands.
+#include "sema/typer.h"
+
+namespace cuhost::sema {
+
+namespace {
+
+bool num_or_bool(const ir::Type* t) { return t->kind == ir::TypeKind::Boolean || t->is_number(); }
+
+}  // namespace
+
+const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info) {
+  (void)info;
+  const ir::Type* left = t.type_of(e.left.get());
+  std::vector<const ir::Type*> operands;
+  std::optional<bool> folded = true;
+  for (size_t i = 0; i < e.ops.size(); ++i) {
+    const ir::Type* right = t.type_of(e.comparators[i].get());
+    ast::CompareOpKind op = e.ops[i];
+    if (op == ast::CompareOpKind::Is || op == ast::CompareOpKind::IsNot) {
+      bool ln = left->kind == ir::TypeKind::NoneType, rn = right->kind == ir::TypeKind::NoneType;
+      if (!ln && !rn) {
+        t.typing_error(&e, concat("'", ast::to_string(op), "' comparisons in kernels are only supported with None"));
+      }
+      bool same = ln && rn;
+      bool value = op == ast::CompareOpKind::Is ? same : !same;
+      if (folded) folded = *folded && value;
+      operands.push_back(ir::none_type());
+    } else {
+      if (!num_or_bool(left) || !num_or_bool(right)) {
+        t.typing_error(&e, concat("cannot compare ", display(left), " and ", display(right), " with '",
+                                  ast::to_string(op), "'"));
+      }
+      bool complex = left->kind == ir::TypeKind::Complex || right->kind == ir::TypeKind::Complex;
+      if (complex && op != ast::CompareOpKind::Eq && op != ast::CompareOpKind::NotEq) {
+        t.typing_error(&e, concat("cannot order complex values (", display(left), " and ", display(right), ")"));
+      }
+      const ir::Type* common = (left->kind == ir::TypeKind::Boolean && right->kind == ir::TypeKind::Boolean)
+                                   ? ir::boolean()
+                                   : arith(left, right);
+      operands.push_back(common);
+      folded.reset();
+    }
+    left = right;
+  }
+  ExprInfo& inf = t.info(&e);
+  inf.operand_types = operands;
+  if (folded) inf.constant = ir::ConstValue::boolean(*folded);
+  return ir::boolean();
+}
+
+const ir::Type* type_boolop(Typer& t, const ast::BoolOp& e, ExprInfo& info) {
+  (void)info;
+  const ir::Type* u = nullptr;
+  for (const auto& v : e.values) {
+    const ir::Type* vt = t.type_of(v.get());
+    if (!num_or_bool(vt) && vt->kind != ir::TypeKind::NoneType) {
+      t.typing_error(v.get(), concat("cannot use a value of type ", display(vt), " in '",
+                                     e.op == ast::BoolOpKind::And ? "and" : "or", "'"));
+    }
+    if (!u) {
+      u = vt;
+      continue;
+    }
+    const ir::Type* n = unify(u, vt);
+    if (!n) t.typing_error(&e, concat("cannot unify ", display(u), " and ", display(vt), " in a boolean expression"));
+    u = n;
+  }
+  ExprInfo& inf = t.info(&e);
+  inf.operand_types.assign(e.values.size(), u);
+  return u;
+}
+
+}  // namespace cuhost::sema
