@@ -33,4 +33,22 @@ CUcontext make_primary_context_current(int ordinal) {
   return ctx;
 }
 
+int device_attribute(int ordinal, CUdevice_attribute attribute) {
+  const DriverTable& d = driver();
+  CUdevice dev = 0;
+  check(d.cuDeviceGet(&dev, ordinal), "cuDeviceGet");
+  int value = 0;
+  check(d.cuDeviceGetAttribute(&value, attribute, dev), "cuDeviceGetAttribute");
+  return value;
+}
+
+std::string device_name(int ordinal) {
+  const DriverTable& d = driver();
+  CUdevice dev = 0;
+  check(d.cuDeviceGet(&dev, ordinal), "cuDeviceGet");
+  char name[256] = {};
+  check(d.cuDeviceGetName(name, sizeof(name) - 1, dev), "cuDeviceGetName");
+  return name;
+}
+
 }  // namespace cuhost::cuda

@@ -7,10 +7,18 @@
 
 #include <cuda.h>
 
+#include <string>
+
 namespace cuhost::cuda {
 
 // Retains (first call per device) and makes current the primary context of
 // device `ordinal`. Throws CudaSupportError/CudaAPIError on failure.
 CUcontext make_primary_context_current(int ordinal);
+
+// cuDeviceGetAttribute for device `ordinal` (no context needed).
+int device_attribute(int ordinal, CUdevice_attribute attribute);
+
+// The device's name (cuDeviceGetName).
+std::string device_name(int ordinal);
 
 }  // namespace cuhost::cuda

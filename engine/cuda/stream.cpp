@@ -17,4 +17,6 @@ Stream::~Stream() {
 
 void synchronize_stream(CUstream stream) { CUHOST_CU(cuStreamSynchronize, stream); }
 
+void synchronize_context() { CUHOST_CU(cuCtxSynchronize); }
+
 }  // namespace cuhost::cuda

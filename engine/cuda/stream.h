@@ -22,5 +22,7 @@ class Stream {
 };
 
 void synchronize_stream(CUstream stream);
+// cuCtxSynchronize on the current context.
+void synchronize_context();
 
 }  // namespace cuhost::cuda

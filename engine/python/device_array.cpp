@@ -1,0 +1,576 @@
+// The DeviceNDArray type: construction, attributes, copies to and from the
+// host, contiguity queries and __cuda_array_interface__ (v3). Indexing lives
+// in device_array_index.cpp, strided copies in device_array_copy.cpp.
+#include "python/device_array.h"
+
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "python/errors.h"
+#include "python/stream_view.h"
+
+namespace cuhost::python {
+
+// ---- numpy and dtypes ----------------------------------------------------
+
+PyObject* numpy_module() {
+  static PyObject* np = nullptr;
+  if (!np) np = PyImport_ImportModule("numpy");
+  return np;
+}
+
+PyObject* numpy_ndarray_type() {
+  static PyObject* t = nullptr;
+  if (!t) {
+    PyObject* np = numpy_module();
+    if (!np) return nullptr;
+    t = PyObject_GetAttrString(np, "ndarray");
+  }
+  return t;
+}
+
+PyObject* to_numpy_dtype(PyObject* spec) {
+  PyObject* np = numpy_module();
+  if (!np) return nullptr;
+  return PyObject_CallMethod(np, "dtype", "O", spec);
+}
+
+const ir::Type* scalar_of_typestr(const char* t) {
+  if (!t || !t[0]) return nullptr;
+  if (t[0] == '>') return nullptr;  // big-endian data is not a kernel type
+  const char* kind = (t[0] == '<' || t[0] == '|' || t[0] == '=') ? t + 1 : t;
+  char k = kind[0];
+  int size = std::atoi(kind + 1);
+  switch (k) {
+    case 'b': return size == 1 ? ir::boolean() : nullptr;
+    case 'i': return (size == 1 || size == 2 || size == 4 || size == 8) ? ir::integer(size * 8, true) : nullptr;
+    case 'u': return (size == 1 || size == 2 || size == 4 || size == 8) ? ir::integer(size * 8, false) : nullptr;
+    case 'f': return size == 4 ? ir::float32() : size == 8 ? ir::float64() : nullptr;
+    case 'c': return size == 8 ? ir::complex64() : size == 16 ? ir::complex128() : nullptr;
+    default: return nullptr;
+  }
+}
+
+bool describe_dtype(PyObject* dtype, const ir::Type** scalar, std::int64_t* itemsize) {
+  PyObject* hasobject = PyObject_GetAttrString(dtype, "hasobject");
+  if (!hasobject) return false;
+  int has = PyObject_IsTrue(hasobject);
+  Py_DECREF(hasobject);
+  if (has) {
+    PyErr_SetString(PyExc_TypeError, "a device array cannot hold Python objects (dtype 'object')");
+    return false;
+  }
+  PyObject* size = PyObject_GetAttrString(dtype, "itemsize");
+  if (!size) return false;
+  *itemsize = PyLong_AsLongLong(size);
+  Py_DECREF(size);
+  if (*itemsize <= 0) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a device array needs a dtype with a fixed, non-zero size");
+    return false;
+  }
+  PyObject* str = PyObject_GetAttrString(dtype, "str");
+  if (!str) return false;
+  *scalar = scalar_of_typestr(PyUnicode_AsUTF8(str));
+  Py_DECREF(str);
+  return true;
+}
+
+// ---- geometry ------------------------------------------------------------
+
+std::int64_t element_count(int ndim, const std::int64_t* shape) {
+  std::int64_t n = 1;
+  for (int i = 0; i < ndim; ++i) n *= shape[i];
+  return n;
+}
+
+bool is_c_contiguous(int ndim, const std::int64_t* shape, const std::int64_t* strides, std::int64_t itemsize) {
+  std::int64_t expected = itemsize;
+  for (int i = ndim - 1; i >= 0; --i) {
+    if (shape[i] == 0) return true;
+    if (shape[i] != 1) {
+      if (strides[i] != expected) return false;
+      expected *= shape[i];
+    }
+  }
+  return true;
+}
+
+bool is_f_contiguous(int ndim, const std::int64_t* shape, const std::int64_t* strides, std::int64_t itemsize) {
+  std::int64_t expected = itemsize;
+  for (int i = 0; i < ndim; ++i) {
+    if (shape[i] == 0) return true;
+    if (shape[i] != 1) {
+      if (strides[i] != expected) return false;
+      expected *= shape[i];
+    }
+  }
+  return true;
+}
+
+void c_strides(int ndim, const std::int64_t* shape, std::int64_t itemsize, std::int64_t* strides) {
+  std::int64_t s = itemsize;
+  for (int i = ndim - 1; i >= 0; --i) {
+    strides[i] = s;
+    s *= shape[i] > 0 ? shape[i] : 1;
+  }
+}
+
+void f_strides(int ndim, const std::int64_t* shape, std::int64_t itemsize, std::int64_t* strides) {
+  std::int64_t s = itemsize;
+  for (int i = 0; i < ndim; ++i) {
+    strides[i] = s;
+    s *= shape[i] > 0 ? shape[i] : 1;
+  }
+}
+
+ir::Layout layout_of(int ndim, const std::int64_t* shape, const std::int64_t* strides, int itemsize) {
+  if (is_c_contiguous(ndim, shape, strides, itemsize)) return ir::Layout::C;
+  if (is_f_contiguous(ndim, shape, strides, itemsize)) return ir::Layout::F;
+  return ir::Layout::A;
+}
+
+// ---- construction --------------------------------------------------------
+
+namespace {
+
+DeviceArrayObject* alloc_object() {
+  auto* self = reinterpret_cast<DeviceArrayObject*>(DeviceArrayType.tp_alloc(&DeviceArrayType, 0));
+  if (!self) return nullptr;
+  new (&self->memory) std::shared_ptr<runtime::DeviceAllocation>();
+  self->base = nullptr;
+  self->dtype = nullptr;
+  self->stream = nullptr;
+  self->scalar = nullptr;
+  self->data = 0;
+  self->itemsize = 0;
+  self->ndim = 0;
+  self->readonly = false;
+  return self;
+}
+
+bool set_dtype(DeviceArrayObject* self, PyObject* dtype) {
+  if (!describe_dtype(dtype, &self->scalar, &self->itemsize)) return false;
+  Py_INCREF(dtype);
+  self->dtype = dtype;
+  return true;
+}
+
+void set_stream(DeviceArrayObject* self, PyObject* stream) {
+  if (!stream || stream == Py_None) stream = PyLong_FromLong(0);
+  else Py_INCREF(stream);
+  self->stream = stream;
+}
+
+bool check_ndim(int ndim) {
+  if (ndim < 0 || ndim > kMaxDims) {
+    PyErr_Format(PyExc_ValueError, "device arrays have at most %d dimensions (got %d)", kMaxDims, ndim);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+PyObject* new_device_array(int ndim, const std::int64_t* shape, const std::int64_t* strides, PyObject* dtype,
+                           bool fortran, PyObject* stream) {
+  if (!check_ndim(ndim)) return nullptr;
+  for (int i = 0; i < ndim; ++i)
+    if (shape[i] < 0) {
+      PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
+      return nullptr;
+    }
+  DeviceArrayObject* self = alloc_object();
+  if (!self) return nullptr;
+  PyObject* result = reinterpret_cast<PyObject*>(self);
+  if (!set_dtype(self, dtype)) {
+    Py_DECREF(result);
+    return nullptr;
+  }
+  set_stream(self, stream);
+  self->ndim = ndim;
+  for (int i = 0; i < ndim; ++i) self->shape[i] = shape[i];
+  std::int64_t bytes = element_count(ndim, shape) * self->itemsize;
+  if (strides) {
+    // Explicit strides: allocate the span they reach (numba's alloc_size).
+    std::int64_t span = self->itemsize;
+    for (int i = 0; i < ndim; ++i) {
+      if (strides[i] < 0) {
+        PyErr_SetString(PyExc_ValueError, "device_array: negative strides need an existing allocation");
+        Py_DECREF(result);
+        return nullptr;
+      }
+      self->strides[i] = strides[i];
+      if (shape[i] > 0) span += (shape[i] - 1) * strides[i];
+    }
+    bytes = element_count(ndim, shape) == 0 ? 0 : span;
+  } else if (fortran) {
+    f_strides(ndim, shape, self->itemsize, self->strides);
+  } else {
+    c_strides(ndim, shape, self->itemsize, self->strides);
+  }
+  CUHOST_PY_GUARD(
+      {
+        self->memory = runtime::DeviceAllocation::allocate(static_cast<std::size_t>(bytes));
+        self->data = self->memory->address();
+        return result;
+      },
+      (Py_DECREF(result), nullptr))
+}
+
+PyObject* new_device_view(DeviceArrayObject* owner, PyObject* base, std::uintptr_t data, int ndim,
+                          const std::int64_t* shape, const std::int64_t* strides, PyObject* dtype, bool readonly,
+                          PyObject* stream) {
+  if (!check_ndim(ndim)) return nullptr;
+  DeviceArrayObject* self = alloc_object();
+  if (!self) return nullptr;
+  PyObject* result = reinterpret_cast<PyObject*>(self);
+  if (!set_dtype(self, dtype)) {
+    Py_DECREF(result);
+    return nullptr;
+  }
+  set_stream(self, stream);
+  if (owner) {
+    self->memory = owner->memory;
+    if (owner->base) {
+      Py_INCREF(owner->base);
+      self->base = owner->base;
+    }
+  } else if (base) {
+    Py_INCREF(base);
+    self->base = base;
+  }
+  self->data = data;
+  self->ndim = ndim;
+  self->readonly = readonly;
+  for (int i = 0; i < ndim; ++i) {
+    self->shape[i] = shape[i];
+    self->strides[i] = strides[i];
+  }
+  return result;
+}
+
+// ---- the type --------------------------------------------------------------
+
+namespace {
+
+DeviceArrayObject* as_array(PyObject* o) { return reinterpret_cast<DeviceArrayObject*>(o); }
+
+PyObject* int_tuple(int n, const std::int64_t* v) {
+  PyObject* t = PyTuple_New(n);
+  if (!t) return nullptr;
+  for (int i = 0; i < n; ++i) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(v[i]));
+  return t;
+}
+
+// Parses a shape: an int or a sequence of ints.
+bool parse_shape(PyObject* obj, int* ndim, std::int64_t* shape) {
+  if (PyLong_Check(obj) || PyIndex_Check(obj)) {
+    *ndim = 1;
+    shape[0] = PyNumber_AsSsize_t(obj, PyExc_OverflowError);
+    return !PyErr_Occurred();
+  }
+  PyObject* seq = PySequence_Fast(obj, "shape must be an int or a sequence of ints");
+  if (!seq) return false;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  if (n > kMaxDims) {
+    Py_DECREF(seq);
+    PyErr_Format(PyExc_ValueError, "device arrays have at most %d dimensions (got %zd)", kMaxDims, n);
+    return false;
+  }
+  *ndim = static_cast<int>(n);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    shape[i] = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i), PyExc_OverflowError);
+    if (PyErr_Occurred()) {
+      Py_DECREF(seq);
+      return false;
+    }
+  }
+  Py_DECREF(seq);
+  return true;
+}
+
+// DeviceNDArray(shape, strides, dtype, stream=0): numba's constructor.
+PyObject* da_new(PyTypeObject*, PyObject* args, PyObject* kwargs) {
+  static const char* names[] = {"shape", "strides", "dtype", "stream", nullptr};
+  PyObject *shape_obj, *strides_obj, *dtype_obj, *stream = nullptr;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|O:DeviceNDArray", const_cast<char**>(names), &shape_obj,
+                                   &strides_obj, &dtype_obj, &stream))
+    return nullptr;
+  int ndim = 0, sndim = 0;
+  std::int64_t shape[kMaxDims], strides[kMaxDims];
+  if (!parse_shape(shape_obj, &ndim, shape)) return nullptr;
+  bool have_strides = strides_obj != Py_None;
+  if (have_strides) {
+    if (!parse_shape(strides_obj, &sndim, strides)) return nullptr;
+    if (sndim != ndim) {
+      PyErr_Format(PyExc_ValueError, "strides have %d entries for a %d-dimensional shape", sndim, ndim);
+      return nullptr;
+    }
+  }
+  PyObject* dtype = to_numpy_dtype(dtype_obj);
+  if (!dtype) return nullptr;
+  PyObject* r = new_device_array(ndim, shape, have_strides ? strides : nullptr, dtype, false, stream);
+  Py_DECREF(dtype);
+  return r;
+}
+
+void da_dealloc(PyObject* o) {
+  DeviceArrayObject* self = as_array(o);
+  self->memory.~shared_ptr();
+  Py_XDECREF(self->base);
+  Py_XDECREF(self->dtype);
+  Py_XDECREF(self->stream);
+  Py_TYPE(o)->tp_free(o);
+}
+
+PyObject* da_repr(PyObject* o) {
+  DeviceArrayObject* self = as_array(o);
+  PyObject* shape = int_tuple(self->ndim, self->shape);
+  if (!shape) return nullptr;
+  PyObject* r = PyUnicode_FromFormat("<DeviceNDArray shape=%R dtype=%S at %p>", shape, self->dtype,
+                                     reinterpret_cast<void*>(self->data));
+  Py_DECREF(shape);
+  return r;
+}
+
+PyObject* get_shape(PyObject* o, void*) { return int_tuple(as_array(o)->ndim, as_array(o)->shape); }
+PyObject* get_strides(PyObject* o, void*) { return int_tuple(as_array(o)->ndim, as_array(o)->strides); }
+PyObject* get_ndim(PyObject* o, void*) { return PyLong_FromLong(as_array(o)->ndim); }
+PyObject* get_size(PyObject* o, void*) { return PyLong_FromLongLong(element_count(as_array(o)->ndim, as_array(o)->shape)); }
+PyObject* get_itemsize(PyObject* o, void*) { return PyLong_FromLongLong(as_array(o)->itemsize); }
+PyObject* get_nbytes(PyObject* o, void*) {
+  return PyLong_FromLongLong(element_count(as_array(o)->ndim, as_array(o)->shape) * as_array(o)->itemsize);
+}
+PyObject* get_dtype(PyObject* o, void*) { return Py_NewRef(as_array(o)->dtype); }
+PyObject* get_stream(PyObject* o, void*) { return Py_NewRef(as_array(o)->stream); }
+PyObject* get_alloc_size(PyObject* o, void*) {
+  DeviceArrayObject* self = as_array(o);
+  return PyLong_FromSize_t(self->memory ? self->memory->size() : 0);
+}
+PyObject* get_pointer(PyObject* o, void*) { return PyLong_FromSize_t(as_array(o)->data); }
+PyObject* get_transpose(PyObject* o, void*) { return device_array_transpose(o, nullptr); }
+
+PyObject* get_interface(PyObject* o, void*) {
+  DeviceArrayObject* self = as_array(o);
+  PyObject* typestr = PyObject_GetAttrString(self->dtype, "str");
+  if (!typestr) return nullptr;
+  PyObject* shape = int_tuple(self->ndim, self->shape);
+  PyObject* strides = is_c_contiguous(self->ndim, self->shape, self->strides, self->itemsize)
+                          ? Py_NewRef(Py_None)
+                          : int_tuple(self->ndim, self->strides);
+  std::uintptr_t handle = 0;
+  if (!PyLong_Check(self->stream) || PyLong_AsLongLong(self->stream) != 0) {
+    if (!stream_handle(self->stream, &handle)) PyErr_Clear();
+  }
+  PyObject* stream = handle ? PyLong_FromSize_t(handle) : Py_NewRef(Py_None);
+  PyObject* d = Py_BuildValue("{s:N,s:N,s:(NO),s:N,s:i,s:N}", "shape", shape, "strides", strides, "data",
+                              PyLong_FromSize_t(self->data), self->readonly ? Py_True : Py_False, "typestr",
+                              typestr, "version", 3, "stream", stream);
+  return d;
+}
+
+Py_ssize_t da_length(PyObject* o) {
+  DeviceArrayObject* self = as_array(o);
+  if (self->ndim == 0) {
+    PyErr_SetString(PyExc_TypeError, "len() of unsized object");
+    return -1;
+  }
+  return static_cast<Py_ssize_t>(self->shape[0]);
+}
+
+PyObject* m_is_c_contiguous(PyObject* o, PyObject*) {
+  DeviceArrayObject* s = as_array(o);
+  return PyBool_FromLong(is_c_contiguous(s->ndim, s->shape, s->strides, s->itemsize));
+}
+PyObject* m_is_f_contiguous(PyObject* o, PyObject*) {
+  DeviceArrayObject* s = as_array(o);
+  return PyBool_FromLong(is_f_contiguous(s->ndim, s->shape, s->strides, s->itemsize));
+}
+
+std::string shape_text(int ndim, const std::int64_t* shape) {
+  std::string s = "(";
+  for (int i = 0; i < ndim; ++i) s += std::to_string(shape[i]) + (ndim == 1 ? "," : i + 1 < ndim ? ", " : "");
+  return s + ")";
+}
+
+bool same_shape(int n1, const std::int64_t* s1, int n2, const std::int64_t* s2) {
+  if (n1 != n2) return false;
+  for (int i = 0; i < n1; ++i)
+    if (s1[i] != s2[i]) return false;
+  return true;
+}
+
+bool check_same_dtype(DeviceArrayObject* self, PyObject* other_dtype, const char* what) {
+  int eq = PyObject_RichCompareBool(self->dtype, other_dtype, Py_EQ);
+  if (eq < 0) return false;
+  if (!eq) {
+    PyErr_Format(PyExc_TypeError, "%s: dtype mismatch: device array is %S, host array is %S", what, self->dtype,
+                 other_dtype);
+    return false;
+  }
+  return true;
+}
+
+// copy_to_host(ary=None, stream=0)
+PyObject* m_copy_to_host(PyObject* o, PyObject* args, PyObject* kwargs) {
+  static const char* names[] = {"ary", "stream", nullptr};
+  PyObject* ary = Py_None;
+  PyObject* stream_arg = nullptr;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:copy_to_host", const_cast<char**>(names), &ary, &stream_arg))
+    return nullptr;
+  DeviceArrayObject* self = as_array(o);
+  std::uintptr_t stream = 0;
+  bool sync = true;
+  if (!copy_stream(stream_arg, &stream, &sync)) return nullptr;
+  PyObject* host = nullptr;
+  if (ary == Py_None) {
+    PyObject* shape = int_tuple(self->ndim, self->shape);
+    bool fortran = !is_c_contiguous(self->ndim, self->shape, self->strides, self->itemsize) &&
+                   is_f_contiguous(self->ndim, self->shape, self->strides, self->itemsize);
+    host = PyObject_CallMethod(numpy_module(), "empty", "NOs", shape, self->dtype, fortran ? "F" : "C");
+    if (!host) return nullptr;
+  } else {
+    PyObject* nd = numpy_ndarray_type();
+    if (!nd) return nullptr;
+    if (!PyObject_IsInstance(ary, nd)) {
+      PyErr_Format(PyExc_TypeError, "copy_to_host: ary must be a numpy.ndarray, not %s", Py_TYPE(ary)->tp_name);
+      return nullptr;
+    }
+    PyObject* dt = PyObject_GetAttrString(ary, "dtype");
+    if (!dt) return nullptr;
+    bool ok = check_same_dtype(self, dt, "copy_to_host");
+    Py_DECREF(dt);
+    if (!ok) return nullptr;
+    host = Py_NewRef(ary);
+  }
+  HostRegion region;
+  if (!host_region(host, &region, true)) {
+    Py_DECREF(host);
+    return nullptr;
+  }
+  if (!same_shape(region.ndim, region.shape, self->ndim, self->shape)) {
+    PyErr_Format(PyExc_ValueError, "copy_to_host: shape mismatch: device array %s, host array %s",
+                 shape_text(self->ndim, self->shape).c_str(), shape_text(region.ndim, region.shape).c_str());
+    Py_DECREF(host);
+    return nullptr;
+  }
+  CUHOST_PY_GUARD(
+      {
+        copy_device_to_host(self, region, stream, sync);
+        return host;
+      },
+      (Py_DECREF(host), nullptr))
+}
+
+// copy_to_device(ary, stream=0): from a host array(-like) or another device array.
+PyObject* m_copy_to_device(PyObject* o, PyObject* args, PyObject* kwargs) {
+  static const char* names[] = {"ary", "stream", nullptr};
+  PyObject* ary = nullptr;
+  PyObject* stream_arg = nullptr;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:copy_to_device", const_cast<char**>(names), &ary, &stream_arg))
+    return nullptr;
+  DeviceArrayObject* self = as_array(o);
+  if (self->readonly) {
+    PyErr_SetString(PyExc_ValueError, "copy_to_device: the device array is read-only");
+    return nullptr;
+  }
+  std::uintptr_t stream = 0;
+  bool sync = true;
+  if (!copy_stream(stream_arg, &stream, &sync)) return nullptr;
+  if (is_device_array(ary)) {
+    DeviceArrayObject* src = as_array(ary);
+    if (!same_shape(src->ndim, src->shape, self->ndim, self->shape)) {
+      PyErr_Format(PyExc_ValueError, "copy_to_device: shape mismatch: destination %s, source %s",
+                   shape_text(self->ndim, self->shape).c_str(), shape_text(src->ndim, src->shape).c_str());
+      return nullptr;
+    }
+    if (!check_same_dtype(self, src->dtype, "copy_to_device")) return nullptr;
+    CUHOST_PY_GUARD(
+        {
+          copy_device_to_device(src, self, stream, sync);
+          Py_RETURN_NONE;
+        },
+        nullptr)
+  }
+  PyObject* host = PyObject_CallMethod(numpy_module(), "asarray", "O", ary);
+  if (!host) return nullptr;
+  PyObject* dt = PyObject_GetAttrString(host, "dtype");
+  bool ok = dt && check_same_dtype(self, dt, "copy_to_device");
+  Py_XDECREF(dt);
+  HostRegion region;
+  if (!ok || !host_region(host, &region, false)) {
+    Py_DECREF(host);
+    return nullptr;
+  }
+  if (!same_shape(region.ndim, region.shape, self->ndim, self->shape)) {
+    PyErr_Format(PyExc_ValueError, "copy_to_device: shape mismatch: device array %s, host array %s",
+                 shape_text(self->ndim, self->shape).c_str(), shape_text(region.ndim, region.shape).c_str());
+    Py_DECREF(host);
+    return nullptr;
+  }
+  CUHOST_PY_GUARD(
+      {
+        // A pageable host source must not be released before the copy read it.
+        copy_host_to_device(region, self, stream, true);
+        Py_DECREF(host);
+        Py_RETURN_NONE;
+      },
+      (Py_DECREF(host), nullptr))
+}
+
+
+PyGetSetDef g_getset[] = {
+    {"shape", get_shape, nullptr, "Shape (tuple of ints).", nullptr},
+    {"strides", get_strides, nullptr, "Strides in bytes.", nullptr},
+    {"ndim", get_ndim, nullptr, "Number of dimensions.", nullptr},
+    {"size", get_size, nullptr, "Number of elements.", nullptr},
+    {"itemsize", get_itemsize, nullptr, "Bytes per element.", nullptr},
+    {"nbytes", get_nbytes, nullptr, "Bytes of the elements (size * itemsize).", nullptr},
+    {"dtype", get_dtype, nullptr, "numpy.dtype of the elements.", nullptr},
+    {"stream", get_stream, nullptr, "The stream the array is associated with (0 for none).", nullptr},
+    {"alloc_size", get_alloc_size, nullptr, "Bytes of the underlying allocation.", nullptr},
+    {"device_pointer", get_pointer, nullptr, "Address of the first element (int).", nullptr},
+    {"T", get_transpose, nullptr, "The transposed view.", nullptr},
+    {"__cuda_array_interface__", get_interface, nullptr, "CUDA Array Interface, version 3.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyMethodDef g_methods[] = {
+    {"copy_to_host", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(m_copy_to_host)),
+     METH_VARARGS | METH_KEYWORDS, "copy_to_host(ary=None, stream=0): copy to a (new) host array."},
+    {"copy_to_device", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(m_copy_to_device)),
+     METH_VARARGS | METH_KEYWORDS, "copy_to_device(ary, stream=0): copy from a host or device array."},
+    {"is_c_contiguous", m_is_c_contiguous, METH_NOARGS, "True when the view is C-contiguous."},
+    {"is_f_contiguous", m_is_f_contiguous, METH_NOARGS, "True when the view is Fortran-contiguous."},
+    {"reshape", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(device_array_reshape)),
+     METH_VARARGS | METH_KEYWORDS, "reshape(*shape, order='C'): a view with a new shape (contiguous arrays)."},
+    {"ravel", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(device_array_ravel)),
+     METH_VARARGS | METH_KEYWORDS, "ravel(order='C', stream=0): a flat view (or copy when not contiguous)."},
+    {"transpose", device_array_transpose, METH_VARARGS, "transpose(axes=None): a view with permuted axes."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyMappingMethods g_mapping = {da_length, device_array_subscript, device_array_ass_subscript};
+
+}  // namespace
+
+PyTypeObject DeviceArrayType = [] {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "_cuhost.DeviceNDArray";
+  t.tp_basicsize = sizeof(DeviceArrayObject);
+  t.tp_dealloc = da_dealloc;
+  t.tp_repr = da_repr;
+  t.tp_as_mapping = &g_mapping;
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
+  t.tp_doc = "An array in device memory (host memory on the CPU backend); numba's DeviceNDArray.";
+  t.tp_methods = g_methods;
+  t.tp_getset = g_getset;
+  t.tp_new = da_new;
+  return t;
+}();
+
+int add_device_arrays(PyObject* module) {
+  if (PyType_Ready(&DeviceArrayType) < 0) return -1;
+  return PyModule_AddObjectRef(module, "DeviceNDArray", reinterpret_cast<PyObject*>(&DeviceArrayType));
+}
+
+}  // namespace cuhost::python

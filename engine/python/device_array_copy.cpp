@@ -1,0 +1,188 @@
+// Strided copies between host buffers and device arrays. A copy between two
+// regions with identical strides that cover their bytes densely is one
+// memcpy; anything else goes through a host staging buffer holding the span
+// of device bytes the view touches (read first when the view has gaps, so
+// bytes between its elements are preserved). On the CPU backend device
+// memory is host memory and the strided loop runs in place.
+#include <cstring>
+#include <vector>
+
+#include "python/device_array.h"
+#include "python/errors.h"
+#include "python/stream_view.h"
+#include "runtime/device_memory.h"
+
+namespace cuhost::python {
+
+namespace {
+
+// Copies every element of a `shape` region between two strided layouts.
+void strided_copy(char* dst, const std::int64_t* dst_strides, const char* src, const std::int64_t* src_strides,
+                  const std::int64_t* shape, int ndim, std::int64_t itemsize) {
+  if (ndim == 0) {
+    std::memmove(dst, src, static_cast<size_t>(itemsize));
+    return;
+  }
+  if (ndim == 1) {
+    std::int64_t n = shape[0];
+    if (dst_strides[0] == itemsize && src_strides[0] == itemsize) {
+      std::memmove(dst, src, static_cast<size_t>(n * itemsize));
+      return;
+    }
+    for (std::int64_t i = 0; i < n; ++i)
+      std::memcpy(dst + i * dst_strides[0], src + i * src_strides[0], static_cast<size_t>(itemsize));
+    return;
+  }
+  for (std::int64_t i = 0; i < shape[0]; ++i)
+    strided_copy(dst + i * dst_strides[0], dst_strides + 1, src + i * src_strides[0], src_strides + 1, shape + 1,
+                 ndim - 1, itemsize);
+}
+
+struct Span {
+  std::int64_t low = 0;   // byte offset of the lowest touched byte from the first element
+  std::int64_t bytes = 0; // bytes spanned
+};
+
+Span span_of(int ndim, const std::int64_t* shape, const std::int64_t* strides, std::int64_t itemsize) {
+  Span s;
+  std::int64_t high = itemsize;
+  for (int i = 0; i < ndim; ++i) {
+    if (shape[i] == 0) return Span{0, 0};
+    std::int64_t extent = (shape[i] - 1) * strides[i];
+    if (extent < 0) s.low += extent;
+    else high += extent;
+  }
+  s.bytes = high - s.low;
+  return s;
+}
+
+bool dense(int ndim, const std::int64_t* shape, const std::int64_t* strides, std::int64_t itemsize) {
+  Span s = span_of(ndim, shape, strides, itemsize);
+  return s.bytes == element_count(ndim, shape) * itemsize;
+}
+
+bool same_strides(int ndim, const std::int64_t* shape, const std::int64_t* a, const std::int64_t* b) {
+  for (int i = 0; i < ndim; ++i)
+    if (shape[i] != 1 && a[i] != b[i]) return false;
+  return true;
+}
+
+std::uintptr_t resolve(std::uintptr_t stream) { return stream ? stream : default_launch_stream(); }
+
+}  // namespace
+
+bool host_region(PyObject* ndarray, HostRegion* out, bool writable) {
+  Py_buffer view;
+  if (PyObject_GetBuffer(ndarray, &view, writable ? PyBUF_RECORDS : PyBUF_RECORDS_RO) < 0) return false;
+  if (view.ndim > kMaxDims) {
+    PyBuffer_Release(&view);
+    PyErr_Format(PyExc_ValueError, "arrays have at most %d dimensions (got %d)", kMaxDims, view.ndim);
+    return false;
+  }
+  out->data = static_cast<char*>(view.buf);
+  out->ndim = view.ndim;
+  out->itemsize = view.itemsize;
+  out->readonly = view.readonly;
+  for (int i = 0; i < view.ndim; ++i) {
+    out->shape[i] = view.shape[i];
+    out->strides[i] = view.strides ? view.strides[i] : 0;
+  }
+  if (!view.strides) c_strides(view.ndim, out->shape, out->itemsize, out->strides);
+  PyBuffer_Release(&view);  // numpy keeps the data alive as long as the array
+  return true;
+}
+
+void copy_host_to_device(const HostRegion& src, const DeviceArrayObject* dst, std::uintptr_t stream,
+                         bool synchronous) {
+  const int nd = dst->ndim;
+  const std::int64_t isz = dst->itemsize;
+  if (element_count(nd, dst->shape) == 0) return;
+  if (runtime::device_is_host()) {
+    strided_copy(reinterpret_cast<char*>(dst->data), dst->strides, src.data, src.strides, dst->shape, nd, isz);
+    return;
+  }
+  stream = resolve(stream);
+  Span span = span_of(nd, dst->shape, dst->strides, isz);
+  std::uintptr_t low = dst->data + span.low;
+  bool dst_dense = dense(nd, dst->shape, dst->strides, isz);
+  if (dst_dense && same_strides(nd, dst->shape, dst->strides, src.strides)) {
+    runtime::copy_to_device(low, src.data + span.low, static_cast<size_t>(span.bytes), stream, synchronous);
+    return;
+  }
+  std::vector<char> staging(static_cast<size_t>(span.bytes));
+  if (!dst_dense) runtime::copy_to_host(staging.data(), low, staging.size(), stream, true);
+  strided_copy(staging.data() - span.low, dst->strides, src.data, src.strides, dst->shape, nd, isz);
+  runtime::copy_to_device(low, staging.data(), staging.size(), stream, true);
+}
+
+void copy_device_to_host(const DeviceArrayObject* src, const HostRegion& dst, std::uintptr_t stream,
+                         bool synchronous) {
+  const int nd = src->ndim;
+  const std::int64_t isz = src->itemsize;
+  if (element_count(nd, src->shape) == 0) return;
+  if (runtime::device_is_host()) {
+    strided_copy(dst.data, dst.strides, reinterpret_cast<const char*>(src->data), src->strides, src->shape, nd, isz);
+    return;
+  }
+  stream = resolve(stream);
+  Span span = span_of(nd, src->shape, src->strides, isz);
+  std::uintptr_t low = src->data + span.low;
+  if (dense(nd, src->shape, src->strides, isz) && same_strides(nd, src->shape, src->strides, dst.strides)) {
+    runtime::copy_to_host(dst.data + span.low, low, static_cast<size_t>(span.bytes), stream, synchronous);
+    return;
+  }
+  std::vector<char> staging(static_cast<size_t>(span.bytes));
+  runtime::copy_to_host(staging.data(), low, staging.size(), stream, true);
+  strided_copy(dst.data, dst.strides, staging.data() - span.low, src->strides, src->shape, nd, isz);
+}
+
+void copy_device_to_device(const DeviceArrayObject* src, const DeviceArrayObject* dst, std::uintptr_t stream,
+                           bool synchronous) {
+  const int nd = dst->ndim;
+  const std::int64_t isz = dst->itemsize;
+  if (element_count(nd, dst->shape) == 0) return;
+  if (runtime::device_is_host()) {
+    // Through a temporary when the two views may overlap.
+    HostRegion tmp;
+    tmp.ndim = nd;
+    tmp.itemsize = isz;
+    for (int i = 0; i < nd; ++i) tmp.shape[i] = dst->shape[i];
+    c_strides(nd, tmp.shape, isz, tmp.strides);
+    std::vector<char> buffer(static_cast<size_t>(element_count(nd, tmp.shape) * isz));
+    strided_copy(buffer.data(), tmp.strides, reinterpret_cast<const char*>(src->data), src->strides, src->shape, nd,
+                 isz);
+    strided_copy(reinterpret_cast<char*>(dst->data), dst->strides, buffer.data(), tmp.strides, dst->shape, nd, isz);
+    return;
+  }
+  stream = resolve(stream);
+  if (dense(nd, src->shape, src->strides, isz) && dense(nd, dst->shape, dst->strides, isz) &&
+      same_strides(nd, dst->shape, src->strides, dst->strides)) {
+    Span span = span_of(nd, src->shape, src->strides, isz);
+    runtime::copy_on_device(dst->data + span.low, src->data + span.low, static_cast<size_t>(span.bytes), stream,
+                            synchronous);
+    return;
+  }
+  // Mixed layouts: through a C-ordered host copy.
+  HostRegion tmp;
+  tmp.ndim = nd;
+  tmp.itemsize = isz;
+  for (int i = 0; i < nd; ++i) tmp.shape[i] = dst->shape[i];
+  c_strides(nd, tmp.shape, isz, tmp.strides);
+  std::vector<char> buffer(static_cast<size_t>(element_count(nd, tmp.shape) * isz));
+  tmp.data = buffer.data();
+  copy_device_to_host(src, tmp, stream, true);
+  copy_host_to_device(tmp, dst, stream, true);
+}
+
+bool copy_stream(PyObject* stream_arg, std::uintptr_t* handle, bool* synchronous) {
+  *handle = 0;
+  *synchronous = true;
+  if (!stream_arg || stream_arg == Py_None) return true;
+  if (!stream_handle(stream_arg, handle)) return false;
+  // numba: a copy on an explicit stream is asynchronous. Plain 0 means the
+  // default stream, synchronously.
+  *synchronous = *handle == 0;
+  return true;
+}
+
+}  // namespace cuhost::python

@@ -1,0 +1,375 @@
+// Indexing of DeviceNDArray: basic slicing and integer indexing give views
+// sharing the allocation (numba's semantics; an all-integer index reads one
+// element back as a NumPy scalar), assignment writes scalars, host arrays
+// (broadcast to the view) or device arrays into the selected view; plus
+// reshape, ravel and transpose.
+#include <cstring>
+#include <string>
+
+#include "python/device_array.h"
+#include "python/errors.h"
+
+namespace cuhost::python {
+
+namespace {
+
+DeviceArrayObject* as_array(PyObject* o) { return reinterpret_cast<DeviceArrayObject*>(o); }
+
+struct Selection {
+  std::uintptr_t data = 0;
+  int ndim = 0;
+  std::int64_t shape[kMaxDims] = {};
+  std::int64_t strides[kMaxDims] = {};
+  bool all_integers = true;
+};
+
+bool select(DeviceArrayObject* self, PyObject* key, Selection* out) {
+  PyObject* items = PyTuple_Check(key) ? Py_NewRef(key) : PyTuple_Pack(1, key);
+  if (!items) return false;
+  Py_ssize_t n = PyTuple_GET_SIZE(items);
+  int ellipses = 0, consumed = 0;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* k = PyTuple_GET_ITEM(items, i);
+    if (k == Py_Ellipsis) ++ellipses;
+    else if (k == Py_None) {
+      PyErr_SetString(PyExc_IndexError, "DeviceNDArray indexing does not support None (numpy.newaxis); use reshape");
+      Py_DECREF(items);
+      return false;
+    } else ++consumed;
+  }
+  if (ellipses > 1) {
+    PyErr_SetString(PyExc_IndexError, "an index can only have a single ellipsis ('...')");
+    Py_DECREF(items);
+    return false;
+  }
+  if (consumed > self->ndim) {
+    PyErr_Format(PyExc_IndexError, "too many indices for array: array is %d-dimensional, but %d were indexed",
+                 self->ndim, consumed);
+    Py_DECREF(items);
+    return false;
+  }
+  out->data = self->data;
+  int dim = 0;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* k = PyTuple_GET_ITEM(items, i);
+    if (k == Py_Ellipsis) {
+      int fill = self->ndim - consumed;
+      for (int j = 0; j < fill; ++j, ++dim) {
+        out->shape[out->ndim] = self->shape[dim];
+        out->strides[out->ndim++] = self->strides[dim];
+      }
+      out->all_integers = false;
+    } else if (PySlice_Check(k)) {
+      Py_ssize_t start, stop, step;
+      if (PySlice_Unpack(k, &start, &stop, &step) < 0) {
+        Py_DECREF(items);
+        return false;
+      }
+      Py_ssize_t len = PySlice_AdjustIndices(static_cast<Py_ssize_t>(self->shape[dim]), &start, &stop, step);
+      out->data += static_cast<std::intptr_t>(len > 0 ? start * self->strides[dim] : 0);
+      out->shape[out->ndim] = len;
+      out->strides[out->ndim++] = self->strides[dim] * step;
+      out->all_integers = false;
+      ++dim;
+    } else if (PyIndex_Check(k) && !PyBool_Check(k)) {
+      Py_ssize_t idx = PyNumber_AsSsize_t(k, PyExc_IndexError);
+      if (idx == -1 && PyErr_Occurred()) {
+        Py_DECREF(items);
+        return false;
+      }
+      std::int64_t extent = self->shape[dim];
+      if (idx < 0) idx += extent;
+      if (idx < 0 || idx >= extent) {
+        PyErr_Format(PyExc_IndexError, "index %zd is out of bounds for axis %d with size %lld",
+                     PyNumber_AsSsize_t(k, nullptr), dim, static_cast<long long>(extent));
+        Py_DECREF(items);
+        return false;
+      }
+      out->data += static_cast<std::intptr_t>(idx * self->strides[dim]);
+      ++dim;
+    } else {
+      PyErr_Format(PyExc_IndexError,
+                   "only integers, slices (':') and ellipsis ('...') are valid indices of a DeviceNDArray (got %s)",
+                   Py_TYPE(k)->tp_name);
+      Py_DECREF(items);
+      return false;
+    }
+  }
+  for (; dim < self->ndim; ++dim) {
+    out->shape[out->ndim] = self->shape[dim];
+    out->strides[out->ndim++] = self->strides[dim];
+    out->all_integers = false;
+  }
+  Py_DECREF(items);
+  return true;
+}
+
+PyObject* view_of(DeviceArrayObject* self, const Selection& sel) {
+  return new_device_view(self, nullptr, sel.data, sel.ndim, sel.shape, sel.strides, self->dtype, self->readonly,
+                         self->stream);
+}
+
+}  // namespace
+
+PyObject* device_array_view_of(DeviceArrayObject* self, PyObject* key) {
+  Selection sel;
+  if (!select(self, key, &sel)) return nullptr;
+  return view_of(self, sel);
+}
+
+PyObject* device_array_subscript(PyObject* o, PyObject* key) {
+  DeviceArrayObject* self = as_array(o);
+  Selection sel;
+  if (!select(self, key, &sel)) return nullptr;
+  PyObject* view = view_of(self, sel);
+  if (!view || !sel.all_integers) return view;
+  // One element: read it back and return a NumPy scalar, as numba does.
+  PyObject* host = PyObject_CallMethod(numpy_module(), "empty", "NO", PyTuple_New(0), self->dtype);
+  if (!host) {
+    Py_DECREF(view);
+    return nullptr;
+  }
+  HostRegion region;
+  if (!host_region(host, &region, true)) {
+    Py_DECREF(view);
+    Py_DECREF(host);
+    return nullptr;
+  }
+  try {
+    copy_device_to_host(as_array(view), region, 0, true);
+  } catch (...) {
+    Py_DECREF(view);
+    Py_DECREF(host);
+    set_python_error_from_current_exception();
+    return nullptr;
+  }
+  Py_DECREF(view);
+  PyObject* empty = PyTuple_New(0);
+  PyObject* scalar = PyObject_GetItem(host, empty);
+  Py_DECREF(empty);
+  Py_DECREF(host);
+  return scalar;
+}
+
+int device_array_ass_subscript(PyObject* o, PyObject* key, PyObject* value) {
+  DeviceArrayObject* self = as_array(o);
+  if (!value) {
+    PyErr_SetString(PyExc_TypeError, "cannot delete elements of a DeviceNDArray");
+    return -1;
+  }
+  if (self->readonly) {
+    PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+    return -1;
+  }
+  PyObject* view = device_array_view_of(self, key);
+  if (!view) return -1;
+  DeviceArrayObject* dst = as_array(view);
+  int rc = -1;
+  try {
+    if (is_device_array(value)) {
+      DeviceArrayObject* src = as_array(value);
+      bool same = src->ndim == dst->ndim && std::memcmp(src->shape, dst->shape, sizeof(std::int64_t) * dst->ndim) == 0;
+      int eq = PyObject_RichCompareBool(src->dtype, dst->dtype, Py_EQ);
+      if (!same) {
+        PyErr_SetString(PyExc_ValueError, "DeviceNDArray assignment: source and destination shapes differ");
+      } else if (eq != 1) {
+        if (eq == 0) PyErr_SetString(PyExc_TypeError, "DeviceNDArray assignment: source and destination dtypes differ");
+      } else {
+        copy_device_to_device(src, dst, 0, true);
+        rc = 0;
+      }
+    } else {
+      // Host value: convert to the dtype and broadcast to the view's shape.
+      PyObject* np = numpy_module();
+      PyObject* host = PyObject_CallMethod(np, "asarray", "OO", value, self->dtype);
+      PyObject* shape = nullptr;
+      PyObject* wide = nullptr;
+      if (host) {
+        shape = PyTuple_New(dst->ndim);
+        for (int i = 0; i < dst->ndim; ++i) PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(dst->shape[i]));
+        wide = PyObject_CallMethod(np, "broadcast_to", "OO", host, shape);
+      }
+      HostRegion region;
+      if (wide && host_region(wide, &region, false)) {
+        copy_host_to_device(region, dst, 0, true);
+        rc = 0;
+      }
+      Py_XDECREF(wide);
+      Py_XDECREF(shape);
+      Py_XDECREF(host);
+    }
+  } catch (...) {
+    set_python_error_from_current_exception();
+    rc = -1;
+  }
+  Py_DECREF(view);
+  return rc;
+}
+
+namespace {
+
+// Parses reshape's shape arguments: reshape(3, 4) or reshape((3, 4)), with
+// one -1 inferred.
+bool parse_new_shape(PyObject* args, std::int64_t total, int* ndim, std::int64_t* shape) {
+  PyObject* src = args;
+  if (PyTuple_GET_SIZE(args) == 1 && !PyIndex_Check(PyTuple_GET_ITEM(args, 0))) src = PyTuple_GET_ITEM(args, 0);
+  PyObject* seq = PySequence_Fast(src, "reshape: shape must be ints or a sequence of ints");
+  if (!seq) return false;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  if (n > kMaxDims) {
+    Py_DECREF(seq);
+    PyErr_Format(PyExc_ValueError, "reshape: at most %d dimensions", kMaxDims);
+    return false;
+  }
+  int unknown = -1;
+  std::int64_t known = 1;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    shape[i] = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i), PyExc_OverflowError);
+    if (PyErr_Occurred()) {
+      Py_DECREF(seq);
+      return false;
+    }
+    if (shape[i] == -1) {
+      if (unknown >= 0) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "can only specify one unknown dimension");
+        return false;
+      }
+      unknown = static_cast<int>(i);
+    } else {
+      known *= shape[i];
+    }
+  }
+  Py_DECREF(seq);
+  *ndim = static_cast<int>(n);
+  if (unknown >= 0 && known > 0 && total % known == 0) shape[unknown] = total / known;
+  else if (unknown >= 0) known = -1;
+  if ((unknown >= 0 && known < 0) || (unknown < 0 && known != total)) {
+    PyErr_Format(PyExc_ValueError, "cannot reshape array of size %lld into the requested shape",
+                 static_cast<long long>(total));
+    return false;
+  }
+  return true;
+}
+
+bool parse_order(PyObject* order, char* out) {
+  if (!order) {
+    *out = 'C';
+    return true;
+  }
+  const char* s = PyUnicode_Check(order) ? PyUnicode_AsUTF8(order) : nullptr;
+  if (!s || (std::strcmp(s, "C") && std::strcmp(s, "F") && std::strcmp(s, "A"))) {
+    PyErr_SetString(PyExc_ValueError, "order must be 'C', 'F' or 'A'");
+    return false;
+  }
+  *out = s[0];
+  return true;
+}
+
+}  // namespace
+
+PyObject* device_array_reshape(PyObject* o, PyObject* args, PyObject* kwargs) {
+  DeviceArrayObject* self = as_array(o);
+  PyObject* order_obj = kwargs ? PyDict_GetItemString(kwargs, "order") : nullptr;
+  char order;
+  if (!parse_order(order_obj, &order)) return nullptr;
+  int ndim = 0;
+  std::int64_t shape[kMaxDims], strides[kMaxDims];
+  if (!parse_new_shape(args, element_count(self->ndim, self->shape), &ndim, shape)) return nullptr;
+  bool c = is_c_contiguous(self->ndim, self->shape, self->strides, self->itemsize);
+  bool f = is_f_contiguous(self->ndim, self->shape, self->strides, self->itemsize);
+  if (order == 'A') order = c ? 'C' : 'F';
+  if (order == 'C' && c) c_strides(ndim, shape, self->itemsize, strides);
+  else if (order == 'F' && f) f_strides(ndim, shape, self->itemsize, strides);
+  else {
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "reshape of a non-contiguous DeviceNDArray (or in the other order) needs a copy: use "
+                    "copy_to_host() or ravel() first");
+    return nullptr;
+  }
+  return new_device_view(self, nullptr, self->data, ndim, shape, strides, self->dtype, self->readonly,
+                         self->stream);
+}
+
+PyObject* device_array_ravel(PyObject* o, PyObject* args, PyObject* kwargs) {
+  static const char* names[] = {"order", "stream", nullptr};
+  PyObject* order_obj = nullptr;
+  PyObject* stream = nullptr;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:ravel", const_cast<char**>(names), &order_obj, &stream))
+    return nullptr;
+  DeviceArrayObject* self = as_array(o);
+  char order;
+  if (!parse_order(order_obj, &order)) return nullptr;
+  std::int64_t n = element_count(self->ndim, self->shape);
+  std::int64_t stride = self->itemsize;
+  bool c = is_c_contiguous(self->ndim, self->shape, self->strides, self->itemsize);
+  bool f = is_f_contiguous(self->ndim, self->shape, self->strides, self->itemsize);
+  if (order == 'A') order = f && !c ? 'F' : 'C';
+  if ((order == 'C' && c) || (order == 'F' && f))
+    return new_device_view(self, nullptr, self->data, 1, &n, &stride, self->dtype, self->readonly, self->stream);
+  // Not contiguous in that order: a flat copy (numba refuses; we copy).
+  PyObject* flat = new_device_array(1, &n, nullptr, self->dtype, false, stream);
+  if (!flat) return nullptr;
+  // View the new flat memory with the source's shape in the requested order.
+  std::int64_t strides[kMaxDims];
+  if (order == 'F') f_strides(self->ndim, self->shape, self->itemsize, strides);
+  else c_strides(self->ndim, self->shape, self->itemsize, strides);
+  DeviceArrayObject* fa = as_array(flat);
+  PyObject* shaped = new_device_view(fa, nullptr, fa->data, self->ndim, self->shape, strides, self->dtype, false,
+                                     self->stream);
+  if (!shaped) {
+    Py_DECREF(flat);
+    return nullptr;
+  }
+  try {
+    copy_device_to_device(self, as_array(shaped), 0, true);
+  } catch (...) {
+    Py_DECREF(shaped);
+    Py_DECREF(flat);
+    set_python_error_from_current_exception();
+    return nullptr;
+  }
+  Py_DECREF(shaped);
+  return flat;
+}
+
+PyObject* device_array_transpose(PyObject* o, PyObject* args) {
+  DeviceArrayObject* self = as_array(o);
+  int perm[kMaxDims];
+  for (int i = 0; i < self->ndim; ++i) perm[i] = self->ndim - 1 - i;
+  PyObject* axes = nullptr;
+  if (args && PyTuple_GET_SIZE(args) > 0) {
+    axes = PyTuple_GET_SIZE(args) == 1 ? PyTuple_GET_ITEM(args, 0) : args;
+    if (axes == Py_None) axes = nullptr;
+  }
+  if (axes) {
+    PyObject* seq = PySequence_Fast(axes, "transpose: axes must be a sequence of ints");
+    if (!seq) return nullptr;
+    bool ok = PySequence_Fast_GET_SIZE(seq) == self->ndim;
+    bool seen[kMaxDims] = {};
+    for (int i = 0; ok && i < self->ndim; ++i) {
+      long a = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+      if (a < 0) a += self->ndim;
+      if (PyErr_Occurred() || a < 0 || a >= self->ndim || seen[a]) ok = false;
+      else {
+        seen[a] = true;
+        perm[i] = static_cast<int>(a);
+      }
+    }
+    Py_DECREF(seq);
+    if (!ok) {
+      PyErr_Clear();
+      PyErr_SetString(PyExc_ValueError, "transpose: axes don't match array");
+      return nullptr;
+    }
+  }
+  std::int64_t shape[kMaxDims], strides[kMaxDims];
+  for (int i = 0; i < self->ndim; ++i) {
+    shape[i] = self->shape[perm[i]];
+    strides[i] = self->strides[perm[i]];
+  }
+  return new_device_view(self, nullptr, self->data, self->ndim, shape, strides, self->dtype, self->readonly,
+                         self->stream);
+}
+
+}  // namespace cuhost::python

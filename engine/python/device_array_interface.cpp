@@ -1,0 +1,213 @@
+// The launcher's view of array arguments (array_view.h): DeviceNDArray by a
+// type check, any other object through its __cuda_array_interface__ (v0-v3,
+// validated field by field), host NumPy arrays through the buffer protocol,
+// and the staging copies the launcher makes of host arrays.
+#include <cstring>
+
+#include "python/array_view.h"
+#include "python/device_array.h"
+#include "python/errors.h"
+
+namespace cuhost::python {
+
+namespace {
+
+bool interface_error(const char* detail) {
+  PyErr_Format(PyExc_TypeError, "malformed __cuda_array_interface__: %s", detail);
+  return false;
+}
+
+bool int_items(PyObject* tuple, const char* field, int* n, std::int64_t* out) {
+  if (!PyTuple_Check(tuple)) {
+    PyErr_Format(PyExc_TypeError, "malformed __cuda_array_interface__: '%s' must be a tuple of ints, not %s", field,
+                 Py_TYPE(tuple)->tp_name);
+    return false;
+  }
+  Py_ssize_t size = PyTuple_GET_SIZE(tuple);
+  if (size > kMaxDims) {
+    PyErr_Format(PyExc_ValueError, "__cuda_array_interface__: '%s' has %zd entries; at most %d dimensions", field,
+                 size, kMaxDims);
+    return false;
+  }
+  for (Py_ssize_t i = 0; i < size; ++i) {
+    PyObject* v = PyTuple_GET_ITEM(tuple, i);
+    if (!PyLong_Check(v)) {
+      PyErr_Format(PyExc_TypeError, "malformed __cuda_array_interface__: '%s' must hold ints, found %s", field,
+                   Py_TYPE(v)->tp_name);
+      return false;
+    }
+    out[i] = PyLong_AsLongLong(v);
+    if (PyErr_Occurred()) return false;
+  }
+  *n = static_cast<int>(size);
+  return true;
+}
+
+}  // namespace
+
+bool parse_array_interface(PyObject* dict, InterfaceInfo* out) {
+  if (!PyDict_Check(dict)) {
+    PyErr_Format(PyExc_TypeError, "__cuda_array_interface__ must be a dict, not %s", Py_TYPE(dict)->tp_name);
+    return false;
+  }
+  PyObject* shape = PyDict_GetItemString(dict, "shape");
+  if (!shape) return interface_error("missing 'shape'");
+  if (!int_items(shape, "shape", &out->ndim, out->shape)) return false;
+  for (int i = 0; i < out->ndim; ++i)
+    if (out->shape[i] < 0) return interface_error("'shape' has a negative extent");
+  PyObject* typestr = PyDict_GetItemString(dict, "typestr");
+  if (!typestr || !PyUnicode_Check(typestr)) return interface_error("'typestr' must be a str such as '<f4'");
+  out->typestr = typestr;
+  const char* ts = PyUnicode_AsUTF8(typestr);
+  out->scalar = scalar_of_typestr(ts);
+  const char* digits = ts + ((ts[0] == '<' || ts[0] == '>' || ts[0] == '|' || ts[0] == '=') ? 2 : 1);
+  out->itemsize = std::atoi(digits);
+  if (out->itemsize <= 0) {
+    PyErr_Format(PyExc_TypeError, "malformed __cuda_array_interface__: typestr '%s' has no item size", ts);
+    return false;
+  }
+  PyObject* data = PyDict_GetItemString(dict, "data");
+  if (!data || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 2 || !PyLong_Check(PyTuple_GET_ITEM(data, 0)))
+    return interface_error("'data' must be a tuple (pointer: int, read_only: bool)");
+  out->data = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(PyTuple_GET_ITEM(data, 0)));
+  int ro = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1));
+  if (ro < 0) return false;
+  out->readonly = ro != 0;
+  PyObject* version = PyDict_GetItemString(dict, "version");
+  if (!version || !PyLong_Check(version)) return interface_error("missing integer 'version'");
+  PyObject* strides = PyDict_GetItemString(dict, "strides");
+  if (!strides || strides == Py_None) {
+    c_strides(out->ndim, out->shape, out->itemsize, out->strides);
+  } else {
+    int n = 0;
+    if (!int_items(strides, "strides", &n, out->strides)) return false;
+    if (n != out->ndim) return interface_error("'strides' and 'shape' have different lengths");
+  }
+  PyObject* mask = PyDict_GetItemString(dict, "mask");
+  if (mask && mask != Py_None) {
+    PyErr_SetString(PyExc_NotImplementedError, "__cuda_array_interface__ with a 'mask' is not supported");
+    return false;
+  }
+  PyObject* stream = PyDict_GetItemString(dict, "stream");
+  out->stream = 0;
+  if (stream && stream != Py_None) {
+    if (!PyLong_Check(stream)) return interface_error("'stream' must be an int or None");
+    out->stream = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(stream));
+    if (out->stream == 0) return interface_error("'stream' 0 is disallowed by the interface (use None)");
+  }
+  return true;
+}
+
+bool device_array_view(PyObject* obj, ArrayView* out) {
+  if (is_device_array(obj)) {
+    auto* a = reinterpret_cast<DeviceArrayObject*>(obj);
+    if (!a->scalar) {
+      PyErr_Format(PyExc_TypeError, "arrays of dtype %S cannot be passed to kernels", a->dtype);
+      return false;
+    }
+    out->data = reinterpret_cast<void*>(a->data);
+    out->ndim = a->ndim;
+    std::memcpy(out->shape, a->shape, sizeof(std::int64_t) * a->ndim);
+    std::memcpy(out->strides, a->strides, sizeof(std::int64_t) * a->ndim);
+    out->dtype = a->scalar;
+    out->readonly = a->readonly;
+    out->layout = layout_of(a->ndim, a->shape, a->strides, static_cast<int>(a->itemsize));
+    return true;
+  }
+  if (PyLong_Check(obj) || PyFloat_Check(obj) || PyBool_Check(obj)) return false;
+  PyObject* iface = PyObject_GetAttrString(obj, "__cuda_array_interface__");
+  if (!iface) {
+    if (PyErr_ExceptionMatches(PyExc_AttributeError)) PyErr_Clear();
+    return false;
+  }
+  InterfaceInfo info;
+  bool ok = parse_array_interface(iface, &info);
+  if (ok && !info.scalar) {
+    PyErr_Format(PyExc_TypeError, "arrays of typestr %S cannot be passed to kernels", info.typestr);
+    ok = false;
+  }
+  Py_DECREF(iface);
+  if (!ok) return false;
+  out->data = reinterpret_cast<void*>(info.data);
+  out->ndim = info.ndim;
+  std::memcpy(out->shape, info.shape, sizeof(std::int64_t) * info.ndim);
+  std::memcpy(out->strides, info.strides, sizeof(std::int64_t) * info.ndim);
+  out->dtype = info.scalar;
+  out->readonly = info.readonly;
+  out->layout = layout_of(info.ndim, info.shape, info.strides, static_cast<int>(info.itemsize));
+  return true;
+}
+
+bool host_array_view(PyObject* obj, ArrayView* out) {
+  PyObject* nd = numpy_ndarray_type();
+  if (!nd) {
+    PyErr_Clear();
+    return false;
+  }
+  int is = PyObject_IsInstance(obj, nd);
+  if (is <= 0) {
+    if (is < 0) PyErr_Clear();
+    return false;
+  }
+  PyObject* dtype = PyObject_GetAttrString(obj, "dtype");
+  if (!dtype) return false;
+  const ir::Type* scalar = nullptr;
+  std::int64_t itemsize = 0;
+  bool ok = describe_dtype(dtype, &scalar, &itemsize);
+  if (ok && !scalar) {
+    PyErr_Format(PyExc_TypeError, "arrays of dtype %S cannot be passed to kernels", dtype);
+    ok = false;
+  }
+  Py_DECREF(dtype);
+  HostRegion region;
+  if (!ok || !host_region(obj, &region, false)) return false;
+  out->data = region.data;
+  out->ndim = region.ndim;
+  std::memcpy(out->shape, region.shape, sizeof(std::int64_t) * region.ndim);
+  std::memcpy(out->strides, region.strides, sizeof(std::int64_t) * region.ndim);
+  out->dtype = scalar;
+  out->readonly = region.readonly;
+  out->layout = layout_of(region.ndim, region.shape, region.strides, static_cast<int>(region.itemsize));
+  return true;
+}
+
+PyObject* host_to_device_for_launch(PyObject* host_array, std::uintptr_t stream) {
+  PyObject* dtype = PyObject_GetAttrString(host_array, "dtype");
+  if (!dtype) return nullptr;
+  HostRegion region;
+  if (!host_region(host_array, &region, false)) {
+    Py_DECREF(dtype);
+    return nullptr;
+  }
+  PyObject* copy = new_device_array(region.ndim, region.shape, nullptr, dtype, false, nullptr);
+  Py_DECREF(dtype);
+  if (!copy) return nullptr;
+  try {
+    // Synchronous when staged; a direct copy from the pageable host array is
+    // ordered before the launch on the same stream.
+    copy_host_to_device(region, reinterpret_cast<DeviceArrayObject*>(copy), stream, false);
+  } catch (...) {
+    Py_DECREF(copy);
+    set_python_error_from_current_exception();
+    return nullptr;
+  }
+  return copy;
+}
+
+int copy_back_after_launch(PyObject* device_copy, PyObject* host_array, std::uintptr_t stream) {
+  if (!is_device_array(device_copy)) {
+    PyErr_SetString(PyExc_TypeError, "copy_back_after_launch: not a device copy made for a launch");
+    return -1;
+  }
+  HostRegion region;
+  if (!host_region(host_array, &region, false)) return -1;
+  if (region.readonly) return 0;  // kernels cannot have written a read-only argument
+  CUHOST_PY_GUARD(
+      {
+        copy_device_to_host(reinterpret_cast<DeviceArrayObject*>(device_copy), region, stream, true);
+        return 0;
+      },
+      -1)
+}
+
+}  // namespace cuhost::python

@@ -1,0 +1,163 @@
+// Device queries behind cuda.gpus, get_current_device, select_device,
+// current_context().get_memory_info() and close(). The Device objects
+// themselves are Python (pylib/cuda/api.py); this file answers them. On the
+// CPU backend there are no devices: every query raises CudaSupportError
+// saying why kernels run on the CPU.
+#include <cstring>
+#include <string>
+
+#include "cuda/context.h"
+#include "cuda/driver.h"
+#include "cuda/memory.h"
+#include "python/device_array.h"
+#include "python/errors.h"
+#include "runtime/device_memory.h"
+#include "runtime/session.h"
+
+namespace cuhost::python {
+
+namespace {
+
+bool cpu() { return runtime::session().backend != Backend::Cuda; }
+
+std::string no_device_message() {
+  const runtime::Session& s = runtime::session();
+  std::string reason = s.fallback_reason;
+  if (reason.empty()) {
+    const cuda::DriverStatus& status = cuda::driver_status();
+    reason = status.available ? "the CPU backend was selected" : status.reason;
+  }
+  return "no CUDA device: kernels run on the CPU backend (" + reason + ")";
+}
+
+bool require_gpu() {
+  if (!cpu()) return true;
+  PyErr_SetString(exception_class(ErrorKind::CudaSupportError), no_device_message().c_str());
+  return false;
+}
+
+struct AttributeName {
+  const char* name;
+  CUdevice_attribute attribute;
+};
+
+#define CUHOST_ATTR(n) {#n, CU_DEVICE_ATTRIBUTE_##n}
+const AttributeName g_attributes[] = {
+    CUHOST_ATTR(MAX_THREADS_PER_BLOCK), CUHOST_ATTR(MAX_BLOCK_DIM_X), CUHOST_ATTR(MAX_BLOCK_DIM_Y),
+    CUHOST_ATTR(MAX_BLOCK_DIM_Z), CUHOST_ATTR(MAX_GRID_DIM_X), CUHOST_ATTR(MAX_GRID_DIM_Y),
+    CUHOST_ATTR(MAX_GRID_DIM_Z), CUHOST_ATTR(MAX_SHARED_MEMORY_PER_BLOCK), CUHOST_ATTR(TOTAL_CONSTANT_MEMORY),
+    CUHOST_ATTR(WARP_SIZE), CUHOST_ATTR(MAX_PITCH), CUHOST_ATTR(MAX_REGISTERS_PER_BLOCK), CUHOST_ATTR(CLOCK_RATE),
+    CUHOST_ATTR(TEXTURE_ALIGNMENT), CUHOST_ATTR(MULTIPROCESSOR_COUNT), CUHOST_ATTR(KERNEL_EXEC_TIMEOUT),
+    CUHOST_ATTR(INTEGRATED), CUHOST_ATTR(CAN_MAP_HOST_MEMORY), CUHOST_ATTR(COMPUTE_MODE),
+    CUHOST_ATTR(CONCURRENT_KERNELS), CUHOST_ATTR(ECC_ENABLED), CUHOST_ATTR(PCI_BUS_ID), CUHOST_ATTR(PCI_DEVICE_ID),
+    CUHOST_ATTR(PCI_DOMAIN_ID), CUHOST_ATTR(MEMORY_CLOCK_RATE), CUHOST_ATTR(GLOBAL_MEMORY_BUS_WIDTH),
+    CUHOST_ATTR(L2_CACHE_SIZE), CUHOST_ATTR(MAX_THREADS_PER_MULTIPROCESSOR), CUHOST_ATTR(ASYNC_ENGINE_COUNT),
+    CUHOST_ATTR(UNIFIED_ADDRESSING), CUHOST_ATTR(COMPUTE_CAPABILITY_MAJOR), CUHOST_ATTR(COMPUTE_CAPABILITY_MINOR),
+    CUHOST_ATTR(STREAM_PRIORITIES_SUPPORTED), CUHOST_ATTR(MAX_SHARED_MEMORY_PER_MULTIPROCESSOR),
+    CUHOST_ATTR(MAX_REGISTERS_PER_MULTIPROCESSOR), CUHOST_ATTR(MANAGED_MEMORY), CUHOST_ATTR(MULTI_GPU_BOARD),
+    CUHOST_ATTR(CONCURRENT_MANAGED_ACCESS), CUHOST_ATTR(PAGEABLE_MEMORY_ACCESS), CUHOST_ATTR(COOPERATIVE_LAUNCH),
+    CUHOST_ATTR(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN), CUHOST_ATTR(MAX_BLOCKS_PER_MULTIPROCESSOR),
+    CUHOST_ATTR(MEMORY_POOLS_SUPPORTED), CUHOST_ATTR(CLUSTER_LAUNCH)};
+#undef CUHOST_ATTR
+
+PyObject* py_device_count(PyObject*, PyObject*) {
+  if (cpu()) return PyLong_FromLong(0);
+  return PyLong_FromLong(cuda::driver_status().device_count);
+}
+
+PyObject* py_no_device_message(PyObject*, PyObject*) { return PyUnicode_FromString(no_device_message().c_str()); }
+
+bool valid_ordinal(int ordinal) {
+  int count = cuda::driver_status().device_count;
+  if (ordinal >= 0 && ordinal < count) return true;
+  PyErr_Format(exception_class(ErrorKind::CudaSupportError), "no CUDA device %d (%d device(s) found)", ordinal,
+               count);
+  return false;
+}
+
+// _device_attribute(ordinal, NAME) -> int; AttributeError for unknown names.
+PyObject* py_device_attribute(PyObject*, PyObject* args) {
+  int ordinal;
+  const char* name;
+  if (!PyArg_ParseTuple(args, "is:_device_attribute", &ordinal, &name)) return nullptr;
+  const AttributeName* found = nullptr;
+  for (const auto& a : g_attributes)
+    if (!std::strcmp(a.name, name)) found = &a;
+  if (!found) {
+    PyErr_Format(PyExc_AttributeError, "'Device' object has no attribute '%s'", name);
+    return nullptr;
+  }
+  if (!require_gpu() || !valid_ordinal(ordinal)) return nullptr;
+  CUHOST_PY_GUARD({ return PyLong_FromLong(cuda::device_attribute(ordinal, found->attribute)); }, nullptr)
+}
+
+PyObject* py_device_attribute_names(PyObject*, PyObject*) {
+  PyObject* list = PyList_New(0);
+  for (const auto& a : g_attributes) {
+    PyObject* s = PyUnicode_FromString(a.name);
+    PyList_Append(list, s);
+    Py_DECREF(s);
+  }
+  return list;
+}
+
+// _device_name(ordinal) -> bytes (numba returns the name as bytes).
+PyObject* py_device_name(PyObject*, PyObject* arg) {
+  int ordinal = static_cast<int>(PyLong_AsLong(arg));
+  if (PyErr_Occurred()) return nullptr;
+  if (!require_gpu() || !valid_ordinal(ordinal)) return nullptr;
+  CUHOST_PY_GUARD({ return PyBytes_FromString(cuda::device_name(ordinal).c_str()); }, nullptr)
+}
+
+PyObject* py_current_device_id(PyObject*, PyObject*) {
+  if (!require_gpu()) return nullptr;
+  return PyLong_FromLong(runtime::session().device);
+}
+
+// _select_device(ordinal): makes the device current for the process.
+PyObject* py_select_device(PyObject*, PyObject* arg) {
+  int ordinal = static_cast<int>(PyLong_AsLong(arg));
+  if (PyErr_Occurred()) return nullptr;
+  if (!require_gpu() || !valid_ordinal(ordinal)) return nullptr;
+  CUHOST_PY_GUARD(
+      {
+        {
+          runtime::Session& s = runtime::session();
+          std::lock_guard<std::mutex> lock(s.mutex);
+          s.device = ordinal;
+        }
+        runtime::make_context_current();
+        return PyLong_FromLong(ordinal);
+      },
+      nullptr)
+}
+
+PyObject* py_memory_info(PyObject*, PyObject*) {
+  if (!require_gpu()) return nullptr;
+  CUHOST_PY_GUARD(
+      {
+        runtime::make_context_current();
+        std::size_t free_bytes = 0;
+        std::size_t total = 0;
+        cuda::memory_info(&free_bytes, &total);
+        return Py_BuildValue("(nn)", static_cast<Py_ssize_t>(free_bytes), static_cast<Py_ssize_t>(total));
+      },
+      nullptr)
+}
+
+PyMethodDef g_functions[] = {
+    {"_device_count", py_device_count, METH_NOARGS, "Number of usable CUDA devices (0 on the CPU backend)."},
+    {"_no_device_message", py_no_device_message, METH_NOARGS, "Why there is no CUDA device."},
+    {"_device_attribute", py_device_attribute, METH_VARARGS, "_device_attribute(ordinal, NAME)."},
+    {"_device_attribute_names", py_device_attribute_names, METH_NOARGS, "Attribute names Device objects answer."},
+    {"_device_name", py_device_name, METH_O, "The device's name as bytes."},
+    {"_current_device_id", py_current_device_id, METH_NOARGS, "Ordinal of the device in use."},
+    {"_select_device", py_select_device, METH_O, "Makes a device current."},
+    {"_memory_info", py_memory_info, METH_NOARGS, "(free, total) bytes of the current device."},
+    {nullptr, nullptr, 0, nullptr}};
+
+}  // namespace
+
+int add_devices(PyObject* module) { return PyModule_AddFunctions(module, g_functions); }
+
+}  // namespace cuhost::python

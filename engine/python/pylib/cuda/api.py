@@ -1,0 +1,241 @@
+"""The host-side memory, stream and device API of `cuda` (numba-cuda's names).
+
+The heavy lifting is in `_cuhost` (DeviceNDArray, Stream, Event and the
+copies); this module adds numba's argument conventions and the Device
+objects. On the CPU backend device memory is host memory, streams are
+in-order and synchronous, and there are no GPUs: `gpus` is empty and device
+queries raise CudaSupportError saying why.
+"""
+import contextlib
+
+import numpy as np
+
+import _cuhost
+from _cuhost import (  # noqa: F401  (re-exported names)
+    DeviceNDArray,
+    Stream,
+    Event,
+    as_cuda_array,
+    is_cuda_array,
+    stream,
+    default_stream,
+    legacy_default_stream,
+    per_thread_default_stream,
+    external_stream,
+    host_stream,
+    host_array,
+    event,
+    event_elapsed_time,
+    synchronize,
+)
+
+__all__ = [
+    "DeviceNDArray", "Stream", "Event", "to_device", "device_array", "device_array_like", "pinned_array",
+    "pinned_array_like", "pinned", "as_cuda_array", "is_cuda_array", "stream", "default_stream",
+    "legacy_default_stream", "per_thread_default_stream", "external_stream", "host_stream", "host_array",
+    "event", "event_elapsed_time", "synchronize", "gpus", "select_device", "get_current_device",
+    "current_context", "close", "list_devices", "Device", "require_context", "is_supported_version",
+]
+
+
+def _shape(shape):
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(s) for s in shape)
+
+
+def _order_of(ary):
+    flags = getattr(ary, "flags", None)
+    if flags is not None and flags["F_CONTIGUOUS"] and not flags["C_CONTIGUOUS"]:
+        return "F"
+    if isinstance(ary, DeviceNDArray) and ary.is_f_contiguous() and not ary.is_c_contiguous():
+        return "F"
+    return "C"
+
+
+def to_device(obj, stream=0, copy=True, to=None):
+    """Copy a host array (or anything np.asarray accepts) to a new device array,
+    or into `to` when given. Device arrays are returned as they are."""
+    if to is not None:
+        to.copy_to_device(obj, stream=stream)
+        return to
+    if isinstance(obj, DeviceNDArray):
+        return obj
+    return _cuhost._to_device(np.asarray(obj), stream, bool(copy))
+
+
+def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
+    """An uninitialized device array."""
+    return _cuhost._device_array(_shape(shape), np.dtype(dtype), None if strides is None else _shape(strides),
+                                 order, stream)
+
+
+def device_array_like(ary, stream=0):
+    """An uninitialized device array with the shape, dtype and order of `ary`."""
+    return device_array(ary.shape, ary.dtype, order=_order_of(ary), stream=stream)
+
+
+def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
+    """A NumPy array in page-locked host memory (plain aligned memory on the CPU)."""
+    shape = _shape(shape)
+    dtype = np.dtype(dtype)
+    count = 1
+    for s in shape:
+        count *= s
+    nbytes = count * dtype.itemsize
+    if strides is not None:
+        strides = _shape(strides)
+        nbytes = dtype.itemsize + sum((s - 1) * st for s, st in zip(shape, strides)) if count else 0
+    buf = _cuhost._pinned_buffer(nbytes)
+    return np.ndarray(shape, dtype=dtype, buffer=buf, strides=strides, order=order)
+
+
+def pinned_array_like(ary):
+    return pinned_array(ary.shape, ary.dtype, order=_order_of(ary))
+
+
+@contextlib.contextmanager
+def pinned(*arrays):
+    """numba's pinned(): page-locks host arrays for the block. Copies from
+    pageable memory are correct too, so this is a no-op context."""
+    yield
+
+
+# ---- devices ---------------------------------------------------------------
+
+class Device:
+    """A CUDA device (numba's Device): id, name (bytes, as numba), uuid-free
+    attributes such as MAX_THREADS_PER_BLOCK or MULTIPROCESSOR_COUNT."""
+
+    def __init__(self, ordinal):
+        self.id = ordinal
+
+    @property
+    def name(self):
+        return _cuhost._device_name(self.id)
+
+    @property
+    def compute_capability(self):
+        return (_cuhost._device_attribute(self.id, "COMPUTE_CAPABILITY_MAJOR"),
+                _cuhost._device_attribute(self.id, "COMPUTE_CAPABILITY_MINOR"))
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return _cuhost._device_attribute(self.id, name)
+
+    def __dir__(self):
+        return sorted(set(object.__dir__(self)) | set(_cuhost._device_attribute_names()))
+
+    def reset(self):
+        synchronize()
+
+    def __enter__(self):
+        self._previous = _cuhost._current_device_id()
+        select_device(self.id)
+        return self
+
+    def __exit__(self, *exc):
+        select_device(self._previous)
+        return False
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and other.id == self.id
+
+    def __hash__(self):
+        return hash(self.id)
+
+    def __repr__(self):
+        return "<CUDA device %d '%s'>" % (self.id, self.name.decode(errors="replace"))
+
+
+class _Gpus:
+    """cuda.gpus: the usable devices (none on the CPU backend)."""
+
+    def __len__(self):
+        return _cuhost._device_count()
+
+    def __getitem__(self, i):
+        n = len(self)
+        if isinstance(i, slice):
+            return [Device(k) for k in range(n)[i]]
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            if n == 0:
+                raise IndexError("cuda.gpus is empty: " + _cuhost._no_device_message())
+            raise IndexError("device index %d out of range (%d device(s))" % (i, n))
+        return Device(i)
+
+    def __iter__(self):
+        return iter([Device(k) for k in range(len(self))])
+
+    @property
+    def current(self):
+        return get_current_device()
+
+    def __repr__(self):
+        return "<Managed Device list: %d device(s)>" % len(self)
+
+
+gpus = _Gpus()
+
+
+def _require_gpu():
+    if _cuhost._device_count() == 0:
+        raise _cuhost.CudaSupportError(_cuhost._no_device_message())
+
+
+def get_current_device():
+    """The device kernels run on (CudaSupportError on the CPU backend)."""
+    _require_gpu()
+    return Device(_cuhost._current_device_id())
+
+
+def select_device(device_id):
+    """Make device `device_id` current; returns its Device."""
+    _require_gpu()
+    _cuhost._select_device(int(device_id))
+    return Device(int(device_id))
+
+
+def list_devices():
+    return list(gpus)
+
+
+class _Context:
+    """The current device's primary context (cuhost shares it with the host)."""
+
+    def __init__(self, device):
+        self.device = device
+
+    def get_memory_info(self):
+        """(free, total) bytes of device memory."""
+        return _cuhost._memory_info()
+
+    def synchronize(self):
+        synchronize()
+
+    def __repr__(self):
+        return "<CUDA context on %r>" % (self.device,)
+
+
+def current_context(devnum=None):
+    if devnum is not None:
+        select_device(devnum)
+    return _Context(get_current_device())
+
+
+def require_context(fn):
+    """numba's decorator: the context is made current on demand here."""
+    return fn
+
+
+def close():
+    """Waits for outstanding work; the host owns the context, so it stays alive."""
+    if _cuhost._device_count():
+        synchronize()
+
+
+def is_supported_version():
+    return True

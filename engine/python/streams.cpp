@@ -1,0 +1,318 @@
+// Streams: the Stream type, numba's stream factories (stream, default_stream,
+// legacy_default_stream, per_thread_default_stream, external_stream), the
+// host-lent streams (host_stream(name)) and the launcher's stream rules
+// (stream_view.h). cuhost never silently uses the legacy null stream: the
+// default is the host's "default" (or first) stream, else one non-blocking
+// stream created once for the process. On the CPU backend streams are
+// in-order and synchronous and their handles are 0 (external ones keep the
+// pointer they were given).
+#include "python/streams.h"
+
+#include <cstring>
+#include <string>
+
+#include "cuda/stream.h"
+#include "python/device_array.h"
+#include "python/errors.h"
+#include "python/stream_view.h"
+#include "runtime/device_memory.h"
+#include "runtime/session.h"
+
+namespace cuhost::python {
+
+namespace {
+bool cpu() { return runtime::session().backend != Backend::Cuda; }
+}  // namespace
+
+void ensure_context() { runtime::make_context_current(); }
+
+std::uintptr_t default_launch_stream() {
+  if (cpu()) return 0;
+  runtime::Session& s = runtime::session();
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    for (const auto& entry : s.streams)
+      if (entry.first == "default") return entry.second;
+    if (!s.streams.empty()) return s.streams.front().second;
+  }
+  static std::uintptr_t own = [] {
+    ensure_context();
+    auto* stream = new cuda::Stream(CU_STREAM_NON_BLOCKING);  // lives for the process
+    return reinterpret_cast<std::uintptr_t>(stream->get());
+  }();
+  return own;
+}
+
+bool stream_handle(PyObject* obj, std::uintptr_t* handle) {
+  if (PyObject_TypeCheck(obj, &StreamType)) {
+    *handle = reinterpret_cast<StreamObject*>(obj)->handle;
+    return true;
+  }
+  if (PyLong_Check(obj) && !PyBool_Check(obj)) {
+    *handle = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(obj));
+    return !PyErr_Occurred();
+  }
+  if (obj != Py_None && !PyBool_Check(obj)) {
+    PyObject* h = PyObject_GetAttrString(obj, "handle");
+    if (h) {
+      // numba's handles are ctypes.c_void_p: take .value when present.
+      if (!PyLong_Check(h)) {
+        PyObject* v = PyObject_GetAttrString(h, "value");
+        Py_DECREF(h);
+        if (!v) return false;
+        h = v;
+      }
+      if (h == Py_None) {
+        Py_DECREF(h);
+        *handle = 0;
+        return true;
+      }
+      if (PyLong_Check(h)) {
+        *handle = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(h));
+        Py_DECREF(h);
+        return true;
+      }
+      Py_DECREF(h);
+    }
+    PyErr_Clear();
+  }
+  PyErr_Format(PyExc_TypeError, "expected a stream (cuda.stream(), an int handle or an object with .handle), got %s",
+               Py_TYPE(obj)->tp_name);
+  return false;
+}
+
+PyObject* new_stream_object(std::uintptr_t handle, const char* kind, PyObject* name) {
+  auto* self = reinterpret_cast<StreamObject*>(StreamType.tp_alloc(&StreamType, 0));
+  if (!self) return nullptr;
+  self->handle = handle;
+  self->owned = nullptr;
+  self->kind = kind;
+  self->name = Py_XNewRef(name);
+  return reinterpret_cast<PyObject*>(self);
+}
+
+namespace {
+
+StreamObject* as_stream(PyObject* o) { return reinterpret_cast<StreamObject*>(o); }
+
+void stream_dealloc(PyObject* o) {
+  StreamObject* self = as_stream(o);
+  if (self->owned) {
+    try {
+      runtime::make_context_current();
+    } catch (...) {
+    }
+    delete self->owned;
+  }
+  Py_XDECREF(self->name);
+  Py_TYPE(o)->tp_free(o);
+}
+
+PyObject* stream_repr(PyObject* o) {
+  StreamObject* self = as_stream(o);
+  if (self->name)
+    return PyUnicode_FromFormat("<host stream %R %p>", self->name, reinterpret_cast<void*>(self->handle));
+  if (!std::strcmp(self->kind, "stream"))
+    return PyUnicode_FromFormat("<CUDA stream %p>", reinterpret_cast<void*>(self->handle));
+  return PyUnicode_FromFormat("<CUDA %s stream %p>", self->kind, reinterpret_cast<void*>(self->handle));
+}
+
+PyObject* stream_int(PyObject* o) { return PyLong_FromSize_t(as_stream(o)->handle); }
+
+PyObject* get_handle(PyObject* o, void*) { return PyLong_FromSize_t(as_stream(o)->handle); }
+PyObject* get_name(PyObject* o, void*) { return Py_NewRef(as_stream(o)->name ? as_stream(o)->name : Py_None); }
+
+PyObject* m_synchronize(PyObject* o, PyObject*) {
+  std::uintptr_t h = as_stream(o)->handle;
+  CUHOST_PY_GUARD(
+      {
+        if (!cpu()) {
+          Py_BEGIN_ALLOW_THREADS;
+          try {
+            runtime::synchronize_stream(h);
+          } catch (...) {
+            Py_BLOCK_THREADS;
+            throw;
+          }
+          Py_END_ALLOW_THREADS;
+        }
+        Py_RETURN_NONE;
+      },
+      nullptr)
+}
+
+PyObject* m_auto_synchronize(PyObject* o, PyObject*) { return Py_NewRef(o); }
+PyObject* m_enter(PyObject* o, PyObject*) { return Py_NewRef(o); }
+PyObject* m_exit(PyObject* o, PyObject*) { return m_synchronize(o, nullptr); }
+
+PyObject* stream_richcompare(PyObject* a, PyObject* b, int op) {
+  if (!PyObject_TypeCheck(b, &StreamType) || (op != Py_EQ && op != Py_NE)) Py_RETURN_NOTIMPLEMENTED;
+  bool eq = as_stream(a)->handle == as_stream(b)->handle;
+  return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+Py_hash_t stream_hash(PyObject* o) {
+  Py_hash_t h = static_cast<Py_hash_t>(as_stream(o)->handle);
+  return h == -1 ? -2 : h;
+}
+
+PyGetSetDef g_getset[] = {{"handle", get_handle, nullptr, "The CUstream as an int.", nullptr},
+                          {"name", get_name, nullptr, "The name a host stream was registered under.", nullptr},
+                          {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyMethodDef g_stream_methods[] = {
+    {"synchronize", m_synchronize, METH_NOARGS, "Wait until all work queued on the stream has completed."},
+    {"auto_synchronize", m_auto_synchronize, METH_NOARGS,
+     "A context manager that synchronizes the stream when the block exits."},
+    {"__enter__", m_enter, METH_NOARGS, nullptr},
+    {"__exit__", m_exit, METH_VARARGS, nullptr},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyNumberMethods g_number = [] {
+  PyNumberMethods n{};
+  n.nb_int = stream_int;
+  n.nb_index = stream_int;
+  return n;
+}();
+
+// ---- factories ----------------------------------------------------------
+
+PyObject* py_stream(PyObject*, PyObject*) {
+  CUHOST_PY_GUARD(
+      {
+        PyObject* s = new_stream_object(0, "stream", nullptr);
+        if (!s || cpu()) return s;
+        ensure_context();
+        try {
+          as_stream(s)->owned = new cuda::Stream(CU_STREAM_DEFAULT);
+        } catch (...) {
+          Py_DECREF(s);
+          throw;
+        }
+        as_stream(s)->handle = reinterpret_cast<std::uintptr_t>(as_stream(s)->owned->get());
+        return s;
+      },
+      nullptr)
+}
+
+PyObject* py_default_stream(PyObject*, PyObject*) {
+  CUHOST_PY_GUARD({ return new_stream_object(default_launch_stream(), "default", nullptr); }, nullptr)
+}
+
+PyObject* py_legacy_default_stream(PyObject*, PyObject*) {
+  return new_stream_object(cpu() ? 0 : reinterpret_cast<std::uintptr_t>(CU_STREAM_LEGACY), "legacy default",
+                           nullptr);
+}
+
+PyObject* py_per_thread_default_stream(PyObject*, PyObject*) {
+  return new_stream_object(cpu() ? 0 : reinterpret_cast<std::uintptr_t>(CU_STREAM_PER_THREAD),
+                           "per-thread default", nullptr);
+}
+
+PyObject* py_external_stream(PyObject*, PyObject* arg) {
+  if (!PyLong_Check(arg)) {
+    PyErr_Format(PyExc_TypeError, "external_stream(ptr): ptr must be an int (a CUstream), not %s",
+                 Py_TYPE(arg)->tp_name);
+    return nullptr;
+  }
+  std::uintptr_t h = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(arg));
+  if (PyErr_Occurred()) return nullptr;
+  return new_stream_object(h, "external", nullptr);
+}
+
+PyObject* py_host_stream(PyObject*, PyObject* arg) {
+  if (!PyUnicode_Check(arg)) {
+    PyErr_Format(PyExc_TypeError, "host_stream(name): name must be a str, not %s", Py_TYPE(arg)->tp_name);
+    return nullptr;
+  }
+  std::string name = PyUnicode_AsUTF8(arg);
+  runtime::Session& s = runtime::session();
+  std::string available;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    for (const auto& entry : s.streams) {
+      if (entry.first == name) return new_stream_object(entry.second, "host", arg);
+      available += (available.empty() ? "'" : ", '") + entry.first + "'";
+    }
+  }
+  std::string message = "no host stream named '" + name + "'; the host registered " +
+                        (available.empty() ? std::string("none (use `cuhost run --streams N` or "
+                                                         "Runtime::register_stream)")
+                                           : available);
+  PyObject* text = PyUnicode_FromString(message.c_str());
+  if (text) {
+    PyErr_SetObject(PyExc_KeyError, text);
+    Py_DECREF(text);
+  }
+  return nullptr;
+}
+
+PyObject* py_host_stream_names(PyObject*, PyObject*) {
+  runtime::Session& s = runtime::session();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  PyObject* list = PyList_New(0);
+  for (const auto& entry : s.streams) {
+    PyObject* n = PyUnicode_FromString(entry.first.c_str());
+    PyList_Append(list, n);
+    Py_DECREF(n);
+  }
+  return list;
+}
+
+PyObject* py_synchronize(PyObject*, PyObject*) {
+  CUHOST_PY_GUARD(
+      {
+        if (!cpu()) {
+          ensure_context();
+          Py_BEGIN_ALLOW_THREADS;
+          try {
+            cuda::synchronize_context();
+          } catch (...) {
+            Py_BLOCK_THREADS;
+            throw;
+          }
+          Py_END_ALLOW_THREADS;
+        }
+        Py_RETURN_NONE;
+      },
+      nullptr)
+}
+
+PyMethodDef g_functions[] = {
+    {"stream", py_stream, METH_NOARGS, "A new stream owned by the script (destroyed with the object)."},
+    {"default_stream", py_default_stream, METH_NOARGS,
+     "The stream launches use when none is given (the host's default stream, else cuhost's own)."},
+    {"legacy_default_stream", py_legacy_default_stream, METH_NOARGS, "The legacy default stream (CU_STREAM_LEGACY)."},
+    {"per_thread_default_stream", py_per_thread_default_stream, METH_NOARGS,
+     "The per-thread default stream (CU_STREAM_PER_THREAD)."},
+    {"external_stream", py_external_stream, METH_O, "A Stream for a CUstream created elsewhere (not owned)."},
+    {"host_stream", py_host_stream, METH_O, "The stream the host application lent under `name`."},
+    {"host_stream_names", py_host_stream_names, METH_NOARGS, "Names of the streams the host lent, in order."},
+    {"synchronize", py_synchronize, METH_NOARGS, "Wait for all work on the current device."},
+    {nullptr, nullptr, 0, nullptr}};
+
+}  // namespace
+
+PyTypeObject StreamType = [] {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "_cuhost.Stream";
+  t.tp_basicsize = sizeof(StreamObject);
+  t.tp_dealloc = stream_dealloc;
+  t.tp_repr = stream_repr;
+  t.tp_as_number = &g_number;
+  t.tp_richcompare = stream_richcompare;
+  t.tp_hash = stream_hash;
+  t.tp_flags = Py_TPFLAGS_DEFAULT;
+  t.tp_doc = "A CUDA stream (in-order and synchronous on the CPU backend).";
+  t.tp_methods = g_stream_methods;
+  t.tp_getset = g_getset;
+  return t;
+}();
+
+int add_streams(PyObject* module) {
+  if (PyType_Ready(&StreamType) < 0) return -1;
+  if (PyModule_AddObjectRef(module, "Stream", reinterpret_cast<PyObject*>(&StreamType)) < 0) return -1;
+  return PyModule_AddFunctions(module, g_functions);
+}
+
+}  // namespace cuhost::python

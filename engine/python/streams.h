@@ -1,0 +1,28 @@
+// The Stream type of `_cuhost` (numba's Stream). Internal to python/; the
+// launcher reads streams through stream_view.h.
+#pragma once
+
+#include <Python.h>
+
+#include <cstdint>
+
+namespace cuhost::cuda {
+class Stream;
+}
+
+namespace cuhost::python {
+
+struct StreamObject {
+  PyObject_HEAD
+  std::uintptr_t handle;
+  cuda::Stream* owned;  // streams cuhost created for the script; null otherwise
+  const char* kind;     // "stream", "default", "legacy default", "per-thread default", "external", "host"
+  PyObject* name;       // host streams: the name the host registered; else null
+};
+
+extern PyTypeObject StreamType;
+
+// A new Stream object for `handle` (not owned).
+PyObject* new_stream_object(std::uintptr_t handle, const char* kind, PyObject* name);
+
+}  // namespace cuhost::python
