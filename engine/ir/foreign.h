@@ -23,6 +23,7 @@ struct LinkItem {
   std::string path;   // non-empty for items given by path
   std::string name;   // program/file name used in logs
   std::string data;   // contents for in-memory items
+  std::vector<std::string> include_dirs;  // extra include folders for a CUSource (plugins)
   bool from_path() const { return !path.empty(); }
   // Opaque handles to Python setup/teardown callbacks (owned by python/).
   std::shared_ptr<void> setup_callback;
@@ -41,6 +42,9 @@ struct ForeignFunction {
   Abi abi = Abi::Numba;
   bool use_cooperative = false;
   std::vector<LinkItem> link;
+  // When non-empty, the CPU backend links these instead of `link` (a plugin's
+  // host implementation); otherwise it compiles `link`'s .cu items for the host.
+  std::vector<LinkItem> cpu_link;
   std::string python_name;  // how scripts refer to it (error messages)
   std::string doc;          // plugin docs
 };
