@@ -1,0 +1,108 @@
+# Slicing views, integer indexing, assignment, reshape/ravel/transpose of
+# DeviceNDArray, checked against NumPy on random data.
+# stdout: indexing ok
+import numpy as np
+from numba import cuda
+
+rng = np.random.default_rng(99)
+a = rng.standard_normal((6, 7, 5))
+d = cuda.to_device(a)
+
+keys = [np.s_[1:4], np.s_[::2, 1::3], np.s_[:, :, ::-1], np.s_[-1], np.s_[2, :, 3], np.s_[..., 1],
+        np.s_[1, ...], np.s_[::-2, 5:1:-1, :], np.s_[3:3], np.s_[-5:-1, -3], np.s_[0, 0]]
+for k in keys:
+    v = d[k]
+    ref = a[k]
+    assert isinstance(v, cuda.DeviceNDArray), k
+    assert v.shape == ref.shape, (k, v.shape, ref.shape)
+    assert v.strides == ref.strides, (k, v.strides, ref.strides)
+    assert np.array_equal(v.copy_to_host(), ref), k
+    # Views share memory with the parent.
+    assert v.alloc_size == d.alloc_size
+
+# All-integer indexing reads one element as a NumPy scalar.
+x = d[2, 3, 4]
+assert type(x) is np.float64 and x == a[2, 3, 4]
+assert d[-1, -1, -1] == a[-1, -1, -1]
+i = cuda.to_device(np.arange(10, dtype=np.int32))
+assert type(i[7]) is np.int32 and i[7] == 7 and i[-3] == 7
+assert len(d) == 6 and len(d[0]) == 7
+
+# Views of views.
+vv = d[1:5][::2, 2:]
+assert np.array_equal(vv.copy_to_host(), a[1:5][::2, 2:])
+
+# Assignment: scalars, host arrays (broadcast), device arrays, into views.
+b = a.copy()
+d[0] = 3.25
+b[0] = 3.25
+d[1:3, ::2, 1] = -1
+b[1:3, ::2, 1] = -1
+row = rng.standard_normal(5)
+d[4, 2:5] = row
+b[4, 2:5] = row
+d[5, :, ::-1] = b[3]
+b[5, :, ::-1] = b[3]
+src = cuda.to_device(rng.standard_normal((7, 5)))
+d[2] = src
+b[2] = src.copy_to_host()
+d[3, 1, 2] = 42
+b[3, 1, 2] = 42
+d[..., 0] = np.arange(7)
+b[..., 0] = np.arange(7)
+assert np.array_equal(d.copy_to_host(), b)
+
+# Assigning through a view is visible in the parent.
+v = d[:, 0]
+v[:] = 9.5
+b[:, 0] = 9.5
+assert np.array_equal(d.copy_to_host(), b)
+
+# reshape / ravel / transpose.
+c = cuda.to_device(np.arange(24, dtype=np.float32))
+r = c.reshape(4, 6)
+assert r.shape == (4, 6) and np.array_equal(r.copy_to_host(), np.arange(24, dtype=np.float32).reshape(4, 6))
+r2 = c.reshape((2, -1, 3))
+assert r2.shape == (2, 4, 3)
+rf = c.reshape(4, 6, order="F")
+assert np.array_equal(rf.copy_to_host(), np.arange(24, dtype=np.float32).reshape(4, 6, order="F"))
+assert r.ravel().shape == (24,)
+t = r.T
+assert t.shape == (6, 4) and np.array_equal(t.copy_to_host(), np.arange(24, dtype=np.float32).reshape(4, 6).T)
+assert np.array_equal(r.transpose(1, 0).copy_to_host(), t.copy_to_host())
+flat = t.ravel()  # not C-contiguous: a copy
+assert np.array_equal(flat.copy_to_host(), np.arange(24, dtype=np.float32).reshape(4, 6).T.ravel())
+flat[0] = 100
+assert r[0, 0] == 0
+try:
+    t.reshape(24)
+    raise SystemExit("reshape of a non-contiguous view accepted")
+except NotImplementedError as err:
+    assert "non-contiguous" in str(err)
+try:
+    c.reshape(5, 5)
+    raise SystemExit("bad reshape accepted")
+except ValueError as err:
+    assert str(err) == "cannot reshape array of size 24 into the requested shape"
+
+# Index errors.
+for k, msg in [((6, 0, 0), "index 6 is out of bounds for axis 0 with size 6"),
+               ((0, -8), "index -8 is out of bounds for axis 1 with size 7"),
+               ((0, 0, 0, 0), "too many indices for array: array is 3-dimensional, but 4 were indexed"),
+               ((..., ...), "an index can only have a single ellipsis ('...')")]:
+    try:
+        d[k]
+        raise SystemExit("bad index accepted: %r" % (k,))
+    except IndexError as err:
+        assert str(err) == msg, (str(err), msg)
+try:
+    d[[0, 1]]
+    raise SystemExit("fancy index accepted")
+except IndexError as err:
+    assert "only integers, slices (':') and ellipsis ('...') are valid indices" in str(err)
+try:
+    len(cuda.to_device(np.float64(1.0)))
+    raise SystemExit("len of 0-d accepted")
+except TypeError as err:
+    assert str(err) == "len() of unsized object"
+print("indexing ok")
