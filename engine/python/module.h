@@ -14,6 +14,7 @@ void register_builtin_module();
 // calls them in order). Return 0 on success, -1 with a Python error set.
 int add_errors(PyObject* module);
 int add_host_api(PyObject* module);
+int add_dispatcher(PyObject* module);  // cuda.jit, launches, compile API, declare_device (python/hooks.cpp)
 int add_memory(PyObject* module);  // arrays, streams, events, devices (device_array_module.cpp)
 
 }  // namespace cuhost::python

@@ -1,0 +1,35 @@
+// One kernel launch through the driver (cuLaunchKernel, or the cooperative
+// variant), with errors that name the kernel, and the per-stream memory of the
+// last kernel launched so a fault reported at the next synchronization can say
+// which kernel caused it. Hot path: no allocation, no logging.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <string>
+
+namespace cuhost::cuda {
+
+struct KernelLaunch {
+  CUfunction function = nullptr;
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned shared_bytes = 0;  // dynamic shared memory
+  CUstream stream = nullptr;
+  void** params = nullptr;
+  bool cooperative = false;
+  const std::string* kernel_name = nullptr;  // must outlive the launch record (owned by the compiled kernel)
+};
+
+// Launches; throws CudaAPIError "cuLaunchKernel failed: CUDA_ERROR_... (...) in kernel 'k'".
+void launch_kernel(const KernelLaunch& launch);
+
+// Raises the function's dynamic shared memory limit (needed above 48 KiB).
+void set_max_dynamic_shared(CUfunction function, unsigned bytes, const std::string& kernel_name);
+
+// The name of the last kernel launched on `stream` (empty when none); the
+// synchronization code uses it to name the kernel of an asynchronous fault.
+std::string last_kernel_on_stream(std::uintptr_t stream);
+
+}  // namespace cuhost::cuda

@@ -1,0 +1,213 @@
+// Linking and loading compiled kernels (see module.h). Every loaded library
+// has one RAII owner; the cache of loaded kernels is keyed by the compiled
+// kernel object and the device ordinal, and holds the kernel alive so its
+// address cannot be reused by another kernel while the entry is cached.
+#include "cuda/module.h"
+
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include "cuda/driver.h"
+#include "cuda/nvrtc.h"
+#include "runtime/compiler.h"
+#include "support/diagnostics.h"
+#include "support/log.h"
+
+namespace cuhost::cuda {
+namespace {
+
+ModuleCallbackRunner g_runner = nullptr;
+
+// One loaded CUlibrary plus the teardown callbacks to run before unloading it.
+class LoadedLibrary {
+ public:
+  LoadedLibrary(CUlibrary library, std::vector<std::shared_ptr<void>> teardowns)
+      : library_(library), teardowns_(std::move(teardowns)) {}
+  ~LoadedLibrary() {
+    for (const auto& cb : teardowns_) {
+      std::string ignored;
+      if (g_runner) g_runner(cb, reinterpret_cast<std::uintptr_t>(library_), &ignored);
+    }
+    if (library_ && driver_status().available) driver().cuLibraryUnload(library_);  // no throw from a destructor
+  }
+  LoadedLibrary(const LoadedLibrary&) = delete;
+  LoadedLibrary& operator=(const LoadedLibrary&) = delete;
+  CUlibrary handle() const { return library_; }
+
+ private:
+  CUlibrary library_ = nullptr;
+  std::vector<std::shared_ptr<void>> teardowns_;
+};
+
+struct Entry {
+  std::shared_ptr<const runtime::CompiledKernel> kernel;
+  std::unique_ptr<LoadedLibrary> library;
+  CUfunction function = nullptr;
+};
+
+struct Cache {
+  std::mutex mutex;
+  std::map<std::pair<const runtime::CompiledKernel*, int>, Entry> entries;
+};
+
+Cache& cache() {
+  static Cache* c = new Cache();  // unloaded explicitly by unload_all_modules, never at static destruction
+  return *c;
+}
+
+std::string extension_of(const std::string& path) {
+  std::size_t slash = path.find_last_of('/');
+  std::size_t dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return {};
+  return path.substr(dot);
+}
+
+std::string basename_of(const std::string& path) {
+  std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+void set_module_callback_runner(ModuleCallbackRunner runner) { g_runner = runner; }
+
+ir::LinkKind link_kind_from_path(const std::string& path) {
+  std::string ext = extension_of(path);
+  if (ext == ".cu") return ir::LinkKind::CUSource;
+  if (ext == ".ptx") return ir::LinkKind::PTXSource;
+  if (ext == ".cubin") return ir::LinkKind::Cubin;
+  if (ext == ".fatbin") return ir::LinkKind::Fatbin;
+  if (ext == ".a") return ir::LinkKind::Archive;
+  if (ext == ".o") return ir::LinkKind::Object;
+  if (ext == ".ltoir") return ir::LinkKind::LTOIR;
+  if (ext.empty())
+    throw UserError(ErrorKind::LinkerError,
+                    concat("Don't know how to link file with no extension: '", path,
+                           "' (expected .cu, .ptx, .cubin, .fatbin, .a, .o or .ltoir)"));
+  throw UserError(ErrorKind::LinkerError, concat("Don't know how to link file with extension ", ext, ": '", path,
+                                                 "' (expected .cu, .ptx, .cubin, .fatbin, .a, .o or .ltoir)"));
+}
+
+std::vector<LinkInput> read_link_items(const std::vector<ir::LinkItem>& items, int cc_major, int cc_minor, bool lto) {
+  std::vector<LinkInput> inputs;
+  for (const ir::LinkItem& item : items) {
+    LinkInput in;
+    if (item.from_path()) {
+      in.kind = link_kind_from_path(item.path);
+      in.name = item.name.empty() ? basename_of(item.path) : item.name;
+      std::ifstream f(item.path, std::ios::binary);
+      if (!f) throw UserError(ErrorKind::FileNotFoundError, concat(item.path, " not found"));
+      std::ostringstream buf;
+      buf << f.rdbuf();
+      in.data = buf.str();
+    } else {
+      in.kind = item.kind;
+      in.name = item.name;
+      in.data = item.data;
+    }
+    if (in.kind == ir::LinkKind::CUSource) {
+      NvrtcOptions opts;
+      opts.cc_major = cc_major;
+      opts.cc_minor = cc_minor;
+      opts.lto = lto;
+      opts.include_dirs = extra_search_paths_from_environment();
+      std::string dir;
+      if (item.from_path()) {
+        std::size_t slash = item.path.find_last_of('/');
+        dir = slash == std::string::npos ? "." : item.path.substr(0, slash);
+      }
+      NvrtcOutput out = compile_cuda_source(in.data, in.name, dir, opts);
+      in.kind = out.kind;
+      in.data = std::move(out.code);
+    }
+    inputs.push_back(std::move(in));
+  }
+  return inputs;
+}
+
+void device_compute_capability(int device, int* major, int* minor) {
+  const DriverTable& d = driver();
+  CUdevice dev = 0;
+  check(d.cuDeviceGet(&dev, device), "cuDeviceGet");
+  check(d.cuDeviceGetAttribute(major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev), "cuDeviceGetAttribute");
+  check(d.cuDeviceGetAttribute(minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev), "cuDeviceGetAttribute");
+}
+
+CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>& kernel, int device) {
+  CUHOST_CHECK(kernel && kernel->target == runtime::Target::NVPTX) << "kernel_function needs an NVPTX kernel";
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  auto key = std::make_pair(kernel.get(), device);
+  auto it = c.entries.find(key);
+  if (it != c.entries.end()) return it->second.function;
+
+  int major = 0, minor = 0;
+  device_compute_capability(device, &major, &minor);
+
+  std::vector<LinkInput> inputs;
+  inputs.push_back(LinkInput{ir::LinkKind::PTXSource, kernel->name + ".ptx", kernel->ptx});
+  bool lto = false;
+  for (const ir::LinkItem& item : kernel->link) {
+    ir::LinkKind kind = item.kind;
+    if (item.from_path()) {
+      try {
+        kind = link_kind_from_path(item.path);
+      } catch (const UserError&) {
+      }
+    }
+    lto = lto || kind == ir::LinkKind::LTOIR;
+  }
+  for (LinkInput& in : read_link_items(kernel->link, major, minor, lto)) {
+    lto = lto || in.kind == ir::LinkKind::LTOIR;
+    inputs.push_back(std::move(in));
+  }
+  LinkResult linked;
+  {
+    log::StageTimer timer(kernel->name, "link");
+    linked = link(inputs, major, minor, lto);
+  }
+
+  log::StageTimer timer(kernel->name, "load");
+  const DriverTable& d = driver();
+  CUlibrary lib = nullptr;
+  check(d.cuLibraryLoadData(&lib, linked.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), "cuLibraryLoadData",
+        kernel->name);
+  std::vector<std::shared_ptr<void>> teardowns;
+  for (const ir::LinkItem& item : kernel->link)
+    if (item.teardown_callback) teardowns.push_back(item.teardown_callback);
+  auto owner = std::make_unique<LoadedLibrary>(lib, std::move(teardowns));
+
+  CUkernel k = nullptr;
+  check(d.cuLibraryGetKernel(&k, lib, kernel->symbol.c_str()), "cuLibraryGetKernel", kernel->name);
+  CUfunction f = nullptr;
+  check(d.cuKernelGetFunction(&f, k), "cuKernelGetFunction", kernel->name);
+
+  for (const ir::LinkItem& item : kernel->link) {
+    if (!item.setup_callback || !g_runner) continue;
+    std::string error;
+    if (!g_runner(item.setup_callback, reinterpret_cast<std::uintptr_t>(lib), &error))
+      throw UserError(ErrorKind::RuntimeError,
+                      concat("setup callback of '", item.name, "' failed for kernel '", kernel->name, "': ", error));
+  }
+
+  Entry e;
+  e.kernel = kernel;
+  e.library = std::move(owner);
+  e.function = f;
+  c.entries.emplace(key, std::move(e));
+  return f;
+}
+
+void unload_all_modules() {
+  Cache& c = cache();
+  std::map<std::pair<const runtime::CompiledKernel*, int>, Entry> doomed;
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    doomed.swap(c.entries);
+  }
+  doomed.clear();
+}
+
+}  // namespace cuhost::cuda

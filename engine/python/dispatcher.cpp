@@ -1,0 +1,641 @@
+// The `_cuhost.Dispatcher` type behind @cuda.jit: options, eager signatures,
+// lazy capture, one compiled specialization per argument-type tuple, launch
+// plans keyed by the argument fingerprint, and the inspect_* methods.
+#include "python/dispatcher.h"
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+
+#include "codegen/kernel_abi.h"
+#include "cuda/module.h"
+#include "frontend/capture.h"
+#include "python/errors.h"
+#include "python/typeof.h"
+#include "runtime/session.h"
+#include "sema/typed_function.h"
+#include "support/log.h"
+
+namespace cuhost::python {
+namespace {
+
+bool truthy(PyObject* v) {
+  int t = PyObject_IsTrue(v);
+  if (t < 0) throw UserError(ErrorKind::TypeError, "option value has no truth value");
+  return t == 1;
+}
+
+std::string str_or_empty(PyObject* v) { return PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : std::string(); }
+
+runtime::JitOptions parse_options(PyObject* options) {
+  runtime::JitOptions o;
+  if (!options || options == Py_None) return o;
+  if (!PyDict_Check(options)) throw UserError(ErrorKind::TypeError, "jit options must be a dict");
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(options, &pos, &key, &value)) {
+    std::string k = str_or_empty(key);
+    if (k == "device") {
+      o.device = truthy(value);
+    } else if (k == "inline") {
+      if (PyUnicode_Check(value)) {
+        std::string s = str_or_empty(value);
+        if (s != "always" && s != "never")
+          throw UserError(ErrorKind::ValueError, concat("inline must be True, False, 'always' or 'never', not '", s, "'"));
+        o.inline_always = s == "always";
+      } else {
+        o.inline_always = value != Py_None && truthy(value);
+      }
+    } else if (k == "fastmath") {
+      o.fastmath = truthy(value);
+    } else if (k == "debug") {
+      o.debug = truthy(value);
+    } else if (k == "lineinfo") {
+      o.lineinfo = truthy(value);
+    } else if (k == "cache") {
+      o.cache = truthy(value);
+    } else if (k == "opt") {
+      if (PyBool_Check(value)) {
+        o.opt = value == Py_True ? 3 : 0;
+      } else if (PyLong_Check(value)) {
+        long v = PyLong_AsLong(value);
+        if (v < 0 || v > 3) throw UserError(ErrorKind::ValueError, concat("opt must be 0..3 or a bool, not ", v));
+        o.opt = static_cast<int>(v);
+      } else {
+        throw UserError(ErrorKind::TypeError, concat("opt must be a bool or an int, not ", Py_TYPE(value)->tp_name));
+      }
+    } else if (k == "link") {
+      o.link = link_items_from_object(value);
+    } else if (k == "lto") {
+      if (value == Py_None) o.lto.reset();
+      else o.lto = truthy(value);
+    } else if (k == "max_registers") {
+      if (value == Py_None) {
+        o.max_registers = 0;
+      } else if (PyLong_Check(value) && !PyBool_Check(value)) {
+        long v = PyLong_AsLong(value);
+        if (v < 0) throw UserError(ErrorKind::ValueError, "max_registers must be positive");
+        o.max_registers = static_cast<int>(v);
+      } else {
+        throw UserError(ErrorKind::TypeError, concat("max_registers must be an int, not ", Py_TYPE(value)->tp_name));
+      }
+    } else if (k == "abi") {
+      std::string s = str_or_empty(value);
+      if (s == "numba") o.abi = ir::Abi::Numba;
+      else if (s == "c") o.abi = ir::Abi::C;
+      else throw UserError(ErrorKind::NotImplementedError, concat("Unsupported ABI: ", s.empty() ? python_type_name(value) : s));
+    } else if (k == "abi_info") {
+      if (value == Py_None) continue;
+      if (!PyDict_Check(value)) throw UserError(ErrorKind::TypeError, "abi_info must be a dict");
+      PyObject* name = PyDict_GetItemString(value, "abi_name");
+      if (name) {
+        if (!PyUnicode_Check(name)) throw UserError(ErrorKind::TypeError, "abi_info['abi_name'] must be a str");
+        o.abi_name = str_or_empty(name);
+      }
+    } else {
+      throw UserError(ErrorKind::TypeError, concat("cuda.jit() got an unexpected option '", k,
+                                                   "' (known: device, inline, fastmath, debug, lineinfo, opt, link, "
+                                                   "lto, cache, max_registers, abi, abi_info)"));
+    }
+  }
+  if (!o.device && o.abi == ir::Abi::C)
+    throw UserError(ErrorKind::NotImplementedError,
+                    "kernels cannot use the C ABI: abi='c' is only supported for device functions (device=True)");
+  return o;
+}
+
+// numba's conversions accepted when explicit signatures pick the types.
+// Returns -1 when `actual` cannot be passed as `param`, else a cost (0 exact).
+int conversion_cost(const ir::Type* actual, const ir::Type* param) {
+  if (actual == param) return 0;
+  using K = ir::TypeKind;
+  if (param->is_scalar() && actual->is_scalar()) {
+    if (actual->kind == K::Complex && param->kind != K::Complex) return -1;
+    if (actual->kind == K::Float && (param->kind == K::Integer || param->kind == K::Boolean)) return -1;
+    return 1;
+  }
+  if (param->kind == K::CPointer) {
+    if (actual->kind == K::Integer) return 1;
+    if (actual->is_array() && actual->dtype == param->pointee) return 1;
+    return -1;
+  }
+  if (param->is_array() && actual->is_array()) {
+    if (param->dtype != actual->dtype || param->ndim != actual->ndim) return -1;
+    if (actual->readonly && !param->readonly) return -1;
+    if (param->layout != ir::Layout::A && param->layout != actual->layout) return -1;
+    return 1;
+  }
+  if (param->is_tuple() && actual->is_tuple()) {
+    if (param->elements.size() != actual->elements.size()) return -1;
+    int total = 0;
+    for (size_t i = 0; i < param->elements.size(); ++i) {
+      int c = conversion_cost(actual->elements[i], param->elements[i]);
+      if (c < 0) return -1;
+      total += c;
+    }
+    return total;
+  }
+  return -1;
+}
+
+std::string arg_list(const std::vector<const ir::Type*>& types) {
+  std::string s;
+  for (size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + types[i]->str();
+  return s;
+}
+
+const std::vector<const ir::Type*>& choose_eager(DispatcherState* st, const std::vector<const ir::Type*>& actual) {
+  int best = -1, best_cost = 0;
+  for (size_t s = 0; s < st->eager.size(); ++s) {
+    const auto& params = st->eager[s];
+    if (params.size() != actual.size()) continue;
+    int total = 0;
+    bool ok = true;
+    for (size_t i = 0; i < params.size() && ok; ++i) {
+      int c = conversion_cost(actual[i], params[i]);
+      if (c < 0) ok = false;
+      total += c;
+    }
+    if (ok && (best < 0 || total < best_cost)) {
+      best = static_cast<int>(s);
+      best_cost = total;
+    }
+  }
+  if (best < 0) {
+    std::string msg = concat("No matching definition for argument type(s) ", arg_list(actual), " in kernel '",
+                             st->fn->name, "'; its signatures are:");
+    for (const auto& params : st->eager) msg += "\n  " + types_str(params);
+    throw UserError(ErrorKind::TypingError, msg);
+  }
+  return st->eager[static_cast<size_t>(best)];
+}
+
+std::shared_ptr<const runtime::CompiledKernel> compile_with(DispatcherObject* d, const std::vector<const ir::Type*>& types,
+                                                             const runtime::TargetOptions& target,
+                                                             std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>>& cache) {
+  DispatcherState* st = d->state;
+  auto it = cache.find(types);
+  if (it != cache.end()) return it->second;
+  const auto& fn = ensure_captured(d);
+  std::shared_ptr<const runtime::CompiledKernel> result;
+  std::exception_ptr error;
+  Py_BEGIN_ALLOW_THREADS {
+    std::lock_guard<std::mutex> lock(st->compile_mutex);
+    try {
+      result = runtime::compile_kernel(fn, types, target);
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+  Py_END_ALLOW_THREADS
+  if (error) std::rethrow_exception(error);
+  CUHOST_CHECK(result) << "compile_kernel returned nothing for " << fn->name;
+  cache[types] = result;
+  return result;
+}
+
+std::shared_ptr<const runtime::CompiledKernel> compile_for(DispatcherObject* d, const std::vector<const ir::Type*>& types) {
+  return compile_with(d, types, session_target(d->state->fn->options), d->state->compiled);
+}
+
+// --- Python type ----------------------------------------------------------------
+
+PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
+  PyObject* py_func = nullptr;
+  PyObject* sigs = Py_None;
+  PyObject* options = Py_None;
+  static const char* kwlist[] = {"py_func", "signatures", "options", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO", const_cast<char**>(kwlist), &py_func, &sigs, &options))
+    return nullptr;
+  if (!PyCallable_Check(py_func)) {
+    PyErr_Format(PyExc_TypeError, "cuda.jit needs a Python function, got %s", Py_TYPE(py_func)->tp_name);
+    return nullptr;
+  }
+  auto* self = reinterpret_cast<DispatcherObject*>(type->tp_alloc(type, 0));
+  if (!self) return nullptr;
+  Py_INCREF(py_func);
+  self->py_func = py_func;
+  Py_XINCREF(options == Py_None ? nullptr : options);
+  self->options = options == Py_None ? nullptr : options;
+  self->state = new DispatcherState();
+  CUHOST_PY_GUARD_V((Py_DECREF(self), nullptr),
+      {
+        auto fn = std::make_shared<runtime::JitFunction>();
+        PyObject* name = PyObject_GetAttrString(py_func, "__name__");
+        if (name && PyUnicode_Check(name)) fn->name = PyUnicode_AsUTF8(name);
+        if (!name) PyErr_Clear();
+        Py_XDECREF(name);
+        fn->options = parse_options(options);
+        self->state->fn = fn;
+        if (sigs != Py_None) {
+          PyObject* seq = PyList_Check(sigs) ? (Py_INCREF(sigs), sigs) : PyList_New(0);
+          if (!PyList_Check(sigs)) PyList_Append(seq, sigs);
+          for (Py_ssize_t i = 0; i < PyList_GET_SIZE(seq); ++i) {
+            ir::Signature sig;
+            if (!signature_from_object(PyList_GET_ITEM(seq, i), &sig)) {
+              Py_DECREF(seq);
+              Py_DECREF(self);
+              return nullptr;
+            }
+            if (!fn->options.device && sig.return_type && sig.return_type->kind != ir::TypeKind::Void &&
+                sig.return_type->kind != ir::TypeKind::NoneType) {
+              Py_DECREF(seq);
+              throw UserError(ErrorKind::TypeError, concat("kernel '", fn->name, "' must return void, but its signature '",
+                                                           sig.str(), "' returns ", sig.return_type->str()));
+            }
+            self->state->eager.push_back(sig.args);
+          }
+          Py_DECREF(seq);
+          if (!fn->options.device)
+            for (const auto& types : self->state->eager) compile_for(self, types);
+        }
+        return reinterpret_cast<PyObject*>(self);
+      })
+}
+
+void dispatcher_dealloc(PyObject* obj) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  Py_XDECREF(self->py_func);
+  Py_XDECREF(self->options);
+  Py_XDECREF(self->last_launcher);
+  if (self->dict) Py_CLEAR(self->dict);
+  delete self->state;
+  Py_TYPE(obj)->tp_free(obj);
+}
+
+PyObject* dispatcher_call(PyObject* obj, PyObject*, PyObject*) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  const std::string& name = self->state->fn->name;
+  if (self->state->fn->options.device) {
+    PyErr_Format(PyExc_TypeError, "'%s' is a device function and is not callable from the host", name.c_str());
+    return nullptr;
+  }
+  PyErr_Format(PyExc_ValueError, "kernel '%s' needs a launch configuration: %s[blocks, threads](...)", name.c_str(),
+               name.c_str());
+  return nullptr;
+}
+
+PyObject* dispatcher_getitem(PyObject* obj, PyObject* config) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  if (self->state->fn->options.device) {
+    PyErr_Format(PyExc_TypeError, "'%s' is a device function and cannot be launched; call it from a kernel",
+                 self->state->fn->name.c_str());
+    return nullptr;
+  }
+  return make_launcher(self, config);
+}
+
+PyObject* dispatcher_forall(PyObject* obj, PyObject* args, PyObject* kwargs) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  PyObject *ntasks = nullptr, *tpb = nullptr, *stream = nullptr, *shared = nullptr;
+  static const char* kwlist[] = {"ntasks", "tpb", "stream", "sharedmem", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOO", const_cast<char**>(kwlist), &ntasks, &tpb, &stream, &shared))
+    return nullptr;
+  if (self->state->fn->options.device) {
+    PyErr_Format(PyExc_TypeError, "'%s' is a device function and cannot be launched", self->state->fn->name.c_str());
+    return nullptr;
+  }
+  return make_forall_launcher(self, ntasks, tpb, stream, shared);
+}
+
+std::vector<const ir::Type*> types_of_args(PyObject* args) {
+  std::vector<const ir::Type*> types;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); ++i) {
+    PyObject* a = PyTuple_GET_ITEM(args, i);
+    const ir::Type* t = typeof_arg(a, nullptr);
+    if (!t) {
+      if (PyErr_Occurred()) throw UserError(ErrorKind::TypeError, "malformed array interface");
+      throw UserError(ErrorKind::TypingError, concat("cannot determine the kernel type of argument ", i, " (a ",
+                                                     python_type_name(a), ")"));
+    }
+    types.push_back(t);
+  }
+  return types;
+}
+
+PyObject* dispatcher_specialize(PyObject* obj, PyObject* args) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  CUHOST_PY_GUARD_V(nullptr,
+      {
+        std::vector<const ir::Type*> types = types_of_args(args);
+        auto* spec = reinterpret_cast<DispatcherObject*>(Py_TYPE(obj)->tp_alloc(Py_TYPE(obj), 0));
+        if (!spec) return nullptr;
+        Py_INCREF(self->py_func);
+        spec->py_func = self->py_func;
+        Py_XINCREF(self->options);
+        spec->options = self->options;
+        spec->state = new DispatcherState();
+        spec->state->fn = std::make_shared<runtime::JitFunction>(*self->state->fn);
+        spec->state->eager.push_back(types);
+        PyObject* result = reinterpret_cast<PyObject*>(spec);
+        try {
+          if (!spec->state->fn->options.device) compile_for(spec, types);
+        } catch (...) {
+          Py_DECREF(result);
+          throw;
+        }
+        return result;
+      })
+}
+
+// The compiled specializations selected by an optional `signature` argument.
+std::vector<std::pair<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>>> selected(
+    DispatcherObject* self, PyObject* signature) {
+  std::vector<std::pair<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>>> out;
+  if (signature && signature != Py_None) {
+    ir::Signature sig;
+    if (!signature_from_object(signature, &sig)) throw UserError(ErrorKind::TypeError, "invalid signature");
+    out.emplace_back(sig.args, compile_for(self, sig.args));
+    return out;
+  }
+  for (const auto& [types, kernel] : self->state->compiled) out.emplace_back(types, kernel);
+  return out;
+}
+
+PyObject* text_result(PyObject* signature,
+                      const std::vector<std::pair<std::vector<const ir::Type*>, std::string>>& texts) {
+  if (signature && signature != Py_None) return PyUnicode_FromString(texts.empty() ? "" : texts[0].second.c_str());
+  PyObject* dict = PyDict_New();
+  for (const auto& [types, text] : texts) {
+    PyObject* v = PyUnicode_FromString(text.c_str());
+    PyDict_SetItemString(dict, types_str(types).c_str(), v);
+    Py_DECREF(v);
+  }
+  return dict;
+}
+
+PyObject* dispatcher_inspect_llvm(PyObject* obj, PyObject* args, PyObject* kwargs) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  PyObject* signature = nullptr;
+  static const char* kwlist[] = {"signature", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", const_cast<char**>(kwlist), &signature)) return nullptr;
+  CUHOST_PY_GUARD_V(nullptr,
+      {
+        std::vector<std::pair<std::vector<const ir::Type*>, std::string>> texts;
+        for (const auto& [types, kernel] : selected(self, signature)) texts.emplace_back(types, kernel->llvm_ir);
+        return text_result(signature, texts);
+      })
+}
+
+PyObject* dispatcher_inspect_asm(PyObject* obj, PyObject* args, PyObject* kwargs) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  PyObject* signature = nullptr;
+  static const char* kwlist[] = {"signature", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", const_cast<char**>(kwlist), &signature)) return nullptr;
+  CUHOST_PY_GUARD_V(nullptr,
+      {
+        std::vector<std::pair<std::vector<const ir::Type*>, std::string>> texts;
+        for (const auto& [types, kernel] : selected(self, signature)) {
+          if (kernel->target == runtime::Target::NVPTX) {
+            texts.emplace_back(types, kernel->ptx);
+            continue;
+          }
+          // The CPU backend runs host code; the PTX the same kernel would have on a GPU is compiled on request.
+          runtime::TargetOptions t;
+          t.target = runtime::Target::NVPTX;
+          auto ptx = compile_with(self, types, t, self->state->ptx_for_inspect);
+          texts.emplace_back(types, ptx->ptx);
+        }
+        return text_result(signature, texts);
+      })
+}
+
+std::string describe_types(const runtime::CompiledKernel& k) {
+  std::string out;
+  if (!k.typed) return k.name + " " + types_str(k.arg_types) + "\n";
+  const sema::TypedFunction& t = *k.typed;
+  out += concat(k.name, " ", t.signature(), "\n");
+  out += std::string(80, '-') + "\n";
+  if (t.captured) {
+    out += concat("# File: ", t.captured->filename, "\n");
+    int line = t.captured->first_line;
+    std::size_t pos = 0;
+    const std::string& src = t.captured->source;
+    while (pos < src.size()) {
+      std::size_t end = src.find('\n', pos);
+      if (end == std::string::npos) end = src.size();
+      out += concat("# --- LINE ", line++, " --- \n", src.substr(pos, end - pos), "\n");
+      pos = end + 1;
+    }
+  }
+  out += "# locals:\n";
+  for (const auto& [name, type] : t.locals) out += concat("#   ", name, " = ", type ? type->str() : "?", "\n");
+  out += concat("# return type: ", t.return_type ? t.return_type->str() : "none", "\n");
+  return out + std::string(80, '=') + "\n";
+}
+
+PyObject* dispatcher_inspect_types(PyObject* obj, PyObject* args, PyObject* kwargs) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  PyObject* file = nullptr;
+  PyObject* signature = nullptr;
+  static const char* kwlist[] = {"file", "signature", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO", const_cast<char**>(kwlist), &file, &signature)) return nullptr;
+  CUHOST_PY_GUARD_V(nullptr,
+      {
+        std::string text;
+        for (const auto& [types, kernel] : selected(self, signature)) text += describe_types(*kernel);
+        PyObject* s = PyUnicode_FromString(text.c_str());
+        if (file && file != Py_None) {
+          PyObject* r = PyObject_CallMethod(file, "write", "O", s);
+          Py_DECREF(s);
+          if (!r) return nullptr;
+          Py_DECREF(r);
+          Py_RETURN_NONE;
+        }
+        return s;
+      })
+}
+
+PyObject* get_name(PyObject* obj, void*) {
+  return PyUnicode_FromString(reinterpret_cast<DispatcherObject*>(obj)->state->fn->name.c_str());
+}
+
+PyObject* get_py_func(PyObject* obj, void*) {
+  PyObject* f = reinterpret_cast<DispatcherObject*>(obj)->py_func;
+  Py_INCREF(f);
+  return f;
+}
+
+PyObject* forward_attr(PyObject* obj, void* name) {
+  return PyObject_GetAttrString(reinterpret_cast<DispatcherObject*>(obj)->py_func, static_cast<const char*>(name));
+}
+
+// Argument-type spellings of every explicit signature and compiled
+// specialization: cuda.compiler turns them into tuples of cuda.types objects.
+PyObject* get_signature_spellings(PyObject* obj, void*) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  std::vector<std::vector<const ir::Type*>> all = self->state->eager;
+  for (const auto& [types, kernel] : self->state->compiled)
+    if (std::find(all.begin(), all.end(), types) == all.end()) all.push_back(types);
+  PyObject* list = PyList_New(0);
+  for (const auto& types : all) {
+    PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(types.size()));
+    for (size_t i = 0; i < types.size(); ++i)
+      PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), PyUnicode_FromString(types[i]->str().c_str()));
+    PyList_Append(list, tuple);
+    Py_DECREF(tuple);
+  }
+  return list;
+}
+
+PyObject* get_signatures(PyObject* obj, void* closure) {
+  PyObject* spellings = get_signature_spellings(obj, closure);
+  PyObject* compiler = PyImport_ImportModule("cuda.compiler");
+  if (!compiler) {
+    PyErr_Clear();
+    return spellings;
+  }
+  PyObject* r = PyObject_CallMethod(compiler, "_signatures_from_spellings", "O", spellings);
+  Py_DECREF(compiler);
+  Py_DECREF(spellings);
+  return r;
+}
+
+PyObject* get_is_device(PyObject* obj, void*) {
+  return PyBool_FromLong(reinterpret_cast<DispatcherObject*>(obj)->state->fn->options.device);
+}
+
+PyObject* get_options(PyObject* obj, void*) {
+  PyObject* o = reinterpret_cast<DispatcherObject*>(obj)->options;
+  if (!o) return PyDict_New();
+  return PyDict_Copy(o);
+}
+
+PyObject* dispatcher_repr(PyObject* obj) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  return PyUnicode_FromFormat("<cuda.jit %s '%s'>", self->state->fn->options.device ? "device function" : "kernel",
+                              self->state->fn->name.c_str());
+}
+
+PyMethodDef g_methods[] = {
+    {"specialize", dispatcher_specialize, METH_VARARGS, "A dispatcher compiled for the types of these arguments."},
+    {"inspect_types", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dispatcher_inspect_types)),
+     METH_VARARGS | METH_KEYWORDS, "Typed signature, source and locals of each specialization."},
+    {"inspect_llvm", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dispatcher_inspect_llvm)),
+     METH_VARARGS | METH_KEYWORDS, "LLVM IR per signature (or for one signature)."},
+    {"inspect_asm", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dispatcher_inspect_asm)),
+     METH_VARARGS | METH_KEYWORDS, "PTX per signature (or for one signature)."},
+    {"forall", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dispatcher_forall)),
+     METH_VARARGS | METH_KEYWORDS, "A launcher covering ntasks threads with a chosen block size."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyGetSetDef g_getset[] = {
+    {"__name__", get_name, nullptr, "The function's name.", nullptr},
+    {"py_func", get_py_func, nullptr, "The Python function.", nullptr},
+    {"__doc__", forward_attr, nullptr, nullptr, const_cast<char*>("__doc__")},
+    {"__qualname__", forward_attr, nullptr, nullptr, const_cast<char*>("__qualname__")},
+    {"__module__", forward_attr, nullptr, nullptr, const_cast<char*>("__module__")},
+    {"__wrapped__", get_py_func, nullptr, nullptr, nullptr},
+    {"signatures", get_signatures, nullptr, "Argument types of each signature.", nullptr},
+    {"_signature_spellings", get_signature_spellings, nullptr, nullptr, nullptr},
+    {"_is_device", get_is_device, nullptr, nullptr, nullptr},
+    {"targetoptions", get_options, nullptr, "The options given to cuda.jit.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyMappingMethods g_mapping = {nullptr, dispatcher_getitem, nullptr};
+
+PyObject* py_capture_for_test(PyObject*, PyObject* obj) {
+  if (!is_dispatcher(obj)) {
+    PyErr_SetString(PyExc_TypeError, "expected a cuda.jit object");
+    return nullptr;
+  }
+  CUHOST_PY_GUARD_V(nullptr,
+      {
+        ensure_captured(reinterpret_cast<DispatcherObject*>(obj));
+        Py_RETURN_NONE;
+      })
+}
+
+PyMethodDef g_module_methods[] = {
+    {"_capture", py_capture_for_test, METH_O, "Captures a cuda.jit function now (tests)."},
+    {nullptr, nullptr, 0, nullptr}};
+
+}  // namespace
+
+PyTypeObject DispatcherType = [] {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "_cuhost.Dispatcher";
+  t.tp_basicsize = sizeof(DispatcherObject);
+  t.tp_dealloc = dispatcher_dealloc;
+  t.tp_repr = dispatcher_repr;
+  t.tp_call = dispatcher_call;
+  t.tp_as_mapping = &g_mapping;
+  t.tp_flags = Py_TPFLAGS_DEFAULT;
+  t.tp_doc = "A @cuda.jit kernel or device function.";
+  t.tp_methods = g_methods;
+  t.tp_getset = g_getset;
+  t.tp_dictoffset = offsetof(DispatcherObject, dict);
+  t.tp_new = dispatcher_new;
+  return t;
+}();
+
+const std::shared_ptr<runtime::JitFunction>& ensure_captured(DispatcherObject* d) {
+  DispatcherState* st = d->state;
+  if (st->fn->captured || st->capturing) return st->fn;  // a recursive reference finds it being captured
+  st->capturing = true;
+  try {
+    log::StageTimer timer(st->fn->name, "capture");
+    st->fn->captured = frontend::capture(d->py_func);
+  } catch (...) {
+    st->capturing = false;
+    throw;
+  }
+  st->capturing = false;
+  return st->fn;
+}
+
+runtime::TargetOptions session_target(const runtime::JitOptions& options) {
+  runtime::TargetOptions t;
+  runtime::Session& s = runtime::session();
+  if (s.backend == Backend::Cuda) {
+    static int major = -1, minor = 0;
+    if (major < 0) cuda::device_compute_capability(s.device, &major, &minor);
+    t.target = runtime::Target::NVPTX;
+    // LLVM 19 emits PTX up to sm_90; nvJitLink makes SASS for newer chips from it.
+    if (major > 9) {
+      t.cc_major = 9;
+      t.cc_minor = 0;
+    } else {
+      t.cc_major = major;
+      t.cc_minor = minor;
+    }
+  } else {
+    t.target = runtime::Target::CPU;
+    t.bounds_check = s.bounds_check || options.debug;
+  }
+  return t;
+}
+
+LaunchPlan* plan_for(DispatcherObject* d, const ir::Type* const* types, int n) {
+  DispatcherState* st = d->state;
+  for (const auto& p : st->plans)
+    if (p->nargs == n && std::memcmp(p->key, types, sizeof(const ir::Type*) * static_cast<size_t>(n)) == 0)
+      return p.get();
+  if (n > kMaxLaunchArgs)
+    throw UserError(ErrorKind::ValueError, concat("kernel '", st->fn->name, "' is launched with ", n,
+                                                  " arguments; at most ", kMaxLaunchArgs, " are supported"));
+  std::vector<const ir::Type*> actual(types, types + n);
+  std::vector<const ir::Type*> params = st->eager.empty() ? actual : choose_eager(st, actual);
+  auto plan = std::make_unique<LaunchPlan>();
+  plan->nargs = n;
+  std::copy(types, types + n, plan->key);
+  plan->kernel = compile_for(d, params);
+  plan->params = plan->kernel->arg_types.empty() ? params : plan->kernel->arg_types;
+  for (const ir::Type* t : plan->params) {
+    int slots = static_cast<int>(codegen::param_slot_sizes(t).size());
+    plan->param_slots.push_back(slots);
+    plan->total_slots += slots;
+  }
+  st->plans.push_back(std::move(plan));
+  return st->plans.back().get();
+}
+
+int add_dispatcher_type(PyObject* module) {
+  if (PyType_Ready(&DispatcherType) < 0) return -1;
+  Py_INCREF(&DispatcherType);
+  if (PyModule_AddObject(module, "Dispatcher", reinterpret_cast<PyObject*>(&DispatcherType)) < 0) return -1;
+  return PyModule_AddFunctions(module, g_module_methods);
+}
+
+
+}  // namespace cuhost::python

@@ -1,0 +1,103 @@
+// The C++ state behind a `@cuda.jit` object (the `_cuhost.Dispatcher` type)
+// and the entry points the other dispatch files share: resolving argument
+// types to a compiled specialization, launch plans, and the registration of
+// the launch, compile-API and declare_device parts of the module.
+#pragma once
+
+#include <Python.h>
+
+#include <cuda.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "ir/foreign.h"
+#include "ir/types.h"
+#include "runtime/compiler.h"
+#include "runtime/jit_function.h"
+
+namespace cuhost::python {
+
+constexpr int kMaxLaunchArgs = 32;
+
+// What one launch of a given argument-type fingerprint needs: the compiled
+// kernel, the parameter types values are converted to, and the slot count.
+struct LaunchPlan {
+  int nargs = 0;
+  const ir::Type* key[kMaxLaunchArgs] = {};
+  std::shared_ptr<const runtime::CompiledKernel> kernel;
+  std::vector<const ir::Type*> params;
+  std::vector<int> param_slots;  // slots of each parameter
+  int total_slots = 0;
+  // CUDA: the loaded function for `device` (loaded at first launch).
+  int device = -1;
+  CUfunction function = nullptr;
+  unsigned dynamic_shared_limit = 48 * 1024;
+};
+
+struct DispatcherState {
+  std::shared_ptr<runtime::JitFunction> fn;
+  bool capturing = false;
+  std::vector<std::vector<const ir::Type*>> eager;  // explicit signatures (argument types)
+  std::mutex compile_mutex;                          // taken with the GIL released
+  std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> compiled;
+  std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> ptx_for_inspect;
+  std::vector<std::unique_ptr<LaunchPlan>> plans;  // touched only with the GIL held
+};
+
+struct DispatcherObject {
+  PyObject_HEAD
+  PyObject* py_func;
+  PyObject* options;  // the options dict given to cuda.jit (or null)
+  PyObject* dict;
+  PyObject* last_launcher;  // the configured launcher of the previous k[...] (reused when the config repeats)
+  DispatcherState* state;
+};
+
+extern PyTypeObject DispatcherType;
+
+inline bool is_dispatcher(PyObject* obj) { return PyObject_TypeCheck(obj, &DispatcherType); }
+
+// Captures the function on first need (GIL held). Throws UserError.
+const std::shared_ptr<runtime::JitFunction>& ensure_captured(DispatcherObject* d);
+
+// The target kernels of this session compile for (backend, compute capability,
+// bounds checks).
+runtime::TargetOptions session_target(const runtime::JitOptions& options);
+
+// Returns the launch plan for argument types `types` (GIL held), compiling
+// when needed. Throws UserError (TypingError listing the signatures when
+// eager signatures admit none of the types).
+LaunchPlan* plan_for(DispatcherObject* d, const ir::Type* const* types, int n);
+
+// The text form of argument types: "(float32, int64)".
+std::string types_str(const std::vector<const ir::Type*>& types);
+
+// Parses one signature given as a string or a cuda.types object (anything
+// with `_cuhost_type`, or a tuple of such objects). Throws UserError;
+// returns false with a Python error for objects that are no signature.
+bool signature_from_object(PyObject* obj, ir::Signature* out);
+
+// Converts a `link=` value (None, a path, a LinkableCode, or a list/tuple/set
+// of those) into link items. Throws UserError(TypeError) for wrong items.
+std::vector<ir::LinkItem> link_items_from_object(PyObject* obj);
+
+// The parts of the dispatch area registered by add_dispatcher.
+int add_launch(PyObject* module);
+int add_compile_api(PyObject* module);
+int add_declare_device(PyObject* module);
+int add_typeof(PyObject* module);
+int add_dispatcher_type(PyObject* module);
+
+// Launcher objects (launch.cpp).
+PyObject* make_launcher(DispatcherObject* d, PyObject* config);
+PyObject* make_forall_launcher(DispatcherObject* d, PyObject* ntasks, PyObject* tpb, PyObject* stream,
+                               PyObject* sharedmem);
+
+// The ForeignFunction behind a cuda.declare_device object, or null.
+std::shared_ptr<const ir::ForeignFunction> declared_foreign_function(PyObject* obj);
+
+}  // namespace cuhost::python

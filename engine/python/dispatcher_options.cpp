@@ -1,0 +1,226 @@
+// Turning the Python-side arguments of @cuda.jit and declare_device into
+// engine values: signatures (strings, cuda.types objects, tuples of types),
+// and link items (paths and LinkableCode objects). Errors follow FFI.md.
+#include <set>
+
+#include "cuda/module.h"
+#include "ir/type_parser.h"
+#include "python/dispatcher.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::python {
+namespace {
+
+std::string str_of(PyObject* obj) {
+  PyObject* s = PyObject_Str(obj);
+  if (!s) {
+    PyErr_Clear();
+    return "<unprintable>";
+  }
+  const char* c = PyUnicode_AsUTF8(s);
+  std::string out = c ? c : "";
+  if (!c) PyErr_Clear();
+  Py_DECREF(s);
+  return out;
+}
+
+// The `_cuhost_type` spelling of a cuda.types object, or empty.
+std::string spelling_of(PyObject* obj) {
+  if (PyUnicode_Check(obj)) return PyUnicode_AsUTF8(obj);
+  PyObject* s = PyObject_GetAttrString(obj, "_cuhost_type");
+  if (!s) {
+    PyErr_Clear();
+    return {};
+  }
+  std::string out = PyUnicode_Check(s) ? PyUnicode_AsUTF8(s) : "";
+  Py_DECREF(s);
+  return out;
+}
+
+// Python-owned callback kept alive by a LinkItem; released under the GIL.
+std::shared_ptr<void> hold_callback(PyObject* cb) {
+  if (!cb || cb == Py_None) return nullptr;
+  if (!PyCallable_Check(cb))
+    throw UserError(ErrorKind::TypeError, concat("setup and teardown callbacks must be callable, got ",
+                                                 Py_TYPE(cb)->tp_name));
+  Py_INCREF(cb);
+  return std::shared_ptr<void>(cb, [](void* p) {
+    if (!Py_IsInitialized()) return;
+    PyGILState_STATE g = PyGILState_Ensure();
+    Py_DECREF(static_cast<PyObject*>(p));
+    PyGILState_Release(g);
+  });
+}
+
+bool run_module_callback(const std::shared_ptr<void>& cb, std::uintptr_t handle, std::string* error) {
+  PyGILState_STATE g = PyGILState_Ensure();
+  bool ok = true;
+  PyObject* types = PyImport_ImportModule("types");
+  PyObject* ns = types ? PyObject_CallMethod(types, "SimpleNamespace", nullptr) : nullptr;
+  PyObject* h = PyLong_FromUnsignedLongLong(handle);
+  if (ns && h && PyObject_SetAttrString(ns, "handle", h) == 0) {
+    PyObject* r = PyObject_CallOneArg(static_cast<PyObject*>(cb.get()), ns);
+    if (!r) ok = false;
+    Py_XDECREF(r);
+  } else {
+    ok = false;
+  }
+  if (!ok) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (error) *error = value ? str_of(value) : "unknown error";
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+  }
+  Py_XDECREF(h);
+  Py_XDECREF(ns);
+  Py_XDECREF(types);
+  PyGILState_Release(g);
+  return ok;
+}
+
+ir::LinkKind kind_from_class_name(const std::string& cls) {
+  if (cls == "PTXSource") return ir::LinkKind::PTXSource;
+  if (cls == "CUSource") return ir::LinkKind::CUSource;
+  if (cls == "Fatbin") return ir::LinkKind::Fatbin;
+  if (cls == "Cubin") return ir::LinkKind::Cubin;
+  if (cls == "Archive") return ir::LinkKind::Archive;
+  if (cls == "Object") return ir::LinkKind::Object;
+  if (cls == "LTOIR") return ir::LinkKind::LTOIR;
+  throw UserError(ErrorKind::TypeError, "Expected path to file or a LinkableCode object");
+}
+
+ir::LinkItem item_from_object(PyObject* obj) {
+  ir::LinkItem item;
+  if (PyUnicode_Check(obj) || PyBytes_Check(obj)) {
+    item.path = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : PyBytes_AsString(obj);
+    std::size_t slash = item.path.find_last_of('/');
+    item.name = slash == std::string::npos ? item.path : item.path.substr(slash + 1);
+    try {
+      item.kind = cuda::link_kind_from_path(item.path);
+    } catch (const UserError&) {
+      item.kind = ir::LinkKind::PTXSource;  // the extension error is raised when the kernel links
+    }
+    return item;
+  }
+  PyObject* kind = PyObject_GetAttrString(obj, "_cuhost_link_kind");
+  if (!kind) {
+    PyErr_Clear();
+    throw UserError(ErrorKind::TypeError, "Expected path to file or a LinkableCode object");
+  }
+  std::string kind_name = PyUnicode_Check(kind) ? PyUnicode_AsUTF8(kind) : "";
+  Py_DECREF(kind);
+  item.kind = kind_from_class_name(kind_name);
+  PyObject* data = PyObject_GetAttrString(obj, "data");
+  if (!data) {
+    PyErr_Clear();
+    throw UserError(ErrorKind::TypeError, "LinkableCode object has no data");
+  }
+  // StringIO/BytesIO: read their whole contents.
+  if (PyObject_HasAttrString(data, "getvalue")) {
+    PyObject* v = PyObject_CallMethod(data, "getvalue", nullptr);
+    Py_DECREF(data);
+    if (!v) {
+      PyErr_Clear();
+      throw UserError(ErrorKind::TypeError, "could not read the LinkableCode's data");
+    }
+    data = v;
+  }
+  if (PyUnicode_Check(data)) {
+    Py_ssize_t n = 0;
+    const char* s = PyUnicode_AsUTF8AndSize(data, &n);
+    item.data.assign(s, static_cast<size_t>(n));
+  } else if (PyBytes_Check(data)) {
+    item.data.assign(PyBytes_AS_STRING(data), static_cast<size_t>(PyBytes_GET_SIZE(data)));
+  } else if (PyByteArray_Check(data)) {
+    item.data.assign(PyByteArray_AS_STRING(data), static_cast<size_t>(PyByteArray_GET_SIZE(data)));
+  } else {
+    Py_DECREF(data);
+    throw UserError(ErrorKind::TypeError, "LinkableCode data must be bytes, str, StringIO or BytesIO");
+  }
+  Py_DECREF(data);
+  PyObject* name = PyObject_GetAttrString(obj, "name");
+  if (name && PyUnicode_Check(name)) item.name = PyUnicode_AsUTF8(name);
+  if (!name) PyErr_Clear();
+  Py_XDECREF(name);
+  if (item.name.empty()) item.name = "<unnamed-" + kind_name + ">";
+  for (const char* attr : {"setup_callback", "teardown_callback"}) {
+    PyObject* cb = PyObject_GetAttrString(obj, attr);
+    if (!cb) {
+      PyErr_Clear();
+      continue;
+    }
+    std::shared_ptr<void> held;
+    try {
+      held = hold_callback(cb);
+    } catch (...) {
+      Py_DECREF(cb);
+      throw;
+    }
+    Py_DECREF(cb);
+    (attr[0] == 's' ? item.setup_callback : item.teardown_callback) = held;
+  }
+  return item;
+}
+
+}  // namespace
+
+bool signature_from_object(PyObject* obj, ir::Signature* out) {
+  cuda::set_module_callback_runner(&run_module_callback);
+  if (PyTuple_Check(obj)) {  // a tuple of argument types
+    std::string text = "(";
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(obj); ++i) {
+      std::string s = spelling_of(PyTuple_GET_ITEM(obj, i));
+      if (s.empty()) {
+        PyErr_Format(PyExc_TypeError, "invalid signature %s", str_of(obj).c_str());
+        return false;
+      }
+      text += (i ? ", " : "") + s;
+    }
+    text += ")";
+    *out = ir::parse_signature(text);
+    return true;
+  }
+  std::string text = spelling_of(obj);
+  if (text.empty()) {
+    PyErr_Format(PyExc_TypeError, "invalid signature %s (expected a string such as \"void(float32[::1], int32)\" "
+                 "or a signature built from cuda.types)", str_of(obj).c_str());
+    return false;
+  }
+  *out = ir::parse_signature(text);
+  return true;
+}
+
+std::vector<ir::LinkItem> link_items_from_object(PyObject* obj) {
+  cuda::set_module_callback_runner(&run_module_callback);
+  std::vector<ir::LinkItem> items;
+  if (!obj || obj == Py_None) return items;
+  if (PyList_Check(obj) || PyTuple_Check(obj) || PyAnySet_Check(obj)) {
+    PyObject* it = PyObject_GetIter(obj);
+    if (!it) throw UserError(ErrorKind::TypeError, "link= must be a path, a LinkableCode or a list of them");
+    while (PyObject* x = PyIter_Next(it)) {
+      try {
+        items.push_back(item_from_object(x));
+      } catch (...) {
+        Py_DECREF(x);
+        Py_DECREF(it);
+        throw;
+      }
+      Py_DECREF(x);
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred()) PyErr_Clear();
+    return items;
+  }
+  items.push_back(item_from_object(obj));
+  return items;
+}
+
+std::string types_str(const std::vector<const ir::Type*>& types) {
+  std::string s = "(";
+  for (size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + types[i]->str();
+  return s + ")";
+}
+
+}  // namespace cuhost::python

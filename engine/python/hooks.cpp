@@ -1,0 +1,33 @@
+// The frontend's hooks into the python/ layer (declared in
+// frontend/capture.h): capture asks them what a global that is a @cuda.jit
+// object or a cuda.declare_device result stands for.
+#include "frontend/capture.h"
+#include "python/dispatcher.h"
+
+namespace cuhost::frontend {
+
+std::shared_ptr<runtime::JitFunction> jit_function_of(PyObject* obj) {
+  if (!obj || !python::is_dispatcher(obj)) return nullptr;
+  return python::ensure_captured(reinterpret_cast<python::DispatcherObject*>(obj));
+}
+
+std::shared_ptr<const ir::ForeignFunction> foreign_function_of(PyObject* obj) {
+  if (!obj) return nullptr;
+  return python::declared_foreign_function(obj);
+}
+
+}  // namespace cuhost::frontend
+
+namespace cuhost::python {
+
+// Defined here, beside the hooks, so that linking the module registration
+// always pulls this object (and with it the strong hook definitions) out of
+// the engine archive.
+int add_dispatcher(PyObject* module) {
+  if (add_dispatcher_type(module) < 0 || add_typeof(module) < 0 || add_launch(module) < 0 ||
+      add_compile_api(module) < 0 || add_declare_device(module) < 0)
+    return -1;
+  return 0;
+}
+
+}  // namespace cuhost::python

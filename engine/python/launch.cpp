@@ -1,0 +1,549 @@
+// Configured launchers (`kernel[grid, block, stream, shared]`) and the launch
+// hot path: the configuration is parsed once per launcher object (and the
+// dispatcher reuses the previous launcher when the configuration repeats),
+// arguments are fingerprinted by their interned kernel types, the plan for
+// that fingerprint gives the parameter types, values are packed into slots on
+// the stack, and one driver launch (or one CPU grid run) follows with the GIL
+// released. Host NumPy arrays go straight to CPU kernels (host memory is the
+// device memory there) and are copied in and back around GPU launches.
+#include <cstring>
+#include <exception>
+
+#include "codegen/kernel_abi.h"
+#include "cpu/launcher.h"
+#include "cuda/driver.h"
+#include "cuda/launch.h"
+#include "cuda/module.h"
+#include "python/array_view.h"
+#include "python/dispatcher.h"
+#include "python/errors.h"
+#include "python/stream_view.h"
+#include "python/typeof.h"
+#include "runtime/session.h"
+
+namespace cuhost::python {
+namespace {
+
+constexpr int kMaxSlots = 1024;
+constexpr unsigned kMaxThreadsPerBlock = 1024;
+
+struct LauncherObject {
+  PyObject_HEAD
+  DispatcherObject* dispatcher;  // strong reference
+  unsigned grid[3];
+  unsigned block[3];
+  PyObject* stream_obj;  // strong reference, or null for the default stream
+  std::uintptr_t stream;
+  unsigned shared_bytes;
+  long long forall_tasks;  // >= 0: a forall launcher; the grid is chosen per launch
+  unsigned forall_tpb;     // 0: chosen per launch
+};
+
+extern PyTypeObject LauncherType;
+
+// Parses one of griddim/blockdim: an int or a tuple of 1..3 ints.
+bool parse_dims(PyObject* v, unsigned out[3], const char* what) {
+  out[0] = out[1] = out[2] = 1;
+  PyObject* items[3];
+  Py_ssize_t n = 1;
+  if (PyTuple_Check(v) || PyList_Check(v)) {
+    n = PySequence_Fast_GET_SIZE(v);
+    if (n < 1 || n > 3) {
+      PyErr_Format(PyExc_ValueError, "%s must be an int or a tuple of 1 to 3 ints, got %zd dimensions", what, n);
+      return false;
+    }
+    for (Py_ssize_t i = 0; i < n; ++i) items[i] = PySequence_Fast_GET_ITEM(v, i);
+  } else {
+    items[0] = v;
+  }
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* x = items[i];
+    if (PyFloat_Check(x) || !PyIndex_Check(x)) {
+      PyErr_Format(PyExc_TypeError, "%s dimensions must be ints, got %s", what, Py_TYPE(x)->tp_name);
+      return false;
+    }
+    PyObject* idx = PyNumber_Index(x);
+    if (!idx) return false;
+    int overflow = 0;
+    long long value = PyLong_AsLongLongAndOverflow(idx, &overflow);
+    Py_DECREF(idx);
+    if (overflow > 0 || value > 0xffffffffLL) {
+      PyErr_Format(PyExc_ValueError, "%s dimension %zd is too large", what, i);
+      return false;
+    }
+    if (overflow < 0 || value <= 0) {
+      PyErr_Format(PyExc_ValueError, "%s dimensions must be positive, got %lld in dimension %zd", what,
+                   overflow < 0 ? -1LL : value, i);
+      return false;
+    }
+    out[i] = static_cast<unsigned>(value);
+  }
+  return true;
+}
+
+bool parse_stream(PyObject* v, PyObject** obj, std::uintptr_t* handle) {
+  *obj = nullptr;
+  *handle = 0;
+  if (!v || v == Py_None) return true;
+  if (PyLong_CheckExact(v) && PyLong_AsLongLong(v) == 0) return true;  // numba's stream=0: the default stream
+  if (!stream_handle(v, handle)) return false;
+  *obj = v;
+  return true;
+}
+
+bool parse_shared(PyObject* v, unsigned* out) {
+  *out = 0;
+  if (!v || v == Py_None) return true;
+  if (PyFloat_Check(v) || !PyIndex_Check(v)) {
+    PyErr_Format(PyExc_TypeError, "dynamic shared memory size must be an int (bytes), got %s", Py_TYPE(v)->tp_name);
+    return false;
+  }
+  long long n = PyLong_AsLongLong(v);
+  if (n == -1 && PyErr_Occurred()) return false;
+  if (n < 0 || n > 0xffffffffLL) {
+    PyErr_Format(PyExc_ValueError, "dynamic shared memory size must be between 0 and 2**32-1 bytes, got %lld", n);
+    return false;
+  }
+  *out = static_cast<unsigned>(n);
+  return true;
+}
+
+bool check_block(const unsigned block[3]) {
+  unsigned long long threads = 1ULL * block[0] * block[1] * block[2];
+  if (threads > kMaxThreadsPerBlock) {
+    PyErr_Format(PyExc_ValueError, "a block of %u x %u x %u = %llu threads exceeds the limit of %u threads per block",
+                 block[0], block[1], block[2], threads, kMaxThreadsPerBlock);
+    return false;
+  }
+  return true;
+}
+
+LauncherObject* new_launcher(DispatcherObject* d) {
+  auto* l = PyObject_New(LauncherObject, &LauncherType);
+  if (!l) return nullptr;
+  Py_INCREF(d);
+  l->dispatcher = d;
+  l->stream_obj = nullptr;
+  l->stream = 0;
+  l->shared_bytes = 0;
+  l->forall_tasks = -1;
+  l->forall_tpb = 0;
+  for (int i = 0; i < 3; ++i) l->grid[i] = l->block[i] = 1;
+  return l;
+}
+
+void launcher_dealloc(PyObject* obj) {
+  auto* l = reinterpret_cast<LauncherObject*>(obj);
+  Py_XDECREF(l->dispatcher);
+  Py_XDECREF(l->stream_obj);
+  PyObject_Free(obj);
+}
+
+// --- packing ----------------------------------------------------------------------
+
+bool pack_error(const char* kernel, const ir::Type* t, PyObject* v) {
+  if (!PyErr_Occurred())
+    PyErr_Format(PyExc_TypeError, "cannot pass a %s as %s to kernel '%s'", Py_TYPE(v)->tp_name, t->str().c_str(),
+                 kernel);
+  return false;
+}
+
+bool pack(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& slot, std::uint64_t* end,
+          const char* kernel) {
+  using K = ir::TypeKind;
+  int needed = t->kind == K::Array ? 1 + 2 * t->ndim : t->kind == K::Complex ? 2 : 1;
+  if (t->kind != K::Tuple && slot + needed > end) {
+    PyErr_Format(PyExc_ValueError, "too many kernel parameters for kernel '%s'", kernel);
+    return false;
+  }
+  switch (t->kind) {
+    case K::Boolean: {
+      int b = PyObject_IsTrue(v);
+      if (b < 0) return false;
+      *slot++ = static_cast<std::uint64_t>(b);
+      return true;
+    }
+    case K::Integer: {
+      long long value = 0;
+      if (PyLong_Check(v)) {
+        int overflow = 0;
+        value = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow) {
+          unsigned long long u = PyLong_AsUnsignedLongLong(v);
+          if (PyErr_Occurred()) return pack_error(kernel, t, v);
+          value = static_cast<long long>(u);
+        }
+      } else if (PyIndex_Check(v)) {
+        PyObject* idx = PyNumber_Index(v);
+        if (!idx) return false;
+        value = PyLong_AsLongLong(idx);
+        if (value == -1 && PyErr_Occurred()) {
+          PyErr_Clear();
+          value = static_cast<long long>(PyLong_AsUnsignedLongLong(idx));
+        }
+        Py_DECREF(idx);
+        if (PyErr_Occurred()) return false;
+      } else {
+        int b = PyObject_IsTrue(v);  // NumPy bool_ has no __index__
+        if (b < 0 || (!PyBool_Check(v) && Py_TYPE(v)->tp_as_number == nullptr)) return pack_error(kernel, t, v);
+        value = b;
+      }
+      *slot = 0;
+      std::memcpy(slot, &value, static_cast<size_t>(t->bits / 8));  // little-endian: the low bytes
+      ++slot;
+      return true;
+    }
+    case K::Float: {
+      double d = PyFloat_AsDouble(v);
+      if (d == -1.0 && PyErr_Occurred()) return false;
+      *slot = 0;
+      if (t->bits == 32) {
+        float f = static_cast<float>(d);
+        std::memcpy(slot, &f, sizeof f);
+      } else if (t->bits == 64) {
+        std::memcpy(slot, &d, sizeof d);
+      } else {
+        PyErr_Format(PyExc_NotImplementedError, "float%d kernel arguments are not supported", t->bits);
+        return false;
+      }
+      ++slot;
+      return true;
+    }
+    case K::Complex: {
+      Py_complex c = PyComplex_AsCComplex(v);
+      if (c.real == -1.0 && PyErr_Occurred()) return false;
+      slot[0] = slot[1] = 0;
+      if (t->bits == 64) {
+        float re = static_cast<float>(c.real), im = static_cast<float>(c.imag);
+        std::memcpy(slot, &re, sizeof re);
+        std::memcpy(slot + 1, &im, sizeof im);
+      } else {
+        std::memcpy(slot, &c.real, sizeof c.real);
+        std::memcpy(slot + 1, &c.imag, sizeof c.imag);
+      }
+      slot += 2;
+      return true;
+    }
+    case K::Array: {
+      ArrayView local;
+      const ArrayView* view = info && (info->kind == ArgKind::DeviceArray || info->kind == ArgKind::HostArray) ? &info->view : nullptr;
+      if (!view) {
+        if (device_array_view(v, &local) || (!PyErr_Occurred() && runtime::session().backend == Backend::Cpu &&
+                                             host_array_view(v, &local))) {
+          view = &local;
+        } else {
+          return pack_error(kernel, t, v);
+        }
+      }
+      if (view->ndim != t->ndim) return pack_error(kernel, t, v);
+      *slot++ = reinterpret_cast<std::uint64_t>(view->data);
+      for (int i = 0; i < view->ndim; ++i) *slot++ = static_cast<std::uint64_t>(view->shape[i]);
+      for (int i = 0; i < view->ndim; ++i) *slot++ = static_cast<std::uint64_t>(view->strides[i]);
+      return true;
+    }
+    case K::CPointer: {
+      if (PyLong_Check(v)) {
+        unsigned long long p = PyLong_AsUnsignedLongLong(v);
+        if (PyErr_Occurred()) return false;
+        *slot++ = p;
+        return true;
+      }
+      const ArrayView* view = info && (info->kind == ArgKind::DeviceArray || info->kind == ArgKind::HostArray) ? &info->view : nullptr;
+      if (!view) return pack_error(kernel, t, v);
+      *slot++ = reinterpret_cast<std::uint64_t>(view->data);
+      return true;
+    }
+    case K::Tuple: {
+      if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != static_cast<Py_ssize_t>(t->elements.size()))
+        return pack_error(kernel, t, v);
+      for (size_t i = 0; i < t->elements.size(); ++i)
+        if (!pack(PyTuple_GET_ITEM(v, static_cast<Py_ssize_t>(i)), t->elements[i], nullptr, slot, end, kernel))
+          return false;
+      return true;
+    }
+    default:
+      return pack_error(kernel, t, v);
+  }
+}
+
+// --- launching ---------------------------------------------------------------------
+
+void run_cpu(const runtime::CompiledKernel& k, const unsigned grid[3], const unsigned block[3], unsigned shared,
+             void** params) {
+  cpu::CpuLaunch l;
+  l.kernel_name = k.name;
+  l.thread_fn = k.cpu_thread_fn;
+  l.block_fn = k.cpu_block_fn;
+  l.needs_fibers = k.uses_barriers || k.uses_warp_ops || !k.cpu_block_fn;
+  l.static_shared_bytes = k.static_shared_bytes;
+  l.dynamic_shared_bytes = shared;
+  l.grid = {grid[0], grid[1], grid[2]};
+  l.block = {block[0], block[1], block[2]};
+  l.params = params;
+  std::exception_ptr error;
+  Py_BEGIN_ALLOW_THREADS try {
+    cpu::launch(l);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+}
+
+CUfunction cuda_function(LaunchPlan* plan) {
+  int device = runtime::session().device;
+  if (!plan->function || plan->device != device) {
+    plan->function = cuda::kernel_function(plan->kernel, device);
+    plan->device = device;
+  }
+  return plan->function;
+}
+
+void run_cuda(LaunchPlan* plan, const unsigned grid[3], const unsigned block[3], unsigned shared, std::uintptr_t stream,
+              void** params) {
+  CUfunction f = cuda_function(plan);
+  if (shared > plan->dynamic_shared_limit) {
+    cuda::set_max_dynamic_shared(f, shared, plan->kernel->name);
+    plan->dynamic_shared_limit = shared;
+  }
+  cuda::KernelLaunch l;
+  l.function = f;
+  for (int i = 0; i < 3; ++i) {
+    l.grid[i] = grid[i];
+    l.block[i] = block[i];
+  }
+  l.shared_bytes = shared;
+  l.stream = reinterpret_cast<CUstream>(stream);
+  l.params = params;
+  l.cooperative = plan->kernel->use_cooperative;
+  l.kernel_name = &plan->kernel->name;
+  std::exception_ptr error;
+  Py_BEGIN_ALLOW_THREADS try {
+    cuda::launch_kernel(l);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+}
+
+// Block size for forall: the occupancy API's choice on a GPU, 256 on the CPU.
+unsigned forall_block(LaunchPlan* plan, unsigned shared) {
+  if (runtime::session().backend != Backend::Cuda) return 256;
+  int min_grid = 0, block = 0;
+  cuda::check(cuda::driver().cuOccupancyMaxPotentialBlockSize(&min_grid, &block, cuda_function(plan), nullptr, shared, 0),
+              "cuOccupancyMaxPotentialBlockSize", plan->kernel->name);
+  return block > 0 ? static_cast<unsigned>(block) : 128;
+}
+
+struct Temps {
+  PyObject* copies[kMaxLaunchArgs] = {};
+  ~Temps() {
+    for (PyObject* p : copies) Py_XDECREF(p);
+  }
+};
+
+PyObject* launcher_call(PyObject* obj, PyObject* args, PyObject* kwargs) {
+  auto* self = reinterpret_cast<LauncherObject*>(obj);
+  DispatcherObject* d = self->dispatcher;
+  if (kwargs && PyDict_GET_SIZE(kwargs) > 0) {
+    PyErr_Format(PyExc_TypeError, "kernel '%s' takes positional arguments only", d->state->fn->name.c_str());
+    return nullptr;
+  }
+  Py_ssize_t n = PyTuple_GET_SIZE(args);
+  if (n > kMaxLaunchArgs) {
+    PyErr_Format(PyExc_ValueError, "kernel '%s' is launched with %zd arguments; at most %d are supported",
+                 d->state->fn->name.c_str(), n, kMaxLaunchArgs);
+    return nullptr;
+  }
+  const ir::Type* types[kMaxLaunchArgs];
+  ArgInfo infos[kMaxLaunchArgs];
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* a = PyTuple_GET_ITEM(args, i);
+    types[i] = typeof_arg(a, &infos[i]);
+    if (!types[i]) {
+      if (PyErr_Occurred()) return nullptr;
+      PyErr_Format(exception_class(ErrorKind::TypingError),
+                   "cannot determine the kernel type of argument %zd of kernel '%s' (a %s)", i,
+                   d->state->fn->name.c_str(), Py_TYPE(a)->tp_name);
+      return nullptr;
+    }
+  }
+  CUHOST_PY_GUARD_V(nullptr,
+      {
+        LaunchPlan* plan = plan_for(d, types, static_cast<int>(n));
+        const bool on_gpu = runtime::session().backend == Backend::Cuda;
+        if (on_gpu) ensure_context();
+        std::uintptr_t stream = self->stream_obj ? self->stream : default_launch_stream();
+        unsigned grid[3] = {self->grid[0], self->grid[1], self->grid[2]};
+        unsigned block[3] = {self->block[0], self->block[1], self->block[2]};
+        if (self->forall_tasks >= 0) {
+          if (self->forall_tasks == 0) Py_RETURN_NONE;
+          unsigned b = self->forall_tpb ? self->forall_tpb : forall_block(plan, self->shared_bytes);
+          block[0] = b;
+          grid[0] = static_cast<unsigned>((static_cast<unsigned long long>(self->forall_tasks) + b - 1) / b);
+        }
+        Temps temps;
+        std::uint64_t slots[kMaxSlots];
+        void* params[kMaxSlots];
+        std::uint64_t* cursor = slots;
+        const char* kname = plan->kernel->name.c_str();
+        for (Py_ssize_t i = 0; i < n; ++i) {
+          PyObject* a = PyTuple_GET_ITEM(args, i);
+          if (on_gpu && infos[i].kind == ArgKind::HostArray) {
+            temps.copies[i] = host_to_device_for_launch(a, stream);
+            if (!temps.copies[i]) return nullptr;
+            bool readonly = infos[i].view.readonly;
+            if (!device_array_view(temps.copies[i], &infos[i].view)) {
+              if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "device copy of a host array has no view");
+              return nullptr;
+            }
+            infos[i].view.readonly = readonly;
+            infos[i].kind = ArgKind::DeviceArray;
+          }
+          std::uint64_t* before = cursor;
+          if (!pack(a, plan->params[static_cast<size_t>(i)], &infos[i], cursor, slots + kMaxSlots, kname))
+            return nullptr;
+          CUHOST_CHECK(cursor - before == plan->param_slots[static_cast<size_t>(i)])
+              << "slot count mismatch for parameter " << i << " of " << kname;
+        }
+        int count = static_cast<int>(cursor - slots);
+        for (int i = 0; i < count; ++i) params[i] = &slots[i];
+        if (on_gpu) {
+          run_cuda(plan, grid, block, self->shared_bytes, stream, params);
+          for (Py_ssize_t i = 0; i < n; ++i) {
+            if (!temps.copies[i]) continue;
+            if (infos[i].view.readonly) continue;
+            if (copy_back_after_launch(temps.copies[i], PyTuple_GET_ITEM(args, i), stream) < 0) return nullptr;
+          }
+        } else {
+          run_cpu(*plan->kernel, grid, block, self->shared_bytes, params);
+        }
+        Py_RETURN_NONE;
+      })
+}
+
+PyObject* dims_tuple(const unsigned d[3]) { return Py_BuildValue("(III)", d[0], d[1], d[2]); }
+
+PyObject* get_griddim(PyObject* obj, void*) { return dims_tuple(reinterpret_cast<LauncherObject*>(obj)->grid); }
+PyObject* get_blockdim(PyObject* obj, void*) { return dims_tuple(reinterpret_cast<LauncherObject*>(obj)->block); }
+PyObject* get_sharedmem(PyObject* obj, void*) {
+  return PyLong_FromUnsignedLong(reinterpret_cast<LauncherObject*>(obj)->shared_bytes);
+}
+PyObject* get_stream(PyObject* obj, void*) {
+  PyObject* s = reinterpret_cast<LauncherObject*>(obj)->stream_obj;
+  if (!s) s = Py_None;
+  Py_INCREF(s);
+  return s;
+}
+
+PyObject* launcher_repr(PyObject* obj) {
+  auto* l = reinterpret_cast<LauncherObject*>(obj);
+  if (l->forall_tasks >= 0)
+    return PyUnicode_FromFormat("<launcher of '%s' forall(%lld)>", l->dispatcher->state->fn->name.c_str(),
+                                l->forall_tasks);
+  return PyUnicode_FromFormat("<launcher of '%s' [(%u, %u, %u), (%u, %u, %u)]>", l->dispatcher->state->fn->name.c_str(),
+                              l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
+}
+
+PyGetSetDef g_getset[] = {{"griddim", get_griddim, nullptr, nullptr, nullptr},
+                          {"blockdim", get_blockdim, nullptr, nullptr, nullptr},
+                          {"sharedmem", get_sharedmem, nullptr, nullptr, nullptr},
+                          {"stream", get_stream, nullptr, nullptr, nullptr},
+                          {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyTypeObject make_launcher_type() {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "_cuhost.KernelLauncher";
+  t.tp_basicsize = sizeof(LauncherObject);
+  t.tp_dealloc = launcher_dealloc;
+  t.tp_repr = launcher_repr;
+  t.tp_call = launcher_call;
+  t.tp_flags = Py_TPFLAGS_DEFAULT;
+  t.tp_doc = "A kernel with its launch configuration; call it with the kernel's arguments.";
+  t.tp_getset = g_getset;
+  return t;
+}
+
+PyTypeObject LauncherType = make_launcher_type();
+
+}  // namespace
+
+PyObject* make_launcher(DispatcherObject* d, PyObject* config) {
+  const char* name = d->state->fn->name.c_str();
+  if (!PyTuple_Check(config) || PyTuple_GET_SIZE(config) < 2 || PyTuple_GET_SIZE(config) > 4) {
+    PyErr_Format(PyExc_ValueError,
+                 "launch configuration of kernel '%s' must be [blocks, threads], [blocks, threads, stream] or "
+                 "[blocks, threads, stream, shared_bytes]",
+                 name);
+    return nullptr;
+  }
+  Py_ssize_t n = PyTuple_GET_SIZE(config);
+  unsigned grid[3], block[3], shared = 0;
+  PyObject* stream_obj = nullptr;
+  std::uintptr_t stream = 0;
+  if (!parse_dims(PyTuple_GET_ITEM(config, 0), grid, "griddim") ||
+      !parse_dims(PyTuple_GET_ITEM(config, 1), block, "blockdim") || !check_block(block))
+    return nullptr;
+  if (n >= 3 && !parse_stream(PyTuple_GET_ITEM(config, 2), &stream_obj, &stream)) return nullptr;
+  if (n >= 4 && !parse_shared(PyTuple_GET_ITEM(config, 3), &shared)) return nullptr;
+  auto* last = reinterpret_cast<LauncherObject*>(d->last_launcher);
+  if (last && last->forall_tasks < 0 && std::memcmp(last->grid, grid, sizeof grid) == 0 &&
+      std::memcmp(last->block, block, sizeof block) == 0 && last->stream_obj == stream_obj && last->stream == stream &&
+      last->shared_bytes == shared) {
+    Py_INCREF(last);
+    return reinterpret_cast<PyObject*>(last);
+  }
+  LauncherObject* l = new_launcher(d);
+  if (!l) return nullptr;
+  std::memcpy(l->grid, grid, sizeof grid);
+  std::memcpy(l->block, block, sizeof block);
+  Py_XINCREF(stream_obj);
+  l->stream_obj = stream_obj;
+  l->stream = stream;
+  l->shared_bytes = shared;
+  // The dispatcher keeps the newest launcher; the reference cycle (launcher ->
+  // dispatcher -> launcher) is bounded to one object and dispatchers live for the process.
+  Py_INCREF(l);
+  Py_XSETREF(d->last_launcher, reinterpret_cast<PyObject*>(l));
+  return reinterpret_cast<PyObject*>(l);
+}
+
+PyObject* make_forall_launcher(DispatcherObject* d, PyObject* ntasks, PyObject* tpb, PyObject* stream_arg,
+                               PyObject* sharedmem) {
+  if (PyFloat_Check(ntasks) || !PyIndex_Check(ntasks)) {
+    PyErr_Format(PyExc_TypeError, "forall() needs an int number of tasks, got %s", Py_TYPE(ntasks)->tp_name);
+    return nullptr;
+  }
+  long long tasks = PyLong_AsLongLong(ntasks);
+  if (tasks == -1 && PyErr_Occurred()) return nullptr;
+  if (tasks < 0) {
+    PyErr_Format(PyExc_ValueError, "forall() needs a non-negative number of tasks, got %lld", tasks);
+    return nullptr;
+  }
+  unsigned block[3] = {1, 1, 1};
+  unsigned threads = 0;
+  if (tpb && tpb != Py_None && !(PyLong_Check(tpb) && PyLong_AsLong(tpb) == 0)) {
+    if (!parse_dims(tpb, block, "tpb") || !check_block(block)) return nullptr;
+    threads = block[0];
+  }
+  PyObject* stream_obj = nullptr;
+  std::uintptr_t stream = 0;
+  unsigned shared = 0;
+  if (!parse_stream(stream_arg, &stream_obj, &stream) || !parse_shared(sharedmem, &shared)) return nullptr;
+  LauncherObject* l = new_launcher(d);
+  if (!l) return nullptr;
+  l->forall_tasks = tasks;
+  l->forall_tpb = threads;
+  Py_XINCREF(stream_obj);
+  l->stream_obj = stream_obj;
+  l->stream = stream;
+  l->shared_bytes = shared;
+  return reinterpret_cast<PyObject*>(l);
+}
+
+int add_launch(PyObject* module) {
+  if (PyType_Ready(&LauncherType) < 0) return -1;
+  Py_INCREF(&LauncherType);
+  return PyModule_AddObject(module, "KernelLauncher", reinterpret_cast<PyObject*>(&LauncherType));
+}
+
+}  // namespace cuhost::python

@@ -1,0 +1,146 @@
+// numba's typeof for kernel arguments (see typeof.h): bool -> boolean,
+// int -> int64 (uint64 above INT64_MAX), float -> float64, complex ->
+// complex128, NumPy scalars -> their dtype, arrays -> array(dtype, ndim,
+// layout, readonly), tuples -> Tuple/UniTuple of their elements.
+#include "python/typeof.h"
+
+#include <mutex>
+#include <vector>
+
+#include "python/errors.h"
+
+namespace cuhost::python {
+namespace {
+
+// NumPy scalar type objects seen so far -> their kernel type. Only touched
+// with the GIL held; grows by one entry per NumPy scalar type ever seen.
+constexpr int kScalarCache = 32;
+PyTypeObject* g_scalar_types[kScalarCache] = {};
+const ir::Type* g_scalar_kinds[kScalarCache] = {};
+int g_scalar_count = 0;
+PyObject* g_numpy_generic = nullptr;  // numpy.generic, imported on first need
+
+const ir::Type* numpy_scalar_type(PyObject* obj) {
+  PyTypeObject* tp = Py_TYPE(obj);
+  for (int i = 0; i < g_scalar_count; ++i)
+    if (g_scalar_types[i] == tp) return g_scalar_kinds[i];
+  if (!g_numpy_generic) {
+    PyObject* np = PyImport_ImportModule("numpy");
+    if (!np) {
+      PyErr_Clear();
+      return nullptr;
+    }
+    g_numpy_generic = PyObject_GetAttrString(np, "generic");
+    Py_DECREF(np);
+    if (!g_numpy_generic) {
+      PyErr_Clear();
+      return nullptr;
+    }
+  }
+  int is = PyObject_IsInstance(obj, g_numpy_generic);
+  if (is <= 0) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  PyObject* dtype = PyObject_GetAttrString(obj, "dtype");
+  if (!dtype) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  PyObject* name = PyObject_GetAttrString(dtype, "name");
+  Py_DECREF(dtype);
+  if (!name) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  const char* s = PyUnicode_AsUTF8(name);
+  const ir::Type* t = s ? ir::scalar_by_name(s) : nullptr;
+  if (!s) PyErr_Clear();
+  Py_DECREF(name);
+  if (t && g_scalar_count < kScalarCache) {
+    Py_INCREF(tp);
+    g_scalar_types[g_scalar_count] = tp;
+    g_scalar_kinds[g_scalar_count] = t;
+    ++g_scalar_count;
+  }
+  return t;
+}
+
+}  // namespace
+
+std::string python_type_name(PyObject* obj) { return Py_TYPE(obj)->tp_name; }
+
+const ir::Type* typeof_arg(PyObject* obj, ArgInfo* info) {
+  PyTypeObject* tp = Py_TYPE(obj);
+  if (info) info->kind = ArgKind::Scalar;
+  if (tp == &PyFloat_Type) return ir::float64();
+  if (tp == &PyBool_Type) return ir::boolean();
+  if (tp == &PyLong_Type) {
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (overflow == 0) return ir::int64();
+    if (overflow > 0) {
+      PyLong_AsUnsignedLongLong(obj);
+      if (!PyErr_Occurred()) return ir::uint64();
+      PyErr_Clear();
+    }
+    return nullptr;  // does not fit 64 bits
+  }
+  if (tp == &PyComplex_Type) return ir::complex128();
+  if (PyTuple_Check(obj)) {
+    Py_ssize_t n = PyTuple_GET_SIZE(obj);
+    std::vector<const ir::Type*> elements;
+    elements.reserve(static_cast<size_t>(n));
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      const ir::Type* e = typeof_arg(PyTuple_GET_ITEM(obj, i), nullptr);
+      if (!e) return nullptr;
+      elements.push_back(e);
+    }
+    if (info) info->kind = ArgKind::Tuple;
+    return ir::tuple(elements);
+  }
+  for (int i = 0; i < g_scalar_count; ++i)
+    if (g_scalar_types[i] == tp) return g_scalar_kinds[i];
+  ArrayView local;
+  ArrayView* view = info ? &info->view : &local;
+  if (host_array_view(obj, view)) {
+    if (info) info->kind = ArgKind::HostArray;
+    return view->dtype ? view->type() : nullptr;
+  }
+  if (PyErr_Occurred()) return nullptr;
+  if (device_array_view(obj, view)) {
+    if (info) info->kind = ArgKind::DeviceArray;
+    return view->dtype ? view->type() : nullptr;
+  }
+  if (PyErr_Occurred()) return nullptr;
+  // Subclasses of the builtin scalars (e.g. IntEnum members) type as their base.
+  if (PyBool_Check(obj)) return ir::boolean();
+  if (PyLong_Check(obj)) return ir::int64();
+  if (PyFloat_Check(obj)) return ir::float64();
+  if (PyComplex_Check(obj)) return ir::complex128();
+  return numpy_scalar_type(obj);
+}
+
+namespace {
+
+PyObject* py_typeof(PyObject*, PyObject* value) {
+  CUHOST_PY_GUARD_V(nullptr,
+      {
+        const ir::Type* t = typeof_arg(value, nullptr);
+        if (!t) {
+          if (PyErr_Occurred()) return nullptr;
+          Py_RETURN_NONE;
+        }
+        return PyUnicode_FromString(t->str().c_str());
+      })
+}
+
+PyMethodDef g_methods[] = {
+    {"_typeof", py_typeof, METH_O, "The kernel type of a value (numba spelling), or None."},
+    {nullptr, nullptr, 0, nullptr}};
+
+}  // namespace
+
+int add_typeof(PyObject* module) { return PyModule_AddFunctions(module, g_methods); }
+
+}  // namespace cuhost::python
