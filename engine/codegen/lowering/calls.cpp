@@ -61,6 +61,7 @@ Val call_foreign(Lowerer& l, const ast::Call* e, const sema::ExprInfo& inf) {
   auto& b = l.b();
   const ir::ForeignFunction& ff = *inf.foreign;
   llvm::Function* f = declare_foreign(l, ff);
+  l.state().foreign_used.push_back(inf.foreign);
   std::vector<llvm::Value*> args;
   llvm::AllocaInst* slot = nullptr;
   const ir::Type* rt = ff.sig.return_type;

@@ -14,6 +14,7 @@ Lowerer::Lowerer(ModuleState& state, const sema::TypedFunction& tf, llvm::Functi
     : state_(state), tf_(tf), fn_(fn), is_kernel_body_(is_kernel_body), builder_(state.module->getContext()) {
   entry_ = llvm::BasicBlock::Create(ctx(), "entry", fn_);
   builder_.SetInsertPoint(entry_);
+  if (state.options.fastmath) builder_.setFastMathFlags(llvm::FastMathFlags::getFast());
   // Allocas go before this marker so they stay in the entry block.
   alloca_point_ = llvm::cast<llvm::Instruction>(
       builder_.CreateAlloca(builder_.getInt8Ty(), nullptr, "alloca.point"));

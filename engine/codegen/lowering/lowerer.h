@@ -55,6 +55,7 @@ struct ModuleState {
   std::vector<std::shared_ptr<const sema::TypedFunction>> keep_alive;
   std::int64_t static_shared_bytes = 0;  // CPU layout of static shared arrays
   std::map<std::string, llvm::Function*> foreign_decls;
+  std::vector<std::shared_ptr<const ir::ForeignFunction>> foreign_used;
 
   // The LLVM function of a jitted callee (declared on first use; its body is lowered later).
   llvm::Function* function_for(const std::shared_ptr<const sema::TypedFunction>& tf);
@@ -108,6 +109,8 @@ class Lowerer {
 
   // --- arrays (lowering/arrays.cpp) ---
   bool is_readonly_array(const ast::Expr* base) const;
+  // After lower_body(): the array named `id` is never stored to, passed on or reassigned.
+  bool readonly_param(const std::string& id) const { return !written_names_.count(id); }
   bool is_nonnegative(const ast::Expr* e) const;
   // Address of a[idx...] with wraparound and checks as configured.
   llvm::Value* element_address(const ast::Expr* array_expr, Val array, const ast::Expr* index_expr, Val index);

@@ -1,0 +1,314 @@
+// Builds the module for one compile request: the kernel entry with one LLVM
+// parameter per ABI slot (array data pointers noalias, read-only ones
+// readonly), PTX kernel marking on the GPU, the CPU thread/block entry
+// wrappers of cpu/cpu_abi.h, exported device-function wrappers, and the
+// bodies of every jitted callee. Also gathers the foreign link items.
+#include "codegen/module.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <set>
+
+#include "codegen/lowering/lowerer.h"
+#include "codegen/nvptx_backend.h"
+#include "cpu/jit.h"
+#include "runtime/jit_function.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::codegen {
+namespace {
+
+struct Slot {
+  llvm::Type* type;
+  bool array_data = false;
+  std::string param;  // owning parameter name
+};
+
+void append_slots(llvm::LLVMContext& c, const ir::Type* t, const std::string& param, std::vector<Slot>& out) {
+  using K = ir::TypeKind;
+  switch (t->kind) {
+    case K::Boolean: out.push_back({llvm::Type::getInt8Ty(c), false, param}); return;
+    case K::Integer:
+    case K::Float: out.push_back({llvm_type_of(c, t), false, param}); return;
+    case K::Complex: {
+      llvm::Type* f = t->bits == 64 ? llvm::Type::getFloatTy(c) : llvm::Type::getDoubleTy(c);
+      out.push_back({f, false, param});
+      out.push_back({f, false, param});
+      return;
+    }
+    case K::CPointer: out.push_back({llvm::PointerType::get(c, 0), false, param}); return;
+    case K::Array:
+      out.push_back({llvm::PointerType::get(c, 0), true, param});
+      for (int i = 0; i < 2 * t->ndim; ++i) out.push_back({llvm::Type::getInt64Ty(c), false, param});
+      return;
+    case K::Tuple:
+      for (const ir::Type* e : t->elements) append_slots(c, e, param, out);
+      return;
+    default: CUHOST_CHECK(false) << "type " << t->str() << " cannot be a kernel parameter";
+  }
+}
+
+void mark_nvptx_kernel(llvm::Function* f) {
+  f->setCallingConv(llvm::CallingConv::PTX_Kernel);
+  llvm::Module& m = *f->getParent();
+  llvm::LLVMContext& c = m.getContext();
+  llvm::Metadata* md[] = {llvm::ValueAsMetadata::get(f), llvm::MDString::get(c, "kernel"),
+                          llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(c), 1))};
+  m.getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(c, md));
+}
+
+std::string link_key(const ir::LinkItem& item) {
+  return concat(int(item.kind), "|", item.path, "|", item.name, "|", std::hash<std::string>()(item.data), "|",
+                item.data.size());
+}
+
+void lower_pending(ModuleState& state) {
+  while (!state.pending.empty()) {
+    std::shared_ptr<const sema::TypedFunction> tf = state.pending.back();
+    state.pending.pop_back();
+    Lowerer(state, *tf, state.functions.at(tf.get()), false).lower_body();
+  }
+}
+
+// The CPU entry wrappers: load each slot through params[i]; thread reads
+// ctx->tid, block loops z, y, x (x fastest) over ctx->bdim.
+void emit_cpu_wrappers(LoweredModule& out, llvm::Function* body, const std::vector<Slot>& slots, bool with_block,
+                       const std::string& symbol) {
+  llvm::Module& m = *out.module;
+  llvm::LLVMContext& c = m.getContext();
+  llvm::Type* ptr = llvm::PointerType::get(c, 0);
+  llvm::Type* i32 = llvm::Type::getInt32Ty(c);
+  auto* wty = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {ptr, ptr}, false);
+  auto load_slots = [&](llvm::IRBuilder<>& b, llvm::Value* params) {
+    std::vector<llvm::Value*> args;
+    for (size_t i = 0; i < slots.size(); ++i) {
+      llvm::Value* pp = b.CreateConstInBoundsGEP1_64(ptr, params, i);
+      llvm::Value* p = b.CreateAlignedLoad(ptr, pp, llvm::Align(8));
+      args.push_back(b.CreateLoad(slots[i].type, p));
+    }
+    return args;
+  };
+  auto load_i32 = [&](llvm::IRBuilder<>& b, llvm::Value* ctx, int offset) {
+    return b.CreateAlignedLoad(i32, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), ctx, offset), llvm::Align(4));
+  };
+  {
+    out.cpu_thread_symbol = symbol + ".cpu.thread";
+    auto* f = llvm::Function::Create(wty, llvm::GlobalValue::ExternalLinkage, out.cpu_thread_symbol, m);
+    f->addFnAttr(llvm::Attribute::NoUnwind);
+    f->addParamAttr(1, llvm::Attribute::NoAlias);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", f));
+    std::vector<llvm::Value*> args = load_slots(b, f->getArg(0));
+    args.push_back(f->getArg(1));
+    for (int a = 0; a < 3; ++a) args.push_back(load_i32(b, f->getArg(1), 4 * a));
+    b.CreateCall(body, args);
+    b.CreateRetVoid();
+    out.keep.push_back(out.cpu_thread_symbol);
+  }
+  if (!with_block) return;
+  out.cpu_block_symbol = symbol + ".cpu.block";
+  auto* f = llvm::Function::Create(wty, llvm::GlobalValue::ExternalLinkage, out.cpu_block_symbol, m);
+  f->addFnAttr(llvm::Attribute::NoUnwind);
+  f->addParamAttr(1, llvm::Attribute::NoAlias);
+  llvm::BasicBlock* entry = llvm::BasicBlock::Create(c, "entry", f);
+  llvm::IRBuilder<> b(entry);
+  llvm::Value* ctx = f->getArg(1);
+  std::vector<llvm::Value*> args = load_slots(b, f->getArg(0));
+  llvm::Value* dims[3];
+  for (int a = 0; a < 3; ++a) dims[a] = load_i32(b, ctx, 24 + 4 * a);
+  // for z: for y: for x: body(slots..., ctx, x, y, z)
+  llvm::Value* idx[3] = {nullptr, nullptr, nullptr};
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(c, "exit", f);
+  std::vector<std::pair<llvm::PHINode*, llvm::BasicBlock*>> loops;  // (phi, header) per level z, y, x
+  llvm::BasicBlock* after_outer = exit;
+  llvm::BasicBlock* cur = entry;
+  std::vector<llvm::BasicBlock*> latches;
+  std::vector<llvm::BasicBlock*> headers;
+  std::vector<llvm::PHINode*> phis;
+  for (int level = 2; level >= 0; --level) {
+    llvm::BasicBlock* header = llvm::BasicBlock::Create(c, concat("loop", level), f);
+    b.SetInsertPoint(cur);
+    b.CreateBr(header);
+    b.SetInsertPoint(header);
+    llvm::PHINode* phi = b.CreatePHI(i32, 2);
+    phi->addIncoming(b.getInt32(0), cur);
+    idx[level] = phi;
+    headers.push_back(header);
+    phis.push_back(phi);
+    cur = header;
+  }
+  (void)loops;
+  (void)after_outer;
+  // Innermost body (x loop header block continues into the body).
+  b.SetInsertPoint(cur);
+  std::vector<llvm::Value*> call_args = args;
+  call_args.push_back(ctx);
+  for (int a = 0; a < 3; ++a) call_args.push_back(idx[a]);
+  b.CreateCall(body, call_args);
+  // Latches from the innermost (x) outwards.
+  llvm::BasicBlock* tail = b.GetInsertBlock();
+  for (int k = 2; k >= 0; --k) {
+    int level = 2 - k;  // phis[2] is x (level 0), phis[0] is z (level 2)
+    llvm::PHINode* phi = phis[k];
+    b.SetInsertPoint(tail);
+    llvm::Value* next = b.CreateAdd(phi, b.getInt32(1), "", true, true);
+    phi->addIncoming(next, tail);
+    llvm::Value* more = b.CreateICmpSLT(next, dims[level]);
+    llvm::BasicBlock* after = llvm::BasicBlock::Create(c, concat("loop", level, ".end"), f);
+    b.CreateCondBr(more, headers[k], after);
+    tail = after;
+  }
+  b.SetInsertPoint(tail);
+  b.CreateBr(exit);
+  b.SetInsertPoint(exit);
+  b.CreateRetVoid();
+  out.keep.push_back(out.cpu_block_symbol);
+}
+
+llvm::Type* abi_type(llvm::LLVMContext& c, const ir::Type* t) {
+  return t->kind == ir::TypeKind::Boolean ? llvm::Type::getInt8Ty(c) : llvm_type_of(c, t);
+}
+
+void emit_exported_device(LoweredModule& out, ModuleState& state, const ModuleRequest& r) {
+  llvm::Module& m = *out.module;
+  llvm::LLVMContext& c = m.getContext();
+  const sema::TypedFunction& tf = *r.typed;
+  llvm::Function* impl = state.function_for(r.typed);
+  std::vector<llvm::Type*> params;
+  bool numba = r.abi == ir::Abi::Numba;
+  bool void_ret = is_void_type(tf.return_type);
+  if (numba) params.push_back(llvm::PointerType::get(c, 0));
+  for (const ir::Type* a : tf.arg_types) params.push_back(abi_type(c, a));
+  llvm::Type* ret = numba ? llvm::Type::getInt32Ty(c) : void_ret ? llvm::Type::getVoidTy(c) : abi_type(c, tf.return_type);
+  std::string name = !r.abi_name.empty() ? r.abi_name : (!tf.symbol.empty() ? tf.symbol : tf.captured->name);
+  auto* f = llvm::Function::Create(llvm::FunctionType::get(ret, params, false), llvm::GlobalValue::ExternalLinkage,
+                                   name, m);
+  f->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", f));
+  std::vector<llvm::Value*> args;
+  unsigned first = numba ? 1 : 0;
+  for (size_t i = 0; i < tf.arg_types.size(); ++i) {
+    llvm::Value* a = f->getArg(unsigned(first + i));
+    if (tf.arg_types[i]->kind == ir::TypeKind::Boolean) a = b.CreateICmpNE(a, b.getInt8(0));
+    args.push_back(a);
+  }
+  // Exported functions have no thread context on the host: pass zeros.
+  for (llvm::Type* t : state.hooks->context_param_types(m)) args.push_back(llvm::Constant::getNullValue(t));
+  llvm::Value* result = b.CreateCall(impl, args);
+  if (!void_ret && tf.return_type->kind == ir::TypeKind::Boolean) result = b.CreateZExt(result, b.getInt8Ty());
+  if (numba) {
+    if (!void_ret) b.CreateStore(result, f->getArg(0));
+    b.CreateRet(b.getInt32(0));
+  } else if (void_ret) {
+    b.CreateRetVoid();
+  } else {
+    b.CreateRet(result);
+  }
+  impl->addFnAttr(llvm::Attribute::AlwaysInline);
+  out.entry_symbol = name;
+  out.keep.push_back(name);
+}
+
+}  // namespace
+
+LoweredModule lower_module(const ModuleRequest& r) {
+  CUHOST_CHECK(r.typed && r.typed->captured && r.typed->captured->def) << "lowering an untyped function";
+  const sema::TypedFunction& tf = *r.typed;
+  LoweredModule out;
+  out.context = std::make_unique<llvm::LLVMContext>();
+  out.module = std::make_unique<llvm::Module>(tf.captured->name, *out.context);
+  llvm::Module& m = *out.module;
+  llvm::LLVMContext& c = *out.context;
+  std::unique_ptr<TargetHooks> hooks;
+  if (r.target == CodegenTarget::NVPTX) {
+    auto tm = make_nvptx_target_machine(r.cc_major, r.cc_minor, r.fastmath);
+    m.setTargetTriple(nvptx_triple());
+    m.setDataLayout(tm->createDataLayout());
+    hooks = make_nvptx_hooks();
+  } else {
+    m.setTargetTriple(cpu::host_triple());
+    m.setDataLayout(cpu::host_data_layout());
+    hooks = make_cpu_hooks();
+  }
+  ModuleState state;
+  state.module = &m;
+  state.hooks = hooks.get();
+  state.options.debug = r.debug;
+  state.options.bounds_check = r.bounds_check;
+  state.options.fastmath = r.fastmath;
+  state.options.kernel_name = tf.captured->name;
+
+  if (r.exported_device) {
+    emit_exported_device(out, state, r);
+  } else {
+    std::vector<Slot> slots;
+    const ast::FunctionDef& def = *tf.captured->def;
+    CUHOST_CHECK(def.params.size() == tf.arg_types.size()) << "argument count mismatch";
+    for (size_t p = 0; p < tf.arg_types.size(); ++p) append_slots(c, tf.arg_types[p], def.params[p].name, slots);
+    std::vector<llvm::Type*> types;
+    for (const Slot& s : slots) types.push_back(s.type);
+    for (llvm::Type* t : hooks->context_param_types(m)) types.push_back(t);
+    std::string symbol = tf.symbol.empty() ? tf.captured->name : tf.symbol;
+    bool gpu = r.target == CodegenTarget::NVPTX;
+    auto* fty = llvm::FunctionType::get(llvm::Type::getVoidTy(c), types, false);
+    auto* f = llvm::Function::Create(fty, gpu ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::InternalLinkage,
+                                     gpu ? symbol : symbol + ".body", m);
+    f->addFnAttr(llvm::Attribute::NoUnwind);
+    if (r.fastmath && gpu) f->addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
+    Lowerer lowerer(state, tf, f, true);
+    lowerer.lower_body();
+    for (unsigned i = 0; i < slots.size(); ++i) {
+      if (!slots[i].array_data) continue;
+      f->addParamAttr(i, llvm::Attribute::NoAlias);
+      if (lowerer.readonly_param(slots[i].param)) {
+        f->addParamAttr(i, llvm::Attribute::ReadOnly);
+        f->addParamAttr(i, llvm::Attribute::NoCapture);
+      }
+    }
+    if (gpu) {
+      mark_nvptx_kernel(f);
+      out.entry_symbol = symbol;
+      out.keep.push_back(symbol);
+    } else {
+      f->addFnAttr(llvm::Attribute::AlwaysInline);
+      out.entry_symbol = symbol;
+      emit_cpu_wrappers(out, f, slots, !tf.uses_barriers && !tf.uses_warp_ops, symbol);
+    }
+  }
+  lower_pending(state);
+  out.static_shared_bytes = state.static_shared_bytes;
+
+  // Link items of the whole call tree, each once.
+  std::set<std::string> seen;
+  auto add_items = [&](const std::vector<ir::LinkItem>& items) {
+    for (const ir::LinkItem& item : items)
+      if (seen.insert(link_key(item)).second) out.link.push_back(item);
+  };
+  std::set<const sema::TypedFunction*> visited;
+  std::function<void(const sema::TypedFunction&)> visit = [&](const sema::TypedFunction& f) {
+    if (!visited.insert(&f).second) return;
+    if (f.function) add_items(f.function->options.link);
+    for (const auto& ff : f.foreign_callees) add_items(ff->link);
+    for (const auto& cal : f.callees) visit(*cal);
+  };
+  visit(tf);
+  for (const auto& cal : state.keep_alive) visit(*cal);
+  for (const auto& ff : state.foreign_used) add_items(ff->link);
+
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  if (llvm::verifyModule(m, &os)) {
+    std::string text;
+    llvm::raw_string_ostream ts(text);
+    m.print(ts, nullptr);
+    CUHOST_CHECK(false) << "lowering produced an invalid module for '" << tf.captured->name << "': " << os.str()
+                        << "\n" << ts.str();
+  }
+  return out;
+}
+
+}  // namespace cuhost::codegen

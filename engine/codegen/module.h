@@ -1,0 +1,55 @@
+// Stage 6: one typed kernel or device function (and every jitted function it
+// calls) lowered into one llvm::Module for a target, with the kernel
+// parameter ABI of kernel_abi.h, exported device-function ABIs (numba / C)
+// and the foreign link items the call tree brings along.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/foreign.h"
+#include "sema/typed_function.h"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace cuhost::codegen {
+
+enum class CodegenTarget { NVPTX, CPU };
+
+struct ModuleRequest {
+  std::shared_ptr<const sema::TypedFunction> typed;
+  CodegenTarget target = CodegenTarget::NVPTX;
+  int cc_major = 9;
+  int cc_minor = 0;
+  bool debug = false;
+  bool bounds_check = false;
+  bool fastmath = false;
+  // A device function compiled on its own (compile_text device=True): it is
+  // exported with its ABI (numba: i32 f(T* ret, args...); C: T abi_name(args...)).
+  bool exported_device = false;
+  ir::Abi abi = ir::Abi::Numba;
+  std::string abi_name;
+};
+
+struct LoweredModule {
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;
+  std::string entry_symbol;                 // kernel entry (GPU) / exported function
+  std::string cpu_thread_symbol;            // CPU: S.cpu.thread
+  std::string cpu_block_symbol;             // CPU: S.cpu.block (empty when barriers/warp ops)
+  std::vector<std::string> keep;            // symbols that stay external
+  std::int64_t static_shared_bytes = 0;     // CPU layout of static shared arrays
+  std::vector<ir::LinkItem> link;           // foreign items of the call tree, deduplicated
+};
+
+LoweredModule lower_module(const ModuleRequest& request);
+
+// NVPTX data layout and triple for sm_<cc> (clamped to what LLVM 19 knows).
+std::string nvptx_triple();
+std::string nvptx_cpu(int cc_major, int cc_minor);
+
+}  // namespace cuhost::codegen

@@ -1,0 +1,145 @@
+// The NVPTX half of stage 7. libdevice is read once per process and parsed
+// lazily into each module's context, so linking with LinkOnlyNeeded only
+// materializes the functions a kernel calls (compile time stays in the
+// milliseconds). The optimizer is the stock O3 pipeline built by a
+// PassBuilder that knows the NVPTX TargetMachine, so NVPTX's own passes
+// (NVVMReflect, address-space inference) take part.
+#include "codegen/nvptx_backend.h"
+
+#include <llvm/Analysis/CGSCCPassManager.h>
+#include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+
+#include <mutex>
+#include <set>
+
+#include "codegen/module.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::codegen {
+namespace {
+
+void init_nvptx() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+const llvm::MemoryBuffer& libdevice_bytes() {
+  static std::unique_ptr<llvm::MemoryBuffer> buffer;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    auto b = llvm::MemoryBuffer::getFile(CUHOST_LIBDEVICE_PATH);
+    if (b) buffer = std::move(*b);
+  });
+  if (!buffer)
+    throw UserError(ErrorKind::CompileError, concat("cannot read libdevice at ", CUHOST_LIBDEVICE_PATH));
+  return *buffer;
+}
+
+}  // namespace
+
+std::string nvptx_triple() { return "nvptx64-nvidia-cuda"; }
+
+std::string nvptx_cpu(int cc_major, int cc_minor) {
+  int cc = cc_major * 10 + cc_minor;
+  if (cc > 90) cc = 90;
+  if (cc < 50) cc = 50;
+  return concat("sm_", cc);
+}
+
+std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int cc_minor, bool fastmath) {
+  init_nvptx();
+  std::string error;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(nvptx_triple(), error);
+  if (!target) throw UserError(ErrorKind::CompileError, "NVPTX target unavailable: " + error);
+  llvm::TargetOptions options;
+  if (fastmath) {
+    options.UnsafeFPMath = true;
+    options.NoInfsFPMath = true;
+    options.NoNaNsFPMath = true;
+  }
+  // The PTX version is LLVM's default for the chip (7.8 for sm_90).
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      nvptx_triple(), nvptx_cpu(cc_major, cc_minor), "", options, std::nullopt, std::nullopt,
+      llvm::CodeGenOptLevel::Aggressive));
+  if (!tm) throw UserError(ErrorKind::CompileError, "cannot create the NVPTX target machine");
+  return tm;
+}
+
+void link_libdevice(llvm::Module& m, const std::vector<std::string>& keep, bool fastmath) {
+  bool needs = false;
+  for (const llvm::Function& f : m)
+    if (f.isDeclaration() && f.getName().starts_with("__nv_")) needs = true;
+  if (needs) {
+    auto lib = llvm::getLazyBitcodeModule(libdevice_bytes().getMemBufferRef(), m.getContext());
+    if (!lib) throw UserError(ErrorKind::CompileError, "cannot parse libdevice: " + llvm::toString(lib.takeError()));
+    (*lib)->setTargetTriple(m.getTargetTriple());
+    (*lib)->setDataLayout(m.getDataLayout());
+    if (llvm::Linker::linkModules(m, std::move(*lib), llvm::Linker::LinkOnlyNeeded))
+      throw UserError(ErrorKind::CompileError, "linking libdevice failed");
+  }
+  std::set<std::string> kept(keep.begin(), keep.end());
+  for (llvm::Function& f : m)
+    if (!f.isDeclaration() && !kept.count(f.getName().str())) f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  for (llvm::GlobalVariable& g : m.globals())
+    if (!g.isDeclaration() && !kept.count(g.getName().str())) g.setLinkage(llvm::GlobalValue::InternalLinkage);
+  m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", fastmath ? 1 : 0);
+}
+
+void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions pto;
+  pto.LoopVectorization = opt >= 2;
+  pto.SLPVectorization = opt >= 2;
+  llvm::PassBuilder pb(&tm, pto);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = opt <= 0   ? llvm::OptimizationLevel::O0
+                                  : opt == 1 ? llvm::OptimizationLevel::O1
+                                  : opt == 2 ? llvm::OptimizationLevel::O2
+                                             : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level)
+                                                                     : pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(m, mam);
+}
+
+std::string emit_ptx(llvm::Module& m, llvm::TargetMachine& tm) {
+  llvm::SmallString<0> out;
+  llvm::raw_svector_ostream os(out);
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
+    throw UserError(ErrorKind::CompileError, "the NVPTX backend cannot emit PTX");
+  pm.run(m);
+  return std::string(out.str());
+}
+
+std::string module_text(const llvm::Module& m) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  m.print(os, nullptr);
+  return os.str();
+}
+
+}  // namespace cuhost::codegen

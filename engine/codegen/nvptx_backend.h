@@ -1,0 +1,33 @@
+// Stage 7 for the GPU: the NVPTX TargetMachine, linking only the libdevice
+// functions a module uses, the O3 new-pass-manager pipeline (with NVPTX's
+// own callbacks, NVVMReflect included) and PTX emission.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+class TargetMachine;
+}  // namespace llvm
+
+namespace cuhost::codegen {
+
+// sm_<cc> clamped to sm_90 (LLVM 19's newest); nvJitLink makes SASS for newer chips.
+std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int cc_minor, bool fastmath);
+
+// Links the used __nv_* functions from libdevice (LinkOnlyNeeded), makes every
+// symbol but `keep` internal, and sets the nvvm-reflect-ftz flag.
+void link_libdevice(llvm::Module& m, const std::vector<std::string>& keep, bool fastmath);
+
+// O3 (or `opt`) with the new pass manager and the given target machine.
+void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt);
+
+// PTX text of the module (legacy pass manager, addPassesToEmitFile).
+std::string emit_ptx(llvm::Module& m, llvm::TargetMachine& tm);
+
+// Textual IR of a module (inspect_llvm).
+std::string module_text(const llvm::Module& m);
+
+}  // namespace cuhost::codegen

@@ -1,0 +1,201 @@
+// The compiler driver (runtime/compiler.h): typing, lowering, optimization
+// and PTX or host code for one specialization, each stage timed, with an
+// in-memory memo per (function, argument types, target options) so a
+// specialization compiles once per process.
+#include "runtime/compiler.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "codegen/cpu_backend.h"
+#include "codegen/module.h"
+#include "codegen/nvptx_backend.h"
+#include "cpu/jit.h"
+#include "frontend/captured.h"
+#include "sema/infer.h"
+#include "support/diagnostics.h"
+#include "support/log.h"
+
+namespace cuhost::runtime {
+namespace {
+
+struct MemoKey {
+  const JitFunction* fn;
+  std::vector<const ir::Type*> args;
+  int target, cc_major, cc_minor;
+  bool bounds_check;
+  bool operator<(const MemoKey& o) const {
+    return std::tie(fn, args, target, cc_major, cc_minor, bounds_check) <
+           std::tie(o.fn, o.args, o.target, o.cc_major, o.cc_minor, o.bounds_check);
+  }
+};
+
+struct MemoEntry {
+  std::weak_ptr<JitFunction> owner;  // guards against a new function at a reused address
+  std::shared_ptr<const CompiledKernel> kernel;
+};
+
+std::mutex& memo_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::map<MemoKey, MemoEntry>& memo() {
+  static std::map<MemoKey, MemoEntry> m;
+  return m;
+}
+
+codegen::ModuleRequest request_for(const std::shared_ptr<const sema::TypedFunction>& typed, const JitFunction& fn,
+                                   const TargetOptions& target, bool nvptx) {
+  codegen::ModuleRequest req;
+  req.typed = typed;
+  req.target = nvptx ? codegen::CodegenTarget::NVPTX : codegen::CodegenTarget::CPU;
+  req.cc_major = target.cc_major;
+  req.cc_minor = target.cc_minor;
+  req.debug = fn.options.debug;
+  req.bounds_check = target.bounds_check || fn.options.debug;
+  req.fastmath = fn.options.fastmath;
+  return req;
+}
+
+void require_captured(const std::shared_ptr<JitFunction>& fn) {
+  CUHOST_CHECK(fn) << "compiling a null function";
+  CUHOST_CHECK(fn->captured) << "function '" << fn->name << "' must be captured before compilation";
+}
+
+struct NvptxOutput {
+  std::string ir;
+  std::string ptx;
+};
+
+// libdevice, O3 and PTX emission for a lowered module.
+NvptxOutput finish_nvptx(codegen::LoweredModule& lowered, const codegen::ModuleRequest& req, int opt,
+                         const std::string& name) {
+  auto tm = codegen::make_nvptx_target_machine(req.cc_major, req.cc_minor, req.fastmath);
+  NvptxOutput out;
+  {
+    log::StageTimer timer(name, "optimization");
+    codegen::link_libdevice(*lowered.module, lowered.keep, req.fastmath);
+    codegen::optimize_module(*lowered.module, *tm, opt);
+  }
+  out.ir = codegen::module_text(*lowered.module);
+  {
+    log::StageTimer timer(name, "ptx");
+    out.ptx = codegen::emit_ptx(*lowered.module, *tm);
+  }
+  return out;
+}
+
+std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>& fn,
+                                             const std::vector<const ir::Type*>& arg_types,
+                                             const TargetOptions& target) {
+  const std::string& name = fn->name;
+  if (fn->options.abi == ir::Abi::C)
+    throw UserError(ErrorKind::NotImplementedError, concat("kernel '", name, "' cannot use the C ABI"));
+  std::shared_ptr<const sema::TypedFunction> typed;
+  {
+    log::StageTimer timer(name, "typing");
+    typed = sema::infer_kernel(fn, arg_types);
+  }
+  bool nvptx = target.target == Target::NVPTX;
+  codegen::ModuleRequest req = request_for(typed, *fn, target, nvptx);
+  codegen::LoweredModule lowered;
+  {
+    log::StageTimer timer(name, "lowering");
+    lowered = codegen::lower_module(req);
+  }
+  auto kernel = std::make_shared<CompiledKernel>();
+  kernel->name = name;
+  kernel->symbol = lowered.entry_symbol;
+  kernel->target = target.target;
+  kernel->typed = typed;
+  kernel->arg_types = arg_types;
+  kernel->link = lowered.link;
+  kernel->uses_barriers = typed->uses_barriers;
+  kernel->uses_warp_ops = typed->uses_warp_ops;
+  for (const auto& ff : typed->foreign_callees) kernel->use_cooperative |= ff->use_cooperative;
+  if (nvptx) {
+    NvptxOutput out = finish_nvptx(lowered, req, fn->options.opt, name);
+    kernel->llvm_ir = std::move(out.ir);
+    kernel->ptx = std::move(out.ptx);
+    return kernel;
+  }
+  kernel->static_shared_bytes = std::size_t(lowered.static_shared_bytes);
+  {
+    log::StageTimer timer(name, "optimization");
+    auto tm = codegen::make_host_target_machine();
+    codegen::internalize_except(*lowered.module, lowered.keep);
+    codegen::optimize_module(*lowered.module, *tm, fn->options.opt);
+  }
+  kernel->llvm_ir = codegen::module_text(*lowered.module);
+  std::vector<std::string> symbols = {lowered.cpu_thread_symbol};
+  if (!lowered.cpu_block_symbol.empty()) symbols.push_back(lowered.cpu_block_symbol);
+  {
+    log::StageTimer timer(name, "jit");
+    std::vector<void*> addrs = cpu::add_module(std::move(lowered.module), std::move(lowered.context), symbols);
+    kernel->cpu_thread_fn = addrs.at(0);
+    if (addrs.size() > 1) kernel->cpu_block_fn = addrs[1];
+  }
+  return kernel;
+}
+
+}  // namespace
+
+std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFunction>& fn,
+                                                      const std::vector<const ir::Type*>& arg_types,
+                                                      const TargetOptions& target) {
+  require_captured(fn);
+  MemoKey key{fn.get(), arg_types, int(target.target), target.cc_major, target.cc_minor, target.bounds_check};
+  {
+    std::lock_guard<std::mutex> lock(memo_mutex());
+    auto it = memo().find(key);
+    if (it != memo().end()) {
+      if (it->second.owner.lock() == fn) return it->second.kernel;
+      memo().erase(it);
+    }
+  }
+  std::shared_ptr<const CompiledKernel> kernel = build_kernel(fn, arg_types, target);
+  std::lock_guard<std::mutex> lock(memo_mutex());
+  auto [it, inserted] = memo().emplace(key, MemoEntry{fn, kernel});
+  return inserted ? kernel : it->second.kernel;
+}
+
+CompiledText compile_text(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
+                          bool device, const TargetOptions& target, const std::string& output) {
+  require_captured(fn);
+  if (output == "ltoir")
+    throw UserError(ErrorKind::NotImplementedError,
+                    "output='ltoir' is not available: LLVM's NVPTX backend produces PTX and cannot produce NVVM "
+                    "LTO-IR; use output='ptx'");
+  if (output != "ptx")
+    throw UserError(ErrorKind::ValueError, concat("unsupported output kind '", output, "' (expected 'ptx' or 'ltoir')"));
+  const std::string& name = fn->name;
+  if (!device && fn->options.abi == ir::Abi::C)
+    throw UserError(ErrorKind::NotImplementedError, concat("kernel '", name, "' cannot use the C ABI"));
+  std::shared_ptr<const sema::TypedFunction> typed;
+  {
+    log::StageTimer timer(name, "typing");
+    typed = device ? sema::infer_device(fn, arg_types) : sema::infer_kernel(fn, arg_types);
+  }
+  codegen::ModuleRequest req = request_for(typed, *fn, target, true);
+  req.exported_device = device;
+  req.abi = fn->options.abi;
+  req.abi_name = fn->options.abi_name;
+  if (device && req.abi == ir::Abi::C && req.abi_name.empty()) req.abi_name = name;
+  codegen::LoweredModule lowered;
+  {
+    log::StageTimer timer(name, "lowering");
+    lowered = codegen::lower_module(req);
+  }
+  NvptxOutput out = finish_nvptx(lowered, req, fn->options.opt, name);
+  CompiledText result;
+  result.text = std::move(out.ptx);
+  result.return_type = typed->return_type ? typed->return_type : ir::none_type();
+  return result;
+}
+
+}  // namespace cuhost::runtime
