@@ -40,7 +40,7 @@ std::string installed_plugins_dir() {
   if (n <= 0) return "";
   std::string exe(buf, static_cast<size_t>(n));
   std::string bin = exe.substr(0, exe.find_last_of('/'));
-  return bin.substr(0, bin.find_last_of('/')) + "/plugins";
+  return bin.substr(0, bin.find_last_of('/')) + "/share/cuhost/plugins";
 }
 
 std::vector<std::string> split_colon(const char* text) {

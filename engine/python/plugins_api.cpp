@@ -1,0 +1,115 @@
+// The plugin registry as seen from Python: `_cuhost._plugins()` scans the
+// search path and returns one dict per plugin (loaded or refused, with the
+// reason), which cuhost.plugins turns into importable namespaces of device
+// functions. Also lets scripts and embedders add search folders and
+// in-memory plugins.
+#include "plugin/registry.h"
+#include "python/errors.h"
+#include "python/module.h"
+#include "runtime/session.h"
+
+namespace cuhost::python {
+
+namespace {
+
+PyObject* string_list(const std::vector<std::string>& items) {
+  PyObject* list = PyList_New(static_cast<Py_ssize_t>(items.size()));
+  for (size_t i = 0; i < items.size(); ++i)
+    PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), PyUnicode_FromString(items[i].c_str()));
+  return list;
+}
+
+PyObject* function_dict(const plugin::FunctionDecl& f) {
+  return Py_BuildValue("{s:s,s:s,s:s,s:s,s:s}", "name", f.python_name.c_str(), "symbol", f.symbol.c_str(),
+                       "signature", f.signature.c_str(), "abi", f.abi == ir::Abi::C ? "c" : "numba", "doc",
+                       f.doc.c_str());
+}
+
+PyObject* record_dict(const plugin::PluginRecord& r) {
+  const plugin::Manifest& m = r.manifest;
+  PyObject* functions = PyList_New(0);
+  for (const auto& f : m.functions) {
+    PyObject* d = function_dict(f);
+    PyList_Append(functions, d);
+    Py_DECREF(d);
+  }
+  return Py_BuildValue("{s:s,s:s,s:s,s:s,s:s,s:O,s:s,s:N,s:N,s:N,s:N,s:s}", "name", r.name.c_str(), "directory",
+                       r.directory.c_str(), "version", m.version.c_str(), "description", m.description.c_str(),
+                       "manifest", m.manifest_path.c_str(), "loaded", r.loaded ? Py_True : Py_False, "reason",
+                       r.reason.c_str(), "functions", functions, "link", string_list(m.link), "include_dirs",
+                       string_list(m.include_dirs), "cpu_sources", string_list(m.cpu_sources), "host_library",
+                       m.host_library.c_str());
+}
+
+PyObject* py_plugins(PyObject*, PyObject*) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    std::vector<plugin::PluginRecord> records = plugin::scan();
+    PyObject* list = PyList_New(0);
+    for (const auto& r : records) {
+      PyObject* d = record_dict(r);
+      if (!d) {
+        Py_DECREF(list);
+        return nullptr;
+      }
+      PyList_Append(list, d);
+      Py_DECREF(d);
+    }
+    return list;
+  });
+}
+
+PyObject* py_plugin_search_path(PyObject*, PyObject*) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* { return string_list(plugin::search_path()); });
+}
+
+PyObject* py_add_plugin_path(PyObject*, PyObject* arg) {
+  if (!PyUnicode_Check(arg)) {
+    PyErr_SetString(PyExc_TypeError, "add_plugin_path() expects a folder path (str)");
+    return nullptr;
+  }
+  runtime::Session& s = runtime::session();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.plugin_paths.push_back(PyUnicode_AsUTF8(arg));
+  Py_RETURN_NONE;
+}
+
+PyObject* py_register_plugin(PyObject*, PyObject* args) {
+  const char* manifest = nullptr;
+  PyObject* files = nullptr;
+  const char* origin = "<in-memory plugin>";
+  if (!PyArg_ParseTuple(args, "sO!|s", &manifest, &PyDict_Type, &files, &origin)) return nullptr;
+  std::map<std::string, std::string> contents;
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(files, &pos, &key, &value)) {
+    if (!PyUnicode_Check(key) || !(PyUnicode_Check(value) || PyBytes_Check(value))) {
+      PyErr_SetString(PyExc_TypeError, "register_plugin(): files must map names (str) to contents (str or bytes)");
+      return nullptr;
+    }
+    if (PyBytes_Check(value)) {
+      contents[PyUnicode_AsUTF8(key)] = std::string(PyBytes_AS_STRING(value), PyBytes_GET_SIZE(value));
+    } else {
+      Py_ssize_t n = 0;
+      const char* text = PyUnicode_AsUTF8AndSize(value, &n);
+      contents[PyUnicode_AsUTF8(key)] = std::string(text, static_cast<size_t>(n));
+    }
+  }
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    plugin::register_in_memory(manifest, contents, origin);
+    Py_RETURN_NONE;
+  });
+}
+
+PyMethodDef g_methods[] = {
+    {"_plugins", py_plugins, METH_NOARGS, "Scan the plugin search path: one dict per plugin."},
+    {"_plugin_search_path", py_plugin_search_path, METH_NOARGS, "The plugin folders searched, in order."},
+    {"add_plugin_path", py_add_plugin_path, METH_O, "Add a folder to the plugin search path."},
+    {"register_plugin", py_register_plugin, METH_VARARGS,
+     "register_plugin(manifest_toml, files, origin=...): add an in-memory plugin."},
+    {nullptr, nullptr, 0, nullptr}};
+
+}  // namespace
+
+int add_plugins_api(PyObject* module) { return PyModule_AddFunctions(module, g_methods); }
+
+}  // namespace cuhost::python
