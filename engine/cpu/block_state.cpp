@@ -57,7 +57,10 @@ void BlockState::prepare(LaunchState& launch) {
       lanes_.resize(nctx);
     }
     std::size_t warps = (nctx + 31) / 32;
-    if (warp_done_.size() < warps) warp_done_.resize(warps);
+    if (warp_done_.size() < warps) {
+      warp_done_.resize(warps);
+      warp_am_.resize(warps);
+    }
     stacks_.reserve(std::max(stacks_.capacity(), nctx), fiber_stack_size());
   }
   for (std::size_t i = 0; i < nctx; ++i) {
@@ -131,6 +134,7 @@ void BlockState::run_fibers() {
     state_[t] = FiberState::Runnable;
   }
   std::fill(warp_done_.begin(), warp_done_.end(), 0u);
+  std::fill(warp_am_.begin(), warp_am_.end(), 0u);
   live_ = nthreads_;
   arrived_ = 0;
   accum_count_ = 0;
@@ -161,7 +165,8 @@ void BlockState::thread_exited(int t) {
   int base = t / 32 * 32;
   int end = std::min(base + 32, nthreads_);
   for (int j = base; j < end; ++j)
-    if (state_[j] == FiberState::AtWarp) try_complete_warp(j);
+    if (state_[j] == FiberState::AtWarp && lanes_[j].op != WarpOp::ActiveMask) try_complete_warp(j);
+  try_complete_activemask(t / 32);
 }
 
 void BlockState::release_barrier() {
@@ -189,6 +194,7 @@ std::int32_t BlockState::barrier(int t, std::int32_t predicate, std::int32_t kin
     release_barrier();
     state_[t] = FiberState::Runnable;
   } else {
+    try_complete_activemask(t / 32);
     fiber_switch(fibers_[t], scheduler_);
   }
   *arrived = released_arrived_;

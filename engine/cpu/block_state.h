@@ -20,7 +20,7 @@ namespace cuhost::cpu {
 enum class FiberState : std::uint8_t { Runnable, AtBarrier, AtWarp, Done };
 
 // What a thread waits for at a warp rendezvous.
-enum class WarpOp : std::uint8_t { Shfl, Vote, Syncwarp };
+enum class WarpOp : std::uint8_t { Shfl, Vote, Syncwarp, ActiveMask };
 
 class BlockState {
  public:
@@ -44,7 +44,7 @@ class BlockState {
   // Warp rendezvous; returns this lane's result.
   std::uint64_t warp(int t, WarpOp op, std::uint32_t mask, std::uint64_t value, std::int32_t param, std::int32_t width,
                      std::int32_t mode);
-  std::uint32_t active_mask(int t) const;
+  std::uint32_t active_mask(int t);
   // Describes the thread for error messages: "thread (x,y,z), block (x,y,z)".
   std::string where(const CuhostThreadCtx* ctx) const;
 
@@ -55,6 +55,7 @@ class BlockState {
   void thread_exited(int t);
   void release_barrier();
   bool try_complete_warp(int t);
+  bool try_complete_activemask(int warp);
   void report_deadlock();
   std::uint32_t lanes_present(int warp) const;
 
@@ -100,6 +101,7 @@ class BlockState {
   };
   std::vector<LaneSlot> lanes_;
   std::vector<std::uint32_t> warp_done_;  // per warp: lanes that returned
+  std::vector<std::uint32_t> warp_am_;    // per warp: lanes waiting at activemask
 };
 
 }  // namespace cuhost::cpu

@@ -13,6 +13,7 @@ namespace {
 const char* warp_op_name(WarpOp op, std::int32_t mode) {
   switch (op) {
     case WarpOp::Syncwarp: return "syncwarp";
+    case WarpOp::ActiveMask: return "activemask";
     case WarpOp::Vote:
       switch (mode) {
         case 0: return "all_sync";

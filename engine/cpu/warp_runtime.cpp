@@ -5,7 +5,7 @@
 // member's result (so no slot is read after its owner moved on) and makes
 // them runnable. Shuffle source lanes follow PTX shfl.sync: a source outside
 // the segment of `width` lanes (or not taking part) yields the caller's own
-// value.
+// value. Lanes waiting at activemask never join another operation's group.
 #include <algorithm>
 
 #include "cpu/block_state.h"
@@ -41,10 +41,29 @@ std::uint32_t BlockState::lanes_present(int warp) const {
   return n >= 32 ? 0xffffffffu : ((1u << n) - 1u);
 }
 
-std::uint32_t BlockState::active_mask(int t) const {
+std::uint32_t BlockState::active_mask(int t) {
   if (!fiber_mode_) return 1u << (t % 32);
-  int w = t / 32;
-  return lanes_present(w) & ~warp_done_[w];
+  return static_cast<std::uint32_t>(warp(t, WarpOp::ActiveMask, 0, 0, 0, 32, 0));
+}
+
+// activemask: the lanes that reach it together. A lane waits there until
+// every lane of its warp that has not returned waits somewhere (a barrier or
+// a warp operation); the lanes then waiting at activemask form the mask.
+bool BlockState::try_complete_activemask(int w) {
+  const std::uint32_t group = warp_am_[w];
+  if (group == 0) return false;
+  const int base = w * 32;
+  for (std::uint32_t m = lanes_present(w) & ~warp_done_[w]; m; m &= m - 1) {
+    FiberState s = state_[base + __builtin_ctz(m)];
+    if (s != FiberState::AtWarp && s != FiberState::AtBarrier) return false;
+  }
+  for (std::uint32_t m = group; m; m &= m - 1) {
+    int j = base + __builtin_ctz(m);
+    lanes_[j].result = group;
+    state_[j] = FiberState::Runnable;
+  }
+  warp_am_[w] = 0;
+  return true;
 }
 
 bool BlockState::try_complete_warp(int t) {
@@ -55,14 +74,15 @@ bool BlockState::try_complete_warp(int t) {
   std::uint32_t ballot = 0;
   for (std::uint32_t m = group; m; m &= m - 1) {
     int j = __builtin_ctz(m);
-    if (state_[base + j] != FiberState::AtWarp) return false;
+    if (state_[base + j] != FiberState::AtWarp || lanes_[base + j].op == WarpOp::ActiveMask) return false;
     if (static_cast<std::uint32_t>(lanes_[base + j].value) != 0) ballot |= 1u << j;
   }
   for (std::uint32_t m = group; m; m &= m - 1) {
     int j = __builtin_ctz(m);
     LaneSlot& s = lanes_[base + j];
     switch (s.op) {
-      case WarpOp::Syncwarp: s.result = 0; break;
+      case WarpOp::Syncwarp:
+      case WarpOp::ActiveMask: s.result = 0; break;
       case WarpOp::Vote:
         switch (s.mode) {
           case 0: s.result = ballot == group; break;
@@ -98,7 +118,13 @@ std::uint64_t BlockState::warp(int t, WarpOp op, std::uint32_t mask, std::uint64
   s.width = width;
   s.mode = mode;
   state_[t] = FiberState::AtWarp;
-  if (!try_complete_warp(t)) fiber_switch(fibers_[t], scheduler_);
+  if (op == WarpOp::ActiveMask) {
+    warp_am_[t / 32] |= 1u << (t % 32);
+    if (!try_complete_activemask(t / 32)) fiber_switch(fibers_[t], scheduler_);
+  } else if (!try_complete_warp(t)) {
+    try_complete_activemask(t / 32);
+    fiber_switch(fibers_[t], scheduler_);
+  }
   return s.result;
 }
 
