@@ -20,7 +20,7 @@ cp build/bin/cuhost "$b/bin/cuhost.bin"
 cp -r build/bin/python "$b/bin/python"
 cp build/tests/cuhost_unit_tests "$b/tests/cuhost_unit_tests.bin"
 cp /usr/lib/llvm-19/bin/FileCheck "$b/bin/"
-mkdir -p "$b/share/cuhost" && cp -r build/share/cuhost/plugins "$b/share/cuhost/plugins"
+mkdir -p "$b/share" && cp -r build/share/cuhost "$b/share/cuhost"
 
 # Shared libraries the GPU machine lacks (everything but glibc, libstdc++,
 # the CUDA toolkit's own libraries and what Ubuntu 24.04 has anyway).
