@@ -85,9 +85,9 @@ std::int64_t element_count(int ndim, const std::int64_t* shape) {
 }
 
 bool is_c_contiguous(int ndim, const std::int64_t* shape, const std::int64_t* strides, std::int64_t itemsize) {
+  if (element_count(ndim, shape) == 0) return true;  // empty arrays are both (numpy)
   std::int64_t expected = itemsize;
   for (int i = ndim - 1; i >= 0; --i) {
-    if (shape[i] == 0) return true;
     if (shape[i] != 1) {
       if (strides[i] != expected) return false;
       expected *= shape[i];
@@ -97,9 +97,9 @@ bool is_c_contiguous(int ndim, const std::int64_t* shape, const std::int64_t* st
 }
 
 bool is_f_contiguous(int ndim, const std::int64_t* shape, const std::int64_t* strides, std::int64_t itemsize) {
+  if (element_count(ndim, shape) == 0) return true;  // empty arrays are both (numpy)
   std::int64_t expected = itemsize;
   for (int i = 0; i < ndim; ++i) {
-    if (shape[i] == 0) return true;
     if (shape[i] != 1) {
       if (strides[i] != expected) return false;
       expected *= shape[i];
