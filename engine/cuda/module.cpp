@@ -112,7 +112,8 @@ std::vector<LinkInput> read_link_items(const std::vector<ir::LinkItem>& items, i
       opts.cc_major = cc_major;
       opts.cc_minor = cc_minor;
       opts.lto = lto;
-      opts.include_dirs = extra_search_paths_from_environment();
+      opts.include_dirs = item.include_dirs;
+      for (std::string& d : extra_search_paths_from_environment()) opts.include_dirs.push_back(std::move(d));
       std::string dir;
       if (item.from_path()) {
         std::size_t slash = item.path.find_last_of('/');

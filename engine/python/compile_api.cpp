@@ -1,3 +1,4 @@
+#define PY_SSIZE_T_CLEAN  // "s#" and "y#" formats take Py_ssize_t lengths
 // The compile entry points of the `cuda` module: cuda.compile_ptx /
 // compile_ptx_for_current_device / cuda.compile (their Python halves in
 // cuda/compiler.py build the result type objects), plus a test helper that
@@ -74,6 +75,9 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
         }
         Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
         const ir::Type* resty = result.return_type ? result.return_type : ir::void_type();
+        // LLVM prints ".func  (" with two spaces; numba's output (and scripts that grep it) have one.
+        for (std::size_t pos = 0; (pos = result.text.find(".func  (", pos)) != std::string::npos;)
+          result.text.erase(pos + 5, 1);
         return Py_BuildValue("(y#s)", result.text.data(), static_cast<Py_ssize_t>(result.text.size()),
                              resty->str().c_str());
       })

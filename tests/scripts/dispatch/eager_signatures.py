@@ -1,0 +1,53 @@
+# Eager signatures compile at decoration and then admit only their types:
+# scalars convert, arrays must match dtype/ndim/layout, anything else is a
+# TypingError listing the signatures.
+# stdout: eager signatures ok
+import numpy as np
+from numba import cuda
+from numba.cuda import types
+
+
+@cuda.jit("void(float32[::1], int32)")
+def fill(a, v):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = v
+
+
+assert [tuple(map(str, s)) for s in fill.signatures] == [("array(float32, 1d, C)", "int32")], fill.signatures
+a = np.zeros(40, np.float32)
+v = int(np.random.default_rng(3).integers(1, 1000))
+fill[1, 64](a, v)          # int64 -> int32
+np.testing.assert_array_equal(a, np.full(40, v, np.float32))
+fill[1, 64](a, np.int16(7))
+np.testing.assert_array_equal(a, np.full(40, 7, np.float32))
+
+for bad in [(np.zeros(4, np.float64), 1), (np.zeros((2, 2), np.float32), 1), (np.zeros(8, np.float32)[::2], 1),
+            (a, 1.5)]:
+    try:
+        fill[1, 32](*bad)
+        raise AssertionError("accepted %r" % (bad,))
+    except cuda.TypingError as e:
+        msg = str(e)
+        assert "No matching definition for argument type(s)" in msg, msg
+        assert "(array(float32, 1d, C), int32)" in msg, msg
+
+@cuda.jit([types.void(types.float64[:], types.float64), "void(int32[:], int32)"])
+def add(a, v):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] += v
+
+
+f = np.arange(10, dtype=np.float64)
+add[1, 32](f, 0.5)
+np.testing.assert_allclose(f, np.arange(10) + 0.5)
+g = np.arange(10, dtype=np.int32)
+add[1, 32](g, 3)
+np.testing.assert_array_equal(g, np.arange(10) + 3)
+assert len(add.signatures) == 2
+
+# specialize() compiles for the given arguments' types.
+s = fill.specialize(np.zeros(3, np.float32), np.int32(1))
+assert s is not fill and len(s.signatures) == 1
+print("eager signatures ok")
