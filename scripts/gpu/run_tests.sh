@@ -25,7 +25,7 @@ backend=${CUHOST_TEST_BACKEND:-cuda}
   python3 tests/cli/test_cli.py "$CUHOST_BIN" 2>&1 | tail -n 30
   echo "== script tests and examples on backend $backend"
   pass=0; fail=0; na=0; failed=()
-  for s in $(find tests/scripts -name '*.py' | sort) scripts/examples/*.py; do
+  for s in $(find tests/scripts -name '*.py' ! -name '_*' | sort) scripts/examples/*.py; do
     out=$(cd "$(dirname "$s")" && python3 "$repo/tests/run_script_test.py" --cuhost "$CUHOST_BIN" --backend "$backend" "$repo/$s" 2>&1)
     rc=$?
     if [ $rc -eq 0 ]; then pass=$((pass+1)); elif [ $rc -eq 77 ]; then na=$((na+1)); else fail=$((fail+1)); failed+=("$s"); echo "$out" | head -n 40; fi

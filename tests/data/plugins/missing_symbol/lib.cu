@@ -1,0 +1,1 @@
+extern "C" __device__ int some_other_symbol(int a) { return a; }
