@@ -17,6 +17,15 @@ Stream::~Stream() {
 
 void synchronize_stream(CUstream stream) { CUHOST_CU(cuStreamSynchronize, stream); }
 
-void synchronize_context() { CUHOST_CU(cuCtxSynchronize); }
+// cuGetProcAddress at CUDA_VERSION >= 13000 hands out cuCtxSynchronize's
+// 13.0 entry point, which takes the context to synchronize (NULL: the current
+// one), while cuda.h still declares the old argument-less prototype. Call it
+// with an explicit null context: correct for the new ABI, and the extra
+// argument is ignored by the old one.
+void synchronize_context() {
+  using WithContext = CUresult (*)(CUcontext);
+  auto fn = reinterpret_cast<WithContext>(driver().cuCtxSynchronize);
+  check(fn(nullptr), "cuCtxSynchronize");
+}
 
 }  // namespace cuhost::cuda
