@@ -7,16 +7,16 @@ namespace cuhost::sema {
 
 namespace {
 
-void collect_stored(const ast::Expr* target, std::set<std::string>& out) {
+void collect_stored(const ast::Expr* target, std::map<std::string, int>& out) {
   if (!target) return;
   if (target->kind == ast::ExprKind::Name) {
-    out.insert(static_cast<const ast::Name*>(target)->id);
+    ++out[static_cast<const ast::Name*>(target)->id];
   } else if (target->kind == ast::ExprKind::Tuple) {
     for (const auto& e : static_cast<const ast::Tuple*>(target)->elts) collect_stored(e.get(), out);
   }
 }
 
-void collect_stored(const ast::Body& body, std::set<std::string>& out) {
+void collect_stored(const ast::Body& body, std::map<std::string, int>& out) {
   for (const auto& s : body) {
     switch (s->kind) {
       case ast::StmtKind::Assign:
@@ -75,11 +75,10 @@ void Typer::run() {
          concat(def.name, "() takes ", def.params.size(), " positional argument", def.params.size() == 1 ? "" : "s",
                 " but ", out_->arg_types.size(), (out_->arg_types.size() == 1 ? " was" : " were"), " given"));
   }
-  std::set<std::string> stored;
-  for (const auto& p : def.params) stored.insert(p.name);
-  collect_stored(def.body, stored);
+  for (const auto& p : def.params) ++assignment_count_[p.name];
+  collect_stored(def.body, assignment_count_);
   for (size_t i = 0; i < def.params.size(); ++i) locals_[def.params[i].name] = out_->arg_types[i];
-  for (const std::string& s : stored) locals_.emplace(s, nullptr);
+  for (const auto& s : assignment_count_) locals_.emplace(s.first, nullptr);
 
   for (int iteration = 0;; ++iteration) {
     CUHOST_CHECK(iteration < 200) << "type inference of " << def.name << " did not converge";
@@ -260,7 +259,14 @@ void Typer::stmt(const ast::Stmt& s) {
       const auto& a = static_cast<const ast::Assign&>(s);
       guarded([&] {
         const ir::Type* vt = type_of(a.value.get());
-        for (const auto& t : a.targets) assign_to(t.get(), vt, a.loc);
+        for (const auto& t : a.targets) {
+          assign_to(t.get(), vt, a.loc);
+          const auto& c = info(a.value.get()).constant;
+          if (t->kind == ast::ExprKind::Name && c && c->kind != ir::ConstValue::Kind::String) {
+            const std::string& id = static_cast<const ast::Name&>(*t).id;
+            if (assignment_count_[id] == 1 && locals_[id] == c->type) const_locals_[id] = *c;
+          }
+        }
       });
       return;
     }
@@ -460,6 +466,8 @@ const ir::Type* Typer::type_name(const ast::Name& n, ExprInfo& inf) {
       if (strict_) fail(ErrorKind::NameError, n.loc, concat("local variable '", n.id, "' is referenced before assignment"));
       throw Pending{n.id, n.loc};
     }
+    auto c = const_locals_.find(n.id);
+    if (c != const_locals_.end()) inf.constant = c->second;
     return local->second;
   }
   auto it = captured().globals.find(n.id);

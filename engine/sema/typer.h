@@ -85,6 +85,11 @@ class Typer {
 
   std::shared_ptr<TypedFunction> out_;
   std::map<std::string, const ir::Type*> locals_;
+  // Locals assigned exactly once (parameters count as an assignment): when
+  // that value is a compile-time constant, reads fold to it (numba's
+  // literal typing: `n = 2; cuda.grid(n)`).
+  std::map<std::string, int> assignment_count_;
+  std::map<std::string, ir::ConstValue> const_locals_;
   std::set<const ast::Expr*> typed_;  // typed in this pass
   std::vector<const ir::Type*> returns_;
   std::vector<const ast::Return*> return_stmts_;

@@ -325,3 +325,27 @@ TEST_CASE("every intrinsic key is listed once", "[sema]") {
   CHECK(unique.count("cuda.atomic.cas") == 1);
   CHECK(unique.count("cast") == 1);
 }
+
+TEST_CASE("locals assigned one constant fold like numba literals", "[sema]") {
+  auto tf = infer_source(R"PY(from numba import cuda
+import numpy as np
+def k(out):
+    n = 2
+    shape = (4, 8)
+    i, j = cuda.grid(n)
+    s = cuda.shared.array(shape, np.float32)
+    m = 3
+    m = m + 1
+    out[i, j] = s[0, 0]
+)PY",
+                         "k", {"float32[:, :]"}, true);
+  CHECK(local_type(*tf, "i") == "int64");
+  CHECK(local_type(*tf, "s") == "array(float32, 2d, C)");
+  const auto& body = tf->captured->def->body;
+  const auto& sa = static_cast<const ast::Assign&>(*body[3]);
+  CHECK(tf->info(sa.value.get()).shape == std::vector<std::int64_t>{4, 8});
+  // `m` is assigned twice: reads are not folded.
+  const auto& m2 = static_cast<const ast::Assign&>(*body[5]);
+  const auto& add = static_cast<const ast::BinOp&>(*m2.value);
+  CHECK_FALSE(tf->info(add.left.get()).constant.has_value());
+}

@@ -15,7 +15,8 @@ const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info) {
   (void)info;
   const ir::Type* left = t.type_of(e.left.get());
   std::vector<const ir::Type*> operands;
-  std::optional<bool> folded = true;
+  bool foldable = true;
+  bool folded = true;
   for (size_t i = 0; i < e.ops.size(); ++i) {
     const ir::Type* right = t.type_of(e.comparators[i].get());
     ast::CompareOpKind op = e.ops[i];
@@ -26,7 +27,7 @@ const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info) {
       }
       bool same = ln && rn;
       bool value = op == ast::CompareOpKind::Is ? same : !same;
-      if (folded) folded = *folded && value;
+      folded = folded && value;
       operands.push_back(ir::none_type());
     } else {
       if (!num_or_bool(left) || !num_or_bool(right)) {
@@ -41,13 +42,13 @@ const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info) {
                                    ? ir::boolean()
                                    : arith(left, right);
       operands.push_back(common);
-      folded.reset();
+      foldable = false;
     }
     left = right;
   }
   ExprInfo& inf = t.info(&e);
   inf.operand_types = operands;
-  if (folded) inf.constant = ir::ConstValue::boolean(*folded);
+  if (foldable) inf.constant = ir::ConstValue::boolean(folded);
   return ir::boolean();
 }
 
