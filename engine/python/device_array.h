@@ -91,6 +91,9 @@ void copy_device_to_device(const DeviceArrayObject* src, const DeviceArrayObject
 // stream, synchronously (numba's copies on stream 0 are synchronous).
 bool copy_stream(PyObject* stream_arg, std::uintptr_t* handle, bool* synchronous);
 
+// Makes the copies above take their GPU paths on the CPU backend too (tests).
+void force_staging_for_test(bool on);
+
 // Indexing (device_array_index.cpp).
 PyObject* device_array_subscript(PyObject* self, PyObject* key);
 int device_array_ass_subscript(PyObject* self, PyObject* key, PyObject* value);

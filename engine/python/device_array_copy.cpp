@@ -69,6 +69,12 @@ bool same_strides(int ndim, const std::int64_t* shape, const std::int64_t* a, co
 
 std::uintptr_t resolve(std::uintptr_t stream) { return stream ? stream : default_launch_stream(); }
 
+// Tests set this to run the GPU code paths (span staging through host
+// buffers) on the CPU backend, where the byte copies are memmoves.
+bool g_force_staging = false;
+
+bool in_place() { return runtime::device_is_host() && !g_force_staging; }
+
 }  // namespace
 
 bool host_region(PyObject* ndarray, HostRegion* out, bool writable) {
@@ -97,7 +103,7 @@ void copy_host_to_device(const HostRegion& src, const DeviceArrayObject* dst, st
   const int nd = dst->ndim;
   const std::int64_t isz = dst->itemsize;
   if (element_count(nd, dst->shape) == 0) return;
-  if (runtime::device_is_host()) {
+  if (in_place()) {
     strided_copy(reinterpret_cast<char*>(dst->data), dst->strides, src.data, src.strides, dst->shape, nd, isz);
     return;
   }
@@ -120,7 +126,7 @@ void copy_device_to_host(const DeviceArrayObject* src, const HostRegion& dst, st
   const int nd = src->ndim;
   const std::int64_t isz = src->itemsize;
   if (element_count(nd, src->shape) == 0) return;
-  if (runtime::device_is_host()) {
+  if (in_place()) {
     strided_copy(dst.data, dst.strides, reinterpret_cast<const char*>(src->data), src->strides, src->shape, nd, isz);
     return;
   }
@@ -141,7 +147,7 @@ void copy_device_to_device(const DeviceArrayObject* src, const DeviceArrayObject
   const int nd = dst->ndim;
   const std::int64_t isz = dst->itemsize;
   if (element_count(nd, dst->shape) == 0) return;
-  if (runtime::device_is_host()) {
+  if (in_place()) {
     // Through a temporary when the two views may overlap.
     HostRegion tmp;
     tmp.ndim = nd;
@@ -173,6 +179,8 @@ void copy_device_to_device(const DeviceArrayObject* src, const DeviceArrayObject
   copy_device_to_host(src, tmp, stream, true);
   copy_host_to_device(tmp, dst, stream, true);
 }
+
+void force_staging_for_test(bool on) { g_force_staging = on; }
 
 bool copy_stream(PyObject* stream_arg, std::uintptr_t* handle, bool* synchronous) {
   *handle = 0;

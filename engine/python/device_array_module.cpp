@@ -201,6 +201,13 @@ PyObject* py_array_view_for_test(PyObject*, PyObject* obj) {
                        "readonly", v.readonly ? Py_True : Py_False, "type", v.type()->str().c_str());
 }
 
+PyObject* py_force_staging_for_test(PyObject*, PyObject* arg) {
+  int on = PyObject_IsTrue(arg);
+  if (on < 0) return nullptr;
+  force_staging_for_test(on != 0);
+  Py_RETURN_NONE;
+}
+
 PyMethodDef g_functions[] = {
     {"_device_array", py_device_array, METH_VARARGS, "_device_array(shape, dtype, strides, order, stream)."},
     {"_to_device", py_to_device, METH_VARARGS, "_to_device(ndarray, stream, copy)."},
@@ -209,6 +216,8 @@ PyMethodDef g_functions[] = {
      METH_VARARGS | METH_KEYWORDS, "as_cuda_array(obj, sync=True): a zero-copy DeviceNDArray view of obj."},
     {"_roundtrip_for_test", py_roundtrip_for_test, METH_VARARGS,
      "The launcher's copy-in/copy-back of a host array, with fn(device_copy) in between."},
+    {"_force_staging_for_test", py_force_staging_for_test, METH_O,
+     "Run the GPU copy paths (staging through host buffers) on the CPU backend too."},
     {"_array_view_for_test", py_array_view_for_test, METH_O, "The launcher's view of an argument, as a dict."},
     {nullptr, nullptr, 0, nullptr}};
 
