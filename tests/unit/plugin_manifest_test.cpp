@@ -26,7 +26,7 @@ std::string make_dir() {
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
-const char* kGood = R"(
+const char* kGood = R"TOML(
 [plugin]
 name = "demo"
 version = "2.1"
@@ -48,7 +48,7 @@ doc = "2x"
 name = "scaled"
 signature = "float64(float64, int32)"
 abi = "numba"
-)";
+)TOML";
 
 std::string plugin_dir_with(const std::string& manifest) {
   std::string d = make_dir();

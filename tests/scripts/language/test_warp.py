@@ -65,6 +65,8 @@ def votes(x, out):
     i = cuda.grid(1)
     lane = cuda.laneid
     p = x[i] > 0
+    active = cuda.activemask()      # all 32 lanes are converged here
+    below = cuda.lanemask_lt()
     b = cuda.ballot_sync(FULL, p)
     a = cuda.all_sync(FULL, p)
     y = cuda.any_sync(FULL, p)
@@ -73,10 +75,10 @@ def votes(x, out):
         out[w, 0] = b
         out[w, 1] = 1 if a else 0
         out[w, 2] = 1 if y else 0
-        out[w, 3] = cuda.activemask()
-        out[w, 4] = cuda.lanemask_lt()
+        out[w, 3] = active
+        out[w, 4] = below
     if lane == 5:
-        out[i // 32, 5] = cuda.lanemask_lt()
+        out[i // 32, 5] = below
 
 
 xv = rng.standard_normal(32 * 6)
