@@ -79,7 +79,9 @@ TEST_CASE("expression typing follows numba", "[sema]") {
       // bitwise and shifts
       {"a & b", {"int32", "int32"}, "int64"},
       {"a | b", {"bool", "bool"}, "bool"},
-      {"a << 2", {"uint32"}, "int64"},
+      {"a << 2", {"uint32"}, "uint64"},
+      {"a << b", {"int32", "uint64"}, "int64"},
+      {"a >> 3", {"uint64"}, "uint64"},
       {"a >> b", {"uint64", "uint32"}, "uint64"},
       {"a ^ b", {"uint8", "uint16"}, "uint64"},
       // unary

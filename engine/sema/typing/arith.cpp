@@ -112,8 +112,8 @@ const ir::Type* type_binop_types(Typer& t, ast::BinOpKind op, const ir::Type* l,
     case ast::BinOpKind::LShift:
     case ast::BinOpKind::RShift:
       if (!ints) bad();
-      operand = result = int_arith(l, r);
-      if (!result->is_integer()) bad();
+      // numba: the result has the left operand's signedness, at least 64 bits.
+      operand = result = (l->is_integer() && !l->is_signed) ? ir::uint64() : ir::int64();
       break;
     case ast::BinOpKind::BitAnd:
     case ast::BinOpKind::BitOr:
