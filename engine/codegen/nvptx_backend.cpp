@@ -132,7 +132,12 @@ std::string emit_ptx(llvm::Module& m, llvm::TargetMachine& tm) {
   if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
     throw UserError(ErrorKind::CompileError, "the NVPTX backend cannot emit PTX");
   pm.run(m);
-  return std::string(out.str());
+  // LLVM prints ".func  (" with two spaces before a return parameter; the
+  // spelling nvcc and numba users grep for has one.
+  std::string ptx(out.str());
+  for (std::size_t at = ptx.find(".func  ("); at != std::string::npos; at = ptx.find(".func  (", at))
+    ptx.erase(at + 5, 1);
+  return ptx;
 }
 
 std::string module_text(const llvm::Module& m) {

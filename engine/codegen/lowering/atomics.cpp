@@ -5,6 +5,7 @@
 // the old value; they are real atomics on the host too.
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 
 #include "codegen/lowering/lowerer.h"
 #include "support/diagnostics.h"
@@ -76,6 +77,13 @@ IntrinsicFn rmw(const std::string& op) {
     else if (op == "or_") kind = B::Or;
     else if (op == "xor") kind = B::Xor;
     else if (op == "exch") kind = B::Xchg;
+    else if ((op == "inc" || op == "dec") && l.hooks().is_gpu() && t.dtype->bits == 32) {
+      // LLVM 19's NVPTX expands uinc_wrap/udec_wrap into a CAS loop; the
+      // NVVM intrinsic selects the native atom.inc/atom.dec.
+      auto id = op == "inc" ? llvm::Intrinsic::nvvm_atomic_load_inc_32 : llvm::Intrinsic::nvvm_atomic_load_dec_32;
+      llvm::Value* old = b.CreateIntrinsic(id, {t.ptr->getType()}, {t.ptr, v});
+      return l.convert({old, t.dtype}, inf.type);
+    }
     else if (op == "inc") kind = B::UIncWrap;
     else if (op == "dec") kind = B::UDecWrap;
     else if (op == "max" || op == "nanmax" || op == "min" || op == "nanmin") {
