@@ -8,12 +8,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
 dest=/tmp/cuhost-bundle
-rm -rf "$dest" && mkdir -p "$dest"
-tar -C "$dest" -xJf bundle/cuhost-gpu.tar.xz
+bash scripts/gpu/unpack.sh
 source "$dest/cuhost/env.sh"
-# Test binaries carry this machine's absolute paths (source tree, FileCheck).
-if [ "$repo" != /work/main ]; then mkdir -p /work && rm -rf /work/main && ln -s "$repo" /work/main; fi
-mkdir -p /usr/lib/llvm-19/bin && cp -f "$dest/cuhost/bin/FileCheck" /usr/lib/llvm-19/bin/FileCheck
 log=${OUT:-/tmp}/gpu-tests.log
 : > "$log"
 backend=${CUHOST_TEST_BACKEND:-cuda}

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Reads CUHOST-BENCH lines from one or more logs (cuhost, numba-cuda, CuPy,
+nvcc, all measured in the same run) and prints the comparison: every figure
+per system, then the PERFORMANCE.md targets with ratios, met or missed.
+`--markdown FILE` also writes the tables as Markdown for docs/BENCHMARKS.md."""
+import argparse
+import json
+
+ap = argparse.ArgumentParser()
+ap.add_argument("logs", nargs="+")
+ap.add_argument("--markdown")
+opts = ap.parse_args()
+
+rows = []
+for path in opts.logs:
+    with open(path, errors="replace") as f:
+        for line in f:
+            if line.startswith("CUHOST-BENCH "):
+                rows.append(json.loads(line[len("CUHOST-BENCH "):]))
+
+table = {}
+for r in rows:
+    table.setdefault(r["name"], {})[r["system"]] = r
+systems = ["cuhost", "nvcc", "numba-cuda", "cupy"]
+
+
+def value(name, system, key="median"):
+    r = table.get(name, {}).get(system)
+    return None if r is None else r.get(key)
+
+
+def fmt(v, unit=""):
+    return "-" if v is None else ("%.4g%s" % (v, unit))
+
+
+lines = ["| benchmark | unit | " + " | ".join(systems) + " |", "|---|---|" + "---|" * len(systems)]
+for name in sorted(table):
+    unit = next(iter(table[name].values()))["unit"]
+    cells = []
+    for s in systems:
+        r = table[name].get(s)
+        if r is None:
+            cells.append("-")
+        else:
+            extra = (" (%.0f GB/s)" % r["GBps"]) if "GBps" in r else ((" (%.0f GFLOP/s)" % r["GFLOPs"]) if "GFLOPs" in r else "")
+            cells.append(fmt(r["median"]) + extra)
+    lines.append("| %s | %s | %s |" % (name, unit, " | ".join(cells)))
+
+targets = []
+
+
+def target(pid, what, ratio, goal, le=True, note=""):
+    met = None if ratio is None else (ratio <= goal if le else ratio >= goal)
+    targets.append((pid, what, ratio, goal, le, met, note))
+
+
+def ratio(a, b):
+    return None if a is None or b is None or b == 0 else a / b
+
+
+target("P1", "launch, 4 args, device arrays: cuhost / raw C++", ratio(value("launch_4args_device", "cuhost"),
+       value("launch_4args_device", "nvcc")), 1.2)
+target("P3", "launch with host numpy 4 KB arrays, us", value("launch_4args_host_numpy_4KB", "cuhost"), 40.0,
+       note="numba-cuda %s us" % fmt(value("launch_4args_host_numpy_4KB", "numba-cuda")))
+target("P4", "first call of saxpy in a fresh process, ms", value("first_call_saxpy_cold", "cuhost"), 30.0,
+       note="numba-cuda %s ms" % fmt(value("first_call_saxpy", "numba-cuda")))
+target("P4", "process start to first result, ms", value("process_start_to_first_result_cold", "cuhost"), 300.0,
+       note="numba-cuda %s ms" % fmt(value("process_start_to_first_result", "numba-cuda")))
+target("P5", "first call of saxpy from the disk cache, ms", value("first_call_saxpy_cached", "cuhost"), 2.0)
+target("P6", "first call linking a .cu, ms", value("first_call_ffi_cu_cold", "cuhost"), 60.0,
+       note="numba-cuda %s ms" % fmt(value("first_call_ffi_cu", "numba-cuda")))
+target("P6", "the same, cached, ms", value("first_call_ffi_cu_cached", "cuhost"), 2.0)
+for k in ("saxpy", "reduction", "stencil_2d", "matmul_tiled_shared", "transcendental", "foreign_call"):
+    target("P7", "%s: nvcc time / cuhost time" % k, ratio(value(k, "nvcc"), value(k, "cuhost")), 0.99, le=False,
+           note="numba-cuda %s" % fmt(ratio(value(k, "nvcc"), value(k, "numba-cuda"))))
+target("P8", "foreign-call kernel / all-CUDA-C version", ratio(value("foreign_call", "cuhost"),
+       value("foreign_call_all_cuda_c", "nvcc")), 1.05)
+c10, c100 = value("first_call_chain_10_cold", "cuhost"), value("first_call_chain_100_cold", "cuhost")
+target("P10", "compile time growth, 100 vs 10 chained functions (linear: ~10)", ratio(c100, c10), 12.0,
+       note="numba-cuda %s" % fmt(ratio(value("first_call_chain_100", "numba-cuda"), value("first_call_chain_10", "numba-cuda"))))
+
+tl = ["| target | what | measured | goal | status | peer |", "|---|---|---|---|---|---|"]
+for pid, what, r, goal, le, met, note in targets:
+    status = "not measured" if met is None else ("met" if met else "missed")
+    tl.append("| %s | %s | %s | %s %s | %s | %s |" % (pid, what, fmt(r), "<=" if le else ">=", goal, status, note))
+
+print("\n".join(lines))
+print()
+print("\n".join(tl))
+if opts.markdown:
+    with open(opts.markdown, "w") as f:
+        f.write("## Targets\n\n" + "\n".join(tl) + "\n\n## All figures\n\n" + "\n".join(lines) + "\n")

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The whole comparison on the GPU machine in one call, from the repository
+# root, after scripts/gpu/bundle.sh built the bundle here: the benchmark
+# scripts under cuhost (bundle) and under python3 with numba-cuda (same
+# scripts), CuPy rows where CuPy is present, the nvcc versions of the
+# kernels, and the shared peer script (.peers/run_peers.sh when carried).
+# Prints the ratio table last; logs and a Markdown table go to $OUT.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+repo=$PWD
+out=${OUT:-/tmp/cuhost-bench}
+mkdir -p "$out"
+bash scripts/gpu/unpack.sh
+source /tmp/cuhost-bundle/cuhost/env.sh
+cd scripts/bench
+export CUHOST_CACHE_DIR=$(mktemp -d)
+log=$out/bench.log
+: > "$log"
+run() { echo "== $*" | tee -a "$log"; timeout 900 "$@" 2>&1 | tee -a "$log"; }
+run cuhost run bench_launch.py
+run python3 bench_launch.py
+run cuhost run bench_kernels.py
+run python3 bench_kernels.py
+BENCH_LABEL=_cold run cuhost run bench_compile.py
+BENCH_LABEL=_cached run cuhost run bench_compile.py
+run python3 bench_compile.py
+BENCH_LABEL=_cold run cuhost run bench_ffi.py
+BENCH_LABEL=_cached run cuhost run bench_ffi.py
+run python3 bench_ffi.py
+nvcc -O3 -arch=sm_90 -o /tmp/raw_kernels raw/kernels.cu && run /tmp/raw_kernels
+if [ -f "$repo/.peers/run_peers.sh" ]; then run bash "$repo/.peers/run_peers.sh"; fi
+echo "== comparison"
+python3 compare.py "$log" --markdown "$out/bench_table.md"
