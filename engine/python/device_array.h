@@ -119,6 +119,10 @@ struct InterfaceInfo {
 // dict is malformed.
 bool parse_array_interface(PyObject* dict, InterfaceInfo* out);
 
+// A DLPack "dltensor" capsule (device_array_dlpack.cpp). False with a Python
+// error for other objects or unusable tensors.
+bool dlpack_array_view(PyObject* capsule, ArrayView* out);
+
 // Module parts.
 int add_device_arrays(PyObject* module);
 int add_array_functions(PyObject* module);

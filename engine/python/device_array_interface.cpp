@@ -115,6 +115,7 @@ bool device_array_view(PyObject* obj, ArrayView* out) {
     return true;
   }
   if (PyLong_Check(obj) || PyFloat_Check(obj) || PyBool_Check(obj)) return false;
+  if (PyCapsule_CheckExact(obj)) return dlpack_array_view(obj, out);
   PyObject* iface = PyObject_GetAttrString(obj, "__cuda_array_interface__");
   if (!iface) {
     if (PyErr_ExceptionMatches(PyExc_AttributeError)) PyErr_Clear();
