@@ -520,6 +520,31 @@ PyObject* m_copy_to_device(PyObject* o, PyObject* args, PyObject* kwargs) {
 }
 
 
+// np.asarray(device_array): the data copied to the host (numba goes through
+// copy_to_host too).
+PyObject* m_array(PyObject* o, PyObject* args, PyObject* kwargs) {
+  static const char* names[] = {"dtype", "copy", nullptr};
+  PyObject* dtype = Py_None;
+  PyObject* copy = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:__array__", const_cast<char**>(names), &dtype, &copy))
+    return nullptr;
+  PyObject* empty = PyTuple_New(0);
+  PyObject* host = m_copy_to_host(o, empty, nullptr);
+  Py_DECREF(empty);
+  if (!host || dtype == Py_None) return host;
+  PyObject* r = PyObject_CallMethod(host, "astype", "O", dtype);
+  Py_DECREF(host);
+  return r;
+}
+
+PyObject* sq_item(PyObject* o, Py_ssize_t i) {
+  PyObject* index = PyLong_FromSsize_t(i);
+  if (!index) return nullptr;
+  PyObject* r = device_array_subscript(o, index);
+  Py_DECREF(index);
+  return r;
+}
+
 PyGetSetDef g_getset[] = {
     {"shape", get_shape, nullptr, "Shape (tuple of ints).", nullptr},
     {"strides", get_strides, nullptr, "Strides in bytes.", nullptr},
@@ -547,9 +572,18 @@ PyMethodDef g_methods[] = {
     {"ravel", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(device_array_ravel)),
      METH_VARARGS | METH_KEYWORDS, "ravel(order='C', stream=0): a flat view (or copy when not contiguous)."},
     {"transpose", device_array_transpose, METH_VARARGS, "transpose(axes=None): a view with permuted axes."},
+    {"__array__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(m_array)), METH_VARARGS | METH_KEYWORDS,
+     "The data as a host NumPy array (a copy)."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyMappingMethods g_mapping = {da_length, device_array_subscript, device_array_ass_subscript};
+// Sequence slots make iteration (`for row in d`) work, one view per index.
+PySequenceMethods g_sequence = [] {
+  PySequenceMethods m{};
+  m.sq_length = da_length;
+  m.sq_item = sq_item;
+  return m;
+}();
 
 }  // namespace
 
@@ -560,6 +594,7 @@ PyTypeObject DeviceArrayType = [] {
   t.tp_dealloc = da_dealloc;
   t.tp_repr = da_repr;
   t.tp_as_mapping = &g_mapping;
+  t.tp_as_sequence = &g_sequence;
   t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
   t.tp_doc = "An array in device memory (host memory on the CPU backend); numba's DeviceNDArray.";
   t.tp_methods = g_methods;

@@ -105,4 +105,11 @@ try:
     raise SystemExit("len of 0-d accepted")
 except TypeError as err:
     assert str(err) == "len() of unsized object"
+# Iteration yields one view (or scalar) per leading index; np.asarray copies to the host.
+rows = [r.copy_to_host() for r in cuda.to_device(a[:, :, 0])]
+assert len(rows) == 6 and all(np.array_equal(r, a[k, :, 0]) for k, r in enumerate(rows))
+ints = cuda.to_device(np.arange(5, dtype=np.int64) * 3)
+assert list(ints) == [0, 3, 6, 9, 12]
+assert np.array_equal(np.asarray(cuda.to_device(a)), a)
+assert np.asarray(cuda.to_device(a), dtype=np.float32).dtype == np.float32
 print("indexing ok")
