@@ -8,7 +8,7 @@ from _harness import bench, np
 from numba import cuda, float32
 
 SIM = bench.backend_name() == "sim"
-N = int(os.environ.get("BENCH_CPU_N", str(1 << 14 if SIM else 1 << 22)))
+N = int(os.environ.get("BENCH_CPU_N", str(1 << 12 if SIM else 1 << 22)))
 TPB = 256
 
 
