@@ -69,4 +69,10 @@ sub = m[2:8:2, 1:]
 add_index[(1, 2), (8, 8)](sub)
 expected[2:8:2, 1:] += np.arange(3)[:, None] * 100 + np.arange(11)[None, :]
 assert np.array_equal(m.copy_to_host(), expected)
+mp = cuda.mapped_array(70, np.float32)
+mp[:] = rng.standard_normal(70)
+mref = mp.copy()
+scale[3, 32](mp, np.float32(4.0))
+cuda.synchronize()
+assert np.array_equal(mp, mref * 4)
 print("kernel arguments ok")

@@ -1,6 +1,7 @@
 # pinned_array gives a writable NumPy array (page-locked on CUDA) that round
 # trips through device memory; pinned() is a context manager.
 # stdout: pinned ok
+# stdout: mapped ok
 import numpy as np
 from numba import cuda
 
@@ -23,3 +24,21 @@ with cuda.pinned(p, q):
 del p, d
 assert q.sum() != 0
 print("pinned ok")
+
+# mapped_array: a host array that kernels and device views use in place.
+m = cuda.mapped_array((4, 8), np.float32)
+assert isinstance(m, np.ndarray) and isinstance(m, cuda.MappedNDArray)
+m[...] = rng.standard_normal(m.shape)
+assert cuda.is_cuda_array(m)
+view = cuda.as_cuda_array(m)
+assert view.__cuda_array_interface__["data"][0] == m.ctypes.data
+view[1] = 5.0
+assert (m[1] == 5.0).all()
+col = m[:, 3]
+assert col.__cuda_array_interface__["strides"] == (32,)
+# mapped(): device views of host arrays, written back after the block.
+host = np.arange(6.0)
+with cuda.mapped(host) as dh:
+    dh[2] = 100.0
+assert host[2] == 100.0 and host[3] == 3.0
+print("mapped ok")

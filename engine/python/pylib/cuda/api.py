@@ -31,7 +31,8 @@ from _cuhost import (  # noqa: F401  (re-exported names)
 
 __all__ = [
     "DeviceNDArray", "Stream", "Event", "to_device", "device_array", "device_array_like", "pinned_array",
-    "pinned_array_like", "pinned", "as_cuda_array", "is_cuda_array", "stream", "default_stream",
+    "pinned_array_like", "pinned", "mapped_array", "mapped", "MappedNDArray", "as_cuda_array", "is_cuda_array",
+    "stream", "default_stream",
     "legacy_default_stream", "per_thread_default_stream", "external_stream", "host_stream", "host_array",
     "event", "event_elapsed_time", "synchronize", "gpus", "select_device", "get_current_device",
     "current_context", "close", "list_devices", "Device", "require_context", "is_supported_version",
@@ -92,6 +93,41 @@ def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
 
 def pinned_array_like(ary):
     return pinned_array(ary.shape, ary.dtype, order=_order_of(ary))
+
+
+class MappedNDArray(np.ndarray):
+    """A host NumPy array in page-locked memory that kernels can also use in
+    place: it exports __cuda_array_interface__ (with unified addressing the
+    host pointer is valid on the device)."""
+
+    @property
+    def __cuda_array_interface__(self):
+        return {
+            "shape": self.shape,
+            "strides": None if self.flags["C_CONTIGUOUS"] else self.strides,
+            "data": (self.ctypes.data, not self.flags["WRITEABLE"]),
+            "typestr": self.dtype.str,
+            "version": 3,
+            "stream": None,
+        }
+
+
+def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False, wc=False):
+    """A page-locked host array that is also a device array (zero-copy)."""
+    return pinned_array(shape, dtype, strides, order).view(MappedNDArray)
+
+
+@contextlib.contextmanager
+def mapped(*arrays, **kwargs):
+    """numba's mapped(): yields device views of the host arrays. Pageable
+    NumPy memory is not device-visible on a GPU, so each array is copied in
+    and back around the block instead."""
+    devs = [to_device(a) for a in arrays]
+    try:
+        yield devs[0] if len(devs) == 1 else devs
+    finally:
+        for a, d in zip(arrays, devs):
+            d.copy_to_host(a)
 
 
 @contextlib.contextmanager
