@@ -1,11 +1,11 @@
 // Runs one block on a worker: the barrier-free paths (the generated block
 // function, or a plain loop over the thread function) and the fiber scheduler
-// with the block barrier. The scheduler is a round-robin pass over the block's
-// fibers; a fiber runs until it returns or waits (barrier or warp
-// rendezvous). Releases happen synchronously when the last participant
-// arrives or a thread returns, so a pass in which no fiber was runnable while
-// some have not returned is a deadlock: the block stops and the launch
-// reports which threads wait where.
+// with the block barrier. A fiber runs until it returns or waits (barrier or
+// warp rendezvous), then switches directly to the next runnable fiber in
+// round-robin order. Releases happen synchronously when the last participant
+// arrives or a thread returns, so when no fiber is runnable while some have
+// not returned the block is deadlocked: it stops and the launch reports
+// which threads wait where.
 #include "cpu/block_state.h"
 
 #include <algorithm>
@@ -123,14 +123,34 @@ void BlockState::fiber_main(void* arg) {
   int t = self->thread_index(ctx);
   reinterpret_cast<ThreadFn>(self->thread_fn_)(self->params_, ctx);
   self->thread_exited(t);
-  fiber_switch(self->fibers_[t], self->scheduler_);
+  self->wait(t);
   __builtin_unreachable();
+}
+
+void BlockState::wait(int t) {
+  // Hand the core straight to the next runnable fiber (round robin from t):
+  // one switch per wait instead of two through the scheduler. The scheduler
+  // takes over when nothing is runnable or an error was recorded.
+  if (!launch_->failed()) {
+    const int n = nthreads_;
+    for (int j = t + 1 == n ? 0 : t + 1; j != t; j = j + 1 == n ? 0 : j + 1) {
+      if (state_[j] == FiberState::Runnable) {
+        fiber_switch(fibers_[t], fibers_[j]);
+        return;
+      }
+    }
+  }
+  fiber_switch(fibers_[t], scheduler_);
 }
 
 void BlockState::run_fibers() {
   const std::size_t stack_size = stacks_.stack_size();
   for (int t = 0; t < nthreads_; ++t) {
-    fiber_init(fibers_[t], stacks_.stack(t), stack_size, &BlockState::fiber_main, &ctxs_[t]);
+    // Stack tops are staggered by a cache line per fiber: equal offsets in
+    // page-aligned stacks would map every fiber's hot frames to the same
+    // cache sets.
+    std::size_t color = static_cast<std::size_t>(t & 63) * 64;
+    fiber_init(fibers_[t], stacks_.stack(t), stack_size - color, &BlockState::fiber_main, &ctxs_[t]);
     state_[t] = FiberState::Runnable;
   }
   std::fill(warp_done_.begin(), warp_done_.end(), 0u);
@@ -138,21 +158,19 @@ void BlockState::run_fibers() {
   live_ = nthreads_;
   arrived_ = 0;
   accum_count_ = 0;
+  // Fibers pass the core among themselves (wait()); control comes back here
+  // only when none is runnable (all returned, or a deadlock) or an error was
+  // recorded (here or in another worker): then the block is abandoned, its
+  // fibers never resumed and their stacks reused.
   for (;;) {
-    bool ran = false;
-    for (int t = 0; t < nthreads_; ++t) {
-      if (state_[t] != FiberState::Runnable) continue;
-      ran = true;
-      fiber_switch(scheduler_, fibers_[t]);
-      // A recorded error (here or in another worker) abandons the block: its
-      // fibers are simply never resumed; their stacks are reused.
-      if (launch_->failed()) return;
-    }
-    if (live_ == 0) return;
-    if (!ran) {
-      report_deadlock();
+    int t = 0;
+    while (t < nthreads_ && state_[t] != FiberState::Runnable) ++t;
+    if (t == nthreads_) {
+      if (live_ > 0) report_deadlock();
       return;
     }
+    fiber_switch(scheduler_, fibers_[t]);
+    if (launch_->failed()) return;
   }
 }
 
@@ -195,7 +213,7 @@ std::int32_t BlockState::barrier(int t, std::int32_t predicate, std::int32_t kin
     state_[t] = FiberState::Runnable;
   } else {
     try_complete_activemask(t / 32);
-    fiber_switch(fibers_[t], scheduler_);
+    wait(t);
   }
   *arrived = released_arrived_;
   return released_count_;

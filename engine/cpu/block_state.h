@@ -52,6 +52,7 @@ class BlockState {
   static void fiber_main(void* arg);
   void run_fibers();
   void run_plain_loop();
+  void wait(int t);
   void thread_exited(int t);
   void release_barrier();
   bool try_complete_warp(int t);

@@ -1,8 +1,10 @@
 // Fiber context switch and stack arena (see fiber.h). The x86-64 switch saves
-// only what the SysV ABI says a callee must preserve: rbx, rbp, r12-r15, the
-// stack pointer, MXCSR and the x87 control word. Measured on this machine it
-// is tens of times cheaper than swapcontext, which makes a sigprocmask
-// syscall on every switch.
+// the callee-saved integer registers (rbx, rbp, r12-r15) and the stack
+// pointer. MXCSR and the x87 control word are callee-saved too, but every
+// fiber of a worker runs with the worker's floating-point environment and
+// generated code never changes it, so they are not switched (ldmxcsr/fldcw
+// would double the cost). swapcontext, the fallback elsewhere, also makes a
+// sigprocmask syscall on every switch.
 #include "cpu/fiber.h"
 
 #include <sys/mman.h>
@@ -36,14 +38,8 @@ cuhost_fiber_switch_x86_64:
   pushq %r13
   pushq %r14
   pushq %r15
-  subq $8, %rsp
-  stmxcsr (%rsp)
-  fnstcw 4(%rsp)
   movq %rsp, (%rdi)
   movq %rsi, %rsp
-  ldmxcsr (%rsp)
-  fldcw 4(%rsp)
-  addq $8, %rsp
   popq %r15
   popq %r14
   popq %r13
@@ -74,19 +70,14 @@ void fiber_init(FiberContext& fiber, char* stack, std::size_t size, FiberEntry e
   auto top = (reinterpret_cast<std::uintptr_t>(stack) + size) & ~std::uintptr_t(15);
   // The return slot sits at top - 24 so that after `ret` the stack pointer is
   // 16-byte aligned, as the start stub's `call` expects.
-  auto* frame = reinterpret_cast<std::uint64_t*>(top - 80);
-  std::uint32_t mxcsr;
-  std::uint16_t fpucw;
-  asm volatile("stmxcsr %0" : "=m"(mxcsr));
-  asm volatile("fnstcw %0" : "=m"(fpucw));
-  frame[0] = std::uint64_t(mxcsr) | (std::uint64_t(fpucw) << 32);
-  frame[1] = 0;                                          // r15
-  frame[2] = 0;                                          // r14
-  frame[3] = reinterpret_cast<std::uint64_t>(entry);     // r13
-  frame[4] = reinterpret_cast<std::uint64_t>(arg);       // r12
-  frame[5] = 0;                                          // rbx
-  frame[6] = 0;                                          // rbp
-  frame[7] = reinterpret_cast<std::uint64_t>(&cuhost_fiber_start_x86_64);
+  auto* frame = reinterpret_cast<std::uint64_t*>(top - 72);
+  frame[0] = 0;                                          // r15
+  frame[1] = 0;                                          // r14
+  frame[2] = reinterpret_cast<std::uint64_t>(entry);     // r13
+  frame[3] = reinterpret_cast<std::uint64_t>(arg);       // r12
+  frame[4] = 0;                                          // rbx
+  frame[5] = 0;                                          // rbp
+  frame[6] = reinterpret_cast<std::uint64_t>(&cuhost_fiber_start_x86_64);
   fiber.sp = frame;
 }
 

@@ -1,7 +1,7 @@
 // Fibers for the CPU backend: each GPU thread of a block that uses barriers or
 // warp operations runs on its own small stack and switches cooperatively.
 // On x86-64 SysV the switch is a few instructions of assembly (callee-saved
-// registers, MXCSR and the x87 control word; no signal-mask syscall as with
+// registers and the stack pointer; no signal-mask syscall as with
 // swapcontext); other architectures fall back to ucontext.
 #pragma once
 

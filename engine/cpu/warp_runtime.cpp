@@ -120,10 +120,10 @@ std::uint64_t BlockState::warp(int t, WarpOp op, std::uint32_t mask, std::uint64
   state_[t] = FiberState::AtWarp;
   if (op == WarpOp::ActiveMask) {
     warp_am_[t / 32] |= 1u << (t % 32);
-    if (!try_complete_activemask(t / 32)) fiber_switch(fibers_[t], scheduler_);
+    if (!try_complete_activemask(t / 32)) wait(t);
   } else if (!try_complete_warp(t)) {
     try_complete_activemask(t / 32);
-    fiber_switch(fibers_[t], scheduler_);
+    wait(t);
   }
   return s.result;
 }
