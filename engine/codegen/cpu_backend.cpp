@@ -2,7 +2,10 @@
 // native features (the same triple and data layout the ORC JIT uses).
 #include "codegen/cpu_backend.h"
 
+#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
@@ -13,6 +16,8 @@
 #include <set>
 
 #include "cpu/jit.h"
+#include "cuda/nvrtc.h"
+#include "ffi/host_compile.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -44,6 +49,33 @@ void internalize_except(llvm::Module& m, const std::vector<std::string>& keep) {
   std::set<std::string> kept(keep.begin(), keep.end());
   for (llvm::Function& f : m)
     if (!f.isDeclaration() && !kept.count(f.getName().str())) f.setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+void link_host_foreign(llvm::Module& m, const std::vector<std::shared_ptr<const ir::ForeignFunction>>& foreign) {
+  std::set<std::string> seen;
+  for (const auto& ff : foreign) {
+    const std::vector<ir::LinkItem>& items = !ff->cpu_link.empty() ? ff->cpu_link : ff->link;
+    for (const ir::LinkItem& item : items) {
+      std::string key = concat(int(item.kind), "|", item.path, "|", item.name, "|",
+                               std::hash<std::string>()(item.data));
+      if (!seen.insert(key).second) continue;
+      // The same search path NVRTC would use: the item's own folders, then
+      // NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS.
+      std::vector<std::string> includes = item.include_dirs;
+      for (const std::string& dir : cuda::extra_search_paths_from_environment()) includes.push_back(dir);
+      std::string bitcode = ffi::host_bitcode(item, ff->python_name.empty() ? ff->name : ff->python_name, includes);
+      auto buffer = llvm::MemoryBuffer::getMemBuffer(bitcode, item.name.empty() ? item.path : item.name, false);
+      auto lib = llvm::parseBitcodeFile(buffer->getMemBufferRef(), m.getContext());
+      if (!lib)
+        throw UserError(ErrorKind::CompileError, concat("cannot read the host code of '", ff->name,
+                                                        "': ", llvm::toString(lib.takeError())));
+      (*lib)->setTargetTriple(m.getTargetTriple());
+      (*lib)->setDataLayout(m.getDataLayout());
+      if (llvm::Linker::linkModules(m, std::move(*lib)))
+        throw UserError(ErrorKind::CompileError,
+                        concat("linking the host code of '", ff->name, "' failed (a symbol defined twice?)"));
+    }
+  }
 }
 
 }  // namespace cuhost::codegen

@@ -298,6 +298,9 @@ LoweredModule lower_module(const ModuleRequest& r) {
   visit(tf);
   for (const auto& cal : state.keep_alive) visit(*cal);
   for (const auto& ff : state.foreign_used) add_items(ff->link);
+  std::set<const ir::ForeignFunction*> seen_ff;
+  for (const auto& ff : state.foreign_used)
+    if (seen_ff.insert(ff.get()).second) out.foreign.push_back(ff);
 
   std::string err;
   llvm::raw_string_ostream os(err);

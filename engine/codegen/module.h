@@ -44,6 +44,7 @@ struct LoweredModule {
   std::vector<std::string> keep;            // symbols that stay external
   std::int64_t static_shared_bytes = 0;     // CPU layout of static shared arrays
   std::vector<ir::LinkItem> link;           // foreign items of the call tree, deduplicated
+  std::vector<std::shared_ptr<const ir::ForeignFunction>> foreign;  // foreign functions called (CPU links their host code)
 };
 
 LoweredModule lower_module(const ModuleRequest& request);

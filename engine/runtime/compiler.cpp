@@ -128,6 +128,7 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
   {
     log::StageTimer timer(name, "optimization");
     auto tm = codegen::make_host_target_machine();
+    codegen::link_host_foreign(*lowered.module, lowered.foreign);
     codegen::internalize_except(*lowered.module, lowered.keep);
     codegen::optimize_module(*lowered.module, *tm, fn->options.opt);
   }
