@@ -14,7 +14,8 @@
 // sitofp/uitofp, float->int fptosi/fptoui, float<->float, bool->number 0/1,
 // number->bool `!= 0`).
 //
-// Name      local variable: type = the local's (unified) type.
+// Name      local variable: type = the local's (unified) type; a local
+//           assigned exactly once with a constant value also has `constant`.
 //           frozen global: Constant -> `constant` set (scalars and tuples);
 //           Array -> type array(dtype, ndim, C, readonly=true), intrinsic
 //           "global.array" (the bytes are captured->globals[id].array);
@@ -35,19 +36,21 @@
 //           conversion / not a value, e.g. a dtype or shape argument).
 // BinOp     operand_types = {L, R}: both operands are converted to these,
 //           then the operation is done; result = type. For `/` on ints
-//           operand_types are float64. For `<<`/`>>` both are the result type.
+//           operand_types are float64.
 //           Int `//` floors toward -inf, int `%` takes the sign of the
 //           divisor, float `//` is floor(a / b) computed like Python
 //           (fmod based), float `%` takes the sign of the divisor. Integer
 //           division by zero: no trap required (numba raises
 //           ZeroDivisionError on the host only; in kernels the result is 0).
-//           `**`: int ** int -> int64 (operands int64, repeated squaring; a
-//           negative exponent gives 0 unless base is +-1, like numba's
-//           integer power); any float operand -> float: operand_types are
-//           both the float result type and lowering calls pow. A float base
-//           with an int exponent: operand_types = {F, int64} and lowering
-//           uses powi semantics (numba: float ** int -> float, same value as
-//           pow).
+//           `**`: int ** int -> int64 (uint64 when both unsigned; operands
+//           converted to it; repeated squaring; a negative exponent gives 0
+//           unless the base is +-1, like numba's integer power). float ** int
+//           -> float64 with operand_types {float64, int64|uint64}: lowering
+//           computes by repeated squaring (numba's int_power, bit-exact with
+//           it), negative exponents as 1 / x**-n. Otherwise both operands are
+//           the float result type F and lowering calls pow.
+//           `<<` `>>`: result int64, or uint64 when the LEFT operand is an
+//           unsigned integer; operand_types = {result, result}.
 // UnaryOp   operand_types = {T}: operand converted to T first. `-x` and `+x`
 //           on bool give int64; `~x` on bool gives bool (logical not, numba);
 //           `not x` gives bool (operand_types = {operand type}, lowering
@@ -89,8 +92,9 @@
 // ============================================================================
 // --- casts -----------------------------------------------------------------
 // "cast"            T(x): float32(x), np.float32(x), numba.types.int32(x),
-//                   int(x) (-> int64), float(x) (-> float64), bool(x)
-//                   (-> bool), complex later. ordered_args = {x},
+//                   int(x) (-> int64, or x's type when x is an integer),
+//                   float(x) (-> float64, or x's type when x is a float),
+//                   bool(x) (-> bool), complex(x). ordered_args = {x},
 //                   param_types = {type of x} (no pre-conversion), type = T.
 //                   float->int truncates toward zero.
 // --- builtins --------------------------------------------------------------
@@ -206,8 +210,12 @@
 // "array.setitem"  Subscript store (Assign/AugAssign target): type = dtype;
 //                  the stored value is converted to dtype; param_types {I}
 //                  as for getitem.
-// "tuple.getitem"  t[k], k a literal int (negative allowed): type = element
-//                  type; the index expression has `constant`.
+// "tuple.getitem"  t[k], k a literal int: type = element type; the index
+//                  expression has `constant` (negative literals are already
+//                  normalized to k + len). A UniTuple may also be indexed by a
+//                  run-time integer (no `constant`): param_types {int64},
+//                  lowering selects the element (no wrapping needed: numba
+//                  does not wrap either).
 // "array.shape" / "array.strides": Attribute -> UniTuple(int64 x ndim) (strides
 //                  in bytes). "array.size" -> int64. a.ndim folds to a
 //                  `constant` int64.

@@ -75,6 +75,8 @@ TEST_CASE("expression typing follows numba", "[sema]") {
       // power
       {"a ** b", {"int64", "int64"}, "int64"},
       {"a ** 2", {"float32"}, "float64"},
+      {"a ** b", {"float32", "int32"}, "float64"},
+      {"a ** b", {"uint32", "uint8"}, "uint64"},
       {"a ** b", {"float32", "float32"}, "float32"},
       // bitwise and shifts
       {"a & b", {"int32", "int32"}, "int64"},
@@ -110,6 +112,9 @@ TEST_CASE("expression typing follows numba", "[sema]") {
       {"round(a, 2)", {"float64"}, "float64"},
       {"int(a)", {"float32"}, "int64"},
       {"float(a)", {"int32"}, "float64"},
+      {"float(a)", {"float32"}, "float32"},
+      {"int(a)", {"int16"}, "int16"},
+      {"int(a)", {"bool"}, "int64"},
       {"bool(a)", {"int32"}, "bool"},
       {"len(a)", {"float32[:, :]"}, "int64"},
       {"len((1, 2, 3))", {}, "int64"},

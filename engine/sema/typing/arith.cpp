@@ -98,7 +98,14 @@ const ir::Type* type_binop_types(Typer& t, ast::BinOpKind op, const ir::Type* l,
     case ast::BinOpKind::Add:
     case ast::BinOpKind::Sub:
     case ast::BinOpKind::Mult:
+      operand = result = arith(l, r);
+      break;
     case ast::BinOpKind::Pow:
+      if (l->is_float() && int_like(r)) {
+        // numba: float ** int is float64 ** (int64|uint64), by repeated squaring.
+        if (operand_types) *operand_types = {ir::float64(), (r->is_integer() && !r->is_signed) ? ir::uint64() : ir::int64()};
+        return ir::float64();
+      }
       operand = result = arith(l, r);
       break;
     case ast::BinOpKind::Div:

@@ -68,10 +68,18 @@ const ir::Type* type_cast_call(Typer& t, const ast::Call& c, const ir::Type* tar
 const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info) {
   if (key.rfind("builtins.", 0) != 0) return nullptr;
   std::string name = key.substr(9);
-  if (name == "int") return type_cast_call(t, c, ir::int64(), "int", info);
-  if (name == "float") return type_cast_call(t, c, ir::float64(), "float", info);
+  // numba: int() keeps an integer's type, float() keeps a float's type.
+  if (name == "int" || name == "float" || name == "complex") {
+    const ir::Type* target = name == "int" ? ir::int64() : name == "float" ? ir::float64() : ir::complex128();
+    if (c.args.size() == 1 && c.keywords.empty()) {
+      const ir::Type* a = t.type_of(c.args[0].get());
+      if (name == "int" && a->is_integer()) target = a;
+      if (name == "float" && a->is_float()) target = a;
+      if (name == "complex" && a == ir::float32()) target = ir::complex64();
+    }
+    return type_cast_call(t, c, target, name, info);
+  }
   if (name == "bool") return type_cast_call(t, c, ir::boolean(), "bool", info);
-  if (name == "complex") return type_cast_call(t, c, ir::complex128(), "complex", info);
   if (name == "range") return type_range(t, c, info);
   if (name == "abs") {
     auto args = t.bind(c, "abs", {"x"}, 1, t.info(&c));
