@@ -367,10 +367,16 @@ PyObject* launcher_call(PyObject* obj, PyObject* args, PyObject* kwargs) {
       return nullptr;
     }
   }
+  const bool on_gpu = runtime::session().backend == Backend::Cuda;
+  if (on_gpu) {
+    // A host array reaches a GPU kernel as a C-contiguous device copy: type it so.
+    for (Py_ssize_t i = 0; i < n; ++i)
+      if (infos[i].kind == ArgKind::HostArray && types[i]->layout != ir::Layout::C)
+        types[i] = ir::array(types[i]->dtype, types[i]->ndim, ir::Layout::C, types[i]->readonly);
+  }
   CUHOST_PY_GUARD_V(nullptr,
       {
         LaunchPlan* plan = plan_for(d, types, static_cast<int>(n));
-        const bool on_gpu = runtime::session().backend == Backend::Cuda;
         if (on_gpu) ensure_context();
         std::uintptr_t stream = self->stream_obj ? self->stream : default_launch_stream();
         unsigned grid[3] = {self->grid[0], self->grid[1], self->grid[2]};
