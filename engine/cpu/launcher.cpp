@@ -16,6 +16,15 @@
 //   operations run every GPU thread as a fiber with a hand-written x86-64
 //   context switch (fiber.h; ucontext elsewhere), since swapcontext's
 //   sigprocmask syscall would dominate barrier-heavy kernels.
+//   Measured on a 16-core host (H200 machine): 14 ns per switch against
+//   250 ns for swapcontext; saxpy at 2^22 elements 0.19 ms (numba
+//   parallel=True: 0.20 ms); the 256-thread shared-memory tree reduction at
+//   2^22 ~100 ms, i.e. ~40 ns per barrier wait and thread, dominated by
+//   cache misses on the fibers' stacks. That is ~10^5 times numba's CUDA
+//   simulator but far from a parallel loop: reaching loop speed for barrier
+//   kernels needs the compiler to split kernels at barriers into loops over
+//   the block's threads (work-item loops), which this runtime would simply
+//   run through the block-function path.
 // - All syncthreads call sites are one block barrier (as bar.sync 0 on sm_70+
 //   hardware and numba's simulator); threads that returned count as arrived.
 //   Warp operations are 32-lane rendezvous (warp_runtime.cpp).
