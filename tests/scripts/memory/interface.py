@@ -2,6 +2,7 @@
 # any exporter, is_cuda_array, malformed interfaces, and what the launcher
 # sees for device and host arguments.
 # stdout: interface ok
+# stdout: numba paths ok
 import numpy as np
 from numba import cuda
 import _cuhost
@@ -116,3 +117,14 @@ assert np.zeros((2, 3)).T[:, :1].flags["C_CONTIGUOUS"]
 assert _cuhost._array_view_for_test(np.zeros((2, 3)).T[:, :1])["layout"] == "C"
 assert _cuhost._array_view_for_test(3.0) is None and _cuhost._array_view_for_test([1, 2]) is None
 print("interface ok")
+
+# numba's module paths lead to the same classes.
+from numba.cuda.cudadrv.devicearray import DeviceNDArray as NumbaDeviceNDArray
+from numba.cuda.cudadrv.driver import Stream as NumbaStream, CudaAPIError
+from numba.cuda.cudadrv.error import CudaSupportError
+import numba.cuda.cudadrv.devicearray as devicearray_module
+assert NumbaDeviceNDArray is cuda.DeviceNDArray and isinstance(d, NumbaDeviceNDArray)
+assert NumbaStream is cuda.Stream and CudaAPIError is cuda.CudaAPIError and CudaSupportError is cuda.CudaSupportError
+assert devicearray_module.is_cuda_ndarray(d) and not devicearray_module.is_cuda_ndarray(a)
+assert cuda.cudadrv.devicearray.DeviceNDArray is cuda.DeviceNDArray
+print("numba paths ok")

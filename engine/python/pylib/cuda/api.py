@@ -7,6 +7,8 @@ in-order and synchronous, and there are no GPUs: `gpus` is empty and device
 queries raise CudaSupportError saying why.
 """
 import contextlib
+import sys
+import types as _types
 
 import numpy as np
 
@@ -35,7 +37,7 @@ __all__ = [
     "stream", "default_stream",
     "legacy_default_stream", "per_thread_default_stream", "external_stream", "host_stream", "host_array",
     "event", "event_elapsed_time", "synchronize", "gpus", "select_device", "get_current_device",
-    "current_context", "close", "list_devices", "Device", "require_context", "is_supported_version",
+    "current_context", "close", "list_devices", "Device", "require_context", "is_supported_version", "cudadrv",
 ]
 
 
@@ -275,3 +277,36 @@ def close():
 
 def is_supported_version():
     return True
+
+
+# ---- numba's module paths ------------------------------------------------
+# Scripts import classes from numba's internal modules, e.g.
+# `from numba.cuda.cudadrv.devicearray import DeviceNDArray` for isinstance
+# checks; those paths lead to the same objects here.
+
+def _module(name, doc, **attrs):
+    m = _types.ModuleType(name, doc)
+    m.__dict__.update(attrs)
+    return m
+
+
+_devicearray = _module(
+    "cuda.cudadrv.devicearray", "Device arrays (numba.cuda.cudadrv.devicearray).",
+    DeviceNDArray=DeviceNDArray, DeviceNDArrayBase=DeviceNDArray, MappedNDArray=MappedNDArray,
+    is_cuda_ndarray=lambda obj: isinstance(obj, DeviceNDArray),
+    auto_device=lambda obj, stream=0, copy=True: (to_device(obj, stream=stream, copy=copy), not isinstance(obj, DeviceNDArray)))
+_driver = _module(
+    "cuda.cudadrv.driver", "Driver objects (numba.cuda.cudadrv.driver).",
+    Stream=Stream, Event=Event, Device=Device, CudaAPIError=_cuhost.CudaAPIError,
+    CudaSupportError=_cuhost.CudaSupportError, event_elapsed_time=event_elapsed_time)
+_error = _module(
+    "cuda.cudadrv.error", "Driver errors (numba.cuda.cudadrv.error).",
+    CudaSupportError=_cuhost.CudaSupportError, CudaDriverError=_cuhost.CudaAPIError)
+_devices = _module("cuda.cudadrv.devices", "Device list (numba.cuda.cudadrv.devices).", gpus=gpus,
+                   get_context=current_context)
+cudadrv = _module("cuda.cudadrv", "numba.cuda.cudadrv equivalents.", devicearray=_devicearray, driver=_driver,
+                  error=_error, devices=_devices)
+for _prefix in ("cuda", "numba.cuda"):
+    sys.modules[_prefix + ".cudadrv"] = cudadrv
+    for _name, _mod in (("devicearray", _devicearray), ("driver", _driver), ("error", _error), ("devices", _devices)):
+        sys.modules[_prefix + ".cudadrv." + _name] = _mod
