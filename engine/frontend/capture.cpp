@@ -3,6 +3,8 @@
 // locations, and freeze every free name it reads. Runs with the GIL held.
 #include "frontend/capture.h"
 
+#include <set>
+
 #include "frontend/ast_convert.h"
 #include "frontend/py_ref.h"
 
@@ -53,6 +55,113 @@ PyRef lookup_free_name(PyObject* func, PyObject* code, const std::string& name) 
     PyErr_Clear();
   }
   return PyRef();
+}
+
+// Every `name.attr` the body reads (Attribute nodes on a bare Name).
+void collect_attrs(const ast::Expr* e, std::set<std::pair<std::string, std::string>>& out) {
+  if (!e) return;
+  switch (e->kind) {
+    case ast::ExprKind::Attribute: {
+      const auto& a = static_cast<const ast::Attribute&>(*e);
+      if (a.value->kind == ast::ExprKind::Name) out.emplace(static_cast<const ast::Name&>(*a.value).id, a.attr);
+      collect_attrs(a.value.get(), out);
+      break;
+    }
+    case ast::ExprKind::Subscript: {
+      const auto& x = static_cast<const ast::Subscript&>(*e);
+      collect_attrs(x.value.get(), out);
+      collect_attrs(x.index.get(), out);
+      break;
+    }
+    case ast::ExprKind::Call: {
+      const auto& x = static_cast<const ast::Call&>(*e);
+      collect_attrs(x.func.get(), out);
+      for (const auto& a : x.args) collect_attrs(a.get(), out);
+      for (const auto& k : x.keywords) collect_attrs(k.value.get(), out);
+      break;
+    }
+    case ast::ExprKind::BinOp: {
+      const auto& x = static_cast<const ast::BinOp&>(*e);
+      collect_attrs(x.left.get(), out);
+      collect_attrs(x.right.get(), out);
+      break;
+    }
+    case ast::ExprKind::UnaryOp: collect_attrs(static_cast<const ast::UnaryOp&>(*e).operand.get(), out); break;
+    case ast::ExprKind::BoolOp:
+      for (const auto& v : static_cast<const ast::BoolOp&>(*e).values) collect_attrs(v.get(), out);
+      break;
+    case ast::ExprKind::Compare: {
+      const auto& x = static_cast<const ast::Compare&>(*e);
+      collect_attrs(x.left.get(), out);
+      for (const auto& c : x.comparators) collect_attrs(c.get(), out);
+      break;
+    }
+    case ast::ExprKind::IfExp: {
+      const auto& x = static_cast<const ast::IfExp&>(*e);
+      collect_attrs(x.test.get(), out);
+      collect_attrs(x.body.get(), out);
+      collect_attrs(x.orelse.get(), out);
+      break;
+    }
+    case ast::ExprKind::Tuple:
+      for (const auto& v : static_cast<const ast::Tuple&>(*e).elts) collect_attrs(v.get(), out);
+      break;
+    case ast::ExprKind::Slice: {
+      const auto& x = static_cast<const ast::Slice&>(*e);
+      collect_attrs(x.lower.get(), out);
+      collect_attrs(x.upper.get(), out);
+      collect_attrs(x.step.get(), out);
+      break;
+    }
+    default: break;
+  }
+}
+
+void collect_attrs(const ast::Body& body, std::set<std::pair<std::string, std::string>>& out) {
+  for (const auto& s : body) {
+    switch (s->kind) {
+      case ast::StmtKind::Assign: {
+        const auto& x = static_cast<const ast::Assign&>(*s);
+        for (const auto& t : x.targets) collect_attrs(t.get(), out);
+        collect_attrs(x.value.get(), out);
+        break;
+      }
+      case ast::StmtKind::AugAssign: {
+        const auto& x = static_cast<const ast::AugAssign&>(*s);
+        collect_attrs(x.target.get(), out);
+        collect_attrs(x.value.get(), out);
+        break;
+      }
+      case ast::StmtKind::If: {
+        const auto& x = static_cast<const ast::If&>(*s);
+        collect_attrs(x.test.get(), out);
+        collect_attrs(x.body, out);
+        collect_attrs(x.orelse, out);
+        break;
+      }
+      case ast::StmtKind::While: {
+        const auto& x = static_cast<const ast::While&>(*s);
+        collect_attrs(x.test.get(), out);
+        collect_attrs(x.body, out);
+        break;
+      }
+      case ast::StmtKind::For: {
+        const auto& x = static_cast<const ast::For&>(*s);
+        collect_attrs(x.iter.get(), out);
+        collect_attrs(x.body, out);
+        break;
+      }
+      case ast::StmtKind::Return: collect_attrs(static_cast<const ast::Return&>(*s).value.get(), out); break;
+      case ast::StmtKind::ExprStmt: collect_attrs(static_cast<const ast::ExprStmt&>(*s).value.get(), out); break;
+      default: break;
+    }
+  }
+}
+
+// Module keys the typing layer resolves by name (no freezing needed).
+bool known_namespace(const std::string& key) {
+  return key == "cuda" || key == "math" || key == "numpy" || key == "numba" || key == "numba.types" ||
+         key == "builtins" || key.rfind("cuda.", 0) == 0;
 }
 
 }  // namespace
@@ -129,6 +238,20 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
       continue;  // unbound: NameError where it is used
     }
     out->globals.emplace(name, freeze_global(value.get()));
+  }
+  // Attributes of user modules (`mod.CONST`, `mod.helper`) are frozen under
+  // "mod.attr"; the known namespaces are resolved by typing.
+  std::set<std::pair<std::string, std::string>> attrs;
+  collect_attrs(out->def->body, attrs);
+  for (const auto& [name, attr] : attrs) {
+    auto g = out->globals.find(name);
+    if (g == out->globals.end() || g->second.kind != GlobalValue::Kind::Module || known_namespace(g->second.key))
+      continue;
+    PyRef module = lookup_free_name(pyfunc, code.get(), name);
+    if (!module) continue;
+    PyRef value = py_attr(module.get(), attr.c_str());
+    if (!value) continue;
+    out->globals.emplace(name + "." + attr, freeze_global(value.get()));
   }
   if (PyErr_Occurred()) PyErr_Clear();
   return out;

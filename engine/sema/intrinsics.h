@@ -22,6 +22,10 @@
 //           Module -> type module(key); Intrinsic -> type intrinsic(key);
 //           TypeObject -> type type_ref(T); JitFunction -> dispatcher(fn);
 //           Foreign -> foreign(ff); Ffi -> ffi(). Non-values emit no code.
+//           An attribute of a user module (`mod.CONST`, `mod.helper`) is
+//           frozen by capture as captured->globals["mod.CONST"] and typed
+//           like a Name global on the Attribute node (a "global.array" there
+//           finds its bytes under that dotted key).
 // Constant  type = value.type, `constant` = the value.
 // Attribute intrinsic set for values computed at run time (see the cuda and
 //           array keys below); folded constants (math.pi, a.ndim, shapes of

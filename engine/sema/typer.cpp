@@ -472,7 +472,11 @@ const ir::Type* Typer::type_name(const ast::Name& n, ExprInfo& inf) {
   }
   auto it = captured().globals.find(n.id);
   if (it == captured().globals.end()) fail(ErrorKind::NameError, n.loc, concat("name '", n.id, "' is not defined"));
-  const frontend::GlobalValue& g = it->second;
+  return type_global(it->second, n, n.id, inf);
+}
+
+const ir::Type* Typer::type_global(const frontend::GlobalValue& g, const ast::Expr& e, const std::string& shown,
+                                   ExprInfo& inf) {
   using K = frontend::GlobalValue::Kind;
   switch (g.kind) {
     case K::Constant: inf.constant = g.constant; return g.constant.type;
@@ -480,10 +484,10 @@ const ir::Type* Typer::type_name(const ast::Name& n, ExprInfo& inf) {
       inf.intrinsic = "global.array";
       return ir::array(g.array->dtype, static_cast<int>(g.array->shape.size()), ir::Layout::C, true);
     case K::Module:
-      if (resolve_key(g.key, &n, inf)) return info(&n).type;
+      if (resolve_key(g.key, &e, inf)) return info(&e).type;
       return ir::module(g.key);
     case K::Intrinsic:
-      if (resolve_key(g.key, &n, inf)) return info(&n).type;
+      if (resolve_key(g.key, &e, inf)) return info(&e).type;
       return ir::intrinsic(g.key);
     case K::JitFunction: return ir::dispatcher(g.function.get());
     case K::Foreign: return ir::foreign(g.foreign.get());
@@ -491,8 +495,8 @@ const ir::Type* Typer::type_name(const ast::Name& n, ExprInfo& inf) {
     case K::Ffi: return ir::ffi();
     case K::Unsupported: break;
   }
-  fail(ErrorKind::TypingError, n.loc,
-       concat("untyped global name '", n.id, "': cannot determine the type of ", g.repr));
+  fail(ErrorKind::TypingError, e.loc,
+       concat("untyped global name '", shown, "': cannot determine the type of ", g.repr));
 }
 
 const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
@@ -500,6 +504,12 @@ const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
   if (base->kind == ir::TypeKind::Module || base->kind == ir::TypeKind::Intrinsic) {
     std::string key = base->key + "." + a.attr;
     if (resolve_key(key, &a, inf)) return info(&a).type;
+    // An attribute of a user module, frozen by capture as "<name>.<attr>".
+    if (base->kind == ir::TypeKind::Module && a.value->kind == ast::ExprKind::Name) {
+      std::string frozen = static_cast<const ast::Name&>(*a.value).id + "." + a.attr;
+      auto it = captured().globals.find(frozen);
+      if (it != captured().globals.end()) return type_global(it->second, a, frozen, inf);
+    }
     if (base->kind == ir::TypeKind::Module) {
       fail(ErrorKind::TypingError, a.loc, concat("module '", base->key, "' has no attribute '", a.attr, "'"));
     }

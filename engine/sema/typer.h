@@ -81,6 +81,8 @@ class Typer {
   const ir::Type* type_expr(const ast::Expr* e, ExprInfo& info);
   const ir::Type* type_name(const ast::Name& n, ExprInfo& info);
   const ir::Type* type_attribute(const ast::Attribute& a, ExprInfo& info);
+  const ir::Type* type_global(const frontend::GlobalValue& g, const ast::Expr& e, const std::string& shown,
+                              ExprInfo& info);
   const ir::Type* type_call(const ast::Call& c, ExprInfo& info);
 
   std::shared_ptr<TypedFunction> out_;

@@ -356,3 +356,24 @@ def k(out):
   const auto& add = static_cast<const ast::BinOp&>(*m2.value);
   CHECK_FALSE(tf->info(add.left.get()).constant.has_value());
 }
+
+TEST_CASE("attributes of user modules are frozen and typed", "[sema][frontend]") {
+  testing::Gil gil;
+  {
+    std::ofstream out("/tmp/cuhost_sema_usermod.py");
+    out << "import numpy as np\nSCALE = 3\nTABLE = np.arange(4, dtype=np.float32)\n"
+           "from numba import cuda\n@cuda.jit(device=True)\ndef helper(x):\n    return x * SCALE\n";
+  }
+  PyObject* g = testing::load_module(R"PY(import sys
+sys.path.insert(0, "/tmp")
+import cuhost_sema_usermod as um
+def k(out):
+    out[0] = um.helper(out[1]) + um.SCALE + um.TABLE[2]
+)PY");
+  auto fn = testing::jit_of(g, "k");
+  CHECK(fn->captured->globals.at("um.SCALE").constant.i == 3);
+  CHECK(fn->captured->globals.at("um.TABLE").kind == frontend::GlobalValue::Kind::Array);
+  auto tf = sema::infer_kernel(fn, testing::types_of({"int32[:]"}));
+  REQUIRE(tf->callees.size() == 1);
+  CHECK(tf->callees[0]->signature() == "(int32) -> int64");
+}
