@@ -10,8 +10,9 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <mutex>
 #include <map>
+#include <mutex>
+#include <regex>
 
 #include "support/diagnostics.h"
 #include "support/log.h"
@@ -72,6 +73,16 @@ int run_process(const std::vector<std::string>& argv, const std::string& diag_pa
 std::mutex g_mutex;
 std::map<std::string, std::string> g_memory_cache;
 
+// The first CUDA header a source includes ("cuda_fp16.h", "cub/cub.cuh"),
+// or "" when it includes none: such code needs the CUDA toolkit's device
+// headers and cannot be compiled for the host.
+std::string cuda_header_included(const std::string& source) {
+  static const std::regex include_re(
+      R"re(#\s*include\s*[<"]((cuda[^>"]*|cooperative_groups[^>"]*|cub/[^>"]*|thrust/[^>"]*|mma\.h|nv/[^>"]*|crt/[^>"]*|curand[^>"]*|cuComplex\.h|sm_[0-9][^>"]*|device_[a-z_]*\.h))[>"])re");
+  std::smatch m;
+  return std::regex_search(source, m, include_re) ? m[1].str() : "";
+}
+
 }  // namespace
 
 const char* host_prelude() {
@@ -104,6 +115,11 @@ std::string host_bitcode(const ir::LinkItem& item, const std::string& function,
     auto slash = item.path.find_last_of('/');
     dir = slash == std::string::npos ? "." : item.path.substr(0, slash);
   }
+
+  if (std::string header = cuda_header_included(source); !header.empty())
+    throw UserError(ErrorKind::CompileError,
+                    concat("foreign function '", function, "' cannot run on the CPU backend: its source needs CUDA headers (",
+                           shown, " includes <", header, ">); run it on a GPU, or give the plugin a plain C++ host version"));
 
   Hasher h;
   h.add(std::string(CUHOST_CLANG_PATH));

@@ -5,6 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <climits>
+#include <cstdlib>
+
 #include <algorithm>
 #include <fstream>
 #include <mutex>
@@ -27,7 +30,11 @@ bool is_file(const std::string& p) {
   return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+// A clean absolute path (symbolic links and ".." resolved) when the folder
+// exists, so messages name plugins the same way however they were found.
 std::string absolute(const std::string& p) {
+  char resolved[PATH_MAX];
+  if (realpath(p.c_str(), resolved)) return resolved;
   if (!p.empty() && p[0] == '/') return p;
   char buf[4096];
   if (!getcwd(buf, sizeof(buf))) return p;

@@ -98,7 +98,7 @@ TEST_CASE("a valid manifest is read completely", "[plugin]") {
 TEST_CASE("bad manifests name the plugin, the file and the field", "[plugin]") {
   CHECK(error_for("[plugin\nname=1") .find(":1:") != std::string::npos);
   CHECK(error_for("[plugin\nname=1").find("invalid TOML") != std::string::npos);
-  CHECK(error_for(replace(kGood, "name = \"demo\"\n", "")) == ": field 'plugin.name': missing (a string is required)");
+  CHECK(error_for(replace(kGood, "name = \"demo\"\n", "")) == "): field 'plugin.name': missing (a string is required)");
   CHECK(error_for(replace(kGood, "version = \"2.1\"", "version = 2")) ==
         "): field 'plugin.version': must be a string");
   CHECK(error_for(replace(kGood, "format = 1", "format = 7")) ==

@@ -19,4 +19,13 @@ out = p.stdout
 assert "philox 1.0.0  [loaded]" in out and "fastmath 1.0.0  [loaded]" in out, out
 assert "uniform" in out and "float32(uint64, uint64)" in out, out
 assert "unknown_abi  [refused]" in out and "unknown ABI 'stdcall'" in out, out
+# help() shows the signature and the vendor's documentation.
+import io  # noqa: E402
+import contextlib  # noqa: E402
+from cuhost.plugins import philox  # noqa: E402
+buf = io.StringIO()
+with contextlib.redirect_stdout(buf):
+    help(philox.uniform)
+text = buf.getvalue()
+assert "philox.uniform(uint64, uint64) -> float32" in text and "24 random bits" in text, text
 print("plugins cli ok")

@@ -20,40 +20,22 @@ import types as _types
 import _cuhost
 import cuda as _cuda
 
-__all__ = ["available", "load", "search_path", "add_plugin_path", "register_plugin", "PluginFunction"]
+__all__ = ["available", "load", "search_path", "add_plugin_path", "register_plugin"]
 
 _loaded = {}
 
 
-class PluginFunction:
-    """A device function a plugin declares: callable inside kernels only.
+def _describe(plugin, decl):
+    doc = decl["doc"] or "(no documentation)"
+    return ("%s.%s%s\n\n%s\n\nsignature %s, symbol %s, abi %s (plugin %s); a device function, callable inside "
+            "kernels only." % (plugin, decl["name"], _signature_text(decl["signature"]), doc, decl["signature"],
+                               decl["symbol"], decl["abi"], plugin))
 
-    ``help()`` shows its signature and the vendor's documentation.
-    """
 
-    __slots__ = ("_cuhost_foreign", "name", "plugin", "signature", "symbol", "abi", "__doc__")
-
-    def __init__(self, plugin, decl, foreign):
-        self._cuhost_foreign = foreign
-        self.name = decl["name"]
-        self.plugin = plugin
-        self.signature = decl["signature"]
-        self.symbol = decl["symbol"]
-        self.abi = decl["abi"]
-        doc = decl["doc"] or "(no documentation)"
-        self.__doc__ = "%s.%s: %s  [symbol %s, abi %s]\n\n%s" % (plugin, self.name, self.signature, self.symbol,
-                                                                 self.abi, doc)
-
-    @property
-    def sig(self):
-        return self._cuhost_foreign.sig
-
-    def __call__(self, *args, **kwargs):
-        raise TypeError("%s.%s is a device function of plugin '%s' and is only callable inside kernels"
-                        % (self.plugin, self.name, self.plugin))
-
-    def __repr__(self):
-        return "<plugin function %s.%s %s>" % (self.plugin, self.name, self.signature)
+def _signature_text(sig):
+    # "float32(uint64, uint64)" -> "(uint64, uint64) -> float32"
+    ret, _, args = sig.partition("(")
+    return "(%s -> %s" % (args, ret.strip())
 
 
 def search_path():
@@ -107,14 +89,11 @@ def load(name):
     link = _link_items(rec["link"], rec["include_dirs"])
     cpu_link = _link_items(rec["cpu_sources"], rec["include_dirs"])
     for decl in rec["functions"]:
-        kwargs = {"link": link, "abi": decl["abi"]}
-        foreign = _cuda.declare_device(decl["symbol"], decl["signature"], **kwargs)
-        if cpu_link:
-            try:
-                foreign._cuhost_cpu_link = cpu_link
-            except AttributeError:
-                pass
-        setattr(module, decl["name"], PluginFunction(name, decl, foreign))
+        fn = _cuda.declare_device(decl["symbol"], decl["signature"], link=link, abi=decl["abi"],
+                                  python_name="%s.%s" % (name, decl["name"]), cpu_link=cpu_link or None)
+        fn.__doc__ = _describe(name, decl)
+        fn.plugin = name
+        setattr(module, decl["name"], fn)
     module.__all__ = [d["name"] for d in rec["functions"]]
     _loaded[name] = module
     _sys.modules[module.__name__] = module
