@@ -116,11 +116,14 @@ bool device_array_view(PyObject* obj, ArrayView* out) {
   }
   if (PyLong_Check(obj) || PyFloat_Check(obj) || PyBool_Check(obj)) return false;
   if (PyCapsule_CheckExact(obj)) return dlpack_array_view(obj, out);
-  PyObject* iface = PyObject_GetAttrString(obj, "__cuda_array_interface__");
-  if (!iface) {
-    if (PyErr_ExceptionMatches(PyExc_AttributeError)) PyErr_Clear();
-    return false;
-  }
+  // Plain NumPy arrays are the common non-device argument: skip the lookup.
+  PyObject* ndarray = numpy_ndarray_type();
+  if (!ndarray) PyErr_Clear();
+  if (ndarray && Py_TYPE(obj) == reinterpret_cast<PyTypeObject*>(ndarray)) return false;
+  static PyObject* name = PyUnicode_InternFromString("__cuda_array_interface__");
+  PyObject* iface = nullptr;
+  // Looks the attribute up without raising (and then clearing) AttributeError.
+  if (_PyObject_LookupAttr(obj, name, &iface) <= 0) return false;  // absent, or an error from a property
   InterfaceInfo info;
   bool ok = parse_array_interface(iface, &info);
   if (ok && !info.scalar) {

@@ -92,6 +92,20 @@ try:
 except NotImplementedError as err:
     assert "mask" in str(err)
 
+# An exporter whose interface property fails: its error comes through unchanged.
+class Broken:
+    @property
+    def __cuda_array_interface__(self):
+        raise RuntimeError("device lost")
+
+
+for fn in (cuda.as_cuda_array, _cuhost._array_view_for_test):
+    try:
+        fn(Broken())
+        raise SystemExit("failing interface property ignored")
+    except RuntimeError as err:
+        assert str(err) == "device lost"
+
 # What the launcher sees.
 view = _cuhost._array_view_for_test(d)
 assert view["where"] == "device" and view["type"] == "array(float32, 2d, C)" and view["data"] == d.device_pointer
