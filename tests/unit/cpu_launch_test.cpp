@@ -350,6 +350,35 @@ TEST_CASE("cpu: invalid launch configurations are ValueErrors naming the numbers
         "shared memory of 49153 bytes (0 static + 49153 dynamic) exceeds the limit of 49152 bytes per block");
 }
 
+TEST_CASE("cpu: launches from several host threads at once are serialized correctly", "[cpu]") {
+  const std::int64_t n = 256 * 64 + 9;
+  void* thread_fn = kernel("reduce.ll", "reduce.cpu.thread");
+  const unsigned blocks = unsigned((n + 255) / 256);
+  std::vector<std::thread> threads;
+  std::vector<int> ok(4, 0);
+  for (int h = 0; h < 4; ++h)
+    threads.emplace_back([&, h] {
+      auto in = random_ints(n, -500, 500, 100 + h);
+      std::vector<std::int32_t> out(blocks, 0);
+      Params p;
+      p.ptr(in.data()).ptr(out.data()).i64(n);
+      auto l = make_launch("reduce", thread_fn, true, {blocks}, {256}, p.data());
+      l.static_shared_bytes = 1024;
+      int good = 1;
+      for (int rep = 0; rep < 10; ++rep) {
+        cpu::launch(l);
+        for (unsigned b = 0; b < blocks; ++b) {
+          std::int32_t ref = 0;
+          for (std::int64_t i = b * 256; i < std::min<std::int64_t>(n, (b + 1) * 256); ++i) ref += in[i];
+          good &= out[b] == ref;
+        }
+      }
+      ok[h] = good;
+    });
+  for (auto& t : threads) t.join();
+  CHECK(ok == std::vector<int>(4, 1));
+}
+
 namespace {
 std::mutex seen_mutex;
 std::set<std::thread::id> seen_threads;
