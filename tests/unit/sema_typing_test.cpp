@@ -377,3 +377,43 @@ def k(out):
   REQUIRE(tf->callees.size() == 1);
   CHECK(tf->callees[0]->signature() == "(int32) -> int64");
 }
+
+TEST_CASE("foreign calls convert arguments and check arity and kinds", "[sema]") {
+  testing::Gil gil;
+  PyObject* g = testing::load_module(R"PY(from numba import cuda
+from cffi import FFI
+ffi = FFI()
+scale = cuda.declare_device("scale_f32", "float32(float32, int32)")
+fill = cuda.declare_device("fill_f32", "void(CPointer(float32), int32)")
+def k(out, n):
+    out[0] = scale(out[1], n)
+    fill(ffi.from_buffer(out), 3)
+def bad(out):
+    out[0] = scale(out, 1)
+def bad_arity(out):
+    out[0] = scale(out[0])
+)PY");
+  auto tf = sema::infer_kernel(testing::jit_of(g, "k"), testing::types_of({"float32[::1]", "int64"}));
+  REQUIRE(tf->foreign_callees.size() == 2);
+  CHECK(tf->foreign_callees[0]->name == "scale_f32");
+  const auto& body = tf->captured->def->body;
+  const auto& call = static_cast<const ast::Assign&>(*body[0]).value;
+  const sema::ExprInfo& ci = tf->info(call.get());
+  REQUIRE(ci.foreign);
+  CHECK(ci.type->str() == "float32");
+  CHECK(ci.param_types.at(1)->str() == "int32");
+  const auto& fill_call = static_cast<const ast::Call&>(*static_cast<const ast::ExprStmt&>(*body[1]).value);
+  CHECK(tf->info(fill_call.args[0].get()).type->str() == "CPointer(float32)");
+  CHECK(tf->info(fill_call.args[0].get()).intrinsic == "ffi.from_buffer");
+  for (const char* name : {"bad", "bad_arity"}) {
+    try {
+      sema::infer_kernel(testing::jit_of(g, name), testing::types_of({"float32[::1]"}));
+      FAIL("no error for " << name);
+    } catch (const UserError& e) {
+      CHECK(e.kind() == ErrorKind::TypingError);
+      CHECK(e.message().find("invalid call of foreign function '") == 0);
+      CHECK(e.message().find("it is declared float32(float32, int32)") != std::string::npos);
+      CHECK(e.location().line == (std::string(name) == "bad" ? 10 : 12));
+    }
+  }
+}
