@@ -572,6 +572,11 @@ PyMethodDef g_methods[] = {
     {"ravel", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(device_array_ravel)),
      METH_VARARGS | METH_KEYWORDS, "ravel(order='C', stream=0): a flat view (or copy when not contiguous)."},
     {"transpose", device_array_transpose, METH_VARARGS, "transpose(axes=None): a view with permuted axes."},
+    {"view", device_array_view_as, METH_O, "view(dtype): the same memory seen as another dtype."},
+    {"bind", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(device_array_bind)),
+     METH_VARARGS | METH_KEYWORDS, "bind(stream=0): the same view associated with a stream."},
+    {"squeeze", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(device_array_squeeze)),
+     METH_VARARGS | METH_KEYWORDS, "squeeze(axis=None, stream=0): a view without axes of length 1."},
     {"__array__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(m_array)), METH_VARARGS | METH_KEYWORDS,
      "The data as a host NumPy array (a copy)."},
     {nullptr, nullptr, 0, nullptr}};

@@ -100,6 +100,9 @@ int device_array_ass_subscript(PyObject* self, PyObject* key, PyObject* value);
 PyObject* device_array_reshape(PyObject* self, PyObject* args, PyObject* kwargs);
 PyObject* device_array_ravel(PyObject* self, PyObject* args, PyObject* kwargs);
 PyObject* device_array_transpose(PyObject* self, PyObject* args);
+PyObject* device_array_view_as(PyObject* self, PyObject* dtype);
+PyObject* device_array_bind(PyObject* self, PyObject* args, PyObject* kwargs);
+PyObject* device_array_squeeze(PyObject* self, PyObject* args, PyObject* kwargs);
 // A view selected by `key` (always an array, 0-d for all-integer keys).
 PyObject* device_array_view_of(DeviceArrayObject* self, PyObject* key);
 

@@ -372,4 +372,88 @@ PyObject* device_array_transpose(PyObject* o, PyObject* args) {
                          self->stream);
 }
 
+// view(dtype): the same bytes as another dtype; the last axis must be
+// contiguous when the item size changes (numpy's rule).
+PyObject* device_array_view_as(PyObject* o, PyObject* dtype_spec) {
+  DeviceArrayObject* self = as_array(o);
+  PyObject* dtype = to_numpy_dtype(dtype_spec);
+  if (!dtype) return nullptr;
+  const ir::Type* scalar = nullptr;
+  std::int64_t itemsize = 0;
+  if (!describe_dtype(dtype, &scalar, &itemsize)) {
+    Py_DECREF(dtype);
+    return nullptr;
+  }
+  std::int64_t shape[kMaxDims], strides[kMaxDims];
+  for (int i = 0; i < self->ndim; ++i) {
+    shape[i] = self->shape[i];
+    strides[i] = self->strides[i];
+  }
+  if (itemsize != self->itemsize) {
+    int last = self->ndim - 1;
+    if (last < 0 || (self->strides[last] != self->itemsize && self->shape[last] != 1) ||
+        (self->shape[last] * self->itemsize) % itemsize != 0) {
+      Py_DECREF(dtype);
+      PyErr_SetString(PyExc_ValueError,
+                      "view: changing the item size needs a contiguous last axis whose size in bytes is a multiple "
+                      "of the new item size");
+      return nullptr;
+    }
+    shape[last] = self->shape[last] * self->itemsize / itemsize;
+    strides[last] = itemsize;
+  }
+  PyObject* r = new_device_view(self, nullptr, self->data, self->ndim, shape, strides, dtype, self->readonly,
+                                self->stream);
+  Py_DECREF(dtype);
+  return r;
+}
+
+// bind(stream=0): the same view associated with another stream.
+PyObject* device_array_bind(PyObject* o, PyObject* args, PyObject* kwargs) {
+  static const char* names[] = {"stream", nullptr};
+  PyObject* stream = nullptr;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:bind", const_cast<char**>(names), &stream)) return nullptr;
+  DeviceArrayObject* self = as_array(o);
+  return new_device_view(self, nullptr, self->data, self->ndim, self->shape, self->strides, self->dtype,
+                         self->readonly, stream);
+}
+
+// squeeze(axis=None): drops axes of length 1.
+PyObject* device_array_squeeze(PyObject* o, PyObject* args, PyObject* kwargs) {
+  static const char* names[] = {"axis", "stream", nullptr};
+  PyObject* axis = Py_None;
+  PyObject* stream = nullptr;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:squeeze", const_cast<char**>(names), &axis, &stream))
+    return nullptr;
+  DeviceArrayObject* self = as_array(o);
+  bool drop[kMaxDims] = {};
+  if (axis == Py_None) {
+    for (int i = 0; i < self->ndim; ++i) drop[i] = self->shape[i] == 1;
+  } else {
+    PyObject* seq = PyLong_Check(axis) ? PyTuple_Pack(1, axis) : PySequence_Tuple(axis);
+    if (!seq) return nullptr;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(seq); ++k) {
+      long a = PyLong_AsLong(PyTuple_GET_ITEM(seq, k));
+      if (a < 0) a += self->ndim;
+      if (PyErr_Occurred() || a < 0 || a >= self->ndim || self->shape[a] != 1) {
+        Py_DECREF(seq);
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "squeeze: can only select axes of length 1");
+        return nullptr;
+      }
+      drop[a] = true;
+    }
+    Py_DECREF(seq);
+  }
+  std::int64_t shape[kMaxDims], strides[kMaxDims];
+  int n = 0;
+  for (int i = 0; i < self->ndim; ++i)
+    if (!drop[i]) {
+      shape[n] = self->shape[i];
+      strides[n++] = self->strides[i];
+    }
+  return new_device_view(self, nullptr, self->data, n, shape, strides, self->dtype, self->readonly,
+                         stream ? stream : self->stream);
+}
+
 }  // namespace cuhost::python

@@ -112,4 +112,23 @@ ints = cuda.to_device(np.arange(5, dtype=np.int64) * 3)
 assert list(ints) == [0, 3, 6, 9, 12]
 assert np.array_equal(np.asarray(cuda.to_device(a)), a)
 assert np.asarray(cuda.to_device(a), dtype=np.float32).dtype == np.float32
+# view(dtype), bind(stream), squeeze().
+raw = rng.integers(0, 2**31, size=(3, 8)).astype(np.uint32)
+dr = cuda.to_device(raw)
+as_f = dr.view(np.float32)
+assert as_f.dtype == np.float32 and as_f.shape == (3, 8) and np.array_equal(as_f.copy_to_host().view(np.uint32), raw)
+as_u8 = dr.view(np.uint8)
+assert as_u8.shape == (3, 32) and np.array_equal(as_u8.copy_to_host(), raw.view(np.uint8))
+as_u64 = dr.view(np.uint64)
+assert as_u64.shape == (3, 4) and np.array_equal(as_u64.copy_to_host(), raw.view(np.uint64))
+try:
+    dr[:, ::2].view(np.uint64)
+    raise SystemExit("view of a strided last axis accepted")
+except ValueError as err:
+    assert "contiguous last axis" in str(err)
+st = cuda.stream()
+assert dr.bind(st).stream is st and dr.stream == 0
+sq = cuda.to_device(a[:, :1, 2:3]).squeeze()
+assert sq.shape == (6,) and np.array_equal(sq.copy_to_host(), a[:, 0, 2])
+assert cuda.to_device(a[:1, :, :1]).squeeze(axis=2).shape == (1, 7)
 print("indexing ok")
