@@ -160,14 +160,22 @@ CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>&
     }
     lto = lto || kind == ir::LinkKind::LTOIR;
   }
+  bool has_cuda_c = false;
+  for (const ir::LinkItem& item : kernel->link)
+    has_cuda_c = has_cuda_c || item.kind == ir::LinkKind::CUSource ||
+                 (item.from_path() && extension_of(item.path) == ".cu");
   for (LinkInput& in : read_link_items(kernel->link, major, minor, lto)) {
     lto = lto || in.kind == ir::LinkKind::LTOIR;
     inputs.push_back(std::move(in));
   }
+  // NVRTC compiles for the architecture-specific target (sm_90a on 9.0); the
+  // link must use the same one (a later -arch overrides the linker's sm_XY).
+  std::vector<std::string> extra;
+  if (has_cuda_c) extra.push_back("-arch=" + arch_for(major, minor));
   LinkResult linked;
   {
     log::StageTimer timer(kernel->name, "link");
-    linked = link(inputs, major, minor, lto);
+    linked = link(inputs, major, minor, lto, extra);
   }
 
   log::StageTimer timer(kernel->name, "load");

@@ -377,7 +377,14 @@ PyObject* launcher_call(PyObject* obj, PyObject* args, PyObject* kwargs) {
   CUHOST_PY_GUARD_V(nullptr,
       {
         LaunchPlan* plan = plan_for(d, types, static_cast<int>(n));
-        if (on_gpu) ensure_context();
+        if (on_gpu) {
+          // The primary context stays current on a thread once made so; check once per thread and device.
+          thread_local int context_device = -1;
+          if (context_device != runtime::session().device) {
+            ensure_context();
+            context_device = runtime::session().device;
+          }
+        }
         std::uintptr_t stream = self->stream_obj ? self->stream : default_launch_stream();
         unsigned grid[3] = {self->grid[0], self->grid[1], self->grid[2]};
         unsigned block[3] = {self->block[0], self->block[1], self->block[2]};

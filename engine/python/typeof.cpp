@@ -103,13 +103,14 @@ const ir::Type* typeof_arg(PyObject* obj, ArgInfo* info) {
     if (g_scalar_types[i] == tp) return g_scalar_kinds[i];
   ArrayView local;
   ArrayView* view = info ? &info->view : &local;
-  if (host_array_view(obj, view)) {
-    if (info) info->kind = ArgKind::HostArray;
+  // Device arrays first: they are the launch hot path (the check is a type test).
+  if (device_array_view(obj, view)) {
+    if (info) info->kind = ArgKind::DeviceArray;
     return view->dtype ? view->type() : nullptr;
   }
   if (PyErr_Occurred()) return nullptr;
-  if (device_array_view(obj, view)) {
-    if (info) info->kind = ArgKind::DeviceArray;
+  if (host_array_view(obj, view)) {
+    if (info) info->kind = ArgKind::HostArray;
     return view->dtype ? view->type() : nullptr;
   }
   if (PyErr_Occurred()) return nullptr;
