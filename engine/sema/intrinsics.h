@@ -125,7 +125,8 @@
 //   "math.<f>": F = float32 if both are float32 else float64;
 //   param_types = {F, F}, type = F.
 // "math.floor" "math.ceil" "math.trunc": float -> int64 (param_types {F});
-//   int -> int64 (param_types {int64}).
+//   uint64 -> uint64 (param_types {uint64}); other ints -> int64
+//   (param_types {int64}).
 // "math.isnan" "math.isinf" "math.isfinite": type bool; float -> param_types
 //   {F}; int argument folds to a `constant` (False/False/True).
 // math.pi math.e math.inf math.nan math.tau: Attribute with `constant`

@@ -128,6 +128,7 @@ TEST_CASE("expression typing follows numba", "[sema]") {
       {"math.floor(a)", {"float32"}, "int64"},
       {"math.ceil(a)", {"float64"}, "int64"},
       {"math.trunc(a)", {"int32"}, "int64"},
+      {"math.floor(a)", {"uint64"}, "uint64"},
       {"math.isnan(a)", {"float32"}, "bool"},
       {"math.isinf(a)", {"int32"}, "bool"},
       {"math.pi", {}, "float64"},

@@ -106,8 +106,10 @@ const ir::Type* type_math_call(Typer& t, const ast::Call& c, const std::string& 
   if (name == "floor" || name == "ceil" || name == "trunc") {
     auto args = t.bind(c, name, {"x"}, 1, t.info(&c));
     const ir::Type* a = real_arg(t, args[0], name);
-    t.info(&c).param_types = {a->is_float() ? a : ir::int64()};
-    return ir::int64();
+    // numba: uint64 stays uint64; other integers and floats give int64.
+    const ir::Type* r = a == ir::uint64() ? ir::uint64() : ir::int64();
+    t.info(&c).param_types = {a->is_float() ? a : r};
+    return r;
   }
   if (name == "isnan" || name == "isinf" || name == "isfinite") {
     auto args = t.bind(c, name, {"x"}, 1, t.info(&c));
