@@ -4,6 +4,7 @@
 // objects, other jitted functions, foreign declarations and FFI objects.
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "frontend/capture.h"
 #include "frontend/py_ref.h"
@@ -88,7 +89,12 @@ void walk(KnownObjects& k, PyObject* obj, const std::string& prefix, int depth) 
     if (PyType_Check(v.get()) && depth > 0) continue;  // classes: keyed at the top level only
     std::string key = prefix + "." + n;
     add_key(k, v.get(), key);
-    if (depth > 0 && worth_keying(v.get()) && !PyType_Check(v.get())) walk(k, v.get(), key, depth - 1);
+    // Descend only into the device-API namespaces: reading attributes of
+    // host objects (cuda.gpus, cuda.config) could query devices.
+    static const std::set<std::string> namespaces = {"atomic", "shared", "local", "const", "threadIdx",
+                                                     "blockIdx", "blockDim", "gridDim", "libdevice"};
+    if (depth > 0 && namespaces.count(n) && worth_keying(v.get()) && !PyType_Check(v.get()))
+      walk(k, v.get(), key, depth - 1);
   }
 }
 
