@@ -103,16 +103,20 @@
 //                   float->int truncates toward zero.
 // --- builtins --------------------------------------------------------------
 // "builtins.abs"    abs(x): int -> same int type, float -> same float, bool
-//                   -> int64. param_types = {type}.
+//                   -> int64 (param_types {int64}), complex64/128 ->
+//                   float32/64 magnitude (param_types {x's type}).
+//                   param_types = {the operand type after conversion}.
 // "builtins.min" / "builtins.max"
-//                   2+ scalar args: type = unified numeric type of all args
-//                   (numba: int64 with float32 -> float64, bools -> int64
-//                   when mixed with ints), param_types all = type. NaN
+//                   2+ scalar args: type = NumPy promotion of all args
+//                   (int32 with float32 -> float64, int8 with uint8 ->
+//                   int16, int32 with int32 -> int32; bool with an int -> the
+//                   int), param_types all = type; ordered_args = the args. NaN
 //                   handling: like Python's (compare `<`/`>` pairwise from
 //                   the left).
-// "builtins.round"  round(x): float -> int64 (round half to even), int ->
-//                   int64. round(x, n): type = x's float type, param_types =
-//                   {T, int64}; half to even at n digits.
+// "builtins.round"  round(x): float -> int64 (round half to even),
+//                   param_types {F}; int -> int64, param_types {int64}.
+//                   round(x, n): float x -> x's type, param_types {F, int64};
+//                   int x -> int64, param_types {int64, int64}.
 // "builtins.len"    len(array) -> int64 (shape[0], param_types {array});
 //                   len(tuple) folds to `constant`.
 // "builtins.range"  only as a For iterable (see For above).
