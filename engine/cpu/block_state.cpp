@@ -60,6 +60,7 @@ void BlockState::prepare(LaunchState& launch) {
     if (warp_done_.size() < warps) {
       warp_done_.resize(warps);
       warp_am_.resize(warps);
+      warp_wait_.resize(warps);
     }
     stacks_.reserve(std::max(stacks_.capacity(), nctx), fiber_stack_size());
   }
@@ -155,6 +156,7 @@ void BlockState::run_fibers() {
   }
   std::fill(warp_done_.begin(), warp_done_.end(), 0u);
   std::fill(warp_am_.begin(), warp_am_.end(), 0u);
+  std::fill(warp_wait_.begin(), warp_wait_.end(), 0u);
   live_ = nthreads_;
   arrived_ = 0;
   accum_count_ = 0;
@@ -180,11 +182,12 @@ void BlockState::thread_exited(int t) {
   warp_done_[t / 32] |= 1u << (t % 32);
   if (arrived_ > 0 && arrived_ == live_) release_barrier();
   // A lane that returns may complete a rendezvous of its warp.
-  int base = t / 32 * 32;
-  int end = std::min(base + 32, nthreads_);
-  for (int j = base; j < end; ++j)
-    if (state_[j] == FiberState::AtWarp && lanes_[j].op != WarpOp::ActiveMask) try_complete_warp(j);
-  try_complete_activemask(t / 32);
+  const int w = t / 32;
+  for (std::uint32_t m = warp_wait_[w]; m; m &= m - 1) {
+    int j = w * 32 + __builtin_ctz(m);
+    if (state_[j] == FiberState::AtWarp) try_complete_warp(j);
+  }
+  check_activemask(w);
 }
 
 void BlockState::release_barrier() {
@@ -212,7 +215,7 @@ std::int32_t BlockState::barrier(int t, std::int32_t predicate, std::int32_t kin
     release_barrier();
     state_[t] = FiberState::Runnable;
   } else {
-    try_complete_activemask(t / 32);
+    check_activemask(t / 32);
     wait(t);
   }
   *arrived = released_arrived_;

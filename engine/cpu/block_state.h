@@ -57,6 +57,9 @@ class BlockState {
   void release_barrier();
   bool try_complete_warp(int t);
   bool try_complete_activemask(int warp);
+  void check_activemask(int warp) {
+    if (warp_am_[warp] != 0) try_complete_activemask(warp);
+  }
   void report_deadlock();
   std::uint32_t lanes_present(int warp) const;
 
@@ -103,6 +106,7 @@ class BlockState {
   std::vector<LaneSlot> lanes_;
   std::vector<std::uint32_t> warp_done_;  // per warp: lanes that returned
   std::vector<std::uint32_t> warp_am_;    // per warp: lanes waiting at activemask
+  std::vector<std::uint32_t> warp_wait_;  // per warp: lanes waiting at another warp operation
 };
 
 }  // namespace cuhost::cpu

@@ -18,10 +18,7 @@
 #include "support/diagnostics.h"
 
 #if defined(__x86_64__)
-extern "C" {
-void cuhost_fiber_switch_x86_64(void** save_sp, void* new_sp);
-void cuhost_fiber_start_x86_64();
-}
+extern "C" void cuhost_fiber_start_x86_64();
 
 // rdi: where to save the current stack pointer; rsi: the stack pointer to resume.
 // A fresh fiber starts in cuhost_fiber_start_x86_64 with r12 = arg, r13 = entry.
@@ -80,8 +77,6 @@ void fiber_init(FiberContext& fiber, char* stack, std::size_t size, FiberEntry e
   frame[6] = reinterpret_cast<std::uint64_t>(&cuhost_fiber_start_x86_64);
   fiber.sp = frame;
 }
-
-void fiber_switch(FiberContext& from, FiberContext& to) { cuhost_fiber_switch_x86_64(&from.sp, to.sp); }
 
 #else
 

@@ -29,7 +29,14 @@ using FiberEntry = void (*)(void* arg);
 void fiber_init(FiberContext& fiber, char* stack, std::size_t size, FiberEntry entry, void* arg);
 
 // Saves the current state into `from` and resumes `to`.
+#if defined(__x86_64__)
+}  // namespace cuhost::cpu
+extern "C" void cuhost_fiber_switch_x86_64(void** save_sp, void* new_sp);
+namespace cuhost::cpu {
+inline void fiber_switch(FiberContext& from, FiberContext& to) { cuhost_fiber_switch_x86_64(&from.sp, to.sp); }
+#else
 void fiber_switch(FiberContext& from, FiberContext& to);
+#endif
 
 // A block of fiber stacks, each with a guard page below it (mmap, reserved
 // lazily by the kernel; grown on demand, never shrunk).

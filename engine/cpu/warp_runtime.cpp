@@ -99,6 +99,7 @@ bool BlockState::try_complete_warp(int t) {
     }
     state_[base + j] = FiberState::Runnable;
   }
+  warp_wait_[w] &= ~group;
   return true;
 }
 
@@ -121,9 +122,12 @@ std::uint64_t BlockState::warp(int t, WarpOp op, std::uint32_t mask, std::uint64
   if (op == WarpOp::ActiveMask) {
     warp_am_[t / 32] |= 1u << (t % 32);
     if (!try_complete_activemask(t / 32)) wait(t);
-  } else if (!try_complete_warp(t)) {
-    try_complete_activemask(t / 32);
-    wait(t);
+  } else {
+    warp_wait_[t / 32] |= 1u << (t % 32);
+    if (!try_complete_warp(t)) {
+      check_activemask(t / 32);
+      wait(t);
+    }
   }
   return s.result;
 }
