@@ -81,8 +81,10 @@
 //           is then converted to `type` and stored. For a Subscript target
 //           intrinsic = "array.setitem" and the index is evaluated once. The
 //           value expression has its own entry.
-// For       target Name: type = loop variable type (int64, or uint64 when
-//           any range argument is uint64; unified with other assignments).
+// For       target Name: type = loop variable type: the range index type
+//           I (numba's range signatures: int32 when every argument fits
+//           int32 -- int literals are int64 --, uint64 when any argument is
+//           uint64, else int64), unified with other assignments.
 //           iter Call: intrinsic "builtins.range", type range(I),
 //           ordered_args = {start|null, stop, step|null}, param_types =
 //           {I, I, I} (defaults: start 0, step 1; step may be negative; a

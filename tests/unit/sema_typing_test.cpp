@@ -212,13 +212,15 @@ TEST_CASE("locals unify across assignments and loops", "[sema]") {
 )PY",
                          "f", {"int32", "float32"});
   CHECK(local_type(*tf, "acc") == "float64");
-  CHECK(local_type(*tf, "i") == "int64");
+  CHECK(local_type(*tf, "i") == "int32");  // numba: range(int32) -> range_state32
   CHECK(local_type(*tf, "j") == "float64");
   CHECK(local_type(*tf, "k") == "int64");
   CHECK(tf->return_type->str() == "float64");
 
   auto tu = infer_source("def g(n):\n    for i in range(n):\n        pass\n    return i\n", "g", {"uint64"});
   CHECK(local_type(*tu, "i") == "uint64");
+  auto t64 = infer_source("def g(n):\n    for i in range(0, n):\n        pass\n    return i\n", "g", {"int32"});
+  CHECK(local_type(*t64, "i") == "int64");
 
   auto tt = infer_source(R"PY(def h(a):
     x, y = a.shape

@@ -23,13 +23,18 @@ const ir::Type* type_range(Typer& t, const ast::Call& c, ExprInfo& info) {
     ordered[1] = c.args[1].get();
     if (n == 3) ordered[2] = c.args[2].get();
   }
-  const ir::Type* index = ir::int64();
+  // numba's range signatures: all arguments fit int32 -> range_state32
+  // (int32 loop variable), any uint64 -> unsigned 64-bit, else int64.
+  bool any_u64 = false, all_32 = true;
   for (const ast::Expr* a : ordered) {
     if (!a) continue;
     const ir::Type* at = t.type_of(a);
     if (!int_like(at)) t.typing_error(a, concat("range() arguments must be integers, not ", display(at)));
-    if (at == ir::uint64()) index = ir::uint64();
+    if (at == ir::uint64()) any_u64 = true;
+    bool fits32 = at->kind == ir::TypeKind::Boolean || (at->is_signed && at->bits <= 32) || (!at->is_signed && at->bits <= 16);
+    all_32 = all_32 && fits32;
   }
+  const ir::Type* index = any_u64 ? ir::uint64() : all_32 ? ir::int32() : ir::int64();
   if (ordered[2]) {
     if (auto step = t.literal_int(ordered[2]); step && *step == 0) {
       t.fail(ErrorKind::ValueError, ordered[2]->loc, "range() arg 3 must not be zero");
