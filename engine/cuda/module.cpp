@@ -4,6 +4,7 @@
 // address cannot be reused by another kernel while the entry is cached.
 #include "cuda/module.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -186,6 +187,13 @@ CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>&
   std::vector<std::shared_ptr<void>> teardowns;
   for (const ir::LinkItem& item : kernel->link)
     if (item.teardown_callback) teardowns.push_back(item.teardown_callback);
+  if (!teardowns.empty()) {
+    // The embedded interpreter is never finalized, so Python's atexit never
+    // runs: teardown callbacks run from the C runtime's exit handlers instead
+    // (after the driver's own handlers were registered, so before they run).
+    static std::once_flag once;
+    std::call_once(once, [] { std::atexit([] { unload_all_modules(); }); });
+  }
   auto owner = std::make_unique<LoadedLibrary>(lib, std::move(teardowns));
 
   CUkernel k = nullptr;
@@ -207,6 +215,17 @@ CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>&
   e.function = f;
   c.entries.emplace(key, std::move(e));
   return f;
+}
+
+void library_global(std::uintptr_t library, const std::string& name, std::uintptr_t* address, std::size_t* size) {
+  CUdeviceptr ptr = 0;
+  std::size_t bytes = 0;
+  CUresult r = driver().cuLibraryGetGlobal(&ptr, &bytes, reinterpret_cast<CUlibrary>(library), name.c_str());
+  if (r != CUDA_SUCCESS)
+    throw UserError(ErrorKind::CudaAPIError, concat("cuLibraryGetGlobal failed: ", error_name(r), " for __device__ variable '",
+                                                    name, "'"));
+  *address = static_cast<std::uintptr_t>(ptr);
+  *size = bytes;
 }
 
 void unload_all_modules() {

@@ -43,6 +43,10 @@ CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>&
 // Runs teardown callbacks and unloads every module (cuda.close(), exit).
 void unload_all_modules();
 
+// The address and size of a __device__ variable of a loaded library (the
+// handle a setup callback receives). Throws CudaAPIError naming the variable.
+void library_global(std::uintptr_t library, const std::string& name, std::uintptr_t* address, std::size_t* size);
+
 // Setup/teardown callbacks are Python objects owned by python/; cuda/ calls
 // them through this hook with the module handle (CUlibrary as an integer).
 // The hook returns false when the callback raised (the error is reported as

@@ -110,7 +110,16 @@ PyObject* py_current_cc(PyObject*, PyObject*) {
       })
 }
 
+PyObject* py_unload_modules(PyObject*, PyObject*) {
+  CUHOST_PY_GUARD_V(nullptr, {
+    if (runtime::session().backend == Backend::Cuda) cuda::unload_all_modules();
+    Py_RETURN_NONE;
+  })
+}
+
 PyMethodDef g_methods[] = {
+    {"_unload_modules", py_unload_modules, METH_NOARGS,
+     "Runs LinkableCode teardown callbacks and unloads every kernel module (at exit)."},
     {"_compile", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_compile)), METH_VARARGS | METH_KEYWORDS,
      "Compiles a Python function for a signature to PTX: (bytes, return type spelling)."},
     {"_link_ptx_for_test", py_link_ptx_for_test, METH_VARARGS,

@@ -6,6 +6,7 @@
 #include "cuda/module.h"
 #include "ir/type_parser.h"
 #include "python/dispatcher.h"
+#include "python/errors.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::python {
@@ -52,13 +53,37 @@ std::shared_ptr<void> hold_callback(PyObject* cb) {
   });
 }
 
+// module.get_global(name) -> (device pointer, size) for setup callbacks; `self` is the handle.
+PyObject* module_get_global(PyObject* self, PyObject* name) {
+  if (!PyUnicode_Check(name)) {
+    PyErr_SetString(PyExc_TypeError, "get_global() needs the variable's name as a str");
+    return nullptr;
+  }
+  try {
+    std::uintptr_t address = 0;
+    std::size_t size = 0;
+    cuda::library_global(static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLong(self)), PyUnicode_AsUTF8(name), &address,
+                         &size);
+    return Py_BuildValue("(Kn)", static_cast<unsigned long long>(address), static_cast<Py_ssize_t>(size));
+  } catch (...) {
+    set_python_error_from_current_exception();
+    return nullptr;
+  }
+}
+
+PyMethodDef g_get_global = {"get_global", module_get_global, METH_O,
+                            "(device pointer, size) of a __device__ variable of this module."};
+
 bool run_module_callback(const std::shared_ptr<void>& cb, std::uintptr_t handle, std::string* error) {
   PyGILState_STATE g = PyGILState_Ensure();
   bool ok = true;
   PyObject* types = PyImport_ImportModule("types");
   PyObject* ns = types ? PyObject_CallMethod(types, "SimpleNamespace", nullptr) : nullptr;
   PyObject* h = PyLong_FromUnsignedLongLong(handle);
-  if (ns && h && PyObject_SetAttrString(ns, "handle", h) == 0) {
+  PyObject* getter = h ? PyCFunction_New(&g_get_global, h) : nullptr;
+  if (getter && ns && PyObject_SetAttrString(ns, "get_global", getter) < 0) ok = false;
+  Py_XDECREF(getter);
+  if (ok && ns && h && PyObject_SetAttrString(ns, "handle", h) == 0) {
     PyObject* r = PyObject_CallOneArg(static_cast<PyObject*>(cb.get()), ns);
     if (!r) ok = false;
     Py_XDECREF(r);

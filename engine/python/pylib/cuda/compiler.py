@@ -6,6 +6,7 @@
 `_cuhost` module; this file only handles the Python-shaped parts: decorator
 forms, keyword defaults and turning type spellings into `cuda.types` objects.
 """
+import atexit as _atexit
 import io as _io
 import os as _os
 
@@ -189,3 +190,7 @@ class LTOIR(LinkableCode):
 
 _BY_EXTENSION = {".ptx": PTXSource, ".cu": CUSource, ".fatbin": Fatbin, ".cubin": Cubin, ".a": Archive,
                  ".o": Object, ".ltoir": LTOIR}
+
+
+# Teardown callbacks run when modules unload: at exit, while Python still runs.
+_atexit.register(_cuhost._unload_modules)
