@@ -1,8 +1,10 @@
 // Implementation of the persistent worker pool (see thread_pool.h). A run
 // bumps a generation counter; workers spin on it for a short while, then
 // sleep on a condition variable. The caller works as worker 0 and then waits
-// (spin, then sleep) for the others.
+// (spin, then sleep) for the others. A forked child starts a new pool.
 #include "cpu/thread_pool.h"
+
+#include <pthread.h>
 
 #include <cstdlib>
 
@@ -29,8 +31,35 @@ unsigned default_size() {
 }
 }  // namespace
 
+namespace {
+// Worker threads do not survive fork(): a child process (Python's
+// multiprocessing forks by default) gets a fresh pool on its first launch;
+// the parent's pool object is abandoned there (its locks may be held).
+std::atomic<ThreadPool*> current_pool{nullptr};
+std::atomic<bool> forked{false};
+std::mutex create_mutex;
+void mark_forked() { forked.store(true, std::memory_order_relaxed); }
+}  // namespace
+
 ThreadPool& ThreadPool::instance() {
-  static ThreadPool* pool = new ThreadPool(default_size());
+  ThreadPool* pool = current_pool.load(std::memory_order_acquire);
+  if (pool && !forked.load(std::memory_order_relaxed)) return *pool;
+  static std::once_flag atfork_once;
+  std::call_once(atfork_once, [] { pthread_atfork(nullptr, nullptr, &mark_forked); });
+  if (forked.load(std::memory_order_relaxed)) {
+    // Only the forking thread exists in the child; create_mutex may have
+    // been held in the parent, so it is not used here.
+    forked.store(false, std::memory_order_relaxed);
+    pool = new ThreadPool(default_size());
+    current_pool.store(pool, std::memory_order_release);
+    return *pool;
+  }
+  std::lock_guard<std::mutex> lock(create_mutex);
+  pool = current_pool.load(std::memory_order_acquire);
+  if (!pool) {
+    pool = new ThreadPool(default_size());
+    current_pool.store(pool, std::memory_order_release);
+  }
   return *pool;
 }
 

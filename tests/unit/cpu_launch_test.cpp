@@ -11,6 +11,9 @@
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdint>
@@ -377,6 +380,40 @@ TEST_CASE("cpu: launches from several host threads at once are serialized correc
     });
   for (auto& t : threads) t.join();
   CHECK(ok == std::vector<int>(4, 1));
+}
+
+TEST_CASE("cpu: a forked child process launches on a fresh pool", "[cpu]") {
+  const std::int64_t n = 256 * 40 + 3;
+  auto in = random_ints(n, -500, 500, 77);
+  const unsigned blocks = unsigned((n + 255) / 256);
+  std::vector<std::int32_t> out(blocks, 0);
+  Params p;
+  p.ptr(in.data()).ptr(out.data()).i64(n);
+  auto l = make_launch("reduce", kernel("reduce.ll", "reduce.cpu.thread"), true, {blocks}, {256}, p.data());
+  l.static_shared_bytes = 1024;
+  cpu::launch(l);  // the parent's pool exists before the fork
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    alarm(60);  // a hang in the child must not hang the test
+    std::fill(out.begin(), out.end(), 0);
+    int good = 1;
+    try {
+      cpu::launch(l);
+    } catch (...) {
+      good = 0;
+    }
+    for (unsigned b = 0; b < blocks; ++b) {
+      std::int32_t ref = 0;
+      for (std::int64_t i = b * 256; i < std::min<std::int64_t>(n, (b + 1) * 256); ++i) ref += in[i];
+      good &= out[b] == ref;
+    }
+    _exit(good ? 0 : 3);
+  }
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }
 
 namespace {
