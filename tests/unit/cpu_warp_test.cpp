@@ -35,7 +35,7 @@ std::vector<void*> warp_kernels() {
     llvm::SMDiagnostic diag;
     auto module = llvm::parseAssemblyString(read_cpu_data("prelude.ll") + read_cpu_data("warp.ll"), diag, *ctx);
     REQUIRE(module);
-    return cpu::add_module(std::move(module), std::move(ctx), {"warp.cpu.thread", "shfl_modes.cpu.thread", "active.cpu.thread"});
+    return cpu::add_module(std::move(module), std::move(ctx), {"warp.cpu.thread", "shfl_modes.cpu.thread", "active.cpu.thread", "half_exit.cpu.thread"});
   }();
   return fns;
 }
@@ -150,6 +150,34 @@ TEST_CASE("cpu: activemask names the lanes that reach it together", "[cpu]") {
       INFO("block size " << bs << ", i " << i);
       CHECK(std::uint32_t(first[i]) == (lane % 3 == 0 ? thirds : 0u));
       CHECK(std::uint32_t(second[i]) == all);
+    }
+  }
+}
+
+TEST_CASE("cpu: lanes that returned are left out of warp operations", "[cpu]") {
+  const unsigned bs = 96, blocks = 4, n = bs * blocks;
+  std::mt19937 rng(5);
+  std::vector<std::int32_t> in(n), shfl_out(n, -1), ballot_out(n, -1);
+  for (auto& x : in) x = int(rng() % 1000000);
+  Slots s;
+  s.values = {addr(in.data()), addr(shfl_out.data()), addr(ballot_out.data())};
+  cpu::CpuLaunch l;
+  l.kernel_name = "half_exit";
+  l.thread_fn = warp_kernels()[3];
+  l.needs_fibers = true;
+  l.grid = {blocks};
+  l.block = {bs};
+  l.params = s.build();
+  cpu::launch(l);
+  for (unsigned i = 0; i < n; ++i) {
+    unsigned lane = i % bs % 32;
+    INFO("i " << i);
+    if (lane >= 16) {
+      CHECK(shfl_out[i] == -1);
+      CHECK(ballot_out[i] == -1);
+    } else {
+      CHECK(shfl_out[i] == (lane < 8 ? in[i + 8] : in[i]));
+      CHECK(std::uint32_t(ballot_out[i]) == 0xffffu);
     }
   }
 }

@@ -115,3 +115,33 @@ join:
   store i32 %m2, ptr %p2
   ret void
 }
+
+; Lanes 16-31 of every warp return at once; lanes 0-15 then shuffle down by 8
+; and vote with full masks: returned lanes are left out (a source that
+; returned yields the caller's own value). params: in, shfl_out, ballot_out (i32*).
+define void @half_exit.cpu.thread(ptr %params, ptr %ctx) {
+entry:
+  %i = call i64 @gx(ptr %ctx)
+  %lt = call i32 @ltid(ptr %ctx)
+  %lane = and i32 %lt, 31
+  %hi = icmp uge i32 %lane, 16
+  br i1 %hi, label %done, label %work
+work:
+  %in = call ptr @param_ptr(ptr %params, i32 0)
+  %pi = getelementptr i32, ptr %in, i64 %i
+  %v = load i32, ptr %pi
+  %x = zext i32 %v to i64
+  call void @cuhost_cpu_syncwarp(ptr %ctx, i32 -1)
+  %r = call i64 @cuhost_cpu_shfl(ptr %ctx, i32 -1, i64 %x, i32 8, i32 32, i32 2)
+  %b = call i32 @cuhost_cpu_vote(ptr %ctx, i32 -1, i32 1, i32 3)
+  %o1 = call ptr @param_ptr(ptr %params, i32 1)
+  %o2 = call ptr @param_ptr(ptr %params, i32 2)
+  %r32 = trunc i64 %r to i32
+  %p1 = getelementptr i32, ptr %o1, i64 %i
+  store i32 %r32, ptr %p1
+  %p2 = getelementptr i32, ptr %o2, i64 %i
+  store i32 %b, ptr %p2
+  br label %done
+done:
+  ret void
+}
