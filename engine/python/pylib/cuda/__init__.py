@@ -11,8 +11,11 @@ for _name in dir(_cuhost):
     if not _name.startswith("_"):
         globals()[_name] = getattr(_cuhost, _name)
 
+from . import config  # noqa: E402,F401  (numba.cuda.config)
 from . import types  # noqa: E402
 from .types import *  # noqa: E402,F401,F403  (float32, int32, void, CPointer, ...)
+
+from .device_api import *  # noqa: E402,F401,F403  (threadIdx, syncthreads, atomic, shared, ffi, ...)
 
 try:  # the host API written in Python
     from .api import *  # noqa: F401,F403
