@@ -9,7 +9,9 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
+#include <set>
 
+#include "cpu/host_symbols.h"
 #include "cpu/jit.h"
 #include "support/diagnostics.h"
 
@@ -135,4 +137,27 @@ TEST_CASE("cpu: modules defining the same names stay independent", "[cpu]") {
   auto b = compile("define i32 @k(i32 %x) {\n  %r = mul i32 %x, 3\n  ret i32 %r\n}\n", {"k"});
   CHECK(reinterpret_cast<int (*)(int)>(a[0])(10) == 11);
   CHECK(reinterpret_cast<int (*)(int)>(b[0])(10) == 30);
+}
+
+TEST_CASE("cpu: the host symbol whitelist holds the runtime, libm and builtins, and nothing else", "[cpu]") {
+  std::set<std::string> names;
+  for (const auto& [name, addr] : cpu::host_symbols()) {
+    CHECK(addr != nullptr);
+    names.insert(name);
+  }
+  for (const char* want :
+       {"cuhost_cpu_syncthreads", "cuhost_cpu_syncthreads_count", "cuhost_cpu_syncthreads_and",
+        "cuhost_cpu_syncthreads_or", "cuhost_cpu_syncwarp", "cuhost_cpu_shfl", "cuhost_cpu_vote",
+        "cuhost_cpu_activemask", "cuhost_cpu_index_error", "cuhost_cpu_kernel_error", "sin", "sinf", "sincos",
+        "sincosf", "atan2", "atan2f", "pow", "powf", "exp10", "erfcf", "tgamma", "lgammaf", "fmod", "fmodf",
+        "hypot", "cbrtf", "nearbyint", "frexp", "ldexpf", "memcpy", "memset", "memmove", "__powidf2",
+        "__powisf2", "__extendhfsf2", "__truncsfhf2", "__truncdfhf2", "__divti3", "__udivti3", "__modti3",
+        "__umodti3"}) {
+    INFO(want);
+    CHECK(names.count(want) == 1);
+  }
+  for (const char* banned : {"printf", "malloc", "free", "system", "exit", "abort", "fopen", "dlopen"}) {
+    INFO(banned);
+    CHECK(names.count(banned) == 0);
+  }
 }
