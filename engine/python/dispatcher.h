@@ -35,7 +35,7 @@ struct LaunchPlan {
   // CUDA: the loaded function for `device` (loaded at first launch).
   int device = -1;
   CUfunction function = nullptr;
-  unsigned dynamic_shared_limit = 48 * 1024;
+  unsigned dynamic_shared_opt_in = 0;  // largest dynamic shared size opted in (above the 48 KiB default)
 };
 
 struct DispatcherState {

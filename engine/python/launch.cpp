@@ -301,9 +301,10 @@ CUfunction cuda_function(LaunchPlan* plan) {
 void run_cuda(LaunchPlan* plan, const unsigned grid[3], const unsigned block[3], unsigned shared, std::uintptr_t stream,
               void** params) {
   CUfunction f = cuda_function(plan);
-  if (shared > plan->dynamic_shared_limit) {
+  // Static plus dynamic shared memory above 48 KiB needs the function's opt-in.
+  if (shared > plan->dynamic_shared_opt_in && plan->kernel->static_shared_bytes + shared > 48 * 1024) {
     cuda::set_max_dynamic_shared(f, shared, plan->kernel->name);
-    plan->dynamic_shared_limit = shared;
+    plan->dynamic_shared_opt_in = shared;
   }
   cuda::KernelLaunch l;
   l.function = f;

@@ -61,6 +61,25 @@ reverse_block[blocks, threads, 0, threads * 16 * 4](d_v)  # 64 KiB of dynamic sh
 got = d_v.copy_to_host()
 np.testing.assert_allclose(got, v.reshape(blocks, threads)[:, ::-1].reshape(-1) + 15, rtol=1e-6)
 
+# 40 KiB static plus 16 KiB dynamic: over the default 48 KiB in total.
+@cuda.jit
+def mixed_shared(a):
+    st = cuda.shared.array(10240, dtype=np.float32)
+    dyn = cuda.shared.array(0, dtype=np.float32)
+    t = cuda.threadIdx.x
+    for k in range(10):
+        st[t * 10 + k] = a[t] * k
+    for k in range(4):
+        dyn[t * 4 + k] = a[t] + k
+    cuda.syncthreads()
+    a[t] = st[(1023 - t) * 10 + 9] + dyn[(1023 - t) * 4 + 3]
+
+
+w = rng.standard_normal(1024).astype(np.float32)
+d_w = cuda.to_device(w)
+mixed_shared[1, 1024, 0, 1024 * 4 * 4](d_w)
+np.testing.assert_allclose(d_w.copy_to_host(), w[::-1] * 9 + w[::-1] + 3, rtol=1e-5)
+
 # More dynamic shared memory than the device has: the driver error names the kernel.
 try:
     reverse_block[1, 32, 0, 1 << 30](d_v)
@@ -86,4 +105,17 @@ t3 = time.perf_counter()
 s.synchronize()
 print("launch: %.2f us per call (launcher kept), %.2f us with k[1, 32] each time"
       % ((t1 - t0) / reps * 1e6, (t3 - t2) / reps * 1e6))
+# Host NumPy arguments (4 KB arrays): copied in and back around each launch.
+hx = rng.standard_normal(1024).astype(np.float32)
+hy = rng.standard_normal(1024).astype(np.float32)
+hout = np.zeros(1024, np.float32)
+for _ in range(100):
+    saxpy[4, 256](hout, a, hx, hy)
+reps = 2000
+t0 = time.perf_counter()
+for _ in range(reps):
+    saxpy[4, 256](hout, a, hx, hy)
+t1 = time.perf_counter()
+np.testing.assert_allclose(hout, a * hx + hy, rtol=1e-6)
+print("host-array launch: %.2f us per call" % ((t1 - t0) / reps * 1e6))
 print("gpu launch ok")
