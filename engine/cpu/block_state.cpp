@@ -24,6 +24,7 @@ std::size_t round_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a;
 void BlockState::prepare(LaunchState& launch) {
   const CpuLaunch& l = launch.launch();
   launch_ = &launch;
+  current_block = this;
   bdim_[0] = static_cast<int>(l.block.x);
   bdim_[1] = static_cast<int>(l.block.y);
   bdim_[2] = static_cast<int>(l.block.z);
@@ -128,22 +129,6 @@ void BlockState::fiber_main(void* arg) {
   __builtin_unreachable();
 }
 
-void BlockState::wait(int t) {
-  // Hand the core straight to the next runnable fiber (round robin from t):
-  // one switch per wait instead of two through the scheduler. The scheduler
-  // takes over when nothing is runnable or an error was recorded.
-  if (!launch_->failed()) {
-    const int n = nthreads_;
-    for (int j = t + 1 == n ? 0 : t + 1; j != t; j = j + 1 == n ? 0 : j + 1) {
-      if (state_[j] == FiberState::Runnable) {
-        fiber_switch(fibers_[t], fibers_[j]);
-        return;
-      }
-    }
-  }
-  fiber_switch(fibers_[t], scheduler_);
-}
-
 void BlockState::run_fibers() {
   const std::size_t stack_size = stacks_.stack_size();
   for (int t = 0; t < nthreads_; ++t) {
@@ -199,27 +184,12 @@ void BlockState::release_barrier() {
     if (state_[t] == FiberState::AtBarrier) state_[t] = FiberState::Runnable;
 }
 
-std::int32_t BlockState::barrier(int t, std::int32_t predicate, std::int32_t kind, std::int32_t* arrived) {
-  if (!fiber_mode_) {
-    launch_->record(ErrorKind::KernelError,
-                    concat("kernel '", launch_->launch().kernel_name,
-                           "' calls syncthreads but was launched without barrier support (internal: needs_fibers is false)"));
-    *arrived = 1;
-    return predicate != 0;
-  }
-  state_[t] = FiberState::AtBarrier;
-  barrier_kind_[t] = kind;
-  if (predicate) ++accum_count_;
-  ++arrived_;
-  if (arrived_ == live_) {
-    release_barrier();
-    state_[t] = FiberState::Runnable;
-  } else {
-    check_activemask(t / 32);
-    wait(t);
-  }
-  *arrived = released_arrived_;
-  return released_count_;
+std::int32_t BlockState::barrier_without_fibers(std::int32_t predicate, std::int32_t* arrived) {
+  launch_->record(ErrorKind::KernelError,
+                  concat("kernel '", launch_->launch().kernel_name,
+                         "' calls syncthreads but was launched without barrier support (internal: needs_fibers is false)"));
+  *arrived = 1;
+  return predicate != 0;
 }
 
 std::string BlockState::where(const CuhostThreadCtx* ctx) const {

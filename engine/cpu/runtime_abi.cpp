@@ -10,7 +10,9 @@ using cuhost::cpu::BlockState;
 using cuhost::cpu::WarpOp;
 
 namespace {
-BlockState& block_of(CuhostThreadCtx* ctx) { return *static_cast<BlockState*>(ctx->block); }
+// The worker's block state comes from a thread-local rather than ctx->block
+// (the same object): the hot paths then touch no line of the thread's ctx.
+inline BlockState& block_of(CuhostThreadCtx*) { return *cuhost::cpu::current_block; }
 }  // namespace
 
 extern "C" {
