@@ -14,6 +14,7 @@
 #include <regex>
 #include <set>
 
+#include "cuda/nvrtc.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::cuda {
@@ -213,7 +214,13 @@ LinkResult link(const std::vector<LinkInput>& inputs, int cc_major, int cc_minor
                 const std::vector<std::string>& extra_options) {
   bool any_ltoir = false;
   for (const LinkInput& in : inputs) any_ltoir |= in.kind == ir::LinkKind::LTOIR;
-  std::vector<std::string> options = {concat("-arch=sm_", cc_major, cc_minor)};
+  // The same architecture NVRTC compiles foreign code for (sm_90a on 9.0):
+  // ptxas refuses to lower sm_90a PTX for plain sm_90, and accepts sm_90
+  // PTX (ours) for sm_90a.
+  bool arch_given = false;
+  for (const std::string& o : extra_options) arch_given |= o.rfind("-arch=", 0) == 0;
+  std::vector<std::string> options;
+  if (!arch_given) options.push_back("-arch=" + arch_for(cc_major, cc_minor));
   if (lto || any_ltoir) options.push_back("-lto");
   for (const std::string& o : extra_options) options.push_back(o);
 
