@@ -71,10 +71,12 @@ bool BlockState::try_complete_warp(int t) {
   const int base = w * 32;
   const std::uint32_t own = 1u << (t % 32);
   const std::uint32_t group = (lanes_[t].mask | own) & lanes_present(w) & ~warp_done_[w];
+  // warp_wait_ holds exactly the lanes waiting at a (non-activemask) warp
+  // operation, so the group is complete when it is a subset: O(1) per arrival.
+  if ((group & ~warp_wait_[w]) != 0) return false;
   std::uint32_t ballot = 0;
   for (std::uint32_t m = group; m; m &= m - 1) {
     int j = __builtin_ctz(m);
-    if (state_[base + j] != FiberState::AtWarp || lanes_[base + j].op == WarpOp::ActiveMask) return false;
     if (static_cast<std::uint32_t>(lanes_[base + j].value) != 0) ballot |= 1u << j;
   }
   for (std::uint32_t m = group; m; m &= m - 1) {
