@@ -62,9 +62,34 @@ class BlockState {
     *arrived = released_arrived_;
     return released_count_;
   }
-  // Warp rendezvous; returns this lane's result.
+  // Warp rendezvous; returns this lane's result (warp_runtime.cpp has the
+  // rules). Inline for the same reason as barrier().
   std::uint64_t warp(int t, WarpOp op, std::uint32_t mask, std::uint64_t value, std::int32_t param, std::int32_t width,
-                     std::int32_t mode);
+                     std::int32_t mode) {
+    if (__builtin_expect(!fiber_mode_, 0)) return warp_without_fibers(value);
+    LaneSlot& s = lanes_[t];
+    s.op = op;
+    s.mask = mask;
+    s.value = value;
+    s.param = param;
+    s.width = width;
+    s.mode = mode;
+    state_[t] = FiberState::AtWarp;
+    const int w = t / 32;
+    const std::uint32_t own = 1u << (t % 32);
+    if (op == WarpOp::ActiveMask) {
+      warp_am_[w] |= own;
+      if (!try_complete_activemask(w)) wait(t);
+    } else {
+      warp_wait_[w] |= own;
+      if ((((mask | own) & lanes_present(w) & ~warp_done_[w]) & ~warp_wait_[w]) != 0 || !try_complete_warp(t)) {
+        check_activemask(w);
+        wait(t);
+      }
+    }
+    return s.result;
+  }
+  std::uint64_t warp_without_fibers(std::uint64_t value);
   std::uint32_t active_mask(int t);
   // Describes the thread for error messages: "thread (x,y,z), block (x,y,z)".
   std::string where(const CuhostThreadCtx* ctx) const;
@@ -97,7 +122,10 @@ class BlockState {
     if (warp_am_[warp] != 0) try_complete_activemask(warp);
   }
   void report_deadlock();
-  std::uint32_t lanes_present(int warp) const;
+  std::uint32_t lanes_present(int warp) const {
+    int n = nthreads_ - warp * 32;
+    return n >= 32 ? 0xffffffffu : ((1u << n) - 1u);
+  }
 
   LaunchState* launch_ = nullptr;
   bool fiber_mode_ = false;

@@ -36,10 +36,6 @@ int shfl_source(int lane, std::int32_t param, std::int32_t width, std::int32_t m
 
 }  // namespace
 
-std::uint32_t BlockState::lanes_present(int warp) const {
-  int n = std::min(32, nthreads_ - warp * 32);
-  return n >= 32 ? 0xffffffffu : ((1u << n) - 1u);
-}
 
 std::uint32_t BlockState::active_mask(int t) {
   if (!fiber_mode_) return 1u << (t % 32);
@@ -105,33 +101,11 @@ bool BlockState::try_complete_warp(int t) {
   return true;
 }
 
-std::uint64_t BlockState::warp(int t, WarpOp op, std::uint32_t mask, std::uint64_t value, std::int32_t param,
-                               std::int32_t width, std::int32_t mode) {
-  if (!fiber_mode_) {
-    launch_->record(ErrorKind::KernelError,
-                    concat("kernel '", launch_->launch().kernel_name,
-                           "' uses a warp operation but was launched without warp support (internal: needs_fibers is false)"));
-    return value;
-  }
-  LaneSlot& s = lanes_[t];
-  s.op = op;
-  s.mask = mask;
-  s.value = value;
-  s.param = param;
-  s.width = width;
-  s.mode = mode;
-  state_[t] = FiberState::AtWarp;
-  if (op == WarpOp::ActiveMask) {
-    warp_am_[t / 32] |= 1u << (t % 32);
-    if (!try_complete_activemask(t / 32)) wait(t);
-  } else {
-    warp_wait_[t / 32] |= 1u << (t % 32);
-    if (!try_complete_warp(t)) {
-      check_activemask(t / 32);
-      wait(t);
-    }
-  }
-  return s.result;
+std::uint64_t BlockState::warp_without_fibers(std::uint64_t value) {
+  launch_->record(ErrorKind::KernelError,
+                  concat("kernel '", launch_->launch().kernel_name,
+                         "' uses a warp operation but was launched without warp support (internal: needs_fibers is false)"));
+  return value;
 }
 
 }  // namespace cuhost::cpu
