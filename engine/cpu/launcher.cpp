@@ -16,15 +16,19 @@
 //   operations run every GPU thread as a fiber with a hand-written x86-64
 //   context switch (fiber.h; ucontext elsewhere), since swapcontext's
 //   sigprocmask syscall would dominate barrier-heavy kernels.
-//   Measured on a 16-core host (H200 machine): 14 ns per switch against
-//   250 ns for swapcontext; saxpy at 2^22 elements 0.19 ms (numba
-//   parallel=True: 0.20 ms); the 256-thread shared-memory tree reduction at
-//   2^22 ~100 ms, i.e. ~40 ns per barrier wait and thread, dominated by
-//   cache misses on the fibers' stacks. That is ~10^5 times numba's CUDA
-//   simulator but far from a parallel loop: reaching loop speed for barrier
-//   kernels needs the compiler to split kernels at barriers into loops over
-//   the block's threads (work-item loops), which this runtime would simply
-//   run through the block-function path.
+//   Measured on a 16-core host (H200 machine) with C++ stand-in kernels:
+//   10 ns per switch against 206 ns for swapcontext; saxpy at 2^22 elements
+//   0.14-0.19 ms (numba parallel=True: 0.08-0.20 ms between runs); the
+//   256-thread shared-memory tree reduction at 2^22 47 ms and a shfl_down
+//   warp reduction 51 ms (~15 ns per barrier wait per GPU thread on one
+//   core, dominated by cache misses on the fibers' stacks; the barrier and
+//   warp fast paths are inline and touch no line of the thread's ctx). That
+//   is ~10^5 times numba's CUDA simulator but far from a parallel loop
+//   (0.2 ms): loop speed for barrier kernels needs the compiler to split
+//   kernels at barriers into loops over the block's threads (work-item
+//   loops), which this runtime would run through the block-function path.
+//   An empty launch costs ~0.1 us on one worker and ~40 us when it wakes
+//   all 16.
 // - All syncthreads call sites are one block barrier (as bar.sync 0 on sm_70+
 //   hardware and numba's simulator); threads that returned count as arrived.
 //   Warp operations are 32-lane rendezvous (warp_runtime.cpp).
@@ -32,6 +36,12 @@
 //   other workers stop taking blocks; launch() throws once all are done.
 // - Shared memory is zeroed when a buffer is first allocated and otherwise
 //   left as the previous block left it (GPU shared memory is uninitialized).
+// - Fibers are cooperative: a thread that spins on memory another thread of
+//   its block must write (without a barrier or warp operation in the loop)
+//   never yields and hangs, unlike on GPUs with independent thread scheduling.
+// - Environment: CUHOST_CPU_WORKERS (pool size, default: the cores),
+//   CUHOST_CPU_FIBER_STACK (bytes per fiber, k/m suffix, default 64k; a
+//   guard page below each stack turns an overflow into a fault).
 #include "cpu/launcher.h"
 
 #include <algorithm>
