@@ -185,9 +185,10 @@ void BlockState::release_barrier() {
 }
 
 std::int32_t BlockState::barrier_without_fibers(std::int32_t predicate, std::int32_t* arrived) {
-  launch_->record(ErrorKind::KernelError,
-                  concat("kernel '", launch_->launch().kernel_name,
-                         "' calls syncthreads but was launched without barrier support (internal: needs_fibers is false)"));
+  launch_->record(
+      ErrorKind::KernelError,
+      concat("kernel '", launch_->launch().kernel_name,
+             "' calls syncthreads but was launched without barrier support (internal: needs_fibers is false)"));
   *arrived = 1;
   return predicate != 0;
 }

@@ -67,8 +67,8 @@ void BlockState::report_deadlock() {
   }
   std::ostringstream out;
   const CuhostThreadCtx& c0 = ctxs_[0];
-  out << "deadlock in kernel '" << launch_->launch().kernel_name << "', block (" << c0.bid[0] << "," << c0.bid[1]
-      << "," << c0.bid[2] << "): ";
+  out << "deadlock in kernel '" << launch_->launch().kernel_name << "', block (" << c0.bid[0] << "," << c0.bid[1] << ","
+      << c0.bid[2] << "): ";
   for (std::size_t g = 0; g < groups.size(); ++g) {
     if (g > 0) out << " while ";
     const auto& threads = groups[g].second;

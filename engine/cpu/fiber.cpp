@@ -68,12 +68,12 @@ void fiber_init(FiberContext& fiber, char* stack, std::size_t size, FiberEntry e
   // The return slot sits at top - 24 so that after `ret` the stack pointer is
   // 16-byte aligned, as the start stub's `call` expects.
   auto* frame = reinterpret_cast<std::uint64_t*>(top - 72);
-  frame[0] = 0;                                          // r15
-  frame[1] = 0;                                          // r14
-  frame[2] = reinterpret_cast<std::uint64_t>(entry);     // r13
-  frame[3] = reinterpret_cast<std::uint64_t>(arg);       // r12
-  frame[4] = 0;                                          // rbx
-  frame[5] = 0;                                          // rbp
+  frame[0] = 0;                                       // r15
+  frame[1] = 0;                                       // r14
+  frame[2] = reinterpret_cast<std::uint64_t>(entry);  // r13
+  frame[3] = reinterpret_cast<std::uint64_t>(arg);    // r12
+  frame[4] = 0;                                       // rbx
+  frame[5] = 0;                                       // rbp
   frame[6] = reinterpret_cast<std::uint64_t>(&cuhost_fiber_start_x86_64);
   fiber.sp = frame;
 }
@@ -117,8 +117,8 @@ void StackArena::reserve(std::size_t count, std::size_t size) {
   guard_ = page;
   stride_ = size + page;
   mapped_ = stride_ * count;
-  void* p = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
-                 -1, 0);
+  void* p =
+      mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
   CUHOST_CHECK(p != MAP_FAILED) << "cannot map " << mapped_ << " bytes of fiber stacks: " << std::strerror(errno);
   base_ = static_cast<char*>(p);
   for (std::size_t i = 0; i < count; ++i) mprotect(base_ + i * stride_, page, PROT_NONE);

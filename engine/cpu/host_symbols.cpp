@@ -14,13 +14,14 @@ namespace {
 
 // libm: every function in its double and float (suffix f) form.
 const char* const kMathStems[] = {
-    "sin",   "cos",    "tan",   "asin",  "acos",      "atan",  "atan2", "sinh",  "cosh",   "tanh",
-    "asinh", "acosh",  "atanh", "exp",   "expm1",     "exp2",  "exp10", "log",   "log1p",  "log2",
-    "log10", "pow",    "fabs",  "floor", "ceil",      "trunc", "fmod",  "hypot", "erf",    "erfc",
-    "tgamma", "lgamma", "copysign", "cbrt", "round",  "nearbyint", "rint", "fma", "ldexp", "frexp",
-    "sqrt",  "fmin",   "fmax",  "fdim",  "remainder", "remquo", "scalbn", "scalbln", "logb", "ilogb",
-    "modf",  "nextafter", "lround", "llround", "lrint", "llrint", "roundeven", "sincos", "j0", "j1",
-    "y0",    "y1",     "significand", "lgamma_r",
+    "sin",       "cos",    "tan",   "asin",      "acos",      "atan",    "atan2",       "sinh",
+    "cosh",      "tanh",   "asinh", "acosh",     "atanh",     "exp",     "expm1",       "exp2",
+    "exp10",     "log",    "log1p", "log2",      "log10",     "pow",     "fabs",        "floor",
+    "ceil",      "trunc",  "fmod",  "hypot",     "erf",       "erfc",    "tgamma",      "lgamma",
+    "copysign",  "cbrt",   "round", "nearbyint", "rint",      "fma",     "ldexp",       "frexp",
+    "sqrt",      "fmin",   "fmax",  "fdim",      "remainder", "remquo",  "scalbn",      "scalbln",
+    "logb",      "ilogb",  "modf",  "nextafter", "lround",    "llround", "lrint",       "llrint",
+    "roundeven", "sincos", "j0",    "j1",        "y0",        "y1",      "significand", "lgamma_r",
 };
 
 // Other C library functions LLVM may call for intrinsics.
@@ -28,11 +29,11 @@ const char* const kLibc[] = {"memcpy", "memset", "memmove", "memcmp", "bcmp"};
 
 // compiler-rt / libgcc builtins the x86-64 and AArch64 backends emit.
 const char* const kBuiltins[] = {
-    "__powidf2",   "__powisf2",   "__extendhfsf2", "__truncsfhf2", "__truncdfhf2", "__extendhfdf2",
-    "__truncsfbf2", "__truncdfbf2", "__divti3",    "__udivti3",    "__modti3",     "__umodti3",
-    "__multi3",    "__fixdfti",   "__fixsfti",     "__fixunsdfti", "__fixunssfti", "__floattidf",
-    "__floattisf", "__floatuntidf", "__floatuntisf", "__muloti4",  "__mulodi4",    "__divdc3",
-    "__divsc3",    "__muldc3",    "__mulsc3",      "__gnu_h2f_ieee", "__gnu_f2h_ieee",
+    "__powidf2",    "__powisf2",     "__extendhfsf2", "__truncsfhf2",   "__truncdfhf2",   "__extendhfdf2",
+    "__truncsfbf2", "__truncdfbf2",  "__divti3",      "__udivti3",      "__modti3",       "__umodti3",
+    "__multi3",     "__fixdfti",     "__fixsfti",     "__fixunsdfti",   "__fixunssfti",   "__floattidf",
+    "__floattisf",  "__floatuntidf", "__floatuntisf", "__muloti4",      "__mulodi4",      "__divdc3",
+    "__divsc3",     "__muldc3",      "__mulsc3",      "__gnu_h2f_ieee", "__gnu_f2h_ieee",
 };
 
 std::vector<std::pair<std::string, void*>> build() {

@@ -85,7 +85,8 @@ class HostJit {
     });
 
     auto rt = jit_->getExecutionSession().createJITDylib("cuhost.runtime");
-    if (!rt) throw UserError(ErrorKind::CompileError, "cannot create the runtime JITDylib: " + error_text(rt.takeError()));
+    if (!rt)
+      throw UserError(ErrorKind::CompileError, "cannot create the runtime JITDylib: " + error_text(rt.takeError()));
     runtime_ = &*rt;
     llvm::orc::SymbolMap map;
     for (const auto& [name, addr] : host_symbols()) {
@@ -145,10 +146,10 @@ std::vector<void*> add_module(std::unique_ptr<llvm::Module> module, std::unique_
 
   auto missing = unresolved_declarations(*module, jit);
   if (!missing.empty())
-    throw UserError(ErrorKind::CompileError,
-                    concat("unresolved symbol", missing.size() > 1 ? "s " : " ", join_quoted(missing),
-                           " in module '", module_name,
-                           "': only the CPU runtime, libm and memcpy/memset/memmove can be called from host code"));
+    throw UserError(
+        ErrorKind::CompileError,
+        concat("unresolved symbol", missing.size() > 1 ? "s " : " ", join_quoted(missing), " in module '", module_name,
+               "': only the CPU runtime, libm and memcpy/memset/memmove can be called from host code"));
   if (module->getTargetTriple().empty()) module->setTargetTriple(jit.triple());
   if (module->getDataLayout().isDefault()) module->setDataLayout(jit.data_layout());
 

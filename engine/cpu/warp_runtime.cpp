@@ -25,9 +25,18 @@ int shfl_source(int lane, std::int32_t param, std::int32_t width, std::int32_t m
   long src = lane;
   switch (mode) {
     case 0: src = min_lane + (param & (w - 1)); break;
-    case 1: src = static_cast<long>(lane) - param; if (src < min_lane) src = lane; break;
-    case 2: src = static_cast<long>(lane) + param; if (src > max_lane) src = lane; break;
-    case 3: src = lane ^ param; if (src > max_lane || src < 0) src = lane; break;
+    case 1:
+      src = static_cast<long>(lane) - param;
+      if (src < min_lane) src = lane;
+      break;
+    case 2:
+      src = static_cast<long>(lane) + param;
+      if (src > max_lane) src = lane;
+      break;
+    case 3:
+      src = lane ^ param;
+      if (src > max_lane || src < 0) src = lane;
+      break;
     default: break;
   }
   if (src < 0 || src > 31) src = lane;
@@ -35,7 +44,6 @@ int shfl_source(int lane, std::int32_t param, std::int32_t width, std::int32_t m
 }
 
 }  // namespace
-
 
 std::uint32_t BlockState::active_mask(int t) {
   if (!fiber_mode_) return 1u << (t % 32);
@@ -102,9 +110,10 @@ bool BlockState::try_complete_warp(int t) {
 }
 
 std::uint64_t BlockState::warp_without_fibers(std::uint64_t value) {
-  launch_->record(ErrorKind::KernelError,
-                  concat("kernel '", launch_->launch().kernel_name,
-                         "' uses a warp operation but was launched without warp support (internal: needs_fibers is false)"));
+  launch_->record(
+      ErrorKind::KernelError,
+      concat("kernel '", launch_->launch().kernel_name,
+             "' uses a warp operation but was launched without warp support (internal: needs_fibers is false)"));
   return value;
 }
 

@@ -4,12 +4,12 @@
 // host references on random data.
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
-#include <llvm/Passes/PassBuilder.h>
-#include <llvm/Target/TargetMachine.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -157,8 +157,8 @@ TEST_CASE("cpu: barrier-free vector add through the block function and the threa
     std::vector<float> out(n, -1.f);
     Params p;
     p.ptr(a.data()).ptr(b.data()).ptr(out.data()).i64(n);
-    auto l = make_launch("vadd", kernel("vadd.ll", "vadd.cpu.thread"), false, {unsigned((n + 255) / 256)}, {256},
-                         p.data());
+    auto l =
+        make_launch("vadd", kernel("vadd.ll", "vadd.cpu.thread"), false, {unsigned((n + 255) / 256)}, {256}, p.data());
     if (use_block_fn) l.block_fn = kernel("vadd.ll", "vadd.cpu.block");
     cpu::launch(l);
     for (std::int64_t i = 0; i < n; ++i) REQUIRE(out[i] == a[i] + b[i]);
@@ -191,8 +191,8 @@ TEST_CASE("cpu: block-wide Hillis-Steele scan in dynamic shared memory", "[cpu]"
     std::vector<std::int32_t> out(n, 0);
     Params p;
     p.ptr(in.data()).ptr(out.data()).i64(n);
-    auto l = make_launch("scan", kernel("scan.ll", "scan.cpu.thread"), true, {unsigned((n + bs - 1) / bs)}, {bs},
-                         p.data());
+    auto l =
+        make_launch("scan", kernel("scan.ll", "scan.cpu.thread"), true, {unsigned((n + bs - 1) / bs)}, {bs}, p.data());
     l.dynamic_shared_bytes = bs * 4;
     cpu::launch(l);
     std::int32_t acc = 0;
@@ -212,8 +212,8 @@ TEST_CASE("cpu: atomic histogram on shared and global memory across many blocks"
   for (auto v : in) ref[v & 15]++;
   Params p;
   p.ptr(in.data()).ptr(hist.data()).i64(n);
-  auto l = make_launch("hist", kernel("hist.ll", "hist.cpu.thread"), true, {unsigned((n + 255) / 256)}, {256},
-                       p.data());
+  auto l =
+      make_launch("hist", kernel("hist.ll", "hist.cpu.thread"), true, {unsigned((n + 255) / 256)}, {256}, p.data());
   l.static_shared_bytes = 16 * 4;
   cpu::launch(l);
   CHECK(hist == ref);
@@ -224,7 +224,7 @@ TEST_CASE("cpu: syncthreads_count, _and and _or reduce the block's predicates", 
   const std::int64_t n = bs * blocks - 20;  // the last block is partial
   auto in = random_ints(n, -3, 10, 9);
   for (unsigned i = 0; i < bs; ++i) in[bs * 3 + i] = 1 + int(i);  // block 3: all positive
-  for (unsigned i = 0; i < bs; ++i) in[bs * 4 + i] = -int(i);      // block 4: none positive
+  for (unsigned i = 0; i < bs; ++i) in[bs * 4 + i] = -int(i);     // block 4: none positive
   std::vector<std::int32_t> out(3 * blocks, -7);
   Params p;
   p.ptr(in.data()).ptr(out.data()).i64(n);
@@ -445,8 +445,7 @@ TEST_CASE("cpu: saxpy-like vector add and shared-memory reduction at 2^22 (timin
   std::vector<float> a(n, 1.5f), b(n, 2.25f), out(n, 0.f);
   Params p;
   p.ptr(a.data()).ptr(b.data()).ptr(out.data()).i64(n);
-  auto l = make_launch("vadd", kernel("vadd.ll", "vadd.cpu.thread", true), false, {unsigned(n / 256)}, {256},
-                       p.data());
+  auto l = make_launch("vadd", kernel("vadd.ll", "vadd.cpu.thread", true), false, {unsigned(n / 256)}, {256}, p.data());
   l.block_fn = kernel("vadd.ll", "vadd.cpu.block", true);
   cpu::launch(l);
   auto t0 = std::chrono::steady_clock::now();
@@ -458,8 +457,8 @@ TEST_CASE("cpu: saxpy-like vector add and shared-memory reduction at 2^22 (timin
   std::vector<std::int32_t> sums(n / 256);
   Params q;
   q.ptr(in.data()).ptr(sums.data()).i64(n);
-  auto r = make_launch("reduce", kernel("reduce.ll", "reduce.cpu.thread", true), true, {unsigned(n / 256)}, {256},
-                       q.data());
+  auto r =
+      make_launch("reduce", kernel("reduce.ll", "reduce.cpu.thread", true), true, {unsigned(n / 256)}, {256}, q.data());
   r.static_shared_bytes = 1024;
   cpu::launch(r);
   auto t2 = std::chrono::steady_clock::now();

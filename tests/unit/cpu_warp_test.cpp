@@ -35,7 +35,8 @@ std::vector<void*> warp_kernels() {
     llvm::SMDiagnostic diag;
     auto module = llvm::parseAssemblyString(read_cpu_data("prelude.ll") + read_cpu_data("warp.ll"), diag, *ctx);
     REQUIRE(module);
-    return cpu::add_module(std::move(module), std::move(ctx), {"warp.cpu.thread", "shfl_modes.cpu.thread", "active.cpu.thread", "half_exit.cpu.thread"});
+    return cpu::add_module(std::move(module), std::move(ctx),
+                           {"warp.cpu.thread", "shfl_modes.cpu.thread", "active.cpu.thread", "half_exit.cpu.thread"});
   }();
   return fns;
 }
@@ -100,8 +101,8 @@ TEST_CASE("cpu: shuffle modes, widths and partial warps follow shfl.sync", "[cpu
     for (auto& x : in) x = int(rng() % 100000);
     std::vector<std::int32_t> o_idx(n), o_up(n), o_xor(n), o_down(n), active(n);
     Slots s;
-    s.values = {addr(in.data()), addr(o_idx.data()), addr(o_up.data()), addr(o_xor.data()), addr(o_down.data()),
-                addr(active.data())};
+    s.values = {addr(in.data()),    addr(o_idx.data()),  addr(o_up.data()),
+                addr(o_xor.data()), addr(o_down.data()), addr(active.data())};
     cpu::CpuLaunch l;
     l.kernel_name = "shfl_modes";
     l.thread_fn = warp_kernels()[1];
