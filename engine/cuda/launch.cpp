@@ -69,6 +69,13 @@ void set_max_dynamic_shared(CUfunction function, unsigned bytes, const std::stri
         "cuFuncSetAttribute", kernel_name);
 }
 
+unsigned function_static_shared(CUfunction function, const std::string& kernel_name) {
+  int bytes = 0;
+  check(driver().cuFuncGetAttribute(&bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function), "cuFuncGetAttribute",
+        kernel_name);
+  return static_cast<unsigned>(bytes);
+}
+
 std::string last_kernel_on_stream(std::uintptr_t stream) {
   LastKernelTable& t = table();
   std::lock_guard<std::mutex> lock(t.mutex);

@@ -28,6 +28,9 @@ void launch_kernel(const KernelLaunch& launch);
 // Raises the function's dynamic shared memory limit (needed above 48 KiB).
 void set_max_dynamic_shared(CUfunction function, unsigned bytes, const std::string& kernel_name);
 
+// The static shared memory of a loaded function, as the driver sees it.
+unsigned function_static_shared(CUfunction function, const std::string& kernel_name);
+
 // The name of the last kernel launched on `stream` (empty when none); the
 // synchronization code uses it to name the kernel of an asynchronous fault.
 std::string last_kernel_on_stream(std::uintptr_t stream);

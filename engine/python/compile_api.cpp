@@ -57,6 +57,7 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
         }
         ir::Signature signature;
         if (!signature_from_object(sig, &signature)) return nullptr;
+        if (signature.return_type) fn->options.return_type = signature.return_type;
         runtime::TargetOptions target;
         target.target = runtime::Target::NVPTX;
         if (cc != Py_None) {

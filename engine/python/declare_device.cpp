@@ -84,9 +84,10 @@ PyObject* py_declare_device(PyObject*, PyObject* args, PyObject* kwargs) {
   int use_cooperative = 0;
   PyObject* abi = nullptr;
   PyObject* python_name = nullptr;
-  static const char* kwlist[] = {"name", "sig", "link", "use_cooperative", "abi", "python_name", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sO|OpOO", const_cast<char**>(kwlist), &name, &sig, &link,
-                                   &use_cooperative, &abi, &python_name))
+  PyObject* cpu_link = Py_None;
+  static const char* kwlist[] = {"name", "sig", "link", "use_cooperative", "abi", "python_name", "cpu_link", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sO|OpOOO", const_cast<char**>(kwlist), &name, &sig, &link,
+                                   &use_cooperative, &abi, &python_name, &cpu_link))
     return nullptr;
   CUHOST_PY_GUARD_V(nullptr,
       {
@@ -108,6 +109,7 @@ PyObject* py_declare_device(PyObject*, PyObject* args, PyObject* kwargs) {
           throw UserError(ErrorKind::TypeError, "Return type must be provided for device declarations");
         f->use_cooperative = use_cooperative;
         f->link = link_items_from_object(link);
+        f->cpu_link = link_items_from_object(cpu_link);
         auto* obj = PyObject_New(DeclaredObject, &DeclaredType);
         if (!obj) return nullptr;
         obj->dict = nullptr;

@@ -228,6 +228,7 @@ PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
         fn->options = parse_options(options);
         self->state->fn = fn;
         if (sigs != Py_None) {
+          const ir::Type* single_return = nullptr;
           PyObject* seq = PyList_Check(sigs) ? (Py_INCREF(sigs), sigs) : PyList_New(0);
           if (!PyList_Check(sigs)) PyList_Append(seq, sigs);
           for (Py_ssize_t i = 0; i < PyList_GET_SIZE(seq); ++i) {
@@ -244,8 +245,11 @@ PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
                                                            sig.str(), "' returns ", sig.return_type->str()));
             }
             self->state->eager.push_back(sig.args);
+            single_return = sig.return_type;
           }
           Py_DECREF(seq);
+          if (fn->options.device && self->state->eager.size() == 1 && !fn->options.return_type)
+            fn->options.return_type = single_return;
           if (!fn->options.device)
             for (const auto& types : self->state->eager) compile_for(self, types);
         }

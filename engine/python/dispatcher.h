@@ -35,6 +35,7 @@ struct LaunchPlan {
   // CUDA: the loaded function for `device` (loaded at first launch).
   int device = -1;
   CUfunction function = nullptr;
+  unsigned static_shared = 0;          // of `function`, from the driver
   unsigned dynamic_shared_opt_in = 0;  // largest dynamic shared size opted in (above the 48 KiB default)
 };
 

@@ -170,6 +170,23 @@ ir::LinkItem item_from_object(PyObject* obj) {
   if (!name) PyErr_Clear();
   Py_XDECREF(name);
   if (item.name.empty()) item.name = "<unnamed-" + kind_name + ">";
+  // Include folders for CUDA C: the source's own folder (from_path), then any a plugin adds.
+  for (const char* attr : {"_cuhost_source_dir", "_cuhost_include_dirs"}) {
+    PyObject* v = PyObject_GetAttrString(obj, attr);
+    if (!v) {
+      PyErr_Clear();
+      continue;
+    }
+    if (PyUnicode_Check(v)) {
+      item.include_dirs.push_back(PyUnicode_AsUTF8(v));
+    } else if (PyList_Check(v) || PyTuple_Check(v)) {
+      for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(v); ++i) {
+        PyObject* d = PySequence_Fast_GET_ITEM(v, i);
+        if (PyUnicode_Check(d)) item.include_dirs.push_back(PyUnicode_AsUTF8(d));
+      }
+    }
+    Py_DECREF(v);
+  }
   for (const char* attr : {"setup_callback", "teardown_callback"}) {
     PyObject* cb = PyObject_GetAttrString(obj, attr);
     if (!cb) {

@@ -293,6 +293,7 @@ CUfunction cuda_function(LaunchPlan* plan) {
   int device = runtime::session().device;
   if (!plan->function || plan->device != device) {
     plan->function = cuda::kernel_function(plan->kernel, device);
+    plan->static_shared = cuda::function_static_shared(plan->function, plan->kernel->name);
     plan->device = device;
   }
   return plan->function;
@@ -302,7 +303,7 @@ void run_cuda(LaunchPlan* plan, const unsigned grid[3], const unsigned block[3],
               void** params) {
   CUfunction f = cuda_function(plan);
   // Static plus dynamic shared memory above 48 KiB needs the function's opt-in.
-  if (shared > plan->dynamic_shared_opt_in && plan->kernel->static_shared_bytes + shared > 48 * 1024) {
+  if (shared > plan->dynamic_shared_opt_in && plan->static_shared + shared > 48 * 1024) {
     cuda::set_max_dynamic_shared(f, shared, plan->kernel->name);
     plan->dynamic_shared_opt_in = shared;
   }

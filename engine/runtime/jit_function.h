@@ -31,6 +31,10 @@ struct JitOptions {
   ir::Abi abi = ir::Abi::Numba;
   std::string abi_name;      // abi_info={"abi_name": ...}
   std::vector<ir::LinkItem> link;  // @cuda.jit(link=[...]); on a device function it links into callers
+  // The return type of an explicit signature (cuda.compile / compile_ptx, or a
+  // device function's single eager signature): the result converts to it, as
+  // in numba. Null when the return type is inferred.
+  const ir::Type* return_type = nullptr;
 };
 
 struct JitFunction {

@@ -43,6 +43,17 @@ try:
 except TypeError as e:
     assert str(e) == "'mul_f32' is a device function and is not callable from the host", str(e)
 
+# Plugins name their functions "plugin.function" and may bring a host implementation.
+p = cuda.declare_device("tiny_add", "int32(int32, int32)", python_name="tinylib.add",
+                        cpu_link=[cuda.CUSource("int x;", name="host.cu")])
+try:
+    p(1, 2)
+    raise AssertionError("host call worked")
+except TypeError as e:
+    assert str(e) == "'tinylib.add' is a device function and is not callable from the host", str(e)
+p.__doc__ = "adds"
+assert p.__doc__ == "adds" and p.name == "tiny_add"
+
 try:
     cuda.PTXSource(b"x", setup_callback=3)
     raise AssertionError("non-callable callback accepted")

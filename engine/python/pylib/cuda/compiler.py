@@ -109,9 +109,13 @@ def compile_ptx_for_current_device(pyfunc, sig, debug=False, lineinfo=False, dev
                        cc=_cuhost._current_cc(), opt=opt, abi=abi, abi_info=abi_info)
 
 
-def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
-    """Declare a foreign device function callable from kernels."""
-    obj = _cuhost._declare_device(name, sig, link, use_cooperative, abi)
+def declare_device(name, sig, link=None, use_cooperative=False, abi="numba", *, python_name=None, cpu_link=None):
+    """Declare a foreign device function callable from kernels.
+
+    python_name: how error messages name it (plugins: "plugin.function");
+    cpu_link: items the CPU backend links instead of `link` (a host implementation).
+    """
+    obj = _cuhost._declare_device(name, sig, link, use_cooperative, abi, python_name, cpu_link)
     ret, args = obj._sig_spellings
     obj.sig = _types.Signature(_to_type(ret), tuple(_to_type(a) for a in args))
     return obj
@@ -147,7 +151,9 @@ class LinkableCode:
         if not _os.path.isfile(path):
             raise FileNotFoundError("%s not found" % path)
         with open(path, "rb") as f:
-            return kind(f.read(), name=_os.path.basename(path))
+            code = kind(f.read(), name=_os.path.basename(path))
+        code._cuhost_source_dir = _os.path.dirname(_os.path.abspath(path))  # quoted #includes of a .cu
+        return code
 
     def __repr__(self):
         return "<%s %s>" % (type(self).__name__, self.name)
