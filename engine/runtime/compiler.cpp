@@ -4,6 +4,7 @@
 // specialization compiles once per process.
 #include "runtime/compiler.h"
 
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Target/TargetMachine.h>
@@ -70,7 +71,21 @@ void require_captured(const std::shared_ptr<JitFunction>& fn) {
 struct NvptxOutput {
   std::string ir;
   std::string ptx;
+  std::size_t static_shared_bytes = 0;
 };
+
+// Bytes of static shared memory the optimized module allocates (addrspace 3
+// definitions, each aligned), as ptxas will lay them out.
+std::size_t static_shared_of(const llvm::Module& m) {
+  std::size_t total = 0;
+  for (const llvm::GlobalVariable& g : m.globals()) {
+    if (g.getAddressSpace() != 3 || g.isDeclaration()) continue;
+    std::size_t size = std::size_t(m.getDataLayout().getTypeAllocSize(g.getValueType()));
+    std::size_t align = std::max<std::size_t>(1, g.getAlign() ? g.getAlign()->value() : 1);
+    total = (total + align - 1) / align * align + size;
+  }
+  return total;
+}
 
 // libdevice, O3 and PTX emission for a lowered module.
 NvptxOutput finish_nvptx(codegen::LoweredModule& lowered, const codegen::ModuleRequest& req, int opt,
@@ -83,6 +98,7 @@ NvptxOutput finish_nvptx(codegen::LoweredModule& lowered, const codegen::ModuleR
     codegen::optimize_module(*lowered.module, *tm, opt);
   }
   out.ir = codegen::module_text(*lowered.module);
+  out.static_shared_bytes = static_shared_of(*lowered.module);
   {
     log::StageTimer timer(name, "ptx");
     out.ptx = codegen::emit_ptx(*lowered.module, *tm);
@@ -122,6 +138,7 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
     NvptxOutput out = finish_nvptx(lowered, req, fn->options.opt, name);
     kernel->llvm_ir = std::move(out.ir);
     kernel->ptx = std::move(out.ptx);
+    kernel->static_shared_bytes = out.static_shared_bytes;
     return kernel;
   }
   kernel->static_shared_bytes = std::size_t(lowered.static_shared_bytes);

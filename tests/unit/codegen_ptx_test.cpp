@@ -110,6 +110,7 @@ TEST_CASE("codegen: shared-memory reduction with syncthreads", "[codegen]") {
   auto k = gpu_kernel(kReduce, "reduce", {"float32[::1]", "float32[::1]"});
   golden(*k, "reduce.check");
   CHECK(k->uses_barriers);
+  CHECK(k->static_shared_bytes == 256 * 4);
 }
 
 TEST_CASE("codegen: atomics", "[codegen]") {
