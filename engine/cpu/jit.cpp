@@ -5,7 +5,9 @@
 // under the same names never clash). Unresolved references are found before
 // handing the module to ORC (declarations that are neither whitelisted nor
 // defined) and, for libcalls LLVM introduces while compiling, from the error
-// ORC reports; both become UserError(CompileError) naming the symbols.
+// ORC reports; both become UserError(LinkerError) naming the symbols, as
+// nvJitLink's unresolved-symbol errors do on the GPU, so scripts see the
+// same exception class on every backend. Other failures are CompileErrors.
 #include "cpu/jit.h"
 
 #include <llvm/ExecutionEngine/Orc/Core.h>
@@ -147,7 +149,7 @@ std::vector<void*> add_module(std::unique_ptr<llvm::Module> module, std::unique_
   auto missing = unresolved_declarations(*module, jit);
   if (!missing.empty())
     throw UserError(
-        ErrorKind::CompileError,
+        ErrorKind::LinkerError,
         concat("unresolved symbol", missing.size() > 1 ? "s " : " ", join_quoted(missing), " in module '", module_name,
                "': only the CPU runtime, libm and memcpy/memset/memmove can be called from host code"));
   if (module->getTargetTriple().empty()) module->setTargetTriple(jit.triple());
@@ -172,8 +174,10 @@ std::vector<void*> add_module(std::unique_ptr<llvm::Module> module, std::unique_
     if (!addr) {
       std::string err = error_text(addr.takeError());
       std::string reported = jit.take_reported();
-      throw UserError(ErrorKind::CompileError,
-                      concat("cannot compile '", name, "' for the host: ", reported.empty() ? err : reported));
+      std::string detail = reported.empty() ? err : reported;
+      bool missing_symbol = detail.find("Symbols not found") != std::string::npos;
+      throw UserError(missing_symbol ? ErrorKind::LinkerError : ErrorKind::CompileError,
+                      concat("cannot compile '", name, "' for the host: ", detail));
     }
     out.push_back(addr->toPtr<void*>());
   }

@@ -21,8 +21,9 @@ std::string host_data_layout();
 std::string host_cpu_name();
 
 // Adds a module (taking ownership of it and its context) and returns the
-// addresses of the named symbols, in order. Throws UserError(CompileError)
-// naming any unresolved symbol.
+// addresses of the named symbols, in order. Throws UserError(LinkerError)
+// naming any unresolved symbol (as nvJitLink does on the GPU) and
+// UserError(CompileError) for any other failure.
 std::vector<void*> add_module(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> context,
                               const std::vector<std::string>& symbols);
 

@@ -1,5 +1,5 @@
 // Host JIT tests: the symbol whitelist (libm and the compiler builtins LLVM
-// emits resolve; anything else is a CompileError naming the symbol), host
+// emits resolve; anything else is a LinkerError naming the symbol), host
 // triple/data layout, and independent modules defining the same names.
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/LLVMContext.h>
@@ -102,7 +102,7 @@ declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
   CHECK(dst[4] == 23);
 }
 
-TEST_CASE("cpu: an unresolved symbol is a CompileError naming it", "[cpu]") {
+TEST_CASE("cpu: an unresolved symbol is a LinkerError naming it", "[cpu]") {
   std::string message;
   CHECK(compile_error(R"(
 declare double @my_secret_function(double)
@@ -113,7 +113,7 @@ define double @f(double %x) {
   ret double %r
 }
 )",
-                      {"f"}, &message) == ErrorKind::CompileError);
+                      {"f"}, &message) == ErrorKind::LinkerError);
   CHECK(message ==
         "unresolved symbols 'my_secret_function', 'printf' in module 'bad_module': only the CPU runtime, libm and "
         "memcpy/memset/memmove can be called from host code");
@@ -126,7 +126,7 @@ define fp128 @g(fp128 %x) {
   ret fp128 %r
 }
 )",
-                      {"g"}, &message) == ErrorKind::CompileError);
+                      {"g"}, &message) == ErrorKind::LinkerError);
   CHECK_THAT(message, Catch::StartsWith("cannot compile 'g' for the host: "));
   CHECK_THAT(message, Catch::Contains("sin"));
   CHECK_THAT(message, Catch::Contains("not found"));
