@@ -71,6 +71,8 @@ def saxpy(a, x, y, out):
 )";
   auto k = cpu_kernel(src, "saxpy", {"float32", "float32[::1]", "float32[::1]", "float32[::1]"});
   CHECK(k->cpu_thread_fn != nullptr);
+  // The block entry's x loop is vectorized.
+  CHECK(k->llvm_ir.find(" x float>") != std::string::npos);
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> dist(-10.f, 10.f);
   const int n = 1000;

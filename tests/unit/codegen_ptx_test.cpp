@@ -198,3 +198,31 @@ TEST_CASE("codegen: compiled kernels are memoized per function and types", "[cod
   CHECK(a != c);
   CHECK(c->ptx.find("ld.global.nc.f64") != std::string::npos);
 }
+
+TEST_CASE("codegen: foreign calls use the numba ABI with a status check", "[codegen]") {
+  const char* src = R"PY(
+from numba import cuda
+
+mul = cuda.declare_device("mul_f32_f32", "float32(float32, float32)")
+lerp = cuda.declare_device("lerp_c", "float32(float32, float32, float32)", abi="c")
+
+def k(r, x, y):
+    i = cuda.grid(1)
+    if i < r.size:
+        r[i] = mul(x[i], y[i]) + lerp(x[i], y[i], 0.5)
+)PY";
+  auto k = gpu_kernel(src, "k", {"float32[::1]", "float32[::1]", "float32[::1]"});
+  // numba ABI: i32 f(T* ret, args...), the call's status decides whether the thread returns.
+  CHECK(k->llvm_ir.find("declare i32 @mul_f32_f32(ptr") != std::string::npos);
+  CHECK(k->llvm_ir.find("declare float @lerp_c(float, float, float)") != std::string::npos);
+  CHECK(k->ptx.find(".extern .func (.param .b32 func_retval0) mul_f32_f32") != std::string::npos);
+  CHECK(k->ptx.find(".extern .func (.param .b32 func_retval0) lerp_c") != std::string::npos);
+  // Linking without the foreign code names the missing symbol.
+  try {
+    assemble(k->ptx, "k");
+    FAIL("linked with unresolved foreign functions");
+  } catch (const UserError& e) {
+    CHECK(e.kind() == ErrorKind::LinkerError);
+    CHECK_THAT(e.message(), Catch::Contains("mul_f32_f32") || Catch::Contains("lerp_c"));
+  }
+}
