@@ -221,7 +221,11 @@ LinkResult link(const std::vector<LinkInput>& inputs, int cc_major, int cc_minor
   for (const std::string& o : extra_options) arch_given |= o.rfind("-arch=", 0) == 0;
   std::vector<std::string> options;
   if (!arch_given) options.push_back("-arch=" + arch_for(cc_major, cc_minor));
-  if (lto || any_ltoir) options.push_back("-lto");
+  // -lto only when an LTO-IR input is present: nvJitLink fails a -lto link
+  // that has no LTO-IR module (NVVM_ERROR_NO_MODULE_IN_PROGRAM), which is
+  // what lto=True with only PTX/cubin inputs would otherwise give.
+  (void)lto;
+  if (any_ltoir) options.push_back("-lto");
   for (const std::string& o : extra_options) options.push_back(o);
 
   LinkHandle handle(options);

@@ -23,7 +23,9 @@ struct LinkResult {
   std::string info_log;
 };
 
-// Links inputs into a cubin for sm_<cc_major><cc_minor>. Throws
+// Links inputs into a cubin for sm_<cc_major><cc_minor>. `lto` says LTO was
+// requested; -lto is passed exactly when some input is LTO-IR (a -lto link
+// with no LTO-IR module is an nvJitLink error). Throws
 // UserError(LinkerError) carrying the nvJitLink error log; an unresolved
 // symbol's name appears in the message; a symbol defined twice is an error in
 // both LTO and non-LTO modes.

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <regex>
 
+#include "cuda/module.h"
 #include "support/diagnostics.h"
 #include "support/log.h"
 #include "support/source_hash.h"
@@ -102,10 +103,13 @@ const char* host_prelude() {
 std::string host_bitcode(const ir::LinkItem& item, const std::string& function,
                          const std::vector<std::string>& include_dirs) {
   const std::string shown = item.from_path() ? item.path : (item.name.empty() ? "<in-memory source>" : item.name);
-  if (item.kind != ir::LinkKind::CUSource)
+  // A path item's kind comes from its extension here too, so an unknown or
+  // missing extension gives the same error naming it as on the GPU.
+  ir::LinkKind kind = item.from_path() ? cuda::link_kind_from_path(item.path) : item.kind;
+  if (kind != ir::LinkKind::CUSource)
     throw UserError(ErrorKind::NotImplementedError,
                     concat("foreign function '", function, "' cannot run on the CPU backend: '", shown,
-                           "' ships only GPU code (", kind_extension(item.kind),
+                           "' ships only GPU code (", kind_extension(kind),
                            "); link a .cu source that is plain C++, or run on a GPU"));
   std::string source = item.data;
   std::string dir;
