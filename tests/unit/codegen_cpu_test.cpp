@@ -210,3 +210,15 @@ TEST_CASE("codegen cpu: bounds checks only when asked", "[codegen]") {
   auto checked = cpu_kernel(src, "k", {"float32[::1]", "int64"}, true);
   CHECK(checked->llvm_ir.find("cuhost_cpu_index_error") != std::string::npos);
 }
+
+TEST_CASE("codegen: complex values are refused with UnsupportedError at the function", "[codegen]") {
+  const char* src = "from numba import cuda\n\ndef k(x, out):\n    z = x[0] * 1j\n    out[0] = z.real\n";
+  try {
+    cpu_kernel(src, "k", {"float64[::1]", "float64[::1]"});
+    FAIL("complex lowered");
+  } catch (const UserError& e) {
+    INFO(e.what());
+    CHECK((e.kind() == ErrorKind::UnsupportedError || e.kind() == ErrorKind::TypingError));
+    CHECK(e.location().line > 0);
+  }
+}
