@@ -1,0 +1,62 @@
+# Caching of kernels that link foreign code: cache=True is accepted with
+# link items (numba refuses to pickle such kernels) and the result is right;
+# compiled foreign code is stored under the cache folder keyed by content:
+# the same source again adds no entry (even under another name or path),
+# changed source adds one and is what runs.
+# stdout: cache foreign ok
+import os
+import tempfile
+
+import numpy as np
+from numba import cuda
+
+cache_root = tempfile.mkdtemp()
+os.environ["CUHOST_CACHE_DIR"] = cache_root
+
+
+def entries():
+    found = []
+    for d, _, files in os.walk(cache_root):
+        found += [os.path.join(d, f) for f in files if not f.startswith(".")]
+    return sorted(found)
+
+
+def source(k):
+    return 'extern "C" __device__ int ffi_cached(int* r, int x) { *r = x * %d + 1; return 0; }\n' % k
+
+
+def run(link, *, cache=True):
+    f = cuda.declare_device("ffi_cached", "int32(int32)", link=link)
+
+    @cuda.jit(cache=cache)
+    def k(out, xs):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = f(xs[i])
+
+    xs = np.random.default_rng(0).integers(-1000, 1000, 128).astype(np.int32)
+    out = np.zeros_like(xs)
+    k[1, 128](out, xs)
+    return out, xs
+
+
+out, xs = run(cuda.CUSource(source(3), name="cached_a.cu"))
+np.testing.assert_array_equal(out, xs * 3 + 1)
+first = entries()
+assert len(first) >= 1, first
+
+# Same content, another name, by path: no new compiled entry.
+path = os.path.join(tempfile.mkdtemp(), "cached_b.cu")
+with open(path, "w") as fh:
+    fh.write(source(3))
+out, xs = run(path)
+np.testing.assert_array_equal(out, xs * 3 + 1)
+assert entries() == first, (first, entries())
+
+# Changed content: a new entry, and the new code runs.
+with open(path, "w") as fh:
+    fh.write(source(5))
+out, xs = run(path, cache=False)
+np.testing.assert_array_equal(out, xs * 5 + 1)
+assert len(entries()) == len(first) + 1, entries()
+print("cache foreign ok")
