@@ -7,6 +7,7 @@
 
 #include <mutex>
 
+#include "cuda/launch.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::cuda {
@@ -87,6 +88,27 @@ std::string error_name(CUresult result) {
   return "CUresult " + std::to_string(static_cast<int>(result));
 }
 
+namespace {
+
+// Errors a kernel leaves behind: reported by whatever driver call comes next
+// (a synchronization, a copy), and sticky: the context cannot be used again.
+bool is_kernel_fault(CUresult r) {
+  switch (r) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_LAUNCH_TIMEOUT: return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
 void check(CUresult result, const char* function, const std::string& kernel) {
   if (result == CUDA_SUCCESS) return;
   Loaded& l = load();
@@ -94,6 +116,12 @@ void check(CUresult result, const char* function, const std::string& kernel) {
   const char* text = nullptr;
   if (l.table.cuGetErrorString && l.table.cuGetErrorString(result, &text) == CUDA_SUCCESS && text)
     message += std::string(" (") + text + ")";
+  if (is_kernel_fault(result)) {
+    std::string culprit = kernel.empty() ? last_kernel_launched() : kernel;
+    throw UserError(ErrorKind::KernelError,
+                    concat("kernel '", culprit.empty() ? "?" : culprit, "' faulted: ", message,
+                           "; the CUDA context cannot be used after this error, so the script should exit"));
+  }
   if (!kernel.empty()) message += " in kernel '" + kernel + "'";
   throw UserError(ErrorKind::CudaAPIError, message);
 }

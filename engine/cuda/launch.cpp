@@ -17,6 +17,7 @@ struct LastKernelTable {
   std::mutex mutex;
   std::uintptr_t streams[kStreamSlots] = {};
   const std::string* names[kStreamSlots] = {};
+  const std::string* last = nullptr;  // the most recent launch on any stream
   int next = 0;  // round-robin replacement when full
 };
 
@@ -28,6 +29,7 @@ LastKernelTable& table() {
 void remember(std::uintptr_t stream, const std::string* name) {
   LastKernelTable& t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
+  t.last = name;
   for (int i = 0; i < kStreamSlots; ++i) {
     if (t.names[i] && t.streams[i] == stream) {
       t.names[i] = name;
@@ -82,6 +84,12 @@ std::string last_kernel_on_stream(std::uintptr_t stream) {
   for (int i = 0; i < kStreamSlots; ++i)
     if (t.names[i] && t.streams[i] == stream) return *t.names[i];
   return {};
+}
+
+std::string last_kernel_launched() {
+  LastKernelTable& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  return t.last ? *t.last : std::string();
 }
 
 }  // namespace cuhost::cuda

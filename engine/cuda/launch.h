@@ -35,4 +35,7 @@ unsigned function_static_shared(CUfunction function, const std::string& kernel_n
 // synchronization code uses it to name the kernel of an asynchronous fault.
 std::string last_kernel_on_stream(std::uintptr_t stream);
 
+// The name of the most recently launched kernel on any stream (empty when none).
+std::string last_kernel_launched();
+
 }  // namespace cuhost::cuda
