@@ -162,6 +162,7 @@ class CpuHooks : public TargetHooks {
     return l.b().CreateInBoundsGEP(l.b().getInt8Ty(), field_ptr(l, kSharedOffset), l.i64(offset));
   }
   llvm::Value* dynamic_shared(Lowerer& l) override { return field_ptr(l, kDynamicSharedOffset); }
+  llvm::Value* dynamic_shared_bytes(Lowerer&) override { return nullptr; }  // not in CuhostThreadCtx
 
   llvm::Value* const_array(Lowerer& l, const ir::ArrayConstant& data, const std::string& name) override {
     llvm::Constant* init = llvm::ConstantDataArray::get(l.ctx(), llvm::ArrayRef<std::uint8_t>(data.data));

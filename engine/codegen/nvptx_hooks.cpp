@@ -3,6 +3,7 @@
 // addrspace(3) globals (one external [0 x i8] for the dynamic segment);
 // constant arrays in addrspace(4); a failed check traps.
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
@@ -148,6 +149,13 @@ class NvptxHooks : public TargetHooks {
       g->setAlignment(llvm::Align(16));
     }
     return l.b().CreateAddrSpaceCast(g, l.b().getPtrTy());
+  }
+
+  llvm::Value* dynamic_shared_bytes(Lowerer& l) override {
+    // %dynamic_smem_size has no NVVM intrinsic in LLVM 19: read it with inline PTX.
+    auto* fty = llvm::FunctionType::get(l.b().getInt32Ty(), false);
+    auto* asm_ = llvm::InlineAsm::get(fty, "mov.u32 $0, %dynamic_smem_size;", "=r", false);
+    return l.b().CreateZExt(l.b().CreateCall(fty, asm_), l.b().getInt64Ty());
   }
 
   llvm::Value* const_array(Lowerer& l, const ir::ArrayConstant& data, const std::string& name) override {

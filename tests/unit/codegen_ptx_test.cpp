@@ -226,3 +226,22 @@ def k(r, x, y):
     CHECK_THAT(e.message(), Catch::Contains("mul_f32_f32") || Catch::Contains("lerp_c"));
   }
 }
+
+TEST_CASE("codegen: dynamic shared memory is one extern segment sized at launch", "[codegen]") {
+  const char* src = R"PY(
+from numba import cuda
+import numpy as np
+
+def rev(a):
+    dyn = cuda.shared.array(0, dtype=np.float32)
+    t = cuda.threadIdx.x
+    dyn[t] = a[t]
+    cuda.syncthreads()
+    a[t] = dyn[len(dyn) - 1 - t]
+)PY";
+  auto k = gpu_kernel(src, "rev", {"float32[::1]"});
+  CHECK(k->ptx.find(".extern .shared .align 16 .b8 cuhost_dynamic_shared[];") != std::string::npos);
+  CHECK(k->ptx.find("%dynamic_smem_size") != std::string::npos);
+  CHECK(k->static_shared_bytes == 0);
+  assemble(k->ptx, "rev");
+}

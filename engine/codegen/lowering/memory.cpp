@@ -59,10 +59,16 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
     llvm::Type* elem = l.memory_type(t->dtype);
     int align = std::max(16, t->dtype->byte_size());
     if (inf.shape.size() == 1 && inf.shape[0] == 0) {
-      // Dynamic shared memory: its size is only known at launch, so the
-      // extent is left unbounded (numba derives it from the launch size).
+      // Dynamic shared memory: the extent is the launch's byte count over the
+      // item size (as numba computes it) where the target can read it, else
+      // unbounded (the CPU context does not carry the size).
       std::vector<std::int64_t> shape = {std::int64_t(1) << 40};
-      return make_array(l, t, l.hooks().dynamic_shared(l), shape);
+      Val arr = make_array(l, t, l.hooks().dynamic_shared(l), shape);
+      if (llvm::Value* bytes = l.hooks().dynamic_shared_bytes(l)) {
+        llvm::Value* n = l.b().CreateUDiv(bytes, l.i64(std::max(1, t->dtype->byte_size())));
+        arr.v = l.b().CreateInsertValue(arr.v, n, {1, 0});
+      }
+      return arr;
     }
     llvm::Value* p = l.hooks().shared_array(l, elem, element_count(inf.shape), align);
     return make_array(l, t, p, inf.shape);
