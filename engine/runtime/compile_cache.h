@@ -1,0 +1,32 @@
+// The on-disk kernel cache (PERFORMANCE.md P5): a compiled NVPTX kernel is
+// stored under a key that hashes everything that can change it — the
+// captured source of the kernel and of every jitted function reachable from
+// it, the frozen values of the globals they read, the argument types, the
+// compile options and target, the toolchain versions, and the content of
+// every linked foreign item — never a file's modification time. On by
+// default (@cuda.jit(cache=False) or CUHOST_NO_CACHE=1 turn it off); kernels
+// whose link items carry Python callbacks are not cached.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/compiler.h"
+
+namespace cuhost::runtime {
+
+// The key, or nullopt when this compile must not be cached.
+std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
+                                            const TargetOptions& target);
+
+// A kernel from the cache (typed and llvm_ir are empty), or null.
+std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const JitFunction& fn,
+                                                   const std::vector<const ir::Type*>& arg_types);
+
+// Stores a freshly compiled NVPTX kernel (best effort: a cache that cannot
+// be written only makes the next run slower).
+void store_cached_kernel(const std::string& key, const CompiledKernel& kernel);
+
+}  // namespace cuhost::runtime
