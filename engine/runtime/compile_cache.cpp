@@ -1,7 +1,7 @@
 // On-disk kernel cache (see compile_cache.h). One file per entry,
 // <cache>/kernels/<key>.bin, written atomically: a header, the kernel's
-// facts (symbol, shared memory, barrier/warp flags), its PTX and its link
-// items, each string length-prefixed.
+// facts (symbol, shared memory, barrier/warp flags), its PTX, its optimized
+// LLVM IR (inspect_llvm) and its link items, each string length-prefixed.
 #include "runtime/compile_cache.h"
 
 #include <llvm/Config/llvm-config.h>
@@ -18,7 +18,7 @@
 namespace cuhost::runtime {
 namespace {
 
-constexpr const char* kMagic = "cuhost-kernel-cache-1";
+constexpr const char* kMagic = "cuhost-kernel-cache-2";
 
 bool cache_disabled() {
   const char* v = std::getenv("CUHOST_NO_CACHE");
@@ -90,11 +90,14 @@ bool hash_function(const JitFunction& fn, Hasher& h, std::set<const JitFunction*
   if (!seen.insert(&fn).second) return true;
   if (!fn.captured) return false;  // not captured yet: compile normally
   const frontend::CapturedFunction& c = *fn.captured;
-  h.add(c.name);
-  h.add(c.filename);
-  h.add(std::uint64_t(c.first_line));
-  h.add(c.source);
   const JitOptions& o = fn.options;
+  h.add(c.name);
+  h.add(c.source);
+  // Where the source sits only reaches the code through line information.
+  if (o.lineinfo || o.debug) {
+    h.add(c.filename);
+    h.add(std::uint64_t(c.first_line));
+  }
   h.add(concat(o.device, o.inline_always, o.fastmath, o.debug, o.lineinfo, o.opt, o.lto ? int(*o.lto) : -1,
                o.max_registers, int(o.abi), "|", o.abi_name, "|", o.return_type ? o.return_type->str() : ""));
   for (const auto& item : o.link)
@@ -180,6 +183,7 @@ std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const
   k->uses_warp_ops = r.num() != 0;
   k->use_cooperative = r.num() != 0;
   k->ptx = r.str();
+  k->llvm_ir = r.str();
   std::uint64_t items = r.num();
   for (std::uint64_t i = 0; r.ok && i < items; ++i) {
     ir::LinkItem item;
@@ -210,6 +214,7 @@ void store_cached_kernel(const std::string& key, const CompiledKernel& k) {
   put(out, std::uint64_t(k.uses_warp_ops));
   put(out, std::uint64_t(k.use_cooperative));
   put(out, k.ptx);
+  put(out, k.llvm_ir);
   put(out, std::uint64_t(k.link.size()));
   for (const auto& item : k.link) {
     put(out, std::uint64_t(item.kind));

@@ -21,7 +21,8 @@ namespace cuhost::runtime {
 std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
                                             const TargetOptions& target);
 
-// A kernel from the cache (typed and llvm_ir are empty), or null.
+// A kernel from the cache (its `typed` is null: inspect_types reports the
+// signature only), or null.
 std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const JitFunction& fn,
                                                    const std::vector<const ir::Type*>& arg_types);
 

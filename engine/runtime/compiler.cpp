@@ -4,6 +4,8 @@
 // specialization compiles once per process.
 #include "runtime/compiler.h"
 
+#include "runtime/compile_cache.h"
+
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -112,6 +114,14 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
   const std::string& name = fn->name;
   if (fn->options.abi == ir::Abi::C)
     throw UserError(ErrorKind::NotImplementedError, concat("kernel '", name, "' cannot use the C ABI"));
+  // NVPTX kernels come from the on-disk cache when nothing they depend on changed.
+  std::optional<std::string> cache_key;
+  {
+    log::StageTimer timer(name, "cache");
+    cache_key = kernel_cache_key(*fn, arg_types, target);
+    if (cache_key)
+      if (auto cached = load_cached_kernel(*cache_key, *fn, arg_types)) return cached;
+  }
   std::shared_ptr<const sema::TypedFunction> typed;
   {
     log::StageTimer timer(name, "typing");
@@ -139,6 +149,7 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
     kernel->llvm_ir = std::move(out.ir);
     kernel->ptx = std::move(out.ptx);
     kernel->static_shared_bytes = out.static_shared_bytes;
+    if (cache_key) store_cached_kernel(*cache_key, *kernel);
     return kernel;
   }
   kernel->static_shared_bytes = std::size_t(lowered.static_shared_bytes);
