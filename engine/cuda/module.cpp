@@ -12,8 +12,11 @@
 
 #include "cuda/driver.h"
 #include "cuda/nvrtc.h"
+#include "cuda/toolkit_info.h"
 #include "runtime/compiler.h"
 #include "support/diagnostics.h"
+#include "support/hash.h"
+#include "support/source_hash.h"
 #include "support/log.h"
 
 namespace cuhost::cuda {
@@ -137,6 +140,25 @@ void device_compute_capability(int device, int* major, int* minor) {
   check(d.cuDeviceGetAttribute(minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev), "cuDeviceGetAttribute");
 }
 
+// Where the cubin linked from `inputs` is cached ("" when caching is off).
+static std::string cubin_cache_path(const std::vector<LinkInput>& inputs, int major, int minor, bool lto,
+                                    const std::vector<std::string>& extra) {
+  const char* off = std::getenv("CUHOST_NO_CACHE");
+  if (off && *off && std::string(off) != "0") return "";
+  Hasher h;
+  h.add(std::string("cuhost-cubin-1"));
+  h.add(nvjitlink_version());
+  h.add(concat(major, ".", minor, "|", lto));
+  for (const auto& e : extra) h.add(e);
+  for (const LinkInput& in : inputs) {
+    h.add(std::uint64_t(in.kind));
+    h.add(in.name);
+    h.add(in.data);
+  }
+  std::string dir = cache_folder("cubins");
+  return dir.empty() ? "" : dir + "/" + h.hex() + ".cubin";
+}
+
 CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>& kernel, int device) {
   CUHOST_CHECK(kernel && kernel->target == runtime::Target::NVPTX) << "kernel_function needs an NVPTX kernel";
   Cache& c = cache();
@@ -176,7 +198,13 @@ CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>&
   LinkResult linked;
   {
     log::StageTimer timer(kernel->name, "link");
-    linked = link(inputs, major, minor, lto, extra);
+    // Linked cubins are cached on disk by the content of every input, so a
+    // kernel from the kernel cache loads without running nvJitLink again.
+    std::string cubin_path = cubin_cache_path(inputs, major, minor, lto, extra);
+    if (cubin_path.empty() || !read_whole_file(cubin_path, linked.cubin) || linked.cubin.empty()) {
+      linked = link(inputs, major, minor, lto, extra);
+      if (!cubin_path.empty()) write_file_atomically(cubin_path, linked.cubin);
+    }
   }
 
   log::StageTimer timer(kernel->name, "load");
