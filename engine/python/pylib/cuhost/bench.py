@@ -177,6 +177,7 @@ def _discover(args):
 
 def _run_script(exe, script, extra_args):
     import subprocess
+    script = os.path.abspath(script)
     cmd = [exe] + extra_args + ["run", script]
     t0 = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=os.path.dirname(os.path.abspath(script)) or None)
