@@ -14,6 +14,7 @@
 
 #include <set>
 
+#include "codegen/cpu_fission.h"
 #include "codegen/lowering/lowerer.h"
 #include "codegen/nvptx_backend.h"
 #include "cpu/jit.h"
@@ -301,6 +302,11 @@ LoweredModule lower_module(const ModuleRequest& r) {
       f->addFnAttr(llvm::Attribute::AlwaysInline);
       out.entry_symbol = symbol;
       emit_cpu_wrappers(out, f, slots, !tf.uses_barriers && !tf.uses_warp_ops, symbol);
+      if (tf.uses_barriers && cpu_fission_enabled() && fission_supported(tf)) {
+        std::vector<llvm::Type*> slot_types;
+        for (const Slot& s : slots) slot_types.push_back(s.type);
+        emit_cpu_fission_block(out, f, slot_types, symbol, state.options.kernel_name);
+      }
     }
   }
   lower_pending(state);

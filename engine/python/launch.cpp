@@ -274,7 +274,9 @@ void run_cpu(const runtime::CompiledKernel& k, const unsigned grid[3], const uns
   l.kernel_name = k.name;
   l.thread_fn = k.cpu_thread_fn;
   l.block_fn = k.cpu_block_fn;
-  l.needs_fibers = k.uses_barriers || k.uses_warp_ops || !k.cpu_block_fn;
+  // Codegen provides a block entry only when the block can run as loops
+  // (barrier-free, or barriers split by loop fission); fibers otherwise.
+  l.needs_fibers = !k.cpu_block_fn;
   l.static_shared_bytes = k.static_shared_bytes;
   l.dynamic_shared_bytes = shared;
   l.grid = {grid[0], grid[1], grid[2]};

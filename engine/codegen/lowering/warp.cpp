@@ -19,10 +19,21 @@ llvm::Value* mask_arg(Lowerer& l, const sema::ExprInfo& inf, size_t i) {
   return l.convert(arg(l, inf, i), ir::uint32()).v;
 }
 
+// Marks a barrier call with its source line: the CPU target's loop fission
+// (cpu_fission.cpp) names the line of a barrier reached divergently.
+void tag_line(Lowerer& l, llvm::Value* v, const ast::Expr* e) {
+  auto* call = llvm::dyn_cast_or_null<llvm::CallInst>(v);
+  if (!call || !e) return;
+  llvm::Metadata* md[] = {llvm::ConstantAsMetadata::get(l.b().getInt32(l.where(e->loc).line))};
+  call->setMetadata("cuhost.line", llvm::MDNode::get(l.ctx(), md));
+}
+
 IntrinsicFn barrier_op(BarrierOp op) {
-  return [op](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
+  return [op](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     llvm::Value* pred = l.convert(arg(l, inf, 0), ir::int32()).v;
-    return l.convert({l.hooks().syncthreads_op(l, op, pred), ir::int32()}, inf.type);
+    llvm::Value* r = l.hooks().syncthreads_op(l, op, pred);
+    tag_line(l, r, e);
+    return l.convert({r, ir::int32()}, inf.type);
   };
 }
 
@@ -54,8 +65,10 @@ IntrinsicFn vote(VoteMode mode) {
 }  // namespace
 
 void register_warp(std::map<std::string, IntrinsicFn>& table) {
-  table["cuda.syncthreads"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
+  table["cuda.syncthreads"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     l.hooks().syncthreads(l);
+    llvm::BasicBlock* bb = l.b().GetInsertBlock();
+    if (!bb->empty()) tag_line(l, &bb->back(), e);
     return {nullptr, inf.type};
   };
   table["cuda.syncthreads_count"] = barrier_op(BarrierOp::Count);
