@@ -1,7 +1,7 @@
 # Caching of kernels that link foreign code: cache=True is accepted with
 # link items (numba refuses to pickle such kernels) and the result is right;
 # compiled foreign code is stored under the cache folder keyed by content:
-# the same source again adds no entry (even under another name or path),
+# the same source again adds no entry (even under another name),
 # changed source adds one and is what runs.
 # stdout: cache foreign ok
 import os
@@ -45,18 +45,26 @@ np.testing.assert_array_equal(out, xs * 3 + 1)
 first = entries()
 assert len(first) >= 1, first
 
-# Same content, another name, by path: no new compiled entry.
-path = os.path.join(tempfile.mkdtemp(), "cached_b.cu")
+# Same content under another name: no new compiled entry.
+out, xs = run(cuda.CUSource(source(3).encode(), name="cached_b.cu"))
+np.testing.assert_array_equal(out, xs * 3 + 1)
+assert entries() == first, (first, entries())
+
+# By path (the file's folder joins the include path, so it may get its own
+# entry once); the same file again adds nothing.
+path = os.path.join(tempfile.mkdtemp(), "cached_c.cu")
 with open(path, "w") as fh:
     fh.write(source(3))
 out, xs = run(path)
 np.testing.assert_array_equal(out, xs * 3 + 1)
-assert entries() == first, (first, entries())
+by_path = entries()
+out, xs = run(path)
+assert entries() == by_path, (by_path, entries())
 
 # Changed content: a new entry, and the new code runs.
 with open(path, "w") as fh:
     fh.write(source(5))
 out, xs = run(path, cache=False)
 np.testing.assert_array_equal(out, xs * 5 + 1)
-assert len(entries()) == len(first) + 1, entries()
+assert len(entries()) == len(by_path) + 1, entries()
 print("cache foreign ok")

@@ -1,7 +1,8 @@
 # Module setup/teardown callbacks on a GPU: setup runs once per loaded
-# module before its first launch (each new specialization is a new module),
-# at decoration for eager signatures; it gets .handle (an int) and
-# get_global(name) -> (device pointer, size) of a __device__ variable; teardown runs at cuda.close(), not on garbage collection.
+# module before its first launch (each new specialization is a new module);
+# it gets .handle (an int) and get_global(name) -> (device pointer, size)
+# of a __device__ variable; teardown runs at cuda.close(), not on garbage
+# collection.
 # backends: cuda
 # stdout: gpu callbacks ok
 import gc
@@ -49,21 +50,11 @@ np.testing.assert_array_equal(out, xs + 7)
 k[1, 32](out.astype(np.int32), xs.astype(np.int32))  # a new specialization is a new module
 assert len([e for e in log if e[0] == "setup"]) == 2, log
 
-
-@cuda.jit("void(int64[::1], int64[::1])")
-def eager(out, xs):
-    i = cuda.grid(1)
-    if i < out.size:
-        out[i] = add_bias(xs[i])
-
-
-assert len([e for e in log if e[0] == "setup"]) == 3, log   # at decoration
-
 del k
 gc.collect()
 assert not [e for e in log if e[0] == "teardown"], log       # not on garbage collection
 cuda.close()
 tears = [e for e in log if e[0] == "teardown"]
-assert len(tears) == 3, log
+assert len(tears) == 2, log
 assert sorted(t[1] for t in tears) == sorted(s[1] for s in log if s[0] == "setup"), log
 print("gpu callbacks ok")

@@ -22,5 +22,5 @@ def k(out, xs):
 xs = np.random.default_rng(1).standard_normal(300).astype(np.float32)
 out = np.zeros_like(xs)
 k[3, 128](out, xs)
-np.testing.assert_allclose(out, np.float32(2.5) * xs - np.float32(0.75), rtol=1e-6)
+np.testing.assert_allclose(out, np.float32(2.5) * xs - np.float32(0.75), rtol=1e-5, atol=1e-6)  # the GPU may contract to an FMA
 print("include env ok")
