@@ -6,6 +6,9 @@
 
 #include <nvrtc.h>
 
+#include <sys/stat.h>
+
+#include <atomic>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -43,6 +46,13 @@ void check_nvrtc(nvrtcResult r, const char* function, const std::string& name) {
     throw UserError(ErrorKind::NvrtcError, concat(function, " failed for '", name, "': ", nvrtcGetErrorString(r)));
 }
 
+std::atomic<NvrtcWarningSink> g_warning_sink{nullptr};
+
+bool is_directory(const std::string& p) {
+  struct stat st;
+  return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 std::mutex g_cache_mutex;
 std::map<std::string, NvrtcOutput> g_memory_cache;
 
@@ -53,6 +63,8 @@ std::string arch_for(int cc_major, int cc_minor) {
   if (cc_major == 9 && cc_minor == 0) arch += "a";
   return arch;
 }
+
+void set_nvrtc_warning_sink(NvrtcWarningSink sink) { g_warning_sink.store(sink); }
 
 std::string default_cuda_include_dir() {
   if (const char* p = std::getenv("NUMBA_CUDA_INCLUDE_PATH"); p && *p) return p;
@@ -78,6 +90,9 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
   std::vector<std::string> search;
   if (!source_dir.empty()) search.push_back(source_dir);
   search.push_back(cuda_include);
+  // CUDA 13 keeps libcu++/CUB/Thrust (CCCL) under include/cccl; the CUDA
+  // headers themselves (cooperative_groups.h, cuda_fp16.h) include them.
+  if (is_directory(cuda_include + "/cccl")) search.push_back(cuda_include + "/cccl");
   for (const auto& d : options.include_dirs) search.push_back(d);
   for (const auto& d : search) args.push_back("-I" + d);
   for (const auto& o : options.extra_options) args.push_back(o);
@@ -138,6 +153,8 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
     while (!out.code.empty() && out.code.back() == '\0') out.code.pop_back();
   }
   if (!disk_path.empty()) write_file_atomically(disk_path, out.code);
+  if (!out.log.empty())
+    if (NvrtcWarningSink sink = g_warning_sink.load()) sink(concat("NVRTC log messages: ", out.log));
   std::lock_guard<std::mutex> lock(g_cache_mutex);
   NvrtcOutput cached = out;
   cached.log.clear();

@@ -34,6 +34,13 @@ struct NvrtcOutput {
 NvrtcOutput compile_cuda_source(const std::string& source, const std::string& name, const std::string& source_dir,
                                 const NvrtcOptions& options);
 
+// Where a successful compilation with a non-empty log reports it (the Python
+// layer turns it into one UserWarning "NVRTC log messages: ..."). Called
+// once per actual compilation (never for cache hits), from the compiling
+// thread; `message` is the whole text of the warning.
+using NvrtcWarningSink = void (*)(const std::string& message);
+void set_nvrtc_warning_sink(NvrtcWarningSink sink);
+
 // The include directories from the environment: the CUDA include directory
 // (NUMBA_CUDA_INCLUDE_PATH wins when set) and then each entry of
 // NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS (colon separated).

@@ -285,3 +285,38 @@ TEST_CASE("ffi: an NVRTC failure carries the whole log and the file name", "[ffi
   CHECK(msg.find("second_unknown") != std::string::npos);
   CHECK(msg.find("2 errors detected") != std::string::npos);
 }
+
+TEST_CASE("ffi: CUDA headers that need CCCL (cooperative_groups.h) compile", "[ffi]") {
+  const std::string src =
+      "#include <cooperative_groups.h>\n"
+      "extern \"C\" __device__ int ffi_grid_sync(int* r) { cooperative_groups::this_grid().sync(); *r = 0; return 0; }\n";
+  cuda::NvrtcOptions opts;
+  auto out = cuda::compile_cuda_source(src, "grid_sync.cu", "", opts);
+  CHECK(out.code.find("ffi_grid_sync") != std::string::npos);
+}
+
+namespace {
+std::vector<std::string>& sunk() {
+  static std::vector<std::string> s;
+  return s;
+}
+}  // namespace
+
+TEST_CASE("ffi: a non-empty NVRTC log reaches the warning sink once per compilation", "[ffi]") {
+  char dir[] = "/tmp/cuhost-ffi-warn-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  setenv("CUHOST_CACHE_DIR", dir, 1);
+  sunk().clear();
+  cuda::set_nvrtc_warning_sink([](const std::string& m) { sunk().push_back(m); });
+  const std::string warns = "extern \"C\" __device__ int ffi_w(int* r) { int unused_in_sink_test; *r = 2; return 0; }\n";
+  const std::string clean = "extern \"C\" __device__ int ffi_c(int* r) { *r = 3; return 0; }\n";
+  cuda::NvrtcOptions opts;
+  cuda::compile_cuda_source(warns, "warns_sink.cu", "", opts);
+  cuda::compile_cuda_source(warns, "warns_sink.cu", "", opts);  // cache hit: no second report
+  cuda::compile_cuda_source(clean, "clean_sink.cu", "", opts);
+  cuda::set_nvrtc_warning_sink(nullptr);
+  unsetenv("CUHOST_CACHE_DIR");
+  REQUIRE(sunk().size() == 1);
+  CHECK(sunk()[0].rfind("NVRTC log messages: ", 0) == 0);
+  CHECK(sunk()[0].find("unused_in_sink_test") != std::string::npos);
+}
