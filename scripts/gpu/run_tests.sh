@@ -15,8 +15,14 @@ log=${OUT:-/tmp}/gpu-tests.log
 backend=${CUHOST_TEST_BACKEND:-cuda}
 {
   echo "== cuhost info"; cuhost info
-  echo "== unit tests"
-  "$dest/cuhost/tests/cuhost_unit_tests" 2>&1 | tail -n 25
+  echo "== unit tests (one process per test case, as CTest runs them)"
+  upass=0; ufail=0
+  while IFS= read -r name; do
+    [ -z "$name" ] && continue
+    if "$dest/cuhost/tests/cuhost_unit_tests" "$name" > /tmp/unit.out 2>&1; then upass=$((upass+1));
+    else ufail=$((ufail+1)); echo "FAILED unit: $name"; tail -n 30 /tmp/unit.out; fi
+  done < <("$dest/cuhost/tests/cuhost_unit_tests" --list-test-names-only)
+  echo "unit: $upass passed, $ufail failed"
   echo "== command-line tests"
   python3 tests/cli/test_cli.py "$CUHOST_BIN" 2>&1 | tail -n 30
   echo "== script tests and examples on backend $backend"
