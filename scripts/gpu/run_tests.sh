@@ -19,7 +19,8 @@ backend=${CUHOST_TEST_BACKEND:-cuda}
   upass=0; ufail=0
   while IFS= read -r name; do
     [ -z "$name" ] && continue
-    if "$dest/cuhost/tests/cuhost_unit_tests" "$name" > /tmp/unit.out 2>&1; then upass=$((upass+1));
+    spec=${name//\\/\\\\}; spec=${spec//,/\\,}; spec=${spec//[/\\[}  # Catch2 test-spec escaping
+    if "$dest/cuhost/tests/cuhost_unit_tests" "$spec" > /tmp/unit.out 2>&1; then upass=$((upass+1));
     else ufail=$((ufail+1)); echo "FAILED unit: $name"; tail -n 30 /tmp/unit.out; fi
   done < <("$dest/cuhost/tests/cuhost_unit_tests" --list-test-names-only)
   echo "unit: $upass passed, $ufail failed"
