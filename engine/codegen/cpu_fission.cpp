@@ -15,6 +15,8 @@
 // reduces them between the loops and R reads the result on resuming.
 #include "codegen/cpu_fission.h"
 
+#include <llvm/Analysis/PostDominators.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -38,6 +40,7 @@ namespace {
 constexpr int kMaxBarriers = 62;                     // ids 1..62 fit the i64 arrival mask (bit 0: exited)
 constexpr std::uint64_t kMaxThreadFrameBytes = 1024;  // per thread, on the worker's stack (x 1024 threads)
 constexpr int kBdimOffset = 24;                      // CuhostThreadCtx::bdim (cpu/cpu_abi.h)
+constexpr std::uint64_t kCtxBytes = 72;              // sizeof(CuhostThreadCtx)
 
 enum class BarrierKind { Plain = -1, Count = 0, And = 1, Or = 2 };
 
@@ -52,6 +55,7 @@ struct Storage {
   llvm::Type* type = nullptr;
   llvm::Align align;
   bool per_thread = true;
+  int copy_from = -1;  // a uniform local's "in" slot: refilled from this "out" slot after each region
 };
 
 BarrierKind barrier_kind(const llvm::CallInst* c, bool& is_barrier) {
@@ -208,7 +212,7 @@ class Fission {
       b.call->eraseFromParent();
       b.call = nullptr;
       pre->getTerminator()->eraseFromParent();
-      llvm::ReturnInst::Create(c_, llvm::ConstantInt::get(i32, k + 1), pre);
+      barrier_exits_.push_back(llvm::ReturnInst::Create(c_, llvm::ConstantInt::get(i32, k + 1), pre));
     }
     llvm::BasicBlock* entry = &r_->getEntryBlock();
     std::vector<llvm::AllocaInst*> allocas;
@@ -251,108 +255,248 @@ class Fission {
     return false;
   }
 
-  // Same value for every thread of the block at any time: kernel parameters,
-  // block-wide context fields (not tid), constants and pure operations on them.
-  bool uniform(llvm::Value* v, int depth = 0) {
+  // What a value depends on. Fixed: the same for every thread at any time
+  // (kernel parameters, block-wide context fields, constants, locals assigned
+  // once with a fixed value). Remat: a pure function of fixed values and the
+  // thread index, safe to compute again anywhere. Uniform: the same for every
+  // live thread at a given point (also block-uniform locals).
+  enum class Mode { Fixed = 0, Remat = 1, Uniform = 2 };
+
+  bool is_ctx_field_load(llvm::LoadInst* l) {
+    auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(l->getPointerOperand());
+    llvm::Argument* ctx = r_->getArg(nbody_ - 4);
+    if (l->isVolatile() || !gep || gep->getPointerOperand() != ctx || gep->getNumIndices() != 1 ||
+        !gep->getSourceElementType()->isIntegerTy(8))
+      return false;
+    auto* off = llvm::dyn_cast<llvm::ConstantInt>(gep->getOperand(1));
+    // ctx->bid / bdim / gdim / shared / dynamic_shared (tid is not kept current)
+    return off && off->getSExtValue() >= 12 && off->getSExtValue() < 64;
+  }
+
+  bool depends_only(llvm::Value* v, Mode mode, int depth = 0) {
     if (depth > 64) return false;
     if (llvm::isa<llvm::Constant>(v)) return true;
-    if (auto* arg = llvm::dyn_cast<llvm::Argument>(v)) return arg->getParent() == r_ && arg->getArgNo() + 3 < nbody_;
+    if (auto* arg = llvm::dyn_cast<llvm::Argument>(v)) {
+      if (arg->getParent() != r_) return false;
+      unsigned k = arg->getArgNo();
+      if (k + 3 < nbody_) return true;                       // slots and ctx
+      if (k < nbody_) return mode == Mode::Remat;            // tid.x/y/z
+      return mode == Mode::Uniform && arg == resume_arg();  // the region being run
+    }
     auto* i = llvm::dyn_cast<llvm::Instruction>(v);
     if (!i) return false;
-    auto known = uniform_memo_.find(i);
-    if (known != uniform_memo_.end()) return known->second;
-    bool u = false;
-    if (auto* l = llvm::dyn_cast<llvm::LoadInst>(i); l && uniform_allocas_.count(l->getPointerOperand())) {
-      u = true;  // a local assigned once with a uniform value
-    } else if (auto* l = llvm::dyn_cast<llvm::LoadInst>(i)) {
-      // ctx->bid / bdim / gdim / shared / dynamic_shared
-      auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(l->getPointerOperand());
-      llvm::Argument* ctx = r_->getArg(nbody_ - 4);
-      if (!l->isVolatile() && gep && gep->getPointerOperand() == ctx && gep->getNumIndices() == 1 &&
-          gep->getSourceElementType()->isIntegerTy(8)) {
-        if (auto* off = llvm::dyn_cast<llvm::ConstantInt>(gep->getOperand(1)))
-          u = off->getSExtValue() >= 12 && off->getSExtValue() < 64;
-      }
+    auto& memo = memo_[int(mode)];
+    auto known = memo.find(i);
+    if (known != memo.end()) return known->second;
+    memo[i] = false;  // cycles through memory are not fixed
+    bool ok = false;
+    if (auto* l = llvm::dyn_cast<llvm::LoadInst>(i)) {
+      const llvm::Value* p = l->getPointerOperand();
+      if (is_ctx_field_load(l))
+        ok = true;
+      else if (mode == Mode::Remat)
+        ok = rematerialized_.count(p) != 0;  // substituted by its expression when cloned
+      else
+        ok = fixed_.count(p) || (mode == Mode::Uniform && uniform_.count(p));
     } else if (llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::CastInst>(i) || llvm::isa<llvm::CmpInst>(i) ||
                llvm::isa<llvm::SelectInst>(i) || llvm::isa<llvm::GetElementPtrInst>(i) ||
                llvm::isa<llvm::InsertValueInst>(i) || llvm::isa<llvm::ExtractValueInst>(i) ||
                llvm::isa<llvm::UnaryOperator>(i)) {
-      u = true;
+      ok = mode != Mode::Remat || llvm::isSafeToSpeculativelyExecute(i);
       for (llvm::Value* op : i->operands())
-        if (!uniform(op, depth + 1)) {
-          u = false;
-          break;
-        }
+        if (ok && !depends_only(op, mode, depth + 1)) ok = false;
     }
-    uniform_memo_[i] = u;
-    return u;
+    memo[i] = ok;
+    return ok;
   }
 
-  // Allocas live at some barrier move to block-entry storage.
+  // Greatest fixed point: drop members of `set` until every remaining one
+  // satisfies keep(alloca).
+  template <class Keep>
+  void shrink(std::set<const llvm::Value*>& set, Keep keep) {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto& m : memo_) m.clear();
+      for (auto it = set.begin(); it != set.end();) {
+        if (!keep(const_cast<llvm::AllocaInst*>(llvm::cast<llvm::AllocaInst>(*it)))) {
+          it = set.erase(it);
+          changed = true;
+        } else {
+          ++it;
+        }
+      }
+    }
+  }
+
+  // Blocks control-dependent on a branch whose condition is not uniform.
+  std::set<llvm::BasicBlock*> divergent_blocks() {
+    std::set<llvm::BasicBlock*> out;
+    llvm::PostDominatorTree pdt(*r_);
+    for (llvm::BasicBlock& a : *r_) {
+      llvm::Instruction* t = a.getTerminator();
+      if (t->getNumSuccessors() < 2) continue;
+      llvm::Value* cond = nullptr;
+      if (auto* br = llvm::dyn_cast<llvm::BranchInst>(t))
+        cond = br->getCondition();
+      else if (auto* sw = llvm::dyn_cast<llvm::SwitchInst>(t))
+        cond = sw->getCondition();
+      if (cond && depends_only(cond, Mode::Uniform)) continue;
+      llvm::DomTreeNode* an = pdt.getNode(&a);
+      llvm::DomTreeNode* stop = an ? an->getIDom() : nullptr;
+      for (llvm::BasicBlock* succ : llvm::successors(&a))
+        for (llvm::DomTreeNode* n = pdt.getNode(succ); n && n != stop; n = n->getIDom())
+          if (n->getBlock()) out.insert(n->getBlock());
+    }
+    return out;
+  }
+
+  // A copy of the pure expression v (Remat) at the builder's point; loads of
+  // rematerialized locals are replaced by their expressions.
+  llvm::Value* clone_expr(llvm::Value* v, llvm::IRBuilder<>& b, std::map<llvm::Value*, llvm::Value*>& done) {
+    if (llvm::isa<llvm::Constant>(v) || llvm::isa<llvm::Argument>(v) || llvm::isa<llvm::AllocaInst>(v)) return v;
+    auto it = done.find(v);
+    if (it != done.end()) return it->second;
+    auto* i = llvm::cast<llvm::Instruction>(v);
+    llvm::Value* r = nullptr;
+    auto* l = llvm::dyn_cast<llvm::LoadInst>(i);
+    auto store = l ? single_store_.find(l->getPointerOperand()) : single_store_.end();
+    if (l && store != single_store_.end() && rematerialized_.count(l->getPointerOperand())) {
+      r = clone_expr(store->second->getValueOperand(), b, done);
+    } else {
+      llvm::Instruction* c = i->clone();
+      for (unsigned k = 0; k < c->getNumOperands(); ++k) c->setOperand(k, clone_expr(i->getOperand(k), b, done));
+      b.Insert(c);
+      r = c;
+    }
+    done[v] = r;
+    return r;
+  }
+
+  // Allocas live at some barrier: rematerialized at each resume point, moved
+  // to a block slot, carried through block in/out slots (uniform locals) or
+  // moved to per-thread storage.
   bool move_live_allocas() {
     llvm::BasicBlock* entry = &r_->getEntryBlock();
     const llvm::DataLayout& dl = m_.getDataLayout();
-    std::vector<std::pair<llvm::AllocaInst*, Storage>> moved;
-    std::uint64_t thread_bytes = 0;
-    std::map<llvm::AllocaInst*, std::vector<llvm::StoreInst*>> simple_allocas;
+    std::map<llvm::AllocaInst*, std::vector<llvm::StoreInst*>> simple;
+    std::vector<llvm::AllocaInst*> order;
     for (llvm::Instruction& i : *entry) {
       auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i);
       if (!a) continue;
-      bool simple = true;
+      order.push_back(a);
+      bool ok = true;
       std::vector<llvm::StoreInst*> stores;
       for (llvm::User* u : a->users()) {
         if (auto* l = llvm::dyn_cast<llvm::LoadInst>(u)) {
-          if (l->getPointerOperand() != a) simple = false;
+          if (l->getPointerOperand() != a) ok = false;
         } else if (auto* s = llvm::dyn_cast<llvm::StoreInst>(u)) {
-          if (s->getPointerOperand() != a || s->getValueOperand() == a) simple = false;
+          if (s->getPointerOperand() != a || s->getValueOperand() == a) ok = false;
           stores.push_back(s);
         } else {
-          simple = false;
+          ok = false;
         }
       }
-      if (simple) simple_allocas[a] = stores;
+      if (!ok) continue;
+      simple[a] = stores;
+      if (stores.size() == 1) single_store_[a] = stores[0];
     }
-    // Locals stored once with a uniform value: the greatest fixed point,
-    // starting from every single-store local.
-    for (auto& [a, stores] : simple_allocas)
-      if (stores.size() == 1) uniform_allocas_.insert(a);
+    // Liveness at each resume point, before anything is inserted.
+    std::map<llvm::AllocaInst*, std::vector<size_t>> live_at;
+    for (llvm::AllocaInst* a : order)
+      for (size_t k = 0; k < barriers_.size(); ++k)
+        if (!simple.count(a) || read_before_written(a, barriers_[k].resume)) live_at[a].push_back(k);
+
+    for (auto& [a, st] : single_store_) fixed_.insert(a);
+    shrink(fixed_, [&](llvm::AllocaInst* a) { return depends_only(single_store_.at(a)->getValueOperand(), Mode::Fixed); });
+    for (auto& [a, st] : single_store_) rematerialized_.insert(a);
+    shrink(rematerialized_,
+           [&](llvm::AllocaInst* a) { return depends_only(single_store_.at(a)->getValueOperand(), Mode::Remat); });
+    for (auto& [a, st] : simple)
+      if (!fixed_.count(a)) uniform_.insert(a);
+    std::set<llvm::BasicBlock*> divergent;
     for (bool changed = true; changed;) {
       changed = false;
-      uniform_memo_.clear();
-      for (auto& [a, stores] : simple_allocas)
-        if (uniform_allocas_.count(a) && !uniform(stores[0]->getValueOperand())) {
-          uniform_allocas_.erase(a);
+      for (auto& m : memo_) m.clear();
+      divergent = divergent_blocks();
+      for (auto it = uniform_.begin(); it != uniform_.end();) {
+        bool ok = true;
+        for (llvm::StoreInst* s : simple.at(const_cast<llvm::AllocaInst*>(llvm::cast<llvm::AllocaInst>(*it))))
+          if (divergent.count(s->getParent()) || !depends_only(s->getValueOperand(), Mode::Uniform)) ok = false;
+        if (!ok) {
+          it = uniform_.erase(it);
           changed = true;
+        } else {
+          ++it;
         }
+      }
     }
-    for (llvm::Instruction& i : *entry) {
-      auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i);
-      if (!a) continue;
-      bool simple = simple_allocas.count(a) != 0;
-      bool live = !simple;
-      for (size_t k = 0; simple && !live && k < barriers_.size(); ++k)
-        live = read_before_written(a, barriers_[k].resume);
-      if (!live) continue;
-      Storage s;
-      s.type = a->getAllocatedType();
-      s.align = a->getAlign();
-      s.per_thread = !uniform_allocas_.count(a);
-      if (s.per_thread) thread_bytes += dl.getTypeAllocSize(s.type);
-      moved.push_back({a, s});
+
+    std::uint64_t thread_bytes = 0;
+    struct Move {
+      llvm::AllocaInst* a;
+      int kind;  // 0 per-thread, 1 block slot, 2 in/out, 3 rematerialized
+    };
+    std::vector<Move> moves;
+    for (llvm::AllocaInst* a : order) {
+      if (!live_at.count(a)) continue;
+      int kind = 0;
+      if (rematerialized_.count(a))
+        kind = 3;
+      else if (fixed_.count(a))
+        kind = 1;
+      else if (uniform_.count(a))
+        kind = 2;
+      else
+        thread_bytes += dl.getTypeAllocSize(a->getAllocatedType());
+      moves.push_back({a, kind});
     }
     if (thread_bytes > kMaxThreadFrameBytes) return false;
+
     llvm::IRBuilder<> ib(entry->getTerminator());
     llvm::Type* ptr = llvm::PointerType::get(c_, 0);
-    for (size_t k = 0; k < moved.size(); ++k) {
-      auto [a, s] = moved[k];
-      llvm::Value* base =
-          ib.CreateAlignedLoad(ptr, ib.CreateConstInBoundsGEP1_64(ptr, frames_arg(), k), llvm::Align(8));
-      llvm::Value* addr = s.per_thread ? ib.CreateInBoundsGEP(s.type, base, lin_arg()) : base;
-      a->replaceAllUsesWith(addr);
-      a->eraseFromParent();
+    auto frame_ptr = [&](const Storage& s) {
+      size_t k = storage_.size();
       storage_.push_back(s);
+      return ib.CreateAlignedLoad(ptr, ib.CreateConstInBoundsGEP1_64(ptr, frames_arg(), k), llvm::Align(8));
+    };
+    for (const Move& mv : moves) {
+      llvm::AllocaInst* a = mv.a;
+      llvm::Type* t = a->getAllocatedType();
+      if (mv.kind == 3) {
+        llvm::StoreInst* st = single_store_.at(a);
+        for (size_t k : live_at.at(a)) {
+          llvm::IRBuilder<> rb(&*barriers_[k].resume->getFirstInsertionPt());
+          std::map<llvm::Value*, llvm::Value*> done;
+          rb.CreateStore(clone_expr(st->getValueOperand(), rb, done), a);
+        }
+      } else if (mv.kind == 2) {
+        // in: one block slot; out: per thread (the block entry copies the
+        // value of a thread that reached the barrier into `in`).
+        llvm::Value* in = frame_ptr({t, a->getAlign(), false, int(storage_.size()) + 1});
+        llvm::Value* out = ib.CreateInBoundsGEP(t, frame_ptr({t, a->getAlign(), true, -1}), lin_arg());
+        thread_bytes += dl.getTypeAllocSize(t);
+        // Every region restores it and every barrier saves it: a region
+        // that does not read it still carries it to the next one.
+        for (size_t k = 0; k < barriers_.size(); ++k) {
+          llvm::IRBuilder<> rb(&*barriers_[k].resume->getFirstInsertionPt());
+          rb.CreateStore(rb.CreateLoad(t, in), a);
+          llvm::IRBuilder<> pb(barrier_exits_[k]);
+          pb.CreateStore(pb.CreateLoad(t, a), out);
+        }
+      } else {
+        Storage s{t, a->getAlign(), mv.kind == 0, -1};
+        llvm::Value* base = frame_ptr(s);
+        llvm::Value* addr = s.per_thread ? ib.CreateInBoundsGEP(t, base, lin_arg()) : base;
+        a->replaceAllUsesWith(addr);
+        a->eraseFromParent();
+      }
     }
-    return true;
+    // ctx fields other than tid do not change while a block runs.
+    for (llvm::BasicBlock& bb : *r_)
+      for (llvm::Instruction& i : bb)
+        if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i); l && is_ctx_field_load(l))
+          l->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(c_, {}));
+    return thread_bytes <= kMaxThreadFrameBytes;
   }
 
   llvm::Function* body_;
@@ -362,8 +506,10 @@ class Fission {
   unsigned nbody_ = 0;
   std::vector<Barrier> barriers_;
   std::vector<Storage> storage_;
-  std::map<llvm::Instruction*, bool> uniform_memo_;
-  std::set<const llvm::Value*> uniform_allocas_;
+  std::map<llvm::Instruction*, bool> memo_[3];
+  std::set<const llvm::Value*> fixed_, uniform_, rematerialized_;
+  std::map<const llvm::Value*, llvm::StoreInst*> single_store_;
+  std::vector<llvm::ReturnInst*> barrier_exits_;  // the `ret id` of each barrier
 };
 
 // A do-while loop 0..hi-1 (hi >= 1) around body(iv) at the builder's point.
@@ -406,6 +552,9 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
                                    llvm::GlobalValue::ExternalLinkage, out.cpu_block_symbol, m);
   f->addFnAttr(llvm::Attribute::NoUnwind);
   f->addParamAttr(1, llvm::Attribute::NoAlias);
+  // The whole CuhostThreadCtx is readable: its loads may be hoisted out of conditions.
+  f->addParamAttr(1, llvm::Attribute::getWithDereferenceableBytes(c, kCtxBytes));
+  f->addParamAttr(1, llvm::Attribute::getWithAlignment(c, llvm::Align(8)));
   llvm::BasicBlock* entry = llvm::BasicBlock::Create(c, "entry", f);
   llvm::IRBuilder<> b(entry);
   llvm::Value* params = f->getArg(0);
@@ -432,8 +581,10 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
   state->setAlignment(llvm::Align(64));
   llvm::AllocaInst* preds = b.CreateAlloca(i32, n, "thread.pred");
   preds->setAlignment(llvm::Align(64));
+  std::vector<llvm::AllocaInst*> slot_allocas;
   for (size_t k = 0; k < storage.size(); ++k) {
     llvm::AllocaInst* slot = b.CreateAlloca(storage[k].type, storage[k].per_thread ? n : nullptr, "frame");
+    slot_allocas.push_back(slot);
     slot->setAlignment(storage[k].per_thread ? std::max(storage[k].align, llvm::Align(64)) : storage[k].align);
     b.CreateAlignedStore(slot, b.CreateConstInBoundsGEP2_64(llvm::ArrayType::get(ptr, storage.size()), frames, 0, k),
                          llvm::Align(8));
@@ -533,6 +684,28 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
 
   b.SetInsertPoint(go_on);
   b.CreateStore(next, cur);
+  bool carries = false;
+  for (const Storage& s : storage) carries |= s.copy_from >= 0;
+  if (carries) {
+    // Block-uniform locals: take the values of the first thread that reached the barrier.
+    llvm::BasicBlock* pre = b.GetInsertBlock();
+    llvm::BasicBlock* find = llvm::BasicBlock::Create(c, "find.arrived", f);
+    llvm::BasicBlock* found = llvm::BasicBlock::Create(c, "found.arrived", f);
+    b.CreateBr(find);
+    b.SetInsertPoint(find);
+    llvm::PHINode* t = b.CreatePHI(i64, 2);
+    t->addIncoming(b.getInt64(0), pre);
+    llvm::Value* hit = b.CreateICmpEQ(b.CreateLoad(i8, b.CreateInBoundsGEP(i8, state, t)), b.CreateTrunc(next, i8));
+    t->addIncoming(b.CreateAdd(t, b.getInt64(1)), find);
+    b.CreateCondBr(hit, found, find);
+    b.SetInsertPoint(found);
+    for (size_t k = 0; k < storage.size(); ++k) {
+      if (storage[k].copy_from < 0) continue;
+      llvm::Type* ty = storage[k].type;
+      llvm::Value* src = b.CreateInBoundsGEP(ty, slot_allocas[size_t(storage[k].copy_from)], t);
+      b.CreateStore(b.CreateLoad(ty, src), slot_allocas[k]);
+    }
+  }
   llvm::SwitchInst* red = b.CreateSwitch(next, dispatch);
   for (size_t k = 0; k < barriers.size(); ++k) {
     if (barriers[k].kind == BarrierKind::Plain) continue;
