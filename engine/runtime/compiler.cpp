@@ -19,6 +19,7 @@
 #include "codegen/module.h"
 #include "codegen/nvptx_backend.h"
 #include "cpu/jit.h"
+#include "cuda/linker.h"
 #include "frontend/captured.h"
 #include "sema/infer.h"
 #include "support/diagnostics.h"
@@ -172,6 +173,21 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
   return kernel;
 }
 
+// CUHOST_VERIFY_PTX=1 (set by the test suite): every kernel compiled for the
+// CPU is also compiled to PTX and, when it links no foreign code, assembled
+// for sm_90 by nvJitLink, so CI checks the GPU path of every kernel it runs
+// without a GPU.
+void verify_ptx_if_asked(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types) {
+  const char* v = std::getenv("CUHOST_VERIFY_PTX");
+  if (!v || !*v || std::string(v) == "0") return;
+  TargetOptions nv;
+  nv.target = Target::NVPTX;
+  std::shared_ptr<CompiledKernel> k = build_kernel(fn, arg_types, nv);
+  if (!k->link.empty()) return;  // foreign items need the module loader; the GPU run links them
+  log::StageTimer timer(fn->name, "verify-ptx");
+  cuda::link({cuda::LinkInput{ir::LinkKind::PTXSource, fn->name + ".ptx", k->ptx}}, 9, 0, false);
+}
+
 }  // namespace
 
 std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFunction>& fn,
@@ -188,6 +204,7 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFu
     }
   }
   std::shared_ptr<const CompiledKernel> kernel = build_kernel(fn, arg_types, target);
+  if (target.target == Target::CPU) verify_ptx_if_asked(fn, arg_types);
   std::lock_guard<std::mutex> lock(memo_mutex());
   auto [it, inserted] = memo().emplace(key, MemoEntry{fn, kernel});
   return inserted ? kernel : it->second.kernel;
