@@ -513,8 +513,8 @@ class Fission {
 };
 
 // A do-while loop 0..hi-1 (hi >= 1) around body(iv) at the builder's point.
-void emit_loop(llvm::IRBuilder<>& b, llvm::Value* hi, const std::string& name,
-               const std::function<void(llvm::Value*)>& body) {
+llvm::BranchInst* emit_loop(llvm::IRBuilder<>& b, llvm::Value* hi, const std::string& name,
+                            const std::function<void(llvm::Value*)>& body) {
   llvm::Function* f = b.GetInsertBlock()->getParent();
   llvm::LLVMContext& c = f->getContext();
   llvm::BasicBlock* pre = b.GetInsertBlock();
@@ -527,8 +527,9 @@ void emit_loop(llvm::IRBuilder<>& b, llvm::Value* hi, const std::string& name,
   body(iv);
   llvm::Value* next = b.CreateAdd(iv, llvm::ConstantInt::get(hi->getType(), 1), "", true, true);
   iv->addIncoming(next, b.GetInsertBlock());
-  b.CreateCondBr(b.CreateICmpSLT(next, hi), head, exit);
+  llvm::BranchInst* latch = b.CreateCondBr(b.CreateICmpSLT(next, hi), head, exit);
   b.SetInsertPoint(exit);
+  return latch;
 }
 
 }  // namespace
@@ -605,7 +606,8 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
     b.CreateStore(b.getInt64(0), mask_var);
     emit_loop(b, dims[2], "tz", [&](llvm::Value* z) {
       emit_loop(b, dims[1], "ty", [&](llvm::Value* y) {
-        emit_loop(b, dims[0], "tx", [&](llvm::Value* x) {
+        llvm::MDNode* group = llvm::MDNode::getDistinct(c, {});
+        llvm::BranchInst* latch = emit_loop(b, dims[0], "tx", [&](llvm::Value* x) {
           llvm::Value* lin = b.CreateZExt(
               b.CreateAdd(x, b.CreateMul(dims[0], b.CreateAdd(y, b.CreateMul(dims[1], z), "", true, true), "", true,
                                          true),
@@ -621,8 +623,9 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
           }
           std::vector<llvm::Value*> call_args = args;
           call_args.insert(call_args.end(), {ctx, x, y, z, frames, lin, b.getInt32(k), result, preds});
-          llvm::Value* rc = b.CreateCall(r, call_args);
-          b.CreateStore(b.CreateTrunc(rc, i8), st);
+          llvm::CallInst* rc = b.CreateCall(r, call_args);
+          rc->setMetadata(llvm::LLVMContext::MD_access_group, group);
+          b.CreateStore(b.CreateTrunc(rc, i8), st)->setMetadata(llvm::LLVMContext::MD_access_group, group);
           llvm::Value* bit = b.CreateShl(b.getInt64(1), b.CreateZExt(rc, i64));
           b.CreateStore(b.CreateOr(b.CreateLoad(i64, mask_var), bit), mask_var);
           if (checked) {
@@ -630,6 +633,14 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
             b.SetInsertPoint(skip);
           }
         });
+        // Between two barriers the threads of a block are unordered (a
+        // dependence between two of them would be a data race on a GPU):
+        // the x loop's iterations are independent.
+        llvm::Metadata* parallel[] = {llvm::MDString::get(c, "llvm.loop.parallel_accesses"), group};
+        llvm::Metadata* loop_md[] = {nullptr, llvm::MDNode::get(c, parallel)};
+        llvm::MDNode* loop_id = llvm::MDNode::getDistinct(c, loop_md);
+        loop_id->replaceOperandWith(0, loop_id);
+        latch->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
       });
     });
     b.CreateBr(combine);

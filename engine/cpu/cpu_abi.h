@@ -6,8 +6,11 @@
 // Generated entry points, for a kernel whose entry symbol is S:
 //   void S.cpu.thread(void** params, CuhostThreadCtx* ctx)  -- one GPU thread
 //   void S.cpu.block(void** params, CuhostThreadCtx* ctx)   -- every thread of
-//       the block, x fastest, as a plain loop (only for kernels without
-//       barriers or warp operations; ctx->tid is updated by the loop).
+//       the block, x fastest, as plain loops: one loop for a barrier-free
+//       kernel, one loop per barrier region for a kernel whose barriers loop
+//       fission can split (codegen/cpu_fission.h); absent for warp operations
+//       and other barrier kernels, which need fibers. ctx->tid is not kept
+//       current by the loops (error paths store it).
 // params is the kernelParams array of codegen/kernel_abi.h.
 #pragma once
 

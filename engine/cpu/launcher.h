@@ -1,6 +1,7 @@
 // Runs a kernel compiled for the host over a launch grid: blocks spread over
-// a thread pool using every core; inside a block, barrier-free kernels run as
-// a plain loop (cpu_block_fn) and kernels with barriers or warp operations
+// a thread pool using every core; inside a block, kernels with a block entry
+// (barrier-free ones, and barrier kernels split by loop fission) run as plain
+// loops (cpu_block_fn) and the other kernels with barriers or warp operations
 // run each GPU thread on a small fiber with real syncthreads / 32-lane warp
 // semantics. Never one OS thread per GPU thread.
 #pragma once
@@ -18,7 +19,7 @@ struct CpuLaunch {
   std::string kernel_name;   // for error messages
   void* thread_fn = nullptr; // CompiledKernel::cpu_thread_fn
   void* block_fn = nullptr;  // CompiledKernel::cpu_block_fn (may be null)
-  bool needs_fibers = true;  // uses barriers or warp operations
+  bool needs_fibers = true;  // no block entry: barriers or warp operations run on fibers
   std::size_t static_shared_bytes = 0;
   std::size_t dynamic_shared_bytes = 0;
   Dim3 grid, block;
