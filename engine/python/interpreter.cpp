@@ -152,7 +152,31 @@ int run_file(const std::string& path, const std::vector<std::string>& args) {
   return finish(result);
 }
 
+// Makes source text given as a string visible to inspect.getsource (which
+// kernels compiled from it need) by entering it into linecache.
+static void remember_source(const std::string& source, const std::string& filename) {
+  PyObject* linecache = PyImport_ImportModule("linecache");
+  if (!linecache) {
+    PyErr_Clear();
+    return;
+  }
+  PyObject* cache = PyObject_GetAttrString(linecache, "cache");
+  PyObject* text = PyUnicode_FromStringAndSize(source.data(), static_cast<Py_ssize_t>(source.size()));
+  PyObject* lines = text ? PyObject_CallMethod(text, "splitlines", "O", Py_True) : nullptr;
+  if (cache && lines) {
+    PyObject* entry = Py_BuildValue("(nOOs)", static_cast<Py_ssize_t>(source.size()), Py_None, lines, filename.c_str());
+    if (entry) PyDict_SetItemString(cache, filename.c_str(), entry);
+    Py_XDECREF(entry);
+  }
+  if (PyErr_Occurred()) PyErr_Clear();
+  Py_XDECREF(lines);
+  Py_XDECREF(text);
+  Py_XDECREF(cache);
+  Py_DECREF(linecache);
+}
+
 int run_string(const std::string& source, const std::string& filename) {
+  remember_source(source, filename);
   PyObject* globals = fresh_main_dict(filename);
   PyObject* code = Py_CompileStringExFlags(source.c_str(), filename.c_str(), Py_file_input, nullptr, -1);
   if (!code) return finish(nullptr);

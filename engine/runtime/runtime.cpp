@@ -11,6 +11,7 @@
 
 #include "cuda/driver.h"
 #include "cuda/toolkit_info.h"
+#include "plugin/registry.h"
 #include "python/interpreter.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
@@ -152,6 +153,11 @@ class RuntimeImpl final : public Runtime {
     runtime::Session& s = runtime::session();
     std::lock_guard<std::mutex> lock(s.mutex);
     s.plugin_paths.push_back(directory);
+  }
+
+  void register_plugin(const std::string& manifest_toml, const std::map<std::string, std::string>& files,
+                       const std::string& origin) override {
+    plugin::register_in_memory(manifest_toml, files, origin);
   }
 
  private:

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -73,6 +74,13 @@ class Runtime {
 
   // Adds a plugin directory to the search path before scripts run.
   virtual void add_plugin_path(const std::string& directory) = 0;
+
+  // Registers a plugin given as data: its plugin.toml text and its files
+  // (relative name -> contents). It is found before any folder on the search
+  // path. Throws std::runtime_error (a cuhost user error naming the field)
+  // when the manifest is invalid.
+  virtual void register_plugin(const std::string& manifest_toml, const std::map<std::string, std::string>& files,
+                               const std::string& origin = "<embedded plugin>") = 0;
 };
 
 // Version string of cuhost itself ("0.1.0").
