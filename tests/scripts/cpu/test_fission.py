@@ -202,6 +202,33 @@ for blk in range(4):
 np.testing.assert_array_equal(ou, ref)
 
 
+def block3d(x, out):
+    # A 3-d block, a barrier-free while loop inside a region, syncthreads_or.
+    sm = cuda.shared.array(64, int32)
+    t = cuda.threadIdx.x + 4 * (cuda.threadIdx.y + 4 * cuda.threadIdx.z)
+    sm[t] = x[cuda.blockIdx.x * 64 + t]
+    cuda.syncthreads()
+    acc = 0
+    j = 0
+    while j < 64:
+        acc += sm[(t + j) % 64] * (j + 1)
+        j += 3
+    cuda.syncthreads()
+    sm[63 - t] = acc
+    big = cuda.syncthreads_or(acc > 1000)
+    out[cuda.blockIdx.x * 64 + t] = sm[t] + big
+
+
+x3 = rng.integers(-20, 20, 64 * 5).astype(np.int32)
+_, o3 = compiled_twice(block3d, 5, (4, 4, 4), [x3, np.zeros_like(x3)])
+ref = np.zeros_like(x3)
+for blk in range(5):
+    seg = x3[blk * 64:(blk + 1) * 64]
+    acc = np.array([sum(int(seg[(t + j) % 64]) * (j + 1) for j in range(0, 64, 3)) for t in range(64)])
+    ref[blk * 64:(blk + 1) * 64] = acc[::-1] + int((acc > 1000).any())
+np.testing.assert_array_equal(o3, ref)
+
+
 def breaks_out(x, out):
     # A break leaving a loop that holds a barrier: not split, fibers run it.
     buf = cuda.shared.array(TPB, int32)
@@ -236,5 +263,5 @@ try:
     raise AssertionError("divergent barriers were not reported")
 except cuda.KernelError as e:
     msg = str(e)
-    assert "barrier inside divergent control flow in kernel 'divergent' (line 227)" in msg, msg
+    assert "barrier inside divergent control flow in kernel 'divergent' (line 254)" in msg, msg
 print("fission ok")
