@@ -39,6 +39,7 @@ namespace {
 
 constexpr int kMaxBarriers = 62;                     // ids 1..62 fit the i64 arrival mask (bit 0: exited)
 constexpr std::uint64_t kMaxThreadFrameBytes = 1024;  // per thread, on the worker's stack (x 1024 threads)
+constexpr std::size_t kMaxInlinedInstructions = 400000;
 constexpr int kBdimOffset = 24;                      // CuhostThreadCtx::bdim (cpu/cpu_abi.h)
 constexpr std::uint64_t kCtxBytes = 72;              // sizeof(CuhostThreadCtx)
 
@@ -91,6 +92,10 @@ class Fission {
     split_and_demote();
     cut_at_barriers();
     if (!move_live_allocas()) return drop();
+    // Every region loop (two per barrier) inlines R before the dead regions
+    // fold away: bound the work the optimizer is given.
+    std::size_t size = r_->getInstructionCount();
+    if (size * 2 * (barriers_.size() + 1) > kMaxInlinedInstructions) return drop();
     return true;
   }
 
