@@ -29,3 +29,10 @@ with contextlib.redirect_stdout(buf):
 text = buf.getvalue()
 assert "philox.uniform(uint64, uint64) -> float32" in text and "24 random bits" in text, text
 print("plugins cli ok")
+
+# The same namespaces under cuda (and numba.cuda).
+from cuda.plugins import philox as philox_via_cuda  # noqa: E402
+from numba.cuda.plugins import fastmath  # noqa: E402
+import cuhost.plugins  # noqa: E402
+assert philox_via_cuda is philox and fastmath is cuhost.plugins.load("fastmath")
+print("plugin namespaces ok")
