@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "python/array_view.h"
+#include "runtime/device_memory.h"
 #include "python/device_array.h"
 #include "python/errors.h"
 
@@ -183,7 +184,11 @@ PyObject* host_to_device_for_launch(PyObject* host_array, std::uintptr_t stream)
     Py_DECREF(dtype);
     return nullptr;
   }
-  PyObject* copy = new_device_array(region.ndim, region.shape, nullptr, dtype, false, nullptr);
+  PyObject* copy = nullptr;
+  {
+    runtime::LaunchTemporaryScope temporaries(stream);  // pooled per stream: no cuMemAlloc per launch
+    copy = new_device_array(region.ndim, region.shape, nullptr, dtype, false, nullptr);
+  }
   Py_DECREF(dtype);
   if (!copy) return nullptr;
   try {

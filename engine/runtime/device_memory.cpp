@@ -4,6 +4,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <vector>
 
 #include "cuda/context.h"
 #include "cuda/memory.h"
@@ -24,7 +27,39 @@ void* aligned_host(std::size_t bytes) {
 }
 
 CUstream as_stream(std::uintptr_t s) { return reinterpret_cast<CUstream>(s); }
+
+// --- launch temporaries ------------------------------------------------------
+constexpr std::size_t kPoolMaxBlock = std::size_t(1) << 20;  // larger temporaries are not pooled
+constexpr std::size_t kPoolMaxPerBucket = 16;
+
+thread_local bool t_temporary_active = false;
+thread_local std::uintptr_t t_temporary_stream = 0;
+
+struct TemporaryPool {
+  std::mutex mutex;
+  std::map<std::pair<std::uintptr_t, std::size_t>, std::vector<std::uintptr_t>> free_blocks;  // (stream, size)
+};
+TemporaryPool& temporary_pool() {
+  static TemporaryPool* pool = new TemporaryPool();  // never destroyed: blocks live until exit
+  return *pool;
+}
+std::size_t pool_bucket(std::size_t bytes) {
+  std::size_t b = 256;
+  while (b < bytes) b <<= 1;
+  return b;
+}
 }  // namespace
+
+LaunchTemporaryScope::LaunchTemporaryScope(std::uintptr_t stream)
+    : previous_active_(t_temporary_active), previous_stream_(t_temporary_stream) {
+  t_temporary_active = true;
+  t_temporary_stream = stream;
+}
+
+LaunchTemporaryScope::~LaunchTemporaryScope() {
+  t_temporary_active = previous_active_;
+  t_temporary_stream = previous_stream_;
+}
 
 bool device_is_host() { return session().backend != Backend::Cuda; }
 
@@ -40,6 +75,23 @@ std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate(std::size_t bytes) 
   if (bytes == 0) return a;  // address 0: nothing to free
   if (a->backend_ == Backend::Cuda) {
     cuda::make_primary_context_current(a->device_);
+    if (t_temporary_active && bytes <= kPoolMaxBlock) {
+      std::size_t bucket = pool_bucket(bytes);
+      a->pooled_capacity_ = bucket;
+      a->pool_stream_ = t_temporary_stream;
+      TemporaryPool& pool = temporary_pool();
+      {
+        std::lock_guard<std::mutex> lock(pool.mutex);
+        auto& blocks = pool.free_blocks[{a->pool_stream_, bucket}];
+        if (!blocks.empty()) {
+          a->address_ = blocks.back();
+          blocks.pop_back();
+          return a;
+        }
+      }
+      a->address_ = cuda::device_alloc(bucket);
+      return a;
+    }
     a->address_ = cuda::device_alloc(bytes);
   } else {
     a->address_ = reinterpret_cast<std::uintptr_t>(aligned_host(bytes));
@@ -49,6 +101,15 @@ std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate(std::size_t bytes) 
 
 DeviceAllocation::~DeviceAllocation() {
   if (!address_) return;
+  if (pooled_capacity_) {
+    TemporaryPool& pool = temporary_pool();
+    std::lock_guard<std::mutex> lock(pool.mutex);
+    auto& blocks = pool.free_blocks[{pool_stream_, pooled_capacity_}];
+    if (blocks.size() < kPoolMaxPerBucket) {
+      blocks.push_back(address_);
+      return;
+    }
+  }
   if (backend_ == Backend::Cuda) {
     try {
       cuda::make_primary_context_current(device_);

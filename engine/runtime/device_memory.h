@@ -31,6 +31,25 @@ class DeviceAllocation {
   std::size_t size_ = 0;
   Backend backend_ = Backend::Cpu;
   int device_ = 0;
+  std::size_t pooled_capacity_ = 0;  // > 0: a launch temporary that goes back to its stream's pool
+  std::uintptr_t pool_stream_ = 0;
+};
+
+// While one is alive on this thread, small CUDA allocations are launch
+// temporaries (the device copies of host arrays passed to one launch): they
+// come from, and return to, a small pool kept per stream instead of
+// cuMemAlloc/cuMemFree on every launch. Reuse is safe because every use of a
+// pooled block is ordered on that one stream (copy in, kernel, copy back).
+class LaunchTemporaryScope {
+ public:
+  explicit LaunchTemporaryScope(std::uintptr_t stream);
+  ~LaunchTemporaryScope();
+  LaunchTemporaryScope(const LaunchTemporaryScope&) = delete;
+  LaunchTemporaryScope& operator=(const LaunchTemporaryScope&) = delete;
+
+ private:
+  bool previous_active_;
+  std::uintptr_t previous_stream_;
 };
 
 // Page-locked host memory (cuMemAllocHost) on CUDA; plain aligned host memory
