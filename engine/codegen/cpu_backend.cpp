@@ -3,6 +3,8 @@
 #include "codegen/cpu_backend.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -51,7 +53,49 @@ void internalize_except(llvm::Module& m, const std::vector<std::string>& keep) {
     if (!f.isDeclaration() && !kept.count(f.getName().str())) f.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
+namespace {
+
+// Collects the IR linker's diagnostics instead of letting LLVM's default
+// handler print them and exit the process (a symbol defined twice is an
+// error, as in nvJitLink). Restores the previous handler when done.
+class LinkDiagnostics {
+ public:
+  explicit LinkDiagnostics(llvm::LLVMContext& c)
+      : c_(c), old_(c.getDiagnosticHandlerCallBack()), old_ctx_(c.getDiagnosticContext()) {
+    c.setDiagnosticHandlerCallBack(&LinkDiagnostics::handle, this);
+  }
+  ~LinkDiagnostics() { c_.setDiagnosticHandlerCallBack(old_, old_ctx_); }
+  const std::string& text() const { return text_; }
+
+ private:
+  static void handle(const llvm::DiagnosticInfo* di, void* self) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    llvm::DiagnosticPrinterRawOStream printer(os);
+    di->print(printer);
+    auto* me = static_cast<LinkDiagnostics*>(self);
+    if (!me->text_.empty()) me->text_ += "\n";
+    me->text_ += os.str();
+  }
+  llvm::LLVMContext& c_;
+  llvm::DiagnosticHandler::DiagnosticHandlerTy old_;
+  void* old_ctx_;
+  std::string text_;
+};
+
+// "Linking globals named 'f': symbol multiply defined!" -> f
+std::string multiply_defined_symbol(const std::string& text) {
+  std::size_t at = text.find("Linking globals named '");
+  if (at == std::string::npos) return "";
+  at += 23;
+  std::size_t end = text.find('\'', at);
+  return end == std::string::npos ? "" : text.substr(at, end - at);
+}
+
+}  // namespace
+
 void link_host_foreign(llvm::Module& m, const std::vector<std::shared_ptr<const ir::ForeignFunction>>& foreign) {
+  LinkDiagnostics diagnostics(m.getContext());
   std::set<std::string> seen;
   for (const auto& ff : foreign) {
     const std::vector<ir::LinkItem>& items = !ff->cpu_link.empty() ? ff->cpu_link : ff->link;
@@ -71,9 +115,15 @@ void link_host_foreign(llvm::Module& m, const std::vector<std::shared_ptr<const 
                                                         "': ", llvm::toString(lib.takeError())));
       (*lib)->setTargetTriple(m.getTargetTriple());
       (*lib)->setDataLayout(m.getDataLayout());
-      if (llvm::Linker::linkModules(m, std::move(*lib)))
-        throw UserError(ErrorKind::CompileError,
-                        concat("linking the host code of '", ff->name, "' failed (a symbol defined twice?)"));
+      if (llvm::Linker::linkModules(m, std::move(*lib))) {
+        std::string sym = multiply_defined_symbol(diagnostics.text());
+        std::string shown = item.from_path() ? item.path : item.name;
+        if (!sym.empty())
+          throw UserError(ErrorKind::LinkerError, concat("symbol defined more than once: ", sym, " (again in '", shown,
+                                                         "', linked for '", ff->name, "')"));
+        throw UserError(ErrorKind::LinkerError, concat("linking the host code of '", shown, "' for '", ff->name,
+                                                       "' failed: ", diagnostics.text()));
+      }
     }
   }
 }

@@ -237,6 +237,42 @@ void emit_exported_device(LoweredModule& out, ModuleState& state, const ModuleRe
   out.keep.push_back(name);
 }
 
+// C-ABI device functions called in this module are also defined under their
+// C symbol (the function's name or abi_info's abi_name), so foreign code
+// linked into the module can call them back (C -> Python nesting).
+void emit_c_abi_symbols(ModuleState& state) {
+  llvm::Module& m = *state.module;
+  llvm::LLVMContext& c = m.getContext();
+  std::vector<std::shared_ptr<const sema::TypedFunction>> fns = state.keep_alive;
+  for (const auto& tfp : fns) {
+    const sema::TypedFunction& tf = *tfp;
+    if (tf.abi != ir::Abi::C || tf.symbol.empty() || m.getFunction(tf.symbol)) continue;
+    llvm::Function* impl = state.function_for(tfp);
+    bool void_ret = is_void_type(tf.return_type);
+    std::vector<llvm::Type*> params;
+    for (const ir::Type* a : tf.arg_types) params.push_back(abi_type(c, a));
+    llvm::Type* ret = void_ret ? llvm::Type::getVoidTy(c) : abi_type(c, tf.return_type);
+    auto* f = llvm::Function::Create(llvm::FunctionType::get(ret, params, false), llvm::GlobalValue::ExternalLinkage,
+                                     tf.symbol, m);
+    f->addFnAttr(llvm::Attribute::NoUnwind);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", f));
+    std::vector<llvm::Value*> args;
+    for (size_t i = 0; i < tf.arg_types.size(); ++i) {
+      llvm::Value* a = f->getArg(unsigned(i));
+      if (tf.arg_types[i]->kind == ir::TypeKind::Boolean) a = b.CreateICmpNE(a, b.getInt8(0));
+      args.push_back(a);
+    }
+    for (llvm::Type* t : state.hooks->context_param_types(m)) args.push_back(llvm::Constant::getNullValue(t));
+    llvm::Value* result = b.CreateCall(impl, args);
+    if (void_ret) {
+      b.CreateRetVoid();
+    } else {
+      if (tf.return_type->kind == ir::TypeKind::Boolean) result = b.CreateZExt(result, b.getInt8Ty());
+      b.CreateRet(result);
+    }
+  }
+}
+
 }  // namespace
 
 LoweredModule lower_module(const ModuleRequest& r) {
@@ -310,6 +346,7 @@ LoweredModule lower_module(const ModuleRequest& r) {
     }
   }
   lower_pending(state);
+  emit_c_abi_symbols(state);
   out.static_shared_bytes = state.static_shared_bytes;
 
   // Link items of the whole call tree, each once.

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "cuda/module.h"
+#include "cuda/nvrtc.h"
 #include "ir/type_parser.h"
 #include "python/dispatcher.h"
 #include "python/errors.h"
@@ -206,6 +207,14 @@ ir::LinkItem item_from_object(PyObject* obj) {
   return item;
 }
 
+// A non-empty NVRTC log without failure becomes one UserWarning
+// "NVRTC log messages: ..." (compilation runs with the GIL released).
+void warn_nvrtc_log(const std::string& message) {
+  PyGILState_STATE g = PyGILState_Ensure();
+  if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) < 0) PyErr_WriteUnraisable(nullptr);
+  PyGILState_Release(g);
+}
+
 }  // namespace
 
 bool signature_from_object(PyObject* obj, ir::Signature* out) {
@@ -236,6 +245,7 @@ bool signature_from_object(PyObject* obj, ir::Signature* out) {
 
 std::vector<ir::LinkItem> link_items_from_object(PyObject* obj) {
   cuda::set_module_callback_runner(&run_module_callback);
+  cuda::set_nvrtc_warning_sink(&warn_nvrtc_log);
   std::vector<ir::LinkItem> items;
   if (!obj || obj == Py_None) return items;
   if (PyList_Check(obj) || PyTuple_Check(obj) || PyAnySet_Check(obj)) {

@@ -13,6 +13,7 @@
 
 #include <map>
 #include <mutex>
+#include <set>
 #include <tuple>
 
 #include "codegen/cpu_backend.h"
@@ -109,6 +110,26 @@ NvptxOutput finish_nvptx(codegen::LoweredModule& lowered, const codegen::ModuleR
   return out;
 }
 
+// What the CPU backend compiles for the host: the declared foreign functions,
+// plus the link items of @cuda.jit(link=...) on the kernel and its device
+// functions (no declaration owns those), each item once.
+std::vector<std::shared_ptr<const ir::ForeignFunction>> host_link_sources(const codegen::LoweredModule& lowered,
+                                                                         const std::string& kernel_name) {
+  auto key = [](const ir::LinkItem& item) {
+    return concat(int(item.kind), "|", item.path, "|", item.name, "|", std::hash<std::string>()(item.data));
+  };
+  std::vector<std::shared_ptr<const ir::ForeignFunction>> out = lowered.foreign;
+  std::set<std::string> owned;
+  for (const auto& ff : lowered.foreign)
+    for (const ir::LinkItem& item : ff->link) owned.insert(key(item));
+  auto extra = std::make_shared<ir::ForeignFunction>();
+  extra->name = extra->python_name = kernel_name;
+  for (const ir::LinkItem& item : lowered.link)
+    if (owned.insert(key(item)).second) extra->link.push_back(item);
+  if (!extra->link.empty()) out.push_back(extra);
+  return out;
+}
+
 std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>& fn,
                                              const std::vector<const ir::Type*>& arg_types,
                                              const TargetOptions& target) {
@@ -157,7 +178,7 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
   {
     log::StageTimer timer(name, "optimization");
     auto tm = codegen::make_host_target_machine();
-    codegen::link_host_foreign(*lowered.module, lowered.foreign);
+    codegen::link_host_foreign(*lowered.module, host_link_sources(lowered, name));
     codegen::internalize_except(*lowered.module, lowered.keep);
     codegen::optimize_module(*lowered.module, *tm, fn->options.opt);
   }
@@ -225,7 +246,7 @@ CompiledText compile_text(const std::shared_ptr<JitFunction>& fn, const std::vec
   std::shared_ptr<const sema::TypedFunction> typed;
   {
     log::StageTimer timer(name, "typing");
-    typed = device ? sema::infer_device(fn, arg_types) : sema::infer_kernel(fn, arg_types);
+    typed = device ? sema::infer_device(fn, arg_types, fn->options.return_type) : sema::infer_kernel(fn, arg_types);
   }
   codegen::ModuleRequest req = request_for(typed, *fn, target, true);
   req.exported_device = device;

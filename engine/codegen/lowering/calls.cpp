@@ -81,6 +81,14 @@ Val call_foreign(Lowerer& l, const ast::Call* e, const sema::ExprInfo& inf) {
       v = l.convert(v, pt);
     args.push_back(pt ? l.to_memory(v.v, pt) : v.v);
   }
+  if (ff.abi == ir::Abi::Numba && l.typed().abi == ir::Abi::C) {
+    // A C-ABI caller has no status channel: it ignores the callee's status
+    // and uses whatever the callee left in the result slot.
+    b.CreateCall(f, args, "status.ignored");
+    if (void_ret) return {nullptr, inf.type};
+    llvm::Value* r = b.CreateLoad(foreign_type(l.ctx(), rt), slot);
+    return l.convert({l.from_memory(r, rt), rt}, inf.type);
+  }
   if (ff.abi == ir::Abi::Numba) {
     llvm::Value* status = b.CreateCall(f, args, "status");
     llvm::Value* ok = b.CreateOr(b.CreateICmpEQ(status, b.getInt32(0)), b.CreateICmpEQ(status, b.getInt32(-2)));

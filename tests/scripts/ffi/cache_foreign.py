@@ -14,10 +14,12 @@ cache_root = tempfile.mkdtemp()
 os.environ["CUHOST_CACHE_DIR"] = cache_root
 
 
-def entries():
+def entries(folders=("host-cxx", "nvrtc")):
+    """Compiled foreign code in the cache (host C++ on the CPU, NVRTC output on a GPU)."""
     found = []
-    for d, _, files in os.walk(cache_root):
-        found += [os.path.join(d, f) for f in files if not f.startswith(".")]
+    for sub in folders:
+        for d, _, files in os.walk(os.path.join(cache_root, sub)):
+            found += [os.path.join(d, f) for f in files if not f.startswith(".")]
     return sorted(found)
 
 
