@@ -240,7 +240,7 @@ void emit_exported_device(LoweredModule& out, ModuleState& state, const ModuleRe
 // C-ABI device functions called in this module are also defined under their
 // C symbol (the function's name or abi_info's abi_name), so foreign code
 // linked into the module can call them back (C -> Python nesting).
-void emit_c_abi_symbols(ModuleState& state) {
+void emit_c_abi_symbols(ModuleState& state, LoweredModule& out, bool keep_symbols) {
   llvm::Module& m = *state.module;
   llvm::LLVMContext& c = m.getContext();
   std::vector<std::shared_ptr<const sema::TypedFunction>> fns = state.keep_alive;
@@ -270,6 +270,10 @@ void emit_c_abi_symbols(ModuleState& state) {
       if (tf.return_type->kind == ir::TypeKind::Boolean) result = b.CreateZExt(result, b.getInt8Ty());
       b.CreateRet(result);
     }
+    // On the GPU foreign code joins at nvJitLink time, so the symbol must
+    // stay visible; on the CPU it is linked into this module first and then
+    // internalized like everything else (several kernels may define it).
+    if (keep_symbols) out.keep.push_back(tf.symbol);
   }
 }
 
@@ -346,7 +350,7 @@ LoweredModule lower_module(const ModuleRequest& r) {
     }
   }
   lower_pending(state);
-  emit_c_abi_symbols(state);
+  emit_c_abi_symbols(state, out, r.target == CodegenTarget::NVPTX);
   out.static_shared_bytes = state.static_shared_bytes;
 
   // Link items of the whole call tree, each once.

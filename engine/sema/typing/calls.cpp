@@ -55,7 +55,7 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
   }
   std::shared_ptr<const TypedFunction> typed;
   try {
-    typed = infer_device(fn, arg_types);
+    typed = infer_device(fn, arg_types, fn->options.return_type);  // an explicit signature fixes the return type
   } catch (UserError& e) {
     e.add_note(concat("while typing call to device function '", fn->name, "' with argument types ",
                       type_list(arg_types), " (", t.captured().filename, ":", c.loc.line, ")"));

@@ -12,7 +12,7 @@ CU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cu", "callback.cu
 cube_plus = cuda.declare_device("ffi_cube_plus", "int32(int32, int32)", link=CU)
 
 
-@cuda.jit(device=True, abi="c", abi_info={"abi_name": "py_cube_c"})
+@cuda.jit("int32(int32)", device=True, abi="c", abi_info={"abi_name": "py_cube_c"})  # the C prototype
 def py_cube(x):
     return x * x * x
 
