@@ -14,19 +14,17 @@ namespace cuhost::app {
 
 static po::options_description option_table() {
   po::options_description opts("Options");
-  opts.add_options()
-      ("help,h", "show this help and exit")
-      ("version", "print the cuhost version and exit")
-      ("backend,b", po::value<std::string>()->default_value("auto"),
-       "kernel backend: auto (CUDA when a driver and GPU exist, else CPU), cpu or cuda")
-      ("device,d", po::value<int>()->default_value(0), "CUDA device ordinal")
-      ("verbose,v", "print per-stage compile timings and backend choices on stderr")
-      ("streams", po::value<int>()->default_value(0),
-       "create N host-owned streams, lent to scripts as cuda.host_stream('s0'..)")
-      ("plugin-path", po::value<std::vector<std::string>>()->composing(),
-       "add a plugin directory to the search path (repeatable; before CUHOST_PLUGIN_PATH)")
-      ("no-bounds-check", "CPU backend: turn off array bounds checks (faster)")
-      ("output,o", po::value<std::string>(), "bench: write results as JSON to this file");
+  opts.add_options()("help,h", "show this help and exit")("version", "print the cuhost version and exit")(
+      "backend,b", po::value<std::string>()->default_value("auto"),
+      "kernel backend: auto (CUDA when a driver and GPU exist, else CPU), cpu or cuda")(
+      "device,d", po::value<int>()->default_value(0), "CUDA device ordinal")(
+      "verbose,v", "print per-stage compile timings and backend choices on stderr")(
+      "streams", po::value<int>()->default_value(0),
+      "create N host-owned streams, lent to scripts as cuda.host_stream('s0'..)")(
+      "plugin-path", po::value<std::vector<std::string>>()->composing(),
+      "add a plugin directory to the search path (repeatable; before CUHOST_PLUGIN_PATH)")(
+      "no-bounds-check", "CPU backend: turn off array bounds checks (faster)")(
+      "output,o", po::value<std::string>(), "bench: write results as JSON to this file");
   return opts;
 }
 
@@ -48,7 +46,7 @@ std::string usage() {
 }
 
 static bool takes_value(const std::string& token) {
-  static const std::set<std::string> with_value = {"--backend", "-b", "--device", "-d", "--streams",
+  static const std::set<std::string> with_value = {"--backend",     "-b",       "--device", "-d", "--streams",
                                                    "--plugin-path", "--output", "-o"};
   return with_value.count(token) > 0;
 }
@@ -115,7 +113,8 @@ CommandLine parse_command_line(int argc, char** argv) {
     cl.script = positionals[1];
     for (size_t i = 2; i < positionals.size(); ++i) cl.args.push_back(positionals[i]);
   } else if (cl.command == "info" || cl.command == "plugins") {
-    if (positionals.size() > 1) throw UsageError{"'" + cl.command + "' takes no arguments (got '" + positionals[1] + "')"};
+    if (positionals.size() > 1)
+      throw UsageError{"'" + cl.command + "' takes no arguments (got '" + positionals[1] + "')"};
   } else if (cl.command == "bench") {
     cl.args.assign(positionals.begin() + 1, positionals.end());
   } else {

@@ -11,14 +11,14 @@
 namespace cuhost::app {
 
 struct CommandLine {
-  std::string command;  // "run", "info", "plugins", "bench", or "" with --help/--version
-  std::string script;   // run: the script path
+  std::string command;            // "run", "info", "plugins", "bench", or "" with --help/--version
+  std::string script;             // run: the script path
   std::vector<std::string> args;  // run: arguments after the script; bench: scripts
   RuntimeOptions options;
   bool help = false;
   bool version = false;
-  bool json = false;      // bench: also write JSON
-  std::string output;     // bench: JSON path
+  bool json = false;   // bench: also write JSON
+  std::string output;  // bench: JSON path
 };
 
 // Thrown for a bad command line; main prints the message and usage, exits 2.

@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
     return usage_error(e.message);
   }
   if (cl.help) {
-    std::cout << "cuhost " << cuhost::version() << ": run Python GPU kernel scripts (numba-cuda API) on CUDA or the CPU\n\n"
+    std::cout << "cuhost " << cuhost::version()
+              << ": run Python GPU kernel scripts (numba-cuda API) on CUDA or the CPU\n\n"
               << cuhost::app::usage();
     return 0;
   }
@@ -66,7 +67,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (cl.command == "run") return runtime.run_file(cl.script, cl.args);
-    if (cl.command == "plugins") return runtime.run_string("import cuhost.plugins as _p\n_p._print_listing()\n", "<cuhost plugins>");
+    if (cl.command == "plugins")
+      return runtime.run_string("import cuhost.plugins as _p\n_p._print_listing()\n", "<cuhost plugins>");
     if (cl.command == "bench") {
       std::vector<std::string> args = cl.args;
       if (!cl.output.empty()) args.insert(args.begin(), {"--output", cl.output});

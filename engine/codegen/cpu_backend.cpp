@@ -40,9 +40,9 @@ std::unique_ptr<llvm::TargetMachine> make_host_target_machine() {
     features += (on ? "+" : "-") + name.str();
   }
   llvm::TargetOptions options;
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, cpu::host_cpu_name(), features, options, llvm::Reloc::PIC_, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(triple, cpu::host_cpu_name(), features, options,
+                                                                      llvm::Reloc::PIC_, std::nullopt,
+                                                                      llvm::CodeGenOptLevel::Aggressive));
   if (!tm) throw UserError(ErrorKind::CompileError, "cannot create a target machine for the host");
   return tm;
 }
@@ -100,8 +100,8 @@ void link_host_foreign(llvm::Module& m, const std::vector<std::shared_ptr<const 
   for (const auto& ff : foreign) {
     const std::vector<ir::LinkItem>& items = !ff->cpu_link.empty() ? ff->cpu_link : ff->link;
     for (const ir::LinkItem& item : items) {
-      std::string key = concat(int(item.kind), "|", item.path, "|", item.name, "|",
-                               std::hash<std::string>()(item.data));
+      std::string key =
+          concat(int(item.kind), "|", item.path, "|", item.name, "|", std::hash<std::string>()(item.data));
       if (!seen.insert(key).second) continue;
       // The same search path NVRTC would use: the item's own folders, then
       // NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS.
@@ -111,8 +111,8 @@ void link_host_foreign(llvm::Module& m, const std::vector<std::shared_ptr<const 
       auto buffer = llvm::MemoryBuffer::getMemBuffer(bitcode, item.name.empty() ? item.path : item.name, false);
       auto lib = llvm::parseBitcodeFile(buffer->getMemBufferRef(), m.getContext());
       if (!lib)
-        throw UserError(ErrorKind::CompileError, concat("cannot read the host code of '", ff->name,
-                                                        "': ", llvm::toString(lib.takeError())));
+        throw UserError(ErrorKind::CompileError,
+                        concat("cannot read the host code of '", ff->name, "': ", llvm::toString(lib.takeError())));
       (*lib)->setTargetTriple(m.getTargetTriple());
       (*lib)->setDataLayout(m.getDataLayout());
       if (llvm::Linker::linkModules(m, std::move(*lib))) {

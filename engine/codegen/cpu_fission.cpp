@@ -37,11 +37,11 @@
 namespace cuhost::codegen {
 namespace {
 
-constexpr int kMaxBarriers = 62;                     // ids 1..62 fit the i64 arrival mask (bit 0: exited)
+constexpr int kMaxBarriers = 62;                      // ids 1..62 fit the i64 arrival mask (bit 0: exited)
 constexpr std::uint64_t kMaxThreadFrameBytes = 1024;  // per thread, on the worker's stack (x 1024 threads)
 constexpr std::size_t kMaxInlinedInstructions = 400000;
-constexpr int kBdimOffset = 24;                      // CuhostThreadCtx::bdim (cpu/cpu_abi.h)
-constexpr std::uint64_t kCtxBytes = 72;              // sizeof(CuhostThreadCtx)
+constexpr int kBdimOffset = 24;          // CuhostThreadCtx::bdim (cpu/cpu_abi.h)
+constexpr std::uint64_t kCtxBytes = 72;  // sizeof(CuhostThreadCtx)
 
 enum class BarrierKind { Plain = -1, Count = 0, And = 1, Or = 2 };
 
@@ -284,8 +284,8 @@ class Fission {
     if (auto* arg = llvm::dyn_cast<llvm::Argument>(v)) {
       if (arg->getParent() != r_) return false;
       unsigned k = arg->getArgNo();
-      if (k + 3 < nbody_) return true;                       // slots and ctx
-      if (k < nbody_) return mode == Mode::Remat;            // tid.x/y/z
+      if (k + 3 < nbody_) return true;                      // slots and ctx
+      if (k < nbody_) return mode == Mode::Remat;           // tid.x/y/z
       return mode == Mode::Uniform && arg == resume_arg();  // the region being run
     }
     auto* i = llvm::dyn_cast<llvm::Instruction>(v);
@@ -412,7 +412,8 @@ class Fission {
         if (!simple.count(a) || read_before_written(a, barriers_[k].resume)) live_at[a].push_back(k);
 
     for (auto& [a, st] : single_store_) fixed_.insert(a);
-    shrink(fixed_, [&](llvm::AllocaInst* a) { return depends_only(single_store_.at(a)->getValueOperand(), Mode::Fixed); });
+    shrink(fixed_,
+           [&](llvm::AllocaInst* a) { return depends_only(single_store_.at(a)->getValueOperand(), Mode::Fixed); });
     for (auto& [a, st] : single_store_) rematerialized_.insert(a);
     shrink(rematerialized_,
            [&](llvm::AllocaInst* a) { return depends_only(single_store_.at(a)->getValueOperand(), Mode::Remat); });
@@ -577,8 +578,8 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
   llvm::Value* n = b.CreateZExt(n32, i64, "nthreads");
 
   // Storage: per-thread arrays (dynamic allocas of n slots) and block slots.
-  llvm::Value* frames = b.CreateAlloca(llvm::ArrayType::get(ptr, std::max<std::size_t>(1, storage.size())), nullptr,
-                                       "frames");
+  llvm::Value* frames =
+      b.CreateAlloca(llvm::ArrayType::get(ptr, std::max<std::size_t>(1, storage.size())), nullptr, "frames");
   llvm::Value* mask_var = b.CreateAlloca(i64, nullptr, "arrived");
   llvm::Value* exited_any = b.CreateAlloca(i8, nullptr, "exited.any");
   llvm::Value* cur = b.CreateAlloca(i32, nullptr, "region");
@@ -614,8 +615,8 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
         llvm::MDNode* group = llvm::MDNode::getDistinct(c, {});
         llvm::BranchInst* latch = emit_loop(b, dims[0], "tx", [&](llvm::Value* x) {
           llvm::Value* lin = b.CreateZExt(
-              b.CreateAdd(x, b.CreateMul(dims[0], b.CreateAdd(y, b.CreateMul(dims[1], z), "", true, true), "", true,
-                                         true),
+              b.CreateAdd(x,
+                          b.CreateMul(dims[0], b.CreateAdd(y, b.CreateMul(dims[1], z), "", true, true), "", true, true),
                           "", true, true),
               i64, "lin");
           llvm::Value* st = b.CreateInBoundsGEP(i8, state, lin);
@@ -690,8 +691,8 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
     auto* aty = llvm::ArrayType::get(ptr, messages.size());
     auto* table = new llvm::GlobalVariable(m, aty, true, llvm::GlobalValue::PrivateLinkage,
                                            llvm::ConstantArray::get(aty, messages), "fission.messages");
-    llvm::Value* msg = b.CreateAlignedLoad(ptr, b.CreateInBoundsGEP(aty, table, {b.getInt64(0), next64}),
-                                           llvm::Align(8));
+    llvm::Value* msg =
+        b.CreateAlignedLoad(ptr, b.CreateInBoundsGEP(aty, table, {b.getInt64(0), next64}), llvm::Align(8));
     auto fn = m.getOrInsertFunction("cuhost_cpu_kernel_error",
                                     llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr, ptr, i64}, false));
     b.CreateCall(fn, {ctx, b.CreateGlobalStringPtr(kernel_name), msg, b.getInt64(0)});

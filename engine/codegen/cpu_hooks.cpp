@@ -95,7 +95,8 @@ class CpuHooks : public TargetHooks {
   }
   llvm::Value* vote(Lowerer& l, VoteMode mode, llvm::Value* mask, llvm::Value* pred) override {
     auto& b = l.b();
-    auto fn = runtime(l, "cuhost_cpu_vote", b.getInt32Ty(), {b.getPtrTy(), b.getInt32Ty(), b.getInt32Ty(), b.getInt32Ty()});
+    auto fn =
+        runtime(l, "cuhost_cpu_vote", b.getInt32Ty(), {b.getPtrTy(), b.getInt32Ty(), b.getInt32Ty(), b.getInt32Ty()});
     llvm::Value* r = b.CreateCall(fn, {ctx(l), mask, b.CreateZExt(pred, b.getInt32Ty()), l.i32(int(mode))});
     return mode == VoteMode::Ballot ? r : b.CreateICmpNE(r, l.i32(0));
   }
@@ -114,13 +115,14 @@ class CpuHooks : public TargetHooks {
     auto& b = l.b();
     llvm::Type* t = args.at(0)->getType();
     static const std::map<std::string, llvm::Intrinsic::ID> unary = {
-        {"sqrt", llvm::Intrinsic::sqrt}, {"sin", llvm::Intrinsic::sin},     {"cos", llvm::Intrinsic::cos},
-        {"exp", llvm::Intrinsic::exp},   {"exp2", llvm::Intrinsic::exp2},   {"log", llvm::Intrinsic::log},
-        {"log2", llvm::Intrinsic::log2}, {"log10", llvm::Intrinsic::log10}, {"fabs", llvm::Intrinsic::fabs},
-        {"floor", llvm::Intrinsic::floor}, {"ceil", llvm::Intrinsic::ceil}, {"trunc", llvm::Intrinsic::trunc}};
-    static const std::map<std::string, llvm::Intrinsic::ID> binary = {
-        {"pow", llvm::Intrinsic::pow}, {"copysign", llvm::Intrinsic::copysign},
-        {"fmin", llvm::Intrinsic::minnum}, {"fmax", llvm::Intrinsic::maxnum}};
+        {"sqrt", llvm::Intrinsic::sqrt},   {"sin", llvm::Intrinsic::sin},     {"cos", llvm::Intrinsic::cos},
+        {"exp", llvm::Intrinsic::exp},     {"exp2", llvm::Intrinsic::exp2},   {"log", llvm::Intrinsic::log},
+        {"log2", llvm::Intrinsic::log2},   {"log10", llvm::Intrinsic::log10}, {"fabs", llvm::Intrinsic::fabs},
+        {"floor", llvm::Intrinsic::floor}, {"ceil", llvm::Intrinsic::ceil},   {"trunc", llvm::Intrinsic::trunc}};
+    static const std::map<std::string, llvm::Intrinsic::ID> binary = {{"pow", llvm::Intrinsic::pow},
+                                                                      {"copysign", llvm::Intrinsic::copysign},
+                                                                      {"fmin", llvm::Intrinsic::minnum},
+                                                                      {"fmax", llvm::Intrinsic::maxnum}};
     if (args.size() == 1) {
       auto it = unary.find(name);
       if (it != unary.end()) return b.CreateUnaryIntrinsic(it->second, args[0]);
@@ -147,8 +149,7 @@ class CpuHooks : public TargetHooks {
       llvm::Value* s = math(l, "sqrt", args);
       return l.b().CreateFDiv(llvm::ConstantFP::get(s->getType(), 1.0), s);
     }
-    if (!args.empty() && args[0]->getType()->isFloatingPointTy() && ret == args[0]->getType())
-      return math(l, n, args);
+    if (!args.empty() && args[0]->getType()->isFloatingPointTy() && ret == args[0]->getType()) return math(l, n, args);
     std::vector<llvm::Type*> ps;
     for (llvm::Value* a : args) ps.push_back(a->getType());
     return l.b().CreateCall(l.module().getOrInsertFunction(name, llvm::FunctionType::get(ret, ps, false)), args);
@@ -193,8 +194,10 @@ class CpuHooks : public TargetHooks {
   void kernel_error(Lowerer& l, const std::string& message, llvm::Value* code) override {
     auto& b = l.b();
     store_tid(l);
-    auto fn = runtime(l, "cuhost_cpu_kernel_error", b.getVoidTy(), {b.getPtrTy(), b.getPtrTy(), b.getPtrTy(), b.getInt64Ty()});
-    b.CreateCall(fn, {ctx(l), b.CreateGlobalStringPtr(l.options().kernel_name), b.CreateGlobalStringPtr(message), code});
+    auto fn = runtime(l, "cuhost_cpu_kernel_error", b.getVoidTy(),
+                      {b.getPtrTy(), b.getPtrTy(), b.getPtrTy(), b.getInt64Ty()});
+    b.CreateCall(fn,
+                 {ctx(l), b.CreateGlobalStringPtr(l.options().kernel_name), b.CreateGlobalStringPtr(message), code});
   }
 };
 

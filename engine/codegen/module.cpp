@@ -207,10 +207,12 @@ void emit_exported_device(LoweredModule& out, ModuleState& state, const ModuleRe
   bool void_ret = is_void_type(tf.return_type);
   if (numba) params.push_back(llvm::PointerType::get(c, 0));
   for (const ir::Type* a : tf.arg_types) params.push_back(abi_type(c, a));
-  llvm::Type* ret = numba ? llvm::Type::getInt32Ty(c) : void_ret ? llvm::Type::getVoidTy(c) : abi_type(c, tf.return_type);
+  llvm::Type* ret = numba      ? llvm::Type::getInt32Ty(c)
+                    : void_ret ? llvm::Type::getVoidTy(c)
+                               : abi_type(c, tf.return_type);
   std::string name = !r.abi_name.empty() ? r.abi_name : (!tf.symbol.empty() ? tf.symbol : tf.captured->name);
-  auto* f = llvm::Function::Create(llvm::FunctionType::get(ret, params, false), llvm::GlobalValue::ExternalLinkage,
-                                   name, m);
+  auto* f =
+      llvm::Function::Create(llvm::FunctionType::get(ret, params, false), llvm::GlobalValue::ExternalLinkage, name, m);
   f->addFnAttr(llvm::Attribute::NoUnwind);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", f));
   std::vector<llvm::Value*> args;
@@ -379,8 +381,8 @@ LoweredModule lower_module(const ModuleRequest& r) {
     std::string text;
     llvm::raw_string_ostream ts(text);
     m.print(ts, nullptr);
-    CUHOST_CHECK(false) << "lowering produced an invalid module for '" << tf.captured->name << "': " << os.str()
-                        << "\n" << ts.str();
+    CUHOST_CHECK(false) << "lowering produced an invalid module for '" << tf.captured->name << "': " << os.str() << "\n"
+                        << ts.str();
   }
   return out;
 }

@@ -47,8 +47,7 @@ const llvm::MemoryBuffer& libdevice_bytes() {
     auto b = llvm::MemoryBuffer::getFile(CUHOST_LIBDEVICE_PATH);
     if (b) buffer = std::move(*b);
   });
-  if (!buffer)
-    throw UserError(ErrorKind::CompileError, concat("cannot read libdevice at ", CUHOST_LIBDEVICE_PATH));
+  if (!buffer) throw UserError(ErrorKind::CompileError, concat("cannot read libdevice at ", CUHOST_LIBDEVICE_PATH));
   return *buffer;
 }
 
@@ -75,9 +74,9 @@ std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int
     options.NoNaNsFPMath = true;
   }
   // The PTX version is LLVM's default for the chip (7.8 for sm_90).
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      nvptx_triple(), nvptx_cpu(cc_major, cc_minor), "", options, std::nullopt, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(nvptx_triple(), nvptx_cpu(cc_major, cc_minor), "",
+                                                                      options, std::nullopt, std::nullopt,
+                                                                      llvm::CodeGenOptLevel::Aggressive));
   if (!tm) throw UserError(ErrorKind::CompileError, "cannot create the NVPTX target machine");
   return tm;
 }
@@ -120,8 +119,8 @@ void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt) {
                                   : opt == 1 ? llvm::OptimizationLevel::O1
                                   : opt == 2 ? llvm::OptimizationLevel::O2
                                              : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level)
-                                                                     : pb.buildPerModuleDefaultPipeline(level);
+  llvm::ModulePassManager mpm =
+      level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level) : pb.buildPerModuleDefaultPipeline(level);
   mpm.run(m, mam);
 }
 

@@ -87,14 +87,16 @@ class NvptxHooks : public TargetHooks {
 
   llvm::Value* vote(Lowerer& l, VoteMode mode, llvm::Value* mask, llvm::Value* pred) override {
     using namespace llvm::Intrinsic;
-    ID id = mode == VoteMode::All ? nvvm_vote_all_sync
+    ID id = mode == VoteMode::All   ? nvvm_vote_all_sync
             : mode == VoteMode::Any ? nvvm_vote_any_sync
             : mode == VoteMode::Eq  ? nvvm_vote_uni_sync
                                     : nvvm_vote_ballot_sync;
     return l.b().CreateIntrinsic(id, {}, {mask, pred});
   }
 
-  llvm::Value* activemask(Lowerer& l) override { return l.b().CreateIntrinsic(llvm::Intrinsic::nvvm_activemask, {}, {}); }
+  llvm::Value* activemask(Lowerer& l) override {
+    return l.b().CreateIntrinsic(llvm::Intrinsic::nvvm_activemask, {}, {});
+  }
   llvm::Value* lanemask_lt(Lowerer& l) override {
     return l.b().CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_lanemask_lt, {}, {});
   }
@@ -126,15 +128,16 @@ class NvptxHooks : public TargetHooks {
                          const std::vector<llvm::Value*>& args) override {
     std::vector<llvm::Type*> ps;
     for (llvm::Value* a : args) ps.push_back(a->getType());
-    llvm::FunctionCallee callee = l.module().getOrInsertFunction("__nv_" + name, llvm::FunctionType::get(ret, ps, false));
+    llvm::FunctionCallee callee =
+        l.module().getOrInsertFunction("__nv_" + name, llvm::FunctionType::get(ret, ps, false));
     return l.b().CreateCall(callee, args);
   }
 
   llvm::Value* shared_array(Lowerer& l, llvm::Type* elem, std::int64_t count, int align) override {
     auto* ty = llvm::ArrayType::get(elem, std::uint64_t(count));
-    auto* g = new llvm::GlobalVariable(l.module(), ty, false, llvm::GlobalValue::InternalLinkage,
-                                       llvm::UndefValue::get(ty), "shared.array", nullptr,
-                                       llvm::GlobalValue::NotThreadLocal, kShared);
+    auto* g =
+        new llvm::GlobalVariable(l.module(), ty, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(ty),
+                                 "shared.array", nullptr, llvm::GlobalValue::NotThreadLocal, kShared);
     g->setAlignment(llvm::Align(align));
     return l.b().CreateAddrSpaceCast(g, l.b().getPtrTy());
   }

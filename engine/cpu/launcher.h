@@ -16,14 +16,14 @@ struct Dim3 {
 };
 
 struct CpuLaunch {
-  std::string kernel_name;   // for error messages
-  void* thread_fn = nullptr; // CompiledKernel::cpu_thread_fn
-  void* block_fn = nullptr;  // CompiledKernel::cpu_block_fn (may be null)
-  bool needs_fibers = true;  // no block entry: barriers or warp operations run on fibers
+  std::string kernel_name;    // for error messages
+  void* thread_fn = nullptr;  // CompiledKernel::cpu_thread_fn
+  void* block_fn = nullptr;   // CompiledKernel::cpu_block_fn (may be null)
+  bool needs_fibers = true;   // no block entry: barriers or warp operations run on fibers
   std::size_t static_shared_bytes = 0;
   std::size_t dynamic_shared_bytes = 0;
   Dim3 grid, block;
-  void** params = nullptr;   // kernelParams (codegen/kernel_abi.h)
+  void** params = nullptr;  // kernelParams (codegen/kernel_abi.h)
 };
 
 // Runs the whole grid and returns when every block finished. Throws

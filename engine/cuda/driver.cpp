@@ -76,8 +76,7 @@ const DriverStatus& driver_status() { return load().status; }
 
 const DriverTable& driver() {
   Loaded& l = load();
-  if (!l.status.available)
-    throw UserError(ErrorKind::CudaSupportError, "CUDA driver unavailable: " + l.status.reason);
+  if (!l.status.available) throw UserError(ErrorKind::CudaSupportError, "CUDA driver unavailable: " + l.status.reason);
   return l.table;
 }
 

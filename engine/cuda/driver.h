@@ -19,8 +19,8 @@ struct DriverTable {
 // Why the driver is unusable, or empty when it loaded and cuInit succeeded.
 struct DriverStatus {
   bool available = false;
-  std::string reason;   // e.g. "libcuda.so.1 not found" or "cuInit failed: CUDA_ERROR_NO_DEVICE"
-  int version = 0;      // cuDriverGetVersion
+  std::string reason;  // e.g. "libcuda.so.1 not found" or "cuInit failed: CUDA_ERROR_NO_DEVICE"
+  int version = 0;     // cuDriverGetVersion
   int device_count = 0;
 };
 

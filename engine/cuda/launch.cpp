@@ -18,7 +18,7 @@ struct LastKernelTable {
   std::uintptr_t streams[kStreamSlots] = {};
   const std::string* names[kStreamSlots] = {};
   const std::string* last = nullptr;  // the most recent launch on any stream
-  int next = 0;  // round-robin replacement when full
+  int next = 0;                       // round-robin replacement when full
 };
 
 LastKernelTable& table() {

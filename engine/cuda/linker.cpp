@@ -140,8 +140,10 @@ std::string join(const std::vector<std::string>& items) {
   std::string headline = concat(what, " failed (", result_name(r), ")");
   std::vector<std::string> missing = quoted_symbols(log, undefined);
   std::vector<std::string> dups = quoted_symbols(log, duplicate);
-  if (!missing.empty()) headline += concat(": unresolved symbol ", join(missing));
-  else if (!dups.empty()) headline += concat(": symbol defined more than once: ", join(dups));
+  if (!missing.empty())
+    headline += concat(": unresolved symbol ", join(missing));
+  else if (!dups.empty())
+    headline += concat(": symbol defined more than once: ", join(dups));
   throw UserError(ErrorKind::LinkerError, concat(headline, "\nnvJitLink log:\n", log));
 }
 
@@ -266,8 +268,8 @@ LinkResult link(const std::vector<LinkInput>& inputs, int cc_major, int cc_minor
   while (!all_logs.empty() && all_logs.front() == '\n') all_logs.erase(0, 1);
   std::vector<std::string> dups = quoted_symbols(all_logs, duplicate);
   if (!dups.empty())
-    throw UserError(ErrorKind::LinkerError, concat("symbol defined more than once: ", join(dups),
-                                                   "\nnvJitLink log:\n", all_logs));
+    throw UserError(ErrorKind::LinkerError,
+                    concat("symbol defined more than once: ", join(dups), "\nnvJitLink log:\n", all_logs));
 
   size_t size = 0;
   r = nvJitLinkGetLinkedCubinSize(handle.get(), &size);

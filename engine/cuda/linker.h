@@ -14,7 +14,7 @@ namespace cuhost::cuda {
 
 struct LinkInput {
   ir::LinkKind kind = ir::LinkKind::PTXSource;  // CUSource is not accepted here: compile it with NVRTC first
-  std::string name;  // shown in logs and errors
+  std::string name;                             // shown in logs and errors
   std::string data;
 };
 

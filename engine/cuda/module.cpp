@@ -87,9 +87,8 @@ ir::LinkKind link_kind_from_path(const std::string& path) {
   if (ext == ".o") return ir::LinkKind::Object;
   if (ext == ".ltoir") return ir::LinkKind::LTOIR;
   if (ext.empty())
-    throw UserError(ErrorKind::LinkerError,
-                    concat("Don't know how to link file with no extension: '", path,
-                           "' (expected .cu, .ptx, .cubin, .fatbin, .a, .o or .ltoir)"));
+    throw UserError(ErrorKind::LinkerError, concat("Don't know how to link file with no extension: '", path,
+                                                   "' (expected .cu, .ptx, .cubin, .fatbin, .a, .o or .ltoir)"));
   throw UserError(ErrorKind::LinkerError, concat("Don't know how to link file with extension ", ext, ": '", path,
                                                  "' (expected .cu, .ptx, .cubin, .fatbin, .a, .o or .ltoir)"));
 }
@@ -185,8 +184,8 @@ CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>&
   }
   bool has_cuda_c = false;
   for (const ir::LinkItem& item : kernel->link)
-    has_cuda_c = has_cuda_c || item.kind == ir::LinkKind::CUSource ||
-                 (item.from_path() && extension_of(item.path) == ".cu");
+    has_cuda_c =
+        has_cuda_c || item.kind == ir::LinkKind::CUSource || (item.from_path() && extension_of(item.path) == ".cu");
   for (LinkInput& in : read_link_items(kernel->link, major, minor, lto)) {
     lto = lto || in.kind == ir::LinkKind::LTOIR;
     inputs.push_back(std::move(in));
@@ -250,8 +249,8 @@ void library_global(std::uintptr_t library, const std::string& name, std::uintpt
   std::size_t bytes = 0;
   CUresult r = driver().cuLibraryGetGlobal(&ptr, &bytes, reinterpret_cast<CUlibrary>(library), name.c_str());
   if (r != CUDA_SUCCESS)
-    throw UserError(ErrorKind::CudaAPIError, concat("cuLibraryGetGlobal failed: ", error_name(r), " for __device__ variable '",
-                                                    name, "'"));
+    throw UserError(ErrorKind::CudaAPIError,
+                    concat("cuLibraryGetGlobal failed: ", error_name(r), " for __device__ variable '", name, "'"));
   *address = static_cast<std::uintptr_t>(ptr);
   *size = bytes;
 }

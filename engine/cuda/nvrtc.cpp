@@ -85,7 +85,8 @@ std::vector<std::string> extra_search_paths_from_environment() {
 NvrtcOutput compile_cuda_source(const std::string& source, const std::string& name, const std::string& source_dir,
                                 const NvrtcOptions& options) {
   std::string cuda_include = options.cuda_include_dir.empty() ? default_cuda_include_dir() : options.cuda_include_dir;
-  std::vector<std::string> args = {"-rdc=true", "-std=c++17", "--gpu-architecture=" + arch_for(options.cc_major, options.cc_minor)};
+  std::vector<std::string> args = {"-rdc=true", "-std=c++17",
+                                   "--gpu-architecture=" + arch_for(options.cc_major, options.cc_minor)};
   if (options.lto) args.push_back("-dlto");
   std::vector<std::string> search;
   if (!source_dir.empty()) search.push_back(source_dir);
@@ -130,8 +131,8 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
 
   log::StageTimer timer(name, "nvrtc");
   ProgramOwner owner;
-  check_nvrtc(nvrtcCreateProgram(&owner.prog, source.c_str(), name.c_str(), 0, nullptr, nullptr),
-              "nvrtcCreateProgram", name);
+  check_nvrtc(nvrtcCreateProgram(&owner.prog, source.c_str(), name.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram",
+              name);
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
   nvrtcResult r = nvrtcCompileProgram(owner.prog, static_cast<int>(argv.size()), argv.data());

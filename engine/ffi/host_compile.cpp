@@ -107,10 +107,10 @@ std::string host_bitcode(const ir::LinkItem& item, const std::string& function,
   // missing extension gives the same error naming it as on the GPU.
   ir::LinkKind kind = item.from_path() ? cuda::link_kind_from_path(item.path) : item.kind;
   if (kind != ir::LinkKind::CUSource)
-    throw UserError(ErrorKind::NotImplementedError,
-                    concat("foreign function '", function, "' cannot run on the CPU backend: '", shown,
-                           "' ships only GPU code (", kind_extension(kind),
-                           "); link a .cu source that is plain C++, or run on a GPU"));
+    throw UserError(
+        ErrorKind::NotImplementedError,
+        concat("foreign function '", function, "' cannot run on the CPU backend: '", shown, "' ships only GPU code (",
+               kind_extension(kind), "); link a .cu source that is plain C++, or run on a GPU"));
   std::string source = item.data;
   std::string dir;
   if (item.from_path()) {
@@ -121,9 +121,10 @@ std::string host_bitcode(const ir::LinkItem& item, const std::string& function,
   }
 
   if (std::string header = cuda_header_included(source); !header.empty())
-    throw UserError(ErrorKind::CompileError,
-                    concat("foreign function '", function, "' cannot run on the CPU backend: its source needs CUDA headers (",
-                           shown, " includes <", header, ">); run it on a GPU, or give the plugin a plain C++ host version"));
+    throw UserError(
+        ErrorKind::CompileError,
+        concat("foreign function '", function, "' cannot run on the CPU backend: its source needs CUDA headers (",
+               shown, " includes <", header, ">); run it on a GPU, or give the plugin a plain C++ host version"));
 
   Hasher h;
   h.add(std::string(CUHOST_CLANG_PATH));
@@ -147,12 +148,22 @@ std::string host_bitcode(const ir::LinkItem& item, const std::string& function,
 
   log::StageTimer timer(function, "host-c++");
   TempDir tmp;
-  if (tmp.path.empty()) throw UserError(ErrorKind::RuntimeError, "cannot create a temporary folder for host compilation");
+  if (tmp.path.empty())
+    throw UserError(ErrorKind::RuntimeError, "cannot create a temporary folder for host compilation");
   write_file_atomically(tmp.path + "/prelude.h", host_prelude());
   std::string input = item.from_path() ? item.path : tmp.path + "/source.cu";
   if (!item.from_path()) write_file_atomically(input, source);
-  std::vector<std::string> argv = {CUHOST_CLANG_PATH, "-x", "c++", "-std=c++17", "-O2", "-fPIC", "-emit-llvm", "-c",
-                                   "-Wno-unused-command-line-argument", "-include", tmp.path + "/prelude.h"};
+  std::vector<std::string> argv = {CUHOST_CLANG_PATH,
+                                   "-x",
+                                   "c++",
+                                   "-std=c++17",
+                                   "-O2",
+                                   "-fPIC",
+                                   "-emit-llvm",
+                                   "-c",
+                                   "-Wno-unused-command-line-argument",
+                                   "-include",
+                                   tmp.path + "/prelude.h"};
   if (!dir.empty()) argv.push_back("-I" + dir);
   for (const auto& d : include_dirs) argv.push_back("-I" + d);
   argv.insert(argv.end(), {"-o", tmp.path + "/out.bc", input});
@@ -170,9 +181,8 @@ std::string host_bitcode(const ir::LinkItem& item, const std::string& function,
     else if (diag.find("threadIdx") != std::string::npos || diag.find("__sync") != std::string::npos ||
              diag.find("__shfl") != std::string::npos || diag.find("blockIdx") != std::string::npos)
       why = "its source uses GPU intrinsics";
-    throw UserError(ErrorKind::CompileError, concat("foreign function '", function,
-                                                    "' cannot run on the CPU backend: ", why, " (compiling '", shown,
-                                                    "' for the host failed):\n", diag));
+    throw UserError(ErrorKind::CompileError, concat("foreign function '", function, "' cannot run on the CPU backend: ",
+                                                    why, " (compiling '", shown, "' for the host failed):\n", diag));
   }
   if (!read_whole_file(tmp.path + "/out.bc", bitcode) || bitcode.empty())
     throw UserError(ErrorKind::CompileError, concat("host compilation of '", shown, "' produced no output"));

@@ -20,7 +20,20 @@ struct SourceLoc {
   int end_column = 0;
 };
 
-enum class ExprKind { Name, Constant, Attribute, Subscript, Call, BinOp, UnaryOp, BoolOp, Compare, IfExp, Tuple, Slice };
+enum class ExprKind {
+  Name,
+  Constant,
+  Attribute,
+  Subscript,
+  Call,
+  BinOp,
+  UnaryOp,
+  BoolOp,
+  Compare,
+  IfExp,
+  Tuple,
+  Slice
+};
 enum class BinOpKind { Add, Sub, Mult, Div, FloorDiv, Mod, Pow, LShift, RShift, BitOr, BitXor, BitAnd, MatMult };
 enum class UnaryOpKind { UAdd, USub, Not, Invert };
 enum class BoolOpKind { And, Or };

@@ -314,8 +314,7 @@ class Converter {
                       where(loc_of(node)), ctx_.function_name);
     }
     if (PyFloat_Check(v)) return ir::ConstValue::floating(PyFloat_AsDouble(v));
-    if (PyComplex_Check(v))
-      return ir::ConstValue::complex({PyComplex_RealAsDouble(v), PyComplex_ImagAsDouble(v)});
+    if (PyComplex_Check(v)) return ir::ConstValue::complex({PyComplex_RealAsDouble(v), PyComplex_ImagAsDouble(v)});
     if (PyUnicode_Check(v)) return ir::ConstValue::string(py_str(v));
     if (PyBytes_Check(v)) unsupported(node, "bytes literals are");
     unsupported(node, "the constant " + py_repr(v) + " is");
@@ -395,7 +394,7 @@ class Converter {
       auto u = std::make_unique<ast::UnaryOp>();
       u->loc = l;
       std::string ok = py_type_name(attr(node, "op").get());
-      u->op = ok == "UAdd" ? ast::UnaryOpKind::UAdd
+      u->op = ok == "UAdd"   ? ast::UnaryOpKind::UAdd
               : ok == "USub" ? ast::UnaryOpKind::USub
               : ok == "Not"  ? ast::UnaryOpKind::Not
                              : ast::UnaryOpKind::Invert;
@@ -416,8 +415,7 @@ class Converter {
       PyRef ops = attr(node, "ops");
       for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ops.get()); ++i) {
         ast::CompareOpKind op = compare_kind(PyList_GET_ITEM(ops.get(), i));
-        if (op == ast::CompareOpKind::In || op == ast::CompareOpKind::NotIn)
-          unsupported(node, "the 'in' operator is");
+        if (op == ast::CompareOpKind::In || op == ast::CompareOpKind::NotIn) unsupported(node, "the 'in' operator is");
         c->ops.push_back(op);
       }
       c->comparators = expr_list(attr(node, "comparators").get());
@@ -445,8 +443,8 @@ class Converter {
     if (k == "Slice") {
       auto s = std::make_unique<ast::Slice>();
       s->loc = l;
-      for (auto [field, slot] : {std::pair<const char*, ast::ExprPtr*>{"lower", &s->lower},
-                                 {"upper", &s->upper}, {"step", &s->step}}) {
+      for (auto [field, slot] :
+           {std::pair<const char*, ast::ExprPtr*>{"lower", &s->lower}, {"upper", &s->upper}, {"step", &s->step}}) {
         PyRef v = attr(node, field);
         if (v.get() != Py_None) *slot = expr(v.get());
       }
@@ -482,8 +480,7 @@ ConvertResult convert_function(PyObject* node, const ConvertContext& ctx) {
     w.file = ctx.filename;
     w.line = static_cast<int>(PyLong_AsLong(line.get())) + ctx.line_offset;
     w.column = 1 + ctx.column_offset - 1;
-    throw UserError(ErrorKind::UnsupportedError, "async functions are not supported in kernels", w,
-                    ctx.function_name);
+    throw UserError(ErrorKind::UnsupportedError, "async functions are not supported in kernels", w, ctx.function_name);
   }
   CUHOST_CHECK(k == "FunctionDef") << "capture expected a function definition, got " << k;
   Converter c(ctx);

@@ -182,10 +182,10 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
   PyRef source = call_module("inspect", "getsource", pyfunc);
   if (!source) {
     std::string why = fetch_python_error();
-    throw UserError(ErrorKind::RuntimeError,
-                    concat("cannot find the source code of '", out->name,
-                           "': functions defined at the interactive prompt or with exec() cannot be compiled (",
-                           why, ")"));
+    throw UserError(
+        ErrorKind::RuntimeError,
+        concat("cannot find the source code of '", out->name,
+               "': functions defined at the interactive prompt or with exec() cannot be compiled (", why, ")"));
   }
   std::string raw = py_str(source.get());
   PyRef dedented = call_module("textwrap", "dedent", source.get());

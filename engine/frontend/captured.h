@@ -41,11 +41,11 @@ struct GlobalValue {
 };
 
 struct CapturedFunction {
-  std::string name;       // __name__
-  std::string qualname;   // __qualname__
-  std::string filename;   // co_filename
-  int first_line = 0;     // line of the `def` in the file
-  std::string source;     // dedented source text (hashed by the compile cache)
+  std::string name;                     // __name__
+  std::string qualname;                 // __qualname__
+  std::string filename;                 // co_filename
+  int first_line = 0;                   // line of the `def` in the file
+  std::string source;                   // dedented source text (hashed by the compile cache)
   std::vector<std::string> file_lines;  // the original lines, for caret displays (index 0 = line 1)
   std::unique_ptr<ast::FunctionDef> def;
   std::map<std::string, GlobalValue> globals;  // names the body reads that are not locals

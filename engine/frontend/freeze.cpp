@@ -91,7 +91,7 @@ void walk(KnownObjects& k, PyObject* obj, const std::string& prefix, int depth) 
     add_key(k, v.get(), key);
     // Descend only into the device-API namespaces: reading attributes of
     // host objects (cuda.gpus, cuda.config) could query devices.
-    static const std::set<std::string> namespaces = {"atomic", "shared", "local", "const", "threadIdx",
+    static const std::set<std::string> namespaces = {"atomic",   "shared",   "local",   "const",    "threadIdx",
                                                      "blockIdx", "blockDim", "gridDim", "libdevice"};
     if (depth > 0 && namespaces.count(n) && worth_keying(v.get()) && !PyType_Check(v.get()))
       walk(k, v.get(), key, depth - 1);
@@ -126,10 +126,11 @@ const std::map<PyObject*, std::string>& known_objects() {
   }
   if (cuda) walk(k, cuda.get(), "cuda", 1);
   if (PyRef np = import("numpy")) {
-    for (const char* n : {"sqrt", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh",
-                          "tanh", "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "fabs", "abs", "absolute",
-                          "floor", "ceil", "trunc", "isnan", "isinf", "isfinite", "hypot", "copysign", "fmod",
-                          "power", "minimum", "maximum"}) {
+    for (const char* n :
+         {"sqrt",  "sin",      "cos",      "tan",   "arcsin",  "arccos", "arctan", "arctan2", "sinh",
+          "cosh",  "tanh",     "exp",      "expm1", "exp2",    "log",    "log1p",  "log2",    "log10",
+          "fabs",  "abs",      "absolute", "floor", "ceil",    "trunc",  "isnan",  "isinf",   "isfinite",
+          "hypot", "copysign", "fmod",     "power", "minimum", "maximum"}) {
       if (PyRef v = py_attr(np.get(), n)) add_key(k, v.get(), std::string("numpy.") + n);
     }
   }
@@ -334,8 +335,8 @@ GlobalValue freeze_global(PyObject* value) {
     PyObject* cls = reinterpret_cast<PyObject*>(Py_TYPE(value));
     std::string cls_name = py_str(py_attr(cls, "__name__").get());
     std::string cls_mod = py_str(py_attr(cls, "__module__").get());
-    if (cls_name == "FFI" && (cls_mod.rfind("cffi", 0) == 0 || cls_mod.rfind("cuda", 0) == 0 ||
-                              cls_mod.rfind("_cuhost", 0) == 0)) {
+    if (cls_name == "FFI" &&
+        (cls_mod.rfind("cffi", 0) == 0 || cls_mod.rfind("cuda", 0) == 0 || cls_mod.rfind("_cuhost", 0) == 0)) {
       g.kind = GlobalValue::Kind::Ffi;
       return g;
     }

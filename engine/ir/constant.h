@@ -27,9 +27,9 @@ struct ConstValue {
 
   static ConstValue none();
   static ConstValue boolean(bool v);
-  static ConstValue integer(std::int64_t v, const Type* t = nullptr);   // default int64
+  static ConstValue integer(std::int64_t v, const Type* t = nullptr);            // default int64
   static ConstValue unsigned_integer(std::uint64_t v, const Type* t = nullptr);  // default uint64
-  static ConstValue floating(double v, const Type* t = nullptr);        // default float64
+  static ConstValue floating(double v, const Type* t = nullptr);                 // default float64
   static ConstValue complex(std::complex<double> v, const Type* t = nullptr);
   static ConstValue string(std::string v);
   static ConstValue tuple(std::vector<ConstValue> items);

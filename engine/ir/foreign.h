@@ -20,9 +20,9 @@ enum class LinkKind : std::uint8_t { CUSource, PTXSource, Cubin, Fatbin, Archive
 // One item to link: either a path (read at link time) or in-memory data.
 struct LinkItem {
   LinkKind kind = LinkKind::PTXSource;
-  std::string path;   // non-empty for items given by path
-  std::string name;   // program/file name used in logs
-  std::string data;   // contents for in-memory items
+  std::string path;                       // non-empty for items given by path
+  std::string name;                       // program/file name used in logs
+  std::string data;                       // contents for in-memory items
   std::vector<std::string> include_dirs;  // extra include folders for a CUSource (plugins)
   bool from_path() const { return !path.empty(); }
   // Opaque handles to Python setup/teardown callbacks (owned by python/).

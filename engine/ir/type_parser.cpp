@@ -72,8 +72,8 @@ class Parser {
         ++i;
       } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
         size_t j = i;
-        while (j < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[j])) || text_[j] == '_' ||
-                                    text_[j] == '.'))
+        while (j < text_.size() &&
+               (std::isalnum(static_cast<unsigned char>(text_[j])) || text_[j] == '_' || text_[j] == '.'))
           ++j;
         tokens_.push_back({Token::Ident, text_.substr(i, j - i), i});
         i = j;
@@ -148,10 +148,14 @@ class Parser {
       std::string layout = ident();
       expect(")");
       Layout l;
-      if (layout == "C") l = Layout::C;
-      else if (layout == "F") l = Layout::F;
-      else if (layout == "A") l = Layout::A;
-      else syntax_error();
+      if (layout == "C")
+        l = Layout::C;
+      else if (layout == "F")
+        l = Layout::F;
+      else if (layout == "A")
+        l = Layout::A;
+      else
+        syntax_error();
       if (!dtype->is_scalar()) syntax_error();
       return array(dtype, static_cast<int>(ndim), l, readonly);
     }
@@ -200,8 +204,8 @@ class Parser {
     }
     const Type* t = scalar_by_name(name);
     if (!t) {
-      if (name == "UniTuple" || name == "Tuple" || name == "CPointer" || name == "OptionalType" ||
-          name == "Optional" || name == "array")
+      if (name == "UniTuple" || name == "Tuple" || name == "CPointer" || name == "OptionalType" || name == "Optional" ||
+          name == "array")
         syntax_error();
       throw UserError(ErrorKind::NameError, concat("name '", name, "' is not defined"));
     }
@@ -235,9 +239,12 @@ class Parser {
     int units = 0;
     for (bool u : unit_step) units += u;
     Layout layout = Layout::A;
-    if (units == 1 && unit_step[n - 1]) layout = Layout::C;
-    else if (units == 1 && unit_step[0]) layout = Layout::F;
-    else if (units > 1) syntax_error();
+    if (units == 1 && unit_step[n - 1])
+      layout = Layout::C;
+    else if (units == 1 && unit_step[0])
+      layout = Layout::F;
+    else if (units > 1)
+      syntax_error();
     return array(dtype, static_cast<int>(n), layout);
   }
 

@@ -60,7 +60,9 @@ const char* layout_name(Layout l) {
   return "A";
 }
 
-std::string concat_int_name(const Type& t) { return std::string(t.is_signed ? "int" : "uint") + std::to_string(t.bits); }
+std::string concat_int_name(const Type& t) {
+  return std::string(t.is_signed ? "int" : "uint") + std::to_string(t.bits);
+}
 
 }  // namespace
 
@@ -140,28 +142,68 @@ const Type* integer(int bits, bool is_signed) {
   t.is_signed = is_signed;
   return intern(std::move(t));
 }
-const Type* int8() { static const Type* t = integer(8, true); return t; }
-const Type* int16() { static const Type* t = integer(16, true); return t; }
-const Type* int32() { static const Type* t = integer(32, true); return t; }
-const Type* int64() { static const Type* t = integer(64, true); return t; }
-const Type* uint8() { static const Type* t = integer(8, false); return t; }
-const Type* uint16() { static const Type* t = integer(16, false); return t; }
-const Type* uint32() { static const Type* t = integer(32, false); return t; }
-const Type* uint64() { static const Type* t = integer(64, false); return t; }
+const Type* int8() {
+  static const Type* t = integer(8, true);
+  return t;
+}
+const Type* int16() {
+  static const Type* t = integer(16, true);
+  return t;
+}
+const Type* int32() {
+  static const Type* t = integer(32, true);
+  return t;
+}
+const Type* int64() {
+  static const Type* t = integer(64, true);
+  return t;
+}
+const Type* uint8() {
+  static const Type* t = integer(8, false);
+  return t;
+}
+const Type* uint16() {
+  static const Type* t = integer(16, false);
+  return t;
+}
+const Type* uint32() {
+  static const Type* t = integer(32, false);
+  return t;
+}
+const Type* uint64() {
+  static const Type* t = integer(64, false);
+  return t;
+}
 const Type* float32() {
-  static const Type* t = [] { Type x = make(TypeKind::Float); x.bits = 32; return intern(std::move(x)); }();
+  static const Type* t = [] {
+    Type x = make(TypeKind::Float);
+    x.bits = 32;
+    return intern(std::move(x));
+  }();
   return t;
 }
 const Type* float64() {
-  static const Type* t = [] { Type x = make(TypeKind::Float); x.bits = 64; return intern(std::move(x)); }();
+  static const Type* t = [] {
+    Type x = make(TypeKind::Float);
+    x.bits = 64;
+    return intern(std::move(x));
+  }();
   return t;
 }
 const Type* complex64() {
-  static const Type* t = [] { Type x = make(TypeKind::Complex); x.bits = 64; return intern(std::move(x)); }();
+  static const Type* t = [] {
+    Type x = make(TypeKind::Complex);
+    x.bits = 64;
+    return intern(std::move(x));
+  }();
   return t;
 }
 const Type* complex128() {
-  static const Type* t = [] { Type x = make(TypeKind::Complex); x.bits = 128; return intern(std::move(x)); }();
+  static const Type* t = [] {
+    Type x = make(TypeKind::Complex);
+    x.bits = 128;
+    return intern(std::move(x));
+  }();
   return t;
 }
 const Type* array(const Type* dtype, int ndim, Layout layout, bool readonly) {
@@ -232,22 +274,60 @@ const Type* ffi() {
 
 const Type* scalar_by_name(const std::string& name) {
   static const std::unordered_map<std::string, const Type* (*)()> names = {
-      {"bool", boolean}, {"bool_", boolean}, {"boolean", boolean}, {"b1", boolean},
-      {"int8", int8}, {"i1", int8}, {"byte", int8}, {"char", int8},
-      {"int16", int16}, {"i2", int16}, {"short", int16},
-      {"int32", int32}, {"i4", int32}, {"intc", int32},
-      {"int64", int64}, {"i8", int64}, {"intp", int64}, {"int_", int64}, {"long", int64}, {"longlong", int64},
+      {"bool", boolean},
+      {"bool_", boolean},
+      {"boolean", boolean},
+      {"b1", boolean},
+      {"int8", int8},
+      {"i1", int8},
+      {"byte", int8},
+      {"char", int8},
+      {"int16", int16},
+      {"i2", int16},
+      {"short", int16},
+      {"int32", int32},
+      {"i4", int32},
+      {"intc", int32},
+      {"int64", int64},
+      {"i8", int64},
+      {"intp", int64},
+      {"int_", int64},
+      {"long", int64},
+      {"longlong", int64},
       {"ssize_t", int64},
-      {"uint8", uint8}, {"u1", uint8}, {"ubyte", uint8}, {"uchar", uint8},
-      {"uint16", uint16}, {"u2", uint16}, {"ushort", uint16},
-      {"uint32", uint32}, {"u4", uint32}, {"uintc", uint32},
-      {"uint64", uint64}, {"u8", uint64}, {"uintp", uint64}, {"uint", uint64}, {"ulong", uint64},
-      {"ulonglong", uint64}, {"size_t", uint64},
-      {"float32", float32}, {"f4", float32}, {"single", float32}, {"float_", float32},
-      {"float64", float64}, {"f8", float64}, {"double", float64},
-      {"complex64", complex64}, {"c8", complex64}, {"csingle", complex64},
-      {"complex128", complex128}, {"c16", complex128}, {"cdouble", complex128}, {"complex_", complex128},
-      {"void", void_type}, {"none", none_type},
+      {"uint8", uint8},
+      {"u1", uint8},
+      {"ubyte", uint8},
+      {"uchar", uint8},
+      {"uint16", uint16},
+      {"u2", uint16},
+      {"ushort", uint16},
+      {"uint32", uint32},
+      {"u4", uint32},
+      {"uintc", uint32},
+      {"uint64", uint64},
+      {"u8", uint64},
+      {"uintp", uint64},
+      {"uint", uint64},
+      {"ulong", uint64},
+      {"ulonglong", uint64},
+      {"size_t", uint64},
+      {"float32", float32},
+      {"f4", float32},
+      {"single", float32},
+      {"float_", float32},
+      {"float64", float64},
+      {"f8", float64},
+      {"double", float64},
+      {"complex64", complex64},
+      {"c8", complex64},
+      {"csingle", complex64},
+      {"complex128", complex128},
+      {"c16", complex128},
+      {"cdouble", complex128},
+      {"complex_", complex128},
+      {"void", void_type},
+      {"none", none_type},
   };
   auto it = names.find(name);
   return it == names.end() ? nullptr : it->second();

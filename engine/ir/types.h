@@ -14,14 +14,14 @@ enum class TypeKind : std::uint8_t {
   Void,
   NoneType,
   Boolean,
-  Integer,     // bits + is_signed
-  Float,       // bits 32 or 64 (16 later)
-  Complex,     // bits of the whole value: 64 or 128
-  Array,       // dtype, ndim, layout, readonly
-  Tuple,       // elements (homogeneous tuples print as UniTuple)
-  CPointer,    // pointee
-  Optional,    // pointee
-  Range,       // range(...) iterator, pointee = index type (int64)
+  Integer,   // bits + is_signed
+  Float,     // bits 32 or 64 (16 later)
+  Complex,   // bits of the whole value: 64 or 128
+  Array,     // dtype, ndim, layout, readonly
+  Tuple,     // elements (homogeneous tuples print as UniTuple)
+  CPointer,  // pointee
+  Optional,  // pointee
+  Range,     // range(...) iterator, pointee = index type (int64)
   StringLiteral,
   Module,      // key: "cuda", "math", "numpy", "cuda.atomic", "cuda.shared", ...
   Intrinsic,   // key: "math.sin", "cuda.syncthreads", "cuda.threadIdx", "builtins.range", ...
@@ -35,19 +35,22 @@ enum class Layout : std::uint8_t { C, F, A };
 
 struct Type {
   TypeKind kind;
-  int bits = 0;                           // Integer, Float, Complex
-  bool is_signed = false;                 // Integer
-  const Type* dtype = nullptr;            // Array
-  int ndim = 0;                           // Array
-  Layout layout = Layout::A;              // Array
-  bool readonly = false;                  // Array
-  const Type* pointee = nullptr;          // CPointer, Optional, Range, TypeRef
-  std::vector<const Type*> elements;      // Tuple
-  std::string key;                        // Module, Intrinsic, StringLiteral (the text)
-  const void* object = nullptr;           // Dispatcher, Foreign
+  int bits = 0;                       // Integer, Float, Complex
+  bool is_signed = false;             // Integer
+  const Type* dtype = nullptr;        // Array
+  int ndim = 0;                       // Array
+  Layout layout = Layout::A;          // Array
+  bool readonly = false;              // Array
+  const Type* pointee = nullptr;      // CPointer, Optional, Range, TypeRef
+  std::vector<const Type*> elements;  // Tuple
+  std::string key;                    // Module, Intrinsic, StringLiteral (the text)
+  const void* object = nullptr;       // Dispatcher, Foreign
 
   std::string str() const;  // numba-style name
-  bool is_scalar() const { return kind == TypeKind::Boolean || kind == TypeKind::Integer || kind == TypeKind::Float || kind == TypeKind::Complex; }
+  bool is_scalar() const {
+    return kind == TypeKind::Boolean || kind == TypeKind::Integer || kind == TypeKind::Float ||
+           kind == TypeKind::Complex;
+  }
   bool is_number() const { return kind == TypeKind::Integer || kind == TypeKind::Float || kind == TypeKind::Complex; }
   bool is_integer() const { return kind == TypeKind::Integer; }
   bool is_float() const { return kind == TypeKind::Float; }

@@ -72,7 +72,8 @@ class Validator {
     std::string path = !rel.empty() && rel[0] == '/' ? rel : directory_ + "/" + rel;
     struct stat st {};
     if (stat(path.c_str(), &st) != 0) fail(field, concat("file not found: '", rel, "' (looked in ", directory_, ")"));
-    if (directory != S_ISDIR(st.st_mode)) fail(field, concat("'", rel, "' is ", directory ? "not a folder" : "a folder"));
+    if (directory != S_ISDIR(st.st_mode))
+      fail(field, concat("'", rel, "' is ", directory ? "not a folder" : "a folder"));
     return path;
   }
 
@@ -109,11 +110,13 @@ Manifest parse_manifest(const std::string& text, const std::string& origin, cons
   v.set_name(m.name);
   m.version = v.required_string(*plugin, "version", "plugin.version");
   const toml::node* fmt = plugin->get("format");
-  if (!fmt) v.fail("plugin.format", concat("missing (the plugin format version; this cuhost reads ", kFormatVersion, ")"));
+  if (!fmt)
+    v.fail("plugin.format", concat("missing (the plugin format version; this cuhost reads ", kFormatVersion, ")"));
   if (!fmt->is_integer()) v.fail("plugin.format", "must be an integer");
   m.format = static_cast<int>(*fmt->value<std::int64_t>());
   if (m.format != kFormatVersion)
-    v.fail("plugin.format", concat("format ", m.format, " is not supported (this cuhost reads format ", kFormatVersion, ")"));
+    v.fail("plugin.format",
+           concat("format ", m.format, " is not supported (this cuhost reads format ", kFormatVersion, ")"));
   m.description = v.optional_string(*plugin, "description", "plugin.description");
 
   if (const toml::node* b = root.get("build")) {
@@ -121,7 +124,8 @@ Manifest parse_manifest(const std::string& text, const std::string& origin, cons
     if (!build) v.fail("build", "must be a table");
     v.only_keys(*build, {"link", "include_dirs", "cpu_sources", "host_library"}, "build");
     auto link = v.string_list(*build, "link", "build.link");
-    for (size_t i = 0; i < link.size(); ++i) m.link.push_back(v.existing_path(link[i], concat("build.link[", i, "]"), false));
+    for (size_t i = 0; i < link.size(); ++i)
+      m.link.push_back(v.existing_path(link[i], concat("build.link[", i, "]"), false));
     auto inc = v.string_list(*build, "include_dirs", "build.include_dirs");
     for (size_t i = 0; i < inc.size(); ++i)
       m.include_dirs.push_back(v.existing_path(inc[i], concat("build.include_dirs[", i, "]"), true));
@@ -151,7 +155,8 @@ Manifest parse_manifest(const std::string& text, const std::string& origin, cons
     f.signature = v.required_string(*t, "signature", field + ".signature");
     try {
       ir::Signature sig = ir::parse_signature(f.signature);
-      if (!sig.return_type) v.fail(field + ".signature", "'" + f.signature + "' has no return type (write void(...) for none)");
+      if (!sig.return_type)
+        v.fail(field + ".signature", "'" + f.signature + "' has no return type (write void(...) for none)");
     } catch (const UserError& e) {
       v.fail(field + ".signature", concat("invalid signature '", f.signature, "': ", e.message()));
     }

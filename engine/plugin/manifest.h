@@ -27,8 +27,8 @@ struct Manifest {
   std::string version;
   int format = kFormatVersion;
   std::string description;
-  std::string directory;       // absolute plugin folder
-  std::string manifest_path;   // absolute path of plugin.toml (or an in-memory origin)
+  std::string directory;      // absolute plugin folder
+  std::string manifest_path;  // absolute path of plugin.toml (or an in-memory origin)
   std::vector<FunctionDecl> functions;
   std::vector<std::string> link;          // absolute paths of device link items (.cu .ptx .ltoir ...)
   std::vector<std::string> include_dirs;  // absolute include folders for the plugin's .cu files

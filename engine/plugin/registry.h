@@ -16,11 +16,11 @@
 namespace cuhost::plugin {
 
 struct PluginRecord {
-  std::string directory;   // the plugin folder
-  std::string name;        // from the manifest, or the folder name when it could not be read
+  std::string directory;  // the plugin folder
+  std::string name;       // from the manifest, or the folder name when it could not be read
   bool loaded = false;
-  std::string reason;      // why it was refused
-  Manifest manifest;       // valid when loaded
+  std::string reason;  // why it was refused
+  Manifest manifest;   // valid when loaded
 };
 
 // The folders searched, in order.

@@ -22,66 +22,65 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
   int device = 0, fastmath = 0, opt = 1, lineinfo = 0, debug = 0;
   const char* abi = "numba";
   const char* output = "ptx";
-  static const char* kwlist[] = {"pyfunc", "sig",      "device", "fastmath", "cc",    "opt",
-                                 "abi",    "abi_info", "lineinfo", "output", "debug", nullptr};
+  static const char* kwlist[] = {"pyfunc", "sig",      "device",   "fastmath", "cc",    "opt",
+                                 "abi",    "abi_info", "lineinfo", "output",   "debug", nullptr};
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|ppOpsOpsp", const_cast<char**>(kwlist), &pyfunc, &sig, &device,
                                    &fastmath, &cc, &opt, &abi, &abi_info, &lineinfo, &output, &debug))
     return nullptr;
-  CUHOST_PY_GUARD_V(nullptr,
-      {
-        std::string abi_s = abi;
-        if (abi_s != "numba" && abi_s != "c") throw UserError(ErrorKind::NotImplementedError, "Unsupported ABI: " + abi_s);
-        if (abi_s == "c" && !device)
-          throw UserError(ErrorKind::NotImplementedError,
-                          "kernels cannot use the C ABI: abi='c' is only supported for device functions (device=True)");
-        std::string out_s = output;
-        if (out_s != "ptx" && out_s != "ltoir")
-          throw UserError(ErrorKind::NotImplementedError, concat("Unsupported output type: ", out_s));
-        PyObject* func = pyfunc;
-        if (is_dispatcher(pyfunc)) func = reinterpret_cast<DispatcherObject*>(pyfunc)->py_func;
-        auto fn = std::make_shared<runtime::JitFunction>();
-        PyObject* name = PyObject_GetAttrString(func, "__name__");
-        if (name && PyUnicode_Check(name)) fn->name = PyUnicode_AsUTF8(name);
-        if (!name) PyErr_Clear();
-        Py_XDECREF(name);
-        fn->options.device = device;
-        fn->options.fastmath = fastmath;
-        fn->options.opt = opt ? 3 : 0;
-        fn->options.lineinfo = lineinfo;
-        fn->options.debug = debug;
-        fn->options.abi = abi_s == "c" ? ir::Abi::C : ir::Abi::Numba;
-        if (abi_info != Py_None) {
-          if (!PyDict_Check(abi_info)) throw UserError(ErrorKind::TypeError, "abi_info must be a dict");
-          PyObject* n = PyDict_GetItemString(abi_info, "abi_name");
-          if (n && PyUnicode_Check(n)) fn->options.abi_name = PyUnicode_AsUTF8(n);
-        }
-        ir::Signature signature;
-        if (!signature_from_object(sig, &signature)) return nullptr;
-        if (signature.return_type) fn->options.return_type = signature.return_type;
-        runtime::TargetOptions target;
-        target.target = runtime::Target::NVPTX;
-        if (cc != Py_None) {
-          if (!PyArg_ParseTuple(cc, "ii", &target.cc_major, &target.cc_minor)) return nullptr;
-        }
-        {
-          log::StageTimer timer(fn->name, "capture");
-          fn->captured = frontend::capture(func);
-        }
-        runtime::CompiledText result;
-        std::exception_ptr error;
-        Py_BEGIN_ALLOW_THREADS try {
-          result = runtime::compile_text(fn, signature.args, device, target, out_s);
-        } catch (...) {
-          error = std::current_exception();
-        }
-        Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
-        const ir::Type* resty = result.return_type ? result.return_type : ir::void_type();
-        // LLVM prints ".func  (" with two spaces; numba's output (and scripts that grep it) have one.
-        for (std::size_t pos = 0; (pos = result.text.find(".func  (", pos)) != std::string::npos;)
-          result.text.erase(pos + 5, 1);
-        return Py_BuildValue("(y#s)", result.text.data(), static_cast<Py_ssize_t>(result.text.size()),
-                             resty->str().c_str());
-      })
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::string abi_s = abi;
+    if (abi_s != "numba" && abi_s != "c") throw UserError(ErrorKind::NotImplementedError, "Unsupported ABI: " + abi_s);
+    if (abi_s == "c" && !device)
+      throw UserError(ErrorKind::NotImplementedError,
+                      "kernels cannot use the C ABI: abi='c' is only supported for device functions (device=True)");
+    std::string out_s = output;
+    if (out_s != "ptx" && out_s != "ltoir")
+      throw UserError(ErrorKind::NotImplementedError, concat("Unsupported output type: ", out_s));
+    PyObject* func = pyfunc;
+    if (is_dispatcher(pyfunc)) func = reinterpret_cast<DispatcherObject*>(pyfunc)->py_func;
+    auto fn = std::make_shared<runtime::JitFunction>();
+    PyObject* name = PyObject_GetAttrString(func, "__name__");
+    if (name && PyUnicode_Check(name)) fn->name = PyUnicode_AsUTF8(name);
+    if (!name) PyErr_Clear();
+    Py_XDECREF(name);
+    fn->options.device = device;
+    fn->options.fastmath = fastmath;
+    fn->options.opt = opt ? 3 : 0;
+    fn->options.lineinfo = lineinfo;
+    fn->options.debug = debug;
+    fn->options.abi = abi_s == "c" ? ir::Abi::C : ir::Abi::Numba;
+    if (abi_info != Py_None) {
+      if (!PyDict_Check(abi_info)) throw UserError(ErrorKind::TypeError, "abi_info must be a dict");
+      PyObject* n = PyDict_GetItemString(abi_info, "abi_name");
+      if (n && PyUnicode_Check(n)) fn->options.abi_name = PyUnicode_AsUTF8(n);
+    }
+    ir::Signature signature;
+    if (!signature_from_object(sig, &signature)) return nullptr;
+    if (signature.return_type) fn->options.return_type = signature.return_type;
+    runtime::TargetOptions target;
+    target.target = runtime::Target::NVPTX;
+    if (cc != Py_None) {
+      if (!PyArg_ParseTuple(cc, "ii", &target.cc_major, &target.cc_minor)) return nullptr;
+    }
+    {
+      log::StageTimer timer(fn->name, "capture");
+      fn->captured = frontend::capture(func);
+    }
+    runtime::CompiledText result;
+    std::exception_ptr error;
+    Py_BEGIN_ALLOW_THREADS try {
+      result = runtime::compile_text(fn, signature.args, device, target, out_s);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+    const ir::Type* resty = result.return_type ? result.return_type : ir::void_type();
+    // LLVM prints ".func  (" with two spaces; numba's output (and scripts that grep it) have one.
+    for (std::size_t pos = 0; (pos = result.text.find(".func  (", pos)) != std::string::npos;)
+      result.text.erase(pos + 5, 1);
+    return Py_BuildValue("(y#s)", result.text.data(), static_cast<Py_ssize_t>(result.text.size()),
+                         resty->str().c_str());
+  })
 }
 
 PyObject* py_link_ptx_for_test(PyObject*, PyObject* args) {
@@ -89,34 +88,32 @@ PyObject* py_link_ptx_for_test(PyObject*, PyObject* args) {
   Py_ssize_t len;
   const char* arch;
   if (!PyArg_ParseTuple(args, "s#s", &ptx, &len, &arch)) return nullptr;
-  CUHOST_PY_GUARD_V(nullptr,
-      {
-        int major = 0, minor = 0;
-        if (std::sscanf(arch, "sm_%1d%1d", &major, &minor) != 2)
-          throw UserError(ErrorKind::ValueError, concat("arch must look like sm_90, got '", arch, "'"));
-        cuda::LinkResult r =
-            cuda::link({cuda::LinkInput{ir::LinkKind::PTXSource, "test.ptx", std::string(ptx, static_cast<size_t>(len))}},
-                       major, minor, false);
-        return PyLong_FromSize_t(r.cubin.size());
-      })
-}
-
-PyObject* py_current_cc(PyObject*, PyObject*) {
-  CUHOST_PY_GUARD_V(nullptr,
-      {
-        runtime::JitOptions o;
-        runtime::TargetOptions t = session_target(o);
-        if (t.target != runtime::Target::NVPTX) return Py_BuildValue("(ii)", 9, 0);
-        return Py_BuildValue("(ii)", t.cc_major, t.cc_minor);
-      })
-}
-
-PyObject* py_unload_modules(PyObject*, PyObject*) {
   CUHOST_PY_GUARD_V(nullptr, {
-    if (runtime::session().backend == Backend::Cuda) cuda::unload_all_modules();
-    Py_RETURN_NONE;
+    int major = 0, minor = 0;
+    if (std::sscanf(arch, "sm_%1d%1d", &major, &minor) != 2)
+      throw UserError(ErrorKind::ValueError, concat("arch must look like sm_90, got '", arch, "'"));
+    cuda::LinkResult r =
+        cuda::link({cuda::LinkInput{ir::LinkKind::PTXSource, "test.ptx", std::string(ptx, static_cast<size_t>(len))}},
+                   major, minor, false);
+    return PyLong_FromSize_t(r.cubin.size());
   })
 }
+
+PyObject* py_current_cc(PyObject*, PyObject*){CUHOST_PY_GUARD_V(nullptr,
+                                                                {
+                                                                  runtime::JitOptions o;
+                                                                  runtime::TargetOptions t = session_target(o);
+                                                                  if (t.target != runtime::Target::NVPTX)
+                                                                    return Py_BuildValue("(ii)", 9, 0);
+                                                                  return Py_BuildValue("(ii)", t.cc_major, t.cc_minor);
+                                                                })}
+
+PyObject* py_unload_modules(PyObject*, PyObject*){CUHOST_PY_GUARD_V(nullptr,
+                                                                    {
+                                                                      if (runtime::session().backend == Backend::Cuda)
+                                                                        cuda::unload_all_modules();
+                                                                      Py_RETURN_NONE;
+                                                                    })}
 
 PyMethodDef g_methods[] = {
     {"_unload_modules", py_unload_modules, METH_NOARGS,

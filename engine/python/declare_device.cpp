@@ -10,8 +10,7 @@ namespace cuhost::python {
 namespace {
 
 struct DeclaredObject {
-  PyObject_HEAD
-  PyObject* dict;  // Python sets .sig (a cuda.types Signature) here
+  PyObject_HEAD PyObject* dict;  // Python sets .sig (a cuda.types Signature) here
   std::shared_ptr<const ir::ForeignFunction>* foreign;
 };
 
@@ -89,33 +88,35 @@ PyObject* py_declare_device(PyObject*, PyObject* args, PyObject* kwargs) {
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sO|OpOOO", const_cast<char**>(kwlist), &name, &sig, &link,
                                    &use_cooperative, &abi, &python_name, &cpu_link))
     return nullptr;
-  CUHOST_PY_GUARD_V(nullptr,
-      {
-        auto f = std::make_shared<ir::ForeignFunction>();
-        f->name = name;
-        f->python_name = python_name && PyUnicode_Check(python_name) ? PyUnicode_AsUTF8(python_name) : name;
-        std::string abi_s = "numba";
-        if (abi && abi != Py_None) {
-          PyObject* s = PyObject_Str(abi);
-          if (!s) return nullptr;
-          abi_s = PyUnicode_AsUTF8(s);
-          Py_DECREF(s);
-        }
-        if (abi_s == "numba") f->abi = ir::Abi::Numba;
-        else if (abi_s == "c") f->abi = ir::Abi::C;
-        else throw UserError(ErrorKind::NotImplementedError, "Unsupported ABI: " + abi_s);
-        if (!signature_from_object(sig, &f->sig)) return nullptr;
-        if (!f->sig.return_type)
-          throw UserError(ErrorKind::TypeError, "Return type must be provided for device declarations");
-        f->use_cooperative = use_cooperative;
-        f->link = link_items_from_object(link);
-        f->cpu_link = link_items_from_object(cpu_link);
-        auto* obj = PyObject_New(DeclaredObject, &DeclaredType);
-        if (!obj) return nullptr;
-        obj->dict = nullptr;
-        obj->foreign = new std::shared_ptr<const ir::ForeignFunction>(std::move(f));
-        return reinterpret_cast<PyObject*>(obj);
-      })
+  CUHOST_PY_GUARD_V(nullptr, {
+    auto f = std::make_shared<ir::ForeignFunction>();
+    f->name = name;
+    f->python_name = python_name && PyUnicode_Check(python_name) ? PyUnicode_AsUTF8(python_name) : name;
+    std::string abi_s = "numba";
+    if (abi && abi != Py_None) {
+      PyObject* s = PyObject_Str(abi);
+      if (!s) return nullptr;
+      abi_s = PyUnicode_AsUTF8(s);
+      Py_DECREF(s);
+    }
+    if (abi_s == "numba")
+      f->abi = ir::Abi::Numba;
+    else if (abi_s == "c")
+      f->abi = ir::Abi::C;
+    else
+      throw UserError(ErrorKind::NotImplementedError, "Unsupported ABI: " + abi_s);
+    if (!signature_from_object(sig, &f->sig)) return nullptr;
+    if (!f->sig.return_type)
+      throw UserError(ErrorKind::TypeError, "Return type must be provided for device declarations");
+    f->use_cooperative = use_cooperative;
+    f->link = link_items_from_object(link);
+    f->cpu_link = link_items_from_object(cpu_link);
+    auto* obj = PyObject_New(DeclaredObject, &DeclaredType);
+    if (!obj) return nullptr;
+    obj->dict = nullptr;
+    obj->foreign = new std::shared_ptr<const ir::ForeignFunction>(std::move(f));
+    return reinterpret_cast<PyObject*>(obj);
+  })
 }
 
 PyMethodDef g_methods[] = {

@@ -157,8 +157,10 @@ bool set_dtype(DeviceArrayObject* self, PyObject* dtype) {
 }
 
 void set_stream(DeviceArrayObject* self, PyObject* stream) {
-  if (!stream || stream == Py_None) stream = PyLong_FromLong(0);
-  else Py_INCREF(stream);
+  if (!stream || stream == Py_None)
+    stream = PyLong_FromLong(0);
+  else
+    Py_INCREF(stream);
   self->stream = stream;
 }
 
@@ -337,7 +339,9 @@ PyObject* da_repr(PyObject* o) {
 PyObject* get_shape(PyObject* o, void*) { return int_tuple(as_array(o)->ndim, as_array(o)->shape); }
 PyObject* get_strides(PyObject* o, void*) { return int_tuple(as_array(o)->ndim, as_array(o)->strides); }
 PyObject* get_ndim(PyObject* o, void*) { return PyLong_FromLong(as_array(o)->ndim); }
-PyObject* get_size(PyObject* o, void*) { return PyLong_FromLongLong(element_count(as_array(o)->ndim, as_array(o)->shape)); }
+PyObject* get_size(PyObject* o, void*) {
+  return PyLong_FromLongLong(element_count(as_array(o)->ndim, as_array(o)->shape));
+}
 PyObject* get_itemsize(PyObject* o, void*) { return PyLong_FromLongLong(as_array(o)->itemsize); }
 PyObject* get_nbytes(PyObject* o, void*) {
   return PyLong_FromLongLong(element_count(as_array(o)->ndim, as_array(o)->shape) * as_array(o)->itemsize);
@@ -365,8 +369,8 @@ PyObject* get_interface(PyObject* o, void*) {
   }
   PyObject* stream = handle ? PyLong_FromSize_t(handle) : Py_NewRef(Py_None);
   PyObject* d = Py_BuildValue("{s:N,s:N,s:(NO),s:N,s:i,s:N}", "shape", shape, "strides", strides, "data",
-                              PyLong_FromSize_t(self->data), self->readonly ? Py_True : Py_False, "typestr",
-                              typestr, "version", 3, "stream", stream);
+                              PyLong_FromSize_t(self->data), self->readonly ? Py_True : Py_False, "typestr", typestr,
+                              "version", 3, "stream", stream);
   return d;
 }
 
@@ -518,7 +522,6 @@ PyObject* m_copy_to_device(PyObject* o, PyObject* args, PyObject* kwargs) {
       },
       (Py_DECREF(host), nullptr))
 }
-
 
 // np.asarray(device_array): the data copied to the host (numba goes through
 // copy_to_host too).

@@ -15,11 +15,10 @@
 namespace cuhost::python {
 
 struct DeviceArrayObject {
-  PyObject_HEAD
-  std::shared_ptr<runtime::DeviceAllocation> memory;  // null for borrowed memory
-  PyObject* base;    // keeps borrowed memory's owner alive (as_cuda_array), or null
-  PyObject* dtype;   // numpy.dtype
-  PyObject* stream;  // numba's .stream: 0 or a Stream object
+  PyObject_HEAD std::shared_ptr<runtime::DeviceAllocation> memory;  // null for borrowed memory
+  PyObject* base;          // keeps borrowed memory's owner alive (as_cuda_array), or null
+  PyObject* dtype;         // numpy.dtype
+  PyObject* stream;        // numba's .stream: 0 or a Stream object
   const ir::Type* scalar;  // null when the dtype has no kernel type
   std::uintptr_t data;
   std::int64_t itemsize;

@@ -39,8 +39,8 @@ void strided_copy(char* dst, const std::int64_t* dst_strides, const char* src, c
 }
 
 struct Span {
-  std::int64_t low = 0;   // byte offset of the lowest touched byte from the first element
-  std::int64_t bytes = 0; // bytes spanned
+  std::int64_t low = 0;    // byte offset of the lowest touched byte from the first element
+  std::int64_t bytes = 0;  // bytes spanned
 };
 
 Span span_of(int ndim, const std::int64_t* shape, const std::int64_t* strides, std::int64_t itemsize) {
@@ -49,8 +49,10 @@ Span span_of(int ndim, const std::int64_t* shape, const std::int64_t* strides, s
   for (int i = 0; i < ndim; ++i) {
     if (shape[i] == 0) return Span{0, 0};
     std::int64_t extent = (shape[i] - 1) * strides[i];
-    if (extent < 0) s.low += extent;
-    else high += extent;
+    if (extent < 0)
+      s.low += extent;
+    else
+      high += extent;
   }
   s.bytes = high - s.low;
   return s;
@@ -98,8 +100,7 @@ bool host_region(PyObject* ndarray, HostRegion* out, bool writable) {
   return true;
 }
 
-void copy_host_to_device(const HostRegion& src, const DeviceArrayObject* dst, std::uintptr_t stream,
-                         bool synchronous) {
+void copy_host_to_device(const HostRegion& src, const DeviceArrayObject* dst, std::uintptr_t stream, bool synchronous) {
   const int nd = dst->ndim;
   const std::int64_t isz = dst->itemsize;
   if (element_count(nd, dst->shape) == 0) return;
@@ -121,8 +122,7 @@ void copy_host_to_device(const HostRegion& src, const DeviceArrayObject* dst, st
   runtime::copy_to_device(low, staging.data(), staging.size(), stream, true);
 }
 
-void copy_device_to_host(const DeviceArrayObject* src, const HostRegion& dst, std::uintptr_t stream,
-                         bool synchronous) {
+void copy_device_to_host(const DeviceArrayObject* src, const HostRegion& dst, std::uintptr_t stream, bool synchronous) {
   const int nd = src->ndim;
   const std::int64_t isz = src->itemsize;
   if (element_count(nd, src->shape) == 0) return;

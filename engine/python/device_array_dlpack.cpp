@@ -43,8 +43,10 @@ const ir::Type* scalar_of(const DlDataType& t) {
   if (t.lanes != 1) return nullptr;
   switch (t.code) {
     case kBool: return t.bits == 8 ? ir::boolean() : nullptr;
-    case kInt: return (t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64) ? ir::integer(t.bits, true) : nullptr;
-    case kUInt: return (t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64) ? ir::integer(t.bits, false) : nullptr;
+    case kInt:
+      return (t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64) ? ir::integer(t.bits, true) : nullptr;
+    case kUInt:
+      return (t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64) ? ir::integer(t.bits, false) : nullptr;
     case kFloat: return t.bits == 32 ? ir::float32() : t.bits == 64 ? ir::float64() : nullptr;
     case kComplex: return t.bits == 64 ? ir::complex64() : t.bits == 128 ? ir::complex128() : nullptr;
     default: return nullptr;
@@ -65,10 +67,10 @@ bool dlpack_array_view(PyObject* capsule, ArrayView* out) {
   if (!managed) return false;
   const DlTensor& t = managed->dl_tensor;
   bool cuda_backend = runtime::session().backend == Backend::Cuda;
-  bool usable = cuda_backend ? (t.device.device_type == kCuda || t.device.device_type == kCudaManaged ||
-                                t.device.device_type == kCudaHost)
-                             : (t.device.device_type == kCpu || t.device.device_type == kCudaHost ||
-                                t.device.device_type == kCudaManaged);
+  bool usable =
+      cuda_backend
+          ? (t.device.device_type == kCuda || t.device.device_type == kCudaManaged || t.device.device_type == kCudaHost)
+          : (t.device.device_type == kCpu || t.device.device_type == kCudaHost || t.device.device_type == kCudaManaged);
   if (!usable) {
     PyErr_Format(PyExc_TypeError, "DLPack tensor on device type %d cannot be used by the %s backend",
                  static_cast<int>(t.device.device_type), cuda_backend ? "CUDA" : "CPU");

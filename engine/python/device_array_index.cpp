@@ -30,12 +30,14 @@ bool select(DeviceArrayObject* self, PyObject* key, Selection* out) {
   int ellipses = 0, consumed = 0;
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject* k = PyTuple_GET_ITEM(items, i);
-    if (k == Py_Ellipsis) ++ellipses;
+    if (k == Py_Ellipsis)
+      ++ellipses;
     else if (k == Py_None) {
       PyErr_SetString(PyExc_IndexError, "DeviceNDArray indexing does not support None (numpy.newaxis); use reshape");
       Py_DECREF(items);
       return false;
-    } else ++consumed;
+    } else
+      ++consumed;
   }
   if (ellipses > 1) {
     PyErr_SetString(PyExc_IndexError, "an index can only have a single ellipsis ('...')");
@@ -242,8 +244,10 @@ bool parse_new_shape(PyObject* args, std::int64_t total, int* ndim, std::int64_t
   }
   Py_DECREF(seq);
   *ndim = static_cast<int>(n);
-  if (unknown >= 0 && known > 0 && total % known == 0) shape[unknown] = total / known;
-  else if (unknown >= 0) known = -1;
+  if (unknown >= 0 && known > 0 && total % known == 0)
+    shape[unknown] = total / known;
+  else if (unknown >= 0)
+    known = -1;
   if ((unknown >= 0 && known < 0) || (unknown < 0 && known != total)) {
     PyErr_Format(PyExc_ValueError, "cannot reshape array of size %lld into the requested shape",
                  static_cast<long long>(total));
@@ -279,16 +283,17 @@ PyObject* device_array_reshape(PyObject* o, PyObject* args, PyObject* kwargs) {
   bool c = is_c_contiguous(self->ndim, self->shape, self->strides, self->itemsize);
   bool f = is_f_contiguous(self->ndim, self->shape, self->strides, self->itemsize);
   if (order == 'A') order = c ? 'C' : 'F';
-  if (order == 'C' && c) c_strides(ndim, shape, self->itemsize, strides);
-  else if (order == 'F' && f) f_strides(ndim, shape, self->itemsize, strides);
+  if (order == 'C' && c)
+    c_strides(ndim, shape, self->itemsize, strides);
+  else if (order == 'F' && f)
+    f_strides(ndim, shape, self->itemsize, strides);
   else {
     PyErr_SetString(PyExc_NotImplementedError,
                     "reshape of a non-contiguous DeviceNDArray (or in the other order) needs a copy: use "
                     "copy_to_host() or ravel() first");
     return nullptr;
   }
-  return new_device_view(self, nullptr, self->data, ndim, shape, strides, self->dtype, self->readonly,
-                         self->stream);
+  return new_device_view(self, nullptr, self->data, ndim, shape, strides, self->dtype, self->readonly, self->stream);
 }
 
 PyObject* device_array_ravel(PyObject* o, PyObject* args, PyObject* kwargs) {
@@ -312,11 +317,13 @@ PyObject* device_array_ravel(PyObject* o, PyObject* args, PyObject* kwargs) {
   if (!flat) return nullptr;
   // View the new flat memory with the source's shape in the requested order.
   std::int64_t strides[kMaxDims];
-  if (order == 'F') f_strides(self->ndim, self->shape, self->itemsize, strides);
-  else c_strides(self->ndim, self->shape, self->itemsize, strides);
+  if (order == 'F')
+    f_strides(self->ndim, self->shape, self->itemsize, strides);
+  else
+    c_strides(self->ndim, self->shape, self->itemsize, strides);
   DeviceArrayObject* fa = as_array(flat);
-  PyObject* shaped = new_device_view(fa, nullptr, fa->data, self->ndim, self->shape, strides, self->dtype, false,
-                                     self->stream);
+  PyObject* shaped =
+      new_device_view(fa, nullptr, fa->data, self->ndim, self->shape, strides, self->dtype, false, self->stream);
   if (!shaped) {
     Py_DECREF(flat);
     return nullptr;
@@ -350,7 +357,8 @@ PyObject* device_array_transpose(PyObject* o, PyObject* args) {
     for (int i = 0; ok && i < self->ndim; ++i) {
       long a = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
       if (a < 0) a += self->ndim;
-      if (PyErr_Occurred() || a < 0 || a >= self->ndim || seen[a]) ok = false;
+      if (PyErr_Occurred() || a < 0 || a >= self->ndim || seen[a])
+        ok = false;
       else {
         seen[a] = true;
         perm[i] = static_cast<int>(a);
@@ -402,8 +410,8 @@ PyObject* device_array_view_as(PyObject* o, PyObject* dtype_spec) {
     shape[last] = self->shape[last] * self->itemsize / itemsize;
     strides[last] = itemsize;
   }
-  PyObject* r = new_device_view(self, nullptr, self->data, self->ndim, shape, strides, dtype, self->readonly,
-                                self->stream);
+  PyObject* r =
+      new_device_view(self, nullptr, self->data, self->ndim, shape, strides, dtype, self->readonly, self->stream);
   Py_DECREF(dtype);
   return r;
 }
@@ -414,8 +422,8 @@ PyObject* device_array_bind(PyObject* o, PyObject* args, PyObject* kwargs) {
   PyObject* stream = nullptr;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:bind", const_cast<char**>(names), &stream)) return nullptr;
   DeviceArrayObject* self = as_array(o);
-  return new_device_view(self, nullptr, self->data, self->ndim, self->shape, self->strides, self->dtype,
-                         self->readonly, stream);
+  return new_device_view(self, nullptr, self->data, self->ndim, self->shape, self->strides, self->dtype, self->readonly,
+                         stream);
 }
 
 // squeeze(axis=None): drops axes of length 1.

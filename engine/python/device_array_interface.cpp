@@ -26,8 +26,8 @@ bool int_items(PyObject* tuple, const char* field, int* n, std::int64_t* out) {
   }
   Py_ssize_t size = PyTuple_GET_SIZE(tuple);
   if (size > kMaxDims) {
-    PyErr_Format(PyExc_ValueError, "__cuda_array_interface__: '%s' has %zd entries; at most %d dimensions", field,
-                 size, kMaxDims);
+    PyErr_Format(PyExc_ValueError, "__cuda_array_interface__: '%s' has %zd entries; at most %d dimensions", field, size,
+                 kMaxDims);
     return false;
   }
   for (Py_ssize_t i = 0; i < size; ++i) {

@@ -59,8 +59,8 @@ PyObject* py_device_array(PyObject*, PyObject* args) {
   }
   PyObject* dtype = to_numpy_dtype(dtype_obj);
   if (!dtype) return nullptr;
-  PyObject* r = new_device_array(ndim, shape, strides_obj != Py_None ? strides : nullptr, dtype, order[0] == 'F',
-                                 stream);
+  PyObject* r =
+      new_device_array(ndim, shape, strides_obj != Py_None ? strides : nullptr, dtype, order[0] == 'F', stream);
   Py_DECREF(dtype);
   return r;
 }
@@ -118,8 +118,10 @@ PyObject* py_as_cuda_array(PyObject*, PyObject* args, PyObject* kwargs) {
   if (!iface) {
     if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return nullptr;
     PyErr_Clear();
-    PyErr_Format(PyExc_TypeError, "as_cuda_array: a %s does not implement the CUDA Array Interface "
-                 "(__cuda_array_interface__)", Py_TYPE(obj)->tp_name);
+    PyErr_Format(PyExc_TypeError,
+                 "as_cuda_array: a %s does not implement the CUDA Array Interface "
+                 "(__cuda_array_interface__)",
+                 Py_TYPE(obj)->tp_name);
     return nullptr;
   }
   InterfaceInfo info;
@@ -130,8 +132,8 @@ PyObject* py_as_cuda_array(PyObject*, PyObject* args, PyObject* kwargs) {
     if (dtype && (!info.stream || stream)) {
       try {
         if (sync && info.stream) runtime::synchronize_stream(info.stream);
-        result = new_device_view(nullptr, obj, info.data, info.ndim, info.shape, info.strides, dtype, info.readonly,
-                                 stream);
+        result =
+            new_device_view(nullptr, obj, info.data, info.ndim, info.shape, info.strides, dtype, info.readonly, stream);
       } catch (...) {
         set_python_error_from_current_exception();
       }
@@ -197,8 +199,8 @@ PyObject* py_array_view_for_test(PyObject*, PyObject* obj) {
   }
   return Py_BuildValue("{s:s,s:N,s:i,s:N,s:N,s:s,s:s,s:O,s:s}", "where", where, "data",
                        PyLong_FromSize_t(reinterpret_cast<std::uintptr_t>(v.data)), "ndim", v.ndim, "shape", shape,
-                       "strides", strides, "dtype", v.dtype->str().c_str(), "layout", layout_name(v.layout),
-                       "readonly", v.readonly ? Py_True : Py_False, "type", v.type()->str().c_str());
+                       "strides", strides, "dtype", v.dtype->str().c_str(), "layout", layout_name(v.layout), "readonly",
+                       v.readonly ? Py_True : Py_False, "type", v.type()->str().c_str());
 }
 
 PyObject* py_force_staging_for_test(PyObject*, PyObject* arg) {

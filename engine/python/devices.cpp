@@ -41,23 +41,52 @@ struct AttributeName {
   CUdevice_attribute attribute;
 };
 
-#define CUHOST_ATTR(n) {#n, CU_DEVICE_ATTRIBUTE_##n}
-const AttributeName g_attributes[] = {
-    CUHOST_ATTR(MAX_THREADS_PER_BLOCK), CUHOST_ATTR(MAX_BLOCK_DIM_X), CUHOST_ATTR(MAX_BLOCK_DIM_Y),
-    CUHOST_ATTR(MAX_BLOCK_DIM_Z), CUHOST_ATTR(MAX_GRID_DIM_X), CUHOST_ATTR(MAX_GRID_DIM_Y),
-    CUHOST_ATTR(MAX_GRID_DIM_Z), CUHOST_ATTR(MAX_SHARED_MEMORY_PER_BLOCK), CUHOST_ATTR(TOTAL_CONSTANT_MEMORY),
-    CUHOST_ATTR(WARP_SIZE), CUHOST_ATTR(MAX_PITCH), CUHOST_ATTR(MAX_REGISTERS_PER_BLOCK), CUHOST_ATTR(CLOCK_RATE),
-    CUHOST_ATTR(TEXTURE_ALIGNMENT), CUHOST_ATTR(MULTIPROCESSOR_COUNT), CUHOST_ATTR(KERNEL_EXEC_TIMEOUT),
-    CUHOST_ATTR(INTEGRATED), CUHOST_ATTR(CAN_MAP_HOST_MEMORY), CUHOST_ATTR(COMPUTE_MODE),
-    CUHOST_ATTR(CONCURRENT_KERNELS), CUHOST_ATTR(ECC_ENABLED), CUHOST_ATTR(PCI_BUS_ID), CUHOST_ATTR(PCI_DEVICE_ID),
-    CUHOST_ATTR(PCI_DOMAIN_ID), CUHOST_ATTR(MEMORY_CLOCK_RATE), CUHOST_ATTR(GLOBAL_MEMORY_BUS_WIDTH),
-    CUHOST_ATTR(L2_CACHE_SIZE), CUHOST_ATTR(MAX_THREADS_PER_MULTIPROCESSOR), CUHOST_ATTR(ASYNC_ENGINE_COUNT),
-    CUHOST_ATTR(UNIFIED_ADDRESSING), CUHOST_ATTR(COMPUTE_CAPABILITY_MAJOR), CUHOST_ATTR(COMPUTE_CAPABILITY_MINOR),
-    CUHOST_ATTR(STREAM_PRIORITIES_SUPPORTED), CUHOST_ATTR(MAX_SHARED_MEMORY_PER_MULTIPROCESSOR),
-    CUHOST_ATTR(MAX_REGISTERS_PER_MULTIPROCESSOR), CUHOST_ATTR(MANAGED_MEMORY), CUHOST_ATTR(MULTI_GPU_BOARD),
-    CUHOST_ATTR(CONCURRENT_MANAGED_ACCESS), CUHOST_ATTR(PAGEABLE_MEMORY_ACCESS), CUHOST_ATTR(COOPERATIVE_LAUNCH),
-    CUHOST_ATTR(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN), CUHOST_ATTR(MAX_BLOCKS_PER_MULTIPROCESSOR),
-    CUHOST_ATTR(MEMORY_POOLS_SUPPORTED), CUHOST_ATTR(CLUSTER_LAUNCH)};
+#define CUHOST_ATTR(n) \
+  { #n, CU_DEVICE_ATTRIBUTE_##n }
+const AttributeName g_attributes[] = {CUHOST_ATTR(MAX_THREADS_PER_BLOCK),
+                                      CUHOST_ATTR(MAX_BLOCK_DIM_X),
+                                      CUHOST_ATTR(MAX_BLOCK_DIM_Y),
+                                      CUHOST_ATTR(MAX_BLOCK_DIM_Z),
+                                      CUHOST_ATTR(MAX_GRID_DIM_X),
+                                      CUHOST_ATTR(MAX_GRID_DIM_Y),
+                                      CUHOST_ATTR(MAX_GRID_DIM_Z),
+                                      CUHOST_ATTR(MAX_SHARED_MEMORY_PER_BLOCK),
+                                      CUHOST_ATTR(TOTAL_CONSTANT_MEMORY),
+                                      CUHOST_ATTR(WARP_SIZE),
+                                      CUHOST_ATTR(MAX_PITCH),
+                                      CUHOST_ATTR(MAX_REGISTERS_PER_BLOCK),
+                                      CUHOST_ATTR(CLOCK_RATE),
+                                      CUHOST_ATTR(TEXTURE_ALIGNMENT),
+                                      CUHOST_ATTR(MULTIPROCESSOR_COUNT),
+                                      CUHOST_ATTR(KERNEL_EXEC_TIMEOUT),
+                                      CUHOST_ATTR(INTEGRATED),
+                                      CUHOST_ATTR(CAN_MAP_HOST_MEMORY),
+                                      CUHOST_ATTR(COMPUTE_MODE),
+                                      CUHOST_ATTR(CONCURRENT_KERNELS),
+                                      CUHOST_ATTR(ECC_ENABLED),
+                                      CUHOST_ATTR(PCI_BUS_ID),
+                                      CUHOST_ATTR(PCI_DEVICE_ID),
+                                      CUHOST_ATTR(PCI_DOMAIN_ID),
+                                      CUHOST_ATTR(MEMORY_CLOCK_RATE),
+                                      CUHOST_ATTR(GLOBAL_MEMORY_BUS_WIDTH),
+                                      CUHOST_ATTR(L2_CACHE_SIZE),
+                                      CUHOST_ATTR(MAX_THREADS_PER_MULTIPROCESSOR),
+                                      CUHOST_ATTR(ASYNC_ENGINE_COUNT),
+                                      CUHOST_ATTR(UNIFIED_ADDRESSING),
+                                      CUHOST_ATTR(COMPUTE_CAPABILITY_MAJOR),
+                                      CUHOST_ATTR(COMPUTE_CAPABILITY_MINOR),
+                                      CUHOST_ATTR(STREAM_PRIORITIES_SUPPORTED),
+                                      CUHOST_ATTR(MAX_SHARED_MEMORY_PER_MULTIPROCESSOR),
+                                      CUHOST_ATTR(MAX_REGISTERS_PER_MULTIPROCESSOR),
+                                      CUHOST_ATTR(MANAGED_MEMORY),
+                                      CUHOST_ATTR(MULTI_GPU_BOARD),
+                                      CUHOST_ATTR(CONCURRENT_MANAGED_ACCESS),
+                                      CUHOST_ATTR(PAGEABLE_MEMORY_ACCESS),
+                                      CUHOST_ATTR(COOPERATIVE_LAUNCH),
+                                      CUHOST_ATTR(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN),
+                                      CUHOST_ATTR(MAX_BLOCKS_PER_MULTIPROCESSOR),
+                                      CUHOST_ATTR(MEMORY_POOLS_SUPPORTED),
+                                      CUHOST_ATTR(CLUSTER_LAUNCH)};
 #undef CUHOST_ATTR
 
 PyObject* py_device_count(PyObject*, PyObject*) {
@@ -70,8 +99,7 @@ PyObject* py_no_device_message(PyObject*, PyObject*) { return PyUnicode_FromStri
 bool valid_ordinal(int ordinal) {
   int count = cuda::driver_status().device_count;
   if (ordinal >= 0 && ordinal < count) return true;
-  PyErr_Format(exception_class(ErrorKind::CudaSupportError), "no CUDA device %d (%d device(s) found)", ordinal,
-               count);
+  PyErr_Format(exception_class(ErrorKind::CudaSupportError), "no CUDA device %d (%d device(s) found)", ordinal, count);
   return false;
 }
 

@@ -41,7 +41,8 @@ runtime::JitOptions parse_options(PyObject* options) {
       if (PyUnicode_Check(value)) {
         std::string s = str_or_empty(value);
         if (s != "always" && s != "never")
-          throw UserError(ErrorKind::ValueError, concat("inline must be True, False, 'always' or 'never', not '", s, "'"));
+          throw UserError(ErrorKind::ValueError,
+                          concat("inline must be True, False, 'always' or 'never', not '", s, "'"));
         o.inline_always = s == "always";
       } else {
         o.inline_always = value != Py_None && truthy(value);
@@ -67,8 +68,10 @@ runtime::JitOptions parse_options(PyObject* options) {
     } else if (k == "link") {
       o.link = link_items_from_object(value);
     } else if (k == "lto") {
-      if (value == Py_None) o.lto.reset();
-      else o.lto = truthy(value);
+      if (value == Py_None)
+        o.lto.reset();
+      else
+        o.lto = truthy(value);
     } else if (k == "max_registers") {
       if (value == Py_None) {
         o.max_registers = 0;
@@ -81,9 +84,13 @@ runtime::JitOptions parse_options(PyObject* options) {
       }
     } else if (k == "abi") {
       std::string s = str_or_empty(value);
-      if (s == "numba") o.abi = ir::Abi::Numba;
-      else if (s == "c") o.abi = ir::Abi::C;
-      else throw UserError(ErrorKind::NotImplementedError, concat("Unsupported ABI: ", s.empty() ? python_type_name(value) : s));
+      if (s == "numba")
+        o.abi = ir::Abi::Numba;
+      else if (s == "c")
+        o.abi = ir::Abi::C;
+      else
+        throw UserError(ErrorKind::NotImplementedError,
+                        concat("Unsupported ABI: ", s.empty() ? python_type_name(value) : s));
     } else if (k == "abi_info") {
       if (value == Py_None) continue;
       if (!PyDict_Check(value)) throw UserError(ErrorKind::TypeError, "abi_info must be a dict");
@@ -170,9 +177,9 @@ const std::vector<const ir::Type*>& choose_eager(DispatcherState* st, const std:
   return st->eager[static_cast<size_t>(best)];
 }
 
-std::shared_ptr<const runtime::CompiledKernel> compile_with(DispatcherObject* d, const std::vector<const ir::Type*>& types,
-                                                             const runtime::TargetOptions& target,
-                                                             std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>>& cache) {
+std::shared_ptr<const runtime::CompiledKernel> compile_with(
+    DispatcherObject* d, const std::vector<const ir::Type*>& types, const runtime::TargetOptions& target,
+    std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>>& cache) {
   DispatcherState* st = d->state;
   auto it = cache.find(types);
   if (it != cache.end()) return it->second;
@@ -187,14 +194,14 @@ std::shared_ptr<const runtime::CompiledKernel> compile_with(DispatcherObject* d,
       error = std::current_exception();
     }
   }
-  Py_END_ALLOW_THREADS
-  if (error) std::rethrow_exception(error);
+  Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
   CUHOST_CHECK(result) << "compile_kernel returned nothing for " << fn->name;
   cache[types] = result;
   return result;
 }
 
-std::shared_ptr<const runtime::CompiledKernel> compile_for(DispatcherObject* d, const std::vector<const ir::Type*>& types) {
+std::shared_ptr<const runtime::CompiledKernel> compile_for(DispatcherObject* d,
+                                                           const std::vector<const ir::Type*>& types) {
   return compile_with(d, types, session_target(d->state->fn->options), d->state->compiled);
 }
 
@@ -218,43 +225,42 @@ PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   Py_XINCREF(options == Py_None ? nullptr : options);
   self->options = options == Py_None ? nullptr : options;
   self->state = new DispatcherState();
-  CUHOST_PY_GUARD_V((Py_DECREF(self), nullptr),
-      {
-        auto fn = std::make_shared<runtime::JitFunction>();
-        PyObject* name = PyObject_GetAttrString(py_func, "__name__");
-        if (name && PyUnicode_Check(name)) fn->name = PyUnicode_AsUTF8(name);
-        if (!name) PyErr_Clear();
-        Py_XDECREF(name);
-        fn->options = parse_options(options);
-        self->state->fn = fn;
-        if (sigs != Py_None) {
-          const ir::Type* single_return = nullptr;
-          PyObject* seq = PyList_Check(sigs) ? (Py_INCREF(sigs), sigs) : PyList_New(0);
-          if (!PyList_Check(sigs)) PyList_Append(seq, sigs);
-          for (Py_ssize_t i = 0; i < PyList_GET_SIZE(seq); ++i) {
-            ir::Signature sig;
-            if (!signature_from_object(PyList_GET_ITEM(seq, i), &sig)) {
-              Py_DECREF(seq);
-              Py_DECREF(self);
-              return nullptr;
-            }
-            if (!fn->options.device && sig.return_type && sig.return_type->kind != ir::TypeKind::Void &&
-                sig.return_type->kind != ir::TypeKind::NoneType) {
-              Py_DECREF(seq);
-              throw UserError(ErrorKind::TypeError, concat("kernel '", fn->name, "' must return void, but its signature '",
-                                                           sig.str(), "' returns ", sig.return_type->str()));
-            }
-            self->state->eager.push_back(sig.args);
-            single_return = sig.return_type;
-          }
+  CUHOST_PY_GUARD_V((Py_DECREF(self), nullptr), {
+    auto fn = std::make_shared<runtime::JitFunction>();
+    PyObject* name = PyObject_GetAttrString(py_func, "__name__");
+    if (name && PyUnicode_Check(name)) fn->name = PyUnicode_AsUTF8(name);
+    if (!name) PyErr_Clear();
+    Py_XDECREF(name);
+    fn->options = parse_options(options);
+    self->state->fn = fn;
+    if (sigs != Py_None) {
+      const ir::Type* single_return = nullptr;
+      PyObject* seq = PyList_Check(sigs) ? (Py_INCREF(sigs), sigs) : PyList_New(0);
+      if (!PyList_Check(sigs)) PyList_Append(seq, sigs);
+      for (Py_ssize_t i = 0; i < PyList_GET_SIZE(seq); ++i) {
+        ir::Signature sig;
+        if (!signature_from_object(PyList_GET_ITEM(seq, i), &sig)) {
           Py_DECREF(seq);
-          if (fn->options.device && self->state->eager.size() == 1 && !fn->options.return_type)
-            fn->options.return_type = single_return;
-          if (!fn->options.device)
-            for (const auto& types : self->state->eager) compile_for(self, types);
+          Py_DECREF(self);
+          return nullptr;
         }
-        return reinterpret_cast<PyObject*>(self);
-      })
+        if (!fn->options.device && sig.return_type && sig.return_type->kind != ir::TypeKind::Void &&
+            sig.return_type->kind != ir::TypeKind::NoneType) {
+          Py_DECREF(seq);
+          throw UserError(ErrorKind::TypeError, concat("kernel '", fn->name, "' must return void, but its signature '",
+                                                       sig.str(), "' returns ", sig.return_type->str()));
+        }
+        self->state->eager.push_back(sig.args);
+        single_return = sig.return_type;
+      }
+      Py_DECREF(seq);
+      if (fn->options.device && self->state->eager.size() == 1 && !fn->options.return_type)
+        fn->options.return_type = single_return;
+      if (!fn->options.device)
+        for (const auto& types : self->state->eager) compile_for(self, types);
+    }
+    return reinterpret_cast<PyObject*>(self);
+  })
 }
 
 void dispatcher_dealloc(PyObject* obj) {
@@ -309,8 +315,8 @@ std::vector<const ir::Type*> types_of_args(PyObject* args) {
     const ir::Type* t = typeof_arg(a, nullptr);
     if (!t) {
       if (PyErr_Occurred()) throw UserError(ErrorKind::TypeError, "malformed array interface");
-      throw UserError(ErrorKind::TypingError, concat("cannot determine the kernel type of argument ", i, " (a ",
-                                                     python_type_name(a), ")"));
+      throw UserError(ErrorKind::TypingError,
+                      concat("cannot determine the kernel type of argument ", i, " (a ", python_type_name(a), ")"));
     }
     types.push_back(t);
   }
@@ -319,27 +325,26 @@ std::vector<const ir::Type*> types_of_args(PyObject* args) {
 
 PyObject* dispatcher_specialize(PyObject* obj, PyObject* args) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
-  CUHOST_PY_GUARD_V(nullptr,
-      {
-        std::vector<const ir::Type*> types = types_of_args(args);
-        auto* spec = reinterpret_cast<DispatcherObject*>(Py_TYPE(obj)->tp_alloc(Py_TYPE(obj), 0));
-        if (!spec) return nullptr;
-        Py_INCREF(self->py_func);
-        spec->py_func = self->py_func;
-        Py_XINCREF(self->options);
-        spec->options = self->options;
-        spec->state = new DispatcherState();
-        spec->state->fn = std::make_shared<runtime::JitFunction>(*self->state->fn);
-        spec->state->eager.push_back(types);
-        PyObject* result = reinterpret_cast<PyObject*>(spec);
-        try {
-          if (!spec->state->fn->options.device) compile_for(spec, types);
-        } catch (...) {
-          Py_DECREF(result);
-          throw;
-        }
-        return result;
-      })
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::vector<const ir::Type*> types = types_of_args(args);
+    auto* spec = reinterpret_cast<DispatcherObject*>(Py_TYPE(obj)->tp_alloc(Py_TYPE(obj), 0));
+    if (!spec) return nullptr;
+    Py_INCREF(self->py_func);
+    spec->py_func = self->py_func;
+    Py_XINCREF(self->options);
+    spec->options = self->options;
+    spec->state = new DispatcherState();
+    spec->state->fn = std::make_shared<runtime::JitFunction>(*self->state->fn);
+    spec->state->eager.push_back(types);
+    PyObject* result = reinterpret_cast<PyObject*>(spec);
+    try {
+      if (!spec->state->fn->options.device) compile_for(spec, types);
+    } catch (...) {
+      Py_DECREF(result);
+      throw;
+    }
+    return result;
+  })
 }
 
 // The compiled specializations selected by an optional `signature` argument.
@@ -373,12 +378,11 @@ PyObject* dispatcher_inspect_llvm(PyObject* obj, PyObject* args, PyObject* kwarg
   PyObject* signature = nullptr;
   static const char* kwlist[] = {"signature", nullptr};
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", const_cast<char**>(kwlist), &signature)) return nullptr;
-  CUHOST_PY_GUARD_V(nullptr,
-      {
-        std::vector<std::pair<std::vector<const ir::Type*>, std::string>> texts;
-        for (const auto& [types, kernel] : selected(self, signature)) texts.emplace_back(types, kernel->llvm_ir);
-        return text_result(signature, texts);
-      })
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::vector<std::pair<std::vector<const ir::Type*>, std::string>> texts;
+    for (const auto& [types, kernel] : selected(self, signature)) texts.emplace_back(types, kernel->llvm_ir);
+    return text_result(signature, texts);
+  })
 }
 
 PyObject* dispatcher_inspect_asm(PyObject* obj, PyObject* args, PyObject* kwargs) {
@@ -386,22 +390,21 @@ PyObject* dispatcher_inspect_asm(PyObject* obj, PyObject* args, PyObject* kwargs
   PyObject* signature = nullptr;
   static const char* kwlist[] = {"signature", nullptr};
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", const_cast<char**>(kwlist), &signature)) return nullptr;
-  CUHOST_PY_GUARD_V(nullptr,
-      {
-        std::vector<std::pair<std::vector<const ir::Type*>, std::string>> texts;
-        for (const auto& [types, kernel] : selected(self, signature)) {
-          if (kernel->target == runtime::Target::NVPTX) {
-            texts.emplace_back(types, kernel->ptx);
-            continue;
-          }
-          // The CPU backend runs host code; the PTX the same kernel would have on a GPU is compiled on request.
-          runtime::TargetOptions t;
-          t.target = runtime::Target::NVPTX;
-          auto ptx = compile_with(self, types, t, self->state->ptx_for_inspect);
-          texts.emplace_back(types, ptx->ptx);
-        }
-        return text_result(signature, texts);
-      })
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::vector<std::pair<std::vector<const ir::Type*>, std::string>> texts;
+    for (const auto& [types, kernel] : selected(self, signature)) {
+      if (kernel->target == runtime::Target::NVPTX) {
+        texts.emplace_back(types, kernel->ptx);
+        continue;
+      }
+      // The CPU backend runs host code; the PTX the same kernel would have on a GPU is compiled on request.
+      runtime::TargetOptions t;
+      t.target = runtime::Target::NVPTX;
+      auto ptx = compile_with(self, types, t, self->state->ptx_for_inspect);
+      texts.emplace_back(types, ptx->ptx);
+    }
+    return text_result(signature, texts);
+  })
 }
 
 std::string describe_types(const runtime::CompiledKernel& k) {
@@ -434,20 +437,19 @@ PyObject* dispatcher_inspect_types(PyObject* obj, PyObject* args, PyObject* kwar
   PyObject* signature = nullptr;
   static const char* kwlist[] = {"file", "signature", nullptr};
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO", const_cast<char**>(kwlist), &file, &signature)) return nullptr;
-  CUHOST_PY_GUARD_V(nullptr,
-      {
-        std::string text;
-        for (const auto& [types, kernel] : selected(self, signature)) text += describe_types(*kernel);
-        PyObject* s = PyUnicode_FromString(text.c_str());
-        if (file && file != Py_None) {
-          PyObject* r = PyObject_CallMethod(file, "write", "O", s);
-          Py_DECREF(s);
-          if (!r) return nullptr;
-          Py_DECREF(r);
-          Py_RETURN_NONE;
-        }
-        return s;
-      })
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::string text;
+    for (const auto& [types, kernel] : selected(self, signature)) text += describe_types(*kernel);
+    PyObject* s = PyUnicode_FromString(text.c_str());
+    if (file && file != Py_None) {
+      PyObject* r = PyObject_CallMethod(file, "write", "O", s);
+      Py_DECREF(s);
+      if (!r) return nullptr;
+      Py_DECREF(r);
+      Py_RETURN_NONE;
+    }
+    return s;
+  })
 }
 
 PyObject* get_name(PyObject* obj, void*) {
@@ -523,18 +525,17 @@ PyMethodDef g_methods[] = {
      METH_VARARGS | METH_KEYWORDS, "A launcher covering ntasks threads with a chosen block size."},
     {nullptr, nullptr, 0, nullptr}};
 
-PyGetSetDef g_getset[] = {
-    {"__name__", get_name, nullptr, "The function's name.", nullptr},
-    {"py_func", get_py_func, nullptr, "The Python function.", nullptr},
-    {"__doc__", forward_attr, nullptr, nullptr, const_cast<char*>("__doc__")},
-    {"__qualname__", forward_attr, nullptr, nullptr, const_cast<char*>("__qualname__")},
-    {"__module__", forward_attr, nullptr, nullptr, const_cast<char*>("__module__")},
-    {"__wrapped__", get_py_func, nullptr, nullptr, nullptr},
-    {"signatures", get_signatures, nullptr, "Argument types of each signature.", nullptr},
-    {"_signature_spellings", get_signature_spellings, nullptr, nullptr, nullptr},
-    {"_is_device", get_is_device, nullptr, nullptr, nullptr},
-    {"targetoptions", get_options, nullptr, "The options given to cuda.jit.", nullptr},
-    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+PyGetSetDef g_getset[] = {{"__name__", get_name, nullptr, "The function's name.", nullptr},
+                          {"py_func", get_py_func, nullptr, "The Python function.", nullptr},
+                          {"__doc__", forward_attr, nullptr, nullptr, const_cast<char*>("__doc__")},
+                          {"__qualname__", forward_attr, nullptr, nullptr, const_cast<char*>("__qualname__")},
+                          {"__module__", forward_attr, nullptr, nullptr, const_cast<char*>("__module__")},
+                          {"__wrapped__", get_py_func, nullptr, nullptr, nullptr},
+                          {"signatures", get_signatures, nullptr, "Argument types of each signature.", nullptr},
+                          {"_signature_spellings", get_signature_spellings, nullptr, nullptr, nullptr},
+                          {"_is_device", get_is_device, nullptr, nullptr, nullptr},
+                          {"targetoptions", get_options, nullptr, "The options given to cuda.jit.", nullptr},
+                          {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyMappingMethods g_mapping = {nullptr, dispatcher_getitem, nullptr};
 
@@ -543,11 +544,10 @@ PyObject* py_capture_for_test(PyObject*, PyObject* obj) {
     PyErr_SetString(PyExc_TypeError, "expected a cuda.jit object");
     return nullptr;
   }
-  CUHOST_PY_GUARD_V(nullptr,
-      {
-        ensure_captured(reinterpret_cast<DispatcherObject*>(obj));
-        Py_RETURN_NONE;
-      })
+  CUHOST_PY_GUARD_V(nullptr, {
+    ensure_captured(reinterpret_cast<DispatcherObject*>(obj));
+    Py_RETURN_NONE;
+  })
 }
 
 PyMethodDef g_module_methods[] = {
@@ -640,6 +640,5 @@ int add_dispatcher_type(PyObject* module) {
   if (PyModule_AddObject(module, "Dispatcher", reinterpret_cast<PyObject*>(&DispatcherType)) < 0) return -1;
   return PyModule_AddFunctions(module, g_module_methods);
 }
-
 
 }  // namespace cuhost::python

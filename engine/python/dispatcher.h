@@ -43,15 +43,14 @@ struct DispatcherState {
   std::shared_ptr<runtime::JitFunction> fn;
   bool capturing = false;
   std::vector<std::vector<const ir::Type*>> eager;  // explicit signatures (argument types)
-  std::mutex compile_mutex;                          // taken with the GIL released
+  std::mutex compile_mutex;                         // taken with the GIL released
   std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> compiled;
   std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> ptx_for_inspect;
   std::vector<std::unique_ptr<LaunchPlan>> plans;  // touched only with the GIL held
 };
 
 struct DispatcherObject {
-  PyObject_HEAD
-  PyObject* py_func;
+  PyObject_HEAD PyObject* py_func;
   PyObject* options;  // the options dict given to cuda.jit (or null)
   PyObject* dict;
   PyObject* last_launcher;  // the configured launcher of the previous k[...] (reused when the config repeats)

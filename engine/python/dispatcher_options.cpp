@@ -43,8 +43,8 @@ std::string spelling_of(PyObject* obj) {
 std::shared_ptr<void> hold_callback(PyObject* cb) {
   if (!cb || cb == Py_None) return nullptr;
   if (!PyCallable_Check(cb))
-    throw UserError(ErrorKind::TypeError, concat("setup and teardown callbacks must be callable, got ",
-                                                 Py_TYPE(cb)->tp_name));
+    throw UserError(ErrorKind::TypeError,
+                    concat("setup and teardown callbacks must be callable, got ", Py_TYPE(cb)->tp_name));
   Py_INCREF(cb);
   return std::shared_ptr<void>(cb, [](void* p) {
     if (!Py_IsInitialized()) return;
@@ -235,8 +235,10 @@ bool signature_from_object(PyObject* obj, ir::Signature* out) {
   }
   std::string text = spelling_of(obj);
   if (text.empty()) {
-    PyErr_Format(PyExc_TypeError, "invalid signature %s (expected a string such as \"void(float32[::1], int32)\" "
-                 "or a signature built from cuda.types)", str_of(obj).c_str());
+    PyErr_Format(PyExc_TypeError,
+                 "invalid signature %s (expected a string such as \"void(float32[::1], int32)\" "
+                 "or a signature built from cuda.types)",
+                 str_of(obj).c_str());
     return false;
   }
   *out = ir::parse_signature(text);

@@ -44,11 +44,12 @@ PyObject* exception_class(ErrorKind kind) {
 int add_errors(PyObject* module) {
   // CudaError is the root of cuhost's own classes; TypingError and
   // UnsupportedError mirror numba.core.errors.
-  PyObject* root = PyErr_NewExceptionWithDoc("_cuhost.CudaError", "Base class of cuhost's errors.", PyExc_Exception, nullptr);
+  PyObject* root =
+      PyErr_NewExceptionWithDoc("_cuhost.CudaError", "Base class of cuhost's errors.", PyExc_Exception, nullptr);
   if (!root || PyModule_AddObjectRef(module, "CudaError", root) < 0) return -1;
-  const ErrorKind own[] = {ErrorKind::TypingError,   ErrorKind::UnsupportedError, ErrorKind::CompileError,
-                           ErrorKind::NvrtcError,    ErrorKind::LinkerError,      ErrorKind::CudaAPIError,
-                           ErrorKind::CudaSupportError, ErrorKind::KernelError,   ErrorKind::PluginError};
+  const ErrorKind own[] = {ErrorKind::TypingError,      ErrorKind::UnsupportedError, ErrorKind::CompileError,
+                           ErrorKind::NvrtcError,       ErrorKind::LinkerError,      ErrorKind::CudaAPIError,
+                           ErrorKind::CudaSupportError, ErrorKind::KernelError,      ErrorKind::PluginError};
   for (ErrorKind kind : own) {
     std::string qualified = std::string("_cuhost.") + error_kind_name(kind);
     PyObject* cls = PyErr_NewException(qualified.c_str(), root, nullptr);

@@ -18,11 +18,10 @@ namespace cuhost::python {
 namespace {
 
 struct EventObject {
-  PyObject_HEAD
-  cuda::Event* event;  // CUDA backend
+  PyObject_HEAD cuda::Event* event;  // CUDA backend
   bool timing;
   bool recorded;
-  double host_ms;      // CPU backend: when it was recorded
+  double host_ms;  // CPU backend: when it was recorded
 };
 
 extern PyTypeObject EventType;
@@ -192,12 +191,11 @@ PyMethodDef g_event_methods[] = {
     {"elapsed_time", m_elapsed_time, METH_O, "Milliseconds from this event to another one."},
     {nullptr, nullptr, 0, nullptr}};
 
-PyMethodDef g_functions[] = {
-    {"event", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_event)), METH_VARARGS | METH_KEYWORDS,
-     "event(timing=True): a new event."},
-    {"event_elapsed_time", py_event_elapsed_time, METH_VARARGS,
-     "event_elapsed_time(start, end): milliseconds between two recorded events."},
-    {nullptr, nullptr, 0, nullptr}};
+PyMethodDef g_functions[] = {{"event", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_event)),
+                              METH_VARARGS | METH_KEYWORDS, "event(timing=True): a new event."},
+                             {"event_elapsed_time", py_event_elapsed_time, METH_VARARGS,
+                              "event_elapsed_time(start, end): milliseconds between two recorded events."},
+                             {nullptr, nullptr, 0, nullptr}};
 
 PyTypeObject EventType = [] {
   PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};

@@ -15,40 +15,33 @@ namespace {
 
 PyObject* py_version(PyObject*, PyObject*) { return PyUnicode_FromString(CUHOST_VERSION); }
 
-PyObject* py_backend(PyObject*, PyObject*) {
-  return PyUnicode_FromString(backend_name(runtime::session().backend));
-}
+PyObject* py_backend(PyObject*, PyObject*) { return PyUnicode_FromString(backend_name(runtime::session().backend)); }
 
-PyObject* py_versions(PyObject*, PyObject*) {
-  CUHOST_PY_GUARD(
-      {
-        return Py_BuildValue("{s:s,s:s,s:s,s:s}", "cuhost", CUHOST_VERSION, "llvm", LLVM_VERSION_STRING, "nvrtc",
-                             cuda::nvrtc_version().c_str(), "nvjitlink", cuda::nvjitlink_version().c_str());
-      },
-      nullptr)
-}
+PyObject* py_versions(PyObject*, PyObject*){CUHOST_PY_GUARD(
+    {
+      return Py_BuildValue("{s:s,s:s,s:s,s:s}", "cuhost", CUHOST_VERSION, "llvm", LLVM_VERSION_STRING, "nvrtc",
+                           cuda::nvrtc_version().c_str(), "nvjitlink", cuda::nvjitlink_version().c_str());
+    },
+    nullptr)}
 
 PyObject* py_driver_status(PyObject*, PyObject*) {
   const cuda::DriverStatus& s = cuda::driver_status();
   return Py_BuildValue("(Osii)", s.available ? Py_True : Py_False, s.reason.c_str(), s.version, s.device_count);
 }
 
-PyObject* py_devices(PyObject*, PyObject*) {
-  CUHOST_PY_GUARD(
-      {
-        PyObject* list = PyList_New(0);
-        for (const auto& d : cuda::list_devices()) {
-          PyObject* item = Py_BuildValue("{s:i,s:s,s:(ii),s:n,s:i}", "id", d.ordinal, "name", d.name.c_str(),
-                                         "compute_capability", d.cc_major, d.cc_minor, "total_memory",
-                                         static_cast<Py_ssize_t>(d.total_memory), "multiprocessors",
-                                         d.multiprocessors);
-          PyList_Append(list, item);
-          Py_DECREF(item);
-        }
-        return list;
-      },
-      nullptr)
-}
+PyObject* py_devices(PyObject*, PyObject*){CUHOST_PY_GUARD(
+    {
+      PyObject* list = PyList_New(0);
+      for (const auto& d : cuda::list_devices()) {
+        PyObject* item = Py_BuildValue("{s:i,s:s,s:(ii),s:n,s:i}", "id", d.ordinal, "name", d.name.c_str(),
+                                       "compute_capability", d.cc_major, d.cc_minor, "total_memory",
+                                       static_cast<Py_ssize_t>(d.total_memory), "multiprocessors", d.multiprocessors);
+        PyList_Append(list, item);
+        Py_DECREF(item);
+      }
+      return list;
+    },
+    nullptr)}
 
 PyMethodDef g_methods[] = {
     {"version", py_version, METH_NOARGS, "cuhost's version string."},

@@ -16,8 +16,7 @@ namespace cuhost::python {
 namespace {
 
 struct PinnedBufferObject {
-  PyObject_HEAD
-  std::shared_ptr<runtime::PinnedAllocation> memory;
+  PyObject_HEAD std::shared_ptr<runtime::PinnedAllocation> memory;
 };
 
 int pinned_getbuffer(PyObject* o, Py_buffer* view, int flags) {
@@ -106,8 +105,8 @@ PyObject* py_host_array(PyObject*, PyObject* arg) {
   std::int64_t strides[kMaxDims];
   c_strides(ndim, buffer.shape.data(), itemsize, strides);
   PyObject* r = PyErr_Occurred() ? nullptr
-                                 : new_device_view(nullptr, nullptr, buffer.device_pointer, ndim,
-                                                   buffer.shape.data(), strides, dtype, false, nullptr);
+                                 : new_device_view(nullptr, nullptr, buffer.device_pointer, ndim, buffer.shape.data(),
+                                                   strides, dtype, false, nullptr);
   Py_DECREF(dtype);
   return r;
 }

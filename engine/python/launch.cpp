@@ -28,8 +28,7 @@ constexpr int kMaxSlots = 1024;
 constexpr unsigned kMaxThreadsPerBlock = 1024;
 
 struct LauncherObject {
-  PyObject_HEAD
-  DispatcherObject* dispatcher;  // strong reference
+  PyObject_HEAD DispatcherObject* dispatcher;  // strong reference
   unsigned grid[3];
   unsigned block[3];
   PyObject* stream_obj;  // strong reference, or null for the default stream
@@ -226,10 +225,11 @@ bool pack(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& s
     }
     case K::Array: {
       ArrayView local;
-      const ArrayView* view = info && (info->kind == ArgKind::DeviceArray || info->kind == ArgKind::HostArray) ? &info->view : nullptr;
+      const ArrayView* view =
+          info && (info->kind == ArgKind::DeviceArray || info->kind == ArgKind::HostArray) ? &info->view : nullptr;
       if (!view) {
-        if (device_array_view(v, &local) || (!PyErr_Occurred() && runtime::session().backend == Backend::Cpu &&
-                                             host_array_view(v, &local))) {
+        if (device_array_view(v, &local) ||
+            (!PyErr_Occurred() && runtime::session().backend == Backend::Cpu && host_array_view(v, &local))) {
           view = &local;
         } else {
           return pack_error(kernel, t, v);
@@ -248,7 +248,8 @@ bool pack(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& s
         *slot++ = p;
         return true;
       }
-      const ArrayView* view = info && (info->kind == ArgKind::DeviceArray || info->kind == ArgKind::HostArray) ? &info->view : nullptr;
+      const ArrayView* view =
+          info && (info->kind == ArgKind::DeviceArray || info->kind == ArgKind::HostArray) ? &info->view : nullptr;
       if (!view) return pack_error(kernel, t, v);
       *slot++ = reinterpret_cast<std::uint64_t>(view->data);
       return true;
@@ -261,8 +262,7 @@ bool pack(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& s
           return false;
       return true;
     }
-    default:
-      return pack_error(kernel, t, v);
+    default: return pack_error(kernel, t, v);
   }
 }
 
@@ -283,9 +283,7 @@ void run_cpu(const runtime::CompiledKernel& k, const unsigned grid[3], const uns
   l.block = {block[0], block[1], block[2]};
   l.params = params;
   std::exception_ptr error;
-  Py_BEGIN_ALLOW_THREADS try {
-    cpu::launch(l);
-  } catch (...) {
+  Py_BEGIN_ALLOW_THREADS try { cpu::launch(l); } catch (...) {
     error = std::current_exception();
   }
   Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
@@ -321,9 +319,7 @@ void run_cuda(LaunchPlan* plan, const unsigned grid[3], const unsigned block[3],
   l.cooperative = plan->kernel->use_cooperative;
   l.kernel_name = &plan->kernel->name;
   std::exception_ptr error;
-  Py_BEGIN_ALLOW_THREADS try {
-    cuda::launch_kernel(l);
-  } catch (...) {
+  Py_BEGIN_ALLOW_THREADS try { cuda::launch_kernel(l); } catch (...) {
     error = std::current_exception();
   }
   Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
@@ -333,8 +329,9 @@ void run_cuda(LaunchPlan* plan, const unsigned grid[3], const unsigned block[3],
 unsigned forall_block(LaunchPlan* plan, unsigned shared) {
   if (runtime::session().backend != Backend::Cuda) return 256;
   int min_grid = 0, block = 0;
-  cuda::check(cuda::driver().cuOccupancyMaxPotentialBlockSize(&min_grid, &block, cuda_function(plan), nullptr, shared, 0),
-              "cuOccupancyMaxPotentialBlockSize", plan->kernel->name);
+  cuda::check(
+      cuda::driver().cuOccupancyMaxPotentialBlockSize(&min_grid, &block, cuda_function(plan), nullptr, shared, 0),
+      "cuOccupancyMaxPotentialBlockSize", plan->kernel->name);
   return block > 0 ? static_cast<unsigned>(block) : 128;
 }
 
@@ -378,64 +375,62 @@ PyObject* launcher_call(PyObject* obj, PyObject* args, PyObject* kwargs) {
       if (infos[i].kind == ArgKind::HostArray && types[i]->layout != ir::Layout::C)
         types[i] = ir::array(types[i]->dtype, types[i]->ndim, ir::Layout::C, types[i]->readonly);
   }
-  CUHOST_PY_GUARD_V(nullptr,
-      {
-        LaunchPlan* plan = plan_for(d, types, static_cast<int>(n));
-        if (on_gpu) {
-          // The primary context stays current on a thread once made so; check once per thread and device.
-          thread_local int context_device = -1;
-          if (context_device != runtime::session().device) {
-            ensure_context();
-            context_device = runtime::session().device;
-          }
+  CUHOST_PY_GUARD_V(nullptr, {
+    LaunchPlan* plan = plan_for(d, types, static_cast<int>(n));
+    if (on_gpu) {
+      // The primary context stays current on a thread once made so; check once per thread and device.
+      thread_local int context_device = -1;
+      if (context_device != runtime::session().device) {
+        ensure_context();
+        context_device = runtime::session().device;
+      }
+    }
+    std::uintptr_t stream = self->stream_obj ? self->stream : default_launch_stream();
+    unsigned grid[3] = {self->grid[0], self->grid[1], self->grid[2]};
+    unsigned block[3] = {self->block[0], self->block[1], self->block[2]};
+    if (self->forall_tasks >= 0) {
+      if (self->forall_tasks == 0) Py_RETURN_NONE;
+      unsigned b = self->forall_tpb ? self->forall_tpb : forall_block(plan, self->shared_bytes);
+      block[0] = b;
+      grid[0] = static_cast<unsigned>((static_cast<unsigned long long>(self->forall_tasks) + b - 1) / b);
+    }
+    Temps temps;
+    std::uint64_t slots[kMaxSlots];
+    void* params[kMaxSlots];
+    std::uint64_t* cursor = slots;
+    const char* kname = plan->kernel->name.c_str();
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject* a = PyTuple_GET_ITEM(args, i);
+      if (on_gpu && infos[i].kind == ArgKind::HostArray) {
+        temps.copies[i] = host_to_device_for_launch(a, stream);
+        if (!temps.copies[i]) return nullptr;
+        bool readonly = infos[i].view.readonly;
+        if (!device_array_view(temps.copies[i], &infos[i].view)) {
+          if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "device copy of a host array has no view");
+          return nullptr;
         }
-        std::uintptr_t stream = self->stream_obj ? self->stream : default_launch_stream();
-        unsigned grid[3] = {self->grid[0], self->grid[1], self->grid[2]};
-        unsigned block[3] = {self->block[0], self->block[1], self->block[2]};
-        if (self->forall_tasks >= 0) {
-          if (self->forall_tasks == 0) Py_RETURN_NONE;
-          unsigned b = self->forall_tpb ? self->forall_tpb : forall_block(plan, self->shared_bytes);
-          block[0] = b;
-          grid[0] = static_cast<unsigned>((static_cast<unsigned long long>(self->forall_tasks) + b - 1) / b);
-        }
-        Temps temps;
-        std::uint64_t slots[kMaxSlots];
-        void* params[kMaxSlots];
-        std::uint64_t* cursor = slots;
-        const char* kname = plan->kernel->name.c_str();
-        for (Py_ssize_t i = 0; i < n; ++i) {
-          PyObject* a = PyTuple_GET_ITEM(args, i);
-          if (on_gpu && infos[i].kind == ArgKind::HostArray) {
-            temps.copies[i] = host_to_device_for_launch(a, stream);
-            if (!temps.copies[i]) return nullptr;
-            bool readonly = infos[i].view.readonly;
-            if (!device_array_view(temps.copies[i], &infos[i].view)) {
-              if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "device copy of a host array has no view");
-              return nullptr;
-            }
-            infos[i].view.readonly = readonly;
-            infos[i].kind = ArgKind::DeviceArray;
-          }
-          std::uint64_t* before = cursor;
-          if (!pack(a, plan->params[static_cast<size_t>(i)], &infos[i], cursor, slots + kMaxSlots, kname))
-            return nullptr;
-          CUHOST_CHECK(cursor - before == plan->param_slots[static_cast<size_t>(i)])
-              << "slot count mismatch for parameter " << i << " of " << kname;
-        }
-        int count = static_cast<int>(cursor - slots);
-        for (int i = 0; i < count; ++i) params[i] = &slots[i];
-        if (on_gpu) {
-          run_cuda(plan, grid, block, self->shared_bytes, stream, params);
-          for (Py_ssize_t i = 0; i < n; ++i) {
-            if (!temps.copies[i]) continue;
-            if (infos[i].view.readonly) continue;
-            if (copy_back_after_launch(temps.copies[i], PyTuple_GET_ITEM(args, i), stream) < 0) return nullptr;
-          }
-        } else {
-          run_cpu(*plan->kernel, grid, block, self->shared_bytes, params);
-        }
-        Py_RETURN_NONE;
-      })
+        infos[i].view.readonly = readonly;
+        infos[i].kind = ArgKind::DeviceArray;
+      }
+      std::uint64_t* before = cursor;
+      if (!pack(a, plan->params[static_cast<size_t>(i)], &infos[i], cursor, slots + kMaxSlots, kname)) return nullptr;
+      CUHOST_CHECK(cursor - before == plan->param_slots[static_cast<size_t>(i)])
+          << "slot count mismatch for parameter " << i << " of " << kname;
+    }
+    int count = static_cast<int>(cursor - slots);
+    for (int i = 0; i < count; ++i) params[i] = &slots[i];
+    if (on_gpu) {
+      run_cuda(plan, grid, block, self->shared_bytes, stream, params);
+      for (Py_ssize_t i = 0; i < n; ++i) {
+        if (!temps.copies[i]) continue;
+        if (infos[i].view.readonly) continue;
+        if (copy_back_after_launch(temps.copies[i], PyTuple_GET_ITEM(args, i), stream) < 0) return nullptr;
+      }
+    } else {
+      run_cpu(*plan->kernel, grid, block, self->shared_bytes, params);
+    }
+    Py_RETURN_NONE;
+  })
 }
 
 PyObject* dims_tuple(const unsigned d[3]) { return Py_BuildValue("(III)", d[0], d[1], d[2]); }

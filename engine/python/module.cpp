@@ -7,8 +7,15 @@ namespace cuhost::python {
 
 namespace {
 
-PyModuleDef g_module_def = {PyModuleDef_HEAD_INIT, "_cuhost", "cuhost's built-in CUDA module (C++ half of `cuda`).",
-                            -1, nullptr, nullptr, nullptr, nullptr, nullptr};
+PyModuleDef g_module_def = {PyModuleDef_HEAD_INIT,
+                            "_cuhost",
+                            "cuhost's built-in CUDA module (C++ half of `cuda`).",
+                            -1,
+                            nullptr,
+                            nullptr,
+                            nullptr,
+                            nullptr,
+                            nullptr};
 
 PyObject* init_module() {
   PyObject* m = PyModule_Create(&g_module_def);

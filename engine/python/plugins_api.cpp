@@ -20,9 +20,8 @@ PyObject* string_list(const std::vector<std::string>& items) {
 }
 
 PyObject* function_dict(const plugin::FunctionDecl& f) {
-  return Py_BuildValue("{s:s,s:s,s:s,s:s,s:s}", "name", f.python_name.c_str(), "symbol", f.symbol.c_str(),
-                       "signature", f.signature.c_str(), "abi", f.abi == ir::Abi::C ? "c" : "numba", "doc",
-                       f.doc.c_str());
+  return Py_BuildValue("{s:s,s:s,s:s,s:s,s:s}", "name", f.python_name.c_str(), "symbol", f.symbol.c_str(), "signature",
+                       f.signature.c_str(), "abi", f.abi == ir::Abi::C ? "c" : "numba", "doc", f.doc.c_str());
 }
 
 PyObject* record_dict(const plugin::PluginRecord& r) {

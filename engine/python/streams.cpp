@@ -110,8 +110,7 @@ void stream_dealloc(PyObject* o) {
 
 PyObject* stream_repr(PyObject* o) {
   StreamObject* self = as_stream(o);
-  if (self->name)
-    return PyUnicode_FromFormat("<host stream %R %p>", self->name, reinterpret_cast<void*>(self->handle));
+  if (self->name) return PyUnicode_FromFormat("<host stream %R %p>", self->name, reinterpret_cast<void*>(self->handle));
   if (!std::strcmp(self->kind, "stream"))
     return PyUnicode_FromFormat("<CUDA stream %p>", reinterpret_cast<void*>(self->handle));
   return PyUnicode_FromFormat("<CUDA %s stream %p>", self->kind, reinterpret_cast<void*>(self->handle));
@@ -177,36 +176,32 @@ PyNumberMethods g_number = [] {
 
 // ---- factories ----------------------------------------------------------
 
-PyObject* py_stream(PyObject*, PyObject*) {
-  CUHOST_PY_GUARD(
-      {
-        PyObject* s = new_stream_object(0, "stream", nullptr);
-        if (!s || cpu()) return s;
-        ensure_context();
-        try {
-          as_stream(s)->owned = new cuda::Stream(CU_STREAM_DEFAULT);
-        } catch (...) {
-          Py_DECREF(s);
-          throw;
-        }
-        as_stream(s)->handle = reinterpret_cast<std::uintptr_t>(as_stream(s)->owned->get());
-        return s;
-      },
-      nullptr)
-}
+PyObject* py_stream(PyObject*, PyObject*){CUHOST_PY_GUARD(
+    {
+      PyObject* s = new_stream_object(0, "stream", nullptr);
+      if (!s || cpu()) return s;
+      ensure_context();
+      try {
+        as_stream(s)->owned = new cuda::Stream(CU_STREAM_DEFAULT);
+      } catch (...) {
+        Py_DECREF(s);
+        throw;
+      }
+      as_stream(s)->handle = reinterpret_cast<std::uintptr_t>(as_stream(s)->owned->get());
+      return s;
+    },
+    nullptr)}
 
-PyObject* py_default_stream(PyObject*, PyObject*) {
-  CUHOST_PY_GUARD({ return new_stream_object(default_launch_stream(), "default", nullptr); }, nullptr)
-}
+PyObject* py_default_stream(PyObject*, PyObject*){
+    CUHOST_PY_GUARD({ return new_stream_object(default_launch_stream(), "default", nullptr); }, nullptr)}
 
 PyObject* py_legacy_default_stream(PyObject*, PyObject*) {
-  return new_stream_object(cpu() ? 0 : reinterpret_cast<std::uintptr_t>(CU_STREAM_LEGACY), "legacy default",
-                           nullptr);
+  return new_stream_object(cpu() ? 0 : reinterpret_cast<std::uintptr_t>(CU_STREAM_LEGACY), "legacy default", nullptr);
 }
 
 PyObject* py_per_thread_default_stream(PyObject*, PyObject*) {
-  return new_stream_object(cpu() ? 0 : reinterpret_cast<std::uintptr_t>(CU_STREAM_PER_THREAD),
-                           "per-thread default", nullptr);
+  return new_stream_object(cpu() ? 0 : reinterpret_cast<std::uintptr_t>(CU_STREAM_PER_THREAD), "per-thread default",
+                           nullptr);
 }
 
 PyObject* py_external_stream(PyObject*, PyObject* arg) {
@@ -259,24 +254,22 @@ PyObject* py_host_stream_names(PyObject*, PyObject*) {
   return list;
 }
 
-PyObject* py_synchronize(PyObject*, PyObject*) {
-  CUHOST_PY_GUARD(
-      {
-        if (!cpu()) {
-          ensure_context();
-          Py_BEGIN_ALLOW_THREADS;
-          try {
-            cuda::synchronize_context();
-          } catch (...) {
-            Py_BLOCK_THREADS;
-            throw;
-          }
-          Py_END_ALLOW_THREADS;
+PyObject* py_synchronize(PyObject*, PyObject*){CUHOST_PY_GUARD(
+    {
+      if (!cpu()) {
+        ensure_context();
+        Py_BEGIN_ALLOW_THREADS;
+        try {
+          cuda::synchronize_context();
+        } catch (...) {
+          Py_BLOCK_THREADS;
+          throw;
         }
-        Py_RETURN_NONE;
-      },
-      nullptr)
-}
+        Py_END_ALLOW_THREADS;
+      }
+      Py_RETURN_NONE;
+    },
+    nullptr)}
 
 PyMethodDef g_functions[] = {
     {"stream", py_stream, METH_NOARGS, "A new stream owned by the script (destroyed with the object)."},

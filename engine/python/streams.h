@@ -13,8 +13,7 @@ class Stream;
 namespace cuhost::python {
 
 struct StreamObject {
-  PyObject_HEAD
-  std::uintptr_t handle;
+  PyObject_HEAD std::uintptr_t handle;
   cuda::Stream* owned;  // streams cuhost created for the script; null otherwise
   const char* kind;     // "stream", "default", "legacy default", "per-thread default", "external", "host"
   PyObject* name;       // host streams: the name the host registered; else null

@@ -124,21 +124,18 @@ const ir::Type* typeof_arg(PyObject* obj, ArgInfo* info) {
 
 namespace {
 
-PyObject* py_typeof(PyObject*, PyObject* value) {
-  CUHOST_PY_GUARD_V(nullptr,
-      {
-        const ir::Type* t = typeof_arg(value, nullptr);
-        if (!t) {
-          if (PyErr_Occurred()) return nullptr;
-          Py_RETURN_NONE;
-        }
-        return PyUnicode_FromString(t->str().c_str());
-      })
-}
+PyObject* py_typeof(PyObject*, PyObject* value){CUHOST_PY_GUARD_V(nullptr,
+                                                                  {
+                                                                    const ir::Type* t = typeof_arg(value, nullptr);
+                                                                    if (!t) {
+                                                                      if (PyErr_Occurred()) return nullptr;
+                                                                      Py_RETURN_NONE;
+                                                                    }
+                                                                    return PyUnicode_FromString(t->str().c_str());
+                                                                  })}
 
-PyMethodDef g_methods[] = {
-    {"_typeof", py_typeof, METH_O, "The kernel type of a value (numba spelling), or None."},
-    {nullptr, nullptr, 0, nullptr}};
+PyMethodDef g_methods[] = {{"_typeof", py_typeof, METH_O, "The kernel type of a value (numba spelling), or None."},
+                           {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace
 

@@ -114,7 +114,7 @@ NvptxOutput finish_nvptx(codegen::LoweredModule& lowered, const codegen::ModuleR
 // plus the link items of @cuda.jit(link=...) on the kernel and its device
 // functions (no declaration owns those), each item once.
 std::vector<std::shared_ptr<const ir::ForeignFunction>> host_link_sources(const codegen::LoweredModule& lowered,
-                                                                         const std::string& kernel_name) {
+                                                                          const std::string& kernel_name) {
   auto key = [](const ir::LinkItem& item) {
     return concat(int(item.kind), "|", item.path, "|", item.name, "|", std::hash<std::string>()(item.data));
   };
@@ -212,8 +212,8 @@ void verify_ptx_if_asked(const std::shared_ptr<JitFunction>& fn, const std::vect
 }  // namespace
 
 std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFunction>& fn,
-                                                      const std::vector<const ir::Type*>& arg_types,
-                                                      const TargetOptions& target) {
+                                                     const std::vector<const ir::Type*>& arg_types,
+                                                     const TargetOptions& target) {
   require_captured(fn);
   MemoKey key{fn.get(), arg_types, int(target.target), target.cc_major, target.cc_minor, target.bounds_check};
   {
@@ -239,7 +239,8 @@ CompiledText compile_text(const std::shared_ptr<JitFunction>& fn, const std::vec
                     "output='ltoir' is not available: LLVM's NVPTX backend produces PTX and cannot produce NVVM "
                     "LTO-IR; use output='ptx'");
   if (output != "ptx")
-    throw UserError(ErrorKind::ValueError, concat("unsupported output kind '", output, "' (expected 'ptx' or 'ltoir')"));
+    throw UserError(ErrorKind::ValueError,
+                    concat("unsupported output kind '", output, "' (expected 'ptx' or 'ltoir')"));
   const std::string& name = fn->name;
   if (!device && fn->options.abi == ir::Abi::C)
     throw UserError(ErrorKind::NotImplementedError, concat("kernel '", name, "' cannot use the C ABI"));

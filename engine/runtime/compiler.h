@@ -33,8 +33,8 @@ struct CompiledKernel {
   Target target = Target::CPU;
   std::shared_ptr<const sema::TypedFunction> typed;
   std::vector<const ir::Type*> arg_types;
-  std::string llvm_ir;  // optimized module text (inspect_llvm)
-  std::string ptx;      // NVPTX only (inspect_asm)
+  std::string llvm_ir;             // optimized module text (inspect_llvm)
+  std::string ptx;                 // NVPTX only (inspect_asm)
   std::vector<ir::LinkItem> link;  // foreign items every callee brought along, deduplicated
   bool use_cooperative = false;
   std::size_t static_shared_bytes = 0;
@@ -47,8 +47,8 @@ struct CompiledKernel {
 
 // Compiles a kernel specialization. Throws UserError for script errors.
 std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFunction>& fn,
-                                                      const std::vector<const ir::Type*>& arg_types,
-                                                      const TargetOptions& target);
+                                                     const std::vector<const ir::Type*>& arg_types,
+                                                     const TargetOptions& target);
 
 // cuda.compile / compile_ptx for a device function or kernel with an explicit
 // signature. output: "ptx" or "ltoir" (ltoir is refused: LLVM's NVPTX backend

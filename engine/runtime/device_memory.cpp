@@ -144,8 +144,7 @@ PinnedAllocation::~PinnedAllocation() {
     std::free(data_);
 }
 
-void copy_to_device(std::uintptr_t dst, const void* src, std::size_t bytes, std::uintptr_t stream,
-                    bool synchronous) {
+void copy_to_device(std::uintptr_t dst, const void* src, std::size_t bytes, std::uintptr_t stream, bool synchronous) {
   if (!bytes) return;
   if (device_is_host()) {
     std::memmove(reinterpret_cast<void*>(dst), src, bytes);

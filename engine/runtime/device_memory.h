@@ -73,11 +73,9 @@ class PinnedAllocation {
 // Byte copies. `stream` is a CUstream as an integer (ignored on the CPU,
 // where copies are immediate). With `synchronous`, the copy has completed
 // on return.
-void copy_to_device(std::uintptr_t dst, const void* src, std::size_t bytes, std::uintptr_t stream,
-                    bool synchronous);
+void copy_to_device(std::uintptr_t dst, const void* src, std::size_t bytes, std::uintptr_t stream, bool synchronous);
 void copy_to_host(void* dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream, bool synchronous);
-void copy_on_device(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream,
-                    bool synchronous);
+void copy_on_device(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream, bool synchronous);
 
 // Waits for all work queued on `stream` (no-op on the CPU).
 void synchronize_stream(std::uintptr_t stream);

@@ -22,14 +22,14 @@ struct JitOptions {
   bool device = false;
   bool inline_always = false;
   bool fastmath = false;
-  bool debug = false;     // bounds checks, status codes reported on the host
+  bool debug = false;  // bounds checks, status codes reported on the host
   bool lineinfo = false;
   int opt = 3;
   std::optional<bool> lto;  // None: on when nvJitLink is present and not debugging
   bool cache = true;
   int max_registers = 0;
   ir::Abi abi = ir::Abi::Numba;
-  std::string abi_name;      // abi_info={"abi_name": ...}
+  std::string abi_name;            // abi_info={"abi_name": ...}
   std::vector<ir::LinkItem> link;  // @cuda.jit(link=[...]); on a device function it links into callers
   // The return type of an explicit signature (cuda.compile / compile_ptx, or a
   // device function's single eager signature): the result converts to it, as

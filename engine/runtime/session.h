@@ -17,8 +17,8 @@ namespace cuhost::runtime {
 struct Session {
   Backend backend = Backend::Cpu;  // resolved: never Auto
   int device = 0;
-  bool bounds_check = true;        // CPU backend default
-  std::string fallback_reason;     // why Auto chose the CPU
+  bool bounds_check = true;                                     // CPU backend default
+  std::string fallback_reason;                                  // why Auto chose the CPU
   std::vector<std::pair<std::string, std::uintptr_t>> streams;  // in registration order
   std::vector<HostBuffer> buffers;
   std::vector<std::string> plugin_paths;

@@ -66,8 +66,7 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
       std::string chain;
       for (const auto& f : t_stack) chain += f.first->name + " -> ";
       chain += fn->name;
-      throw UserError(ErrorKind::TypingError,
-                      concat("recursive calls are not supported in kernels (", chain, ")"),
+      throw UserError(ErrorKind::TypingError, concat("recursive calls are not supported in kernels (", chain, ")"),
                       fn->captured->where(fn->captured->def->loc), fn->name);
     }
   }

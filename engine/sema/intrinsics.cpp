@@ -6,24 +6,50 @@ namespace cuhost::sema {
 
 const std::vector<std::string>& intrinsic_keys() {
   static const std::vector<std::string> keys = [] {
-    std::vector<std::string> k = {"cast", "builtins.abs", "builtins.min", "builtins.max", "builtins.round",
-                                  "builtins.len", "builtins.range"};
-    for (const char* f : {"sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh",
-                          "acosh", "atanh", "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "fabs", "erf",
-                          "erfc", "gamma", "lgamma", "atan2", "pow", "fmod", "hypot", "copysign", "floor", "ceil",
-                          "trunc", "isnan", "isinf", "isfinite"})
+    std::vector<std::string> k = {"cast",           "builtins.abs", "builtins.min",  "builtins.max",
+                                  "builtins.round", "builtins.len", "builtins.range"};
+    for (const char* f : {"sqrt", "sin",   "cos",      "tan",   "asin", "acos",  "atan",   "sinh",  "cosh",
+                          "tanh", "asinh", "acosh",    "atanh", "exp",  "expm1", "exp2",   "log",   "log1p",
+                          "log2", "log10", "fabs",     "erf",   "erfc", "gamma", "lgamma", "atan2", "pow",
+                          "fmod", "hypot", "copysign", "floor", "ceil", "trunc", "isnan",  "isinf", "isfinite"})
       k.push_back(std::string("math.") + f);
     for (const char* d : {"threadIdx", "blockIdx", "blockDim", "gridDim"})
       for (const char* a : {"x", "y", "z"}) k.push_back(std::string("cuda.") + d + "." + a);
-    for (const char* f : {"laneid", "warpsize", "grid", "gridsize", "syncthreads", "syncthreads_count",
-                          "syncthreads_and", "syncthreads_or", "syncwarp", "threadfence", "threadfence_block",
-                          "threadfence_system", "shared.array", "local.array", "const.array_like", "shfl_sync",
-                          "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "all_sync", "any_sync", "eq_sync",
-                          "ballot_sync", "activemask", "lanemask_lt", "fma", "cbrt", "brev", "clz", "ffs", "popc",
+    for (const char* f : {"laneid",
+                          "warpsize",
+                          "grid",
+                          "gridsize",
+                          "syncthreads",
+                          "syncthreads_count",
+                          "syncthreads_and",
+                          "syncthreads_or",
+                          "syncwarp",
+                          "threadfence",
+                          "threadfence_block",
+                          "threadfence_system",
+                          "shared.array",
+                          "local.array",
+                          "const.array_like",
+                          "shfl_sync",
+                          "shfl_up_sync",
+                          "shfl_down_sync",
+                          "shfl_xor_sync",
+                          "all_sync",
+                          "any_sync",
+                          "eq_sync",
+                          "ballot_sync",
+                          "activemask",
+                          "lanemask_lt",
+                          "fma",
+                          "cbrt",
+                          "brev",
+                          "clz",
+                          "ffs",
+                          "popc",
                           "selp"})
       k.push_back(std::string("cuda.") + f);
-    for (const char* op : {"add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor", "exch", "inc", "dec",
-                           "cas"})
+    for (const char* op :
+         {"add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor", "exch", "inc", "dec", "cas"})
       k.push_back(std::string("cuda.atomic.") + op);
     for (const char* f : {"global.array", "array.getitem", "array.setitem", "tuple.getitem", "array.shape",
                           "array.strides", "array.size", "ffi.from_buffer"})

@@ -99,8 +99,8 @@ bool can_convert(const ir::Type* from, const ir::Type* to) {
     return true;
   }
   if (from->is_array() && to->is_array()) {
-    return from->dtype == to->dtype && from->ndim == to->ndim && (to->layout == ir::Layout::A || from->layout == to->layout) &&
-           (!from->readonly || to->readonly);
+    return from->dtype == to->dtype && from->ndim == to->ndim &&
+           (to->layout == ir::Layout::A || from->layout == to->layout) && (!from->readonly || to->readonly);
   }
   if (to->kind == ir::TypeKind::Optional) return from->kind == ir::TypeKind::NoneType || can_convert(from, to->pointee);
   return false;

@@ -56,10 +56,10 @@ struct TypedFunction {
   const ir::Type* return_type = nullptr;
   std::map<std::string, const ir::Type*> locals;  // parameters included
   std::unordered_map<const ast::Expr*, ExprInfo> exprs;
-  std::vector<std::shared_ptr<const TypedFunction>> callees;           // direct jitted callees
+  std::vector<std::shared_ptr<const TypedFunction>> callees;                // direct jitted callees
   std::vector<std::shared_ptr<const ir::ForeignFunction>> foreign_callees;  // direct foreign callees
-  bool uses_barriers = false;   // syncthreads* (incl. through callees)
-  bool uses_warp_ops = false;   // shfl/vote/syncwarp/... (incl. through callees)
+  bool uses_barriers = false;                                               // syncthreads* (incl. through callees)
+  bool uses_warp_ops = false;  // shfl/vote/syncwarp/... (incl. through callees)
 
   const ExprInfo& info(const ast::Expr* e) const;  // internal error if missing
   std::string signature() const;                   // "(float32, array(float32, 1d, C)) -> none"

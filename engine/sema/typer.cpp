@@ -179,7 +179,8 @@ void Typer::check_truthy(const ast::Expr* e) {
 void Typer::assign_local(const std::string& name, const ir::Type* t, const ast::Expr* at) {
   auto it = locals_.find(name);
   CUHOST_CHECK(it != locals_.end()) << "assignment to unknown local " << name;
-  if (t->kind == ir::TypeKind::Void) typing_error(at, concat("cannot assign the result of a call that returns nothing to '", name, "'"));
+  if (t->kind == ir::TypeKind::Void)
+    typing_error(at, concat("cannot assign the result of a call that returns nothing to '", name, "'"));
   if (!it->second) {
     it->second = t;
     changed_ = true;
@@ -211,16 +212,16 @@ void Typer::assign_to(const ast::Expr* target, const ir::Type* vt, const ast::So
       inf.type = slot;
       typed_.insert(target);
       if (!can_convert(vt, slot)) {
-        typing_error(target, concat("cannot store a value of type ", display(vt), " into an element of type ",
-                                    display(slot)));
+        typing_error(target,
+                     concat("cannot store a value of type ", display(vt), " into an element of type ", display(slot)));
       }
       return;
     }
     case ast::ExprKind::Tuple: {
       const auto& tup = static_cast<const ast::Tuple&>(*target);
       if (!vt->is_tuple() || vt->elements.size() != tup.elts.size()) {
-        typing_error(target, concat("cannot unpack a value of type ", display(vt), " into ", tup.elts.size(),
-                                    " variables"));
+        typing_error(target,
+                     concat("cannot unpack a value of type ", display(vt), " into ", tup.elts.size(), " variables"));
       }
       info(target).type = vt;
       typed_.insert(target);
@@ -280,7 +281,8 @@ void Typer::stmt(const ast::Stmt& s) {
           lt = locals_[n.id];
           if (!lt) {
             if (strict_)
-              fail(ErrorKind::NameError, a.target->loc, concat("local variable '", n.id, "' is referenced before assignment"));
+              fail(ErrorKind::NameError, a.target->loc,
+                   concat("local variable '", n.id, "' is referenced before assignment"));
             throw Pending{n.id, a.target->loc};
           }
           tinfo = &info(a.target.get());
@@ -346,9 +348,7 @@ void Typer::stmt(const ast::Stmt& s) {
       return;
     }
     case ast::StmtKind::Pass: return;
-    case ast::StmtKind::ExprStmt:
-      guarded([&] { type_of(static_cast<const ast::ExprStmt&>(s).value.get()); });
-      return;
+    case ast::StmtKind::ExprStmt: guarded([&] { type_of(static_cast<const ast::ExprStmt&>(s).value.get()); }); return;
   }
 }
 
@@ -447,14 +447,15 @@ const ir::Type* Typer::type_expr(const ast::Expr* e, ExprInfo& inf) {
       for (const auto& el : x.elts) {
         elems.push_back(type_of(el.get()));
         const auto& c = info(el.get()).constant;
-        if (c) consts.push_back(*c);
-        else all_const = false;
+        if (c)
+          consts.push_back(*c);
+        else
+          all_const = false;
       }
       if (all_const) info(e).constant = ir::ConstValue::tuple(std::move(consts));
       return ir::tuple(elems);
     }
-    case ast::ExprKind::Slice:
-      fail(ErrorKind::UnsupportedError, e->loc, "slices are not supported in kernels");
+    case ast::ExprKind::Slice: fail(ErrorKind::UnsupportedError, e->loc, "slices are not supported in kernels");
   }
   return nullptr;
 }
@@ -463,7 +464,8 @@ const ir::Type* Typer::type_name(const ast::Name& n, ExprInfo& inf) {
   auto local = locals_.find(n.id);
   if (local != locals_.end()) {
     if (!local->second) {
-      if (strict_) fail(ErrorKind::NameError, n.loc, concat("local variable '", n.id, "' is referenced before assignment"));
+      if (strict_)
+        fail(ErrorKind::NameError, n.loc, concat("local variable '", n.id, "' is referenced before assignment"));
       throw Pending{n.id, n.loc};
     }
     auto c = const_locals_.find(n.id);
@@ -542,8 +544,7 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
     case ir::TypeKind::TypeRef: return type_cast_call(*this, c, ft->pointee, ft->pointee->str(), inf);
     case ir::TypeKind::Dispatcher: return type_device_call(*this, c, ft, inf);
     case ir::TypeKind::Foreign: return type_foreign_call(*this, c, ft, inf);
-    case ir::TypeKind::Module:
-      fail(ErrorKind::TypingError, c.loc, concat("module '", ft->key, "' is not callable"));
+    case ir::TypeKind::Module: fail(ErrorKind::TypingError, c.loc, concat("module '", ft->key, "' is not callable"));
     default: break;
   }
   fail(ErrorKind::TypingError, c.loc, concat("'", display(ft), "' object is not callable"));

@@ -110,8 +110,8 @@ class Typer {
 const ir::Type* type_arith(Typer& t, const ast::BinOp& e, ExprInfo& info);
 const ir::Type* type_unary(Typer& t, const ast::UnaryOp& e, ExprInfo& info);
 // The operation of an augmented assignment (left type, right expr).
-const ir::Type* type_binop_types(Typer& t, ast::BinOpKind op, const ir::Type* l, const ir::Type* r,
-                                 const ast::Expr* at, std::vector<const ir::Type*>* operand_types);
+const ir::Type* type_binop_types(Typer& t, ast::BinOpKind op, const ir::Type* l, const ir::Type* r, const ast::Expr* at,
+                                 std::vector<const ir::Type*>* operand_types);
 const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info);
 const ir::Type* type_boolop(Typer& t, const ast::BoolOp& e, ExprInfo& info);
 const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);

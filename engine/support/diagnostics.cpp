@@ -30,7 +30,10 @@ const char* error_kind_name(ErrorKind kind) {
 UserError::UserError(ErrorKind kind, std::string message) : UserError(kind, std::move(message), SourceLocation{}, {}) {}
 
 UserError::UserError(ErrorKind kind, std::string message, SourceLocation where, std::string function)
-    : std::runtime_error(message), kind_(kind), message_(std::move(message)), where_(std::move(where)),
+    : std::runtime_error(message),
+      kind_(kind),
+      message_(std::move(message)),
+      where_(std::move(where)),
       function_(std::move(function)) {
   render();
 }

@@ -40,8 +40,8 @@ const char* error_kind_name(ErrorKind kind);
 // Where in a Python source file an error points.
 struct SourceLocation {
   std::string file;
-  int line = 0;    // 1-based; 0 = unknown
-  int column = 0;  // 1-based; 0 = unknown
+  int line = 0;             // 1-based; 0 = unknown
+  int column = 0;           // 1-based; 0 = unknown
   std::string source_line;  // the text of that line, for the caret display
 };
 
@@ -94,9 +94,9 @@ std::string concat(const Args&... args) {
 
 // CUHOST_CHECK(cond) << "detail": internal invariant; the detail is only
 // formatted when the condition fails.
-#define CUHOST_CHECK(cond)                                                      \
-  if (cond) {                                                                   \
-  } else                                                                        \
+#define CUHOST_CHECK(cond) \
+  if (cond) {              \
+  } else                   \
     ::cuhost::detail::InternalFailure(__FILE__, __LINE__, #cond)
 
 // CUHOST_USER_ERROR(kind, where, function) << "message": throws a UserError.
@@ -107,7 +107,8 @@ namespace cuhost::detail {
 
 class InternalFailure {
  public:
-  InternalFailure(const char* file, int line, const char* condition) : file_(file), line_(line), condition_(condition) {}
+  InternalFailure(const char* file, int line, const char* condition)
+      : file_(file), line_(line), condition_(condition) {}
   template <typename T>
   InternalFailure& operator<<(const T& v) {
     out_ << v;

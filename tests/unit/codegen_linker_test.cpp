@@ -9,9 +9,7 @@ using namespace cuhost;
 
 namespace {
 
-std::string ptx_module(const std::string& body) {
-  return ".version 8.0\n.target sm_90\n.address_size 64\n\n" + body;
-}
+std::string ptx_module(const std::string& body) { return ".version 8.0\n.target sm_90\n.address_size 64\n\n" + body; }
 
 const char* kDefineHelper =
     ".visible .func (.param .b32 func_retval0) helper(.param .b32 helper_param_0)\n"
@@ -37,7 +35,9 @@ TEST_CASE("linker: two PTX modules link into an sm_90 cubin", "[codegen]") {
   cuda::LinkResult r = cuda::link(inputs, 9, 0, false);
   REQUIRE(r.cubin.size() > 16);
   // A cubin is an ELF image.
-  CHECK(r.cubin.compare(0, 4, "\x7f" "ELF") == 0);
+  CHECK(r.cubin.compare(0, 4,
+                        "\x7f"
+                        "ELF") == 0);
 }
 
 TEST_CASE("linker: an unresolved symbol is named in the LinkerError", "[codegen]") {
@@ -69,7 +69,8 @@ TEST_CASE("linker: a symbol defined twice is an error without and with -lto", "[
 }
 
 TEST_CASE("linker: malformed PTX carries the assembler log", "[codegen]") {
-  std::vector<cuda::LinkInput> inputs = {{ir::LinkKind::PTXSource, "bad.ptx", ptx_module(".visible .entry k() { bogus; }\n")}};
+  std::vector<cuda::LinkInput> inputs = {
+      {ir::LinkKind::PTXSource, "bad.ptx", ptx_module(".visible .entry k() { bogus; }\n")}};
   try {
     cuda::link(inputs, 9, 0, false);
     FAIL("malformed PTX linked");

@@ -24,7 +24,9 @@ void golden(const runtime::CompiledKernel& k, const std::string& check_file) {
   INFO("PTX check failed:\n" << ptx << "\n--- PTX ---\n" << k.ptx);
   CHECK(ptx.empty());
   cuda::LinkResult r = assemble(k.ptx, k.name);
-  CHECK(r.cubin.compare(0, 4, "\x7f" "ELF") == 0);
+  CHECK(r.cubin.compare(0, 4,
+                        "\x7f"
+                        "ELF") == 0);
 }
 
 const char* kSaxpy = R"(
@@ -114,9 +116,9 @@ TEST_CASE("codegen: shared-memory reduction with syncthreads", "[codegen]") {
 }
 
 TEST_CASE("codegen: atomics", "[codegen]") {
-  auto k = gpu_kernel(kAtomics, "atomics",
-                      {"int32[::1]", "int64[::1]", "uint32[::1]", "uint32[::1]", "int32[::1]", "float64[::1]",
-                       "float64[::1]"});
+  auto k = gpu_kernel(
+      kAtomics, "atomics",
+      {"int32[::1]", "int64[::1]", "uint32[::1]", "uint32[::1]", "int32[::1]", "float64[::1]", "float64[::1]"});
   golden(*k, "atomics.check");
 }
 

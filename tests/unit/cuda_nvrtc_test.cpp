@@ -10,7 +10,8 @@
 
 using namespace cuhost;
 
-static const char* kMul = R"(extern "C" __device__ int mul_f32_f32(float* r, float x, float y) { *r = x * y; return 0; })";
+static const char* kMul =
+    R"(extern "C" __device__ int mul_f32_f32(float* r, float x, float y) { *r = x * y; return 0; })";
 
 TEST_CASE("a .cu compiles to PTX defining the extern C function", "[nvrtc]") {
   cuda::NvrtcOptions opts;
@@ -32,7 +33,8 @@ TEST_CASE("under LTO the output is LTO-IR", "[nvrtc]") {
 TEST_CASE("a broken .cu gives NvrtcError with the file name and the log", "[nvrtc]") {
   cuda::NvrtcOptions opts;
   try {
-    cuda::compile_cuda_source("extern \"C\" __device__ int f(int* r) { return undefined_name; }", "broken.cu", "", opts);
+    cuda::compile_cuda_source("extern \"C\" __device__ int f(int* r) { return undefined_name; }", "broken.cu", "",
+                              opts);
     FAIL("no error");
   } catch (const UserError& e) {
     CHECK(e.kind() == ErrorKind::NvrtcError);
@@ -43,7 +45,8 @@ TEST_CASE("a broken .cu gives NvrtcError with the file name and the log", "[nvrt
 }
 
 TEST_CASE("headers are found through the extra search path only when it is given", "[nvrtc]") {
-  const std::string src = "#include \"ffi_scale.h\"\nextern \"C\" __device__ float scale_it(float x) { return x * FFI_SCALE; }\n";
+  const std::string src =
+      "#include \"ffi_scale.h\"\nextern \"C\" __device__ float scale_it(float x) { return x * FFI_SCALE; }\n";
   cuda::NvrtcOptions opts;
   CHECK_THROWS_AS(cuda::compile_cuda_source(src, "scaled.cu", "", opts), UserError);
   setenv("NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS", "/nonexistent:" CUHOST_TEST_DATA_DIR "/ffi/include_extra", 1);
@@ -66,7 +69,8 @@ TEST_CASE("warnings come back in the log; a second compile is a cache hit", "[nv
   char dir[] = "/tmp/cuhost-nvrtc-cache-XXXXXX";
   REQUIRE(mkdtemp(dir));
   setenv("CUHOST_CACHE_DIR", dir, 1);
-  const std::string src = "extern \"C\" __device__ int warn_me(int* r) { int unused_variable_xyz; *r = 1; return 0; }\n";
+  const std::string src =
+      "extern \"C\" __device__ int warn_me(int* r) { int unused_variable_xyz; *r = 1; return 0; }\n";
   cuda::NvrtcOptions opts;
   auto first = cuda::compile_cuda_source(src, "warn.cu", "", opts);
   CHECK_FALSE(first.cached);

@@ -33,8 +33,9 @@ TEST_CASE("an application registers an in-memory plugin and lends a buffer to a 
   options.backend = Backend::Cpu;
   Runtime& rt = Runtime::initialize(options);
   rt.register_plugin(kManifest,
-                     {{"ops.cu", "extern \"C\" __device__ float embedded_scale_add(float a, float x, float y) "
-                                 "{ return a * x + y; }\n"}},
+                     {{"ops.cu",
+                       "extern \"C\" __device__ float embedded_scale_add(float a, float x, float y) "
+                       "{ return a * x + y; }\n"}},
                      "embedding_api_test");
   rt.add_plugin_path(CUHOST_TEST_DATA_DIR "/plugins/tinylib");
 

@@ -66,22 +66,22 @@ TEST_CASE("GPU-only items cannot run on the CPU", "[ffi]") {
   ErrorKind kind{};
   std::string m = error_of(ptx, &kind);
   CHECK(kind == ErrorKind::NotImplementedError);
-  CHECK(m == "foreign function 'f' cannot run on the CPU backend: '/somewhere/lib.ptx' ships only GPU code (.ptx); "
-             "link a .cu source that is plain C++, or run on a GPU");
+  CHECK(m ==
+        "foreign function 'f' cannot run on the CPU backend: '/somewhere/lib.ptx' ships only GPU code (.ptx); "
+        "link a .cu source that is plain C++, or run on a GPU");
 }
 
 TEST_CASE("sources needing CUDA headers or intrinsics are refused with the reason", "[ffi]") {
   ErrorKind kind{};
-  std::string m = error_of(cu_source("#include <cuda_fp16.h>\nextern \"C\" __device__ float h(float x) { return x; }\n",
-                                     "half.cu"),
-                           &kind);
+  std::string m = error_of(
+      cu_source("#include <cuda_fp16.h>\nextern \"C\" __device__ float h(float x) { return x; }\n", "half.cu"), &kind);
   CHECK(kind == ErrorKind::CompileError);
   CHECK(m.find("cannot run on the CPU backend: its source needs CUDA headers (half.cu includes <cuda_fp16.h>)") !=
         std::string::npos);
   CHECK(m.find("cuda_fp16.h") != std::string::npos);
   m = error_of(cu_source("extern \"C\" __device__ int tid() { return threadIdx.x; }\n", "tid.cu"));
-  CHECK(m.find(host_compiler_present() ? "its source uses GPU intrinsics" : "could not be started (install clang-19)") !=
-        std::string::npos);
+  CHECK(m.find(host_compiler_present() ? "its source uses GPU intrinsics"
+                                       : "could not be started (install clang-19)") != std::string::npos);
 }
 
 TEST_CASE("a missing file is FileNotFoundError", "[ffi]") {

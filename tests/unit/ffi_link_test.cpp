@@ -87,8 +87,8 @@ ErrorKind error_of(const std::function<void()>& f, std::string* message) {
   return ErrorKind::RuntimeError;
 }
 
-const std::vector<std::string> kAllKinds = {"kind_ptx.ptx",       "kind_cubin.cubin",   "kind_fatbin.fatbin",
-                                            "kind_object.o",      "kind_archive.a",     "kind_ltoir.ltoir"};
+const std::vector<std::string> kAllKinds = {"kind_ptx.ptx",  "kind_cubin.cubin", "kind_fatbin.fatbin",
+                                            "kind_object.o", "kind_archive.a",   "kind_ltoir.ltoir"};
 const std::vector<std::string> kAllSymbols = {"ffi_kind_ptx",    "ffi_kind_cubin",   "ffi_kind_fatbin",
                                               "ffi_kind_object", "ffi_kind_archive", "ffi_kind_ltoir"};
 
@@ -115,18 +115,22 @@ TEST_CASE("ffi: all six kinds link together with a caller for sm_90a", "[ffi]") 
   std::vector<ir::LinkItem> items;
   for (const auto& f : kAllKinds) items.push_back(path_item(f));
   auto inputs = cuda::read_link_items(items, 9, 0, false);
-  inputs.insert(inputs.begin(), cuda::LinkInput{ir::LinkKind::PTXSource, "caller.ptx", caller_ptx(kAllSymbols, "caller_all.cu")});
+  inputs.insert(inputs.begin(),
+                cuda::LinkInput{ir::LinkKind::PTXSource, "caller.ptx", caller_ptx(kAllSymbols, "caller_all.cu")});
   // lto=false: the LTO-IR input turns -lto on by itself.
   auto linked = cuda::link(inputs, 9, 0, false, {"-arch=sm_90a"});
   CHECK(linked.cubin.size() > 1000);
-  CHECK(linked.cubin.compare(0, 4, "\x7f" "ELF") == 0);
+  CHECK(linked.cubin.compare(0, 4,
+                             "\x7f"
+                             "ELF") == 0);
 }
 
 TEST_CASE("ffi: non-LTO kinds link without -lto, from memory as well as by path", "[ffi]") {
-  const std::vector<std::pair<ir::LinkKind, std::string>> kinds = {
-      {ir::LinkKind::PTXSource, "kind_ptx.ptx"}, {ir::LinkKind::Cubin, "kind_cubin.cubin"},
-      {ir::LinkKind::Fatbin, "kind_fatbin.fatbin"}, {ir::LinkKind::Object, "kind_object.o"},
-      {ir::LinkKind::Archive, "kind_archive.a"}};
+  const std::vector<std::pair<ir::LinkKind, std::string>> kinds = {{ir::LinkKind::PTXSource, "kind_ptx.ptx"},
+                                                                   {ir::LinkKind::Cubin, "kind_cubin.cubin"},
+                                                                   {ir::LinkKind::Fatbin, "kind_fatbin.fatbin"},
+                                                                   {ir::LinkKind::Object, "kind_object.o"},
+                                                                   {ir::LinkKind::Archive, "kind_archive.a"}};
   std::vector<ir::LinkItem> items;
   for (const auto& [kind, file] : kinds) items.push_back(memory_item(kind, file, read_file(data_dir() + "/" + file)));
   auto inputs = cuda::read_link_items(items, 9, 0, false);
@@ -141,7 +145,8 @@ TEST_CASE("ffi: non-LTO kinds link without -lto, from memory as well as by path"
 TEST_CASE("ffi: an unresolved symbol is named, with and without LTO", "[ffi]") {
   for (bool lto : {false, true}) {
     std::vector<cuda::LinkInput> inputs = {
-        {ir::LinkKind::PTXSource, "caller.ptx", caller_ptx({"ffi_kind_ptx", "ffi_nobody_defines_me"}, "caller_missing.cu")},
+        {ir::LinkKind::PTXSource, "caller.ptx",
+         caller_ptx({"ffi_kind_ptx", "ffi_nobody_defines_me"}, "caller_missing.cu")},
         {ir::LinkKind::PTXSource, "kind_ptx.ptx", read_file(data_dir() + "/kind_ptx.ptx")}};
     std::string msg;
     CHECK(error_of([&] { cuda::link(inputs, 9, 0, lto, {"-arch=sm_90a"}); }, &msg) == ErrorKind::LinkerError);
@@ -205,8 +210,8 @@ TEST_CASE("ffi: a .cu item becomes LTO-IR under LTO and PTX without", "[ffi]") {
   CHECK(plain[0].kind == ir::LinkKind::PTXSource);
   CHECK(plain[0].data.find(".target sm_90a") != std::string::npos);
   CHECK(lto[0].kind == ir::LinkKind::LTOIR);
-  std::vector<cuda::LinkInput> inputs = {{ir::LinkKind::PTXSource, "caller.ptx", caller_ptx({"lto_or_not"}, "caller_lto.cu")},
-                                         lto[0]};
+  std::vector<cuda::LinkInput> inputs = {
+      {ir::LinkKind::PTXSource, "caller.ptx", caller_ptx({"lto_or_not"}, "caller_lto.cu")}, lto[0]};
   CHECK(cuda::link(inputs, 9, 0, false, {"-arch=sm_90a"}).cubin.size() > 0);
 }
 
@@ -256,7 +261,8 @@ TEST_CASE("ffi: the NVRTC cache is keyed by header content, not just the source"
   const std::string r = root;
   setenv("CUHOST_CACHE_DIR", (r + "/cache").c_str(), 1);
   std::ofstream(r + "/value.h") << "#define FFI_VALUE 4242\n";
-  const std::string src = "#include \"value.h\"\nextern \"C\" __device__ int ffi_value(int* r) { *r = FFI_VALUE; return 0; }\n";
+  const std::string src =
+      "#include \"value.h\"\nextern \"C\" __device__ int ffi_value(int* r) { *r = FFI_VALUE; return 0; }\n";
   cuda::NvrtcOptions opts;
   auto first = cuda::compile_cuda_source(src, "value.cu", r, opts);
   auto again = cuda::compile_cuda_source(src, "value.cu", r, opts);
@@ -289,7 +295,8 @@ TEST_CASE("ffi: an NVRTC failure carries the whole log and the file name", "[ffi
 TEST_CASE("ffi: CUDA headers that need CCCL (cooperative_groups.h) compile", "[ffi]") {
   const std::string src =
       "#include <cooperative_groups.h>\n"
-      "extern \"C\" __device__ int ffi_grid_sync(int* r) { cooperative_groups::this_grid().sync(); *r = 0; return 0; }\n";
+      "extern \"C\" __device__ int ffi_grid_sync(int* r) { cooperative_groups::this_grid().sync(); *r = 0; return 0; "
+      "}\n";
   cuda::NvrtcOptions opts;
   auto out = cuda::compile_cuda_source(src, "grid_sync.cu", "", opts);
   CHECK(out.code.find("ffi_grid_sync") != std::string::npos);
@@ -308,7 +315,8 @@ TEST_CASE("ffi: a non-empty NVRTC log reaches the warning sink once per compilat
   setenv("CUHOST_CACHE_DIR", dir, 1);
   sunk().clear();
   cuda::set_nvrtc_warning_sink([](const std::string& m) { sunk().push_back(m); });
-  const std::string warns = "extern \"C\" __device__ int ffi_w(int* r) { int unused_in_sink_test; *r = 2; return 0; }\n";
+  const std::string warns =
+      "extern \"C\" __device__ int ffi_w(int* r) { int unused_in_sink_test; *r = 2; return 0; }\n";
   const std::string clean = "extern \"C\" __device__ int ffi_c(int* r) { *r = 3; return 0; }\n";
   cuda::NvrtcOptions opts;
   cuda::compile_cuda_source(warns, "warns_sink.cu", "", opts);

@@ -96,23 +96,23 @@ TEST_CASE("a valid manifest is read completely", "[plugin]") {
 }
 
 TEST_CASE("bad manifests name the plugin, the file and the field", "[plugin]") {
-  CHECK(error_for("[plugin\nname=1") .find(":1:") != std::string::npos);
+  CHECK(error_for("[plugin\nname=1").find(":1:") != std::string::npos);
   CHECK(error_for("[plugin\nname=1").find("invalid TOML") != std::string::npos);
   CHECK(error_for(replace(kGood, "name = \"demo\"\n", "")) == "): field 'plugin.name': missing (a string is required)");
-  CHECK(error_for(replace(kGood, "version = \"2.1\"", "version = 2")) ==
-        "): field 'plugin.version': must be a string");
+  CHECK(error_for(replace(kGood, "version = \"2.1\"", "version = 2")) == "): field 'plugin.version': must be a string");
   CHECK(error_for(replace(kGood, "format = 1", "format = 7")) ==
         "): field 'plugin.format': format 7 is not supported (this cuhost reads format 1)");
   CHECK(error_for(replace(kGood, "format = 1\n", "")) ==
         "): field 'plugin.format': missing (the plugin format version; this cuhost reads 1)");
   CHECK(error_for(replace(kGood, "abi = \"c\"", "abi = \"fortran\"")) ==
         "): field 'functions[0].abi': unknown ABI 'fortran' (expected 'c' or 'numba')");
-  CHECK(error_for(replace(kGood, "\"float32(float32)\"", "\"floaat32(float32)\"")).find(
-            "): field 'functions[0].signature': invalid signature 'floaat32(float32)': name 'floaat32' is not defined") == 0);
+  CHECK(error_for(replace(kGood, "\"float32(float32)\"", "\"floaat32(float32)\""))
+            .find("): field 'functions[0].signature': invalid signature 'floaat32(float32)': name 'floaat32' is not "
+                  "defined") == 0);
   CHECK(error_for(replace(kGood, "\"float32(float32)\"", "\"(float32)\"")).find("field 'functions[0].signature'") !=
         std::string::npos);
-  CHECK(error_for(replace(kGood, "[\"demo.cu\"]", "[\"missing.cu\"]")).find(
-            "): field 'build.link[0]': file not found: 'missing.cu'") == 0);
+  CHECK(error_for(replace(kGood, "[\"demo.cu\"]", "[\"missing.cu\"]"))
+            .find("): field 'build.link[0]': file not found: 'missing.cu'") == 0);
   CHECK(error_for(replace(kGood, "[\"inc\"]", "[\"demo.cu\"]")) ==
         "): field 'build.include_dirs[0]': 'demo.cu' is not a folder");
   CHECK(error_for(replace(kGood, "doc = \"2x\"", "docs = \"2x\"")) == "): field 'functions[0].docs': unknown key");
@@ -146,10 +146,9 @@ TEST_CASE("discovery loads the search path and refuses conflicts, keeping the ot
   add("e_fine", replace(replace(kGood, "name = \"demo\"", "name = \"fine\""), "symbol = \"demo_twice\"",
                         "symbol = \"fine_twice\""));
   // "scaled" (symbol defaults to the name) would clash too: give e_fine its own.
-  write(root + "/e_fine/plugin.toml",
-        replace(replace(replace(kGood, "name = \"demo\"", "name = \"fine\""), "symbol = \"demo_twice\"",
-                        "symbol = \"fine_twice\""),
-                "name = \"scaled\"", "name = \"scaled\"\nsymbol = \"fine_scaled\""));
+  write(root + "/e_fine/plugin.toml", replace(replace(replace(kGood, "name = \"demo\"", "name = \"fine\""),
+                                                      "symbol = \"demo_twice\"", "symbol = \"fine_twice\""),
+                                              "name = \"scaled\"", "name = \"scaled\"\nsymbol = \"fine_scaled\""));
   {
     runtime::Session& s = runtime::session();
     std::lock_guard<std::mutex> lock(s.mutex);
@@ -176,10 +175,9 @@ TEST_CASE("discovery loads the search path and refuses conflicts, keeping the ot
 
 TEST_CASE("in-memory plugins are validated at registration", "[plugin]") {
   CHECK_THROWS_AS(plugin::register_in_memory("[plugin]\nname=\"x\"", {}, "embedded"), UserError);
-  plugin::register_in_memory(replace(replace(kGood, "name = \"demo\"", "name = \"embedded_demo\""),
-                                     "include_dirs = [\"inc\"]\n", ""),
-                             {{"demo.cu", "extern \"C\" __device__ float demo_twice(float x) { return x; }"}},
-                             "embedded");
+  plugin::register_in_memory(
+      replace(replace(kGood, "name = \"demo\"", "name = \"embedded_demo\""), "include_dirs = [\"inc\"]\n", ""),
+      {{"demo.cu", "extern \"C\" __device__ float demo_twice(float x) { return x; }"}}, "embedded");
   bool found = false;
   for (const auto& r : plugin::scan())
     if (r.name == "embedded_demo") found = r.loaded;

@@ -53,7 +53,7 @@ TEST_CASE("a recompiled kernel comes from the disk cache with the same PTX", "[c
   auto first = compile_source(kSource, "k", args, runtime::Target::NVPTX);
   REQUIRE(first->typed != nullptr);
   auto second = compile_source(kSource, "k", args, runtime::Target::NVPTX);  // a new JitFunction: not memoized
-  CHECK(second->typed == nullptr);  // came from the cache
+  CHECK(second->typed == nullptr);                                           // came from the cache
   CHECK(second->ptx == first->ptx);
   CHECK(second->llvm_ir == first->llvm_ir);
   CHECK(second->symbol == first->symbol);
@@ -65,14 +65,14 @@ TEST_CASE("the cache key follows everything the kernel depends on", "[cache]") {
   std::vector<std::string> args = {"array(float32, 1d, C)", "array(float32, 1d, C)"};
   std::string base = key_of(kSource, args);
   REQUIRE(base != "none");
-  CHECK(key_of(kSource, args) == base);                                              // deterministic
-  CHECK(key_of(replace(kSource, "SCALE = 3.0", "SCALE = 4.0"), args) != base);      // a frozen global
-  CHECK(key_of(replace(kSource, "v * SCALE", "v * SCALE + 1"), args) != base);      // a callee's source
+  CHECK(key_of(kSource, args) == base);                                                     // deterministic
+  CHECK(key_of(replace(kSource, "SCALE = 3.0", "SCALE = 4.0"), args) != base);              // a frozen global
+  CHECK(key_of(replace(kSource, "v * SCALE", "v * SCALE + 1"), args) != base);              // a callee's source
   CHECK(key_of(replace(kSource, "out[i] = helper", "out[i] = 2 * helper"), args) != base);  // the kernel
   CHECK(key_of(kSource, {"array(float64, 1d, C)", "array(float32, 1d, C)"}) != base);       // argument types
   runtime::TargetOptions t = nvptx();
   t.cc_major = 8;
-  CHECK(key_of(kSource, args, t) != base);                                           // target
+  CHECK(key_of(kSource, args, t) != base);  // target
   runtime::TargetOptions cpu;
   CHECK(key_of(kSource, args, cpu) == "none");  // CPU kernels are not cached on disk
   setenv("CUHOST_NO_CACHE", "1", 1);

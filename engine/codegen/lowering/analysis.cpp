@@ -156,8 +156,8 @@ bool Lowerer::is_nonnegative(const ast::Expr* e) const {
     }
     return false;
   }
-  if (inf.type && (inf.type->kind == ir::TypeKind::Boolean ||
-                   (inf.type->kind == ir::TypeKind::Integer && !inf.type->is_signed)))
+  if (inf.type &&
+      (inf.type->kind == ir::TypeKind::Boolean || (inf.type->kind == ir::TypeKind::Integer && !inf.type->is_signed)))
     return true;
   if (!inf.intrinsic.empty() && nonneg_intrinsic(inf.intrinsic)) return true;
   switch (e->kind) {
@@ -175,8 +175,7 @@ bool Lowerer::is_nonnegative(const ast::Expr* e) const {
         case ast::BinOpKind::FloorDiv:
         case ast::BinOpKind::RShift:
         case ast::BinOpKind::BitOr:
-        case ast::BinOpKind::BitXor:
-          return is_nonnegative(b->left.get()) && is_nonnegative(b->right.get());
+        case ast::BinOpKind::BitXor: return is_nonnegative(b->left.get()) && is_nonnegative(b->right.get());
         case ast::BinOpKind::Mod: return is_nonnegative(b->right.get());
         case ast::BinOpKind::BitAnd: return is_nonnegative(b->left.get()) || is_nonnegative(b->right.get());
         default: return false;
@@ -273,10 +272,10 @@ void Lowerer::analyze() {
         }
         case ast::StmtKind::AugAssign: {
           auto* a = static_cast<const ast::AugAssign*>(s);
-          bool keeps = (a->op == ast::BinOpKind::Add || a->op == ast::BinOpKind::Mult ||
-                        a->op == ast::BinOpKind::FloorDiv || a->op == ast::BinOpKind::RShift ||
-                        a->op == ast::BinOpKind::BitOr) &&
-                       is_nonnegative(a->value.get());
+          bool keeps =
+              (a->op == ast::BinOpKind::Add || a->op == ast::BinOpKind::Mult || a->op == ast::BinOpKind::FloorDiv ||
+               a->op == ast::BinOpKind::RShift || a->op == ast::BinOpKind::BitOr) &&
+              is_nonnegative(a->value.get());
           if (a->op == ast::BinOpKind::BitAnd && is_nonnegative(a->value.get())) keeps = true;
           assign(a->target.get(), keeps);
           break;

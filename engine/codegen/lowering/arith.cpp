@@ -28,14 +28,14 @@ llvm::Function* ipow_function(Lowerer& l, llvm::Type* ty) {
   auto* loop = llvm::BasicBlock::Create(l.ctx(), "loop", f);
   auto* done = llvm::BasicBlock::Create(l.ctx(), "done", f);
   llvm::BasicBlock* entry = b.GetInsertBlock();
-  llvm::Value* zero = llvm::ConstantInt::get(ty, 0), *one = llvm::ConstantInt::get(ty, 1);
+  llvm::Value *zero = llvm::ConstantInt::get(ty, 0), *one = llvm::ConstantInt::get(ty, 1);
   b.CreateCondBr(b.CreateICmpSLT(exp, zero), neg, loop);
   b.SetInsertPoint(neg);
   llvm::Value* odd = b.CreateICmpNE(b.CreateAnd(exp, one), zero);
   llvm::Value* minus_one = llvm::ConstantInt::getSigned(ty, -1);
-  llvm::Value* neg_result = b.CreateSelect(
-      b.CreateICmpEQ(base, one), one,
-      b.CreateSelect(b.CreateICmpEQ(base, minus_one), b.CreateSelect(odd, minus_one, one), zero));
+  llvm::Value* neg_result =
+      b.CreateSelect(b.CreateICmpEQ(base, one), one,
+                     b.CreateSelect(b.CreateICmpEQ(base, minus_one), b.CreateSelect(odd, minus_one, one), zero));
   b.CreateRet(neg_result);
   b.SetInsertPoint(loop);
   llvm::PHINode* acc = b.CreatePHI(ty, 2);

@@ -11,8 +11,7 @@
 
 namespace cuhost::codegen {
 
-llvm::Value* Lowerer::element_address(const ast::Expr* array_expr, Val array, const ast::Expr* index_expr,
-                                      Val index) {
+llvm::Value* Lowerer::element_address(const ast::Expr* array_expr, Val array, const ast::Expr* index_expr, Val index) {
   auto& b = builder_;
   const ir::Type* at = array.t;
   if (at->kind == ir::TypeKind::CPointer) {
@@ -36,9 +35,10 @@ llvm::Value* Lowerer::element_address(const ast::Expr* array_expr, Val array, co
     idx_exprs.push_back(index_expr);
   }
   if (int(idx.size()) != ndim)
-    throw UserError(ErrorKind::TypingError,
-                    concat("cannot index a ", ndim, "-d array with ", idx.size(), " indices (slicing is not supported)"),
-                    index_expr ? where(index_expr->loc) : SourceLocation{}, tf_.captured ? tf_.captured->name : "");
+    throw UserError(
+        ErrorKind::TypingError,
+        concat("cannot index a ", ndim, "-d array with ", idx.size(), " indices (slicing is not supported)"),
+        index_expr ? where(index_expr->loc) : SourceLocation{}, tf_.captured ? tf_.captured->name : "");
   llvm::Value* data = b.CreateExtractValue(array.v, {0});
   std::vector<llvm::Value*> shape(ndim), strides(ndim);
   for (unsigned d = 0; d < unsigned(ndim); ++d) {
@@ -106,7 +106,8 @@ Val lower_subscript(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& i
     Val t = l.expr(s->value.get());
     const sema::ExprInfo& ii = l.info(s->index.get());
     std::int64_t k = 0;
-    if (ii.constant) k = ii.constant->kind == ir::ConstValue::Kind::UInt ? std::int64_t(ii.constant->u) : ii.constant->i;
+    if (ii.constant)
+      k = ii.constant->kind == ir::ConstValue::Kind::UInt ? std::int64_t(ii.constant->u) : ii.constant->i;
     std::int64_t n = std::int64_t(t.t->elements.size());
     if (k < 0) k += n;
     if (k < 0 || k >= n)
@@ -119,9 +120,9 @@ Val lower_subscript(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& i
   llvm::Value* p = l.element_address(s->value.get(), arr, s->index.get(), index);
   const ir::Type* dtype = arr.t->kind == ir::TypeKind::CPointer ? arr.t->pointee : arr.t->dtype;
   llvm::LoadInst* load = b.CreateAlignedLoad(l.memory_type(dtype), p, llvm::Align(elem_align(dtype)));
-  bool readonly = arr.t->kind == ir::TypeKind::Array &&
-                  (arr.t->readonly || l.is_readonly_array(s->value.get()));
-  if (readonly && l.hooks().is_gpu()) load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(l.ctx(), {}));
+  bool readonly = arr.t->kind == ir::TypeKind::Array && (arr.t->readonly || l.is_readonly_array(s->value.get()));
+  if (readonly && l.hooks().is_gpu())
+    load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(l.ctx(), {}));
   return l.convert({l.from_memory(load, dtype), dtype}, inf.type);
 }
 
@@ -150,7 +151,8 @@ void augassign_subscript(Lowerer& l, const ast::AugAssign* s) {
   Val index = l.expr_as(target->index.get(), index_t);
   llvm::Value* p = l.element_address(target->value.get(), arr, target->index.get(), index);
   const ir::Type* dtype = arr.t->kind == ir::TypeKind::CPointer ? arr.t->pointee : arr.t->dtype;
-  llvm::Value* cur = l.from_memory(l.b().CreateAlignedLoad(l.memory_type(dtype), p, llvm::Align(elem_align(dtype))), dtype);
+  llvm::Value* cur =
+      l.from_memory(l.b().CreateAlignedLoad(l.memory_type(dtype), p, llvm::Align(elem_align(dtype))), dtype);
   Val rhs = l.expr(s->value.get());
   Val res = binary_op(l, s->op, l.convert({cur, dtype}, ti.operand_types[0]), l.convert(rhs, ti.operand_types[1]),
                       ti.param_types[0], s->loc);

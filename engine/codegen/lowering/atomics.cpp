@@ -71,21 +71,28 @@ IntrinsicFn rmw(const std::string& op) {
     bool is_signed = t.dtype->kind == ir::TypeKind::Integer && t.dtype->is_signed;
     using B = llvm::AtomicRMWInst::BinOp;
     B kind;
-    if (op == "add") kind = is_float ? B::FAdd : B::Add;
-    else if (op == "sub") kind = is_float ? B::FSub : B::Sub;
-    else if (op == "and_") kind = B::And;
-    else if (op == "or_") kind = B::Or;
-    else if (op == "xor") kind = B::Xor;
-    else if (op == "exch") kind = B::Xchg;
+    if (op == "add")
+      kind = is_float ? B::FAdd : B::Add;
+    else if (op == "sub")
+      kind = is_float ? B::FSub : B::Sub;
+    else if (op == "and_")
+      kind = B::And;
+    else if (op == "or_")
+      kind = B::Or;
+    else if (op == "xor")
+      kind = B::Xor;
+    else if (op == "exch")
+      kind = B::Xchg;
     else if ((op == "inc" || op == "dec") && l.hooks().is_gpu() && t.dtype->bits == 32) {
       // LLVM 19's NVPTX expands uinc_wrap/udec_wrap into a CAS loop; the
       // NVVM intrinsic selects the native atom.inc/atom.dec.
       auto id = op == "inc" ? llvm::Intrinsic::nvvm_atomic_load_inc_32 : llvm::Intrinsic::nvvm_atomic_load_dec_32;
       llvm::Value* old = b.CreateIntrinsic(id, {t.ptr->getType()}, {t.ptr, v});
       return l.convert({old, t.dtype}, inf.type);
-    }
-    else if (op == "inc") kind = B::UIncWrap;
-    else if (op == "dec") kind = B::UDecWrap;
+    } else if (op == "inc")
+      kind = B::UIncWrap;
+    else if (op == "dec")
+      kind = B::UDecWrap;
     else if (op == "max" || op == "nanmax" || op == "min" || op == "nanmin") {
       bool is_max = op == "max" || op == "nanmax";
       if (is_float) {

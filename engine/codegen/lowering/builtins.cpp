@@ -36,7 +36,9 @@ void register_builtins(std::map<std::string, IntrinsicFn>& table) {
     llvm::Value* neg = b.CreateICmpSLT(x.v, llvm::ConstantInt::get(x.v->getType(), 0));
     return {b.CreateSelect(neg, b.CreateNeg(x.v), x.v), inf.type};
   };
-  table["builtins.min"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) { return min_max(l, inf, false); };
+  table["builtins.min"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) {
+    return min_max(l, inf, false);
+  };
   table["builtins.max"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) { return min_max(l, inf, true); };
   table["builtins.round"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
     auto& b = l.b();
@@ -56,8 +58,8 @@ void register_builtins(std::map<std::string, IntrinsicFn>& table) {
     llvm::Value* r = b.CreateUnaryIntrinsic(llvm::Intrinsic::rint, scaled);
     llvm::Value* back = b.CreateSelect(neg, b.CreateFMul(r, p10), b.CreateFDiv(r, p10));
     // Infinite or NaN inputs come back unchanged.
-    llvm::Value* finite = b.CreateFCmpOLT(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x.v),
-                                          llvm::ConstantFP::getInfinity(ft));
+    llvm::Value* finite =
+        b.CreateFCmpOLT(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x.v), llvm::ConstantFP::getInfinity(ft));
     return l.convert({b.CreateSelect(finite, back, x.v), x.t}, inf.type);
   };
 }

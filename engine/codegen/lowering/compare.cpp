@@ -14,8 +14,10 @@ llvm::Value* compare_values(Lowerer& l, ast::CompareOpKind op, Val a, Val c) {
   const ir::Type* t = a.t;
   if (t->kind == ir::TypeKind::Float) {
     switch (op) {
-      case K::Eq: case K::Is: return b.CreateFCmpOEQ(a.v, c.v);
-      case K::NotEq: case K::IsNot: return b.CreateFCmpUNE(a.v, c.v);
+      case K::Eq:
+      case K::Is: return b.CreateFCmpOEQ(a.v, c.v);
+      case K::NotEq:
+      case K::IsNot: return b.CreateFCmpUNE(a.v, c.v);
       case K::Lt: return b.CreateFCmpOLT(a.v, c.v);
       case K::LtE: return b.CreateFCmpOLE(a.v, c.v);
       case K::Gt: return b.CreateFCmpOGT(a.v, c.v);
@@ -25,8 +27,10 @@ llvm::Value* compare_values(Lowerer& l, ast::CompareOpKind op, Val a, Val c) {
   } else if (t->kind == ir::TypeKind::Integer || t->kind == ir::TypeKind::Boolean) {
     bool s = t->kind == ir::TypeKind::Integer && t->is_signed;
     switch (op) {
-      case K::Eq: case K::Is: return b.CreateICmpEQ(a.v, c.v);
-      case K::NotEq: case K::IsNot: return b.CreateICmpNE(a.v, c.v);
+      case K::Eq:
+      case K::Is: return b.CreateICmpEQ(a.v, c.v);
+      case K::NotEq:
+      case K::IsNot: return b.CreateICmpNE(a.v, c.v);
       case K::Lt: return s ? b.CreateICmpSLT(a.v, c.v) : b.CreateICmpULT(a.v, c.v);
       case K::LtE: return s ? b.CreateICmpSLE(a.v, c.v) : b.CreateICmpULE(a.v, c.v);
       case K::Gt: return s ? b.CreateICmpSGT(a.v, c.v) : b.CreateICmpUGT(a.v, c.v);
@@ -53,8 +57,8 @@ Val lower_compare(Lowerer& l, const ast::Compare* e, const sema::ExprInfo& inf) 
   Val left = l.expr(e->left.get());
   for (size_t i = 0; i < e->ops.size(); ++i) {
     Val right = l.expr(e->comparators[i].get());
-    llvm::Value* r = compare_values(l, e->ops[i], l.convert(left, inf.operand_types[i]),
-                                    l.convert(right, inf.operand_types[i]));
+    llvm::Value* r =
+        compare_values(l, e->ops[i], l.convert(left, inf.operand_types[i]), l.convert(right, inf.operand_types[i]));
     incoming.push_back({r, b.GetInsertBlock()});
     if (i + 1 == e->ops.size()) {
       b.CreateBr(done);

@@ -16,8 +16,7 @@ Lowerer::Lowerer(ModuleState& state, const sema::TypedFunction& tf, llvm::Functi
   builder_.SetInsertPoint(entry_);
   if (state.options.fastmath) builder_.setFastMathFlags(llvm::FastMathFlags::getFast());
   // Allocas go before this marker so they stay in the entry block.
-  alloca_point_ = llvm::cast<llvm::Instruction>(
-      builder_.CreateAlloca(builder_.getInt8Ty(), nullptr, "alloca.point"));
+  alloca_point_ = llvm::cast<llvm::Instruction>(builder_.CreateAlloca(builder_.getInt8Ty(), nullptr, "alloca.point"));
 }
 
 SourceLocation Lowerer::where(const ast::SourceLoc& loc) const {
@@ -111,10 +110,8 @@ Val Lowerer::constant(const ir::ConstValue& c, const ir::Type* t) {
     }
   };
   switch (t->kind) {
-    case K::Boolean:
-      return {builder_.getInt1(c.kind == CK::Float ? c.f != 0.0 : as_bits() != 0), t};
-    case K::Integer:
-      return {llvm::ConstantInt::get(builder_.getIntNTy(t->bits), as_bits(), t->is_signed), t};
+    case K::Boolean: return {builder_.getInt1(c.kind == CK::Float ? c.f != 0.0 : as_bits() != 0), t};
+    case K::Integer: return {llvm::ConstantInt::get(builder_.getIntNTy(t->bits), as_bits(), t->is_signed), t};
     case K::Float: return {llvm::ConstantFP::get(llvm_type(t), as_double()), t};
     case K::Tuple: {
       CUHOST_CHECK(c.kind == CK::Tuple && c.items.size() == t->elements.size()) << "tuple constant " << c.repr();
@@ -206,8 +203,7 @@ Val Lowerer::expr(const ast::Expr* e) {
     case ast::ExprKind::Attribute:
       if (!inf.intrinsic.empty()) return lower_intrinsic(*this, e, inf);
       return {nullptr, inf.type};
-    case ast::ExprKind::Subscript:
-      return lower_subscript(*this, static_cast<const ast::Subscript*>(e), inf);
+    case ast::ExprKind::Subscript: return lower_subscript(*this, static_cast<const ast::Subscript*>(e), inf);
     case ast::ExprKind::Call: return lower_call(*this, static_cast<const ast::Call*>(e), inf);
     case ast::ExprKind::BinOp: return lower_binop(*this, static_cast<const ast::BinOp*>(e), inf);
     case ast::ExprKind::UnaryOp: return lower_unaryop(*this, static_cast<const ast::UnaryOp*>(e), inf);
@@ -454,8 +450,10 @@ void Lowerer::setup_params() {
       case K::Array: {
         llvm::Value* agg = llvm::UndefValue::get(llvm_type(t));
         agg = builder_.CreateInsertValue(agg, fn_->getArg(next++), {0});
-        for (unsigned d = 0; d < unsigned(t->ndim); ++d) agg = builder_.CreateInsertValue(agg, fn_->getArg(next++), {1, d});
-        for (unsigned d = 0; d < unsigned(t->ndim); ++d) agg = builder_.CreateInsertValue(agg, fn_->getArg(next++), {2, d});
+        for (unsigned d = 0; d < unsigned(t->ndim); ++d)
+          agg = builder_.CreateInsertValue(agg, fn_->getArg(next++), {1, d});
+        for (unsigned d = 0; d < unsigned(t->ndim); ++d)
+          agg = builder_.CreateInsertValue(agg, fn_->getArg(next++), {2, d});
         return agg;
       }
       case K::Complex: {

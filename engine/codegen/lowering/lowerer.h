@@ -42,7 +42,7 @@ struct LoweringOptions {
   bool debug = false;         // bounds checks, division-by-zero reports
   bool bounds_check = false;  // CPU: bounds checks without debug
   bool fastmath = false;
-  std::string kernel_name;    // for error reports
+  std::string kernel_name;  // for error reports
 };
 
 // State shared by every function of one module.
@@ -84,16 +84,16 @@ class Lowerer {
   const std::vector<llvm::Value*>& context_args() const { return context_args_; }
 
   // --- types ---
-  llvm::Type* llvm_type(const ir::Type* t);      // register type (bool i1)
-  llvm::Type* memory_type(const ir::Type* t);    // in-memory type (bool i8)
+  llvm::Type* llvm_type(const ir::Type* t);                     // register type (bool i1)
+  llvm::Type* memory_type(const ir::Type* t);                   // in-memory type (bool i8)
   llvm::Value* to_memory(llvm::Value* v, const ir::Type* t);    // i1 -> i8
   llvm::Value* from_memory(llvm::Value* v, const ir::Type* t);  // i8 -> i1
 
   // --- values ---
-  Val expr(const ast::Expr* e);                      // evaluates e
+  Val expr(const ast::Expr* e);                        // evaluates e
   Val expr_as(const ast::Expr* e, const ir::Type* t);  // evaluates and converts
-  Val convert(Val v, const ir::Type* to);            // numba's cast rules
-  llvm::Value* truth(Val v);                          // i1 truthiness
+  Val convert(Val v, const ir::Type* to);              // numba's cast rules
+  llvm::Value* truth(Val v);                           // i1 truthiness
   Val constant(const ir::ConstValue& c, const ir::Type* t);
   llvm::Value* i64(std::int64_t v) { return builder_.getInt64(v); }
   llvm::Value* i32(std::int32_t v) { return builder_.getInt32(v); }
@@ -142,7 +142,7 @@ class Lowerer {
   std::map<std::string, llvm::AllocaInst*> locals_;
   std::vector<std::pair<llvm::BasicBlock*, llvm::BasicBlock*>> loops_;  // (continue, break)
   std::vector<llvm::Value*> context_args_;
-  std::set<std::string> written_names_;   // array names stored to / escaping
+  std::set<std::string> written_names_;  // array names stored to / escaping
   std::set<std::string> nonneg_locals_;
 };
 

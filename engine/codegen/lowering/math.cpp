@@ -48,7 +48,7 @@ void register_math(std::map<std::string, IntrinsicFn>& table) {
     return {l.hooks().math(l, f, args), inf.type};
   };
   table["cuda.fma"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
-    llvm::Value* a = arg(l, inf, 0).v, *c = arg(l, inf, 1).v, *d = arg(l, inf, 2).v;
+    llvm::Value *a = arg(l, inf, 0).v, *c = arg(l, inf, 1).v, *d = arg(l, inf, 2).v;
     return {l.b().CreateIntrinsic(llvm::Intrinsic::fma, {a->getType()}, {a, c, d}), inf.type};
   };
   table["cuda.cbrt"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
@@ -73,8 +73,8 @@ void register_math(std::map<std::string, IntrinsicFn>& table) {
     Val x = arg(l, inf, 0);
     llvm::Value* tz = b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, x.v, b.getFalse());
     llvm::Value* zero = llvm::ConstantInt::get(x.v->getType(), 0);
-    llvm::Value* r = b.CreateSelect(b.CreateICmpEQ(x.v, zero), zero,
-                                    b.CreateAdd(tz, llvm::ConstantInt::get(x.v->getType(), 1)));
+    llvm::Value* r =
+        b.CreateSelect(b.CreateICmpEQ(x.v, zero), zero, b.CreateAdd(tz, llvm::ConstantInt::get(x.v->getType(), 1)));
     return l.convert({r, ir::integer(x.t->bits, false)}, inf.type);
   };
   table["cuda.selp"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {

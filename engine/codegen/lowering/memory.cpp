@@ -76,7 +76,8 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
   table["cuda.local.array"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     const ir::Type* t = inf.type;
     llvm::Type* elem = l.memory_type(t->dtype);
-    llvm::AllocaInst* a = l.entry_alloca(llvm::ArrayType::get(elem, std::uint64_t(element_count(inf.shape))), "local.array");
+    llvm::AllocaInst* a =
+        l.entry_alloca(llvm::ArrayType::get(elem, std::uint64_t(element_count(inf.shape))), "local.array");
     a->setAlignment(llvm::Align(std::max(8, t->dtype->byte_size())));
     return make_array(l, t, a, inf.shape);
   };

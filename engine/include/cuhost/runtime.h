@@ -20,10 +20,10 @@ const char* backend_name(Backend backend);
 
 struct RuntimeOptions {
   Backend backend = Backend::Auto;
-  int device = 0;                       // CUDA device ordinal
-  bool verbose = false;                 // per-stage compile timings on stderr
-  bool bounds_check = true;             // CPU backend: IndexError on out-of-range indices
-  int streams = 0;                      // extra named host streams ("s0".."sN-1")
+  int device = 0;                         // CUDA device ordinal
+  bool verbose = false;                   // per-stage compile timings on stderr
+  bool bounds_check = true;               // CPU backend: IndexError on out-of-range indices
+  int streams = 0;                        // extra named host streams ("s0".."sN-1")
   std::vector<std::string> plugin_paths;  // searched before CUHOST_PLUGIN_PATH
 };
 

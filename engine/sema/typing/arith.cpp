@@ -84,8 +84,8 @@ std::optional<ir::ConstValue> fold(ast::BinOpKind op, const std::optional<ir::Co
 
 }  // namespace
 
-const ir::Type* type_binop_types(Typer& t, ast::BinOpKind op, const ir::Type* l, const ir::Type* r,
-                                 const ast::Expr* at, std::vector<const ir::Type*>* operand_types) {
+const ir::Type* type_binop_types(Typer& t, ast::BinOpKind op, const ir::Type* l, const ir::Type* r, const ast::Expr* at,
+                                 std::vector<const ir::Type*>* operand_types) {
   auto bad = [&]() -> const ir::Type* {
     t.typing_error(at, concat("cannot ", op_word(op), " ", display(l), " and ", display(r)));
   };
@@ -97,20 +97,17 @@ const ir::Type* type_binop_types(Typer& t, ast::BinOpKind op, const ir::Type* l,
   switch (op) {
     case ast::BinOpKind::Add:
     case ast::BinOpKind::Sub:
-    case ast::BinOpKind::Mult:
-      operand = result = arith(l, r);
-      break;
+    case ast::BinOpKind::Mult: operand = result = arith(l, r); break;
     case ast::BinOpKind::Pow:
       if (l->is_float() && int_like(r)) {
         // numba: float ** int is float64 ** (int64|uint64), by repeated squaring.
-        if (operand_types) *operand_types = {ir::float64(), (r->is_integer() && !r->is_signed) ? ir::uint64() : ir::int64()};
+        if (operand_types)
+          *operand_types = {ir::float64(), (r->is_integer() && !r->is_signed) ? ir::uint64() : ir::int64()};
         return ir::float64();
       }
       operand = result = arith(l, r);
       break;
-    case ast::BinOpKind::Div:
-      operand = result = ints ? ir::float64() : float_arith(l, r);
-      break;
+    case ast::BinOpKind::Div: operand = result = ints ? ir::float64() : float_arith(l, r); break;
     case ast::BinOpKind::FloorDiv:
     case ast::BinOpKind::Mod:
       if (complex) bad();

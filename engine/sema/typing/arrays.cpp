@@ -21,7 +21,8 @@ const ir::Type* array_subscript(Typer& t, const ast::Subscript& s, const ir::Typ
   if (idx->kind == ast::ExprKind::Tuple) {
     const auto& tup = static_cast<const ast::Tuple&>(*idx);
     for (const auto& e : tup.elts) {
-      if (e->kind == ast::ExprKind::Slice) t.fail(ErrorKind::UnsupportedError, e->loc, "array slicing is not supported in kernels");
+      if (e->kind == ast::ExprKind::Slice)
+        t.fail(ErrorKind::UnsupportedError, e->loc, "array slicing is not supported in kernels");
     }
     given = tup.elts.size();
   } else {
@@ -62,7 +63,8 @@ const ir::Type* array_subscript(Typer& t, const ast::Subscript& s, const ir::Typ
 const ir::Type* tuple_subscript(Typer& t, const ast::Subscript& s, const ir::Type* tup, bool store) {
   if (store) t.typing_error(&s, concat("cannot assign to an element of ", display(tup), ": tuples are immutable"));
   const ast::Expr* idx = s.index.get();
-  if (idx->kind == ast::ExprKind::Slice) t.fail(ErrorKind::UnsupportedError, idx->loc, "tuple slicing is not supported in kernels");
+  if (idx->kind == ast::ExprKind::Slice)
+    t.fail(ErrorKind::UnsupportedError, idx->loc, "tuple slicing is not supported in kernels");
   const ir::Type* it = t.type_of(idx);
   if (!int_like(it)) t.typing_error(idx, concat("tuple indices must be integers, not ", display(it)));
   auto k = t.literal_int(idx);
@@ -134,7 +136,8 @@ const ir::Type* type_subscript(Typer& t, const ast::Subscript& s, ExprInfo& info
     return base->pointee;
   }
   if (base->kind == ir::TypeKind::TypeRef) {
-    t.fail(ErrorKind::UnsupportedError, s.loc, "array type spellings such as float32[:] are not supported inside kernels");
+    t.fail(ErrorKind::UnsupportedError, s.loc,
+           "array type spellings such as float32[:] are not supported inside kernels");
   }
   t.typing_error(&s, concat("'", display(base), "' object is not subscriptable"));
 }

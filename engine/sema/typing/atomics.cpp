@@ -49,15 +49,16 @@ const ir::Type* type_atomic_call(Typer& t, const ast::Call& c, const std::string
   (void)info;
   if (key.rfind("cuda.atomic.", 0) != 0) return nullptr;
   std::string op = key.substr(12);
-  static const std::set<std::string> ops = {"add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_",
-                                            "xor", "exch", "inc", "dec", "cas"};
+  static const std::set<std::string> ops = {"add", "sub", "max",  "min", "nanmax", "nanmin", "and_",
+                                            "or_", "xor", "exch", "inc", "dec",    "cas"};
   if (!ops.count(op)) return nullptr;
   std::string fname = "cuda.atomic." + op;
-  std::vector<std::string> params =
-      op == "cas" ? std::vector<std::string>{"ary", "idx", "old", "val"} : std::vector<std::string>{"ary", "idx", "val"};
+  std::vector<std::string> params = op == "cas" ? std::vector<std::string>{"ary", "idx", "old", "val"}
+                                                : std::vector<std::string>{"ary", "idx", "val"};
   auto args = t.bind(c, op, params, params.size(), t.info(&c));
   const ir::Type* arr = t.type_of(args[0]);
-  if (!arr->is_array()) t.typing_error(args[0], concat(fname, "() needs an array as its first argument, not ", display(arr)));
+  if (!arr->is_array())
+    t.typing_error(args[0], concat(fname, "() needs an array as its first argument, not ", display(arr)));
   if (arr->readonly) t.typing_error(args[0], concat(fname, "() cannot modify a readonly ", display(arr)));
   if (!dtype_ok(op, arr->dtype)) t.typing_error(&c, concat(fname, "() does not support ", display(arr)));
   const ir::Type* idx = array_index_type(t, args[1], arr, fname + "()");

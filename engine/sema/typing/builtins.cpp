@@ -31,7 +31,8 @@ const ir::Type* type_range(Typer& t, const ast::Call& c, ExprInfo& info) {
     const ir::Type* at = t.type_of(a);
     if (!int_like(at)) t.typing_error(a, concat("range() arguments must be integers, not ", display(at)));
     if (at == ir::uint64()) any_u64 = true;
-    bool fits32 = at->kind == ir::TypeKind::Boolean || (at->is_signed && at->bits <= 32) || (!at->is_signed && at->bits <= 16);
+    bool fits32 =
+        at->kind == ir::TypeKind::Boolean || (at->is_signed && at->bits <= 32) || (!at->is_signed && at->bits <= 16);
     all_32 = all_32 && fits32;
   }
   const ir::Type* index = any_u64 ? ir::uint64() : all_32 ? ir::int32() : ir::int64();
@@ -57,8 +58,8 @@ const ir::Type* type_cast_call(Typer& t, const ast::Call& c, const ir::Type* tar
   auto args = t.bind(c, fname, {"value"}, 1, t.info(&c));
   const ir::Type* from = t.type_of(args[0]);
   if (from->kind == ir::TypeKind::TypeRef) {
-    t.typing_error(&c, concat("signatures such as ", fname, "(", display(from->pointee),
-                              ") cannot be built inside a kernel"));
+    t.typing_error(
+        &c, concat("signatures such as ", fname, "(", display(from->pointee), ") cannot be built inside a kernel"));
   }
   if (!num_or_bool(from)) t.typing_error(&c, concat("cannot convert ", display(from), " to ", display(target)));
   if (from->kind == ir::TypeKind::Complex && target->kind != ir::TypeKind::Complex) {
@@ -96,7 +97,8 @@ const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::strin
     return result;
   }
   if (name == "min" || name == "max") {
-    if (!c.keywords.empty()) t.fail(ErrorKind::TypingError, c.keywords[0].loc, name + "() takes no keyword arguments in kernels");
+    if (!c.keywords.empty())
+      t.fail(ErrorKind::TypingError, c.keywords[0].loc, name + "() takes no keyword arguments in kernels");
     if (c.args.size() < 2) {
       t.typing_error(&c, concat(name, "() in kernels takes at least 2 scalar arguments (", c.args.size(), " given)"));
     }

@@ -89,8 +89,8 @@ const ir::Type* type_foreign_call(Typer& t, const ast::Call& c, const ir::Type* 
   bool ok = actual.size() == ff->sig.args.size();
   for (size_t i = 0; ok && i < actual.size(); ++i) ok = foreign_arg_ok(actual[i], ff->sig.args[i]);
   if (!ok) {
-    t.typing_error(&c, concat("invalid call of foreign function '", name, "' with argument types ",
-                              type_list(actual), ": it is declared ", ff->sig.str()));
+    t.typing_error(&c, concat("invalid call of foreign function '", name, "' with argument types ", type_list(actual),
+                              ": it is declared ", ff->sig.str()));
   }
   ExprInfo& inf = t.info(&c);
   inf.foreign = ff;

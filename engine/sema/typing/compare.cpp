@@ -31,8 +31,8 @@ const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info) {
       operands.push_back(ir::none_type());
     } else {
       if (!num_or_bool(left) || !num_or_bool(right)) {
-        t.typing_error(&e, concat("cannot compare ", display(left), " and ", display(right), " with '",
-                                  ast::to_string(op), "'"));
+        t.typing_error(
+            &e, concat("cannot compare ", display(left), " and ", display(right), " with '", ast::to_string(op), "'"));
       }
       bool complex = left->kind == ir::TypeKind::Complex || right->kind == ir::TypeKind::Complex;
       if (complex && op != ast::CompareOpKind::Eq && op != ast::CompareOpKind::NotEq) {

@@ -23,23 +23,24 @@ const std::map<std::string, Sig>& table() {
     const ir::Type* l = ir::int64();
     const ir::Type* u = ir::uint32();
     const ir::Type* ul = ir::uint64();
-    for (const char* n : {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
-                          "atanh", "exp", "expm1", "exp2", "exp10", "log", "log1p", "log2", "log10", "sqrt", "rsqrt",
-                          "cbrt", "rcbrt", "fabs", "floor", "ceil", "trunc", "round", "rint", "nearbyint", "erf",
-                          "erfc", "erfinv", "erfcinv", "lgamma", "tgamma", "j0", "j1", "y0", "y1", "logb", "sinpi",
-                          "cospi", "normcdf", "normcdfinv"}) {
+    for (const char* n :
+         {"sin",       "cos",   "tan",   "asin",   "acos",    "atan",      "sinh",   "cosh",  "tanh",  "asinh",
+          "acosh",     "atanh", "exp",   "expm1",  "exp2",    "exp10",     "log",    "log1p", "log2",  "log10",
+          "sqrt",      "rsqrt", "cbrt",  "rcbrt",  "fabs",    "floor",     "ceil",   "trunc", "round", "rint",
+          "nearbyint", "erf",   "erfc",  "erfinv", "erfcinv", "lgamma",    "tgamma", "j0",    "j1",    "y0",
+          "y1",        "logb",  "sinpi", "cospi",  "normcdf", "normcdfinv"}) {
       m[n] = {d, {d}};
       m[std::string(n) + "f"] = {f, {f}};
     }
-    for (const char* n : {"atan2", "pow", "fmod", "hypot", "copysign", "fmin", "fmax", "fdim", "remainder",
-                          "nextafter"}) {
+    for (const char* n :
+         {"atan2", "pow", "fmod", "hypot", "copysign", "fmin", "fmax", "fdim", "remainder", "nextafter"}) {
       m[n] = {d, {d, d}};
       m[std::string(n) + "f"] = {f, {f, f}};
     }
     m["fma"] = {d, {d, d, d}};
     m["fmaf"] = {f, {f, f, f}};
-    for (const char* n : {"fast_sinf", "fast_cosf", "fast_tanf", "fast_expf", "fast_exp10f", "fast_logf",
-                          "fast_log2f", "fast_log10f"})
+    for (const char* n :
+         {"fast_sinf", "fast_cosf", "fast_tanf", "fast_expf", "fast_exp10f", "fast_logf", "fast_log2f", "fast_log10f"})
       m[n] = {f, {f}};
     m["fast_powf"] = {f, {f, f}};
     m["powi"] = {d, {d, i}};

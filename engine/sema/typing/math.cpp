@@ -13,9 +13,9 @@ bool num_or_bool(const ir::Type* t) { return t->kind == ir::TypeKind::Boolean ||
 bool int_like(const ir::Type* t) { return t->kind == ir::TypeKind::Boolean || t->is_integer(); }
 
 const std::set<std::string>& unary_float() {
-  static const std::set<std::string> s = {"sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
-                                          "tanh", "asinh", "acosh", "atanh", "exp", "expm1", "exp2", "log", "log1p",
-                                          "log2", "log10", "fabs", "erf", "erfc", "gamma", "lgamma"};
+  static const std::set<std::string> s = {"sqrt", "sin",   "cos",   "tan",   "asin", "acos",  "atan",  "sinh", "cosh",
+                                          "tanh", "asinh", "acosh", "atanh", "exp",  "expm1", "exp2",  "log",  "log1p",
+                                          "log2", "log10", "fabs",  "erf",   "erfc", "gamma", "lgamma"};
   return s;
 }
 const std::set<std::string>& binary_float() {
@@ -72,11 +72,13 @@ const ir::Type* type_cuda_arith(Typer& t, const ast::Call& c, const std::string&
   if (name == "selp") {
     auto args = t.bind(c, "selp", {"cond", "a", "b"}, 3, t.info(&c));
     const ir::Type* cond = t.type_of(args[0]);
-    if (!num_or_bool(cond)) t.typing_error(args[0], concat("selp() condition must be a number or bool, not ", display(cond)));
+    if (!num_or_bool(cond))
+      t.typing_error(args[0], concat("selp() condition must be a number or bool, not ", display(cond)));
     const ir::Type* a = t.type_of(args[1]);
     const ir::Type* b = t.type_of(args[2]);
     const ir::Type* u = unify(a, b);
-    if (!u || !u->is_scalar()) t.typing_error(&c, concat("selp() cannot select between ", display(a), " and ", display(b)));
+    if (!u || !u->is_scalar())
+      t.typing_error(&c, concat("selp() cannot select between ", display(a), " and ", display(b)));
     t.info(&c).param_types = {ir::boolean(), u, u};
     return u;
   }

@@ -25,36 +25,62 @@ std::string normalize(std::string key) {
 }
 
 const std::set<std::string>& namespaces() {
-  static const std::set<std::string> s = {"cuda", "math", "numpy", "numba", "numba.types", "cuda.atomic",
-                                          "cuda.shared", "cuda.local", "cuda.const", "cuda.libdevice", "builtins"};
+  static const std::set<std::string> s = {"cuda",        "math",           "numpy",       "numba",
+                                          "numba.types", "cuda.atomic",    "cuda.shared", "cuda.local",
+                                          "cuda.const",  "cuda.libdevice", "builtins"};
   return s;
 }
 
 const std::set<std::string>& cuda_functions() {
-  static const std::set<std::string> s = {
-      "grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp",
-      "threadfence", "threadfence_block", "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
-      "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "activemask", "lanemask_lt", "fma", "cbrt",
-      "brev", "clz", "ffs", "popc", "selp", "shared.array", "local.array", "const.array_like"};
+  static const std::set<std::string> s = {"grid",
+                                          "gridsize",
+                                          "syncthreads",
+                                          "syncthreads_count",
+                                          "syncthreads_and",
+                                          "syncthreads_or",
+                                          "syncwarp",
+                                          "threadfence",
+                                          "threadfence_block",
+                                          "threadfence_system",
+                                          "shfl_sync",
+                                          "shfl_up_sync",
+                                          "shfl_down_sync",
+                                          "shfl_xor_sync",
+                                          "all_sync",
+                                          "any_sync",
+                                          "eq_sync",
+                                          "ballot_sync",
+                                          "activemask",
+                                          "lanemask_lt",
+                                          "fma",
+                                          "cbrt",
+                                          "brev",
+                                          "clz",
+                                          "ffs",
+                                          "popc",
+                                          "selp",
+                                          "shared.array",
+                                          "local.array",
+                                          "const.array_like"};
   return s;
 }
 
 const std::set<std::string>& math_functions() {
   static const std::set<std::string> s = {
-      "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh",
-      "atanh", "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "pow", "fabs", "floor", "ceil", "trunc",
-      "fmod", "hypot", "erf", "erfc", "gamma", "lgamma", "copysign", "isnan", "isinf", "isfinite"};
+      "sqrt",  "sin",   "cos",  "tan",   "asin", "acos", "atan",  "atan2",  "sinh",     "cosh",  "tanh",  "asinh",
+      "acosh", "atanh", "exp",  "expm1", "exp2", "log",  "log1p", "log2",   "log10",    "pow",   "fabs",  "floor",
+      "ceil",  "trunc", "fmod", "hypot", "erf",  "erfc", "gamma", "lgamma", "copysign", "isnan", "isinf", "isfinite"};
   return s;
 }
 
 // NumPy functions whose scalar behaviour equals the math function's.
 const std::map<std::string, std::string>& numpy_functions() {
   static const std::map<std::string, std::string> m = {
-      {"sqrt", "sqrt"},   {"sin", "sin"},     {"cos", "cos"},       {"tan", "tan"},       {"arcsin", "asin"},
-      {"arccos", "acos"}, {"arctan", "atan"}, {"arctan2", "atan2"}, {"sinh", "sinh"},     {"cosh", "cosh"},
-      {"tanh", "tanh"},   {"exp", "exp"},     {"expm1", "expm1"},   {"exp2", "exp2"},     {"log", "log"},
-      {"log1p", "log1p"}, {"log2", "log2"},   {"log10", "log10"},   {"fabs", "fabs"},     {"hypot", "hypot"},
-      {"copysign", "copysign"}, {"fmod", "fmod"}, {"isnan", "isnan"}, {"isinf", "isinf"}, {"isfinite", "isfinite"}};
+      {"sqrt", "sqrt"},         {"sin", "sin"},     {"cos", "cos"},       {"tan", "tan"},     {"arcsin", "asin"},
+      {"arccos", "acos"},       {"arctan", "atan"}, {"arctan2", "atan2"}, {"sinh", "sinh"},   {"cosh", "cosh"},
+      {"tanh", "tanh"},         {"exp", "exp"},     {"expm1", "expm1"},   {"exp2", "exp2"},   {"log", "log"},
+      {"log1p", "log1p"},       {"log2", "log2"},   {"log10", "log10"},   {"fabs", "fabs"},   {"hypot", "hypot"},
+      {"copysign", "copysign"}, {"fmod", "fmod"},   {"isnan", "isnan"},   {"isinf", "isinf"}, {"isfinite", "isfinite"}};
   return m;
 }
 
@@ -104,8 +130,8 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
     return true;
   }
   if (prefix == "cuda.atomic") {
-    static const std::set<std::string> ops = {"add", "sub", "max", "min", "nanmax", "nanmin", "and_",
-                                              "or_", "xor", "exch", "inc", "dec", "cas"};
+    static const std::set<std::string> ops = {"add", "sub", "max",  "min", "nanmax", "nanmin", "and_",
+                                              "or_", "xor", "exch", "inc", "dec",    "cas"};
     if (!ops.count(last)) return false;
     info.type = ir::intrinsic(key);
     return true;
@@ -116,11 +142,8 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
     return true;
   }
   if (prefix == "math" || prefix == "numpy") {
-    static const std::map<std::string, double> constants = {{"pi", M_PI},
-                                                            {"e", M_E},
-                                                            {"tau", 2 * M_PI},
-                                                            {"inf", INFINITY},
-                                                            {"nan", NAN}};
+    static const std::map<std::string, double> constants = {
+        {"pi", M_PI}, {"e", M_E}, {"tau", 2 * M_PI}, {"inf", INFINITY}, {"nan", NAN}};
     auto c = constants.find(last);
     if (c != constants.end() && (prefix == "math" || last != "tau")) {
       info.type = ir::float64();
@@ -151,8 +174,8 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
     }
   }
   if (prefix == "builtins") {
-    static const std::set<std::string> b = {"abs", "min", "max", "round", "int", "float", "bool", "len",
-                                            "range", "complex", "print"};
+    static const std::set<std::string> b = {"abs",  "min", "max",   "round",   "int",  "float",
+                                            "bool", "len", "range", "complex", "print"};
     if (!b.count(last)) return false;
     info.type = ir::intrinsic(key);
     return true;

@@ -33,7 +33,8 @@ const ir::Type* type_warp_call(Typer& t, const ast::Call& c, const std::string& 
       t.typing_error(args[1], concat(name, "() cannot shuffle a value of type ", display(v)));
     }
     const ir::Type* lane = t.type_of(args[2]);
-    if (!lane->is_integer()) t.typing_error(args[2], concat(name, "() ", third, " must be an integer, not ", display(lane)));
+    if (!lane->is_integer())
+      t.typing_error(args[2], concat(name, "() ", third, " must be an integer, not ", display(lane)));
     t.info(&c).param_types = {ir::uint32(), vt, (third == "delta") ? ir::uint32() : ir::int32()};
     t.use_warp_ops();
     return vt;
