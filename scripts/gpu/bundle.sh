@@ -62,7 +62,7 @@ mkdir -p "$py"
     --exclude=config-3.11-x86_64-linux-gnu --exclude=distutils --exclude=site-packages --exclude=dist-packages . ) \
   | ( cd "$py" && tar xf - )
 # NumPy and cffi for 3.11 (Debian's builds), without their tests.
-( cd /usr/lib/python3/dist-packages && tar cf - --exclude=tests --exclude=__pycache__ numpy cffi pycparser _cffi_backend*.so ) \
+( cd /usr/lib/python3/dist-packages && tar cf - --exclude=tests --exclude=__pycache__ numpy cffi pycparser ply _cffi_backend*.so ) \
   | ( cd "$b/site" && tar xf - )
 
 cp scripts/gpu/env.sh "$b/env.sh"

@@ -3,6 +3,8 @@
 // run a kernel script that uses them, and read the results in C++.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <vector>
 
@@ -56,8 +58,15 @@ def kernel(x):
 kernel[2, 128](cuda.host_array("signal"))
 )",
                          "embedding_api_test.py");
-  REQUIRE(rc == 0);
-  for (std::size_t i = 0; i < data.size(); ++i) REQUIRE(data[i] == 2.0f * (static_cast<float>(i) * 0.25f) + (i + 1));
+  if (access(CUHOST_CLANG_PATH, X_OK) != 0) {
+    // A bundle without the host compiler cannot run foreign C++ on the CPU:
+    // the script fails with the explanation (checked in ffi_host_compile_test).
+    REQUIRE(rc == 1);
+  } else {
+    REQUIRE(rc == 0);
+    for (std::size_t i = 0; i < data.size(); ++i)
+      REQUIRE(data[i] == 2.0f * (static_cast<float>(i) * 0.25f) + (i + 1));
+  }
 
   // A bad in-memory manifest is refused at registration with the field named.
   try {
