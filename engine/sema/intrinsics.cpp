@@ -4,6 +4,40 @@
 
 namespace cuhost::sema {
 
+const std::vector<std::string>& cuda_function_names() {
+  static const std::vector<std::string> names = {"grid",
+                                                 "gridsize",
+                                                 "syncthreads",
+                                                 "syncthreads_count",
+                                                 "syncthreads_and",
+                                                 "syncthreads_or",
+                                                 "syncwarp",
+                                                 "threadfence",
+                                                 "threadfence_block",
+                                                 "threadfence_system",
+                                                 "shared.array",
+                                                 "local.array",
+                                                 "const.array_like",
+                                                 "shfl_sync",
+                                                 "shfl_up_sync",
+                                                 "shfl_down_sync",
+                                                 "shfl_xor_sync",
+                                                 "all_sync",
+                                                 "any_sync",
+                                                 "eq_sync",
+                                                 "ballot_sync",
+                                                 "activemask",
+                                                 "lanemask_lt",
+                                                 "fma",
+                                                 "cbrt",
+                                                 "brev",
+                                                 "clz",
+                                                 "ffs",
+                                                 "popc",
+                                                 "selp"};
+  return names;
+}
+
 const std::vector<std::string>& intrinsic_keys() {
   static const std::vector<std::string> keys = [] {
     std::vector<std::string> k = {"cast",           "builtins.abs", "builtins.min",  "builtins.max",
@@ -15,39 +49,8 @@ const std::vector<std::string>& intrinsic_keys() {
       k.push_back(std::string("math.") + f);
     for (const char* d : {"threadIdx", "blockIdx", "blockDim", "gridDim"})
       for (const char* a : {"x", "y", "z"}) k.push_back(std::string("cuda.") + d + "." + a);
-    for (const char* f : {"laneid",
-                          "warpsize",
-                          "grid",
-                          "gridsize",
-                          "syncthreads",
-                          "syncthreads_count",
-                          "syncthreads_and",
-                          "syncthreads_or",
-                          "syncwarp",
-                          "threadfence",
-                          "threadfence_block",
-                          "threadfence_system",
-                          "shared.array",
-                          "local.array",
-                          "const.array_like",
-                          "shfl_sync",
-                          "shfl_up_sync",
-                          "shfl_down_sync",
-                          "shfl_xor_sync",
-                          "all_sync",
-                          "any_sync",
-                          "eq_sync",
-                          "ballot_sync",
-                          "activemask",
-                          "lanemask_lt",
-                          "fma",
-                          "cbrt",
-                          "brev",
-                          "clz",
-                          "ffs",
-                          "popc",
-                          "selp"})
-      k.push_back(std::string("cuda.") + f);
+    for (const char* f : {"laneid", "warpsize"}) k.push_back(std::string("cuda.") + f);
+    for (const std::string& f : cuda_function_names()) k.push_back("cuda." + f);
     for (const char* op :
          {"add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor", "exch", "inc", "dec", "cas"})
       k.push_back(std::string("cuda.atomic.") + op);

@@ -249,4 +249,9 @@ namespace cuhost::sema {
 // Every key listed above (for tests and for lowering's coverage check).
 const std::vector<std::string>& intrinsic_keys();
 
+// The callable device functions of the `cuda` module, without the "cuda."
+// prefix ("grid", "syncthreads", "shared.array", ...): the one list typing
+// resolves names against and intrinsic_keys() is built from.
+const std::vector<std::string>& cuda_function_names();
+
 }  // namespace cuhost::sema

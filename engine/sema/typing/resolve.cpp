@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "sema/intrinsics.h"
 #include "sema/typer.h"
 
 namespace cuhost::sema {
@@ -32,36 +33,7 @@ const std::set<std::string>& namespaces() {
 }
 
 const std::set<std::string>& cuda_functions() {
-  static const std::set<std::string> s = {"grid",
-                                          "gridsize",
-                                          "syncthreads",
-                                          "syncthreads_count",
-                                          "syncthreads_and",
-                                          "syncthreads_or",
-                                          "syncwarp",
-                                          "threadfence",
-                                          "threadfence_block",
-                                          "threadfence_system",
-                                          "shfl_sync",
-                                          "shfl_up_sync",
-                                          "shfl_down_sync",
-                                          "shfl_xor_sync",
-                                          "all_sync",
-                                          "any_sync",
-                                          "eq_sync",
-                                          "ballot_sync",
-                                          "activemask",
-                                          "lanemask_lt",
-                                          "fma",
-                                          "cbrt",
-                                          "brev",
-                                          "clz",
-                                          "ffs",
-                                          "popc",
-                                          "selp",
-                                          "shared.array",
-                                          "local.array",
-                                          "const.array_like"};
+  static const std::set<std::string> s(cuda_function_names().begin(), cuda_function_names().end());
   return s;
 }
 
