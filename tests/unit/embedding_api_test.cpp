@@ -64,8 +64,7 @@ kernel[2, 128](cuda.host_array("signal"))
     REQUIRE(rc == 1);
   } else {
     REQUIRE(rc == 0);
-    for (std::size_t i = 0; i < data.size(); ++i)
-      REQUIRE(data[i] == 2.0f * (static_cast<float>(i) * 0.25f) + (i + 1));
+    for (std::size_t i = 0; i < data.size(); ++i) REQUIRE(data[i] == 2.0f * (static_cast<float>(i) * 0.25f) + (i + 1));
   }
 
   // A bad in-memory manifest is refused at registration with the field named.
