@@ -18,3 +18,27 @@ namespace cuhost::codegen {
 std::vector<int> param_slot_sizes(const ir::Type* t);
 
 }  // namespace cuhost::codegen
+
+namespace cuhost::codegen {
+
+// How a GPU kernel compiled with checks (debug=True) reports a failed check
+// without trapping (a trap would poison the context): the first failing
+// thread fills a __device__ record, and the host reads it after the launch.
+// The record is `kErrorRecordSlots` i64 values named kErrorRecordSymbol; a
+// check site's text (the failed call's message, or the array's name for an
+// index error) is a __device__ string named kErrorSitePrefix + site number.
+constexpr const char* kErrorRecordSymbol = "cuhost_error_record";
+constexpr const char* kErrorSitePrefix = "cuhost_error_site_";
+enum ErrorRecordSlot : int {
+  kErrorKind = 0,             // an ErrorRecordKind; 0 while no thread has failed
+  kErrorSite,                 // which site failed
+  kErrorValue,                // the status code, or the index
+  kErrorDim,                  // index errors: the axis
+  kErrorExtent,               // index errors: the axis' size
+  kErrorTid,                  // three slots: threadIdx x, y, z
+  kErrorBid = kErrorTid + 3,  // three slots: blockIdx x, y, z
+  kErrorRecordSlots = kErrorBid + 3,
+};
+enum class ErrorRecordKind : long long { None = 0, Kernel = 1, Index = 2 };
+
+}  // namespace cuhost::codegen

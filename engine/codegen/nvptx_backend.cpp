@@ -25,6 +25,7 @@
 #include <set>
 
 #include "codegen/module.h"
+#include "codegen/nvptx_error_record.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -97,7 +98,8 @@ void link_libdevice(llvm::Module& m, const std::vector<std::string>& keep, bool 
   for (llvm::Function& f : m)
     if (!f.isDeclaration() && !kept.count(f.getName().str())) f.setLinkage(llvm::GlobalValue::InternalLinkage);
   for (llvm::GlobalVariable& g : m.globals())
-    if (!g.isDeclaration() && !kept.count(g.getName().str())) g.setLinkage(llvm::GlobalValue::InternalLinkage);
+    if (!g.isDeclaration() && !kept.count(g.getName().str()) && !is_error_record_global(g.getName().str()))
+      g.setLinkage(llvm::GlobalValue::InternalLinkage);
   m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", fastmath ? 1 : 0);
 }
 

@@ -1,13 +1,15 @@
 // TargetHooks for the GPU: NVVM intrinsics for special registers, barriers,
 // warp operations and fences; libdevice (__nv_*) for math; shared memory as
 // addrspace(3) globals (one external [0 x i8] for the dynamic segment);
-// constant arrays in addrspace(4); a failed check traps.
+// constant arrays in addrspace(4); a failed check fills the module's error
+// record (nvptx_error_record.h) for the host to report after the launch.
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
 #include "codegen/lowering/lowerer.h"
+#include "codegen/nvptx_error_record.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -169,11 +171,11 @@ class NvptxHooks : public TargetHooks {
     return l.b().CreateAddrSpaceCast(g, l.b().getPtrTy());
   }
 
-  void index_error(Lowerer& l, const std::string&, llvm::Value*, int, llvm::Value*) override {
-    l.b().CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+  void index_error(Lowerer& l, const std::string& array, llvm::Value* index, int dim, llvm::Value* extent) override {
+    emit_gpu_error_report(l, ErrorRecordKind::Index, array, index, l.i64(dim), extent);
   }
-  void kernel_error(Lowerer& l, const std::string&, llvm::Value*) override {
-    l.b().CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+  void kernel_error(Lowerer& l, const std::string& message, llvm::Value* code) override {
+    emit_gpu_error_report(l, ErrorRecordKind::Kernel, message, code, nullptr, nullptr);
   }
 };
 

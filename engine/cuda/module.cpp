@@ -4,12 +4,14 @@
 // address cannot be reused by another kernel while the entry is cached.
 #include "cuda/module.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <sstream>
 
+#include "codegen/kernel_abi.h"
 #include "cuda/driver.h"
 #include "cuda/nvrtc.h"
 #include "cuda/toolkit_info.h"
@@ -49,6 +51,7 @@ struct Entry {
   std::shared_ptr<const runtime::CompiledKernel> kernel;
   std::unique_ptr<LoadedLibrary> library;
   CUfunction function = nullptr;
+  KernelErrorRecord errors;
 };
 
 struct Cache {
@@ -237,11 +240,24 @@ CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>&
   }
 
   Entry e;
+  CUdeviceptr record = 0;
+  std::size_t record_bytes = 0;
+  if (d.cuLibraryGetGlobal(&record, &record_bytes, lib, codegen::kErrorRecordSymbol) == CUDA_SUCCESS) {
+    e.errors.record = static_cast<std::uintptr_t>(record);
+    e.errors.library = reinterpret_cast<std::uintptr_t>(lib);
+  }
   e.kernel = kernel;
   e.library = std::move(owner);
   e.function = f;
   c.entries.emplace(key, std::move(e));
   return f;
+}
+
+KernelErrorRecord kernel_error_record(const runtime::CompiledKernel* kernel, int device) {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  auto it = c.entries.find(std::make_pair(kernel, device));
+  return it == c.entries.end() ? KernelErrorRecord{} : it->second.errors;
 }
 
 void library_global(std::uintptr_t library, const std::string& name, std::uintptr_t* address, std::size_t* size) {
@@ -255,7 +271,14 @@ void library_global(std::uintptr_t library, const std::string& name, std::uintpt
   *size = bytes;
 }
 
+namespace {
+std::atomic<std::uint64_t> g_generation{0};
+}
+
+std::uint64_t module_generation() { return g_generation.load(std::memory_order_relaxed); }
+
 void unload_all_modules() {
+  g_generation.fetch_add(1, std::memory_order_relaxed);
   Cache& c = cache();
   std::map<std::pair<const runtime::CompiledKernel*, int>, Entry> doomed;
   {

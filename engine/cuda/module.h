@@ -40,8 +40,23 @@ void device_compute_capability(int device, int* major, int* minor);
 // The current context must be the device's primary context.
 CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>& kernel, int device);
 
+// A loaded kernel's error record (codegen/kernel_abi.h): its device address,
+// 0 when the kernel was compiled without checks, and the library holding the
+// site texts. Valid while the kernel stays loaded.
+struct KernelErrorRecord {
+  std::uintptr_t record = 0;
+  std::uintptr_t library = 0;
+};
+KernelErrorRecord kernel_error_record(const runtime::CompiledKernel* kernel, int device);
+
 // Runs teardown callbacks and unloads every module (cuda.close(), exit).
+// Functions returned earlier are invalid afterwards: the module generation
+// below changes, and holders of a CUfunction reload through kernel_function.
 void unload_all_modules();
+
+// Counts unload_all_modules() calls; a cached CUfunction is valid only while
+// the generation it was loaded in is current.
+std::uint64_t module_generation();
 
 // The address and size of a __device__ variable of a loaded library (the
 // handle a setup callback receives). Throws CudaAPIError naming the variable.

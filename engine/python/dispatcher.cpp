@@ -11,6 +11,7 @@
 #include "cuda/module.h"
 #include "frontend/capture.h"
 #include "python/errors.h"
+#include "python/stream_view.h"
 #include "python/typeof.h"
 #include "runtime/session.h"
 #include "sema/typed_function.h"
@@ -205,6 +206,16 @@ std::shared_ptr<const runtime::CompiledKernel> compile_for(DispatcherObject* d,
   return compile_with(d, types, session_target(d->state->fn->options), d->state->compiled);
 }
 
+// An eagerly compiled kernel is also linked and loaded on a GPU at
+// decoration, so its module's setup callbacks run then and the first launch
+// finds the module ready (launches reuse it: the load cache is per kernel).
+void load_eager(const std::shared_ptr<const runtime::CompiledKernel>& kernel) {
+  runtime::Session& s = runtime::session();
+  if (s.backend != Backend::Cuda || !kernel || kernel->target != runtime::Target::NVPTX) return;
+  ensure_context();
+  cuda::kernel_function(kernel, s.device);
+}
+
 // --- Python type ----------------------------------------------------------------
 
 PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
@@ -257,7 +268,7 @@ PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
       if (fn->options.device && self->state->eager.size() == 1 && !fn->options.return_type)
         fn->options.return_type = single_return;
       if (!fn->options.device)
-        for (const auto& types : self->state->eager) compile_for(self, types);
+        for (const auto& types : self->state->eager) load_eager(compile_for(self, types));
     }
     return reinterpret_cast<PyObject*>(self);
   })

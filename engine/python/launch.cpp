@@ -12,6 +12,7 @@
 #include "codegen/kernel_abi.h"
 #include "cpu/launcher.h"
 #include "cuda/driver.h"
+#include "cuda/error_record.h"
 #include "cuda/launch.h"
 #include "cuda/module.h"
 #include "python/array_view.h"
@@ -291,8 +292,12 @@ void run_cpu(const runtime::CompiledKernel& k, const unsigned grid[3], const uns
 
 CUfunction cuda_function(LaunchPlan* plan) {
   int device = runtime::session().device;
-  if (!plan->function || plan->device != device) {
+  const std::uint64_t generation = cuda::module_generation();
+  if (!plan->function || plan->device != device || plan->generation != generation) {
     plan->function = cuda::kernel_function(plan->kernel, device);
+    plan->generation = generation;
+    plan->errors = cuda::kernel_error_record(plan->kernel.get(), device);
+    plan->dynamic_shared_opt_in = 0;
     plan->static_shared = cuda::function_static_shared(plan->function, plan->kernel->name);
     plan->device = device;
   }
@@ -319,7 +324,11 @@ void run_cuda(LaunchPlan* plan, const unsigned grid[3], const unsigned block[3],
   l.cooperative = plan->kernel->use_cooperative;
   l.kernel_name = &plan->kernel->name;
   std::exception_ptr error;
-  Py_BEGIN_ALLOW_THREADS try { cuda::launch_kernel(l); } catch (...) {
+  Py_BEGIN_ALLOW_THREADS try {
+    cuda::launch_kernel(l);
+    // A kernel compiled with checks reports a failed one after the launch, as numba's debug mode does.
+    if (plan->errors.record) cuda::check_kernel_errors(plan->errors, l.stream, plan->kernel->name);
+  } catch (...) {
     error = std::current_exception();
   }
   Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);

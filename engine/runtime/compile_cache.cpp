@@ -6,6 +6,9 @@
 
 #include <llvm/Config/llvm-config.h>
 
+#include <dlfcn.h>
+#include <sys/stat.h>
+
 #include <cstring>
 #include <set>
 
@@ -17,6 +20,21 @@
 
 namespace cuhost::runtime {
 namespace {
+
+// The compiler itself is part of every key: the size and modification time of
+// the binary holding this code, so a rebuilt engine (same version number,
+// different code generation) never reuses kernels an older build compiled.
+const std::string& engine_build_identity() {
+  static const std::string identity = [] {
+    Dl_info info{};
+    struct stat st {};
+    if (dladdr(reinterpret_cast<void*>(&engine_build_identity), &info) && info.dli_fname &&
+        stat(info.dli_fname, &st) == 0)
+      return concat(info.dli_fname, "|", st.st_size, "|", st.st_mtim.tv_sec, ".", st.st_mtim.tv_nsec);
+    return std::string("unknown-build");
+  }();
+  return identity;
+}
 
 constexpr const char* kMagic = "cuhost-kernel-cache-2";
 
@@ -157,6 +175,7 @@ std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::ve
   Hasher h;
   h.add(std::string(kMagic));
   h.add(std::string(CUHOST_VERSION));
+  h.add(engine_build_identity());
   h.add(std::string(LLVM_VERSION_STRING));
   h.add(cuda::nvjitlink_version());
   h.add(concat(target.cc_major, ".", target.cc_minor, "|", target.bounds_check));

@@ -270,9 +270,12 @@ def require_context(fn):
 
 
 def close():
-    """Waits for outstanding work; the host owns the context, so it stays alive."""
+    """Waits for outstanding work, runs the modules' teardown callbacks and
+    unloads every kernel module (later launches load them again). The host
+    owns the context, so it stays alive."""
     if _cuhost._device_count():
         synchronize()
+    _cuhost._unload_modules()
 
 
 def is_supported_version():

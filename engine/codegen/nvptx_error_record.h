@@ -1,0 +1,28 @@
+// The GPU side of failed-check reports (debug=True): see the error record
+// contract in codegen/kernel_abi.h.
+#pragma once
+
+#include <string>
+
+#include "codegen/kernel_abi.h"
+
+namespace llvm {
+class Value;
+}
+
+namespace cuhost::codegen {
+
+class Lowerer;
+
+// Emits code that records this thread's failure in the module's error record
+// unless another thread got there first. `site` is the text the host shows;
+// value/dim/extent are i64 (dim and extent may be null for kernel errors).
+// The insertion point ends in a block that continues after the report.
+void emit_gpu_error_report(Lowerer& l, ErrorRecordKind kind, const std::string& site, llvm::Value* value,
+                           llvm::Value* dim, llvm::Value* extent);
+
+// Whether a global of a module belongs to the error-record contract (so
+// internalization must keep it visible to the host).
+bool is_error_record_global(const std::string& name);
+
+}  // namespace cuhost::codegen

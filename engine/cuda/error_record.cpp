@@ -1,0 +1,53 @@
+// Reads and clears a kernel's error record after a checked launch (see
+// error_record.h); the messages match the CPU backend's word for word.
+#include "cuda/error_record.h"
+
+#include <cstdint>
+#include <vector>
+
+#include "codegen/kernel_abi.h"
+#include "cuda/driver.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::cuda {
+namespace {
+
+// The text of site `n`, read from the library's __device__ string.
+std::string site_text(CUlibrary library, long long n) {
+  CUdeviceptr ptr = 0;
+  std::size_t bytes = 0;
+  const std::string name = concat(codegen::kErrorSitePrefix, n);
+  if (driver().cuLibraryGetGlobal(&ptr, &bytes, library, name.c_str()) != CUDA_SUCCESS || bytes == 0) return "?";
+  std::vector<char> text(bytes);
+  check(driver().cuMemcpyDtoH(text.data(), ptr, bytes), "cuMemcpyDtoH");
+  text.back() = '\0';
+  return text.data();
+}
+
+}  // namespace
+
+void check_kernel_errors(const KernelErrorRecord& errors, CUstream stream, const std::string& kernel_name) {
+  if (!errors.record) return;
+  check(driver().cuStreamSynchronize(stream), "cuStreamSynchronize", kernel_name);
+  long long r[codegen::kErrorRecordSlots] = {};
+  const auto record = static_cast<CUdeviceptr>(errors.record);
+  check(driver().cuMemcpyDtoH(r, record, sizeof r), "cuMemcpyDtoH", kernel_name);
+  const auto kind = static_cast<codegen::ErrorRecordKind>(r[codegen::kErrorKind]);
+  if (kind == codegen::ErrorRecordKind::None) return;
+  const long long zeros[codegen::kErrorRecordSlots] = {};
+  check(driver().cuMemcpyHtoD(record, zeros, sizeof zeros), "cuMemcpyHtoD", kernel_name);
+
+  const std::string site = site_text(reinterpret_cast<CUlibrary>(errors.library), r[codegen::kErrorSite]);
+  const std::string where =
+      concat("thread (", r[codegen::kErrorTid], ",", r[codegen::kErrorTid + 1], ",", r[codegen::kErrorTid + 2],
+             "), block (", r[codegen::kErrorBid], ",", r[codegen::kErrorBid + 1], ",", r[codegen::kErrorBid + 2], ")");
+  if (kind == codegen::ErrorRecordKind::Index)
+    throw UserError(ErrorKind::IndexError,
+                    concat("index ", r[codegen::kErrorValue], " is out of bounds for axis ", r[codegen::kErrorDim],
+                           " with size ", r[codegen::kErrorExtent], " (array '", site, "' in kernel '", kernel_name,
+                           "', ", where, ")"));
+  throw UserError(ErrorKind::KernelError, concat("error in kernel '", kernel_name, "': ", site, " (code ",
+                                                 r[codegen::kErrorValue], ", ", where, ")"));
+}
+
+}  // namespace cuhost::cuda
