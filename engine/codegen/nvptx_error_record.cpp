@@ -53,9 +53,9 @@ void emit_gpu_error_report(Lowerer& l, ErrorRecordKind kind, const std::string& 
   auto* i64 = b.getInt64Ty();
   auto slot = [&](int i) { return b.CreateConstInBoundsGEP2_64(record->getValueType(), record, 0, i); };
 
-  llvm::Value* claimed = b.CreateAtomicCmpXchg(slot(kErrorKind), b.getInt64(0), b.getInt64(std::int64_t(kind)),
-                                               llvm::MaybeAlign(8), llvm::AtomicOrdering::Monotonic,
-                                               llvm::AtomicOrdering::Monotonic);
+  llvm::Value* claimed =
+      b.CreateAtomicCmpXchg(slot(kErrorKind), b.getInt64(0), b.getInt64(std::int64_t(kind)), llvm::MaybeAlign(8),
+                            llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic);
   llvm::Value* first = b.CreateExtractValue(claimed, 1);
   auto* fill = llvm::BasicBlock::Create(l.ctx(), "error.record", l.function());
   auto* done = llvm::BasicBlock::Create(l.ctx(), "error.recorded", l.function());

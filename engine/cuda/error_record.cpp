@@ -42,10 +42,9 @@ void check_kernel_errors(const KernelErrorRecord& errors, CUstream stream, const
       concat("thread (", r[codegen::kErrorTid], ",", r[codegen::kErrorTid + 1], ",", r[codegen::kErrorTid + 2],
              "), block (", r[codegen::kErrorBid], ",", r[codegen::kErrorBid + 1], ",", r[codegen::kErrorBid + 2], ")");
   if (kind == codegen::ErrorRecordKind::Index)
-    throw UserError(ErrorKind::IndexError,
-                    concat("index ", r[codegen::kErrorValue], " is out of bounds for axis ", r[codegen::kErrorDim],
-                           " with size ", r[codegen::kErrorExtent], " (array '", site, "' in kernel '", kernel_name,
-                           "', ", where, ")"));
+    throw UserError(ErrorKind::IndexError, concat("index ", r[codegen::kErrorValue], " is out of bounds for axis ",
+                                                  r[codegen::kErrorDim], " with size ", r[codegen::kErrorExtent],
+                                                  " (array '", site, "' in kernel '", kernel_name, "', ", where, ")"));
   throw UserError(ErrorKind::KernelError, concat("error in kernel '", kernel_name, "': ", site, " (code ",
                                                  r[codegen::kErrorValue], ", ", where, ")"));
 }

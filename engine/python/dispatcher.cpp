@@ -621,6 +621,11 @@ runtime::TargetOptions session_target(const runtime::JitOptions& options) {
   return t;
 }
 
+std::shared_ptr<const runtime::CompiledKernel> compile_specialization(DispatcherObject* d,
+                                                                      const std::vector<const ir::Type*>& types) {
+  return compile_for(d, types);
+}
+
 LaunchPlan* plan_for(DispatcherObject* d, const ir::Type* const* types, int n) {
   DispatcherState* st = d->state;
   for (const auto& p : st->plans)

@@ -71,6 +71,11 @@ const std::shared_ptr<runtime::JitFunction>& ensure_captured(DispatcherObject* d
 // bounds checks).
 runtime::TargetOptions session_target(const runtime::JitOptions& options);
 
+// Compiles (or finds) the kernel specialization for `types` (GIL held). For
+// the C++ launch API.
+std::shared_ptr<const runtime::CompiledKernel> compile_specialization(DispatcherObject* d,
+                                                                      const std::vector<const ir::Type*>& types);
+
 // Returns the launch plan for argument types `types` (GIL held), compiling
 // when needed. Throws UserError (TypingError listing the signatures when
 // eager signatures admit none of the types).

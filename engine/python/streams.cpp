@@ -26,22 +26,7 @@ bool cpu() { return runtime::session().backend != Backend::Cuda; }
 
 void ensure_context() { runtime::make_context_current(); }
 
-std::uintptr_t default_launch_stream() {
-  if (cpu()) return 0;
-  runtime::Session& s = runtime::session();
-  {
-    std::lock_guard<std::mutex> lock(s.mutex);
-    for (const auto& entry : s.streams)
-      if (entry.first == "default") return entry.second;
-    if (!s.streams.empty()) return s.streams.front().second;
-  }
-  static std::uintptr_t own = [] {
-    ensure_context();
-    auto* stream = new cuda::Stream(CU_STREAM_NON_BLOCKING);  // lives for the process
-    return reinterpret_cast<std::uintptr_t>(stream->get());
-  }();
-  return own;
-}
+std::uintptr_t default_launch_stream() { return runtime::default_launch_stream(); }
 
 bool stream_handle(PyObject* obj, std::uintptr_t* handle) {
   if (PyObject_TypeCheck(obj, &StreamType)) {

@@ -10,9 +10,14 @@
 #include <cuhost/runtime.h>
 
 #include "cuda/driver.h"
+#include "cuda/stream.h"
 #include "cuda/toolkit_info.h"
+#include "ir/type_parser.h"
 #include "plugin/registry.h"
 #include "python/interpreter.h"
+#include "python/script_kernels.h"
+#include "runtime/device_memory.h"
+#include "runtime/host_kernel.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
 #include "support/log.h"
@@ -158,6 +163,46 @@ class RuntimeImpl final : public Runtime {
   void register_plugin(const std::string& manifest_toml, const std::map<std::string, std::string>& files,
                        const std::string& origin) override {
     plugin::register_in_memory(manifest_toml, files, origin);
+  }
+
+  std::shared_ptr<Kernel> kernel(const std::string& name, const std::string& signature) override {
+    prepare_streams();
+    ir::Signature sig = ir::parse_signature(signature);
+    if (sig.return_type && sig.return_type->kind != ir::TypeKind::Void &&
+        sig.return_type->kind != ir::TypeKind::NoneType)
+      throw UserError(ErrorKind::TypeError, concat("kernel '", name, "' must return void, but the signature '",
+                                                   signature, "' returns ", sig.return_type->str()));
+    return runtime::make_host_kernel(python::compile_script_kernel(name, sig.args));
+  }
+
+  std::shared_ptr<Buffer> allocate(std::size_t bytes) override {
+    class Owned final : public Buffer {
+     public:
+      explicit Owned(std::shared_ptr<runtime::DeviceAllocation> a) : a_(std::move(a)) {}
+      std::uintptr_t address() const override { return a_->address(); }
+      std::size_t size() const override { return a_->size(); }
+
+     private:
+      std::shared_ptr<runtime::DeviceAllocation> a_;
+    };
+    runtime::make_context_current();
+    return std::make_shared<Owned>(runtime::DeviceAllocation::allocate(bytes));
+  }
+
+  void copy_to_device(std::uintptr_t dst, const void* src, std::size_t bytes) override {
+    runtime::make_context_current();
+    runtime::copy_to_device(dst, src, bytes, 0, true);
+  }
+
+  void copy_to_host(void* dst, std::uintptr_t src, std::size_t bytes) override {
+    runtime::make_context_current();
+    runtime::copy_to_host(dst, src, bytes, 0, true);
+  }
+
+  void synchronize() override {
+    if (runtime::session().backend != Backend::Cuda) return;
+    runtime::make_context_current();
+    cuda::synchronize_context();
   }
 
  private:

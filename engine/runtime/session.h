@@ -27,4 +27,9 @@ struct Session {
 
 Session& session();
 
+// Where launches that name no stream go: the host's stream named "default",
+// else the first stream the host lent, else one non-blocking stream created
+// once for the process; never the legacy null stream. 0 on the CPU backend.
+std::uintptr_t default_launch_stream();
+
 }  // namespace cuhost::runtime

@@ -1,6 +1,8 @@
 # P1/P3: host-side launch cost from a script: kernels with 0, 1, 4 and 16
 # arguments on device arrays, the 4-argument kernel with host NumPy arrays
-# (4 KB each, copied in and back), and with CuPy arrays when CuPy is present.
+# (4 KB each, copied in and back), with objects that expose only
+# __cuda_array_interface__ (as CuPy and PyTorch arrays do), and with CuPy
+# arrays when CuPy is present.
 from _harness import bench, np
 from numba import cuda
 
@@ -50,6 +52,20 @@ ho = np.zeros(n, np.float32)
 bench.report(bench.per_call(lambda: k4[4, 256](a, hx, hy, ho), "launch_4args_host_numpy_4KB", calls=calls // 10,
                             warmup=100))
 np.testing.assert_allclose(ho, 2 * hx + hy, rtol=1e-6)
+
+
+class CaiArray:
+    """What CuPy and PyTorch arrays show a kernel: only __cuda_array_interface__
+    (v3, with a stream entry). Used where CuPy cannot be imported (cuhost's
+    Python 3.11 on the GPU machine has no CuPy build)."""
+
+    def __init__(self, dev):
+        self.__cuda_array_interface__ = dict(dev.__cuda_array_interface__)
+        self._owner = dev
+
+
+cx, cy, co = CaiArray(x), CaiArray(y), CaiArray(o)
+bench.report(bench.per_call(lambda: k4[4, 256](a, cx, cy, co), "launch_4args_cai_object", calls=calls))
 try:
     import cupy as cp
     cx, cy, co = cp.asarray(hx), cp.asarray(hy), cp.zeros(n, cp.float32)

@@ -21,7 +21,7 @@ for path in opts.logs:
 table = {}
 for r in rows:
     table.setdefault(r["name"], {})[r["system"]] = r
-systems = ["cuhost", "nvcc", "numba-cuda", "cupy"]
+systems = ["cuhost", "cuhost-cpp", "nvcc", "numba-cuda", "cupy"]
 
 
 def value(name, system, key="median"):
@@ -60,6 +60,10 @@ def ratio(a, b):
 
 target("P1", "launch, 4 args, device arrays: cuhost / raw C++", ratio(value("launch_4args_device", "cuhost"),
        value("launch_4args_device", "nvcc")), 1.2)
+p2 = value("launch_4args_device", "cuhost-cpp")
+raw = value("launch_4args_device", "nvcc")
+target("P2", "launch from the C++ API minus raw C++ `<<<>>>`, us", None if p2 is None or raw is None else p2 - raw,
+       0.3, note="cuhost-cpp %s us, raw %s us" % (fmt(p2), fmt(raw)))
 target("P3", "launch with host numpy 4 KB arrays, us", value("launch_4args_host_numpy_4KB", "cuhost"), 40.0,
        note="numba-cuda %s us" % fmt(value("launch_4args_host_numpy_4KB", "numba-cuda")))
 target("P4", "first call of saxpy in a fresh process, ms", value("first_call_saxpy_cold", "cuhost"), 30.0,

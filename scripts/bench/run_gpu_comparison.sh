@@ -3,7 +3,7 @@
 # root, after scripts/gpu/bundle.sh built the bundle here: the benchmark
 # scripts under cuhost (bundle) and under python3 with numba-cuda (same
 # scripts), CuPy rows where CuPy is present, the nvcc versions of the
-# kernels, and the shared peer script (.peers/run_peers.sh when carried).
+# kernels, the C++ embedding launch (P2), and the shared peer script (.peers/run_peers.sh when carried).
 # Prints the ratio table last; logs and a Markdown table go to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,6 +18,7 @@ log=$out/bench.log
 : > "$log"
 run() { echo "== $*" | tee -a "$log"; timeout 900 "$@" 2>&1 | tee -a "$log"; }
 run cuhost run bench_launch.py
+run cuhost_bench_embed
 run python3 bench_launch.py
 run cuhost run bench_kernels.py
 run python3 bench_kernels.py

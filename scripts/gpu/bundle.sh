@@ -17,6 +17,7 @@ trap 'rm -rf "$stage"' EXIT
 b=$stage/cuhost
 mkdir -p "$b/bin" "$b/lib" "$b/tests" "$b/site"
 cp build/bin/cuhost "$b/bin/cuhost.bin"
+cp build/bin/cuhost_bench_embed "$b/bin/cuhost_bench_embed.bin"
 cp -r build/bin/python "$b/bin/python"
 cp build/tests/cuhost_unit_tests "$b/tests/cuhost_unit_tests.bin"
 cp /usr/lib/llvm-19/bin/FileCheck "$b/bin/"
@@ -39,10 +40,10 @@ for so in /usr/lib/python3/dist-packages/numpy/core/*.so /usr/lib/python3/dist-p
           /usr/lib/python3/dist-packages/_cffi_backend*.so; do
   copy_deps "$so"
 done
-strip --strip-unneeded "$b/lib/"*.so* "$b/bin/cuhost.bin" "$b/tests/cuhost_unit_tests.bin" 2>/dev/null || true
+strip --strip-unneeded "$b/lib/"*.so* "$b/bin/cuhost.bin" "$b/bin/cuhost_bench_embed.bin" "$b/tests/cuhost_unit_tests.bin" 2>/dev/null || true
 # Wrappers set the bundle's library path for cuhost alone, so other programs
 # on the machine (the peers' Python, nvcc) never see these libraries.
-for w in bin/cuhost tests/cuhost_unit_tests; do
+for w in bin/cuhost bin/cuhost_bench_embed tests/cuhost_unit_tests; do
   cat > "$b/$w" <<'WRAP'
 #!/usr/bin/env bash
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

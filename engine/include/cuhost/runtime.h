@@ -4,11 +4,14 @@
 // their errors. Everything else in the engine stays behind this facade.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <cuhost/kernel.h>
 
 namespace cuhost {
 
@@ -81,6 +84,25 @@ class Runtime {
   // when the manifest is invalid.
   virtual void register_plugin(const std::string& manifest_toml, const std::map<std::string, std::string>& files,
                                const std::string& origin = "<embedded plugin>") = 0;
+
+  // --- Kernels launched from C++ (see cuhost/kernel.h) ---
+
+  // The @cuda.jit kernel `name`, compiled for `signature` (e.g.
+  // "void(float32, float32[::1], float32[::1], float32[::1])"). `name` is a
+  // global of the __main__ namespace left by run_file/run_string, or
+  // "module:name" for a kernel of an importable module. Throws
+  // std::runtime_error (a cuhost user error) when it does not exist, is not a
+  // kernel, or the signature is invalid or does not type-check.
+  virtual std::shared_ptr<Kernel> kernel(const std::string& name, const std::string& signature) = 0;
+
+  // Memory for kernel arguments: device memory on the CUDA backend, host
+  // memory on the CPU backend. Copies are synchronous.
+  virtual std::shared_ptr<Buffer> allocate(std::size_t bytes) = 0;
+  virtual void copy_to_device(std::uintptr_t dst, const void* src, std::size_t bytes) = 0;
+  virtual void copy_to_host(void* dst, std::uintptr_t src, std::size_t bytes) = 0;
+
+  // Waits for every launch and copy on the device (no-op on the CPU backend).
+  virtual void synchronize() = 0;
 };
 
 // Version string of cuhost itself ("0.1.0").

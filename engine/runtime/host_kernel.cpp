@@ -1,0 +1,248 @@
+// Launching compiled kernels from C++ (cuhost/kernel.h). Each argument is
+// checked against its parameter type and written into kernel-ABI slots on the
+// stack (codegen/kernel_abi.h); then one cuLaunchKernel, or one CPU grid run.
+// The CUDA function is loaded at the first launch and reloaded after
+// cuda.close() unloaded the modules.
+#include "runtime/host_kernel.h"
+
+#include <cstring>
+
+#include "codegen/kernel_abi.h"
+#include "cpu/launcher.h"
+#include "cuda/error_record.h"
+#include "cuda/launch.h"
+#include "cuda/module.h"
+#include "runtime/device_memory.h"
+#include "runtime/session.h"
+#include "support/diagnostics.h"
+
+namespace cuhost {
+
+KernelArg KernelArg::array(std::uintptr_t data, std::initializer_list<std::int64_t> shape) {
+  if (shape.size() > static_cast<std::size_t>(kMaxDims))
+    throw UserError(ErrorKind::ValueError, concat("an array argument has at most ", kMaxDims, " dimensions"));
+  KernelArg a;
+  a.kind_ = Kind::Array;
+  a.data_ = data;
+  a.ndim_ = static_cast<int>(shape.size());
+  int d = 0;
+  for (std::int64_t n : shape) a.shape_[d++] = n;
+  return a;
+}
+
+KernelArg KernelArg::array(std::uintptr_t data, int ndim, const std::int64_t* shape, const std::int64_t* strides) {
+  if (ndim < 0 || ndim > kMaxDims)
+    throw UserError(ErrorKind::ValueError, concat("an array argument has 0 to ", kMaxDims, " dimensions, not ", ndim));
+  KernelArg a;
+  a.kind_ = Kind::Array;
+  a.data_ = data;
+  a.ndim_ = ndim;
+  a.has_strides_ = strides != nullptr;
+  for (int d = 0; d < ndim; ++d) {
+    a.shape_[d] = shape[d];
+    if (strides) a.strides_[d] = strides[d];
+  }
+  return a;
+}
+
+KernelArg KernelArg::pointer(std::uintptr_t address) {
+  KernelArg a;
+  a.kind_ = Kind::Pointer;
+  a.data_ = address;
+  return a;
+}
+
+namespace runtime {
+namespace {
+
+constexpr int kMaxSlots = 512;
+
+const char* kind_name(KernelArg::Kind k) {
+  switch (k) {
+    case KernelArg::Kind::Int: return "a signed integer";
+    case KernelArg::Kind::UInt: return "an unsigned integer";
+    case KernelArg::Kind::Float: return "a float";
+    case KernelArg::Kind::Bool: return "a bool";
+    case KernelArg::Kind::Array: return "an array";
+    case KernelArg::Kind::Pointer: return "a pointer";
+  }
+  return "?";
+}
+
+class HostKernel final : public Kernel {
+ public:
+  explicit HostKernel(std::shared_ptr<const CompiledKernel> k) : k_(std::move(k)) {
+    for (const ir::Type* t : k_->arg_types) {
+      using K = ir::TypeKind;
+      if (t->kind != K::Integer && t->kind != K::Float && t->kind != K::Boolean && t->kind != K::Array &&
+          t->kind != K::CPointer)
+        throw UserError(ErrorKind::TypeError, concat("kernel '", k_->name, "' has a parameter of type ", t->str(),
+                                                     ", which cannot be passed from C++"));
+      slots_ += static_cast<int>(codegen::param_slot_sizes(t).size());
+    }
+    if (slots_ > kMaxSlots)
+      throw UserError(ErrorKind::ValueError, concat("kernel '", k_->name, "' has too many parameter slots"));
+  }
+
+  const std::string& name() const override { return k_->name; }
+  std::size_t arity() const override { return k_->arg_types.size(); }
+  std::string signature() const override {
+    std::string s = "(";
+    for (std::size_t i = 0; i < k_->arg_types.size(); ++i) s += (i ? ", " : "") + k_->arg_types[i]->str();
+    return s + ")";
+  }
+
+  void launch(Dim3 grid, Dim3 block, const KernelArg* args, std::size_t count, std::uintptr_t stream,
+              unsigned shared_bytes) override {
+    if (count != k_->arg_types.size())
+      throw UserError(ErrorKind::TypeError, concat("kernel '", k_->name, "' takes ", k_->arg_types.size(),
+                                                   " arguments, got ", count));
+    std::uint64_t slots[kMaxSlots];
+    void* params[kMaxSlots];
+    std::uint64_t* cursor = slots;
+    for (std::size_t i = 0; i < count; ++i) pack(args[i], k_->arg_types[i], i, cursor);
+    const int used = static_cast<int>(cursor - slots);
+    for (int i = 0; i < used; ++i) params[i] = &slots[i];
+    if (session().backend == Backend::Cuda)
+      launch_cuda(grid, block, params, stream, shared_bytes);
+    else
+      launch_cpu(grid, block, params, shared_bytes);
+  }
+
+ private:
+  [[noreturn]] void bad_arg(std::size_t i, const ir::Type* t, const std::string& why) const {
+    throw UserError(ErrorKind::TypeError,
+                    concat("argument ", i, " of kernel '", k_->name, "' (", t->str(), "): ", why));
+  }
+
+  void pack(const KernelArg& a, const ir::Type* t, std::size_t i, std::uint64_t*& slot) const {
+    using K = ir::TypeKind;
+    using A = KernelArg::Kind;
+    switch (t->kind) {
+      case K::Boolean:
+      case K::Integer: {
+        std::int64_t v;
+        if (a.kind() == A::Int || a.kind() == A::Bool)
+          v = a.as_int();
+        else if (a.kind() == A::UInt)
+          v = static_cast<std::int64_t>(a.as_uint());
+        else
+          bad_arg(i, t, concat("got ", kind_name(a.kind())));
+        *slot = 0;
+        const int bytes = t->kind == K::Boolean ? 1 : t->bits / 8;
+        if (t->kind == K::Boolean) v = v != 0;
+        std::memcpy(slot++, &v, static_cast<std::size_t>(bytes));  // little-endian: the low bytes
+        return;
+      }
+      case K::Float: {
+        double d;
+        if (a.kind() == A::Float)
+          d = a.as_float();
+        else if (a.kind() == A::Int || a.kind() == A::Bool)
+          d = static_cast<double>(a.as_int());
+        else if (a.kind() == A::UInt)
+          d = static_cast<double>(a.as_uint());
+        else
+          bad_arg(i, t, concat("got ", kind_name(a.kind())));
+        *slot = 0;
+        if (t->bits == 32) {
+          float f = static_cast<float>(d);
+          std::memcpy(slot, &f, sizeof f);
+        } else {
+          std::memcpy(slot, &d, sizeof d);
+        }
+        ++slot;
+        return;
+      }
+      case K::CPointer:
+        if (a.kind() != A::Pointer && a.kind() != A::Array) bad_arg(i, t, concat("got ", kind_name(a.kind())));
+        *slot++ = a.data();
+        return;
+      case K::Array: {
+        if (a.kind() != A::Array) bad_arg(i, t, concat("got ", kind_name(a.kind())));
+        if (a.ndim() != t->ndim) bad_arg(i, t, concat("got an array of ", a.ndim(), " dimensions"));
+        const std::int64_t item = t->dtype->bits / 8 > 0 ? t->dtype->bits / 8 : 1;
+        std::int64_t strides[KernelArg::kMaxDims];
+        std::int64_t expect = item;
+        for (int d = t->ndim - 1; d >= 0; --d) {
+          if (a.shape()[d] < 0) bad_arg(i, t, concat("negative extent ", a.shape()[d], " in axis ", d));
+          strides[d] = a.has_strides() ? a.strides()[d] : expect;
+          if (t->layout == ir::Layout::C && strides[d] != expect && a.shape()[d] > 1)
+            bad_arg(i, t, "the array is not C-contiguous");
+          expect *= a.shape()[d];
+        }
+        *slot++ = a.data();
+        for (int d = 0; d < t->ndim; ++d) *slot++ = static_cast<std::uint64_t>(a.shape()[d]);
+        for (int d = 0; d < t->ndim; ++d) *slot++ = static_cast<std::uint64_t>(strides[d]);
+        return;
+      }
+      default: bad_arg(i, t, "this parameter type cannot be passed from C++");
+    }
+  }
+
+  void launch_cuda(Dim3 grid, Dim3 block, void** params, std::uintptr_t stream, unsigned shared) {
+    const int device = session().device;
+    thread_local int context_device = -1;
+    if (context_device != device) {
+      make_context_current();
+      context_device = device;
+    }
+    const std::uint64_t generation = cuda::module_generation();
+    if (!function_ || device_ != device || generation_ != generation) {
+      function_ = cuda::kernel_function(k_, device);
+      errors_ = cuda::kernel_error_record(k_.get(), device);
+      static_shared_ = cuda::function_static_shared(function_, k_->name);
+      device_ = device;
+      generation_ = generation;
+      opt_in_ = 0;
+    }
+    if (shared > opt_in_ && static_shared_ + shared > 48 * 1024) {
+      cuda::set_max_dynamic_shared(function_, shared, k_->name);
+      opt_in_ = shared;
+    }
+    if (!stream) stream = default_launch_stream();
+    cuda::KernelLaunch l;
+    l.function = function_;
+    l.grid[0] = grid.x, l.grid[1] = grid.y, l.grid[2] = grid.z;
+    l.block[0] = block.x, l.block[1] = block.y, l.block[2] = block.z;
+    l.shared_bytes = shared;
+    l.stream = reinterpret_cast<CUstream>(stream);
+    l.params = params;
+    l.cooperative = k_->use_cooperative;
+    l.kernel_name = &k_->name;
+    cuda::launch_kernel(l);
+    if (errors_.record) cuda::check_kernel_errors(errors_, l.stream, k_->name);
+  }
+
+  void launch_cpu(Dim3 grid, Dim3 block, void** params, unsigned shared) {
+    cpu::CpuLaunch l;
+    l.kernel_name = k_->name;
+    l.thread_fn = k_->cpu_thread_fn;
+    l.block_fn = k_->cpu_block_fn;
+    l.needs_fibers = !k_->cpu_block_fn;
+    l.static_shared_bytes = k_->static_shared_bytes;
+    l.dynamic_shared_bytes = shared;
+    l.grid = {grid.x, grid.y, grid.z};
+    l.block = {block.x, block.y, block.z};
+    l.params = params;
+    cpu::launch(l);
+  }
+
+  std::shared_ptr<const CompiledKernel> k_;
+  int slots_ = 0;
+  int device_ = -1;
+  std::uint64_t generation_ = 0;
+  CUfunction function_ = nullptr;
+  cuda::KernelErrorRecord errors_;
+  unsigned static_shared_ = 0;
+  unsigned opt_in_ = 0;
+};
+
+}  // namespace
+
+std::shared_ptr<Kernel> make_host_kernel(std::shared_ptr<const CompiledKernel> compiled) {
+  return std::make_shared<HostKernel>(std::move(compiled));
+}
+
+}  // namespace runtime
+}  // namespace cuhost
