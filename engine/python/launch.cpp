@@ -18,6 +18,7 @@
 #include "python/array_view.h"
 #include "python/dispatcher.h"
 #include "python/errors.h"
+#include "python/launch_staging.h"
 #include "python/stream_view.h"
 #include "python/typeof.h"
 #include "runtime/session.h"
@@ -404,6 +405,8 @@ PyObject* launcher_call(PyObject* obj, PyObject* args, PyObject* kwargs) {
       grid[0] = static_cast<unsigned>((static_cast<unsigned long long>(self->forall_tasks) + b - 1) / b);
     }
     Temps temps;
+    StagedHostArrays staged;
+    const bool is_staged = on_gpu && staged.stage(infos, n, stream);
     std::uint64_t slots[kMaxSlots];
     void* params[kMaxSlots];
     std::uint64_t* cursor = slots;
@@ -430,6 +433,13 @@ PyObject* launcher_call(PyObject* obj, PyObject* args, PyObject* kwargs) {
     for (int i = 0; i < count; ++i) params[i] = &slots[i];
     if (on_gpu) {
       run_cuda(plan, grid, block, self->shared_bytes, stream, params);
+      if (is_staged) {
+        std::exception_ptr error;
+        Py_BEGIN_ALLOW_THREADS try { staged.finish(); } catch (...) {
+          error = std::current_exception();
+        }
+        Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+      }
       for (Py_ssize_t i = 0; i < n; ++i) {
         if (!temps.copies[i]) continue;
         if (infos[i].view.readonly) continue;

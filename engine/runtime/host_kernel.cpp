@@ -95,8 +95,8 @@ class HostKernel final : public Kernel {
   void launch(Dim3 grid, Dim3 block, const KernelArg* args, std::size_t count, std::uintptr_t stream,
               unsigned shared_bytes) override {
     if (count != k_->arg_types.size())
-      throw UserError(ErrorKind::TypeError, concat("kernel '", k_->name, "' takes ", k_->arg_types.size(),
-                                                   " arguments, got ", count));
+      throw UserError(ErrorKind::TypeError,
+                      concat("kernel '", k_->name, "' takes ", k_->arg_types.size(), " arguments, got ", count));
     std::uint64_t slots[kMaxSlots];
     void* params[kMaxSlots];
     std::uint64_t* cursor = slots;

@@ -1,0 +1,98 @@
+// Staged host-array launches (see launch_staging.h).
+#include "python/launch_staging.h"
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "runtime/device_memory.h"
+#include "runtime/session.h"
+
+namespace cuhost::python {
+
+namespace {
+constexpr std::size_t kAlign = 256;                // device alignment of each array in the block
+constexpr std::size_t kMaxStagedBytes = 4u << 20;  // larger launches are dominated by the copies anyway
+constexpr std::size_t kMinCapacity = 64u << 10;
+}  // namespace
+
+struct StagedHostArrays::Buffers {
+  std::shared_ptr<runtime::PinnedAllocation> host;
+  std::shared_ptr<runtime::DeviceAllocation> device;
+  std::size_t capacity = 0;
+  bool busy = false;
+};
+
+namespace {
+
+// Per (device, stream); lives for the process. Touched with the GIL held.
+std::map<std::pair<int, std::uintptr_t>, StagedHostArrays::Buffers*>& cache() {
+  static auto* m = new std::map<std::pair<int, std::uintptr_t>, StagedHostArrays::Buffers*>();
+  return *m;
+}
+
+std::size_t item_size(const ir::Type* dtype) { return dtype->bits >= 8 ? static_cast<std::size_t>(dtype->bits / 8) : 1; }
+
+}  // namespace
+
+StagedHostArrays::~StagedHostArrays() {
+  if (buffers_) buffers_->busy = false;
+}
+
+bool StagedHostArrays::stage(ArgInfo* infos, Py_ssize_t n, std::uintptr_t stream) {
+  std::size_t total = 0;
+  std::vector<Item> items;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (infos[i].kind != ArgKind::HostArray) continue;
+    const ArrayView& v = infos[i].view;
+    if (v.layout != ir::Layout::C && v.ndim > 0) return false;
+    std::size_t bytes = item_size(v.dtype);
+    for (int d = 0; d < v.ndim; ++d) bytes *= static_cast<std::size_t>(v.shape[d]);
+    total = (total + kAlign - 1) / kAlign * kAlign;
+    items.push_back(Item{v.data, total, bytes, v.readonly});
+    total += bytes;
+    if (total > kMaxStagedBytes) return false;
+  }
+  if (items.empty()) return false;
+
+  Buffers*& slot = cache()[{runtime::session().device, stream}];
+  if (!slot) slot = new Buffers();
+  if (slot->busy) return false;
+  if (slot->capacity < total) {
+    std::size_t capacity = kMinCapacity;
+    while (capacity < total) capacity *= 2;
+    slot->device.reset();
+    slot->host.reset();
+    slot->host = runtime::PinnedAllocation::allocate(capacity);
+    slot->device = runtime::DeviceAllocation::allocate(capacity);
+    slot->capacity = capacity;
+  }
+  slot->busy = true;
+  buffers_ = slot;
+  stream_ = stream;
+  total_ = total;
+  items_ = std::move(items);
+
+  auto* pinned = static_cast<char*>(buffers_->host->data());
+  for (const Item& it : items_)
+    if (it.bytes) std::memcpy(pinned + it.offset, it.host, it.bytes);
+  runtime::copy_to_device(buffers_->device->address(), pinned, total_, stream_, false);
+  std::size_t k = 0;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (infos[i].kind != ArgKind::HostArray) continue;
+    infos[i].view.data = reinterpret_cast<void*>(buffers_->device->address() + items_[k++].offset);
+    infos[i].kind = ArgKind::DeviceArray;
+  }
+  return true;
+}
+
+void StagedHostArrays::finish() {
+  if (!buffers_) return;
+  auto* pinned = static_cast<char*>(buffers_->host->data());
+  runtime::copy_to_host(pinned, buffers_->device->address(), total_, stream_, true);
+  for (const Item& it : items_)
+    if (!it.readonly && it.bytes) std::memcpy(it.host, pinned + it.offset, it.bytes);
+}
+
+}  // namespace cuhost::python
