@@ -32,7 +32,9 @@ std::map<std::pair<int, std::uintptr_t>, StagedHostArrays::Buffers*>& cache() {
   return *m;
 }
 
-std::size_t item_size(const ir::Type* dtype) { return dtype->bits >= 8 ? static_cast<std::size_t>(dtype->bits / 8) : 1; }
+std::size_t item_size(const ir::Type* dtype) {
+  return dtype->bits >= 8 ? static_cast<std::size_t>(dtype->bits / 8) : 1;
+}
 
 }  // namespace
 
@@ -49,8 +51,23 @@ bool StagedHostArrays::stage(ArgInfo* infos, Py_ssize_t n, std::uintptr_t stream
     if (v.layout != ir::Layout::C && v.ndim > 0) return false;
     std::size_t bytes = item_size(v.dtype);
     for (int d = 0; d < v.ndim; ++d) bytes *= static_cast<std::size_t>(v.shape[d]);
+    // The same host array passed twice shares one device copy, as on the
+    // host; arrays that partly overlap take the general path.
+    const Item* same = nullptr;
+    for (const Item& it : items) {
+      const auto* a = static_cast<const char*>(it.host);
+      const auto* b = static_cast<const char*>(v.data);
+      if (a == b && it.bytes == bytes)
+        same = &it;
+      else if (a < b + bytes && b < a + it.bytes)
+        return false;
+    }
+    if (same) {
+      items.push_back(Item{v.data, same->offset, bytes, true, true});
+      continue;
+    }
     total = (total + kAlign - 1) / kAlign * kAlign;
-    items.push_back(Item{v.data, total, bytes, v.readonly});
+    items.push_back(Item{v.data, total, bytes, v.readonly, false});
     total += bytes;
     if (total > kMaxStagedBytes) return false;
   }
@@ -76,7 +93,7 @@ bool StagedHostArrays::stage(ArgInfo* infos, Py_ssize_t n, std::uintptr_t stream
 
   auto* pinned = static_cast<char*>(buffers_->host->data());
   for (const Item& it : items_)
-    if (it.bytes) std::memcpy(pinned + it.offset, it.host, it.bytes);
+    if (it.bytes && !it.alias) std::memcpy(pinned + it.offset, it.host, it.bytes);
   runtime::copy_to_device(buffers_->device->address(), pinned, total_, stream_, false);
   std::size_t k = 0;
   for (Py_ssize_t i = 0; i < n; ++i) {

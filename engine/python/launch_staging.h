@@ -42,6 +42,7 @@ class StagedHostArrays {
     void* host = nullptr;
     std::size_t offset = 0, bytes = 0;
     bool readonly = false;
+    bool alias = false;  // the same host array as an earlier argument
   };
   Buffers* buffers_ = nullptr;  // owned by the per-stream cache; marked busy while held
   std::uintptr_t stream_ = 0;
