@@ -5,6 +5,7 @@
 
 #include <llvm/IR/Constants.h>
 
+#include "codegen/lowering/grid_stride.h"
 #include "frontend/captured.h"
 #include "support/diagnostics.h"
 
@@ -311,6 +312,13 @@ void Lowerer::lower_augassign(const ast::AugAssign* s) {
   CUHOST_CHECK(ti.operand_types.size() == 2 && !ti.param_types.empty()) << "augmented assignment not typed";
   Val cur = expr(s->target.get());
   Val rhs = expr(s->value.get());
+  if (s == nsw_increment_ && ti.param_types[0] == ir::int64()) {
+    // A grid-stride increment: it cannot wrap (see grid_stride.h).
+    llvm::Value* sum =
+        builder_.CreateAdd(convert(cur, ir::int64()).v, convert(rhs, ir::int64()).v, "stride.next", false, true);
+    assign_to(s->target.get(), {sum, ir::int64()});
+    return;
+  }
   Val res = binary_op(*this, s->op, convert(cur, ti.operand_types[0]), convert(rhs, ti.operand_types[1]),
                       ti.param_types[0], s->loc);
   assign_to(s->target.get(), res);
@@ -338,8 +346,10 @@ void Lowerer::lower_for(const ast::For* s) {
   llvm::Value* i = builder_.CreateLoad(ity, counter);
   llvm::Value* cond;
   auto* step_const = llvm::dyn_cast<llvm::ConstantInt>(step);
+  // range(start, a.size, cuda.gridsize(1)): a positive step that cannot wrap (grid_stride.h).
+  const bool grid_stride = arg(2) && I == ir::int64() && is_grid_stride_range(*this, arg(1), arg(2));
   llvm::Value* up = is_signed ? builder_.CreateICmpSLT(i, stop) : builder_.CreateICmpULT(i, stop);
-  if (step_const && (!is_signed || !step_const->isNegative())) {
+  if (grid_stride || (step_const && (!is_signed || !step_const->isNegative()))) {
     cond = up;
   } else {
     llvm::Value* down = builder_.CreateICmpSGT(i, stop);
@@ -357,8 +367,10 @@ void Lowerer::lower_for(const ast::For* s) {
   if (!builder_.GetInsertBlock()->getTerminator()) builder_.CreateBr(latch);
   builder_.SetInsertPoint(latch);
   llvm::Value* cur = builder_.CreateLoad(ity, counter);
-  builder_.CreateStore(builder_.CreateAdd(cur, step, "", false, is_signed && step_const != nullptr), counter);
-  builder_.CreateBr(header);
+  builder_.CreateStore(builder_.CreateAdd(cur, step, "", false, grid_stride || (is_signed && step_const != nullptr)),
+                       counter);
+  llvm::Instruction* backedge = builder_.CreateBr(header);
+  if (grid_stride) request_unroll(backedge, 4);
   builder_.SetInsertPoint(exit);
 }
 
@@ -412,10 +424,17 @@ void Lowerer::stmt(const ast::Stmt* s) {
       builder_.SetInsertPoint(header);
       builder_.CreateCondBr(truth(expr(w->test.get())), body_bb, exit);
       builder_.SetInsertPoint(body_bb);
+      const ast::AugAssign* outer_increment = nsw_increment_;
+      const ast::AugAssign* stride_increment = grid_stride_increment(*this, w);
+      if (stride_increment) nsw_increment_ = stride_increment;
       loops_.push_back({header, exit});
       body(w->body);
       loops_.pop_back();
-      if (!builder_.GetInsertBlock()->getTerminator()) builder_.CreateBr(header);
+      nsw_increment_ = outer_increment;
+      if (!builder_.GetInsertBlock()->getTerminator()) {
+        llvm::Instruction* backedge = builder_.CreateBr(header);
+        if (stride_increment) request_unroll(backedge, 4);
+      }
       builder_.SetInsertPoint(exit);
       return;
     }

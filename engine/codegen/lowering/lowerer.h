@@ -141,6 +141,7 @@ class Lowerer {
   llvm::Instruction* alloca_point_ = nullptr;
   std::map<std::string, llvm::AllocaInst*> locals_;
   std::vector<std::pair<llvm::BasicBlock*, llvm::BasicBlock*>> loops_;  // (continue, break)
+  const ast::AugAssign* nsw_increment_ = nullptr;  // of the innermost grid-stride while loop (grid_stride.h)
   std::vector<llvm::Value*> context_args_;
   std::set<std::string> written_names_;  // array names stored to / escaping
   std::set<std::string> nonneg_locals_;
