@@ -136,10 +136,15 @@ TEST_CASE("codegen: math links only the libdevice functions used", "[codegen]") 
 TEST_CASE("codegen: bounds checks only in debug mode", "[codegen]") {
   auto plain = gpu_kernel(kSaxpy, "saxpy", {"float32", "float32[:]", "float32[:]", "float32[:]"});
   CHECK(plain->ptx.find("trap") == std::string::npos);
+  CHECK(plain->ptx.find("cuhost_error_record") == std::string::npos);
   runtime::JitOptions debug;
   debug.debug = true;
   auto checked = gpu_kernel(kSaxpy, "saxpy", {"float32", "float32[:]", "float32[:]", "float32[:]"}, debug);
-  CHECK(checked->ptx.find("trap;") != std::string::npos);
+  // A failed check fills the visible error record (first thread wins) instead of trapping.
+  CHECK(checked->ptx.find(".visible .global .align 8 .b8 cuhost_error_record[88];") != std::string::npos);
+  CHECK(checked->ptx.find("atom.global.cas.b64") != std::string::npos);
+  CHECK(checked->ptx.find(".visible .global .align 1 .b8 cuhost_error_site_0[") != std::string::npos);
+  CHECK(checked->ptx.find("trap;") == std::string::npos);
   assemble(checked->ptx, "saxpy_debug");
 }
 
