@@ -125,7 +125,9 @@
 // "builtins.print"  print(*items) -> none; ordered_args = the items;
 //                   param_types[i]: int64 (signed ints), uint64 (unsigned),
 //                   float64 (floats), bool, or null for a string constant
-//                   (type StringLiteral, text in type->key). Other types and
+//                   (type StringLiteral, text in type->key) and for
+//                   cuda.threadIdx/blockIdx/blockDim/gridDim used as a value
+//                   (type intrinsic(key), printed "(x, y, z)"). Other types and
 //                   keyword arguments are TypingErrors (sema/typing/print.cpp).
 // --- math (libdevice on the GPU, libm on the CPU) ---------------------------
 // Unary float functions: sqrt sin cos tan asin acos atan sinh cosh tanh asinh

@@ -1,7 +1,7 @@
 // Lowering of print(...) ("builtins.print", typed in sema/typing/print.cpp):
-// one printf-style format for the whole call ("%lld" / "%llu" / "%f" / "%s"
-// per item, joined by spaces, ending in a newline) and the values packed into
-// one naturally aligned struct, handed to the target's vprintf (CUDA's
+// one printf-style format for the whole call ("%lld" / "%llu" / "%f" / "%s" /
+// "(%d, %d, %d)" per item, joined by spaces, ending in a newline) and the
+// values packed into one naturally aligned struct, handed to the target's vprintf (CUDA's
 // `vprintf(fmt, args)` on the GPU, the host runtime's formatter on the CPU).
 // As in numba-cuda, more than 32 items print the raw format instead (vprintf
 // takes at most 32 arguments).
@@ -24,6 +24,14 @@ std::string escape_percent(const std::string& s) {
   return out;
 }
 
+SpecialReg dim3_reg(const std::string& key) {
+  if (key == "cuda.threadIdx") return SpecialReg::Tid;
+  if (key == "cuda.blockIdx") return SpecialReg::Bid;
+  if (key == "cuda.blockDim") return SpecialReg::Bdim;
+  CUHOST_CHECK(key == "cuda.gridDim") << "print() of " << key;
+  return SpecialReg::Gdim;
+}
+
 Val lower_print(Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) {
   auto& b = l.b();
   std::string format;
@@ -34,6 +42,12 @@ Val lower_print(Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) {
     if (i) format += ' ';
     if (!param) {
       const ir::Type* st = l.info(a).type;
+      if (st && st->kind == ir::TypeKind::Intrinsic) {
+        format += "(%d, %d, %d)";
+        SpecialReg reg = dim3_reg(st->key);
+        for (int axis = 0; axis < 3; ++axis) values.push_back(l.hooks().special_reg(l, reg, axis));
+        continue;
+      }
       CUHOST_CHECK(st && st->kind == ir::TypeKind::StringLiteral) << "print() item without a printable type";
       format += "%s";
       values.push_back(l.hooks().string_constant(l, st->key));

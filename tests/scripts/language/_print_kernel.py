@@ -50,6 +50,11 @@ def many():
           29, 30, 31, 32)
 
 
+@cuda.jit
+def dims():
+    print("dims", cuda.threadIdx, cuda.blockIdx, cuda.blockDim, cuda.gridDim)
+
+
 def flush():
     # The GPU driver writes printf output through C's stdout at
     # synchronization; Python's sys.stdout has its own buffer.
@@ -73,6 +78,11 @@ flush()
 print("between")
 flush()
 many[1, 1]()
+cuda.synchronize()
+flush()
+print("dims")
+flush()
+dims[(2, 1), (3, 2)]()
 cuda.synchronize()
 flush()
 print("after")

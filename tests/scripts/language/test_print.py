@@ -1,8 +1,9 @@
 # print() in kernels and device functions (numba-cuda's formats: %lld / %llu
-# for integers, %f for floats, True/False, strings as written, one space
-# between items, a newline at the end) from several threads, in program order
-# with the script's own prints when stdout is a pipe; unprintable values and
-# keyword arguments are typing errors at their location.
+# for integers, %f for floats, True/False, strings as written, threadIdx & co.
+# as (x, y, z), one space between items, a newline at the end) from several
+# threads, in program order with the script's own prints when stdout is a
+# pipe; unprintable values and keyword arguments are typing errors at their
+# location.
 # stdout: print checked
 import contextlib
 import io
@@ -33,6 +34,7 @@ item_lines += ["dev %d %f -3" % (i, d[i]) for i in range(n)]
 phase1 = ["phase1 %d" % t for t in range(8)]
 phase2 = ["phase2 %d %d" % (t, (7 - t) ** 2) for t in range(8)]
 many = ["", " ".join(["%lld"] * 33)]
+dim_lines = ["dims (%d, %d, 0) (%d, 0, 0) (3, 2, 1) (2, 1, 1)" % (x, y, b) for x in range(3) for y in range(2) for b in range(2)]
 
 
 def run_child(mode):
@@ -45,7 +47,7 @@ def run_child(mode):
 def check(lines):
     assert lines[-1] == "", lines  # the output ends with a newline
     lines = lines[:-1]
-    at = {m: lines.index(m) for m in ("before", "middle", "between", "after")}
+    at = {m: lines.index(m) for m in ("before", "middle", "between", "dims", "after")}
     assert at["before"] == 0 and lines[-1] == "after", lines
     # Threads print in any order, each line whole.
     assert sorted(lines[1:at["middle"]]) == sorted(item_lines), lines
@@ -53,7 +55,8 @@ def check(lines):
     assert sorted(barrier) == sorted(phase1 + phase2), barrier
     # Every phase-1 line comes before every phase-2 line (the barrier).
     assert max(barrier.index(s) for s in phase1) < min(barrier.index(s) for s in phase2), barrier
-    assert lines[at["between"] + 1:at["after"]] == many, lines
+    assert lines[at["between"] + 1:at["dims"]] == many, lines
+    assert sorted(lines[at["dims"] + 1:at["after"]]) == sorted(dim_lines), lines
 
 
 check(run_child("flush"))
@@ -90,27 +93,27 @@ def raises(text, fn):
 
 
 def print_array(x):
-    print(x)  # line 93
+    print(x)
 
 
 def print_tuple(x):
-    print(x[0], (x[0], x[0]))  # line 97
+    print(x[0], (x[0], x[0]))
 
 
 def print_sep(x):
-    print(x[0], sep="")  # line 101
+    print(x[0], sep="")
 
 
 def print_complex(x):
-    print(x[0] * 1j)  # line 105
+    print(x[0] * 1j)
 
 
 xs = np.arange(4, dtype=np.float32)
 raises("printing unimplemented for values of type array(float32, 1d, C)", lambda: cuda.jit(print_array)[1, 1](xs))
-raises("test_print.py:93", lambda: cuda.jit(print_array)[1, 1](xs))
+raises("test_print.py:%d" % (print_array.__code__.co_firstlineno + 1), lambda: cuda.jit(print_array)[1, 1](xs))
 raises("printing unimplemented for values of type UniTuple(float32 x 2)", lambda: cuda.jit(print_tuple)[1, 1](xs))
-raises("test_print.py:97", lambda: cuda.jit(print_tuple)[1, 1](xs))
+raises("test_print.py:%d:17" % (print_tuple.__code__.co_firstlineno + 1), lambda: cuda.jit(print_tuple)[1, 1](xs))
 raises("print() does not take keyword arguments in kernels ('sep' given)", lambda: cuda.jit(print_sep)[1, 1](xs))
-raises("test_print.py:101", lambda: cuda.jit(print_sep)[1, 1](xs))
+raises("test_print.py:%d" % (print_sep.__code__.co_firstlineno + 1), lambda: cuda.jit(print_sep)[1, 1](xs))
 raises("printing unimplemented for values of type complex128", lambda: cuda.jit(print_complex)[1, 1](xs))
 print("print checked")
