@@ -124,6 +124,19 @@ TEST_CASE("print: lineinfo and debug emit .file/.loc with the kernel's lines", "
   CHECK(cpu->cpu_thread_fn != nullptr);
 }
 
+TEST_CASE("print: golden IR and PTX of a printing kernel with lineinfo and max_registers", "[print]") {
+  runtime::JitOptions o;
+  o.lineinfo = true;
+  o.max_registers = 40;
+  auto k = gpu(o);
+  std::string ir_out = file_check(k->llvm_ir, "print.check", "IR");
+  INFO(ir_out << "\n" << k->llvm_ir);
+  CHECK(ir_out.empty());
+  std::string ptx_out = file_check(k->ptx, "print.check", "PTX");
+  INFO(ptx_out << "\n" << k->ptx);
+  CHECK(ptx_out.empty());
+}
+
 TEST_CASE("print: max_registers becomes .maxnreg", "[print]") {
   runtime::JitOptions o;
   o.max_registers = 32;
