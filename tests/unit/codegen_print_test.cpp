@@ -108,10 +108,10 @@ TEST_CASE("print: lineinfo and debug emit .file/.loc with the kernel's lines", "
   INFO(k->ptx);
   CHECK(std::regex_search(k->ptx, std::regex(R"(\.file\s+\d+\s+"/tmp/cuhost_sema_test_[0-9_]+\.py")")));
   std::set<int> lines = loc_lines(k->ptx);
-  CHECK(lines.count(11));                                           // the print in the kernel
-  CHECK(lines.count(5));                                            // the print in the inlined device function
-  for (int l : lines) CHECK((l == 0 || (l >= 3 && l <= 12)));       // 0: merged from several lines
-  CHECK(k->ptx.find(".debug_info") == std::string::npos);  // directives only, no DWARF
+  CHECK(lines.count(11));                                      // the print in the kernel
+  CHECK(lines.count(5));                                       // the print in the inlined device function
+  for (int l : lines) CHECK((l == 0 || (l >= 3 && l <= 12)));  // 0: merged from several lines
+  CHECK(k->ptx.find(".debug_info") == std::string::npos);      // directives only, no DWARF
   assemble(k->ptx, "print_lineinfo");
   runtime::JitOptions d;
   d.debug = true;
