@@ -199,6 +199,16 @@ class CpuHooks : public TargetHooks {
     b.CreateCall(fn,
                  {ctx(l), b.CreateGlobalStringPtr(l.options().kernel_name), b.CreateGlobalStringPtr(message), code});
   }
+
+  llvm::Value* string_constant(Lowerer& l, const std::string& text) override {
+    return l.b().CreateGlobalStringPtr(text, "printf.str");
+  }
+  // The runtime formats like CUDA's vprintf and queues the line for the
+  // launching thread (cpu/print_runtime.cpp).
+  void vprintf(Lowerer& l, llvm::Value* format, llvm::Value* args) override {
+    auto& b = l.b();
+    b.CreateCall(runtime(l, "cuhost_cpu_vprintf", b.getInt32Ty(), {b.getPtrTy(), b.getPtrTy()}), {format, args});
+  }
 };
 
 }  // namespace

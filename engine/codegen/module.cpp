@@ -12,9 +12,11 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <set>
 
 #include "codegen/cpu_fission.h"
+#include "codegen/debug_info.h"
 #include "codegen/lowering/lowerer.h"
 #include "codegen/nvptx_backend.h"
 #include "cpu/jit.h"
@@ -54,13 +56,20 @@ void append_slots(llvm::LLVMContext& c, const ir::Type* t, const std::string& pa
   }
 }
 
-void mark_nvptx_kernel(llvm::Function* f) {
+void mark_nvptx_kernel(llvm::Function* f, int max_registers) {
   f->setCallingConv(llvm::CallingConv::PTX_Kernel);
   llvm::Module& m = *f->getParent();
   llvm::LLVMContext& c = m.getContext();
-  llvm::Metadata* md[] = {llvm::ValueAsMetadata::get(f), llvm::MDString::get(c, "kernel"),
-                          llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(c), 1))};
-  m.getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(c, md));
+  auto annotate = [&](const char* key, int value) {
+    llvm::Metadata* md[] = {llvm::ValueAsMetadata::get(f), llvm::MDString::get(c, key),
+                            llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(c), value))};
+    m.getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(c, md));
+  };
+  annotate("kernel", 1);
+  // LLVM 19's NVPTX printer turns the "maxnreg" annotation into `.maxnreg N`,
+  // which ptxas (inside nvJitLink) honours for this kernel.
+  // PTX allows at most 255 registers per thread; larger limits mean none.
+  if (max_registers > 0) annotate("maxnreg", std::min(max_registers, 255));
 }
 
 std::string link_key(const ir::LinkItem& item) {
@@ -308,6 +317,12 @@ LoweredModule lower_module(const ModuleRequest& r) {
   state.options.bounds_check = r.bounds_check;
   state.options.fastmath = r.fastmath;
   state.options.kernel_name = tf.captured->name;
+  // Line tables only matter to the GPU tools; the CPU backend ignores lineinfo.
+  std::unique_ptr<DebugInfo> debug_info;
+  if (r.lineinfo && r.target == CodegenTarget::NVPTX) {
+    debug_info = std::make_unique<DebugInfo>(m, tf.captured->filename);
+    state.debug_info = debug_info.get();
+  }
 
   if (r.exported_device) {
     emit_exported_device(out, state, r);
@@ -337,7 +352,7 @@ LoweredModule lower_module(const ModuleRequest& r) {
       }
     }
     if (gpu) {
-      mark_nvptx_kernel(f);
+      mark_nvptx_kernel(f, r.max_registers);
       out.entry_symbol = symbol;
       out.keep.push_back(symbol);
     } else {
@@ -353,6 +368,7 @@ LoweredModule lower_module(const ModuleRequest& r) {
   }
   lower_pending(state);
   emit_c_abi_symbols(state, out, r.target == CodegenTarget::NVPTX);
+  if (debug_info) debug_info->finish();
   out.static_shared_bytes = state.static_shared_bytes;
 
   // Link items of the whole call tree, each once.

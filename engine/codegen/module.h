@@ -28,6 +28,8 @@ struct ModuleRequest {
   bool debug = false;
   bool bounds_check = false;
   bool fastmath = false;
+  bool lineinfo = false;  // GPU: .file/.loc line tables (codegen/debug_info.h)
+  int max_registers = 0;  // GPU: the kernel's .maxnreg (0: no limit)
   // A device function compiled on its own (compile_text device=True): it is
   // exported with its ABI (numba: i32 f(T* ret, args...); C: T abi_name(args...)).
   bool exported_device = false;

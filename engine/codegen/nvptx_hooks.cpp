@@ -15,6 +15,7 @@
 namespace cuhost::codegen {
 namespace {
 
+constexpr unsigned kGlobal = 1;
 constexpr unsigned kShared = 3;
 constexpr unsigned kConstant = 4;
 
@@ -176,6 +177,25 @@ class NvptxHooks : public TargetHooks {
   }
   void kernel_error(Lowerer& l, const std::string& message, llvm::Value* code) override {
     emit_gpu_error_report(l, ErrorRecordKind::Kernel, message, code, nullptr, nullptr);
+  }
+
+  // Strings live in the global address space (PTX has no generic globals);
+  // vprintf takes generic pointers.
+  llvm::Value* string_constant(Lowerer& l, const std::string& text) override {
+    llvm::Constant* init = llvm::ConstantDataArray::getString(l.ctx(), text, true);
+    auto* g = new llvm::GlobalVariable(l.module(), init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
+                                       "printf.str", nullptr, llvm::GlobalValue::NotThreadLocal, kGlobal);
+    g->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    g->setAlignment(llvm::Align(1));
+    return l.b().CreateAddrSpaceCast(g, l.b().getPtrTy());
+  }
+
+  // CUDA's device-side printf: int vprintf(const char* format, void* args).
+  void vprintf(Lowerer& l, llvm::Value* format, llvm::Value* args) override {
+    auto& b = l.b();
+    auto callee = l.module().getOrInsertFunction(
+        "vprintf", llvm::FunctionType::get(b.getInt32Ty(), {b.getPtrTy(), b.getPtrTy()}, false));
+    b.CreateCall(callee, {format, args});
   }
 };
 

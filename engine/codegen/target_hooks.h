@@ -71,6 +71,12 @@ class TargetHooks {
   virtual void index_error(Lowerer& l, const std::string& array, llvm::Value* index_i64, int dim,
                            llvm::Value* extent_i64) = 0;
   virtual void kernel_error(Lowerer& l, const std::string& message, llvm::Value* code_i64) = 0;
+
+  // print(): a generic pointer to a NUL-terminated string constant, and a
+  // call of vprintf(format, args) where args points to the values packed as
+  // a struct with natural alignment (null when there are none).
+  virtual llvm::Value* string_constant(Lowerer& l, const std::string& text) = 0;
+  virtual void vprintf(Lowerer& l, llvm::Value* format, llvm::Value* args) = 0;
 };
 
 std::unique_ptr<TargetHooks> make_nvptx_hooks();

@@ -55,4 +55,9 @@ void cuhost_cpu_index_error(CuhostThreadCtx* ctx, const char* kernel, const char
 // any other fatal condition the kernel wants reported.
 void cuhost_cpu_kernel_error(CuhostThreadCtx* ctx, const char* kernel, const char* message, std::int64_t code);
 
+// print() in a kernel: formats like CUDA's vprintf (args packed at natural
+// alignment) and queues the text for the launching thread
+// (cpu/print_output.h). Returns the number of characters, -1 on failure.
+std::int32_t cuhost_cpu_vprintf(const char* format, const void* args);
+
 }  // extern "C"

@@ -54,6 +54,7 @@ std::vector<std::pair<std::string, void*>> build() {
   add("cuhost_cpu_activemask", reinterpret_cast<void*>(&cuhost_cpu_activemask));
   add("cuhost_cpu_index_error", reinterpret_cast<void*>(&cuhost_cpu_index_error));
   add("cuhost_cpu_kernel_error", reinterpret_cast<void*>(&cuhost_cpu_kernel_error));
+  add("cuhost_cpu_vprintf", reinterpret_cast<void*>(&cuhost_cpu_vprintf));
   for (const char* stem : kMathStems) {
     lookup(stem);
     lookup(std::string(stem) + "f");

@@ -77,8 +77,16 @@ runtime::JitOptions parse_options(PyObject* options) {
       if (value == Py_None) {
         o.max_registers = 0;
       } else if (PyLong_Check(value) && !PyBool_Check(value)) {
-        long v = PyLong_AsLong(value);
-        if (v < 0) throw UserError(ErrorKind::ValueError, "max_registers must be positive");
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow || v <= 0 || v > (1 << 20)) {
+          PyErr_Clear();
+          PyObject* r = PyObject_Repr(value);
+          std::string shown = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : "?";
+          Py_XDECREF(r);
+          PyErr_Clear();
+          throw UserError(ErrorKind::ValueError, concat("max_registers must be a positive int, not ", shown));
+        }
         o.max_registers = static_cast<int>(v);
       } else {
         throw UserError(ErrorKind::TypeError, concat("max_registers must be an int, not ", Py_TYPE(value)->tp_name));

@@ -6,11 +6,13 @@
 // the stack, and one driver launch (or one CPU grid run) follows with the GIL
 // released. Host NumPy arrays go straight to CPU kernels (host memory is the
 // device memory there) and are copied in and back around GPU launches.
+#include <cstdio>
 #include <cstring>
 #include <exception>
 
 #include "codegen/kernel_abi.h"
 #include "cpu/launcher.h"
+#include "cpu/print_output.h"
 #include "cuda/driver.h"
 #include "cuda/error_record.h"
 #include "cuda/launch.h"
@@ -270,6 +272,25 @@ bool pack(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& s
 
 // --- launching ---------------------------------------------------------------------
 
+// What print() in a CPU kernel produced goes to sys.stdout (as print() in a
+// Python function would), so it stays in order with the script's own output
+// whether stdout is a terminal, a pipe or redirected inside the script.
+void write_kernel_output() {
+  std::string text = cpu::take_printed_output();
+  if (text.empty()) return;
+  PyObject* out = PySys_GetObject("stdout");  // borrowed
+  if (out && out != Py_None) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    bool ok = PyFile_WriteString(text.c_str(), out) == 0;
+    if (!ok) PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+    if (ok) return;
+  }
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
 void run_cpu(const runtime::CompiledKernel& k, const unsigned grid[3], const unsigned block[3], unsigned shared,
              void** params) {
   cpu::CpuLaunch l;
@@ -288,7 +309,8 @@ void run_cpu(const runtime::CompiledKernel& k, const unsigned grid[3], const uns
   Py_BEGIN_ALLOW_THREADS try { cpu::launch(l); } catch (...) {
     error = std::current_exception();
   }
-  Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+  Py_END_ALLOW_THREADS write_kernel_output();
+  if (error) std::rethrow_exception(error);
 }
 
 CUfunction cuda_function(LaunchPlan* plan) {

@@ -64,6 +64,9 @@ codegen::ModuleRequest request_for(const std::shared_ptr<const sema::TypedFuncti
   req.debug = fn.options.debug;
   req.bounds_check = target.bounds_check || fn.options.debug;
   req.fastmath = fn.options.fastmath;
+  // numba: debug=True implies line information.
+  req.lineinfo = fn.options.lineinfo || fn.options.debug;
+  req.max_registers = fn.options.max_registers;
   return req;
 }
 

@@ -122,6 +122,13 @@
 // "builtins.len"    len(array) -> int64 (shape[0], param_types {array});
 //                   len(tuple) folds to `constant`.
 // "builtins.range"  only as a For iterable (see For above).
+// "builtins.print"  print(*items) -> none; ordered_args = the items;
+//                   param_types[i]: int64 (signed ints), uint64 (unsigned),
+//                   float64 (floats), bool, or null for a string constant
+//                   (type StringLiteral, text in type->key) and for
+//                   cuda.threadIdx/blockIdx/blockDim/gridDim used as a value
+//                   (type intrinsic(key), printed "(x, y, z)"). Other types and
+//                   keyword arguments are TypingErrors (sema/typing/print.cpp).
 // --- math (libdevice on the GPU, libm on the CPU) ---------------------------
 // Unary float functions: sqrt sin cos tan asin acos atan sinh cosh tanh asinh
 // acosh atanh exp expm1 exp2 log log1p log2 log10 fabs erf erfc gamma lgamma

@@ -126,6 +126,7 @@ const ir::Type* type_libdevice_call(Typer& t, const ast::Call& c, const std::str
 const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info);
 const ir::Type* type_foreign_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info);
 const ir::Type* type_ffi_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+const ir::Type* type_print_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 // The converted index type of `idx` into array `arr`: int64 for one integer,
 // UniTuple(int64 x ndim) for a tuple; errors are prefixed with `what`.
 const ir::Type* array_index_type(Typer& t, const ast::Expr* idx, const ir::Type* arr, const std::string& what);

@@ -5,6 +5,7 @@
 
 #include <llvm/IR/Constants.h>
 
+#include "codegen/debug_info.h"
 #include "codegen/lowering/grid_stride.h"
 #include "frontend/captured.h"
 #include "support/diagnostics.h"
@@ -15,6 +16,10 @@ Lowerer::Lowerer(ModuleState& state, const sema::TypedFunction& tf, llvm::Functi
     : state_(state), tf_(tf), fn_(fn), is_kernel_body_(is_kernel_body), builder_(state.module->getContext()) {
   entry_ = llvm::BasicBlock::Create(ctx(), "entry", fn_);
   builder_.SetInsertPoint(entry_);
+  if (state.debug_info && tf.captured && tf.captured->def) {
+    builder_.SetCurrentDebugLocation(
+        state.debug_info->begin_function(fn_, tf.captured->name, tf.captured->filename, tf.captured->def->loc.line));
+  }
   if (state.options.fastmath) builder_.setFastMathFlags(llvm::FastMathFlags::getFast());
   // Allocas go before this marker so they stay in the entry block.
   alloca_point_ = llvm::cast<llvm::Instruction>(builder_.CreateAlloca(builder_.getInt8Ty(), nullptr, "alloca.point"));
@@ -389,6 +394,7 @@ void Lowerer::lower_return(const ast::Return* s) {
 }
 
 void Lowerer::stmt(const ast::Stmt* s) {
+  if (state_.debug_info) builder_.SetCurrentDebugLocation(state_.debug_info->location(fn_, s->loc.line, s->loc.column));
   switch (s->kind) {
     case ast::StmtKind::Assign: {
       auto* a = static_cast<const ast::Assign*>(s);

@@ -38,6 +38,8 @@ struct Val {
   const ir::Type* t = nullptr;
 };
 
+class DebugInfo;
+
 struct LoweringOptions {
   bool debug = false;         // bounds checks, division-by-zero reports
   bool bounds_check = false;  // CPU: bounds checks without debug
@@ -56,6 +58,7 @@ struct ModuleState {
   std::int64_t static_shared_bytes = 0;  // CPU layout of static shared arrays
   std::map<std::string, llvm::Function*> foreign_decls;
   std::vector<std::shared_ptr<const ir::ForeignFunction>> foreign_used;
+  DebugInfo* debug_info = nullptr;  // lineinfo: line tables (codegen/debug_info.h), else null
 
   // The LLVM function of a jitted callee (declared on first use; its body is lowered later).
   llvm::Function* function_for(const std::shared_ptr<const sema::TypedFunction>& tf);
@@ -162,6 +165,7 @@ void register_atomics(std::map<std::string, IntrinsicFn>& table);
 void register_warp(std::map<std::string, IntrinsicFn>& table);
 void register_memory(std::map<std::string, IntrinsicFn>& table);
 void register_arrays(std::map<std::string, IntrinsicFn>& table);
+void register_print(std::map<std::string, IntrinsicFn>& table);
 
 // Feature entry points used by the visitor.
 Val lower_binop(Lowerer& l, const ast::BinOp* e, const sema::ExprInfo& info);

@@ -24,6 +24,10 @@ raises(NotImplementedError, "kernels cannot use the C ABI", lambda: cuda.jit(abi
 raises(TypeError, "opt must be a bool or an int", lambda: cuda.jit(opt="high")(f))
 raises(ValueError, "inline must be True, False, 'always' or 'never'", lambda: cuda.jit(inline="sometimes")(f))
 raises(TypeError, "max_registers must be an int", lambda: cuda.jit(max_registers="many")(f))
+raises(TypeError, "max_registers must be an int, not bool", lambda: cuda.jit(max_registers=True)(f))
+raises(ValueError, "max_registers must be a positive int, not 0", lambda: cuda.jit(max_registers=0)(f))
+raises(ValueError, "max_registers must be a positive int, not -4", lambda: cuda.jit(max_registers=-4)(f))
+raises(ValueError, "max_registers must be a positive int, not 1" + "0" * 30, lambda: cuda.jit(max_registers=10**30)(f))
 raises(TypeError, "Expected path to file or a LinkableCode object", lambda: cuda.jit(link=[42])(f))
 raises(TypeError, "invalid signature", lambda: cuda.jit([3.5])(f))
 raises(TypeError, "must return void", lambda: cuda.jit("int32(int32[::1])")(f))
@@ -53,4 +57,43 @@ dv = cuda.jit(sig, device=True)(lambda x, n: x)
 assert dv.signatures == [(types.float32, types.int32)], dv.signatures
 dv2 = cuda.jit(["float64(float64)", types.int32(types.int32)], device=True)(lambda x: x)
 assert [tuple(map(str, s)) for s in dv2.signatures] == [("float64",), ("int32",)], dv2.signatures
+
+# lineinfo=True (and debug=True) put .file/.loc directives naming this script
+# and the kernel's lines into the PTX; without them there is none.
+# max_registers=N becomes the kernel's .maxnreg N.
+import os  # noqa: E402
+import re  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+
+def scaled(out, x):
+    i = cuda.grid(1)  # line 71
+    if i < out.size:
+        out[i] = x[i] * 3.0 + 1.0  # line 73
+
+
+def loc_lines(ptx):
+    return {int(m) for m in re.findall(r"\.loc\s+\d+\s+(\d+)\s+\d+", ptx)}
+
+
+xs = np.random.default_rng(3).standard_normal(64).astype(np.float32)
+plain = cuda.jit(scaled)
+lined = cuda.jit(lineinfo=True)(scaled)
+debugged = cuda.jit(debug=True)(scaled)
+capped = cuda.jit(max_registers=32)(scaled)
+for kern in (plain, lined, debugged, capped):
+    out = np.zeros_like(xs)
+    kern[2, 32](out, xs)
+    assert np.allclose(out, xs * 3.0 + 1.0), kern
+ptx_plain = plain.inspect_asm(plain.signatures[0])
+ptx_lined = lined.inspect_asm(lined.signatures[0])
+assert not loc_lines(ptx_plain) and ".file" not in ptx_plain, ptx_plain
+assert ".maxnreg" not in ptx_plain, ptx_plain
+script = os.path.basename(__file__)
+assert re.search(r'\.file\s+\d+\s+"[^"]*%s"' % re.escape(script), ptx_lined), ptx_lined
+# The def line starts the function; line 0 marks instructions merged from several lines.
+assert {70, 71, 73} <= loc_lines(ptx_lined) <= {0, 70, 71, 72, 73}, loc_lines(ptx_lined)
+assert {71, 73} <= loc_lines(debugged.inspect_asm(debugged.signatures[0]))
+assert re.search(r"\.maxnreg\s+32\b", capped.inspect_asm(capped.signatures[0]))
 print("jit options checked")
