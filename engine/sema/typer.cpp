@@ -311,7 +311,12 @@ void Typer::stmt(const ast::Stmt& s) {
         }
         const ir::Type* rt = type_of(a.value.get());
         std::vector<const ir::Type*> operands;
-        const ir::Type* result = type_binop_types(*this, a.op, lt, rt, a.target.get(), &operands);
+        const ir::Type* op_lt = lt;
+        if (lt->kind == ir::TypeKind::Optional) {  // `v += 1` on an Optional local uses its payload
+          op_lt = lt->pointee;
+          note_unwrap();
+        }
+        const ir::Type* result = type_binop_types(*this, a.op, op_lt, rt, a.target.get(), &operands);
         if (a.target->kind == ast::ExprKind::Name) {
           const auto& n = static_cast<const ast::Name&>(*a.target);
           assign_local(n.id, result, a.target.get());

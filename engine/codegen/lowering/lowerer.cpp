@@ -301,6 +301,7 @@ void Lowerer::assign_to(const ast::Expr* target, Val value) {
     case ast::ExprKind::Subscript: store_subscript(*this, static_cast<const ast::Subscript*>(target), value); return;
     case ast::ExprKind::Tuple: {
       auto* tu = static_cast<const ast::Tuple*>(target);
+      if (value.t->kind == ir::TypeKind::Optional) value = convert(value, value.t->pointee);  // unpacking unwraps
       CUHOST_CHECK(value.t->kind == ir::TypeKind::Tuple && value.t->elements.size() == tu->elts.size())
           << "tuple unpacking of " << value.t->str();
       for (unsigned i = 0; i < tu->elts.size(); ++i)

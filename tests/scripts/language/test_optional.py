@@ -4,7 +4,7 @@
 # used where a value is needed (a None there ends the thread, like numba's
 # "expected T, got None"), conditional expressions with None, Optional
 # arguments, and the typing errors around them.
-# stdout: optional ok: 15 checks
+# stdout: optional ok: 16 checks
 import numpy as np
 from numba import cuda
 
@@ -248,5 +248,56 @@ except Exception as e:
     checks += 1
 else:
     raise AssertionError("None not reported in debug mode")
+
+
+# 10. Optional tuples unpacked, `+=` on an Optional local, builtins on an
+#     Optional, a declared signature that unwraps, Optional arrays, while.
+@cuda.jit(device=True)
+def pair_or_none(x):
+    if x > 0:
+        return (x, x * 2)
+    return None
+
+
+@cuda.jit("int32(int32)", device=True)
+def declared(x):
+    if x > 0:
+        return x
+
+
+@cuda.jit
+def k_misc(out, xs):
+    i = cuda.grid(1)
+    if i < xs.size:
+        v = None
+        if xs[i] > 2:
+            v = xs[i]
+        if v is not None:
+            v += 10
+        out[i, 0] = v if v is not None else -1
+        p = pair_or_none(xs[i])
+        if p is not None:
+            a, b = p
+            out[i, 1] = a + b
+        out[i, 2] = min(positive_or_none(xs[i] + 100), 120)
+        out[i, 3] = declared(xs[i] + 200)
+        arr = out if xs[i] > -1000 else None
+        arr[i, 4] = 9
+        w = half_if_even(xs[i])
+        while w is not None:
+            out[i, 5] += w
+            w = None
+
+
+out = np.zeros((N, 6), np.int64)
+k_misc[3, 128](out, xs)
+want = np.zeros((N, 6), np.int64)
+want[:, 0] = np.where(xs > 2, xs + 10, -1)
+want[:, 1] = np.where(xs > 0, 3 * xs, 0)
+want[:, 2] = np.minimum(xs + 100, 120)
+want[:, 3] = xs + 200
+want[:, 4] = 9
+want[:, 5] = np.where(xs % 2 == 0, xs // 2, 0)
+check(out, want)
 
 print("optional ok: %d checks" % checks)
