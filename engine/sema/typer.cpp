@@ -372,7 +372,10 @@ void Typer::stmt(const ast::Stmt& s) {
       return;
     }
     case ast::StmtKind::Pass: return;
-    case ast::StmtKind::ExprStmt: guarded([&] { type_of(static_cast<const ast::ExprStmt&>(s).value.get()); }); return;
+    case ast::StmtKind::ExprStmt:
+      // A discarded Optional result is not unwrapped (a None there is fine).
+      guarded([&] { type_of_optional(static_cast<const ast::ExprStmt&>(s).value.get()); });
+      return;
   }
 }
 

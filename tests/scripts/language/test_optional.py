@@ -281,6 +281,7 @@ def k_misc(out, xs):
             out[i, 1] = a + b
         out[i, 2] = min(positive_or_none(xs[i] + 100), 120)
         out[i, 3] = declared(xs[i] + 200)
+        positive_or_none(xs[i])  # a discarded None ends nothing
         arr = out if xs[i] > -1000 else None
         arr[i, 4] = 9
         w = half_if_even(xs[i])
