@@ -233,11 +233,23 @@ void emit_exported_device(LoweredModule& out, ModuleState& state, const ModuleRe
   }
   // Exported functions have no thread context on the host: pass zeros.
   for (llvm::Type* t : state.hooks->context_param_types(m)) args.push_back(llvm::Constant::getNullValue(t));
-  llvm::Value* result = b.CreateCall(impl, args);
-  if (!void_ret && tf.return_type->kind == ir::TypeKind::Boolean) result = b.CreateZExt(result, b.getInt8Ty());
+  llvm::AllocaInst* slot = tf.raises && !void_ret ? b.CreateAlloca(llvm_type_of(c, tf.return_type)) : nullptr;
+  InternalCall call = call_internal(b, impl, tf, args, slot);
+  llvm::Value* result = call.result;
+  // numba ABI: an Optional result is its payload with status -2 for None.
+  llvm::Value* none_status = nullptr;
+  const ir::Type* value_type = tf.return_type;
+  if (!void_ret && tf.return_type->kind == ir::TypeKind::Optional) {
+    none_status = b.CreateSelect(b.CreateExtractValue(result, {0}), b.getInt32(0), b.getInt32(-2));
+    result = b.CreateExtractValue(result, {1});
+    value_type = tf.return_type->pointee;
+  }
+  if (!void_ret && value_type->kind == ir::TypeKind::Boolean) result = b.CreateZExt(result, b.getInt8Ty());
   if (numba) {
     if (!void_ret) b.CreateStore(result, f->getArg(0));
-    b.CreateRet(b.getInt32(0));
+    llvm::Value* status = none_status ? none_status : b.getInt32(0);
+    if (call.status) status = b.CreateSelect(b.CreateICmpEQ(call.status, b.getInt32(0)), status, call.status);
+    b.CreateRet(status);
   } else if (void_ret) {
     b.CreateRetVoid();
   } else {
@@ -274,7 +286,7 @@ void emit_c_abi_symbols(ModuleState& state, LoweredModule& out, bool keep_symbol
       args.push_back(a);
     }
     for (llvm::Type* t : state.hooks->context_param_types(m)) args.push_back(llvm::Constant::getNullValue(t));
-    llvm::Value* result = b.CreateCall(impl, args);
+    llvm::Value* result = call_internal(b, impl, tf, args, nullptr).result;  // C ABI: no status channel
     if (void_ret) {
       b.CreateRetVoid();
     } else {

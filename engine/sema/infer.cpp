@@ -97,6 +97,10 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
                              " cannot be converted to the declared return type ", display(declared_return)),
                       fn->captured->where(fn->captured->def->loc), fn->name);
     }
+    // A None reaching a declared non-Optional return ends the thread.
+    if (out->return_type->kind == ir::TypeKind::Optional && declared_return->kind != ir::TypeKind::Optional &&
+        out->abi == ir::Abi::Numba)
+      out->raises = true;
     out->return_type = declared_return;
   } else if (!kernel && declared_return && declared_return->kind == ir::TypeKind::Void &&
              out->return_type->kind != ir::TypeKind::NoneType) {

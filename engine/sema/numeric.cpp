@@ -18,6 +18,27 @@ const ir::Type* float_for_int(const ir::Type* t) {
 
 }  // namespace
 
+bool can_be_optional(const ir::Type* t) {
+  return t && (is_num_or_bool(t) || t->is_tuple() || t->is_array() || t->kind == ir::TypeKind::CPointer);
+}
+
+// numba's unification with None: none and T give OptionalType(T); an
+// Optional unifies its payload with the other side (none included).
+static const ir::Type* unify_optional(const ir::Type* a, const ir::Type* b) {
+  using K = ir::TypeKind;
+  if (a->kind != K::Optional && b->kind != K::Optional && a->kind != K::NoneType && b->kind != K::NoneType)
+    return nullptr;
+  auto payload = [](const ir::Type* t) { return t->kind == K::Optional ? t->pointee : t; };
+  if (a->kind == K::NoneType) std::swap(a, b);
+  // b may now be none; a is Optional or a value type.
+  if (b->kind == K::NoneType) {
+    if (a->kind == K::Optional) return a;
+    return can_be_optional(a) ? ir::optional(a) : nullptr;
+  }
+  const ir::Type* u = unify(payload(a), payload(b));
+  return can_be_optional(u) ? ir::optional(u) : nullptr;
+}
+
 const ir::Type* promote(const ir::Type* a, const ir::Type* b) {
   if (a == b) return a;
   if (!is_num_or_bool(a) || !is_num_or_bool(b)) return nullptr;
@@ -49,6 +70,7 @@ const ir::Type* promote(const ir::Type* a, const ir::Type* b) {
 const ir::Type* unify(const ir::Type* a, const ir::Type* b) {
   if (a == b) return a;
   if (!a || !b) return nullptr;
+  if (const ir::Type* o = unify_optional(a, b)) return o;
   if (is_num_or_bool(a) && is_num_or_bool(b)) return promote(a, b);
   if (a->is_tuple() && b->is_tuple() && a->elements.size() == b->elements.size()) {
     std::vector<const ir::Type*> elems;
@@ -103,6 +125,8 @@ bool can_convert(const ir::Type* from, const ir::Type* to) {
            (to->layout == ir::Layout::A || from->layout == to->layout) && (!from->readonly || to->readonly);
   }
   if (to->kind == ir::TypeKind::Optional) return from->kind == ir::TypeKind::NoneType || can_convert(from, to->pointee);
+  // numba: an Optional converts to its payload's targets (checked at run time).
+  if (from->kind == ir::TypeKind::Optional) return can_convert(from->pointee, to);
   return false;
 }
 

@@ -14,6 +14,10 @@ namespace cuhost::sema {
 // ndim to layout A); nullptr when they cannot be unified.
 const ir::Type* unify(const ir::Type* a, const ir::Type* b);
 
+// Whether OptionalType(t) is a value type cuhost lowers ({i1 valid, t}):
+// numbers, booleans, tuples, arrays and C pointers.
+bool can_be_optional(const ir::Type* t);
+
 // NumPy's promote_types for two scalars (bool < ints < floats < complex).
 const ir::Type* promote(const ir::Type* a, const ir::Type* b);
 

@@ -60,6 +60,12 @@ struct TypedFunction {
   std::vector<std::shared_ptr<const ir::ForeignFunction>> foreign_callees;  // direct foreign callees
   bool uses_barriers = false;                                               // syncthreads* (incl. through callees)
   bool uses_warp_ops = false;  // shfl/vote/syncwarp/... (incl. through callees)
+  // A numba-ABI device function that can end the calling thread: it calls a
+  // numba-ABI foreign function, a jitted numba-ABI callee that raises, or
+  // converts an OptionalType value holding None to its payload. Its LLVM
+  // function returns an i32 status (0 OK, else the error code to propagate)
+  // and writes its result through a pointer (codegen/lowering/status.cpp).
+  bool raises = false;
 
   const ExprInfo& info(const ast::Expr* e) const;  // internal error if missing
   std::string signature() const;                   // "(float32, array(float32, 1d, C)) -> none"

@@ -97,10 +97,8 @@ void Typer::run() {
     out_->return_type = ir::none_type();
   } else {
     const ir::Type* rt = nullptr;
-    bool has_value = false;
     for (size_t i = 0; i < returns_.size(); ++i) {
       const ir::Type* r = returns_[i];
-      if (r->kind != ir::TypeKind::NoneType) has_value = true;
       if (!rt) {
         rt = r;
         continue;
@@ -112,12 +110,22 @@ void Typer::run() {
       }
       rt = u;
     }
-    if (has_value && !always_returns(def.body)) {
-      fail(ErrorKind::TypingError, def.loc,
-           concat("device function '", def.name,
-                  "' returns a value on some paths and falls off the end (returning None) on others"));
+    // Falling off the end returns None: with values elsewhere the function
+    // returns OptionalType(T), as in numba.
+    if (rt && !always_returns(def.body)) {
+      const ir::Type* u = unify(rt, ir::none_type());
+      if (!u) {
+        fail(ErrorKind::TypingError, def.loc,
+             concat("device function '", def.name, "' returns ", display(rt),
+                    " on some paths and falls off the end (returning None) on others"));
+      }
+      rt = u;
     }
     out_->return_type = rt ? rt : ir::none_type();
+    // A C-ABI function has no None: OptionalType(T) is flattened to T, None
+    // becoming a zero T (FFI.md, C -> numba edges).
+    if (out_->abi == ir::Abi::C && out_->return_type->kind == ir::TypeKind::Optional)
+      out_->return_type = out_->return_type->pointee;
   }
   for (auto& [name, type] : locals_)
     if (type) out_->locals[name] = type;
@@ -125,10 +133,14 @@ void Typer::run() {
   out_->uses_warp_ops = uses_warp_ops_;
   out_->callees = callees_;
   out_->foreign_callees = foreign_;
+  bool raises = unwraps_;
   for (const auto& c : callees_) {
     out_->uses_barriers = out_->uses_barriers || c->uses_barriers;
     out_->uses_warp_ops = out_->uses_warp_ops || c->uses_warp_ops;
+    raises = raises || (c->raises && c->abi == ir::Abi::Numba);
   }
+  for (const auto& f : foreign_) raises = raises || f->abi == ir::Abi::Numba;
+  out_->raises = !out_->is_kernel && out_->abi == ir::Abi::Numba && raises;
 }
 
 void Typer::pass() {
@@ -141,6 +153,7 @@ void Typer::pass() {
   loop_depth_ = 0;
   uses_barriers_ = false;
   uses_warp_ops_ = false;
+  unwraps_ = false;
   callees_.clear();
   foreign_.clear();
   body(captured().def->body);
@@ -171,7 +184,8 @@ void Typer::add_foreign(std::shared_ptr<const ir::ForeignFunction> f) {
 }
 
 void Typer::check_truthy(const ast::Expr* e) {
-  const ir::Type* t = type_of(e);
+  const ir::Type* t = type_of_optional(e);
+  if (t->kind == ir::TypeKind::Optional) t = t->pointee;  // None is false, as in Python
   if (t->kind == ir::TypeKind::Boolean || t->is_number() || t->kind == ir::TypeKind::NoneType) return;
   typing_error(e, concat("cannot use a value of type ", display(t), " as a condition"));
 }
@@ -215,10 +229,15 @@ void Typer::assign_to(const ast::Expr* target, const ir::Type* vt, const ast::So
         typing_error(target,
                      concat("cannot store a value of type ", display(vt), " into an element of type ", display(slot)));
       }
+      if (vt->kind == ir::TypeKind::Optional) note_unwrap();
       return;
     }
     case ast::ExprKind::Tuple: {
       const auto& tup = static_cast<const ast::Tuple&>(*target);
+      if (vt->kind == ir::TypeKind::Optional && vt->pointee->is_tuple()) {
+        vt = vt->pointee;
+        note_unwrap();
+      }
       if (!vt->is_tuple() || vt->elements.size() != tup.elts.size()) {
         typing_error(target,
                      concat("cannot unpack a value of type ", display(vt), " into ", tup.elts.size(), " variables"));
@@ -259,7 +278,7 @@ void Typer::stmt(const ast::Stmt& s) {
     case ast::StmtKind::Assign: {
       const auto& a = static_cast<const ast::Assign&>(s);
       guarded([&] {
-        const ir::Type* vt = type_of(a.value.get());
+        const ir::Type* vt = type_of_optional(a.value.get());
         for (const auto& t : a.targets) {
           assign_to(t.get(), vt, a.loc);
           const auto& c = info(a.value.get()).constant;
@@ -292,7 +311,12 @@ void Typer::stmt(const ast::Stmt& s) {
         }
         const ir::Type* rt = type_of(a.value.get());
         std::vector<const ir::Type*> operands;
-        const ir::Type* result = type_binop_types(*this, a.op, lt, rt, a.target.get(), &operands);
+        const ir::Type* op_lt = lt;
+        if (lt->kind == ir::TypeKind::Optional) {  // `v += 1` on an Optional local uses its payload
+          op_lt = lt->pointee;
+          note_unwrap();
+        }
+        const ir::Type* result = type_binop_types(*this, a.op, op_lt, rt, a.target.get(), &operands);
         if (a.target->kind == ast::ExprKind::Name) {
           const auto& n = static_cast<const ast::Name&>(*a.target);
           assign_local(n.id, result, a.target.get());
@@ -342,13 +366,16 @@ void Typer::stmt(const ast::Stmt& s) {
         return;
       }
       guarded([&] {
-        returns_.push_back(r.value ? type_of(r.value.get()) : ir::none_type());
+        returns_.push_back(r.value ? type_of_optional(r.value.get()) : ir::none_type());
         return_stmts_.push_back(&r);
       });
       return;
     }
     case ast::StmtKind::Pass: return;
-    case ast::StmtKind::ExprStmt: guarded([&] { type_of(static_cast<const ast::ExprStmt&>(s).value.get()); }); return;
+    case ast::StmtKind::ExprStmt:
+      // A discarded Optional result is not unwrapped (a None there is fine).
+      guarded([&] { type_of_optional(static_cast<const ast::ExprStmt&>(s).value.get()); });
+      return;
   }
 }
 
@@ -358,10 +385,21 @@ const ir::Type* Typer::type_of(const ast::Expr* e) {
   inf = ExprInfo{};
   const ir::Type* t = type_expr(e, inf);
   CUHOST_CHECK(t) << "no type for expression at line " << e->loc.line;
+  if (t->kind == ir::TypeKind::Optional && !keep_optional_.count(e)) {
+    // Lowering converts the Optional value to this payload type, with a
+    // check that ends the thread on None.
+    t = t->pointee;
+    note_unwrap();
+  }
   ExprInfo& again = info(e);  // same element (references stay valid)
   again.type = t;
   typed_.insert(e);
   return t;
+}
+
+const ir::Type* Typer::type_of_optional(const ast::Expr* e) {
+  keep_optional_.insert(e);
+  return type_of(e);
 }
 
 std::optional<std::int64_t> Typer::literal_int(const ast::Expr* e) {
@@ -431,8 +469,8 @@ const ir::Type* Typer::type_expr(const ast::Expr* e, ExprInfo& inf) {
     case ast::ExprKind::IfExp: {
       const auto& x = static_cast<const ast::IfExp&>(*e);
       check_truthy(x.test.get());
-      const ir::Type* b = type_of(x.body.get());
-      const ir::Type* o = type_of(x.orelse.get());
+      const ir::Type* b = type_of_optional(x.body.get());
+      const ir::Type* o = type_of_optional(x.orelse.get());
       const ir::Type* u = unify(b, o);
       if (!u) typing_error(e, concat("cannot unify ", display(b), " and ", display(o), " in a conditional expression"));
       ExprInfo& again = info(e);

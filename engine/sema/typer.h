@@ -39,6 +39,15 @@ class Typer {
   // Types `e` (once per pass) and returns its type (never null; a read of a
   // not-yet-typed local throws Pending).
   const ir::Type* type_of(const ast::Expr* e);
+  // Like type_of, but an OptionalType(T) value stays Optional. type_of()
+  // unwraps it to T: numba converts an Optional wherever a T is needed (a
+  // None there ends the thread). Contexts that keep the Optional: assigned
+  // values, returns, `is` operands, device-call arguments, branches of
+  // conditional and boolean expressions, conditions.
+  const ir::Type* type_of_optional(const ast::Expr* e);
+  // Records that this function converts an Optional to its payload (so it
+  // can end the thread: see TypedFunction::raises).
+  void note_unwrap() { unwraps_ = true; }
   // The ExprInfo of an expression (created on demand).
   ExprInfo& info(const ast::Expr* e) { return out_->exprs[e]; }
   // The compile-time value of a typed expression, if known.
@@ -92,7 +101,9 @@ class Typer {
   // literal typing: `n = 2; cuda.grid(n)`).
   std::map<std::string, int> assignment_count_;
   std::map<std::string, ir::ConstValue> const_locals_;
-  std::set<const ast::Expr*> typed_;  // typed in this pass
+  std::set<const ast::Expr*> typed_;          // typed in this pass
+  std::set<const ast::Expr*> keep_optional_;  // typed by type_of_optional
+  bool unwraps_ = false;
   std::vector<const ir::Type*> returns_;
   std::vector<const ast::Return*> return_stmts_;
   bool changed_ = false;

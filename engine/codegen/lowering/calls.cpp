@@ -97,14 +97,10 @@ Val call_foreign(Lowerer& l, const ast::Call* e, const sema::ExprInfo& inf) {
     auto* cont = llvm::BasicBlock::Create(l.ctx(), "call.ok", l.function());
     b.CreateCondBr(ok, cont, fail);
     b.SetInsertPoint(fail);
-    if (l.options().debug)
-      l.hooks().kernel_error(l, concat("foreign function '", ff.name, "' returned an error status"),
-                             b.CreateSExt(status, b.getInt64Ty()));
-    llvm::Type* frt = l.function()->getReturnType();
-    if (frt->isVoidTy())
-      b.CreateRetVoid();
-    else
-      b.CreateRet(llvm::Constant::getNullValue(frt));
+    // The error ends the thread: a kernel returns, a numba-ABI device
+    // function passes the code on to its caller (lowering/status.cpp).
+    l.raise_error(status, concat("foreign function '", ff.name, "' returned an error status"));
+    b.CreateUnreachable();
     b.SetInsertPoint(cont);
     if (void_ret) return {nullptr, inf.type};
     llvm::Value* r = b.CreateLoad(foreign_type(l.ctx(), rt), slot);
@@ -116,8 +112,7 @@ Val call_foreign(Lowerer& l, const ast::Call* e, const sema::ExprInfo& inf) {
 }
 
 Val call_jitted(Lowerer& l, const ast::Call* e, const sema::ExprInfo& inf) {
-  auto& b = l.b();
-  llvm::Function* f = l.state().function_for(inf.callee);
+  (void)e;
   std::vector<llvm::Value*> args;
   const auto& pts = inf.callee->arg_types;
   for (size_t i = 0; i < inf.ordered_args.size(); ++i) {
@@ -125,10 +120,7 @@ Val call_jitted(Lowerer& l, const ast::Call* e, const sema::ExprInfo& inf) {
     Val v = l.expr_as(inf.ordered_args[i], pt);
     args.push_back(v.v ? v.v : llvm::UndefValue::get(llvm_type_of(l.ctx(), pt)));
   }
-  for (llvm::Value* c : l.context_args()) args.push_back(c);
-  llvm::Value* r = b.CreateCall(f, args);
-  if (is_void_type(inf.callee->return_type)) return {nullptr, inf.type};
-  return l.convert({r, inf.callee->return_type}, inf.type);
+  return l.call_jitted(inf.callee, std::move(args), inf.type);
 }
 
 }  // namespace
@@ -163,11 +155,7 @@ llvm::Function* ModuleState::function_for(const std::shared_ptr<const sema::Type
   auto it = functions.find(tf.get());
   if (it != functions.end()) return it->second;
   llvm::LLVMContext& c = module->getContext();
-  std::vector<llvm::Type*> params;
-  for (const ir::Type* a : tf->arg_types) params.push_back(llvm_type_of(c, a));
-  for (llvm::Type* t : hooks->context_param_types(*module)) params.push_back(t);
-  llvm::Type* ret = is_void_type(tf->return_type) ? llvm::Type::getVoidTy(c) : llvm_type_of(c, tf->return_type);
-  auto* fty = llvm::FunctionType::get(ret, params, false);
+  llvm::FunctionType* fty = internal_function_type(c, *tf, hooks->context_param_types(*module));
   std::string name = tf->symbol.empty() ? tf->captured->name : tf->symbol;
   auto* f = llvm::Function::Create(fty, llvm::GlobalValue::InternalLinkage, name + ".impl", *module);
   f->addFnAttr(llvm::Attribute::NoUnwind);

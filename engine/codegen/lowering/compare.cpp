@@ -12,6 +12,7 @@ llvm::Value* compare_values(Lowerer& l, ast::CompareOpKind op, Val a, Val c) {
   auto& b = l.b();
   using K = ast::CompareOpKind;
   const ir::Type* t = a.t;
+  if (t->kind == ir::TypeKind::Optional) return optional_is(l, op, a, c);
   if (t->kind == ir::TypeKind::Float) {
     switch (op) {
       case K::Eq:

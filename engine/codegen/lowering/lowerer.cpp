@@ -45,11 +45,7 @@ llvm::BasicBlock* Lowerer::new_block(const std::string& name) {
 }
 
 void Lowerer::emit_return_default() {
-  llvm::Type* rt = fn_->getReturnType();
-  if (rt->isVoidTy())
-    builder_.CreateRetVoid();
-  else
-    builder_.CreateRet(llvm::Constant::getNullValue(rt));
+  emit_return(nullptr);
   new_block("after.return");
 }
 
@@ -74,6 +70,7 @@ llvm::Type* llvm_type_of(llvm::LLVMContext& c, const ir::Type* t) {
     }
     case K::CPointer: return llvm::PointerType::get(c, 0);
     case K::Range: return llvm_type_of(c, t->pointee);
+    case K::Optional: return llvm::StructType::get(c, {llvm::Type::getInt1Ty(c), llvm_type_of(c, t->pointee)});
     default:
       // Non-values (modules, functions, type objects, None) carry no bits.
       return llvm::StructType::get(c);
@@ -133,6 +130,9 @@ Val Lowerer::constant(const ir::ConstValue& c, const ir::Type* t) {
 Val Lowerer::convert(Val v, const ir::Type* to) {
   using K = ir::TypeKind;
   const ir::Type* from = v.t;
+  if (to && from != to &&
+      (from->kind == K::Optional || to->kind == K::Optional || (from->kind == K::NoneType && to->is_scalar())))
+    return convert_optional(*this, v, to);
   if (!to || from == to || !v.v) return {v.v, to ? to : from};
   auto& b = builder_;
   if (to->kind == K::Boolean) return {truth(v), to};
@@ -173,6 +173,9 @@ llvm::Value* Lowerer::truth(Val v) {
     case K::Integer: return builder_.CreateICmpNE(v.v, llvm::ConstantInt::get(v.v->getType(), 0));
     case K::Float: return builder_.CreateFCmpUNE(v.v, llvm::ConstantFP::get(v.v->getType(), 0.0));
     case K::NoneType: return builder_.getFalse();
+    case K::Optional:
+      // None is false; otherwise the payload's truth (Python's rule).
+      return builder_.CreateAnd(optional_valid(*this, v), truth(optional_payload(*this, v)));
     case K::Array: return builder_.getTrue();
     case K::Tuple: return builder_.getInt1(!v.t->elements.empty());
     default: return builder_.getTrue();
@@ -187,6 +190,11 @@ llvm::Value* Lowerer::local_slot(const std::string& name) {
   auto lt = tf_.locals.find(name);
   CUHOST_CHECK(lt != tf_.locals.end()) << "local '" << name << "' has no type";
   llvm::AllocaInst* slot = entry_alloca(llvm_type(lt->second), name);
+  // Zero at entry, like numba: a variable read on a path that never
+  // assigned it (assigned only inside an `if`, a loop that did not run)
+  // reads zero instead of undefined bits. mem2reg removes the store where
+  // every path assigns.
+  llvm::IRBuilder<>(alloca_point_).CreateStore(llvm::Constant::getNullValue(slot->getAllocatedType()), slot);
   locals_[name] = slot;
   return slot;
 }
@@ -218,9 +226,12 @@ Val Lowerer::expr(const ast::Expr* e) {
       auto* bo = static_cast<const ast::BoolOp*>(e);
       llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx(), "boolop.end", fn_);
       std::vector<std::pair<llvm::Value*, llvm::BasicBlock*>> incoming;
+      // The operands' unified type (an Optional when a None is among them);
+      // the result is converted to the expression's type at the end.
+      const ir::Type* ut = inf.operand_types.empty() ? inf.type : inf.operand_types[0];
       for (size_t i = 0; i < bo->values.size(); ++i) {
         Val v = expr(bo->values[i].get());
-        llvm::Value* converted = convert(v, inf.type).v;
+        llvm::Value* converted = convert(v, ut).v;
         if (i + 1 == bo->values.size()) {
           incoming.push_back({converted, builder_.GetInsertBlock()});
           builder_.CreateBr(done);
@@ -237,9 +248,9 @@ Val Lowerer::expr(const ast::Expr* e) {
         builder_.SetInsertPoint(next);
       }
       builder_.SetInsertPoint(done);
-      llvm::PHINode* phi = builder_.CreatePHI(llvm_type(inf.type), unsigned(incoming.size()));
+      llvm::PHINode* phi = builder_.CreatePHI(llvm_type(ut), unsigned(incoming.size()));
       for (auto& [v, bb] : incoming) phi->addIncoming(v, bb);
-      return {phi, inf.type};
+      return convert({phi, ut}, inf.type);
     }
     case ast::ExprKind::IfExp: {
       auto* ie = static_cast<const ast::IfExp*>(e);
@@ -248,12 +259,14 @@ Val Lowerer::expr(const ast::Expr* e) {
       llvm::BasicBlock* else_bb = llvm::BasicBlock::Create(ctx(), "ifexp.else", fn_);
       llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx(), "ifexp.end", fn_);
       builder_.CreateCondBr(cond, then_bb, else_bb);
+      // Branches meet in their unified type (an Optional when one is None).
+      const ir::Type* ut = inf.operand_types.empty() ? inf.type : inf.operand_types[0];
       builder_.SetInsertPoint(then_bb);
-      llvm::Value* tv = expr_as(ie->body.get(), inf.type).v;
+      llvm::Value* tv = expr_as(ie->body.get(), ut).v;
       llvm::BasicBlock* then_end = builder_.GetInsertBlock();
       builder_.CreateBr(done);
       builder_.SetInsertPoint(else_bb);
-      llvm::Value* ev = expr_as(ie->orelse.get(), inf.type).v;
+      llvm::Value* ev = expr_as(ie->orelse.get(), ut).v;
       llvm::BasicBlock* else_end = builder_.GetInsertBlock();
       builder_.CreateBr(done);
       builder_.SetInsertPoint(done);
@@ -261,7 +274,7 @@ Val Lowerer::expr(const ast::Expr* e) {
       llvm::PHINode* phi = builder_.CreatePHI(tv->getType(), 2);
       phi->addIncoming(tv, then_end);
       phi->addIncoming(ev, else_end);
-      return {phi, inf.type};
+      return convert({phi, ut}, inf.type);
     }
     case ast::ExprKind::Tuple: {
       auto* tu = static_cast<const ast::Tuple*>(e);
@@ -294,6 +307,7 @@ void Lowerer::assign_to(const ast::Expr* target, Val value) {
     case ast::ExprKind::Subscript: store_subscript(*this, static_cast<const ast::Subscript*>(target), value); return;
     case ast::ExprKind::Tuple: {
       auto* tu = static_cast<const ast::Tuple*>(target);
+      if (value.t->kind == ir::TypeKind::Optional) value = convert(value, value.t->pointee);  // unpacking unwraps
       CUHOST_CHECK(value.t->kind == ir::TypeKind::Tuple && value.t->elements.size() == tu->elts.size())
           << "tuple unpacking of " << value.t->str();
       for (unsigned i = 0; i < tu->elts.size(); ++i)
@@ -380,15 +394,18 @@ void Lowerer::lower_for(const ast::For* s) {
 }
 
 void Lowerer::lower_return(const ast::Return* s) {
-  llvm::Type* rt = fn_->getReturnType();
-  if (rt->isVoidTy()) {
+  if (is_void_type(tf_.return_type) || is_kernel_body_) {
     if (s->value) expr(s->value.get());
-    builder_.CreateRetVoid();
+    emit_return(nullptr);
   } else if (s->value) {
-    Val v = expr_as(s->value.get(), tf_.return_type);
-    builder_.CreateRet(v.v ? v.v : llvm::Constant::getNullValue(rt));
+    Val v = expr(s->value.get());
+    // A C-ABI function flattens an Optional (or None) to its T, None giving zero.
+    bool flatten = tf_.abi == ir::Abi::C && tf_.return_type->kind != ir::TypeKind::Optional &&
+                   (v.t->kind == ir::TypeKind::Optional || v.t->kind == ir::TypeKind::NoneType);
+    v = flatten ? optional_flatten(*this, v, tf_.return_type) : convert(v, tf_.return_type);
+    emit_return(v.v ? v.v : llvm::Constant::getNullValue(llvm_type(tf_.return_type)));
   } else {
-    builder_.CreateRet(llvm::Constant::getNullValue(rt));
+    emit_return(llvm::Constant::getNullValue(llvm_type(tf_.return_type)));
   }
   new_block("after.return");
 }
@@ -466,6 +483,7 @@ void Lowerer::setup_params() {
   size_t nctx = state_.hooks->context_param_types(*state_.module).size();
   size_t nargs = fn_->arg_size() - nctx;
   for (size_t k = nargs; k < fn_->arg_size(); ++k) context_args_.push_back(fn_->getArg(unsigned(k)));
+  unsigned first = has_status() ? 1 : 0;  // the result pointer comes first
   unsigned next = 0;
   // Rebuilds a value of type t from consecutive kernel slots.
   std::function<llvm::Value*(const ir::Type*)> from_slots = [&](const ir::Type* t) -> llvm::Value* {
@@ -497,7 +515,7 @@ void Lowerer::setup_params() {
   };
   for (size_t p = 0; p < def.params.size(); ++p) {
     const ir::Type* t = tf_.arg_types[p];
-    llvm::Value* v = is_kernel_body_ ? from_slots(t) : fn_->getArg(unsigned(p));
+    llvm::Value* v = is_kernel_body_ ? from_slots(t) : fn_->getArg(unsigned(first + p));
     auto lt = tf_.locals.find(def.params[p].name);
     const ir::Type* local_t = lt != tf_.locals.end() ? lt->second : t;
     Val cv = convert({v, t}, local_t);
@@ -511,11 +529,10 @@ void Lowerer::lower_body() {
   setup_params();
   body(tf_.captured->def->body);
   if (!builder_.GetInsertBlock()->getTerminator()) {
-    llvm::Type* rt = fn_->getReturnType();
-    if (rt->isVoidTy())
-      builder_.CreateRetVoid();
-    else
-      builder_.CreateRet(llvm::Constant::getNullValue(rt));
+    // Falling off the end returns None (a zero value; an invalid Optional).
+    emit_return(is_void_type(tf_.return_type) || is_kernel_body_
+                    ? nullptr
+                    : llvm::Constant::getNullValue(llvm_type(tf_.return_type)));
   }
   alloca_point_->eraseFromParent();
   alloca_point_ = nullptr;

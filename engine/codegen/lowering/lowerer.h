@@ -40,6 +40,11 @@ struct Val {
 
 class DebugInfo;
 
+// Status codes of the internal numba ABI (lowering/status.cpp); a foreign
+// function's error codes propagate unchanged.
+constexpr int kStatusOk = 0;
+constexpr int kStatusNone = 1;  // an OptionalType holding None was used where a value is needed
+
 struct LoweringOptions {
   bool debug = false;         // bounds checks, division-by-zero reports
   bool bounds_check = false;  // CPU: bounds checks without debug
@@ -107,6 +112,22 @@ class Lowerer {
   // Ends the current thread (function) after a failed check and continues
   // emitting in a fresh block.
   void emit_return_default();
+
+  // --- status channel (lowering/status.cpp) ---
+  // Whether this function returns an i32 status and writes its result
+  // through its first parameter (TypedFunction::raises).
+  bool has_status() const { return !is_kernel_body_ && tf_.raises; }
+  // Ends the current function with error `code` (i32): a kernel returns (the
+  // thread ends), a function with a status channel returns the code, any
+  // other function returns a zero value. With debug=True a non-empty
+  // message is reported first. Continues emitting in a fresh block.
+  void raise_error(llvm::Value* code, const std::string& message);
+  // Returns `v` (of the return type; null for none/void) from the function.
+  void emit_return(llvm::Value* v);
+  // Calls a jitted device function with converted arguments (context
+  // arguments are added) and handles its status by this function's ABI.
+  Val call_jitted(const std::shared_ptr<const sema::TypedFunction>& callee, std::vector<llvm::Value*> args,
+                  const ir::Type* result_type);
   // Starts a new block named `name` and makes it current.
   llvm::BasicBlock* new_block(const std::string& name);
 
@@ -149,6 +170,29 @@ class Lowerer {
   std::set<std::string> written_names_;  // array names stored to / escaping
   std::set<std::string> nonneg_locals_;
 };
+
+// The LLVM type of the internal function of `tf` (see lowering/status.cpp).
+llvm::FunctionType* internal_function_type(llvm::LLVMContext& c, const sema::TypedFunction& tf,
+                                           const std::vector<llvm::Type*>& context_types);
+// Calls the internal function `callee` of `tf` with `args` (context
+// arguments included). With a status channel the result goes through
+// `slot` (zeroed first; may be null for none/void results).
+struct InternalCall {
+  llvm::Value* result = nullptr;  // null for none/void
+  llvm::Value* status = nullptr;  // i32; null without a status channel
+};
+InternalCall call_internal(llvm::IRBuilder<>& b, llvm::Function* callee, const sema::TypedFunction& tf,
+                           const std::vector<llvm::Value*>& args, llvm::AllocaInst* slot);
+
+// OptionalType values (lowering/optional.cpp).
+llvm::Value* optional_valid(Lowerer& l, Val v);  // i1; true for non-Optional values, false for None
+Val optional_payload(Lowerer& l, Val v);
+// Any conversion from or to an OptionalType (None to T ends the thread).
+Val convert_optional(Lowerer& l, Val v, const ir::Type* to);
+// None or an Optional to a plain T with None as a zero T (C-ABI returns).
+Val optional_flatten(Lowerer& l, Val v, const ir::Type* to);
+// `is` / `is not` where a side is an OptionalType (both converted to it or None).
+llvm::Value* optional_is(Lowerer& l, ast::CompareOpKind op, Val a, Val c);
 
 // Intrinsic dispatch: each feature file registers its keys.
 using IntrinsicFn = std::function<Val(Lowerer&, const ast::Expr*, const sema::ExprInfo&)>;

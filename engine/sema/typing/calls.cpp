@@ -47,7 +47,8 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
   auto args = t.bind(c, fn->name, params, params.size(), t.info(&c));
   std::vector<const ir::Type*> arg_types;
   for (const ast::Expr* a : args) {
-    const ir::Type* at = t.type_of(a);
+    // An Optional argument specializes the callee on OptionalType (numba).
+    const ir::Type* at = t.type_of_optional(a);
     if (at->kind == ir::TypeKind::Module || at->kind == ir::TypeKind::Intrinsic || at->kind == ir::TypeKind::Void) {
       t.typing_error(a, concat("cannot pass ", display(at), " to device function '", fn->name, "'"));
     }

@@ -8,28 +8,41 @@ namespace cuhost::sema {
 namespace {
 
 bool num_or_bool(const ir::Type* t) { return t->kind == ir::TypeKind::Boolean || t->is_number(); }
+bool is_optional(const ir::Type* t) { return t->kind == ir::TypeKind::Optional; }
 
 }  // namespace
 
 const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info) {
   (void)info;
-  const ir::Type* left = t.type_of(e.left.get());
+  // Operands keep OptionalType for `is None` tests; other comparisons use
+  // the payload (converted with a None check, as numba does).
+  const ir::Type* left = t.type_of_optional(e.left.get());
   std::vector<const ir::Type*> operands;
   bool foldable = true;
   bool folded = true;
   for (size_t i = 0; i < e.ops.size(); ++i) {
-    const ir::Type* right = t.type_of(e.comparators[i].get());
+    const ir::Type* right = t.type_of_optional(e.comparators[i].get());
     ast::CompareOpKind op = e.ops[i];
     if (op == ast::CompareOpKind::Is || op == ast::CompareOpKind::IsNot) {
       bool ln = left->kind == ir::TypeKind::NoneType, rn = right->kind == ir::TypeKind::NoneType;
       if (!ln && !rn) {
         t.typing_error(&e, concat("'", ast::to_string(op), "' comparisons in kernels are only supported with None"));
       }
+      if (is_optional(left) || is_optional(right)) {
+        // Known only at run time: the Optional's valid bit.
+        operands.push_back(is_optional(left) ? left : right);
+        foldable = false;
+        left = right;
+        continue;
+      }
       bool same = ln && rn;
       bool value = op == ast::CompareOpKind::Is ? same : !same;
       folded = folded && value;
       operands.push_back(ir::none_type());
     } else {
+      if (is_optional(left) || is_optional(right)) t.note_unwrap();
+      if (is_optional(left)) left = left->pointee;
+      if (is_optional(right)) right = right->pointee;
       if (!num_or_bool(left) || !num_or_bool(right)) {
         t.typing_error(
             &e, concat("cannot compare ", display(left), " and ", display(right), " with '", ast::to_string(op), "'"));
@@ -56,8 +69,9 @@ const ir::Type* type_boolop(Typer& t, const ast::BoolOp& e, ExprInfo& info) {
   (void)info;
   const ir::Type* u = nullptr;
   for (const auto& v : e.values) {
-    const ir::Type* vt = t.type_of(v.get());
-    if (!num_or_bool(vt) && vt->kind != ir::TypeKind::NoneType) {
+    const ir::Type* vt = t.type_of_optional(v.get());
+    const ir::Type* payload = is_optional(vt) ? vt->pointee : vt;
+    if (!num_or_bool(payload) && vt->kind != ir::TypeKind::NoneType) {
       t.typing_error(v.get(), concat("cannot use a value of type ", display(vt), " in '",
                                      e.op == ast::BoolOpKind::And ? "and" : "or", "'"));
     }

@@ -8,7 +8,7 @@ import os
 import numpy as np
 from numba import cuda
 
-CU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "ffi", "cu", "ops.cu")
+CU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cu", "ops.cu")
 status = cuda.declare_device("ffi_status", "int32(int32, int32)", link=CU)
 
 codes = np.array([0, -2, 1, 5, -1, 0, 9, -2], np.int32)

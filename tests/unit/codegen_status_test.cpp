@@ -1,0 +1,74 @@
+// The status channel of device functions (lowering/status.cpp) in the LLVM
+// IR of the NVPTX path: only functions that can raise take a result pointer
+// and return an i32 status; the kernel returns when a status is not zero;
+// C-ABI functions keep their plain signature; the PTX assembles for sm_90.
+#include <catch2/catch.hpp>
+
+#include <regex>
+
+#include "codegen_support.h"
+
+using namespace cuhost;
+using namespace cuhost::testing;
+
+namespace {
+
+const char* kSource = R"(
+from numba import cuda
+
+@cuda.jit(device=True)
+def maybe(x):
+    if x > 0:
+        return x
+
+@cuda.jit(device=True)
+def raises(x):
+    return maybe(x) * 2
+
+@cuda.jit(device=True)
+def plain(x):
+    return x + 1
+
+@cuda.jit(device=True, abi="c")
+def flat(x):
+    return maybe(x) + raises(x)  # ignores the status of raises()
+
+@cuda.jit(device=True, abi="c")
+def flat_none(x):
+    return maybe(x)
+
+def k(out, xs):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = raises(xs[i]) + plain(xs[i]) + flat(xs[i]) + flat_none(xs[i])
+        r = maybe(xs[i])
+        if r is not None:
+            out[i] += r
+)";
+
+bool has(const std::string& text, const std::string& pattern) { return std::regex_search(text, std::regex(pattern)); }
+
+}  // namespace
+
+TEST_CASE("codegen: only raising device functions get a status channel", "[codegen][optional]") {
+  runtime::JitOptions opts;
+  opts.opt = 0;  // keep the internal functions visible
+  auto k = compile_source(kSource, "k", {"int64[::1]", "int32[::1]"}, runtime::Target::NVPTX, opts);
+  const std::string& ir = k->llvm_ir;
+  INFO(ir);
+  // raises(int32) -> int64: i32 status, result through the first pointer.
+  CHECK(has(ir, R"(define internal i32 @_cuhost_raises_[0-9a-f]+\.impl\(ptr [^,]*, i32 )"));
+  // maybe returns OptionalType(int32) as {i1, i32}, with no status.
+  CHECK(has(ir, R"(define internal \{ i1, i32 \} @_cuhost_maybe_[0-9a-f]+\.impl\(i32 )"));
+  CHECK(has(ir, R"(define internal i64 @_cuhost_plain_[0-9a-f]+\.impl\(i32 )"));
+  // The C-ABI function flattens OptionalType and never has a status.
+  CHECK(has(ir, R"(define internal i64 @flat\.impl\(i32 )"));
+  CHECK(has(ir, R"(define internal i32 @flat_none\.impl\(i32 )"));
+  CHECK(has(ir, R"(define i32 @flat_none\(i32 )"));  // the C symbol foreign code can call
+  // The kernel tests the status of raises() and returns when it is not 0.
+  CHECK(has(ir, R"(%status = call i32 @_cuhost_raises_[0-9a-f]+\.impl\(ptr )"));
+  cuda::LinkResult r = assemble(k->ptx, k->name);
+  CHECK(r.cubin.compare(0, 4,
+                        "\x7f"
+                        "ELF") == 0);
+}
