@@ -25,6 +25,7 @@ std::map<std::string, IntrinsicFn>& table() {
     register_warp(t);
     register_memory(t);
     register_arrays(t);
+    register_complex(t);
   });
   return t;
 }

@@ -28,7 +28,7 @@ std::string normalize(std::string key) {
 const std::set<std::string>& namespaces() {
   static const std::set<std::string> s = {"cuda",        "math",           "numpy",       "numba",
                                           "numba.types", "cuda.atomic",    "cuda.shared", "cuda.local",
-                                          "cuda.const",  "cuda.libdevice", "builtins"};
+                                          "cuda.const",  "cuda.libdevice", "builtins",    "cmath"};
   return s;
 }
 
@@ -123,6 +123,7 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
       return true;
     }
   }
+  if (prefix == "cmath") return resolve_cmath_key(last, info);
   if (prefix == "math" && math_functions().count(last)) {
     info.type = ir::intrinsic(key);
     return true;
