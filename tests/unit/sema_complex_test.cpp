@@ -55,6 +55,8 @@ TEST_CASE("complex typing follows numba", "[sema][complex]") {
       {"complex(a)", {"complex64"}, "complex64"},
       {"complex(a)", {"int32"}, "complex128"},
       {"np.complex64(a)", {"float64"}, "complex64"},
+      {"bool(a)", {"complex64"}, "bool"},
+      {"a if b else 1.5", {"complex64", "bool"}, "complex128"},
       {"np.complex128(a)", {"complex64"}, "complex128"},
       {"cmath.sqrt(a)", {"complex64"}, "complex64"},
       {"cmath.exp(a)", {"float32"}, "complex64"},

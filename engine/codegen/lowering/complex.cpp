@@ -234,6 +234,26 @@ Parts c_tanh(Lowerer& l, Parts z) {
   return {b.CreateFDiv(math1(l, "sinh", x2), den), b.CreateFDiv(math1(l, "sin", y2), den)};
 }
 
+// debug=True: a zero divisor reports ZeroDivisionError and ends the thread,
+// like numba's debug kernels (without debug the quotient is NaN).
+void check_divisor(Lowerer& l, Parts d) {
+  if (!l.options().debug) return;
+  auto& b = l.b();
+  llvm::Value* zero = fconst(d.re->getType(), 0.0);
+  llvm::Value* is_zero = b.CreateAnd(b.CreateFCmpOEQ(d.re, zero), b.CreateFCmpOEQ(d.im, zero));
+  auto* err = llvm::BasicBlock::Create(l.ctx(), "czerodiv", l.function());
+  auto* ok = llvm::BasicBlock::Create(l.ctx(), "cdiv.ok", l.function());
+  b.CreateCondBr(is_zero, err, ok);
+  b.SetInsertPoint(err);
+  l.hooks().kernel_error(l, "ZeroDivisionError: complex division by zero", l.i64(0));
+  llvm::Type* rt = l.function()->getReturnType();
+  if (rt->isVoidTy())
+    b.CreateRetVoid();
+  else
+    b.CreateRet(llvm::Constant::getNullValue(rt));
+  b.SetInsertPoint(ok);
+}
+
 Val call_arg(Lowerer& l, const sema::ExprInfo& inf, size_t i) {
   const ir::Type* t = i < inf.param_types.size() ? inf.param_types[i] : nullptr;
   return l.expr_as(inf.ordered_args.at(i), t);
@@ -347,7 +367,12 @@ Val complex_binary(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* 
       break;
     }
     case ast::BinOpKind::Mult: r = mul(l, x, split(l, c.v)); break;
-    case ast::BinOpKind::Div: r = div(l, x, split(l, c.v)); break;
+    case ast::BinOpKind::Div: {
+      Parts y = split(l, c.v);
+      check_divisor(l, y);
+      r = div(l, x, y);
+      break;
+    }
     case ast::BinOpKind::Pow:
       if (c.t->kind != ir::TypeKind::Complex) {
         llvm::Value* n = l.convert(c, ir::int64()).v;

@@ -62,7 +62,8 @@ const ir::Type* type_cast_call(Typer& t, const ast::Call& c, const ir::Type* tar
         &c, concat("signatures such as ", fname, "(", display(from->pointee), ") cannot be built inside a kernel"));
   }
   if (!num_or_bool(from)) t.typing_error(&c, concat("cannot convert ", display(from), " to ", display(target)));
-  if (from->kind == ir::TypeKind::Complex && target->kind != ir::TypeKind::Complex) {
+  if (from->kind == ir::TypeKind::Complex && target->kind != ir::TypeKind::Complex &&
+      target->kind != ir::TypeKind::Boolean) {
     t.typing_error(&c, concat("cannot convert ", display(from), " to ", display(target)));
   }
   ExprInfo& inf = t.info(&c);

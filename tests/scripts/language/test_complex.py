@@ -253,4 +253,40 @@ a32 = rand_c(np.complex64, -2, 2)
 o32 = np.zeros(n, np.complex64)
 cm32[(n + 63) // 64, 64](a32, o32)
 check("cmath c64", o32, (np.exp(a32) * np.sqrt(a32)).astype(np.complex64), rtol=2e-5, atol=1e-6)
+
+
+# Truthiness, and a zero divisor: NaNs normally, ZeroDivisionError with debug=True.
+@cuda.jit
+def truth(a, flags, q):
+    i = cuda.grid(1)
+    if i < a.size:
+        flags[i, 0] = bool(a[i])
+        flags[i, 1] = 1 if a[i] else 0
+        q[i] = 1 / a[i]
+
+
+@cuda.jit(debug=True)
+def checked(a, q):
+    i = cuda.grid(1)
+    if i < a.size:
+        q[i] = 1 / a[i]
+
+
+a = rand_c(np.complex128)
+a[5] = 0
+a[6] = 1j
+a[7] = 2.0
+flags = np.zeros((n, 2), np.bool_)
+q = np.zeros(n, np.complex128)
+truth[(n + 63) // 64, 64](a, flags, q)
+assert np.array_equal(flags[:, 0], a != 0) and np.array_equal(flags[:, 1], a != 0), "truthiness"
+assert np.isnan(q[5].real) and np.isnan(q[5].imag), q[5]
+check("1/z", np.delete(q, 5), 1 / np.delete(a, 5), rtol=1e-14)
+try:
+    checked[(n + 63) // 64, 64](a, q)
+    raise AssertionError("no ZeroDivisionError report")
+except Exception as e:  # noqa: BLE001 - the kernel error class is checked by name
+    assert type(e).__name__ == "KernelError", type(e).__name__
+    assert "ZeroDivisionError: complex division by zero" in str(e), str(e)
+    assert "thread (5,0,0)" in str(e), str(e)
 print("complex ok")
