@@ -240,7 +240,8 @@
 // "builtins.complex"  complex(re, im) with two real arguments: type complex64
 //                  when both are float32, else complex128; param_types = the
 //                  component type twice. complex(x) is a "cast".
-// "cmath.<f>"      sqrt exp log log10 sin cos tan sinh cosh tanh: (z) -> C with
+// "cmath.<f>"      sqrt exp log log10 sin cos tan sinh cosh tanh asin acos
+//                  atan asinh acosh atanh: (z) -> C with
 //                  C = complex64 for complex64/float32 z, else complex128;
 //                  param_types {C}. log(z, base): param_types {C, C} (promoted).
 //                  phase (z) -> F, polar (z) -> UniTuple(F x 2), F = C's

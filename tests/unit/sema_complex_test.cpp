@@ -67,6 +67,8 @@ TEST_CASE("complex typing follows numba", "[sema][complex]") {
       {"cmath.rect(a, b)", {"float32", "float32"}, "complex64"},
       {"cmath.rect(a, b)", {"float32", "int64"}, "complex128"},
       {"cmath.isnan(a)", {"complex64"}, "bool"},
+      {"cmath.atanh(a)", {"complex64"}, "complex64"},
+      {"cmath.acos(a)", {"int64"}, "complex128"},
       {"cmath.isfinite(a)", {"int64"}, "bool"},
       {"cmath.pi * a", {"complex64"}, "complex128"},
   };

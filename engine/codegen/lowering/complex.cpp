@@ -4,7 +4,8 @@
 // same IR serves the GPU (libdevice) and the CPU (libm). Arithmetic follows
 // numba: component-wise add/sub, the textbook product, CPython's division
 // algorithm (scale by the larger divisor component); `**` by an integer
-// uses repeated squaring, by a complex the polar form.
+// uses repeated squaring, by a complex the polar form; the inverse
+// functions go through log and sqrt.
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
 
@@ -234,6 +235,46 @@ Parts c_tanh(Lowerer& l, Parts z) {
   return {b.CreateFDiv(math1(l, "sinh", x2), den), b.CreateFDiv(math1(l, "sin", y2), den)};
 }
 
+Parts add(Lowerer& l, Parts a, Parts c) { return {l.b().CreateFAdd(a.re, c.re), l.b().CreateFAdd(a.im, c.im)}; }
+Parts sub(Lowerer& l, Parts a, Parts c) { return {l.b().CreateFSub(a.re, c.re), l.b().CreateFSub(a.im, c.im)}; }
+Parts real_part(llvm::Value* like, double re) { return {fconst(like->getType(), re), fconst(like->getType(), 0.0)}; }
+// i * z and -i * z.
+Parts times_i(Lowerer& l, Parts z) { return {l.b().CreateFNeg(z.im), z.re}; }
+Parts times_minus_i(Lowerer& l, Parts z) { return {z.im, l.b().CreateFNeg(z.re)}; }
+
+// asinh(z) = log(z + sqrt(z*z + 1)), evaluated for Re z >= 0 (no
+// cancellation) and mirrored by asinh(-z) = -asinh(z).
+Parts c_asinh(Lowerer& l, Parts z) {
+  auto& b = l.b();
+  llvm::Value* neg = b.CreateFCmpOLT(z.re, fconst(z.re->getType(), 0.0));
+  Parts w{b.CreateSelect(neg, b.CreateFNeg(z.re), z.re), b.CreateSelect(neg, b.CreateFNeg(z.im), z.im)};
+  Parts r = c_log(l, add(l, w, c_sqrt(l, add(l, mul(l, w, w), real_part(z.re, 1.0)))));
+  return {b.CreateSelect(neg, b.CreateFNeg(r.re), r.re), b.CreateSelect(neg, b.CreateFNeg(r.im), r.im)};
+}
+
+// acosh(z) = log(z + sqrt(z + 1) * sqrt(z - 1)) (the principal branch).
+Parts c_acosh(Lowerer& l, Parts z) {
+  Parts one = real_part(z.re, 1.0);
+  return c_log(l, add(l, z, mul(l, c_sqrt(l, add(l, z, one)), c_sqrt(l, sub(l, z, one)))));
+}
+
+// atanh(z) = (log(1 + z) - log(1 - z)) / 2.
+Parts c_atanh(Lowerer& l, Parts z) {
+  auto& b = l.b();
+  Parts one = real_part(z.re, 1.0);
+  Parts d = sub(l, c_log(l, add(l, one, z)), c_log(l, sub(l, one, z)));
+  llvm::Value* half = fconst(z.re->getType(), 0.5);
+  return {b.CreateFMul(d.re, half), b.CreateFMul(d.im, half)};
+}
+
+// asin(z) = -i asinh(iz), atan(z) = -i atanh(iz), acos(z) = pi/2 - asin(z).
+Parts c_asin(Lowerer& l, Parts z) { return times_minus_i(l, c_asinh(l, times_i(l, z))); }
+Parts c_atan(Lowerer& l, Parts z) { return times_minus_i(l, c_atanh(l, times_i(l, z))); }
+Parts c_acos(Lowerer& l, Parts z) {
+  Parts a = c_asin(l, z);
+  return {l.b().CreateFSub(fconst(z.re->getType(), M_PI / 2), a.re), l.b().CreateFNeg(a.im)};
+}
+
 // debug=True: a zero divisor reports ZeroDivisionError and ends the thread,
 // like numba's debug kernels (without debug the quotient is NaN).
 void check_divisor(Lowerer& l, Parts d) {
@@ -316,6 +357,18 @@ Val lower_cmath(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
     r = c_cosh(l, z);
   } else if (name == "tanh") {
     r = c_tanh(l, z);
+  } else if (name == "asin") {
+    r = c_asin(l, z);
+  } else if (name == "acos") {
+    r = c_acos(l, z);
+  } else if (name == "atan") {
+    r = c_atan(l, z);
+  } else if (name == "asinh") {
+    r = c_asinh(l, z);
+  } else if (name == "acosh") {
+    r = c_acosh(l, z);
+  } else if (name == "atanh") {
+    r = c_atanh(l, z);
   } else {
     l.unsupported(e->loc, concat("cmath.", name, "() is not supported in kernels"));
   }

@@ -31,7 +31,8 @@ const ir::Type* number_arg(Typer& t, const ast::Expr* a, const std::string& fnam
 }
 
 const std::set<std::string>& cmath_unary() {
-  static const std::set<std::string> s = {"sqrt", "exp", "log10", "sin", "cos", "tan", "sinh", "cosh", "tanh"};
+  static const std::set<std::string> s = {"sqrt", "exp",  "log10", "sin",  "cos",   "tan",   "sinh", "cosh",
+                                          "tanh", "asin", "acos",  "atan", "asinh", "acosh", "atanh"};
   return s;
 }
 
@@ -165,9 +166,9 @@ bool resolve_cmath_key(const std::string& last, ExprInfo& info) {
     info.constant = ir::ConstValue::complex({0.0, last == "infj" ? double(INFINITY) : double(NAN)});
     return true;
   }
-  static const std::set<std::string> functions = {"sqrt", "exp",   "log",   "log10",   "sin",   "cos",
-                                                  "tan",  "sinh",  "cosh",  "tanh",    "phase", "polar",
-                                                  "rect", "isnan", "isinf", "isfinite"};
+  static const std::set<std::string> functions = {"asin",  "acos",  "atan", "asinh", "acosh", "atanh",   "sqrt", "exp",
+                                                  "log",   "log10", "sin",  "cos",   "tan",   "sinh",    "cosh", "tanh",
+                                                  "phase", "polar", "rect", "isnan", "isinf", "isfinite"};
   if (!functions.count(last)) return false;
   info.type = ir::intrinsic("cmath." + last);
   return true;

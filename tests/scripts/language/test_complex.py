@@ -209,6 +209,12 @@ def cm(a, out, ph, pol, flags):
         out[i, 9] = cmath.tanh(z)
         out[i, 10] = cmath.rect(z.real, z.imag)
         out[i, 11] = cmath.log(z, 2.0)
+        out[i, 12] = cmath.asin(z)
+        out[i, 13] = cmath.acos(z)
+        out[i, 14] = cmath.atan(z)
+        out[i, 15] = cmath.asinh(z)
+        out[i, 16] = cmath.acosh(z)
+        out[i, 17] = cmath.atanh(z)
         ph[i] = cmath.phase(z)
         r, p = cmath.polar(z)
         pol[i, 0] = r
@@ -222,14 +228,15 @@ a = rand_c(np.complex128)
 a[0] = complex(float("nan"), 1.0)
 a[1] = complex(2.0, float("inf"))
 a[2] = -4.0 + 0j
-out = np.zeros((n, 12), np.complex128)
+out = np.zeros((n, 18), np.complex128)
 ph = np.zeros(n)
 pol = np.zeros((n, 2))
 flags = np.zeros((n, 3), np.bool_)
 cm[(n + 63) // 64, 64](a, out, ph, pol, flags)
 fin = slice(2, n)
 fns = [cmath.sqrt, cmath.exp, cmath.log, cmath.log10, cmath.sin, cmath.cos, cmath.tan, cmath.sinh, cmath.cosh,
-       cmath.tanh, lambda z: cmath.rect(z.real, z.imag), lambda z: cmath.log(z, 2.0)]
+       cmath.tanh, lambda z: cmath.rect(z.real, z.imag), lambda z: cmath.log(z, 2.0), cmath.asin, cmath.acos,
+       cmath.atan, cmath.asinh, cmath.acosh, cmath.atanh]
 for k, f in enumerate(fns):
     want = np.array([f(complex(z)) for z in a[fin]])
     check(f"cmath #{k}", out[fin, k], want, rtol=1e-12, atol=1e-15)
