@@ -80,7 +80,7 @@ for dt, ft in ((np.complex128, np.float64), (np.complex64, np.float32)):
     eq = np.zeros((n, 4), np.bool_)
     parts[(n + 63) // 64, 64](a, re, im, mag, eq)
     assert np.array_equal(re, a.real) and np.array_equal(im, a.imag), "real/imag"
-    check(f"abs {np.dtype(dt).name}", mag, np.abs(a), rtol=1e-6 if ft == np.float32 else 1e-15)
+    check(f"abs {np.dtype(dt).name}", mag, np.abs(a), rtol=1e-6 if ft == np.float32 else 4e-15)
     assert eq[:, 0].all() and not eq[:, 1].any(), "complex(re, im) round trip"
     assert np.array_equal(eq[:, 2], a.imag == 0) and np.array_equal(eq[:, 3], a.imag != 0), "== / != with reals"
 
@@ -262,20 +262,13 @@ cm32[(n + 63) // 64, 64](a32, o32)
 check("cmath c64", o32, (np.exp(a32) * np.sqrt(a32)).astype(np.complex64), rtol=2e-5, atol=1e-6)
 
 
-# Truthiness, and a zero divisor: NaNs normally, ZeroDivisionError with debug=True.
+# Truthiness, and a zero divisor: NaNs (ZeroDivisionError with debug=True: test_complex_debug.py).
 @cuda.jit
 def truth(a, flags, q):
     i = cuda.grid(1)
     if i < a.size:
         flags[i, 0] = bool(a[i])
         flags[i, 1] = 1 if a[i] else 0
-        q[i] = 1 / a[i]
-
-
-@cuda.jit(debug=True)
-def checked(a, q):
-    i = cuda.grid(1)
-    if i < a.size:
         q[i] = 1 / a[i]
 
 
@@ -289,11 +282,4 @@ truth[(n + 63) // 64, 64](a, flags, q)
 assert np.array_equal(flags[:, 0], a != 0) and np.array_equal(flags[:, 1], a != 0), "truthiness"
 assert np.isnan(q[5].real) and np.isnan(q[5].imag), q[5]
 check("1/z", np.delete(q, 5), 1 / np.delete(a, 5), rtol=1e-14)
-try:
-    checked[(n + 63) // 64, 64](a, q)
-    raise AssertionError("no ZeroDivisionError report")
-except Exception as e:  # noqa: BLE001 - the kernel error class is checked by name
-    assert type(e).__name__ == "KernelError", type(e).__name__
-    assert "ZeroDivisionError: complex division by zero" in str(e), str(e)
-    assert "thread (5,0,0)" in str(e), str(e)
 print("complex ok")
