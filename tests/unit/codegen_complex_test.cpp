@@ -1,8 +1,7 @@
 // Complex values through the NVPTX path: a complex64 kernel's parameters are
 // two f32 slots each, elements are {float, float} structs, complex64 with
-// float32 is never widened, the math it needs
-// comes from libdevice (no unresolved externs), and the PTX assembles for
-// sm_90.
+// float32 is never widened, the math it needs comes from libdevice (no
+// unresolved externs), and the PTX assembles for sm_90.
 #include <catch2/catch.hpp>
 
 #include "codegen_support.h"
