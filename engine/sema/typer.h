@@ -139,6 +139,9 @@ const ir::Type* type_complex_ctor(Typer& t, const ast::Call& c, ExprInfo& info);
 const ir::Type* type_complex_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 // The cmath attribute `last` (constants and functions); false when unknown.
 bool resolve_cmath_key(const std::string& last, ExprInfo& info);
+// NumPy ufuncs that also take complex scalars (np.sqrt, np.abs, np.conj, ...):
+// resolved as "numpy.<f>" and typed by type_complex_call.
+bool resolve_numpy_complex_key(const std::string& last, ExprInfo& info);
 // Values and namespaces reached by key (constants, value intrinsics, type
 // objects); false when the key is unknown.
 bool resolve_builtin_key(Typer& t, const std::string& key, const ast::Expr* e, ExprInfo& info);

@@ -71,6 +71,15 @@ TEST_CASE("complex typing follows numba", "[sema][complex]") {
       {"cmath.acos(a)", {"int64"}, "complex128"},
       {"cmath.isfinite(a)", {"int64"}, "bool"},
       {"cmath.pi * a", {"complex64"}, "complex128"},
+      {"np.sqrt(a)", {"complex64"}, "complex64"},
+      {"np.sqrt(a)", {"float32"}, "float32"},
+      {"np.sqrt(a)", {"int64"}, "float64"},
+      {"np.arcsinh(a)", {"complex128"}, "complex128"},
+      {"np.abs(a)", {"complex64"}, "float32"},
+      {"np.absolute(a)", {"int16"}, "int16"},
+      {"np.conj(a)", {"complex64"}, "complex64"},
+      {"np.conjugate(a)", {"float64"}, "float64"},
+      {"np.isnan(a)", {"complex128"}, "bool"},
   };
   for (const auto& c : cases) {
     INFO(c.expr << " with " << (c.args.empty() ? "" : c.args[0]) << ", " << (c.args.size() > 1 ? c.args[1] : ""));

@@ -135,8 +135,75 @@ const ir::Type* type_complex_ctor(Typer& t, const ast::Call& c, ExprInfo& info) 
   return result;
 }
 
+namespace {
+
+// NumPy ufuncs on scalars that accept complex values, and the cmath/math
+// function each one means.
+const std::map<std::string, std::string>& numpy_complex_functions() {
+  static const std::map<std::string, std::string> m = {{"sqrt", "sqrt"},
+                                                       {"exp", "exp"},
+                                                       {"log", "log"},
+                                                       {"log10", "log10"},
+                                                       {"sin", "sin"},
+                                                       {"cos", "cos"},
+                                                       {"tan", "tan"},
+                                                       {"sinh", "sinh"},
+                                                       {"cosh", "cosh"},
+                                                       {"tanh", "tanh"},
+                                                       {"arcsin", "asin"},
+                                                       {"arccos", "acos"},
+                                                       {"arctan", "atan"},
+                                                       {"arcsinh", "asinh"},
+                                                       {"arccosh", "acosh"},
+                                                       {"arctanh", "atanh"},
+                                                       {"isnan", "isnan"},
+                                                       {"isinf", "isinf"},
+                                                       {"isfinite", "isfinite"},
+                                                       {"abs", "abs"},
+                                                       {"absolute", "abs"},
+                                                       {"conj", "conjugate"},
+                                                       {"conjugate", "conjugate"}};
+  return m;
+}
+
+// np.<f>(x): complex x goes to cmath, real x to the math/builtin function.
+const ir::Type* type_numpy_call(Typer& t, const ast::Call& c, const std::string& name, ExprInfo& info) {
+  const std::string& f = numpy_complex_functions().at(name);
+  if (f == "abs") {
+    const ir::Type* r = type_builtin_call(t, c, "builtins.abs", info);
+    t.info(&c).intrinsic = "builtins.abs";
+    return r;
+  }
+  if (f == "conjugate") {
+    auto args = t.bind(c, name, {"x"}, 1, t.info(&c));
+    const ir::Type* x = number_arg(t, args[0], name);
+    ExprInfo& inf = t.info(&c);
+    inf.param_types = {x};
+    inf.intrinsic = "number.conjugate";
+    return x;
+  }
+  if (c.args.size() == 1 && c.keywords.empty() && t.type_of(c.args[0].get())->kind == ir::TypeKind::Complex) {
+    const ir::Type* r = type_cmath(t, c, f);
+    t.info(&c).intrinsic = "cmath." + f;
+    return r;
+  }
+  const ir::Type* r = type_math_call(t, c, "math." + f, info);
+  if (!r) t.fail(ErrorKind::UnsupportedError, c.loc, concat("np.", name, "() is not supported on real numbers"));
+  t.info(&c).intrinsic = "math." + f;
+  return r;
+}
+
+}  // namespace
+
+bool resolve_numpy_complex_key(const std::string& last, ExprInfo& info) {
+  if (!numpy_complex_functions().count(last)) return false;
+  info.type = ir::intrinsic("numpy." + last);
+  return true;
+}
+
 const ir::Type* type_complex_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info) {
-  (void)info;
+  if (key.rfind("numpy.", 0) == 0 && numpy_complex_functions().count(key.substr(6)))
+    return type_numpy_call(t, c, key.substr(6), info);
   if (key == "number.conjugate") {
     if (!c.args.empty() || !c.keywords.empty())
       t.typing_error(&c, concat("conjugate() takes no arguments (", c.args.size() + c.keywords.size(), " given)"));

@@ -282,4 +282,35 @@ truth[(n + 63) // 64, 64](a, flags, q)
 assert np.array_equal(flags[:, 0], a != 0) and np.array_equal(flags[:, 1], a != 0), "truthiness"
 assert np.isnan(q[5].real) and np.isnan(q[5].imag), q[5]
 check("1/z", np.delete(q, 5), 1 / np.delete(a, 5), rtol=1e-14)
+
+
+# NumPy ufuncs on complex scalars mean the cmath functions; on reals they keep
+# their math meaning.
+@cuda.jit
+def npfuncs(a, x, out, mags, reals):
+    i = cuda.grid(1)
+    if i < a.size:
+        z = a[i]
+        out[i, 0] = np.sqrt(z)
+        out[i, 1] = np.exp(z)
+        out[i, 2] = np.log(z)
+        out[i, 3] = np.arctan(z)
+        out[i, 4] = np.conj(z)
+        out[i, 5] = np.conjugate(z) * np.sin(z)
+        mags[i] = np.abs(z) + np.absolute(z)
+        reals[i, 0] = np.sqrt(x[i])
+        reals[i, 1] = np.abs(-x[i])
+        reals[i, 2] = np.conj(x[i])
+
+
+a = rand_c(np.complex128)
+x = rng.uniform(0.5, 4, n)
+out = np.zeros((n, 6), np.complex128)
+mags = np.zeros(n)
+reals = np.zeros((n, 3))
+npfuncs[(n + 63) // 64, 64](a, x, out, mags, reals)
+ref = np.stack([np.sqrt(a), np.exp(a), np.log(a), np.arctan(a), np.conj(a), np.conj(a) * np.sin(a)], axis=1)
+check("numpy on complex", out, ref, rtol=1e-12, atol=1e-15)
+check("np.abs", mags, 2 * np.abs(a), rtol=4e-15)
+check("numpy on reals", reals, np.stack([np.sqrt(x), x, x], axis=1), rtol=1e-15)
 print("complex ok")
