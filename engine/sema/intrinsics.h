@@ -249,6 +249,11 @@
 //                  float32 (param_types {F, F}), else complex128.
 //                  isnan isinf isfinite (z) -> bool, param_types {z's type};
 //                  integer arguments fold to a `constant`.
+// NumPy ufuncs on scalars (np.sqrt np.exp ... np.arctanh np.isnan np.isinf
+//                  np.isfinite) get "cmath.<f>" for a complex argument and
+//                  "math.<f>" otherwise; np.abs/np.absolute get
+//                  "builtins.abs"; np.conj/np.conjugate get "number.conjugate"
+//                  (ordered_args {x}). No "numpy.*" key reaches lowering.
 // Complex operators: + - * / and ** (BinOp, operand_types both the promoted
 // complex type; for `complex ** int` operand_types {C, int64}: repeated
 // squaring), unary - and +, == and != (ordering comparisons are a TypingError).
