@@ -253,7 +253,9 @@
 //                  np.isfinite) get "cmath.<f>" for a complex argument and
 //                  "math.<f>" otherwise; np.abs/np.absolute get
 //                  "builtins.abs"; np.conj/np.conjugate get "number.conjugate"
-//                  (ordered_args {x}). No "numpy.*" key reaches lowering.
+//                  and np.real/np.imag "number.real"/"number.imag" (on a Call
+//                  node: ordered_args {x}); np.angle gets "cmath.phase". No
+//                  "numpy.*" key reaches lowering.
 // Complex operators: + - * / and ** (BinOp, operand_types both the promoted
 // complex type; for `complex ** int` operand_types {C, int64}: repeated
 // squaring), unary - and +, == and != (ordering comparisons are a TypingError).

@@ -80,6 +80,9 @@ TEST_CASE("complex typing follows numba", "[sema][complex]") {
       {"np.conj(a)", {"complex64"}, "complex64"},
       {"np.conjugate(a)", {"float64"}, "float64"},
       {"np.isnan(a)", {"complex128"}, "bool"},
+      {"np.real(a)", {"complex64"}, "float32"},
+      {"np.imag(a)", {"int32"}, "int32"},
+      {"np.angle(a)", {"complex128"}, "float64"},
   };
   for (const auto& c : cases) {
     INFO(c.expr << " with " << (c.args.empty() ? "" : c.args[0]) << ", " << (c.args.size() > 1 ? c.args[1] : ""));

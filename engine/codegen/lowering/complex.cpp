@@ -461,8 +461,9 @@ llvm::Value* complex_abs(Lowerer& l, Val v) {
 void register_complex(std::map<std::string, IntrinsicFn>& table) {
   auto part = [](bool imag) {
     return [imag](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
-      CUHOST_CHECK(e->kind == ast::ExprKind::Attribute) << "number.real/imag on a non-attribute";
-      Val base = l.expr(static_cast<const ast::Attribute*>(e)->value.get());
+      // z.real (an Attribute) or np.real(z) (a Call with ordered_args {z}).
+      Val base = e->kind == ast::ExprKind::Attribute ? l.expr(static_cast<const ast::Attribute*>(e)->value.get())
+                                                     : call_arg(l, inf, 0);
       if (base.t->kind == ir::TypeKind::Complex)
         return l.convert({l.b().CreateExtractValue(base.v, {imag ? 1u : 0u}), component_type(base.t)}, inf.type);
       if (!imag) return l.convert(base, inf.type);

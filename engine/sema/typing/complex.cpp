@@ -162,7 +162,10 @@ const std::map<std::string, std::string>& numpy_complex_functions() {
                                                        {"abs", "abs"},
                                                        {"absolute", "abs"},
                                                        {"conj", "conjugate"},
-                                                       {"conjugate", "conjugate"}};
+                                                       {"conjugate", "conjugate"},
+                                                       {"real", "real"},
+                                                       {"imag", "imag"},
+                                                       {"angle", "phase"}};
   return m;
 }
 
@@ -172,6 +175,19 @@ const ir::Type* type_numpy_call(Typer& t, const ast::Call& c, const std::string&
   if (f == "abs") {
     const ir::Type* r = type_builtin_call(t, c, "builtins.abs", info);
     t.info(&c).intrinsic = "builtins.abs";
+    return r;
+  }
+  if (f == "real" || f == "imag") {
+    auto args = t.bind(c, name, {"val"}, 1, t.info(&c));
+    const ir::Type* x = number_arg(t, args[0], name);
+    ExprInfo& inf = t.info(&c);
+    inf.param_types = {x};
+    inf.intrinsic = "number." + f;
+    return x->kind == ir::TypeKind::Complex ? component_of(x) : x;
+  }
+  if (f == "phase") {
+    const ir::Type* r = type_cmath(t, c, f);
+    t.info(&c).intrinsic = "cmath.phase";
     return r;
   }
   if (f == "conjugate") {

@@ -301,16 +301,19 @@ def npfuncs(a, x, out, mags, reals):
         reals[i, 0] = np.sqrt(x[i])
         reals[i, 1] = np.abs(-x[i])
         reals[i, 2] = np.conj(x[i])
+        reals[i, 3] = np.real(z) - np.imag(z) + np.angle(z)
+        reals[i, 4] = np.imag(x[i])
 
 
 a = rand_c(np.complex128)
 x = rng.uniform(0.5, 4, n)
 out = np.zeros((n, 6), np.complex128)
 mags = np.zeros(n)
-reals = np.zeros((n, 3))
+reals = np.zeros((n, 5))
 npfuncs[(n + 63) // 64, 64](a, x, out, mags, reals)
 ref = np.stack([np.sqrt(a), np.exp(a), np.log(a), np.arctan(a), np.conj(a), np.conj(a) * np.sin(a)], axis=1)
 check("numpy on complex", out, ref, rtol=1e-12, atol=1e-15)
 check("np.abs", mags, 2 * np.abs(a), rtol=4e-15)
-check("numpy on reals", reals, np.stack([np.sqrt(x), x, x], axis=1), rtol=1e-15)
+check("numpy on reals", reals, np.stack([np.sqrt(x), x, x, a.real - a.imag + np.angle(a), 0 * x], axis=1), rtol=1e-15,
+      atol=1e-15)
 print("complex ok")
