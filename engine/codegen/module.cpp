@@ -77,33 +77,10 @@ std::string link_key(const ir::LinkItem& item) {
                 item.data.size());
 }
 
-bool mentions_complex(const ir::Type* t) {
-  if (!t) return false;
-  if (t->kind == ir::TypeKind::Complex) return true;
-  if (t->kind == ir::TypeKind::Array) return mentions_complex(t->dtype);
-  for (const ir::Type* e : t->elements)
-    if (mentions_complex(e)) return true;
-  return false;
-}
-
-// Complex arithmetic is not lowered yet: refuse it up front with the
-// function's location instead of failing deep inside lowering.
-void reject_unsupported_types(const sema::TypedFunction& tf) {
-  std::vector<const ir::Type*> types = tf.arg_types;
-  for (const auto& [name, t] : tf.locals) types.push_back(t);
-  types.push_back(tf.return_type);
-  for (const ir::Type* t : types)
-    if (mentions_complex(t))
-      throw UserError(ErrorKind::UnsupportedError,
-                      concat("complex numbers (", t->str(), ") are not supported by the compiler yet"),
-                      tf.captured->where(tf.captured->def->loc), tf.captured->name);
-}
-
 void lower_pending(ModuleState& state) {
   while (!state.pending.empty()) {
     std::shared_ptr<const sema::TypedFunction> tf = state.pending.back();
     state.pending.pop_back();
-    reject_unsupported_types(*tf);
     Lowerer(state, *tf, state.functions.at(tf.get()), false).lower_body();
   }
 }
@@ -305,7 +282,6 @@ void emit_c_abi_symbols(ModuleState& state, LoweredModule& out, bool keep_symbol
 LoweredModule lower_module(const ModuleRequest& r) {
   CUHOST_CHECK(r.typed && r.typed->captured && r.typed->captured->def) << "lowering an untyped function";
   const sema::TypedFunction& tf = *r.typed;
-  reject_unsupported_types(tf);
   LoweredModule out;
   out.context = std::make_unique<llvm::LLVMContext>();
   out.module = std::make_unique<llvm::Module>(tf.captured->name, *out.context);

@@ -115,13 +115,15 @@ const std::map<PyObject*, std::string>& known_objects() {
       if (PyRef v = py_attr(builtins.get(), n)) add_key(k, v.get(), std::string("builtins.") + n);
     }
   }
-  if (PyRef math = import("math")) {
+  for (const char* mod : {"math", "cmath"}) {
+    PyRef math = import(mod);
+    if (!math) continue;
     PyRef names(PyObject_Dir(math.get()));
     for (Py_ssize_t i = 0; names && i < PyList_GET_SIZE(names.get()); ++i) {
       std::string n = py_str(PyList_GET_ITEM(names.get(), i));
       if (n.empty() || n[0] == '_') continue;
       PyRef v = py_attr(math.get(), n.c_str());
-      if (v && PyCallable_Check(v.get())) add_key(k, v.get(), "math." + n);
+      if (v && PyCallable_Check(v.get())) add_key(k, v.get(), std::string(mod) + "." + n);
     }
   }
   if (cuda) walk(k, cuda.get(), "cuda", 1);

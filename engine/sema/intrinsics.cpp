@@ -57,6 +57,11 @@ const std::vector<std::string>& intrinsic_keys() {
     for (const char* f : {"global.array", "array.getitem", "array.setitem", "tuple.getitem", "array.shape",
                           "array.strides", "array.size", "ffi.from_buffer"})
       k.push_back(f);
+    for (const char* f : {"number.real", "number.imag", "number.conjugate", "builtins.complex"}) k.push_back(f);
+    for (const char* f :
+         {"sqrt", "exp",  "log",   "log10", "sin",   "cos",   "tan",   "sinh", "cosh",  "tanh",  "asin",
+          "acos", "atan", "asinh", "acosh", "atanh", "phase", "polar", "rect", "isnan", "isinf", "isfinite"})
+      k.push_back(std::string("cmath.") + f);
     return k;
   }();
   return keys;

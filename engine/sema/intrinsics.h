@@ -237,6 +237,35 @@
 // "array.shape" / "array.strides": Attribute -> UniTuple(int64 x ndim) (strides
 //                  in bytes). "array.size" -> int64. a.ndim folds to a
 //                  `constant` int64.
+// --- complex numbers -------------------------------------------------------------
+// "number.real" / "number.imag"  Attribute z.real / z.imag of a number: complex
+//                  -> its component type (float32 for complex64, float64 for
+//                  complex128); a real number x -> x / 0 in x's own type.
+//                  The base is the Attribute's value expression.
+// "number.conjugate"  z.conjugate() (a Call whose func is the Attribute):
+//                  ordered_args {z}, param_types {z's type}, type = z's type.
+// "builtins.complex"  complex(re, im) with two real arguments: type complex64
+//                  when both are float32, else complex128; param_types = the
+//                  component type twice. complex(x) is a "cast".
+// "cmath.<f>"      sqrt exp log log10 sin cos tan sinh cosh tanh asin acos
+//                  atan asinh acosh atanh: (z) -> C with
+//                  C = complex64 for complex64/float32 z, else complex128;
+//                  param_types {C}. log(z, base): param_types {C, C} (promoted).
+//                  phase (z) -> F, polar (z) -> UniTuple(F x 2), F = C's
+//                  component type; rect (r, phi) -> complex64 when both are
+//                  float32 (param_types {F, F}), else complex128.
+//                  isnan isinf isfinite (z) -> bool, param_types {z's type};
+//                  integer arguments fold to a `constant`.
+// NumPy ufuncs on scalars (np.sqrt np.exp ... np.arctanh np.isnan np.isinf
+//                  np.isfinite) get "cmath.<f>" for a complex argument and
+//                  "math.<f>" otherwise; np.abs/np.absolute get
+//                  "builtins.abs"; np.conj/np.conjugate get "number.conjugate"
+//                  and np.real/np.imag "number.real"/"number.imag" (on a Call
+//                  node: ordered_args {x}); np.angle gets "cmath.phase". No
+//                  "numpy.*" key reaches lowering.
+// Complex operators: + - * / and ** (BinOp, operand_types both the promoted
+// complex type; for `complex ** int` operand_types {C, int64}: repeated
+// squaring), unary - and +, == and != (ordering comparisons are a TypingError).
 // --- FFI ------------------------------------------------------------------------
 // "ffi.from_buffer"  ffi.from_buffer(arr) -> CPointer(dtype); arr must be C- or
 //                    F-contiguous (layout C or F), else TypingError.

@@ -144,6 +144,16 @@ const ir::Type* array_index_type(Typer& t, const ast::Expr* idx, const ir::Type*
 // Subscript loads and array/tuple attributes.
 const ir::Type* type_subscript(Typer& t, const ast::Subscript& s, ExprInfo& info, bool store);
 const ir::Type* type_value_attribute(Typer& t, const ast::Attribute& a, const ir::Type* base, ExprInfo& info);
+// Complex numbers (typing/complex.cpp): `.real` `.imag` `.conjugate` of
+// numbers, complex(re[, im]), and the cmath module ("cmath.<f>" keys).
+const ir::Type* type_number_attribute(Typer& t, const ast::Attribute& a, const ir::Type* base, ExprInfo& info);
+const ir::Type* type_complex_ctor(Typer& t, const ast::Call& c, ExprInfo& info);
+const ir::Type* type_complex_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+// The cmath attribute `last` (constants and functions); false when unknown.
+bool resolve_cmath_key(const std::string& last, ExprInfo& info);
+// NumPy ufuncs that also take complex scalars (np.sqrt, np.abs, np.conj, ...):
+// resolved as "numpy.<f>" and typed by type_complex_call.
+bool resolve_numpy_complex_key(const std::string& last, ExprInfo& info);
 // Values and namespaces reached by key (constants, value intrinsics, type
 // objects); false when the key is unknown.
 bool resolve_builtin_key(Typer& t, const std::string& key, const ast::Expr* e, ExprInfo& info);

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <random>
 
@@ -213,15 +214,33 @@ TEST_CASE("codegen cpu: bounds checks only when asked", "[codegen]") {
   CHECK(checked->llvm_ir.find("cuhost_cpu_index_error") != std::string::npos);
 }
 
-TEST_CASE("codegen: complex values are refused with UnsupportedError at the function", "[codegen]") {
-  const char* src = "from numba import cuda\n\ndef k(x, out):\n    z = x[0] * 1j\n    out[0] = 1.0\n";
-  try {
-    cpu_kernel(src, "k", {"float64[::1]", "float64[::1]"});
-    FAIL("complex lowered");
-  } catch (const UserError& e) {
-    INFO(e.what());
-    CHECK(e.kind() == ErrorKind::UnsupportedError);
-    CHECK_THAT(e.message(), Catch::Contains("complex128"));
-    CHECK(e.location().line == 3);
+TEST_CASE("codegen cpu: complex128 arithmetic matches std::complex", "[codegen][complex]") {
+  const char* src = R"(
+from numba import cuda
+
+def k(alpha, x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        z = x[i]
+        out[i] = alpha * z / (z + 2j) - z.conjugate() + abs(z)
+)";
+  auto k = cpu_kernel(src, "k", {"complex128", "complex128[::1]", "complex128[::1]"});
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> dist(-4.0, 4.0);
+  const int n = 257;
+  std::vector<std::complex<double>> x(n), out(n, {-1.0, -1.0});
+  for (auto& v : x) v = {dist(rng), dist(rng)};
+  std::complex<double> alpha(0.5, -1.75);
+  Params p;
+  p.scalar(alpha.real());
+  p.scalar(alpha.imag());
+  p.array(x);
+  p.array(out);
+  run_blocks(*k, p, 3, 128);
+  for (int i = 0; i < n; ++i) {
+    std::complex<double> want = alpha * x[i] / (x[i] + std::complex<double>(0, 2)) - std::conj(x[i]) + std::abs(x[i]);
+    INFO(i);
+    REQUIRE(out[i].real() == Approx(want.real()).epsilon(1e-12).margin(1e-12));
+    REQUIRE(out[i].imag() == Approx(want.imag()).epsilon(1e-12).margin(1e-12));
   }
 }

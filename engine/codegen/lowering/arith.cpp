@@ -142,7 +142,8 @@ Val binary_op(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* resul
   bool is_float = ot->kind == ir::TypeKind::Float;
   bool is_bool = ot->kind == ir::TypeKind::Boolean;
   bool is_signed = ot->kind == ir::TypeKind::Integer && ot->is_signed;
-  if (ot->kind == ir::TypeKind::Complex || ot->kind == ir::TypeKind::Tuple || ot->kind == ir::TypeKind::Array)
+  if (ot->kind == ir::TypeKind::Complex) return complex_binary(l, op, a, c, result, loc);
+  if (ot->kind == ir::TypeKind::Tuple || ot->kind == ir::TypeKind::Array)
     l.unsupported(loc, concat("operator '", ast::to_string(op), "' on ", ot->str(), " is not supported"));
   llvm::Value* x = a.v;
   llvm::Value* y = c.v;
@@ -211,6 +212,7 @@ Val lower_unaryop(Lowerer& l, const ast::UnaryOp* e, const sema::ExprInfo& inf) 
   switch (e->op) {
     case ast::UnaryOpKind::UAdd: return l.convert(v, inf.type);
     case ast::UnaryOpKind::USub:
+      if (ot->kind == ir::TypeKind::Complex) return l.convert(complex_negate(l, v), inf.type);
       if (ot->kind == ir::TypeKind::Float) return l.convert({b.CreateFNeg(v.v), ot}, inf.type);
       if (ot->kind == ir::TypeKind::Boolean) v = l.convert(v, inf.type);
       return l.convert({b.CreateNeg(v.v), v.t}, inf.type);

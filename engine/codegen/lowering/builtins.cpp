@@ -30,7 +30,9 @@ Val min_max(Lowerer& l, const sema::ExprInfo& inf, bool is_max) {
 void register_builtins(std::map<std::string, IntrinsicFn>& table) {
   table["builtins.abs"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
     auto& b = l.b();
-    Val x = l.convert(arg(l, inf, 0), inf.type);
+    Val z = arg(l, inf, 0);
+    if (z.t->kind == ir::TypeKind::Complex) return l.convert({complex_abs(l, z), inf.type}, inf.type);
+    Val x = l.convert(z, inf.type);
     if (inf.type->kind == ir::TypeKind::Float) return {b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x.v), inf.type};
     if (!inf.type->is_signed) return x;
     llvm::Value* neg = b.CreateICmpSLT(x.v, llvm::ConstantInt::get(x.v->getType(), 0));

@@ -26,6 +26,7 @@ std::map<std::string, IntrinsicFn>& table() {
     register_memory(t);
     register_arrays(t);
     register_print(t);
+    register_complex(t);
   });
   return t;
 }

@@ -38,6 +38,8 @@ llvm::Value* compare_values(Lowerer& l, ast::CompareOpKind op, Val a, Val c) {
       case K::GtE: return s ? b.CreateICmpSGE(a.v, c.v) : b.CreateICmpUGE(a.v, c.v);
       default: break;
     }
+  } else if (t->kind == ir::TypeKind::Complex) {
+    return complex_compare(l, op, a, c);
   } else if (t->kind == ir::TypeKind::NoneType) {
     return b.getInt1(op == K::Eq || op == K::Is || op == K::LtE || op == K::GtE);
   }

@@ -116,6 +116,9 @@ Val Lowerer::constant(const ir::ConstValue& c, const ir::Type* t) {
     case K::Boolean: return {builder_.getInt1(c.kind == CK::Float ? c.f != 0.0 : as_bits() != 0), t};
     case K::Integer: return {llvm::ConstantInt::get(builder_.getIntNTy(t->bits), as_bits(), t->is_signed), t};
     case K::Float: return {llvm::ConstantFP::get(llvm_type(t), as_double()), t};
+    case K::Complex:
+      if (c.kind == CK::Complex) return {complex_constant(*this, t, c.c.real(), c.c.imag()), t};
+      return {complex_constant(*this, t, as_double(), 0.0), t};
     case K::Tuple: {
       CUHOST_CHECK(c.kind == CK::Tuple && c.items.size() == t->elements.size()) << "tuple constant " << c.repr();
       llvm::Value* agg = llvm::UndefValue::get(llvm_type(t));
@@ -136,6 +139,7 @@ Val Lowerer::convert(Val v, const ir::Type* to) {
   if (!to || from == to || !v.v) return {v.v, to ? to : from};
   auto& b = builder_;
   if (to->kind == K::Boolean) return {truth(v), to};
+  if (to->kind == K::Complex) return complex_convert(*this, v, to);
   if (from->kind == K::Boolean) {
     if (to->kind == K::Integer) return {b.CreateZExt(v.v, llvm_type(to)), to};
     if (to->kind == K::Float) return {b.CreateUIToFP(v.v, llvm_type(to)), to};
@@ -172,6 +176,7 @@ llvm::Value* Lowerer::truth(Val v) {
     case K::Boolean: return v.v;
     case K::Integer: return builder_.CreateICmpNE(v.v, llvm::ConstantInt::get(v.v->getType(), 0));
     case K::Float: return builder_.CreateFCmpUNE(v.v, llvm::ConstantFP::get(v.v->getType(), 0.0));
+    case K::Complex: return complex_truth(*this, v);
     case K::NoneType: return builder_.getFalse();
     case K::Optional:
       // None is false; otherwise the payload's truth (Python's rule).

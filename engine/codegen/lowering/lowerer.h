@@ -210,6 +210,16 @@ void register_warp(std::map<std::string, IntrinsicFn>& table);
 void register_memory(std::map<std::string, IntrinsicFn>& table);
 void register_arrays(std::map<std::string, IntrinsicFn>& table);
 void register_print(std::map<std::string, IntrinsicFn>& table);
+void register_complex(std::map<std::string, IntrinsicFn>& table);
+
+// Complex values (lowering/complex.cpp): {F, F} structs.
+Val complex_convert(Lowerer& l, Val v, const ir::Type* to);  // number or complex -> complex `to`
+llvm::Value* complex_truth(Lowerer& l, Val v);
+llvm::Value* complex_constant(Lowerer& l, const ir::Type* t, double re, double im);
+Val complex_binary(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* result, const ast::SourceLoc& loc);
+Val complex_negate(Lowerer& l, Val v);
+llvm::Value* complex_compare(Lowerer& l, ast::CompareOpKind op, Val a, Val c);  // == and != only
+llvm::Value* complex_abs(Lowerer& l, Val v);                                    // hypot(re, im)
 
 // Feature entry points used by the visitor.
 Val lower_binop(Lowerer& l, const ast::BinOp* e, const sema::ExprInfo& info);

@@ -105,6 +105,12 @@ const ir::Type* type_binop_types(Typer& t, ast::BinOpKind op, const ir::Type* l,
           *operand_types = {ir::float64(), (r->is_integer() && !r->is_signed) ? ir::uint64() : ir::int64()};
         return ir::float64();
       }
+      if (complex && int_like(r)) {
+        // complex ** int: repeated squaring (exact for small exponents like NumPy).
+        result = arith(l, r);
+        if (operand_types) *operand_types = {result, ir::int64()};
+        return result;
+      }
       operand = result = arith(l, r);
       break;
     case ast::BinOpKind::Div: operand = result = ints ? ir::float64() : float_arith(l, r); break;

@@ -62,7 +62,8 @@ const ir::Type* type_cast_call(Typer& t, const ast::Call& c, const ir::Type* tar
         &c, concat("signatures such as ", fname, "(", display(from->pointee), ") cannot be built inside a kernel"));
   }
   if (!num_or_bool(from)) t.typing_error(&c, concat("cannot convert ", display(from), " to ", display(target)));
-  if (from->kind == ir::TypeKind::Complex && target->kind != ir::TypeKind::Complex) {
+  if (from->kind == ir::TypeKind::Complex && target->kind != ir::TypeKind::Complex &&
+      target->kind != ir::TypeKind::Boolean) {
     t.typing_error(&c, concat("cannot convert ", display(from), " to ", display(target)));
   }
   ExprInfo& inf = t.info(&c);
@@ -75,13 +76,13 @@ const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::strin
   if (key.rfind("builtins.", 0) != 0) return nullptr;
   std::string name = key.substr(9);
   // numba: int() keeps an integer's type, float() keeps a float's type.
-  if (name == "int" || name == "float" || name == "complex") {
-    const ir::Type* target = name == "int" ? ir::int64() : name == "float" ? ir::float64() : ir::complex128();
+  if (name == "complex") return type_complex_ctor(t, c, info);
+  if (name == "int" || name == "float") {
+    const ir::Type* target = name == "int" ? ir::int64() : ir::float64();
     if (c.args.size() == 1 && c.keywords.empty()) {
       const ir::Type* a = t.type_of(c.args[0].get());
       if (name == "int" && a->is_integer()) target = a;
       if (name == "float" && a->is_float()) target = a;
-      if (name == "complex" && a == ir::float32()) target = ir::complex64();
     }
     return type_cast_call(t, c, target, name, info);
   }

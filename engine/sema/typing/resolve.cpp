@@ -28,7 +28,7 @@ std::string normalize(std::string key) {
 const std::set<std::string>& namespaces() {
   static const std::set<std::string> s = {"cuda",        "math",           "numpy",       "numba",
                                           "numba.types", "cuda.atomic",    "cuda.shared", "cuda.local",
-                                          "cuda.const",  "cuda.libdevice", "builtins"};
+                                          "cuda.const",  "cuda.libdevice", "builtins",    "cmath"};
   return s;
 }
 
@@ -123,11 +123,13 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
       return true;
     }
   }
+  if (prefix == "cmath") return resolve_cmath_key(last, info);
   if (prefix == "math" && math_functions().count(last)) {
     info.type = ir::intrinsic(key);
     return true;
   }
   if (prefix == "numpy") {
+    if (resolve_numpy_complex_key(last, info)) return true;
     auto f = numpy_functions().find(last);
     if (f != numpy_functions().end()) {
       info.type = ir::intrinsic("math." + f->second);

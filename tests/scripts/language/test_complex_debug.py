@@ -1,0 +1,29 @@
+# Complex division by zero with debug=True reports ZeroDivisionError naming
+# the thread (the CPU backend's kernel error report; a GPU kernel traps).
+# backends: cpu
+# stdout: complex debug ok
+import numpy as np
+from numba import cuda
+
+
+@cuda.jit(debug=True)
+def checked(a, q):
+    i = cuda.grid(1)
+    if i < a.size:
+        q[i] = 1 / a[i]
+
+
+rng = np.random.default_rng(5)
+n = 100
+a = rng.uniform(1, 2, n) + 1j * rng.uniform(-1, 1, n)
+q = np.zeros(n, np.complex128)
+checked[2, 64](a, q)
+assert np.allclose(q, 1 / a, rtol=1e-14), "quotients"
+a[37] = 0
+try:
+    checked[2, 64](a, q)
+    raise AssertionError("no ZeroDivisionError report")
+except cuda.KernelError as e:
+    assert "ZeroDivisionError: complex division by zero" in str(e), str(e)
+    assert "thread (37,0,0), block (0,0,0)" in str(e), str(e)
+print("complex debug ok")
