@@ -250,9 +250,12 @@
 //                  slice.indices(); the Slice and index Tuple nodes have no
 //                  ExprInfo of their own, their bound expressions do.
 // "array.setslice" Subscript store (Assign target) of a view target: type =
-//                  dtype, param_types {view type}; the scalar value is
-//                  converted to dtype and stored into every element of the
-//                  view. Arrays as values and AugAssign are rejected.
+//                  dtype, param_types {view type}. A scalar value is
+//                  converted to dtype and stored into every element; a
+//                  tuple (1-d views only) or an array (ndim <= the view's,
+//                  broadcast like NumPy) is copied element by element with
+//                  conversion; a size mismatch or overlapping source memory
+//                  is a kernel error. AugAssign on a view is rejected.
 // "tuple.slice"    t[lo:hi:step] with literal bounds: type = the tuple of
 //                  the elements taken; `shape` = their positions in t, in
 //                  order; a constant tuple folds to `constant`.

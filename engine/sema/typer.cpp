@@ -211,9 +211,9 @@ void Typer::assign_to(const ast::Expr* target, const ir::Type* vt, const ast::So
       const ir::Type* slot = type_subscript(*this, static_cast<const ast::Subscript&>(*target), inf, true);
       inf.type = slot;
       typed_.insert(target);
-      if (vt->is_array() && info(target).intrinsic == "array.setslice") {
-        fail(ErrorKind::UnsupportedError, target->loc,
-             "assigning an array to an array slice is not supported in kernels (only a scalar fill)");
+      if ((vt->is_array() || vt->is_tuple()) && info(target).intrinsic == "array.setslice") {
+        type_slice_source(*this, target, vt);  // a[1:3] = b: typing/slicing.cpp
+        return;
       }
       if (!can_convert(vt, slot)) {
         typing_error(target,

@@ -134,6 +134,8 @@ const ir::Type* type_subscript(Typer& t, const ast::Subscript& s, ExprInfo& info
 // A subscript of `arr` with slices or fewer indices than dimensions: the view
 // type (load) or the element type of a scalar fill (store).
 const ir::Type* type_array_view(Typer& t, const ast::Subscript& s, const ir::Type* arr, bool store);
+// Checks an array or tuple stored into a view target ("array.setslice").
+void type_slice_source(Typer& t, const ast::Expr* target, const ir::Type* value);
 // Tuples (typing/tuples.cpp): `+` of two tuples (nullptr when not that),
 // slicing by literal bounds, and the element type of `for x in tup`.
 const ir::Type* type_tuple_binop(Typer& t, const ast::BinOp& e, const ir::Type* l, const ir::Type* r);

@@ -2,7 +2,8 @@
 // a new (data pointer, shape, strides) value over the same memory. Integer
 // indices wrap and are bounds-checked like element indices; slice bounds are
 // clamped as Python's PySlice_AdjustIndices does (negative steps included).
-// A store to a view target fills every element of the view with a scalar.
+// A store to a view target fills the view with a scalar, or copies an array
+// (broadcast like NumPy) or a tuple into it.
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/MDBuilder.h>
 
@@ -84,12 +85,9 @@ SliceBounds slice_bounds(Lowerer& l, const ast::Slice* s, llvm::Value* n) {
   llvm::Value* step = bound(l, s->step.get());
   if (!step) step = l.i64(1);
   if (!llvm::isa<llvm::ConstantInt>(step)) {
+    // Checked even without bounds checks: there is no right answer to give.
     llvm::Value* zero = b.CreateICmpEQ(step, l.i64(0));
-    if (l.checks_enabled()) {
-      fail_if(l, zero, [&] { l.hooks().kernel_error(l, "ValueError: slice step cannot be zero", l.i64(0)); });
-    } else {
-      step = b.CreateSelect(zero, l.i64(1), step);  // no division by zero below
-    }
+    fail_if(l, zero, [&] { l.hooks().kernel_error(l, "ValueError: slice step cannot be zero", l.i64(0)); });
   }
   llvm::Value* neg = b.CreateICmpSLT(step, l.i64(0));
   llvm::Value* low = b.CreateSelect(neg, l.i64(-1), l.i64(0));
@@ -184,6 +182,118 @@ void fill(Lowerer& l, Val view, llvm::Value* base, unsigned d, llvm::Value* valu
   b.SetInsertPoint(exit);
 }
 
+// Copies `src` (its strides already broadcast: 0 on broadcast dimensions)
+// into `view`, dimension d onward, converting each element.
+void copy(Lowerer& l, Val view, llvm::Value* dst, const ir::Type* src_t, llvm::Value* src,
+          const std::vector<llvm::Value*>& src_strides, unsigned d) {
+  auto& b = l.b();
+  const ir::Type* vt = view.t;
+  llvm::Value* n = b.CreateExtractValue(view.v, {1, d});
+  llvm::Value* stride = b.CreateExtractValue(view.v, {2, d});
+  llvm::AllocaInst* counter = l.entry_alloca(b.getInt64Ty(), "copy.i");
+  b.CreateStore(l.i64(0), counter);
+  llvm::BasicBlock* header = llvm::BasicBlock::Create(l.ctx(), "copy.cond", l.function());
+  llvm::BasicBlock* body = llvm::BasicBlock::Create(l.ctx(), "copy.body", l.function());
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(l.ctx(), "copy.end", l.function());
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  llvm::Value* i = b.CreateLoad(b.getInt64Ty(), counter);
+  b.CreateCondBr(b.CreateICmpSLT(i, n), body, exit);
+  b.SetInsertPoint(body);
+  llvm::Value* p = b.CreateGEP(b.getInt8Ty(), dst, b.CreateMul(i, stride));
+  llvm::Value* q = b.CreateGEP(b.getInt8Ty(), src, b.CreateMul(i, src_strides[d]));
+  if (int(d) + 1 == vt->ndim) {
+    const ir::Type* st = src_t->dtype;
+    llvm::Value* x =
+        l.from_memory(b.CreateAlignedLoad(l.memory_type(st), q, llvm::Align(std::max(1, st->byte_size()))), st);
+    Val v = l.convert({x, st}, vt->dtype);
+    b.CreateAlignedStore(l.to_memory(v.v, vt->dtype), p, llvm::Align(std::max(1, vt->dtype->byte_size())));
+  } else {
+    copy(l, view, p, src_t, q, src_strides, d + 1);
+  }
+  b.CreateStore(b.CreateAdd(b.CreateLoad(b.getInt64Ty(), counter), l.i64(1)), counter);
+  b.CreateBr(header);
+  b.SetInsertPoint(exit);
+}
+
+// [lowest, highest) byte addresses an array value touches (shape has no 0).
+std::pair<llvm::Value*, llvm::Value*> extent(Lowerer& l, llvm::Value* data, const std::vector<llvm::Value*>& shape,
+                                             const std::vector<llvm::Value*>& strides, int itemsize) {
+  auto& b = l.b();
+  llvm::Value* lo = l.i64(0);
+  llvm::Value* hi = l.i64(itemsize);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    llvm::Value* span = b.CreateMul(b.CreateSub(shape[d], l.i64(1)), strides[d]);
+    llvm::Value* neg = b.CreateICmpSLT(span, l.i64(0));
+    lo = b.CreateAdd(lo, b.CreateSelect(neg, span, l.i64(0)));
+    hi = b.CreateAdd(hi, b.CreateSelect(neg, l.i64(0), span));
+  }
+  llvm::Value* base = b.CreatePtrToInt(data, b.getInt64Ty());
+  return {b.CreateAdd(base, lo), b.CreateAdd(base, hi)};
+}
+
+// a[...] = array: numba's broadcasting of the source to the view's shape, a
+// size mismatch reported as numba's ValueError; overlapping memory (other
+// than the very same elements) is reported instead of copied through a
+// temporary, which kernels cannot allocate.
+void store_array_into(Lowerer& l, Val view, Val src) {
+  auto& b = l.b();
+  int k = view.t->ndim, m = src.t->ndim;
+  std::vector<llvm::Value*> vshape(k), vstrides(k), sshape(k), sstrides(k);
+  llvm::Value* mismatch = b.getFalse();
+  llvm::Value* empty = b.getFalse();
+  llvm::Value* same_strides = b.getTrue();
+  for (int d = 0; d < k; ++d) {
+    vshape[d] = b.CreateExtractValue(view.v, {1, unsigned(d)});
+    vstrides[d] = b.CreateExtractValue(view.v, {2, unsigned(d)});
+    empty = b.CreateOr(empty, b.CreateICmpEQ(vshape[d], l.i64(0)));
+    int sd = d - (k - m);
+    if (sd < 0) {
+      sshape[d] = l.i64(1);
+      sstrides[d] = l.i64(0);
+    } else {
+      llvm::Value* sn = b.CreateExtractValue(src.v, {1, unsigned(sd)});
+      llvm::Value* one = b.CreateICmpEQ(sn, l.i64(1));
+      mismatch = b.CreateOr(mismatch, b.CreateAnd(b.CreateICmpNE(sn, vshape[d]), b.CreateNot(one)));
+      sshape[d] = sn;
+      sstrides[d] = b.CreateSelect(one, l.i64(0), b.CreateExtractValue(src.v, {2, unsigned(sd)}));
+    }
+    same_strides = b.CreateAnd(same_strides, b.CreateICmpEQ(sstrides[d], vstrides[d]));
+  }
+  fail_if(l, mismatch,
+          [&] { l.hooks().kernel_error(l, "ValueError: cannot assign slice from input of different size", l.i64(0)); });
+  llvm::Value* dst_data = b.CreateExtractValue(view.v, {0});
+  llvm::Value* src_data = b.CreateExtractValue(src.v, {0});
+  auto [dlo, dhi] = extent(l, dst_data, vshape, vstrides, std::max(1, view.t->dtype->byte_size()));
+  auto [slo, shi] = extent(l, src_data, sshape, sstrides, std::max(1, src.t->dtype->byte_size()));
+  llvm::Value* overlap = b.CreateAnd(b.CreateICmpSLT(slo, dhi), b.CreateICmpSLT(dlo, shi));
+  llvm::Value* same = b.CreateAnd(b.CreateICmpEQ(src_data, dst_data), same_strides);
+  same = b.CreateAnd(same, b.getInt1(src.t->dtype == view.t->dtype));
+  llvm::Value* bad = b.CreateAnd(b.CreateAnd(overlap, b.CreateNot(same)), b.CreateNot(empty));
+  fail_if(l, bad, [&] {
+    l.hooks().kernel_error(l, "ValueError: slice assignment from overlapping memory is not supported in kernels",
+                           l.i64(0));
+  });
+  copy(l, view, dst_data, src.t, src_data, sstrides, 0);
+}
+
+// a[lo:hi] = (x, y, ...): numba's sequence source for a 1-d view.
+void store_tuple_into(Lowerer& l, Val view, Val tup) {
+  auto& b = l.b();
+  std::int64_t count = std::int64_t(tup.t->elements.size());
+  llvm::Value* n = b.CreateExtractValue(view.v, {1, 0});
+  fail_if(l, b.CreateICmpNE(n, l.i64(count)),
+          [&] { l.hooks().kernel_error(l, "ValueError: cannot assign slice from input of different size", n); });
+  llvm::Value* data = b.CreateExtractValue(view.v, {0});
+  llvm::Value* stride = b.CreateExtractValue(view.v, {2, 0});
+  const ir::Type* dt = view.t->dtype;
+  for (unsigned k = 0; k < unsigned(count); ++k) {
+    Val v = l.convert({b.CreateExtractValue(tup.v, {k}), tup.t->elements[k]}, dt);
+    llvm::Value* p = b.CreateGEP(b.getInt8Ty(), data, b.CreateMul(l.i64(k), stride));
+    b.CreateAlignedStore(l.to_memory(v.v, dt), p, llvm::Align(std::max(1, dt->byte_size())));
+  }
+}
+
 }  // namespace
 
 Val lower_array_view(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& inf) {
@@ -195,7 +305,14 @@ void store_array_slice(Lowerer& l, const ast::Subscript* s, Val value) {
   const sema::ExprInfo& inf = l.info(s);
   CUHOST_CHECK(!inf.param_types.empty() && inf.param_types[0]) << "slice store without a type";
   const ir::Type* view_t = inf.param_types[0];
-  if (value.t->is_array()) l.unsupported(s->loc, "assigning an array to an array slice is not supported in kernels");
+  if (value.t->is_array() || value.t->is_tuple()) {
+    Val view = build_view(l, s, view_t);
+    if (value.t->is_array())
+      store_array_into(l, view, value);
+    else
+      store_tuple_into(l, view, value);
+    return;
+  }
   Val v = l.convert(value, view_t->dtype);
   Val view = build_view(l, s, view_t);
   fill(l, view, l.b().CreateExtractValue(view.v, {0}), 0, l.to_memory(v.v, view_t->dtype));

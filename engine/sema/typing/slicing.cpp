@@ -109,4 +109,30 @@ const ir::Type* type_array_view(Typer& t, const ast::Subscript& s, const ir::Typ
   return view;
 }
 
+void type_slice_source(Typer& t, const ast::Expr* target, const ir::Type* value) {
+  const ir::Type* view = t.info(target).param_types.at(0);
+  if (value->is_array()) {
+    // numba: the source broadcasts to the view's shape, its dtype converts.
+    if (value->ndim > view->ndim) {
+      t.typing_error(target, concat("cannot assign a ", value->ndim, "-d array to a ", view->ndim, "-d array slice"));
+    }
+    if (!can_convert(value->dtype, view->dtype)) {
+      t.typing_error(target, concat("cannot store a value of type ", display(value->dtype), " into an element of type ",
+                                    display(view->dtype)));
+    }
+    return;
+  }
+  // A tuple (numba's sequence source) fills a 1-d view element by element.
+  if (view->ndim != 1) {
+    t.fail(ErrorKind::UnsupportedError, target->loc,
+           concat("assigning a tuple to a ", view->ndim, "-d array slice is not supported in kernels"));
+  }
+  for (const ir::Type* e : value->elements) {
+    if (!can_convert(e, view->dtype)) {
+      t.typing_error(target, concat("cannot store a value of type ", display(e), " into an element of type ",
+                                    display(view->dtype)));
+    }
+  }
+}
+
 }  // namespace cuhost::sema

@@ -235,4 +235,42 @@ np.testing.assert_array_equal(ia, ria)
 np.testing.assert_array_equal(ba, rba)
 
 
+
+# ---- arrays and tuples stored into views (NumPy broadcasting) ---------------
+@cuda.jit
+def copies(m, src, v, w):
+    i = cuda.grid(1)
+    if i < m.shape[0]:
+        m[i] = src[i, ::-1]  # a row from a reversed row of another array
+    if i == 0:
+        w[1:4] = v[::-4]  # float64 -> int32 per element, like numba
+        w[4:7] = 7, 8.9, True
+        w[7:] = v[0:1]  # a 1-element source broadcasts
+
+
+@cuda.jit
+def broadcast_rows(m, row):
+    if cuda.grid(1) == 0:
+        m[:, 1:] = row[1:]
+        m[:, :] = m  # the very same elements: allowed
+
+
+m = np.zeros((5, 6))
+src = rng.random((5, 6))
+v = rng.random(10) * 100
+w = np.zeros(10, np.int32)
+copies[1, 8](m, src, v, w)
+np.testing.assert_array_equal(m, src[:, ::-1])
+rw = np.zeros(10, np.int32)
+rw[1:4] = v[::-4].astype(np.int32)
+rw[4:7] = (7, 8, 1)
+rw[7:] = np.int32(v[0])
+np.testing.assert_array_equal(w, rw)
+row = rng.random(6)
+m2 = rng.random((4, 6))
+rm2 = m2.copy()
+rm2[:, 1:] = row[1:]
+broadcast_rows[1, 1](m2, row)
+np.testing.assert_array_equal(m2, rm2)
+
 print("slicing: all checks passed")
