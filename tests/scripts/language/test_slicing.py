@@ -273,4 +273,23 @@ rm2[:, 1:] = row[1:]
 broadcast_rows[1, 1](m2, row)
 np.testing.assert_array_equal(m2, rm2)
 
+
+# ---- views of shared memory, used across a barrier --------------------------
+@cuda.jit
+def shared_views(a, out):
+    sh = cuda.shared.array((4, 32), np.float64)
+    i = cuda.threadIdx.x
+    row = a[cuda.blockIdx.x]
+    srow = sh[i % 4]
+    srow[i] = row[i] * 2
+    cuda.syncthreads()
+    col = sh[:, i]
+    out[cuda.blockIdx.x, i] = col[i % 4] + row[i]
+
+
+a = rng.random((3, 32))
+out = np.zeros((3, 32))
+shared_views[3, 32](a, out)
+np.testing.assert_allclose(out, 3 * a)
+
 print("slicing: all checks passed")
