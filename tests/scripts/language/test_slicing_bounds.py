@@ -32,6 +32,14 @@ expect_index_error(past_row_end, np.zeros((3, 4)), "index 4 is out of bounds for
 expect_index_error(bad_row, np.zeros((3, 4)), "index 3 is out of bounds for axis 0 with size 3", "a")
 
 
+@cuda.jit
+def chained(a):
+    a[1][a.shape[1]] = 1.0
+
+
+expect_index_error(chained, np.zeros((3, 4)), "index 4 is out of bounds for axis 0 with size 4", "a")
+
+
 # Sizes that do not broadcast, a zero run-time step and overlapping memory
 # are reported (numba's ValueError text inside the kernel error).
 @cuda.jit
