@@ -98,6 +98,9 @@
 //           iter of tuple type (homogeneous, non-empty; typing/tuples.cpp):
 //           no intrinsic; the target takes each element in order (any
 //           assignable target, e.g. `for i, j in ((1, 2), (3, 4))`).
+//           iter of array type: no intrinsic; the target takes a[i] for i
+//           in 0..shape[0]-1: the dtype for a 1-d array, else a view
+//           array(dtype, ndim - 1, A) (numba's array iterator).
 // If/While  test: truthiness of the test value in its own type.
 // Return    device functions: the value is converted to return_type.
 //           Kernels: return_type none; a bare `return` only.

@@ -250,8 +250,12 @@ void Typer::for_stmt(const ast::For& f) {
         assign_to(f.target.get(), tuple_iter_type(*this, iter, it), f.loc);
         return;
       }
+      if (it->is_array()) {  // for x in arr: elements or row views (typing/slicing.cpp)
+        assign_to(f.target.get(), array_iter_type(it), f.loc);
+        return;
+      }
       fail(ErrorKind::UnsupportedError, iter->loc,
-           "for loops in kernels only iterate over range(...) or a homogeneous tuple");
+           "for loops in kernels only iterate over range(...), an array or a homogeneous tuple");
     }
     const ir::Type* rt = type_of(iter);
     if (f.target->kind != ast::ExprKind::Name) {

@@ -134,6 +134,9 @@ const ir::Type* type_subscript(Typer& t, const ast::Subscript& s, ExprInfo& info
 // A subscript of `arr` with slices or fewer indices than dimensions: the view
 // type (load) or the element type of a scalar fill (store).
 const ir::Type* type_array_view(Typer& t, const ast::Subscript& s, const ir::Type* arr, bool store);
+// The item of `for x in arr`: the dtype of a 1-d array, else an 'A' view of
+// one less dimension (numba's array iterator).
+const ir::Type* array_iter_type(const ir::Type* arr);
 // Checks an array or tuple stored into a view target ("array.setslice").
 void type_slice_source(Typer& t, const ast::Expr* target, const ir::Type* value);
 // Tuples (typing/tuples.cpp): `+` of two tuples (nullptr when not that),

@@ -67,4 +67,7 @@ TEST_CASE("tuple concatenation, slicing and iteration types", "[sema][arrays]") 
   CHECK(r("len((1, 2) + (a,))", "int32") == "int64");
   std::string loop = "def f(a):\n    s = 0.0\n    for x in (a, 2.0, 3.0):\n        s += x\n    return s\n";
   CHECK(local_type(*infer_source(loop, "f", {"float64"}), "x") == "float64");
+  std::string over_array = "def f(a):\n    for x in a:\n        r = x\n    return 0\n";
+  CHECK(local_type(*infer_source(over_array, "f", {"float32[:, ::1]"}), "r") == "array(float32, 1d, A)");
+  CHECK(local_type(*infer_source(over_array, "f", {"int16[::1]"}), "r") == "int16");
 }

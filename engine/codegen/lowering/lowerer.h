@@ -173,6 +173,8 @@ Val lower_subscript(Lowerer& l, const ast::Subscript* e, const sema::ExprInfo& i
 void store_subscript(Lowerer& l, const ast::Subscript* target, Val value);
 // Views (lowering/slicing.cpp): a[i] of a 2-d array, a[lo:hi:step], a[i, :], ...
 Val lower_array_view(Lowerer& l, const ast::Subscript* e, const sema::ExprInfo& info);
+// Item i (0 <= i < shape[0], unchecked) of `for x in arr`: an element or a row view.
+Val array_item(Lowerer& l, Val arr, llvm::Value* i);
 // a[1:3] = x: fills the view with a scalar.
 void store_array_slice(Lowerer& l, const ast::Subscript* target, Val value);
 // Tuples (lowering/tuples.cpp).

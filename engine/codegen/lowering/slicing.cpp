@@ -301,6 +301,25 @@ Val lower_array_view(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& 
   return l.convert(build_view(l, s, inf.param_types[0]), inf.type);
 }
 
+Val array_item(Lowerer& l, Val arr, llvm::Value* i) {
+  auto& b = l.b();
+  llvm::Value* data = b.CreateExtractValue(arr.v, {0});
+  llvm::Value* p = b.CreateGEP(b.getInt8Ty(), data, b.CreateMul(i, b.CreateExtractValue(arr.v, {2, 0})));
+  const ir::Type* dt = arr.t->dtype;
+  if (arr.t->ndim == 1) {
+    llvm::Value* x = b.CreateAlignedLoad(l.memory_type(dt), p, llvm::Align(std::max(1, dt->byte_size())));
+    return {l.from_memory(x, dt), dt};
+  }
+  const ir::Type* item_t = ir::array(dt, arr.t->ndim - 1, ir::Layout::A, arr.t->readonly);
+  llvm::Value* view = llvm::UndefValue::get(l.llvm_type(item_t));
+  view = b.CreateInsertValue(view, p, {0});
+  for (unsigned d = 1; d < unsigned(arr.t->ndim); ++d) {
+    view = b.CreateInsertValue(view, b.CreateExtractValue(arr.v, {1, d}), {1, d - 1});
+    view = b.CreateInsertValue(view, b.CreateExtractValue(arr.v, {2, d}), {2, d - 1});
+  }
+  return {view, item_t};
+}
+
 void store_array_slice(Lowerer& l, const ast::Subscript* s, Val value) {
   const sema::ExprInfo& inf = l.info(s);
   CUHOST_CHECK(!inf.param_types.empty() && inf.param_types[0]) << "slice store without a type";

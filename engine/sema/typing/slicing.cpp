@@ -109,6 +109,11 @@ const ir::Type* type_array_view(Typer& t, const ast::Subscript& s, const ir::Typ
   return view;
 }
 
+const ir::Type* array_iter_type(const ir::Type* arr) {
+  if (arr->ndim == 1) return arr->dtype;
+  return ir::array(arr->dtype, arr->ndim - 1, ir::Layout::A, arr->readonly);
+}
+
 void type_slice_source(Typer& t, const ast::Expr* target, const ir::Type* value) {
   const ir::Type* view = t.info(target).param_types.at(0);
   if (value->is_array()) {

@@ -292,4 +292,31 @@ out = np.zeros((3, 32))
 shared_views[3, 32](a, out)
 np.testing.assert_allclose(out, 3 * a)
 
+
+# ---- for x in array: elements of a 1-d array, row views of an n-d one -------
+@cuda.jit
+def iterate_arrays(m, v, out):
+    if cuda.grid(1) == 0:
+        k = 0
+        for row in m:
+            s = 0.0
+            for x in row:
+                s += x
+            out[k] = s
+            k += 1
+        t = 0.0
+        for x in v[::-2]:
+            t = t * 2 + x
+        out[k] = t
+
+
+m = rng.random((5, 3))
+v = rng.random(7)
+out = np.zeros(6)
+iterate_arrays[1, 1](m, v, out)
+t = 0.0
+for x in v[::-2]:
+    t = t * 2 + x
+np.testing.assert_allclose(out, list(m.sum(axis=1)) + [t])
+
 print("slicing: all checks passed")
