@@ -48,11 +48,16 @@
 //           ZeroDivisionError on the host only; in kernels the result is 0).
 //           `**`: int ** int -> int64 (uint64 when both unsigned; operands
 //           converted to it; repeated squaring; a negative exponent gives 0
-//           unless the base is +-1, like numba's integer power). float ** int
-//           -> float64 with operand_types {float64, int64|uint64}: lowering
-//           computes by repeated squaring (numba's int_power, bit-exact with
-//           it), negative exponents as 1 / x**-n. Otherwise both operands are
-//           the float result type F and lowering calls pow.
+//           unless the base is +-1, and 0 ** negative gives INT64_MIN --
+//           numba's numpy error model -- or a ZeroDivisionError report with
+//           debug). float ** int -> the float type F (float32 stays float32,
+//           numba's BinOpPower) with operand_types {F, E}, E = int32 for
+//           signed ints up to 32 bits and uint8/uint16, int64 for int64 and
+//           bool, uint64 for uint32/uint64: lowering computes by repeated
+//           squaring in F (numba's int_power, bit-exact with it), negative
+//           exponents as 1 / x**-n, math.pow in float64 past |n| > 65536.
+//           Otherwise both operands are the float result type F and
+//           lowering calls pow. Literal int ** non-negative int folds.
 //           `<<` `>>`: result int64, or uint64 when the LEFT operand is an
 //           unsigned integer; operand_types = {result, result}.
 // UnaryOp   operand_types = {T}: operand converted to T first. `-x` and `+x`
@@ -68,7 +73,8 @@
 //           `is`/`is not` with None on both sides fold to a `constant`.
 // IfExp     type = unified(body, orelse); operand_types = {type, type}.
 // Tuple     type = Tuple of element types (UniTuple when equal).
-// Slice     not a value (only inside array type spellings): rejected.
+// Slice     not a value: only inside a subscript ("array.view",
+//           "array.setslice", "tuple.slice"); elsewhere rejected.
 //
 // Statements (no ExprInfo of their own; information is on their exprs):
 // Assign    each target: Name -> ExprInfo.type = the local's type, the value
@@ -89,6 +95,12 @@
 //           ordered_args = {start|null, stop, step|null}, param_types =
 //           {I, I, I} (defaults: start 0, step 1; step may be negative; a
 //           literal 0 step is a ValueError at typing).
+//           iter of tuple type (homogeneous, non-empty; typing/tuples.cpp):
+//           no intrinsic; the target takes each element in order (any
+//           assignable target, e.g. `for i, j in ((1, 2), (3, 4))`).
+//           iter of array type: no intrinsic; the target takes a[i] for i
+//           in 0..shape[0]-1: the dtype for a 1-d array, else a view
+//           array(dtype, ndim - 1, A) (numba's array iterator).
 // If/While  test: truthiness of the test value in its own type.
 // Return    device functions: the value is converted to return_type.
 //           Kernels: return_type none; a bare `return` only.
@@ -232,8 +244,34 @@
 //                  expression has `constant` (negative literals are already
 //                  normalized to k + len). A UniTuple may also be indexed by a
 //                  run-time integer (no `constant`): param_types {int64},
-//                  lowering selects the element (no wrapping needed: numba
-//                  does not wrap either).
+//                  lowering wraps a negative index (numba's getitem of a
+//                  UniTuple does) and selects the element; with checks on
+//                  an out-of-range index reports IndexError.
+// "array.view"     Subscript load with a slice or fewer indices than
+//                  dimensions (typing/slicing.cpp): type = param_types[0] =
+//                  the view array(dtype, ndim - #integers, layout) where the
+//                  layout follows numba (C stays C when the outer indices
+//                  are integers and the innermost indexed one is an integer
+//                  or a literal slice with no step; F mirrored; else A).
+//                  The index (a Tuple node, a Slice node, an integer or a
+//                  tuple value) is read component by component: integers
+//                  wrap and are bounds-checked, Slice bounds (each may be
+//                  absent or None; integers) are clamped like Python's
+//                  slice.indices(); the Slice and index Tuple nodes have no
+//                  ExprInfo of their own, their bound expressions do.
+// "array.setslice" Subscript store (Assign target) of a view target: type =
+//                  dtype, param_types {view type}. A scalar value is
+//                  converted to dtype and stored into every element; a
+//                  tuple (1-d views only) or an array (ndim <= the view's,
+//                  broadcast like NumPy) is copied element by element with
+//                  conversion; a size mismatch or overlapping source memory
+//                  is a kernel error. AugAssign on a view is rejected.
+// "tuple.slice"    t[lo:hi:step] with literal bounds: type = the tuple of
+//                  the elements taken; `shape` = their positions in t, in
+//                  order; a constant tuple folds to `constant`.
+// "tuple.concat"   BinOp `+` of two tuples: type = Tuple(left elements +
+//                  right elements); operand_types empty; constant tuples
+//                  fold to `constant`.
 // "array.shape" / "array.strides": Attribute -> UniTuple(int64 x ndim) (strides
 //                  in bytes). "array.size" -> int64. a.ndim folds to a
 //                  `constant` int64.

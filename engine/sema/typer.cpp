@@ -225,6 +225,10 @@ void Typer::assign_to(const ast::Expr* target, const ir::Type* vt, const ast::So
       const ir::Type* slot = type_subscript(*this, static_cast<const ast::Subscript&>(*target), inf, true);
       inf.type = slot;
       typed_.insert(target);
+      if ((vt->is_array() || vt->is_tuple()) && info(target).intrinsic == "array.setslice") {
+        type_slice_source(*this, target, vt);  // a[1:3] = b: typing/slicing.cpp
+        return;
+      }
       if (!can_convert(vt, slot)) {
         typing_error(target,
                      concat("cannot store a value of type ", display(vt), " into an element of type ", display(slot)));
@@ -260,7 +264,17 @@ void Typer::for_stmt(const ast::For& f) {
       is_range = ft->kind == ir::TypeKind::Intrinsic && ft->key == "builtins.range";
     }
     if (!is_range) {
-      fail(ErrorKind::UnsupportedError, iter->loc, "for loops in kernels only iterate over range(...)");
+      const ir::Type* it = type_of(iter);
+      if (it->is_tuple()) {  // for x in (a, b, c): typing/tuples.cpp
+        assign_to(f.target.get(), tuple_iter_type(*this, iter, it), f.loc);
+        return;
+      }
+      if (it->is_array()) {  // for x in arr: elements or row views (typing/slicing.cpp)
+        assign_to(f.target.get(), array_iter_type(it), f.loc);
+        return;
+      }
+      fail(ErrorKind::UnsupportedError, iter->loc,
+           "for loops in kernels only iterate over range(...), an array or a homogeneous tuple");
     }
     const ir::Type* rt = type_of(iter);
     if (f.target->kind != ast::ExprKind::Name) {
@@ -308,6 +322,9 @@ void Typer::stmt(const ast::Stmt& s) {
         } else {
           tinfo = &info(a.target.get());
           lt = type_subscript(*this, static_cast<const ast::Subscript&>(*a.target), *tinfo, true);
+          if (info(a.target.get()).intrinsic == "array.setslice")
+            fail(ErrorKind::UnsupportedError, a.target->loc,
+                 "augmented assignment to an array slice is not supported in kernels");
         }
         const ir::Type* rt = type_of(a.value.get());
         std::vector<const ir::Type*> operands;

@@ -143,6 +143,19 @@ const ir::Type* type_print_call(Typer& t, const ast::Call& c, const std::string&
 const ir::Type* array_index_type(Typer& t, const ast::Expr* idx, const ir::Type* arr, const std::string& what);
 // Subscript loads and array/tuple attributes.
 const ir::Type* type_subscript(Typer& t, const ast::Subscript& s, ExprInfo& info, bool store);
+// A subscript of `arr` with slices or fewer indices than dimensions: the view
+// type (load) or the element type of a scalar fill (store).
+const ir::Type* type_array_view(Typer& t, const ast::Subscript& s, const ir::Type* arr, bool store);
+// The item of `for x in arr`: the dtype of a 1-d array, else an 'A' view of
+// one less dimension (numba's array iterator).
+const ir::Type* array_iter_type(const ir::Type* arr);
+// Checks an array or tuple stored into a view target ("array.setslice").
+void type_slice_source(Typer& t, const ast::Expr* target, const ir::Type* value);
+// Tuples (typing/tuples.cpp): `+` of two tuples (nullptr when not that),
+// slicing by literal bounds, and the element type of `for x in tup`.
+const ir::Type* type_tuple_binop(Typer& t, const ast::BinOp& e, const ir::Type* l, const ir::Type* r);
+const ir::Type* type_tuple_slice(Typer& t, const ast::Subscript& s, const ast::Slice& sl, const ir::Type* tup);
+const ir::Type* tuple_iter_type(Typer& t, const ast::Expr* iter, const ir::Type* tup);
 const ir::Type* type_value_attribute(Typer& t, const ast::Attribute& a, const ir::Type* base, ExprInfo& info);
 // Complex numbers (typing/complex.cpp): `.real` `.imag` `.conjugate` of
 // numbers, complex(re[, im]), and the cmath module ("cmath.<f>" keys).

@@ -74,8 +74,10 @@ TEST_CASE("expression typing follows numba", "[sema]") {
       {"a % b", {"uint32", "uint32"}, "uint64"},
       // power
       {"a ** b", {"int64", "int64"}, "int64"},
-      {"a ** 2", {"float32"}, "float64"},
-      {"a ** b", {"float32", "int32"}, "float64"},
+      {"a ** 2", {"float32"}, "float32"},
+      {"a ** b", {"float32", "int32"}, "float32"},
+      {"a ** b", {"float64", "uint8"}, "float64"},
+      {"a ** b", {"int32", "float32"}, "float64"},
       {"a ** b", {"uint32", "uint8"}, "uint64"},
       {"a ** b", {"float32", "float32"}, "float32"},
       // bitwise and shifts

@@ -126,6 +126,8 @@ bool nonneg_intrinsic(const std::string& k) {
 }  // namespace
 
 std::string Lowerer::array_name(const ast::Expr* e) const {
+  // A view (a[i][j], a[1:][k]) is reported under the array it was cut from.
+  while (e && e->kind == ast::ExprKind::Subscript) e = static_cast<const ast::Subscript*>(e)->value.get();
   if (e && e->kind == ast::ExprKind::Name) return static_cast<const ast::Name*>(e)->id;
   return "array";
 }

@@ -13,7 +13,8 @@ namespace cuhost::codegen {
 namespace {
 
 // int64 ** int64 as numba computes it: repeated squaring; a negative
-// exponent gives 0 unless the base is 1 or -1.
+// exponent gives 0 unless the base is 1 or -1, and 0 ** negative gives
+// INT64_MIN (numba's numpy error model, the CUDA default without debug).
 llvm::Function* ipow_function(Lowerer& l, llvm::Type* ty) {
   std::string name = "cuhost.ipow.i" + std::to_string(ty->getIntegerBitWidth());
   if (llvm::Function* f = l.module().getFunction(name)) return f;
@@ -33,9 +34,11 @@ llvm::Function* ipow_function(Lowerer& l, llvm::Type* ty) {
   b.SetInsertPoint(neg);
   llvm::Value* odd = b.CreateICmpNE(b.CreateAnd(exp, one), zero);
   llvm::Value* minus_one = llvm::ConstantInt::getSigned(ty, -1);
+  llvm::Value* int_min = llvm::ConstantInt::get(ty, llvm::APInt::getSignedMinValue(ty->getIntegerBitWidth()));
   llvm::Value* neg_result =
       b.CreateSelect(b.CreateICmpEQ(base, one), one,
-                     b.CreateSelect(b.CreateICmpEQ(base, minus_one), b.CreateSelect(odd, minus_one, one), zero));
+                     b.CreateSelect(b.CreateICmpEQ(base, minus_one), b.CreateSelect(odd, minus_one, one),
+                                    b.CreateSelect(b.CreateICmpEQ(base, zero), int_min, zero)));
   b.CreateRet(neg_result);
   b.SetInsertPoint(loop);
   llvm::PHINode* acc = b.CreatePHI(ty, 2);
@@ -55,6 +58,55 @@ llvm::Function* ipow_function(Lowerer& l, llvm::Type* ty) {
   b.SetInsertPoint(done);
   b.CreateRet(acc2);
   return f;
+}
+
+// float ** int as numba's int_power: repeated squaring in the float type
+// (float32 stays float32), 1/r for a negative exponent, and math.pow in
+// double precision once the exponent's magnitude passes 65536.
+llvm::Value* float_int_power(Lowerer& l, llvm::Value* base, llvm::Value* exp) {
+  auto& b = l.b();
+  llvm::Type* ft = base->getType();
+  llvm::Value* zero = l.i64(0);
+  llvm::Value* invert = b.CreateICmpSLT(exp, zero);
+  llvm::Value* mag = b.CreateSelect(invert, b.CreateNeg(exp), exp);
+  // INT64_MIN stays negative after negation: it takes the pow path too.
+  llvm::Value* big = b.CreateOr(b.CreateICmpSGT(mag, l.i64(0x10000)), b.CreateICmpSLT(mag, zero));
+  llvm::Function* fn = l.function();
+  auto* slow = llvm::BasicBlock::Create(l.ctx(), "fpow.pow", fn);
+  auto* header = llvm::BasicBlock::Create(l.ctx(), "fpow.loop", fn);
+  auto* body = llvm::BasicBlock::Create(l.ctx(), "fpow.body", fn);
+  auto* exit = llvm::BasicBlock::Create(l.ctx(), "fpow.exit", fn);
+  auto* join = llvm::BasicBlock::Create(l.ctx(), "fpow.end", fn);
+  llvm::BasicBlock* entry = b.GetInsertBlock();
+  b.CreateCondBr(big, slow, header);
+  b.SetInsertPoint(slow);
+  llvm::Value* as_double = ft->isDoubleTy() ? base : b.CreateFPExt(base, b.getDoubleTy());
+  llvm::Value* p = l.hooks().math(l, "pow", {as_double, b.CreateSIToFP(exp, b.getDoubleTy())});
+  if (!ft->isDoubleTy()) p = b.CreateFPTrunc(p, ft);
+  llvm::BasicBlock* slow_end = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(header);
+  llvm::PHINode* r = b.CreatePHI(ft, 2);
+  llvm::PHINode* a = b.CreatePHI(ft, 2);
+  llvm::PHINode* e = b.CreatePHI(b.getInt64Ty(), 2);
+  r->addIncoming(llvm::ConstantFP::get(ft, 1.0), entry);
+  a->addIncoming(base, entry);
+  e->addIncoming(mag, entry);
+  b.CreateCondBr(b.CreateICmpNE(e, zero), body, exit);
+  b.SetInsertPoint(body);
+  llvm::Value* odd = b.CreateICmpNE(b.CreateAnd(e, l.i64(1)), zero);
+  r->addIncoming(b.CreateSelect(odd, b.CreateFMul(r, a), r), body);
+  a->addIncoming(b.CreateFMul(a, a), body);
+  e->addIncoming(b.CreateLShr(e, l.i64(1)), body);
+  b.CreateBr(header);
+  b.SetInsertPoint(exit);
+  llvm::Value* fast = b.CreateSelect(invert, b.CreateFDiv(llvm::ConstantFP::get(ft, 1.0), r), r);
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  llvm::PHINode* out = b.CreatePHI(ft, 2);
+  out->addIncoming(p, slow_end);
+  out->addIncoming(fast, exit);
+  return out;
 }
 
 // Reports integer division by zero in debug mode and ends the thread.
@@ -177,11 +229,23 @@ Val binary_op(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* resul
         if (c.t->kind == ir::TypeKind::Float) {
           r = l.hooks().math(l, "pow", {x, y});
         } else {
-          llvm::Value* fy = l.convert(c, ot).v;
-          r = l.hooks().math(l, "pow", {x, fy});
+          r = float_int_power(l, x, l.convert(c, ir::int64()).v);
         }
       } else {
         Val xi = l.convert(a, ir::int64()), yi = l.convert(c, ir::int64());
+        if (l.options().debug) {  // numba's python error model raises here
+          auto* err = llvm::BasicBlock::Create(l.ctx(), "zeropow", l.function());
+          auto* ok = llvm::BasicBlock::Create(l.ctx(), "pow.ok", l.function());
+          b.CreateCondBr(b.CreateAnd(b.CreateICmpEQ(xi.v, l.i64(0)), b.CreateICmpSLT(yi.v, l.i64(0))), err, ok);
+          b.SetInsertPoint(err);
+          l.hooks().kernel_error(l, "ZeroDivisionError: 0 cannot be raised to a negative power", l.i64(0));
+          llvm::Type* rt = l.function()->getReturnType();
+          if (rt->isVoidTy())
+            b.CreateRetVoid();
+          else
+            b.CreateRet(llvm::Constant::getNullValue(rt));
+          b.SetInsertPoint(ok);
+        }
         r = b.CreateCall(ipow_function(l, b.getInt64Ty()), {xi.v, yi.v});
         return l.convert({r, ir::int64()}, result);
       }
@@ -198,6 +262,7 @@ Val binary_op(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* resul
 }
 
 Val lower_binop(Lowerer& l, const ast::BinOp* e, const sema::ExprInfo& inf) {
+  if (inf.intrinsic == "tuple.concat") return lower_tuple_concat(l, e, inf);
   CUHOST_CHECK(inf.operand_types.size() == 2) << "binary operation without operand types";
   Val a = l.expr_as(e->left.get(), inf.operand_types[0]);
   Val c = l.expr_as(e->right.get(), inf.operand_types[1]);

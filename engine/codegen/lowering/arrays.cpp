@@ -105,6 +105,11 @@ Val lower_subscript(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& i
   if (inf.intrinsic == "tuple.getitem") {
     Val t = l.expr(s->value.get());
     const sema::ExprInfo& ii = l.info(s->index.get());
+    if (!ii.constant) {  // a runtime index into a homogeneous tuple
+      Val i = l.expr_as(s->index.get(), ir::int64());
+      bool may_be_negative = !l.is_nonnegative(s->index.get()) && !(ii.type->is_integer() && !ii.type->is_signed);
+      return l.convert(tuple_item(l, t, i.v, may_be_negative), inf.type);
+    }
     std::int64_t k = 0;
     if (ii.constant)
       k = ii.constant->kind == ir::ConstValue::Kind::UInt ? std::int64_t(ii.constant->u) : ii.constant->i;
@@ -114,6 +119,8 @@ Val lower_subscript(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& i
       throw UserError(ErrorKind::IndexError, "tuple index out of range", l.where(s->loc), l.typed().captured->name);
     return l.convert({b.CreateExtractValue(t.v, {unsigned(k)}), t.t->elements[size_t(k)]}, inf.type);
   }
+  if (inf.intrinsic == "array.view") return lower_array_view(l, s, inf);
+  if (inf.intrinsic == "tuple.slice") return lower_tuple_slice(l, s, inf);
   if (inf.intrinsic != "array.getitem") l.unsupported(s->loc, "unsupported subscript");
   Val arr = l.expr(s->value.get());
   Val index = index_value(l, s, inf);
@@ -128,6 +135,10 @@ Val lower_subscript(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& i
 
 void store_subscript(Lowerer& l, const ast::Subscript* s, Val value) {
   const sema::ExprInfo& inf = l.info(s);
+  if (inf.intrinsic == "array.setslice") {
+    store_array_slice(l, s, value);
+    return;
+  }
   if (inf.intrinsic != "array.setitem") l.unsupported(s->loc, "unsupported assignment target");
   Val arr = l.expr(s->value.get());
   Val index = index_value(l, s, inf);
@@ -140,6 +151,8 @@ void store_subscript(Lowerer& l, const ast::Subscript* s, Val value) {
 void augassign_subscript(Lowerer& l, const ast::AugAssign* s) {
   auto* target = static_cast<const ast::Subscript*>(s->target.get());
   const sema::ExprInfo& ti = l.info(target);
+  if (ti.intrinsic == "array.setslice")
+    l.unsupported(s->loc, "augmented assignment to an array slice is not supported in kernels");
   CUHOST_CHECK(ti.operand_types.size() == 2 && ti.param_types.size() >= 1) << "augmented store not typed";
   Val arr = l.expr(target->value.get());
   // param_types[0] of an AugAssign is the operation's result type; the index

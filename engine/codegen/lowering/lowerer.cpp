@@ -350,12 +350,22 @@ void Lowerer::lower_augassign(const ast::AugAssign* s) {
 
 void Lowerer::lower_for(const ast::For* s) {
   const sema::ExprInfo& it = info(s->iter.get());
-  if (it.intrinsic != "builtins.range") unsupported(s->iter->loc, "only range(...) loops are supported");
-  const ir::Type* I = it.param_types.size() == 3 && it.param_types[1] ? it.param_types[1] : ir::int64();
-  auto arg = [&](size_t k) -> const ast::Expr* { return k < it.ordered_args.size() ? it.ordered_args[k] : nullptr; };
+  // `for x in tup` / `for x in arr` count 0..len-1 and read item i.
+  bool over_tuple = it.type && it.type->kind == ir::TypeKind::Tuple;
+  bool over_array = it.type && it.type->kind == ir::TypeKind::Array;
+  if (!over_tuple && !over_array && it.intrinsic != "builtins.range")
+    unsupported(s->iter->loc, "only range(...) loops are supported");
+  bool over_items = over_tuple || over_array;
+  const ir::Type* I = !over_items && it.param_types.size() == 3 && it.param_types[1] ? it.param_types[1] : ir::int64();
+  auto arg = [&](size_t k) -> const ast::Expr* {
+    return !over_items && k < it.ordered_args.size() ? it.ordered_args[k] : nullptr;
+  };
   llvm::Type* ity = llvm_type(I);
+  Val items = over_items ? expr(s->iter.get()) : Val{};
   llvm::Value* start = arg(0) ? expr_as(arg(0), I).v : llvm::ConstantInt::get(ity, 0);
-  llvm::Value* stop = expr_as(arg(1), I).v;
+  llvm::Value* stop = over_tuple   ? i64(std::int64_t(it.type->elements.size()))
+                      : over_array ? builder_.CreateExtractValue(items.v, {1, 0})
+                                   : expr_as(arg(1), I).v;
   llvm::Value* step = arg(2) ? expr_as(arg(2), I).v : llvm::ConstantInt::get(ity, 1);
   bool is_signed = I->is_signed;
 
@@ -384,7 +394,9 @@ void Lowerer::lower_for(const ast::For* s) {
   }
   builder_.CreateCondBr(cond, body_bb, exit);
   builder_.SetInsertPoint(body_bb);
-  assign_to(s->target.get(), {i, I});
+  assign_to(s->target.get(), over_tuple   ? tuple_item(*this, items, i, false)
+                             : over_array ? array_item(*this, items, i)
+                                          : Val{i, I});
   loops_.push_back({latch, exit});
   body(s->body);
   loops_.pop_back();

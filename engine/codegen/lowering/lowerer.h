@@ -230,6 +230,17 @@ llvm::Value* compare_values(Lowerer& l, ast::CompareOpKind op, Val a, Val b);
 Val lower_call(Lowerer& l, const ast::Call* e, const sema::ExprInfo& info);
 Val lower_subscript(Lowerer& l, const ast::Subscript* e, const sema::ExprInfo& info);
 void store_subscript(Lowerer& l, const ast::Subscript* target, Val value);
+// Views (lowering/slicing.cpp): a[i] of a 2-d array, a[lo:hi:step], a[i, :], ...
+Val lower_array_view(Lowerer& l, const ast::Subscript* e, const sema::ExprInfo& info);
+// Item i (0 <= i < shape[0], unchecked) of `for x in arr`: an element or a row view.
+Val array_item(Lowerer& l, Val arr, llvm::Value* i);
+// a[1:3] = x: fills the view with a scalar.
+void store_array_slice(Lowerer& l, const ast::Subscript* target, Val value);
+// Tuples (lowering/tuples.cpp).
+Val lower_tuple_concat(Lowerer& l, const ast::BinOp* e, const sema::ExprInfo& info);
+Val lower_tuple_slice(Lowerer& l, const ast::Subscript* e, const sema::ExprInfo& info);
+// Element `index` (i64) of a homogeneous tuple; negative indices wrap.
+Val tuple_item(Lowerer& l, Val tup, llvm::Value* index, bool may_be_negative);
 // AugAssign on a subscript: load, op, store with the index evaluated once.
 void augassign_subscript(Lowerer& l, const ast::AugAssign* s);
 

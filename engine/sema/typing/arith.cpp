@@ -77,6 +77,19 @@ std::optional<ir::ConstValue> fold(ast::BinOpKind op, const std::optional<ir::Co
       if (b < 0 || b > 63) return std::nullopt;
       out = a >> b;
       break;
+    case ast::BinOpKind::Pow: {
+      if (b < 0) return std::nullopt;
+      if (a == 0 || a == 1) {
+        out = b == 0 ? 1 : a;
+      } else if (a == -1) {
+        out = (b & 1) ? -1 : 1;
+      } else {
+        out = 1;  // |a| >= 2 overflows within 63 steps
+        for (std::int64_t k = 0; k < b; ++k)
+          if (__builtin_mul_overflow(out, a, &out)) return std::nullopt;
+      }
+      break;
+    }
     default: return std::nullopt;
   }
   return ir::ConstValue::integer(out);
@@ -100,10 +113,14 @@ const ir::Type* type_binop_types(Typer& t, ast::BinOpKind op, const ir::Type* l,
     case ast::BinOpKind::Mult: operand = result = arith(l, r); break;
     case ast::BinOpKind::Pow:
       if (l->is_float() && int_like(r)) {
-        // numba: float ** int is float64 ** (int64|uint64), by repeated squaring.
-        if (operand_types)
-          *operand_types = {ir::float64(), (r->is_integer() && !r->is_signed) ? ir::uint64() : ir::int64()};
-        return ir::float64();
+        // numba's BinOpPower: float32|float64 ** (int32|int64|uint64) keeps the
+        // float type (float32 stays single precision) and is computed by
+        // repeated squaring; the first matching exponent type is taken.
+        const ir::Type* e = ir::int64();
+        if (r->is_integer() && r->is_signed && r->bits <= 32) e = ir::int32();
+        if (r->is_integer() && !r->is_signed) e = r->bits <= 16 ? ir::int32() : ir::uint64();
+        if (operand_types) *operand_types = {l, e};
+        return l;
       }
       if (complex && int_like(r)) {
         // complex ** int: repeated squaring (exact for small exponents like NumPy).
@@ -146,6 +163,7 @@ const ir::Type* type_arith(Typer& t, const ast::BinOp& e, ExprInfo& info) {
   (void)info;
   const ir::Type* l = t.type_of(e.left.get());
   const ir::Type* r = t.type_of(e.right.get());
+  if (const ir::Type* tt = type_tuple_binop(t, e, l, r)) return tt;
   std::vector<const ir::Type*> operands;
   const ir::Type* result = type_binop_types(t, e.op, l, r, &e, &operands);
   ExprInfo& inf = t.info(&e);

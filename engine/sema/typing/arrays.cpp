@@ -1,5 +1,6 @@
 // Typing of arrays in kernels: element loads and stores (one integer per
-// dimension, negative indices wrap), CPointer indexing, tuple indexing,
+// dimension, negative indices wrap; views in typing/slicing.cpp), CPointer
+// indexing, tuple indexing,
 // the shape/size/ndim/strides attributes, and the array constructors
 // cuda.shared.array, cuda.local.array and cuda.const.array_like.
 #include "sema/typer.h"
@@ -14,26 +15,20 @@ const ir::Type* array_subscript(Typer& t, const ast::Subscript& s, const ir::Typ
   (void)info;
   const ast::Expr* idx = s.index.get();
   std::string what = concat("indexing ", display(arr));
-  if (idx->kind == ast::ExprKind::Slice) {
-    t.fail(ErrorKind::UnsupportedError, idx->loc, "array slicing is not supported in kernels");
-  }
   size_t given;
+  bool sliced = idx->kind == ast::ExprKind::Slice;
   if (idx->kind == ast::ExprKind::Tuple) {
     const auto& tup = static_cast<const ast::Tuple&>(*idx);
-    for (const auto& e : tup.elts) {
-      if (e->kind == ast::ExprKind::Slice)
-        t.fail(ErrorKind::UnsupportedError, e->loc, "array slicing is not supported in kernels");
-    }
+    for (const auto& e : tup.elts) sliced = sliced || e->kind == ast::ExprKind::Slice;
     given = tup.elts.size();
+  } else if (sliced) {
+    given = 1;
   } else {
     const ir::Type* it = t.type_of(idx);
     given = it->is_tuple() ? it->elements.size() : 1;
   }
-  if (static_cast<int>(given) < arr->ndim) {
-    t.fail(ErrorKind::UnsupportedError, s.loc,
-           concat("partial indexing of ", display(arr), " with ", given, " index", given == 1 ? "" : "es",
-                  " is not supported in kernels (index all ", arr->ndim, " dimensions)"));
-  }
+  // Slices and partial indices make a view (typing/slicing.cpp).
+  if (sliced || static_cast<int>(given) < arr->ndim) return type_array_view(t, s, arr, store);
   if (static_cast<int>(given) > arr->ndim) {
     t.typing_error(&s, concat("too many indices for ", display(arr), ": ", given, " given"));
   }
@@ -63,8 +58,7 @@ const ir::Type* array_subscript(Typer& t, const ast::Subscript& s, const ir::Typ
 const ir::Type* tuple_subscript(Typer& t, const ast::Subscript& s, const ir::Type* tup, bool store) {
   if (store) t.typing_error(&s, concat("cannot assign to an element of ", display(tup), ": tuples are immutable"));
   const ast::Expr* idx = s.index.get();
-  if (idx->kind == ast::ExprKind::Slice)
-    t.fail(ErrorKind::UnsupportedError, idx->loc, "tuple slicing is not supported in kernels");
+  if (idx->kind == ast::ExprKind::Slice) return type_tuple_slice(t, s, static_cast<const ast::Slice&>(*idx), tup);
   const ir::Type* it = t.type_of(idx);
   if (!int_like(it)) t.typing_error(idx, concat("tuple indices must be integers, not ", display(it)));
   auto k = t.literal_int(idx);

@@ -71,7 +71,7 @@ def unify(a):
 
 @cuda.jit
 def partial(a):
-    a[0] = 1.0
+    a[0] = a
 
 
 @cuda.jit
@@ -86,7 +86,7 @@ expect("UnsupportedError", "try statements are not supported in kernels", 45, 5,
 expect("TypingError", "module 'cuda' has no attribute 'foo'", 53, 12, lambda: unknown_attr[1, 1](out))
 expect("TypingError", "while typing call to device function 'helper'", 58, 12, lambda: calls_helper[1, 1](out))
 expect("TypingError", "cannot unify int64 and array(float32, 1d, C) for variable 'x'", 69, 5, lambda: unify[1, 1](out))
-expect("UnsupportedError", "partial indexing of array(float32, 2d, C)", 74, 5,
+expect("TypingError", "cannot assign a 2-d array to a 1-d array slice", 74, 5,
        lambda: partial[1, 1](np.zeros((2, 2), dtype=np.float32)))
 expect("NameError", "name 'not_defined_anywhere' is not defined", 79, 12, lambda: undefined[1, 1](out))
 print("typing errors: %d checks passed" % checks)
