@@ -55,8 +55,8 @@ std::shared_ptr<const HostLibrary> open_library(const Manifest& m) {
   lib->setup = reinterpret_cast<cuhost_plugin_setup_fn>(dlsym(handle, m.host_setup.c_str()));
   if (!lib->setup)
     fail(m, "build.host_setup",
-         concat("the host library '", m.host_library, "' does not define the setup entry point '", m.host_setup,
-                "'", m.host_setup == CUHOST_PLUGIN_DEFAULT_SETUP ? " (the default; name another with host_setup)" : ""));
+         concat("the host library '", m.host_library, "' does not define the setup entry point '", m.host_setup, "'",
+                m.host_setup == CUHOST_PLUGIN_DEFAULT_SETUP ? " (the default; name another with host_setup)" : ""));
   lib->teardown = reinterpret_cast<cuhost_plugin_teardown_fn>(dlsym(handle, m.host_teardown.c_str()));
   if (!lib->teardown && m.host_teardown_required)
     fail(m, "build.host_teardown",
@@ -221,8 +221,8 @@ std::unique_ptr<ModuleHostState> set_up_module(const std::vector<std::string>& p
     if (status != 0) {
       std::string why = !e->reported.empty() ? e->reported : !e->last_call.empty() ? e->last_call : "(no message)";
       throw UserError(ErrorKind::PluginError,
-                      concat("plugin '", lib.plugin, "': host library setup failed for kernel '", kernel_name, "': ",
-                             lib.setup_name, "() in ", lib.path, " returned ", status, ": ", why));
+                      concat("plugin '", lib.plugin, "': host library setup failed for kernel '", kernel_name,
+                             "': ", lib.setup_name, "() in ", lib.path, " returned ", status, ": ", why));
     }
     log::info(concat("[", kernel_name, "] plugin '", lib.plugin, "': ", lib.setup_name, "() set up the module (",
                      c.backend == CUHOST_PLUGIN_BACKEND_CUDA ? "cuda" : "cpu", ")"));
@@ -231,11 +231,15 @@ std::unique_ptr<ModuleHostState> set_up_module(const std::vector<std::string>& p
   return state;
 }
 
-std::string check_host_library(const Manifest& m) {
+std::string check_host_library(const Manifest& m, bool* has_teardown) {
+  if (has_teardown) *has_teardown = false;
   if (m.host_library.empty()) return "";
   try {
     std::lock_guard<std::mutex> lock(g_mutex);
-    if (!libraries().count(m.directory)) libraries()[m.directory] = open_library(m);
+    auto it = libraries().find(m.directory);
+    std::shared_ptr<const HostLibrary> lib = it != libraries().end() ? it->second : open_library(m);
+    libraries()[m.directory] = lib;
+    if (has_teardown) *has_teardown = lib->teardown != nullptr;
     return "";
   } catch (const UserError& e) {
     return e.message();

@@ -52,6 +52,7 @@ std::unique_ptr<ModuleHostState> set_up_module(const std::vector<std::string>& p
 
 // "" when the host library of `m` loads and defines its entry points (or
 // there is none), else why not (for `cuhost plugins`). Loads the library.
-std::string check_host_library(const Manifest& m);
+// `has_teardown` tells whether it defines a teardown entry point.
+std::string check_host_library(const Manifest& m, bool* has_teardown = nullptr);
 
 }  // namespace cuhost::plugin

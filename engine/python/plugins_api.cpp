@@ -42,8 +42,9 @@ PyObject* record_dict(const plugin::PluginRecord& r) {
                        m.host_teardown.c_str());
 }
 
-// _plugin_host_check(folder) -> "" when the plugin's host library loads and
-// defines its entry points (or it has none), else why not. Loads the library.
+// _plugin_host_check(folder) -> (problem, has_teardown): problem is "" when
+// the plugin's host library loads and defines its entry points (or it has
+// none), else why not. Loads the library.
 PyObject* py_plugin_host_check(PyObject*, PyObject* arg) {
   if (!PyUnicode_Check(arg)) {
     PyErr_SetString(PyExc_TypeError, "_plugin_host_check() expects a plugin folder (str)");
@@ -51,8 +52,9 @@ PyObject* py_plugin_host_check(PyObject*, PyObject* arg) {
   }
   std::string dir = PyUnicode_AsUTF8(arg);
   return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
-    std::string why = plugin::check_host_library(plugin::load_manifest(dir));
-    return PyUnicode_FromString(why.c_str());
+    bool has_teardown = false;
+    std::string why = plugin::check_host_library(plugin::load_manifest(dir), &has_teardown);
+    return Py_BuildValue("(sO)", why.c_str(), has_teardown ? Py_True : Py_False);
   });
 }
 

@@ -132,12 +132,13 @@ def _print_listing():
             for f in r["functions"]:
                 print("    %-16s %-44s %s" % (f["name"], f["signature"], (f["doc"] or "").split("\n")[0]))
             if r["host_library"]:
-                why = _cuhost._plugin_host_check(r["directory"])
+                why, has_teardown = _cuhost._plugin_host_check(r["directory"])
                 if why:
                     print("    host library refused: " + why)
                 else:
-                    print("    host library %s (setup %s, teardown %s)" % (r["host_library"], r["host_setup"],
-                                                                          r["host_teardown"]))
+                    print("    host library %s (setup %s, %s)" % (
+                        r["host_library"], r["host_setup"],
+                        "teardown " + r["host_teardown"] if has_teardown else "no teardown"))
         else:
             print("%s  [refused]  %s" % (r["name"], r["directory"]))
             for line in r["reason"].splitlines():
