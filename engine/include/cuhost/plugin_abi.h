@@ -40,11 +40,11 @@ extern "C" {
 
 typedef enum cuhost_plugin_status {
   CUHOST_PLUGIN_OK = 0,
-  CUHOST_PLUGIN_NOT_FOUND = 1,     /* no global of that name in the module */
-  CUHOST_PLUGIN_OUT_OF_RANGE = 2,  /* offset + bytes past the global's end */
-  CUHOST_PLUGIN_READ_ONLY = 3,     /* the global cannot be written on this backend */
-  CUHOST_PLUGIN_DEVICE_ERROR = 4,  /* a driver call failed (the message names it) */
-  CUHOST_PLUGIN_INVALID = 5        /* a null pointer or other bad argument */
+  CUHOST_PLUGIN_NOT_FOUND = 1,    /* no global of that name in the module */
+  CUHOST_PLUGIN_OUT_OF_RANGE = 2, /* offset + bytes past the global's end */
+  CUHOST_PLUGIN_READ_ONLY = 3,    /* the global cannot be written on this backend */
+  CUHOST_PLUGIN_DEVICE_ERROR = 4, /* a driver call failed (the message names it) */
+  CUHOST_PLUGIN_INVALID = 5       /* a null pointer or other bad argument */
 } cuhost_plugin_status;
 
 typedef enum cuhost_plugin_backend {

@@ -52,8 +52,7 @@ CUHOST_PLUGIN_EXPORT int cuhost_lut_setup(cuhost_plugin_context* c) {
   if (status == CUHOST_PLUGIN_OK) status = write_if_present(c, "cuhost_lut_gain", &gain, sizeof gain);
   if (status == CUHOST_PLUGIN_OK) status = write_if_present(c, "cuhost_lut_is_ready", &ready, sizeof ready);
   if (status != CUHOST_PLUGIN_OK) return status;  // cuhost reports why the write failed
-  if (tracing())
-    std::fprintf(stderr, "lut: set up kernel '%s' on %s\n", c->kernel_name, backend_name(c->backend));
+  if (tracing()) std::fprintf(stderr, "lut: set up kernel '%s' on %s\n", c->kernel_name, backend_name(c->backend));
   return 0;
 }
 
@@ -61,8 +60,8 @@ CUHOST_PLUGIN_EXPORT int cuhost_lut_teardown(cuhost_plugin_context* c) {
   if (tracing()) {
     int ready = 0;
     c->read_global(c->module, "cuhost_lut_is_ready", 0, &ready, sizeof ready);
-    std::fprintf(stderr, "lut: tear down kernel '%s' on %s (ready=%d)\n", c->kernel_name,
-                 backend_name(c->backend), ready);
+    std::fprintf(stderr, "lut: tear down kernel '%s' on %s (ready=%d)\n", c->kernel_name, backend_name(c->backend),
+                 ready);
   }
   return 0;
 }
