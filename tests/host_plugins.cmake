@@ -22,3 +22,6 @@ foreach(_case host_missing_library host_no_setup host_bad_teardown host_setup_fa
 endforeach()
 add_custom_target(cuhost_host_plugin_test_data ALL DEPENDS ${_hp_outputs})
 add_dependencies(cuhost_unit_tests cuhost_host_plugin_test_data)
+# Only the test that uses it sees the folder (the other test files keep their flags).
+set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/unit/plugin_host_library_test.cpp
+  PROPERTIES COMPILE_DEFINITIONS CUHOST_TEST_HOST_PLUGINS_DIR="${_hp_out}")
