@@ -53,9 +53,11 @@ void CpuPluginSetup::run(const std::vector<void*>& addresses, const std::string&
   if (plugins_.empty()) return;
   CUHOST_CHECK(addresses.size() == first_ + globals_.size()) << "global addresses missing from the JIT lookup";
   for (std::size_t i = 0; i < globals_.size(); ++i) globals_[i].address = addresses[first_ + i];
-  auto state = plugin::set_up_module(plugins_, cpu::make_module_globals(globals_), kernel_name);
+  // One setup at a time, as on the GPU (where the module cache's lock holds):
+  // host libraries need not be thread-safe.
   CpuModules& m = cpu_modules();
   std::lock_guard<std::mutex> lock(m.mutex);
+  auto state = plugin::set_up_module(plugins_, cpu::make_module_globals(globals_), kernel_name);
   static std::once_flag once;
   std::call_once(once, [] { std::atexit(tear_down_all); });
   m.states.push_back(std::move(state));
