@@ -177,10 +177,12 @@ TEST_CASE("the ABI context seen by a host library, against a fake backend", "[pl
     FAIL("setup did not fail");
   } catch (const UserError& e) {
     CHECK(e.kind() == ErrorKind::PluginError);
-    CHECK(e.message() == "plugin 'host_setup_fails': host library setup failed for kernel 'kern': "
-                         "cuhost_plugin_setup() in " +
-                             kDir + "/host_setup_fails/libhost_setup_fails.so returned 7: calibration file "
-                                    "'gains.bin' is missing");
+    CHECK(e.message() ==
+          "plugin 'host_setup_fails': host library setup failed for kernel 'kern': "
+          "cuhost_plugin_setup() in " +
+              kDir +
+              "/host_setup_fails/libhost_setup_fails.so returned 7: calibration file "
+              "'gains.bin' is missing");
   }
   // A failing plugin after a good one: the good one's setup ran and is torn down.
   int before = fake->copies_in;
