@@ -50,7 +50,10 @@ std::vector<GlobalSymbol> exported_globals(const llvm::Module& m) {
   std::vector<GlobalSymbol> out;
   const llvm::DataLayout& dl = m.getDataLayout();
   for (const llvm::GlobalVariable& g : m.globals()) {
-    if (g.isDeclaration() || g.hasLocalLinkage() || !g.hasName() || g.getName().starts_with("llvm.")) continue;
+    // available_externally copies are not emitted, so the JIT could not find them.
+    if (g.isDeclaration() || g.hasLocalLinkage() || g.hasAvailableExternallyLinkage() || !g.hasName() ||
+        g.getName().starts_with("llvm."))
+      continue;
     GlobalSymbol s;
     s.name = g.getName().str();
     s.bytes = static_cast<std::size_t>(dl.getTypeAllocSize(g.getValueType()));

@@ -113,6 +113,7 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 @limit = constant i32 5
 @hidden = internal global i32 0
 @elsewhere = external global i32
+@copy = available_externally global i32 3
 @llvm.used = appending global [1 x ptr] [ptr @hidden], section "llvm.metadata"
 )IR",
                                      diag, context);
