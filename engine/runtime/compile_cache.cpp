@@ -18,7 +18,7 @@
 namespace cuhost::runtime {
 namespace {
 
-constexpr const char* kMagic = "cuhost-kernel-cache-3";
+constexpr const char* kMagic = "cuhost-kernel-cache-2";
 
 bool cache_disabled() {
   const char* v = std::getenv("CUHOST_NO_CACHE");
@@ -32,6 +32,8 @@ bool hash_link_item(const ir::LinkItem& item, Hasher& h) {
   h.add(std::uint64_t(item.kind));
   h.add(item.name);
   for (const auto& d : item.include_dirs) h.add(d);
+  // Also keeps entries written before items carried plugin_dir (one string
+  // more per item) from being read: their keys differ.
   h.add(item.plugin_dir);
   std::string content = item.data;
   std::string dir;
