@@ -10,6 +10,9 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/SourceMgr.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
@@ -17,6 +20,7 @@
 #include "cuhost/plugin_abi.h"
 #include "plugin/host_library.h"
 #include "plugin/manifest.h"
+#include "runtime/compile_cache.h"
 #include "support/diagnostics.h"
 
 using namespace cuhost;
@@ -195,4 +199,44 @@ TEST_CASE("the ABI context seen by a host library, against a fake backend", "[pl
   items[2].plugin_dir = "/a";
   items[1].plugin_dir = "/b";
   CHECK(plugin::host_plugins_of(items) == std::vector<std::string>{"/a", "/b"});
+}
+
+TEST_CASE("cached GPU kernels keep the plugin that sets their module up", "[plugin][host_library]") {
+  // A private cache folder for this test, restored afterwards.
+  char tmpl[] = "/tmp/cuhost-plugin-cache-XXXXXX";
+  REQUIRE(mkdtemp(tmpl));
+  const char* old = std::getenv("CUHOST_CACHE_DIR");
+  std::string saved = old ? old : "";
+  setenv("CUHOST_CACHE_DIR", tmpl, 1);
+  const char* no_cache = std::getenv("CUHOST_NO_CACHE");
+  std::string saved_no_cache = no_cache ? no_cache : "";
+  unsetenv("CUHOST_NO_CACHE");
+  std::string key = "plugin-host-test";
+  runtime::CompiledKernel k;
+  k.name = "k";
+  k.symbol = "k_entry";
+  k.target = runtime::Target::NVPTX;
+  k.ptx = "// ptx";
+  k.link.resize(2);
+  k.link[0].path = kDir + "/host_probe/dev.cu";
+  k.link[0].kind = ir::LinkKind::CUSource;
+  k.link[0].plugin_dir = kDir + "/host_probe";
+  k.link[1].name = "other.ptx";
+  k.link[1].data = "// other";
+  runtime::store_cached_kernel(key, k);
+  runtime::JitFunction fn;
+  fn.name = "k";
+  auto back = runtime::load_cached_kernel(key, fn, {});
+  if (old)
+    setenv("CUHOST_CACHE_DIR", saved.c_str(), 1);
+  else
+    unsetenv("CUHOST_CACHE_DIR");
+  if (no_cache) setenv("CUHOST_NO_CACHE", saved_no_cache.c_str(), 1);
+  REQUIRE(back);
+  REQUIRE(back->link.size() == 2);
+  CHECK(back->link[0].path == k.link[0].path);
+  CHECK(back->link[0].plugin_dir == kDir + "/host_probe");
+  CHECK(back->link[1].plugin_dir.empty());
+  CHECK(back->link[1].data == "// other");
+  CHECK(plugin::host_plugins_of(back->link) == std::vector<std::string>{kDir + "/host_probe"});
 }
