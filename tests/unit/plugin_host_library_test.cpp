@@ -27,7 +27,24 @@ using namespace cuhost;
 
 namespace {
 
-const std::string kDir = CUHOST_TEST_HOST_PLUGINS_DIR;
+// The test plugins: in the build tree, or in a bundle's share folder beside
+// the test binary.
+std::string test_plugins_dir() {
+  const std::string built = CUHOST_TEST_HOST_PLUGINS_DIR;
+  if (access((built + "/host_probe/libhost_probe.so").c_str(), R_OK) == 0) return built;
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    std::string p(exe, size_t(n));
+    std::string candidate = p.substr(0, p.find_last_of('/')) + "/../share/cuhost/tests/plugins";
+    char resolved[4096];
+    if (realpath(candidate.c_str(), resolved) && access((std::string(resolved) + "/host_probe").c_str(), R_OK) == 0)
+      return resolved;
+  }
+  return built;
+}
+
+const std::string kDir = test_plugins_dir();
 
 std::string manifest_with(const std::string& build) {
   return "[plugin]\nname = \"h\"\nversion = \"1\"\nformat = 1\n[build]\n" + build +
