@@ -13,6 +13,7 @@
 
 #include "codegen/kernel_abi.h"
 #include "cuda/driver.h"
+#include "cuda/module_globals.h"
 #include "cuda/nvrtc.h"
 #include "cuda/toolkit_info.h"
 #include "runtime/compiler.h"
@@ -32,6 +33,7 @@ class LoadedLibrary {
   LoadedLibrary(CUlibrary library, std::vector<std::shared_ptr<void>> teardowns)
       : library_(library), teardowns_(std::move(teardowns)) {}
   ~LoadedLibrary() {
+    plugins_.reset();  // plugin host library teardowns, then the Python ones (the reverse of setup)
     for (const auto& cb : teardowns_) {
       std::string ignored;
       if (g_runner) g_runner(cb, reinterpret_cast<std::uintptr_t>(library_), &ignored);
@@ -41,10 +43,12 @@ class LoadedLibrary {
   LoadedLibrary(const LoadedLibrary&) = delete;
   LoadedLibrary& operator=(const LoadedLibrary&) = delete;
   CUlibrary handle() const { return library_; }
+  void set_plugins(std::unique_ptr<plugin::ModuleHostState> p) { plugins_ = std::move(p); }
 
  private:
   CUlibrary library_ = nullptr;
   std::vector<std::shared_ptr<void>> teardowns_;
+  std::unique_ptr<plugin::ModuleHostState> plugins_;
 };
 
 struct Entry {
@@ -217,7 +221,8 @@ CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>&
   std::vector<std::shared_ptr<void>> teardowns;
   for (const ir::LinkItem& item : kernel->link)
     if (item.teardown_callback) teardowns.push_back(item.teardown_callback);
-  if (!teardowns.empty()) {
+  std::vector<std::string> host_plugins = plugin::host_plugins_of(kernel->link);
+  if (!teardowns.empty() || !host_plugins.empty()) {
     // The embedded interpreter is never finalized, so Python's atexit never
     // runs: teardown callbacks run from the C runtime's exit handlers instead
     // (after the driver's own handlers were registered, so before they run).
@@ -238,6 +243,9 @@ CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>&
       throw UserError(ErrorKind::RuntimeError,
                       concat("setup callback of '", item.name, "' failed for kernel '", kernel->name, "': ", error));
   }
+  if (!host_plugins.empty())
+    owner->set_plugins(
+        plugin::set_up_module(host_plugins, make_module_globals(reinterpret_cast<std::uintptr_t>(lib)), kernel->name));
 
   Entry e;
   CUdeviceptr record = 0;

@@ -28,6 +28,9 @@ struct LinkItem {
   // Opaque handles to Python setup/teardown callbacks (owned by python/).
   std::shared_ptr<void> setup_callback;
   std::shared_ptr<void> teardown_callback;
+  // The folder of the plugin that ships this item when that plugin has a host
+  // library: it sets up every module that links the item (plugin/host_library.h).
+  std::string plugin_dir;
 };
 
 struct Signature {

@@ -122,7 +122,8 @@ Manifest parse_manifest(const std::string& text, const std::string& origin, cons
   if (const toml::node* b = root.get("build")) {
     const toml::table* build = b->as_table();
     if (!build) v.fail("build", "must be a table");
-    v.only_keys(*build, {"link", "include_dirs", "cpu_sources", "host_library"}, "build");
+    v.only_keys(*build, {"link", "include_dirs", "cpu_sources", "host_library", "host_setup", "host_teardown"},
+                "build");
     auto link = v.string_list(*build, "link", "build.link");
     for (size_t i = 0; i < link.size(); ++i)
       m.link.push_back(v.existing_path(link[i], concat("build.link[", i, "]"), false));
@@ -134,6 +135,19 @@ Manifest parse_manifest(const std::string& text, const std::string& origin, cons
       m.cpu_sources.push_back(v.existing_path(cpu[i], concat("build.cpu_sources[", i, "]"), false));
     std::string host = v.optional_string(*build, "host_library", "build.host_library");
     if (!host.empty()) m.host_library = v.existing_path(host, "build.host_library", false);
+    std::string setup = v.optional_string(*build, "host_setup", "build.host_setup");
+    std::string teardown = v.optional_string(*build, "host_teardown", "build.host_teardown");
+    for (const char* key : {"host_setup", "host_teardown"}) {
+      if (!build->get(key)) continue;
+      std::string field = concat("build.", key), value = *build->get(key)->value<std::string>();
+      if (host.empty()) v.fail(field, "needs build.host_library (the library to look it up in)");
+      if (!std::regex_match(value, kIdentifier)) v.fail(field, "'" + value + "' is not a C symbol name");
+    }
+    if (!host.empty()) {
+      m.host_setup = setup.empty() ? "cuhost_plugin_setup" : setup;
+      m.host_teardown = teardown.empty() ? "cuhost_plugin_teardown" : teardown;
+      m.host_teardown_required = !teardown.empty();
+    }
   }
 
   const toml::node* fns = root.get("functions");

@@ -34,6 +34,12 @@ struct Manifest {
   std::vector<std::string> include_dirs;  // absolute include folders for the plugin's .cu files
   std::vector<std::string> cpu_sources;   // absolute paths of sources compiled for the CPU backend
   std::string host_library;               // absolute path of an optional host-side shared library
+  // Entry points of the host library (see cuhost/plugin_abi.h); set only with
+  // host_library. A teardown named in the manifest must exist; the default
+  // one is optional.
+  std::string host_setup;
+  std::string host_teardown;
+  bool host_teardown_required = false;
 };
 
 // Parses and validates manifest text. `origin` names it in errors; relative

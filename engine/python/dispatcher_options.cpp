@@ -188,6 +188,13 @@ ir::LinkItem item_from_object(PyObject* obj) {
     }
     Py_DECREF(v);
   }
+  // A plugin with a host library tags its items (plugin/host_library.h).
+  if (PyObject* dir = PyObject_GetAttrString(obj, "_cuhost_plugin_dir")) {
+    if (PyUnicode_Check(dir)) item.plugin_dir = PyUnicode_AsUTF8(dir);
+    Py_DECREF(dir);
+  } else {
+    PyErr_Clear();
+  }
   for (const char* attr : {"setup_callback", "teardown_callback"}) {
     PyObject* cb = PyObject_GetAttrString(obj, attr);
     if (!cb) {

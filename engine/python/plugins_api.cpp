@@ -3,6 +3,7 @@
 // reason), which cuhost.plugins turns into importable namespaces of device
 // functions. Also lets scripts and embedders add search folders and
 // in-memory plugins.
+#include "plugin/host_library.h"
 #include "plugin/registry.h"
 #include "python/errors.h"
 #include "python/module.h"
@@ -32,12 +33,29 @@ PyObject* record_dict(const plugin::PluginRecord& r) {
     PyList_Append(functions, d);
     Py_DECREF(d);
   }
-  return Py_BuildValue("{s:s,s:s,s:s,s:s,s:s,s:O,s:s,s:N,s:N,s:N,s:N,s:s}", "name", r.name.c_str(), "directory",
+  return Py_BuildValue("{s:s,s:s,s:s,s:s,s:s,s:O,s:s,s:N,s:N,s:N,s:N,s:s,s:s,s:s}", "name", r.name.c_str(), "directory",
                        r.directory.c_str(), "version", m.version.c_str(), "description", m.description.c_str(),
                        "manifest", m.manifest_path.c_str(), "loaded", r.loaded ? Py_True : Py_False, "reason",
                        r.reason.c_str(), "functions", functions, "link", string_list(m.link), "include_dirs",
                        string_list(m.include_dirs), "cpu_sources", string_list(m.cpu_sources), "host_library",
-                       m.host_library.c_str());
+                       m.host_library.c_str(), "host_setup", m.host_setup.c_str(), "host_teardown",
+                       m.host_teardown.c_str());
+}
+
+// _plugin_host_check(folder) -> (problem, has_teardown): problem is "" when
+// the plugin's host library loads and defines its entry points (or it has
+// none), else why not. Loads the library.
+PyObject* py_plugin_host_check(PyObject*, PyObject* arg) {
+  if (!PyUnicode_Check(arg)) {
+    PyErr_SetString(PyExc_TypeError, "_plugin_host_check() expects a plugin folder (str)");
+    return nullptr;
+  }
+  std::string dir = PyUnicode_AsUTF8(arg);
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    bool has_teardown = false;
+    std::string why = plugin::check_host_library(plugin::load_manifest(dir), &has_teardown);
+    return Py_BuildValue("(sO)", why.c_str(), has_teardown ? Py_True : Py_False);
+  });
 }
 
 PyObject* py_plugins(PyObject*, PyObject*) {
@@ -102,6 +120,8 @@ PyObject* py_register_plugin(PyObject*, PyObject* args) {
 PyMethodDef g_methods[] = {
     {"_plugins", py_plugins, METH_NOARGS, "Scan the plugin search path: one dict per plugin."},
     {"_plugin_search_path", py_plugin_search_path, METH_NOARGS, "The plugin folders searched, in order."},
+    {"_plugin_host_check", py_plugin_host_check, METH_O,
+     "Load a plugin's host library and check its entry points: '' or the reason it is refused."},
     {"add_plugin_path", py_add_plugin_path, METH_O, "Add a folder to the plugin search path."},
     {"register_plugin", py_register_plugin, METH_VARARGS,
      "register_plugin(manifest_toml, files, origin=...): add an in-memory plugin."},

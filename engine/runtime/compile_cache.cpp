@@ -50,6 +50,9 @@ bool hash_link_item(const ir::LinkItem& item, Hasher& h) {
   h.add(std::uint64_t(item.kind));
   h.add(item.name);
   for (const auto& d : item.include_dirs) h.add(d);
+  // Also keeps entries written before items carried plugin_dir (one string
+  // more per item) from being read: their keys differ.
+  h.add(item.plugin_dir);
   std::string content = item.data;
   std::string dir;
   if (item.from_path()) {
@@ -212,6 +215,7 @@ std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const
     item.data = r.str();
     std::uint64_t dirs = r.num();
     for (std::uint64_t d = 0; r.ok && d < dirs; ++d) item.include_dirs.push_back(r.str());
+    item.plugin_dir = r.str();
     k->link.push_back(std::move(item));
   }
   if (!r.ok || k->ptx.empty() || k->symbol.empty()) return nullptr;
@@ -242,6 +246,7 @@ void store_cached_kernel(const std::string& key, const CompiledKernel& k) {
     put(out, item.data);
     put(out, std::uint64_t(item.include_dirs.size()));
     for (const auto& d : item.include_dirs) put(out, d);
+    put(out, item.plugin_dir);
   }
   write_file_atomically(path, out);
 }

@@ -22,6 +22,7 @@
 #include "cpu/jit.h"
 #include "cuda/linker.h"
 #include "frontend/captured.h"
+#include "runtime/plugin_modules.h"
 #include "sema/infer.h"
 #include "support/diagnostics.h"
 #include "support/log.h"
@@ -188,12 +189,16 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
   kernel->llvm_ir = codegen::module_text(*lowered.module);
   std::vector<std::string> symbols = {lowered.cpu_thread_symbol};
   if (!lowered.cpu_block_symbol.empty()) symbols.push_back(lowered.cpu_block_symbol);
+  CpuPluginSetup plugins(kernel->link, lowered.foreign, *lowered.module);
+  plugins.add_lookups(symbols);
+  std::vector<void*> addrs;
   {
     log::StageTimer timer(name, "jit");
-    std::vector<void*> addrs = cpu::add_module(std::move(lowered.module), std::move(lowered.context), symbols);
+    addrs = cpu::add_module(std::move(lowered.module), std::move(lowered.context), symbols);
     kernel->cpu_thread_fn = addrs.at(0);
-    if (addrs.size() > 1) kernel->cpu_block_fn = addrs[1];
+    if (!lowered.cpu_block_symbol.empty()) kernel->cpu_block_fn = addrs.at(1);
   }
+  plugins.run(addrs, name);
   return kernel;
 }
 

@@ -36,3 +36,19 @@ from numba.cuda.plugins import fastmath  # noqa: E402
 import cuhost.plugins  # noqa: E402
 assert philox_via_cuda is philox and fastmath is cuhost.plugins.load("fastmath")
 print("plugin namespaces ok")
+
+# A plugin's host library is listed with its entry points, or with the reason it is refused.
+share = os.path.dirname(os.path.dirname(os.path.dirname(names["lut"]["directory"])))
+tests = os.path.join(share, "cuhost", "tests", "plugins")
+p = subprocess.run([exe, "--plugin-path", tests, "plugins"], capture_output=True, text=True)
+assert p.returncode == 0, p.stderr
+out = p.stdout
+lut_dir = names["lut"]["directory"]
+assert ("    host library %s/liblut_host.so (setup cuhost_lut_setup, teardown cuhost_lut_teardown)" % lut_dir) in out, out
+assert ("    host library %s/host_setup_fails/libhost_setup_fails.so (setup cuhost_plugin_setup, no teardown)"
+        % tests) in out, out
+assert ("host_no_setup 1  [loaded]  %s/host_no_setup\n    f " % tests) in out, out
+assert ("    host library refused: plugin 'host_no_setup' (%s/host_no_setup/plugin.toml): field 'build.host_setup': "
+        "the host library '%s/host_no_setup/libhost_no_setup.so' does not define the setup entry point "
+        "'cuhost_plugin_setup'" % (tests, tests)) in out, out
+assert "host_missing_library  [refused]" in out and "field 'build.host_library': file not found" in out, out

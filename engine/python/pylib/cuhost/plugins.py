@@ -58,13 +58,18 @@ def available():
     return _cuhost._plugins()
 
 
-def _link_items(paths, include_dirs):
+def _link_items(paths, include_dirs, host_plugin_dir=None):
+    # host_plugin_dir: the plugin's folder when it ships a host library, whose
+    # setup then runs for every module that links these items.
     items = []
     for p in paths:
         item = _cuda.LinkableCode.from_path(p) if hasattr(_cuda, "LinkableCode") else p
-        if include_dirs and not isinstance(item, str):
+        if not isinstance(item, str):
             try:
-                item._cuhost_include_dirs = list(include_dirs)
+                if include_dirs:
+                    item._cuhost_include_dirs = list(include_dirs)
+                if host_plugin_dir:
+                    item._cuhost_plugin_dir = host_plugin_dir
             except AttributeError:
                 pass
         items.append(item)
@@ -86,8 +91,9 @@ def load(name):
     module = _types.ModuleType("cuhost.plugins." + name, rec["description"])
     module.__version__ = rec["version"]
     module.__file__ = rec["manifest"]
-    link = _link_items(rec["link"], rec["include_dirs"])
-    cpu_link = _link_items(rec["cpu_sources"], rec["include_dirs"])
+    host_dir = rec["directory"] if rec["host_library"] else None
+    link = _link_items(rec["link"], rec["include_dirs"], host_dir)
+    cpu_link = _link_items(rec["cpu_sources"], rec["include_dirs"], host_dir)
     for decl in rec["functions"]:
         fn = _cuda.declare_device(decl["symbol"], decl["signature"], link=link, abi=decl["abi"],
                                   python_name="%s.%s" % (name, decl["name"]), cpu_link=cpu_link or None)
@@ -125,6 +131,14 @@ def _print_listing():
                 print("    " + r["description"])
             for f in r["functions"]:
                 print("    %-16s %-44s %s" % (f["name"], f["signature"], (f["doc"] or "").split("\n")[0]))
+            if r["host_library"]:
+                why, has_teardown = _cuhost._plugin_host_check(r["directory"])
+                if why:
+                    print("    host library refused: " + why)
+                else:
+                    print("    host library %s (setup %s, %s)" % (
+                        r["host_library"], r["host_setup"],
+                        "teardown " + r["host_teardown"] if has_teardown else "no teardown"))
         else:
             print("%s  [refused]  %s" % (r["name"], r["directory"]))
             for line in r["reason"].splitlines():

@@ -1,0 +1,16 @@
+// The globals of a loaded CUlibrary as plugin host libraries see them
+// (plugin::ModuleGlobals): cuLibraryGetGlobal finds them and
+// cuMemcpyHtoD/DtoH copy, in the module's context (current while it is set
+// up and torn down).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "plugin/host_library.h"
+
+namespace cuhost::cuda {
+
+std::shared_ptr<plugin::ModuleGlobals> make_module_globals(std::uintptr_t library);
+
+}  // namespace cuhost::cuda
