@@ -115,7 +115,8 @@ TEST_CASE("C++ kernel lookups and launches report bad input precisely", "[embedd
   const char* sig = "void(float32, float32[::1], float32[::1], float32[::1])";
   REQUIRE(error_of([&] { rt.kernel("missing", sig); }) ==
           "no kernel named 'missing' in the script's global namespace (__main__)");
-  REQUIRE(error_of([&] { rt.kernel("not_a_kernel", sig); }) == "'not_a_kernel' is not a @cuda.jit kernel (its type is int)");
+  REQUIRE(error_of([&] { rt.kernel("not_a_kernel", sig); }) ==
+          "'not_a_kernel' is not a @cuda.jit kernel (its type is int)");
   REQUIRE(error_of([&] { rt.kernel("helper", "int64(int64)"); }) ==
           "kernel 'helper' must return void, but the signature 'int64(int64)' returns int64");
   REQUIRE(error_of([&] { rt.kernel("helper", "void(int64)"); }) ==
@@ -126,12 +127,15 @@ TEST_CASE("C++ kernel lookups and launches report bad input precisely", "[embedd
   auto k = rt.kernel("saxpy", sig);
   auto buf = rt.allocate(64 * 4);
   auto arr = KernelArg::array(buf->address(), {64});
-  REQUIRE(error_of([&] { k->launch(Dim3(1), Dim3(64), {1.0f, arr, arr}); }) ==
-          "kernel 'saxpy' takes 4 arguments, got 3");
-  REQUIRE(error_of([&] { k->launch(Dim3(1), Dim3(64), {1.0f, 2.0f, arr, arr}); }) ==
-          "argument 1 of kernel 'saxpy' (array(float32, 1d, C)): got a float");
-  REQUIRE(error_of([&] { k->launch(Dim3(1), Dim3(64), {arr, arr, arr, arr}); }) ==
-          "argument 0 of kernel 'saxpy' (float32): got an array");
+  REQUIRE(error_of([&] {
+            k->launch(Dim3(1), Dim3(64), {1.0f, arr, arr});
+          }) == "kernel 'saxpy' takes 4 arguments, got 3");
+  REQUIRE(error_of([&] {
+            k->launch(Dim3(1), Dim3(64), {1.0f, 2.0f, arr, arr});
+          }) == "argument 1 of kernel 'saxpy' (array(float32, 1d, C)): got a float");
+  REQUIRE(error_of([&] {
+            k->launch(Dim3(1), Dim3(64), {arr, arr, arr, arr});
+          }) == "argument 0 of kernel 'saxpy' (float32): got an array");
   REQUIRE(error_of([&] {
             k->launch(Dim3(1), Dim3(64), {1.0f, KernelArg::array(buf->address(), {8, 8}), arr, arr});
           }) == "argument 1 of kernel 'saxpy' (array(float32, 1d, C)): got an array of 2 dimensions");

@@ -1,6 +1,6 @@
 # Complex division by zero with debug=True reports ZeroDivisionError naming
-# the thread (the CPU backend's kernel error report; a GPU kernel traps).
-# backends: cpu
+# the thread, with the same text on both backends (a GPU kernel fills its
+# error record; the host raises after the launch).
 # stdout: complex debug ok
 import numpy as np
 from numba import cuda
