@@ -29,6 +29,17 @@ namespace cuhost::python {
 namespace {
 
 constexpr int kMaxSlots = 1024;
+
+// Runs `fn` with the GIL released; a C++ exception it throws is rethrown once
+// the GIL is held again.
+template <class Fn>
+void without_gil(Fn&& fn) {
+  std::exception_ptr error;
+  Py_BEGIN_ALLOW_THREADS try { fn(); } catch (...) {
+    error = std::current_exception();
+  }
+  Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+}
 constexpr unsigned kMaxThreadsPerBlock = 1024;
 
 struct LauncherObject {
@@ -306,10 +317,14 @@ void run_cpu(const runtime::CompiledKernel& k, const unsigned grid[3], const uns
   l.block = {block[0], block[1], block[2]};
   l.params = params;
   std::exception_ptr error;
-  Py_BEGIN_ALLOW_THREADS try { cpu::launch(l); } catch (...) {
-    error = std::current_exception();
-  }
-  Py_END_ALLOW_THREADS write_kernel_output();
+  without_gil([&] {
+    try {
+      cpu::launch(l);
+    } catch (...) {
+      error = std::current_exception();
+    }
+  });
+  write_kernel_output();  // printed lines reach sys.stdout even when the launch failed
   if (error) std::rethrow_exception(error);
 }
 
@@ -346,15 +361,7 @@ void run_cuda(LaunchPlan* plan, const unsigned grid[3], const unsigned block[3],
   l.params = params;
   l.cooperative = plan->kernel->use_cooperative;
   l.kernel_name = &plan->kernel->name;
-  std::exception_ptr error;
-  Py_BEGIN_ALLOW_THREADS try {
-    cuda::launch_kernel(l);
-    // A kernel compiled with checks reports a failed one after the launch, as numba's debug mode does.
-    if (plan->errors.record) cuda::check_kernel_errors(plan->errors, l.stream, plan->kernel->name);
-  } catch (...) {
-    error = std::current_exception();
-  }
-  Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+  without_gil([&] { cuda::launch_kernel(l); });
 }
 
 // Block size for forall: the occupancy API's choice on a GPU, 256 on the CPU.
@@ -456,16 +463,19 @@ PyObject* launcher_call(PyObject* obj, PyObject* args, PyObject* kwargs) {
     if (on_gpu) {
       run_cuda(plan, grid, block, self->shared_bytes, stream, params);
       if (is_staged) {
-        std::exception_ptr error;
-        Py_BEGIN_ALLOW_THREADS try { staged.finish(); } catch (...) {
-          error = std::current_exception();
-        }
-        Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+        without_gil([&] { staged.finish(); });
       }
       for (Py_ssize_t i = 0; i < n; ++i) {
         if (!temps.copies[i]) continue;
         if (infos[i].view.readonly) continue;
         if (copy_back_after_launch(temps.copies[i], PyTuple_GET_ITEM(args, i), stream) < 0) return nullptr;
+      }
+      // A kernel compiled with checks reports a failed one once the launch is
+      // over, after the copy-back, so host arrays show what the other threads
+      // wrote, as on the CPU backend.
+      if (plan->errors.record) {
+        without_gil(
+            [&] { cuda::check_kernel_errors(plan->errors, reinterpret_cast<CUstream>(stream), plan->kernel->name); });
       }
     } else {
       run_cpu(*plan->kernel, grid, block, self->shared_bytes, params);

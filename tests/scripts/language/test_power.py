@@ -70,7 +70,10 @@ with np.errstate(all="ignore"):
             out = np.zeros(n, f)
             float_int[(n + 63) // 64, 64](x, e.astype(et), out)
             ref = np.array([ref_float_int_power(x[i], int(e[i]), f) for i in range(n)], f)
-            np.testing.assert_array_equal(out, ref)
+            # Past |e| = 65536 both sides call pow (libm on the CPU, libdevice on a GPU): 1 ulp apart at most.
+            via_pow = np.abs(e) > 65536
+            np.testing.assert_array_equal(out[~via_pow], ref[~via_pow])
+            np.testing.assert_array_max_ulp(out[via_pow], ref[via_pow], maxulp=1)
         out = np.zeros((n, 5), f)
         literal_exponents[(n + 63) // 64, 64](x, out)
         for k, p in enumerate((2, 3, -3, 0, 13)):
