@@ -1,8 +1,11 @@
 // Interning of ir::Type: every distinct type is built once and handed out by
 // pointer, so typing and lowering compare types with ==. The table is guarded
-// by one mutex (types are created during typing only, never on a hot path).
+// by one mutex; array types, which every launch asks for, also go through a
+// small lock-free cache in front of it.
 #include "ir/types.h"
 
+#include <atomic>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -207,15 +210,23 @@ const Type* complex128() {
   return t;
 }
 const Type* array(const Type* dtype, int ndim, Layout layout, bool readonly) {
+  // Launches type every array argument, so array types skip the interning
+  // table through a small lock-free cache of the types already built.
+  if (ndim <= 1 && layout == Layout::F) layout = Layout::C;
+  static std::atomic<const Type*> recent[256];
+  const std::size_t slot = (reinterpret_cast<std::uintptr_t>(dtype) / alignof(Type) * 31u +
+                            static_cast<std::size_t>(ndim) * 7u + static_cast<std::size_t>(layout) * 3u + readonly) %
+                           256u;
+  const Type* hit = recent[slot].load(std::memory_order_acquire);
+  if (hit && hit->dtype == dtype && hit->ndim == ndim && hit->layout == layout && hit->readonly == readonly) return hit;
   Type t = make(TypeKind::Array);
   t.dtype = dtype;
   t.ndim = ndim;
-  // numba: a 0-d or 1-d array that is C- or F-contiguous is both; keep the
-  // spelling the caller gave except that 1-d F prints as C in numba.
-  if (ndim <= 1 && layout == Layout::F) layout = Layout::C;
   t.layout = layout;
   t.readonly = readonly;
-  return intern(std::move(t));
+  const Type* made = intern(std::move(t));
+  recent[slot].store(made, std::memory_order_release);
+  return made;
 }
 const Type* tuple(const std::vector<const Type*>& elements) {
   Type t = make(TypeKind::Tuple);

@@ -51,6 +51,7 @@ struct LauncherObject {
   unsigned shared_bytes;
   long long forall_tasks;  // >= 0: a forall launcher; the grid is chosen per launch
   unsigned forall_tpb;     // 0: chosen per launch
+  PyObject* config;        // strong reference to the k[...] tuple last resolved to this launcher, or null
 };
 
 extern PyTypeObject LauncherType;
@@ -142,6 +143,7 @@ LauncherObject* new_launcher(DispatcherObject* d) {
   l->shared_bytes = 0;
   l->forall_tasks = -1;
   l->forall_tpb = 0;
+  l->config = nullptr;
   for (int i = 0; i < 3; ++i) l->grid[i] = l->block[i] = 1;
   return l;
 }
@@ -150,6 +152,7 @@ void launcher_dealloc(PyObject* obj) {
   auto* l = reinterpret_cast<LauncherObject*>(obj);
   Py_XDECREF(l->dispatcher);
   Py_XDECREF(l->stream_obj);
+  Py_XDECREF(l->config);
   PyObject_Free(obj);
 }
 
@@ -530,7 +533,29 @@ PyTypeObject LauncherType = make_launcher_type();
 
 }  // namespace
 
+// Whether a launch configuration can be recognized by identity later: an
+// exact tuple whose grid and block are ints or tuples of ints (a list inside
+// could change while the tuple stays the same object).
+static bool immutable_dims(PyObject* config) {
+  if (!PyTuple_CheckExact(config)) return false;
+  for (Py_ssize_t i = 0; i < 2; ++i) {
+    PyObject* v = PyTuple_GET_ITEM(config, i);
+    if (PyLong_CheckExact(v)) continue;
+    if (!PyTuple_CheckExact(v)) return false;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(v); ++k)
+      if (!PyLong_CheckExact(PyTuple_GET_ITEM(v, k))) return false;
+  }
+  return true;
+}
+
 PyObject* make_launcher(DispatcherObject* d, PyObject* config) {
+  // `k[4, 256](...)` in a loop subscripts with the same constant tuple every
+  // time: a tuple is immutable, so the launcher it gave last time is the answer.
+  auto* last = reinterpret_cast<LauncherObject*>(d->last_launcher);
+  if (last && last->config == config) {
+    Py_INCREF(last);
+    return reinterpret_cast<PyObject*>(last);
+  }
   const char* name = d->state->fn->name.c_str();
   if (!PyTuple_Check(config) || PyTuple_GET_SIZE(config) < 2 || PyTuple_GET_SIZE(config) > 4) {
     PyErr_Format(PyExc_ValueError,
@@ -548,10 +573,14 @@ PyObject* make_launcher(DispatcherObject* d, PyObject* config) {
     return nullptr;
   if (n >= 3 && !parse_stream(PyTuple_GET_ITEM(config, 2), &stream_obj, &stream)) return nullptr;
   if (n >= 4 && !parse_shared(PyTuple_GET_ITEM(config, 3), &shared)) return nullptr;
-  auto* last = reinterpret_cast<LauncherObject*>(d->last_launcher);
+  const bool tuple_config = immutable_dims(config);
   if (last && last->forall_tasks < 0 && std::memcmp(last->grid, grid, sizeof grid) == 0 &&
       std::memcmp(last->block, block, sizeof block) == 0 && last->stream_obj == stream_obj && last->stream == stream &&
       last->shared_bytes == shared) {
+    if (tuple_config) {
+      Py_INCREF(config);
+      Py_XSETREF(last->config, config);
+    }
     Py_INCREF(last);
     return reinterpret_cast<PyObject*>(last);
   }
@@ -563,6 +592,10 @@ PyObject* make_launcher(DispatcherObject* d, PyObject* config) {
   l->stream_obj = stream_obj;
   l->stream = stream;
   l->shared_bytes = shared;
+  if (tuple_config) {
+    Py_INCREF(config);
+    l->config = config;
+  }
   // The dispatcher keeps the newest launcher; the reference cycle (launcher ->
   // dispatcher -> launcher) is bounded to one object and dispatchers live for the process.
   Py_INCREF(l);
