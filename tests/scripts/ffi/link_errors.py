@@ -6,8 +6,10 @@
 import _cuhost
 import numpy as np
 from numba import cuda
+from numba.cuda.cudadrv.driver import LinkerError  # numba's import path
+from numba.cuda.cudadrv.error import NvrtcError
 
-LinkerError = _cuhost.LinkerError
+assert LinkerError is _cuhost.LinkerError and NvrtcError is _cuhost.NvrtcError
 
 nothing = cuda.declare_device("ffi_defined_nowhere", "int32(int32)")
 

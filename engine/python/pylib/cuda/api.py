@@ -301,10 +301,11 @@ _devicearray = _module(
 _driver = _module(
     "cuda.cudadrv.driver", "Driver objects (numba.cuda.cudadrv.driver).",
     Stream=Stream, Event=Event, Device=Device, CudaAPIError=_cuhost.CudaAPIError,
-    CudaSupportError=_cuhost.CudaSupportError, event_elapsed_time=event_elapsed_time)
+    CudaSupportError=_cuhost.CudaSupportError, event_elapsed_time=event_elapsed_time, LinkerError=_cuhost.LinkerError)
 _error = _module(
     "cuda.cudadrv.error", "Driver errors (numba.cuda.cudadrv.error).",
-    CudaSupportError=_cuhost.CudaSupportError, CudaDriverError=_cuhost.CudaAPIError)
+    CudaSupportError=_cuhost.CudaSupportError, CudaDriverError=_cuhost.CudaAPIError, NvrtcError=_cuhost.NvrtcError,
+    NvrtcCompilationError=_cuhost.NvrtcError)
 _devices = _module("cuda.cudadrv.devices", "Device list (numba.cuda.cudadrv.devices).", gpus=gpus,
                    get_context=current_context)
 cudadrv = _module("cuda.cudadrv", "numba.cuda.cudadrv equivalents.", devicearray=_devicearray, driver=_driver,
