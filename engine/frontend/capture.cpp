@@ -1,11 +1,13 @@
-// Stage 1 of the pipeline: find a Python function's source (inspect +
-// textwrap.dedent + ast.parse), convert it to the C++ AST with file-absolute
+// Stage 1 of the pipeline: find a Python function's source (cut from the
+// file's lines, or inspect + textwrap.dedent as a fallback; then ast.parse),
+// convert it to the C++ AST with file-absolute
 // locations, and freeze every free name it reads. Runs with the GIL held.
 #include "frontend/capture.h"
 
 #include <set>
 
 #include "frontend/ast_convert.h"
+#include "frontend/source_block.h"
 #include "frontend/py_ref.h"
 
 namespace cuhost::frontend {
@@ -179,21 +181,7 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
   PyRef firstline = py_attr(code.get(), "co_firstlineno");
   int code_first_line = firstline ? static_cast<int>(PyLong_AsLong(firstline.get())) : 1;
 
-  PyRef source = call_module("inspect", "getsource", pyfunc);
-  if (!source) {
-    std::string why = fetch_python_error();
-    throw UserError(
-        ErrorKind::RuntimeError,
-        concat("cannot find the source code of '", out->name,
-               "': functions defined at the interactive prompt or with exec() cannot be compiled (", why, ")"));
-  }
-  std::string raw = py_str(source.get());
-  PyRef dedented = call_module("textwrap", "dedent", source.get());
-  if (!dedented) throw UserError(ErrorKind::RuntimeError, "textwrap.dedent failed: " + fetch_python_error());
-  out->source = py_str(dedented.get());
-  int indent = leading_spaces(first_line_of(raw)) - leading_spaces(first_line_of(out->source));
-
-  // The source lines of the whole file, for caret displays.
+  // The source lines of the whole file, for caret displays and the fast cut.
   {
     PyRef linecache(PyImport_ImportModule("linecache"));
     PyRef globals = py_attr(pyfunc, "__globals__");
@@ -209,19 +197,73 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
     }
   }
 
-  PyRef module = call_module("ast", "parse", dedented.get());
-  if (!module) {
-    std::string why = fetch_python_error();
-    throw UserError(ErrorKind::SyntaxError, concat("cannot parse the source of '", out->name, "': ", why));
+  // The function's own source, dedented and parsed: cut from the file lines
+  // by indentation (fast), else through inspect.getsource.
+  int indent = 0;
+  int line_shift = 0;  // -1 when the source was parsed behind an extra first line
+  PyRef module;
+  PyObject* def_node = nullptr;
+  if (std::optional<SourceBlock> block = function_block(out->file_lines, code_first_line)) {
+    PyRef text(PyUnicode_FromStringAndSize(block->text.data(), static_cast<Py_ssize_t>(block->text.size())));
+    if (text) module = call_module("ast", "parse", text.get());
+    PyRef body = module ? py_attr(module.get(), "body") : PyRef();
+    if (body && PyList_Check(body.get()) && PyList_GET_SIZE(body.get()) == 1) {
+      PyObject* node = PyList_GET_ITEM(body.get(), 0);
+      PyRef name = py_attr(node, "name");
+      if (name && py_str(name.get()) == out->name) {
+        def_node = node;
+        out->source = block->text;
+        indent = block->indent;
+      }
+    }
+    if (!def_node) {
+      PyErr_Clear();
+      module = PyRef();
+    }
   }
-  PyRef body = py_attr(module.get(), "body");
-  CUHOST_CHECK(body && PyList_Check(body.get()) && PyList_GET_SIZE(body.get()) >= 1)
-      << "ast.parse gave no statement for " << out->name;
-  PyObject* def_node = PyList_GET_ITEM(body.get(), 0);
+  if (!def_node) {
+    PyRef source = call_module("inspect", "getsource", pyfunc);
+    if (!source) {
+      std::string why = fetch_python_error();
+      throw UserError(
+          ErrorKind::RuntimeError,
+          concat("cannot find the source code of '", out->name,
+                 "': functions defined at the interactive prompt or with exec() cannot be compiled (", why, ")"));
+    }
+    std::string raw = py_str(source.get());
+    PyRef dedented = call_module("textwrap", "dedent", source.get());
+    if (!dedented) throw UserError(ErrorKind::RuntimeError, "textwrap.dedent failed: " + fetch_python_error());
+    out->source = py_str(dedented.get());
+    indent = leading_spaces(first_line_of(raw)) - leading_spaces(first_line_of(out->source));
+    module = call_module("ast", "parse", dedented.get());
+    PyRef body = module ? py_attr(module.get(), "body") : PyRef();
+    if (body && PyList_Check(body.get()) && PyList_GET_SIZE(body.get()) >= 1) {
+      def_node = PyList_GET_ITEM(body.get(), 0);
+    } else if (leading_spaces(first_line_of(raw)) > 0) {
+      // dedent cannot remove a margin that a string or a continued line
+      // dips below: parse the source as it stands, inside an `if 1:` block.
+      std::string why = fetch_python_error();
+      PyRef wrapped(PyUnicode_FromString(("if 1:\n" + raw).c_str()));
+      module = wrapped ? call_module("ast", "parse", wrapped.get()) : PyRef();
+      PyRef outer = module ? py_attr(module.get(), "body") : PyRef();
+      PyRef inner = outer && PyList_Check(outer.get()) && PyList_GET_SIZE(outer.get()) == 1
+                        ? py_attr(PyList_GET_ITEM(outer.get(), 0), "body")
+                        : PyRef();
+      if (!inner || !PyList_Check(inner.get()) || PyList_GET_SIZE(inner.get()) < 1)
+        throw UserError(ErrorKind::SyntaxError, concat("cannot parse the source of '", out->name, "': ", why));
+      def_node = PyList_GET_ITEM(inner.get(), 0);
+      out->source = raw;
+      indent = 0;
+      line_shift = -1;
+    } else {
+      std::string why = fetch_python_error();
+      throw UserError(ErrorKind::SyntaxError, concat("cannot parse the source of '", out->name, "': ", why));
+    }
+  }
 
   // inspect.getsource starts at the first decorator, like co_firstlineno.
   ConvertContext ctx;
-  ctx.line_offset = code_first_line - 1;
+  ctx.line_offset = code_first_line - 1 + line_shift;
   ctx.column_offset = indent + 1;
   ctx.filename = out->filename;
   ctx.function_name = out->name;
