@@ -114,17 +114,8 @@ void check_divisor(Lowerer& l, llvm::Value* divisor) {
   if (!l.options().debug) return;
   auto& b = l.b();
   llvm::Value* is_zero = b.CreateICmpEQ(divisor, llvm::ConstantInt::get(divisor->getType(), 0));
-  auto* err = llvm::BasicBlock::Create(l.ctx(), "zerodiv", l.function());
-  auto* ok = llvm::BasicBlock::Create(l.ctx(), "div.ok", l.function());
-  b.CreateCondBr(is_zero, err, ok);
-  b.SetInsertPoint(err);
-  l.hooks().kernel_error(l, "ZeroDivisionError: integer division or modulo by zero", l.i64(0));
-  llvm::Type* rt = l.function()->getReturnType();
-  if (rt->isVoidTy())
-    b.CreateRetVoid();
-  else
-    b.CreateRet(llvm::Constant::getNullValue(rt));
-  b.SetInsertPoint(ok);
+  l.fail_if(is_zero,
+            [&] { l.hooks().kernel_error(l, "ZeroDivisionError: integer division or modulo by zero", l.i64(0)); });
 }
 
 // Integer a // b and a % b with Python's rounding, no UB for b == 0 or
@@ -234,17 +225,9 @@ Val binary_op(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* resul
       } else {
         Val xi = l.convert(a, ir::int64()), yi = l.convert(c, ir::int64());
         if (l.options().debug) {  // numba's python error model raises here
-          auto* err = llvm::BasicBlock::Create(l.ctx(), "zeropow", l.function());
-          auto* ok = llvm::BasicBlock::Create(l.ctx(), "pow.ok", l.function());
-          b.CreateCondBr(b.CreateAnd(b.CreateICmpEQ(xi.v, l.i64(0)), b.CreateICmpSLT(yi.v, l.i64(0))), err, ok);
-          b.SetInsertPoint(err);
-          l.hooks().kernel_error(l, "ZeroDivisionError: 0 cannot be raised to a negative power", l.i64(0));
-          llvm::Type* rt = l.function()->getReturnType();
-          if (rt->isVoidTy())
-            b.CreateRetVoid();
-          else
-            b.CreateRet(llvm::Constant::getNullValue(rt));
-          b.SetInsertPoint(ok);
+          l.fail_if(b.CreateAnd(b.CreateICmpEQ(xi.v, l.i64(0)), b.CreateICmpSLT(yi.v, l.i64(0))), [&] {
+            l.hooks().kernel_error(l, "ZeroDivisionError: 0 cannot be raised to a negative power", l.i64(0));
+          });
         }
         r = b.CreateCall(ipow_function(l, b.getInt64Ty()), {xi.v, yi.v});
         return l.convert({r, ir::int64()}, result);

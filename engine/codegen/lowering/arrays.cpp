@@ -60,18 +60,8 @@ llvm::Value* Lowerer::element_address(const ast::Expr* array_expr, Val array, co
       idx[d] = b.CreateSelect(neg, b.CreateAdd(idx[d], shape[d]), idx[d], "wrapped");
     }
     if (checks_enabled()) {
-      llvm::Value* bad = b.CreateICmpUGE(idx[d], shape[d]);
-      llvm::BasicBlock* err = llvm::BasicBlock::Create(ctx(), "index.error", fn_);
-      llvm::BasicBlock* ok = llvm::BasicBlock::Create(ctx(), "index.ok", fn_);
-      b.CreateCondBr(bad, err, ok, llvm::MDBuilder(ctx()).createBranchWeights(1, 1 << 20));
-      b.SetInsertPoint(err);
-      state_.hooks->index_error(*this, array_name(array_expr), idx[d], d, shape[d]);
-      llvm::Type* rt = fn_->getReturnType();
-      if (rt->isVoidTy())
-        b.CreateRetVoid();
-      else
-        b.CreateRet(llvm::Constant::getNullValue(rt));
-      b.SetInsertPoint(ok);
+      fail_if(b.CreateICmpUGE(idx[d], shape[d]),
+              [&] { state_.hooks->index_error(*this, array_name(array_expr), idx[d], d, shape[d]); });
     }
   }
   llvm::Type* elem = memory_type(at->dtype);

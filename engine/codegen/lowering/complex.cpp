@@ -282,17 +282,7 @@ void check_divisor(Lowerer& l, Parts d) {
   auto& b = l.b();
   llvm::Value* zero = fconst(d.re->getType(), 0.0);
   llvm::Value* is_zero = b.CreateAnd(b.CreateFCmpOEQ(d.re, zero), b.CreateFCmpOEQ(d.im, zero));
-  auto* err = llvm::BasicBlock::Create(l.ctx(), "czerodiv", l.function());
-  auto* ok = llvm::BasicBlock::Create(l.ctx(), "cdiv.ok", l.function());
-  b.CreateCondBr(is_zero, err, ok);
-  b.SetInsertPoint(err);
-  l.hooks().kernel_error(l, "ZeroDivisionError: complex division by zero", l.i64(0));
-  llvm::Type* rt = l.function()->getReturnType();
-  if (rt->isVoidTy())
-    b.CreateRetVoid();
-  else
-    b.CreateRet(llvm::Constant::getNullValue(rt));
-  b.SetInsertPoint(ok);
+  l.fail_if(is_zero, [&] { l.hooks().kernel_error(l, "ZeroDivisionError: complex division by zero", l.i64(0)); });
 }
 
 Val call_arg(Lowerer& l, const sema::ExprInfo& inf, size_t i) {

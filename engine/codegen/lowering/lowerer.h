@@ -113,6 +113,12 @@ class Lowerer {
   // emitting in a fresh block.
   void emit_return_default();
 
+  // A runtime check: when `failed` (i1) holds, `report` emits the failure
+  // report (through the target's error hooks) and the function returns a
+  // zero value (in a kernel, the thread ends); emitting continues on the
+  // path where the check passed. The failing branch is marked unlikely.
+  void fail_if(llvm::Value* failed, const std::function<void()>& report);
+
   // --- status channel (lowering/status.cpp) ---
   // Whether this function returns an i32 status and writes its result
   // through its first parameter (TypedFunction::raises).

@@ -22,22 +22,6 @@ struct Component {
   llvm::Value* value = nullptr;  // integer index as i64
 };
 
-// Branches to a report + return when `bad` holds; continues in a new block.
-void fail_if(Lowerer& l, llvm::Value* bad, const std::function<void()>& report) {
-  auto& b = l.b();
-  llvm::BasicBlock* err = llvm::BasicBlock::Create(l.ctx(), "view.error", l.function());
-  llvm::BasicBlock* ok = llvm::BasicBlock::Create(l.ctx(), "view.ok", l.function());
-  b.CreateCondBr(bad, err, ok, llvm::MDBuilder(l.ctx()).createBranchWeights(1, 1 << 20));
-  b.SetInsertPoint(err);
-  report();
-  llvm::Type* rt = l.function()->getReturnType();
-  if (rt->isVoidTy())
-    b.CreateRetVoid();
-  else
-    b.CreateRet(llvm::Constant::getNullValue(rt));
-  b.SetInsertPoint(ok);
-}
-
 // A slice bound or step as i64, or null when omitted or None.
 llvm::Value* bound(Lowerer& l, const ast::Expr* e) {
   if (!e) return nullptr;
@@ -87,7 +71,7 @@ SliceBounds slice_bounds(Lowerer& l, const ast::Slice* s, llvm::Value* n) {
   if (!llvm::isa<llvm::ConstantInt>(step)) {
     // Checked even without bounds checks: there is no right answer to give.
     llvm::Value* zero = b.CreateICmpEQ(step, l.i64(0));
-    fail_if(l, zero, [&] { l.hooks().kernel_error(l, "ValueError: slice step cannot be zero", l.i64(0)); });
+    l.fail_if(zero, [&] { l.hooks().kernel_error(l, "ValueError: slice step cannot be zero", l.i64(0)); });
   }
   llvm::Value* neg = b.CreateICmpSLT(step, l.i64(0));
   llvm::Value* low = b.CreateSelect(neg, l.i64(-1), l.i64(0));
@@ -134,7 +118,7 @@ Val build_view(Lowerer& l, const ast::Subscript* s, const ir::Type* view_t) {
       if (!nonneg) i = b.CreateSelect(b.CreateICmpSLT(i, l.i64(0)), b.CreateAdd(i, n), i, "wrapped");
       if (l.checks_enabled()) {
         std::string name = l.array_name(s->value.get());
-        fail_if(l, b.CreateICmpUGE(i, n), [&] { l.hooks().index_error(l, name, i, d, n); });
+        l.fail_if(b.CreateICmpUGE(i, n), [&] { l.hooks().index_error(l, name, i, d, n); });
       }
       offset = b.CreateAdd(offset, b.CreateMul(i, stride));
       continue;
@@ -260,8 +244,9 @@ void store_array_into(Lowerer& l, Val view, Val src) {
     }
     same_strides = b.CreateAnd(same_strides, b.CreateICmpEQ(sstrides[d], vstrides[d]));
   }
-  fail_if(l, mismatch,
-          [&] { l.hooks().kernel_error(l, "ValueError: cannot assign slice from input of different size", l.i64(0)); });
+  l.fail_if(mismatch, [&] {
+    l.hooks().kernel_error(l, "ValueError: cannot assign slice from input of different size", l.i64(0));
+  });
   llvm::Value* dst_data = b.CreateExtractValue(view.v, {0});
   llvm::Value* src_data = b.CreateExtractValue(src.v, {0});
   auto [dlo, dhi] = extent(l, dst_data, vshape, vstrides, std::max(1, view.t->dtype->byte_size()));
@@ -270,7 +255,7 @@ void store_array_into(Lowerer& l, Val view, Val src) {
   llvm::Value* same = b.CreateAnd(b.CreateICmpEQ(src_data, dst_data), same_strides);
   same = b.CreateAnd(same, b.getInt1(src.t->dtype == view.t->dtype));
   llvm::Value* bad = b.CreateAnd(b.CreateAnd(overlap, b.CreateNot(same)), b.CreateNot(empty));
-  fail_if(l, bad, [&] {
+  l.fail_if(bad, [&] {
     l.hooks().kernel_error(l, "ValueError: slice assignment from overlapping memory is not supported in kernels",
                            l.i64(0));
   });
@@ -282,8 +267,8 @@ void store_tuple_into(Lowerer& l, Val view, Val tup) {
   auto& b = l.b();
   std::int64_t count = std::int64_t(tup.t->elements.size());
   llvm::Value* n = b.CreateExtractValue(view.v, {1, 0});
-  fail_if(l, b.CreateICmpNE(n, l.i64(count)),
-          [&] { l.hooks().kernel_error(l, "ValueError: cannot assign slice from input of different size", n); });
+  l.fail_if(b.CreateICmpNE(n, l.i64(count)),
+            [&] { l.hooks().kernel_error(l, "ValueError: cannot assign slice from input of different size", n); });
   llvm::Value* data = b.CreateExtractValue(view.v, {0});
   llvm::Value* stride = b.CreateExtractValue(view.v, {2, 0});
   const ir::Type* dt = view.t->dtype;

@@ -10,6 +10,7 @@
 // status and uses the slot. Functions that cannot raise keep the plain
 // `T f(args..., ctx...)` signature, so code without errors pays nothing.
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/MDBuilder.h>
 
 #include "codegen/lowering/lowerer.h"
 #include "support/diagnostics.h"
@@ -66,6 +67,20 @@ void Lowerer::raise_error(llvm::Value* code, const std::string& message) {
       builder_.CreateRet(llvm::Constant::getNullValue(rt));
   }
   new_block("after.raise");
+}
+
+void Lowerer::fail_if(llvm::Value* failed, const std::function<void()>& report) {
+  llvm::BasicBlock* err = llvm::BasicBlock::Create(ctx(), "check.failed", fn_);
+  llvm::BasicBlock* ok = llvm::BasicBlock::Create(ctx(), "check.ok", fn_);
+  builder_.CreateCondBr(failed, err, ok, llvm::MDBuilder(ctx()).createBranchWeights(1, 1 << 20));
+  builder_.SetInsertPoint(err);
+  report();
+  llvm::Type* rt = fn_->getReturnType();
+  if (rt->isVoidTy())
+    builder_.CreateRetVoid();
+  else
+    builder_.CreateRet(llvm::Constant::getNullValue(rt));
+  builder_.SetInsertPoint(ok);
 }
 
 void Lowerer::emit_return(llvm::Value* v) {

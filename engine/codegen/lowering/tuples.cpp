@@ -45,17 +45,8 @@ Val tuple_item(Lowerer& l, Val tup, llvm::Value* index, bool may_be_negative) {
   llvm::Value* i = index;
   if (may_be_negative) i = b.CreateSelect(b.CreateICmpSLT(i, l.i64(0)), b.CreateAdd(i, l.i64(n)), i);
   if (l.checks_enabled()) {
-    llvm::BasicBlock* err = llvm::BasicBlock::Create(l.ctx(), "tuple.index.error", l.function());
-    llvm::BasicBlock* ok = llvm::BasicBlock::Create(l.ctx(), "tuple.index.ok", l.function());
-    b.CreateCondBr(b.CreateICmpUGE(i, l.i64(n)), err, ok, llvm::MDBuilder(l.ctx()).createBranchWeights(1, 1 << 20));
-    b.SetInsertPoint(err);
-    l.hooks().kernel_error(l, "IndexError: tuple index out of range", i);
-    llvm::Type* rt = l.function()->getReturnType();
-    if (rt->isVoidTy())
-      b.CreateRetVoid();
-    else
-      b.CreateRet(llvm::Constant::getNullValue(rt));
-    b.SetInsertPoint(ok);
+    l.fail_if(b.CreateICmpUGE(i, l.i64(n)),
+              [&] { l.hooks().kernel_error(l, "IndexError: tuple index out of range", i); });
   }
   llvm::Value* v = b.CreateExtractValue(tup.v, {0});
   for (unsigned k = 1; k < unsigned(n); ++k)
