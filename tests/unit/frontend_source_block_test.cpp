@@ -53,7 +53,8 @@ TEST_CASE("a nested function is dedented and ends at its parent's next line", "[
   auto block = function_block(lines, 2);
   REQUIRE(block);
   CHECK(block->indent == 4);
-  CHECK(block->text == "@cuda.jit\ndef inner(a):\n    a[0] = 1\n  # comment, less indented than the body\n    a[1] = 2\n");
+  CHECK(block->text ==
+        "@cuda.jit\ndef inner(a):\n    a[0] = 1\n  # comment, less indented than the body\n    a[1] = 2\n");
 }
 
 TEST_CASE("one-line functions and bad line numbers", "[frontend][source_block]") {

@@ -1,6 +1,6 @@
 # C -> numba status edge: a C-ABI device function calling a numba-ABI
 # foreign function ignores the status and uses the result slot, whatever
-# the status (the numba -> numba half is in tests/known_gaps/status_edges.py).
+# the status (the numba -> numba half is in status_edges.py).
 # stdout: status c caller ok
 import os
 
