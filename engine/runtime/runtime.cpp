@@ -5,10 +5,13 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
+#include <thread>
 
 #include <cuhost/runtime.h>
 
+#include "cuda/context.h"
 #include "cuda/driver.h"
 #include "cuda/stream.h"
 #include "cuda/toolkit_info.h"
@@ -58,6 +61,27 @@ std::string find_pylib_dir() {
   return CUHOST_PYLIB_SOURCE_DIR;
 }
 
+// Creating the primary context takes a large part of a GPU process's start:
+// it is started on a helper thread now, beside the interpreter's start-up and
+// NumPy's import, and the first launch or allocation waits for it (the
+// context table's lock) if it is not done yet. The thread is joined at exit,
+// before the driver's own exit handlers run.
+std::thread* g_context_warm_up = nullptr;
+
+void warm_up_context(int device) {
+  if (g_context_warm_up) return;
+  g_context_warm_up = new std::thread([device] {
+    try {
+      cuda::make_primary_context_current(device);
+    } catch (...) {
+      // the first real use reports the error
+    }
+  });
+  std::atexit([] {
+    if (g_context_warm_up && g_context_warm_up->joinable()) g_context_warm_up->join();
+  });
+}
+
 Backend resolve_backend(const RuntimeOptions& options, std::string& fallback_reason) {
   const cuda::DriverStatus& status = cuda::driver_status();
   switch (options.backend) {
@@ -90,6 +114,7 @@ class RuntimeImpl final : public Runtime {
     if (options.backend == Backend::Auto && s.backend == Backend::Cpu)
       std::fprintf(stderr, "cuhost: no usable CUDA GPU (%s); kernels run on the CPU backend\n",
                    s.fallback_reason.c_str());
+    if (s.backend == Backend::Cuda) warm_up_context(s.device);
     log::info(concat("backend: ", backend_name(s.backend)));
     streams_requested_ = options.streams;
     python::initialize_interpreter(find_pylib_dir());
