@@ -74,7 +74,13 @@ bool StagedHostArrays::stage(ArgInfo* infos, Py_ssize_t n, std::uintptr_t stream
   if (items.empty()) return false;
 
   Buffers*& slot = cache()[{runtime::session().device, stream}];
-  if (!slot) slot = new Buffers();
+  if (!slot) {
+    // The first host-array launch on a stream takes the general path: a
+    // one-off launch (a script's first call) should not pay for allocating
+    // page-locked memory; the second one sets the buffers up.
+    slot = new Buffers();
+    return false;
+  }
   if (slot->busy) return false;
   if (slot->capacity < total) {
     std::size_t capacity = kMinCapacity;

@@ -3,7 +3,8 @@
 // asynchronous copy into one device block, and after the launch one copy
 // brings the block back and one synchronization ends the launch. Four driver
 // calls instead of two synchronous pageable copies per array (P3). The
-// buffers are kept per stream and reused; a launch that cannot use them
+// buffers are kept per stream and reused, from a stream's second host-array
+// launch on (the first one does not pay for them); a launch that cannot use them
 // (non-contiguous arrays, very large ones, or the stream's buffers busy on
 // another thread) takes the general path.
 #pragma once
