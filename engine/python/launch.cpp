@@ -8,7 +8,10 @@
 // device memory there) and are copied in and back around GPU launches.
 #include <cstdio>
 #include <cstring>
+#include <cstddef>
 #include <exception>
+#include <new>
+#include <type_traits>
 
 #include "codegen/kernel_abi.h"
 #include "cpu/launcher.h"
@@ -52,7 +55,10 @@ struct LauncherObject {
   long long forall_tasks;  // >= 0: a forall launcher; the grid is chosen per launch
   unsigned forall_tpb;     // 0: chosen per launch
   PyObject* config;        // strong reference to the k[...] tuple last resolved to this launcher, or null
+  vectorcallfunc vectorcall;
 };
+
+PyObject* launcher_vectorcall(PyObject* obj, PyObject* const* args, size_t nargsf, PyObject* kwnames);
 
 extern PyTypeObject LauncherType;
 
@@ -144,6 +150,7 @@ LauncherObject* new_launcher(DispatcherObject* d) {
   l->forall_tasks = -1;
   l->forall_tpb = 0;
   l->config = nullptr;
+  l->vectorcall = launcher_vectorcall;
   for (int i = 0; i < 3; ++i) l->grid[i] = l->block[i] = 1;
   return l;
 }
@@ -377,30 +384,37 @@ unsigned forall_block(LaunchPlan* plan, unsigned shared) {
   return block > 0 ? static_cast<unsigned>(block) : 128;
 }
 
+// Device copies of host arrays made for one launch (only the first `n` slots are used).
 struct Temps {
-  PyObject* copies[kMaxLaunchArgs] = {};
-  ~Temps() {
-    for (PyObject* p : copies) Py_XDECREF(p);
+  explicit Temps(Py_ssize_t n) : n_(n) {
+    for (Py_ssize_t i = 0; i < n_; ++i) copies[i] = nullptr;
   }
+  ~Temps() {
+    for (Py_ssize_t i = 0; i < n_; ++i) Py_XDECREF(copies[i]);
+  }
+  PyObject* copies[kMaxLaunchArgs];
+
+ private:
+  Py_ssize_t n_;
 };
 
-PyObject* launcher_call(PyObject* obj, PyObject* args, PyObject* kwargs) {
-  auto* self = reinterpret_cast<LauncherObject*>(obj);
+// The launch itself: `args` are the kernel's n arguments (a tuple's items, or
+// a vectorcall's argument array).
+PyObject* launch_with(LauncherObject* self, PyObject* const* args, Py_ssize_t n) {
   DispatcherObject* d = self->dispatcher;
-  if (kwargs && PyDict_GET_SIZE(kwargs) > 0) {
-    PyErr_Format(PyExc_TypeError, "kernel '%s' takes positional arguments only", d->state->fn->name.c_str());
-    return nullptr;
-  }
-  Py_ssize_t n = PyTuple_GET_SIZE(args);
   if (n > kMaxLaunchArgs) {
     PyErr_Format(PyExc_ValueError, "kernel '%s' is launched with %zd arguments; at most %d are supported",
                  d->state->fn->name.c_str(), n, kMaxLaunchArgs);
     return nullptr;
   }
   const ir::Type* types[kMaxLaunchArgs];
-  ArgInfo infos[kMaxLaunchArgs];
+  // Only the first n infos are constructed (each holds two arrays of extents).
+  alignas(ArgInfo) unsigned char info_storage[sizeof(ArgInfo) * kMaxLaunchArgs];
+  auto* infos = reinterpret_cast<ArgInfo*>(info_storage);
+  for (Py_ssize_t i = 0; i < n; ++i) new (&infos[i]) ArgInfo();
+  static_assert(std::is_trivially_destructible<ArgInfo>::value, "ArgInfo storage is never destroyed");
   for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* a = PyTuple_GET_ITEM(args, i);
+    PyObject* a = args[i];
     types[i] = typeof_arg(a, &infos[i]);
     if (!types[i]) {
       if (PyErr_Occurred()) return nullptr;
@@ -436,7 +450,7 @@ PyObject* launcher_call(PyObject* obj, PyObject* args, PyObject* kwargs) {
       block[0] = b;
       grid[0] = static_cast<unsigned>((static_cast<unsigned long long>(self->forall_tasks) + b - 1) / b);
     }
-    Temps temps;
+    Temps temps(n);
     StagedHostArrays staged;
     const bool is_staged = on_gpu && staged.stage(infos, n, stream);
     std::uint64_t slots[kMaxSlots];
@@ -444,7 +458,7 @@ PyObject* launcher_call(PyObject* obj, PyObject* args, PyObject* kwargs) {
     std::uint64_t* cursor = slots;
     const char* kname = plan->kernel->name.c_str();
     for (Py_ssize_t i = 0; i < n; ++i) {
-      PyObject* a = PyTuple_GET_ITEM(args, i);
+      PyObject* a = args[i];
       if (on_gpu && infos[i].kind == ArgKind::HostArray) {
         temps.copies[i] = host_to_device_for_launch(a, stream);
         if (!temps.copies[i]) return nullptr;
@@ -471,7 +485,7 @@ PyObject* launcher_call(PyObject* obj, PyObject* args, PyObject* kwargs) {
       for (Py_ssize_t i = 0; i < n; ++i) {
         if (!temps.copies[i]) continue;
         if (infos[i].view.readonly) continue;
-        if (copy_back_after_launch(temps.copies[i], PyTuple_GET_ITEM(args, i), stream) < 0) return nullptr;
+        if (copy_back_after_launch(temps.copies[i], args[i], stream) < 0) return nullptr;
       }
       // A kernel compiled with checks reports a failed one once the launch is
       // over, after the copy-back, so host arrays show what the other threads
@@ -485,6 +499,27 @@ PyObject* launcher_call(PyObject* obj, PyObject* args, PyObject* kwargs) {
     }
     Py_RETURN_NONE;
   })
+}
+
+PyObject* launcher_call(PyObject* obj, PyObject* args, PyObject* kwargs) {
+  auto* self = reinterpret_cast<LauncherObject*>(obj);
+  if (kwargs && PyDict_GET_SIZE(kwargs) > 0) {
+    PyErr_Format(PyExc_TypeError, "kernel '%s' takes positional arguments only",
+                 self->dispatcher->state->fn->name.c_str());
+    return nullptr;
+  }
+  return launch_with(self, &PyTuple_GET_ITEM(args, 0), PyTuple_GET_SIZE(args));
+}
+
+// The vectorcall entry: `k[grid, block](a, b, c)` without building a tuple.
+PyObject* launcher_vectorcall(PyObject* obj, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+  auto* self = reinterpret_cast<LauncherObject*>(obj);
+  if (kwnames && PyTuple_GET_SIZE(kwnames) > 0) {
+    PyErr_Format(PyExc_TypeError, "kernel '%s' takes positional arguments only",
+                 self->dispatcher->state->fn->name.c_str());
+    return nullptr;
+  }
+  return launch_with(self, args, PyVectorcall_NARGS(nargsf));
 }
 
 PyObject* dims_tuple(const unsigned d[3]) { return Py_BuildValue("(III)", d[0], d[1], d[2]); }
@@ -523,7 +558,8 @@ PyTypeObject make_launcher_type() {
   t.tp_dealloc = launcher_dealloc;
   t.tp_repr = launcher_repr;
   t.tp_call = launcher_call;
-  t.tp_flags = Py_TPFLAGS_DEFAULT;
+  t.tp_vectorcall_offset = offsetof(LauncherObject, vectorcall);
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL;
   t.tp_doc = "A kernel with its launch configuration; call it with the kernel's arguments.";
   t.tp_getset = g_getset;
   return t;
