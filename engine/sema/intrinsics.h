@@ -272,6 +272,9 @@
 // "tuple.concat"   BinOp `+` of two tuples: type = Tuple(left elements +
 //                  right elements); operand_types empty; constant tuples
 //                  fold to `constant`.
+// "tuple.repeat"   BinOp `*` of a tuple and a literal integer k (either
+//                  side): type = the tuple's elements k times (none for
+//                  k <= 0); a constant tuple folds to `constant`.
 // "array.shape" / "array.strides": Attribute -> UniTuple(int64 x ndim) (strides
 //                  in bytes). "array.size" -> int64. a.ndim folds to a
 //                  `constant` int64.

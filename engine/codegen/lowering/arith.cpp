@@ -246,6 +246,7 @@ Val binary_op(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* resul
 
 Val lower_binop(Lowerer& l, const ast::BinOp* e, const sema::ExprInfo& inf) {
   if (inf.intrinsic == "tuple.concat") return lower_tuple_concat(l, e, inf);
+  if (inf.intrinsic == "tuple.repeat") return lower_tuple_repeat(l, e, inf);
   CUHOST_CHECK(inf.operand_types.size() == 2) << "binary operation without operand types";
   Val a = l.expr_as(e->left.get(), inf.operand_types[0]);
   Val c = l.expr_as(e->right.get(), inf.operand_types[1]);

@@ -244,6 +244,7 @@ Val array_item(Lowerer& l, Val arr, llvm::Value* i);
 void store_array_slice(Lowerer& l, const ast::Subscript* target, Val value);
 // Tuples (lowering/tuples.cpp).
 Val lower_tuple_concat(Lowerer& l, const ast::BinOp* e, const sema::ExprInfo& info);
+Val lower_tuple_repeat(Lowerer& l, const ast::BinOp* e, const sema::ExprInfo& info);
 Val lower_tuple_slice(Lowerer& l, const ast::Subscript* e, const sema::ExprInfo& info);
 // Element `index` (i64) of a homogeneous tuple; negative indices wrap.
 Val tuple_item(Lowerer& l, Val tup, llvm::Value* index, bool may_be_negative);

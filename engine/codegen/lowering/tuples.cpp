@@ -25,6 +25,20 @@ Val lower_tuple_concat(Lowerer& l, const ast::BinOp* e, const sema::ExprInfo& in
   return {agg, inf.type};
 }
 
+Val lower_tuple_repeat(Lowerer& l, const ast::BinOp* e, const sema::ExprInfo& inf) {
+  auto& b = l.b();
+  Val x = l.expr(e->left.get());
+  Val y = l.expr(e->right.get());
+  Val t = x.t->is_tuple() ? x : y;
+  llvm::Value* agg = llvm::UndefValue::get(l.llvm_type(inf.type));
+  const unsigned n = unsigned(t.t->elements.size());
+  for (unsigned k = 0; n && k < inf.type->elements.size(); ++k) {
+    Val item = l.convert({b.CreateExtractValue(t.v, {k % n}), t.t->elements[k % n]}, inf.type->elements[k]);
+    agg = b.CreateInsertValue(agg, item.v, {k});
+  }
+  return {agg, inf.type};
+}
+
 Val lower_tuple_slice(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& inf) {
   auto& b = l.b();
   Val t = l.expr(s->value.get());

@@ -1,13 +1,45 @@
 // Typing of tuple operations beyond construction and indexing: `+`
-// concatenation (any element types: `a.shape + (1,)`), slicing by literal
+// concatenation (any element types: `a.shape + (1,)`), `*` repetition by a
+// literal count, slicing by literal
 // bounds (`t[1:]`, `t[::-1]`), and the element type of `for x in t` over a
 // homogeneous tuple (numba iterates UniTuples only; a heterogeneous tuple
 // needs literal_unroll there, which kernels here do not offer).
+#include <algorithm>
+
 #include "sema/typer.h"
 
 namespace cuhost::sema {
 
+// `t * k` / `k * t`: the tuple repeated k times (k a literal integer, as numba
+// needs it to know the result's length; k <= 0 gives the empty tuple).
+const ir::Type* type_tuple_repeat(Typer& t, const ast::BinOp& e, const ir::Type* l, const ir::Type* r) {
+  const bool tuple_left = l->is_tuple();
+  const ir::Type* tup = tuple_left ? l : r;
+  const ast::Expr* count_expr = tuple_left ? e.right.get() : e.left.get();
+  const ir::Type* count_type = tuple_left ? r : l;
+  if (!count_type->is_integer())
+    t.typing_error(&e, concat("can't multiply a tuple by a non-integer (", display(count_type), ")"));
+  auto k = t.literal_int(count_expr);
+  if (!k) t.typing_error(count_expr, "a tuple can only be repeated a literal number of times");
+  const std::int64_t times = std::max<std::int64_t>(*k, 0);
+  if (times * std::int64_t(tup->elements.size()) > 4096)
+    t.typing_error(&e,
+                   concat("a repeated tuple of ", times * std::int64_t(tup->elements.size()), " elements is too long"));
+  ExprInfo& inf = t.info(&e);
+  inf.intrinsic = "tuple.repeat";
+  std::vector<const ir::Type*> elems;
+  for (std::int64_t i = 0; i < times; ++i) elems.insert(elems.end(), tup->elements.begin(), tup->elements.end());
+  const auto& tc = t.constant(tuple_left ? e.left.get() : e.right.get());
+  if (tc && tc->kind == ir::ConstValue::Kind::Tuple) {
+    std::vector<ir::ConstValue> items;
+    for (std::int64_t i = 0; i < times; ++i) items.insert(items.end(), tc->items.begin(), tc->items.end());
+    inf.constant = ir::ConstValue::tuple(std::move(items));
+  }
+  return ir::tuple(elems);
+}
+
 const ir::Type* type_tuple_binop(Typer& t, const ast::BinOp& e, const ir::Type* l, const ir::Type* r) {
+  if (e.op == ast::BinOpKind::Mult && (l->is_tuple() != r->is_tuple())) return type_tuple_repeat(t, e, l, r);
   if (e.op != ast::BinOpKind::Add || !l->is_tuple() || !r->is_tuple()) return nullptr;
   std::vector<const ir::Type*> elems = l->elements;
   elems.insert(elems.end(), r->elements.begin(), r->elements.end());

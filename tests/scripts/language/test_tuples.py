@@ -1,7 +1,8 @@
 # Tuples inside kernels and device functions: `+` of homogeneous and
 # heterogeneous tuples (a.shape + (1,)), constant indexing (negative too),
 # runtime indexing of a homogeneous tuple, slicing by literal bounds,
-# len(), `for x in t` over a homogeneous tuple, and tuples returned from
+# len(), `for x in t` over a homogeneous tuple, `*` by a literal count (and
+# its typing error for a runtime count), and tuples returned from
 # device functions. Results are checked against Python on random data.
 # stdout: tuples: all checks passed
 import numpy as np
@@ -80,4 +81,45 @@ np.testing.assert_allclose(out[:, 0], a @ np.arange(1, 5))
 np.testing.assert_array_equal(out[:, 1], a[np.arange(40), idx])
 np.testing.assert_array_equal(out[:, 2], 44)
 np.testing.assert_array_equal(out[:, 3], 14)
+
+
+@cuda.jit
+def repeat(a, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        t = (a[i, 0], a[i, 1]) * 3
+        u = 2 * (a[i, 2],)
+        z = (a[i, 0],) * 0
+        acc = 0.0
+        w = 1.0
+        for x in t:
+            acc += x * w
+            w += 1.0
+        out[i, 0] = len(t) + 10 * len(u) + 100 * len(z)
+        out[i, 1] = acc
+        out[i, 2] = u[0] - 2.0 * u[1]
+
+
+r = rng.standard_normal((50, 3))
+o = np.zeros((50, 3))
+repeat[1, 64](r, o)
+np.testing.assert_array_equal(o[:, 0], 26.0)
+w = np.array([1, 2, 3, 4, 5, 6], np.float64)
+np.testing.assert_allclose(o[:, 1], r[:, 0] * (w[0] + w[2] + w[4]) + r[:, 1] * (w[1] + w[3] + w[5]), rtol=1e-12)
+np.testing.assert_array_equal(o[:, 2], -r[:, 2])
+
+
+def repeat_runtime(a, n):
+    t = (a[0], a[1]) * n
+    a[0] = t[0]
+
+
+try:
+    cuda.jit(repeat_runtime)[1, 1](np.zeros(2), 3)
+except Exception as e:
+    assert type(e).__name__ == "TypingError", type(e)
+    assert "a tuple can only be repeated a literal number of times" in str(e), str(e)
+    assert "test_tuples.py:" in str(e), str(e)
+else:
+    raise AssertionError("a tuple repeated a runtime number of times compiled")
 print("tuples: all checks passed")
