@@ -4,6 +4,7 @@
 // when they index an array: cuda.grid, threadIdx, range(n) counters, ...).
 #include <functional>
 
+#include "codegen/lowering/definite_assignment.h"
 #include "codegen/lowering/lowerer.h"
 
 namespace cuhost::codegen {
@@ -209,6 +210,7 @@ bool Lowerer::is_nonnegative(const ast::Expr* e) const {
 
 void Lowerer::analyze() {
   const ast::FunctionDef& def = *tf_.captured->def;
+  zero_at_entry_ = possibly_unassigned_reads(def);
   // --- arrays written or escaping ---
   std::set<const ast::Expr*> safe_uses;
   std::vector<const ast::Name*> array_names;

@@ -195,11 +195,13 @@ llvm::Value* Lowerer::local_slot(const std::string& name) {
   auto lt = tf_.locals.find(name);
   CUHOST_CHECK(lt != tf_.locals.end()) << "local '" << name << "' has no type";
   llvm::AllocaInst* slot = entry_alloca(llvm_type(lt->second), name);
-  // Zero at entry, like numba: a variable read on a path that never
-  // assigned it (assigned only inside an `if`, a loop that did not run)
-  // reads zero instead of undefined bits. mem2reg removes the store where
-  // every path assigns.
-  llvm::IRBuilder<>(alloca_point_).CreateStore(llvm::Constant::getNullValue(slot->getAllocatedType()), slot);
+  // Zero at entry, like numba, where some path may read the variable before
+  // assigning it (assigned only inside an `if`, a loop that did not run): it
+  // reads zero instead of undefined bits. Only there: a zero store for every
+  // local would keep them all alive across barriers in the CPU backend's
+  // loop fission.
+  if (zero_at_entry_.count(name))
+    llvm::IRBuilder<>(alloca_point_).CreateStore(llvm::Constant::getNullValue(slot->getAllocatedType()), slot);
   locals_[name] = slot;
   return slot;
 }

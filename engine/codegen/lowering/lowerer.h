@@ -174,6 +174,7 @@ class Lowerer {
   const ast::AugAssign* nsw_increment_ = nullptr;  // of the innermost grid-stride while loop (grid_stride.h)
   std::vector<llvm::Value*> context_args_;
   std::set<std::string> written_names_;  // array names stored to / escaping
+  std::set<std::string> zero_at_entry_;  // locals some path may read before assigning (definite_assignment.h)
   std::set<std::string> nonneg_locals_;
 };
 
