@@ -4,13 +4,11 @@
 // when they index an array: cuda.grid, threadIdx, range(n) counters, ...).
 #include <functional>
 
+#include "codegen/lowering/ast_walk.h"
 #include "codegen/lowering/definite_assignment.h"
 #include "codegen/lowering/lowerer.h"
 
 namespace cuhost::codegen {
-namespace {
-
-using ExprVisitor = std::function<void(const ast::Expr*)>;
 
 void walk_expr(const ast::Expr* e, const ExprVisitor& f) {
   if (!e) return;
@@ -66,6 +64,8 @@ void walk_expr(const ast::Expr* e, const ExprVisitor& f) {
     default: break;
   }
 }
+
+namespace {
 
 using StmtVisitor = std::function<void(const ast::Stmt*)>;
 

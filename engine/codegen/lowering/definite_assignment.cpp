@@ -12,6 +12,8 @@
 // which then takes no part in the join.
 #include "codegen/lowering/definite_assignment.h"
 
+#include "codegen/lowering/ast_walk.h"
+
 namespace cuhost::codegen {
 namespace {
 
@@ -28,63 +30,13 @@ class Walker {
   }
 
  private:
+  // Every name `e` reads that is not assigned yet.
   void reads(const ast::Expr* e, const std::set<std::string>& in) {
-    if (!e) return;
-    switch (e->kind) {
-      case ast::ExprKind::Name: {
-        const std::string& id = static_cast<const ast::Name*>(e)->id;
-        if (!in.count(id)) unsafe.insert(id);
-        return;
-      }
-      case ast::ExprKind::Attribute: reads(static_cast<const ast::Attribute*>(e)->value.get(), in); return;
-      case ast::ExprKind::Subscript: {
-        auto* s = static_cast<const ast::Subscript*>(e);
-        reads(s->value.get(), in);
-        reads(s->index.get(), in);
-        return;
-      }
-      case ast::ExprKind::Call: {
-        auto* c = static_cast<const ast::Call*>(e);
-        reads(c->func.get(), in);
-        for (const auto& a : c->args) reads(a.get(), in);
-        for (const auto& k : c->keywords) reads(k.value.get(), in);
-        return;
-      }
-      case ast::ExprKind::BinOp: {
-        auto* b = static_cast<const ast::BinOp*>(e);
-        reads(b->left.get(), in);
-        reads(b->right.get(), in);
-        return;
-      }
-      case ast::ExprKind::UnaryOp: reads(static_cast<const ast::UnaryOp*>(e)->operand.get(), in); return;
-      case ast::ExprKind::BoolOp:
-        for (const auto& v : static_cast<const ast::BoolOp*>(e)->values) reads(v.get(), in);
-        return;
-      case ast::ExprKind::Compare: {
-        auto* c = static_cast<const ast::Compare*>(e);
-        reads(c->left.get(), in);
-        for (const auto& v : c->comparators) reads(v.get(), in);
-        return;
-      }
-      case ast::ExprKind::IfExp: {
-        auto* i = static_cast<const ast::IfExp*>(e);
-        reads(i->test.get(), in);
-        reads(i->body.get(), in);
-        reads(i->orelse.get(), in);
-        return;
-      }
-      case ast::ExprKind::Tuple:
-        for (const auto& v : static_cast<const ast::Tuple*>(e)->elts) reads(v.get(), in);
-        return;
-      case ast::ExprKind::Slice: {
-        auto* s = static_cast<const ast::Slice*>(e);
-        reads(s->lower.get(), in);
-        reads(s->upper.get(), in);
-        reads(s->step.get(), in);
-        return;
-      }
-      default: return;
-    }
+    walk_expr(e, [&](const ast::Expr* x) {
+      if (x->kind != ast::ExprKind::Name) return;
+      const std::string& id = static_cast<const ast::Name*>(x)->id;
+      if (!in.count(id)) unsafe.insert(id);
+    });
   }
 
   // An assignment target: names are assigned; subscripts read their parts.
@@ -147,9 +99,7 @@ class Walker {
         block(f->body, body_set);
         return true;
       }
-      case ast::StmtKind::Return:
-        reads(static_cast<const ast::Return*>(s)->value.get(), in);
-        return false;
+      case ast::StmtKind::Return: reads(static_cast<const ast::Return*>(s)->value.get(), in); return false;
       case ast::StmtKind::Break:
       case ast::StmtKind::Continue: return false;
       case ast::StmtKind::ExprStmt: reads(static_cast<const ast::ExprStmt*>(s)->value.get(), in); return true;
