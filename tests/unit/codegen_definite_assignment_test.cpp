@@ -26,12 +26,12 @@ TEST_CASE("definite assignment: branches, loops and early exits", "[codegen][def
       "        y = 2\n"
       "    else:\n"
       "        x = 3\n"
-      "    s = x + y\n"       // y is assigned on one branch only
+      "    s = x + y\n"  // y is assigned on one branch only
       "    for i in range(n):\n"
       "        z = i\n"
-      "    t = z + i\n"       // the loop may not run: z and i unsafe
+      "    t = z + i\n"  // the loop may not run: z and i unsafe
       "    while n > 0:\n"
-      "        w = w + 1\n"   // read before its first assignment in the body
+      "        w = w + 1\n"  // read before its first assignment in the body
       "        n -= 1\n"
       "    if n > 5:\n"
       "        return 0\n"
@@ -43,7 +43,8 @@ TEST_CASE("definite assignment: branches, loops and early exits", "[codegen][def
   CHECK(unsafe == std::set<std::string>{"y", "z", "i", "w", "range"});
 }
 
-TEST_CASE("definite assignment: a barrier kernel's locals are all assigned before use", "[codegen][definite_assignment]") {
+TEST_CASE("definite assignment: a barrier kernel's locals are all assigned before use",
+          "[codegen][definite_assignment]") {
   const char* src =
       "def k(x, out):\n"
       "    t = x[0]\n"
