@@ -7,4 +7,4 @@ bash scripts/setup.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j "$(nproc)" --target cuhost cuhost_pylib
 ./build/bin/cuhost info
-./build/bin/cuhost run scripts/examples/${1:-hello.py}
+./build/bin/cuhost run scripts/examples/${1:-saxpy.py}
