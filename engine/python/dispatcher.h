@@ -17,7 +17,7 @@
 #include "ir/foreign.h"
 #include "ir/types.h"
 #include "runtime/compiler.h"
-#include "cuda/module.h"
+#include "runtime/kernel_launch.h"
 #include "runtime/jit_function.h"
 
 namespace cuhost::python {
@@ -33,13 +33,7 @@ struct LaunchPlan {
   std::vector<const ir::Type*> params;
   std::vector<int> param_slots;  // slots of each parameter
   int total_slots = 0;
-  // CUDA: the loaded function for `device` (loaded at first launch).
-  int device = -1;
-  std::uint64_t generation = 0;  // cuda::module_generation() when `function` was loaded
-  CUfunction function = nullptr;
-  cuda::KernelErrorRecord errors;      // of `function`: set when it was compiled with checks
-  unsigned static_shared = 0;          // of `function`, from the driver
-  unsigned dynamic_shared_opt_in = 0;  // largest dynamic shared size opted in (above the 48 KiB default)
+  runtime::LoadedKernel loaded;  // CUDA: the function, loaded at the first launch
 };
 
 struct DispatcherState {

@@ -26,6 +26,7 @@
 #include "python/launch_staging.h"
 #include "python/stream_view.h"
 #include "python/typeof.h"
+#include "runtime/kernel_launch.h"
 #include "runtime/session.h"
 
 namespace cuhost::python {
@@ -314,18 +315,7 @@ void write_kernel_output() {
 
 void run_cpu(const runtime::CompiledKernel& k, const unsigned grid[3], const unsigned block[3], unsigned shared,
              void** params) {
-  cpu::CpuLaunch l;
-  l.kernel_name = k.name;
-  l.thread_fn = k.cpu_thread_fn;
-  l.block_fn = k.cpu_block_fn;
-  // Codegen provides a block entry only when the block can run as loops
-  // (barrier-free, or barriers split by loop fission); fibers otherwise.
-  l.needs_fibers = !k.cpu_block_fn;
-  l.static_shared_bytes = k.static_shared_bytes;
-  l.dynamic_shared_bytes = shared;
-  l.grid = {grid[0], grid[1], grid[2]};
-  l.block = {block[0], block[1], block[2]};
-  l.params = params;
+  cpu::CpuLaunch l = runtime::cpu_launch_of(k, grid, block, shared, params);
   std::exception_ptr error;
   without_gil([&] {
     try {
@@ -338,39 +328,9 @@ void run_cpu(const runtime::CompiledKernel& k, const unsigned grid[3], const uns
   if (error) std::rethrow_exception(error);
 }
 
-CUfunction cuda_function(LaunchPlan* plan) {
-  int device = runtime::session().device;
-  const std::uint64_t generation = cuda::module_generation();
-  if (!plan->function || plan->device != device || plan->generation != generation) {
-    plan->function = cuda::kernel_function(plan->kernel, device);
-    plan->generation = generation;
-    plan->errors = cuda::kernel_error_record(plan->kernel.get(), device);
-    plan->dynamic_shared_opt_in = 0;
-    plan->static_shared = cuda::function_static_shared(plan->function, plan->kernel->name);
-    plan->device = device;
-  }
-  return plan->function;
-}
-
 void run_cuda(LaunchPlan* plan, const unsigned grid[3], const unsigned block[3], unsigned shared, std::uintptr_t stream,
               void** params) {
-  CUfunction f = cuda_function(plan);
-  // Static plus dynamic shared memory above 48 KiB needs the function's opt-in.
-  if (shared > plan->dynamic_shared_opt_in && plan->static_shared + shared > 48 * 1024) {
-    cuda::set_max_dynamic_shared(f, shared, plan->kernel->name);
-    plan->dynamic_shared_opt_in = shared;
-  }
-  cuda::KernelLaunch l;
-  l.function = f;
-  for (int i = 0; i < 3; ++i) {
-    l.grid[i] = grid[i];
-    l.block[i] = block[i];
-  }
-  l.shared_bytes = shared;
-  l.stream = reinterpret_cast<CUstream>(stream);
-  l.params = params;
-  l.cooperative = plan->kernel->use_cooperative;
-  l.kernel_name = &plan->kernel->name;
+  cuda::KernelLaunch l = plan->loaded.launch(plan->kernel, grid, block, shared, stream, params);
   without_gil([&] { cuda::launch_kernel(l); });
 }
 
@@ -378,9 +338,9 @@ void run_cuda(LaunchPlan* plan, const unsigned grid[3], const unsigned block[3],
 unsigned forall_block(LaunchPlan* plan, unsigned shared) {
   if (runtime::session().backend != Backend::Cuda) return 256;
   int min_grid = 0, block = 0;
-  cuda::check(
-      cuda::driver().cuOccupancyMaxPotentialBlockSize(&min_grid, &block, cuda_function(plan), nullptr, shared, 0),
-      "cuOccupancyMaxPotentialBlockSize", plan->kernel->name);
+  cuda::check(cuda::driver().cuOccupancyMaxPotentialBlockSize(&min_grid, &block, plan->loaded.function(plan->kernel),
+                                                              nullptr, shared, 0),
+              "cuOccupancyMaxPotentialBlockSize", plan->kernel->name);
   return block > 0 ? static_cast<unsigned>(block) : 128;
 }
 
@@ -490,9 +450,10 @@ PyObject* launch_with(LauncherObject* self, PyObject* const* args, Py_ssize_t n)
       // A kernel compiled with checks reports a failed one once the launch is
       // over, after the copy-back, so host arrays show what the other threads
       // wrote, as on the CPU backend.
-      if (plan->errors.record) {
-        without_gil(
-            [&] { cuda::check_kernel_errors(plan->errors, reinterpret_cast<CUstream>(stream), plan->kernel->name); });
+      if (plan->loaded.errors().record) {
+        without_gil([&] {
+          cuda::check_kernel_errors(plan->loaded.errors(), reinterpret_cast<CUstream>(stream), plan->kernel->name);
+        });
       }
     } else {
       run_cpu(*plan->kernel, grid, block, self->shared_bytes, params);

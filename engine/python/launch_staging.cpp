@@ -32,10 +32,6 @@ std::map<std::pair<int, std::uintptr_t>, StagedHostArrays::Buffers*>& cache() {
   return *m;
 }
 
-std::size_t item_size(const ir::Type* dtype) {
-  return dtype->bits >= 8 ? static_cast<std::size_t>(dtype->bits / 8) : 1;
-}
-
 }  // namespace
 
 StagedHostArrays::~StagedHostArrays() {
@@ -49,7 +45,7 @@ bool StagedHostArrays::stage(ArgInfo* infos, Py_ssize_t n, std::uintptr_t stream
     if (infos[i].kind != ArgKind::HostArray) continue;
     const ArrayView& v = infos[i].view;
     if (v.layout != ir::Layout::C && v.ndim > 0) return false;
-    std::size_t bytes = item_size(v.dtype);
+    std::size_t bytes = static_cast<std::size_t>(v.dtype->byte_size());
     for (int d = 0; d < v.ndim; ++d) bytes *= static_cast<std::size_t>(v.shape[d]);
     // The same host array passed twice shares one device copy, as on the
     // host; arrays that partly overlap take the general path.

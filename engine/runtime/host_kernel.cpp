@@ -8,10 +8,8 @@
 #include <cstring>
 
 #include "codegen/kernel_abi.h"
-#include "cpu/launcher.h"
 #include "cuda/error_record.h"
-#include "cuda/launch.h"
-#include "cuda/module.h"
+#include "runtime/kernel_launch.h"
 #include "runtime/device_memory.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
@@ -161,7 +159,7 @@ class HostKernel final : public Kernel {
       case K::Array: {
         if (a.kind() != A::Array) bad_arg(i, t, concat("got ", kind_name(a.kind())));
         if (a.ndim() != t->ndim) bad_arg(i, t, concat("got an array of ", a.ndim(), " dimensions"));
-        const std::int64_t item = t->dtype->bits / 8 > 0 ? t->dtype->bits / 8 : 1;
+        const std::int64_t item = t->dtype->byte_size();
         std::int64_t strides[KernelArg::kMaxDims];
         std::int64_t expect = item;
         for (int d = t->ndim - 1; d >= 0; --d) {
@@ -181,61 +179,25 @@ class HostKernel final : public Kernel {
   }
 
   void launch_cuda(Dim3 grid, Dim3 block, void** params, std::uintptr_t stream, unsigned shared) {
-    const int device = session().device;
     thread_local int context_device = -1;
-    if (context_device != device) {
+    if (context_device != session().device) {
       make_context_current();
-      context_device = device;
+      context_device = session().device;
     }
-    const std::uint64_t generation = cuda::module_generation();
-    if (!function_ || device_ != device || generation_ != generation) {
-      function_ = cuda::kernel_function(k_, device);
-      errors_ = cuda::kernel_error_record(k_.get(), device);
-      static_shared_ = cuda::function_static_shared(function_, k_->name);
-      device_ = device;
-      generation_ = generation;
-      opt_in_ = 0;
-    }
-    if (shared > opt_in_ && static_shared_ + shared > 48 * 1024) {
-      cuda::set_max_dynamic_shared(function_, shared, k_->name);
-      opt_in_ = shared;
-    }
-    if (!stream) stream = default_launch_stream();
-    cuda::KernelLaunch l;
-    l.function = function_;
-    l.grid[0] = grid.x, l.grid[1] = grid.y, l.grid[2] = grid.z;
-    l.block[0] = block.x, l.block[1] = block.y, l.block[2] = block.z;
-    l.shared_bytes = shared;
-    l.stream = reinterpret_cast<CUstream>(stream);
-    l.params = params;
-    l.cooperative = k_->use_cooperative;
-    l.kernel_name = &k_->name;
+    const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+    cuda::KernelLaunch l = loaded_.launch(k_, g, b, shared, stream ? stream : default_launch_stream(), params);
     cuda::launch_kernel(l);
-    if (errors_.record) cuda::check_kernel_errors(errors_, l.stream, k_->name);
+    if (loaded_.errors().record) cuda::check_kernel_errors(loaded_.errors(), l.stream, k_->name);
   }
 
   void launch_cpu(Dim3 grid, Dim3 block, void** params, unsigned shared) {
-    cpu::CpuLaunch l;
-    l.kernel_name = k_->name;
-    l.thread_fn = k_->cpu_thread_fn;
-    l.block_fn = k_->cpu_block_fn;
-    l.needs_fibers = !k_->cpu_block_fn;
-    l.static_shared_bytes = k_->static_shared_bytes;
-    l.dynamic_shared_bytes = shared;
-    l.grid = {grid.x, grid.y, grid.z};
-    l.block = {block.x, block.y, block.z};
-    l.params = params;
-    cpu::launch(l);
+    const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+    cpu::launch(cpu_launch_of(*k_, g, b, shared, params));
   }
 
   std::shared_ptr<const CompiledKernel> k_;
   int slots_ = 0;
-  int device_ = -1;
-  std::uint64_t generation_ = 0;
-  CUfunction function_ = nullptr;
-  cuda::KernelErrorRecord errors_;
-  unsigned static_shared_ = 0;
-  unsigned opt_in_ = 0;
+  LoadedKernel loaded_;
 };
 
 }  // namespace

@@ -1,0 +1,62 @@
+// Launch preparation shared by the script and C++ launch paths (see
+// kernel_launch.h).
+#include "runtime/kernel_launch.h"
+
+#include "runtime/session.h"
+
+namespace cuhost::runtime {
+
+CUfunction LoadedKernel::function(const std::shared_ptr<const CompiledKernel>& kernel) {
+  const int device = session().device;
+  const std::uint64_t generation = cuda::module_generation();
+  if (!function_ || device_ != device || generation_ != generation) {
+    function_ = cuda::kernel_function(kernel, device);
+    errors_ = cuda::kernel_error_record(kernel.get(), device);
+    static_shared_ = cuda::function_static_shared(function_, kernel->name);
+    device_ = device;
+    generation_ = generation;
+    opt_in_ = 0;
+  }
+  return function_;
+}
+
+cuda::KernelLaunch LoadedKernel::launch(const std::shared_ptr<const CompiledKernel>& kernel, const unsigned grid[3],
+                                        const unsigned block[3], unsigned shared, std::uintptr_t stream,
+                                        void** params) {
+  cuda::KernelLaunch l;
+  l.function = function(kernel);
+  // Static plus dynamic shared memory above 48 KiB needs the function's opt-in.
+  if (shared > opt_in_ && static_shared_ + shared > 48 * 1024) {
+    cuda::set_max_dynamic_shared(l.function, shared, kernel->name);
+    opt_in_ = shared;
+  }
+  for (int i = 0; i < 3; ++i) {
+    l.grid[i] = grid[i];
+    l.block[i] = block[i];
+  }
+  l.shared_bytes = shared;
+  l.stream = reinterpret_cast<CUstream>(stream);
+  l.params = params;
+  l.cooperative = kernel->use_cooperative;
+  l.kernel_name = &kernel->name;
+  return l;
+}
+
+cpu::CpuLaunch cpu_launch_of(const CompiledKernel& kernel, const unsigned grid[3], const unsigned block[3],
+                             unsigned shared, void** params) {
+  cpu::CpuLaunch l;
+  l.kernel_name = kernel.name;
+  l.thread_fn = kernel.cpu_thread_fn;
+  l.block_fn = kernel.cpu_block_fn;
+  // Codegen provides a block entry only when the block can run as loops
+  // (barrier-free, or barriers split by loop fission); fibers otherwise.
+  l.needs_fibers = !kernel.cpu_block_fn;
+  l.static_shared_bytes = kernel.static_shared_bytes;
+  l.dynamic_shared_bytes = shared;
+  l.grid = {grid[0], grid[1], grid[2]};
+  l.block = {block[0], block[1], block[2]};
+  l.params = params;
+  return l;
+}
+
+}  // namespace cuhost::runtime
