@@ -8,55 +8,12 @@
 #include <random>
 
 #include "codegen/cpu_fission.h"
-#include "codegen_support.h"
-#include "cpu/cpu_abi.h"
+#include "cpu_kernel_support.h"
 
 using namespace cuhost;
 using namespace cuhost::testing;
 
 namespace {
-
-// Kernel parameters as kernel_abi.h slots: one pointer per slot value.
-struct Slots {
-  std::vector<std::unique_ptr<std::int64_t>> cells;
-  std::vector<void*> ptrs;
-  template <typename T>
-  void scalar(T v) {
-    auto cell = std::make_unique<std::int64_t>(0);
-    std::memcpy(cell.get(), &v, sizeof(T));
-    ptrs.push_back(cell.get());
-    cells.push_back(std::move(cell));
-  }
-  template <typename T>
-  void array(std::vector<T>& a) {
-    scalar<void*>(a.data());
-    scalar<std::int64_t>(std::int64_t(a.size()));
-    scalar<std::int64_t>(std::int64_t(sizeof(T)));
-  }
-};
-
-// Runs every block through the block entry (no runtime: the kernels here
-// report no errors).
-void run_block_entry(const runtime::CompiledKernel& k, Slots& p, int grid, int block) {
-  REQUIRE(k.cpu_block_fn != nullptr);
-  auto fn = reinterpret_cast<void (*)(void**, CuhostThreadCtx*)>(k.cpu_block_fn);
-  std::vector<char> shared(k.static_shared_bytes + 16);
-  for (int b = 0; b < grid; ++b) {
-    CuhostThreadCtx ctx{};
-    ctx.bid[0] = b;
-    ctx.bdim[0] = block;
-    ctx.bdim[1] = ctx.bdim[2] = 1;
-    ctx.gdim[0] = grid;
-    ctx.gdim[1] = ctx.gdim[2] = 1;
-    ctx.shared = shared.data();
-    fn(p.ptrs.data(), &ctx);
-  }
-}
-
-std::shared_ptr<const runtime::CompiledKernel> cpu_kernel(const std::string& src, const std::string& name,
-                                                          const std::vector<std::string>& args) {
-  return compile_source(src, name, args, runtime::Target::CPU);
-}
 
 const char* kReduction = R"(
 from numba import cuda, float32
@@ -90,10 +47,10 @@ TEST_CASE("fission: a block reduction runs as vectorized loops and sums in the G
   std::uniform_real_distribution<float> dist(-1.f, 1.f);
   std::vector<float> x(blocks * 128 - 37), partial(blocks, -7.f);
   for (float& v : x) v = dist(rng);
-  Slots p;
+  Params p;
   p.array(x);
   p.array(partial);
-  run_block_entry(*k, p, blocks, 128);
+  run_blocks(*k, p, blocks, 128);
   for (int b = 0; b < blocks; ++b) {
     float buf[128];
     for (int t = 0; t < 128; ++t) buf[t] = b * 128 + t < int(x.size()) ? x[b * 128 + t] : 0.f;
@@ -117,10 +74,10 @@ def count_positive(x, out):
   std::mt19937 rng(3);
   std::vector<std::int32_t> x(4 * 64), out(x.size(), -1);
   for (auto& v : x) v = int(rng() % 7) - 3;
-  Slots p;
+  Params p;
   p.array(x);
   p.array(out);
-  run_block_entry(*k, p, 4, 64);
+  run_blocks(*k, p, 4, 64);
   for (int b = 0; b < 4; ++b) {
     int n = 0;
     for (int t = 0; t < 64; ++t) n += x[b * 64 + t] > 0;
