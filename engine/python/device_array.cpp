@@ -405,6 +405,16 @@ bool same_shape(int n1, const std::int64_t* s1, int n2, const std::int64_t* s2) 
   return true;
 }
 
+// Sets ValueError "<op>: shape mismatch: <a_name> <a>, <b_name> <b>" and
+// returns false when the two shapes differ.
+bool require_same_shape(const char* op, const char* a_name, int an, const std::int64_t* as, const char* b_name, int bn,
+                        const std::int64_t* bs) {
+  if (same_shape(an, as, bn, bs)) return true;
+  PyErr_Format(PyExc_ValueError, "%s: shape mismatch: %s %s, %s %s", op, a_name, shape_text(an, as).c_str(), b_name,
+               shape_text(bn, bs).c_str());
+  return false;
+}
+
 bool check_same_dtype(DeviceArrayObject* self, PyObject* other_dtype, const char* what) {
   int eq = PyObject_RichCompareBool(self->dtype, other_dtype, Py_EQ);
   if (eq < 0) return false;
@@ -453,9 +463,8 @@ PyObject* m_copy_to_host(PyObject* o, PyObject* args, PyObject* kwargs) {
     Py_DECREF(host);
     return nullptr;
   }
-  if (!same_shape(region.ndim, region.shape, self->ndim, self->shape)) {
-    PyErr_Format(PyExc_ValueError, "copy_to_host: shape mismatch: device array %s, host array %s",
-                 shape_text(self->ndim, self->shape).c_str(), shape_text(region.ndim, region.shape).c_str());
+  if (!require_same_shape("copy_to_host", "device array", self->ndim, self->shape, "host array", region.ndim,
+                          region.shape)) {
     Py_DECREF(host);
     return nullptr;
   }
@@ -484,11 +493,8 @@ PyObject* m_copy_to_device(PyObject* o, PyObject* args, PyObject* kwargs) {
   if (!copy_stream(stream_arg, &stream, &sync)) return nullptr;
   if (is_device_array(ary)) {
     DeviceArrayObject* src = as_array(ary);
-    if (!same_shape(src->ndim, src->shape, self->ndim, self->shape)) {
-      PyErr_Format(PyExc_ValueError, "copy_to_device: shape mismatch: destination %s, source %s",
-                   shape_text(self->ndim, self->shape).c_str(), shape_text(src->ndim, src->shape).c_str());
+    if (!require_same_shape("copy_to_device", "destination", self->ndim, self->shape, "source", src->ndim, src->shape))
       return nullptr;
-    }
     if (!check_same_dtype(self, src->dtype, "copy_to_device")) return nullptr;
     CUHOST_PY_GUARD(
         {
@@ -507,9 +513,8 @@ PyObject* m_copy_to_device(PyObject* o, PyObject* args, PyObject* kwargs) {
     Py_DECREF(host);
     return nullptr;
   }
-  if (!same_shape(region.ndim, region.shape, self->ndim, self->shape)) {
-    PyErr_Format(PyExc_ValueError, "copy_to_device: shape mismatch: device array %s, host array %s",
-                 shape_text(self->ndim, self->shape).c_str(), shape_text(region.ndim, region.shape).c_str());
+  if (!require_same_shape("copy_to_device", "device array", self->ndim, self->shape, "host array", region.ndim,
+                          region.shape)) {
     Py_DECREF(host);
     return nullptr;
   }
