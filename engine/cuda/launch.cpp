@@ -1,8 +1,10 @@
 // Kernel launches through the driver (see launch.h). The last-kernel table is
-// a small fixed array guarded by a mutex: launches on a handful of streams
-// never allocate, and a lookup only happens when an error is reported.
+// a small fixed array: launches on a handful of streams never allocate, a
+// launch that repeats the stream's last kernel only reads it (no lock), and
+// changes and lookups (made when an error is reported) take its mutex.
 #include "cuda/launch.h"
 
+#include <atomic>
 #include <mutex>
 
 #include "cuda/driver.h"
@@ -13,12 +15,15 @@ namespace {
 
 constexpr int kStreamSlots = 64;
 
+// Slots are written under the mutex; the launch fast path reads them without
+// it (atomics, so a racing read sees an old or a new pair, never a torn one:
+// at worst it takes the locked path).
 struct LastKernelTable {
   std::mutex mutex;
-  std::uintptr_t streams[kStreamSlots] = {};
-  const std::string* names[kStreamSlots] = {};
-  const std::string* last = nullptr;  // the most recent launch on any stream
-  int next = 0;                       // round-robin replacement when full
+  std::atomic<std::uintptr_t> streams[kStreamSlots] = {};
+  std::atomic<const std::string*> names[kStreamSlots] = {};
+  std::atomic<const std::string*> last{nullptr};  // the most recent launch on any stream
+  int next = 0;                                   // round-robin replacement when full
 };
 
 LastKernelTable& table() {
@@ -26,27 +31,38 @@ LastKernelTable& table() {
   return *t;
 }
 
+// The slot of `stream` (-1 when it has none); the caller holds the mutex, or
+// only reads.
+int slot_of(const LastKernelTable& t, std::uintptr_t stream) {
+  for (int i = 0; i < kStreamSlots; ++i) {
+    const std::string* name = t.names[i].load(std::memory_order_acquire);
+    if (!name) return -1;  // slots fill in order and are never emptied
+    if (t.streams[i].load(std::memory_order_relaxed) == stream) return i;
+  }
+  return -1;
+}
+
 void remember(std::uintptr_t stream, const std::string* name) {
   LastKernelTable& t = table();
+  if (t.last.load(std::memory_order_relaxed) == name) {
+    int i = slot_of(t, stream);
+    if (i >= 0 && t.names[i].load(std::memory_order_relaxed) == name) return;  // nothing changes
+  }
   std::lock_guard<std::mutex> lock(t.mutex);
-  t.last = name;
-  for (int i = 0; i < kStreamSlots; ++i) {
-    if (t.names[i] && t.streams[i] == stream) {
-      t.names[i] = name;
-      return;
+  t.last.store(name, std::memory_order_relaxed);
+  int i = slot_of(t, stream);
+  if (i < 0) {
+    for (i = 0; i < kStreamSlots && t.names[i].load(std::memory_order_relaxed); ++i) {
     }
-  }
-  for (int i = 0; i < kStreamSlots; ++i) {
-    if (!t.names[i]) {
-      t.streams[i] = stream;
-      t.names[i] = name;
-      return;
+    if (i == kStreamSlots) {
+      i = t.next;
+      t.next = (t.next + 1) % kStreamSlots;
     }
+    // A reader matching the old stream in this slot meanwhile sees either pair.
+    t.names[i].store(nullptr, std::memory_order_release);
+    t.streams[i].store(stream, std::memory_order_relaxed);
   }
-  int slot = t.next;
-  t.next = (t.next + 1) % kStreamSlots;
-  t.streams[slot] = stream;
-  t.names[slot] = name;
+  t.names[i].store(name, std::memory_order_release);
 }
 
 }  // namespace
@@ -81,15 +97,15 @@ unsigned function_static_shared(CUfunction function, const std::string& kernel_n
 std::string last_kernel_on_stream(std::uintptr_t stream) {
   LastKernelTable& t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
-  for (int i = 0; i < kStreamSlots; ++i)
-    if (t.names[i] && t.streams[i] == stream) return *t.names[i];
-  return {};
+  int i = slot_of(t, stream);
+  return i >= 0 ? *t.names[i].load(std::memory_order_relaxed) : std::string();
 }
 
 std::string last_kernel_launched() {
   LastKernelTable& t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
-  return t.last ? *t.last : std::string();
+  const std::string* last = t.last.load(std::memory_order_relaxed);
+  return last ? *last : std::string();
 }
 
 }  // namespace cuhost::cuda

@@ -17,9 +17,11 @@ constexpr int kMaxDims = 8;
 struct ArrayView {
   void* data = nullptr;  // device pointer (host memory on the CPU backend)
   int ndim = 0;
-  std::int64_t shape[kMaxDims] = {};
-  std::int64_t strides[kMaxDims] = {};  // bytes
-  const ir::Type* dtype = nullptr;      // scalar type
+  // Filled up to ndim only: a launch builds one view per argument, and
+  // zeroing 128 bytes each time was a measurable part of the launch cost.
+  std::int64_t shape[kMaxDims];
+  std::int64_t strides[kMaxDims];   // bytes
+  const ir::Type* dtype = nullptr;  // scalar type
   bool readonly = false;
   ir::Layout layout = ir::Layout::A;  // C/F when contiguous that way
   const ir::Type* type() const { return ir::array(dtype, ndim, layout, readonly); }

@@ -142,6 +142,7 @@ DeviceArrayObject* alloc_object() {
   self->dtype = nullptr;
   self->stream = nullptr;
   self->scalar = nullptr;
+  self->kernel_type = nullptr;
   self->data = 0;
   self->itemsize = 0;
   self->ndim = 0;

@@ -20,6 +20,9 @@ struct DeviceArrayObject {
   PyObject* dtype;         // numpy.dtype
   PyObject* stream;        // numba's .stream: 0 or a Stream object
   const ir::Type* scalar;  // null when the dtype has no kernel type
+  // The array's kernel type, made at its first launch (shape, strides, dtype
+  // and readonly never change after construction); null until then.
+  const ir::Type* kernel_type;
   std::uintptr_t data;
   std::int64_t itemsize;
   int ndim;
@@ -31,6 +34,9 @@ struct DeviceArrayObject {
 extern PyTypeObject DeviceArrayType;
 
 inline bool is_device_array(PyObject* o) { return PyObject_TypeCheck(o, &DeviceArrayType); }
+
+// The kernel type of a device array whose dtype has one (a->scalar set).
+const ir::Type* device_array_type(DeviceArrayObject* a);
 
 // numpy, imported once (borrowed, alive for the process). Null with a Python
 // error when numpy is missing.

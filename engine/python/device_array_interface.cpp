@@ -99,6 +99,13 @@ bool parse_array_interface(PyObject* dict, InterfaceInfo* out) {
   return true;
 }
 
+const ir::Type* device_array_type(DeviceArrayObject* a) {
+  if (!a->kernel_type)
+    a->kernel_type = ir::array(a->scalar, a->ndim,
+                               layout_of(a->ndim, a->shape, a->strides, static_cast<int>(a->itemsize)), a->readonly);
+  return a->kernel_type;
+}
+
 bool device_array_view(PyObject* obj, ArrayView* out) {
   if (is_device_array(obj)) {
     auto* a = reinterpret_cast<DeviceArrayObject*>(obj);
@@ -108,11 +115,13 @@ bool device_array_view(PyObject* obj, ArrayView* out) {
     }
     out->data = reinterpret_cast<void*>(a->data);
     out->ndim = a->ndim;
-    std::memcpy(out->shape, a->shape, sizeof(std::int64_t) * a->ndim);
-    std::memcpy(out->strides, a->strides, sizeof(std::int64_t) * a->ndim);
+    for (int i = 0; i < a->ndim; ++i) {  // a loop: cheaper than memcpy calls for a few extents
+      out->shape[i] = a->shape[i];
+      out->strides[i] = a->strides[i];
+    }
     out->dtype = a->scalar;
     out->readonly = a->readonly;
-    out->layout = layout_of(a->ndim, a->shape, a->strides, static_cast<int>(a->itemsize));
+    out->layout = device_array_type(a)->layout;
     return true;
   }
   if (PyLong_Check(obj) || PyFloat_Check(obj) || PyBool_Check(obj)) return false;

@@ -344,7 +344,8 @@ unsigned forall_block(LaunchPlan* plan, unsigned shared) {
   return block > 0 ? static_cast<unsigned>(block) : 128;
 }
 
-// Device copies of host arrays made for one launch (only the first `n` slots are used).
+// Device copies of host arrays made for one launch (only the first `n` slots
+// are used; none when the launch has no host arrays to copy).
 struct Temps {
   explicit Temps(Py_ssize_t n) : n_(n) {
     for (Py_ssize_t i = 0; i < n_; ++i) copies[i] = nullptr;
@@ -368,14 +369,17 @@ PyObject* launch_with(LauncherObject* self, PyObject* const* args, Py_ssize_t n)
     return nullptr;
   }
   const ir::Type* types[kMaxLaunchArgs];
-  // Only the first n infos are constructed (each holds two arrays of extents).
+  // Only the first n infos are constructed, and default-initialized: their
+  // extents are written only as far as each array's ndim.
   alignas(ArgInfo) unsigned char info_storage[sizeof(ArgInfo) * kMaxLaunchArgs];
   auto* infos = reinterpret_cast<ArgInfo*>(info_storage);
-  for (Py_ssize_t i = 0; i < n; ++i) new (&infos[i]) ArgInfo();
   static_assert(std::is_trivially_destructible<ArgInfo>::value, "ArgInfo storage is never destroyed");
+  bool any_host_array = false;
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject* a = args[i];
+    new (&infos[i]) ArgInfo;
     types[i] = typeof_arg(a, &infos[i]);
+    any_host_array |= infos[i].kind == ArgKind::HostArray;
     if (!types[i]) {
       if (PyErr_Occurred()) return nullptr;
       PyErr_Format(exception_class(ErrorKind::TypingError),
@@ -385,7 +389,8 @@ PyObject* launch_with(LauncherObject* self, PyObject* const* args, Py_ssize_t n)
     }
   }
   const bool on_gpu = runtime::session().backend == Backend::Cuda;
-  if (on_gpu) {
+  const bool host_arrays_to_gpu = on_gpu && any_host_array;
+  if (host_arrays_to_gpu) {
     // A host array reaches a GPU kernel as a C-contiguous device copy: type it so.
     for (Py_ssize_t i = 0; i < n; ++i)
       if (infos[i].kind == ArgKind::HostArray && types[i]->layout != ir::Layout::C)
@@ -410,16 +415,16 @@ PyObject* launch_with(LauncherObject* self, PyObject* const* args, Py_ssize_t n)
       block[0] = b;
       grid[0] = static_cast<unsigned>((static_cast<unsigned long long>(self->forall_tasks) + b - 1) / b);
     }
-    Temps temps(n);
+    Temps temps(host_arrays_to_gpu ? n : 0);
     StagedHostArrays staged;
-    const bool is_staged = on_gpu && staged.stage(infos, n, stream);
+    const bool is_staged = host_arrays_to_gpu && staged.stage(infos, n, stream);
     std::uint64_t slots[kMaxSlots];
     void* params[kMaxSlots];
     std::uint64_t* cursor = slots;
     const char* kname = plan->kernel->name.c_str();
     for (Py_ssize_t i = 0; i < n; ++i) {
       PyObject* a = args[i];
-      if (on_gpu && infos[i].kind == ArgKind::HostArray) {
+      if (host_arrays_to_gpu && infos[i].kind == ArgKind::HostArray) {
         temps.copies[i] = host_to_device_for_launch(a, stream);
         if (!temps.copies[i]) return nullptr;
         bool readonly = infos[i].view.readonly;
@@ -442,7 +447,7 @@ PyObject* launch_with(LauncherObject* self, PyObject* const* args, Py_ssize_t n)
       if (is_staged) {
         without_gil([&] { staged.finish(); });
       }
-      for (Py_ssize_t i = 0; i < n; ++i) {
+      for (Py_ssize_t i = 0; host_arrays_to_gpu && i < n; ++i) {
         if (!temps.copies[i]) continue;
         if (infos[i].view.readonly) continue;
         if (copy_back_after_launch(temps.copies[i], args[i], stream) < 0) return nullptr;

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <vector>
 
+#include "python/device_array.h"
 #include "python/errors.h"
 
 namespace cuhost::python {
@@ -103,7 +104,13 @@ const ir::Type* typeof_arg(PyObject* obj, ArgInfo* info) {
     if (g_scalar_types[i] == tp) return g_scalar_kinds[i];
   ArrayView local;
   ArrayView* view = info ? &info->view : &local;
-  // Device arrays first: they are the launch hot path (the check is a type test).
+  // Device arrays first: they are the launch hot path (the check is a type
+  // test, and the array keeps its kernel type).
+  if (tp == &DeviceArrayType) {
+    if (!device_array_view(obj, view)) return nullptr;
+    if (info) info->kind = ArgKind::DeviceArray;
+    return device_array_type(reinterpret_cast<DeviceArrayObject*>(obj));
+  }
   if (device_array_view(obj, view)) {
     if (info) info->kind = ArgKind::DeviceArray;
     return view->dtype ? view->type() : nullptr;

@@ -165,6 +165,7 @@ class RuntimeImpl final : public Runtime {
   void register_stream(const std::string& name, std::uintptr_t cu_stream) override {
     runtime::Session& s = runtime::session();
     std::lock_guard<std::mutex> lock(s.mutex);
+    s.launch_stream.store(0, std::memory_order_release);  // resolved again at the next launch
     for (auto& entry : s.streams)
       if (entry.first == name) {
         entry.second = cu_stream;

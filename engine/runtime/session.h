@@ -4,6 +4,7 @@
 // before scripts run; read by the `cuda` module and the launchers.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -23,6 +24,9 @@ struct Session {
   std::vector<HostBuffer> buffers;
   std::vector<std::string> plugin_paths;
   std::mutex mutex;
+  // default_launch_stream()'s answer, once resolved; reset (under `mutex`)
+  // when the host registers a stream. Read on every launch without the lock.
+  std::atomic<std::uintptr_t> launch_stream{0};
 };
 
 Session& session();
