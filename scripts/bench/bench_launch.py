@@ -51,7 +51,8 @@ hy = np.random.default_rng(3).random(n, dtype=np.float32)
 ho = np.zeros(n, np.float32)
 bench.report(bench.per_call(lambda: k4[4, 256](a, hx, hy, ho), "launch_4args_host_numpy_4KB", calls=calls // 10,
                             warmup=100))
-np.testing.assert_allclose(ho, 2 * hx + hy, rtol=1e-6)
+if bench.kernels_run():
+    np.testing.assert_allclose(ho, 2 * hx + hy, rtol=1e-6)
 
 
 class CaiArray:

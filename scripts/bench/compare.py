@@ -2,9 +2,13 @@
 """Reads CUHOST-BENCH lines from one or more logs (cuhost, numba-cuda, CuPy,
 nvcc, all measured in the same run) and prints the comparison: every figure
 per system, then the PERFORMANCE.md targets with ratios, met or missed.
-`--markdown FILE` also writes the tables as Markdown for docs/BENCHMARKS.md."""
+A figure measured in several rounds (the launch rows, interleaved with the
+raw C++ launches) counts with the median of its rounds, and the P1 ratio of
+every round is listed. `--markdown FILE` also writes the tables as Markdown
+for docs/BENCHMARKS.md."""
 import argparse
 import json
+import statistics
 
 ap = argparse.ArgumentParser()
 ap.add_argument("logs", nargs="+")
@@ -18,9 +22,18 @@ for path in opts.logs:
             if line.startswith("CUHOST-BENCH "):
                 rows.append(json.loads(line[len("CUHOST-BENCH "):]))
 
-table = {}
+rounds = {}
 for r in rows:
-    table.setdefault(r["name"], {})[r["system"]] = r
+    rounds.setdefault(r["name"], {}).setdefault(r["system"], []).append(r)
+
+
+def median_row(rs):
+    """The round whose median is the median of all rounds (the upper one of an even count)."""
+    ordered = sorted(rs, key=lambda r: r["median"])
+    return ordered[len(ordered) // 2]
+
+
+table = {name: {s: median_row(rs) for s, rs in by_system.items()} for name, by_system in rounds.items()}
 systems = ["cuhost", "cuhost-cpp", "nvcc", "numba-cuda", "cupy"]
 
 
@@ -58,8 +71,11 @@ def ratio(a, b):
     return None if a is None or b is None or b == 0 else a / b
 
 
-target("P1", "launch, 4 args, device arrays: cuhost / raw C++", ratio(value("launch_4args_device", "cuhost"),
-       value("launch_4args_device", "nvcc")), 1.2)
+p1_rounds = [ratio(a["median"], b["median"]) for a, b in zip(rounds.get("launch_4args_device", {}).get("cuhost", []),
+                                                                rounds.get("launch_4args_device", {}).get("nvcc", []))]
+target("P1", "launch, 4 args, device arrays: cuhost / raw C++ (median of %d rounds)" % len(p1_rounds),
+       ratio(value("launch_4args_device", "cuhost"), value("launch_4args_device", "nvcc")), 1.2,
+       note="rounds: " + ", ".join("%.2f" % r for r in p1_rounds))
 p2 = value("launch_4args_device", "cuhost-cpp")
 raw = value("launch_4args_device", "nvcc")
 target("P2", "launch from the C++ API minus raw C++ `<<<>>>`, us", None if p2 is None or raw is None else p2 - raw,

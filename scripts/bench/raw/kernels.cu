@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -153,8 +154,12 @@ static void launch_cost(const char* name, const std::function<void()>& fn) {
               "\"median\": %.4f, \"p10\": %.4f, \"p90\": %.4f, \"samples\": []}\n", name, us[2], us[0], us[4]);
 }
 
-int main() {
-  long n = 1L << 28;
+// `raw_kernels launch` times only the launches (for interleaved launch
+// rounds), `raw_kernels kernels` only the kernels; no argument, both.
+int main(int argc, char** argv) {
+  const bool launch_only = argc > 1 && std::strcmp(argv[1], "launch") == 0;
+  const bool kernels_only = argc > 1 && std::strcmp(argv[1], "kernels") == 0;
+  long n = launch_only ? 1024 : 1L << 28;
   float *x, *y, *o, *total;
   CK(cudaMalloc(&x, n * 4));
   CK(cudaMalloc(&y, n * 4));
@@ -164,8 +169,11 @@ int main() {
   for (long i = 0; i < n; ++i) h[i] = (float)((i * 2654435761u) % 1000) / 1000.0f;
   CK(cudaMemcpy(x, h.data(), n * 4, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(y, h.data(), n * 4, cudaMemcpyHostToDevice));
-  launch_cost("launch_0args", [&] { empty<<<1, 32>>>(); });
-  launch_cost("launch_4args_device", [&] { k4<<<4, 256>>>(2.0f, x, y, o, 1024); });
+  if (!kernels_only) {
+    launch_cost("launch_0args", [&] { empty<<<1, 32>>>(); });
+    launch_cost("launch_4args_device", [&] { k4<<<4, 256>>>(2.0f, x, y, o, 1024); });
+  }
+  if (launch_only) return 0;
   timed("saxpy", 20, 12.0 * n, 0, 0, [&] { saxpy<<<(n + 255) / 256, 256>>>(2.0f, x, y, o, n); });
   timed("reduction", 20, 4.0 * n, 0, 0, [&] { reduce_sum<<<1024, 256>>>(x, total, n); });
   int m = 8192;

@@ -48,6 +48,15 @@ def backend_name():
     return "sim" if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1" else "cuda"
 
 
+def kernels_run():
+    """False under cuhost's null driver (tests/null_driver), where launches
+    cost only their host side and kernels do not run."""
+    if not _on_gpu():
+        return True
+    name = _cuda().get_current_device().name
+    return (name.decode() if isinstance(name, bytes) else name) != "cuhost null driver"
+
+
 def _on_gpu():
     return backend_name() == "cuda"
 
