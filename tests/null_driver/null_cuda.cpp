@@ -128,9 +128,10 @@ const char* plane(CUmemorytype type, const void* host, CUdeviceptr device) {
 }
 CUresult null_copy_2d(const CUDA_MEMCPY2D* c, CUstream) {
   const char* src = plane(c->srcMemoryType, c->srcHost, c->srcDevice) + c->srcY * c->srcPitch + c->srcXInBytes;
-  char* dst = const_cast<char*>(plane(c->dstMemoryType, c->dstHost, c->dstDevice)) + c->dstY * c->dstPitch +
-              c->dstXInBytes;
-  for (size_t row = 0; row < c->Height; ++row) std::memcpy(dst + row * c->dstPitch, src + row * c->srcPitch, c->WidthInBytes);
+  char* dst =
+      const_cast<char*>(plane(c->dstMemoryType, c->dstHost, c->dstDevice)) + c->dstY * c->dstPitch + c->dstXInBytes;
+  for (size_t row = 0; row < c->Height; ++row)
+    std::memcpy(dst + row * c->dstPitch, src + row * c->srcPitch, c->WidthInBytes);
   return ok();
 }
 CUresult null_memset(CUdeviceptr d, unsigned char v, size_t n, CUstream) {
@@ -169,7 +170,11 @@ CUresult null_elapsed(float* ms, CUevent, CUevent) {
 // table; PTX is text.
 size_t image_size(const void* image) {
   const auto* bytes = static_cast<const unsigned char*>(image);
-  if (std::memcmp(bytes, "\x7f" "ELF", 4) == 0 && bytes[4] == 2) {
+  if (std::memcmp(bytes,
+                  "\x7f"
+                  "ELF",
+                  4) == 0 &&
+      bytes[4] == 2) {
     std::uint64_t shoff = 0;
     std::uint16_t shentsize = 0, shnum = 0;
     std::memcpy(&shoff, bytes + 0x28, sizeof shoff);
@@ -251,7 +256,8 @@ struct Entry {
   void* fn;
 };
 
-#define NULL_ENTRY(name, fn) {#name, reinterpret_cast<void*>(&fn)}
+#define NULL_ENTRY(name, fn) \
+  { #name, reinterpret_cast < void*>(&fn) }
 const Entry g_entries[] = {
     NULL_ENTRY(cuInit, null_init),
     NULL_ENTRY(cuDriverGetVersion, null_driver_version),
@@ -317,8 +323,8 @@ const Entry g_entries[] = {
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int,
-                                                                                cuuint64_t,
-                                                                                CUdriverProcAddressQueryResult* status) {
+                                                                               cuuint64_t,
+                                                                               CUdriverProcAddressQueryResult* status) {
   for (const Entry& e : g_entries) {
     if (std::strcmp(e.name, symbol) == 0) {
       *pfn = e.fn;
