@@ -3,8 +3,6 @@
 #include "codegen/cpu_backend.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
-#include <llvm/IR/DiagnosticInfo.h>
-#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -17,6 +15,7 @@
 #include <mutex>
 #include <set>
 
+#include "codegen/link_diagnostics.h"
 #include "cpu/jit.h"
 #include "cuda/nvrtc.h"
 #include "ffi/host_compile.h"
@@ -54,34 +53,6 @@ void internalize_except(llvm::Module& m, const std::vector<std::string>& keep) {
 }
 
 namespace {
-
-// Collects the IR linker's diagnostics instead of letting LLVM's default
-// handler print them and exit the process (a symbol defined twice is an
-// error, as in nvJitLink). Restores the previous handler when done.
-class LinkDiagnostics {
- public:
-  explicit LinkDiagnostics(llvm::LLVMContext& c)
-      : c_(c), old_(c.getDiagnosticHandlerCallBack()), old_ctx_(c.getDiagnosticContext()) {
-    c.setDiagnosticHandlerCallBack(&LinkDiagnostics::handle, this);
-  }
-  ~LinkDiagnostics() { c_.setDiagnosticHandlerCallBack(old_, old_ctx_); }
-  const std::string& text() const { return text_; }
-
- private:
-  static void handle(const llvm::DiagnosticInfo* di, void* self) {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    llvm::DiagnosticPrinterRawOStream printer(os);
-    di->print(printer);
-    auto* me = static_cast<LinkDiagnostics*>(self);
-    if (!me->text_.empty()) me->text_ += "\n";
-    me->text_ += os.str();
-  }
-  llvm::LLVMContext& c_;
-  llvm::DiagnosticHandler::DiagnosticHandlerTy old_;
-  void* old_ctx_;
-  std::string text_;
-};
 
 // "Linking globals named 'f': symbol multiply defined!" -> f
 std::string multiply_defined_symbol(const std::string& text) {

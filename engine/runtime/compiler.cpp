@@ -19,6 +19,7 @@
 #include "codegen/cpu_backend.h"
 #include "codegen/module.h"
 #include "codegen/nvptx_backend.h"
+#include "codegen/nvptx_foreign.h"
 #include "cpu/jit.h"
 #include "cuda/linker.h"
 #include "frontend/captured.h"
@@ -171,6 +172,11 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
   kernel->uses_warp_ops = typed->uses_warp_ops;
   for (const auto& ff : typed->foreign_callees) kernel->use_cooperative |= ff->use_cooperative;
   if (nvptx) {
+    {
+      log::StageTimer timer(name, "foreign-inline");
+      kernel->link = codegen::link_device_foreign(*lowered.module, lowered.link, req.cc_major, req.cc_minor,
+                                                  req.fastmath, &lowered.keep);
+    }
     NvptxOutput out = finish_nvptx(lowered, req, fn->options.opt, name);
     kernel->llvm_ir = std::move(out.ir);
     kernel->ptx = std::move(out.ptx);

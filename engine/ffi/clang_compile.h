@@ -1,0 +1,37 @@
+// Compiling a foreign .cu link item with Debian's clang-19 to LLVM bitcode,
+// shared by the CPU backend (host_compile.h: the code runs on the host) and
+// the CUDA backend (device_inline.h: the code is inlined into the kernel's
+// module for NVPTX). clang runs as a child process behind a prelude that
+// maps CUDA's qualifiers; results, failures included, are cached in memory
+// and on disk by the content of everything that reaches the compiler.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/foreign.h"
+
+namespace cuhost::ffi {
+
+struct ClangRun {
+  bool started = true;      // false: clang could not be started
+  bool ok = false;          // compiled: `bitcode` holds the module
+  std::string bitcode;      // LLVM bitcode
+  std::string diagnostics;  // clang's stderr
+  std::string shown;        // how messages name the item (its path or name)
+};
+
+// The item's source text and folder ("" for in-memory items). Throws
+// UserError FileNotFoundError when a path item is missing.
+void read_item_source(const ir::LinkItem& item, std::string* source, std::string* dir);
+
+// Compiles `item` (a .cu, as C++) with `flags` behind `prelude`; searches the
+// item's folder, then `include_dirs`. `cache_kind` names the cache folder.
+ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& prelude, const std::vector<std::string>& flags,
+                       const std::vector<std::string>& include_dirs, const std::string& cache_kind);
+
+// The first CUDA toolkit header a source includes ("cuda_fp16.h",
+// "cub/cub.cuh"), or "" when it includes none.
+std::string cuda_header_included(const std::string& source);
+
+}  // namespace cuhost::ffi

@@ -1,0 +1,78 @@
+// clang-19 compiles plain-C++ foreign sources for NVPTX (see
+// device_compile.h).
+#include "ffi/device_compile.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "cuda/module.h"
+#include "cuda/nvrtc.h"
+#include "ffi/clang_compile.h"
+#include "support/diagnostics.h"
+#include "support/log.h"
+
+namespace cuhost::ffi {
+
+bool device_inlining_enabled() {
+  const char* v = std::getenv("CUHOST_INLINE_CU");
+  return !v || std::strcmp(v, "0") != 0;
+}
+
+const char* device_prelude() {
+  // NVRTC's macros, so sources pick their device branches; __global__,
+  // __shared__ and the CUDA built-ins stay undefined: code using them fails
+  // to compile here and takes the NVRTC path.
+  return R"(// cuhost: CUDA qualifiers for device code compiled as plain C++ for NVPTX.
+#define __device__
+#define __host__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
+#define __CUDACC__ 1
+#define __CUDACC_RTC__ 1
+#define __CUHOST_DEVICE_INLINE__ 1
+)";
+}
+
+std::string device_bitcode(const ir::LinkItem& item, int cc_major, int cc_minor) {
+  if (!device_inlining_enabled()) return "";
+  if (item.setup_callback || item.teardown_callback || !item.plugin_dir.empty()) return "";
+  ir::LinkKind kind = item.kind;
+  if (item.from_path()) {
+    try {
+      kind = cuda::link_kind_from_path(item.path);
+    } catch (const UserError&) {
+      return "";  // the NVRTC path reports it
+    }
+  }
+  if (kind != ir::LinkKind::CUSource) return "";
+  std::string source, dir;
+  try {
+    read_item_source(item, &source, &dir);
+  } catch (const UserError&) {
+    return "";  // the NVRTC path reports it
+  }
+  if (!cuda_header_included(source).empty()) return "";
+  const int arch = cc_major * 100 + cc_minor * 10;
+  const std::string cpu = concat("sm_", std::min(cc_major * 10 + cc_minor, 90));
+  std::vector<std::string> flags = {"--target=nvptx64-nvidia-cuda",
+                                    "-march=" + cpu,
+                                    "-std=c++17",
+                                    "-O3",
+                                    "-ffp-contract=fast",  // NVRTC's default --fmad=true
+                                    "-fno-math-errno",
+                                    "-fno-exceptions",
+                                    "-fno-rtti",
+                                    concat("-D__CUDA_ARCH__=", arch)};
+  std::vector<std::string> includes = item.include_dirs;
+  for (const std::string& d : cuda::extra_search_paths_from_environment()) includes.push_back(d);
+  ClangRun run = clang_bitcode(item, device_prelude(), flags, includes, "device-cxx");
+  if (!run.ok) {
+    log::info(concat("[", run.shown, "] not inlined: clang cannot compile it as plain C++ for NVPTX; NVRTC links it"));
+    return "";
+  }
+  return run.bitcode;
+}
+
+}  // namespace cuhost::ffi
