@@ -9,6 +9,7 @@
 
 #include "cuda/launch.h"
 #include "support/diagnostics.h"
+#include "support/log.h"
 
 namespace cuhost::cuda {
 
@@ -25,6 +26,7 @@ Loaded& load() {
   static Loaded loaded;
   static std::once_flag once;
   std::call_once(once, [] {
+    log::StageTimer timer("startup", "driver (dlopen, cuInit)");
     void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
       loaded.status.reason = "libcuda.so.1 could not be loaded (no NVIDIA driver)";

@@ -76,7 +76,8 @@ void read_item_source(const ir::LinkItem& item, std::string* source, std::string
   *source = item.data;
   dir->clear();
   if (!item.from_path()) return;
-  if (!read_whole_file(item.path, *source)) throw UserError(ErrorKind::FileNotFoundError, concat(item.path, " not found"));
+  if (!read_whole_file(item.path, *source))
+    throw UserError(ErrorKind::FileNotFoundError, concat(item.path, " not found"));
   auto slash = item.path.find_last_of('/');
   *dir = slash == std::string::npos ? "." : item.path.substr(0, slash);
 }
@@ -126,8 +127,8 @@ ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& prelude, con
   write_file_atomically(tmp.path + "/prelude.h", prelude);
   std::string input = item.from_path() ? item.path : tmp.path + "/source.cu";
   if (!item.from_path()) write_file_atomically(input, source);
-  std::vector<std::string> argv = {CUHOST_CLANG_PATH, "-x", "c++", "-emit-llvm", "-c",
-                                   "-Wno-unused-command-line-argument"};
+  std::vector<std::string> argv = {CUHOST_CLANG_PATH, "-x", "c++",
+                                   "-emit-llvm",      "-c", "-Wno-unused-command-line-argument"};
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.insert(argv.end(), {"-include", tmp.path + "/prelude.h"});
   if (!dir.empty()) argv.push_back("-I" + dir);

@@ -72,6 +72,7 @@ void warm_up_context(int device) {
   if (g_context_warm_up) return;
   g_context_warm_up = new std::thread([device] {
     try {
+      log::StageTimer timer("startup", "primary context (helper thread)");
       cuda::make_primary_context_current(device);
     } catch (...) {
       // the first real use reports the error
@@ -117,6 +118,7 @@ class RuntimeImpl final : public Runtime {
     if (s.backend == Backend::Cuda) warm_up_context(s.device);
     log::info(concat("backend: ", backend_name(s.backend)));
     streams_requested_ = options.streams;
+    log::StageTimer timer("startup", "interpreter");
     python::initialize_interpreter(find_pylib_dir());
   }
 

@@ -20,9 +20,11 @@ std::string kernel_calling(const std::string& link_items) {
 from numba import cuda
 
 scale = cuda.declare_device("ffi_scale", "float32(float32, float32)", link=[)py" +
-         link_items + R"py(])
+         link_items +
+         R"py(])
 
-)py" R"py(
+)py"
+         R"py(
 def k(out, xs):
     i = cuda.grid(1)
     if i < out.size:
@@ -30,7 +32,8 @@ def k(out, xs):
 )py";
 }
 
-const char* kPlain = R"py(cuda.CUSource('extern "C" __device__ int ffi_scale(float* r, float x, float s) { *r = x * s; return 0; }\n', name="plain.cu"))py";
+const char* kPlain =
+    R"py(cuda.CUSource('extern "C" __device__ int ffi_scale(float* r, float x, float s) { *r = x * s; return 0; }\n', name="plain.cu"))py";
 
 bool calls(const std::string& ptx, const std::string& symbol) {
   return std::regex_search(ptx, std::regex("call[^;]*" + symbol));
@@ -67,7 +70,9 @@ TEST_CASE("ffi inline: sources that are not plain device code keep the NVRTC pat
     CHECK(calls(k->ptx, "ffi_scale"));
   }
   SECTION("the same symbol defined twice: nvJitLink reports it") {
-    auto k = compile(kernel_calling(std::string(kPlain) + R"py(, cuda.CUSource('extern "C" __device__ int ffi_scale(float* r, float x, float s) { *r = x + s; return 0; }\n', name="again.cu"))py"));
+    auto k = compile(kernel_calling(
+        std::string(kPlain) +
+        R"py(, cuda.CUSource('extern "C" __device__ int ffi_scale(float* r, float x, float s) { *r = x + s; return 0; }\n', name="again.cu"))py"));
     CHECK(k->link.size() == 2);
   }
   SECTION("a fastmath kernel") {
