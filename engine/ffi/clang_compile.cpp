@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -72,6 +73,11 @@ std::string cuda_header_included(const std::string& source) {
   return std::regex_search(source, m, include_re) ? m[1].str() : "";
 }
 
+std::string clang_path() {
+  const char* env = std::getenv("CUHOST_CLANG");
+  return env && *env ? env : CUHOST_CLANG_PATH;
+}
+
 void read_item_source(const ir::LinkItem& item, std::string* source, std::string* dir) {
   *source = item.data;
   dir->clear();
@@ -90,7 +96,7 @@ ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& prelude, con
   read_item_source(item, &source, &dir);
 
   Hasher h;
-  h.add(std::string(CUHOST_CLANG_PATH));
+  h.add(clang_path());
   h.add(prelude);
   for (const auto& f : flags) h.add(f);
   h.add(source);
@@ -127,8 +133,7 @@ ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& prelude, con
   write_file_atomically(tmp.path + "/prelude.h", prelude);
   std::string input = item.from_path() ? item.path : tmp.path + "/source.cu";
   if (!item.from_path()) write_file_atomically(input, source);
-  std::vector<std::string> argv = {CUHOST_CLANG_PATH, "-x", "c++",
-                                   "-emit-llvm",      "-c", "-Wno-unused-command-line-argument"};
+  std::vector<std::string> argv = {clang_path(), "-x", "c++", "-emit-llvm", "-c", "-Wno-unused-command-line-argument"};
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.insert(argv.end(), {"-include", tmp.path + "/prelude.h"});
   if (!dir.empty()) argv.push_back("-I" + dir);

@@ -13,6 +13,10 @@
 
 namespace cuhost::ffi {
 
+// The clang-19 that compiles foreign sources: $CUHOST_CLANG when set (a
+// relocated install, such as the GPU bundle), else the one found at build time.
+std::string clang_path();
+
 struct ClangRun {
   bool started = true;      // false: clang could not be started
   bool ok = false;          // compiled: `bitcode` holds the module

@@ -62,7 +62,7 @@ std::string host_bitcode(const ir::LinkItem& item, const std::string& function,
   if (!run.started)
     throw UserError(ErrorKind::CompileError,
                     concat("foreign function '", function, "' cannot run on the CPU backend: the host compiler ",
-                           CUHOST_CLANG_PATH, " could not be started (install clang-19)"));
+                           clang_path(), " could not be started (install clang-19)"));
   if (!run.ok) {
     const std::string& diag = run.diagnostics;
     std::string why = "its source is not plain C++";

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "cuda/toolkit_info.h"
+#include "ffi/clang_compile.h"
 #include "ffi/device_compile.h"
 #include "frontend/captured.h"
 #include "support/hash.h"
@@ -65,7 +66,7 @@ bool hash_link_item(const ir::LinkItem& item, Hasher& h) {
   h.add(content);
   if (item.kind == ir::LinkKind::CUSource) {
     // The source may be compiled into the kernel's own PTX (ffi/device_compile.h).
-    h.add(ffi::device_inlining_enabled() ? concat(CUHOST_CLANG_PATH, "|", ffi::device_prelude()) : "nvrtc only");
+    h.add(ffi::device_inlining_enabled() ? concat(ffi::clang_path(), "|", ffi::device_prelude()) : "nvrtc only");
     std::vector<std::string> search = item.include_dirs;
     for (const char* env : {"NUMBA_CUDA_INCLUDE_PATH", "NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS"}) {
       const char* v = std::getenv(env);

@@ -3,7 +3,8 @@
 # (Ubuntu 24.04 with the CUDA 13 toolkit and driver, but no LLVM 19, no
 # Python 3.11, no Boost.Program_options): the binaries, the test binary, the
 # shared libraries they need, a trimmed Python 3.11 standard library, NumPy
-# and cffi for 3.11, and FileCheck. Output: bundle/cuhost-gpu.tar.xz (< 64 MiB).
+# and cffi for 3.11, FileCheck and clang-19. Output: bundle/cuhost-gpu.tar.xz
+# (< 64 MiB).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -40,6 +41,25 @@ for so in /usr/lib/python3/dist-packages/numpy/core/*.so /usr/lib/python3/dist-p
           /usr/lib/python3/dist-packages/_cffi_backend*.so; do
   copy_deps "$so"
 done
+# clang-19 compiles foreign .cu sources that are plain C++ into the kernel's
+# LLVM module (ffi/device_compile.h), and runs the CPU backend's foreign code:
+# the driver, its library and the C headers of its resource folder.
+cp /usr/lib/llvm-19/bin/clang "$b/bin/clang"
+cp -L /usr/lib/llvm-19/lib/libclang-cpp.so.19.1 "$b/lib/"
+res=/usr/lib/llvm-19/lib/clang/19/include
+mkdir -p "$b/lib/clang/19/include"
+( cd "$res" && cp __stdarg*.h __stddef*.h float.h inttypes.h iso646.h limits.h module.modulemap stdalign.h stdarg.h \
+    stdatomic.h stdbool.h stdckdint.h stddef.h stdint.h stdnoreturn.h tgmath.h unwind.h varargs.h \
+    "$b/lib/clang/19/include/" )
+# LLVM links Z3 and libxml2, which cuhost and clang never call: stand-ins with
+# the same sonames and symbol versions replace them (and ICU, which only
+# libxml2 needs), so the bundle stays under 64 MiB with clang inside.
+for real in libz3.so.4 libxml2.so.2; do
+  python3 scripts/gpu/make_stub_library.py "/usr/lib/x86_64-linux-gnu/$real" "$b/lib/$real" \
+    /usr/lib/llvm-19/lib/libLLVM.so.19.1 /usr/lib/llvm-19/lib/libclang-cpp.so.19.1 build/bin/cuhost \
+    build/tests/cuhost_unit_tests
+done
+rm -f "$b/lib/"libicu*
 strip --strip-unneeded "$b/lib/"*.so* "$b/bin/cuhost.bin" "$b/bin/cuhost_bench_embed.bin" "$b/tests/cuhost_unit_tests.bin" 2>/dev/null || true
 # Wrappers set the bundle's library path for cuhost alone, so other programs
 # on the machine (the peers' Python, nvcc) never see these libraries.
@@ -50,6 +70,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 top="$(dirname "$here")"
 export LD_LIBRARY_PATH="$top/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export CUHOST_PYTHONHOME="$top"
+export CUHOST_CLANG="$top/bin/clang"
 exec "$0.bin" "$@"
 WRAP
   chmod +x "$b/$w"

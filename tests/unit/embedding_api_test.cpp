@@ -10,6 +10,8 @@
 
 #include <cuhost/runtime.h>
 
+#include "ffi/clang_compile.h"
+
 using namespace cuhost;
 
 static const char* kManifest = R"TOML(
@@ -58,7 +60,7 @@ def kernel(x):
 kernel[2, 128](cuda.host_array("signal"))
 )",
                          "embedding_api_test.py");
-  if (access(CUHOST_CLANG_PATH, X_OK) != 0) {
+  if (access(ffi::clang_path().c_str(), X_OK) != 0) {
     // A bundle without the host compiler cannot run foreign C++ on the CPU:
     // the script fails with the explanation (checked in ffi_host_compile_test).
     REQUIRE(rc == 1);

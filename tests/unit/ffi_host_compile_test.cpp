@@ -10,6 +10,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include "ffi/clang_compile.h"
 #include "ffi/host_compile.h"
 #include "support/diagnostics.h"
 
@@ -25,7 +26,7 @@ static ir::LinkItem cu_source(const std::string& text, const std::string& name) 
 
 // The host compiler is a build dependency here (clang-19); a machine that
 // runs a bundle without it must get the explanation instead.
-static bool host_compiler_present() { return access(CUHOST_CLANG_PATH, X_OK) == 0; }
+static bool host_compiler_present() { return access(ffi::clang_path().c_str(), X_OK) == 0; }
 
 static std::string error_of(const ir::LinkItem& item, ErrorKind* kind = nullptr) {
   try {
