@@ -69,6 +69,11 @@ std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(nvptx_triple(), error);
   if (!target) throw UserError(ErrorKind::CompileError, "NVPTX target unavailable: " + error);
   llvm::TargetOptions options;
+  // a * b + c may become one fma, as nvcc's and NVVM's default (--fmad=true)
+  // and so numba-cuda do: without it LLVM emits mul.rn/add.rn, which ptxas
+  // must not fuse, and a foreign multiply inlined into a sum costs two
+  // instructions where CUDA C spends one (P8).
+  options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   if (fastmath) {
     options.UnsafeFPMath = true;
     options.NoInfsFPMath = true;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <set>
 
+#include "cuda/nvrtc.h"
 #include "cuda/toolkit_info.h"
 #include "ffi/clang_compile.h"
 #include "ffi/device_compile.h"
@@ -67,7 +68,11 @@ bool hash_link_item(const ir::LinkItem& item, Hasher& h) {
   if (item.kind == ir::LinkKind::CUSource) {
     // The source may be compiled into the kernel's own PTX (ffi/device_compile.h).
     h.add(ffi::device_inlining_enabled() ? concat(ffi::clang_path(), "|", ffi::device_prelude()) : "nvrtc only");
+    // The same search path NVRTC and clang use: the item's folders, then
+    // NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS (numba.cuda.config mirrors into it),
+    // so editing a header found there changes the key of kernels that inline it.
     std::vector<std::string> search = item.include_dirs;
+    for (const std::string& d : cuda::extra_search_paths_from_environment()) search.push_back(d);
     for (const char* env : {"NUMBA_CUDA_INCLUDE_PATH", "NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS"}) {
       const char* v = std::getenv(env);
       h.add(std::string(v ? v : ""));

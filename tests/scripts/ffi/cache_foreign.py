@@ -14,8 +14,13 @@ cache_root = tempfile.mkdtemp()
 os.environ["CUHOST_CACHE_DIR"] = cache_root
 
 
-def entries(folders=("host-cxx", "nvrtc")):
-    """Compiled foreign code in the cache (host C++ on the CPU, NVRTC output on a GPU)."""
+ON_GPU = cuda.backend() == "cuda"
+
+
+def entries(folders=("device-cxx", "nvrtc") if ON_GPU else ("host-cxx",)):
+    """Compiled foreign code in the cache: host C++ on the CPU; on a GPU clang's
+    NVPTX bitcode for sources it inlines, NVRTC output for the others. (On the
+    CPU the test suite's PTX check also fills device-cxx: not counted.)"""
     found = []
     for sub in folders:
         for d, _, files in os.walk(os.path.join(cache_root, sub)):

@@ -2,7 +2,11 @@
 # the file name; a source that compiles with warnings gives exactly one
 # UserWarning "NVRTC log messages: ..." (and none when it comes from the
 # cache); a missing .ptx is FileNotFoundError; an unknown extension is named.
+# These sources are plain C++ that cuhost would otherwise compile with clang
+# and inline (ffi/device_compile.h, no NVRTC log then): the NVRTC path is
+# what is tested here.
 # backends: cuda
+# env: CUHOST_INLINE_CU=0
 # stdout: gpu nvrtc ok
 import os
 import tempfile
