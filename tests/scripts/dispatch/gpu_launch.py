@@ -25,7 +25,7 @@ a = np.float32(1.75)
 d_x, d_y = cuda.to_device(x), cuda.to_device(y)
 d_out = cuda.device_array(n, np.float32)
 saxpy[(n + 255) // 256, 256](d_out, a, d_x, d_y)
-np.testing.assert_allclose(d_out.copy_to_host(), a * x + y, rtol=1e-6)
+np.testing.assert_allclose(d_out.copy_to_host(), a * x + y, rtol=1e-6, atol=1e-6)  # fma: rounded once
 
 # Host arrays are copied in and back, strided views included.
 h = rng.standard_normal((300, 4)).astype(np.float32)
@@ -33,14 +33,14 @@ col = h[:, 2]
 expected = h.copy()
 expected[:, 2] = a * col + col
 saxpy[2, 256](col, a, col.copy(), col.copy())
-np.testing.assert_allclose(h, expected, rtol=1e-6)
+np.testing.assert_allclose(h, expected, rtol=1e-6, atol=1e-6)
 
 # An explicit stream.
 s = cuda.stream()
 d_out2 = cuda.device_array(n, np.float32)
 saxpy[(n + 255) // 256, 256, s](d_out2, a, d_x, d_y)
 s.synchronize()
-np.testing.assert_allclose(d_out2.copy_to_host(), a * x + y, rtol=1e-6)
+np.testing.assert_allclose(d_out2.copy_to_host(), a * x + y, rtol=1e-6, atol=1e-6)
 
 
 @cuda.jit
@@ -59,7 +59,7 @@ v = rng.standard_normal(blocks * threads).astype(np.float32)
 d_v = cuda.to_device(v)
 reverse_block[blocks, threads, 0, threads * 16 * 4](d_v)  # 64 KiB of dynamic shared memory
 got = d_v.copy_to_host()
-np.testing.assert_allclose(got, v.reshape(blocks, threads)[:, ::-1].reshape(-1) + 15, rtol=1e-6)
+np.testing.assert_allclose(got, v.reshape(blocks, threads)[:, ::-1].reshape(-1) + 15, rtol=1e-6, atol=1e-6)
 
 # 40 KiB static plus 16 KiB dynamic: over the default 48 KiB in total.
 @cuda.jit
@@ -78,7 +78,7 @@ def mixed_shared(a):
 w = rng.standard_normal(1024).astype(np.float32)
 d_w = cuda.to_device(w)
 mixed_shared[1, 1024, 0, 1024 * 4 * 4](d_w)
-np.testing.assert_allclose(d_w.copy_to_host(), w[::-1] * 9 + w[::-1] + 3, rtol=1e-5)
+np.testing.assert_allclose(d_w.copy_to_host(), w[::-1] * 9 + w[::-1] + 3, rtol=1e-5, atol=1e-5)
 
 # More dynamic shared memory than the device has: the driver error names the kernel.
 try:
@@ -116,6 +116,6 @@ t0 = time.perf_counter()
 for _ in range(reps):
     saxpy[4, 256](hout, a, hx, hy)
 t1 = time.perf_counter()
-np.testing.assert_allclose(hout, a * hx + hy, rtol=1e-6)
+np.testing.assert_allclose(hout, a * hx + hy, rtol=1e-6, atol=1e-6)
 print("host-array launch: %.2f us per call" % ((t1 - t0) / reps * 1e6))
 print("gpu launch ok")
