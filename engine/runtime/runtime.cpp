@@ -38,13 +38,6 @@ const char* backend_name(Backend backend) {
   return "?";
 }
 
-namespace runtime {
-Session& session() {
-  static Session s;
-  return s;
-}
-}  // namespace runtime
-
 namespace {
 
 // cuhost's Python packages: beside the executable (build tree and bundles),
@@ -61,62 +54,11 @@ std::string find_pylib_dir() {
   return CUHOST_PYLIB_SOURCE_DIR;
 }
 
-// Creating the primary context takes a large part of a GPU process's start:
-// it is started on a helper thread now, beside the interpreter's start-up and
-// NumPy's import, and the first launch or allocation waits for it (the
-// context table's lock) if it is not done yet. The thread is joined at exit,
-// before the driver's own exit handlers run.
-std::thread* g_context_warm_up = nullptr;
-
-void warm_up_context(int device) {
-  if (g_context_warm_up) return;
-  g_context_warm_up = new std::thread([device] {
-    try {
-      log::StageTimer timer("startup", "primary context (helper thread)");
-      cuda::make_primary_context_current(device);
-    } catch (...) {
-      // the first real use reports the error
-    }
-  });
-  std::atexit([] {
-    if (g_context_warm_up && g_context_warm_up->joinable()) g_context_warm_up->join();
-  });
-}
-
-Backend resolve_backend(const RuntimeOptions& options, std::string& fallback_reason) {
-  const cuda::DriverStatus& status = cuda::driver_status();
-  switch (options.backend) {
-    case Backend::Cpu: return Backend::Cpu;
-    case Backend::Cuda:
-      if (!status.available)
-        throw UserError(ErrorKind::CudaSupportError,
-                        "--backend cuda was requested but CUDA is unavailable: " + status.reason);
-      if (options.device >= status.device_count)
-        throw UserError(ErrorKind::CudaSupportError, concat("--device ", options.device, " does not exist (",
-                                                            status.device_count, " CUDA device(s) found)"));
-      return Backend::Cuda;
-    case Backend::Auto:
-      if (status.available && options.device < status.device_count) return Backend::Cuda;
-      fallback_reason = status.available ? concat("device ", options.device, " does not exist") : status.reason;
-      return Backend::Cpu;
-  }
-  return Backend::Cpu;
-}
-
 class RuntimeImpl final : public Runtime {
  public:
   explicit RuntimeImpl(const RuntimeOptions& options) {
     log::set_verbose(options.verbose);
-    runtime::Session& s = runtime::session();
-    s.backend = resolve_backend(options, s.fallback_reason);
-    s.device = options.device;
-    s.bounds_check = options.bounds_check;
-    s.plugin_paths = options.plugin_paths;
-    if (options.backend == Backend::Auto && s.backend == Backend::Cpu)
-      std::fprintf(stderr, "cuhost: no usable CUDA GPU (%s); kernels run on the CPU backend\n",
-                   s.fallback_reason.c_str());
-    if (s.backend == Backend::Cuda) warm_up_context(s.device);
-    log::info(concat("backend: ", backend_name(s.backend)));
+    runtime::start_session(options);
     streams_requested_ = options.streams;
     log::StageTimer timer("startup", "interpreter");
     python::initialize_interpreter(find_pylib_dir());

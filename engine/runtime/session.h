@@ -29,7 +29,17 @@ struct Session {
   std::atomic<std::uintptr_t> launch_stream{0};
 };
 
+// The session; waits, the first time, while start_session() is still
+// resolving the backend.
 Session& session();
+
+// Sets the session from the runtime options. An explicit backend is resolved
+// here (--backend cuda without a usable GPU throws CudaSupportError); `auto`
+// is resolved on a startup thread (loading the driver and cuInit take ~0.1 s),
+// so the interpreter starts and the script imports NumPy meanwhile; the first
+// session() call waits for it. With a GPU the same thread then creates the
+// primary context.
+void start_session(const RuntimeOptions& options);
 
 // Where launches that name no stream go: the host's stream named "default",
 // else the first stream the host lent, else one non-blocking stream created

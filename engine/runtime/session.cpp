@@ -1,0 +1,118 @@
+// The process-wide session and its start (see session.h): resolving the
+// backend (saying once on stderr when the CPU stands in for a missing GPU)
+// and creating the primary context, overlapped with the interpreter's start.
+#include "runtime/session.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+
+#include "cuda/context.h"
+#include "cuda/driver.h"
+#include "support/diagnostics.h"
+#include "support/log.h"
+
+namespace cuhost::runtime {
+namespace {
+
+Session& storage() {
+  static Session s;
+  return s;
+}
+
+// False while a startup thread resolves the backend; session() waits on it.
+std::atomic<bool> g_resolved{true};
+std::mutex g_resolve_mutex;
+std::condition_variable g_resolve_done;
+std::thread* g_startup = nullptr;
+
+Backend resolve_backend(const RuntimeOptions& options, std::string& fallback_reason) {
+  const cuda::DriverStatus& status = cuda::driver_status();
+  switch (options.backend) {
+    case Backend::Cpu: return Backend::Cpu;
+    case Backend::Cuda:
+      if (!status.available)
+        throw UserError(ErrorKind::CudaSupportError,
+                        "--backend cuda was requested but CUDA is unavailable: " + status.reason);
+      if (options.device >= status.device_count)
+        throw UserError(ErrorKind::CudaSupportError, concat("--device ", options.device, " does not exist (",
+                                                            status.device_count, " CUDA device(s) found)"));
+      return Backend::Cuda;
+    case Backend::Auto:
+      if (status.available && options.device < status.device_count) return Backend::Cuda;
+      fallback_reason = status.available ? concat("device ", options.device, " does not exist") : status.reason;
+      return Backend::Cpu;
+  }
+  return Backend::Cpu;
+}
+
+void publish(Session& s, const RuntimeOptions& options) {
+  if (options.backend == Backend::Auto && s.backend == Backend::Cpu)
+    std::fprintf(stderr, "cuhost: no usable CUDA GPU (%s); kernels run on the CPU backend\n",
+                 s.fallback_reason.c_str());
+  log::info(concat("backend: ", backend_name(s.backend)));
+}
+
+// Creating the primary context takes a large part of a GPU process's start;
+// the first launch or allocation waits for it (the context table's lock) if
+// it is not done yet.
+void create_primary_context(int device) {
+  try {
+    log::StageTimer timer("startup", "primary context (startup thread)");
+    cuda::make_primary_context_current(device);
+  } catch (...) {
+    // the first real use reports the error
+  }
+}
+
+// The startup thread is joined at exit, before the driver's own exit handlers run.
+void start_thread(std::thread* t) {
+  g_startup = t;
+  std::atexit([] {
+    if (g_startup && g_startup->joinable()) g_startup->join();
+  });
+}
+
+}  // namespace
+
+Session& session() {
+  if (!g_resolved.load(std::memory_order_acquire)) {
+    std::unique_lock<std::mutex> lock(g_resolve_mutex);
+    g_resolve_done.wait(lock, [] { return g_resolved.load(std::memory_order_acquire); });
+  }
+  return storage();
+}
+
+void start_session(const RuntimeOptions& options) {
+  Session& s = storage();
+  s.device = options.device;
+  s.bounds_check = options.bounds_check;
+  s.plugin_paths = options.plugin_paths;
+  if (options.backend != Backend::Auto || g_startup) {
+    s.backend = resolve_backend(options, s.fallback_reason);
+    publish(s, options);
+    if (s.backend == Backend::Cuda && !g_startup) start_thread(new std::thread(create_primary_context, s.device));
+    return;
+  }
+  g_resolved.store(false, std::memory_order_release);
+  start_thread(new std::thread([options] {
+    Session& session = storage();
+    try {
+      session.backend = resolve_backend(options, session.fallback_reason);
+    } catch (const std::exception& e) {  // auto reports problems as a fallback, never by throwing
+      session.backend = Backend::Cpu;
+      session.fallback_reason = e.what();
+    }
+    publish(session, options);
+    {
+      std::lock_guard<std::mutex> lock(g_resolve_mutex);
+      g_resolved.store(true, std::memory_order_release);
+    }
+    g_resolve_done.notify_all();
+    if (session.backend == Backend::Cuda) create_primary_context(session.device);
+  }));
+}
+
+}  // namespace cuhost::runtime
