@@ -66,15 +66,15 @@ class RuntimeImpl final : public Runtime {
 
   int run_file(const std::string& path, const std::vector<std::string>& args) override {
     prepare_streams();
-    return python::run_file(path, args);
+    return settled(python::run_file(path, args));
   }
   int run_string(const std::string& source, const std::string& filename) override {
     prepare_streams();
-    return python::run_string(source, filename);
+    return settled(python::run_string(source, filename));
   }
   int run_module_main(const std::string& module, const std::vector<std::string>& args) override {
     prepare_streams();
-    return python::run_module_main(module, args);
+    return settled(python::run_module_main(module, args));
   }
 
   Backend backend() const override { return runtime::session().backend; }
@@ -178,6 +178,12 @@ class RuntimeImpl final : public Runtime {
  private:
   // --streams N: the host creates N streams itself and lends them by name.
   void prepare_streams();
+  // The backend is resolved (cuInit has returned) before a script's result
+  // goes back to a caller that may exit (runtime/session.h).
+  static int settled(int rc) {
+    runtime::session();
+    return rc;
+  }
   int streams_requested_ = 0;
   bool streams_ready_ = false;
 };

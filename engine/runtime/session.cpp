@@ -67,11 +67,17 @@ void create_primary_context(int device) {
   }
 }
 
-// The startup thread is joined at exit, before the driver's own exit handlers run.
-void start_thread(std::thread* t) {
-  g_startup = t;
-  std::atexit([] {
-    if (g_startup && g_startup->joinable()) g_startup->join();
+// The startup thread is joined at exit, before the driver's own exit
+// handlers run: those are registered by cuInit, so the join is registered
+// after cuInit returned (exit handlers run in reverse order). Registered
+// earlier, the driver tore itself down under a thread still creating the
+// context, and the process hung at exit.
+std::once_flag g_join_registered;
+void join_at_exit() {
+  std::call_once(g_join_registered, [] {
+    std::atexit([] {
+      if (g_startup && g_startup->joinable()) g_startup->join();
+    });
   });
 }
 
@@ -93,11 +99,14 @@ void start_session(const RuntimeOptions& options) {
   if (options.backend != Backend::Auto || g_startup) {
     s.backend = resolve_backend(options, s.fallback_reason);
     publish(s, options);
-    if (s.backend == Backend::Cuda && !g_startup) start_thread(new std::thread(create_primary_context, s.device));
+    if (s.backend == Backend::Cuda && !g_startup) {
+      g_startup = new std::thread(create_primary_context, s.device);
+      join_at_exit();  // cuInit ran above, in resolve_backend
+    }
     return;
   }
   g_resolved.store(false, std::memory_order_release);
-  start_thread(new std::thread([options] {
+  g_startup = new std::thread([options] {
     Session& session = storage();
     try {
       session.backend = resolve_backend(options, session.fallback_reason);
@@ -105,6 +114,7 @@ void start_session(const RuntimeOptions& options) {
       session.backend = Backend::Cpu;
       session.fallback_reason = e.what();
     }
+    join_at_exit();  // after cuInit, before anyone waiting in session() goes on
     publish(session, options);
     {
       std::lock_guard<std::mutex> lock(g_resolve_mutex);
@@ -112,7 +122,7 @@ void start_session(const RuntimeOptions& options) {
     }
     g_resolve_done.notify_all();
     if (session.backend == Backend::Cuda) create_primary_context(session.device);
-  }));
+  });
 }
 
 }  // namespace cuhost::runtime

@@ -38,7 +38,9 @@ Session& session();
 // is resolved on a startup thread (loading the driver and cuInit take ~0.1 s),
 // so the interpreter starts and the script imports NumPy meanwhile; the first
 // session() call waits for it. With a GPU the same thread then creates the
-// primary context.
+// primary context. The runtime's entry points (run_file, run_string, ...)
+// call session() before they return, so a process cannot reach exit() while
+// cuInit is still running there.
 void start_session(const RuntimeOptions& options);
 
 // Where launches that name no stream go: the host's stream named "default",
