@@ -78,6 +78,14 @@ std::string clang_path() {
   return env && *env ? env : CUHOST_CLANG_PATH;
 }
 
+const char* const kCudaQualifierMacros = R"(#define __device__
+#define __host__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
+)";
+
 void read_item_source(const ir::LinkItem& item, std::string* source, std::string* dir) {
   *source = item.data;
   dir->clear();

@@ -34,6 +34,10 @@ void read_item_source(const ir::LinkItem& item, std::string* source, std::string
 ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& prelude, const std::vector<std::string>& flags,
                        const std::vector<std::string>& include_dirs, const std::string& cache_kind);
 
+// The #defines that map CUDA's function and alignment qualifiers to plain
+// C++, shared by both backends' preludes.
+extern const char* const kCudaQualifierMacros;
+
 // The first CUDA toolkit header a source includes ("cuda_fp16.h",
 // "cub/cub.cuh"), or "" when it includes none.
 std::string cuda_header_included(const std::string& source);

@@ -22,17 +22,13 @@ const char* device_prelude() {
   // NVRTC's macros, so sources pick their device branches; __global__,
   // __shared__ and the CUDA built-ins stay undefined: code using them fails
   // to compile here and takes the NVRTC path.
-  return R"(// cuhost: CUDA qualifiers for device code compiled as plain C++ for NVPTX.
-#define __device__
-#define __host__
-#define __forceinline__ inline __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
-#define __restrict__ __restrict
-#define __align__(n) __attribute__((aligned(n)))
-#define __CUDACC__ 1
-#define __CUDACC_RTC__ 1
-#define __CUHOST_DEVICE_INLINE__ 1
-)";
+  static const std::string text =
+      std::string("// cuhost: CUDA qualifiers for device code compiled as plain C++ for NVPTX.\n") +
+      kCudaQualifierMacros +
+      "#define __CUDACC__ 1\n"
+      "#define __CUDACC_RTC__ 1\n"
+      "#define __CUHOST_DEVICE_INLINE__ 1\n";
+  return text.c_str();
 }
 
 std::string device_bitcode(const ir::LinkItem& item, int cc_major, int cc_minor) {

@@ -26,17 +26,12 @@ const char* kind_extension(ir::LinkKind k) {
 }  // namespace
 
 const char* host_prelude() {
-  return R"(// cuhost: CUDA qualifiers for host compilation of device code.
-#define __device__
-#define __host__
-#define __forceinline__ inline __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
-#define __restrict__ __restrict
-#define __align__(n) __attribute__((aligned(n)))
-#define __constant__ const
-#define __CUDACC_RTC__ 1
-#define __CUHOST_HOST_COMPILE__ 1
-)";
+  static const std::string text = std::string("// cuhost: CUDA qualifiers for host compilation of device code.\n") +
+                                  kCudaQualifierMacros +
+                                  "#define __constant__ const\n"
+                                  "#define __CUDACC_RTC__ 1\n"
+                                  "#define __CUHOST_HOST_COMPILE__ 1\n";
+  return text.c_str();
 }
 
 std::string host_bitcode(const ir::LinkItem& item, const std::string& function,
