@@ -15,6 +15,8 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Transforms/Scalar/InductiveRangeCheckElimination.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -108,7 +110,7 @@ void link_libdevice(llvm::Module& m, const std::vector<std::string>& keep, bool 
   m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", fastmath ? 1 : 0);
 }
 
-void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt) {
+void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt, bool split_guarded_loops) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -117,6 +119,25 @@ void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt) {
   pto.LoopVectorization = opt >= 2;
   pto.SLPVectorization = opt >= 2;
   llvm::PassBuilder pb(&tm, pto);
+  if (split_guarded_loops && opt >= 2) {
+    // A block's loop over its threads usually guards the body with `if i <
+    // n` (i = the global index): vectorized as is, every access is a masked
+    // load or store, which some x86 chips (AMD Zen) run many times slower
+    // than plain ones. Inductive range check elimination splits the loop
+    // into the part where the guard holds (plain vector code) and the rest.
+    static std::once_flag once;
+    std::call_once(once, [] {
+      auto& options = llvm::cl::getRegisteredOptions();
+      auto it = options.find("irce-skip-profitability-checks");
+      if (it != options.end())
+        if (auto* skip = static_cast<llvm::cl::opt<bool>*>(it->second)) *skip = true;
+    });
+    // At the end of the scalar simplification (not just before the
+    // vectorizer, where the split main loop's trip count is no longer
+    // computable and it stays scalar).
+    pb.registerScalarOptimizerLateEPCallback(
+        [](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) { fpm.addPass(llvm::IRCEPass()); });
+  }
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);

@@ -22,7 +22,9 @@ std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int
 void link_libdevice(llvm::Module& m, const std::vector<std::string>& keep, bool fastmath);
 
 // O3 (or `opt`) with the new pass manager and the given target machine.
-void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt);
+// `split_guarded_loops` (the CPU backend's barrier-free kernels) adds
+// inductive range check elimination at the end of scalar optimization.
+void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt, bool split_guarded_loops = false);
 
 // PTX text of the module (legacy pass manager, addPassesToEmitFile).
 std::string emit_ptx(llvm::Module& m, llvm::TargetMachine& tm);
