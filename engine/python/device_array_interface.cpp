@@ -44,6 +44,23 @@ bool int_items(PyObject* tuple, const char* field, int* n, std::int64_t* out) {
   return true;
 }
 
+// The interface's keys, interned once: looking them up with
+// PyDict_GetItemString made a new str (and its hash) per key per launch.
+struct InterfaceKeys {
+  PyObject* shape = PyUnicode_InternFromString("shape");
+  PyObject* typestr = PyUnicode_InternFromString("typestr");
+  PyObject* data = PyUnicode_InternFromString("data");
+  PyObject* version = PyUnicode_InternFromString("version");
+  PyObject* strides = PyUnicode_InternFromString("strides");
+  PyObject* mask = PyUnicode_InternFromString("mask");
+  PyObject* stream = PyUnicode_InternFromString("stream");
+};
+
+const InterfaceKeys& interface_keys() {
+  static const InterfaceKeys keys;  // first used with the GIL held; lives for the process
+  return keys;
+}
+
 }  // namespace
 
 bool parse_array_interface(PyObject* dict, InterfaceInfo* out) {
@@ -51,12 +68,15 @@ bool parse_array_interface(PyObject* dict, InterfaceInfo* out) {
     PyErr_Format(PyExc_TypeError, "__cuda_array_interface__ must be a dict, not %s", Py_TYPE(dict)->tp_name);
     return false;
   }
-  PyObject* shape = PyDict_GetItemString(dict, "shape");
+  const InterfaceKeys& keys = interface_keys();
+  PyObject* shape = PyDict_GetItemWithError(dict, keys.shape);
+  if (!shape && PyErr_Occurred()) return false;
   if (!shape) return interface_error("missing 'shape'");
   if (!int_items(shape, "shape", &out->ndim, out->shape)) return false;
   for (int i = 0; i < out->ndim; ++i)
     if (out->shape[i] < 0) return interface_error("'shape' has a negative extent");
-  PyObject* typestr = PyDict_GetItemString(dict, "typestr");
+  PyObject* typestr = PyDict_GetItemWithError(dict, keys.typestr);
+  if (!typestr && PyErr_Occurred()) return false;
   if (!typestr || !PyUnicode_Check(typestr)) return interface_error("'typestr' must be a str such as '<f4'");
   out->typestr = typestr;
   const char* ts = PyUnicode_AsUTF8(typestr);
@@ -67,16 +87,19 @@ bool parse_array_interface(PyObject* dict, InterfaceInfo* out) {
     PyErr_Format(PyExc_TypeError, "malformed __cuda_array_interface__: typestr '%s' has no item size", ts);
     return false;
   }
-  PyObject* data = PyDict_GetItemString(dict, "data");
+  PyObject* data = PyDict_GetItemWithError(dict, keys.data);
+  if (!data && PyErr_Occurred()) return false;
   if (!data || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 2 || !PyLong_Check(PyTuple_GET_ITEM(data, 0)))
     return interface_error("'data' must be a tuple (pointer: int, read_only: bool)");
   out->data = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(PyTuple_GET_ITEM(data, 0)));
   int ro = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1));
   if (ro < 0) return false;
   out->readonly = ro != 0;
-  PyObject* version = PyDict_GetItemString(dict, "version");
+  PyObject* version = PyDict_GetItemWithError(dict, keys.version);
+  if (!version && PyErr_Occurred()) return false;
   if (!version || !PyLong_Check(version)) return interface_error("missing integer 'version'");
-  PyObject* strides = PyDict_GetItemString(dict, "strides");
+  PyObject* strides = PyDict_GetItemWithError(dict, keys.strides);
+  if (!strides && PyErr_Occurred()) return false;
   if (!strides || strides == Py_None) {
     c_strides(out->ndim, out->shape, out->itemsize, out->strides);
   } else {
@@ -84,12 +107,14 @@ bool parse_array_interface(PyObject* dict, InterfaceInfo* out) {
     if (!int_items(strides, "strides", &n, out->strides)) return false;
     if (n != out->ndim) return interface_error("'strides' and 'shape' have different lengths");
   }
-  PyObject* mask = PyDict_GetItemString(dict, "mask");
+  PyObject* mask = PyDict_GetItemWithError(dict, keys.mask);
+  if (!mask && PyErr_Occurred()) return false;
   if (mask && mask != Py_None) {
     PyErr_SetString(PyExc_NotImplementedError, "__cuda_array_interface__ with a 'mask' is not supported");
     return false;
   }
-  PyObject* stream = PyDict_GetItemString(dict, "stream");
+  PyObject* stream = PyDict_GetItemWithError(dict, keys.stream);
+  if (!stream && PyErr_Occurred()) return false;
   out->stream = 0;
   if (stream && stream != Py_None) {
     if (!PyLong_Check(stream)) return interface_error("'stream' must be an int or None");
