@@ -129,6 +129,9 @@ const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::strin
 const ir::Type* type_cast_call(Typer& t, const ast::Call& c, const ir::Type* target, const std::string& fname,
                                ExprInfo& info);
 const ir::Type* type_math_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+// isnan/isinf/isfinite of an argument of type `arg` (math and cmath): a float
+// or complex one is tested at run time, an integer one is a constant (numba).
+const ir::Type* type_float_class_test(Typer& t, const ast::Call& c, const std::string& name, const ir::Type* arg);
 const ir::Type* type_cuda_indexing_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 const ir::Type* type_atomic_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 const ir::Type* type_warp_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);

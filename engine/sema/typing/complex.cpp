@@ -80,15 +80,7 @@ const ir::Type* type_cmath(Typer& t, const ast::Call& c, const std::string& name
   }
   if (name == "isnan" || name == "isinf" || name == "isfinite") {
     auto args = t.bind(c, fname, {"z"}, 1, inf0);
-    const ir::Type* a = number_arg(t, args[0], fname);
-    ExprInfo& inf = t.info(&c);
-    if (a->kind == ir::TypeKind::Complex || a->is_float()) {
-      inf.param_types = {a};
-    } else {
-      inf.param_types = {nullptr};
-      inf.constant = ir::ConstValue::boolean(name == "isfinite");
-    }
-    return ir::boolean();
+    return type_float_class_test(t, c, name, number_arg(t, args[0], fname));
   }
   return nullptr;
 }

@@ -115,17 +115,20 @@ const ir::Type* type_math_call(Typer& t, const ast::Call& c, const std::string& 
   }
   if (name == "isnan" || name == "isinf" || name == "isfinite") {
     auto args = t.bind(c, name, {"x"}, 1, t.info(&c));
-    const ir::Type* a = real_arg(t, args[0], name);
-    ExprInfo& inf = t.info(&c);
-    if (a->is_float()) {
-      inf.param_types = {a};
-    } else {
-      inf.param_types = {nullptr};
-      inf.constant = ir::ConstValue::boolean(name == "isfinite");
-    }
-    return ir::boolean();
+    return type_float_class_test(t, c, name, real_arg(t, args[0], name));
   }
   return nullptr;
+}
+
+const ir::Type* type_float_class_test(Typer& t, const ast::Call& c, const std::string& name, const ir::Type* arg) {
+  ExprInfo& inf = t.info(&c);
+  if (arg->kind == ir::TypeKind::Complex || arg->is_float()) {
+    inf.param_types = {arg};
+  } else {
+    inf.param_types = {nullptr};
+    inf.constant = ir::ConstValue::boolean(name == "isfinite");
+  }
+  return ir::boolean();
 }
 
 }  // namespace cuhost::sema
