@@ -140,30 +140,38 @@ Val build_view(Lowerer& l, const ast::Subscript* s, const ir::Type* view_t) {
   return {view, view_t};
 }
 
+// Emits `for i in range(n): body(i)` (an i64 counter in an entry alloca);
+// `name` prefixes the blocks.
+void count_up(Lowerer& l, llvm::Value* n, const std::string& name, const std::function<void(llvm::Value*)>& body) {
+  auto& b = l.b();
+  llvm::AllocaInst* counter = l.entry_alloca(b.getInt64Ty(), name + ".i");
+  b.CreateStore(l.i64(0), counter);
+  llvm::BasicBlock* header = llvm::BasicBlock::Create(l.ctx(), name + ".cond", l.function());
+  llvm::BasicBlock* loop = llvm::BasicBlock::Create(l.ctx(), name + ".body", l.function());
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(l.ctx(), name + ".end", l.function());
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  llvm::Value* i = b.CreateLoad(b.getInt64Ty(), counter);
+  b.CreateCondBr(b.CreateICmpSLT(i, n), loop, exit);
+  b.SetInsertPoint(loop);
+  body(i);
+  b.CreateStore(b.CreateAdd(b.CreateLoad(b.getInt64Ty(), counter), l.i64(1)), counter);
+  b.CreateBr(header);
+  b.SetInsertPoint(exit);
+}
+
 // Stores `value` (memory form) into every element of `view`, dimension d onward.
 void fill(Lowerer& l, Val view, llvm::Value* base, unsigned d, llvm::Value* value) {
   auto& b = l.b();
   const ir::Type* vt = view.t;
-  llvm::Value* n = b.CreateExtractValue(view.v, {1, d});
   llvm::Value* stride = b.CreateExtractValue(view.v, {2, d});
-  llvm::AllocaInst* counter = l.entry_alloca(b.getInt64Ty(), "fill.i");
-  b.CreateStore(l.i64(0), counter);
-  llvm::BasicBlock* header = llvm::BasicBlock::Create(l.ctx(), "fill.cond", l.function());
-  llvm::BasicBlock* body = llvm::BasicBlock::Create(l.ctx(), "fill.body", l.function());
-  llvm::BasicBlock* exit = llvm::BasicBlock::Create(l.ctx(), "fill.end", l.function());
-  b.CreateBr(header);
-  b.SetInsertPoint(header);
-  llvm::Value* i = b.CreateLoad(b.getInt64Ty(), counter);
-  b.CreateCondBr(b.CreateICmpSLT(i, n), body, exit);
-  b.SetInsertPoint(body);
-  llvm::Value* p = b.CreateGEP(b.getInt8Ty(), base, b.CreateMul(i, stride));
-  if (int(d) + 1 == vt->ndim)
-    b.CreateAlignedStore(value, p, llvm::Align(std::max(1, vt->dtype->byte_size())));
-  else
-    fill(l, view, p, d + 1, value);
-  b.CreateStore(b.CreateAdd(b.CreateLoad(b.getInt64Ty(), counter), l.i64(1)), counter);
-  b.CreateBr(header);
-  b.SetInsertPoint(exit);
+  count_up(l, b.CreateExtractValue(view.v, {1, d}), "fill", [&](llvm::Value* i) {
+    llvm::Value* p = b.CreateGEP(b.getInt8Ty(), base, b.CreateMul(i, stride));
+    if (int(d) + 1 == vt->ndim)
+      b.CreateAlignedStore(value, p, llvm::Align(std::max(1, vt->dtype->byte_size())));
+    else
+      fill(l, view, p, d + 1, value);
+  });
 }
 
 // Copies `src` (its strides already broadcast: 0 on broadcast dimensions)
@@ -172,32 +180,20 @@ void copy(Lowerer& l, Val view, llvm::Value* dst, const ir::Type* src_t, llvm::V
           const std::vector<llvm::Value*>& src_strides, unsigned d) {
   auto& b = l.b();
   const ir::Type* vt = view.t;
-  llvm::Value* n = b.CreateExtractValue(view.v, {1, d});
   llvm::Value* stride = b.CreateExtractValue(view.v, {2, d});
-  llvm::AllocaInst* counter = l.entry_alloca(b.getInt64Ty(), "copy.i");
-  b.CreateStore(l.i64(0), counter);
-  llvm::BasicBlock* header = llvm::BasicBlock::Create(l.ctx(), "copy.cond", l.function());
-  llvm::BasicBlock* body = llvm::BasicBlock::Create(l.ctx(), "copy.body", l.function());
-  llvm::BasicBlock* exit = llvm::BasicBlock::Create(l.ctx(), "copy.end", l.function());
-  b.CreateBr(header);
-  b.SetInsertPoint(header);
-  llvm::Value* i = b.CreateLoad(b.getInt64Ty(), counter);
-  b.CreateCondBr(b.CreateICmpSLT(i, n), body, exit);
-  b.SetInsertPoint(body);
-  llvm::Value* p = b.CreateGEP(b.getInt8Ty(), dst, b.CreateMul(i, stride));
-  llvm::Value* q = b.CreateGEP(b.getInt8Ty(), src, b.CreateMul(i, src_strides[d]));
-  if (int(d) + 1 == vt->ndim) {
-    const ir::Type* st = src_t->dtype;
-    llvm::Value* x =
-        l.from_memory(b.CreateAlignedLoad(l.memory_type(st), q, llvm::Align(std::max(1, st->byte_size()))), st);
-    Val v = l.convert({x, st}, vt->dtype);
-    b.CreateAlignedStore(l.to_memory(v.v, vt->dtype), p, llvm::Align(std::max(1, vt->dtype->byte_size())));
-  } else {
-    copy(l, view, p, src_t, q, src_strides, d + 1);
-  }
-  b.CreateStore(b.CreateAdd(b.CreateLoad(b.getInt64Ty(), counter), l.i64(1)), counter);
-  b.CreateBr(header);
-  b.SetInsertPoint(exit);
+  count_up(l, b.CreateExtractValue(view.v, {1, d}), "copy", [&](llvm::Value* i) {
+    llvm::Value* p = b.CreateGEP(b.getInt8Ty(), dst, b.CreateMul(i, stride));
+    llvm::Value* q = b.CreateGEP(b.getInt8Ty(), src, b.CreateMul(i, src_strides[d]));
+    if (int(d) + 1 == vt->ndim) {
+      const ir::Type* st = src_t->dtype;
+      llvm::Value* x =
+          l.from_memory(b.CreateAlignedLoad(l.memory_type(st), q, llvm::Align(std::max(1, st->byte_size()))), st);
+      Val v = l.convert({x, st}, vt->dtype);
+      b.CreateAlignedStore(l.to_memory(v.v, vt->dtype), p, llvm::Align(std::max(1, vt->dtype->byte_size())));
+    } else {
+      copy(l, view, p, src_t, q, src_strides, d + 1);
+    }
+  });
 }
 
 // [lowest, highest) byte addresses an array value touches (shape has no 0).
