@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "support/kernel_errors.h"
+
 namespace cuhost::cpu {
 
 namespace {
@@ -194,8 +196,9 @@ std::int32_t BlockState::barrier_without_fibers(std::int32_t predicate, std::int
 }
 
 std::string BlockState::where(const CuhostThreadCtx* ctx) const {
-  return concat("thread (", ctx->tid[0], ",", ctx->tid[1], ",", ctx->tid[2], "), block (", ctx->bid[0], ",",
-                ctx->bid[1], ",", ctx->bid[2], ")");
+  const std::int64_t tid[3] = {ctx->tid[0], ctx->tid[1], ctx->tid[2]};
+  const std::int64_t bid[3] = {ctx->bid[0], ctx->bid[1], ctx->bid[2]};
+  return thread_place(tid, bid);
 }
 
 }  // namespace cuhost::cpu

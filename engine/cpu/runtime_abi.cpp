@@ -3,9 +3,11 @@
 // error is recorded in the launch state and the call returns.
 #include "cpu/block_state.h"
 #include "cpu/cpu_abi.h"
+#include "support/kernel_errors.h"
 
-using cuhost::concat;
 using cuhost::ErrorKind;
+using cuhost::index_error_text;
+using cuhost::kernel_error_text;
 using cuhost::cpu::BlockState;
 using cuhost::cpu::WarpOp;
 
@@ -71,8 +73,7 @@ void cuhost_cpu_index_error(CuhostThreadCtx* ctx, const char* kernel, const char
   try {
     std::string name = kernel && *kernel ? kernel : b.launch().launch().kernel_name;
     b.launch().record(ErrorKind::IndexError,
-                      concat("index ", index, " is out of bounds for axis ", dim, " with size ", extent, " (array '",
-                             array ? array : "?", "' in kernel '", name, "', ", b.where(ctx), ")"));
+                      index_error_text(index, dim, extent, array ? array : "?", name, b.where(ctx)));
   } catch (...) {
     b.launch().record(ErrorKind::IndexError, "index out of bounds");
   }
@@ -83,8 +84,7 @@ void cuhost_cpu_kernel_error(CuhostThreadCtx* ctx, const char* kernel, const cha
   if (b.launch().failed()) return;
   try {
     std::string name = kernel && *kernel ? kernel : b.launch().launch().kernel_name;
-    b.launch().record(ErrorKind::KernelError, concat("error in kernel '", name, "': ", message ? message : "",
-                                                     " (code ", code, ", ", b.where(ctx), ")"));
+    b.launch().record(ErrorKind::KernelError, kernel_error_text(name, message ? message : "", code, b.where(ctx)));
   } catch (...) {
     b.launch().record(ErrorKind::KernelError, "kernel error");
   }

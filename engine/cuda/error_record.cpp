@@ -8,6 +8,7 @@
 #include "codegen/kernel_abi.h"
 #include "cuda/driver.h"
 #include "support/diagnostics.h"
+#include "support/kernel_errors.h"
 
 namespace cuhost::cuda {
 namespace {
@@ -29,7 +30,7 @@ std::string site_text(CUlibrary library, long long n) {
 void check_kernel_errors(const KernelErrorRecord& errors, CUstream stream, const std::string& kernel_name) {
   if (!errors.record) return;
   check(driver().cuStreamSynchronize(stream), "cuStreamSynchronize", kernel_name);
-  long long r[codegen::kErrorRecordSlots] = {};
+  std::int64_t r[codegen::kErrorRecordSlots] = {};
   const auto record = static_cast<CUdeviceptr>(errors.record);
   check(driver().cuMemcpyDtoH(r, record, sizeof r), "cuMemcpyDtoH", kernel_name);
   const auto kind = static_cast<codegen::ErrorRecordKind>(r[codegen::kErrorKind]);
@@ -38,15 +39,11 @@ void check_kernel_errors(const KernelErrorRecord& errors, CUstream stream, const
   check(driver().cuMemcpyHtoD(record, zeros, sizeof zeros), "cuMemcpyHtoD", kernel_name);
 
   const std::string site = site_text(reinterpret_cast<CUlibrary>(errors.library), r[codegen::kErrorSite]);
-  const std::string where =
-      concat("thread (", r[codegen::kErrorTid], ",", r[codegen::kErrorTid + 1], ",", r[codegen::kErrorTid + 2],
-             "), block (", r[codegen::kErrorBid], ",", r[codegen::kErrorBid + 1], ",", r[codegen::kErrorBid + 2], ")");
+  const std::string where = thread_place(&r[codegen::kErrorTid], &r[codegen::kErrorBid]);
   if (kind == codegen::ErrorRecordKind::Index)
-    throw UserError(ErrorKind::IndexError, concat("index ", r[codegen::kErrorValue], " is out of bounds for axis ",
-                                                  r[codegen::kErrorDim], " with size ", r[codegen::kErrorExtent],
-                                                  " (array '", site, "' in kernel '", kernel_name, "', ", where, ")"));
-  throw UserError(ErrorKind::KernelError, concat("error in kernel '", kernel_name, "': ", site, " (code ",
-                                                 r[codegen::kErrorValue], ", ", where, ")"));
+    throw UserError(ErrorKind::IndexError, index_error_text(r[codegen::kErrorValue], r[codegen::kErrorDim],
+                                                            r[codegen::kErrorExtent], site, kernel_name, where));
+  throw UserError(ErrorKind::KernelError, kernel_error_text(kernel_name, site, r[codegen::kErrorValue], where));
 }
 
 }  // namespace cuhost::cuda

@@ -1,0 +1,23 @@
+// Run-time kernel error texts shared by both backends (see kernel_errors.h).
+#include "support/kernel_errors.h"
+
+#include "support/diagnostics.h"
+
+namespace cuhost {
+
+std::string thread_place(const std::int64_t tid[3], const std::int64_t bid[3]) {
+  return concat("thread (", tid[0], ",", tid[1], ",", tid[2], "), block (", bid[0], ",", bid[1], ",", bid[2], ")");
+}
+
+std::string index_error_text(std::int64_t index, std::int64_t axis, std::int64_t extent, const std::string& array,
+                             const std::string& kernel, const std::string& place) {
+  return concat("index ", index, " is out of bounds for axis ", axis, " with size ", extent, " (array '", array,
+                "' in kernel '", kernel, "', ", place, ")");
+}
+
+std::string kernel_error_text(const std::string& kernel, const std::string& message, std::int64_t code,
+                              const std::string& place) {
+  return concat("error in kernel '", kernel, "': ", message, " (code ", code, ", ", place, ")");
+}
+
+}  // namespace cuhost
