@@ -96,13 +96,11 @@ void read_item_source(const ir::LinkItem& item, std::string* source, std::string
   *dir = slash == std::string::npos ? "." : item.path.substr(0, slash);
 }
 
-ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& prelude, const std::vector<std::string>& flags,
+ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& source, const std::string& dir,
+                       const std::string& prelude, const std::vector<std::string>& flags,
                        const std::vector<std::string>& include_dirs, const std::string& cache_kind) {
   ClangRun run;
   run.shown = item.from_path() ? item.path : (item.name.empty() ? "<in-memory source>" : item.name);
-  std::string source, dir;
-  read_item_source(item, &source, &dir);
-
   Hasher h;
   h.add(clang_path());
   h.add(prelude);

@@ -29,9 +29,11 @@ struct ClangRun {
 // UserError FileNotFoundError when a path item is missing.
 void read_item_source(const ir::LinkItem& item, std::string* source, std::string* dir);
 
-// Compiles `item` (a .cu, as C++) with `flags` behind `prelude`; searches the
-// item's folder, then `include_dirs`. `cache_kind` names the cache folder.
-ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& prelude, const std::vector<std::string>& flags,
+// Compiles `item` (a .cu, as C++; its text and folder as read_item_source
+// gives them) with `flags` behind `prelude`; searches the item's folder,
+// then `include_dirs`. `cache_kind` names the cache folder.
+ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& source, const std::string& dir,
+                       const std::string& prelude, const std::vector<std::string>& flags,
                        const std::vector<std::string>& include_dirs, const std::string& cache_kind);
 
 // The #defines that map CUDA's function and alignment qualifiers to plain

@@ -63,7 +63,7 @@ std::string device_bitcode(const ir::LinkItem& item, int cc_major, int cc_minor)
                                     concat("-D__CUDA_ARCH__=", arch)};
   std::vector<std::string> includes = item.include_dirs;
   for (const std::string& d : cuda::extra_search_paths_from_environment()) includes.push_back(d);
-  ClangRun run = clang_bitcode(item, device_prelude(), flags, includes, "device-cxx");
+  ClangRun run = clang_bitcode(item, source, dir, device_prelude(), flags, includes, "device-cxx");
   if (!run.ok) {
     log::info(concat("[", run.shown, "] not inlined: clang cannot compile it as plain C++ for NVPTX; NVRTC links it"));
     return "";

@@ -53,7 +53,8 @@ std::string host_bitcode(const ir::LinkItem& item, const std::string& function,
         concat("foreign function '", function, "' cannot run on the CPU backend: its source needs CUDA headers (",
                shown, " includes <", header, ">); run it on a GPU, or give the plugin a plain C++ host version"));
 
-  ClangRun run = clang_bitcode(item, host_prelude(), {"-std=c++17", "-O2", "-fPIC"}, include_dirs, "host-cxx");
+  ClangRun run =
+      clang_bitcode(item, source, dir, host_prelude(), {"-std=c++17", "-O2", "-fPIC"}, include_dirs, "host-cxx");
   if (!run.started)
     throw UserError(ErrorKind::CompileError,
                     concat("foreign function '", function, "' cannot run on the CPU backend: the host compiler ",
