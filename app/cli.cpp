@@ -1,6 +1,8 @@
 // Command-line parsing (see cli.h). Options may stand before or after the
 // subcommand; for `run`, everything after the script path belongs to the
-// script and is never interpreted by cuhost.
+// script and is never interpreted by cuhost. Without a subcommand the line is
+// python3's: cuhost takes its long options from the front and hands the rest,
+// untouched, to CPython's own parser.
 #include "cli.h"
 
 #include <boost/program_options.hpp>
@@ -41,8 +43,41 @@ std::string usage() {
       << "Environment:\n"
       << "  CUHOST_PLUGIN_PATH     colon-separated plugin directories\n"
       << "  NUMBA_CUDA_INCLUDE_PATH, NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS  include paths for NVRTC\n\n"
+      << "  CUHOST_BACKEND, CUHOST_DEVICE   defaults for --backend and --device (cuhost sets them for\n"
+      << "                         the processes a script starts when the options were given)\n\n"
+      << python_usage() << "\n"
       << "Exit codes: the script's own; 2 for a bad command line.\n";
   return out.str();
+}
+
+std::string python_usage() {
+  return "Without a command, cuhost is python3 with cuhost's `numba` and `cuda`:\n"
+         "  cuhost [cuhost long options] [python options] (-c CODE | -m MODULE | SCRIPT | -) [ARGS...]\n"
+         "python options are python3's own (-u, -W, -X, -E, -I, -B, -O, -i, ...); in this form cuhost's\n"
+         "options are written long (--backend cpu) and come first. A script named like a command runs as\n"
+         "`cuhost ./run` or `cuhost run run`.\n";
+}
+
+static const std::set<std::string> kCommands = {"run", "info", "plugins", "bench"};
+
+// A cuhost option token (`--backend`, `--backend=cpu`, `-v`), and whether
+// its value is the next token.
+static bool is_cuhost_option(const std::string& token, bool long_only, bool& value_follows) {
+  static const std::set<std::string> long_flags = {"--help", "--version", "--verbose", "--no-bounds-check"};
+  static const std::set<std::string> long_valued = {"--backend", "--device", "--streams", "--plugin-path", "--output"};
+  static const std::set<std::string> short_flags = {"-h", "-v"};
+  static const std::set<std::string> short_valued = {"-b", "-d", "-o"};
+  value_follows = false;
+  std::string name = token.substr(0, token.find('='));
+  if (long_flags.count(token)) return true;
+  if (long_valued.count(name)) {
+    value_follows = name == token;
+    return true;
+  }
+  if (long_only) return false;
+  if (short_flags.count(token)) return true;
+  value_follows = short_valued.count(token) > 0;
+  return value_follows;
 }
 
 static bool takes_value(const std::string& token) {
@@ -58,12 +93,48 @@ static Backend parse_backend(const std::string& name) {
   throw UsageError{"invalid value for --backend: '" + name + "' (expected auto, cpu or cuda)"};
 }
 
+// True when the first token that is not a cuhost option is a subcommand (or
+// there is only --help/--version): the command line is cuhost's own.
+static bool names_a_command(int argc, char** argv) {
+  bool only_info_options = argc > 1;
+  for (int i = 1; i < argc; ++i) {
+    std::string token = argv[i];
+    if (token == "--") return i + 1 < argc && kCommands.count(argv[i + 1]);
+    bool value_follows = false;
+    if (is_cuhost_option(token, false, value_follows)) {
+      if (token != "--help" && token != "-h" && token != "--version") only_info_options = false;
+      if (value_follows) ++i;
+      continue;
+    }
+    if (token.rfind("--", 0) == 0) {  // an unknown long option: Boost reports it if a command follows
+      only_info_options = false;
+      continue;
+    }
+    return kCommands.count(token) > 0;
+  }
+  return only_info_options;
+}
+
 CommandLine parse_command_line(int argc, char** argv) {
   CommandLine cl;
   std::vector<std::string> option_tokens;
   std::vector<std::string> positionals;
+  bool python_mode = !names_a_command(argc, argv);
+  if (python_mode) {  // cuhost's long options, then python3's command line
+    cl.command = "python";
+    cl.python_argv.push_back(argv[0]);
+    int i = 1;
+    for (bool value_follows = false; i < argc && is_cuhost_option(argv[i], true, value_follows); ++i) {
+      option_tokens.push_back(argv[i]);
+      if (value_follows) {
+        if (i + 1 >= argc) throw UsageError{"option '" + std::string(argv[i]) + "' needs a value"};
+        option_tokens.push_back(argv[++i]);
+      }
+    }
+    for (; i < argc; ++i) cl.python_argv.push_back(argv[i]);
+  }
   bool script_found = false;
-  for (int i = 1; i < argc; ++i) {
+  for (int i = 1; i < argc && !python_mode; ++i) {
     std::string token = argv[i];
     if (script_found) {  // everything after the script is the script's
       cl.args.push_back(token);
@@ -94,6 +165,8 @@ CommandLine parse_command_line(int argc, char** argv) {
   }
   cl.help = vm.count("help") > 0;
   cl.version = vm.count("version") > 0;
+  cl.backend_given = !vm["backend"].defaulted();
+  cl.device_given = !vm["device"].defaulted();
   cl.options.backend = parse_backend(vm["backend"].as<std::string>());
   cl.options.device = vm["device"].as<int>();
   if (cl.options.device < 0) throw UsageError{"invalid value for --device: must be >= 0"};
@@ -104,7 +177,7 @@ CommandLine parse_command_line(int argc, char** argv) {
   cl.options.bounds_check = vm.count("no-bounds-check") == 0;
   if (vm.count("plugin-path")) cl.options.plugin_paths = vm["plugin-path"].as<std::vector<std::string>>();
   if (vm.count("output")) cl.output = vm["output"].as<std::string>();
-  if (cl.help || cl.version) return cl;
+  if (cl.help || cl.version || python_mode) return cl;
 
   if (positionals.empty()) throw UsageError{"missing command (run, info, plugins or bench)"};
   cl.command = positionals[0];

@@ -1,6 +1,9 @@
 // Command-line parsing for cuhost: splits argv into cuhost's own options, the
 // subcommand and (for `run`) the script and its untouched arguments, then
-// validates the options with Boost.Program_options.
+// validates the options with Boost.Program_options. A command line that names
+// no subcommand is a python3 command line (`cuhost script.py`, `cuhost -c
+// CODE`, `cuhost -m MODULE`, `cuhost -`), so that cuhost can be
+// sys.executable; cuhost's own options then come first, in their long form.
 #pragma once
 
 #include <string>
@@ -11,9 +14,14 @@
 namespace cuhost::app {
 
 struct CommandLine {
-  std::string command;            // "run", "info", "plugins", "bench", or "" with --help/--version
+  std::string command;            // "run", "info", "plugins", "bench", "python", or "" with --help/--version
   std::string script;             // run: the script path
   std::vector<std::string> args;  // run: arguments after the script; bench: scripts
+  // python: argv[0] and everything after cuhost's own options, for CPython's
+  // own parser (RuntimeOptions::python_command_line)
+  std::vector<std::string> python_argv;
+  bool backend_given = false;  // --backend / --device were on the command line
+  bool device_given = false;
   RuntimeOptions options;
   bool help = false;
   bool version = false;
@@ -28,5 +36,6 @@ struct UsageError {
 
 CommandLine parse_command_line(int argc, char** argv);
 std::string usage();
+std::string python_usage();  // the python3 form, part of usage()
 
 }  // namespace cuhost::app

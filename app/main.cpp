@@ -1,9 +1,13 @@
 // The cuhost executable: parses the command line, configures one Runtime
-// through the public embedding API and dispatches the subcommand.
+// through the public embedding API and dispatches the subcommand, or runs a
+// python3 command line. cuhost is sys.executable inside its scripts, and the
+// backend, device and plugin path it was given travel to the processes a
+// script starts (subprocess, multiprocessing) through the environment.
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
@@ -36,6 +40,38 @@ bool check_script(const std::string& path, std::string& why) {
   return true;
 }
 
+// The executable's own absolute path, for sys.executable.
+std::string own_path(const char* argv0) {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string(argv0);
+}
+
+// Options given on the command line become the environment's defaults, so a
+// child cuhost (multiprocessing, subprocess with sys.executable) runs as its
+// parent does; options not given are read from there.
+void inherit_through_environment(cuhost::app::CommandLine& cl) {
+  if (cl.backend_given) {
+    setenv("CUHOST_BACKEND", cuhost::backend_name(cl.options.backend), 1);
+  } else if (const char* b = std::getenv("CUHOST_BACKEND")) {
+    std::string name = b;
+    if (name == "cpu") cl.options.backend = cuhost::Backend::Cpu;
+    if (name == "cuda") cl.options.backend = cuhost::Backend::Cuda;
+  }
+  if (cl.device_given) {
+    setenv("CUHOST_DEVICE", std::to_string(cl.options.device).c_str(), 1);
+  } else if (const char* d = std::getenv("CUHOST_DEVICE")) {
+    cl.options.device = std::atoi(d);
+  }
+  if (!cl.options.plugin_paths.empty()) {  // same search order: the given folders, then the variable's
+    std::string joined;
+    for (const auto& p : cl.options.plugin_paths) joined += (joined.empty() ? "" : ":") + p;
+    if (const char* old = std::getenv("CUHOST_PLUGIN_PATH"); old && *old) joined += std::string(":") + old;
+    setenv("CUHOST_PLUGIN_PATH", joined.c_str(), 1);
+    cl.options.plugin_paths.clear();
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -59,14 +95,21 @@ int main(int argc, char** argv) {
     std::string why;
     if (!check_script(cl.script, why)) return usage_error(why);
   }
+  inherit_through_environment(cl);
+  cl.options.python_executable = own_path(argv[0]);
+  if (cl.command == "python") cl.options.python_command_line = cl.python_argv;
+  if (cl.command == "run") {  // `cuhost run SCRIPT ARGS` is `cuhost SCRIPT ARGS` ("--": a script may start with '-')
+    cl.options.python_command_line = {argv[0], "--", cl.script};
+    cl.options.python_command_line.insert(cl.options.python_command_line.end(), cl.args.begin(), cl.args.end());
+  }
 
   try {
     cuhost::Runtime& runtime = cuhost::Runtime::initialize(cl.options);
+    if (cl.command == "python" || cl.command == "run") return runtime.run_python_main();
     if (cl.command == "info") {
       std::cout << runtime.info();
       return 0;
     }
-    if (cl.command == "run") return runtime.run_file(cl.script, cl.args);
     if (cl.command == "plugins")
       return runtime.run_string("import cuhost.plugins as _p\n_p._print_listing()\n", "<cuhost plugins>");
     if (cl.command == "bench") {

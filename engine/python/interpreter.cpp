@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "python/main_command.h"
 #include "python/module.h"
 #include "support/diagnostics.h"
 
@@ -69,6 +70,8 @@ int exit_code_from_exception() {
   return code;
 }
 
+}  // namespace
+
 int finish(PyObject* result) {
   int code = result ? 0 : exit_code_from_exception();
   Py_XDECREF(result);
@@ -81,17 +84,84 @@ PyObject* fresh_main_dict(const std::string& file) {
   PyObject* globals = PyModule_GetDict(main_module);       // borrowed
   PyObject* builtins = PyEval_GetBuiltins();
   PyDict_SetItemString(globals, "__builtins__", builtins);
-  PyObject* f = PyUnicode_DecodeFSDefault(file.c_str());
-  PyDict_SetItemString(globals, "__file__", f);
-  Py_DECREF(f);
+  if (!file.empty()) {
+    PyObject* f = PyUnicode_DecodeFSDefault(file.c_str());
+    PyDict_SetItemString(globals, "__file__", f);
+    Py_DECREF(f);
+  }
   return globals;
+}
+
+MainCommand& main_command() {
+  static MainCommand command;
+  return command;
+}
+
+namespace {
+
+std::string from_wide(const wchar_t* text) {
+  if (!text) return {};
+  char* bytes = Py_EncodeLocale(text, nullptr);
+  if (!bytes) throw UserError(ErrorKind::RuntimeError, "cannot encode a command-line argument");
+  std::string out(bytes);
+  PyMem_Free(bytes);
+  return out;
+}
+
+void check(PyStatus status, const char* what) {
+  if (PyStatus_IsExit(status)) Py_ExitStatusException(status);  // --help of python3, a bad option: as python3 exits
+  if (PyStatus_Exception(status))
+    throw UserError(ErrorKind::RuntimeError, concat("cannot initialize the embedded Python (", what,
+                                                    "): ", status.err_msg ? status.err_msg : "?"));
+}
+
+// A python3-style command line: CPython's own parser reads it (so -u, -W, -X,
+// -E, -I, -O, -B ... mean exactly what they mean to python3), and what it
+// names to run is kept for run_python_main.
+std::vector<char*> argv_of(const std::vector<std::string>& command_line) {
+  std::vector<char*> argv;
+  for (const std::string& arg : command_line) argv.push_back(const_cast<char*>(arg.c_str()));
+  return argv;
+}
+
+// -X utf8, -X dev, -E and -I belong to the pre-initialization, which reads
+// them first, before anything decodes a string.
+void preinitialize(const std::vector<std::string>& command_line) {
+  std::vector<char*> argv = argv_of(command_line);
+  PyPreConfig preconfig;
+  PyPreConfig_InitPythonConfig(&preconfig);
+  preconfig.parse_argv = 1;
+  check(Py_PreInitializeFromBytesArgs(&preconfig, static_cast<Py_ssize_t>(argv.size()), argv.data()), "preconfig");
+}
+
+void read_command_line(PyConfig& config, const std::vector<std::string>& command_line) {
+  std::vector<char*> argv = argv_of(command_line);
+  config.parse_argv = 1;
+  check(PyConfig_SetBytesArgv(&config, static_cast<Py_ssize_t>(argv.size()), argv.data()), "argv");
+  check(PyConfig_Read(&config), "command line");
+  MainCommand& command = main_command();
+  if (config.run_command) {
+    command.kind = MainCommand::Kind::Code;
+    command.text = from_wide(config.run_command);
+  } else if (config.run_module) {
+    command.kind = MainCommand::Kind::Module;
+    command.text = from_wide(config.run_module);
+  } else if (config.run_filename) {
+    command.kind = MainCommand::Kind::File;
+    command.text = from_wide(config.run_filename);
+  } else {
+    command.kind = MainCommand::Kind::Stdin;
+  }
+  command.inspect = config.inspect != 0;
+  command.safe_path = config.safe_path != 0;
 }
 
 }  // namespace
 
-void initialize_interpreter(const std::string& pylib_dir) {
+void initialize_interpreter(const InterpreterConfig& options) {
   if (g_initialized) return;
   register_builtin_module();  // must precede Py_Initialize
+  if (!options.command_line.empty()) preinitialize(options.command_line);
 
   PyConfig config;
   PyConfig_InitPythonConfig(&config);
@@ -102,6 +172,9 @@ void initialize_interpreter(const std::string& pylib_dir) {
     PyStatus s = PyConfig_SetBytesString(&config, &config.home, home);
     if (PyStatus_Exception(s)) throw UserError(ErrorKind::RuntimeError, "invalid CUHOST_PYTHONHOME");
   }
+  if (!options.executable.empty())
+    check(PyConfig_SetBytesString(&config, &config.executable, options.executable.c_str()), "executable");
+  if (!options.command_line.empty()) read_command_line(config, options.command_line);
   PyStatus status = Py_InitializeFromConfig(&config);
   PyConfig_Clear(&config);
   if (PyStatus_Exception(status))
@@ -110,7 +183,7 @@ void initialize_interpreter(const std::string& pylib_dir) {
   g_initialized = true;
 
   PyObject* sys_path = PySys_GetObject("path");  // borrowed
-  PyObject* dir = PyUnicode_DecodeFSDefault(pylib_dir.c_str());
+  PyObject* dir = PyUnicode_DecodeFSDefault(options.pylib_dir.c_str());
   PyList_Insert(sys_path, 0, dir);
   Py_DECREF(dir);
   // A bundle's third-party packages (NumPy, cffi for 3.11) sit in <home>/site;

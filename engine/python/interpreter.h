@@ -9,9 +9,18 @@
 
 namespace cuhost::python {
 
-// Initializes the interpreter (idempotent). pylib_dir holds the `cuda`,
-// `numba` and `cuhost` packages.
-void initialize_interpreter(const std::string& pylib_dir);
+struct InterpreterConfig {
+  std::string pylib_dir;                  // holds the `cuda`, `numba` and `cuhost` packages
+  std::vector<std::string> command_line;  // python3-style argv, or empty (see RuntimeOptions)
+  std::string executable;                 // sys.executable, or empty for CPython's choice
+};
+
+// Initializes the interpreter (idempotent).
+void initialize_interpreter(const InterpreterConfig& config);
+
+// Runs what the command line given to initialize_interpreter names
+// (python_main.cpp); see Runtime::run_python_main.
+int run_python_main();
 
 // Runs a file / source / module as __main__; returns the exit code (0, the
 // SystemExit code, or 1 after printing an uncaught exception's traceback).

@@ -61,7 +61,7 @@ class RuntimeImpl final : public Runtime {
     runtime::start_session(options);
     streams_requested_ = options.streams;
     log::StageTimer timer("startup", "interpreter");
-    python::initialize_interpreter(find_pylib_dir());
+    python::initialize_interpreter({find_pylib_dir(), options.python_command_line, options.python_executable});
   }
 
   int run_file(const std::string& path, const std::vector<std::string>& args) override {
@@ -75,6 +75,10 @@ class RuntimeImpl final : public Runtime {
   int run_module_main(const std::string& module, const std::vector<std::string>& args) override {
     prepare_streams();
     return settled(python::run_module_main(module, args));
+  }
+  int run_python_main() override {
+    prepare_streams();
+    return settled(python::run_python_main());
   }
 
   Backend backend() const override { return runtime::session().backend; }

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Command-line behaviour of the cuhost executable: exit codes, argv, usage
-errors, `info` without a driver and the numba compatibility package.
+errors, `info` without a driver, the numba compatibility package, and cuhost
+as python3 (-c, -m, -, interpreter flags, sys.executable, subprocesses and
+multiprocessing children that run kernels).
 
 Run by CTest as `python3 test_cli.py CUHOST`; prints one line per case and a
 closing 'N passed, N failed' line; exits 1 if any case failed.
@@ -10,14 +12,15 @@ import subprocess
 import sys
 import tempfile
 
-CUHOST = sys.argv[1]
+CUHOST = os.path.abspath(sys.argv[1])
 results = []
 
 
-def run(*args, env=None):
+def run(*args, env=None, stdin=None):
     e = dict(os.environ)
     e.update(env or {})
-    return subprocess.run([CUHOST, *args], capture_output=True, text=True, env=e, timeout=120)
+    return subprocess.run([CUHOST, *args], capture_output=True, text=True, env=e, timeout=120,
+                          input=stdin if stdin is not None else "")
 
 
 def case(fn):
@@ -128,13 +131,99 @@ def bad_backend_value_exits_2():
 
 
 @case
-def missing_command_and_missing_script_exit_2():
-    p = run()
-    assert p.returncode == 2 and "missing command" in p.stderr, p.stderr
+def missing_script_of_run_and_of_the_python_form_exit_2():
     p = run("run")
     assert p.returncode == 2 and "'run' needs a script path" in p.stderr, p.stderr
-    p = run("launch")
-    assert p.returncode == 2 and "unknown command 'launch'" in p.stderr, p.stderr
+    # Without a command the line is python3's: `launch` is a script name, as in `python3 launch`.
+    p = run("--backend", "cpu", "launch")
+    assert p.returncode == 2 and "can't open file '%s': [Errno 2]" % os.path.abspath("launch") in p.stderr, p.stderr
+
+
+@case
+def python_form_runs_code_modules_scripts_and_stdin():
+    p = run("--backend", "cpu", "-c", "import sys; print(sys.argv, sys.path[0] == '')", "x", "-y")
+    assert p.returncode == 0 and p.stdout.strip() == "['-c', 'x', '-y'] True", (p.stdout, p.stderr)
+    p = run("--backend", "cpu", "-", "a", stdin="import sys\nprint('from stdin', sys.argv)\n")
+    assert p.returncode == 0 and p.stdout.strip() == "from stdin ['-', 'a']", (p.stdout, p.stderr)
+    p = run("--backend", "cpu", stdin="print(6 * 7)\n")  # no argument at all: standard input, as python3
+    assert p.returncode == 0 and p.stdout.strip() == "42", (p.stdout, p.stderr)
+    path = script("import os, sys\nprint(sys.argv[1:], sys.path[0] == os.path.dirname(os.path.realpath(__file__)))\n")
+    p = run("--backend", "cpu", path, "--backend", "z")  # after the script everything is the script's
+    assert p.returncode == 0 and p.stdout.strip() == "['--backend', 'z'] True", (p.stdout, p.stderr)
+    p = run("--backend", "cpu", "-m", "json.tool", stdin='{"b": [1, 2]}')
+    assert p.returncode == 0 and '"b": [' in p.stdout, (p.stdout, p.stderr)
+    # A script literally named like a command: `cuhost ./run` (or `cuhost run run`).
+    folder = tempfile.mkdtemp()
+    with open(os.path.join(folder, "run"), "w") as f:
+        f.write("print('the script named run')\n")
+    p = subprocess.run([CUHOST, "--backend", "cpu", "./run"], cwd=folder, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and p.stdout.strip() == "the script named run", (p.stdout, p.stderr)
+    p = subprocess.run([CUHOST, "--backend", "cpu", "run", "run"], cwd=folder, capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0 and p.stdout.strip() == "the script named run", (p.stdout, p.stderr)
+
+
+@case
+def python_form_reads_interpreter_flags_as_python3():
+    code = "import sys; print(sys.flags.dev_mode, sys.flags.optimize, sys.flags.ignore_environment, sys.warnoptions)"
+    p = run("--backend", "cpu", "-u", "-X", "dev", "-O", "-E", "-W", "error::UserWarning", "-c", code)
+    # -X dev puts 'default' first among the warning options, as in python3
+    assert p.returncode == 0 and p.stdout.strip() == "True 1 1 ['default', 'error::UserWarning']", (p.stdout, p.stderr)
+    p = run("--backend", "cpu", "-I", "-c", "import sys; print(sys.flags.isolated, sys.path[0] != '')")
+    assert p.returncode == 0 and p.stdout.strip() == "1 True", (p.stdout, p.stderr)
+    p = run("--backend", "cpu", "-W", "error", "-c", "import warnings; warnings.warn('w1')")
+    assert p.returncode == 1 and "UserWarning: w1" in p.stderr, p.stderr
+    p = run("--backend", "cpu", "-Z")  # an option python3 does not know: python3's message, exit 2
+    assert p.returncode == 2 and "Unknown option: -Z" in p.stderr, p.stderr
+
+
+@case
+def sys_executable_is_cuhost_and_children_inherit_the_backend():
+    p = run("--backend", "cpu", "-c", "import sys; print(sys.executable)")
+    assert p.returncode == 0 and os.path.samefile(p.stdout.strip(), CUHOST), (p.stdout, p.stderr)
+    child = ("import subprocess, sys; r = subprocess.run([sys.executable, '-c', "
+             "'from numba import cuda; import numba; print(cuda.backend(), numba.__version__)'], "
+             "capture_output=True, text=True); print(r.returncode, r.stdout.strip(), repr(r.stderr))")
+    p = run("--backend", "cpu", "-c", child)
+    assert p.returncode == 0 and p.stdout.startswith("0 cpu ") and "cuhost" in p.stdout, (p.stdout, p.stderr)
+    assert p.stdout.strip().endswith("''"), p.stdout  # the child chose no backend itself: no fallback line
+
+
+@case
+def atexit_handlers_and_threads_finish_before_exit():
+    code = ("import atexit, sys, threading, time\n"
+            "atexit.register(lambda: print('atexit ran'))\n"
+            "threading.Thread(target=lambda: (time.sleep(0.3), print('thread done'))).start()\n"
+            "sys.exit(4)\n")
+    p = run("--backend", "cpu", "run", script(code))
+    assert p.returncode == 4 and p.stdout.split() == ["thread", "done", "atexit", "ran"], (p.stdout, p.stderr)
+
+
+@case
+def multiprocessing_pool_workers_launch_kernels():
+    here = os.path.dirname(os.path.abspath(__file__))
+    for method in ("spawn", "forkserver", "fork"):
+        p = run("--backend", "cpu", os.path.join(here, "mp_pool_kernels.py"), method)
+        assert p.returncode == 0, (method, p.stdout, p.stderr)
+        assert p.stdout.strip() == "%s: 4 workers' results match NumPy on cpu" % method, (method, p.stdout)
+
+
+@case
+def pytest_runs_as_a_module():
+    p = run("--backend", "cpu", "-m", "pytest", "--version")
+    assert p.returncode == 0 and "pytest 7." in (p.stdout + p.stderr), (p.stdout, p.stderr)
+    test = script("from numba import cuda\nimport numpy as np\n\n"
+                  "def test_kernel():\n"
+                  "    @cuda.jit\n"
+                  "    def inc(a):\n"
+                  "        a[cuda.grid(1)] += 1\n"
+                  "    x = np.arange(64, dtype=np.int32)\n"
+                  "    inc[2, 32](x)\n"
+                  "    assert (x == np.arange(1, 65)).all()\n\n"
+                  "def test_fails():\n"
+                  "    assert 1 == 2\n")
+    p = run("--backend", "cpu", "-m", "pytest", "-q", "-p", "no:cacheprovider", test)
+    assert p.returncode == 1 and "1 failed, 1 passed" in p.stdout, (p.stdout, p.stderr)
 
 
 @case

@@ -20,7 +20,7 @@ namespace cuhost::testing {
 
 inline void ensure_python() {
   static bool done = [] {
-    python::initialize_interpreter(std::string(CUHOST_TEST_DATA_DIR) + "/../../engine/python/pylib");
+    python::initialize_interpreter({std::string(CUHOST_TEST_DATA_DIR) + "/../../engine/python/pylib", {}, {}});
     return true;
   }();
   (void)done;

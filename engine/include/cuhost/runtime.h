@@ -28,6 +28,15 @@ struct RuntimeOptions {
   bool bounds_check = true;               // CPU backend: IndexError on out-of-range indices
   int streams = 0;                        // extra named host streams ("s0".."sN-1")
   std::vector<std::string> plugin_paths;  // searched before CUHOST_PLUGIN_PATH
+  // A python3-style command line (argv[0] first, then what `python3` takes:
+  // -c CODE, -m MODULE, -, SCRIPT, -u, -W, -X, -E, -I, ...). When set, the
+  // interpreter reads it exactly as CPython's own `python3` does, and
+  // run_python_main() runs what it names.
+  std::vector<std::string> python_command_line;
+  // sys.executable inside scripts (empty: CPython's own choice). The cuhost
+  // executable passes its own path, so subprocesses and multiprocessing
+  // children start cuhost again.
+  std::string python_executable;
 };
 
 // A device buffer the host application owns and lends to scripts, zero-copy.
@@ -59,6 +68,15 @@ class Runtime {
   // Runs a module of the `cuhost` Python package as __main__ (runpy), with
   // sys.argv = [module, args...]; same exit-code rules as run_file.
   virtual int run_module_main(const std::string& module, const std::vector<std::string>& args) = 0;
+
+  // Runs what RuntimeOptions::python_command_line names, as `python3` would:
+  // the code of -c, the module of -m (runpy), a script, or standard input
+  // (-, or a pipe; an interactive prompt on a terminal). sys.path[0] is set
+  // as CPython sets it. Afterwards it waits for non-daemon threads and runs
+  // the atexit handlers, as an ending interpreter does; call it once, last.
+  // Returns the exit code with run_file's rules; 2 when the script cannot be
+  // opened. Throws std::logic_error when no command line was given.
+  virtual int run_python_main() = 0;
 
   // The backend actually in use after Auto was resolved.
   virtual Backend backend() const = 0;
