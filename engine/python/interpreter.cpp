@@ -227,7 +227,7 @@ int run_file(const std::string& path, const std::vector<std::string>& args) {
 
 // Makes source text given as a string visible to inspect.getsource (which
 // kernels compiled from it need) by entering it into linecache.
-static void remember_source(const std::string& source, const std::string& filename) {
+void remember_source(const std::string& source, const std::string& filename) {
   PyObject* linecache = PyImport_ImportModule("linecache");
   if (!linecache) {
     PyErr_Clear();

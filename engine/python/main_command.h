@@ -25,5 +25,8 @@ MainCommand& main_command();
 // for `file` (no __file__ when empty).
 int finish(PyObject* result);
 PyObject* fresh_main_dict(const std::string& file);
+// Enters source text that has no file (-c, standard input, run_string) into
+// linecache, where inspect.getsource finds it for the kernels it defines.
+void remember_source(const std::string& source, const std::string& filename);
 
 }  // namespace cuhost::python

@@ -61,6 +61,7 @@ void prepend_path0(const MainCommand& command) {
 
 // Compiles `source` as `filename` and runs it in a fresh __main__.
 int exec_main(const std::string& source, const std::string& filename, bool set_file) {
+  if (!set_file) remember_source(source, filename);
   PyObject* globals = fresh_main_dict(set_file ? filename : std::string());
   PyCompilerFlags flags = _PyCompilerFlags_INIT;
   PyObject* code = Py_CompileStringExFlags(source.c_str(), filename.c_str(), Py_file_input, &flags, -1);

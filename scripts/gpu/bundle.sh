@@ -3,8 +3,10 @@
 # (Ubuntu 24.04 with the CUDA 13 toolkit and driver, but no LLVM 19, no
 # Python 3.11, no Boost.Program_options): the binaries, the test binary, the
 # shared libraries they need, a trimmed Python 3.11 standard library, NumPy
-# and cffi for 3.11, FileCheck and clang-19. Output: bundle/cuhost-gpu.tar.xz
-# (< 64 MiB).
+# and cffi for 3.11, pytest for 3.11 (`cuhost -m pytest`), FileCheck, clang-19
+# and the conformance harness's inputs (numba-cuda's tests, fetched here;
+# cffi for the GPU machine's Python 3.12, which numba-cuda's own run needs).
+# Output: bundle/cuhost-gpu.tar.xz (< 64 MiB).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -84,8 +86,23 @@ mkdir -p "$py"
     --exclude=config-3.11-x86_64-linux-gnu --exclude=distutils --exclude=site-packages --exclude=dist-packages . ) \
   | ( cd "$py" && tar xf - )
 # NumPy and cffi for 3.11 (Debian's builds), without their tests.
-( cd /usr/lib/python3/dist-packages && tar cf - --exclude=tests --exclude=__pycache__ numpy cffi pycparser ply _cffi_backend*.so ) \
+( cd /usr/lib/python3/dist-packages && tar cf - --exclude=tests --exclude=__pycache__ numpy cffi pycparser ply _cffi_backend*.so \
+    pytest _pytest pluggy iniconfig packaging py py.py attr attrs more_itertools ) \
   | ( cd "$b/site" && tar xf - )
+
+# The conformance harness (tests/conformance) runs numba-cuda's own tests on
+# the GPU machine, which cannot download: the overlay of numba-cuda's tests
+# and filecheck come from here, and numba-cuda's own run there gets cffi and
+# pycparser for its Python 3.12 (absent there), so none of its tests is
+# skipped for a missing helper.
+python3 tests/conformance/run.py fetch --work "$b/conformance" >/dev/null
+rm -rf "$b/conformance/wheels"
+py312=$(mktemp -d)
+python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+  --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 -d "$py312" cffi==1.17.1 pycparser==2.22
+mkdir -p "$b/conformance/site312"
+for w in "$py312"/*.whl; do python3 -m zipfile -e "$w" "$b/conformance/site312"; done
+rm -rf "$py312"
 
 # Bytecode for every module, as an installed Python has: without it each
 # process compiles NumPy from source again (~0.5 s of every process start

@@ -6,6 +6,13 @@ host-side API written in Python (`api`) and the decorator/compile front end
 (`compiler`), each re-exported too.
 """
 import _cuhost
+import pkgutil as _pkgutil
+
+# numba.cuda is extensible the way a namespace is: a folder `numba/cuda/` on
+# any sys.path entry contributes subpackages (numba-cuda's own test package
+# `numba.cuda.tests` is laid out so, and so may a user's extension). cuhost's
+# own modules come first.
+__path__ = _pkgutil.extend_path(__path__, "numba.cuda")
 
 for _name in dir(_cuhost):
     if not _name.startswith("_"):

@@ -1,0 +1,358 @@
+#!/usr/bin/env python3
+"""numba-cuda's own test suite, unchanged, as cuhost's conformance suite.
+
+    run.py fetch   [--work DIR]                  get numba-cuda's wheel and test helpers (cached)
+    run.py run     --impl cuhost --cuhost BIN [--backend cpu|cuda] --out DIR [--jobs N] [--timeout S] [MODULE...]
+    run.py run     --impl numba-cuda [--python PY] --out DIR ...
+    run.py table   --cuhost DIR [--cuhost DIR ...] --reference DIR   per-module table (Markdown)
+    run.py ratchet --results DIR [--update]     check (or extend) the list of tests that must pass
+    run.py ci      --cuhost BIN [--work DIR]     fetch, run on the CPU backend, check the ratchet
+
+numba-cuda's tests come from its wheel on the package registry, fetched at
+test time into the work folder (default build/conformance) and never
+committed. Each test module runs in its own process (`cuhost -m pytest` or
+`python3 -m pytest` for numba-cuda itself), with a timeout, so a crash or hang
+of one module is counted and the run goes on. The outcomes are one line per
+test (results.txt), a JSON file per test and a summary per module. README.md
+beside this file lists the stand-ins for numba-cuda's test infrastructure and
+the modules out of scope (scope.py).
+"""
+import argparse
+import concurrent.futures
+import datetime
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import scope  # noqa: E402
+
+WHEELS = {"numba-cuda": scope.NUMBA_VERSION, "filecheck": "1.0.6"}
+RATCHET = os.path.join(HERE, "ratchet_cpu.txt")
+PASS = "passed"
+
+
+# --- fetching ---------------------------------------------------------------
+
+def _pip_download(name, version, dest):
+    """The wheel of name==version in dest (downloaded once; the pure-Python
+    tests inside are the same in every platform's wheel)."""
+    os.makedirs(dest, exist_ok=True)
+    prefix = name.replace("-", "_") + "-" + version + "-"
+    found = [f for f in os.listdir(dest) if f.startswith(prefix) and f.endswith(".whl")]
+    if found:
+        return os.path.join(dest, found[0])
+    cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+           "--python-version", "3.11", "--implementation", "cp", "--platform", "manylinux_2_28_x86_64",
+           "-d", dest, "%s==%s" % (name, version)]
+    subprocess.run(cmd, check=True)
+    found = [f for f in os.listdir(dest) if f.startswith(prefix) and f.endswith(".whl")]
+    if not found:
+        raise SystemExit("fetch: pip did not leave %s %s in %s" % (name, version, dest))
+    return os.path.join(dest, found[0])
+
+
+def fetch(work):
+    """Builds work/overlay (numba/cuda/tests from the wheel, the stand-ins in
+    place of the two infrastructure modules) and work/site (filecheck)."""
+    wheels = os.path.join(work, "wheels")
+    overlay = os.path.join(work, "overlay")
+    stamp = os.path.join(overlay, ".stamp")
+    standins = os.path.join(HERE, "standins")
+    digest = hashlib.sha256(scope.NUMBA_VERSION.encode())
+    for name in sorted(os.listdir(standins)):
+        with open(os.path.join(standins, name), "rb") as f:
+            digest.update(name.encode() + f.read())
+    if os.path.exists(stamp) and open(stamp).read() == digest.hexdigest():
+        return overlay  # built from this wheel and these stand-ins (copies carry no reliable times)
+    numba_cuda = _pip_download("numba-cuda", WHEELS["numba-cuda"], wheels)
+    filecheck = _pip_download("filecheck", WHEELS["filecheck"], wheels)
+    shutil.rmtree(overlay, ignore_errors=True)
+    shutil.rmtree(os.path.join(work, "site"), ignore_errors=True)
+    prefix = "numba_cuda/numba/cuda/tests/"
+    with zipfile.ZipFile(numba_cuda) as z:
+        for member in z.namelist():
+            if member.startswith(prefix) and not member.endswith("/"):
+                target = os.path.join(overlay, "numba", "cuda", "tests", member[len(prefix):])
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with z.open(member) as src, open(target, "wb") as dst:
+                    shutil.copyfileobj(src, dst)
+    with zipfile.ZipFile(filecheck) as z:
+        z.extractall(os.path.join(work, "site"))
+    # numba/ and numba/cuda/ are folders of sys.path entries that cuhost's
+    # numba.cuda package extends itself with; the files here only mark them
+    # as packages for pytest and are never imported (cuhost's come first).
+    for pkg in ("numba", "numba/cuda"):
+        with open(os.path.join(overlay, pkg, "__init__.py"), "w") as f:
+            f.write("# conformance overlay: never imported, cuhost's package comes first on sys.path\n")
+    shutil.copy(os.path.join(standins, "testing.py"), os.path.join(overlay, "numba", "cuda", "testing.py"))
+    shutil.copy(os.path.join(standins, "support.py"), os.path.join(overlay, "numba", "cuda", "tests", "support.py"))
+    with open(stamp, "w") as f:
+        f.write(digest.hexdigest())
+    return overlay
+
+
+def list_modules(tests_root):
+    found = []
+    for folder, _, files in os.walk(tests_root):
+        for f in files:
+            if f.startswith("test_") and f.endswith(".py"):
+                found.append(os.path.relpath(os.path.join(folder, f), tests_root))
+    return sorted(found)
+
+
+# --- running ----------------------------------------------------------------
+
+def _numba_cuda_tests_root(python):
+    code = ("import numpy as np, os\n"
+            "np.row_stack = getattr(np, 'row_stack', np.vstack)\n"
+            "import numba.cuda.tests as t, numba_cuda\n"
+            "print(numba_cuda.__version__)\nprint(os.path.dirname(t.__file__))\n")
+    out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    if out[0].strip() != scope.NUMBA_VERSION:
+        raise SystemExit("numba-cuda %s is installed; the harness measures %s" % (out[0], scope.NUMBA_VERSION))
+    return out[1].strip()
+
+
+def run_module(args, module, tests_root, env, out_dir):
+    name = module[:-3].replace(os.sep, "__")
+    jsonl = os.path.join(out_dir, "raw", name + ".jsonl")
+    log = os.path.join(out_dir, "logs", name + ".log")
+    if os.path.exists(jsonl):
+        os.remove(jsonl)
+    if args.impl == "cuhost":
+        cmd = [args.cuhost, "--backend", args.backend]
+    else:
+        cmd = [args.python]
+    cmd += ["-m", "pytest", "-p", "conformance_plugin", "-p", "no:cacheprovider", "--import-mode=append",
+            "-o", "addopts=", "-q", "--conformance-out", jsonl, "--conformance-tests-root", tests_root,
+            "--conformance-impl", args.impl, "--rootdir", tests_root, os.path.join(tests_root, module)]
+    cwd = tempfile.mkdtemp(prefix="conformance-")
+    start = time.time()
+    status = "ok"
+    with open(log, "w") as logf:
+        try:
+            p = subprocess.run(cmd, cwd=cwd, env=env, stdout=logf, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL, timeout=args.timeout, start_new_session=True)
+            rc = p.returncode
+            if rc not in (0, 1, 2, 5):
+                status = "crash (exit %d)" % rc
+        except subprocess.TimeoutExpired:
+            rc = None
+            status = "timeout (%d s)" % args.timeout
+    shutil.rmtree(cwd, ignore_errors=True)
+    seconds = time.time() - start
+    tests = {}
+    if os.path.exists(jsonl):
+        with open(jsonl) as f:
+            for line in f:
+                rec = json.loads(line)
+                if rec["outcome"] == "collected":
+                    tests.setdefault(rec["id"], {"outcome": "not run", "reason": ""})
+                else:
+                    tests[rec["id"]] = {"outcome": rec["outcome"], "reason": rec["reason"]}
+    if rc == 2 and any(t.endswith("::<module>") for t in tests):
+        status = "collection error"  # pytest's exit 2: the module did not import
+    if not tests:
+        tests[module + "::<module>"] = {"outcome": "error", "reason": status if status != "ok" else "no tests"}
+    for rec in tests.values():
+        if rec["outcome"] == "not run" and status != "ok":
+            rec["outcome"], rec["reason"] = "error", status
+    return {"module": module, "status": status, "seconds": round(seconds, 1), "tests": tests}
+
+
+def run(args):
+    out_dir = os.path.abspath(args.out)
+    os.makedirs(os.path.join(out_dir, "raw"), exist_ok=True)
+    os.makedirs(os.path.join(out_dir, "logs"), exist_ok=True)
+    # Only the harness's plugin: pytest plugins installed beside numba-cuda
+    # (xdist, timeout, benchmark...) would make the two runs differ.
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+    work = os.path.abspath(args.work)
+    if args.impl == "cuhost":
+        tests_root = os.path.join(fetch(work), "numba", "cuda", "tests")
+        paths = [HERE, os.path.join(work, "overlay"), os.path.join(work, "site")]
+        args.cuhost = os.path.abspath(args.cuhost)
+    else:
+        tests_root = _numba_cuda_tests_root(args.python)
+        paths = [HERE] + ([args.site] if args.site else [])
+    env["PYTHONPATH"] = os.pathsep.join(paths + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    modules = args.modules or [m for m in list_modules(tests_root) if scope.in_scope(m)]
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(run_module, args, m, tests_root, env, out_dir) for m in modules]
+        for fut in concurrent.futures.as_completed(futures):
+            r = fut.result()
+            results.append(r)
+            counts = _counts(r["tests"])
+            print("%-48s %-14s %5.1fs  %s" % (r["module"], r["status"], r["seconds"],
+                                              " ".join("%s=%d" % kv for kv in sorted(counts.items()))), flush=True)
+    results.sort(key=lambda r: r["module"])
+    write_results(out_dir, args, results)
+    return results
+
+
+def _counts(tests):
+    counts = {}
+    for rec in tests.values():
+        counts[rec["outcome"]] = counts.get(rec["outcome"], 0) + 1
+    return counts
+
+
+def write_results(out_dir, args, results):
+    meta = {"impl": args.impl, "backend": getattr(args, "backend", None) if args.impl == "cuhost" else "cuda",
+            "numba_cuda_tests": scope.NUMBA_VERSION, "date": datetime.datetime.now().isoformat(timespec="seconds")}
+    summary = {"meta": meta, "modules": {}}
+    with open(os.path.join(out_dir, "results.txt"), "w") as txt, \
+            open(os.path.join(out_dir, "results.jsonl"), "w") as jl:
+        for r in results:
+            for test_id, rec in sorted(r["tests"].items()):
+                txt.write("%s %s %s\n" % (test_id, rec["outcome"], rec["reason"]))
+                jl.write(json.dumps({"module": r["module"], "id": test_id, **rec}) + "\n")
+            summary["modules"][r["module"]] = {"status": r["status"], "seconds": r["seconds"],
+                                               "counts": _counts(r["tests"])}
+    with open(os.path.join(out_dir, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1, sort_keys=True)
+    total = {}
+    for r in results:
+        for k, v in _counts(r["tests"]).items():
+            total[k] = total.get(k, 0) + v
+    print("total over %d modules: %s" % (len(results), " ".join("%s=%d" % kv for kv in sorted(total.items()))))
+
+
+# --- reading results ----------------------------------------------------------
+
+def load(out_dir):
+    by_module = {}
+    with open(os.path.join(out_dir, "results.jsonl")) as f:
+        for line in f:
+            rec = json.loads(line)
+            by_module.setdefault(rec["module"], {})[rec["id"]] = rec["outcome"]
+    with open(os.path.join(out_dir, "summary.json")) as f:
+        meta = json.load(f)["meta"]
+    return meta, by_module
+
+
+def table(args):
+    ref_meta, ref = load(args.reference)
+    runs = [load(d) for d in args.cuhost]
+    heads = ["cuhost %s" % m["backend"] for m, _ in runs]
+    lines = ["| module | numba-cuda passes | " + " | ".join(heads) + " |",
+             "|---|---:|" + "---:|" * len(runs)]
+    totals = [0] * len(runs)
+    ref_total = 0
+    for module in sorted(ref):
+        if not scope.in_scope(module):
+            continue
+        ref_pass = {t for t, o in ref[module].items() if o == PASS}
+        ref_total += len(ref_pass)
+        cells = []
+        for i, (_, res) in enumerate(runs):
+            mine = {t for t, o in res.get(module, {}).items() if o == PASS}
+            n = len(mine & ref_pass)
+            totals[i] += n
+            cells.append("%d" % n)
+        lines.append("| %s | %d | %s |" % (module, len(ref_pass), " | ".join(cells)))
+    lines.append("| **in-scope total** | **%d** | %s |" % (
+        ref_total, " | ".join("**%d (%.1f%%)**" % (t, 100.0 * t / max(ref_total, 1)) for t in totals)))
+    text = "\n".join(lines) + "\n"
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(text)
+    print(text)
+
+
+def ratchet(args):
+    _, res = load(args.results)
+    passing = {t for tests in res.values() for t, o in tests.items() if o == PASS}
+    required = set()
+    if os.path.exists(args.list):
+        with open(args.list) as f:
+            required = {line.strip() for line in f if line.strip() and not line.startswith("#")}
+    lost = sorted(required - passing)
+    new = sorted(passing - required)
+    if args.update:
+        required |= passing
+        new = []
+        with open(args.list, "w") as f:
+            f.write("# numba-cuda %s tests that pass on cuhost's CPU backend; CI fails when one no longer passes.\n"
+                    "# Add newly passing tests with: python3 tests/conformance/run.py ratchet --results DIR --update\n"
+                    % scope.NUMBA_VERSION)
+            for t in sorted(required):
+                f.write(t + "\n")
+        print("ratchet: %d tests listed (%d new)" % (len(required), len(new)))
+    for t in lost:
+        print("NO LONGER PASSES: %s  (%s)" % (t, _outcome_of(res, t)))
+    print("ratchet: %d of %d listed tests pass; %d pass that are not listed%s" % (
+        len(required) - len(lost), len(required), len(new), " (add them with --update)" if new and not args.update
+        else ""))
+    print("%d passed, %d failed" % (len(required) - len(lost), len(lost)))
+    return 1 if lost else 0
+
+
+def _outcome_of(res, test_id):
+    for tests in res.values():
+        if test_id in tests:
+            return tests[test_id]
+    return "not run"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    default_work = os.path.join(REPO, "build", "conformance")
+    f = sub.add_parser("fetch")
+    f.add_argument("--work", default=default_work)
+    r = sub.add_parser("run")
+    r.add_argument("--impl", choices=["cuhost", "numba-cuda"], required=True)
+    r.add_argument("--cuhost", help="the cuhost executable")
+    r.add_argument("--backend", default="cpu", choices=["cpu", "cuda"])
+    r.add_argument("--python", default="python3", help="numba-cuda's Python")
+    r.add_argument("--site", help="extra folder for numba-cuda's Python (test helpers such as filecheck)")
+    r.add_argument("--out", required=True)
+    r.add_argument("--work", default=default_work)
+    r.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    r.add_argument("--timeout", type=int, default=300)
+    r.add_argument("modules", nargs="*", help="e.g. cudapy/test_math.py (default: every in-scope module)")
+    t = sub.add_parser("table")
+    t.add_argument("--cuhost", action="append", required=True)
+    t.add_argument("--reference", required=True)
+    t.add_argument("--output")
+    k = sub.add_parser("ratchet")
+    k.add_argument("--results", required=True)
+    k.add_argument("--list", default=RATCHET)
+    k.add_argument("--update", action="store_true")
+    c = sub.add_parser("ci")
+    c.add_argument("--cuhost", required=True)
+    c.add_argument("--work", default=default_work)
+    c.add_argument("--jobs", type=int, default=2)
+    c.add_argument("--timeout", type=int, default=300)
+    args = ap.parse_args()
+    if args.cmd == "fetch":
+        print(fetch(os.path.abspath(args.work)))
+    elif args.cmd == "run":
+        if args.impl == "cuhost" and not args.cuhost:
+            ap.error("--impl cuhost needs --cuhost")
+        run(args)
+    elif args.cmd == "table":
+        table(args)
+    elif args.cmd == "ratchet":
+        return ratchet(args)
+    elif args.cmd == "ci":
+        out = os.path.join(args.work, "cpu-results")
+        run(argparse.Namespace(impl="cuhost", cuhost=args.cuhost, backend="cpu", out=out, work=args.work,
+                               jobs=args.jobs, timeout=args.timeout, modules=[], python=None, site=None))
+        return ratchet(argparse.Namespace(results=out, list=RATCHET, update=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
