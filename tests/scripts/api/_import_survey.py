@@ -38,8 +38,10 @@ def _placeholder_module(name):
             raise AttributeError(attr)
         if attr == "unittest":
             return unittest
+        if attr == "temp_directory":
+            return lambda prefix: tempfile.mkdtemp(prefix=prefix)
         if attr[:1].isupper() and not attr.isupper():
-            cls = type(attr, (unittest.TestCase,), {})
+            cls = type(attr, (object,) if attr.endswith("Mixin") else (unittest.TestCase,), {})
             setattr(m, attr, cls)
             return cls
 

@@ -11,3 +11,4 @@ _cuda_python.py (no name clashes: numba-cuda's core holds modules, the
 cuda-python names are classes and functions).
 """
 from ._cuda_python import *  # noqa: F401,F403
+from . import config, errors  # noqa: E402,F401  (config: the alias of cuda.config, see _aliases.py)
