@@ -2,7 +2,7 @@
 
 cuhost does not use cuda-python, so there is no cuda.core version to compare.
 """
-from ._missing import missing
+from ._missing import missing as _missing
 
-missing(globals(), "CUDA_CORE_VERSION CUDA_CORE_GT_0_6 CUDA_CORE_GE_1_0",
+_missing(globals(), "CUDA_CORE_VERSION CUDA_CORE_GT_0_6 CUDA_CORE_GE_1_0",
         " (cuhost does not use NVIDIA cuda-python's cuda.core)")

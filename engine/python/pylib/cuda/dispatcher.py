@@ -7,9 +7,9 @@ no Python counterpart in cuhost.
 """
 from _cuhost import Dispatcher as CUDADispatcher  # noqa: F401
 
-from ._missing import missing
+from ._missing import missing as _missing
 
-missing(globals(), """
+_missing(globals(), """
     _Kernel ForAll _LaunchConfiguration CUDACacheImpl CUDACache OmittedArg CompilingCounter _DispatcherBase
     _MemoMixin _CompileStats _FunctionCompiler LiftedCode LiftedLoop LiftedWith ObjModeLiftedWith
 """)

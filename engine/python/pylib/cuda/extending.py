@@ -8,9 +8,9 @@ data-model module, which has no counterpart either.
 """
 from . import models as core_models  # noqa: F401  (an unimplemented module: see _unimplemented.py)
 from . import models  # noqa: F401
-from ._missing import missing
+from ._missing import missing as _missing
 
-missing(globals(), """
+_missing(globals(), """
     overload overload_method overload_attribute overload_classmethod intrinsic _Intrinsic register_jitable
     register_model make_attribute_wrapper type_callable typeof_impl lower_builtin lower_cast lower_getattr
     lower_getattr_generic lower_setattr lower_setattr_generic lower_constant box unbox reflect NativeValue

@@ -3,6 +3,6 @@
 cuhost kernels have no float16 type yet, so every function of this module
 (hadd, hmul, hsin, __float2half_rn, ...) raises NotImplementedError when used.
 """
-from ._missing import missing_getattr
+from ._missing import missing_getattr as _missing_getattr
 
-__getattr__ = missing_getattr(__name__, " (cuhost kernels have no float16 type yet)")
+__getattr__ = _missing_getattr(__name__, " (cuhost kernels have no float16 type yet)")

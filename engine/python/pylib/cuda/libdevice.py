@@ -7,7 +7,7 @@ numba-cuda); their names must stay in step with the typing table in
 engine/sema/typing/libdevice.cpp, which the compiler resolves them by.
 The rest of numba-cuda's libdevice names raise NotImplementedError when used.
 """
-from ._missing import missing
+from ._missing import missing as _missing
 from .device_api import _DeviceOnly
 
 _UNARY = """sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh exp expm1 exp2 exp10 log log1p log2 log10 sqrt
@@ -52,4 +52,4 @@ _NUMBA_CUDA_NAMES = """
     ull2float_rd ull2float_rn ull2float_ru ull2float_rz ullmax ullmin umax umin umul24 umul64hi umulhi urhadd
     usad y0 y0f y1 y1f yn ynf
 """.split()
-missing(globals(), " ".join(n for n in _NUMBA_CUDA_NAMES if n not in globals()))
+_missing(globals(), " ".join(n for n in _NUMBA_CUDA_NAMES if n not in globals()))

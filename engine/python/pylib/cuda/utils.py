@@ -11,7 +11,7 @@ import traceback as _traceback
 import warnings as _warnings
 
 from . import config as _config
-from ._missing import missing
+from ._missing import missing as _missing
 
 PYVERSION = _config.PYVERSION
 MACHINE_BITS = _config.MACHINE_BITS
@@ -96,7 +96,7 @@ UNARY_BUILTINS_TO_OPERATORS = {"+": _operator.pos, "-": _operator.neg, "~": _ope
                                "not": _operator.not_}
 OPERATORS_TO_BUILTINS = {op: sym for sym, op in {**ALL_BINOPS_TO_OPERATORS, **UNARY_BUILTINS_TO_OPERATORS}.items()}
 
-missing(globals(), """
+_missing(globals(), """
     ThreadLocalStack ConfigOptions order_by_target_specificity UniqueDict runonce stream_list BenchmarkResult
     format_time benchmark chain_exception get_nargs_range unified_function_type redirect_numba_module
     get_hashable_key threadsafe_cached_property dump_llvm numba_target_override

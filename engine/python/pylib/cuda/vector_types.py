@@ -4,7 +4,7 @@ cuhost kernels have no vector types yet: each name (numba-cuda's
 `<type>x<n>` names and their C aliases such as `float4`) raises
 NotImplementedError when used. The names are exported by `cuda` too.
 """
-from ._missing import missing
+from ._missing import missing as _missing
 
 _BASES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64")
 # C names of the element types, as numba-cuda aliases them (LP64: long is 64-bit).
@@ -13,10 +13,10 @@ _C_ALIASES = {"char": "int8", "short": "int16", "int": "int32", "long": "int64",
               "float": "float32", "double": "float64"}
 
 __all__ = ["%sx%d" % (b, n) for b in _BASES for n in (1, 2, 3, 4)]
-missing(globals(), " ".join(__all__), " (cuhost kernels have no vector types yet)")
+_missing(globals(), " ".join(__all__), " (cuhost kernels have no vector types yet)")
 for _alias, _base in _C_ALIASES.items():
     for _n in (1, 2, 3, 4):
         globals()["%s%d" % (_alias, _n)] = globals()["%sx%d" % (_base, _n)]
         __all__.append("%s%d" % (_alias, _n))
 
-missing(globals(), "vector_types VectorType make_vector_type", " (cuhost kernels have no vector types yet)")
+_missing(globals(), "vector_types VectorType make_vector_type", " (cuhost kernels have no vector types yet)")

@@ -1,5 +1,5 @@
 """cuda-python's cuda.bindings.driver: placeholders (see bindings/__init__.py)."""
-from .._missing import missing
+from .._missing import missing as _missing
 
-missing(globals(), "cuLibraryGetGlobal cuMemcpyHtoD cuCtxCreate cuCtxGetCurrent CUresult CUjitInputType",
+_missing(globals(), "cuLibraryGetGlobal cuMemcpyHtoD cuCtxCreate cuCtxGetCurrent CUresult CUjitInputType",
         " (NVIDIA cuda-python's driver bindings; cuhost does not use cuda-python)", prefix="cuda.bindings.driver")

@@ -7,7 +7,7 @@ implemented yet.
 """
 from _cuhost import DeviceNDArray
 from ..api import MappedNDArray, to_device
-from .._missing import missing
+from .._missing import missing as _missing
 
 DeviceNDArrayBase = DeviceNDArray
 
@@ -40,7 +40,7 @@ def auto_device(obj, stream=0, copy=True, user_explicit=False):
     return to_device(obj, stream=stream, copy=copy), True
 
 
-missing(globals(), """
+_missing(globals(), """
     DeviceRecord ManagedNDArray IpcArrayHandle from_array_like from_record_like array_core is_contiguous
     sentry_contiguous check_array_compatibility
 """)

@@ -10,7 +10,7 @@ import _cuhost
 from _cuhost import Event, Stream, event_elapsed_time  # noqa: F401
 
 from ..api import Device  # noqa: F401
-from .._missing import missing
+from .._missing import missing as _missing
 from .error import CudaDriverError, CudaSupportError  # noqa: F401
 
 CudaAPIError = _cuhost.CudaAPIError
@@ -30,7 +30,7 @@ def _have_nvjitlink():
     return True
 
 
-missing(globals(), """
+_missing(globals(), """
     driver Driver Context Function Linker _Linker LinkerOptions CudaPythonModule CudaPythonFunction FuncAttr
     load_module_image BaseCUDAMemoryManager HostOnlyCUDAMemoryManager GetIpcHandleMixin NumbaCUDAMemoryManager
     set_memory_manager MemoryInfo MemoryPointer AutoFreePointer MappedMemory PinnedMemory ManagedMemory

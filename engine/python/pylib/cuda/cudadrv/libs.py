@@ -7,7 +7,7 @@ itself, in C++; numba-cuda's functions that open them are not implemented.
 import os as _os
 
 from .. import config as _config
-from .._missing import missing
+from .._missing import missing as _missing
 
 
 def get_cuda_include_dir():
@@ -21,4 +21,4 @@ def check_cuda_include_dir(path):
         raise FileNotFoundError("Failed to find cuda_runtime.h in %s" % path)
 
 
-missing(globals(), "get_libdevice open_libdevice get_cudalib open_cudalib check_static_lib test")
+_missing(globals(), "get_libdevice open_libdevice get_cudalib open_cudalib check_static_lib test")

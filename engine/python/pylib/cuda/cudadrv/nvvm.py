@@ -5,7 +5,7 @@ backend and links libdevice itself. So is_available() is False and the
 NVVM interface raises NotImplementedError when used. The address-space
 numbers are the NVPTX ones, which both compilers share.
 """
-from .._missing import missing
+from .._missing import missing as _missing
 from .error import NvvmError, NvvmSupportError, NvvmWarning  # noqa: F401
 
 ADDRSPACE_GENERIC = 0
@@ -25,7 +25,7 @@ def is_available():
     return False
 
 
-missing(globals(), """
+_missing(globals(), """
     NVVM CompilationUnit LibDevice compile_ir llvm_replace set_cuda_kernel set_launch_bounds add_ir_version
     llvm150_to_70_ir ir_cas ir_numba_atomic_binary ir_numba_atomic_minmax ir_numba_atomic_inc ir_numba_atomic_dec
 """)

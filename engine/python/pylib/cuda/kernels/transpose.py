@@ -1,4 +1,4 @@
 """numba.cuda.kernels.transpose: device-array transpose (not implemented in cuhost yet)."""
-from .._missing import missing
+from .._missing import missing as _missing
 
-missing(globals(), "transpose")
+_missing(globals(), "transpose")

@@ -6,7 +6,7 @@ datetimes, float16) raise NotImplementedError naming the dtype.
 import numpy as _np
 
 from .. import types as _types
-from .._missing import missing
+from .._missing import missing as _missing
 
 numpy_version = tuple(int(x) for x in _np.__version__.split(".")[:2])
 
@@ -36,6 +36,6 @@ def is_array(val):
     return isinstance(val, _np.ndarray)
 
 
-missing(globals(), "carray farray is_contiguous is_nonelike map_layout select_array_wrapper resolve_output_type "
+_missing(globals(), "carray farray is_contiguous is_nonelike map_layout select_array_wrapper resolve_output_type "
                    "supported_ufunc_loop ufunc_find_matching_loop ufunc_can_cast type_can_asarray "
                    "from_struct_dtype as_struct_dtype")

@@ -3,7 +3,7 @@
 cuhost types kernels in C++ (engine/sema/typing), so numba's typing
 template classes have no counterpart; they are placeholders. `signature` is real.
 """
-from .._missing import missing
+from .._missing import missing as _missing
 from ..types import Signature
 
 
@@ -15,7 +15,7 @@ def signature(return_type, *args, **kws):
     return Signature(return_type, args)
 
 
-missing(globals(), """
+_missing(globals(), """
     AbstractTemplate AttributeTemplate CallableTemplate ConcreteTemplate FunctionTemplate Registry
     BaseRegistryLoader bound_function infer infer_getattr infer_global make_overload_template
     make_overload_attribute_template make_overload_method_template make_intrinsic_template fold_arguments

@@ -7,7 +7,7 @@ import enum as _enum
 
 import _cuhost
 
-from .._missing import missing
+from .._missing import missing as _missing
 
 
 class Purpose(_enum.Enum):
@@ -26,4 +26,4 @@ def typeof(val, purpose=Purpose.argument):
     return _to_type(spelling)
 
 
-missing(globals(), "typeof_impl")
+_missing(globals(), "typeof_impl")

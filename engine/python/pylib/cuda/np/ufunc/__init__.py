@@ -2,6 +2,6 @@
 
 cuhost has no ufunc builder yet: both raise NotImplementedError when used.
 """
-from ..._missing import missing
+from ..._missing import missing as _missing
 
-missing(globals(), "vectorize guvectorize")
+_missing(globals(), "vectorize guvectorize")
