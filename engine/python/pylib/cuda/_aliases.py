@@ -29,7 +29,7 @@ cannot be imported inside cuhost: `cuda.core` is numba-cuda's
 from it are stand-ins declared in cuda/core/_cuda_python.py (see there).
 """
 import importlib
-import importlib.abc
+
 import importlib.util
 import sys
 
@@ -59,7 +59,7 @@ def real_name(fullname):
     return None if name == fullname else name
 
 
-class _AliasLoader(importlib.abc.Loader):
+class _AliasLoader:
     def __init__(self, target):
         self._target = target
         self._real_spec = None
@@ -75,7 +75,7 @@ class _AliasLoader(importlib.abc.Loader):
         module.__spec__ = self._real_spec
 
 
-class AliasFinder(importlib.abc.MetaPathFinder):
+class AliasFinder:
     """Resolves numba's module paths to cuhost's real modules (see the module docstring)."""
 
     def find_spec(self, fullname, path=None, target=None):

@@ -11,7 +11,7 @@ used. Modules with at least one real name are real files instead.
 The finder below creates these modules on import. Names are cuhost's real
 names (`cuda.X`); numba's paths reach them through cuda._aliases.
 """
-import importlib.abc
+
 import importlib.machinery
 import sys
 import types
@@ -63,7 +63,7 @@ def _relative(fullname):
     return None
 
 
-class _UnimplementedLoader(importlib.abc.Loader):
+class _UnimplementedLoader:
     def create_module(self, spec):
         module = types.ModuleType(spec.name, "%s is not implemented in cuhost yet%s: every name in it raises "
                                              "NotImplementedError when used." % (display_name(spec.name), _NOTE))
@@ -74,7 +74,7 @@ class _UnimplementedLoader(importlib.abc.Loader):
         pass
 
 
-class UnimplementedFinder(importlib.abc.MetaPathFinder):
+class UnimplementedFinder:
     """Creates the modules listed above when they are imported."""
 
     def find_spec(self, fullname, path=None, target=None):

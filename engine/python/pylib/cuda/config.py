@@ -13,11 +13,8 @@ The others exist so that code written for numba-cuda can read and override
 them; ENABLE_CUDASIM is always False (cuhost is never the simulator).
 """
 import os as _os
-import platform as _platform
 import re as _re
-import shutil as _shutil
 import sys as _sys
-import traceback as _traceback
 import warnings as _warnings
 
 IS_WIN32 = _sys.platform.startswith("win32")
@@ -64,7 +61,7 @@ def _opt_level(text):
 
 
 def _os_supports_avx():
-    if not _sys.platform.startswith("linux") or _platform.machine() not in ("i386", "i586", "i686", "x86_64"):
+    if not _sys.platform.startswith("linux") or _os.uname().machine not in ("i386", "i586", "i686", "x86_64"):
         return True
     try:
         with open("/proc/cpuinfo") as f:
@@ -112,6 +109,8 @@ def _settings(environ):
                 return str(value).lower() in ("1", "true")
             return ctor(value)
         except Exception:
+            import traceback as _traceback
+
             _warnings.warn("Environment variable '%s' is defined but its associated value '%s' could not be "
                            "parsed.\nThe parse failed with exception:\n%s" % (name, value, _traceback.format_exc()),
                            RuntimeWarning)
@@ -124,7 +123,9 @@ def _settings(environ):
         return path if path is None else _os.path.abspath(path)
 
     def which_gdb(path_or_bin):
-        return _shutil.which(path_or_bin) or path_or_bin
+        import shutil
+
+        return shutil.which(path_or_bin) or path_or_bin
 
     s = {}
     s["DEVELOPER_MODE"] = read("NUMBA_DEVELOPER_MODE", int, 0)
