@@ -7,8 +7,6 @@ in-order and synchronous, and there are no GPUs: `gpus` is empty and device
 queries raise CudaSupportError saying why.
 """
 import contextlib
-import sys
-import types as _types
 
 import numpy as np
 
@@ -37,7 +35,8 @@ __all__ = [
     "stream", "default_stream",
     "legacy_default_stream", "per_thread_default_stream", "external_stream", "host_stream", "host_array",
     "event", "event_elapsed_time", "synchronize", "gpus", "select_device", "get_current_device",
-    "current_context", "close", "list_devices", "Device", "require_context", "is_supported_version", "cudadrv",
+    "current_context", "close", "list_devices", "Device", "require_context", "is_supported_version",
+    "is_float16_supported", "is_bfloat16_supported", "is_fp8_supported",
 ]
 
 
@@ -282,35 +281,26 @@ def is_supported_version():
     return True
 
 
-# ---- numba's module paths ------------------------------------------------
-# Scripts import classes from numba's internal modules, e.g.
-# `from numba.cuda.cudadrv.devicearray import DeviceNDArray` for isinstance
-# checks; those paths lead to the same objects here.
-
-def _module(name, doc, **attrs):
-    m = _types.ModuleType(name, doc)
-    m.__dict__.update(attrs)
-    return m
+def is_float16_supported():
+    """cuhost kernels have no float16 type yet (numba.cuda.types.float16 is a placeholder)."""
+    return False
 
 
-_devicearray = _module(
-    "cuda.cudadrv.devicearray", "Device arrays (numba.cuda.cudadrv.devicearray).",
-    DeviceNDArray=DeviceNDArray, DeviceNDArrayBase=DeviceNDArray, MappedNDArray=MappedNDArray,
-    is_cuda_ndarray=lambda obj: isinstance(obj, DeviceNDArray),
-    auto_device=lambda obj, stream=0, copy=True: (to_device(obj, stream=stream, copy=copy), not isinstance(obj, DeviceNDArray)))
-_driver = _module(
-    "cuda.cudadrv.driver", "Driver objects (numba.cuda.cudadrv.driver).",
-    Stream=Stream, Event=Event, Device=Device, CudaAPIError=_cuhost.CudaAPIError,
-    CudaSupportError=_cuhost.CudaSupportError, event_elapsed_time=event_elapsed_time, LinkerError=_cuhost.LinkerError)
-_error = _module(
-    "cuda.cudadrv.error", "Driver errors (numba.cuda.cudadrv.error).",
-    CudaSupportError=_cuhost.CudaSupportError, CudaDriverError=_cuhost.CudaAPIError, NvrtcError=_cuhost.NvrtcError,
-    NvrtcCompilationError=_cuhost.NvrtcError)
-_devices = _module("cuda.cudadrv.devices", "Device list (numba.cuda.cudadrv.devices).", gpus=gpus,
-                   get_context=current_context)
-cudadrv = _module("cuda.cudadrv", "numba.cuda.cudadrv equivalents.", devicearray=_devicearray, driver=_driver,
-                  error=_error, devices=_devices)
-for _prefix in ("cuda", "numba.cuda"):
-    sys.modules[_prefix + ".cudadrv"] = cudadrv
-    for _name, _mod in (("devicearray", _devicearray), ("driver", _driver), ("error", _error), ("devices", _devices)):
-        sys.modules[_prefix + ".cudadrv." + _name] = _mod
+def is_bfloat16_supported():
+    """cuhost kernels have no bfloat16 type yet."""
+    return False
+
+
+def is_fp8_supported():
+    """cuhost kernels have no FP8 types yet."""
+    return False
+
+
+from ._missing import missing as _missing  # noqa: E402
+
+_missing(globals(), """
+    from_cuda_array_interface managed_array open_ipc_array mapped_array_like defer_cleanup profiling profile_start
+    profile_stop _auto_device
+""")
+__all__ += ["from_cuda_array_interface", "managed_array", "open_ipc_array", "mapped_array_like", "defer_cleanup",
+            "profiling", "profile_start", "profile_stop"]

@@ -1,18 +1,18 @@
 """The decorator and compile front end of the `cuda` module.
 
 `@cuda.jit` in every numba-cuda form, `cuda.compile_ptx`, `cuda.compile`,
-`cuda.declare_device` and the `LinkableCode` classes. The heavy lifting
+`cuda.declare_device` (the `LinkableCode` classes are in cudadrv/linkable_code.py). The heavy lifting
 (options, signatures, capture, compilation, launches) happens in the C++
 `_cuhost` module; this file only handles the Python-shaped parts: decorator
 forms, keyword defaults and turning type spellings into `cuda.types` objects.
 """
 import atexit as _atexit
-import io as _io
-import os as _os
 
 import _cuhost
 
 from . import types as _types
+from .cudadrv.linkable_code import (  # noqa: F401  (re-exported: cuda.LinkableCode, ...)
+    LinkableCode, PTXSource, CUSource, Fatbin, Cubin, Archive, Object, LTOIR)
 
 __all__ = ["jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "compile_for_current_device",
            "declare_device", "LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "Archive", "Object",
@@ -121,81 +121,17 @@ def declare_device(name, sig, link=None, use_cooperative=False, abi="numba", *, 
     return obj
 
 
-class LinkableCode:
-    """Foreign code to link into kernels: data is bytes, str, StringIO or BytesIO."""
-    kind = None
-    _cuhost_link_kind = None
+# numba-cuda's compiler pipeline (numba.cuda.compiler): Python passes that
+# cuhost runs in C++, plus compile_all (not implemented yet).
+from ._missing import missing as _missing  # noqa: E402
 
-    def __init__(self, data, name=None, setup_callback=None, teardown_callback=None):
-        if setup_callback is not None and not callable(setup_callback):
-            raise TypeError("setup_callback must be callable")
-        if teardown_callback is not None and not callable(teardown_callback):
-            raise TypeError("teardown_callback must be callable")
-        if not isinstance(data, (bytes, bytearray, str, _io.StringIO, _io.BytesIO)):
-            raise TypeError("LinkableCode data must be bytes, str, StringIO or BytesIO, not %s" % type(data).__name__)
-        self.data = data
-        self._name = name
-        self.setup_callback = setup_callback
-        self.teardown_callback = teardown_callback
-
-    @property
-    def name(self):
-        return self._name or self.default_name
-
-    @classmethod
-    def from_path(cls, path):
-        ext = _os.path.splitext(path)[1]
-        kind = _BY_EXTENSION.get(ext)
-        if kind is None:
-            raise ValueError("Don't know how to link file with extension %s: %r" % (ext or "(none)", path))
-        if not _os.path.isfile(path):
-            raise FileNotFoundError("%s not found" % path)
-        with open(path, "rb") as f:
-            code = kind(f.read(), name=_os.path.basename(path))
-        code._cuhost_source_dir = _os.path.dirname(_os.path.abspath(path))  # quoted #includes of a .cu
-        return code
-
-    def __repr__(self):
-        return "<%s %s>" % (type(self).__name__, self.name)
-
-
-class PTXSource(LinkableCode):
-    kind = _cuhost_link_kind = "PTXSource"
-    default_name = "<unnamed-ptx>"
-
-
-class CUSource(LinkableCode):
-    kind = _cuhost_link_kind = "CUSource"
-    default_name = "<unnamed-cu>"
-
-
-class Fatbin(LinkableCode):
-    kind = _cuhost_link_kind = "Fatbin"
-    default_name = "<unnamed-fatbin>"
-
-
-class Cubin(LinkableCode):
-    kind = _cuhost_link_kind = "Cubin"
-    default_name = "<unnamed-cubin>"
-
-
-class Archive(LinkableCode):
-    kind = _cuhost_link_kind = "Archive"
-    default_name = "<unnamed-archive>"
-
-
-class Object(LinkableCode):
-    kind = _cuhost_link_kind = "Object"
-    default_name = "<unnamed-object>"
-
-
-class LTOIR(LinkableCode):
-    kind = _cuhost_link_kind = "LTOIR"
-    default_name = "<unnamed-ltoir>"
-
-
-_BY_EXTENSION = {".ptx": PTXSource, ".cu": CUSource, ".fatbin": Fatbin, ".cubin": Cubin, ".a": Archive,
-                 ".o": Object, ".ltoir": LTOIR}
+_missing(globals(), """
+    compile_all run_frontend compile_cuda compile_extra compile_ir compile_internal kernel_fixup
+    declare_device_function Extern CUDACompiler CUDACompileResult CUDABackend CUDABytecodeInterpreter
+    CUDATranslateBytecode CreateLibrary CUDANativeLowering DefaultPassBuilder CompilerBase PassManager
+    cuda_compile_result sanitize_compile_result_entries add_exception_store_helper
+""")
+__all__.append("compile_all")
 
 
 # Teardown callbacks run when modules unload: at exit, while Python still runs.

@@ -43,7 +43,7 @@ class _Dim3:
 
 
 class _Namespace:
-    """cuda.atomic, cuda.shared, cuda.local, cuda.const, cuda.libdevice."""
+    """cuda.atomic, cuda.shared, cuda.local, cuda.const (cuda.libdevice is the module libdevice.py)."""
 
     def __init__(self, name, functions):
         self._name = name
@@ -73,15 +73,6 @@ _export("atomic", _Namespace("atomic", ["add", "sub", "max", "min", "nanmax", "n
 _export("shared", _Namespace("shared", ["array"]))
 _export("local", _Namespace("local", ["array"]))
 _export("const", _Namespace("const", ["array_like"]))
-
-_unary = ["sqrt", "rsqrt", "cbrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh",
-          "acosh", "atanh", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "fabs", "floor", "ceil",
-          "trunc", "round", "rint", "erf", "erfc", "tgamma", "lgamma"]
-_binary = ["atan2", "pow", "fmod", "hypot", "copysign", "fmin", "fmax"]
-_fast = ["fast_sinf", "fast_cosf", "fast_tanf", "fast_expf", "fast_exp10f", "fast_logf", "fast_log2f",
-         "fast_log10f", "fast_powf"]
-_export("libdevice", _Namespace("libdevice", _unary + [f + "f" for f in _unary] + _binary + [f + "f" for f in _binary]
-                                + _fast))
 
 # laneid and warpsize are values inside kernels; on the host they are plain markers.
 _export("laneid", _DeviceOnly("laneid"))

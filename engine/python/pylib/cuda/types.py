@@ -12,10 +12,15 @@ __all__ = []
 
 
 class Type:
+    """A type, named by its numba spelling (numba's Type(name): str(t) is the name)."""
     __slots__ = ("_cuhost_type",)
 
-    def __init__(self, spelling):
-        self._cuhost_type = spelling
+    def __init__(self, name):
+        self._cuhost_type = name
+
+    @property
+    def name(self):
+        return self._cuhost_type
 
     def __repr__(self):
         return self._cuhost_type
@@ -138,3 +143,29 @@ none = void
 __all__ += ["b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "c8", "c16",
             "intp", "uintp", "byte", "float_", "double", "intc", "uintc", "void", "none",
             "CPointer", "Optional", "UniTuple", "Tuple", "Type", "Array", "Signature"]
+
+# numba's C-compatible aliases and the number domains (sets of types).
+char = int8
+uchar = uint8
+short = int16
+ushort = uint16
+int_ = long_ = longlong = int64
+uint = ulong = ulonglong = uint64
+signed_domain = frozenset([int8, int16, int32, int64])
+unsigned_domain = frozenset([uint8, uint16, uint32, uint64])
+integer_domain = signed_domain | unsigned_domain
+real_domain = frozenset([float32, float64])
+complex_domain = frozenset([complex64, complex128])
+number_domain = real_domain | integer_domain | complex_domain
+__all__ += ["char", "uchar", "short", "ushort", "int_", "long_", "longlong", "uint", "ulong", "ulonglong"]
+
+# numba type names cuhost's engine has no type for yet (not exported by `*`).
+from ._missing import missing as _missing  # noqa: E402
+
+_missing(globals(), """
+    float16 f2 bfloat16 NoneType Number Integer Float Complex Boolean Literal IntegerLiteral StringLiteral
+    BooleanLiteral IntEnumMember EnumMember Record NPDatetime NPTimedelta List Set ListType DictType NamedTuple
+    NamedUniTuple Omitted Dummy Opaque Dispatcher ExternalFunction Function FunctionType Buffer Bytes
+    range_iter32_type range_iter64_type range_state32_type range_state64_type slice2_type slice3_type
+    voidptr pyobject unicode_type string undefined ffi_forced_object
+""")

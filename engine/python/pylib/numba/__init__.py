@@ -1,24 +1,26 @@
 """cuhost's `numba` compatibility package.
 
 Inside the cuhost host, `from numba import cuda` always means cuhost's own
-`cuda` module, even where a real numba is installed: this package sits
-first on sys.path. It provides what numba-cuda scripts import: `numba.cuda`,
-`numba.types`, the scalar type names and `numba.core.errors`.
+`cuda` package, even where a real numba is installed: this package sits
+first on sys.path. There is no base numba (no CPU compiler) in cuhost, so
+numba.cuda.HAS_NUMBA is False. This package provides what numba-cuda code
+imports from numba itself: `numba.cuda`, `numba.types` and the scalar type
+names, `numba.core.errors` / `numba.errors`, `numba.extending`, `typeof`,
+and `vectorize` / `guvectorize` (numba-cuda's CUDA ufuncs). These are the
+numba-cuda objects: the paths are aliases (cuda/_aliases.py). numba's CPU
+compiler entry points raise NotImplementedError when used.
 """
-import pkgutil as _pkgutil
-import sys as _sys
+import cuda as _cuda
 
-# Like numba.cuda (see cuda/__init__.py), numba extends itself with `numba/`
-# folders of other sys.path entries, after cuhost's own modules.
-__path__ = _pkgutil.extend_path(__path__, __name__)
-
-import cuda as _cuda  # noqa: E402
-from cuda import types
-from cuda.types import *  # noqa: F401,F403
+from . import cuda  # noqa: F401  (registers sys.modules["numba.cuda"]: the same package as `cuda`)
+from . import types  # noqa: F401  (numba.types is cuda.types)
+from .types import *  # noqa: F401,F403
+from . import core, errors, extending  # noqa: F401
+from cuda.typing.typeof import typeof  # noqa: F401
+from cuda.np.ufunc import vectorize, guvectorize  # noqa: F401
+from cuda._missing import missing as _missing
 
 __version__ = "0.0.0+cuhost" + _cuda.__version__
 
-cuda = _cuda
-_sys.modules["numba.cuda"] = _cuda
-_sys.modules["numba.types"] = types
-_sys.modules["numba.core.types"] = types
+_missing(globals(), "njit jit generated_jit cfunc objmode prange literal_unroll literally stencil gdb",
+         " (cuhost has no base numba CPU compiler: numba.cuda.HAS_NUMBA is False)", prefix="numba")

@@ -1,3 +1,4 @@
-"""numba.core compatibility: types and errors map to cuhost's."""
-from cuda import types  # noqa: F401
-from . import errors  # noqa: F401
+"""numba.core compatibility: numba's types, errors and extension API are
+numba-cuda's (aliases of cuda.types, cuda.core.errors, cuda.extending; see
+cuda/_aliases.py)."""
+from . import errors, types  # noqa: F401

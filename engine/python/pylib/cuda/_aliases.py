@@ -1,0 +1,101 @@
+"""One module, two paths: numba-cuda's `numba.cuda.X` is cuhost's `cuda.X`.
+
+cuhost's API lives in the top-level `cuda` package (the C++ engine imports
+it by that name and existing cuhost scripts do `import cuda`);
+`numba.cuda` is the very same package object. Each feature has exactly one
+real home under `cuda.` and numba's paths are aliases resolved by the
+meta-path finder below, so `import numba.cuda.cudadrv.driver` and
+`import cuda.cudadrv.driver` give the *same* module object (one entry in
+sys.modules under each name, no copied code, no second execution).
+
+Rules, applied repeatedly until none matches (longest prefix first):
+
+    numba.cuda[.X]         -> cuda[.X]               (numba-cuda's layout)
+    numba.core.errors      -> cuda.core.errors       (no base numba in cuhost:
+    numba.errors           -> cuda.core.errors        numba's own paths show
+    numba.core.types       -> cuda.types              numba-cuda's objects)
+    numba.types            -> cuda.types
+    numba.extending, numba.core.extending -> cuda.extending
+    numba.core.typing[.X]  -> cuda.typing[.X]
+    cuda.core.config       -> cuda.config            (one config module)
+
+A name the rules map is imported under its real name first, then registered
+under the alias; the module keeps its own __spec__ and __name__.
+
+NVIDIA's cuda-python also lives under `cuda` (cuda.core, cuda.bindings,
+cuda.pathfinder). cuhost owns the top-level `cuda` name, so cuda-python
+cannot be imported inside cuhost: `cuda.core` is numba-cuda's
+`numba.cuda.core`, and the few cuda-python names numba-cuda's code imports
+from it are stand-ins declared in cuda/core/_cuda_python.py (see there).
+"""
+import importlib
+
+import importlib.util
+import sys
+
+_PREFIX_RULES = (
+    ("numba.cuda", "cuda"),
+    ("numba.core.errors", "cuda.core.errors"),
+    ("numba.errors", "cuda.core.errors"),
+    ("numba.core.types", "cuda.types"),
+    ("numba.types", "cuda.types"),
+    ("numba.core.extending", "cuda.extending"),
+    ("numba.extending", "cuda.extending"),
+    ("numba.core.typing", "cuda.typing"),
+    ("cuda.core.config", "cuda.config"),
+)
+
+
+def real_name(fullname):
+    """The module `fullname` is an alias of, or None when it is a real name."""
+    name = fullname
+    for _ in range(len(_PREFIX_RULES)):
+        for alias, target in _PREFIX_RULES:
+            if name == alias or name.startswith(alias + "."):
+                name = target + name[len(alias):]
+                break
+        else:
+            break
+    return None if name == fullname else name
+
+
+class _AliasLoader:
+    def __init__(self, target):
+        self._target = target
+        self._real_spec = None
+
+    def create_module(self, spec):
+        module = importlib.import_module(self._target)
+        self._real_spec = module.__spec__
+        return module
+
+    def exec_module(self, module):
+        # The import system stamped the alias spec on the shared module;
+        # the module keeps the spec of its real name.
+        module.__spec__ = self._real_spec
+
+
+class AliasFinder:
+    """Resolves numba's module paths to cuhost's real modules (see the module docstring)."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        real = real_name(fullname)
+        if real is None:
+            return None
+        if real in sys.modules:
+            is_package = hasattr(sys.modules[real], "__path__")
+        else:
+            try:
+                real_spec = importlib.util.find_spec(real)
+            except ModuleNotFoundError:
+                return None
+            if real_spec is None:
+                return None
+            is_package = real_spec.submodule_search_locations is not None
+        return importlib.util.spec_from_loader(fullname, _AliasLoader(real), is_package=is_package)
+
+
+def install():
+    """Put the alias finder first on sys.meta_path (once)."""
+    if not any(isinstance(f, AliasFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, AliasFinder())

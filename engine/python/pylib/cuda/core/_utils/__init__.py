@@ -1,0 +1,1 @@
+"""cuda-python's cuda.core._utils, as far as numba-cuda code reaches into it."""

@@ -1,0 +1,1 @@
+"""numba.cuda.kernels: numba-cuda's ready-made kernels (reduction, transpose)."""

@@ -1,0 +1,1 @@
+"""numba.cuda.misc: numba-cuda's miscellany; only misc.special has user-facing names."""

@@ -1,0 +1,41 @@
+"""numba.cuda.np.numpy_support: NumPy dtypes <-> numba types.
+
+Conversions for the scalar types cuhost's kernels have; others (records,
+datetimes, float16) raise NotImplementedError naming the dtype.
+"""
+import numpy as _np
+
+from .. import types as _types
+from .._missing import missing as _missing
+
+numpy_version = tuple(int(x) for x in _np.__version__.split(".")[:2])
+
+FROM_DTYPE = {_np.dtype(t._numpy): t for t in (
+    _types.boolean, _types.int8, _types.int16, _types.int32, _types.int64, _types.uint8, _types.uint16,
+    _types.uint32, _types.uint64, _types.float32, _types.float64, _types.complex64, _types.complex128)}
+
+
+def from_dtype(dtype):
+    """The numba scalar type of a NumPy dtype (or anything np.dtype accepts)."""
+    dt = _np.dtype(dtype)
+    try:
+        return FROM_DTYPE[dt.newbyteorder("=") if dt.byteorder not in ("=", "|") else dt]
+    except KeyError:
+        raise NotImplementedError("numba.cuda.np.numpy_support.from_dtype(%r) is not implemented in cuhost yet "
+                                  "(kernels have no %s type)" % (dt, dt.kind)) from None
+
+
+def as_dtype(nbtype):
+    """The NumPy dtype of a numba scalar type."""
+    if isinstance(nbtype, _types.Scalar):
+        return _np.dtype(nbtype._numpy)
+    raise NotImplementedError("%r cannot be represented as a NumPy dtype" % (nbtype,))
+
+
+def is_array(val):
+    return isinstance(val, _np.ndarray)
+
+
+_missing(globals(), "carray farray is_contiguous is_nonelike map_layout select_array_wrapper resolve_output_type "
+                   "supported_ufunc_loop ufunc_find_matching_loop ufunc_can_cast type_can_asarray "
+                   "from_struct_dtype as_struct_dtype")
