@@ -72,10 +72,26 @@ class _NamedModule(pytest.Module):
         return importlib.import_module(_module_name(self.path))
 
 
+def _under_root(path):
+    return os.path.realpath(str(path)).startswith(_state["root"] + os.sep)
+
+
 def pytest_pycollect_makemodule(module_path, parent):
-    if os.path.realpath(str(module_path)).startswith(_state["root"] + os.sep):
+    if _under_root(module_path) and module_path.name != "__init__.py":
         return _NamedModule.from_parent(parent, path=module_path)
     return None
+
+
+if hasattr(pytest, "Dir"):  # pytest >= 8 collects folders itself
+
+    def pytest_collect_directory(path, parent):
+        """Folders of numba.cuda.tests as plain folders: pytest's Package
+        would import each __init__.py under a name made from its path, which
+        for an installed numba-cuda is not numba.cuda.tests; the modules
+        import their packages by their dotted names instead."""
+        if _under_root(path) or os.path.realpath(str(path)) == _state["root"]:
+            return pytest.Dir.from_parent(parent, path=path)
+        return None
 
 
 @pytest.fixture

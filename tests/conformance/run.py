@@ -38,6 +38,7 @@ import scope  # noqa: E402
 WHEELS = {"numba-cuda": scope.NUMBA_VERSION, "filecheck": "1.0.6"}
 RATCHET = os.path.join(HERE, "ratchet_cpu.txt")
 PASS = "passed"
+_SEVERITY = {"not run": -1, "skipped": 0, "xfailed": 1, "passed": 2, "xpassed": 3, "failed": 4, "error": 5}
 
 
 # --- fetching ---------------------------------------------------------------
@@ -157,7 +158,11 @@ def run_module(args, module, tests_root, env, out_dir):
                 rec = json.loads(line)
                 if rec["outcome"] == "collected":
                     tests.setdefault(rec["id"], {"outcome": "not run", "reason": ""})
-                else:
+                    continue
+                # A test can report more than once (subtests, a teardown
+                # error after a pass): the worst outcome is the test's.
+                old = tests.get(rec["id"])
+                if old is None or _SEVERITY[rec["outcome"]] >= _SEVERITY.get(old["outcome"], -1):
                     tests[rec["id"]] = {"outcome": rec["outcome"], "reason": rec["reason"]}
     if rc == 2 and any(t.endswith("::<module>") for t in tests):
         status = "collection error"  # pytest's exit 2: the module did not import
