@@ -72,6 +72,29 @@ void inherit_through_environment(cuhost::app::CommandLine& cl) {
   }
 }
 
+// True when python3 would run the code of -c: its options come first, and
+// -c may end a cluster of flags (-Bc). -W and -X take a value.
+bool runs_code_string(const std::vector<std::string>& argv) {
+  for (size_t i = 1; i < argv.size(); ++i) {
+    const std::string& token = argv[i];
+    if (token == "--check-hash-based-pycs") {
+      ++i;
+      continue;
+    }
+    if (token.size() < 2 || token[0] != '-' || token == "--") return false;
+    if (token[1] == '-') continue;  // --help, --version
+    for (size_t k = 1; k < token.size(); ++k) {
+      if (token[k] == 'c') return true;
+      if (token[k] == 'm') return false;
+      if (token[k] == 'W' || token[k] == 'X') {
+        if (k + 1 == token.size()) ++i;  // the value is the next argument
+        break;
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -98,6 +121,10 @@ int main(int argc, char** argv) {
   inherit_through_environment(cl);
   cl.options.python_executable = own_path(argv[0]);
   if (cl.command == "python") cl.options.python_command_line = cl.python_argv;
+  // `-c` commands (multiprocessing's spawn and forkserver children among
+  // them) start the driver at first use: the forkserver forks its workers
+  // from a process that must not have initialized CUDA.
+  cl.options.defer_backend_start = cl.command == "python" && runs_code_string(cl.python_argv);
   if (cl.command == "run") {  // `cuhost run SCRIPT ARGS` is `cuhost SCRIPT ARGS` ("--": a script may start with '-')
     cl.options.python_command_line = {argv[0], "--", cl.script};
     cl.options.python_command_line.insert(cl.options.python_command_line.end(), cl.args.begin(), cl.args.end());

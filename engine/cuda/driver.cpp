@@ -4,7 +4,9 @@
 #include "cuda/driver.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 
+#include <atomic>
 #include <mutex>
 
 #include "cuda/launch.h"
@@ -19,6 +21,11 @@ struct Loaded {
   DriverStatus status;
   DriverTable table;
 };
+
+// The CUDA driver cannot be used in a child forked after cuInit: every call
+// there fails or hangs. Such a child is told so at its first use, before any
+// driver call, as numba-cuda tells it.
+std::atomic<bool> g_forked_after_init{false};
 
 using GetProcAddress = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
 
@@ -59,6 +66,7 @@ Loaded& load() {
       loaded.status.reason = "cuInit failed: " + error_name(r);
       return;
     }
+    pthread_atfork(nullptr, nullptr, [] { g_forked_after_init.store(true, std::memory_order_relaxed); });
     if (loaded.table.cuDriverGetVersion) loaded.table.cuDriverGetVersion(&loaded.status.version);
     int count = 0;
     r = loaded.table.cuDeviceGetCount(&count);
@@ -77,6 +85,10 @@ Loaded& load() {
 const DriverStatus& driver_status() { return load().status; }
 
 const DriverTable& driver() {
+  if (g_forked_after_init.load(std::memory_order_relaxed))
+    throw UserError(ErrorKind::CudaAPIError,
+                    "CUDA initialized before forking: a process forked after it used CUDA cannot use CUDA; "
+                    "start children with multiprocessing's 'spawn' or 'forkserver' method");
   Loaded& l = load();
   if (!l.status.available) throw UserError(ErrorKind::CudaSupportError, "CUDA driver unavailable: " + l.status.reason);
   return l.table;

@@ -3,6 +3,8 @@
 // and creating the primary context, overlapped with the interpreter's start.
 #include "runtime/session.h"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
@@ -27,6 +29,10 @@ std::atomic<bool> g_resolved{true};
 std::mutex g_resolve_mutex;
 std::condition_variable g_resolve_done;
 std::thread* g_startup = nullptr;
+// RuntimeOptions::defer_backend_start: the first session() resolves.
+bool g_deferred = false;
+RuntimeOptions g_deferred_options;
+std::once_flag g_deferred_once;
 
 Backend resolve_backend(const RuntimeOptions& options, std::string& fallback_reason) {
   const cuda::DriverStatus& status = cuda::driver_status();
@@ -72,11 +78,15 @@ void create_primary_context(int device) {
 // after cuInit returned (exit handlers run in reverse order). Registered
 // earlier, the driver tore itself down under a thread still creating the
 // context, and the process hung at exit.
+// A child forked by the process has no startup thread to join (its handle
+// names the parent's thread).
 std::once_flag g_join_registered;
+std::atomic<bool> g_is_forked_child{false};
 void join_at_exit() {
   std::call_once(g_join_registered, [] {
+    pthread_atfork(nullptr, nullptr, [] { g_is_forked_child.store(true, std::memory_order_relaxed); });
     std::atexit([] {
-      if (g_startup && g_startup->joinable()) g_startup->join();
+      if (g_startup && g_startup->joinable() && !g_is_forked_child.load(std::memory_order_relaxed)) g_startup->join();
     });
   });
 }
@@ -84,6 +94,15 @@ void join_at_exit() {
 }  // namespace
 
 Session& session() {
+  if (!g_resolved.load(std::memory_order_acquire) && g_deferred) {
+    std::call_once(g_deferred_once, [] {  // a throw (a missing GPU for --backend cuda) lets the next call retry
+      Session& s = storage();
+      s.backend = resolve_backend(g_deferred_options, s.fallback_reason);
+      publish(s, g_deferred_options);
+      g_resolved.store(true, std::memory_order_release);
+    });
+    return storage();
+  }
   if (!g_resolved.load(std::memory_order_acquire)) {
     std::unique_lock<std::mutex> lock(g_resolve_mutex);
     g_resolve_done.wait(lock, [] { return g_resolved.load(std::memory_order_acquire); });
@@ -96,6 +115,12 @@ void start_session(const RuntimeOptions& options) {
   s.device = options.device;
   s.bounds_check = options.bounds_check;
   s.plugin_paths = options.plugin_paths;
+  if (options.defer_backend_start && !g_startup) {
+    g_deferred_options = options;
+    g_deferred = true;
+    g_resolved.store(false, std::memory_order_release);
+    return;
+  }
   if (options.backend != Backend::Auto || g_startup) {
     s.backend = resolve_backend(options, s.fallback_reason);
     publish(s, options);

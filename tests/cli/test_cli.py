@@ -209,6 +209,19 @@ def multiprocessing_pool_workers_launch_kernels():
 
 
 @case
+def multiprocessing_on_the_gpu():
+    if not has_driver():
+        return  # GPU machine only (the null-driver test fork_after_init.py covers the host side in CI)
+    here = os.path.dirname(os.path.abspath(__file__))
+    for method in ("spawn", "forkserver"):
+        p = run("--backend", "cuda", os.path.join(here, "mp_pool_kernels.py"), method)
+        assert p.returncode == 0 and p.stdout.strip() == "%s: 4 workers' results match NumPy on cuda" % method, (
+            method, p.stdout, p.stderr)
+    p = run("--backend", "cuda", os.path.join(here, "mp_pool_kernels.py"), "fork")
+    assert p.returncode == 1 and "CUDA initialized before forking" in p.stderr, (p.stdout, p.stderr)
+
+
+@case
 def pytest_runs_as_a_module():
     p = run("--backend", "cpu", "-m", "pytest", "--version")
     assert p.returncode == 0 and "pytest 7." in (p.stdout + p.stderr), (p.stdout, p.stderr)

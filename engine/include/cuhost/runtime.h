@@ -37,6 +37,11 @@ struct RuntimeOptions {
   // executable passes its own path, so subprocesses and multiprocessing
   // children start cuhost again.
   std::string python_executable;
+  // Start the backend (load the driver, cuInit) at its first use instead of
+  // during the interpreter's start. A process that forks before it uses the
+  // GPU (multiprocessing's forkserver) then leaves its children a driver they
+  // can use; the cuhost executable asks for it for `-c` commands.
+  bool defer_backend_start = false;
 };
 
 // A device buffer the host application owns and lends to scripts, zero-copy.
