@@ -40,8 +40,16 @@ bool check_script(const std::string& path, std::string& why) {
   return true;
 }
 
-// The executable's own absolute path, for sys.executable.
+// The executable's own absolute path, for sys.executable. A launcher that
+// wraps the binary (a GPU bundle's script that sets the library path) names
+// itself in CUHOST_EXECUTABLE, so that children started through
+// sys.executable go through it again; the variable is not passed on.
 std::string own_path(const char* argv0) {
+  if (const char* launcher = std::getenv("CUHOST_EXECUTABLE"); launcher && *launcher) {
+    std::string path = launcher;
+    unsetenv("CUHOST_EXECUTABLE");
+    return path;
+  }
   char buf[4096];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
   return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string(argv0);

@@ -73,6 +73,7 @@ top="$(dirname "$here")"
 export LD_LIBRARY_PATH="$top/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export CUHOST_PYTHONHOME="$top"
 export CUHOST_CLANG="$top/bin/clang"
+export CUHOST_EXECUTABLE="$here/$(basename "$0")"  # sys.executable: this wrapper
 exec "$0.bin" "$@"
 WRAP
   chmod +x "$b/$w"
