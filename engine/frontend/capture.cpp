@@ -181,8 +181,18 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
   PyRef firstline = py_attr(code.get(), "co_firstlineno");
   int code_first_line = firstline ? static_cast<int>(PyLong_AsLong(firstline.get())) : 1;
 
-  // The source lines of the whole file, for caret displays and the fast cut.
-  {
+  // The source lines of the whole file, for caret displays and the fast cut:
+  // the text given to exec()/compile() when the function came from one (its
+  // "<string>" file name may name other text in linecache), else the file's.
+  if (std::string text = exec_source_of(code.get()); !text.empty()) {
+    size_t start = 0;
+    while (start < text.size()) {
+      size_t end = text.find('\n', start);
+      end = end == std::string::npos ? text.size() : end + 1;
+      out->file_lines.push_back(text.substr(start, end - start));
+      start = end;
+    }
+  } else {
     PyRef linecache(PyImport_ImportModule("linecache"));
     PyRef globals = py_attr(pyfunc, "__globals__");
     PyRef lines;

@@ -31,4 +31,9 @@ std::shared_ptr<runtime::JitFunction> jit_function_of(PyObject* obj);
 // cuda.declare_device result, or nullptr. Implemented in python/.
 std::shared_ptr<const ir::ForeignFunction> foreign_function_of(PyObject* obj);
 
+// Hook for the python/ layer: the source text a code object was compiled
+// from when exec() or compile() was given it as a string (no file holds it),
+// or an empty string. Implemented in python/exec_sources.cpp.
+std::string exec_source_of(PyObject* code);
+
 }  // namespace cuhost::frontend

@@ -90,6 +90,7 @@ std::vector<ir::LinkItem> link_items_from_object(PyObject* obj);
 // The parts of the dispatch area registered by add_dispatcher.
 int add_launch(PyObject* module);
 int add_compile_api(PyObject* module);
+int add_exec_sources(PyObject* module);  // exec_sources.cpp
 int add_declare_device(PyObject* module);
 int add_typeof(PyObject* module);
 int add_dispatcher_type(PyObject* module);

@@ -26,6 +26,8 @@ for _entry in list(_sys.path):
 
 from . import _aliases, _unimplemented
 
+_cuhost._record_exec_sources()  # kernels defined in exec()/compile() text compile too
+
 _aliases.install()
 _unimplemented.install()
 

@@ -1,0 +1,131 @@
+// Source text of code that exec() and compile() were given as a string.
+// cuhost compiles a kernel from its source, and a function made by
+// exec("def k(a): ...") has no file that holds it ("<string>"), where
+// numba-cuda, working from bytecode, compiles it all the same. Once `cuda` is
+// imported, builtins.exec and builtins.compile are wrapped: given source
+// text, they remember it for every code object compiled from it (nested
+// functions included), and capture (frontend/capture.cpp) reads it back by
+// code object. The wrappers are C functions, so the calling Python frame
+// stays the caller's: exec() with no namespace and compile()'s inherited
+// __future__ flags behave exactly as before.
+#include <Python.h>
+
+#include <string>
+
+#include "frontend/capture.h"
+#include "python/dispatcher.h"
+
+namespace cuhost::python {
+namespace {
+
+PyObject* g_sources = nullptr;  // dict: code object -> source text (str)
+PyObject* g_exec = nullptr;     // the original builtins
+PyObject* g_compile = nullptr;
+
+// Maps `code` and every code object nested in its constants to `source`.
+int remember(PyObject* code, PyObject* source) {
+  if (!PyCode_Check(code)) return 0;
+  if (PyDict_SetItem(g_sources, code, source) < 0) return -1;
+  PyObject* consts = reinterpret_cast<PyCodeObject*>(code)->co_consts;
+  for (Py_ssize_t i = 0; consts && i < PyTuple_GET_SIZE(consts); ++i)
+    if (remember(PyTuple_GET_ITEM(consts, i), source) < 0) return -1;
+  return 0;
+}
+
+PyObject* source_argument(PyObject* args, PyObject* kwargs) {
+  PyObject* source = PyTuple_GET_SIZE(args) > 0 ? PyTuple_GET_ITEM(args, 0) : nullptr;
+  if (!source && kwargs) source = PyDict_GetItemString(kwargs, "source");
+  return source && PyUnicode_Check(source) ? source : nullptr;
+}
+
+PyObject* recording_compile(PyObject*, PyObject* args, PyObject* kwargs) {
+  PyObject* result = PyObject_Call(g_compile, args, kwargs);
+  PyObject* source = result ? source_argument(args, kwargs) : nullptr;
+  if (source && remember(result, source) < 0) Py_CLEAR(result);
+  return result;
+}
+
+PyObject* recording_exec(PyObject*, PyObject* args, PyObject* kwargs) {
+  PyObject* source = PyTuple_GET_SIZE(args) > 0 ? PyTuple_GET_ITEM(args, 0) : nullptr;
+  if (!source || !PyUnicode_Check(source)) return PyObject_Call(g_exec, args, kwargs);
+  // exec(text) compiles as "<string>" with the caller's __future__ flags;
+  // compile() called from here inherits the same flags (this frame is the
+  // caller's), so the code is the one exec would have made.
+  PyObject* code = PyObject_CallFunction(g_compile, "Oss", source, "<string>", "exec");
+  if (!code) return nullptr;
+  if (remember(code, source) < 0) {
+    Py_DECREF(code);
+    return nullptr;
+  }
+  PyObject* head = PyTuple_Pack(1, code);
+  PyObject* rest = PyTuple_GetSlice(args, 1, PyTuple_GET_SIZE(args));
+  PyObject* call_args = head && rest ? PySequence_Concat(head, rest) : nullptr;
+  Py_DECREF(code);
+  Py_XDECREF(head);
+  Py_XDECREF(rest);
+  if (!call_args) return nullptr;
+  PyObject* result = PyObject_Call(g_exec, call_args, kwargs);
+  Py_DECREF(call_args);
+  return result;
+}
+
+PyMethodDef g_exec_def = {"exec", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(recording_exec)),
+                          METH_VARARGS | METH_KEYWORDS,
+                          "exec(source, globals=None, locals=None, /, *, closure=None): Python's exec; source text "
+                          "is remembered so that kernels it defines can be compiled by cuhost."};
+PyMethodDef g_compile_def = {"compile",
+                             reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(recording_compile)),
+                             METH_VARARGS | METH_KEYWORDS,
+                             "compile(source, filename, mode, ...): Python's compile; source text is remembered so "
+                             "that kernels it defines can be compiled by cuhost."};
+
+// Wraps builtins.exec and builtins.compile once per process.
+PyObject* install(PyObject*, PyObject*) {
+  if (g_sources) Py_RETURN_NONE;
+  PyObject* builtins = PyEval_GetBuiltins();  // borrowed
+  g_exec = PyDict_GetItemString(builtins, "exec");
+  g_compile = PyDict_GetItemString(builtins, "compile");
+  if (!g_exec || !g_compile) return PyErr_Format(PyExc_RuntimeError, "builtins.exec or builtins.compile missing");
+  Py_INCREF(g_exec);
+  Py_INCREF(g_compile);
+  g_sources = PyDict_New();
+  PyObject* exec = PyCFunction_New(&g_exec_def, nullptr);
+  PyObject* compile = PyCFunction_New(&g_compile_def, nullptr);
+  int failed = !exec || !compile || PyDict_SetItemString(builtins, "exec", exec) < 0 ||
+               PyDict_SetItemString(builtins, "compile", compile) < 0;
+  Py_XDECREF(exec);
+  Py_XDECREF(compile);
+  if (failed) return nullptr;
+  Py_RETURN_NONE;
+}
+
+PyMethodDef g_methods[] = {
+    {"_record_exec_sources", install, METH_NOARGS,
+     "Wraps builtins.exec and builtins.compile so that kernels defined in source text can be compiled."},
+    {nullptr, nullptr, 0, nullptr}};
+
+}  // namespace
+
+int add_exec_sources(PyObject* module) { return PyModule_AddFunctions(module, g_methods); }
+
+}  // namespace cuhost::python
+
+namespace cuhost::frontend {
+
+std::string exec_source_of(PyObject* code) {
+  if (!python::g_sources || !code) return {};
+  PyObject* text = PyDict_GetItemWithError(python::g_sources, code);  // borrowed
+  if (!text) {
+    PyErr_Clear();
+    return {};
+  }
+  Py_ssize_t size = 0;
+  const char* utf8 = PyUnicode_AsUTF8AndSize(text, &size);
+  if (!utf8) {
+    PyErr_Clear();
+    return {};
+  }
+  return std::string(utf8, static_cast<size_t>(size));
+}
+
+}  // namespace cuhost::frontend
