@@ -222,7 +222,7 @@ def multiprocessing_on_the_gpu():
 
 
 @case
-def pytest_runs_as_a_module():
+def pytest_and_unittest_run_as_modules():
     p = run("--backend", "cpu", "-m", "pytest", "--version")
     assert p.returncode == 0 and "pytest 7." in (p.stdout + p.stderr), (p.stdout, p.stderr)
     test = script("from numba import cuda\nimport numpy as np\n\n"
@@ -237,6 +237,10 @@ def pytest_runs_as_a_module():
                   "    assert 1 == 2\n")
     p = run("--backend", "cpu", "-m", "pytest", "-q", "-p", "no:cacheprovider", test)
     assert p.returncode == 1 and "1 failed, 1 passed" in p.stdout, (p.stdout, p.stderr)
+    folder = os.path.dirname(test)
+    p = subprocess.run([CUHOST, "--backend", "cpu", "-m", "unittest", os.path.basename(test)[:-3]], cwd=folder,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1 and "Ran 2 tests" in p.stderr and "FAILED (failures=1)" in p.stderr, p.stderr
 
 
 @case
