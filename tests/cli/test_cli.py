@@ -237,9 +237,19 @@ def pytest_and_unittest_run_as_modules():
                   "    assert 1 == 2\n")
     p = run("--backend", "cpu", "-m", "pytest", "-q", "-p", "no:cacheprovider", test)
     assert p.returncode == 1 and "1 failed, 1 passed" in p.stdout, (p.stdout, p.stderr)
-    folder = os.path.dirname(test)
-    p = subprocess.run([CUHOST, "--backend", "cpu", "-m", "unittest", os.path.basename(test)[:-3]], cwd=folder,
-                       capture_output=True, text=True, timeout=120)
+    unit = script("import unittest\nimport numpy as np\nfrom numba import cuda\n\n"
+                  "class T(unittest.TestCase):\n"
+                  "    def test_kernel(self):\n"
+                  "        @cuda.jit\n"
+                  "        def dbl(a):\n"
+                  "            a[cuda.grid(1)] *= 2\n"
+                  "        x = np.arange(32.0)\n"
+                  "        dbl[1, 32](x)\n"
+                  "        self.assertTrue((x == 2 * np.arange(32.0)).all())\n\n"
+                  "    def test_fails(self):\n"
+                  "        self.assertEqual(1, 2)\n")
+    p = subprocess.run([CUHOST, "--backend", "cpu", "-m", "unittest", os.path.basename(unit)[:-3]],
+                       cwd=os.path.dirname(unit), capture_output=True, text=True, timeout=120)
     assert p.returncode == 1 and "Ran 2 tests" in p.stderr and "FAILED (failures=1)" in p.stderr, p.stderr
 
 
