@@ -31,6 +31,7 @@ OUT_OF_SCOPE = {
     # the simulator, packaging and benchmarks
     "cudasim/test_cudasim_issues.py": "the CUDA simulator (ENABLE_CUDASIM), which cuhost replaces by its CPU backend",
     "nocuda/test_library_lookup.py": "numba-cuda's search for CUDA libraries in conda/pip environments",
+    "nocuda/test_cache_version.py": "the key and file format of numba-cuda's on-disk cache index classes (core.caching)",
     "nocuda/test_import.py": "which of numba-cuda's own modules an import loads (its package internals)",
     "benchmarks/test_kernel_launch.py": "a pytest-benchmark timing; speed is measured in scripts/bench, not here",
 }
