@@ -54,7 +54,8 @@ class Dim:
             first, _, step = item.indices(self.size)
             count = len(range(*item.indices(self.size)))
             start = self.start + first * self.stride
-            stride = step * self.stride
+            # NumPy keeps the axis' own stride for an empty selection.
+            stride = step * self.stride if count else self.stride
             return Dim(start, start + count * stride, count, stride, False)
         index = operator.index(item)
         if index < 0:
@@ -225,12 +226,15 @@ class Array:
         if len(shape) != len(strides):
             raise ValueError("shape %r and strides %r differ in length" % (shape, strides))
         dims = []
+        base = offset
         for n, s in zip(shape, strides):
             dims.append(Dim(offset, offset + n * s, n, s, False))
             offset = 0  # the offset is carried by the first axis only
-        return cls(dims, int(itemsize))
+        return cls(dims, int(itemsize), _offset=base)
 
-    def __init__(self, dims, itemsize):
+    def __init__(self, dims, itemsize, _offset=0):
+        # A 0-d array has no axis to carry its offset: it is kept apart.
+        self._offset0 = _offset if not dims else 0
         self.dims = tuple(dims)
         self.ndim = len(self.dims)
         self.shape = tuple(d.size for d in self.dims)
@@ -242,10 +246,10 @@ class Array:
         self.flags = {"C_CONTIGUOUS": c, "F_CONTIGUOUS": f}
 
     def _base(self):
-        return sum(d.start for d in self.dims)
+        return sum(d.start for d in self.dims) + self._offset0
 
     def _compute_extent(self):
-        base = self._base() if self.dims else 0
+        base = self._base()
         if self.size == 0:
             return Extent(base, base)
         low = high = base
