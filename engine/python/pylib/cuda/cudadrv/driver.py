@@ -65,14 +65,17 @@ class MemoryPointer:
         self.size = int(size)
         self._bytes = _bytes
         self._finalizer = weakref.finalize(self, finalizer) if finalizer is not None else None
+        self._owner = owner  # None for the allocation itself (no self-cycle: deletion frees at once)
         if owner is None:
-            self.owner = self
             self.refct = 1
         else:
-            self.owner = owner
             owner.refct += 1
             # A view gives its count back when it goes.
             weakref.finalize(self, MemoryPointer._release, owner)
+
+    @property
+    def owner(self):
+        return self if self._owner is None else self._owner
 
     @staticmethod
     def _release(owner):
