@@ -240,18 +240,110 @@ def list_devices():
     return list(gpus)
 
 
+class _MemoryManager:
+    """The current context's memory manager (numba's NumbaCUDAMemoryManager
+    interface, version 1). cuhost's host owns device memory and frees an
+    allocation as soon as its last reference goes: there is no pending
+    deallocation queue, and external (EMM) plugins cannot replace it."""
+
+    interface_version = 1
+    initialized = True
+
+    def __init__(self, context):
+        self.context = context
+
+    def initialize(self):
+        pass
+
+    def memalloc(self, size):
+        return self.context.memalloc(size)
+
+    def memhostalloc(self, size, mapped=False, portable=False, wc=False):
+        return self.context.memhostalloc(size, mapped, portable, wc)
+
+    def get_memory_info(self):
+        return self.context.get_memory_info()
+
+    def reset(self):
+        synchronize()
+
+    @contextlib.contextmanager
+    def defer_cleanup(self):
+        yield
+
+    @property
+    def deallocations(self):
+        raise NotImplementedError("Context.memory_manager.deallocations is not implemented in cuhost: device memory "
+                                  "is freed when its last reference goes, with no pending-deallocation queue")
+
+
 class _Context:
     """The current device's primary context (cuhost shares it with the host)."""
 
     def __init__(self, device):
         self.device = device
+        self.memory_manager = _MemoryManager(self)
+
+    @property
+    def handle(self):
+        return None
 
     def get_memory_info(self):
         """(free, total) bytes of device memory."""
-        return _cuhost._memory_info()
+        from .cudadrv.driver import MemoryInfo
+
+        return MemoryInfo(*_cuhost._memory_info())
 
     def synchronize(self):
         synchronize()
+
+    def reset(self):
+        """numba's Context.reset: waits for outstanding work, then unloads
+        every kernel module (their teardown callbacks run; later launches load
+        them again). Device memory stays with the arrays that own it, and the
+        host keeps the context itself."""
+        synchronize()
+        _cuhost._unload_modules()
+
+    def memalloc(self, size):
+        """`size` bytes of device memory (a driver.MemoryPointer)."""
+        from .cudadrv.driver import _memalloc
+
+        return _memalloc(self, size)
+
+    def memhostalloc(self, size, mapped=False, portable=False, wc=False):
+        """`size` bytes of page-locked host memory (MappedMemory when `mapped`, else PinnedMemory)."""
+        from .cudadrv.driver import _memhostalloc
+
+        return _memhostalloc(self, size, mapped, portable, wc)
+
+    def mempin(self, owner, pointer, size, mapped=False):
+        raise NotImplementedError("Context.mempin is not implemented in cuhost: it cannot page-lock existing host "
+                                  "memory; use Context.memhostalloc or cuda.pinned_array")
+
+    def memallocmanaged(self, size, attach_global=True):
+        raise NotImplementedError("Context.memallocmanaged is not implemented in cuhost: no managed memory")
+
+    def get_default_stream(self):
+        return default_stream()
+
+    def get_legacy_default_stream(self):
+        return legacy_default_stream()
+
+    def get_per_thread_default_stream(self):
+        return per_thread_default_stream()
+
+    def create_stream(self):
+        return stream()
+
+    def create_external_stream(self, ptr):
+        return external_stream(ptr)
+
+    def __eq__(self, other):
+        return isinstance(other, _Context) and other.device == self.device
+
+    def __hash__(self):
+        return hash(self.device)
 
     def __repr__(self):
         return "<CUDA context on %r>" % (self.device,)
