@@ -315,6 +315,13 @@ void write_kernel_output() {
 
 void run_cpu(const runtime::CompiledKernel& k, const unsigned grid[3], const unsigned block[3], unsigned shared,
              void** params) {
+  // A GPU refuses a block larger than the kernel's launch bound in cuLaunchKernel; so does the CPU backend.
+  unsigned long long threads = 1ULL * block[0] * block[1] * block[2];
+  if (k.launch_bound_threads > 0 && threads > static_cast<unsigned long long>(k.launch_bound_threads))
+    throw UserError(ErrorKind::CudaAPIError,
+                    concat("cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE (invalid argument) in kernel '", k.name,
+                           "': a block of ", threads, " threads exceeds its launch bound of ", k.launch_bound_threads,
+                           " threads per block"));
   cpu::CpuLaunch l = runtime::cpu_launch_of(k, grid, block, shared, params);
   std::exception_ptr error;
   without_gil([&] {

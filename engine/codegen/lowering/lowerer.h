@@ -49,6 +49,7 @@ struct LoweringOptions {
   bool debug = false;         // bounds checks, division-by-zero reports
   bool bounds_check = false;  // CPU: bounds checks without debug
   bool fastmath = false;
+  unsigned fastmath_flags = 0;  // runtime::FastMathFlag bits when fastmath is a set of flags
   std::string kernel_name;  // for error reports
 };
 

@@ -20,7 +20,7 @@ def raises(exc, text, fn, *args, **kw):
 raises(TypeError, "unexpected option 'fast_math'", cuda.jit, fast_math=True)
 raises(TypeError, "unexpected option 'bogus'", lambda: cuda.jit(f, bogus=1))
 raises(NotImplementedError, "Unsupported ABI: fortran", cuda.jit, abi="fortran")
-raises(NotImplementedError, "kernels cannot use the C ABI", lambda: cuda.jit(abi="c")(f))
+raises(NotImplementedError, "The C ABI is not supported for kernels", lambda: cuda.jit(abi="c")(f))
 raises(TypeError, "opt must be a bool or an int", lambda: cuda.jit(opt="high")(f))
 raises(ValueError, "inline must be True, False, 'always' or 'never'", lambda: cuda.jit(inline="sometimes")(f))
 raises(TypeError, "max_registers must be an int", lambda: cuda.jit(max_registers="many")(f))
