@@ -518,6 +518,26 @@ PyObject* launcher_repr(PyObject* obj) {
                               l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
 }
 
+// Pickling a configured kernel (numba-cuda pickles k[grid, block]): rebuilt
+// as dispatcher[grid, block, 0, sharedmem]; a stream is not picklable.
+PyObject* launcher_reduce(PyObject* obj, PyObject*) {
+  auto* l = reinterpret_cast<LauncherObject*>(obj);
+  if (l->forall_tasks >= 0 || l->stream_obj) {
+    PyErr_SetString(PyExc_TypeError, "cannot pickle a forall launcher or a launcher bound to a stream");
+    return nullptr;
+  }
+  PyObject* op = PyImport_ImportModule("operator");
+  if (!op) return nullptr;
+  PyObject* getitem = PyObject_GetAttrString(op, "getitem");
+  Py_DECREF(op);
+  if (!getitem) return nullptr;
+  return Py_BuildValue("(N(O(NNiI)))", getitem, reinterpret_cast<PyObject*>(l->dispatcher), dims_tuple(l->grid),
+                       dims_tuple(l->block), 0, l->shared_bytes);
+}
+
+PyMethodDef g_launcher_methods[] = {{"__reduce__", launcher_reduce, METH_NOARGS, nullptr},
+                                    {nullptr, nullptr, 0, nullptr}};
+
 PyGetSetDef g_getset[] = {{"griddim", get_griddim, nullptr, nullptr, nullptr},
                           {"blockdim", get_blockdim, nullptr, nullptr, nullptr},
                           {"sharedmem", get_sharedmem, nullptr, nullptr, nullptr},
@@ -535,6 +555,7 @@ PyTypeObject make_launcher_type() {
   t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL;
   t.tp_doc = "A kernel with its launch configuration; call it with the kernel's arguments.";
   t.tp_getset = g_getset;
+  t.tp_methods = g_launcher_methods;
   return t;
 }
 

@@ -69,6 +69,9 @@ KernelResources kernel_resources(const std::shared_ptr<const CompiledKernel>& ke
   if (!parse_link_report(linked.info_log, kernel->symbol, &r))
     throw UserError(ErrorKind::RuntimeError, concat("nvJitLink reported no function properties for kernel '",
                                                     kernel->name, "' (", kernel->symbol, "):\n", linked.info_log));
+  // ptxas counts the 1 KiB sm_90 reserves for the system in "smem"; the
+  // driver's SHARED_SIZE_BYTES is the kernel's own static shared memory.
+  r.shared_bytes = static_cast<int>(kernel->static_shared_bytes);
   r.max_threads = max_threads_for_registers(r.registers, kernel->launch_bound_threads);
   return r;
 }
