@@ -25,7 +25,10 @@ void inline_marked_calls(llvm::Module& m) {
     bool changed = false;
     for (llvm::CallBase* cb : calls) {
       llvm::InlineFunctionInfo info;
-      changed |= llvm::InlineFunction(*cb, info).isSuccess();
+      // No lifetime markers: the IR then reads as if the body had been written in place.
+      changed |= llvm::InlineFunction(*cb, info, /*MergeAttributes=*/false, /*CalleeAAR=*/nullptr,
+                                      /*InsertLifetime=*/false)
+                     .isSuccess();
     }
     if (!changed) break;
   }
