@@ -137,6 +137,11 @@ runtime::JitOptions parse_jit_options(PyObject* options) {
           throw UserError(ErrorKind::ValueError,
                           concat("inline must be True, False, 'always' or 'never', not '", s, "'"));
         o.inline_always = s == "always";
+      } else if (PyCallable_Check(value)) {
+        // numba calls a cost model with its own IR at each call site; cuhost has no such IR to give it.
+        throw UserError(ErrorKind::NotImplementedError,
+                        "inline=<cost model function> is not implemented in cuhost yet: use inline=True/'always' "
+                        "or False/'never'");
       } else {
         o.inline_always = value != Py_None && truthy(value);
       }
