@@ -99,6 +99,16 @@ PyObject* dispatcher_cubin(PyObject* obj, PyObject* signature) {
   })
 }
 
+// _host_llvm(signature) -> str: the optimized module the session's backend
+// runs (the CPU backend's host code; tests of its code generation read it).
+PyObject* dispatcher_host_llvm(PyObject* obj, PyObject* signature) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  CUHOST_PY_GUARD_V(nullptr, {
+    auto k = compile_specialization(self, types_for(self, signature));
+    return PyUnicode_FromStringAndSize(k->llvm_ir.data(), static_cast<Py_ssize_t>(k->llvm_ir.size()));
+  })
+}
+
 PyObject* dispatcher_compiled_signatures(PyObject* obj, PyObject*) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
   PyObject* list = PyList_New(0);
@@ -166,6 +176,7 @@ PyMethodDef g_methods[] = {
     {"_nvptx", dispatcher_nvptx, METH_O, "The NVPTX compilation of one signature (a dict)."},
     {"_resources", dispatcher_resources, METH_O, "Registers, local/shared/const memory, max threads (a dict)."},
     {"_cubin", dispatcher_cubin, METH_O, "The kernel of one signature assembled by nvJitLink (bytes)."},
+    {"_host_llvm", dispatcher_host_llvm, METH_O, "The optimized module the session's backend runs (str)."},
     {"_compiled_signatures", dispatcher_compiled_signatures, METH_NOARGS,
      "Argument-type spellings of every compiled specialization, in order."},
     {nullptr, nullptr, 0, nullptr}};

@@ -30,7 +30,7 @@ raises(ValueError, "max_registers must be a positive int, not -4", lambda: cuda.
 raises(ValueError, "max_registers must be a positive int, not 1" + "0" * 30, lambda: cuda.jit(max_registers=10**30)(f))
 raises(TypeError, "Expected path to file or a LinkableCode object", lambda: cuda.jit(link=[42])(f))
 raises(TypeError, "invalid signature", lambda: cuda.jit([3.5])(f))
-raises(TypeError, "must return void", lambda: cuda.jit("int32(int32[::1])")(f))
+raises(TypeError, "CUDA kernel must have void return type", lambda: cuda.jit("int32(int32[::1])")(f))
 raises(TypeError, "already jitted", cuda.jit, cuda.jit(f))
 
 # Every accepted option and form builds a dispatcher (nothing compiles yet).
