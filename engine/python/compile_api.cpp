@@ -22,8 +22,8 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
   int device = 0, opt = 1, lineinfo = 0, debug = 0;
   const char* abi = "numba";
   const char* output = "ptx";
-  static const char* kwlist[] = {"pyfunc",   "sig",    "device", "fastmath",      "cc", "opt", "abi",
-                                 "abi_info", "lineinfo", "output", "debug", "launch_bounds", nullptr};
+  static const char* kwlist[] = {"pyfunc",   "sig",    "device", "fastmath",      "cc",   "opt", "abi", "abi_info",
+                                 "lineinfo", "output", "debug",  "launch_bounds", nullptr};
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|pOOpsOpspO", const_cast<char**>(kwlist), &pyfunc, &sig, &device,
                                    &fastmath, &cc, &opt, &abi, &abi_info, &lineinfo, &output, &debug, &launch_bounds))
     return nullptr;
@@ -31,8 +31,7 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
     std::string abi_s = abi;
     if (abi_s != "numba" && abi_s != "c") throw UserError(ErrorKind::NotImplementedError, "Unsupported ABI: " + abi_s);
     if (abi_s == "c" && !device)
-      throw UserError(ErrorKind::NotImplementedError,
-                      "The C ABI is not supported for kernels");
+      throw UserError(ErrorKind::NotImplementedError, "The C ABI is not supported for kernels");
     std::string out_s = output;
     if (out_s != "ptx" && out_s != "ltoir")
       throw UserError(ErrorKind::NotImplementedError, concat("Unsupported output type: ", out_s));

@@ -169,9 +169,8 @@ PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
         if (!fn->options.device && sig.return_type && sig.return_type->kind != ir::TypeKind::Void &&
             sig.return_type->kind != ir::TypeKind::NoneType) {
           Py_DECREF(seq);
-          throw UserError(ErrorKind::TypeError,
-                          concat("CUDA kernel must have void return type. (kernel '", fn->name, "' has signature '",
-                                 sig.str(), "')"));
+          throw UserError(ErrorKind::TypeError, concat("CUDA kernel must have void return type. (kernel '", fn->name,
+                                                       "' has signature '", sig.str(), "')"));
         }
         self->state->eager.push_back(sig.args);
         single_return = sig.return_type;
@@ -230,7 +229,6 @@ PyObject* dispatcher_forall(PyObject* obj, PyObject* args, PyObject* kwargs) {
   }
   return make_forall_launcher(self, ntasks, tpb, stream, shared);
 }
-
 
 PyObject* get_name(PyObject* obj, void*) {
   return PyUnicode_FromString(reinterpret_cast<DispatcherObject*>(obj)->state->fn->name.c_str());

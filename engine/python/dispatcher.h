@@ -44,7 +44,7 @@ struct DispatcherState {
   std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> compiled;
   std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> ptx_for_inspect;
   std::vector<std::vector<const ir::Type*>> order;  // compiled specializations (launches, eager, inspection)
-  std::vector<std::unique_ptr<LaunchPlan>> plans;  // touched only with the GIL held
+  std::vector<std::unique_ptr<LaunchPlan>> plans;   // touched only with the GIL held
 };
 
 struct DispatcherObject {

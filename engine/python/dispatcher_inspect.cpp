@@ -42,11 +42,11 @@ PyObject* dispatcher_nvptx(PyObject* obj, PyObject* signature) {
     auto k = nvptx_specialization(self, types);
     const ir::Type* ret = k->return_type ? k->return_type : ir::none_type();
     PyObject* args = spellings_tuple(types);
-    PyObject* d = Py_BuildValue("{s:s#,s:s#,s:s#,s:s,s:N,s:s}", "ptx", k->ptx.data(),
-                                static_cast<Py_ssize_t>(k->ptx.size()), "llvm", k->llvm_ir_unoptimized.data(),
-                                static_cast<Py_ssize_t>(k->llvm_ir_unoptimized.size()), "llvm_optimized",
-                                k->llvm_ir.data(), static_cast<Py_ssize_t>(k->llvm_ir.size()), "symbol",
-                                k->symbol.c_str(), "args", args, "return", ret->str().c_str());
+    PyObject* d =
+        Py_BuildValue("{s:s#,s:s#,s:s#,s:s,s:N,s:s}", "ptx", k->ptx.data(), static_cast<Py_ssize_t>(k->ptx.size()),
+                      "llvm", k->llvm_ir_unoptimized.data(), static_cast<Py_ssize_t>(k->llvm_ir_unoptimized.size()),
+                      "llvm_optimized", k->llvm_ir.data(), static_cast<Py_ssize_t>(k->llvm_ir.size()), "symbol",
+                      k->symbol.c_str(), "args", args, "return", ret->str().c_str());
     return d;
   })
 }
@@ -62,14 +62,12 @@ PyObject* dispatcher_resources(PyObject* obj, PyObject* signature) {
     if (gpu) ensure_context();
     runtime::KernelResources r;
     std::exception_ptr error;
-    Py_BEGIN_ALLOW_THREADS try {
-      r = runtime::kernel_resources(k, gpu, s.device);
-    } catch (...) {
+    Py_BEGIN_ALLOW_THREADS try { r = runtime::kernel_resources(k, gpu, s.device); } catch (...) {
       error = std::current_exception();
     }
     Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
-    return Py_BuildValue("{s:i,s:i,s:i,s:i,s:i}", "regs", r.registers, "local", r.local_bytes, "shared",
-                         r.shared_bytes, "const", r.const_bytes, "max_threads", r.max_threads);
+    return Py_BuildValue("{s:i,s:i,s:i,s:i,s:i}", "regs", r.registers, "local", r.local_bytes, "shared", r.shared_bytes,
+                         "const", r.const_bytes, "max_threads", r.max_threads);
   })
 }
 
@@ -81,9 +79,9 @@ PyObject* dispatcher_cubin(PyObject* obj, PyObject* signature) {
     std::vector<const ir::Type*> types = types_for(self, signature);
     auto k = nvptx_specialization(self, types);
     if (!k->link.empty())
-      throw UserError(ErrorKind::NotImplementedError,
-                      concat("inspect_sass() of kernel '", k->name,
-                             "' is not implemented in cuhost yet: it links foreign code"));
+      throw UserError(
+          ErrorKind::NotImplementedError,
+          concat("inspect_sass() of kernel '", k->name, "' is not implemented in cuhost yet: it links foreign code"));
     runtime::TargetOptions t = session_target(self->state->fn->options);
     int major = t.target == runtime::Target::NVPTX ? t.cc_major : 9;
     int minor = t.target == runtime::Target::NVPTX ? t.cc_minor : 0;
@@ -157,7 +155,10 @@ PyObject* dispatcher_inspect_types(PyObject* obj, PyObject* args, PyObject* kwar
       all.push_back(signature_types(signature));
     else
       all = compiled_signatures(self);
-    for (const auto& types : all) text += describe_types(*nvptx_specialization(self, types));
+    // The session's own compilation carries the typing (a PTX-only compile may come from the disk cache).
+    for (const auto& types : all)
+      text += describe_types(self->state->fn->options.device ? *nvptx_specialization(self, types)
+                                                             : *compile_specialization(self, types));
     PyObject* s = PyUnicode_FromString(text.c_str());
     if (file && file != Py_None) {
       PyObject* r = PyObject_CallMethod(file, "write", "O", s);

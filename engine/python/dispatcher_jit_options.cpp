@@ -75,8 +75,8 @@ void parse_launch_bounds(PyObject* value, runtime::JitOptions* o) {
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(value); ++i)
       items.push_back(PySequence_Fast_GET_ITEM(value, i));
   } else {
-    throw UserError(ErrorKind::TypeError, concat("launch_bounds must be an int or a tuple of ints, not ",
-                                                 Py_TYPE(value)->tp_name));
+    throw UserError(ErrorKind::TypeError,
+                    concat("launch_bounds must be an int or a tuple of ints, not ", Py_TYPE(value)->tp_name));
   }
   if (items.size() > 3)
     throw UserError(ErrorKind::ValueError,
@@ -114,8 +114,9 @@ int parse_carveout(PyObject* value) {
     if (s == "maxl1") return 0;
     if (s == "maxshared") return 100;
   }
-  throw UserError(ErrorKind::ValueError, concat("Invalid carveout value: ", repr_of(value),
-                                                " (expected an int from -1 to 100, 'default', 'MaxL1' or 'MaxShared')"));
+  throw UserError(ErrorKind::ValueError,
+                  concat("Invalid carveout value: ", repr_of(value),
+                         " (expected an int from -1 to 100, 'default', 'MaxL1' or 'MaxShared')"));
 }
 
 }  // namespace
@@ -225,10 +226,8 @@ runtime::JitOptions parse_jit_options(PyObject* options) {
     }
   }
   if (!o.device && o.abi == ir::Abi::C)
-    throw UserError(ErrorKind::NotImplementedError,
-                    "The C ABI is not supported for kernels");
+    throw UserError(ErrorKind::NotImplementedError, "The C ABI is not supported for kernels");
   return o;
 }
-
 
 }  // namespace cuhost::python

@@ -130,7 +130,8 @@ bool hash_function(const JitFunction& fn, Hasher& h, std::set<const JitFunction*
   }
   h.add(concat(o.device, o.inline_always, o.fastmath, o.debug, o.lineinfo, o.opt, o.lto ? int(*o.lto) : -1,
                o.max_registers, int(o.abi), "|", o.forceinline, o.fastmath_flags, "|", o.launch_bounds[0], ",",
-               o.launch_bounds[1], ",", o.launch_bounds[2], "|", o.abi_name, "|", o.return_type ? o.return_type->str() : ""));
+               o.launch_bounds[1], ",", o.launch_bounds[2], "|", o.abi_name, "|",
+               o.return_type ? o.return_type->str() : ""));
   for (const auto& item : o.link)
     if (!hash_link_item(item, h)) return false;
   for (const auto& [name, g] : c.globals) {

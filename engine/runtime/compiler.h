@@ -33,13 +33,14 @@ struct CompiledKernel {
   Target target = Target::CPU;
   std::shared_ptr<const sema::TypedFunction> typed;
   std::vector<const ir::Type*> arg_types;
-  std::string llvm_ir;             // optimized module text
+  std::string llvm_ir;              // optimized module text
   std::string llvm_ir_unoptimized;  // NVPTX: the module as lowered, before libdevice and O3 (inspect_llvm, as numba)
   int launch_bound_threads = 0;
   int shared_memory_carveout = JitOptions::kNoCarveout;  // set on the loaded function (GPU)
-  const ir::Type* return_type = nullptr;  // device functions compiled on their own (compile_device_function)     // launch_bounds' max threads per block (0: none); larger blocks are refused
-  std::string ptx;                 // NVPTX only (inspect_asm)
-  std::vector<ir::LinkItem> link;  // foreign items every callee brought along, deduplicated
+  const ir::Type* return_type = nullptr;  // device functions compiled on their own (compile_device_function)     //
+                                          // launch_bounds' max threads per block (0: none); larger blocks are refused
+  std::string ptx;                        // NVPTX only (inspect_asm)
+  std::vector<ir::LinkItem> link;         // foreign items every callee brought along, deduplicated
   bool use_cooperative = false;
   std::size_t static_shared_bytes = 0;
   bool uses_barriers = false;

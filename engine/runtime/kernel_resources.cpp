@@ -18,8 +18,8 @@ bool parse_link_report(const std::string& log, const std::string& symbol, Kernel
   std::size_t line_start = log.find('\n', at);
   if (line_start == std::string::npos) return false;
   std::size_t line_end = log.find('\n', line_start + 1);
-  std::string line = log.substr(line_start + 1, line_end == std::string::npos ? std::string::npos
-                                                                            : line_end - line_start - 1);
+  std::string line =
+      log.substr(line_start + 1, line_end == std::string::npos ? std::string::npos : line_end - line_start - 1);
   auto number_before = [&](const std::string& what) -> int {
     std::smatch m;
     if (std::regex_search(line, m, std::regex("(\\d+) " + what))) return std::stoi(m[1]);
@@ -63,9 +63,8 @@ KernelResources kernel_resources(const std::shared_ptr<const CompiledKernel>& ke
                     concat("the resource usage of kernel '", kernel->name,
                            "' cannot be measured on the CPU backend: it links foreign code, which only the GPU "
                            "module loader assembles; run on a GPU"));
-  cuda::LinkResult linked =
-      cuda::link({cuda::LinkInput{ir::LinkKind::PTXSource, kernel->name + ".ptx", kernel->ptx}}, 9, 0, false,
-                 {"-verbose"});
+  cuda::LinkResult linked = cuda::link({cuda::LinkInput{ir::LinkKind::PTXSource, kernel->name + ".ptx", kernel->ptx}},
+                                       9, 0, false, {"-verbose"});
   if (!parse_link_report(linked.info_log, kernel->symbol, &r))
     throw UserError(ErrorKind::RuntimeError, concat("nvJitLink reported no function properties for kernel '",
                                                     kernel->name, "' (", kernel->symbol, "):\n", linked.info_log));

@@ -14,11 +14,11 @@
 namespace cuhost::runtime {
 
 struct KernelResources {
-  int registers = 0;          // per thread
-  int local_bytes = 0;        // per thread (stack frame and local memory)
-  int shared_bytes = 0;       // static shared memory per block
-  int const_bytes = 0;        // user constant memory (banks other than the parameter bank)
-  int max_threads = 0;        // per block, given the registers and launch bounds
+  int registers = 0;     // per thread
+  int local_bytes = 0;   // per thread (stack frame and local memory)
+  int shared_bytes = 0;  // static shared memory per block
+  int const_bytes = 0;   // user constant memory (banks other than the parameter bank)
+  int max_threads = 0;   // per block, given the registers and launch bounds
 };
 
 // `kernel` must be an NVPTX compilation. Throws UserError.

@@ -50,7 +50,7 @@ struct LoweringOptions {
   bool bounds_check = false;  // CPU: bounds checks without debug
   bool fastmath = false;
   unsigned fastmath_flags = 0;  // runtime::FastMathFlag bits when fastmath is a set of flags
-  std::string kernel_name;  // for error reports
+  std::string kernel_name;      // for error reports
 };
 
 // State shared by every function of one module.
