@@ -17,6 +17,7 @@
 
 #include "codegen/cpu_fission.h"
 #include "codegen/debug_info.h"
+#include "codegen/inline_marked.h"
 #include "codegen/lowering/lowerer.h"
 #include "codegen/nvptx_backend.h"
 #include "cpu/jit.h"
@@ -56,7 +57,7 @@ void append_slots(llvm::LLVMContext& c, const ir::Type* t, const std::string& pa
   }
 }
 
-void mark_nvptx_kernel(llvm::Function* f, int max_registers) {
+void mark_nvptx_kernel(llvm::Function* f, int max_registers, const int launch_bounds[3]) {
   f->setCallingConv(llvm::CallingConv::PTX_Kernel);
   llvm::Module& m = *f->getParent();
   llvm::LLVMContext& c = m.getContext();
@@ -70,6 +71,11 @@ void mark_nvptx_kernel(llvm::Function* f, int max_registers) {
   // which ptxas (inside nvJitLink) honours for this kernel.
   // PTX allows at most 255 registers per thread; larger limits mean none.
   if (max_registers > 0) annotate("maxnreg", std::min(max_registers, 255));
+  // launch_bounds: the printer writes `.maxntid N, 1, 1`, `.minnctapersm M`
+  // and (sm_90) `.maxclusterrank R`; the driver then refuses larger blocks.
+  if (launch_bounds[0] > 0) annotate("maxntidx", launch_bounds[0]);
+  if (launch_bounds[1] > 0) annotate("minctasm", launch_bounds[1]);
+  if (launch_bounds[2] > 0) annotate("maxclusterrank", launch_bounds[2]);
 }
 
 std::string link_key(const ir::LinkItem& item) {
@@ -304,6 +310,7 @@ LoweredModule lower_module(const ModuleRequest& r) {
   state.options.debug = r.debug;
   state.options.bounds_check = r.bounds_check;
   state.options.fastmath = r.fastmath;
+  state.options.fastmath_flags = r.fastmath_flags;
   state.options.kernel_name = tf.captured->name;
   // Line tables only matter to the GPU tools; the CPU backend ignores lineinfo.
   std::unique_ptr<DebugInfo> debug_info;
@@ -340,7 +347,7 @@ LoweredModule lower_module(const ModuleRequest& r) {
       }
     }
     if (gpu) {
-      mark_nvptx_kernel(f, r.max_registers);
+      mark_nvptx_kernel(f, r.max_registers, r.launch_bounds);
       out.entry_symbol = symbol;
       out.keep.push_back(symbol);
     } else {
@@ -357,6 +364,7 @@ LoweredModule lower_module(const ModuleRequest& r) {
   lower_pending(state);
   emit_c_abi_symbols(state, out, r.target == CodegenTarget::NVPTX);
   if (debug_info) debug_info->finish();
+  inline_marked_calls(m);
   out.static_shared_bytes = state.static_shared_bytes;
 
   // Link items of the whole call tree, each once.

@@ -94,6 +94,17 @@ unsigned function_static_shared(CUfunction function, const std::string& kernel_n
   return static_cast<unsigned>(bytes);
 }
 
+void set_function_attribute(CUfunction function, CUfunction_attribute attribute, int value,
+                            const std::string& kernel_name) {
+  check(driver().cuFuncSetAttribute(function, attribute, value), "cuFuncSetAttribute", kernel_name);
+}
+
+int function_attribute(CUfunction function, CUfunction_attribute attribute, const std::string& kernel_name) {
+  int value = 0;
+  check(driver().cuFuncGetAttribute(&value, attribute, function), "cuFuncGetAttribute", kernel_name);
+  return value;
+}
+
 std::string last_kernel_on_stream(std::uintptr_t stream) {
   LastKernelTable& t = table();
   std::lock_guard<std::mutex> lock(t.mutex);

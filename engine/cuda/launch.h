@@ -31,6 +31,14 @@ void set_max_dynamic_shared(CUfunction function, unsigned bytes, const std::stri
 // The static shared memory of a loaded function, as the driver sees it.
 unsigned function_static_shared(CUfunction function, const std::string& kernel_name);
 
+// One attribute of a loaded function (cuFuncGetAttribute), for the
+// dispatcher's get_regs_per_thread() and friends.
+int function_attribute(CUfunction function, CUfunction_attribute attribute, const std::string& kernel_name);
+
+// Sets one attribute of a loaded function (cuFuncSetAttribute).
+void set_function_attribute(CUfunction function, CUfunction_attribute attribute, int value,
+                            const std::string& kernel_name);
+
 // The name of the last kernel launched on `stream` (empty when none); the
 // synchronization code uses it to name the kernel of an asynchronous fault.
 std::string last_kernel_on_stream(std::uintptr_t stream);

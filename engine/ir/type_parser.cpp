@@ -122,6 +122,7 @@ class Parser {
       args.push_back(type());
       while (is_punct(",")) {
         next();
+        if (is_punct(")")) break;  // a trailing comma, as in Python's "(float32,)"
         args.push_back(type());
       }
     }

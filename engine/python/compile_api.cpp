@@ -18,21 +18,20 @@ namespace cuhost::python {
 namespace {
 
 PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
-  PyObject *pyfunc, *sig, *cc = Py_None, *abi_info = Py_None;
-  int device = 0, fastmath = 0, opt = 1, lineinfo = 0, debug = 0;
+  PyObject *pyfunc, *sig, *cc = Py_None, *abi_info = Py_None, *fastmath = Py_False, *launch_bounds = Py_None;
+  int device = 0, opt = 1, lineinfo = 0, debug = 0;
   const char* abi = "numba";
   const char* output = "ptx";
-  static const char* kwlist[] = {"pyfunc", "sig",      "device",   "fastmath", "cc",    "opt",
-                                 "abi",    "abi_info", "lineinfo", "output",   "debug", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|ppOpsOpsp", const_cast<char**>(kwlist), &pyfunc, &sig, &device,
-                                   &fastmath, &cc, &opt, &abi, &abi_info, &lineinfo, &output, &debug))
+  static const char* kwlist[] = {"pyfunc",   "sig",    "device", "fastmath",      "cc",   "opt", "abi", "abi_info",
+                                 "lineinfo", "output", "debug",  "launch_bounds", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|pOOpsOpspO", const_cast<char**>(kwlist), &pyfunc, &sig, &device,
+                                   &fastmath, &cc, &opt, &abi, &abi_info, &lineinfo, &output, &debug, &launch_bounds))
     return nullptr;
   CUHOST_PY_GUARD_V(nullptr, {
     std::string abi_s = abi;
     if (abi_s != "numba" && abi_s != "c") throw UserError(ErrorKind::NotImplementedError, "Unsupported ABI: " + abi_s);
     if (abi_s == "c" && !device)
-      throw UserError(ErrorKind::NotImplementedError,
-                      "kernels cannot use the C ABI: abi='c' is only supported for device functions (device=True)");
+      throw UserError(ErrorKind::NotImplementedError, "The C ABI is not supported for kernels");
     std::string out_s = output;
     if (out_s != "ptx" && out_s != "ltoir")
       throw UserError(ErrorKind::NotImplementedError, concat("Unsupported output type: ", out_s));
@@ -44,7 +43,21 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
     if (!name) PyErr_Clear();
     Py_XDECREF(name);
     fn->options.device = device;
-    fn->options.fastmath = fastmath;
+    {  // fastmath and launch_bounds as cuda.jit reads them
+      PyObject* o = Py_BuildValue("{s:O,s:O}", "fastmath", fastmath, "launch_bounds", launch_bounds);
+      if (!o) return nullptr;
+      runtime::JitOptions parsed;
+      try {
+        parsed = parse_jit_options(o);
+      } catch (...) {
+        Py_DECREF(o);
+        throw;
+      }
+      Py_DECREF(o);
+      fn->options.fastmath = parsed.fastmath;
+      fn->options.fastmath_flags = parsed.fastmath_flags;
+      for (int i = 0; i < 3; ++i) fn->options.launch_bounds[i] = parsed.launch_bounds[i];
+    }
     fn->options.opt = opt ? 3 : 0;
     fn->options.lineinfo = lineinfo;
     fn->options.debug = debug;
@@ -60,7 +73,12 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
     runtime::TargetOptions target;
     target.target = runtime::Target::NVPTX;
     if (cc != Py_None) {
-      if (!PyArg_ParseTuple(cc, "ii", &target.cc_major, &target.cc_minor)) return nullptr;
+      const char* suffix = "";
+      if (!PyArg_ParseTuple(cc, "ii|s", &target.cc_major, &target.cc_minor, &suffix)) return nullptr;
+      if (*suffix)
+        throw UserError(ErrorKind::NotImplementedError,
+                        concat("cc=(", target.cc_major, ", ", target.cc_minor, ", '", suffix,
+                               "'): architecture-specific targets (sm_XXa/f) are not implemented in cuhost yet"));
     }
     {
       log::StageTimer timer(fn->name, "capture");

@@ -4,6 +4,7 @@
 #include "python/dispatcher.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <exception>
 
@@ -13,112 +14,13 @@
 #include "python/errors.h"
 #include "python/stream_view.h"
 #include "python/typeof.h"
+#include "runtime/fastmath_flags.h"
 #include "runtime/session.h"
 #include "sema/typed_function.h"
 #include "support/log.h"
 
 namespace cuhost::python {
 namespace {
-
-bool truthy(PyObject* v) {
-  int t = PyObject_IsTrue(v);
-  if (t < 0) throw UserError(ErrorKind::TypeError, "option value has no truth value");
-  return t == 1;
-}
-
-std::string str_or_empty(PyObject* v) { return PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : std::string(); }
-
-runtime::JitOptions parse_options(PyObject* options) {
-  runtime::JitOptions o;
-  if (!options || options == Py_None) return o;
-  if (!PyDict_Check(options)) throw UserError(ErrorKind::TypeError, "jit options must be a dict");
-  PyObject *key, *value;
-  Py_ssize_t pos = 0;
-  while (PyDict_Next(options, &pos, &key, &value)) {
-    std::string k = str_or_empty(key);
-    if (k == "device") {
-      o.device = truthy(value);
-    } else if (k == "inline") {
-      if (PyUnicode_Check(value)) {
-        std::string s = str_or_empty(value);
-        if (s != "always" && s != "never")
-          throw UserError(ErrorKind::ValueError,
-                          concat("inline must be True, False, 'always' or 'never', not '", s, "'"));
-        o.inline_always = s == "always";
-      } else {
-        o.inline_always = value != Py_None && truthy(value);
-      }
-    } else if (k == "fastmath") {
-      o.fastmath = truthy(value);
-    } else if (k == "debug") {
-      o.debug = truthy(value);
-    } else if (k == "lineinfo") {
-      o.lineinfo = truthy(value);
-    } else if (k == "cache") {
-      o.cache = truthy(value);
-    } else if (k == "opt") {
-      if (PyBool_Check(value)) {
-        o.opt = value == Py_True ? 3 : 0;
-      } else if (PyLong_Check(value)) {
-        long v = PyLong_AsLong(value);
-        if (v < 0 || v > 3) throw UserError(ErrorKind::ValueError, concat("opt must be 0..3 or a bool, not ", v));
-        o.opt = static_cast<int>(v);
-      } else {
-        throw UserError(ErrorKind::TypeError, concat("opt must be a bool or an int, not ", Py_TYPE(value)->tp_name));
-      }
-    } else if (k == "link") {
-      o.link = link_items_from_object(value);
-    } else if (k == "lto") {
-      if (value == Py_None)
-        o.lto.reset();
-      else
-        o.lto = truthy(value);
-    } else if (k == "max_registers") {
-      if (value == Py_None) {
-        o.max_registers = 0;
-      } else if (PyLong_Check(value) && !PyBool_Check(value)) {
-        int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
-        if (overflow || v <= 0 || v > (1 << 20)) {
-          PyErr_Clear();
-          PyObject* r = PyObject_Repr(value);
-          std::string shown = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : "?";
-          Py_XDECREF(r);
-          PyErr_Clear();
-          throw UserError(ErrorKind::ValueError, concat("max_registers must be a positive int, not ", shown));
-        }
-        o.max_registers = static_cast<int>(v);
-      } else {
-        throw UserError(ErrorKind::TypeError, concat("max_registers must be an int, not ", Py_TYPE(value)->tp_name));
-      }
-    } else if (k == "abi") {
-      std::string s = str_or_empty(value);
-      if (s == "numba")
-        o.abi = ir::Abi::Numba;
-      else if (s == "c")
-        o.abi = ir::Abi::C;
-      else
-        throw UserError(ErrorKind::NotImplementedError,
-                        concat("Unsupported ABI: ", s.empty() ? python_type_name(value) : s));
-    } else if (k == "abi_info") {
-      if (value == Py_None) continue;
-      if (!PyDict_Check(value)) throw UserError(ErrorKind::TypeError, "abi_info must be a dict");
-      PyObject* name = PyDict_GetItemString(value, "abi_name");
-      if (name) {
-        if (!PyUnicode_Check(name)) throw UserError(ErrorKind::TypeError, "abi_info['abi_name'] must be a str");
-        o.abi_name = str_or_empty(name);
-      }
-    } else {
-      throw UserError(ErrorKind::TypeError, concat("cuda.jit() got an unexpected option '", k,
-                                                   "' (known: device, inline, fastmath, debug, lineinfo, opt, link, "
-                                                   "lto, cache, max_registers, abi, abi_info)"));
-    }
-  }
-  if (!o.device && o.abi == ir::Abi::C)
-    throw UserError(ErrorKind::NotImplementedError,
-                    "kernels cannot use the C ABI: abi='c' is only supported for device functions (device=True)");
-  return o;
-}
 
 // numba's conversions accepted when explicit signatures pick the types.
 // Returns -1 when `actual` cannot be passed as `param`, else a cost (0 exact).
@@ -206,6 +108,7 @@ std::shared_ptr<const runtime::CompiledKernel> compile_with(
   Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
   CUHOST_CHECK(result) << "compile_kernel returned nothing for " << fn->name;
   cache[types] = result;
+  if (std::find(st->order.begin(), st->order.end(), types) == st->order.end()) st->order.push_back(types);
   return result;
 }
 
@@ -250,7 +153,7 @@ PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
     if (name && PyUnicode_Check(name)) fn->name = PyUnicode_AsUTF8(name);
     if (!name) PyErr_Clear();
     Py_XDECREF(name);
-    fn->options = parse_options(options);
+    fn->options = parse_jit_options(options);
     self->state->fn = fn;
     if (sigs != Py_None) {
       const ir::Type* single_return = nullptr;
@@ -266,8 +169,8 @@ PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
         if (!fn->options.device && sig.return_type && sig.return_type->kind != ir::TypeKind::Void &&
             sig.return_type->kind != ir::TypeKind::NoneType) {
           Py_DECREF(seq);
-          throw UserError(ErrorKind::TypeError, concat("kernel '", fn->name, "' must return void, but its signature '",
-                                                       sig.str(), "' returns ", sig.return_type->str()));
+          throw UserError(ErrorKind::TypeError, concat("CUDA kernel must have void return type. (kernel '", fn->name,
+                                                       "' has signature '", sig.str(), "')"));
         }
         self->state->eager.push_back(sig.args);
         single_return = sig.return_type;
@@ -325,150 +228,6 @@ PyObject* dispatcher_forall(PyObject* obj, PyObject* args, PyObject* kwargs) {
     return nullptr;
   }
   return make_forall_launcher(self, ntasks, tpb, stream, shared);
-}
-
-std::vector<const ir::Type*> types_of_args(PyObject* args) {
-  std::vector<const ir::Type*> types;
-  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); ++i) {
-    PyObject* a = PyTuple_GET_ITEM(args, i);
-    const ir::Type* t = typeof_arg(a, nullptr);
-    if (!t) {
-      if (PyErr_Occurred()) throw UserError(ErrorKind::TypeError, "malformed array interface");
-      throw UserError(ErrorKind::TypingError,
-                      concat("cannot determine the kernel type of argument ", i, " (a ", python_type_name(a), ")"));
-    }
-    types.push_back(t);
-  }
-  return types;
-}
-
-PyObject* dispatcher_specialize(PyObject* obj, PyObject* args) {
-  auto* self = reinterpret_cast<DispatcherObject*>(obj);
-  CUHOST_PY_GUARD_V(nullptr, {
-    std::vector<const ir::Type*> types = types_of_args(args);
-    auto* spec = reinterpret_cast<DispatcherObject*>(Py_TYPE(obj)->tp_alloc(Py_TYPE(obj), 0));
-    if (!spec) return nullptr;
-    Py_INCREF(self->py_func);
-    spec->py_func = self->py_func;
-    Py_XINCREF(self->options);
-    spec->options = self->options;
-    spec->state = new DispatcherState();
-    spec->state->fn = std::make_shared<runtime::JitFunction>(*self->state->fn);
-    spec->state->eager.push_back(types);
-    PyObject* result = reinterpret_cast<PyObject*>(spec);
-    try {
-      if (!spec->state->fn->options.device) compile_for(spec, types);
-    } catch (...) {
-      Py_DECREF(result);
-      throw;
-    }
-    return result;
-  })
-}
-
-// The compiled specializations selected by an optional `signature` argument.
-std::vector<std::pair<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>>> selected(
-    DispatcherObject* self, PyObject* signature) {
-  std::vector<std::pair<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>>> out;
-  if (signature && signature != Py_None) {
-    ir::Signature sig;
-    if (!signature_from_object(signature, &sig)) throw UserError(ErrorKind::TypeError, "invalid signature");
-    out.emplace_back(sig.args, compile_for(self, sig.args));
-    return out;
-  }
-  for (const auto& [types, kernel] : self->state->compiled) out.emplace_back(types, kernel);
-  return out;
-}
-
-PyObject* text_result(PyObject* signature,
-                      const std::vector<std::pair<std::vector<const ir::Type*>, std::string>>& texts) {
-  if (signature && signature != Py_None) return PyUnicode_FromString(texts.empty() ? "" : texts[0].second.c_str());
-  PyObject* dict = PyDict_New();
-  for (const auto& [types, text] : texts) {
-    PyObject* v = PyUnicode_FromString(text.c_str());
-    PyDict_SetItemString(dict, types_str(types).c_str(), v);
-    Py_DECREF(v);
-  }
-  return dict;
-}
-
-PyObject* dispatcher_inspect_llvm(PyObject* obj, PyObject* args, PyObject* kwargs) {
-  auto* self = reinterpret_cast<DispatcherObject*>(obj);
-  PyObject* signature = nullptr;
-  static const char* kwlist[] = {"signature", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", const_cast<char**>(kwlist), &signature)) return nullptr;
-  CUHOST_PY_GUARD_V(nullptr, {
-    std::vector<std::pair<std::vector<const ir::Type*>, std::string>> texts;
-    for (const auto& [types, kernel] : selected(self, signature)) texts.emplace_back(types, kernel->llvm_ir);
-    return text_result(signature, texts);
-  })
-}
-
-PyObject* dispatcher_inspect_asm(PyObject* obj, PyObject* args, PyObject* kwargs) {
-  auto* self = reinterpret_cast<DispatcherObject*>(obj);
-  PyObject* signature = nullptr;
-  static const char* kwlist[] = {"signature", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", const_cast<char**>(kwlist), &signature)) return nullptr;
-  CUHOST_PY_GUARD_V(nullptr, {
-    std::vector<std::pair<std::vector<const ir::Type*>, std::string>> texts;
-    for (const auto& [types, kernel] : selected(self, signature)) {
-      if (kernel->target == runtime::Target::NVPTX) {
-        texts.emplace_back(types, kernel->ptx);
-        continue;
-      }
-      // The CPU backend runs host code; the PTX the same kernel would have on a GPU is compiled on request.
-      runtime::TargetOptions t;
-      t.target = runtime::Target::NVPTX;
-      auto ptx = compile_with(self, types, t, self->state->ptx_for_inspect);
-      texts.emplace_back(types, ptx->ptx);
-    }
-    return text_result(signature, texts);
-  })
-}
-
-std::string describe_types(const runtime::CompiledKernel& k) {
-  std::string out;
-  if (!k.typed) return k.name + " " + types_str(k.arg_types) + "\n";
-  const sema::TypedFunction& t = *k.typed;
-  out += concat(k.name, " ", t.signature(), "\n");
-  out += std::string(80, '-') + "\n";
-  if (t.captured) {
-    out += concat("# File: ", t.captured->filename, "\n");
-    int line = t.captured->first_line;
-    std::size_t pos = 0;
-    const std::string& src = t.captured->source;
-    while (pos < src.size()) {
-      std::size_t end = src.find('\n', pos);
-      if (end == std::string::npos) end = src.size();
-      out += concat("# --- LINE ", line++, " --- \n", src.substr(pos, end - pos), "\n");
-      pos = end + 1;
-    }
-  }
-  out += "# locals:\n";
-  for (const auto& [name, type] : t.locals) out += concat("#   ", name, " = ", type ? type->str() : "?", "\n");
-  out += concat("# return type: ", t.return_type ? t.return_type->str() : "none", "\n");
-  return out + std::string(80, '=') + "\n";
-}
-
-PyObject* dispatcher_inspect_types(PyObject* obj, PyObject* args, PyObject* kwargs) {
-  auto* self = reinterpret_cast<DispatcherObject*>(obj);
-  PyObject* file = nullptr;
-  PyObject* signature = nullptr;
-  static const char* kwlist[] = {"file", "signature", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO", const_cast<char**>(kwlist), &file, &signature)) return nullptr;
-  CUHOST_PY_GUARD_V(nullptr, {
-    std::string text;
-    for (const auto& [types, kernel] : selected(self, signature)) text += describe_types(*kernel);
-    PyObject* s = PyUnicode_FromString(text.c_str());
-    if (file && file != Py_None) {
-      PyObject* r = PyObject_CallMethod(file, "write", "O", s);
-      Py_DECREF(s);
-      if (!r) return nullptr;
-      Py_DECREF(r);
-      Py_RETURN_NONE;
-    }
-    return s;
-  })
 }
 
 PyObject* get_name(PyObject* obj, void*) {
@@ -532,17 +291,22 @@ PyObject* dispatcher_repr(PyObject* obj) {
                               self->state->fn->name.c_str());
 }
 
-PyMethodDef g_methods[] = {
-    {"specialize", dispatcher_specialize, METH_VARARGS, "A dispatcher compiled for the types of these arguments."},
-    {"inspect_types", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dispatcher_inspect_types)),
-     METH_VARARGS | METH_KEYWORDS, "Typed signature, source and locals of each specialization."},
-    {"inspect_llvm", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dispatcher_inspect_llvm)),
-     METH_VARARGS | METH_KEYWORDS, "LLVM IR per signature (or for one signature)."},
-    {"inspect_asm", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dispatcher_inspect_asm)),
-     METH_VARARGS | METH_KEYWORDS, "PTX per signature (or for one signature)."},
+PyMethodDef g_own_methods[] = {
     {"forall", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dispatcher_forall)),
      METH_VARARGS | METH_KEYWORDS, "A launcher covering ntasks threads with a chosen block size."},
     {nullptr, nullptr, 0, nullptr}};
+
+// This file's methods followed by dispatcher_inspect.cpp's.
+PyMethodDef* all_methods() {
+  static std::vector<PyMethodDef> all = [] {
+    std::vector<PyMethodDef> v;
+    for (PyMethodDef* m = g_own_methods; m->ml_name; ++m) v.push_back(*m);
+    for (PyMethodDef* m = dispatcher_inspect_methods(); m->ml_name; ++m) v.push_back(*m);
+    v.push_back({nullptr, nullptr, 0, nullptr});
+    return v;
+  }();
+  return all.data();
+}
 
 PyGetSetDef g_getset[] = {{"__name__", get_name, nullptr, "The function's name.", nullptr},
                           {"py_func", get_py_func, nullptr, "The Python function.", nullptr},
@@ -554,6 +318,7 @@ PyGetSetDef g_getset[] = {{"__name__", get_name, nullptr, "The function's name."
                           {"_signature_spellings", get_signature_spellings, nullptr, nullptr, nullptr},
                           {"_is_device", get_is_device, nullptr, nullptr, nullptr},
                           {"targetoptions", get_options, nullptr, "The options given to cuda.jit.", nullptr},
+                          {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, nullptr, nullptr},
                           {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyMappingMethods g_mapping = {nullptr, dispatcher_getitem, nullptr};
@@ -583,9 +348,10 @@ PyTypeObject DispatcherType = [] {
   t.tp_repr = dispatcher_repr;
   t.tp_call = dispatcher_call;
   t.tp_as_mapping = &g_mapping;
-  t.tp_flags = Py_TPFLAGS_DEFAULT;
+  // cuda.dispatcher.CUDADispatcher subclasses it with the Python-level API.
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
   t.tp_doc = "A @cuda.jit kernel or device function.";
-  t.tp_methods = g_methods;
+  t.tp_methods = all_methods();
   t.tp_getset = g_getset;
   t.tp_dictoffset = offsetof(DispatcherObject, dict);
   t.tp_new = dispatcher_new;
@@ -656,6 +422,60 @@ LaunchPlan* plan_for(DispatcherObject* d, const ir::Type* const* types, int n) {
   }
   st->plans.push_back(std::move(plan));
   return st->plans.back().get();
+}
+
+std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherObject* d,
+                                                                    const std::vector<const ir::Type*>& types) {
+  DispatcherState* st = d->state;
+  const auto& fn = ensure_captured(d);
+  if (fn->options.device) {
+    auto it = st->ptx_for_inspect.find(types);
+    if (it != st->ptx_for_inspect.end()) return it->second;
+    runtime::TargetOptions t = session_target(fn->options);
+    if (t.target != runtime::Target::NVPTX) t = runtime::TargetOptions{runtime::Target::NVPTX};
+    std::shared_ptr<const runtime::CompiledKernel> k;
+    std::exception_ptr error;
+    Py_BEGIN_ALLOW_THREADS {
+      std::lock_guard<std::mutex> lock(st->compile_mutex);
+      try {
+        k = runtime::compile_device_function(fn, types, t);
+      } catch (...) {
+        error = std::current_exception();
+      }
+    }
+    Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+    st->ptx_for_inspect[types] = k;
+    if (std::find(st->order.begin(), st->order.end(), types) == st->order.end()) st->order.push_back(types);
+    return k;
+  }
+  auto k = compile_for(d, types);
+  if (k->target == runtime::Target::NVPTX) return k;
+  runtime::TargetOptions t;
+  t.target = runtime::Target::NVPTX;
+  return compile_with(d, types, t, st->ptx_for_inspect);
+}
+
+std::vector<std::vector<const ir::Type*>> compiled_signatures(DispatcherObject* d) { return d->state->order; }
+
+std::vector<const ir::Type*> signature_types(PyObject* signature) {
+  ir::Signature sig;
+  if (!signature_from_object(signature, &sig)) throw UserError(ErrorKind::TypeError, "invalid signature");
+  return sig.args;
+}
+
+std::vector<const ir::Type*> types_of_args(PyObject* args) {
+  std::vector<const ir::Type*> types;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); ++i) {
+    PyObject* a = PyTuple_GET_ITEM(args, i);
+    const ir::Type* t = typeof_arg(a, nullptr);
+    if (!t) {
+      if (PyErr_Occurred()) throw UserError(ErrorKind::TypeError, "malformed array interface");
+      throw UserError(ErrorKind::TypingError,
+                      concat("cannot determine the kernel type of argument ", i, " (a ", python_type_name(a), ")"));
+    }
+    types.push_back(t);
+  }
+  return types;
 }
 
 int add_dispatcher_type(PyObject* module) {

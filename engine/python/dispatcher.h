@@ -43,7 +43,8 @@ struct DispatcherState {
   std::mutex compile_mutex;                         // taken with the GIL released
   std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> compiled;
   std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> ptx_for_inspect;
-  std::vector<std::unique_ptr<LaunchPlan>> plans;  // touched only with the GIL held
+  std::vector<std::vector<const ir::Type*>> order;  // compiled specializations (launches, eager, inspection)
+  std::vector<std::unique_ptr<LaunchPlan>> plans;   // touched only with the GIL held
 };
 
 struct DispatcherObject {
@@ -74,6 +75,27 @@ std::shared_ptr<const runtime::CompiledKernel> compile_specialization(Dispatcher
 // when needed. Throws UserError (TypingError listing the signatures when
 // eager signatures admit none of the types).
 LaunchPlan* plan_for(DispatcherObject* d, const ir::Type* const* types, int n);
+
+// Parses the options dict given to cuda.jit (dispatcher_jit_options.cpp).
+// Throws UserError with numba-cuda's exception classes.
+runtime::JitOptions parse_jit_options(PyObject* options);
+
+// The NVPTX compilation of a specialization, for inspection and resource
+// queries: the launched one on a GPU, a PTX-only compile on the CPU backend,
+// and for device functions the function compiled on its own (GIL held).
+std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherObject* d,
+                                                                    const std::vector<const ir::Type*>& types);
+
+// The compiled specializations (argument types) in compilation order.
+std::vector<std::vector<const ir::Type*>> compiled_signatures(DispatcherObject* d);
+
+// Argument types of a signature object or of the values/type objects in
+// `args` (specialize). Throws UserError.
+std::vector<const ir::Type*> signature_types(PyObject* signature);
+std::vector<const ir::Type*> types_of_args(PyObject* args);
+
+// The methods of dispatcher_inspect.cpp (null-terminated).
+PyMethodDef* dispatcher_inspect_methods();
 
 // The text form of argument types: "(float32, int64)".
 std::string types_str(const std::vector<const ir::Type*>& types);

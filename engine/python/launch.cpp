@@ -315,6 +315,13 @@ void write_kernel_output() {
 
 void run_cpu(const runtime::CompiledKernel& k, const unsigned grid[3], const unsigned block[3], unsigned shared,
              void** params) {
+  // A GPU refuses a block larger than the kernel's launch bound in cuLaunchKernel; so does the CPU backend.
+  unsigned long long threads = 1ULL * block[0] * block[1] * block[2];
+  if (k.launch_bound_threads > 0 && threads > static_cast<unsigned long long>(k.launch_bound_threads))
+    throw UserError(ErrorKind::CudaAPIError,
+                    concat("cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE (invalid argument) in kernel '", k.name,
+                           "': a block of ", threads, " threads exceeds its launch bound of ", k.launch_bound_threads,
+                           " threads per block"));
   cpu::CpuLaunch l = runtime::cpu_launch_of(k, grid, block, shared, params);
   std::exception_ptr error;
   without_gil([&] {
@@ -511,6 +518,26 @@ PyObject* launcher_repr(PyObject* obj) {
                               l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
 }
 
+// Pickling a configured kernel (numba-cuda pickles k[grid, block]): rebuilt
+// as dispatcher[grid, block, 0, sharedmem]; a stream is not picklable.
+PyObject* launcher_reduce(PyObject* obj, PyObject*) {
+  auto* l = reinterpret_cast<LauncherObject*>(obj);
+  if (l->forall_tasks >= 0 || l->stream_obj) {
+    PyErr_SetString(PyExc_TypeError, "cannot pickle a forall launcher or a launcher bound to a stream");
+    return nullptr;
+  }
+  PyObject* op = PyImport_ImportModule("operator");
+  if (!op) return nullptr;
+  PyObject* getitem = PyObject_GetAttrString(op, "getitem");
+  Py_DECREF(op);
+  if (!getitem) return nullptr;
+  return Py_BuildValue("(N(O(NNiI)))", getitem, reinterpret_cast<PyObject*>(l->dispatcher), dims_tuple(l->grid),
+                       dims_tuple(l->block), 0, l->shared_bytes);
+}
+
+PyMethodDef g_launcher_methods[] = {{"__reduce__", launcher_reduce, METH_NOARGS, nullptr},
+                                    {nullptr, nullptr, 0, nullptr}};
+
 PyGetSetDef g_getset[] = {{"griddim", get_griddim, nullptr, nullptr, nullptr},
                           {"blockdim", get_blockdim, nullptr, nullptr, nullptr},
                           {"sharedmem", get_sharedmem, nullptr, nullptr, nullptr},
@@ -528,6 +555,7 @@ PyTypeObject make_launcher_type() {
   t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL;
   t.tp_doc = "A kernel with its launch configuration; call it with the kernel's arguments.";
   t.tp_getset = g_getset;
+  t.tp_methods = g_launcher_methods;
   return t;
 }
 

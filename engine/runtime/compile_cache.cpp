@@ -39,7 +39,7 @@ const std::string& engine_build_identity() {
   return identity;
 }
 
-constexpr const char* kMagic = "cuhost-kernel-cache-2";
+constexpr const char* kMagic = "cuhost-kernel-cache-3";
 
 bool cache_disabled() {
   const char* v = std::getenv("CUHOST_NO_CACHE");
@@ -129,7 +129,9 @@ bool hash_function(const JitFunction& fn, Hasher& h, std::set<const JitFunction*
     h.add(std::uint64_t(c.first_line));
   }
   h.add(concat(o.device, o.inline_always, o.fastmath, o.debug, o.lineinfo, o.opt, o.lto ? int(*o.lto) : -1,
-               o.max_registers, int(o.abi), "|", o.abi_name, "|", o.return_type ? o.return_type->str() : ""));
+               o.max_registers, int(o.abi), "|", o.forceinline, o.fastmath_flags, "|", o.launch_bounds[0], ",",
+               o.launch_bounds[1], ",", o.launch_bounds[2], "|", o.abi_name, "|",
+               o.return_type ? o.return_type->str() : ""));
   for (const auto& item : o.link)
     if (!hash_link_item(item, h)) return false;
   for (const auto& [name, g] : c.globals) {
@@ -215,6 +217,7 @@ std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const
   k->use_cooperative = r.num() != 0;
   k->ptx = r.str();
   k->llvm_ir = r.str();
+  k->llvm_ir_unoptimized = r.str();
   std::uint64_t items = r.num();
   for (std::uint64_t i = 0; r.ok && i < items; ++i) {
     ir::LinkItem item;
@@ -247,6 +250,7 @@ void store_cached_kernel(const std::string& key, const CompiledKernel& k) {
   put(out, std::uint64_t(k.use_cooperative));
   put(out, k.ptx);
   put(out, k.llvm_ir);
+  put(out, k.llvm_ir_unoptimized);
   put(out, std::uint64_t(k.link.size()));
   for (const auto& item : k.link) {
     put(out, std::uint64_t(item.kind));

@@ -69,6 +69,8 @@ codegen::ModuleRequest request_for(const std::shared_ptr<const sema::TypedFuncti
   // numba: debug=True implies line information.
   req.lineinfo = fn.options.lineinfo || fn.options.debug;
   req.max_registers = fn.options.max_registers;
+  for (int i = 0; i < 3; ++i) req.launch_bounds[i] = fn.options.launch_bounds[i];
+  req.fastmath_flags = fn.options.fastmath ? 0 : fn.options.fastmath_flags;
   return req;
 }
 
@@ -78,6 +80,7 @@ void require_captured(const std::shared_ptr<JitFunction>& fn) {
 }
 
 struct NvptxOutput {
+  std::string unoptimized_ir;
   std::string ir;
   std::string ptx;
   std::size_t static_shared_bytes = 0;
@@ -101,6 +104,7 @@ NvptxOutput finish_nvptx(codegen::LoweredModule& lowered, const codegen::ModuleR
                          const std::string& name) {
   auto tm = codegen::make_nvptx_target_machine(req.cc_major, req.cc_minor, req.fastmath);
   NvptxOutput out;
+  out.unoptimized_ir = codegen::module_text(*lowered.module);
   {
     log::StageTimer timer(name, "optimization");
     codegen::link_libdevice(*lowered.module, lowered.keep, req.fastmath);
@@ -140,14 +144,18 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
                                              const TargetOptions& target) {
   const std::string& name = fn->name;
   if (fn->options.abi == ir::Abi::C)
-    throw UserError(ErrorKind::NotImplementedError, concat("kernel '", name, "' cannot use the C ABI"));
+    throw UserError(ErrorKind::NotImplementedError, "The C ABI is not supported for kernels");
   // NVPTX kernels come from the on-disk cache when nothing they depend on changed.
   std::optional<std::string> cache_key;
   {
     log::StageTimer timer(name, "cache");
     cache_key = kernel_cache_key(*fn, arg_types, target);
     if (cache_key)
-      if (auto cached = load_cached_kernel(*cache_key, *fn, arg_types)) return cached;
+      if (auto cached = load_cached_kernel(*cache_key, *fn, arg_types)) {
+        cached->launch_bound_threads = fn->options.launch_bounds[0];
+        cached->shared_memory_carveout = fn->options.shared_memory_carveout;
+        return cached;
+      }
   }
   std::shared_ptr<const sema::TypedFunction> typed;
   {
@@ -170,6 +178,8 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
   kernel->link = lowered.link;
   kernel->uses_barriers = typed->uses_barriers;
   kernel->uses_warp_ops = typed->uses_warp_ops;
+  kernel->launch_bound_threads = fn->options.launch_bounds[0];
+  kernel->shared_memory_carveout = fn->options.shared_memory_carveout;
   for (const auto& ff : typed->foreign_callees) kernel->use_cooperative |= ff->use_cooperative;
   if (nvptx) {
     {
@@ -179,6 +189,7 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
     }
     NvptxOutput out = finish_nvptx(lowered, req, fn->options.opt, name);
     kernel->llvm_ir = std::move(out.ir);
+    kernel->llvm_ir_unoptimized = std::move(out.unoptimized_ir);
     kernel->ptx = std::move(out.ptx);
     kernel->static_shared_bytes = out.static_shared_bytes;
     if (cache_key) store_cached_kernel(*cache_key, *kernel);
@@ -248,6 +259,41 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFu
   return inserted ? kernel : it->second.kernel;
 }
 
+std::shared_ptr<const CompiledKernel> compile_device_function(const std::shared_ptr<JitFunction>& fn,
+                                                              const std::vector<const ir::Type*>& arg_types,
+                                                              const TargetOptions& target) {
+  require_captured(fn);
+  const std::string& name = fn->name;
+  std::shared_ptr<const sema::TypedFunction> typed;
+  {
+    log::StageTimer timer(name, "typing");
+    typed = sema::infer_device(fn, arg_types, fn->options.return_type);
+  }
+  codegen::ModuleRequest req = request_for(typed, *fn, target, true);
+  req.exported_device = true;
+  req.abi = fn->options.abi;
+  req.abi_name = fn->options.abi_name;
+  if (req.abi == ir::Abi::C && req.abi_name.empty()) req.abi_name = name;
+  codegen::LoweredModule lowered;
+  {
+    log::StageTimer timer(name, "lowering");
+    lowered = codegen::lower_module(req);
+  }
+  auto k = std::make_shared<CompiledKernel>();
+  k->name = name;
+  k->symbol = lowered.entry_symbol;
+  k->target = Target::NVPTX;
+  k->typed = typed;
+  k->arg_types = arg_types;
+  k->link = lowered.link;
+  NvptxOutput out = finish_nvptx(lowered, req, fn->options.opt, name);
+  k->llvm_ir = std::move(out.ir);
+  k->llvm_ir_unoptimized = std::move(out.unoptimized_ir);
+  k->ptx = std::move(out.ptx);
+  k->return_type = typed->return_type ? typed->return_type : ir::none_type();
+  return k;
+}
+
 CompiledText compile_text(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
                           bool device, const TargetOptions& target, const std::string& output) {
   require_captured(fn);
@@ -260,24 +306,34 @@ CompiledText compile_text(const std::shared_ptr<JitFunction>& fn, const std::vec
                     concat("unsupported output kind '", output, "' (expected 'ptx' or 'ltoir')"));
   const std::string& name = fn->name;
   if (!device && fn->options.abi == ir::Abi::C)
-    throw UserError(ErrorKind::NotImplementedError, concat("kernel '", name, "' cannot use the C ABI"));
+    throw UserError(ErrorKind::NotImplementedError, "The C ABI is not supported for kernels");
+  CompiledText result;
+  if (device) {
+    auto k = compile_device_function(fn, arg_types, target);
+    result.text = k->ptx;
+    result.return_type = k->return_type;
+    return result;
+  }
   std::shared_ptr<const sema::TypedFunction> typed;
   {
     log::StageTimer timer(name, "typing");
-    typed = device ? sema::infer_device(fn, arg_types, fn->options.return_type) : sema::infer_kernel(fn, arg_types);
+    try {
+      typed = sema::infer_kernel(fn, arg_types);
+    } catch (const UserError& e) {
+      // numba-cuda's compile_ptx/compile refuse a returning kernel with this TypeError.
+      if (e.kind() == ErrorKind::TypingError &&
+          std::string(e.what()).find("kernels must not return a value") != std::string::npos)
+        throw UserError(ErrorKind::TypeError, "CUDA kernel must have void return type.");
+      throw;
+    }
   }
   codegen::ModuleRequest req = request_for(typed, *fn, target, true);
-  req.exported_device = device;
-  req.abi = fn->options.abi;
-  req.abi_name = fn->options.abi_name;
-  if (device && req.abi == ir::Abi::C && req.abi_name.empty()) req.abi_name = name;
   codegen::LoweredModule lowered;
   {
     log::StageTimer timer(name, "lowering");
     lowered = codegen::lower_module(req);
   }
   NvptxOutput out = finish_nvptx(lowered, req, fn->options.opt, name);
-  CompiledText result;
   result.text = std::move(out.ptx);
   result.return_type = typed->return_type ? typed->return_type : ir::none_type();
   return result;

@@ -33,9 +33,14 @@ struct CompiledKernel {
   Target target = Target::CPU;
   std::shared_ptr<const sema::TypedFunction> typed;
   std::vector<const ir::Type*> arg_types;
-  std::string llvm_ir;             // optimized module text (inspect_llvm)
-  std::string ptx;                 // NVPTX only (inspect_asm)
-  std::vector<ir::LinkItem> link;  // foreign items every callee brought along, deduplicated
+  std::string llvm_ir;              // optimized module text
+  std::string llvm_ir_unoptimized;  // NVPTX: the module as lowered, before libdevice and O3 (inspect_llvm, as numba)
+  int launch_bound_threads = 0;
+  int shared_memory_carveout = JitOptions::kNoCarveout;  // set on the loaded function (GPU)
+  const ir::Type* return_type = nullptr;  // device functions compiled on their own (compile_device_function)     //
+                                          // launch_bounds' max threads per block (0: none); larger blocks are refused
+  std::string ptx;                        // NVPTX only (inspect_asm)
+  std::vector<ir::LinkItem> link;         // foreign items every callee brought along, deduplicated
   bool use_cooperative = false;
   std::size_t static_shared_bytes = 0;
   bool uses_barriers = false;
@@ -57,6 +62,14 @@ struct CompiledText {
   std::string text;
   const ir::Type* return_type = nullptr;
 };
+
+// A device function compiled on its own for NVPTX (exported with its ABI, as
+// cuda.compile does): ptx, llvm_ir, llvm_ir_unoptimized, typed, symbol and
+// return_type are set. For inspect_asm/inspect_llvm of device functions.
+std::shared_ptr<const CompiledKernel> compile_device_function(const std::shared_ptr<JitFunction>& fn,
+                                                              const std::vector<const ir::Type*>& arg_types,
+                                                              const TargetOptions& target);
+
 CompiledText compile_text(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
                           bool device, const TargetOptions& target, const std::string& output);
 

@@ -20,14 +20,24 @@ namespace cuhost::runtime {
 
 struct JitOptions {
   bool device = false;
-  bool inline_always = false;
-  bool fastmath = false;
+  bool inline_always = false;  // inline=True/'always': inlined into callers before optimization
+  bool forceinline = false;    // forceinline=True: LLVM's alwaysinline attribute on the function
+  bool fastmath = false;       // fastmath=True: every fast-math flag, flush-to-zero, approximate div/sqrt
+  // fastmath={'contract', 'nnan', ...}: only these LLVM fast-math flags (bits
+  // of llvm::FastMathFlags), no flush-to-zero or approximate functions.
+  unsigned fastmath_flags = 0;
   bool debug = false;  // bounds checks, status codes reported on the host
   bool lineinfo = false;
   int opt = 3;
   std::optional<bool> lto;  // None: on when nvJitLink is present and not debugging
   bool cache = true;
   int max_registers = 0;
+  // launch_bounds=(max threads per block[, min blocks per SM[, max blocks per cluster]]): 0 = not given.
+  int launch_bounds[3] = {0, 0, 0};
+  // shared_memory_carveout: the preferred shared-memory share of L1 in percent
+  // (-1: the driver's default), set on the loaded GPU function; kNoCarveout = not given.
+  static constexpr int kNoCarveout = -1000;
+  int shared_memory_carveout = kNoCarveout;
   ir::Abi abi = ir::Abi::Numba;
   std::string abi_name;            // abi_info={"abi_name": ...}
   std::vector<ir::LinkItem> link;  // @cuda.jit(link=[...]); on a device function it links into callers

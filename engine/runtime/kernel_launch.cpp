@@ -13,6 +13,9 @@ CUfunction LoadedKernel::function(const std::shared_ptr<const CompiledKernel>& k
     function_ = cuda::kernel_function(kernel, device);
     errors_ = cuda::kernel_error_record(kernel.get(), device);
     static_shared_ = cuda::function_static_shared(function_, kernel->name);
+    if (kernel->shared_memory_carveout != JitOptions::kNoCarveout)
+      cuda::set_function_attribute(function_, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                   kernel->shared_memory_carveout, kernel->name);
     device_ = device;
     generation_ = generation;
     opt_in_ = 0;

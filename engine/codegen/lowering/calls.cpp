@@ -7,6 +7,7 @@
 
 #include <mutex>
 
+#include "codegen/inline_marked.h"
 #include "codegen/lowering/lowerer.h"
 #include "support/diagnostics.h"
 
@@ -160,7 +161,10 @@ llvm::Function* ModuleState::function_for(const std::shared_ptr<const sema::Type
   std::string name = tf->symbol.empty() ? tf->captured->name : tf->symbol;
   auto* f = llvm::Function::Create(fty, llvm::GlobalValue::InternalLinkage, name + ".impl", *module);
   f->addFnAttr(llvm::Attribute::NoUnwind);
-  if (tf->function && tf->function->options.inline_always) f->addFnAttr(llvm::Attribute::AlwaysInline);
+  // inline=True inlines at the call sites before optimization (inline_marked_calls);
+  // forceinline=True is LLVM's attribute, kept in the IR and honoured by the optimizer.
+  if (tf->function && tf->function->options.inline_always) f->addFnAttr(kInlineMarker);
+  if (tf->function && tf->function->options.forceinline) f->addFnAttr(llvm::Attribute::AlwaysInline);
   functions[tf.get()] = f;
   pending.push_back(tf);
   keep_alive.push_back(tf);

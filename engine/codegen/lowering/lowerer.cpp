@@ -7,6 +7,7 @@
 
 #include "codegen/debug_info.h"
 #include "codegen/lowering/grid_stride.h"
+#include "runtime/fastmath_flags.h"
 #include "frontend/captured.h"
 #include "support/diagnostics.h"
 
@@ -20,7 +21,11 @@ Lowerer::Lowerer(ModuleState& state, const sema::TypedFunction& tf, llvm::Functi
     builder_.SetCurrentDebugLocation(
         state.debug_info->begin_function(fn_, tf.captured->name, tf.captured->filename, tf.captured->def->loc.line));
   }
-  if (state.options.fastmath) builder_.setFastMathFlags(llvm::FastMathFlags::getFast());
+  if (state.options.fastmath) {
+    builder_.setFastMathFlags(llvm::FastMathFlags::getFast());
+  } else if (state.options.fastmath_flags) {
+    builder_.setFastMathFlags(runtime::llvm_fast_math_flags(state.options.fastmath_flags));
+  }
   // Allocas go before this marker so they stay in the entry block.
   alloca_point_ = llvm::cast<llvm::Instruction>(builder_.CreateAlloca(builder_.getInt8Ty(), nullptr, "alloca.point"));
 }

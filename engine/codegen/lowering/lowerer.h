@@ -49,7 +49,8 @@ struct LoweringOptions {
   bool debug = false;         // bounds checks, division-by-zero reports
   bool bounds_check = false;  // CPU: bounds checks without debug
   bool fastmath = false;
-  std::string kernel_name;  // for error reports
+  unsigned fastmath_flags = 0;  // runtime::FastMathFlag bits when fastmath is a set of flags
+  std::string kernel_name;      // for error reports
 };
 
 // State shared by every function of one module.

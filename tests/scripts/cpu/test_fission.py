@@ -23,7 +23,7 @@ def compiled_twice(pyfunc, griddim, blockdim, arrays, expect_fission=True):
         k = cuda.jit(pyfunc)
         outs = [a.copy() for a in arrays]
         k[griddim, blockdim](*outs)
-        ir = "\n".join(k.inspect_llvm().values())
+        ir = "\n".join(k._host_llvm(sig) for sig in k._compiled_signatures())  # the CPU module (inspect_llvm is the GPU's)
         split = ".cpu.block" in ir
         assert split == (flag == "1" and expect_fission), (pyfunc.__name__, flag, split)
         results.append(outs)

@@ -31,7 +31,7 @@ assert resty == types.float64 and ".visible .func" in code
 
 for call, exc, text in [
     (lambda: cuda.compile_ptx(add, "void(float32[::1], float32[::1], float32[::1])", abi="c"), NotImplementedError,
-     "kernels cannot use the C ABI"),
+     "The C ABI is not supported for kernels"),
     (lambda: cuda.compile(f, "float32(float32, float32)", abi="fortran"), NotImplementedError, "Unsupported ABI: fortran"),
     (lambda: cuda.compile(f, "float32(float32, float32)", output="sass"), NotImplementedError, "sass"),
     (lambda: cuda.compile_ptx(f, 42), TypeError, "invalid signature"),

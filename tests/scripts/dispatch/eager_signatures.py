@@ -52,7 +52,14 @@ add[1, 32](g, 3)
 np.testing.assert_array_equal(g, np.arange(10) + 3)
 assert len(add.signatures) == 2
 
-# specialize() compiles for the given arguments' types.
-s = fill.specialize(np.zeros(3, np.float32), np.int32(1))
-assert s is not fill and len(s.signatures) == 1
+# specialize() compiles for the given arguments' types; a dispatcher with
+# explicit signatures is already specialized (numba-cuda's RuntimeError).
+try:
+    fill.specialize(np.zeros(3, np.float32), np.int32(1))
+    raise AssertionError("specialize() of an eager dispatcher must raise")
+except RuntimeError as e:
+    assert "Dispatcher already specialized" in str(e), str(e)
+lazy = cuda.jit(fill.py_func)
+s = lazy.specialize(np.zeros(3, np.float32), np.int32(1))
+assert s is not lazy and len(s.signatures) == 1
 print("eager signatures ok")

@@ -20,7 +20,7 @@ def raises(exc, text, fn, *args, **kw):
 raises(TypeError, "unexpected option 'fast_math'", cuda.jit, fast_math=True)
 raises(TypeError, "unexpected option 'bogus'", lambda: cuda.jit(f, bogus=1))
 raises(NotImplementedError, "Unsupported ABI: fortran", cuda.jit, abi="fortran")
-raises(NotImplementedError, "kernels cannot use the C ABI", lambda: cuda.jit(abi="c")(f))
+raises(NotImplementedError, "The C ABI is not supported for kernels", lambda: cuda.jit(abi="c")(f))
 raises(TypeError, "opt must be a bool or an int", lambda: cuda.jit(opt="high")(f))
 raises(ValueError, "inline must be True, False, 'always' or 'never'", lambda: cuda.jit(inline="sometimes")(f))
 raises(TypeError, "max_registers must be an int", lambda: cuda.jit(max_registers="many")(f))
@@ -30,7 +30,7 @@ raises(ValueError, "max_registers must be a positive int, not -4", lambda: cuda.
 raises(ValueError, "max_registers must be a positive int, not 1" + "0" * 30, lambda: cuda.jit(max_registers=10**30)(f))
 raises(TypeError, "Expected path to file or a LinkableCode object", lambda: cuda.jit(link=[42])(f))
 raises(TypeError, "invalid signature", lambda: cuda.jit([3.5])(f))
-raises(TypeError, "must return void", lambda: cuda.jit("int32(int32[::1])")(f))
+raises(TypeError, "CUDA kernel must have void return type", lambda: cuda.jit("int32(int32[::1])")(f))
 raises(TypeError, "already jitted", cuda.jit, cuda.jit(f))
 
 # Every accepted option and form builds a dispatcher (nothing compiles yet).

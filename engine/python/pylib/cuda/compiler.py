@@ -15,11 +15,13 @@ from .cudadrv.linkable_code import (  # noqa: F401  (re-exported: cuda.LinkableC
     LinkableCode, PTXSource, CUSource, Fatbin, Cubin, Archive, Object, LTOIR)
 
 __all__ = ["jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "compile_for_current_device",
+           "compile_all",
            "declare_device", "LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "Archive", "Object",
            "LTOIR"]
 
-_KNOWN_OPTIONS = ("device", "inline", "fastmath", "debug", "lineinfo", "opt", "link", "lto", "cache",
-                  "max_registers", "abi", "abi_info")
+_KNOWN_OPTIONS = ("device", "inline", "forceinline", "fastmath", "debug", "lineinfo", "opt", "link", "lto",
+                  "cache", "max_registers", "launch_bounds", "shared_memory_carveout", "extensions", "abi",
+                  "abi_info")
 
 
 def _to_type(spelling):
@@ -58,8 +60,19 @@ def jit(func_or_sig=None, device=False, **options):
     if options.get("abi", "numba") not in ("numba", "c"):
         raise NotImplementedError("Unsupported ABI: %s" % (options["abi"],))
 
+    if options.get("debug") and options.get("lineinfo"):
+        import warnings
+
+        from .core.errors import NumbaInvalidConfigWarning
+
+        warnings.warn(NumbaInvalidConfigWarning("debug and lineinfo are mutually exclusive. Use debug to get "
+                                                "full debug info (this implies lineinfo), or lineinfo for line "
+                                                "info only with code generation unaffected."))
+
     def build(pyfunc, sigs):
-        return _cuhost.Dispatcher(pyfunc, sigs, options)
+        from .dispatcher import CUDADispatcher, _build
+
+        return _build(CUDADispatcher, pyfunc, sigs, options)
 
     if func_or_sig is None:
         return lambda pyfunc: build(pyfunc, None)
@@ -80,33 +93,98 @@ def jit(func_or_sig=None, device=False, **options):
                     % type(func_or_sig).__name__)
 
 
-def compile(pyfunc, sig, debug=False, lineinfo=False, device=True, fastmath=False, cc=None, opt=True,
-            abi="c", abi_info=None, output="ptx"):
-    """Compile to PTX for a signature; returns (code, return_type)."""
-    code, resty = _cuhost._compile(pyfunc, sig, device=device, fastmath=fastmath, cc=cc, opt=opt, abi=abi,
-                                   abi_info=abi_info, lineinfo=lineinfo, output=output, debug=debug)
+def _cc_tuple(cc):
+    """cc=(9, 0) or (9, 0, "a") -> (major, minor, suffix)."""
+    if cc is None:
+        return None
+    if len(cc) == 3:
+        if cc[2] not in ("a", "f", ""):
+            raise ValueError("invalid architecture suffix %r in cc=%r (expected 'a' or 'f')" % (cc[2], cc))
+        return (int(cc[0]), int(cc[1]), cc[2])
+    return (int(cc[0]), int(cc[1]), "")
+
+
+def _check_compile_options(abi, output, forceinline, device):
+    if abi not in ("numba", "c"):
+        raise NotImplementedError("Unsupported ABI: %s" % (abi,))
+    if output not in ("ptx", "ltoir"):
+        raise NotImplementedError("Unsupported output type: %s" % (output,))
+    if forceinline and output != "ltoir":
+        raise ValueError("Can only designate forced inlining in LTO-IR")
+    if abi == "c" and not device:
+        raise NotImplementedError("The C ABI is not supported for kernels")
+
+
+def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None,
+            abi="c", abi_info=None, output="ptx", forceinline=False, launch_bounds=None):
+    """Compile a Python function for a signature to PTX (``output="ptx"``);
+    returns (code, return_type). ``output="ltoir"`` raises NotImplementedError:
+    LLVM's NVPTX backend cannot produce NVVM LTO-IR."""
+    _check_compile_options(abi, output, forceinline, device)
+    cc = _cc_tuple(cc)
+    code, resty = _cuhost._compile(pyfunc, sig, device=device, fastmath=fastmath, cc=cc, opt=True if opt is None
+                                   else bool(opt), abi=abi, abi_info=abi_info, lineinfo=lineinfo, output=output,
+                                   debug=bool(debug), launch_bounds=launch_bounds)
     if output == "ptx":
         code = code.decode("utf-8")
     return code, _to_type(resty)
 
 
-def compile_for_current_device(pyfunc, sig, debug=False, lineinfo=False, device=True, fastmath=False, opt=True,
-                               abi="c", abi_info=None, output="ptx"):
+def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None,
+                abi="c", abi_info=None, output="ltoir", forceinline=False, launch_bounds=None):
+    """Like compile(), but returns ([code of the function, code of each item
+    it links], return_type): CUDA C sources are compiled by NVRTC to the same
+    output kind; other linkable code is returned as it is (bytes)."""
+    _check_compile_options(abi, output, forceinline, device)
+    code, resty = compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc,
+                          opt=opt, abi=abi, abi_info=abi_info, output=output, forceinline=forceinline,
+                          launch_bounds=launch_bounds)
+    codes = [code]
+    links = pyfunc.targetoptions.get("link") if isinstance(pyfunc, _cuhost.Dispatcher) else None
+    for item in _link_list(links):
+        codes.append(_compile_link_item(item, cc, output))
+    return codes, resty
+
+
+def _link_list(links):
+    if links is None:
+        return []
+    if isinstance(links, (list, tuple, set)):
+        return list(links)
+    return [links]
+
+
+def _compile_link_item(item, cc, output):
+    from .cudadrv import nvrtc
+
+    obj = LinkableCode.from_path(item) if isinstance(item, str) else item
+    if getattr(obj, "_cuhost_link_kind", None) == "CUSource":
+        major, minor = (cc or (9, 0))[:2]
+        code, _log = nvrtc.compile(obj.data, obj.name, (major, minor), ltoir=output == "ltoir")
+        return code
+    data = obj.data
+    return data.getvalue() if hasattr(data, "getvalue") else data
+
+
+def compile_for_current_device(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, opt=None,
+                               abi="c", abi_info=None, output="ptx", forceinline=False, launch_bounds=None):
     return compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
-                   cc=_cuhost._current_cc(), opt=opt, abi=abi, abi_info=abi_info, output=output)
+                   cc=_cuhost._current_cc(), opt=opt, abi=abi, abi_info=abi_info, output=output,
+                   forceinline=forceinline, launch_bounds=launch_bounds)
 
 
-def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True,
-                abi="numba", abi_info=None):
+def compile_ptx(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None, opt=None,
+                abi="numba", abi_info=None, forceinline=False, launch_bounds=None):
     """numba's compile_ptx: (ptx text, return type)."""
     return compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt,
-                   abi=abi, abi_info=abi_info, output="ptx")
+                   abi=abi, abi_info=abi_info, output="ptx", forceinline=forceinline, launch_bounds=launch_bounds)
 
 
-def compile_ptx_for_current_device(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False,
-                                   opt=True, abi="numba", abi_info=None):
+def compile_ptx_for_current_device(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False,
+                                   opt=None, abi="numba", abi_info=None, forceinline=False, launch_bounds=None):
     return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
-                       cc=_cuhost._current_cc(), opt=opt, abi=abi, abi_info=abi_info)
+                       cc=_cuhost._current_cc(), opt=opt, abi=abi, abi_info=abi_info, forceinline=forceinline,
+                       launch_bounds=launch_bounds)
 
 
 def declare_device(name, sig, link=None, use_cooperative=False, abi="numba", *, python_name=None, cpu_link=None):
@@ -126,12 +204,11 @@ def declare_device(name, sig, link=None, use_cooperative=False, abi="numba", *, 
 from ._missing import missing as _missing  # noqa: E402
 
 _missing(globals(), """
-    compile_all run_frontend compile_cuda compile_extra compile_ir compile_internal kernel_fixup
+    run_frontend compile_cuda compile_extra compile_ir compile_internal kernel_fixup
     declare_device_function Extern CUDACompiler CUDACompileResult CUDABackend CUDABytecodeInterpreter
     CUDATranslateBytecode CreateLibrary CUDANativeLowering DefaultPassBuilder CompilerBase PassManager
     cuda_compile_result sanitize_compile_result_entries add_exception_store_helper
 """)
-__all__.append("compile_all")
 
 
 # Teardown callbacks run when modules unload: at exit, while Python still runs.

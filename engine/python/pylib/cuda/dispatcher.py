@@ -1,13 +1,307 @@
 """numba.cuda.dispatcher: the object @cuda.jit returns.
 
-cuhost's dispatcher is _cuhost.Dispatcher (engine/python/dispatcher.cpp),
-numba-cuda's CUDADispatcher. numba-cuda's internal pieces of it (kernel
-objects, the launch-configuration helper, caches, compile statistics) have
-no Python counterpart in cuhost.
+CUDADispatcher is cuhost's C++ dispatcher (_cuhost.Dispatcher,
+engine/python/dispatcher.cpp: options, signatures, compilation, launches)
+plus numba-cuda's Python-level API over it: overloads, specializations,
+specialize(), the inspect_* methods, the kernel properties
+(get_regs_per_thread and friends) and pickling. numba-cuda's internal pieces
+of its dispatcher (kernel objects, caches, compile statistics) have no
+counterpart in cuhost.
 """
-from _cuhost import Dispatcher as CUDADispatcher  # noqa: F401
+import importlib as _importlib
+import marshal as _marshal
+import os as _os
+import shutil as _shutil
+import subprocess as _subprocess
+import tempfile as _tempfile
+import types as _pytypes
 
-from ._missing import missing as _missing
+import _cuhost
+
+from . import types as _types
+
+
+def _to_types(spellings):
+    from .compiler import _to_type
+
+    return tuple(_to_type(s) for s in spellings)
+
+
+def _sig_arg(signature):
+    """Signature given to inspect_*/get_*: None, a tuple of types, a Signature or a string."""
+    if signature is None or isinstance(signature, (str, tuple)):
+        return signature
+    if isinstance(signature, _types.Signature):
+        return signature.args
+    return signature
+
+
+class _Overload:
+    """One compiled specialization (numba's compile result): its signature,
+    PTX, LLVM IR and the mangled name of the entry point."""
+
+    def __init__(self, dispatcher, argtypes):
+        self._dispatcher = dispatcher
+        self.argtypes = argtypes
+
+    def _info(self):
+        return self._dispatcher._nvptx(self.argtypes)
+
+    @property
+    def signature(self):
+        info = self._info()
+        from .compiler import _to_type
+
+        return _types.Signature(_to_type(info["return"]), self.argtypes)
+
+    @property
+    def fndesc(self):
+        return _pytypes.SimpleNamespace(mangled_name=self._info()["symbol"], qualname=self._dispatcher.__qualname__)
+
+    @property
+    def entry_point(self):
+        return self._info()["symbol"]
+
+    def inspect_llvm(self):
+        return self._info()["llvm"]
+
+    def inspect_asm(self, cc=None):
+        return self._info()["ptx"]
+
+    def __repr__(self):
+        return "<compiled %s%r>" % (self._dispatcher.__name__, self.argtypes)
+
+
+class CUDADispatcher(_cuhost.Dispatcher):
+    # A @cuda.jit kernel or device function; its __doc__ is the Python function's.
+    __doc__ = property(lambda self: self.py_func.__doc__)
+
+    # ---- signatures and specializations ---------------------------------
+
+    @property
+    def overloads(self):
+        """{argument types: compiled specialization} for every compiled signature."""
+        return {t: _Overload(self, t) for t in map(_to_types, self._compiled_signatures())}
+
+    @property
+    def specializations(self):
+        d = self.__dict__.get("_specializations")
+        if d is None:
+            d = self.__dict__["_specializations"] = {}
+        return d
+
+    @property
+    def specialized(self):
+        """True for a dispatcher with explicit signatures or made by specialize()."""
+        return bool(self.__dict__.get("_is_specialization")) or bool(self._signature_spellings_eager)
+
+    @property
+    def _signature_spellings_eager(self):
+        return self.__dict__.get("_eager_sigs", ())
+
+    def specialize(self, *args):
+        """A dispatcher compiled for the types of these arguments (values or
+        type objects); the same one for the same types."""
+        from .typing.typeof import typeof
+
+        argtypes = tuple(a if isinstance(a, _types.Type) else typeof(a) for a in args)
+        if self.specialized:
+            raise RuntimeError("Dispatcher already specialized")
+        spec = self.specializations.get(argtypes)
+        if spec is not None:
+            return spec
+        spec = _build(type(self), self.py_func, [argtypes], self.targetoptions)
+        spec.__dict__["_is_specialization"] = True
+        self.specializations[argtypes] = spec
+        return spec
+
+    def compile(self, sig):
+        """Compile for a signature (argument types) now; returns the overload."""
+        argtypes = _sig_arg(sig)
+        if isinstance(argtypes, str):
+            argtypes = _to_types(self._nvptx(argtypes)["args"])
+        if self._is_device:
+            self._nvptx(argtypes)
+        else:
+            self._compile_launch(argtypes)
+        return _Overload(self, tuple(argtypes))
+
+    def compile_device(self, args, return_type=None):
+        """Compile a device function for argument types; returns the overload."""
+        if not self._is_device:
+            raise RuntimeError("compile_device() is only for device functions")
+        self._nvptx(tuple(args))
+        return _Overload(self, tuple(args))
+
+    # ---- inspection ------------------------------------------------------
+
+    def _per_signature(self, signature, key):
+        signature = _sig_arg(signature)
+        if signature is not None:
+            return key(self._nvptx(signature))
+        return {t: key(self._nvptx(t)) for t in map(_to_types, self._compiled_signatures())}
+
+    def inspect_llvm(self, signature=None):
+        """LLVM IR (as lowered, before optimization, like numba's) per signature, or for one."""
+        return self._per_signature(signature, lambda i: i["llvm"])
+
+    def inspect_asm(self, signature=None):
+        """PTX per signature, or for one."""
+        return self._per_signature(signature, lambda i: i["ptx"])
+
+    def inspect_sass(self, signature=None):
+        """SASS (nvdisasm's listing of the kernel assembled by nvJitLink)."""
+        return self._sass(signature, [])
+
+    def inspect_sass_cfg(self, signature=None):
+        """The control-flow graph of the SASS in DOT format."""
+        return self._sass(signature, ["-cfg"])
+
+    def _sass(self, signature, flags):
+        if self._is_device:
+            raise RuntimeError("Cannot inspect SASS of a device function")
+        signature = _sig_arg(signature)
+        if signature is None:
+            return {t: self._sass(t, flags) for t in map(_to_types, self._compiled_signatures())}
+        nvdisasm = _find_nvdisasm()
+        cubin = self._cubin(signature)
+        with _tempfile.TemporaryDirectory() as tmp:
+            path = _os.path.join(tmp, "kernel.cubin")
+            with open(path, "wb") as f:
+                f.write(cubin)
+            r = _subprocess.run([nvdisasm, "-c", *flags, path], capture_output=True, text=True)
+        if r.returncode:
+            raise RuntimeError("nvdisasm failed: %s" % r.stderr.strip())
+        return r.stdout
+
+    # ---- kernel properties -------------------------------------------------
+
+    def _property(self, signature, key):
+        if self._is_device:
+            raise RuntimeError("device functions have no kernel properties")
+        signature = _sig_arg(signature)
+        if signature is not None:
+            return self._resources(signature)[key]
+        sigs = list(map(_to_types, self._compiled_signatures()))
+        if self.specialized and len(sigs) == 1:
+            return self._resources(sigs[0])[key]
+        return {t: self._resources(t)[key] for t in sigs}
+
+    def get_regs_per_thread(self, signature=None):
+        """Registers per thread of the kernel (a dict over signatures when none is given)."""
+        return self._property(signature, "regs")
+
+    def get_const_mem_size(self, signature=None):
+        """Bytes of constant memory the kernel uses."""
+        return self._property(signature, "const")
+
+    def get_shared_mem_per_block(self, signature=None):
+        """Bytes of static shared memory per block."""
+        return self._property(signature, "shared")
+
+    def get_max_threads_per_block(self, signature=None):
+        """The largest block the kernel can be launched with."""
+        return self._property(signature, "max_threads")
+
+    def get_local_mem_per_thread(self, signature=None):
+        """Bytes of local memory per thread."""
+        return self._property(signature, "local")
+
+    def _compile_launch(self, argtypes):
+        self._nvptx(tuple(argtypes))
+
+    # ---- pickling --------------------------------------------------------
+
+    def __reduce__(self):
+        sigs = list(self._signature_spellings_eager) or None
+        return (_rebuild, (_FunctionPayload(self.py_func), sigs, dict(self.targetoptions),
+                           bool(self.__dict__.get("_is_specialization"))))
+
+
+def _find_nvdisasm():
+    for d in (_os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
+        if d:
+            p = _os.path.join(d, "bin", "nvdisasm")
+            if _os.path.exists(p):
+                return p
+    p = _shutil.which("nvdisasm")
+    if p is None:
+        raise RuntimeError("nvdisasm was not found: inspect_sass() needs the CUDA toolkit's nvdisasm "
+                           "(set CUDA_HOME or put it on PATH)")
+    return p
+
+
+def _build(cls, pyfunc, sigs, options):
+    d = cls(pyfunc, sigs, options)
+    if sigs:
+        d.__dict__["_eager_sigs"] = list(sigs)
+    return d
+
+
+# ---- pickling by value (numba pickles jitted functions with cloudpickle) --
+
+class _ModuleRef:
+    def __init__(self, name):
+        self.name = name
+
+    def __reduce__(self):
+        return (_importlib.import_module, (self.name,))
+
+
+def _code_names(code, out):
+    out.update(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, _pytypes.CodeType):
+            _code_names(c, out)
+    return out
+
+
+class _FunctionPayload:
+    """A Python function pickled by value: its code, the globals it names
+    (modules by name), defaults and closure values."""
+
+    def __init__(self, func):
+        self.func = func
+
+    def __reduce__(self):
+        f = self.func
+        g = {}
+        for name in _code_names(f.__code__, set()):
+            if name in f.__globals__:
+                v = f.__globals__[name]
+                g[name] = _ModuleRef(v.__name__) if isinstance(v, _pytypes.ModuleType) else v
+        cells = tuple(_ModuleRef(c.cell_contents.__name__) if isinstance(c.cell_contents, _pytypes.ModuleType)
+                      else c.cell_contents for c in (f.__closure__ or ()))
+        return (_rebuild_function, (_marshal.dumps(f.__code__), g, f.__name__, f.__qualname__, f.__module__,
+                                    f.__defaults__, cells, f.__doc__))
+
+
+def _rebuild_function(code, globs, name, qualname, module, defaults, cells, doc):
+    code = _marshal.loads(code)
+    mod = _importlib.import_module(module) if module else None
+    base = dict(vars(mod)) if mod is not None and module != "__main__" else {"__builtins__": __builtins__}
+    base.update(globs)
+    base.setdefault("__name__", module)
+    closure = tuple(_pytypes.CellType(v) for v in cells) if cells else None
+    f = _pytypes.FunctionType(code, base, name, defaults, closure)
+    f.__qualname__ = qualname
+    f.__module__ = module
+    f.__doc__ = doc
+    return f
+
+
+def _rebuild(payload, sigs, options, is_specialization):
+    options = dict(options)
+    device = options.pop("device", False)
+    from .compiler import jit
+
+    d = jit(sigs, device=device, **options)(payload) if sigs else jit(device=device, **options)(payload)
+    if is_specialization:
+        d.__dict__["_is_specialization"] = True
+    return d
+
+
+from ._missing import missing as _missing  # noqa: E402
 
 _missing(globals(), """
     _Kernel ForAll _LaunchConfiguration CUDACacheImpl CUDACache OmittedArg CompilingCounter _DispatcherBase

@@ -1,0 +1,189 @@
+#define PY_SSIZE_T_CLEAN  // "s#" formats take Py_ssize_t lengths
+// Inspection and resource queries of a dispatcher's specializations: the
+// NVPTX compilation of each (what inspect_llvm/inspect_asm/inspect_sass and
+// the get_* kernel properties of cuda/dispatcher.py read), and
+// inspect_types. On the CPU backend the PTX a GPU would run is compiled on
+// request; device functions are compiled on their own, as cuda.compile does.
+#include <exception>
+
+#include "cuda/linker.h"
+#include "python/dispatcher.h"
+#include "python/errors.h"
+#include "python/stream_view.h"
+#include "runtime/kernel_resources.h"
+#include "runtime/session.h"
+#include "sema/typed_function.h"
+#include "frontend/captured.h"
+
+namespace cuhost::python {
+namespace {
+
+std::vector<const ir::Type*> types_for(DispatcherObject* self, PyObject* signature) {
+  if (signature && signature != Py_None) return signature_types(signature);
+  auto all = compiled_signatures(self);
+  if (all.size() != 1)
+    throw UserError(ErrorKind::TypeError, concat("'", self->state->fn->name, "' has ", all.size(),
+                                                 " compiled signatures: pass the one to inspect"));
+  return all[0];
+}
+
+PyObject* spellings_tuple(const std::vector<const ir::Type*>& types) {
+  PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(types.size()));
+  for (size_t i = 0; i < types.size(); ++i)
+    PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), PyUnicode_FromString(types[i]->str().c_str()));
+  return t;
+}
+
+// _nvptx(signature) -> {"ptx", "llvm", "llvm_optimized", "symbol", "args", "return"}
+PyObject* dispatcher_nvptx(PyObject* obj, PyObject* signature) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::vector<const ir::Type*> types = types_for(self, signature);
+    auto k = nvptx_specialization(self, types);
+    const ir::Type* ret = k->return_type ? k->return_type : ir::none_type();
+    PyObject* args = spellings_tuple(types);
+    PyObject* d =
+        Py_BuildValue("{s:s#,s:s#,s:s#,s:s,s:N,s:s}", "ptx", k->ptx.data(), static_cast<Py_ssize_t>(k->ptx.size()),
+                      "llvm", k->llvm_ir_unoptimized.data(), static_cast<Py_ssize_t>(k->llvm_ir_unoptimized.size()),
+                      "llvm_optimized", k->llvm_ir.data(), static_cast<Py_ssize_t>(k->llvm_ir.size()), "symbol",
+                      k->symbol.c_str(), "args", args, "return", ret->str().c_str());
+    return d;
+  })
+}
+
+// _resources(signature) -> {"regs", "local", "shared", "const", "max_threads"}
+PyObject* dispatcher_resources(PyObject* obj, PyObject* signature) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::vector<const ir::Type*> types = types_for(self, signature);
+    auto k = nvptx_specialization(self, types);
+    runtime::Session& s = runtime::session();
+    bool gpu = s.backend == Backend::Cuda;
+    if (gpu) ensure_context();
+    runtime::KernelResources r;
+    std::exception_ptr error;
+    Py_BEGIN_ALLOW_THREADS try { r = runtime::kernel_resources(k, gpu, s.device); } catch (...) {
+      error = std::current_exception();
+    }
+    Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+    return Py_BuildValue("{s:i,s:i,s:i,s:i,s:i}", "regs", r.registers, "local", r.local_bytes, "shared", r.shared_bytes,
+                         "const", r.const_bytes, "max_threads", r.max_threads);
+  })
+}
+
+// _cubin(signature) -> bytes: the kernel assembled for sm_90 (or the device's
+// architecture) by nvJitLink, for inspect_sass.
+PyObject* dispatcher_cubin(PyObject* obj, PyObject* signature) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::vector<const ir::Type*> types = types_for(self, signature);
+    auto k = nvptx_specialization(self, types);
+    if (!k->link.empty())
+      throw UserError(
+          ErrorKind::NotImplementedError,
+          concat("inspect_sass() of kernel '", k->name, "' is not implemented in cuhost yet: it links foreign code"));
+    runtime::TargetOptions t = session_target(self->state->fn->options);
+    int major = t.target == runtime::Target::NVPTX ? t.cc_major : 9;
+    int minor = t.target == runtime::Target::NVPTX ? t.cc_minor : 0;
+    cuda::LinkResult r;
+    std::exception_ptr error;
+    Py_BEGIN_ALLOW_THREADS try {
+      r = cuda::link({cuda::LinkInput{ir::LinkKind::PTXSource, k->name + ".ptx", k->ptx}}, major, minor, false);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+    return PyBytes_FromStringAndSize(r.cubin.data(), static_cast<Py_ssize_t>(r.cubin.size()));
+  })
+}
+
+// _host_llvm(signature) -> str: the optimized module the session's backend
+// runs (the CPU backend's host code; tests of its code generation read it).
+PyObject* dispatcher_host_llvm(PyObject* obj, PyObject* signature) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  CUHOST_PY_GUARD_V(nullptr, {
+    auto k = compile_specialization(self, types_for(self, signature));
+    return PyUnicode_FromStringAndSize(k->llvm_ir.data(), static_cast<Py_ssize_t>(k->llvm_ir.size()));
+  })
+}
+
+PyObject* dispatcher_compiled_signatures(PyObject* obj, PyObject*) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  PyObject* list = PyList_New(0);
+  for (const auto& types : compiled_signatures(self)) {
+    PyObject* t = spellings_tuple(types);
+    PyList_Append(list, t);
+    Py_DECREF(t);
+  }
+  return list;
+}
+
+std::string describe_types(const runtime::CompiledKernel& k) {
+  std::string out;
+  if (!k.typed) return k.name + " " + types_str(k.arg_types) + "\n";
+  const sema::TypedFunction& t = *k.typed;
+  out += concat(k.name, " ", t.signature(), "\n");
+  out += std::string(80, '-') + "\n";
+  if (t.captured) {
+    out += concat("# File: ", t.captured->filename, "\n");
+    int line = t.captured->first_line;
+    std::size_t pos = 0;
+    const std::string& src = t.captured->source;
+    while (pos < src.size()) {
+      std::size_t end = src.find('\n', pos);
+      if (end == std::string::npos) end = src.size();
+      out += concat("# --- LINE ", line++, " --- \n", src.substr(pos, end - pos), "\n");
+      pos = end + 1;
+    }
+  }
+  out += "# locals:\n";
+  for (const auto& [name, type] : t.locals) out += concat("#   ", name, " = ", type ? type->str() : "?", "\n");
+  out += concat("# return type: ", t.return_type ? t.return_type->str() : "none", "\n");
+  return out + std::string(80, '=') + "\n";
+}
+
+PyObject* dispatcher_inspect_types(PyObject* obj, PyObject* args, PyObject* kwargs) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  PyObject* file = nullptr;
+  PyObject* signature = nullptr;
+  static const char* kwlist[] = {"file", "signature", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO", const_cast<char**>(kwlist), &file, &signature)) return nullptr;
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::string text;
+    std::vector<std::vector<const ir::Type*>> all;
+    if (signature && signature != Py_None)
+      all.push_back(signature_types(signature));
+    else
+      all = compiled_signatures(self);
+    // The session's own compilation carries the typing (a PTX-only compile may come from the disk cache).
+    for (const auto& types : all)
+      text += describe_types(self->state->fn->options.device ? *nvptx_specialization(self, types)
+                                                             : *compile_specialization(self, types));
+    PyObject* s = PyUnicode_FromString(text.c_str());
+    if (file && file != Py_None) {
+      PyObject* r = PyObject_CallMethod(file, "write", "O", s);
+      Py_DECREF(s);
+      if (!r) return nullptr;
+      Py_DECREF(r);
+      Py_RETURN_NONE;
+    }
+    return s;
+  })
+}
+
+PyMethodDef g_methods[] = {
+    {"inspect_types", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dispatcher_inspect_types)),
+     METH_VARARGS | METH_KEYWORDS, "Typed signature, source and locals of each specialization."},
+    {"_nvptx", dispatcher_nvptx, METH_O, "The NVPTX compilation of one signature (a dict)."},
+    {"_resources", dispatcher_resources, METH_O, "Registers, local/shared/const memory, max threads (a dict)."},
+    {"_cubin", dispatcher_cubin, METH_O, "The kernel of one signature assembled by nvJitLink (bytes)."},
+    {"_host_llvm", dispatcher_host_llvm, METH_O, "The optimized module the session's backend runs (str)."},
+    {"_compiled_signatures", dispatcher_compiled_signatures, METH_NOARGS,
+     "Argument-type spellings of every compiled specialization, in order."},
+    {nullptr, nullptr, 0, nullptr}};
+
+}  // namespace
+
+PyMethodDef* dispatcher_inspect_methods() { return g_methods; }
+
+}  // namespace cuhost::python

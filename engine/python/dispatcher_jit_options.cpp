@@ -1,0 +1,233 @@
+// The options of @cuda.jit with numba-cuda's semantics and errors: device,
+// inline, forceinline, fastmath (a bool or a set of LLVM flag names), debug,
+// lineinfo, opt, link, lto, cache, max_registers, launch_bounds,
+// shared_memory_carveout, extensions (refused: not implemented), abi,
+// abi_info. An option cuhost cannot give its effect raises
+// NotImplementedError naming it.
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "python/dispatcher.h"
+#include "python/errors.h"
+#include "python/typeof.h"
+#include "runtime/fastmath_flags.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::python {
+namespace {
+
+bool truthy(PyObject* v) {
+  int t = PyObject_IsTrue(v);
+  if (t < 0) throw UserError(ErrorKind::TypeError, "option value has no truth value");
+  return t == 1;
+}
+
+std::string str_or_empty(PyObject* v) { return PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : std::string(); }
+
+std::string repr_of(PyObject* v) {
+  PyObject* r = PyObject_Repr(v);
+  std::string out = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : "?";
+  Py_XDECREF(r);
+  PyErr_Clear();
+  return out;
+}
+
+// fastmath=True/False, or a set (any iterable) of LLVM fast-math flag names.
+void parse_fastmath(PyObject* value, runtime::JitOptions* o) {
+  if (PyBool_Check(value) || value == Py_None || PyLong_Check(value)) {
+    o->fastmath = value != Py_None && truthy(value);
+    return;
+  }
+  if (PyUnicode_Check(value) || !PyObject_HasAttrString(value, "__iter__"))
+    throw UserError(ErrorKind::TypeError,
+                    concat("fastmath must be a bool or a set of flag names, not ", Py_TYPE(value)->tp_name));
+  PyObject* it = PyObject_GetIter(value);
+  if (!it) {
+    PyErr_Clear();
+    throw UserError(ErrorKind::TypeError, "fastmath must be a bool or a set of flag names");
+  }
+  unsigned bits = 0;
+  while (PyObject* x = PyIter_Next(it)) {
+    std::string name = str_or_empty(x);
+    Py_DECREF(x);
+    unsigned bit = runtime::fast_math_flag(name);
+    if (!bit) {
+      Py_DECREF(it);
+      throw UserError(ErrorKind::ValueError, concat("Unrecognized fastmath flag: ", name.empty() ? "?" : name,
+                                                    " (valid flags: ", runtime::fast_math_flag_names(), ")"));
+    }
+    bits |= bit;
+  }
+  Py_DECREF(it);
+  if (PyErr_Occurred()) PyErr_Clear();
+  o->fastmath_flags = bits;
+}
+
+// launch_bounds=None, an int, or a tuple of up to three ints (numba-cuda's
+// max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster).
+void parse_launch_bounds(PyObject* value, runtime::JitOptions* o) {
+  if (value == Py_None) return;
+  std::vector<PyObject*> items;
+  if (PyLong_Check(value) && !PyBool_Check(value)) {
+    items.push_back(value);
+  } else if (PyTuple_Check(value) || PyList_Check(value)) {
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(value); ++i)
+      items.push_back(PySequence_Fast_GET_ITEM(value, i));
+  } else {
+    throw UserError(ErrorKind::TypeError,
+                    concat("launch_bounds must be an int or a tuple of ints, not ", Py_TYPE(value)->tp_name));
+  }
+  if (items.size() > 3)
+    throw UserError(ErrorKind::ValueError,
+                    concat("Got ", items.size(), " launch bounds: ", repr_of(value),
+                           ". A maximum of three are supported: (max_threads_per_block, min_blocks_per_sm, "
+                           "max_blocks_per_cluster)"));
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (!PyLong_Check(items[i]) || PyBool_Check(items[i]))
+      throw UserError(ErrorKind::TypeError, concat("launch bounds must be ints, got ", repr_of(value)));
+    long v = PyLong_AsLong(items[i]);
+    if (v <= 0 || v > (1 << 30)) {
+      PyErr_Clear();
+      throw UserError(ErrorKind::ValueError, concat("launch bounds must be positive ints, got ", repr_of(value)));
+    }
+    o->launch_bounds[i] = static_cast<int>(v);
+  }
+}
+
+// shared_memory_carveout: an int percentage (-1 = the driver's default), or
+// "default", "MaxL1", "MaxShared" (any case).
+int parse_carveout(PyObject* value) {
+  if (PyLong_Check(value) && !PyBool_Check(value)) {
+    long v = PyLong_AsLong(value);
+    if (PyErr_Occurred() || v < -1 || v > 100) {
+      PyErr_Clear();
+      throw UserError(ErrorKind::ValueError,
+                      concat("Carveout value ", repr_of(value), " is invalid: it must be between -1 and 100"));
+    }
+    return static_cast<int>(v);
+  }
+  if (PyUnicode_Check(value)) {
+    std::string s = str_or_empty(value);
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (s == "default") return -1;
+    if (s == "maxl1") return 0;
+    if (s == "maxshared") return 100;
+  }
+  throw UserError(ErrorKind::ValueError,
+                  concat("Invalid carveout value: ", repr_of(value),
+                         " (expected an int from -1 to 100, 'default', 'MaxL1' or 'MaxShared')"));
+}
+
+}  // namespace
+
+runtime::JitOptions parse_jit_options(PyObject* options) {
+  runtime::JitOptions o;
+  if (!options || options == Py_None) return o;
+  if (!PyDict_Check(options)) throw UserError(ErrorKind::TypeError, "jit options must be a dict");
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(options, &pos, &key, &value)) {
+    std::string k = str_or_empty(key);
+    if (k == "device") {
+      o.device = truthy(value);
+    } else if (k == "inline") {
+      if (PyUnicode_Check(value)) {
+        std::string s = str_or_empty(value);
+        if (s != "always" && s != "never")
+          throw UserError(ErrorKind::ValueError,
+                          concat("inline must be True, False, 'always' or 'never', not '", s, "'"));
+        o.inline_always = s == "always";
+      } else if (PyCallable_Check(value)) {
+        // numba calls a cost model with its own IR at each call site; cuhost has no such IR to give it.
+        throw UserError(ErrorKind::NotImplementedError,
+                        "inline=<cost model function> is not implemented in cuhost yet: use inline=True/'always' "
+                        "or False/'never'");
+      } else {
+        o.inline_always = value != Py_None && truthy(value);
+      }
+    } else if (k == "forceinline") {
+      o.forceinline = truthy(value);
+    } else if (k == "fastmath") {
+      parse_fastmath(value, &o);
+    } else if (k == "launch_bounds") {
+      parse_launch_bounds(value, &o);
+    } else if (k == "shared_memory_carveout") {
+      o.shared_memory_carveout = parse_carveout(value);
+    } else if (k == "extensions") {
+      if (value != Py_None && PyObject_IsTrue(value) == 1)
+        throw UserError(ErrorKind::NotImplementedError,
+                        "cuda.jit(extensions=...) is not implemented in cuhost yet: argument-preparation extensions "
+                        "are not called at launch");
+      PyErr_Clear();
+    } else if (k == "debug") {
+      o.debug = truthy(value);
+    } else if (k == "lineinfo") {
+      o.lineinfo = truthy(value);
+    } else if (k == "cache") {
+      o.cache = truthy(value);
+    } else if (k == "opt") {
+      if (PyBool_Check(value)) {
+        o.opt = value == Py_True ? 3 : 0;
+      } else if (PyLong_Check(value)) {
+        long v = PyLong_AsLong(value);
+        if (v < 0 || v > 3) throw UserError(ErrorKind::ValueError, concat("opt must be 0..3 or a bool, not ", v));
+        o.opt = static_cast<int>(v);
+      } else {
+        throw UserError(ErrorKind::TypeError, concat("opt must be a bool or an int, not ", Py_TYPE(value)->tp_name));
+      }
+    } else if (k == "link") {
+      o.link = link_items_from_object(value);
+    } else if (k == "lto") {
+      if (value == Py_None)
+        o.lto.reset();
+      else
+        o.lto = truthy(value);
+    } else if (k == "max_registers") {
+      if (value == Py_None) {
+        o.max_registers = 0;
+      } else if (PyLong_Check(value) && !PyBool_Check(value)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow || v <= 0 || v > (1 << 20)) {
+          PyErr_Clear();
+          PyObject* r = PyObject_Repr(value);
+          std::string shown = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : "?";
+          Py_XDECREF(r);
+          PyErr_Clear();
+          throw UserError(ErrorKind::ValueError, concat("max_registers must be a positive int, not ", shown));
+        }
+        o.max_registers = static_cast<int>(v);
+      } else {
+        throw UserError(ErrorKind::TypeError, concat("max_registers must be an int, not ", Py_TYPE(value)->tp_name));
+      }
+    } else if (k == "abi") {
+      std::string s = str_or_empty(value);
+      if (s == "numba")
+        o.abi = ir::Abi::Numba;
+      else if (s == "c")
+        o.abi = ir::Abi::C;
+      else
+        throw UserError(ErrorKind::NotImplementedError,
+                        concat("Unsupported ABI: ", s.empty() ? python_type_name(value) : s));
+    } else if (k == "abi_info") {
+      if (value == Py_None) continue;
+      if (!PyDict_Check(value)) throw UserError(ErrorKind::TypeError, "abi_info must be a dict");
+      PyObject* name = PyDict_GetItemString(value, "abi_name");
+      if (name) {
+        if (!PyUnicode_Check(name)) throw UserError(ErrorKind::TypeError, "abi_info['abi_name'] must be a str");
+        o.abi_name = str_or_empty(name);
+      }
+    } else {
+      throw UserError(ErrorKind::TypeError, concat("cuda.jit() got an unexpected option '", k,
+                                                   "' (known: device, inline, forceinline, fastmath, debug, lineinfo, "
+                                                   "opt, link, lto, cache, max_registers, launch_bounds, "
+                                                   "shared_memory_carveout, extensions, abi, abi_info)"));
+    }
+  }
+  if (!o.device && o.abi == ir::Abi::C)
+    throw UserError(ErrorKind::NotImplementedError, "The C ABI is not supported for kernels");
+  return o;
+}
+
+}  // namespace cuhost::python
