@@ -73,8 +73,7 @@ PyMethodDef g_exec_def = {"exec", reinterpret_cast<PyCFunction>(reinterpret_cast
                           METH_VARARGS | METH_KEYWORDS,
                           "exec(source, globals=None, locals=None, /, *, closure=None): Python's exec; source text "
                           "is remembered so that kernels it defines can be compiled by cuhost."};
-PyMethodDef g_compile_def = {"compile",
-                             reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(recording_compile)),
+PyMethodDef g_compile_def = {"compile", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(recording_compile)),
                              METH_VARARGS | METH_KEYWORDS,
                              "compile(source, filename, mode, ...): Python's compile; source text is remembered so "
                              "that kernels it defines can be compiled by cuhost."};

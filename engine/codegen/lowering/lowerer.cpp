@@ -375,6 +375,11 @@ void Lowerer::lower_for(const ast::For* s) {
                                    : expr_as(arg(1), I).v;
   llvm::Value* step = arg(2) ? expr_as(arg(2), I).v : llvm::ConstantInt::get(ity, 1);
   bool is_signed = I->is_signed;
+  // range(a, b, 0) is Python's ValueError; a step known only at run time is
+  // checked always (not only with debug=True): the loop would never end.
+  if (auto* known = llvm::dyn_cast<llvm::ConstantInt>(step); !known || known->isZero())
+    fail_if(builder_.CreateICmpEQ(step, llvm::ConstantInt::get(ity, 0)),
+            [&] { hooks().kernel_error(*this, "ValueError: range() arg 3 must not be zero", i64(0)); });
 
   llvm::AllocaInst* counter = entry_alloca(ity, "range.i");
   builder_.CreateStore(start, counter);
