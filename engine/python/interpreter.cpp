@@ -26,17 +26,6 @@ void set_argv(const std::vector<std::string>& argv) {
   Py_DECREF(list);
 }
 
-void flush_std_streams() {
-  for (const char* name : {"stdout", "stderr"}) {
-    PyObject* stream = PySys_GetObject(name);  // borrowed
-    if (stream && stream != Py_None) {
-      PyObject* r = PyObject_CallMethod(stream, "flush", nullptr);
-      if (!r) PyErr_Clear();
-      Py_XDECREF(r);
-    }
-  }
-}
-
 // Converts the pending exception into an exit code the way `python3` does.
 int exit_code_from_exception() {
   if (!PyErr_Occurred()) return 0;
@@ -71,6 +60,17 @@ int exit_code_from_exception() {
 }
 
 }  // namespace
+
+void flush_std_streams() {
+  for (const char* name : {"stdout", "stderr"}) {
+    PyObject* stream = PySys_GetObject(name);  // borrowed
+    if (stream && stream != Py_None) {
+      PyObject* r = PyObject_CallMethod(stream, "flush", nullptr);
+      if (!r) PyErr_Clear();
+      Py_XDECREF(r);
+    }
+  }
+}
 
 int finish(PyObject* result) {
   int code = result ? 0 : exit_code_from_exception();

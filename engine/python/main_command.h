@@ -24,6 +24,7 @@ MainCommand& main_command();
 // or 1 after printing the traceback), and the __main__ namespace made fresh
 // for `file` (no __file__ when empty).
 int finish(PyObject* result);
+void flush_std_streams();  // sys.stdout and sys.stderr
 PyObject* fresh_main_dict(const std::string& file);
 // Enters source text that has no file (-c, standard input, run_string) into
 // linecache, where inspect.getsource finds it for the kernels it defines.

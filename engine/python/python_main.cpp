@@ -127,14 +127,7 @@ void end_run() {
   } else {
     PyErr_Clear();
   }
-  for (const char* name : {"stdout", "stderr"}) {
-    PyObject* stream = PySys_GetObject(name);  // borrowed
-    if (stream && stream != Py_None) {
-      PyObject* r = PyObject_CallMethod(stream, "flush", nullptr);
-      if (!r) PyErr_Clear();
-      Py_XDECREF(r);
-    }
-  }
+  flush_std_streams();
 }
 
 }  // namespace
