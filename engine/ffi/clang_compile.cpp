@@ -86,6 +86,25 @@ const char* const kCudaQualifierMacros = R"(#define __device__
 #define __align__(n) __attribute__((aligned(n)))
 )";
 
+// Redefining a typedef to the same type is allowed, so a source that also
+// includes <cstdint> or <cstddef> still compiles.
+const char* const kNvrtcBuiltinTypes = R"(typedef __SIZE_TYPE__ size_t;
+typedef __PTRDIFF_TYPE__ ptrdiff_t;
+typedef __INT8_TYPE__ int8_t;
+typedef __INT16_TYPE__ int16_t;
+typedef __INT32_TYPE__ int32_t;
+typedef __INT64_TYPE__ int64_t;
+typedef __UINT8_TYPE__ uint8_t;
+typedef __UINT16_TYPE__ uint16_t;
+typedef __UINT32_TYPE__ uint32_t;
+typedef __UINT64_TYPE__ uint64_t;
+typedef __INTPTR_TYPE__ intptr_t;
+typedef __UINTPTR_TYPE__ uintptr_t;
+#ifndef NULL
+#define NULL __null
+#endif
+)";
+
 void read_item_source(const ir::LinkItem& item, std::string* source, std::string* dir) {
   *source = item.data;
   dir->clear();

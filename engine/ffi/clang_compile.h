@@ -40,6 +40,10 @@ ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& source, cons
 // C++, shared by both backends' preludes.
 extern const char* const kCudaQualifierMacros;
 
+// What NVRTC gives a source without any include (size_t, ptrdiff_t, the
+// fixed-width integer types, NULL), shared by both backends' preludes.
+extern const char* const kNvrtcBuiltinTypes;
+
 // The first CUDA toolkit header a source includes ("cuda_fp16.h",
 // "cub/cub.cuh"), or "" when it includes none.
 std::string cuda_header_included(const std::string& source);

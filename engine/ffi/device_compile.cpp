@@ -27,7 +27,8 @@ const char* device_prelude() {
       kCudaQualifierMacros +
       "#define __CUDACC__ 1\n"
       "#define __CUDACC_RTC__ 1\n"
-      "#define __CUHOST_DEVICE_INLINE__ 1\n";
+      "#define __CUHOST_DEVICE_INLINE__ 1\n" +
+      kNvrtcBuiltinTypes;
   return text.c_str();
 }
 

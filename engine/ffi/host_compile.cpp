@@ -30,7 +30,8 @@ const char* host_prelude() {
                                   kCudaQualifierMacros +
                                   "#define __constant__ const\n"
                                   "#define __CUDACC_RTC__ 1\n"
-                                  "#define __CUHOST_HOST_COMPILE__ 1\n";
+                                  "#define __CUHOST_HOST_COMPILE__ 1\n" +
+                                  kNvrtcBuiltinTypes;
   return text.c_str();
 }
 
