@@ -4,6 +4,7 @@
 #include "python/dispatcher.h"
 
 #include <algorithm>
+#include <thread>
 #include <cctype>
 #include <cstring>
 #include <exception>
@@ -360,8 +361,16 @@ PyTypeObject DispatcherType = [] {
 
 const std::shared_ptr<runtime::JitFunction>& ensure_captured(DispatcherObject* d) {
   DispatcherState* st = d->state;
+  const unsigned long me = PyThread_get_thread_ident();
+  // Another thread capturing the same function (capture runs Python code,
+  // which may release the GIL): wait for it rather than compile it uncaptured.
+  while (st->capturing && st->capturing_thread != me && !st->fn->captured) {
+    Py_BEGIN_ALLOW_THREADS std::this_thread::yield();
+    Py_END_ALLOW_THREADS
+  }
   if (st->fn->captured || st->capturing) return st->fn;  // a recursive reference finds it being captured
   st->capturing = true;
+  st->capturing_thread = me;
   try {
     log::StageTimer timer(st->fn->name, "capture");
     st->fn->captured = frontend::capture(d->py_func);

@@ -39,6 +39,7 @@ struct LaunchPlan {
 struct DispatcherState {
   std::shared_ptr<runtime::JitFunction> fn;
   bool capturing = false;
+  unsigned long capturing_thread = 0;               // PyThread ident of the capturer (capture may release the GIL)
   std::vector<std::vector<const ir::Type*>> eager;  // explicit signatures (argument types)
   std::mutex compile_mutex;                         // taken with the GIL released
   std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> compiled;
