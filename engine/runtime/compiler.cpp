@@ -79,6 +79,21 @@ void require_captured(const std::shared_ptr<JitFunction>& fn) {
   CUHOST_CHECK(fn->captured) << "function '" << fn->name << "' must be captured before compilation";
 }
 
+// What every compilation records of its lowered module, kernel or device
+// function alike.
+std::shared_ptr<CompiledKernel> new_compiled(const std::string& name, const codegen::LoweredModule& lowered,
+                                             const std::shared_ptr<const sema::TypedFunction>& typed,
+                                             const std::vector<const ir::Type*>& arg_types, Target target) {
+  auto k = std::make_shared<CompiledKernel>();
+  k->name = name;
+  k->symbol = lowered.entry_symbol;
+  k->target = target;
+  k->typed = typed;
+  k->arg_types = arg_types;
+  k->link = lowered.link;
+  return k;
+}
+
 struct NvptxOutput {
   std::string unoptimized_ir;
   std::string ir;
@@ -169,13 +184,7 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
     log::StageTimer timer(name, "lowering");
     lowered = codegen::lower_module(req);
   }
-  auto kernel = std::make_shared<CompiledKernel>();
-  kernel->name = name;
-  kernel->symbol = lowered.entry_symbol;
-  kernel->target = target.target;
-  kernel->typed = typed;
-  kernel->arg_types = arg_types;
-  kernel->link = lowered.link;
+  auto kernel = new_compiled(name, lowered, typed, arg_types, target.target);
   kernel->uses_barriers = typed->uses_barriers;
   kernel->uses_warp_ops = typed->uses_warp_ops;
   kernel->launch_bound_threads = fn->options.launch_bounds[0];
@@ -279,13 +288,7 @@ std::shared_ptr<const CompiledKernel> compile_device_function(const std::shared_
     log::StageTimer timer(name, "lowering");
     lowered = codegen::lower_module(req);
   }
-  auto k = std::make_shared<CompiledKernel>();
-  k->name = name;
-  k->symbol = lowered.entry_symbol;
-  k->target = Target::NVPTX;
-  k->typed = typed;
-  k->arg_types = arg_types;
-  k->link = lowered.link;
+  auto k = new_compiled(name, lowered, typed, arg_types, Target::NVPTX);
   NvptxOutput out = finish_nvptx(lowered, req, fn->options.opt, name);
   k->llvm_ir = std::move(out.ir);
   k->llvm_ir_unoptimized = std::move(out.unoptimized_ir);

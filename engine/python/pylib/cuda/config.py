@@ -98,23 +98,29 @@ def _environment():
     return env
 
 
+def _convert(name, value, ctor, default):
+    """`value` (of setting `name`) converted by `ctor` (bool: "1"/"true"), or
+    `default` (called when callable) when it is None; warns and falls back on
+    a value that does not convert. numba.cuda.utils._readenv uses it too."""
+    if value is None:
+        return default() if callable(default) else default
+    try:
+        if ctor is bool:
+            return str(value).lower() in ("1", "true")
+        return ctor(value)
+    except Exception:
+        import traceback as _traceback
+
+        _warnings.warn("Environment variable '%s' is defined but its associated value '%s' could not be "
+                       "parsed.\nThe parse failed with exception:\n%s" % (name, value, _traceback.format_exc()),
+                       RuntimeWarning)
+        return default
+
+
 def _settings(environ):
     """Every setting as numba-cuda computes it from `environ`."""
     def read(name, ctor, default):
-        value = environ.get(name)
-        if value is None:
-            return default() if callable(default) else default
-        try:
-            if ctor is bool:
-                return str(value).lower() in ("1", "true")
-            return ctor(value)
-        except Exception:
-            import traceback as _traceback
-
-            _warnings.warn("Environment variable '%s' is defined but its associated value '%s' could not be "
-                           "parsed.\nThe parse failed with exception:\n%s" % (name, value, _traceback.format_exc()),
-                           RuntimeWarning)
-            return default
+        return _convert(name, environ.get(name), ctor, default)
 
     def optional_str(x):
         return str(x) if x is not None else None

@@ -8,7 +8,6 @@ import functools as _functools
 import operator as _operator
 import os as _os
 import traceback as _traceback
-import warnings as _warnings
 
 from . import config as _config
 from ._missing import missing as _missing
@@ -20,18 +19,7 @@ MACHINE_BITS = _config.MACHINE_BITS
 def _readenv(name, ctor, default):
     """The environment variable `name` converted by `ctor` (bool: "1"/"true"),
     else `default` (called when callable); warns and falls back on a bad value."""
-    value = _os.environ.get(name)
-    if value is None:
-        return default() if callable(default) else default
-    try:
-        if ctor is bool:
-            return value.lower() in {"1", "true"}
-        return ctor(value)
-    except Exception:
-        _warnings.warn("Environment variable '%s' is defined but its associated value '%s' could not be parsed.\n"
-                       "The parse failed with exception:\n%s" % (name, value, _traceback.format_exc()),
-                       RuntimeWarning)
-        return default
+    return _config._convert(name, _os.environ.get(name), ctor, default)
 
 
 @_functools.lru_cache(maxsize=None)
