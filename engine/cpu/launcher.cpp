@@ -52,14 +52,13 @@
 
 #include "cpu/block_state.h"
 #include "cpu/launch_state.h"
+#include "cpu/device_properties.h"
 #include "cpu/thread_pool.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::cpu {
 
 namespace {
-
-constexpr std::size_t kMaxSharedBytes = 48 * 1024;
 
 struct Job {
   LaunchState* state;
@@ -116,16 +115,22 @@ void validate(const CpuLaunch& l) {
   const Dim3& g = l.grid;
   if (b.x < 1 || b.y < 1 || b.z < 1) fail(concat("block dimensions ", dims(b), " must all be >= 1"));
   if (g.x < 1 || g.y < 1 || g.z < 1) fail(concat("grid dimensions ", dims(g), " must all be >= 1"));
-  if (b.x > 1024 || b.y > 1024 || b.z > 64)
-    fail(concat("block dimensions ", dims(b), " exceed the maximum (1024, 1024, 64)"));
+  const DeviceLimits& lim = device_limits();
+  const unsigned* mb = lim.max_block_dim;
+  const unsigned* mg = lim.max_grid_dim;
+  if (b.x > mb[0] || b.y > mb[1] || b.z > mb[2])
+    fail(concat("block dimensions ", dims(b), " exceed the maximum (", mb[0], ", ", mb[1], ", ", mb[2], ")"));
   std::uint64_t threads = std::uint64_t(b.x) * b.y * b.z;
-  if (threads > 1024) fail(concat("block ", dims(b), " has ", threads, " threads; at most 1024 threads per block"));
-  if (g.x > 2147483647u || g.y > 65535 || g.z > 65535)
-    fail(concat("grid dimensions ", dims(g), " exceed the maximum (2147483647, 65535, 65535)"));
+  if (threads > lim.max_threads_per_block)
+    fail(concat("block ", dims(b), " has ", threads, " threads; at most ", lim.max_threads_per_block,
+                " threads per block"));
+  if (g.x > mg[0] || g.y > mg[1] || g.z > mg[2])
+    fail(concat("grid dimensions ", dims(g), " exceed the maximum (", mg[0], ", ", mg[1], ", ", mg[2], ")"));
+  const std::size_t max_shared = lim.max_shared_bytes_per_block;
   std::size_t shared = l.static_shared_bytes + l.dynamic_shared_bytes;
-  if (shared > kMaxSharedBytes || l.dynamic_shared_bytes > kMaxSharedBytes)
+  if (shared > max_shared || l.dynamic_shared_bytes > max_shared)
     fail(concat("shared memory of ", shared, " bytes (", l.static_shared_bytes, " static + ", l.dynamic_shared_bytes,
-                " dynamic) exceeds the limit of ", kMaxSharedBytes, " bytes per block"));
+                " dynamic) exceeds the limit of ", max_shared, " bytes per block"));
 }
 
 }  // namespace

@@ -110,7 +110,8 @@ bool parse_array_interface(PyObject* dict, InterfaceInfo* out) {
   PyObject* mask = PyDict_GetItemWithError(dict, keys.mask);
   if (!mask && PyErr_Occurred()) return false;
   if (mask && mask != Py_None) {
-    PyErr_SetString(PyExc_NotImplementedError, "__cuda_array_interface__ with a 'mask' is not supported");
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "Masked arrays are not supported (the __cuda_array_interface__ has a 'mask')");
     return false;
   }
   PyObject* stream = PyDict_GetItemWithError(dict, keys.stream);

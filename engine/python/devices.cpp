@@ -1,13 +1,14 @@
 // Device queries behind cuda.gpus, get_current_device, select_device,
 // current_context().get_memory_info() and close(). The Device objects
 // themselves are Python (pylib/cuda/api.py); this file answers them. On the
-// CPU backend there are no devices: every query raises CudaSupportError
-// saying why kernels run on the CPU.
+// CPU backend there is one device, the CPU itself (cpu/device_properties.h):
+// ordinal 0, compute capability 9.0, host memory.
 #include <cstring>
 #include <string>
 
 #include "cuda/context.h"
 #include "cuda/driver.h"
+#include "cpu/device_properties.h"
 #include "cuda/memory.h"
 #include "python/device_array.h"
 #include "python/errors.h"
@@ -28,12 +29,6 @@ std::string no_device_message() {
     reason = status.available ? "the CPU backend was selected" : status.reason;
   }
   return "no CUDA device: kernels run on the CPU backend (" + reason + ")";
-}
-
-bool require_gpu() {
-  if (!cpu()) return true;
-  PyErr_SetString(exception_class(ErrorKind::CudaSupportError), no_device_message().c_str());
-  return false;
 }
 
 struct AttributeName {
@@ -90,13 +85,19 @@ const AttributeName g_attributes[] = {CUHOST_ATTR(MAX_THREADS_PER_BLOCK),
 #undef CUHOST_ATTR
 
 PyObject* py_device_count(PyObject*, PyObject*) {
-  if (cpu()) return PyLong_FromLong(0);
+  if (cpu()) return PyLong_FromLong(1);
   return PyLong_FromLong(cuda::driver_status().device_count);
 }
 
 PyObject* py_no_device_message(PyObject*, PyObject*) { return PyUnicode_FromString(no_device_message().c_str()); }
 
 bool valid_ordinal(int ordinal) {
+  if (cpu()) {
+    if (ordinal == 0) return true;
+    PyErr_Format(exception_class(ErrorKind::CudaSupportError),
+                 "no device %d: the CPU backend has one device, 0 (the CPU)", ordinal);
+    return false;
+  }
   int count = cuda::driver_status().device_count;
   if (ordinal >= 0 && ordinal < count) return true;
   PyErr_Format(exception_class(ErrorKind::CudaSupportError), "no CUDA device %d (%d device(s) found)", ordinal, count);
@@ -115,7 +116,13 @@ PyObject* py_device_attribute(PyObject*, PyObject* args) {
     PyErr_Format(PyExc_AttributeError, "'Device' object has no attribute '%s'", name);
     return nullptr;
   }
-  if (!require_gpu() || !valid_ordinal(ordinal)) return nullptr;
+  if (!valid_ordinal(ordinal)) return nullptr;
+  if (cpu()) {
+    long value = 0;
+    if (cpu::device_attribute(name, &value)) return PyLong_FromLong(value);
+    PyErr_Format(exception_class(ErrorKind::CudaSupportError), "the CPU device has no value for %s", name);
+    return nullptr;
+  }
   CUHOST_PY_GUARD({ return PyLong_FromLong(cuda::device_attribute(ordinal, found->attribute)); }, nullptr)
 }
 
@@ -129,16 +136,17 @@ PyObject* py_device_attribute_names(PyObject*, PyObject*) {
   return list;
 }
 
-// _device_name(ordinal) -> bytes (numba returns the name as bytes).
+// _device_name(ordinal) -> str (as numba-cuda's Device.name).
 PyObject* py_device_name(PyObject*, PyObject* arg) {
   int ordinal = static_cast<int>(PyLong_AsLong(arg));
   if (PyErr_Occurred()) return nullptr;
-  if (!require_gpu() || !valid_ordinal(ordinal)) return nullptr;
-  CUHOST_PY_GUARD({ return PyBytes_FromString(cuda::device_name(ordinal).c_str()); }, nullptr)
+  if (!valid_ordinal(ordinal)) return nullptr;
+  if (cpu()) return PyUnicode_FromString(cpu::device_name().c_str());
+  CUHOST_PY_GUARD({ return PyUnicode_FromString(cuda::device_name(ordinal).c_str()); }, nullptr)
 }
 
 PyObject* py_current_device_id(PyObject*, PyObject*) {
-  if (!require_gpu()) return nullptr;
+  if (cpu()) return PyLong_FromLong(0);
   return PyLong_FromLong(runtime::session().device);
 }
 
@@ -146,7 +154,8 @@ PyObject* py_current_device_id(PyObject*, PyObject*) {
 PyObject* py_select_device(PyObject*, PyObject* arg) {
   int ordinal = static_cast<int>(PyLong_AsLong(arg));
   if (PyErr_Occurred()) return nullptr;
-  if (!require_gpu() || !valid_ordinal(ordinal)) return nullptr;
+  if (!valid_ordinal(ordinal)) return nullptr;
+  if (cpu()) return PyLong_FromLong(0);
   CUHOST_PY_GUARD(
       {
         {
@@ -161,7 +170,12 @@ PyObject* py_select_device(PyObject*, PyObject* arg) {
 }
 
 PyObject* py_memory_info(PyObject*, PyObject*) {
-  if (!require_gpu()) return nullptr;
+  if (cpu()) {
+    std::size_t free_bytes = 0;
+    std::size_t total = 0;
+    cpu::memory_info(&free_bytes, &total);
+    return Py_BuildValue("(nn)", static_cast<Py_ssize_t>(free_bytes), static_cast<Py_ssize_t>(total));
+  }
   CUHOST_PY_GUARD(
       {
         runtime::make_context_current();
@@ -174,11 +188,11 @@ PyObject* py_memory_info(PyObject*, PyObject*) {
 }
 
 PyMethodDef g_functions[] = {
-    {"_device_count", py_device_count, METH_NOARGS, "Number of usable CUDA devices (0 on the CPU backend)."},
+    {"_device_count", py_device_count, METH_NOARGS, "Number of devices (1, the CPU, on the CPU backend)."},
     {"_no_device_message", py_no_device_message, METH_NOARGS, "Why there is no CUDA device."},
     {"_device_attribute", py_device_attribute, METH_VARARGS, "_device_attribute(ordinal, NAME)."},
     {"_device_attribute_names", py_device_attribute_names, METH_NOARGS, "Attribute names Device objects answer."},
-    {"_device_name", py_device_name, METH_O, "The device's name as bytes."},
+    {"_device_name", py_device_name, METH_O, "The device's name."},
     {"_current_device_id", py_current_device_id, METH_NOARGS, "Ordinal of the device in use."},
     {"_select_device", py_select_device, METH_O, "Makes a device current."},
     {"_memory_info", py_memory_info, METH_NOARGS, "(free, total) bytes of the current device."},

@@ -5,7 +5,7 @@ from numba import cuda
 
 assert cuda.is_available() and len(cuda.gpus) >= 1
 dev = cuda.get_current_device()
-assert isinstance(dev.name, bytes) and len(dev.name) > 0
+assert isinstance(dev.name, str) and len(dev.name) > 0
 assert dev.id == 0 and cuda.gpus[0] == dev
 cc = dev.compute_capability
 assert isinstance(cc, tuple) and cc >= (7, 0), cc

@@ -3,8 +3,9 @@
 The heavy lifting is in `_cuhost` (DeviceNDArray, Stream, Event and the
 copies); this module adds numba's argument conventions and the Device
 objects. On the CPU backend device memory is host memory, streams are
-in-order and synchronous, and there are no GPUs: `gpus` is empty and device
-queries raise CudaSupportError saying why.
+in-order and synchronous, and the one device is the CPU itself: `gpus[0]`,
+compute capability 9.0 (the GPU target whose kernel language the CPU backend
+implements), the launch limits of such a device, host memory as its memory.
 """
 import contextlib
 
@@ -131,6 +132,37 @@ def mapped(*arrays, **kwargs):
             d.copy_to_host(a)
 
 
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    """A mapped array with the shape, dtype and order of `ary`."""
+    return mapped_array(ary.shape, ary.dtype, order=_order_of(ary), stream=stream, portable=portable, wc=wc)
+
+
+class _InterfaceOwner:
+    """Holds a __cuda_array_interface__ dictionary and the object that owns
+    its memory, so the view from_cuda_array_interface makes keeps both."""
+
+    def __init__(self, desc, owner):
+        self.__cuda_array_interface__ = desc
+        self.owner = owner
+
+
+def from_cuda_array_interface(desc, owner=None, sync=True):
+    """A DeviceNDArray viewing the memory a __cuda_array_interface__
+    dictionary describes; `owner` is kept alive with the view, and `sync`
+    waits for the interface's stream as as_cuda_array does."""
+    if desc.get("mask") is not None:
+        raise NotImplementedError("Masked arrays are not supported")
+    return as_cuda_array(_InterfaceOwner(desc, owner), sync=sync)
+
+
+@contextlib.contextmanager
+def defer_cleanup():
+    """numba's defer_cleanup(): cuhost never queues deallocations (device
+    memory is freed when its last reference goes), so there
+    is nothing to defer."""
+    yield
+
+
 @contextlib.contextmanager
 def pinned(*arrays):
     """numba's pinned(): page-locks host arrays for the block. Copies from
@@ -141,8 +173,9 @@ def pinned(*arrays):
 # ---- devices ---------------------------------------------------------------
 
 class Device:
-    """A CUDA device (numba's Device): id, name (bytes, as numba), uuid-free
-    attributes such as MAX_THREADS_PER_BLOCK or MULTIPROCESSOR_COUNT."""
+    """A device (numba's Device): id, name, compute_capability and attributes
+    such as MAX_THREADS_PER_BLOCK or MULTIPROCESSOR_COUNT. On the CPU backend
+    device 0 is the CPU."""
 
     def __init__(self, ordinal):
         self.id = ordinal
@@ -183,11 +216,11 @@ class Device:
         return hash(self.id)
 
     def __repr__(self):
-        return "<CUDA device %d '%s'>" % (self.id, self.name.decode(errors="replace"))
+        return "<CUDA device %d '%s'>" % (self.id, self.name)
 
 
 class _Gpus:
-    """cuda.gpus: the usable devices (none on the CPU backend)."""
+    """cuda.gpus: the devices kernels can run on (the CPU alone on the CPU backend)."""
 
     def __len__(self):
         return _cuhost._device_count()
@@ -199,8 +232,6 @@ class _Gpus:
         if i < 0:
             i += n
         if not 0 <= i < n:
-            if n == 0:
-                raise IndexError("cuda.gpus is empty: " + _cuhost._no_device_message())
             raise IndexError("device index %d out of range (%d device(s))" % (i, n))
         return Device(i)
 
@@ -218,20 +249,13 @@ class _Gpus:
 gpus = _Gpus()
 
 
-def _require_gpu():
-    if _cuhost._device_count() == 0:
-        raise _cuhost.CudaSupportError(_cuhost._no_device_message())
-
-
 def get_current_device():
-    """The device kernels run on (CudaSupportError on the CPU backend)."""
-    _require_gpu()
+    """The device kernels run on (the CPU on the CPU backend)."""
     return Device(_cuhost._current_device_id())
 
 
 def select_device(device_id):
     """Make device `device_id` current; returns its Device."""
-    _require_gpu()
     _cuhost._select_device(int(device_id))
     return Device(int(device_id))
 
@@ -364,8 +388,7 @@ def close():
     """Waits for outstanding work, runs the modules' teardown callbacks and
     unloads every kernel module (later launches load them again). The host
     owns the context, so it stays alive."""
-    if _cuhost._device_count():
-        synchronize()
+    synchronize()
     _cuhost._unload_modules()
 
 
@@ -391,8 +414,7 @@ def is_fp8_supported():
 from ._missing import missing as _missing  # noqa: E402
 
 _missing(globals(), """
-    from_cuda_array_interface managed_array open_ipc_array mapped_array_like defer_cleanup profiling profile_start
-    profile_stop _auto_device
+    managed_array open_ipc_array profiling profile_start profile_stop _auto_device
 """)
 __all__ += ["from_cuda_array_interface", "managed_array", "open_ipc_array", "mapped_array_like", "defer_cleanup",
             "profiling", "profile_start", "profile_stop"]
