@@ -24,6 +24,7 @@
 #include "python/dispatcher.h"
 #include "python/errors.h"
 #include "python/launch_staging.h"
+#include "python/launch_warnings.h"
 #include "python/stream_view.h"
 #include "python/typeof.h"
 #include "runtime/kernel_launch.h"
@@ -397,6 +398,7 @@ PyObject* launch_with(LauncherObject* self, PyObject* const* args, Py_ssize_t n)
   }
   const bool on_gpu = runtime::session().backend == Backend::Cuda;
   const bool host_arrays_to_gpu = on_gpu && any_host_array;
+  if (host_arrays_to_gpu && !warn_implicit_copy()) return nullptr;
   if (host_arrays_to_gpu) {
     // A host array reaches a GPU kernel as a C-contiguous device copy: type it so.
     for (Py_ssize_t i = 0; i < n; ++i)
@@ -614,6 +616,9 @@ PyObject* make_launcher(DispatcherObject* d, PyObject* config) {
     Py_INCREF(last);
     return reinterpret_cast<PyObject*>(last);
   }
+  // Issued when a configuration is made, as numba-cuda does (the launcher
+  // reused above for an identical configuration warned when it was made).
+  if (!warn_if_low_occupancy(grid)) return nullptr;
   LauncherObject* l = new_launcher(d);
   if (!l) return nullptr;
   std::memcpy(l->grid, grid, sizeof grid);

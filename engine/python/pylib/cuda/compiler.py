@@ -45,6 +45,26 @@ def _is_signature(obj):
         isinstance(obj, tuple) and all(hasattr(t, "_cuhost_type") for t in obj))
 
 
+def _apply_config_defaults(options):
+    """debug and opt left unset take numba.cuda.config's CUDA_DEBUGINFO_DEFAULT
+    and OPT (read now, so override_config and NUMBA_* variables apply);
+    debug with optimization on warns, as numba-cuda does, since CUDA's
+    tools do not support debugging optimized code."""
+    from . import config
+
+    if options.get("debug") is None:
+        options["debug"] = bool(config.CUDA_DEBUGINFO_DEFAULT)
+    if options.get("opt") is None:
+        options["opt"] = config.OPT != 0
+    if options["debug"] and options["opt"]:
+        import warnings
+
+        from .core.errors import NumbaInvalidConfigWarning
+
+        warnings.warn(NumbaInvalidConfigWarning("debug=True with opt=True is not supported by CUDA. This may result "
+                                                "in a crash - set debug=False or opt=False."))
+
+
 def jit(func_or_sig=None, device=False, **options):
     """Compile a Python function into a CUDA kernel or device function.
 
@@ -60,6 +80,7 @@ def jit(func_or_sig=None, device=False, **options):
     if options.get("abi", "numba") not in ("numba", "c"):
         raise NotImplementedError("Unsupported ABI: %s" % (options["abi"],))
 
+    _apply_config_defaults(options)
     if options.get("debug") and options.get("lineinfo"):
         import warnings
 

@@ -1,0 +1,20 @@
+// numba-cuda's launch-time performance warnings, each switched by its
+// numba.cuda.config flag (read at the moment it applies, so override_config
+// and NUMBA_* variables both work): a grid too small to fill the device
+// (CUDA_LOW_OCCUPANCY_WARNINGS) and host arrays copied for a GPU launch
+// (CUDA_WARN_ON_IMPLICIT_COPY). Both issue NumbaPerformanceWarning.
+#pragma once
+
+namespace cuhost::python {
+
+// Warns when grid[0]*grid[1]*grid[2] is below twice the current device's
+// multiprocessor count. Returns false with a Python exception set when the
+// warning was turned into an error.
+bool warn_if_low_occupancy(const unsigned grid[3]);
+
+// Warns that a host array passed to a GPU kernel is copied to and from the
+// device. Returns false with a Python exception set when the warning was
+// turned into an error.
+bool warn_implicit_copy();
+
+}  // namespace cuhost::python
