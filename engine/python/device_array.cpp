@@ -554,7 +554,27 @@ PyObject* sq_item(PyObject* o, Py_ssize_t i) {
   return r;
 }
 
+// numba's DeviceNDArray.flags: the contiguity flags as a dict, with NumPy's
+// rules (axes of length 1 do not count; empty arrays are both).
+PyObject* get_flags(PyObject* o, void*) {
+  auto* s = reinterpret_cast<DeviceArrayObject*>(o);
+  bool c = is_c_contiguous(s->ndim, s->shape, s->strides, s->itemsize);
+  bool f = is_f_contiguous(s->ndim, s->shape, s->strides, s->itemsize);
+  return Py_BuildValue("{sOsO}", "C_CONTIGUOUS", c ? Py_True : Py_False, "F_CONTIGUOUS", f ? Py_True : Py_False);
+}
+
+// The numba type the array has as a kernel argument (cuda.typing.typeof).
+PyObject* get_numba_type(PyObject* o, void*) {
+  PyObject* mod = PyImport_ImportModule("cuda.typing.typeof");
+  if (!mod) return nullptr;
+  PyObject* r = PyObject_CallMethod(mod, "typeof", "O", o);
+  Py_DECREF(mod);
+  return r;
+}
+
 PyGetSetDef g_getset[] = {
+    {"flags", get_flags, nullptr, "Contiguity flags: {'C_CONTIGUOUS': bool, 'F_CONTIGUOUS': bool}.", nullptr},
+    {"_numba_type_", get_numba_type, nullptr, "The numba type of the array as a kernel argument.", nullptr},
     {"shape", get_shape, nullptr, "Shape (tuple of ints).", nullptr},
     {"strides", get_strides, nullptr, "Strides in bytes.", nullptr},
     {"ndim", get_ndim, nullptr, "Number of dimensions.", nullptr},

@@ -35,7 +35,9 @@ TEST_CASE("array views get numba's rank and layout", "[sema][arrays]") {
       {"a[:]", "float64[::1]", "array(float64, 1d, C)"},
       {"a[-3:]", "float64[::1]", "array(float64, 1d, C)"},
       {"a[::2]", "float64[::1]", "array(float64, 1d, A)"},
-      {"a[i:j]", "float64[::1]", "array(float64, 1d, A)"},
+      {"a[i:j]", "float64[::1]", "array(float64, 1d, C)"},  // numba: any two-part slice
+      {"a[i:]", "float64[::1]", "array(float64, 1d, C)"},
+      {"a[i:j:1]", "float64[::1]", "array(float64, 1d, A)"},
       {"a[1:3, :]", "float64[:, ::1]", "array(float64, 2d, A)"},
       {"a[i, 1:3]", "float64[:, ::1]", "array(float64, 1d, C)"},
       {"a[i]", "int8[:, :, ::1]", "array(int8, 2d, C)"},

@@ -2,7 +2,7 @@
 // slicing (`a[i, :]`, `a[:, j]`, `a[lo:hi:step]`) give an array of lower or
 // equal rank over the same memory. The layout of the view follows numba's
 // rule: integers on the outer dimensions and, on the innermost indexed
-// dimension, an integer or a literal slice without a step keep a C array C
+// dimension, an integer or a slice without a step keep a C array C
 // (an F array F, mirrored); anything else gives 'A'. A store through a view
 // target (`a[1:3] = 0`, `a[i] = v` on a 2-d array) fills it with a scalar.
 #include "sema/typer.h"
@@ -15,28 +15,24 @@ enum class Part { Integer, ContiguousSlice, Slice };
 
 bool none_or_absent(Typer& t, const ast::Expr* e) { return !e || t.type_of(e)->kind == ir::TypeKind::NoneType; }
 
-// Types one slice bound or step; returns whether it is a compile-time value.
-bool slice_bound(Typer& t, const ast::Expr* e) {
-  if (none_or_absent(t, e)) return true;
+// Types one slice bound or step.
+void slice_bound(Typer& t, const ast::Expr* e) {
+  if (none_or_absent(t, e)) return;
   const ir::Type* bt = t.type_of(e);
   if (!bt->is_integer()) t.typing_error(e, concat("slice indices must be integers or None, not ", display(bt)));
-  return t.constant(e).has_value();
 }
 
+// numba types `a[lo:hi]` (whatever the bounds) as a two-part slice, which
+// keeps contiguity on the innermost indexed dimension; any step makes it a
+// three-part slice, which does not.
 Part slice_part(Typer& t, const ast::Slice& s) {
-  bool lower_literal = slice_bound(t, s.lower.get());
-  bool upper_literal = slice_bound(t, s.upper.get());  // typed even when lower is not literal
-  bool literal = lower_literal && upper_literal;
-  bool has_step = false;
-  if (!none_or_absent(t, s.step.get())) {
-    slice_bound(t, s.step.get());
-    auto k = t.literal_int(s.step.get());
-    if (k && *k == 0) t.fail(ErrorKind::ValueError, s.step->loc, "slice step cannot be zero");
-    // numba: only a literal slice with no (or a zero) step keeps contiguity.
-    if (!k) literal = false;
-    has_step = true;
-  }
-  return literal && !has_step ? Part::ContiguousSlice : Part::Slice;
+  slice_bound(t, s.lower.get());
+  slice_bound(t, s.upper.get());
+  if (none_or_absent(t, s.step.get())) return Part::ContiguousSlice;
+  slice_bound(t, s.step.get());
+  auto k = t.literal_int(s.step.get());
+  if (k && *k == 0) t.fail(ErrorKind::ValueError, s.step->loc, "slice step cannot be zero");
+  return Part::Slice;
 }
 
 bool keeps_contiguity(Part p, bool innermost) {

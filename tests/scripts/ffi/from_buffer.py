@@ -47,6 +47,21 @@ for kern in (k_cffi, k_own):
         kern[1, 32](out, arr)
         np.testing.assert_allclose(out[0], arr.sum(dtype=np.float64), rtol=1e-5)
 
+# A slice with runtime bounds and no step keeps a 1-d C array C (numba's
+# typing), so its pointer can be taken: the tail after `start` is summed.
+@cuda.jit
+def k_tail(out, arr, start):
+    if cuda.grid(1) == 0:
+        tail = arr[start:]
+        out[0] = fsum(own_ffi.from_buffer(tail), tail.size)
+
+
+flat = rng.random(50, dtype=np.float32)
+for start in (0, 17, 49):
+    out = np.zeros(1, np.float32)
+    k_tail[1, 32](out, flat, start)
+    np.testing.assert_allclose(out[0], flat[start:].sum(dtype=np.float64), rtol=1e-5)
+
 # In place through the pointer, C and F order: every element scaled once.
 for arr in (c2.copy(), f2.copy()):
     before = arr.copy()

@@ -7,6 +7,7 @@
 forms, keyword defaults and turning type spellings into `cuda.types` objects.
 """
 import atexit as _atexit
+import re as _re
 
 import _cuhost
 
@@ -33,7 +34,14 @@ def _to_type(spelling):
     t = getattr(_types, spelling, None)
     if isinstance(t, _types.Type):
         return t
+    array = _ARRAY_SPELLING.match(spelling)
+    if array:
+        readonly, dtype, ndim, layout = array.groups()
+        return _types.Array(_to_type(dtype), int(ndim), layout, readonly=bool(readonly))
     return _types.Type(spelling)
+
+
+_ARRAY_SPELLING = _re.compile(r"^(readonly )?array\((\w+), (\d+)d, ([CFA])\)$")
 
 
 def _signatures_from_spellings(spellings):
