@@ -24,6 +24,9 @@ struct ArrayView {
   const ir::Type* dtype = nullptr;  // scalar type
   bool readonly = false;
   ir::Layout layout = ir::Layout::A;  // C/F when contiguous that way
+  // The producer's stream of a __cuda_array_interface__ object (0 if none):
+  // a launch synchronizes on it first, as numba-cuda does.
+  std::uintptr_t interface_stream = 0;
   const ir::Type* type() const { return ir::array(dtype, ndim, layout, readonly); }
 };
 

@@ -594,6 +594,8 @@ PyMethodDef g_methods[] = {
      METH_VARARGS | METH_KEYWORDS, "copy_to_host(ary=None, stream=0): copy to a (new) host array."},
     {"copy_to_device", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(m_copy_to_device)),
      METH_VARARGS | METH_KEYWORDS, "copy_to_device(ary, stream=0): copy from a host or device array."},
+    {"setitem", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(device_array_setitem)),
+     METH_VARARGS | METH_KEYWORDS, "setitem(key, value, stream=0): a[key] = value on `stream` (asynchronous)."},
     {"is_c_contiguous", m_is_c_contiguous, METH_NOARGS, "True when the view is C-contiguous."},
     {"is_f_contiguous", m_is_f_contiguous, METH_NOARGS, "True when the view is Fortran-contiguous."},
     {"reshape", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(device_array_reshape)),

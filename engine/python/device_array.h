@@ -102,6 +102,7 @@ void force_staging_for_test(bool on);
 // Indexing (device_array_index.cpp).
 PyObject* device_array_subscript(PyObject* self, PyObject* key);
 int device_array_ass_subscript(PyObject* self, PyObject* key, PyObject* value);
+PyObject* device_array_setitem(PyObject* self, PyObject* args, PyObject* kwargs);
 PyObject* device_array_reshape(PyObject* self, PyObject* args, PyObject* kwargs);
 PyObject* device_array_ravel(PyObject* self, PyObject* args, PyObject* kwargs);
 PyObject* device_array_transpose(PyObject* self, PyObject* args);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "python/device_array.h"
+#include "python/streams.h"
 #include "python/errors.h"
 #include "python/stream_view.h"
 #include "runtime/device_memory.h"
@@ -187,9 +188,10 @@ bool copy_stream(PyObject* stream_arg, std::uintptr_t* handle, bool* synchronous
   *synchronous = true;
   if (!stream_arg || stream_arg == Py_None) return true;
   if (!stream_handle(stream_arg, handle)) return false;
-  // numba: a copy on an explicit stream is asynchronous. Plain 0 means the
-  // default stream, synchronously.
-  *synchronous = *handle == 0;
+  // numba: a copy on an explicit stream (any Stream object, including the
+  // default streams) is asynchronous. Plain 0 means the default stream,
+  // synchronously.
+  *synchronous = *handle == 0 && !PyObject_TypeCheck(stream_arg, &StreamType);
   return true;
 }
 

@@ -8,6 +8,8 @@
 
 #include "python/device_array.h"
 #include "python/errors.h"
+#include "python/stream_view.h"
+#include "python/streams.h"
 
 namespace cuhost::python {
 
@@ -153,8 +155,31 @@ PyObject* device_array_subscript(PyObject* o, PyObject* key) {
   return scalar;
 }
 
+namespace {
+int do_setitem(DeviceArrayObject* self, PyObject* key, PyObject* value, PyObject* stream_arg);
+}  // namespace
+
+// a[key] = value: on the array's own stream when it has one (asynchronous),
+// else on the default stream, waited for through the Stream object (numba).
 int device_array_ass_subscript(PyObject* o, PyObject* key, PyObject* value) {
-  DeviceArrayObject* self = as_array(o);
+  return do_setitem(as_array(o), key, value, as_array(o)->stream);
+}
+
+// a.setitem(key, value, stream=0): numba's explicit-stream assignment.
+PyObject* device_array_setitem(PyObject* o, PyObject* args, PyObject* kwargs) {
+  static const char* names[] = {"key", "value", "stream", nullptr};
+  PyObject* key;
+  PyObject* value;
+  PyObject* stream = nullptr;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O:setitem", const_cast<char**>(names), &key, &value, &stream))
+    return nullptr;
+  if (do_setitem(as_array(o), key, value, stream) < 0) return nullptr;
+  Py_RETURN_NONE;
+}
+
+namespace {
+
+int do_setitem(DeviceArrayObject* self, PyObject* key, PyObject* value, PyObject* stream_arg) {
   if (!value) {
     PyErr_SetString(PyExc_TypeError, "cannot delete elements of a DeviceNDArray");
     return -1;
@@ -163,6 +188,10 @@ int device_array_ass_subscript(PyObject* o, PyObject* key, PyObject* value) {
     PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
     return -1;
   }
+  std::uintptr_t stream = 0;
+  bool synchronous = true;
+  if (!copy_stream(stream_arg, &stream, &synchronous)) return -1;
+  if (synchronous) stream = default_launch_stream();
   PyObject* view = device_array_view_of(self, key);
   if (!view) return -1;
   DeviceArrayObject* dst = as_array(view);
@@ -177,7 +206,7 @@ int device_array_ass_subscript(PyObject* o, PyObject* key, PyObject* value) {
       } else if (eq != 1) {
         if (eq == 0) PyErr_SetString(PyExc_TypeError, "DeviceNDArray assignment: source and destination dtypes differ");
       } else {
-        copy_device_to_device(src, dst, 0, true);
+        copy_device_to_device(src, dst, stream, false);
         rc = 0;
       }
     } else {
@@ -193,7 +222,7 @@ int device_array_ass_subscript(PyObject* o, PyObject* key, PyObject* value) {
       }
       HostRegion region;
       if (wide && host_region(wide, &region, false)) {
-        copy_host_to_device(region, dst, 0, true);
+        copy_host_to_device(region, dst, stream, false);
         rc = 0;
       }
       Py_XDECREF(wide);
@@ -205,8 +234,11 @@ int device_array_ass_subscript(PyObject* o, PyObject* key, PyObject* value) {
     rc = -1;
   }
   Py_DECREF(view);
+  if (rc == 0 && synchronous && !synchronize_through_stream_object(stream, "default")) rc = -1;
   return rc;
 }
+
+}  // namespace
 
 namespace {
 

@@ -175,6 +175,7 @@ bool device_array_view(PyObject* obj, ArrayView* out) {
   out->dtype = info.scalar;
   out->readonly = info.readonly;
   out->layout = layout_of(info.ndim, info.shape, info.strides, static_cast<int>(info.itemsize));
+  out->interface_stream = info.stream;
   return true;
 }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "python/array_view.h"
+#include "python/config_flags.h"
 #include "python/device_array.h"
 #include "python/errors.h"
 #include "python/module.h"
@@ -129,9 +130,16 @@ PyObject* py_as_cuda_array(PyObject*, PyObject* args, PyObject* kwargs) {
   if (parse_array_interface(iface, &info)) {
     PyObject* dtype = to_numpy_dtype(info.typestr);
     PyObject* stream = info.stream ? new_stream_object(info.stream, "external", nullptr) : nullptr;
-    if (dtype && (!info.stream || stream)) {
+    // numba-cuda synchronizes on the producer's stream through the Stream
+    // object, unless CUDA_ARRAY_INTERFACE_SYNC is off.
+    bool synced = !(sync && info.stream && stream && config_flag("CUDA_ARRAY_INTERFACE_SYNC"));
+    if (!synced) {
+      PyObject* r = PyObject_CallMethod(stream, "synchronize", nullptr);
+      synced = r != nullptr;
+      Py_XDECREF(r);
+    }
+    if (synced && dtype && (!info.stream || stream)) {
       try {
-        if (sync && info.stream) runtime::synchronize_stream(info.stream);
         result =
             new_device_view(nullptr, obj, info.data, info.ndim, info.shape, info.strides, dtype, info.readonly, stream);
       } catch (...) {

@@ -23,9 +23,11 @@
 #include "python/array_view.h"
 #include "python/dispatcher.h"
 #include "python/errors.h"
+#include "python/config_flags.h"
 #include "python/launch_staging.h"
 #include "python/launch_warnings.h"
 #include "python/stream_view.h"
+#include "python/streams.h"
 #include "python/typeof.h"
 #include "runtime/kernel_launch.h"
 #include "runtime/session.h"
@@ -383,11 +385,13 @@ PyObject* launch_with(LauncherObject* self, PyObject* const* args, Py_ssize_t n)
   auto* infos = reinterpret_cast<ArgInfo*>(info_storage);
   static_assert(std::is_trivially_destructible<ArgInfo>::value, "ArgInfo storage is never destroyed");
   bool any_host_array = false;
+  bool any_interface_stream = false;
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject* a = args[i];
     new (&infos[i]) ArgInfo;
     types[i] = typeof_arg(a, &infos[i]);
     any_host_array |= infos[i].kind == ArgKind::HostArray;
+    any_interface_stream |= infos[i].view.interface_stream != 0;
     if (!types[i]) {
       if (PyErr_Occurred()) return nullptr;
       PyErr_Format(exception_class(ErrorKind::TypingError),
@@ -395,6 +399,14 @@ PyObject* launch_with(LauncherObject* self, PyObject* const* args, Py_ssize_t n)
                    d->state->fn->name.c_str(), Py_TYPE(a)->tp_name);
       return nullptr;
     }
+  }
+  // Arrays from other producers (__cuda_array_interface__ with a stream) are
+  // waited for through their Stream objects unless CUDA_ARRAY_INTERFACE_SYNC is off.
+  if (any_interface_stream && config_flag("CUDA_ARRAY_INTERFACE_SYNC")) {
+    for (Py_ssize_t i = 0; i < n; ++i)
+      if (infos[i].view.interface_stream &&
+          !synchronize_through_stream_object(infos[i].view.interface_stream, "external"))
+        return nullptr;
   }
   const bool on_gpu = runtime::session().backend == Backend::Cuda;
   const bool host_arrays_to_gpu = on_gpu && any_host_array;

@@ -7,33 +7,12 @@
 
 #include "cpu/device_properties.h"
 #include "cuda/context.h"
+#include "python/config_flags.h"
 #include "runtime/session.h"
 
 namespace cuhost::python {
 
 namespace {
-
-// Attribute `name` of numba.cuda.config as a truth value (false when the
-// module or attribute is missing: the warnings are advisory).
-bool config_flag(const char* name) {
-  static PyObject* config = nullptr;
-  if (!config) {
-    config = PyImport_ImportModule("cuda.config");
-    if (!config) {
-      PyErr_Clear();
-      return false;
-    }
-  }
-  PyObject* value = PyObject_GetAttrString(config, name);
-  if (!value) {
-    PyErr_Clear();
-    return false;
-  }
-  int truth = PyObject_IsTrue(value);
-  Py_DECREF(value);
-  if (truth < 0) PyErr_Clear();
-  return truth > 0;
-}
 
 bool warn_performance(const std::string& message) {
   static PyObject* category = nullptr;

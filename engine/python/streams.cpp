@@ -76,6 +76,15 @@ PyObject* new_stream_object(std::uintptr_t handle, const char* kind, PyObject* n
   return reinterpret_cast<PyObject*>(self);
 }
 
+bool synchronize_through_stream_object(std::uintptr_t handle, const char* kind) {
+  PyObject* s = new_stream_object(handle, kind, nullptr);
+  if (!s) return false;
+  PyObject* r = PyObject_CallMethod(s, "synchronize", nullptr);
+  Py_DECREF(s);
+  Py_XDECREF(r);
+  return r != nullptr;
+}
+
 namespace {
 
 StreamObject* as_stream(PyObject* o) { return reinterpret_cast<StreamObject*>(o); }
@@ -289,6 +298,11 @@ PyTypeObject StreamType = [] {
 
 int add_streams(PyObject* module) {
   if (PyType_Ready(&StreamType) < 0) return -1;
+  // Scripts and test suites patch Stream methods (unittest.mock.patch.object(
+  // Stream, "synchronize")) as they can on numba's Python Stream class;
+  // CPython marks static types immutable, so the flag is lifted here.
+  StreamType.tp_flags &= ~Py_TPFLAGS_IMMUTABLETYPE;
+  PyType_Modified(&StreamType);
   if (PyModule_AddObjectRef(module, "Stream", reinterpret_cast<PyObject*>(&StreamType)) < 0) return -1;
   return PyModule_AddFunctions(module, g_functions);
 }

@@ -24,4 +24,9 @@ extern PyTypeObject StreamType;
 // A new Stream object for `handle` (not owned).
 PyObject* new_stream_object(std::uintptr_t handle, const char* kind, PyObject* name);
 
+// Waits for `handle` through a Stream object's Python-level synchronize()
+// method (what numba-cuda calls at its implicit synchronization points, so a
+// patched or overridden method sees them). False with a Python error set.
+bool synchronize_through_stream_object(std::uintptr_t handle, const char* kind);
+
 }  // namespace cuhost::python
