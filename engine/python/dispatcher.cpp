@@ -148,6 +148,15 @@ PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   Py_XINCREF(options == Py_None ? nullptr : options);
   self->options = options == Py_None ? nullptr : options;
   self->state = new DispatcherState();
+  // numba-cuda's argument-preparation extensions: a list the launcher
+  // consults (prepare_args) when it is not empty; scripts may append to it.
+  PyObject* ext = options != Py_None && PyDict_Check(options) ? PyDict_GetItemString(options, "extensions") : nullptr;
+  // (Not a sequence: parse_jit_options below reports it.)
+  self->extensions = ext && ext != Py_None && PySequence_Check(ext) ? PySequence_List(ext) : PyList_New(0);
+  if (!self->extensions) {
+    Py_DECREF(self);
+    return nullptr;
+  }
   CUHOST_PY_GUARD_V((Py_DECREF(self), nullptr), {
     auto fn = std::make_shared<runtime::JitFunction>();
     PyObject* name = PyObject_GetAttrString(py_func, "__name__");
@@ -191,6 +200,7 @@ void dispatcher_dealloc(PyObject* obj) {
   Py_XDECREF(self->py_func);
   Py_XDECREF(self->options);
   Py_XDECREF(self->last_launcher);
+  Py_XDECREF(self->extensions);
   if (self->dict) Py_CLEAR(self->dict);
   delete self->state;
   Py_TYPE(obj)->tp_free(obj);
@@ -309,18 +319,25 @@ PyMethodDef* all_methods() {
   return all.data();
 }
 
-PyGetSetDef g_getset[] = {{"__name__", get_name, nullptr, "The function's name.", nullptr},
-                          {"py_func", get_py_func, nullptr, "The Python function.", nullptr},
-                          {"__doc__", forward_attr, nullptr, nullptr, const_cast<char*>("__doc__")},
-                          {"__qualname__", forward_attr, nullptr, nullptr, const_cast<char*>("__qualname__")},
-                          {"__module__", forward_attr, nullptr, nullptr, const_cast<char*>("__module__")},
-                          {"__wrapped__", get_py_func, nullptr, nullptr, nullptr},
-                          {"signatures", get_signatures, nullptr, "Argument types of each signature.", nullptr},
-                          {"_signature_spellings", get_signature_spellings, nullptr, nullptr, nullptr},
-                          {"_is_device", get_is_device, nullptr, nullptr, nullptr},
-                          {"targetoptions", get_options, nullptr, "The options given to cuda.jit.", nullptr},
-                          {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, nullptr, nullptr},
-                          {nullptr, nullptr, nullptr, nullptr, nullptr}};
+PyObject* get_extensions(PyObject* obj, void*) {
+  return Py_NewRef(reinterpret_cast<DispatcherObject*>(obj)->extensions);
+}
+
+PyGetSetDef g_getset[] = {
+    {"__name__", get_name, nullptr, "The function's name.", nullptr},
+    {"extensions", get_extensions, nullptr,
+     "Argument-preparation extensions (objects with prepare_args), consulted at each launch.", nullptr},
+    {"py_func", get_py_func, nullptr, "The Python function.", nullptr},
+    {"__doc__", forward_attr, nullptr, nullptr, const_cast<char*>("__doc__")},
+    {"__qualname__", forward_attr, nullptr, nullptr, const_cast<char*>("__qualname__")},
+    {"__module__", forward_attr, nullptr, nullptr, const_cast<char*>("__module__")},
+    {"__wrapped__", get_py_func, nullptr, nullptr, nullptr},
+    {"signatures", get_signatures, nullptr, "Argument types of each signature.", nullptr},
+    {"_signature_spellings", get_signature_spellings, nullptr, nullptr, nullptr},
+    {"_is_device", get_is_device, nullptr, nullptr, nullptr},
+    {"targetoptions", get_options, nullptr, "The options given to cuda.jit.", nullptr},
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, nullptr, nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyMappingMethods g_mapping = {nullptr, dispatcher_getitem, nullptr};
 

@@ -53,6 +53,7 @@ struct DispatcherObject {
   PyObject* options;  // the options dict given to cuda.jit (or null)
   PyObject* dict;
   PyObject* last_launcher;  // the configured launcher of the previous k[...] (reused when the config repeats)
+  PyObject* extensions;     // list of argument-preparation extensions (cuda.jit(extensions=...)); never null
   DispatcherState* state;
 };
 

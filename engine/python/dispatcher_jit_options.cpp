@@ -1,7 +1,7 @@
 // The options of @cuda.jit with numba-cuda's semantics and errors: device,
 // inline, forceinline, fastmath (a bool or a set of LLVM flag names), debug,
 // lineinfo, opt, link, lto, cache, max_registers, launch_bounds,
-// shared_memory_carveout, extensions (refused: not implemented), abi,
+// shared_memory_carveout, extensions (kept by the dispatcher), abi,
 // abi_info. An option cuhost cannot give its effect raises
 // NotImplementedError naming it.
 #include <cctype>
@@ -155,11 +155,10 @@ runtime::JitOptions parse_jit_options(PyObject* options) {
     } else if (k == "shared_memory_carveout") {
       o.shared_memory_carveout = parse_carveout(value);
     } else if (k == "extensions") {
-      if (value != Py_None && PyObject_IsTrue(value) == 1)
-        throw UserError(ErrorKind::NotImplementedError,
-                        "cuda.jit(extensions=...) is not implemented in cuhost yet: argument-preparation extensions "
-                        "are not called at launch");
-      PyErr_Clear();
+      // Kept by the dispatcher itself (DispatcherObject::extensions).
+      if (value != Py_None && !PySequence_Check(value))
+        throw UserError(ErrorKind::TypeError, concat("cuda.jit(extensions=...) must be a sequence of extensions, not ",
+                                                     Py_TYPE(value)->tp_name));
     } else if (k == "debug") {
       o.debug = truthy(value);
     } else if (k == "lineinfo") {

@@ -371,7 +371,54 @@ struct Temps {
 
 // The launch itself: `args` are the kernel's n arguments (a tuple's items, or
 // a vectorcall's argument array).
+// Whether `obj` is a numba argument hint (cuda.In/Out/InOut).
+bool is_arg_hint(PyObject* obj) {
+  static PyObject* hint_class = nullptr;
+  if (!hint_class) {
+    PyObject* mod = PyImport_ImportModule("cuda.args");
+    if (mod) {
+      hint_class = PyObject_GetAttrString(mod, "ArgHint");
+      Py_DECREF(mod);
+    }
+    if (!hint_class) {
+      PyErr_Clear();
+      return false;
+    }
+  }
+  int r = PyObject_IsInstance(obj, hint_class);
+  if (r < 0) PyErr_Clear();
+  return r > 0;
+}
+
+// Launches with argument preparation in Python (cuda/args.py): the
+// dispatcher's extensions' prepare_args and cuda.In/Out/InOut hints, then the
+// prepared arguments through _launch_prepared, then the write-backs.
+PyObject* launch_with_preparation(LauncherObject* self, PyObject* const* args, Py_ssize_t n) {
+  PyObject* mod = PyImport_ImportModule("cuda.args");
+  if (!mod) return nullptr;
+  PyObject* tuple = PyTuple_New(n);
+  if (!tuple) {
+    Py_DECREF(mod);
+    return nullptr;
+  }
+  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
+  PyObject* r = PyObject_CallMethod(mod, "_launch_with_preparation", "OOO", reinterpret_cast<PyObject*>(self), tuple,
+                                    self->dispatcher->extensions);
+  Py_DECREF(tuple);
+  Py_DECREF(mod);
+  return r;
+}
+
+PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_t n, bool prepared);
+
 PyObject* launch_with(LauncherObject* self, PyObject* const* args, Py_ssize_t n) {
+  if (PyList_GET_SIZE(self->dispatcher->extensions) > 0) return launch_with_preparation(self, args, n);
+  return launch_prepared(self, args, n, false);
+}
+
+// Launches with arguments as they are; `prepared` when they came back from
+// launch_with_preparation (argument hints are then an error).
+PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_t n, bool prepared) {
   DispatcherObject* d = self->dispatcher;
   if (n > kMaxLaunchArgs) {
     PyErr_Format(PyExc_ValueError, "kernel '%s' is launched with %zd arguments; at most %d are supported",
@@ -394,6 +441,7 @@ PyObject* launch_with(LauncherObject* self, PyObject* const* args, Py_ssize_t n)
     any_interface_stream |= infos[i].view.interface_stream != 0;
     if (!types[i]) {
       if (PyErr_Occurred()) return nullptr;
+      if (!prepared && is_arg_hint(a)) return launch_with_preparation(self, args, n);
       PyErr_Format(exception_class(ErrorKind::TypingError),
                    "cannot determine the kernel type of argument %zd of kernel '%s' (a %s)", i,
                    d->state->fn->name.c_str(), Py_TYPE(a)->tp_name);
@@ -549,8 +597,15 @@ PyObject* launcher_reduce(PyObject* obj, PyObject*) {
                        dims_tuple(l->block), 0, l->shared_bytes);
 }
 
-PyMethodDef g_launcher_methods[] = {{"__reduce__", launcher_reduce, METH_NOARGS, nullptr},
-                                    {nullptr, nullptr, 0, nullptr}};
+PyObject* launcher_launch_prepared(PyObject* obj, PyObject* const* args, Py_ssize_t n) {
+  return launch_prepared(reinterpret_cast<LauncherObject*>(obj), args, n, true);
+}
+
+PyMethodDef g_launcher_methods[] = {
+    {"__reduce__", launcher_reduce, METH_NOARGS, nullptr},
+    {"_launch_prepared", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(launcher_launch_prepared)),
+     METH_FASTCALL, "Launches with arguments already prepared (cuda/args.py)."},
+    {nullptr, nullptr, 0, nullptr}};
 
 PyGetSetDef g_getset[] = {{"griddim", get_griddim, nullptr, nullptr, nullptr},
                           {"blockdim", get_blockdim, nullptr, nullptr, nullptr},

@@ -1,9 +1,105 @@
-"""numba.cuda.args: In/Out/InOut argument hints for kernel launches.
+"""numba.cuda.args: In/Out/InOut argument hints and argument preparation.
 
-cuhost's launcher copies NumPy arguments to the device and back itself and
-does not read these hints yet: they raise NotImplementedError when used.
+A hint tells the launcher how to move a host array for one launch:
+``In(a)`` copies it to the device only, ``Out(a)`` copies it back only,
+``InOut(a)`` (what a bare host array gets) both ways. Kernels also accept
+argument-preparation extensions (``cuda.jit(extensions=[...])`` or
+``kernel.extensions.append(...)``): objects whose ``prepare_args(ty, val,
+stream=, retr=)`` returns the (type, value) to launch with and may append
+write-back callbacks to ``retr``. The C++ launcher hands a launch here only
+when a hint or an extension is present (engine/python/launch.cpp).
 """
-from ._missing import missing as _missing
+__all__ = ["ArgHint", "In", "Out", "InOut", "wrap_arg"]
 
-__all__ = ["In", "Out", "InOut"]
-_missing(globals(), "In Out InOut ArgHint wrap_arg")
+
+class ArgHint:
+    """Base of the argument hints: `value` and how to move it for a launch."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def to_device(self, retr, stream=0):
+        """The device array to pass for `value`; appends to `retr` the
+        callbacks that copy results back after the launch."""
+        raise NotImplementedError("ArgHint.to_device")
+
+    @property
+    def _numba_type_(self):
+        from .typing.typeof import typeof
+
+        return typeof(self.value)
+
+    def __repr__(self):
+        return "%s(%r)" % (type(self).__name__, self.value)
+
+
+def _auto_device(value, stream, copy):
+    """(device array, whether it was converted from host memory)."""
+    from . import api
+
+    if api.is_cuda_array(value):
+        return api.as_cuda_array(value), False
+    if copy:
+        return api.to_device(value, stream=stream), True
+    return api.device_array_like(value, stream=stream), True
+
+
+class In(ArgHint):
+    """Copied to the device before the launch, never back."""
+
+    def to_device(self, retr, stream=0):
+        return _auto_device(self.value, stream, True)[0]
+
+
+class Out(ArgHint):
+    """Not copied in; copied back to the host after the launch."""
+
+    def to_device(self, retr, stream=0):
+        devary, converted = _auto_device(self.value, stream, False)
+        if converted:
+            retr.append(lambda: devary.copy_to_host(self.value, stream=stream))
+        return devary
+
+
+class InOut(ArgHint):
+    """Copied to the device before the launch and back after it."""
+
+    def to_device(self, retr, stream=0):
+        devary, converted = _auto_device(self.value, stream, True)
+        if converted:
+            retr.append(lambda: devary.copy_to_host(self.value, stream=stream))
+        return devary
+
+
+def wrap_arg(value, default=InOut):
+    """`value` if it is already a hint, else `default(value)`."""
+    return value if isinstance(value, ArgHint) else default(value)
+
+
+def _type_of(value):
+    from .typing.typeof import typeof
+
+    if isinstance(value, ArgHint):
+        return value._numba_type_
+    try:
+        return typeof(value)
+    except ValueError:
+        return None
+
+
+def _launch_with_preparation(launcher, args, extensions):
+    """Prepares each argument (extensions first, in order, then hints), launches
+    with the results and runs the write-backs, in order."""
+    stream = launcher.stream or 0
+    retr = []
+    prepared = []
+    for value in args:
+        ty = _type_of(value) if extensions else None
+        for extension in extensions:
+            ty, value = extension.prepare_args(ty, value, stream=stream, retr=retr)
+        if isinstance(value, ArgHint):
+            value = value.to_device(retr, stream=stream)
+        prepared.append(value)
+    launcher._launch_prepared(*prepared)
+    for write_back in retr:
+        write_back()
