@@ -23,16 +23,38 @@
 namespace cuhost::python {
 namespace {
 
-// numba's conversions accepted when explicit signatures pick the types.
+// numba's conversions accepted when explicit signatures pick the types, by
+// kind as numba ranks them: exact, promotion (widening within a kind), safe
+// (no information lost across kinds, e.g. int32 -> float64), unsafe
+// (narrowing). A float or complex never becomes an integer, nor a complex a
+// real, at a launch (numba-cuda's argument preparation refuses them too).
+constexpr int kPromote = 1;
+constexpr int kSafe = 100;
+constexpr int kUnsafe = 10000;
+
+int scalar_conversion(const ir::Type* actual, const ir::Type* param) {
+  using K = ir::TypeKind;
+  if (actual->kind == K::Complex && param->kind != K::Complex) return -1;
+  if (actual->kind == K::Float && (param->kind == K::Integer || param->kind == K::Boolean)) return -1;
+  if (actual->kind == param->kind) {
+    if (actual->kind == K::Integer && actual->is_signed != param->is_signed)
+      return !actual->is_signed && param->bits > actual->bits ? kSafe : kUnsafe;
+    return param->bits >= actual->bits ? kPromote : kUnsafe;
+  }
+  if (actual->kind == K::Boolean) return kSafe;
+  if (actual->kind == K::Integer && param->kind == K::Float)
+    return actual->bits < (param->bits == 64 ? 53 : 24) ? kSafe : kUnsafe;
+  if (actual->kind == K::Integer && param->kind == K::Complex)
+    return actual->bits < (param->bits == 128 ? 53 : 24) ? kSafe : kUnsafe;
+  if (actual->kind == K::Float && param->kind == K::Complex) return param->bits >= 2 * actual->bits ? kSafe : kUnsafe;
+  return kUnsafe;
+}
+
 // Returns -1 when `actual` cannot be passed as `param`, else a cost (0 exact).
 int conversion_cost(const ir::Type* actual, const ir::Type* param) {
   if (actual == param) return 0;
   using K = ir::TypeKind;
-  if (param->is_scalar() && actual->is_scalar()) {
-    if (actual->kind == K::Complex && param->kind != K::Complex) return -1;
-    if (actual->kind == K::Float && (param->kind == K::Integer || param->kind == K::Boolean)) return -1;
-    return 1;
-  }
+  if (param->is_scalar() && actual->is_scalar()) return scalar_conversion(actual, param);
   if (param->kind == K::CPointer) {
     if (actual->kind == K::Integer) return 1;
     if (actual->is_array() && actual->dtype == param->pointee) return 1;
@@ -63,8 +85,28 @@ std::string arg_list(const std::vector<const ir::Type*>& types) {
   return s;
 }
 
-const std::vector<const ir::Type*>& choose_eager(DispatcherState* st, const std::vector<const ir::Type*>& actual) {
-  int best = -1, best_cost = 0;
+// numba's repr of a type, as its dispatcher's messages print them.
+std::string numba_repr(const ir::Type* t) {
+  if (!t->is_array()) return t->str();
+  return concat("Array(", t->dtype->str(), ", ", t->ndim, ", '",
+                (t->layout == ir::Layout::C   ? "C"
+                 : t->layout == ir::Layout::F ? "F"
+                                              : "A"),
+                "', ", t->readonly ? "True" : "False", ", aligned=True)");
+}
+
+std::string numba_reprs(const std::vector<const ir::Type*>& types) {
+  std::string s = "(";
+  for (size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + numba_repr(types[i]);
+  return s + ")";
+}
+
+// The eager signature a launch with `actual` uses: the one needing the
+// cheapest conversions. No candidate, or two equally good ones, is a
+// TypeError with numba-cuda's message.
+const std::vector<const ir::Type*>& choose_eager(DispatcherObject* d, const std::vector<const ir::Type*>& actual) {
+  DispatcherState* st = d->state;
+  std::vector<std::pair<int, size_t>> candidates;  // (cost, signature index)
   for (size_t s = 0; s < st->eager.size(); ++s) {
     const auto& params = st->eager[s];
     if (params.size() != actual.size()) continue;
@@ -75,18 +117,26 @@ const std::vector<const ir::Type*>& choose_eager(DispatcherState* st, const std:
       if (c < 0) ok = false;
       total += c;
     }
-    if (ok && (best < 0 || total < best_cost)) {
-      best = static_cast<int>(s);
-      best_cost = total;
-    }
+    if (ok) candidates.emplace_back(total, s);
   }
-  if (best < 0) {
+  if (candidates.empty()) {
     std::string msg = concat("No matching definition for argument type(s) ", arg_list(actual), " in kernel '",
                              st->fn->name, "'; its signatures are:");
     for (const auto& params : st->eager) msg += "\n  " + types_str(params);
-    throw UserError(ErrorKind::TypingError, msg);
+    throw UserError(ErrorKind::TypeError, msg);
   }
-  return st->eager[static_cast<size_t>(best)];
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (candidates.size() > 1 && candidates[0].first == candidates[1].first) {
+    PyObject* r = PyObject_Repr(d->py_func);
+    std::string func = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : st->fn->name;
+    Py_XDECREF(r);
+    PyErr_Clear();
+    throw UserError(ErrorKind::TypeError, concat("Ambiguous overloading for ", func, " ", numba_reprs(actual), ":\n",
+                                                 numba_reprs(st->eager[candidates[0].second]), " -> none\n",
+                                                 numba_reprs(st->eager[candidates[1].second]), " -> none"));
+  }
+  return st->eager[candidates[0].second];
 }
 
 std::shared_ptr<const runtime::CompiledKernel> compile_with(
@@ -435,7 +485,7 @@ LaunchPlan* plan_for(DispatcherObject* d, const ir::Type* const* types, int n) {
     throw UserError(ErrorKind::ValueError, concat("kernel '", st->fn->name, "' is launched with ", n,
                                                   " arguments; at most ", kMaxLaunchArgs, " are supported"));
   std::vector<const ir::Type*> actual(types, types + n);
-  std::vector<const ir::Type*> params = st->eager.empty() ? actual : choose_eager(st, actual);
+  std::vector<const ir::Type*> params = st->eager.empty() ? actual : choose_eager(d, actual);
   auto plan = std::make_unique<LaunchPlan>();
   plan->nargs = n;
   std::copy(types, types + n, plan->key);

@@ -32,7 +32,7 @@ for bad in bads:
     try:
         fill[1, 32](*bad)
         raise AssertionError("accepted %r" % (bad,))
-    except cuda.TypingError as e:
+    except TypeError as e:  # numba-cuda: a TypeError, not a TypingError
         msg = str(e)
         assert "No matching definition for argument type(s)" in msg, msg
         assert "(array(float32, 1d, C), int32)" in msg, msg
@@ -62,4 +62,31 @@ except RuntimeError as e:
 lazy = cuda.jit(fill.py_func)
 s = lazy.specialize(np.zeros(3, np.float32), np.int32(1))
 assert s is not lazy and len(s.signatures) == 1
+
+
+# The signature needing the cheapest conversions wins (exact, then widening,
+# then safe, then narrowing); two equally good ones are ambiguous.
+def add_into(r, x, y):
+    r[0] = x + y
+
+
+ranked = cuda.jit(["(float64[::1], float32, float32)", "(float64[::1], float64, float64)",
+                   "(float64[::1], int64, int64)"])(add_into)
+r = np.zeros(1)
+ranked[1, 1](r, np.float32(0.5), np.float32(0.25))  # exact float32 match
+assert r[0] == 0.75
+ranked[1, 1](r, 3, 4)  # exact int64
+assert r[0] == 7.0
+ranked[1, 1](r, np.int32(2), np.int16(5))  # widening to int64 beats converting to a float
+assert r[0] == 7.0 and len(ranked.overloads) == 3
+amb = cuda.jit(["(float64[::1], float32, float64)", "(float64[::1], float64, float32)",
+                "(float64[::1], int64, int64)"])(add_into)
+try:
+    amb[1, 1](r, 1.0, 2.0)
+    raise AssertionError("an ambiguous launch was accepted")
+except TypeError as e:
+    expected = ("Ambiguous overloading for %r (Array(float64, 1, 'C', False, aligned=True), float64, float64):\n"
+                "(Array(float64, 1, 'C', False, aligned=True), float32, float64) -> none\n"
+                "(Array(float64, 1, 'C', False, aligned=True), float64, float32) -> none" % (add_into,))
+    assert str(e) == expected, str(e)
 print("eager signatures ok")
