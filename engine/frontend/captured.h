@@ -17,11 +17,24 @@
 
 namespace cuhost::frontend {
 
+// A device array a kernel reads or writes in place: its address and layout
+// at capture time (numba-cuda captures device arrays by reference). `owner`
+// keeps the Python object, and so the memory, alive as long as the kernel.
+struct DeviceArrayRef {
+  const ir::Type* dtype = nullptr;
+  std::vector<std::int64_t> shape;
+  std::vector<std::int64_t> strides;  // bytes
+  std::uintptr_t address = 0;
+  bool readonly = false;
+  std::shared_ptr<void> owner;
+};
+
 // A frozen global or closure variable.
 struct GlobalValue {
   enum class Kind {
     Constant,     // number, bool, None, str, tuple of those, NumPy scalar
     Array,        // a NumPy array used as a constant
+    DeviceArray,  // a device array (__cuda_array_interface__) used in place, by address
     Module,       // key: "cuda", "math", "numpy", "cuda.atomic", "cuda.libdevice", ...
     Intrinsic,    // key: "math.sin", "cuda.syncthreads", "builtins.abs", "cuda.threadIdx", ...
     JitFunction,  // another @cuda.jit function
@@ -33,6 +46,7 @@ struct GlobalValue {
   Kind kind = Kind::Unsupported;
   ir::ConstValue constant;
   std::shared_ptr<const ir::ArrayConstant> array;
+  std::shared_ptr<const DeviceArrayRef> device_array;
   std::string key;
   std::shared_ptr<runtime::JitFunction> function;
   std::shared_ptr<const ir::ForeignFunction> foreign;

@@ -1,7 +1,8 @@
 // Classification of the Python objects a kernel reads as globals or closure
 // variables into compile-time values (frontend::GlobalValue): constants,
-// constant arrays, modules and built-in functions by normalized key, type
+// constant arrays, device arrays (by address), modules and built-in functions by normalized key, type
 // objects, other jitted functions, foreign declarations and FFI objects.
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <set>
@@ -273,6 +274,63 @@ bool freeze_array(PyObject* v, PyObject* np, GlobalValue* out) {
   return true;
 }
 
+// An object exporting __cuda_array_interface__ (a DeviceNDArray, CuPy, ...)
+// of a scalar dtype, captured by address.
+bool freeze_device_array(PyObject* v, PyObject* np, GlobalValue* out) {
+  if (PyType_Check(v) || PyModule_Check(v)) return false;
+  PyObject* iface = nullptr;
+  static PyObject* name = PyUnicode_InternFromString("__cuda_array_interface__");
+  if (_PyObject_LookupAttr(v, name, &iface) <= 0 || !PyDict_Check(iface)) {
+    PyErr_Clear();
+    Py_XDECREF(iface);
+    return false;
+  }
+  PyRef d(iface);
+  PyObject* shape = PyDict_GetItemString(iface, "shape");
+  PyObject* typestr = PyDict_GetItemString(iface, "typestr");
+  PyObject* data = PyDict_GetItemString(iface, "data");
+  PyObject* strides = PyDict_GetItemString(iface, "strides");
+  if (!shape || !PyTuple_Check(shape) || !typestr || !data || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 2)
+    return false;
+  PyRef dtype(PyObject_CallMethod(np, "dtype", "O", typestr));
+  const ir::Type* t = dtype ? ir::scalar_by_name(py_str(py_attr(dtype.get(), "name").get())) : nullptr;
+  if (!t) {
+    PyErr_Clear();
+    return false;
+  }
+  auto ref = std::make_shared<DeviceArrayRef>();
+  ref->dtype = t;
+  ref->address = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(PyTuple_GET_ITEM(data, 0)));
+  ref->readonly = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1)) == 1;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(shape); ++i)
+    ref->shape.push_back(PyLong_AsLongLong(PyTuple_GET_ITEM(shape, i)));
+  if (strides && strides != Py_None && PyTuple_Check(strides)) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(strides); ++i)
+      ref->strides.push_back(PyLong_AsLongLong(PyTuple_GET_ITEM(strides, i)));
+  } else {
+    std::int64_t stride = t->byte_size();
+    ref->strides.assign(ref->shape.size(), 0);
+    for (size_t i = ref->shape.size(); i-- > 0;) {
+      ref->strides[i] = stride;
+      stride *= std::max<std::int64_t>(ref->shape[i], 1);
+    }
+  }
+  if (PyErr_Occurred() || ref->strides.size() != ref->shape.size()) {
+    PyErr_Clear();
+    return false;
+  }
+  Py_INCREF(v);
+  ref->owner = std::shared_ptr<void>(v, [](void* o) {
+    if (!Py_IsInitialized()) return;  // the interpreter is gone: nothing to release
+    PyGILState_STATE st = PyGILState_Ensure();
+    Py_DECREF(static_cast<PyObject*>(o));
+    PyGILState_Release(st);
+  });
+  out->kind = GlobalValue::Kind::DeviceArray;
+  out->device_array = std::move(ref);
+  return true;
+}
+
 }  // namespace
 
 GlobalValue freeze_global(PyObject* value) {
@@ -285,6 +343,7 @@ GlobalValue freeze_global(PyObject* value) {
     return g;
   }
   if (np && freeze_array(value, np.get(), &g)) return g;
+  if (np && freeze_device_array(value, np.get(), &g)) return g;
   if (PyModule_Check(value)) {
     g.kind = GlobalValue::Kind::Module;
     g.key = module_key(value);

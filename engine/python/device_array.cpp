@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "ir/layout.h"
 #include "python/errors.h"
 #include "python/stream_view.h"
 
@@ -78,34 +79,14 @@ bool describe_dtype(PyObject* dtype, const ir::Type** scalar, std::int64_t* item
 
 // ---- geometry ------------------------------------------------------------
 
-std::int64_t element_count(int ndim, const std::int64_t* shape) {
-  std::int64_t n = 1;
-  for (int i = 0; i < ndim; ++i) n *= shape[i];
-  return n;
-}
+std::int64_t element_count(int ndim, const std::int64_t* shape) { return ir::element_count(ndim, shape); }
 
 bool is_c_contiguous(int ndim, const std::int64_t* shape, const std::int64_t* strides, std::int64_t itemsize) {
-  if (element_count(ndim, shape) == 0) return true;  // empty arrays are both (numpy)
-  std::int64_t expected = itemsize;
-  for (int i = ndim - 1; i >= 0; --i) {
-    if (shape[i] != 1) {
-      if (strides[i] != expected) return false;
-      expected *= shape[i];
-    }
-  }
-  return true;
+  return ir::is_c_contiguous(ndim, shape, strides, itemsize);
 }
 
 bool is_f_contiguous(int ndim, const std::int64_t* shape, const std::int64_t* strides, std::int64_t itemsize) {
-  if (element_count(ndim, shape) == 0) return true;  // empty arrays are both (numpy)
-  std::int64_t expected = itemsize;
-  for (int i = 0; i < ndim; ++i) {
-    if (shape[i] != 1) {
-      if (strides[i] != expected) return false;
-      expected *= shape[i];
-    }
-  }
-  return true;
+  return ir::is_f_contiguous(ndim, shape, strides, itemsize);
 }
 
 void c_strides(int ndim, const std::int64_t* shape, std::int64_t itemsize, std::int64_t* strides) {
@@ -125,9 +106,7 @@ void f_strides(int ndim, const std::int64_t* shape, std::int64_t itemsize, std::
 }
 
 ir::Layout layout_of(int ndim, const std::int64_t* shape, const std::int64_t* strides, int itemsize) {
-  if (is_c_contiguous(ndim, shape, strides, itemsize)) return ir::Layout::C;
-  if (is_f_contiguous(ndim, shape, strides, itemsize)) return ir::Layout::F;
-  return ir::Layout::A;
+  return ir::layout_of_strides(ndim, shape, strides, itemsize);
 }
 
 // ---- construction --------------------------------------------------------

@@ -165,6 +165,7 @@ runtime::JitOptions parse_jit_options(PyObject* options) {
       o.lineinfo = truthy(value);
     } else if (k == "cache") {
       o.cache = truthy(value);
+      o.cache_requested = o.cache;
     } else if (k == "opt") {
       if (PyBool_Check(value)) {
         o.opt = value == Py_True ? 3 : 0;

@@ -29,6 +29,16 @@ PyObject* builtin_for(ErrorKind kind) {
     case ErrorKind::NotImplementedError: return PyExc_NotImplementedError;
     case ErrorKind::FileNotFoundError: return PyExc_FileNotFoundError;
     case ErrorKind::RuntimeError: return PyExc_RuntimeError;
+    case ErrorKind::PicklingError: {
+      static PyObject* cls = [] {
+        PyObject* pickle = PyImport_ImportModule("pickle");
+        PyObject* c = pickle ? PyObject_GetAttrString(pickle, "PicklingError") : nullptr;
+        Py_XDECREF(pickle);
+        if (!c) PyErr_Clear();
+        return c;  // kept for the process
+      }();
+      return cls ? cls : PyExc_RuntimeError;
+    }
     default: return nullptr;
   }
 }

@@ -89,6 +89,7 @@ bool hash_global(const frontend::GlobalValue& g, Hasher& h, std::set<const JitFu
   h.add(std::uint64_t(g.kind));
   switch (g.kind) {
     case K::Constant: h.add(g.constant.repr() + "|" + (g.constant.type ? g.constant.type->str() : "")); break;
+    case K::DeviceArray: return false;  // an address of this process: never cached
     case K::Array:
       if (!g.array) return false;
       h.add(g.array->dtype ? g.array->dtype->str() : "");
@@ -181,10 +182,29 @@ std::string entry_path(const std::string& key) {
   return dir.empty() ? "" : dir + "/" + key + ".bin";
 }
 
+// Whether `fn` or a jitted function it calls reads a captured device array.
+bool references_device_array(const JitFunction& fn, std::set<const JitFunction*>& seen) {
+  if (!seen.insert(&fn).second || !fn.captured) return false;
+  for (const auto& [name, g] : fn.captured->globals) {
+    if (g.kind == frontend::GlobalValue::Kind::DeviceArray) return true;
+    if (g.kind == frontend::GlobalValue::Kind::JitFunction && g.function && references_device_array(*g.function, seen))
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
                                             const TargetOptions& target) {
+  if (fn.options.cache_requested) {
+    std::set<const JitFunction*> seen;
+    if (references_device_array(fn, seen))
+      throw UserError(ErrorKind::PicklingError,
+                      concat("cannot cache kernel '", fn.name,
+                             "': it references global device arrays, whose addresses belong to this process "
+                             "(pass the array as an argument, or use cache=False)"));
+  }
   if (target.target != Target::NVPTX || !fn.options.cache || cache_disabled()) return std::nullopt;
   Hasher h;
   h.add(std::string(kMagic));

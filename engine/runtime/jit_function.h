@@ -31,6 +31,7 @@ struct JitOptions {
   int opt = 3;
   std::optional<bool> lto;  // None: on when nvJitLink is present and not debugging
   bool cache = true;
+  bool cache_requested = false;  // cache=True given explicitly: what cannot be cached is an error
   int max_registers = 0;
   // launch_bounds=(max threads per block[, min blocks per SM[, max blocks per cluster]]): 0 = not given.
   int launch_bounds[3] = {0, 0, 0};

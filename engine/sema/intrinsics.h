@@ -188,6 +188,9 @@
 //                      C); `shape` = its shape; ordered_args {arr}.
 // "global.array"       a frozen global NumPy array read as a value (Name):
 //                      readonly array(dtype, ndim, C).
+// "global.device_array" a captured device array (Name, GlobalValue::Kind::
+//                      DeviceArray): array(dtype, ndim, layout of its
+//                      strides), writable unless its interface says readonly.
 // --- cuda: atomics (return the old value) -----------------------------------
 // "cuda.atomic.<op>"   op in add sub max min nanmax nanmin and_ or_ xor exch
 //                      inc dec: (ary, idx, val) -> dtype. ordered_args

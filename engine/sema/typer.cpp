@@ -3,6 +3,8 @@
 // sema/typing/. Feature-specific typing lives in those files.
 #include "sema/typer.h"
 
+#include "ir/layout.h"
+
 namespace cuhost::sema {
 
 namespace {
@@ -540,6 +542,13 @@ const ir::Type* Typer::type_global(const frontend::GlobalValue& g, const ast::Ex
     case K::Array:
       inf.intrinsic = "global.array";
       return ir::array(g.array->dtype, static_cast<int>(g.array->shape.size()), ir::Layout::C, true);
+    case K::DeviceArray: {
+      const frontend::DeviceArrayRef& d = *g.device_array;
+      inf.intrinsic = "global.device_array";
+      int ndim = static_cast<int>(d.shape.size());
+      return ir::array(d.dtype, ndim,
+                       ir::layout_of_strides(ndim, d.shape.data(), d.strides.data(), d.dtype->byte_size()), d.readonly);
+    }
     case K::Module:
       if (resolve_key(g.key, &e, inf)) return info(&e).type;
       return ir::module(g.key);

@@ -1,7 +1,8 @@
 // Arrays the kernel creates: cuda.shared.array (a static block-shared
 // allocation per call site, or the dynamic shared segment for shape 0),
 // cuda.local.array (an entry-block alloca), cuda.const.array_like and frozen
-// global NumPy arrays (constant data in the module). Each becomes the usual
+// global NumPy arrays (constant data in the module); captured device arrays
+// (their address, in place). Each becomes the usual
 // array value with constant shape and C-order byte strides.
 #include <llvm/IR/Constants.h>
 
@@ -51,6 +52,26 @@ Val const_array(Lowerer& l, const ast::Expr* name_expr, const ir::Type* t) {
   return make_array(l, t, p, a.shape);
 }
 
+// A captured device array: its address and strides as constants.
+Val device_array(Lowerer& l, const ast::Expr* name_expr, const ir::Type* t) {
+  CUHOST_CHECK(name_expr && name_expr->kind == ast::ExprKind::Name) << "captured device array must be a global name";
+  const std::string& id = static_cast<const ast::Name*>(name_expr)->id;
+  const auto& globals = l.typed().captured->globals;
+  auto it = globals.find(id);
+  CUHOST_CHECK(it != globals.end() && it->second.device_array) << "global '" << id << "' is not a device array";
+  const frontend::DeviceArrayRef& d = *it->second.device_array;
+  auto& b = l.b();
+  llvm::Type* agg_type = l.llvm_type(t);
+  llvm::Type* ptr_type = llvm::cast<llvm::StructType>(agg_type)->getElementType(0);
+  llvm::Value* agg = llvm::UndefValue::get(agg_type);
+  agg = b.CreateInsertValue(agg, b.CreateIntToPtr(l.i64(static_cast<std::int64_t>(d.address)), ptr_type), {0});
+  for (unsigned k = 0; k < d.shape.size(); ++k) {
+    agg = b.CreateInsertValue(agg, l.i64(d.shape[k]), {1, k});
+    agg = b.CreateInsertValue(agg, l.i64(d.strides[k]), {2, k});
+  }
+  return {agg, t};
+}
+
 }  // namespace
 
 void register_memory(std::map<std::string, IntrinsicFn>& table) {
@@ -86,6 +107,9 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
   };
   table["global.array"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     return const_array(l, e, inf.type);
+  };
+  table["global.device_array"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
+    return device_array(l, e, inf.type);
   };
 }
 
