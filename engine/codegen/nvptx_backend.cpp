@@ -26,6 +26,7 @@
 #include <mutex>
 #include <set>
 
+#include "codegen/libdevice_bitcode.h"
 #include "codegen/module.h"
 #include "codegen/nvptx_error_record.h"
 #include "support/diagnostics.h"
@@ -41,17 +42,6 @@ void init_nvptx() {
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
   });
-}
-
-const llvm::MemoryBuffer& libdevice_bytes() {
-  static std::unique_ptr<llvm::MemoryBuffer> buffer;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    auto b = llvm::MemoryBuffer::getFile(CUHOST_LIBDEVICE_PATH);
-    if (b) buffer = std::move(*b);
-  });
-  if (!buffer) throw UserError(ErrorKind::CompileError, concat("cannot read libdevice at ", CUHOST_LIBDEVICE_PATH));
-  return *buffer;
 }
 
 }  // namespace
@@ -94,12 +84,16 @@ void link_libdevice(llvm::Module& m, const std::vector<std::string>& keep, bool 
   for (const llvm::Function& f : m)
     if (f.isDeclaration() && f.getName().starts_with("__nv_")) needs = true;
   if (needs) {
-    auto lib = llvm::getLazyBitcodeModule(libdevice_bytes().getMemBufferRef(), m.getContext());
+    auto lib = llvm::getLazyBitcodeModule(libdevice_bitcode().getMemBufferRef(), m.getContext());
     if (!lib) throw UserError(ErrorKind::CompileError, "cannot parse libdevice: " + llvm::toString(lib.takeError()));
     (*lib)->setTargetTriple(m.getTargetTriple());
     (*lib)->setDataLayout(m.getDataLayout());
     if (llvm::Linker::linkModules(m, std::move(*lib), llvm::Linker::LinkOnlyNeeded))
       throw UserError(ErrorKind::CompileError, "linking libdevice failed");
+    // NVVMReflect answers __CUDA_FTZ and __CUDA_ARCH but reads
+    // __CUDA_PREC_SQRT as 0 (approximate sqrt): numba-cuda's NVVM rounds
+    // sqrt correctly unless fastmath.
+    resolve_nvvm_reflect(m, fastmath, /*all=*/false, 0);
   }
   std::set<std::string> kept(keep.begin(), keep.end());
   for (llvm::Function& f : m)

@@ -5,6 +5,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "codegen/lowering/lowerer.h"
+#include "sema/typing/libdevice_table.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -82,14 +83,34 @@ void register_math(std::map<std::string, IntrinsicFn>& table) {
     Val a = l.convert(arg(l, inf, 1), inf.type), d = l.convert(arg(l, inf, 2), inf.type);
     return {l.b().CreateSelect(c, a.v, d.v), inf.type};
   };
+  // libdevice's out-parameters point to entry allocas; the call's Python
+  // value is the result and then what the function stored through them.
   table["cuda.libdevice."] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
-    std::string f = key_suffix(inf.intrinsic, "cuda.libdevice.");
+    auto& b = l.b();
+    std::string name = key_suffix(inf.intrinsic, "cuda.libdevice.");
+    const sema::LibdeviceFunction* f = sema::libdevice_function(name);
+    CUHOST_CHECK(f) << "libdevice." << name << " is not in the libdevice table";
     std::vector<llvm::Value*> args;
-    for (size_t i = 0; i < inf.ordered_args.size(); ++i) args.push_back(arg(l, inf, i).v);
-    llvm::Type* rt = is_void_type(inf.type) ? l.b().getVoidTy() : l.memory_type(inf.type);
-    llvm::Value* r = l.hooks().libdevice(l, f, rt, args);
-    if (is_void_type(inf.type)) return {nullptr, inf.type};
-    return {l.from_memory(r, inf.type), inf.type};
+    std::vector<std::pair<llvm::Value*, const ir::Type*>> outs;
+    size_t next = 0;
+    for (const sema::LibdeviceParam& p : f->params) {
+      if (p.out) {
+        llvm::AllocaInst* slot = l.entry_alloca(l.memory_type(p.type), "libdevice." + p.name);
+        args.push_back(slot);
+        outs.push_back({slot, p.type});
+      } else {
+        args.push_back(arg(l, inf, next++).v);
+      }
+    }
+    bool is_void = f->result == ir::void_type();
+    llvm::Type* rt = is_void ? b.getVoidTy() : l.memory_type(f->result);
+    llvm::Value* r = l.hooks().libdevice(l, name, rt, args);
+    if (outs.empty()) return is_void ? Val{nullptr, inf.type} : Val{l.from_memory(r, inf.type), inf.type};
+    llvm::Value* agg = llvm::UndefValue::get(l.llvm_type(inf.type));
+    unsigned at = 0;
+    if (!is_void) agg = b.CreateInsertValue(agg, r, {at++});
+    for (auto& [slot, t] : outs) agg = b.CreateInsertValue(agg, b.CreateLoad(l.memory_type(t), slot), {at++});
+    return {agg, inf.type};
   };
 }
 
