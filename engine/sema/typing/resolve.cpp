@@ -39,9 +39,11 @@ const std::set<std::string>& cuda_functions() {
 
 const std::set<std::string>& math_functions() {
   static const std::set<std::string> s = {
-      "sqrt",  "sin",   "cos",  "tan",   "asin", "acos", "atan",  "atan2",  "sinh",     "cosh",  "tanh",  "asinh",
-      "acosh", "atanh", "exp",  "expm1", "exp2", "log",  "log1p", "log2",   "log10",    "pow",   "fabs",  "floor",
-      "ceil",  "trunc", "fmod", "hypot", "erf",  "erfc", "gamma", "lgamma", "copysign", "isnan", "isinf", "isfinite"};
+      "sqrt",  "sin",   "cos",   "tan",       "asin",      "acos",     "atan",   "atan2", "sinh",
+      "cosh",  "tanh",  "asinh", "acosh",     "atanh",     "exp",      "expm1",  "exp2",  "log",
+      "log1p", "log2",  "log10", "pow",       "fabs",      "floor",    "ceil",   "trunc", "fmod",
+      "hypot", "erf",   "erfc",  "gamma",     "lgamma",    "copysign", "isnan",  "isinf", "isfinite",
+      "frexp", "ldexp", "modf",  "nextafter", "remainder", "degrees",  "radians"};
   return s;
 }
 
