@@ -40,8 +40,11 @@ const std::vector<std::string>& cuda_function_names() {
 
 const std::vector<std::string>& intrinsic_keys() {
   static const std::vector<std::string> keys = [] {
-    std::vector<std::string> k = {"cast",           "builtins.abs", "builtins.min",   "builtins.max",
-                                  "builtins.round", "builtins.len", "builtins.range", "builtins.print"};
+    std::vector<std::string> k = {"cast",         "builtins.abs",   "builtins.min",   "builtins.max", "builtins.round",
+                                  "builtins.len", "builtins.range", "builtins.print", "builtins.pow"};
+    for (const char* f :
+         {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift", "and_", "or_", "xor"})
+      k.push_back(std::string("operator.") + f);
     for (const char* f :
          {"sqrt",  "sin",   "cos",      "tan",       "asin",      "acos",    "atan",   "sinh",  "cosh",
           "tanh",  "asinh", "acosh",    "atanh",     "exp",       "expm1",   "exp2",   "log",   "log1p",

@@ -5,6 +5,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "codegen/lowering/lowerer.h"
+#include "sema/intrinsics.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -52,6 +53,14 @@ void register_builtins(std::map<std::string, IntrinsicFn>& table) {
     return min_max(l, inf, false);
   };
   table["builtins.max"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) { return min_max(l, inf, true); };
+  table["operator."] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
+    const ast::BinOpKind* op = sema::operator_binop(inf.intrinsic.substr(9));
+    CUHOST_CHECK(op) << "operator function " << inf.intrinsic;
+    return binary_op(l, *op, arg(l, inf, 0), arg(l, inf, 1), inf.type, e->loc);
+  };
+  table["builtins.pow"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
+    return binary_op(l, ast::BinOpKind::Pow, arg(l, inf, 0), arg(l, inf, 1), inf.type, e->loc);
+  };
   table["builtins.round"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
     auto& b = l.b();
     Val x = arg(l, inf, 0);
