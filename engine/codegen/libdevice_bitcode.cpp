@@ -3,6 +3,7 @@
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -65,6 +66,23 @@ void resolve_nvvm_reflect(llvm::Module& m, bool fastmath, bool all, int arch) {
     call->eraseFromParent();
   }
   if (reflect->use_empty()) reflect->eraseFromParent();
+}
+
+void lower_nvvm_intrinsics_unknown_to_llvm(llvm::Module& m) {
+  llvm::Function* f = m.getFunction("llvm.nvvm.tanh.approx.f32");
+  if (!f) return;
+  auto* fty =
+      llvm::FunctionType::get(llvm::Type::getFloatTy(m.getContext()), {llvm::Type::getFloatTy(m.getContext())}, false);
+  auto* tanh = llvm::InlineAsm::get(fty, "tanh.approx.f32 $0, $1;", "=f,f", false);
+  std::vector<llvm::CallInst*> calls;
+  for (llvm::User* u : f->users())
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(u)) calls.push_back(call);
+  for (llvm::CallInst* call : calls) {
+    auto* repl = llvm::CallInst::Create(fty, tanh, {call->getArgOperand(0)}, "", call);
+    call->replaceAllUsesWith(repl);
+    call->eraseFromParent();
+  }
+  if (f->use_empty()) f->eraseFromParent();
 }
 
 }  // namespace cuhost::codegen

@@ -94,6 +94,7 @@ void link_libdevice(llvm::Module& m, const std::vector<std::string>& keep, bool 
     // __CUDA_PREC_SQRT as 0 (approximate sqrt): numba-cuda's NVVM rounds
     // sqrt correctly unless fastmath.
     resolve_nvvm_reflect(m, fastmath, /*all=*/false, 0);
+    lower_nvvm_intrinsics_unknown_to_llvm(m);
   }
   std::set<std::string> kept(keep.begin(), keep.end());
   for (llvm::Function& f : m)
@@ -102,6 +103,17 @@ void link_libdevice(llvm::Module& m, const std::vector<std::string>& keep, bool 
     if (!g.isDeclaration() && !kept.count(g.getName().str()) && !is_error_record_global(g.getName().str()))
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
   m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", fastmath ? 1 : 0);
+  // fastmath for every function of the module (kernels, device functions,
+  // libdevice's), read per function by NVPTX: float32 denormals flush to
+  // zero, division and sqrt are approximate (div.approx.ftz.f32), as NVVM's
+  // -ftz=1 -prec-div=0 -prec-sqrt=0 under numba-cuda's fastmath.
+  if (fastmath) {
+    for (llvm::Function& f : m) {
+      if (f.isDeclaration()) continue;
+      f.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
+      f.addFnAttr("unsafe-fp-math", "true");
+    }
+  }
 }
 
 void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt, bool split_guarded_loops) {
