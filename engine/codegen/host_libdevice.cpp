@@ -22,6 +22,7 @@
 
 #include <cfloat>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "codegen/libdevice_bitcode.h"
@@ -103,10 +104,9 @@ class Shim {
       return flush(r);
     }
     // Float -> integer conversions: f2i.rn, d2ull.rz, ... (saturating, NaN -> 0).
-    if (p.size() == 2 && op.size() >= 3 && (op[0] == 'f' || op[0] == 'd') && op[1] == '2' && parse_mode(p[1]) >= 0 &&
-        op != "d2f") {
+    static const std::set<std::string> to_int = {"f2i", "f2ui", "f2ll", "f2ull", "d2i", "d2ui", "d2ll", "d2ull"};
+    if (p.size() == 2 && to_int.count(op) && parse_mode(p[1]) >= 0) {
       std::string to = op.substr(2);
-      if (to != "i" && to != "ui" && to != "ll" && to != "ull") return nullptr;
       unsigned bits = (to == "i" || to == "ui") ? 32 : 64;
       bool is_signed = to == "i" || to == "ll";
       llvm::Value* x = round_integral(parse_mode(p[1]), flush(a(0)));

@@ -52,13 +52,16 @@ INPUT_POINTERS = {"nan", "nanf", "norm", "normf", "rnorm", "rnormf"}
 def bitcode_functions():
     text = subprocess.run(["llvm-dis-19", BC, "-o", "-"], check=True, capture_output=True, text=True).stdout
     out = {}
-    for m in re.finditer(r"^define (\w+) @__nv_(\w+)\(([^)]*)\)", text, re.M):
+    for m in re.finditer(r"^define (?:\w+ )*?(\w+) @__nv_(\w+)\(([^)]*)\)", text, re.M):
         ret, name, params = m.group(1), m.group(2), m.group(3)
         ps = []
         for p in filter(None, (x.strip() for x in params.split(","))):
             ty, pname = p.split()[0], p.split()[-1].lstrip("%")
             ps.append((ty, pname))
         out[name] = (ret, ps)
+    defined = len(re.findall(r"^define .*@__nv_", text, re.M))
+    if defined != len(out):
+        sys.exit(f"parsed {len(out)} of the {defined} functions libdevice defines")
     return out
 
 
