@@ -237,13 +237,11 @@
 // "cuda.popc"   (x) -> int32; param_types as clz
 // "cuda.selp"   (cond, a, b) -> unified(a, b); param_types {bool, T, T}
 // --- cuda.libdevice -----------------------------------------------------------
-// "cuda.libdevice.<f>"  libdevice's own names and signatures: for the unary
-//                       math set above, "<f>" takes and returns float64 and
-//                       "<f>f" float32 (e.g. sin / sinf, sqrt / sqrtf); also
-//                       rsqrt/rsqrtf, fast_<f>f (fast_sinf, fast_expf, ...),
-//                       and the binary set atan2 pow fmod hypot copysign
-//                       fmin fmax (+ "f" forms). The function called is
-//                       "__nv_<f>". param_types = the signature's arguments.
+// "cuda.libdevice.<f>"  every function of libdevice's table
+//                       (typing/libdevice_table.h): param_types = its value
+//                       parameters; type = its result, or, when it has
+//                       out-parameters, Tuple(result unless void, pointed-to
+//                       types...). The function called is "__nv_<f>".
 // --- arrays and tuples --------------------------------------------------------
 // "array.getitem"  Subscript load: type = dtype (an integer index per
 //                  dimension, all dimensions indexed). param_types = {I}
