@@ -68,6 +68,13 @@ for name, (ref, arg) in unary.items():
     close(name + "f", call(name + "f", arg.astype(np.float32)), ref(arg.astype(np.float32).astype(np.float64)),
           rtol=2e-6, atol=2e-6)
 
+# Huge arguments take libdevice's Payne-Hanek reduction (its tables of 2/pi).
+huge = rng.uniform(1, 10, n) * 10.0 ** rng.integers(5, 300, n)
+close("sin huge", call("sin", huge), np.sin(huge), rtol=0, atol=2e-16)
+close("cos huge", call("cos", huge), np.cos(huge), rtol=0, atol=2e-16)
+hugef = (rng.uniform(1, 10, n) * 10.0 ** rng.integers(4, 37, n)).astype(np.float32)
+close("sinf huge", call("sinf", hugef), np.sin(hugef.astype(np.float64)), rtol=0, atol=2e-7)
+
 # Inverses: erf(erfinv(y)) == y, normcdf(normcdfinv(p)) == p.
 y = rng.uniform(-0.95, 0.95, n)
 close("erfinv", call("erf", call("erfinv", y)), y, rtol=1e-14)
