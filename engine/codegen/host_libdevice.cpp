@@ -381,6 +381,9 @@ void link_host_libdevice(llvm::Module& m, bool fastmath) {
   for (const llvm::Function& f : m)
     if (f.isDeclaration() && f.getName().starts_with("__nv_")) needs = true;
   if (!needs) return;
+  std::set<std::string> before;
+  for (const llvm::Function& f : m)
+    if (!f.isDeclaration()) before.insert(f.getName().str());
   auto lib = llvm::getLazyBitcodeModule(libdevice_bitcode().getMemBufferRef(), m.getContext());
   if (!lib) throw UserError(ErrorKind::CompileError, "cannot parse libdevice: " + llvm::toString(lib.takeError()));
   (*lib)->setTargetTriple(m.getTargetTriple());
@@ -389,6 +392,18 @@ void link_host_libdevice(llvm::Module& m, bool fastmath) {
     throw UserError(ErrorKind::CompileError, "linking libdevice for the host failed");
   // sm_90's answers, so libdevice takes the code paths it takes on an H100.
   resolve_nvvm_reflect(m, fastmath, /*all=*/true, 900);
+  // NVPTX fuses libdevice's separate multiplies and adds into fma (cuhost's
+  // and NVVM's default contraction); marking them contractible lets the
+  // host, on a CPU with FMA, fuse the same pairs. Marked before the PTX
+  // primitives are lowered: mul.rn/add.rn must never fuse.
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration() || before.count(f.getName().str())) continue;
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : bb)
+        if (i.getOpcode() == llvm::Instruction::FMul || i.getOpcode() == llvm::Instruction::FAdd ||
+            i.getOpcode() == llvm::Instruction::FSub)
+          i.setHasAllowContract(true);
+  }
   lower_ptx_primitives(m);
 }
 
