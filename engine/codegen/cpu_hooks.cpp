@@ -137,22 +137,14 @@ class CpuHooks : public TargetHooks {
     return b.CreateCall(callee, args);
   }
 
+  // NVIDIA's libdevice itself, compiled for the host (host_libdevice.h).
   llvm::Value* libdevice(Lowerer& l, const std::string& name, llvm::Type* ret,
                          const std::vector<llvm::Value*>& args) override {
-    // libdevice names follow libm's: strip the fast_ prefix and the float
-    // suffix when the arguments are floats, then treat as generic math.
-    std::string n = name;
-    if (n.rfind("fast_", 0) == 0) n = n.substr(5);
-    bool float_args = !args.empty() && args[0]->getType()->isFloatTy();
-    if (float_args && n.size() > 1 && n.back() == 'f') n.pop_back();
-    if (n == "rsqrt") {
-      llvm::Value* s = math(l, "sqrt", args);
-      return l.b().CreateFDiv(llvm::ConstantFP::get(s->getType(), 1.0), s);
-    }
-    if (!args.empty() && args[0]->getType()->isFloatingPointTy() && ret == args[0]->getType()) return math(l, n, args);
     std::vector<llvm::Type*> ps;
     for (llvm::Value* a : args) ps.push_back(a->getType());
-    return l.b().CreateCall(l.module().getOrInsertFunction(name, llvm::FunctionType::get(ret, ps, false)), args);
+    llvm::FunctionCallee callee =
+        l.module().getOrInsertFunction("__nv_" + name, llvm::FunctionType::get(ret, ps, false));
+    return l.b().CreateCall(callee, args);
   }
 
   llvm::Value* shared_array(Lowerer& l, llvm::Type* elem, std::int64_t count, int align) override {

@@ -26,6 +26,7 @@
 #include <mutex>
 #include <set>
 
+#include "codegen/libdevice_bitcode.h"
 #include "codegen/module.h"
 #include "codegen/nvptx_error_record.h"
 #include "support/diagnostics.h"
@@ -41,17 +42,6 @@ void init_nvptx() {
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
   });
-}
-
-const llvm::MemoryBuffer& libdevice_bytes() {
-  static std::unique_ptr<llvm::MemoryBuffer> buffer;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    auto b = llvm::MemoryBuffer::getFile(CUHOST_LIBDEVICE_PATH);
-    if (b) buffer = std::move(*b);
-  });
-  if (!buffer) throw UserError(ErrorKind::CompileError, concat("cannot read libdevice at ", CUHOST_LIBDEVICE_PATH));
-  return *buffer;
 }
 
 }  // namespace
@@ -94,12 +84,17 @@ void link_libdevice(llvm::Module& m, const std::vector<std::string>& keep, bool 
   for (const llvm::Function& f : m)
     if (f.isDeclaration() && f.getName().starts_with("__nv_")) needs = true;
   if (needs) {
-    auto lib = llvm::getLazyBitcodeModule(libdevice_bytes().getMemBufferRef(), m.getContext());
+    auto lib = llvm::getLazyBitcodeModule(libdevice_bitcode().getMemBufferRef(), m.getContext());
     if (!lib) throw UserError(ErrorKind::CompileError, "cannot parse libdevice: " + llvm::toString(lib.takeError()));
     (*lib)->setTargetTriple(m.getTargetTriple());
     (*lib)->setDataLayout(m.getDataLayout());
     if (llvm::Linker::linkModules(m, std::move(*lib), llvm::Linker::LinkOnlyNeeded))
       throw UserError(ErrorKind::CompileError, "linking libdevice failed");
+    // NVVMReflect answers __CUDA_FTZ and __CUDA_ARCH but reads
+    // __CUDA_PREC_SQRT as 0 (approximate sqrt): numba-cuda's NVVM rounds
+    // sqrt correctly unless fastmath.
+    resolve_nvvm_reflect(m, fastmath, /*all=*/false, 0);
+    lower_nvvm_intrinsics_unknown_to_llvm(m);
   }
   std::set<std::string> kept(keep.begin(), keep.end());
   for (llvm::Function& f : m)
@@ -108,6 +103,17 @@ void link_libdevice(llvm::Module& m, const std::vector<std::string>& keep, bool 
     if (!g.isDeclaration() && !kept.count(g.getName().str()) && !is_error_record_global(g.getName().str()))
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
   m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", fastmath ? 1 : 0);
+  // fastmath for every function of the module (kernels, device functions,
+  // libdevice's), read per function by NVPTX: float32 denormals flush to
+  // zero, division and sqrt are approximate (div.approx.ftz.f32), as NVVM's
+  // -ftz=1 -prec-div=0 -prec-sqrt=0 under numba-cuda's fastmath.
+  if (fastmath) {
+    for (llvm::Function& f : m) {
+      if (f.isDeclaration()) continue;
+      f.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
+      f.addFnAttr("unsafe-fp-math", "true");
+    }
+  }
 }
 
 void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt, bool split_guarded_loops) {

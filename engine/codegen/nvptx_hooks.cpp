@@ -8,6 +8,8 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
+#include <set>
+
 #include "codegen/lowering/lowerer.h"
 #include "codegen/nvptx_error_record.h"
 #include "support/diagnostics.h"
@@ -119,9 +121,11 @@ class NvptxHooks : public TargetHooks {
     if (name == "copysign") return b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, args[0], args[1]);
     if (name == "sqrt" && !l.options().fastmath) return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, args[0]);
     std::string fn = "__nv_" + name + (f32 ? "f" : "");
-    if (name == "sqrt" || name == "sin" || name == "cos" || name == "exp" || name == "log" || name == "tan") {
-      if (l.options().fastmath && f32 && name != "sqrt") fn = "__nv_fast_" + name + "f";
-    }
+    // fastmath: libdevice's approximate float32 versions, as numba-cuda
+    // (sin.approx, lg2.approx, ex2.approx, tanh.approx...).
+    static const std::set<std::string> fast = {"sin", "cos",  "tan",   "exp", "exp10",
+                                               "log", "log2", "log10", "pow", "tanh"};
+    if (l.options().fastmath && f32 && fast.count(name)) fn = "__nv_fast_" + name + "f";
     std::vector<llvm::Type*> ps(args.size(), t);
     llvm::FunctionCallee callee = l.module().getOrInsertFunction(fn, llvm::FunctionType::get(t, ps, false));
     return b.CreateCall(callee, args);

@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 
 #include "cpu/cpu_abi.h"
+#include "cpu/rounding_runtime.h"
 
 namespace cuhost::cpu {
 
@@ -55,6 +56,11 @@ std::vector<std::pair<std::string, void*>> build() {
   add("cuhost_cpu_index_error", reinterpret_cast<void*>(&cuhost_cpu_index_error));
   add("cuhost_cpu_kernel_error", reinterpret_cast<void*>(&cuhost_cpu_kernel_error));
   add("cuhost_cpu_vprintf", reinterpret_cast<void*>(&cuhost_cpu_vprintf));
+  add("cuhost_cpu_round_f64", reinterpret_cast<void*>(&cuhost_cpu_round_f64));
+  add("cuhost_cpu_round_f32", reinterpret_cast<void*>(&cuhost_cpu_round_f32));
+  add("cuhost_cpu_d2f", reinterpret_cast<void*>(&cuhost_cpu_d2f));
+  add("cuhost_cpu_i2f", reinterpret_cast<void*>(&cuhost_cpu_i2f));
+  add("cuhost_cpu_i2d", reinterpret_cast<void*>(&cuhost_cpu_i2d));
   for (const char* stem : kMathStems) {
     lookup(stem);
     lookup(std::string(stem) + "f");

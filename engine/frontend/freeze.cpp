@@ -112,8 +112,15 @@ const std::map<PyObject*, std::string>& known_objects() {
   k.keep.clear();
   k.cuda_size = size;
   if (PyRef builtins = import("builtins")) {
-    for (const char* n : {"abs", "min", "max", "round", "int", "float", "bool", "len", "range", "complex", "print"}) {
+    for (const char* n :
+         {"abs", "min", "max", "round", "int", "float", "bool", "len", "range", "complex", "print", "pow"}) {
       if (PyRef v = py_attr(builtins.get(), n)) add_key(k, v.get(), std::string("builtins.") + n);
+    }
+  }
+  if (PyRef op = import("operator")) {
+    for (const char* n :
+         {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift", "and_", "or_", "xor"}) {
+      if (PyRef v = py_attr(op.get(), n)) add_key(k, v.get(), std::string("operator.") + n);
     }
   }
   for (const char* mod : {"math", "cmath"}) {

@@ -12,6 +12,7 @@
 #include "python/dispatcher.h"
 #include "python/errors.h"
 #include "runtime/session.h"
+#include "sema/typing/libdevice_table.h"
 #include "support/log.h"
 
 namespace cuhost::python {
@@ -133,7 +134,14 @@ PyObject* py_unload_modules(PyObject*, PyObject*){CUHOST_PY_GUARD_V(nullptr,
                                                                       Py_RETURN_NONE;
                                                                     })}
 
+// The libdevice table's text (sema/typing/libdevice_table.inc) for
+// numba.cuda.libdevicefuncs: one function a line, `name result param...`.
+PyObject* py_libdevice_table(PyObject*, PyObject*) {
+  return PyUnicode_FromString(sema::libdevice_table_text());
+}
+
 PyMethodDef g_methods[] = {
+    {"_libdevice_table", py_libdevice_table, METH_NOARGS, "The libdevice functions kernels may call, as text."},
     {"_unload_modules", py_unload_modules, METH_NOARGS,
      "Runs LinkableCode teardown callbacks and unloads every kernel module (at exit)."},
     {"_compile", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_compile)), METH_VARARGS | METH_KEYWORDS,

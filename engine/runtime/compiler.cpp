@@ -17,6 +17,7 @@
 #include <tuple>
 
 #include "codegen/cpu_backend.h"
+#include "codegen/host_libdevice.h"
 #include "codegen/module.h"
 #include "codegen/nvptx_backend.h"
 #include "codegen/nvptx_foreign.h"
@@ -209,6 +210,7 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
     log::StageTimer timer(name, "optimization");
     auto tm = codegen::make_host_target_machine();
     codegen::link_host_foreign(*lowered.module, host_link_sources(lowered, name));
+    codegen::link_host_libdevice(*lowered.module, req.fastmath);
     codegen::internalize_except(*lowered.module, lowered.keep);
     // Barrier-free kernels only: their block loop runs all threads with one
     // guard; loop fission's region loops are short and shrink (`if t < s`),

@@ -40,12 +40,17 @@ const std::vector<std::string>& cuda_function_names() {
 
 const std::vector<std::string>& intrinsic_keys() {
   static const std::vector<std::string> keys = [] {
-    std::vector<std::string> k = {"cast",           "builtins.abs", "builtins.min",   "builtins.max",
-                                  "builtins.round", "builtins.len", "builtins.range", "builtins.print"};
-    for (const char* f : {"sqrt", "sin",   "cos",      "tan",   "asin", "acos",  "atan",   "sinh",  "cosh",
-                          "tanh", "asinh", "acosh",    "atanh", "exp",  "expm1", "exp2",   "log",   "log1p",
-                          "log2", "log10", "fabs",     "erf",   "erfc", "gamma", "lgamma", "atan2", "pow",
-                          "fmod", "hypot", "copysign", "floor", "ceil", "trunc", "isnan",  "isinf", "isfinite"})
+    std::vector<std::string> k = {"cast",         "builtins.abs",   "builtins.min",   "builtins.max", "builtins.round",
+                                  "builtins.len", "builtins.range", "builtins.print", "builtins.pow"};
+    for (const char* f :
+         {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift", "and_", "or_", "xor"})
+      k.push_back(std::string("operator.") + f);
+    for (const char* f :
+         {"sqrt",  "sin",   "cos",      "tan",       "asin",      "acos",    "atan",   "sinh",  "cosh",
+          "tanh",  "asinh", "acosh",    "atanh",     "exp",       "expm1",   "exp2",   "log",   "log1p",
+          "log2",  "log10", "fabs",     "erf",       "erfc",      "gamma",   "lgamma", "atan2", "pow",
+          "fmod",  "hypot", "copysign", "floor",     "ceil",      "trunc",   "isnan",  "isinf", "isfinite",
+          "frexp", "ldexp", "modf",     "nextafter", "remainder", "degrees", "radians"})
       k.push_back(std::string("math.") + f);
     for (const char* d : {"threadIdx", "blockIdx", "blockDim", "gridDim"})
       for (const char* a : {"x", "y", "z"}) k.push_back(std::string("cuda.") + d + "." + a);
@@ -58,7 +63,8 @@ const std::vector<std::string>& intrinsic_keys() {
                           "array.view", "array.setslice", "tuple.slice", "tuple.concat", "tuple.repeat", "array.shape",
                           "array.strides", "array.size", "ffi.from_buffer"})
       k.push_back(f);
-    for (const char* f : {"number.real", "number.imag", "number.conjugate", "builtins.complex"}) k.push_back(f);
+    for (const char* f : {"number.real", "number.imag", "number.conjugate", "number.bit_count", "builtins.complex"})
+      k.push_back(f);
     for (const char* f :
          {"sqrt", "exp",  "log",   "log10", "sin",   "cos",   "tan",   "sinh", "cosh",  "tanh",  "asin",
           "acos", "atan", "asinh", "acosh", "atanh", "phase", "polar", "rect", "isnan", "isinf", "isfinite"})

@@ -126,7 +126,13 @@
 //                   int16, int32 with int32 -> int32; bool with an int -> the
 //                   int), param_types all = type; ordered_args = the args. NaN
 //                   handling: like Python's (compare `<`/`>` pairwise from
-//                   the left).
+//                   the left), except min/max of exactly two floats, which are
+//                   numba-cuda's fmin/fmax (a NaN operand yields the other).
+// "builtins.pow"    pow(a, b): typed and lowered as a ** b (param_types the
+//                   operand types of the power); no three-argument form.
+// "operator.<f>"    add sub mul truediv floordiv mod pow lshift rshift and_
+//                   or_ xor: operator.f(a, b) typed and lowered as the binary
+//                   operator (param_types its operand types).
 // "builtins.round"  round(x): float -> int64 (round half to even),
 //                   param_types {F}; int -> int64, param_types {int64}.
 //                   round(x, n): float x -> x's type, param_types {F, int64};
@@ -152,6 +158,13 @@
 // "math.floor" "math.ceil" "math.trunc": float -> int64 (param_types {F});
 //   uint64 -> uint64 (param_types {uint64}); other ints -> int64
 //   (param_types {int64}).
+// "math.nextafter" "math.remainder": binary float functions as above;
+//   "math.degrees" "math.radians": unary float functions as above.
+// "math.frexp": F -> Tuple(F, int32); "math.modf": F -> UniTuple(F x 2)
+//   (fraction, integral part); "math.ldexp": (F, int) -> F, param_types
+//   {F, int32}: libdevice's frexp/modf/ldexp on both targets.
+// "number.bit_count"  i.bit_count() on an integer: ones in |i|, int64;
+//   ordered_args = {receiver}, param_types = {its type}.
 // "math.isnan" "math.isinf" "math.isfinite": type bool; float -> param_types
 //   {F}; int argument folds to a `constant` (False/False/True).
 // math.pi math.e math.inf math.nan math.tau: Attribute with `constant`
@@ -227,13 +240,11 @@
 // "cuda.popc"   (x) -> int32; param_types as clz
 // "cuda.selp"   (cond, a, b) -> unified(a, b); param_types {bool, T, T}
 // --- cuda.libdevice -----------------------------------------------------------
-// "cuda.libdevice.<f>"  libdevice's own names and signatures: for the unary
-//                       math set above, "<f>" takes and returns float64 and
-//                       "<f>f" float32 (e.g. sin / sinf, sqrt / sqrtf); also
-//                       rsqrt/rsqrtf, fast_<f>f (fast_sinf, fast_expf, ...),
-//                       and the binary set atan2 pow fmod hypot copysign
-//                       fmin fmax (+ "f" forms). The function called is
-//                       "__nv_<f>". param_types = the signature's arguments.
+// "cuda.libdevice.<f>"  every function of libdevice's table
+//                       (typing/libdevice_table.h): param_types = its value
+//                       parameters; type = its result, or, when it has
+//                       out-parameters, Tuple(result unless void, pointed-to
+//                       types...). The function called is "__nv_<f>".
 // --- arrays and tuples --------------------------------------------------------
 // "array.getitem"  Subscript load: type = dtype (an integer index per
 //                  dimension, all dimensions indexed). param_types = {I}
@@ -324,10 +335,16 @@
 #include <string>
 #include <vector>
 
+#include "frontend/ast.h"
+
 namespace cuhost::sema {
 
 // Every key listed above (for tests and for lowering's coverage check).
 const std::vector<std::string>& intrinsic_keys();
+
+// The binary operator operator.<name> stands for (typing/builtins.cpp);
+// nullptr for other names.
+const ast::BinOpKind* operator_binop(const std::string& name);
 
 // The callable device functions of the `cuda` module, without the "cuda."
 // prefix ("grid", "syncthreads", "shared.array", ...): the one list typing

@@ -251,7 +251,7 @@ TEST_CASE("bad kernels report the error, message, line and column", "[sema][fron
        {"int64"},
        true,
        ErrorKind::TypingError,
-       "cuda.grid() needs a literal 1, 2 or 3",
+       "cuda.grid() needs a literal 1, 2 or 3 (RequireLiteralValue: ndim is not a compile-time constant)",
        3,
        19},
       {"from numba import cuda\ndef f(a):\n    i = cuda.grid(4)\n",

@@ -197,6 +197,12 @@ Val binary_op(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* resul
     case K::Mult: r = is_float ? b.CreateFMul(x, y) : b.CreateMul(x, y); break;
     case K::Div:
       if (is_float) {
+        // numba's Python error model (debug=True) raises on a zero divisor;
+        // fastmath division is never checked.
+        if (l.options().debug && !l.options().fastmath) {
+          l.fail_if(b.CreateFCmpOEQ(y, llvm::ConstantFP::get(y->getType(), 0.0)),
+                    [&] { l.hooks().kernel_error(l, "ZeroDivisionError: division by zero", l.i64(0)); });
+        }
         r = b.CreateFDiv(x, y);
       } else {
         // Typing converts int operands of `/` to float; be safe anyway.

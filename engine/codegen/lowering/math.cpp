@@ -4,7 +4,10 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
 
+#include <cmath>
+
 #include "codegen/lowering/lowerer.h"
+#include "sema/typing/libdevice_table.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -16,6 +19,36 @@ Val arg(Lowerer& l, const sema::ExprInfo& inf, size_t i) {
 }
 
 std::string key_suffix(const std::string& key, const std::string& prefix) { return key.substr(prefix.size()); }
+
+// A call of libdevice's `name` (its table signature) on value arguments.
+Val call_libdevice(Lowerer& l, const std::string& name, const std::vector<Val>& values, const ir::Type* type) {
+  auto& b = l.b();
+  const sema::LibdeviceFunction* f = sema::libdevice_function(name);
+  CUHOST_CHECK(f) << "libdevice." << name << " is not in the libdevice table";
+  // Out-parameters point to entry allocas; the call's Python value is the
+  // result and then what the function stored through them.
+  std::vector<llvm::Value*> args;
+  std::vector<std::pair<llvm::Value*, const ir::Type*>> outs;
+  size_t next = 0;
+  for (const sema::LibdeviceParam& p : f->params) {
+    if (p.out) {
+      llvm::AllocaInst* slot = l.entry_alloca(l.memory_type(p.type), "libdevice." + p.name);
+      args.push_back(slot);
+      outs.push_back({slot, p.type});
+    } else {
+      args.push_back(l.convert(values.at(next++), p.type).v);
+    }
+  }
+  bool is_void = f->result == ir::void_type();
+  llvm::Type* rt = is_void ? b.getVoidTy() : l.memory_type(f->result);
+  llvm::Value* r = l.hooks().libdevice(l, name, rt, args);
+  if (outs.empty()) return is_void ? Val{nullptr, type} : Val{l.from_memory(r, type), type};
+  llvm::Value* agg = llvm::UndefValue::get(l.llvm_type(type));
+  unsigned at = 0;
+  if (!is_void) agg = b.CreateInsertValue(agg, r, {at++});
+  for (auto& [slot, t] : outs) agg = b.CreateInsertValue(agg, b.CreateLoad(l.memory_type(t), slot), {at++});
+  return {agg, type};
+}
 
 }  // namespace
 
@@ -41,6 +74,17 @@ void register_math(std::map<std::string, IntrinsicFn>& table) {
         r = f == "isinf" ? b.CreateFCmpOEQ(a, inf_c) : b.CreateFCmpOLT(a, inf_c);
       }
       return {r, ir::boolean()};
+    }
+    if (f == "frexp" || f == "modf" || f == "ldexp") {
+      std::vector<Val> vals;
+      for (size_t i = 0; i < inf.ordered_args.size(); ++i) vals.push_back(arg(l, inf, i));
+      bool f32 = vals[0].t == ir::float32();
+      return call_libdevice(l, f32 ? f + "f" : f, vals, inf.type);
+    }
+    if (f == "degrees" || f == "radians") {
+      Val x = arg(l, inf, 0);
+      double k = f == "degrees" ? 180.0 / M_PI : M_PI / 180.0;
+      return {b.CreateFMul(x.v, llvm::ConstantFP::get(x.v->getType(), k)), inf.type};
     }
     std::vector<llvm::Value*> args;
     for (size_t i = 0; i < inf.ordered_args.size(); ++i) args.push_back(arg(l, inf, i).v);
@@ -77,19 +121,26 @@ void register_math(std::map<std::string, IntrinsicFn>& table) {
         b.CreateSelect(b.CreateICmpEQ(x.v, zero), zero, b.CreateAdd(tz, llvm::ConstantInt::get(x.v->getType(), 1)));
     return l.convert({r, ir::integer(x.t->bits, false)}, inf.type);
   };
+  table["number.bit_count"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
+    auto& b = l.b();
+    Val x = arg(l, inf, 0);
+    llvm::Value* v = x.v;
+    if (x.t->is_signed) {
+      llvm::Value* neg = b.CreateICmpSLT(v, llvm::ConstantInt::get(v->getType(), 0));
+      v = b.CreateSelect(neg, b.CreateNeg(v), v);
+    }
+    llvm::Value* r = b.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, v);
+    return l.convert({r, ir::integer(x.t->bits, false)}, inf.type);
+  };
   table["cuda.selp"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
     llvm::Value* c = l.truth(arg(l, inf, 0));
     Val a = l.convert(arg(l, inf, 1), inf.type), d = l.convert(arg(l, inf, 2), inf.type);
     return {l.b().CreateSelect(c, a.v, d.v), inf.type};
   };
   table["cuda.libdevice."] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
-    std::string f = key_suffix(inf.intrinsic, "cuda.libdevice.");
-    std::vector<llvm::Value*> args;
-    for (size_t i = 0; i < inf.ordered_args.size(); ++i) args.push_back(arg(l, inf, i).v);
-    llvm::Type* rt = is_void_type(inf.type) ? l.b().getVoidTy() : l.memory_type(inf.type);
-    llvm::Value* r = l.hooks().libdevice(l, f, rt, args);
-    if (is_void_type(inf.type)) return {nullptr, inf.type};
-    return {l.from_memory(r, inf.type), inf.type};
+    std::vector<Val> args;
+    for (size_t i = 0; i < inf.ordered_args.size(); ++i) args.push_back(arg(l, inf, i));
+    return call_libdevice(l, key_suffix(inf.intrinsic, "cuda.libdevice."), args, inf.type);
   };
 }
 

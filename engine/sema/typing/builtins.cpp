@@ -1,5 +1,8 @@
 // Typing of Python builtins inside kernels: abs min max round len range and
 // the casts int() float() bool() (and type objects called as casts).
+#include <map>
+
+#include "sema/intrinsics.h"
 #include "sema/typer.h"
 
 namespace cuhost::sema {
@@ -72,7 +75,32 @@ const ir::Type* type_cast_call(Typer& t, const ast::Call& c, const ir::Type* tar
   return target;
 }
 
+// The operator module's binary arithmetic functions: operator.add(a, b) is a + b.
+const ast::BinOpKind* operator_binop(const std::string& name) {
+  using K = ast::BinOpKind;
+  static const std::map<std::string, K> ops = {{"add", K::Add},     {"sub", K::Sub},           {"mul", K::Mult},
+                                               {"truediv", K::Div}, {"floordiv", K::FloorDiv}, {"mod", K::Mod},
+                                               {"pow", K::Pow},     {"lshift", K::LShift},     {"rshift", K::RShift},
+                                               {"and_", K::BitAnd}, {"or_", K::BitOr},         {"xor", K::BitXor}};
+  auto it = ops.find(name);
+  return it == ops.end() ? nullptr : &it->second;
+}
+
+namespace {
+
+const ir::Type* type_operator_call(Typer& t, const ast::Call& c, const std::string& name) {
+  const ast::BinOpKind* op = operator_binop(name);
+  auto args = t.bind(c, name, {"a", "b"}, 2, t.info(&c));
+  std::vector<const ir::Type*> operands;
+  const ir::Type* r = type_binop_types(t, *op, t.type_of(args[0]), t.type_of(args[1]), &c, &operands);
+  t.info(&c).param_types = operands;
+  return r;
+}
+
+}  // namespace
+
 const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info) {
+  if (key.rfind("operator.", 0) == 0 && operator_binop(key.substr(9))) return type_operator_call(t, c, key.substr(9));
   if (key.rfind("builtins.", 0) != 0) return nullptr;
   std::string name = key.substr(9);
   // numba: int() keeps an integer's type, float() keeps a float's type.
@@ -96,6 +124,16 @@ const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::strin
     const ir::Type* result = x->kind == ir::TypeKind::Complex ? (x->bits == 64 ? ir::float32() : ir::float64()) : param;
     t.info(&c).param_types = {param};
     return result;
+  }
+  if (name == "pow") {
+    // pow(base, exp) is base ** exp; the three-argument (modular) form is not.
+    auto args = t.bind(c, "pow", {"base", "exp", "mod"}, 2, t.info(&c));
+    if (args.size() > 2 && args[2])
+      t.fail(ErrorKind::UnsupportedError, c.loc, "pow() with a modulus (three arguments) is not supported in kernels");
+    std::vector<const ir::Type*> operands;
+    const ir::Type* r = type_binop_types(t, ast::BinOpKind::Pow, t.type_of(args[0]), t.type_of(args[1]), &c, &operands);
+    t.info(&c).param_types = operands;
+    return r;
   }
   if (name == "min" || name == "max") {
     if (!c.keywords.empty())

@@ -17,7 +17,12 @@ const ir::Type* type_cuda_indexing_call(Typer& t, const ast::Call& c, const std:
     std::string fname = key.substr(5);
     auto args = t.bind(c, fname, {"ndim"}, 1, t.info(&c));
     auto n = t.literal_int(args[0]);
-    if (!n || *n < 1 || *n > 3) t.typing_error(args[0], concat("cuda.", fname, "() needs a literal 1, 2 or 3"));
+    // numba names the failure RequireLiteralValue when ndim is a run-time value.
+    if (!n)
+      t.typing_error(args[0], concat("cuda.", fname,
+                                     "() needs a literal 1, 2 or 3 (RequireLiteralValue: ndim is not a compile-time "
+                                     "constant)"));
+    if (*n < 1 || *n > 3) t.typing_error(args[0], concat("cuda.", fname, "() needs a literal 1, 2 or 3"));
     ExprInfo& inf = t.info(&c);
     inf.param_types = {nullptr};
     inf.shape = {*n};

@@ -13,13 +13,14 @@ bool num_or_bool(const ir::Type* t) { return t->kind == ir::TypeKind::Boolean ||
 bool int_like(const ir::Type* t) { return t->kind == ir::TypeKind::Boolean || t->is_integer(); }
 
 const std::set<std::string>& unary_float() {
-  static const std::set<std::string> s = {"sqrt", "sin",   "cos",   "tan",   "asin", "acos",  "atan",  "sinh", "cosh",
-                                          "tanh", "asinh", "acosh", "atanh", "exp",  "expm1", "exp2",  "log",  "log1p",
-                                          "log2", "log10", "fabs",  "erf",   "erfc", "gamma", "lgamma"};
+  static const std::set<std::string> s = {"sqrt",  "sin",  "cos",   "tan",    "asin",    "acos",   "atan",
+                                          "sinh",  "cosh", "tanh",  "asinh",  "acosh",   "atanh",  "exp",
+                                          "expm1", "exp2", "log",   "log1p",  "log2",    "log10",  "fabs",
+                                          "erf",   "erfc", "gamma", "lgamma", "degrees", "radians"};
   return s;
 }
 const std::set<std::string>& binary_float() {
-  static const std::set<std::string> s = {"atan2", "pow", "fmod", "hypot", "copysign"};
+  static const std::set<std::string> s = {"atan2", "pow", "fmod", "hypot", "copysign", "nextafter", "remainder"};
   return s;
 }
 
@@ -44,7 +45,8 @@ const ir::Type* type_cuda_arith(Typer& t, const ast::Call& c, const std::string&
   if (name == "fma") {
     auto args = t.bind(c, "fma", {"a", "b", "c"}, 3, t.info(&c));
     bool all32 = true;
-    for (auto* a : args) all32 = all32 && real_arg(t, a, "fma") == ir::float32();
+    for (auto* a : args)
+      if (real_arg(t, a, "fma") != ir::float32()) all32 = false;
     const ir::Type* f = all32 ? ir::float32() : ir::float64();
     t.info(&c).param_types = {f, f, f};
     return f;
@@ -89,6 +91,17 @@ const ir::Type* type_cuda_arith(Typer& t, const ast::Call& c, const std::string&
 
 const ir::Type* type_math_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info) {
   if (key.rfind("cuda.", 0) == 0) return type_cuda_arith(t, c, key.substr(5), info);
+  if (key == "number.bit_count") {
+    // int.bit_count(): the ones in |x|, a Python int.
+    if (!c.args.empty() || !c.keywords.empty())
+      t.typing_error(&c, concat("bit_count() takes no arguments (", c.args.size() + c.keywords.size(), " given)"));
+    CUHOST_CHECK(c.func->kind == ast::ExprKind::Attribute) << "bit_count() without a receiver";
+    const ast::Expr* receiver = static_cast<const ast::Attribute&>(*c.func).value.get();
+    ExprInfo& inf = t.info(&c);
+    inf.ordered_args = {receiver};
+    inf.param_types = {t.type_of(receiver)};
+    return ir::int64();
+  }
   if (key.rfind("math.", 0) != 0) return nullptr;
   std::string name = key.substr(5);
   if (unary_float().count(name)) {
@@ -103,6 +116,21 @@ const ir::Type* type_math_call(Typer& t, const ast::Call& c, const std::string& 
     const ir::Type* b = real_arg(t, args[1], name);
     const ir::Type* f = (a == ir::float32() && b == ir::float32()) ? ir::float32() : ir::float64();
     t.info(&c).param_types = {f, f};
+    return f;
+  }
+  // frexp(x) -> (mantissa, int32 exponent); modf(x) -> (fraction, integral
+  // part); ldexp(x, i): libdevice's, on both targets.
+  if (name == "frexp" || name == "modf") {
+    auto args = t.bind(c, name, {"x"}, 1, t.info(&c));
+    const ir::Type* f = float_of(real_arg(t, args[0], name));
+    t.info(&c).param_types = {f};
+    return ir::tuple({f, name == "frexp" ? ir::int32() : f});
+  }
+  if (name == "ldexp") {
+    auto args = t.bind(c, name, {"x", "i"}, 2, t.info(&c));
+    const ir::Type* f = float_of(real_arg(t, args[0], name));
+    int_arg(t, args[1], name);
+    t.info(&c).param_types = {f, ir::int32()};
     return f;
   }
   if (name == "floor" || name == "ceil" || name == "trunc") {

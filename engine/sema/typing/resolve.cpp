@@ -26,9 +26,9 @@ std::string normalize(std::string key) {
 }
 
 const std::set<std::string>& namespaces() {
-  static const std::set<std::string> s = {"cuda",        "math",           "numpy",       "numba",
-                                          "numba.types", "cuda.atomic",    "cuda.shared", "cuda.local",
-                                          "cuda.const",  "cuda.libdevice", "builtins",    "cmath"};
+  static const std::set<std::string> s = {"cuda",        "math",        "numpy",      "numba",      "numba.types",
+                                          "cuda.atomic", "cuda.shared", "cuda.local", "cuda.const", "cuda.libdevice",
+                                          "builtins",    "cmath",       "operator"};
   return s;
 }
 
@@ -39,9 +39,11 @@ const std::set<std::string>& cuda_functions() {
 
 const std::set<std::string>& math_functions() {
   static const std::set<std::string> s = {
-      "sqrt",  "sin",   "cos",  "tan",   "asin", "acos", "atan",  "atan2",  "sinh",     "cosh",  "tanh",  "asinh",
-      "acosh", "atanh", "exp",  "expm1", "exp2", "log",  "log1p", "log2",   "log10",    "pow",   "fabs",  "floor",
-      "ceil",  "trunc", "fmod", "hypot", "erf",  "erfc", "gamma", "lgamma", "copysign", "isnan", "isinf", "isfinite"};
+      "sqrt",  "sin",   "cos",   "tan",       "asin",      "acos",     "atan",   "atan2", "sinh",
+      "cosh",  "tanh",  "asinh", "acosh",     "atanh",     "exp",      "expm1",  "exp2",  "log",
+      "log1p", "log2",  "log10", "pow",       "fabs",      "floor",    "ceil",   "trunc", "fmod",
+      "hypot", "erf",   "erfc",  "gamma",     "lgamma",    "copysign", "isnan",  "isinf", "isfinite",
+      "frexp", "ldexp", "modf",  "nextafter", "remainder", "degrees",  "radians"};
   return s;
 }
 
@@ -108,6 +110,11 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
     info.type = ir::intrinsic(key);
     return true;
   }
+  if (prefix == "operator") {
+    if (!operator_binop(last)) return false;
+    info.type = ir::intrinsic(key);
+    return true;
+  }
   if (prefix == "cuda.libdevice") {
     if (!libdevice_has(last)) return false;
     info.type = ir::intrinsic(key);
@@ -148,8 +155,8 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
     }
   }
   if (prefix == "builtins") {
-    static const std::set<std::string> b = {"abs",  "min", "max",   "round",   "int",  "float",
-                                            "bool", "len", "range", "complex", "print"};
+    static const std::set<std::string> b = {"abs",  "min", "max",   "round",   "int",   "float",
+                                            "bool", "len", "range", "complex", "print", "pow"};
     if (!b.count(last)) return false;
     info.type = ir::intrinsic(key);
     return true;

@@ -107,12 +107,44 @@ def Optional(t):
     return Type("OptionalType(%s)" % t)
 
 
-def UniTuple(t, n):
-    return Type("UniTuple(%s x %d)" % (t, n))
+class BaseTuple(Type):
+    """A tuple type: iterable over its element types, as numba's."""
+    __slots__ = ("types",)
+
+    def __iter__(self):
+        return iter(self.types)
+
+    def __len__(self):
+        return len(self.types)
+
+    def __getitem__(self, i):
+        return self.types[i]
 
 
-def Tuple(types):
-    return Type("Tuple(%s)" % ", ".join(str(t) for t in types))
+class UniTuple(BaseTuple):
+    """UniTuple(dtype, count): a tuple of `count` elements of one type."""
+    __slots__ = ("dtype", "count")
+
+    def __init__(self, dtype, count):
+        super().__init__("UniTuple(%s x %d)" % (dtype, count))
+        self.dtype, self.count = dtype, count
+        self.types = (dtype,) * count
+
+
+class Tuple(BaseTuple):
+    """Tuple(types): a tuple of mixed element types (a UniTuple when they agree, as numba)."""
+    __slots__ = ()
+
+    def __new__(cls, types):
+        types = tuple(types)
+        if types and all(t == types[0] for t in types):
+            return UniTuple(types[0], len(types))
+        return super().__new__(cls)
+
+    def __init__(self, types):
+        types = tuple(types)
+        super().__init__("Tuple(%s)" % ", ".join(str(t) for t in types))
+        self.types = types
 
 
 _scalars = {

@@ -1,0 +1,88 @@
+// Reading libdevice and answering its __nvvm_reflect queries (see the header).
+#include "codegen/libdevice_bitcode.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <memory>
+#include <mutex>
+
+#include "support/diagnostics.h"
+
+namespace cuhost::codegen {
+
+const llvm::MemoryBuffer& libdevice_bitcode() {
+  static std::unique_ptr<llvm::MemoryBuffer> buffer;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    auto b = llvm::MemoryBuffer::getFile(CUHOST_LIBDEVICE_PATH);
+    if (b) buffer = std::move(*b);
+  });
+  if (!buffer) throw UserError(ErrorKind::CompileError, concat("cannot read libdevice at ", CUHOST_LIBDEVICE_PATH));
+  return *buffer;
+}
+
+namespace {
+
+// The query string of a call's argument: a (possibly address-space cast)
+// pointer to a constant C string.
+std::string reflect_query(llvm::Value* arg) {
+  arg = arg->stripPointerCasts();
+  if (auto* ce = llvm::dyn_cast<llvm::ConstantExpr>(arg)) arg = ce->getOperand(0)->stripPointerCasts();
+  auto* g = llvm::dyn_cast<llvm::GlobalVariable>(arg);
+  if (!g || !g->hasInitializer()) return "";
+  auto* data = llvm::dyn_cast<llvm::ConstantDataSequential>(g->getInitializer());
+  if (!data || !data->isString()) return "";
+  return data->getAsCString().str();
+}
+
+}  // namespace
+
+void resolve_nvvm_reflect(llvm::Module& m, bool fastmath, bool all, int arch) {
+  llvm::Function* reflect = m.getFunction("__nvvm_reflect");
+  if (!reflect) return;
+  std::vector<llvm::CallInst*> calls;
+  for (llvm::User* u : reflect->users())
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(u)) calls.push_back(call);
+  for (llvm::CallInst* call : calls) {
+    std::string q = reflect_query(call->getArgOperand(0));
+    int value;
+    if (q == "__CUDA_PREC_SQRT") {
+      value = fastmath ? 0 : 1;
+    } else if (!all) {
+      continue;
+    } else if (q == "__CUDA_FTZ") {
+      value = fastmath ? 1 : 0;
+    } else if (q == "__CUDA_ARCH") {
+      value = arch;
+    } else {
+      value = 0;
+    }
+    call->replaceAllUsesWith(llvm::ConstantInt::get(call->getType(), value));
+    call->eraseFromParent();
+  }
+  if (reflect->use_empty()) reflect->eraseFromParent();
+}
+
+void lower_nvvm_intrinsics_unknown_to_llvm(llvm::Module& m) {
+  llvm::Function* f = m.getFunction("llvm.nvvm.tanh.approx.f32");
+  if (!f) return;
+  auto* fty =
+      llvm::FunctionType::get(llvm::Type::getFloatTy(m.getContext()), {llvm::Type::getFloatTy(m.getContext())}, false);
+  auto* tanh = llvm::InlineAsm::get(fty, "tanh.approx.f32 $0, $1;", "=f,f", false);
+  std::vector<llvm::CallInst*> calls;
+  for (llvm::User* u : f->users())
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(u)) calls.push_back(call);
+  for (llvm::CallInst* call : calls) {
+    auto* repl = llvm::CallInst::Create(fty, tanh, {call->getArgOperand(0)}, "", call);
+    call->replaceAllUsesWith(repl);
+    call->eraseFromParent();
+  }
+  if (f->use_empty()) f->eraseFromParent();
+}
+
+}  // namespace cuhost::codegen
