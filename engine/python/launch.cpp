@@ -642,7 +642,7 @@ PyObject* make_forall_launcher(DispatcherObject* d, PyObject* ntasks, PyObject* 
   long long tasks = PyLong_AsLongLong(ntasks);
   if (tasks == -1 && PyErr_Occurred()) return nullptr;
   if (tasks < 0) {
-    PyErr_Format(PyExc_ValueError, "forall() needs a non-negative number of tasks, got %lld", tasks);
+    PyErr_Format(PyExc_ValueError, "Can't create ForAll with negative task count: %lld", tasks);
     return nullptr;
   }
   unsigned block[3] = {1, 1, 1};
