@@ -180,15 +180,23 @@ class CUDAGeneralizedUFunc:
 
     # ---- loop selection ------------------------------------------------
 
-    def _select(self, indtypes, outputs):
+    def _select(self, inputs, outputs):
+        """The loop for these inputs: an exact match of dtypes; else the
+        first loop NumPy's safe casting reaches (a 0-d host input casts by
+        value); else, as numba-cuda does, the first loop whose types cast
+        safely to the inputs' (the inputs are then narrowed to it)."""
+        indtypes = tuple(a.dtype for a in inputs)
         for lp in self._loops:
             if lp.indtypes == indtypes:
                 return lp
         for lp in self._loops:
-            if all(np.can_cast(a, d) for a, d in zip(indtypes, lp.indtypes)):
+            if all(_can_cast_input(a, d) for a, d in zip(inputs, lp.indtypes)):
                 return lp
         if self._dynamic and all(o is not None for o in outputs):
             return self._compile_for(indtypes, tuple(o.dtype for o in outputs))
+        for lp in self._loops:
+            if all(np.can_cast(d, a) for a, d in zip(indtypes, lp.indtypes)):
+                return lp
         if self._dynamic:
             raise TypeError("the dynamic gufunc '%s' has no loop for input types (%s): pass its output arrays "
                             "so that their types are known" % (self.__name__, ", ".join(map(str, indtypes))))
@@ -245,7 +253,7 @@ class CUDAGeneralizedUFunc:
                 user_out_device.append(False)
 
         schedule = self.engine.schedule([a.shape for a in inputs])
-        loop = self._select(tuple(a.dtype for a in inputs), outputs)
+        loop = self._select(inputs, outputs)
         for sched_shape, o in zip(schedule.output_shapes, outputs):
             if o is not None and tuple(o.shape) != tuple(sched_shape):
                 raise ValueError("output shape mismatch: gufunc '%s' writes an output of shape %s; the output "
@@ -336,6 +344,12 @@ class CUDAGeneralizedUFunc:
                    "        _i += _s\n") % (name, params, ", ".join(exprs))
             k = self._kernels[key] = compile_kernel(src, name, {"_cuda": _cuda_mod, "_core": self._device_core()})
         return k
+
+
+def _can_cast_input(a, dtype):
+    if isinstance(a, np.ndarray) and a.ndim == 0:
+        return np.can_cast(np.min_scalar_type(a[()]), dtype)
+    return np.can_cast(a.dtype, dtype)
 
 
 def _reshape(a, shape):
