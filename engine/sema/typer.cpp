@@ -584,10 +584,11 @@ const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
 }
 
 const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
+  // np.<ufunc>(..., out) first: np.greater and friends have no scalar key.
+  if (const ir::Type* t = type_numpy_ufunc_out(*this, c, inf)) return t;
   const ir::Type* ft = type_of(c.func.get());
   switch (ft->kind) {
     case ir::TypeKind::Intrinsic: {
-      if (const ir::Type* t = type_numpy_ufunc_out(*this, c, inf)) return t;
       const std::string& key = ft->key;
       using Rule = const ir::Type* (*)(Typer&, const ast::Call&, const std::string&, ExprInfo&);
       for (Rule rule : {type_builtin_call, type_math_call, type_cuda_indexing_call, type_atomic_call, type_warp_call,

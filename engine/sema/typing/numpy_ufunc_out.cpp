@@ -153,12 +153,34 @@ ast::ExprPtr ifexp(ast::ExprPtr test, ast::ExprPtr body, ast::ExprPtr orelse) {
 // The element of input k at the loop indices (scalars are used as they are).
 using ElementFn = std::function<ast::ExprPtr(int)>;
 
+// NumPy orders complex numbers lexicographically: by real part, then by
+// imaginary part. `strict` compares the imaginary parts with `op` itself.
+ast::ExprPtr complex_order(ast::CompareOpKind op, const ElementFn& elem) {
+  using C = ast::CompareOpKind;
+  C real_op = (op == C::Gt || op == C::GtE) ? C::Gt : C::Lt;
+  return boolop(ast::BoolOpKind::Or, compare(real_op, attr(elem(0), "real"), attr(elem(1), "real")),
+                boolop(ast::BoolOpKind::And, compare(C::Eq, attr(elem(0), "real"), attr(elem(1), "real")),
+                       compare(op, attr(elem(0), "imag"), attr(elem(1), "imag"))));
+}
+
 // The element-wise result of the ufunc; `elem(k)` builds a fresh expression
-// for input k each time it is called.
-ast::ExprPtr element_result(const std::string& ufunc, const UfuncInfo& u, const ElementFn& elem) {
+// for input k each time it is called. `complex_args`: some input is complex.
+ast::ExprPtr element_result(const std::string& ufunc, const UfuncInfo& u, const ElementFn& elem, bool complex_args) {
   using B = ast::BinOpKind;
   using C = ast::CompareOpKind;
   const std::string kind = u.kind;
+  if (kind == "np" && ufunc == "log2" && complex_args) {
+    // log2(z) = log(z) / ln 2, part by part (a complex division would turn log(0)'s 0j into nan).
+    auto part = [&](const char* which) {
+      std::vector<ast::ExprPtr> args;
+      args.push_back(elem(0));
+      return binop(B::Div, attr(call(attr(name("np"), "log"), std::move(args)), which), floating(M_LN2));
+    };
+    std::vector<ast::ExprPtr> parts;
+    parts.push_back(part("real"));
+    parts.push_back(part("imag"));
+    return call(name("complex"), std::move(parts));
+  }
   if (kind == "np") {
     std::vector<ast::ExprPtr> args;
     for (int k = 0; k < u.nin; ++k) args.push_back(elem(k));
@@ -168,7 +190,10 @@ ast::ExprPtr element_result(const std::string& ufunc, const UfuncInfo& u, const 
   if (kind == "rad2deg") return binop(B::Mult, elem(0), floating(180.0 / M_PI));
   static const std::map<std::string, C> cmp = {{"gt", C::Gt}, {"ge", C::GtE}, {"lt", C::Lt},
                                                {"le", C::LtE}, {"eq", C::Eq},  {"ne", C::NotEq}};
-  if (auto c = cmp.find(kind); c != cmp.end()) return compare(c->second, elem(0), elem(1));
+  if (auto c = cmp.find(kind); c != cmp.end()) {
+    if (complex_args && kind != "eq" && kind != "ne") return complex_order(c->second, elem);
+    return compare(c->second, elem(0), elem(1));
+  }
   auto truth = [&](int k) { return compare(C::NotEq, elem(k), integer(0)); };
   if (kind == "land") return boolop(ast::BoolOpKind::And, truth(0), truth(1));
   if (kind == "lor") return boolop(ast::BoolOpKind::Or, truth(0), truth(1));
@@ -177,13 +202,15 @@ ast::ExprPtr element_result(const std::string& ufunc, const UfuncInfo& u, const 
   // maximum/minimum propagate a NaN from either side; fmax/fmin ignore one.
   if (kind == "maximum" || kind == "minimum") {
     C op = kind == "maximum" ? C::GtE : C::LtE;
-    return ifexp(boolop(ast::BoolOpKind::Or, compare(op, elem(0), elem(1)), compare(C::NotEq, elem(0), elem(0))),
-                 elem(0), elem(1));
+    ast::ExprPtr ordered = complex_args ? complex_order(op, elem) : compare(op, elem(0), elem(1));
+    return ifexp(boolop(ast::BoolOpKind::Or, std::move(ordered), compare(C::NotEq, elem(0), elem(0))), elem(0),
+                 elem(1));
   }
   if (kind == "fmax" || kind == "fmin") {
     C op = kind == "fmax" ? C::GtE : C::LtE;
-    return ifexp(boolop(ast::BoolOpKind::Or, compare(op, elem(0), elem(1)), compare(C::NotEq, elem(1), elem(1))),
-                 elem(0), elem(1));
+    ast::ExprPtr ordered = complex_args ? complex_order(op, elem) : compare(op, elem(0), elem(1));
+    return ifexp(boolop(ast::BoolOpKind::Or, std::move(ordered), compare(C::NotEq, elem(1), elem(1))), elem(0),
+                 elem(1));
   }
   if (kind == "and") return binop(B::BitAnd, elem(0), elem(1));
   if (kind == "or") return binop(B::BitOr, elem(0), elem(1));
@@ -205,7 +232,7 @@ ast::ExprPtr element_result(const std::string& ufunc, const UfuncInfo& u, const 
 // The synthesized function for `ufunc` with inputs of the given kinds
 // (ndim per input, -1 for a scalar) and an output of out_ndim dimensions.
 std::shared_ptr<runtime::JitFunction> synthesize(const std::string& ufunc, const UfuncInfo& u,
-                                                 const std::vector<int>& in_ndims, int out_ndim) {
+                                                 const std::vector<int>& in_ndims, int out_ndim, bool complex_args) {
   auto def = std::make_unique<ast::FunctionDef>();
   def->name = "np_" + ufunc + "_out";
   def->loc = ast::SourceLoc{1, 1, 1, 1};
@@ -231,7 +258,7 @@ std::shared_ptr<runtime::JitFunction> synthesize(const std::string& ufunc, const
     if (idx.empty()) idx.push_back(integer(0));
     assign->targets.push_back(subscript(name("out"), std::move(idx)));
   }
-  assign->value = element_result(ufunc, u, elem);
+  assign->value = element_result(ufunc, u, elem, complex_args);
   ast::Body body;
   body.push_back(std::move(assign));
   for (int ax = out_ndim - 1; ax >= 0; --ax) {
@@ -259,7 +286,7 @@ std::shared_ptr<runtime::JitFunction> synthesize(const std::string& ufunc, const
   // The text identifies the function for the compile cache and shows in errors.
   text += "# inputs ndim:";
   for (int d : in_ndims) text += " " + std::to_string(d);
-  text += "; out ndim: " + std::to_string(out_ndim) + "\n";
+  text += "; out ndim: " + std::to_string(out_ndim) + (complex_args ? "; complex" : "") + "\n";
   cap->source = text;
   for (size_t start = 0; start < text.size();) {
     size_t end = text.find('\n', start);
@@ -272,7 +299,7 @@ std::shared_ptr<runtime::JitFunction> synthesize(const std::string& ufunc, const
   np.key = "numpy";
   np.repr = "<module 'numpy'>";
   cap->globals["np"] = np;
-  for (const char* b : {"range", "abs"}) {
+  for (const char* b : {"range", "abs", "complex"}) {
     frontend::GlobalValue g;
     g.kind = frontend::GlobalValue::Kind::Intrinsic;
     g.key = std::string("builtins.") + b;
@@ -289,15 +316,15 @@ std::shared_ptr<runtime::JitFunction> synthesize(const std::string& ufunc, const
 }
 
 std::shared_ptr<runtime::JitFunction> function_for(const std::string& ufunc, const UfuncInfo& u,
-                                                   const std::vector<int>& in_ndims, int out_ndim) {
+                                                   const std::vector<int>& in_ndims, int out_ndim, bool complex_args) {
   static std::mutex mu;
   static std::map<std::string, std::shared_ptr<runtime::JitFunction>> cache;
-  std::string key = ufunc + ":" + std::to_string(out_ndim);
+  std::string key = ufunc + ":" + std::to_string(out_ndim) + (complex_args ? "c" : "r");
   for (int d : in_ndims) key += "," + std::to_string(d);
   std::lock_guard<std::mutex> lock(mu);
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
-  return cache[key] = synthesize(ufunc, u, in_ndims, out_ndim);
+  return cache[key] = synthesize(ufunc, u, in_ndims, out_ndim, complex_args);
 }
 
 // The numpy function name when the call is `np.<name>(...)`, else "".
@@ -329,6 +356,7 @@ const ir::Type* type_numpy_ufunc_out(Typer& t, const ast::Call& c, ExprInfo& inf
   std::vector<const ir::Type*> arg_types;
   std::vector<int> in_ndims;
   std::vector<const ast::Expr*> ordered;
+  bool complex_args = false;
   for (int k = 0; k <= nin; ++k) {
     const ast::Expr* a = c.args[k].get();
     const ir::Type* at = t.type_of(a);
@@ -339,6 +367,7 @@ const ir::Type* type_numpy_ufunc_out(Typer& t, const ast::Call& c, ExprInfo& inf
       if (at->readonly) t.typing_error(a, concat("the output of np.", ufunc, "() is a read-only array"));
       break;
     }
+    complex_args |= (at->is_array() ? at->dtype : at)->kind == ir::TypeKind::Complex;
     if (at->is_array()) {
       in_ndims.push_back(at->ndim);
     } else if (at->is_scalar()) {
@@ -354,7 +383,7 @@ const ir::Type* type_numpy_ufunc_out(Typer& t, const ast::Call& c, ExprInfo& inf
                                              " dimensions, more than the output's ", out_ndim));
     }
   }
-  auto fn = function_for(ufunc, u->second, in_ndims, out_ndim);
+  auto fn = function_for(ufunc, u->second, in_ndims, out_ndim, complex_args);
   std::shared_ptr<const TypedFunction> typed;
   try {
     typed = infer_device(fn, arg_types, nullptr);
