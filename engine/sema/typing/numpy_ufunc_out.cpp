@@ -188,7 +188,7 @@ ast::ExprPtr element_result(const std::string& ufunc, const UfuncInfo& u, const 
   }
   if (kind == "deg2rad") return binop(B::Mult, elem(0), floating(M_PI / 180.0));
   if (kind == "rad2deg") return binop(B::Mult, elem(0), floating(180.0 / M_PI));
-  static const std::map<std::string, C> cmp = {{"gt", C::Gt}, {"ge", C::GtE}, {"lt", C::Lt},
+  static const std::map<std::string, C> cmp = {{"gt", C::Gt},  {"ge", C::GtE}, {"lt", C::Lt},
                                                {"le", C::LtE}, {"eq", C::Eq},  {"ne", C::NotEq}};
   if (auto c = cmp.find(kind); c != cmp.end()) {
     if (complex_args && kind != "eq" && kind != "ne") return complex_order(c->second, elem);
@@ -220,11 +220,12 @@ ast::ExprPtr element_result(const std::string& ufunc, const UfuncInfo& u, const 
   if (kind == "sub") return binop(B::Sub, elem(0), elem(1));
   if (kind == "mul") return binop(B::Mult, elem(0), elem(1));
   if (kind == "neg") return unary(ast::UnaryOpKind::USub, elem(0));
-  if (kind == "abs") return call(name("abs"), [&] {
-    std::vector<ast::ExprPtr> v;
-    v.push_back(elem(0));
-    return v;
-  }());
+  if (kind == "abs")
+    return call(name("abs"), [&] {
+      std::vector<ast::ExprPtr> v;
+      v.push_back(elem(0));
+      return v;
+    }());
   CUHOST_CHECK(false) << "no element-wise form for ufunc " << ufunc;
   return nullptr;
 }
@@ -350,8 +351,8 @@ const ir::Type* type_numpy_ufunc_out(Typer& t, const ast::Call& c, ExprInfo& inf
            concat("np.", ufunc, "() in a kernel takes its output array positionally (no keyword arguments)"));
   }
   if (static_cast<int>(c.args.size()) != nin + 1) {
-    t.typing_error(&c, concat("np.", ufunc, "() takes ", nin, " input", nin == 1 ? "" : "s",
-                              " and one output array (", c.args.size(), " arguments given)"));
+    t.typing_error(&c, concat("np.", ufunc, "() takes ", nin, " input", nin == 1 ? "" : "s", " and one output array (",
+                              c.args.size(), " arguments given)"));
   }
   std::vector<const ir::Type*> arg_types;
   std::vector<int> in_ndims;
@@ -363,7 +364,8 @@ const ir::Type* type_numpy_ufunc_out(Typer& t, const ast::Call& c, ExprInfo& inf
     ordered.push_back(a);
     arg_types.push_back(at);
     if (k == nin) {
-      if (!at->is_array()) t.typing_error(a, concat("the output of np.", ufunc, "() must be an array, not ", display(at)));
+      if (!at->is_array())
+        t.typing_error(a, concat("the output of np.", ufunc, "() must be an array, not ", display(at)));
       if (at->readonly) t.typing_error(a, concat("the output of np.", ufunc, "() is a read-only array"));
       break;
     }
@@ -388,8 +390,8 @@ const ir::Type* type_numpy_ufunc_out(Typer& t, const ast::Call& c, ExprInfo& inf
   try {
     typed = infer_device(fn, arg_types, nullptr);
   } catch (UserError& e) {
-    e.add_note(concat("while typing np.", ufunc, "() with an output array (", t.captured().filename, ":", c.loc.line,
-                      ")"));
+    e.add_note(
+        concat("while typing np.", ufunc, "() with an output array (", t.captured().filename, ":", c.loc.line, ")"));
     throw;
   }
   inf.ordered_args = ordered;
