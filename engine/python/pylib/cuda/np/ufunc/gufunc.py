@@ -184,7 +184,9 @@ class CUDAGeneralizedUFunc:
         """The loop for these inputs: an exact match of dtypes; else the
         first loop NumPy's safe casting reaches (a 0-d host input casts by
         value); else, as numba-cuda does, the first loop whose types cast
-        safely to the inputs' (the inputs are then narrowed to it)."""
+        safely to the inputs' and that the inputs reach with NumPy's
+        default same_kind casting (they are narrowed to it: int64 to int32,
+        never float to int)."""
         indtypes = tuple(a.dtype for a in inputs)
         for lp in self._loops:
             if lp.indtypes == indtypes:
@@ -195,7 +197,7 @@ class CUDAGeneralizedUFunc:
         if self._dynamic and all(o is not None for o in outputs):
             return self._compile_for(indtypes, tuple(o.dtype for o in outputs))
         for lp in self._loops:
-            if all(np.can_cast(d, a) for a, d in zip(indtypes, lp.indtypes)):
+            if all(np.can_cast(d, a) and np.can_cast(a, d, "same_kind") for a, d in zip(indtypes, lp.indtypes)):
                 return lp
         if self._dynamic:
             raise TypeError("the dynamic gufunc '%s' has no loop for input types (%s): pass its output arrays "
