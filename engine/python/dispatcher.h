@@ -34,6 +34,7 @@ struct LaunchPlan {
   std::vector<int> param_slots;  // slots of each parameter
   int total_slots = 0;
   runtime::LoadedKernel loaded;  // CUDA: the function, loaded at the first launch
+  unsigned forall_block = 0;     // CUDA: forall's occupancy block size without dynamic shared memory (0: not yet)
 };
 
 struct DispatcherState {

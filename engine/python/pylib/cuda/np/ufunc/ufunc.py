@@ -13,19 +13,18 @@ Results stay on the device when any argument is a device array (or `out`
 is one); otherwise they come back to the host, and a call with scalars only
 returns a scalar.
 """
-import warnings as _warnings
+import operator as _operator
 
 import numpy as np
+from _cuhost import DeviceNDArray as _DeviceNDArray
 
 from ... import types as _types
-from .launch import compile_kernel, device_function, launch
+from .launch import compile_kernel, device_function, launch, resident_threads
 from .sigparse import dtype_of, normalize_signature
 
 
 def _is_device_array(obj):
-    from _cuhost import DeviceNDArray
-
-    return isinstance(obj, DeviceNDArray)
+    return isinstance(obj, _DeviceNDArray)
 
 
 def _as_device_array(obj):
@@ -119,6 +118,7 @@ class CUDAUFunc:
         self._core = None
         self._kernels = {}
         self._selection = {}
+        self._plans = {}
         self._dynamic = True
 
     # ---- building ------------------------------------------------------
@@ -142,6 +142,7 @@ class CUDAUFunc:
         self._nin = len(args)
         self._loops.append(_Loop(tuple(args), ret))
         self._selection.clear()
+        self._plans.clear()
 
     def _infer_return(self, args):
         from ...compiler import _to_type
@@ -235,6 +236,15 @@ class CUDAUFunc:
         return k
 
     def __call__(self, *args, out=None, stream=0, **kws):
+        # A call like an earlier one (device arrays and NumPy scalars of the
+        # same classes, dtypes, shapes and strides) runs its cached plan.
+        try:
+            plan = self._plans[(tuple(map(_ATTRS, args)), None if out is None else _ATTRS(out))]
+        except (AttributeError, KeyError, TypeError):
+            return self._call_general(args, out, stream, kws)
+        return plan.run(args, out, stream)
+
+    def _call_general(self, args, out, stream, kws):
         if kws:
             bad = ", ".join(sorted(kws))
             raise TypeError("'%s' got unexpected keyword argument(s): %s (a CUDA ufunc takes out= and stream=)"
@@ -250,14 +260,18 @@ class CUDAUFunc:
         elif len(args) != nin:
             raise TypeError("%s() takes from %d to %d positional arguments but %d were given"
                             % (self.__name__, nin, nin + 1, len(args)))
-        return self._call(args, out, stream)
+        try:
+            key = (tuple(map(_ATTRS, args)), None if out is None else _ATTRS(out))
+        except AttributeError:  # a Python scalar or a sequence: no plan
+            key = None
+        return self._call(args, out, stream, key)
 
     def _nin_from_function(self):
         import inspect
 
         return len(inspect.signature(self.py_func).parameters)
 
-    def _call(self, args, out, stream):
+    def _call(self, args, out, stream, fast_key=None):
         nin = len(args)
         values = []
         dtypes = []
@@ -346,6 +360,16 @@ class CUDAUFunc:
                              for a, s in zip(kargs, scalars))
         kernel = self._kernel(loop, scalars, patterns, out_ndim)
         launch(kernel, n, stream, [n] + kargs + [kout])
+        if fast_key is not None and n > 0 and _plannable(args, out):
+            # Device arrays and scalars only: the next call with the same
+            # types, shapes and strides goes straight to the launch.
+            convs = tuple((None if type(v) is t.type else t.type) if s else
+                          (_Reshape(n) if (patterns is None and out_ndim > 1) else None)
+                          for v, s, t in zip(args, scalars, loop.indtypes))
+            if len(self._plans) > 64:
+                self._plans.clear()
+            self._plans[fast_key] = _FastPlan(kernel, n, convs, patterns is None and out_ndim > 1, shape,
+                                              loop.outdtype)
 
         if out_is_device:
             return out
@@ -388,6 +412,63 @@ class CUDAUFunc:
                                 % (self.__name__, loop.indtypes[0], arr.dtype))
             arr = arr.astype(loop.indtypes[0])
         return red._reduce_no_init(arr, stream)
+
+
+_ATTRS = _operator.attrgetter("__class__", "dtype", "shape", "strides")
+
+
+def _plannable(args, out):
+    """True for the calls a _FastPlan serves: device arrays (at least one)
+    and NumPy scalars, out None or a device array."""
+    device = False
+    for a in args:
+        if type(a) is _DeviceNDArray:
+            device = True
+        elif not isinstance(a, np.generic):
+            return False
+    return device and (out is None or type(out) is _DeviceNDArray)
+
+
+class _Reshape:
+    __slots__ = ("n",)
+
+    def __init__(self, n):
+        self.n = n
+
+    def __call__(self, a):
+        return a.reshape(self.n)
+
+
+class _FastPlan:
+    """A call already resolved: its kernel, work size, argument conversions
+    and output; running it is the conversions, the output allocation (when
+    out is not given) and one launch."""
+    __slots__ = ("kernel", "n", "convs", "flat", "shape", "dtype", "launchers")
+
+    def __init__(self, kernel, n, convs, flat, shape, dtype):
+        self.kernel = kernel
+        self.n = n
+        self.convs = None if not flat and all(c is None for c in convs) else convs
+        self.flat = flat
+        self.shape = shape
+        self.dtype = dtype
+        self.launchers = {}
+
+    def run(self, args, out, stream):
+        dout = out if out is not None else _device_array(self.shape, self.dtype, stream)
+        launcher = self.launchers.get(stream)
+        if launcher is None:
+            tasks = min(self.n, resident_threads())
+            launcher = self.kernel.forall(tasks, stream=stream) if stream else self.kernel.forall(tasks)
+            if len(self.launchers) > 8:
+                self.launchers.clear()
+            self.launchers[stream] = launcher
+        if self.convs is None:
+            launcher(self.n, *args, dout)
+        else:
+            kargs = [a if conv is None else conv(a) for conv, a in zip(self.convs, args)]
+            launcher(self.n, *kargs, dout.reshape(self.n) if self.flat else dout)
+        return dout
 
 
 def _to_device(a, stream):
