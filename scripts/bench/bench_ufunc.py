@@ -36,9 +36,10 @@ res = cuda.device_array(1, np.float32)
 a = np.float32(2.0)
 
 saxpy_ufunc(a, x, y, out=out)
-np.testing.assert_allclose(out.copy_to_host()[:1000], 2 * hx[:1000] + y.copy_to_host()[:1000], rtol=1e-6)
 sum_reduce(x, res=res)
-assert abs(res.copy_to_host()[0] - hx.astype(np.float64).sum()) <= 1e-4 * n
+if bench.kernels_run():  # not under the null driver (host-cost runs)
+    np.testing.assert_allclose(out.copy_to_host()[:1000], 2 * hx[:1000] + y.copy_to_host()[:1000], rtol=1e-6)
+    assert abs(res.copy_to_host()[0] - hx.astype(np.float64).sum()) <= 1e-4 * n
 
 bench.report(bench.measure(lambda: saxpy_ufunc(a, x, y, out=out), "ufunc_saxpy", repeats=20, bytes=12 * n))
 bench.report(bench.measure(lambda: sum_reduce(x, res=res), "ufunc_reduce_sum", repeats=20, bytes=4 * n))
