@@ -9,14 +9,11 @@ the block size from the device's occupancy (the forall launcher) and caps
 the grid at what the device keeps resident at once, so large inputs stride
 instead of launching more blocks than can run.
 """
-import itertools as _itertools
+import hashlib as _hashlib
 import linecache as _linecache
 import warnings as _warnings
 
 import _cuhost
-
-_counter = _itertools.count()
-
 
 def compile_kernel(source, name, glbls, device=False):
     """A cuda.jit dispatcher for the function `name` defined by `source`.
@@ -25,7 +22,8 @@ def compile_kernel(source, name, glbls, device=False):
     that cuhost's capture (and tracebacks) can read it."""
     from ...compiler import jit
 
-    filename = "<cuhost-ufunc-%d %s>" % (next(_counter), name)
+    # Named by its text: the same kernel gets the same name in every process (compile cache).
+    filename = "<cuhost-ufunc %s %s>" % (name, _hashlib.sha1(source.encode()).hexdigest()[:16])
     _linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     code = compile(source, filename, "exec")
     exec(code, glbls)
@@ -135,7 +133,8 @@ def _lambda_as_def(fn):
     if found is None:
         raise ValueError("the lambda given to a CUDA ufunc or reduction was not found in its source; define it "
                          "with def instead")
-    name = "_lambda_%d" % next(_counter)
+    name = "_lambda_%s" % _hashlib.sha1(("%s:%d:%s" % (code.co_filename, code.co_firstlineno, ast.dump(found)))
+                                          .encode()).hexdigest()[:12]
     source = "def %s(%s):\n    return %s\n" % (name, ", ".join(params), ast.unparse(found.body))
     glbls = dict(fn.__globals__)
     for var, cell in zip(code.co_freevars, fn.__closure__ or ()):

@@ -280,6 +280,8 @@ class CUDAUFunc:
         for a in args:
             if _is_device_array(a) or _has_cai(a):
                 a = _as_device_array(a)
+                if a.ndim == 0:  # a 0-d device array broadcasts as a 1-element one
+                    a = a.reshape(1)
                 any_device = True
                 values.append(a)
                 dtypes.append(a.dtype)
