@@ -91,6 +91,26 @@ for dt in (np.float64, np.float32, np.int32):
     stream.synchronize()
     check(got, h + h, dt)
 
+# Repeated calls (the cached plan): new arrays of the same kind, other
+# strides (C, F, sliced), other streams, with and without out=.
+streams = [cuda.stream(), cuda.stream(), 0]
+for rep in range(6):
+    h = rng.standard_normal((6, 5))
+    if rep % 3 == 1:
+        h = np.asfortranarray(h)
+    d = cuda.to_device(h)
+    if rep % 3 == 2:
+        d = d[:, ::2]
+        h = h[:, ::2]
+    st = streams[rep % 3]
+    r = saxpy(np.float64(rep), d, d, stream=st)
+    check(r.copy_to_host(stream=st) if st else r.copy_to_host(), rep * h + h, np.float64)
+    o = cuda.device_array(h.shape, np.float64)
+    saxpy(np.float64(-rep), d, d, out=o, stream=st)
+    if st:
+        st.synchronize()
+    check(o.copy_to_host(), -rep * h + h, np.float64)
+
 # Loop selection: exact first, then the first loop the inputs cast to safely.
 i16 = rng.integers(-1000, 1000, 50).astype(np.int16)
 check(add(i16, i16), (i16 + i16).astype(np.int32), np.int32)

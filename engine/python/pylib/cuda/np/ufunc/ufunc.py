@@ -458,13 +458,16 @@ class _FastPlan:
 
     def run(self, args, out, stream):
         dout = out if out is not None else _device_array(self.shape, self.dtype, stream)
-        launcher = self.launchers.get(stream)
-        if launcher is None:
+        # Keyed by identity (streams may compare equal by handle); the entry keeps its stream alive.
+        entry = self.launchers.get(id(stream))
+        if entry is not None and entry[0] is stream:
+            launcher = entry[1]
+        else:
             tasks = min(self.n, resident_threads())
             launcher = self.kernel.forall(tasks, stream=stream) if stream else self.kernel.forall(tasks)
             if len(self.launchers) > 8:
                 self.launchers.clear()
-            self.launchers[stream] = launcher
+            self.launchers[id(stream)] = (stream, launcher)
         if self.convs is None:
             launcher(self.n, *args, dout)
         else:
