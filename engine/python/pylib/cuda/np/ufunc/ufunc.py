@@ -13,10 +13,8 @@ Results stay on the device when any argument is a device array (or `out`
 is one); otherwise they come back to the host, and a call with scalars only
 returns a scalar.
 """
-import operator as _operator
-
 import numpy as np
-from _cuhost import DeviceNDArray as _DeviceNDArray
+from _cuhost import DeviceNDArray as _DeviceNDArray, _call_key
 
 from ... import types as _types
 from .launch import compile_kernel, device_function, launch, resident_threads
@@ -235,20 +233,20 @@ class CUDAUFunc:
             k = self._kernels[key] = compile_kernel(src, name, glbls)
         return k
 
-    def __call__(self, *args, out=None, stream=0, **kws):
-        # A call like an earlier one (device arrays and NumPy scalars of the
-        # same classes, dtypes, shapes and strides) runs its cached plan.
-        try:
-            plan = self._plans[(tuple(map(_ATTRS, args)), None if out is None else _ATTRS(out))]
-        except (AttributeError, KeyError, TypeError):
-            return self._call_general(args, out, stream, kws)
+    def __call__(self, *args, out=None, stream=0):
+        # A call like an earlier one (device arrays and scalars with the same
+        # kernel types, shapes and strides: the launch fingerprint) runs its
+        # cached plan; the commonest case, out= given on the default stream,
+        # is one lookup and one launch.
+        plan = self._plans.get(_call_key(args, out))
+        if plan is None:
+            return self._call_general(args, out, stream)
+        if out is not None and not stream and plan.convs is None:
+            plan.launcher(plan.n, *args, out)
+            return out
         return plan.run(args, out, stream)
 
-    def _call_general(self, args, out, stream, kws):
-        if kws:
-            bad = ", ".join(sorted(kws))
-            raise TypeError("'%s' got unexpected keyword argument(s): %s (a CUDA ufunc takes out= and stream=)"
-                            % (self.__name__, bad))
+    def _call_general(self, args, out, stream):
         nin = self._nin
         if nin is None:
             nin = self._nin_from_function()
@@ -260,11 +258,7 @@ class CUDAUFunc:
         elif len(args) != nin:
             raise TypeError("%s() takes from %d to %d positional arguments but %d were given"
                             % (self.__name__, nin, nin + 1, len(args)))
-        try:
-            key = (tuple(map(_ATTRS, args)), None if out is None else _ATTRS(out))
-        except AttributeError:  # a Python scalar or a sequence: no plan
-            key = None
-        return self._call(args, out, stream, key)
+        return self._call(args, out, stream, _call_key(args, out))
 
     def _nin_from_function(self):
         import inspect
@@ -365,9 +359,8 @@ class CUDAUFunc:
         if fast_key is not None and n > 0 and _plannable(args, out):
             # Device arrays and scalars only: the next call with the same
             # types, shapes and strides goes straight to the launch.
-            convs = tuple((None if type(v) is t.type else t.type) if s else
-                          (_Reshape(n) if (patterns is None and out_ndim > 1) else None)
-                          for v, s, t in zip(args, scalars, loop.indtypes))
+            # Scalars go to the kernel as they are (it casts them to the loop's types).
+            convs = tuple(_Reshape(n) if (not s and patterns is None and out_ndim > 1) else None for s in scalars)
             if len(self._plans) > 64:
                 self._plans.clear()
             self._plans[fast_key] = _FastPlan(kernel, n, convs, patterns is None and out_ndim > 1, shape,
@@ -416,17 +409,14 @@ class CUDAUFunc:
         return red._reduce_no_init(arr, stream)
 
 
-_ATTRS = _operator.attrgetter("__class__", "dtype", "shape", "strides")
-
-
 def _plannable(args, out):
     """True for the calls a _FastPlan serves: device arrays (at least one)
-    and NumPy scalars, out None or a device array."""
+    and scalars, out None or a device array."""
     device = False
     for a in args:
         if type(a) is _DeviceNDArray:
             device = True
-        elif not isinstance(a, np.generic):
+        elif not isinstance(a, (int, float, complex, np.generic)):
             return False
     return device and (out is None or type(out) is _DeviceNDArray)
 
@@ -445,7 +435,7 @@ class _FastPlan:
     """A call already resolved: its kernel, work size, argument conversions
     and output; running it is the conversions, the output allocation (when
     out is not given) and one launch."""
-    __slots__ = ("kernel", "n", "convs", "flat", "shape", "dtype", "launchers")
+    __slots__ = ("kernel", "n", "convs", "flat", "shape", "dtype", "launchers", "launcher")
 
     def __init__(self, kernel, n, convs, flat, shape, dtype):
         self.kernel = kernel
@@ -455,6 +445,7 @@ class _FastPlan:
         self.shape = shape
         self.dtype = dtype
         self.launchers = {}
+        self.launcher = kernel.forall(min(n, resident_threads()))  # on the default stream
 
     def run(self, args, out, stream):
         dout = out if out is not None else _device_array(self.shape, self.dtype, stream)
