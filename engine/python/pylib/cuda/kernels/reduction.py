@@ -9,6 +9,8 @@ folds the partials with `init` into the result. Any size works: a block
 folds only its threads that hold a value, so no identity element is needed,
 and an empty input gives `init`.
 """
+import threading as _threading
+
 import numpy as np
 
 import _cuhost
@@ -60,6 +62,7 @@ class Reduce:
         self._functor = functor
         self._core = None
         self._kernels = {}
+        self._plans = {}
 
     def _device_core(self):
         if self._core is None:
@@ -87,6 +90,32 @@ class Reduce:
                      "_dt": _to_type("bool" if dtype == np.bool_ else str(dtype))}
             k = self._kernels[dtype] = compile_kernel(src, name, glbls)
         return k
+
+    def _launchers(self, dtype, n, stream):
+        """(first pass, second pass or None, partials buffer) for n elements
+        on `stream`: configured launchers and the block partials, kept per
+        dtype, grid and stream (work on one stream is ordered, so reusing
+        its buffer is safe; each stream, and each thread on the default
+        stream, gets its own)."""
+        blocks = min((n + _BLOCK - 1) // _BLOCK, max(1, resident_threads() // _BLOCK))
+        # The default stream may be per thread: its entries are per thread too.
+        key = (dtype, blocks, id(stream), 0 if stream else _threading.get_ident())
+        entry = self._plans.get(key)
+        if entry is not None and entry[0] is stream:
+            return entry[1]
+        from ..api import device_array
+
+        kernel = self._kernel(dtype)
+        if blocks == 1:
+            launchers = (kernel[1, _BLOCK, stream] if stream else kernel[1, _BLOCK], None, None)
+        else:
+            partials = device_array(blocks, dtype=dtype, stream=stream) if stream else device_array(blocks, dtype=dtype)
+            launchers = (kernel[blocks, _BLOCK, stream] if stream else kernel[blocks, _BLOCK],
+                         kernel[1, _BLOCK, stream] if stream else kernel[1, _BLOCK], partials)
+        if len(self._plans) > 16:
+            self._plans.clear()
+        self._plans[key] = (stream, launchers)  # the entry keeps its stream alive (ids stay unique)
+        return launchers
 
     def __call__(self, arr, size=None, res=None, init=0, stream=0):
         """Fold the first `size` elements of `arr` (all by default) and
@@ -128,18 +157,14 @@ class Reduce:
             return None
         if not on_device:
             arr = to_device(arr[:n] if n < arr.shape[0] else arr, **kw)
-        kernel = self._kernel(dtype)
         init_v = dtype.type(init)
-        blocks = min((n + _BLOCK - 1) // _BLOCK, max(1, resident_threads() // _BLOCK))
+        first, second, partials = self._launchers(dtype, n, stream)
         out = res if res is not None else device_array(1, dtype=dtype, **kw)
-        cfg = (blocks, _BLOCK, stream) if stream else (blocks, _BLOCK)
-        if blocks == 1:
-            kernel[cfg](arr, n, out, init_v, final_mode)
+        if second is None:
+            first(arr, n, out, init_v, final_mode)
         else:
-            partials = device_array(blocks, dtype=dtype, **kw)
-            kernel[cfg](arr, n, partials, init_v, 0)
-            cfg1 = (1, _BLOCK, stream) if stream else (1, _BLOCK)
-            kernel[cfg1](partials, blocks, out, init_v, final_mode)
+            first(arr, n, partials, init_v, 0)
+            second(partials, partials.shape[0], out, init_v, final_mode)
         if res is not None:
             return None
         host = out.copy_to_host(**kw)
