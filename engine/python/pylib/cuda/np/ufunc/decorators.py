@@ -128,23 +128,24 @@ numba_guvectorize = _make_guvectorize("cpu", "numba.guvectorize")
 
 
 class Vectorize:
-    """numba's Vectorize builder: Vectorize(func, target="cuda", ...) returns
-    the ufunc builder; add(sig) adds loops and build_ufunc() the ufunc."""
+    """numba's Vectorize builder (also numba.cuda.vectorizers.CUDAVectorize):
+    Vectorize(func, identity=None, cache=False, targetoptions={}, target=...)
+    returns a builder; add(sig) adds loops and build_ufunc() the ufunc."""
 
-    def __new__(cls, func, **kws):
-        kws = dict(kws)
+    def __new__(cls, func, identity=None, cache=False, targetoptions=None, **kws):
+        kws = dict(kws, **(targetoptions or {}))
         kws.setdefault("target", "cuda")
-        builder = _Builder(vectorize(**kws)(func))
-        return builder
+        return _Builder(vectorize(identity=identity, cache=cache, **kws)(func))
 
 
 class GUVectorize:
     """numba's GUVectorize builder (see Vectorize)."""
 
-    def __new__(cls, func, signature, **kws):
-        kws = dict(kws)
+    def __new__(cls, func, signature, identity=None, cache=False, targetoptions=None, writable_args=(), **kws):
+        kws = dict(kws, **(targetoptions or {}))
         kws.setdefault("target", "cuda")
-        return _Builder(guvectorize(signature, **kws)(func))
+        return _Builder(guvectorize(signature, identity=identity, cache=cache, writable_args=writable_args,
+                                    **kws)(func))
 
 
 class _Builder:
