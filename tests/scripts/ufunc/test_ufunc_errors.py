@@ -5,7 +5,7 @@
 import warnings
 
 import numpy as np
-from numba import cuda, vectorize as numba_vectorize
+from numba import cuda, guvectorize as numba_guvectorize
 from numba.cuda import vectorize, guvectorize, void, int32, float32, float64
 from numba.cuda.core.errors import NumbaPerformanceWarning
 
@@ -41,7 +41,7 @@ e = raises(TypeError, "The following target options are not supported:",
            lambda: guvectorize([void(float32[:], float32[:])], "(n)->(n)", what1=True, ever2=False)(copy))
 assert "'what1'" in str(e) and "'ever2'" in str(e)
 raises(ValueError, "Unsupported target: opencl", lambda: vectorize([float32(float32, float32)], target="opencl"))
-raises(NotImplementedError, "CPU compiler", lambda: numba_vectorize([float32(float32, float32)])(add))
+raises(NotImplementedError, "CPU compiler", lambda: numba_guvectorize([void(float32[:], float32[:])], "(n)->(n)")(copy))
 raises(TypeError, "caching is not supported", lambda: vectorize([float32(float32, float32)], cache=True)(add))
 
 # Layout strings.

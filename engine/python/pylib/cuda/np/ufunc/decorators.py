@@ -5,15 +5,17 @@ Forms: ``@vectorize(sigs, target="cuda")``, ``@vectorize("f8(f8)")``,
 each new combination of input types), ``vectorize(sigs)(func)``;
 ``@guvectorize(sigs, layout, target="cuda")`` and ``@guvectorize(layout)``
 (dynamic). `cuda.vectorize` targets CUDA by default; `numba.vectorize`
-defaults to numba's CPU target, which cuhost does not have.
+defaults to numba's CPU target, which cuhost runs through NumPy
+(host_target.py: no CPU compiler); numba.guvectorize's host targets are not
+implemented.
 """
 import warnings as _warnings
 
 _CPU_TARGETS = ("cpu", "parallel")
 
 
-def _check_target(target, what):
-    if target == "cuda":
+def _check_target(target, what, host_ok=False):
+    if target == "cuda" or (host_ok and target in _CPU_TARGETS):
         return
     if target in _CPU_TARGETS:
         raise NotImplementedError("%s(target=%r) needs numba's CPU compiler, which cuhost does not have "
@@ -42,9 +44,11 @@ def _make_vectorize(default_target, what):
             sigs = list(ftylist_or_function)
         kws = dict(kws)
         target = kws.pop("target", default_target)
-        _check_target(target, what)
+        _check_target(target, what, host_ok=True)
         identity = kws.pop("identity", None)
         _check_common(kws)
+        if target in _CPU_TARGETS:
+            return _host_vectorize(sigs, target, identity, kws)
         for opt in kws:
             if opt == "nopython":
                 _warnings.warn("nopython kwarg for cuda target is redundant", RuntimeWarning)
@@ -66,6 +70,25 @@ def _make_vectorize(default_target, what):
     vectorize.__name__ = "vectorize"
     vectorize.__qualname__ = "vectorize"
     return vectorize
+
+
+def _host_vectorize(sigs, target, identity, kws):
+    """numba's host targets: a ufunc run by NumPy (host_target.py)."""
+    for opt in kws:
+        if opt not in ("nopython", "fastmath", "forceobj", "boundscheck", "writable_args"):
+            raise KeyError("Unrecognized options. %s vectorize target does not support option: '%s'" % (target, opt))
+
+    def wrap(func):
+        from .host_target import HostUFunc
+
+        uf = HostUFunc(func, identity=identity, target=target)
+        for sig in sigs:
+            uf.add(sig)
+        if sigs:
+            uf.disable_compile()
+        return uf
+
+    return wrap
 
 
 def _is_type_signature(obj):
