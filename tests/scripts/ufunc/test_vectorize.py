@@ -170,4 +170,21 @@ for n in (1, 2, 7, 1000, 4097):
 big = rng.standard_normal(300_000).astype(np.float32)
 check(saxpy(np.float32(0.5), big, big), np.float32(0.5) * big + big, np.float32)
 
+# Pickled by value (a local function too), rebuilt with its loops.
+import pickle  # noqa: E402
+
+
+def make_scaler(k):
+    @vectorize(["float64(float64)", "int64(int64)"])
+    def scale(v):
+        return v * k
+
+    return scale
+
+
+sc = pickle.loads(pickle.dumps(make_scaler(3)))
+check(sc(np.arange(5.0)), np.arange(5.0) * 3, np.float64)
+check(sc(np.arange(5)), np.arange(5) * 3, np.int64)
+assert sc.__name__ == "scale" and len(sc.types) == 2
+
 print("vectorize ok")

@@ -151,6 +151,14 @@ class CUDAUFunc:
     def disable_compile(self):
         self._dynamic = False
 
+    def __reduce__(self):
+        """Pickled by value like a cuda.jit dispatcher: the function's code
+        and the loops (their signatures), rebuilt and recompiled on load."""
+        from ...dispatcher import _FunctionPayload
+
+        sigs = [lp.outtype(*lp.intypes) for lp in self._loops]
+        return (_rebuild_ufunc, (_FunctionPayload(self.py_func), sigs, self.identity, self._dynamic))
+
     @property
     def nin(self):
         return self._nin
@@ -407,6 +415,15 @@ class CUDAUFunc:
                                 % (self.__name__, loop.indtypes[0], arr.dtype))
             arr = arr.astype(loop.indtypes[0])
         return red._reduce_no_init(arr, stream)
+
+
+def _rebuild_ufunc(pyfunc, sigs, identity, dynamic):
+    uf = CUDAUFunc(pyfunc, identity=identity)
+    for sig in sigs:
+        uf.add(sig)
+    if not dynamic:
+        uf.disable_compile()
+    return uf
 
 
 def _plannable(args, out):
