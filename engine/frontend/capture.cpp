@@ -219,8 +219,10 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
     PyRef body = module ? py_attr(module.get(), "body") : PyRef();
     if (body && PyList_Check(body.get()) && PyList_GET_SIZE(body.get()) == 1) {
       PyObject* node = PyList_GET_ITEM(body.get(), 0);
+      // The def's name is the code's: __name__ may have been reassigned since.
       PyRef name = py_attr(node, "name");
-      if (name && py_str(name.get()) == out->name) {
+      PyRef code_name = py_attr(code.get(), "co_name");
+      if (name && code_name && py_str(name.get()) == py_str(code_name.get())) {
         def_node = node;
         out->source = block->text;
         indent = block->indent;

@@ -34,6 +34,7 @@ struct LaunchPlan {
   std::vector<int> param_slots;  // slots of each parameter
   int total_slots = 0;
   runtime::LoadedKernel loaded;  // CUDA: the function, loaded at the first launch
+  unsigned forall_block = 0;     // CUDA: forall's occupancy block size without dynamic shared memory (0: not yet)
 };
 
 struct DispatcherState {
@@ -117,6 +118,7 @@ int add_compile_api(PyObject* module);
 int add_exec_sources(PyObject* module);  // exec_sources.cpp
 int add_declare_device(PyObject* module);
 int add_typeof(PyObject* module);
+int add_call_key(PyObject* module);  // _cuhost._call_key (call_key.cpp)
 int add_dispatcher_type(PyObject* module);
 
 // Launcher objects (launch.cpp).

@@ -24,7 +24,7 @@ namespace cuhost::python {
 // always pulls this object (and with it the strong hook definitions) out of
 // the engine archive.
 int add_dispatcher(PyObject* module) {
-  if (add_dispatcher_type(module) < 0 || add_typeof(module) < 0 || add_launch(module) < 0 ||
+  if (add_dispatcher_type(module) < 0 || add_typeof(module) < 0 || add_call_key(module) < 0 || add_launch(module) < 0 ||
       add_compile_api(module) < 0 || add_declare_device(module) < 0 || add_exec_sources(module) < 0)
     return -1;
   return 0;

@@ -347,11 +347,14 @@ void run_cuda(LaunchPlan* plan, const unsigned grid[3], const unsigned block[3],
 // Block size for forall: the occupancy API's choice on a GPU, 256 on the CPU.
 unsigned forall_block(LaunchPlan* plan, unsigned shared) {
   if (runtime::session().backend != Backend::Cuda) return 256;
+  if (shared == 0 && plan->forall_block) return plan->forall_block;  // one occupancy query per specialization
   int min_grid = 0, block = 0;
   cuda::check(cuda::driver().cuOccupancyMaxPotentialBlockSize(&min_grid, &block, plan->loaded.function(plan->kernel),
                                                               nullptr, shared, 0),
               "cuOccupancyMaxPotentialBlockSize", plan->kernel->name);
-  return block > 0 ? static_cast<unsigned>(block) : 128;
+  unsigned chosen = block > 0 ? static_cast<unsigned>(block) : 128;
+  if (shared == 0) plan->forall_block = chosen;
+  return chosen;
 }
 
 // Device copies of host arrays made for one launch (only the first `n` slots
@@ -714,7 +717,7 @@ PyObject* make_forall_launcher(DispatcherObject* d, PyObject* ntasks, PyObject* 
   long long tasks = PyLong_AsLongLong(ntasks);
   if (tasks == -1 && PyErr_Occurred()) return nullptr;
   if (tasks < 0) {
-    PyErr_Format(PyExc_ValueError, "forall() needs a non-negative number of tasks, got %lld", tasks);
+    PyErr_Format(PyExc_ValueError, "Can't create ForAll with negative task count: %lld", tasks);
     return nullptr;
   }
   unsigned block[3] = {1, 1, 1};

@@ -380,6 +380,8 @@ void Typer::stmt(const ast::Stmt& s) {
       if (out_->is_kernel) {
         if (r.value && !(r.value->kind == ast::ExprKind::Constant &&
                          static_cast<const ast::Constant&>(*r.value).value.kind == ir::ConstValue::Kind::None)) {
+          // The value is typed first: an error in it (an untyped name) is the one to report.
+          guarded([&] { type_of_optional(r.value.get()); });
           fail(ErrorKind::TypingError, r.loc, "kernels must not return a value");
         }
         return;
@@ -562,7 +564,7 @@ const ir::Type* Typer::type_global(const frontend::GlobalValue& g, const ast::Ex
     case K::Unsupported: break;
   }
   fail(ErrorKind::TypingError, e.loc,
-       concat("untyped global name '", shown, "': cannot determine the type of ", g.repr));
+       concat("Untyped global name '", shown, "': cannot determine the type of ", g.repr));
 }
 
 const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
@@ -591,6 +593,8 @@ const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
 }
 
 const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
+  // np.<ufunc>(..., out) first: np.greater and friends have no scalar key.
+  if (const ir::Type* t = type_numpy_ufunc_out(*this, c, inf)) return t;
   const ir::Type* ft = type_of(c.func.get());
   switch (ft->kind) {
     case ir::TypeKind::Intrinsic: {

@@ -170,6 +170,9 @@ bool resolve_cmath_key(const std::string& last, ExprInfo& info);
 // NumPy ufuncs that also take complex scalars (np.sqrt, np.abs, np.conj, ...):
 // resolved as "numpy.<f>" and typed by type_complex_call.
 bool resolve_numpy_complex_key(const std::string& last, ExprInfo& info);
+// np.<ufunc>(inputs..., out) with its output array (typing/numpy_ufunc_out.cpp):
+// a call of a synthesized element-wise device function; null for any other call.
+const ir::Type* type_numpy_ufunc_out(Typer& t, const ast::Call& c, ExprInfo& info);
 // Values and namespaces reached by key (constants, value intrinsics, type
 // objects); false when the key is unknown.
 bool resolve_builtin_key(Typer& t, const std::string& key, const ast::Expr* e, ExprInfo& info);

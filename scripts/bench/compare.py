@@ -96,6 +96,15 @@ for k in ("saxpy", "reduction", "stencil_2d", "matmul_tiled_shared", "transcende
            note="numba-cuda %s" % fmt(ratio(value(k, "nvcc"), value(k, "numba-cuda"))))
 target("P8", "foreign-call kernel / all-CUDA-C version", ratio(value("foreign_call", "cuhost"),
        value("foreign_call_all_cuda_c", "nvcc")), 1.05)
+for k in ("ufunc_saxpy", "ufunc_reduce_sum"):
+    target("U1", "%s (2^26 float32): nvcc time / cuhost time" % k, ratio(value(k, "nvcc"), value(k, "cuhost")), 0.97,
+           le=False, note="numba-cuda %s; CuPy %s" % (fmt(ratio(value(k, "nvcc"), value(k, "numba-cuda"))),
+                                                      fmt(ratio(value(k, "nvcc"), value(k, "cupy")))))
+target("U2", "small ufunc call / plain kernel launch (cuhost)", ratio(value("ufunc_call_small", "cuhost"),
+       value("ufunc_plain_launch_small", "cuhost")), 1.5,
+       note="numba-cuda %s; CuPy ElementwiseKernel %s us" % (
+           fmt(ratio(value("ufunc_call_small", "numba-cuda"), value("ufunc_plain_launch_small", "numba-cuda"))),
+           fmt(value("ufunc_call_small", "cupy"))))
 c10, c100 = value("first_call_chain_10_cold", "cuhost"), value("first_call_chain_100_cold", "cuhost")
 target("P10", "compile time growth, 100 vs 10 chained functions (linear: ~10)", ratio(c100, c10), 12.0,
        note="numba-cuda %s" % fmt(ratio(value("first_call_chain_100", "numba-cuda"), value("first_call_chain_10", "numba-cuda"))))

@@ -39,6 +39,9 @@ BENCH_LABEL=_cold run cuhost -v run bench_ffi.py
 BENCH_LABEL=_cached run cuhost -v run bench_ffi.py
 run python3 bench_ffi.py
 run /tmp/raw_kernels kernels
+run cuhost run bench_ufunc.py
+run python3 bench_ufunc.py
+nvcc -O3 -arch=sm_90 -o /tmp/raw_ufunc raw/ufunc.cu && run /tmp/raw_ufunc
 nvcc -O3 -arch=sm_90 -o /tmp/raw_start raw/start.cu && run /tmp/raw_start
 if [ -f "$repo/.peers/run_peers.sh" ]; then run bash "$repo/.peers/run_peers.sh"; fi
 echo "== comparison"

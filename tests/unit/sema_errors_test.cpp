@@ -520,7 +520,7 @@ TEST_CASE("bad kernels report the error, message, line and column", "[sema][fron
        {"int64"},
        true,
        ErrorKind::TypingError,
-       "untyped global name 'X': cannot determine the type of [1, 2]",
+       "Untyped global name 'X': cannot determine the type of [1, 2]",
        3,
        9},
       {"def f(a):\n    pass\n",

@@ -34,7 +34,6 @@ raises(lambda: isinstance(3, ObjectCode), "cuda.core.ObjectCode is not implement
 raises(lambda: overload(len), "numba.cuda.extending.overload is not implemented in cuhost yet")
 raises(lambda: numba.njit(lambda x: x), "numba.njit is not implemented in cuhost yet (cuhost has no base numba CPU "
                                         "compiler: numba.cuda.HAS_NUMBA is False)")
-raises(lambda: cuda.vectorize(["float32(float32)"]), "numba.cuda.np.ufunc.vectorize is not implemented in cuhost yet")
 raises(lambda: cuda.float32x4(1, 2, 3, 4), "numba.cuda.vector_types.float32x4 is not implemented in cuhost yet "
                                            "(cuhost kernels have no vector types yet)")
 assert cuda.float4 is cuda.float32x4 and cuda.int2 is cuda.int32x2  # numba-cuda's C aliases

@@ -33,12 +33,12 @@ _MODULES = set("""
     core.removerefctpass core.sigutils core.ssa core.targetconfig core.tracing core.transforms core.typed_passes
     core.typeinfer core.untyped_passes
     cgutils codegen cudadecl cudaimpl cudamath debuginfo descriptor intrinsics itanium_mangler libdevicedecl
-    libdeviceimpl lowering mathimpl models nvvmutils printimpl stubs target ufuncs vectorizers
-    flags serialize cuda_paths deviceufunc cache_hints fp8 api_util initialize locks
+    libdeviceimpl lowering mathimpl models nvvmutils printimpl stubs target ufuncs
+    flags serialize cuda_paths cache_hints fp8 api_util initialize locks
     cudadrv.drvapi cudadrv.mappings cudadrv.ndarray
     misc.appdirs misc.cffiimpl misc.coverage_support misc.dump_style misc.findlib misc.firstlinefinder misc.gdb_hook
     misc.literal misc.llvm_pass_timings
-    np.ufunc.decorators np.ufunc.sigparse np.ufunc.ufuncbuilder
+    np.ufunc.ufuncbuilder
     np.arraymath np.arrayobj np.extensions np.linalg np.npdatetime np.npdatetime_helpers np.npyfuncs np.npyimpl
     np.ufunc_db
     typing.arraydecl typing.asnumbatype typing.bufproto typing.builtins typing.cffi_utils typing.cmathdecl

@@ -17,7 +17,7 @@ from . import types  # noqa: F401  (numba.types is cuda.types)
 from .types import *  # noqa: F401,F403
 from . import core, errors, extending  # noqa: F401
 from cuda.typing.typeof import typeof  # noqa: F401
-from cuda.np.ufunc import vectorize, guvectorize  # noqa: F401
+from cuda.np.ufunc.decorators import numba_vectorize as vectorize, numba_guvectorize as guvectorize  # noqa: F401
 from cuda._missing import missing as _missing
 
 __version__ = "0.0.0+cuhost" + _cuda.__version__

@@ -1,4 +1,173 @@
-"""numba.cuda.kernels.reduction: cuda.reduce / cuda.Reduce (not implemented in cuhost yet)."""
-from .._missing import missing as _missing
+"""numba.cuda.kernels.reduction: cuda.reduce / cuda.Reduce.
 
-_missing(globals(), "Reduce")
+Reduce(binop) folds a 1-d array with an associative, commutative binary
+function, compiled as a device function. The work is a generated kernel
+(compiled by cuda.jit like any kernel): each thread folds a grid-stride
+slice of the input, each block folds its threads' values in shared memory
+and writes one partial; a second launch of the same kernel with one block
+folds the partials with `init` into the result. Any size works: a block
+folds only its threads that hold a value, so no identity element is needed,
+and an empty input gives `init`.
+"""
+import threading as _threading
+
+import numpy as np
+
+import _cuhost
+
+from ..np.ufunc.launch import compile_kernel, device_function, resident_threads
+
+_BLOCK = 256
+
+# _mode: 0 writes the block's partial, 1 the final value combined with
+# _init, 2 the final value alone (ufunc.reduce has no initial value).
+_SOURCE = """\
+def {name}(_arr, _n, _out, _init, _mode):
+    _sm = _cuda.shared.array({block}, _dt)
+    _tid = _cuda.threadIdx.x
+    _bs = _cuda.blockDim.x
+    _g = _cuda.blockIdx.x * _bs + _tid
+    _stride = _cuda.gridDim.x * _bs
+    if _g < _n:
+        _acc = _arr[_g]
+        _j = _g + _stride
+        while _j < _n:
+            _acc = _dt(_core(_acc, _arr[_j]))
+            _j += _stride
+        _sm[_tid] = _acc
+    _cuda.syncthreads()
+    _m = _n - _cuda.blockIdx.x * _bs
+    if _m > _bs:
+        _m = _bs
+    while _m > 1:
+        _h = (_m + 1) // 2
+        if _tid + _h < _m:
+            _sm[_tid] = _dt(_core(_sm[_tid], _sm[_tid + _h]))
+        _cuda.syncthreads()
+        _m = _h
+    if _tid == 0:
+        if _mode == 0:
+            _out[_cuda.blockIdx.x] = _sm[0]
+        elif _mode == 1:
+            _out[0] = _dt(_core(_init, _sm[0]))
+        else:
+            _out[0] = _sm[0]
+"""
+
+
+class Reduce:
+    """A reduction with a binary function: Reduce(lambda a, b: a + b)(arr)."""
+
+    def __init__(self, functor):
+        self._functor = functor
+        self._core = None
+        self._kernels = {}
+        self._plans = {}
+
+    def _device_core(self):
+        if self._core is None:
+            f = self._functor
+            if isinstance(f, _cuhost.Dispatcher):
+                if not f._is_device:
+                    raise TypeError("cuda.Reduce needs a binary function or a device function, not the kernel %r"
+                                    % (f,))
+                self._core = f
+            else:
+                self._core = device_function(f)
+        return self._core
+
+    def _kernel(self, dtype):
+        k = self._kernels.get(dtype)
+        if k is None:
+            import cuda as _cuda_mod
+
+            from ..compiler import _to_type
+
+            name = "_reduce_%s" % "".join(c if c.isalnum() else "_" for c in getattr(self._functor, "__name__",
+                                                                                         "fn"))
+            src = _SOURCE.format(name=name, block=_BLOCK)
+            glbls = {"_cuda": _cuda_mod, "_core": self._device_core(),
+                     "_dt": _to_type("bool" if dtype == np.bool_ else str(dtype))}
+            k = self._kernels[dtype] = compile_kernel(src, name, glbls)
+        return k
+
+    def _launchers(self, dtype, n, stream):
+        """(first pass, second pass or None, partials buffer) for n elements
+        on `stream`: configured launchers and the block partials, kept per
+        dtype, grid and stream (work on one stream is ordered, so reusing
+        its buffer is safe; each stream, and each thread on the default
+        stream, gets its own)."""
+        blocks = min((n + _BLOCK - 1) // _BLOCK, max(1, resident_threads() // _BLOCK))
+        # The default stream may be per thread: its entries are per thread too.
+        key = (dtype, blocks, id(stream), 0 if stream else _threading.get_ident())
+        entry = self._plans.get(key)
+        if entry is not None and entry[0] is stream:
+            return entry[1]
+        from ..api import device_array
+
+        kernel = self._kernel(dtype)
+        if blocks == 1:
+            launchers = (kernel[1, _BLOCK, stream] if stream else kernel[1, _BLOCK], None, None)
+        else:
+            partials = device_array(blocks, dtype=dtype, stream=stream) if stream else device_array(blocks, dtype=dtype)
+            launchers = (kernel[blocks, _BLOCK, stream] if stream else kernel[blocks, _BLOCK],
+                         kernel[1, _BLOCK, stream] if stream else kernel[1, _BLOCK], partials)
+        if len(self._plans) > 16:
+            self._plans.clear()
+        self._plans[key] = (stream, launchers)  # the entry keeps its stream alive (ids stay unique)
+        return launchers
+
+    def __call__(self, arr, size=None, res=None, init=0, stream=0):
+        """Fold the first `size` elements of `arr` (all by default) and
+        `init`. With `res` (a device array) the result is written to res[0]
+        and None returned; otherwise it is returned on the host."""
+        return self._run(arr, size, res, init, stream, 1)
+
+    def _reduce_no_init(self, arr, stream):
+        return self._run(arr, None, None, 0, stream, 2)
+
+    def _run(self, arr, size, res, init, stream, final_mode):
+        from ..api import device_array, to_device
+        from ..cudadrv.devicearray import is_cuda_ndarray
+
+        on_device = is_cuda_ndarray(arr) or (hasattr(arr, "__cuda_array_interface__")
+                                             and not isinstance(arr, np.ndarray))
+        if not on_device:
+            arr = np.asarray(arr)
+        elif not is_cuda_ndarray(arr):
+            from ..api import as_cuda_array
+
+            arr = as_cuda_array(arr)
+        if arr.ndim != 1:
+            contiguous = arr.is_c_contiguous() if on_device else arr.flags.c_contiguous
+            if arr.ndim == 0 or not contiguous:
+                raise ValueError("cuda.reduce needs a 1-d array (or a C-contiguous one), got shape %s"
+                                 % (arr.shape,))
+            arr = arr.reshape(arr.size)
+        n = arr.shape[0] if size is None else int(size)
+        if n < 0 or n > arr.shape[0]:
+            raise ValueError("size %d is out of range for an array of %d elements" % (n, arr.shape[0]))
+        dtype = arr.dtype
+        kw = {"stream": stream} if stream else {}
+        if n == 0:
+            value = dtype.type(init)
+            if res is None:
+                return value
+            res.copy_to_device(np.array([value], dtype=dtype), **kw)
+            return None
+        if not on_device:
+            arr = to_device(arr[:n] if n < arr.shape[0] else arr, **kw)
+        init_v = dtype.type(init)
+        first, second, partials = self._launchers(dtype, n, stream)
+        out = res if res is not None else device_array(1, dtype=dtype, **kw)
+        if second is None:
+            first(arr, n, out, init_v, final_mode)
+        else:
+            first(arr, n, partials, init_v, 0)
+            second(partials, partials.shape[0], out, init_v, final_mode)
+        if res is not None:
+            return None
+        host = out.copy_to_host(**kw)
+        if stream:
+            stream.synchronize()
+        return host[0]

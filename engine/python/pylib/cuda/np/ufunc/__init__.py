@@ -1,7 +1,7 @@
 """numba.cuda.np.ufunc: @vectorize and @guvectorize for the CUDA target.
 
-cuhost has no ufunc builder yet: both raise NotImplementedError when used.
+decorators.py holds the decorators, ufunc.py the element-wise ufunc,
+gufunc.py the generalized one, launch.py how their generated kernels are
+compiled and launched, sigparse.py the signature parsers.
 """
-from ..._missing import missing as _missing
-
-_missing(globals(), "vectorize guvectorize")
+from .decorators import vectorize, guvectorize, Vectorize, GUVectorize  # noqa: F401
