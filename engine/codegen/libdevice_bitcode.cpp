@@ -10,6 +10,8 @@
 
 #include <memory>
 #include <mutex>
+#include <regex>
+#include <string>
 
 #include "support/diagnostics.h"
 
@@ -68,7 +70,69 @@ void resolve_nvvm_reflect(llvm::Module& m, bool fastmath, bool all, int arch) {
   if (reflect->use_empty()) reflect->eraseFromParent();
 }
 
+namespace {
+
+// The PTX type and inline-asm constraint of an NVVM conversion operand name.
+bool cvt_operand(const std::string& n, std::string* ptx, std::string* constraint) {
+  if (n == "i")
+    *ptx = "s32", *constraint = "r";
+  else if (n == "ui")
+    *ptx = "u32", *constraint = "r";
+  else if (n == "ll")
+    *ptx = "s64", *constraint = "l";
+  else if (n == "ull")
+    *ptx = "u64", *constraint = "l";
+  else if (n == "f")
+    *ptx = "f32", *constraint = "f";
+  else if (n == "d")
+    *ptx = "f64", *constraint = "d";
+  else
+    return false;
+  return true;
+}
+
+void replace_calls(llvm::Function* f, llvm::InlineAsm* with) {
+  std::vector<llvm::CallInst*> calls;
+  for (llvm::User* u : f->users())
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(u)) calls.push_back(call);
+  for (llvm::CallInst* call : calls) {
+    std::vector<llvm::Value*> args(call->arg_begin(), call->arg_end());
+    auto* repl = llvm::CallInst::Create(with->getFunctionType(), with, args, "", call);
+    call->replaceAllUsesWith(repl);
+    call->eraseFromParent();
+  }
+  if (f->use_empty()) f->eraseFromParent();
+}
+
+// LLVM 19's InstCombine rewrites some NVVM conversions into generic casts
+// with other meanings: int-to-float `.rz` becomes sitofp/uitofp (which
+// round to nearest), float-to-int `.rz` becomes fptosi/fptoui (poison for
+// NaN and out-of-range inputs, where PTX saturates). Every rounding-mode
+// conversion libdevice uses is therefore pinned to its PTX instruction.
+void pin_nvvm_conversions(llvm::Module& m) {
+  static const std::regex name(R"(llvm\.nvvm\.(i|ui|ll|ull|f|d)2(i|ui|ll|ull|f|d)\.(rn|rz|rm|rp)(\.ftz)?)");
+  std::vector<llvm::Function*> conversions;
+  for (llvm::Function& f : m)
+    if (f.isDeclaration() && std::regex_match(f.getName().str(), name)) conversions.push_back(&f);
+  for (llvm::Function* f : conversions) {
+    std::smatch mt;
+    std::string n = f->getName().str();
+    std::regex_match(n, mt, name);
+    std::string src, dst, src_c, dst_c;
+    if (!cvt_operand(mt[1], &src, &src_c) || !cvt_operand(mt[2], &dst, &dst_c)) continue;
+    bool to_int = dst[0] != 'f';
+    bool from_float = src[0] == 'f';
+    std::string mode = std::string(".") + mt[3].str() + (to_int && from_float ? "i" : "");
+    std::string asm_text = "cvt" + mode + (mt[4].matched ? ".ftz" : "") + "." + dst + "." + src + " $0, $1;";
+    auto* as = llvm::InlineAsm::get(f->getFunctionType(), asm_text, "=" + dst_c + "," + src_c, false);
+    replace_calls(f, as);
+  }
+}
+
+}  // namespace
+
 void lower_nvvm_intrinsics_unknown_to_llvm(llvm::Module& m) {
+  pin_nvvm_conversions(m);
   llvm::Function* f = m.getFunction("llvm.nvvm.tanh.approx.f32");
   if (!f) return;
   auto* fty =

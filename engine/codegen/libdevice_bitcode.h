@@ -19,8 +19,9 @@ const llvm::MemoryBuffer& libdevice_bitcode();
 void resolve_nvvm_reflect(llvm::Module& m, bool fastmath, bool all, int arch);
 
 // Calls of NVVM intrinsics libdevice uses that LLVM 19's NVPTX backend
-// cannot select (llvm.nvvm.tanh.approx.f32) become the PTX instruction as
-// inline assembly.
+// cannot select (llvm.nvvm.tanh.approx.f32), or would rewrite into generic
+// casts of another meaning (the rounding-mode conversions), become the PTX
+// instruction as inline assembly.
 void lower_nvvm_intrinsics_unknown_to_llvm(llvm::Module& m);
 
 }  // namespace cuhost::codegen
