@@ -263,7 +263,7 @@ class Converter {
       }
       return t;
     }
-    if (k == "Attribute") unsupported(node, "assignment to attributes is");
+    if (k == "Attribute") return expr(node);  // r.x = v: record fields (typing decides what is assignable)
     if (k == "Starred") unsupported(node, "starred assignment targets are");
     unsupported(node, "this assignment target is");
   }

@@ -4,6 +4,8 @@
 // small lock-free cache in front of it.
 #include "ir/types.h"
 
+#include "ir/records.h"
+
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -106,6 +108,8 @@ std::string Type::str() const {
     case TypeKind::Foreign: return "ExternFunction";
     case TypeKind::TypeRef: return "class(" + pointee->str() + ")";
     case TypeKind::Ffi: return "FFI";
+    case TypeKind::Record:
+    case TypeKind::NestedArray: return key;
   }
   return "?";
 }
@@ -123,6 +127,8 @@ int Type::byte_size() const {
       for (const Type* e : elements) n += e->byte_size();
       return n;
     }
+    case TypeKind::Record:
+    case TypeKind::NestedArray: return static_cast<int>(described_byte_size(this));
     default: return 0;
   }
 }
@@ -281,6 +287,15 @@ const Type* type_ref(const Type* type) {
 const Type* ffi() {
   static const Type* t = intern(make(TypeKind::Ffi));
   return t;
+}
+
+const Type* described(TypeKind kind, const std::string& key, const void* object, const Type* dtype, int ndim) {
+  Type t = make(kind);
+  t.key = key;
+  t.object = object;
+  t.dtype = dtype;
+  t.ndim = ndim;
+  return intern(std::move(t));
 }
 
 const Type* scalar_by_name(const std::string& name) {

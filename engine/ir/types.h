@@ -23,12 +23,14 @@ enum class TypeKind : std::uint8_t {
   Optional,  // pointee
   Range,     // range(...) iterator, pointee = index type (int64)
   StringLiteral,
-  Module,      // key: "cuda", "math", "numpy", "cuda.atomic", "cuda.shared", ...
-  Intrinsic,   // key: "math.sin", "cuda.syncthreads", "cuda.threadIdx", "builtins.range", ...
-  Dispatcher,  // object: a JitFunction (another @cuda.jit function)
-  Foreign,     // object: a ForeignFunction (cuda.declare_device)
-  TypeRef,     // a type used as a value: float32(x), np.float32, a dtype argument; pointee = the type
-  Ffi,         // a cffi.FFI() instance or cuda.ffi (only .from_buffer is usable)
+  Module,       // key: "cuda", "math", "numpy", "cuda.atomic", "cuda.shared", ...
+  Intrinsic,    // key: "math.sin", "cuda.syncthreads", "cuda.threadIdx", "builtins.range", ...
+  Dispatcher,   // object: a JitFunction (another @cuda.jit function)
+  Foreign,      // object: a ForeignFunction (cuda.declare_device)
+  TypeRef,      // a type used as a value: float32(x), np.float32, a dtype argument; pointee = the type
+  Ffi,          // a cffi.FFI() instance or cuda.ffi (only .from_buffer is usable)
+  Record,       // a NumPy structured dtype: key = numba's spelling, object = its RecordLayout (ir/records.h)
+  NestedArray,  // an array field of a record: dtype, ndim; key = spelling, object = its shape (ir/records.h)
 };
 
 enum class Layout : std::uint8_t { C, F, A };
@@ -89,6 +91,10 @@ const Type* dispatcher(const void* jit_function);
 const Type* foreign(const void* foreign_function);
 const Type* type_ref(const Type* type);
 const Type* ffi();
+// Interns a type known by its spelling `key` and a descriptor `object` that
+// is itself interned by that spelling (records: ir/records.cpp).
+const Type* described(TypeKind kind, const std::string& key, const void* object, const Type* dtype = nullptr,
+                      int ndim = 0);
 
 // Looks up a scalar type by numba/NumPy name ("float32", "int64", "bool_",
 // "boolean", "intp", "uint8", ...); nullptr when unknown.

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "python/errors.h"
+#include "python/record_dtype.h"
 #include "python/stream_view.h"
 
 namespace cuhost::python {
@@ -73,7 +74,8 @@ bool describe_dtype(PyObject* dtype, const ir::Type** scalar, std::int64_t* item
   if (!str) return false;
   *scalar = scalar_of_typestr(PyUnicode_AsUTF8(str));
   Py_DECREF(str);
-  return true;
+  if (!*scalar) *scalar = record_type_of_dtype(dtype);  // structured: a record type, or none
+  return !PyErr_Occurred();
 }
 
 // ---- geometry ------------------------------------------------------------

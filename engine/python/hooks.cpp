@@ -3,6 +3,7 @@
 // object or a cuda.declare_device result stands for.
 #include "frontend/capture.h"
 #include "python/dispatcher.h"
+#include "python/record_dtype.h"
 
 namespace cuhost::frontend {
 
@@ -25,7 +26,8 @@ namespace cuhost::python {
 // the engine archive.
 int add_dispatcher(PyObject* module) {
   if (add_dispatcher_type(module) < 0 || add_typeof(module) < 0 || add_launch(module) < 0 ||
-      add_compile_api(module) < 0 || add_declare_device(module) < 0 || add_exec_sources(module) < 0)
+      add_compile_api(module) < 0 || add_declare_device(module) < 0 || add_exec_sources(module) < 0 ||
+      add_record_dtype(module) < 0)
     return -1;
   return 0;
 }

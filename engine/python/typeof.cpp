@@ -9,6 +9,7 @@
 
 #include "python/device_array.h"
 #include "python/errors.h"
+#include "python/record_dtype.h"
 
 namespace cuhost::python {
 namespace {
@@ -126,6 +127,17 @@ const ir::Type* typeof_arg(PyObject* obj, ArgInfo* info) {
   if (PyLong_Check(obj)) return ir::int64();
   if (PyFloat_Check(obj)) return ir::float64();
   if (PyComplex_Check(obj)) return ir::complex128();
+  const ir::Type* rec = nullptr;
+  void* rec_data = nullptr;
+  if (record_scalar(obj, &rec, &rec_data)) {
+    if (info) {
+      info->kind = ArgKind::HostRecord;
+      info->view.data = rec_data;
+      info->view.ndim = 0;
+      info->view.dtype = rec;
+    }
+    return rec;
+  }
   return numpy_scalar_type(obj);
 }
 

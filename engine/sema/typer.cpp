@@ -229,11 +229,25 @@ void Typer::assign_to(const ast::Expr* target, const ir::Type* vt, const ast::So
         type_slice_source(*this, target, vt);  // a[1:3] = b: typing/slicing.cpp
         return;
       }
+      if (info(target).intrinsic.rfind("record.", 0) == 0) {  // r['x'] = v: typing/records.cpp
+        type_record_store(*this, target, slot, vt);
+        return;
+      }
       if (!can_convert(vt, slot)) {
         typing_error(target,
                      concat("cannot store a value of type ", display(vt), " into an element of type ", display(slot)));
       }
       if (vt->kind == ir::TypeKind::Optional) note_unwrap();
+      return;
+    }
+    case ast::ExprKind::Attribute: {  // r.x = v (records; typing/records.cpp)
+      const auto& a = static_cast<const ast::Attribute&>(*target);
+      const ir::Type* base = type_of(a.value.get());
+      const ir::Type* slot = type_record_attribute(*this, a, base, true);
+      if (!slot) typing_error(target, concat("cannot assign to attribute '", a.attr, "' of ", display(base)));
+      info(target).type = slot;
+      typed_.insert(target);
+      type_record_store(*this, target, slot, vt);
       return;
     }
     case ast::ExprKind::Tuple: {
@@ -577,6 +591,7 @@ const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
     fail(ErrorKind::TypingError, a.loc, concat("FFI object has no attribute '", a.attr, "' usable in kernels"));
   }
   if (const ir::Type* t = type_value_attribute(*this, a, base, inf)) return t;
+  if (const ir::Type* t = type_record_attribute(*this, a, base, false)) return t;
   if (const ir::Type* t = type_number_attribute(*this, a, base, inf)) return t;
   fail(ErrorKind::TypingError, a.loc, concat(display(base), " has no attribute '", a.attr, "'"));
 }

@@ -121,6 +121,7 @@ const ir::Type* type_subscript(Typer& t, const ast::Subscript& s, ExprInfo& info
   const ir::Type* base = t.type_of(s.value.get());
   if (base->is_array()) return array_subscript(t, s, base, info, store);
   if (base->is_tuple()) return tuple_subscript(t, s, base, store);
+  if (base->kind == ir::TypeKind::Record) return type_record_subscript(t, s, base, store);
   if (base->kind == ir::TypeKind::CPointer) {
     const ir::Type* it = t.type_of(s.index.get());
     if (!it->is_integer()) t.typing_error(s.index.get(), concat("pointer index must be an integer, not ", display(it)));
