@@ -162,6 +162,8 @@ void collect_attrs(const ast::Body& body, std::set<std::pair<std::string, std::s
 
 // Module keys the typing layer resolves by name (no freezing needed).
 bool known_namespace(const std::string& key) {
+  // cuda.random holds jitted device functions: its attributes freeze like a user module's.
+  if (key == "cuda.random") return false;
   return key == "cuda" || key == "math" || key == "cmath" || key == "numpy" || key == "numba" || key == "numba.types" ||
          key == "builtins" || key.rfind("cuda.", 0) == 0;
 }
