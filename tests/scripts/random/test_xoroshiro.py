@@ -125,4 +125,13 @@ arr = cuda.device_array(12, dtype=curand.xoroshiro128p_dtype)
 curand.init_xoroshiro128p_states(arr, 5, subsequence_start=2, stream=st)
 st.synchronize()
 assert as_pairs(arr.copy_to_host()) == reference_states(12, 5, 2)
+# Many states (initialised in chunks on the CPU backend): equal to the host
+# initialisation, and to the reference at chunk boundaries.
+big = cuda.random.create_xoroshiro128p_states(20000, seed=31337, subsequence_start=1).copy_to_host()
+host = np.empty(20000, curand.xoroshiro128p_dtype)
+curand.init_xoroshiro128p_states_cpu(host, 31337, 1)
+assert (big == host).all()
+ref = reference_states(4100, 31337, 1)
+for i in (0, 1, 2, 3, 4, 5, 4095, 4096, 4097, 4099):
+    assert as_pairs(big[i:i + 1]) == [ref[i]], i
 print("xoroshiro ok")
