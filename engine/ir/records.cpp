@@ -37,8 +37,7 @@ const Type* record(std::vector<RecordField> fields, std::int64_t size, bool alig
   std::ostringstream o;
   o << "Record(";
   for (size_t i = 0; i < fields.size(); ++i)
-    o << (i ? "," : "") << fields[i].name << "[type=" << fields[i].type->str() << ";offset=" << fields[i].offset
-      << "]";
+    o << (i ? "," : "") << fields[i].name << "[type=" << fields[i].type->str() << ";offset=" << fields[i].offset << "]";
   o << ";" << size << ";" << (aligned ? "True" : "False") << ")";
   std::string key = o.str();
   const RecordLayout* layout;

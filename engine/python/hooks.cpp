@@ -2,6 +2,7 @@
 // frontend/capture.h): capture asks them what a global that is a @cuda.jit
 // object or a cuda.declare_device result stands for.
 #include "frontend/capture.h"
+#include "python/device_array.h"
 #include "python/dispatcher.h"
 #include "python/record_dtype.h"
 
@@ -27,7 +28,7 @@ namespace cuhost::python {
 int add_dispatcher(PyObject* module) {
   if (add_dispatcher_type(module) < 0 || add_typeof(module) < 0 || add_launch(module) < 0 ||
       add_compile_api(module) < 0 || add_declare_device(module) < 0 || add_exec_sources(module) < 0 ||
-      add_record_dtype(module) < 0)
+      add_record_dtype(module) < 0 || add_device_record(module) < 0)
     return -1;
   return 0;
 }

@@ -169,19 +169,18 @@ bool record_scalar(PyObject* obj, const ir::Type** type, void** data) {
 
 namespace {
 
-PyObject* py_dtype_type(PyObject*, PyObject* value) {
-  CUHOST_PY_GUARD_V(nullptr, {
-    PyObject* dtype = to_numpy_dtype(value);
-    if (!dtype) return nullptr;
-    const ir::Type* t = kernel_type_of_dtype(dtype);
-    Py_DECREF(dtype);
-    if (!t) {
-      if (PyErr_Occurred()) return nullptr;
-      Py_RETURN_NONE;
-    }
-    return PyUnicode_FromString(t->str().c_str());
-  })
-}
+PyObject* py_dtype_type(PyObject*, PyObject* value){CUHOST_PY_GUARD_V(nullptr,
+                                                                      {
+                                                                        PyObject* dtype = to_numpy_dtype(value);
+                                                                        if (!dtype) return nullptr;
+                                                                        const ir::Type* t = kernel_type_of_dtype(dtype);
+                                                                        Py_DECREF(dtype);
+                                                                        if (!t) {
+                                                                          if (PyErr_Occurred()) return nullptr;
+                                                                          Py_RETURN_NONE;
+                                                                        }
+                                                                        return PyUnicode_FromString(t->str().c_str());
+                                                                      })}
 
 PyMethodDef g_methods[] = {
     {"_dtype_type", py_dtype_type, METH_O, "The kernel type of a NumPy dtype (numba spelling), or None."},

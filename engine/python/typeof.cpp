@@ -4,6 +4,7 @@
 // layout, readonly), tuples -> Tuple/UniTuple of their elements.
 #include "python/typeof.h"
 
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -137,6 +138,23 @@ const ir::Type* typeof_arg(PyObject* obj, ArgInfo* info) {
       info->view.dtype = rec;
     }
     return rec;
+  }
+  // A DeviceRecord (cuda.cudadrv.devicearray): its record, by reference to device memory.
+  if (std::strcmp(tp->tp_name, "DeviceRecord") == 0) {
+    PyObject* v = PyObject_GetAttrString(obj, "_view");
+    if (!v) {
+      PyErr_Clear();
+      return nullptr;
+    }
+    const ir::Type* t = nullptr;
+    if (tp != &DeviceArrayType && PyObject_TypeCheck(v, &DeviceArrayType) && device_array_view(v, view) &&
+        view->ndim == 0 && view->dtype && view->dtype->kind == ir::TypeKind::Record) {
+      t = view->dtype;
+      if (info) info->kind = ArgKind::DeviceArray;
+    }
+    Py_DECREF(v);
+    if (PyErr_Occurred()) PyErr_Clear();
+    return t;
   }
   return numpy_scalar_type(obj);
 }

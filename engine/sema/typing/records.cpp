@@ -86,13 +86,13 @@ void type_record_store(Typer& t, const ast::Expr* target, const ir::Type* slot, 
   }
   if (key == "record.setrecord") {
     if (value != slot)
-      t.typing_error(target,
-                     concat("cannot store a value of type ", display(value), " into a record field of type ", display(slot)));
+      t.typing_error(target, concat("cannot store a value of type ", display(value), " into a record field of type ",
+                                    display(slot)));
     return;
   }
   if (!can_convert(value, slot)) {
-    t.typing_error(target,
-                   concat("cannot store a value of type ", display(value), " into a record field of type ", display(slot)));
+    t.typing_error(target, concat("cannot store a value of type ", display(value), " into a record field of type ",
+                                  display(slot)));
   }
   if (value->kind == ir::TypeKind::Optional) t.note_unwrap();
 }

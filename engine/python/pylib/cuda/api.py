@@ -63,6 +63,9 @@ def to_device(obj, stream=0, copy=True, to=None):
         return to
     if isinstance(obj, DeviceNDArray):
         return obj
+    if isinstance(obj, np.void) and obj.dtype.names is not None:  # a record: a DeviceRecord
+        from .cudadrv.devicearray import auto_device
+        return auto_device(obj, stream=stream, copy=copy)[0]
     return _cuhost._to_device(np.asarray(obj), stream, bool(copy))
 
 
