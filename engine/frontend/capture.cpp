@@ -299,12 +299,15 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
   collect_attrs(out->def->body, attrs);
   for (const auto& [name, attr] : attrs) {
     auto g = out->globals.find(name);
-    if (g == out->globals.end() || g->second.kind != GlobalValue::Kind::Module || known_namespace(g->second.key))
-      continue;
+    if (g == out->globals.end() || g->second.kind != GlobalValue::Kind::Module) continue;
+    bool known = known_namespace(g->second.key);
     PyRef module = lookup_free_name(pyfunc, code.get(), name);
     if (!module) continue;
     PyRef value = py_attr(module.get(), attr.c_str());
     if (!value) continue;
+    // Of the known namespaces only type objects typing has no key for
+    // (cuda.float32x4, cuda.short2: vector types) are frozen by value.
+    if (known && !PyObject_HasAttrString(value.get(), "_cuhost_vector_type")) continue;
     out->globals.emplace(name + "." + attr, freeze_global(value.get()));
   }
   if (PyErr_Occurred()) PyErr_Clear();

@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "ir/records.h"
+#include "ir/vector_types.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::ir {
@@ -207,6 +208,7 @@ class Parser {
       return optional(p);
     }
     const Type* t = scalar_by_name(name);
+    if (!t) t = vector_type_by_name(name);
     if (!t) {
       if (name == "UniTuple" || name == "Tuple" || name == "CPointer" || name == "OptionalType" || name == "Optional" ||
           name == "array")

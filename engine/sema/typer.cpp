@@ -3,6 +3,8 @@
 // sema/typing/. Feature-specific typing lives in those files.
 #include "sema/typer.h"
 
+#include "ir/vector_types.h"
+
 namespace cuhost::sema {
 
 namespace {
@@ -601,6 +603,7 @@ const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
   }
   if (const ir::Type* t = type_value_attribute(*this, a, base, inf)) return t;
   if (const ir::Type* t = type_record_attribute(*this, a, base, false)) return t;
+  if (const ir::Type* t = type_vector_attribute(*this, a, base)) return t;
   if (const ir::Type* t = type_number_attribute(*this, a, base, inf)) return t;
   fail(ErrorKind::TypingError, a.loc, concat(display(base), " has no attribute '", a.attr, "'"));
 }
@@ -621,7 +624,9 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
       std::string shown = key.rfind("builtins.", 0) == 0 ? key.substr(9) : key;
       fail(ErrorKind::UnsupportedError, c.loc, concat(shown, "() is not supported in kernels"));
     }
-    case ir::TypeKind::TypeRef: return type_cast_call(*this, c, ft->pointee, ft->pointee->str(), inf);
+    case ir::TypeKind::TypeRef:
+      if (ir::is_vector_type(ft->pointee)) return type_vector_ctor(*this, c, ft->pointee, inf);
+      return type_cast_call(*this, c, ft->pointee, ft->pointee->str(), inf);
     case ir::TypeKind::Dispatcher: return type_device_call(*this, c, ft, inf);
     case ir::TypeKind::Foreign: return type_foreign_call(*this, c, ft, inf);
     case ir::TypeKind::Module: fail(ErrorKind::TypingError, c.loc, concat("module '", ft->key, "' is not callable"));

@@ -182,6 +182,11 @@ const ir::Type* type_record_attribute(Typer& t, const ast::Attribute& a, const i
 const ir::Type* type_record_subscript(Typer& t, const ast::Subscript& s, const ir::Type* base, bool store);
 void type_record_store(Typer& t, const ast::Expr* target, const ir::Type* slot, const ir::Type* value);
 
+// CUDA vector types (typing/vector_types.cpp): `float32x4(...)` ("vector.make")
+// and `.x .y .z .w` ("vector.attr"; nullptr when `base` is no vector).
+const ir::Type* type_vector_ctor(Typer& t, const ast::Call& c, const ir::Type* vt, ExprInfo& info);
+const ir::Type* type_vector_attribute(Typer& t, const ast::Attribute& a, const ir::Type* base);
+
 // The mangled symbol of a specialization (valid PTX identifier).
 std::string mangle(const std::string& name, const std::vector<const ir::Type*>& args, bool kernel);
 

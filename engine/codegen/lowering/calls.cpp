@@ -30,6 +30,7 @@ std::map<std::string, IntrinsicFn>& table() {
     register_print(t);
     register_complex(t);
     register_records(t);
+    register_vector_types(t);
   });
   return t;
 }
