@@ -356,6 +356,11 @@ PyObject* get_alloc_size(PyObject* o, void*) {
   return PyLong_FromSize_t(self->memory ? self->memory->size() : 0);
 }
 PyObject* get_pointer(PyObject* o, void*) { return PyLong_FromSize_t(as_array(o)->data); }
+// numba's gpu_data names the allocation; views of one allocation compare equal.
+PyObject* get_gpu_data(PyObject* o, void*) {
+  DeviceArrayObject* self = as_array(o);
+  return PyLong_FromSize_t(self->memory ? self->memory->address() : self->data);
+}
 PyObject* get_transpose(PyObject* o, void*) { return device_array_transpose(o, nullptr); }
 
 PyObject* get_interface(PyObject* o, void*) {
@@ -567,6 +572,7 @@ PyGetSetDef g_getset[] = {
     {"stream", get_stream, nullptr, "The stream the array is associated with (0 for none).", nullptr},
     {"alloc_size", get_alloc_size, nullptr, "Bytes of the underlying allocation.", nullptr},
     {"device_pointer", get_pointer, nullptr, "Address of the first element (int).", nullptr},
+    {"gpu_data", get_gpu_data, nullptr, "The allocation (its base address; equal for views of one array).", nullptr},
     {"T", get_transpose, nullptr, "The transposed view.", nullptr},
     {"__cuda_array_interface__", get_interface, nullptr, "CUDA Array Interface, version 3.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};

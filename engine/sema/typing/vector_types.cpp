@@ -19,15 +19,16 @@ const ir::Type* type_vector_ctor(Typer& t, const ast::Call& c, const ir::Type* v
     const ir::Type* at = t.type_of(a.get());
     if (ir::is_vector_type(at)) {
       if (at->elements[0] != base)
-        t.typing_error(a.get(), concat(vt->str(), "() cannot take a ", at->str(), " (its elements are not ", base->str(),
-                                       ")"));
+        t.typing_error(a.get(),
+                       concat(vt->str(), "() cannot take a ", at->str(), " (its elements are not ", base->str(), ")"));
       count += at->elements.size();
       params.push_back(at);
     } else if ((at->is_integer() || at->is_float() || at->kind == ir::TypeKind::Boolean) && can_convert(at, base)) {
       count += 1;
       params.push_back(base);
     } else {
-      t.typing_error(a.get(), concat(vt->str(), "() takes numbers and vectors of ", base->str(), ", not ", display(at)));
+      t.typing_error(a.get(),
+                     concat(vt->str(), "() takes numbers and vectors of ", base->str(), ", not ", display(at)));
     }
     args.push_back(a.get());
   }
