@@ -337,7 +337,9 @@ GlobalValue freeze_global(PyObject* value) {
   if (np) {
     PyRef dtype_cls = py_attr(np.get(), "dtype");
     if (dtype_cls && PyObject_IsInstance(value, dtype_cls.get()) == 1) {
-      if (const ir::Type* t = dtype_scalar(np.get(), value)) {
+      const ir::Type* t = dtype_scalar(np.get(), value);
+      if (!t) t = record_type_of(value);  // a structured dtype: its record type
+      if (t) {
         g.kind = GlobalValue::Kind::TypeObject;
         g.type_object = t;
         return g;

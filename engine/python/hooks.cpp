@@ -18,6 +18,12 @@ std::shared_ptr<const ir::ForeignFunction> foreign_function_of(PyObject* obj) {
   return python::declared_foreign_function(obj);
 }
 
+const ir::Type* record_type_of(PyObject* dtype) {
+  const ir::Type* t = python::record_type_of_dtype(dtype);
+  if (!t) PyErr_Clear();
+  return t;
+}
+
 }  // namespace cuhost::frontend
 
 namespace cuhost::python {
