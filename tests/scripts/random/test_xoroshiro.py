@@ -43,6 +43,7 @@ def jump(s):
 
 
 def reference_states(n, seed, start):
+    seed &= M
     s = (splitmix(seed), splitmix(seed))
     for _ in range(start):
         s = jump(s)
@@ -56,7 +57,7 @@ def as_pairs(states):
     return [(int(r["s0"]), int(r["s1"])) for r in states]
 
 
-for seed, start in ((1, 0), (12345, 3), (0xDEADBEEFCAFEF00D, 0)):
+for seed, start in ((1, 0), (12345, 3), (0xDEADBEEFCAFEF00D, 0), (-5, 1)):
     n = 40
     d = cuda.random.create_xoroshiro128p_states(n, seed=seed, subsequence_start=start)
     ref = reference_states(n, seed, start)

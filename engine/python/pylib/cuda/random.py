@@ -132,8 +132,9 @@ def xoroshiro128p_normal_float64(states, index):
 # ---- initialisation ----------------------------------------------------------
 
 def _splitmix64(seed):
+    # Any integer seed wraps to 64 bits, as numba's uint64(seed) does.
     with np.errstate(over="ignore"):
-        z = np.uint64(seed) + _GOLDEN
+        z = np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF) + _GOLDEN
         z = (z ^ (z >> np.uint64(30))) * _MIX1
         z = (z ^ (z >> np.uint64(27))) * _MIX2
         return z ^ (z >> np.uint64(31))
