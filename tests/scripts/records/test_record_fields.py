@@ -130,6 +130,12 @@ dst = np.zeros(N, rec)
 sig_kernel[2, 32](dst, src, perm)
 assert (dst == src[perm]).all()
 
+# typeof gives record types that know their dtype.
+from numba import typeof  # noqa: E402
+
+assert typeof(src[0]) == nb and typeof(src[0]).fields["b"][1] == 8
+assert typeof(src).dtype == nb and typeof(src).ndim == 1 and typeof(src).layout == "C"
+
 # Packed records: a field whose offset breaks its type's alignment is refused.
 packed = numpy_support.from_dtype(np.dtype([("a", np.int32), ("b", np.float64)]))
 try:
