@@ -23,14 +23,16 @@ enum class TypeKind : std::uint8_t {
   Optional,  // pointee
   Range,     // range(...) iterator, pointee = index type (int64)
   StringLiteral,
-  Module,       // key: "cuda", "math", "numpy", "cuda.atomic", "cuda.shared", ...
-  Intrinsic,    // key: "math.sin", "cuda.syncthreads", "cuda.threadIdx", "builtins.range", ...
-  Dispatcher,   // object: a JitFunction (another @cuda.jit function)
-  Foreign,      // object: a ForeignFunction (cuda.declare_device)
-  TypeRef,      // a type used as a value: float32(x), np.float32, a dtype argument; pointee = the type
-  Ffi,          // a cffi.FFI() instance or cuda.ffi (only .from_buffer is usable)
-  Record,       // a NumPy structured dtype: key = numba's spelling, object = its RecordLayout (ir/records.h)
-  NestedArray,  // an array field of a record: dtype, ndim; key = spelling, object = its shape (ir/records.h)
+  Module,      // key: "cuda", "math", "numpy", "cuda.atomic", "cuda.shared", ...
+  Intrinsic,   // key: "math.sin", "cuda.syncthreads", "cuda.threadIdx", "builtins.range", ...
+  Dispatcher,  // object: a JitFunction (another @cuda.jit function)
+  Foreign,     // object: a ForeignFunction (cuda.declare_device)
+  TypeRef,     // a type used as a value: float32(x), np.float32, a dtype argument; pointee = the type
+  Ffi,         // a cffi.FFI() instance or cuda.ffi (only .from_buffer is usable)
+  // A NumPy structured dtype: key = numba's spelling, object = its RecordLayout (ir/records.h).
+  Record,
+  // An array field of a record: dtype, ndim; key = its spelling, object = its shape (ir/records.h).
+  NestedArray,
 };
 
 enum class Layout : std::uint8_t { C, F, A };
