@@ -45,7 +45,8 @@ void append_slots(llvm::LLVMContext& c, const ir::Type* t, const std::string& pa
       out.push_back({f, false, param});
       return;
     }
-    case K::CPointer: out.push_back({llvm::PointerType::get(c, 0), false, param}); return;
+    case K::CPointer:
+    case K::Record: out.push_back({llvm::PointerType::get(c, 0), false, param}); return;
     case K::Array:
       out.push_back({llvm::PointerType::get(c, 0), true, param});
       for (int i = 0; i < 2 * t->ndim; ++i) out.push_back({llvm::Type::getInt64Ty(c), false, param});

@@ -146,7 +146,8 @@ class Converter {
       PyObject* t = attr(node, "target").get();
       PyRef tref = attr(node, "target");
       std::string tk = py_type_name(tref.get());
-      if (tk != "Name" && tk != "Subscript") unsupported(tref.get(), "augmented assignment to " + describe(tk) + " is");
+      if (tk != "Name" && tk != "Subscript" && tk != "Attribute")
+        unsupported(tref.get(), "augmented assignment to " + describe(tk) + " is");
       s->target = target(tref.get());
       if (tk == "Name") loaded_.insert(static_cast<ast::Name*>(s->target.get())->id);
       (void)t;
@@ -263,7 +264,7 @@ class Converter {
       }
       return t;
     }
-    if (k == "Attribute") unsupported(node, "assignment to attributes is");
+    if (k == "Attribute") return expr(node);  // r.x = v: record fields (typing decides what is assignable)
     if (k == "Starred") unsupported(node, "starred assignment targets are");
     unsupported(node, "this assignment target is");
   }

@@ -162,6 +162,8 @@ void collect_attrs(const ast::Body& body, std::set<std::pair<std::string, std::s
 
 // Module keys the typing layer resolves by name (no freezing needed).
 bool known_namespace(const std::string& key) {
+  // cuda.random holds jitted device functions: its attributes freeze like a user module's.
+  if (key == "cuda.random") return false;
   return key == "cuda" || key == "math" || key == "cmath" || key == "numpy" || key == "numba" || key == "numba.types" ||
          key == "builtins" || key.rfind("cuda.", 0) == 0;
 }
@@ -299,12 +301,15 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
   collect_attrs(out->def->body, attrs);
   for (const auto& [name, attr] : attrs) {
     auto g = out->globals.find(name);
-    if (g == out->globals.end() || g->second.kind != GlobalValue::Kind::Module || known_namespace(g->second.key))
-      continue;
+    if (g == out->globals.end() || g->second.kind != GlobalValue::Kind::Module) continue;
+    bool known = known_namespace(g->second.key);
     PyRef module = lookup_free_name(pyfunc, code.get(), name);
     if (!module) continue;
     PyRef value = py_attr(module.get(), attr.c_str());
     if (!value) continue;
+    // Of the known namespaces only type objects typing has no key for
+    // (cuda.float32x4, cuda.short2: vector types) are frozen by value.
+    if (known && !PyObject_HasAttrString(value.get(), "_cuhost_vector_type")) continue;
     out->globals.emplace(name + "." + attr, freeze_global(value.get()));
   }
   if (PyErr_Occurred()) PyErr_Clear();

@@ -31,6 +31,10 @@ std::shared_ptr<runtime::JitFunction> jit_function_of(PyObject* obj);
 // cuda.declare_device result, or nullptr. Implemented in python/.
 std::shared_ptr<const ir::ForeignFunction> foreign_function_of(PyObject* obj);
 
+// Hook for the python/ layer: the record type of a structured NumPy dtype
+// object, or nullptr (no Python error). Implemented in python/ (hooks.cpp).
+const ir::Type* record_type_of(PyObject* dtype);
+
 // Hook for the python/ layer: the source text a code object was compiled
 // from when exec() or compile() was given it as a string (no file holds it),
 // or an empty string. Implemented in python/exec_sources.cpp.

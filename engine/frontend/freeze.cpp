@@ -356,6 +356,19 @@ GlobalValue freeze_global(PyObject* value) {
     g.key = module_key(value);
     return g;
   }
+  // An IntEnum class is a namespace of integer constants (numba's
+  // IntEnumMember converts to int wherever an int is needed): capture freezes
+  // `Cls.member` like an attribute of a user module.
+  if (PyType_Check(value)) {
+    PyRef enum_mod = import("enum");
+    PyRef int_enum = enum_mod ? py_attr(enum_mod.get(), "IntEnum") : PyRef();
+    if (int_enum && value != int_enum.get() && PyObject_IsSubclass(value, int_enum.get()) == 1) {
+      g.kind = GlobalValue::Kind::Module;
+      g.key = "IntEnum " + py_str(py_attr(value, "__qualname__").get());  // never a known namespace
+      return g;
+    }
+    if (PyErr_Occurred()) PyErr_Clear();
+  }
   if (auto fn = jit_function_of(value)) {
     g.kind = GlobalValue::Kind::JitFunction;
     g.function = std::move(fn);
@@ -390,7 +403,9 @@ GlobalValue freeze_global(PyObject* value) {
   if (np) {
     PyRef dtype_cls = py_attr(np.get(), "dtype");
     if (dtype_cls && PyObject_IsInstance(value, dtype_cls.get()) == 1) {
-      if (const ir::Type* t = dtype_scalar(np.get(), value)) {
+      const ir::Type* t = dtype_scalar(np.get(), value);
+      if (!t) t = record_type_of(value);  // a structured dtype: its record type
+      if (t) {
         g.kind = GlobalValue::Kind::TypeObject;
         g.type_object = t;
         return g;

@@ -7,6 +7,8 @@
 
 #include <cctype>
 
+#include "ir/records.h"
+#include "ir/vector_types.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::ir {
@@ -82,7 +84,7 @@ class Parser {
         while (j < text_.size() && std::isdigit(static_cast<unsigned char>(text_[j]))) ++j;
         tokens_.push_back({Token::Number, text_.substr(i, j - i), i});
         i = j;
-      } else if (std::string("()[],:").find(c) != std::string::npos) {
+      } else if (std::string("()[],:=;").find(c) != std::string::npos) {
         tokens_.push_back({Token::Punct, std::string(1, c), i});
         ++i;
       } else {
@@ -157,10 +159,12 @@ class Parser {
         l = Layout::A;
       else
         syntax_error();
-      if (!dtype->is_scalar()) syntax_error();
+      if (!is_array_dtype(dtype)) syntax_error();
       return array(dtype, static_cast<int>(ndim), l, readonly);
     }
     if (readonly) syntax_error();
+    if (name == "Record" && is_punct("(")) return record_spelling();
+    if (name == "nestedarray" && is_punct("(")) return nested_spelling();
     if (name == "UniTuple" && is_punct("(")) {
       next();
       const Type* elem = type();
@@ -204,6 +208,7 @@ class Parser {
       return optional(p);
     }
     const Type* t = scalar_by_name(name);
+    if (!t) t = vector_type_by_name(name);
     if (!t) {
       if (name == "UniTuple" || name == "Tuple" || name == "CPointer" || name == "OptionalType" || name == "Optional" ||
           name == "array")
@@ -213,9 +218,54 @@ class Parser {
     return t;
   }
 
+  // numba's Record spelling: "Record(a[type=float64;offset=0],...;SIZE;True)".
+  const Type* record_spelling() {
+    expect("(");
+    std::vector<RecordField> fields;
+    while (peek().kind == Token::Ident) {
+      RecordField f;
+      f.name = ident();
+      expect("[");
+      if (ident() != "type") syntax_error();
+      expect("=");
+      f.type = type();
+      expect(";");
+      if (ident() != "offset") syntax_error();
+      expect("=");
+      f.offset = number();
+      expect("]");
+      fields.push_back(f);
+      if (is_punct(",")) next();
+    }
+    expect(";");
+    long size = number();
+    expect(";");
+    std::string aligned = ident();
+    if (aligned != "True" && aligned != "False") syntax_error();
+    expect(")");
+    return record(std::move(fields), size, aligned == "True");
+  }
+
+  // "nestedarray(float32, (3, 2))".
+  const Type* nested_spelling() {
+    expect("(");
+    const Type* dtype = type();
+    expect(",");
+    expect("(");
+    std::vector<std::int64_t> shape;
+    while (peek().kind == Token::Number) {
+      shape.push_back(number());
+      if (is_punct(",")) next();
+    }
+    expect(")");
+    expect(")");
+    if (shape.empty() || !is_array_dtype(dtype)) syntax_error();
+    return nested_array(dtype, shape);
+  }
+
   // "[:]", "[::1]", "[:, ::1]" (C), "[::1, :]" (F), "[:, :]" (A).
   const Type* array_suffix(const Type* dtype) {
-    if (!dtype->is_scalar()) syntax_error();
+    if (!is_array_dtype(dtype)) syntax_error();
     expect("[");
     std::vector<bool> unit_step;
     for (;;) {

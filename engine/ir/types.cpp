@@ -4,6 +4,9 @@
 // small lock-free cache in front of it.
 #include "ir/types.h"
 
+#include "ir/records.h"
+#include "ir/vector_types.h"
+
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -84,6 +87,7 @@ std::string Type::str() const {
       return o.str();
     }
     case TypeKind::Tuple: {
+      if (!key.empty()) return key;  // a vector type (ir/vector_types.h)
       std::ostringstream o;
       bool uniform = !elements.empty();
       for (const Type* e : elements) uniform = uniform && e == elements[0];
@@ -106,6 +110,8 @@ std::string Type::str() const {
     case TypeKind::Foreign: return "ExternFunction";
     case TypeKind::TypeRef: return "class(" + pointee->str() + ")";
     case TypeKind::Ffi: return "FFI";
+    case TypeKind::Record:
+    case TypeKind::NestedArray: return key;
   }
   return "?";
 }
@@ -123,6 +129,8 @@ int Type::byte_size() const {
       for (const Type* e : elements) n += e->byte_size();
       return n;
     }
+    case TypeKind::Record:
+    case TypeKind::NestedArray: return static_cast<int>(described_byte_size(this));
     default: return 0;
   }
 }
@@ -281,6 +289,35 @@ const Type* type_ref(const Type* type) {
 const Type* ffi() {
   static const Type* t = intern(make(TypeKind::Ffi));
   return t;
+}
+
+const Type* described(TypeKind kind, const std::string& key, const void* object, const Type* dtype, int ndim) {
+  Type t = make(kind);
+  t.key = key;
+  t.object = object;
+  t.dtype = dtype;
+  t.ndim = ndim;
+  return intern(std::move(t));
+}
+
+const Type* vector_type(const Type* base, int n) {
+  if (!base || !(base->is_integer() || base->is_float()) || n < 1 || n > 4) return nullptr;
+  if (base->is_float() && base->bits != 32 && base->bits != 64) return nullptr;
+  Type t = make(TypeKind::Tuple);
+  t.elements.assign(static_cast<size_t>(n), base);
+  t.key = base->str() + "x" + std::to_string(n);
+  return intern(std::move(t));
+}
+
+const Type* vector_type_by_name(const std::string& name) {
+  size_t x = name.rfind('x');
+  if (x == std::string::npos || x + 2 != name.size() || name[x + 1] < '1' || name[x + 1] > '4') return nullptr;
+  std::string base = name.substr(0, x);
+  static const char* bases[] = {"int8",   "int16",  "int32",  "int64",   "uint8",
+                                "uint16", "uint32", "uint64", "float32", "float64"};
+  for (const char* b : bases)
+    if (base == b) return vector_type(scalar_by_name(base), name[x + 1] - '0');
+  return nullptr;
 }
 
 const Type* scalar_by_name(const std::string& name) {

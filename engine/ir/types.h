@@ -29,6 +29,10 @@ enum class TypeKind : std::uint8_t {
   Foreign,     // object: a ForeignFunction (cuda.declare_device)
   TypeRef,     // a type used as a value: float32(x), np.float32, a dtype argument; pointee = the type
   Ffi,         // a cffi.FFI() instance or cuda.ffi (only .from_buffer is usable)
+  // A NumPy structured dtype: key = numba's spelling, object = its RecordLayout (ir/records.h).
+  Record,
+  // An array field of a record: dtype, ndim; key = its spelling, object = its shape (ir/records.h).
+  NestedArray,
 };
 
 enum class Layout : std::uint8_t { C, F, A };
@@ -89,6 +93,10 @@ const Type* dispatcher(const void* jit_function);
 const Type* foreign(const void* foreign_function);
 const Type* type_ref(const Type* type);
 const Type* ffi();
+// Interns a type known by its spelling `key` and a descriptor `object` that
+// is itself interned by that spelling (records: ir/records.cpp).
+const Type* described(TypeKind kind, const std::string& key, const void* object, const Type* dtype = nullptr,
+                      int ndim = 0);
 
 // Looks up a scalar type by numba/NumPy name ("float32", "int64", "bool_",
 // "boolean", "intp", "uint8", ...); nullptr when unknown.

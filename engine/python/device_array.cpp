@@ -9,6 +9,7 @@
 
 #include "ir/layout.h"
 #include "python/errors.h"
+#include "python/record_dtype.h"
 #include "python/stream_view.h"
 
 namespace cuhost::python {
@@ -74,7 +75,8 @@ bool describe_dtype(PyObject* dtype, const ir::Type** scalar, std::int64_t* item
   if (!str) return false;
   *scalar = scalar_of_typestr(PyUnicode_AsUTF8(str));
   Py_DECREF(str);
-  return true;
+  if (!*scalar) *scalar = record_type_of_dtype(dtype);  // structured: a record type, or none
+  return !PyErr_Occurred();
 }
 
 // ---- geometry ------------------------------------------------------------
@@ -333,6 +335,11 @@ PyObject* get_alloc_size(PyObject* o, void*) {
   return PyLong_FromSize_t(self->memory ? self->memory->size() : 0);
 }
 PyObject* get_pointer(PyObject* o, void*) { return PyLong_FromSize_t(as_array(o)->data); }
+// numba's gpu_data names the allocation; views of one allocation compare equal.
+PyObject* get_gpu_data(PyObject* o, void*) {
+  DeviceArrayObject* self = as_array(o);
+  return PyLong_FromSize_t(self->memory ? self->memory->address() : self->data);
+}
 PyObject* get_transpose(PyObject* o, void*) { return device_array_transpose(o, nullptr); }
 
 PyObject* get_interface(PyObject* o, void*) {
@@ -564,6 +571,7 @@ PyGetSetDef g_getset[] = {
     {"stream", get_stream, nullptr, "The stream the array is associated with (0 for none).", nullptr},
     {"alloc_size", get_alloc_size, nullptr, "Bytes of the underlying allocation.", nullptr},
     {"device_pointer", get_pointer, nullptr, "Address of the first element (int).", nullptr},
+    {"gpu_data", get_gpu_data, nullptr, "The allocation (its base address; equal for views of one array).", nullptr},
     {"T", get_transpose, nullptr, "The transposed view.", nullptr},
     {"__cuda_array_interface__", get_interface, nullptr, "CUDA Array Interface, version 3.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};

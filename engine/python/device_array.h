@@ -61,6 +61,12 @@ PyObject* new_device_view(DeviceArrayObject* owner, PyObject* base, std::uintptr
                           const std::int64_t* shape, const std::int64_t* strides, PyObject* dtype, bool readonly,
                           PyObject* stream);
 
+// Device records (python/device_record.cpp): whether a dtype is structured,
+// and the DeviceRecord wrapping a 0-d view of one element (steals `view`).
+bool is_structured(PyObject* dtype);
+PyObject* wrap_device_record(PyObject* view);
+int add_device_record(PyObject* module);
+
 // Element count and contiguity of a strided array (numpy's rules).
 std::int64_t element_count(int ndim, const std::int64_t* shape);
 bool is_c_contiguous(int ndim, const std::int64_t* shape, const std::int64_t* strides, std::int64_t itemsize);

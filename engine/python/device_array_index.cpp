@@ -127,6 +127,8 @@ PyObject* device_array_subscript(PyObject* o, PyObject* key) {
   if (!select(self, key, &sel)) return nullptr;
   PyObject* view = view_of(self, sel);
   if (!view || !sel.all_integers) return view;
+  // One element of a structured dtype: a DeviceRecord viewing it (numba-cuda).
+  if (is_structured(self->dtype)) return wrap_device_record(view);
   // One element: read it back and return a NumPy scalar, as numba does.
   PyObject* host = PyObject_CallMethod(numpy_module(), "empty", "NO", PyTuple_New(0), self->dtype);
   if (!host) {

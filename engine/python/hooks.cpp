@@ -2,7 +2,9 @@
 // frontend/capture.h): capture asks them what a global that is a @cuda.jit
 // object or a cuda.declare_device result stands for.
 #include "frontend/capture.h"
+#include "python/device_array.h"
 #include "python/dispatcher.h"
+#include "python/record_dtype.h"
 
 namespace cuhost::frontend {
 
@@ -16,6 +18,12 @@ std::shared_ptr<const ir::ForeignFunction> foreign_function_of(PyObject* obj) {
   return python::declared_foreign_function(obj);
 }
 
+const ir::Type* record_type_of(PyObject* dtype) {
+  const ir::Type* t = python::record_type_of_dtype(dtype);
+  if (!t) PyErr_Clear();
+  return t;
+}
+
 }  // namespace cuhost::frontend
 
 namespace cuhost::python {
@@ -25,7 +33,8 @@ namespace cuhost::python {
 // the engine archive.
 int add_dispatcher(PyObject* module) {
   if (add_dispatcher_type(module) < 0 || add_typeof(module) < 0 || add_call_key(module) < 0 || add_launch(module) < 0 ||
-      add_compile_api(module) < 0 || add_declare_device(module) < 0 || add_exec_sources(module) < 0)
+      add_compile_api(module) < 0 || add_declare_device(module) < 0 || add_exec_sources(module) < 0 ||
+      add_record_dtype(module) < 0 || add_device_record(module) < 0)
     return -1;
   return 0;
 }

@@ -26,6 +26,7 @@
 #include "python/config_flags.h"
 #include "python/launch_staging.h"
 #include "python/launch_warnings.h"
+#include "python/record_dtype.h"
 #include "python/stream_view.h"
 #include "python/streams.h"
 #include "python/typeof.h"
@@ -283,6 +284,19 @@ bool pack(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& s
       *slot++ = reinterpret_cast<std::uint64_t>(view->data);
       return true;
     }
+    case K::Record: {  // by reference: the record's (device copy's) address
+      const ir::Type* rt = nullptr;
+      void* data = nullptr;
+      if (info && (info->kind == ArgKind::HostRecord || info->kind == ArgKind::DeviceArray) && info->view.dtype == t &&
+          info->view.ndim == 0) {
+        data = info->view.data;
+      } else if (runtime::session().backend == Backend::Cpu && record_scalar(v, &rt, &data) && rt == t) {
+      } else {
+        return pack_error(kernel, t, v);
+      }
+      *slot++ = reinterpret_cast<std::uint64_t>(data);
+      return true;
+    }
     case K::Tuple: {
       if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != static_cast<Py_ssize_t>(t->elements.size()))
         return pack_error(kernel, t, v);
@@ -440,7 +454,7 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
     PyObject* a = args[i];
     new (&infos[i]) ArgInfo;
     types[i] = typeof_arg(a, &infos[i]);
-    any_host_array |= infos[i].kind == ArgKind::HostArray;
+    any_host_array |= infos[i].kind == ArgKind::HostArray || infos[i].kind == ArgKind::HostRecord;
     any_interface_stream |= infos[i].view.interface_stream != 0;
     if (!types[i]) {
       if (PyErr_Occurred()) return nullptr;
@@ -507,6 +521,16 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
         infos[i].view.readonly = readonly;
         infos[i].kind = ArgKind::DeviceArray;
       }
+      if (host_arrays_to_gpu && infos[i].kind == ArgKind::HostRecord) {
+        temps.copies[i] = record_to_device_for_launch(a, infos[i].view, stream);
+        if (!temps.copies[i]) return nullptr;
+        if (!device_array_view(temps.copies[i], &infos[i].view)) {
+          if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "device copy of a record has no view");
+          return nullptr;
+        }
+        infos[i].view.dtype = types[i];
+        infos[i].kind = ArgKind::HostRecord;
+      }
       std::uint64_t* before = cursor;
       if (!pack(a, plan->params[static_cast<size_t>(i)], &infos[i], cursor, slots + kMaxSlots, kname)) return nullptr;
       CUHOST_CHECK(cursor - before == plan->param_slots[static_cast<size_t>(i)])
@@ -521,6 +545,10 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
       }
       for (Py_ssize_t i = 0; host_arrays_to_gpu && i < n; ++i) {
         if (!temps.copies[i]) continue;
+        if (infos[i].kind == ArgKind::HostRecord) {
+          if (record_copy_back_after_launch(temps.copies[i], args[i], stream) < 0) return nullptr;
+          continue;
+        }
         if (infos[i].view.readonly) continue;
         if (copy_back_after_launch(temps.copies[i], args[i], stream) < 0) return nullptr;
       }

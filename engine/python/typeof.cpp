@@ -4,11 +4,13 @@
 // layout, readonly), tuples -> Tuple/UniTuple of their elements.
 #include "python/typeof.h"
 
+#include <cstring>
 #include <mutex>
 #include <vector>
 
 #include "python/device_array.h"
 #include "python/errors.h"
+#include "python/record_dtype.h"
 
 namespace cuhost::python {
 namespace {
@@ -126,6 +128,34 @@ const ir::Type* typeof_arg(PyObject* obj, ArgInfo* info) {
   if (PyLong_Check(obj)) return ir::int64();
   if (PyFloat_Check(obj)) return ir::float64();
   if (PyComplex_Check(obj)) return ir::complex128();
+  const ir::Type* rec = nullptr;
+  void* rec_data = nullptr;
+  if (record_scalar(obj, &rec, &rec_data)) {
+    if (info) {
+      info->kind = ArgKind::HostRecord;
+      info->view.data = rec_data;
+      info->view.ndim = 0;
+      info->view.dtype = rec;
+    }
+    return rec;
+  }
+  // A DeviceRecord (cuda.cudadrv.devicearray): its record, by reference to device memory.
+  if (std::strcmp(tp->tp_name, "DeviceRecord") == 0) {
+    PyObject* v = PyObject_GetAttrString(obj, "_view");
+    if (!v) {
+      PyErr_Clear();
+      return nullptr;
+    }
+    const ir::Type* t = nullptr;
+    if (tp != &DeviceArrayType && PyObject_TypeCheck(v, &DeviceArrayType) && device_array_view(v, view) &&
+        view->ndim == 0 && view->dtype && view->dtype->kind == ir::TypeKind::Record) {
+      t = view->dtype;
+      if (info) info->kind = ArgKind::DeviceArray;
+    }
+    Py_DECREF(v);
+    if (PyErr_Occurred()) PyErr_Clear();
+    return t;
+  }
   return numpy_scalar_type(obj);
 }
 

@@ -15,7 +15,9 @@
 
 namespace cuhost::python {
 
-enum class ArgKind : std::uint8_t { Scalar, DeviceArray, HostArray, Tuple };
+// HostRecord: a NumPy record scalar, passed by reference (view.data is its
+// storage, view.dtype its record type, ndim 0).
+enum class ArgKind : std::uint8_t { Scalar, DeviceArray, HostArray, Tuple, HostRecord };
 
 struct ArgInfo {
   ArgKind kind = ArgKind::Scalar;

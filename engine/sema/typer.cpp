@@ -4,6 +4,7 @@
 #include "sema/typer.h"
 
 #include "ir/layout.h"
+#include "ir/vector_types.h"
 
 namespace cuhost::sema {
 
@@ -231,11 +232,25 @@ void Typer::assign_to(const ast::Expr* target, const ir::Type* vt, const ast::So
         type_slice_source(*this, target, vt);  // a[1:3] = b: typing/slicing.cpp
         return;
       }
+      if (info(target).intrinsic.rfind("record.", 0) == 0) {  // r['x'] = v: typing/records.cpp
+        type_record_store(*this, target, slot, vt);
+        return;
+      }
       if (!can_convert(vt, slot)) {
         typing_error(target,
                      concat("cannot store a value of type ", display(vt), " into an element of type ", display(slot)));
       }
       if (vt->kind == ir::TypeKind::Optional) note_unwrap();
+      return;
+    }
+    case ast::ExprKind::Attribute: {  // r.x = v (records; typing/records.cpp)
+      const auto& a = static_cast<const ast::Attribute&>(*target);
+      const ir::Type* base = type_of(a.value.get());
+      const ir::Type* slot = type_record_attribute(*this, a, base, true);
+      if (!slot) typing_error(target, concat("cannot assign to attribute '", a.attr, "' of ", display(base)));
+      info(target).type = slot;
+      typed_.insert(target);
+      type_record_store(*this, target, slot, vt);
       return;
     }
     case ast::ExprKind::Tuple: {
@@ -321,6 +336,15 @@ void Typer::stmt(const ast::Stmt& s) {
             throw Pending{n.id, a.target->loc};
           }
           tinfo = &info(a.target.get());
+        } else if (a.target->kind == ast::ExprKind::Attribute) {  // r.x += v: a scalar record field
+          const auto& at = static_cast<const ast::Attribute&>(*a.target);
+          const ir::Type* base = type_of(at.value.get());
+          lt = type_record_attribute(*this, at, base, true);
+          if (!lt)
+            typing_error(a.target.get(), concat("cannot assign to attribute '", at.attr, "' of ", display(base)));
+          if (info(a.target.get()).intrinsic != "record.field")
+            fail(ErrorKind::UnsupportedError, a.target->loc,
+                 "augmented assignment to a whole array or record field is not supported in kernels");
         } else {
           tinfo = &info(a.target.get());
           lt = type_subscript(*this, static_cast<const ast::Subscript&>(*a.target), *tinfo, true);
@@ -588,6 +612,8 @@ const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
     fail(ErrorKind::TypingError, a.loc, concat("FFI object has no attribute '", a.attr, "' usable in kernels"));
   }
   if (const ir::Type* t = type_value_attribute(*this, a, base, inf)) return t;
+  if (const ir::Type* t = type_record_attribute(*this, a, base, false)) return t;
+  if (const ir::Type* t = type_vector_attribute(*this, a, base)) return t;
   if (const ir::Type* t = type_number_attribute(*this, a, base, inf)) return t;
   fail(ErrorKind::TypingError, a.loc, concat(display(base), " has no attribute '", a.attr, "'"));
 }
@@ -610,7 +636,9 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
       std::string shown = key.rfind("builtins.", 0) == 0 ? key.substr(9) : key;
       fail(ErrorKind::UnsupportedError, c.loc, concat(shown, "() is not supported in kernels"));
     }
-    case ir::TypeKind::TypeRef: return type_cast_call(*this, c, ft->pointee, ft->pointee->str(), inf);
+    case ir::TypeKind::TypeRef:
+      if (ir::is_vector_type(ft->pointee)) return type_vector_ctor(*this, c, ft->pointee, inf);
+      return type_cast_call(*this, c, ft->pointee, ft->pointee->str(), inf);
     case ir::TypeKind::Dispatcher: return type_device_call(*this, c, ft, inf);
     case ir::TypeKind::Foreign: return type_foreign_call(*this, c, ft, inf);
     case ir::TypeKind::Module: fail(ErrorKind::TypingError, c.loc, concat("module '", ft->key, "' is not callable"));

@@ -177,6 +177,19 @@ const ir::Type* type_numpy_ufunc_out(Typer& t, const ast::Call& c, ExprInfo& inf
 // objects); false when the key is unknown.
 bool resolve_builtin_key(Typer& t, const std::string& key, const ast::Expr* e, ExprInfo& info);
 
+// Records (typing/records.cpp): field access by attribute, literal name or
+// literal index (intrinsic "record.field"; stores of whole array or record
+// fields are "record.setarray" / "record.setrecord"); nullptr when `base` is
+// not a record. type_record_store checks a value stored into such a field.
+const ir::Type* type_record_attribute(Typer& t, const ast::Attribute& a, const ir::Type* base, bool store);
+const ir::Type* type_record_subscript(Typer& t, const ast::Subscript& s, const ir::Type* base, bool store);
+void type_record_store(Typer& t, const ast::Expr* target, const ir::Type* slot, const ir::Type* value);
+
+// CUDA vector types (typing/vector_types.cpp): `float32x4(...)` ("vector.make")
+// and `.x .y .z .w` ("vector.attr"; nullptr when `base` is no vector).
+const ir::Type* type_vector_ctor(Typer& t, const ast::Call& c, const ir::Type* vt, ExprInfo& info);
+const ir::Type* type_vector_attribute(Typer& t, const ast::Attribute& a, const ir::Type* base);
+
 // The mangled symbol of a specialization (valid PTX identifier).
 std::string mangle(const std::string& name, const std::vector<const ir::Type*>& args, bool kernel);
 

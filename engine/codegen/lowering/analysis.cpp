@@ -219,7 +219,9 @@ void Lowerer::analyze() {
       walk_expr(root, [&](const ast::Expr* e) {
         auto it = tf_.exprs.find(e);
         const std::string key = it != tf_.exprs.end() ? it->second.intrinsic : std::string();
-        if (e->kind == ast::ExprKind::Subscript && key == "array.getitem")
+        // An element of a record array is a reference the code may write through.
+        if (e->kind == ast::ExprKind::Subscript && key == "array.getitem" && it->second.type &&
+            it->second.type->kind != ir::TypeKind::Record)
           safe_uses.insert(static_cast<const ast::Subscript*>(e)->value.get());
         if (e->kind == ast::ExprKind::Attribute) safe_uses.insert(static_cast<const ast::Attribute*>(e)->value.get());
         if (e->kind == ast::ExprKind::Call && key == "builtins.len")

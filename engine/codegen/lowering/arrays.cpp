@@ -7,6 +7,7 @@
 #include <llvm/IR/MDBuilder.h>
 
 #include "codegen/lowering/lowerer.h"
+#include "codegen/lowering/records.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -86,7 +87,9 @@ Val index_value(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& inf) 
   return l.expr_as(s->index.get(), it);
 }
 
-int elem_align(const ir::Type* dtype) { return std::max(1, dtype->byte_size()); }
+int elem_align(const ir::Type* dtype) {
+  return dtype->kind == ir::TypeKind::Record ? ir::abi_alignment(dtype) : std::max(1, dtype->byte_size());
+}
 
 }  // namespace
 
@@ -111,11 +114,13 @@ Val lower_subscript(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& i
   }
   if (inf.intrinsic == "array.view") return lower_array_view(l, s, inf);
   if (inf.intrinsic == "tuple.slice") return lower_tuple_slice(l, s, inf);
+  if (inf.intrinsic == "record.field") return lower_record_field(l, s, inf);
   if (inf.intrinsic != "array.getitem") l.unsupported(s->loc, "unsupported subscript");
   Val arr = l.expr(s->value.get());
   Val index = index_value(l, s, inf);
   llvm::Value* p = l.element_address(s->value.get(), arr, s->index.get(), index);
   const ir::Type* dtype = arr.t->kind == ir::TypeKind::CPointer ? arr.t->pointee : arr.t->dtype;
+  if (dtype->kind == ir::TypeKind::Record) return l.convert({p, dtype}, inf.type);  // a reference to the element
   llvm::LoadInst* load = b.CreateAlignedLoad(l.memory_type(dtype), p, llvm::Align(elem_align(dtype)));
   bool readonly = arr.t->kind == ir::TypeKind::Array && (arr.t->readonly || l.is_readonly_array(s->value.get()));
   if (readonly && l.hooks().is_gpu())
@@ -129,11 +134,19 @@ void store_subscript(Lowerer& l, const ast::Subscript* s, Val value) {
     store_array_slice(l, s, value);
     return;
   }
+  if (inf.intrinsic.rfind("record.", 0) == 0) {
+    store_record_field(l, s, value);
+    return;
+  }
   if (inf.intrinsic != "array.setitem") l.unsupported(s->loc, "unsupported assignment target");
   Val arr = l.expr(s->value.get());
   Val index = index_value(l, s, inf);
   llvm::Value* p = l.element_address(s->value.get(), arr, s->index.get(), index);
   const ir::Type* dtype = arr.t->kind == ir::TypeKind::CPointer ? arr.t->pointee : arr.t->dtype;
+  if (dtype->kind == ir::TypeKind::Record) {  // a[i] = rec: copies the record's bytes
+    store_record_value(l, p, dtype, value);
+    return;
+  }
   Val v = l.convert(value, dtype);
   l.b().CreateAlignedStore(l.to_memory(v.v, dtype), p, llvm::Align(elem_align(dtype)));
 }

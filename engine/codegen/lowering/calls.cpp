@@ -9,6 +9,7 @@
 
 #include "codegen/inline_marked.h"
 #include "codegen/lowering/lowerer.h"
+#include "codegen/lowering/records.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -28,6 +29,8 @@ std::map<std::string, IntrinsicFn>& table() {
     register_arrays(t);
     register_print(t);
     register_complex(t);
+    register_records(t);
+    register_vector_types(t);
   });
   return t;
 }

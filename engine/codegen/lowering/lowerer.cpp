@@ -7,6 +7,7 @@
 
 #include "codegen/debug_info.h"
 #include "codegen/lowering/grid_stride.h"
+#include "codegen/lowering/records.h"
 #include "runtime/fastmath_flags.h"
 #include "frontend/captured.h"
 #include "support/diagnostics.h"
@@ -73,7 +74,8 @@ llvm::Type* llvm_type_of(llvm::LLVMContext& c, const ir::Type* t) {
       for (const ir::Type* e : t->elements) elems.push_back(llvm_type_of(c, e));
       return llvm::StructType::get(c, elems);
     }
-    case K::CPointer: return llvm::PointerType::get(c, 0);
+    case K::CPointer:
+    case K::Record: return llvm::PointerType::get(c, 0);  // a record is the address of its bytes
     case K::Range: return llvm_type_of(c, t->pointee);
     case K::Optional: return llvm::StructType::get(c, {llvm::Type::getInt1Ty(c), llvm_type_of(c, t->pointee)});
     default:
@@ -85,6 +87,8 @@ llvm::Type* llvm_type_of(llvm::LLVMContext& c, const ir::Type* t) {
 llvm::Type* Lowerer::llvm_type(const ir::Type* t) { return llvm_type_of(ctx(), t); }
 
 llvm::Type* Lowerer::memory_type(const ir::Type* t) {
+  // A record stored in an array is its bytes (elements are addressed by size).
+  if (t->kind == ir::TypeKind::Record) return llvm::ArrayType::get(builder_.getInt8Ty(), std::uint64_t(t->byte_size()));
   return t->kind == ir::TypeKind::Boolean ? builder_.getInt8Ty() : llvm_type(t);
 }
 
@@ -317,6 +321,7 @@ void Lowerer::assign_to(const ast::Expr* target, Val value) {
       return;
     }
     case ast::ExprKind::Subscript: store_subscript(*this, static_cast<const ast::Subscript*>(target), value); return;
+    case ast::ExprKind::Attribute: store_record_field(*this, target, value); return;
     case ast::ExprKind::Tuple: {
       auto* tu = static_cast<const ast::Tuple*>(target);
       if (value.t->kind == ir::TypeKind::Optional) value = convert(value, value.t->pointee);  // unpacking unwraps

@@ -7,6 +7,7 @@
 #include <llvm/IR/Constants.h>
 
 #include "codegen/lowering/lowerer.h"
+#include "ir/records.h"
 #include "frontend/captured.h"
 #include "support/diagnostics.h"
 
@@ -46,6 +47,12 @@ const ir::ArrayConstant& global_array(Lowerer& l, const ast::Expr* name_expr) {
   return *it->second.array;
 }
 
+// The alignment of an element: a scalar's size, a record's widest field
+// (record sizes need not be powers of two).
+int element_alignment(const ir::Type* dtype) {
+  return dtype->kind == ir::TypeKind::Record ? ir::abi_alignment(dtype) : dtype->byte_size();
+}
+
 Val const_array(Lowerer& l, const ast::Expr* name_expr, const ir::Type* t) {
   const ir::ArrayConstant& a = global_array(l, name_expr);
   llvm::Value* p = l.hooks().const_array(l, a, static_cast<const ast::Name*>(name_expr)->id);
@@ -78,7 +85,7 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
   table["cuda.shared.array"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     const ir::Type* t = inf.type;
     llvm::Type* elem = l.memory_type(t->dtype);
-    int align = std::max(16, t->dtype->byte_size());
+    int align = std::max(16, element_alignment(t->dtype));
     if (inf.shape.size() == 1 && inf.shape[0] == 0) {
       // Dynamic shared memory: the extent is the launch's byte count over the
       // item size (as numba computes it) where the target can read it, else
@@ -99,7 +106,7 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
     llvm::Type* elem = l.memory_type(t->dtype);
     llvm::AllocaInst* a =
         l.entry_alloca(llvm::ArrayType::get(elem, std::uint64_t(element_count(inf.shape))), "local.array");
-    a->setAlignment(llvm::Align(std::max(8, t->dtype->byte_size())));
+    a->setAlignment(llvm::Align(std::max(8, element_alignment(t->dtype))));
     return make_array(l, t, a, inf.shape);
   };
   table["cuda.const.array_like"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {

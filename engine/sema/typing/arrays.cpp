@@ -3,6 +3,7 @@
 // indexing, tuple indexing,
 // the shape/size/ndim/strides attributes, and the array constructors
 // cuda.shared.array, cuda.local.array and cuda.const.array_like.
+#include "ir/records.h"
 #include "sema/typer.h"
 
 namespace cuhost::sema {
@@ -109,7 +110,7 @@ const ir::Type* dtype_arg(Typer& t, const ast::Expr* d, const std::string& fname
   const ir::Type* scalar = nullptr;
   if (dt->kind == ir::TypeKind::TypeRef) scalar = dt->pointee;
   if (dt->kind == ir::TypeKind::StringLiteral) scalar = ir::scalar_by_name(dt->key);
-  if (!scalar || !scalar->is_scalar()) {
+  if (!scalar || !ir::is_array_dtype(scalar)) {
     t.typing_error(d, concat(fname, "() needs a dtype such as float32 or np.float32, not ", display(dt)));
   }
   return scalar;
@@ -121,6 +122,7 @@ const ir::Type* type_subscript(Typer& t, const ast::Subscript& s, ExprInfo& info
   const ir::Type* base = t.type_of(s.value.get());
   if (base->is_array()) return array_subscript(t, s, base, info, store);
   if (base->is_tuple()) return tuple_subscript(t, s, base, store);
+  if (base->kind == ir::TypeKind::Record) return type_record_subscript(t, s, base, store);
   if (base->kind == ir::TypeKind::CPointer) {
     const ir::Type* it = t.type_of(s.index.get());
     if (!it->is_integer()) t.typing_error(s.index.get(), concat("pointer index must be an integer, not ", display(it)));

@@ -22,7 +22,10 @@ assert numpy_support.from_dtype(np.dtype("int16")) is types.int16
 assert numpy_support.from_dtype(np.dtype(">f8")) is types.float64
 assert numpy_support.as_dtype(types.uint8) == np.dtype(np.uint8)
 assert numpy_support.as_dtype(types.boolean) == np.dtype(bool)
-for bad in (np.dtype("M8[s]"), np.dtype([("a", np.int32)])):
+rec = numpy_support.from_dtype(np.dtype([("a", np.int32), ("b", np.float64)], align=True))
+assert str(rec) == "Record(a[type=int32;offset=0],b[type=float64;offset=8];16;True)", rec
+assert numpy_support.as_dtype(rec) == np.dtype([("a", np.int32), ("b", np.float64)], align=True)
+for bad in (np.dtype("M8[s]"),):
     try:
         numpy_support.from_dtype(bad)
         raise AssertionError(bad)

@@ -64,6 +64,7 @@ from .args import In, Out, InOut  # noqa: E402,F401
 from .kernels import reduction  # noqa: E402,F401
 from .misc.special import literal_unroll  # noqa: E402,F401
 from .np.ufunc import vectorize, guvectorize  # noqa: E402,F401
+from .np.numpy_support import from_dtype  # noqa: E402,F401
 
 # cuhost has no base numba: tests that need numba's CPU compiler skip themselves.
 HAS_NUMBA = False

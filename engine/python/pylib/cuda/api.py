@@ -64,7 +64,13 @@ def to_device(obj, stream=0, copy=True, to=None):
         return to
     if isinstance(obj, DeviceNDArray):
         return obj
-    return _cuhost._to_device(np.asarray(obj), stream, bool(copy))
+    if isinstance(obj, np.void) and obj.dtype.names is not None:  # a record: a DeviceRecord
+        from .cudadrv.devicearray import auto_device
+        return auto_device(obj, stream=stream, copy=copy)[0]
+    obj = np.asarray(obj)
+    if obj.dtype.kind in "mM":  # datetimes have no buffer protocol: their int64 words are copied
+        return _cuhost._to_device(obj.view(np.int64), stream, bool(copy)).view(obj.dtype)
+    return _cuhost._to_device(obj, stream, bool(copy))
 
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):

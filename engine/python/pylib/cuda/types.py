@@ -50,23 +50,93 @@ class Scalar(Type):
 
     def __getitem__(self, index):
         """float32[:], float32[:, ::1], float32[::1, :] -> array types."""
-        if not isinstance(index, tuple):
-            index = (index,)
-        if not all(isinstance(s, slice) for s in index):
-            raise TypeError("array types are written with slices, e.g. float32[:, ::1]")
-        ndim = len(index)
-        layout = "A"
-        if index[-1].step == 1 and all(s.step is None for s in index[:-1]):
-            layout = "C"
-        elif index[0].step == 1 and all(s.step is None for s in index[1:]) and ndim > 1:
-            layout = "F"
-        elif ndim == 1 and index[0].step == 1:
-            layout = "C"
-        return Array(self, ndim, layout)
+        return _array_type_of(self, index)
 
     @property
     def bitwidth(self):
         return _np.dtype(self._numpy).itemsize * 8
+
+
+def _array_type_of(dtype, index):
+    """dtype[:], dtype[:, ::1], dtype[::1, :] -> array types."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    if not all(isinstance(s, slice) for s in index):
+        raise TypeError("array types are written with slices, e.g. float32[:, ::1]")
+    ndim = len(index)
+    layout = "A"
+    if index[-1].step == 1 and all(s.step is None for s in index[:-1]):
+        layout = "C"
+    elif index[0].step == 1 and all(s.step is None for s in index[1:]) and ndim > 1:
+        layout = "F"
+    elif ndim == 1 and index[0].step == 1:
+        layout = "C"
+    return Array(dtype, ndim, layout)
+
+
+class Record(Type):
+    """A NumPy structured dtype as a kernel type (numba's Record).
+
+    The engine derives the layout from the dtype (fields, offsets, nested
+    arrays, alignment) and names it in numba's spelling; this object carries
+    that spelling and the dtype. Build one with numpy_support.from_dtype.
+    """
+    __slots__ = ("dtype",)
+
+    def __init__(self, spelling, dtype):
+        super().__init__(spelling)
+        self.dtype = dtype
+
+    @classmethod
+    def _from_dtype(cls, dtype):
+        import _cuhost
+        spelling = _cuhost._dtype_type(dtype)
+        if spelling is None or not spelling.startswith("Record("):
+            raise NotImplementedError("the structured dtype %r has a field with no kernel type in cuhost "
+                                      "(fields may be numbers, booleans, nested records and arrays of them)"
+                                      % (dtype,))
+        return cls(spelling, dtype)
+
+    @property
+    def fields(self):
+        """{name: (type, offset)} in dtype order, as numba's Record.fields."""
+        from .np.numpy_support import from_dtype
+        out = {}
+        for name in self.dtype.names:
+            sub, offset = self.dtype.fields[name][:2]
+            out[name] = (from_dtype(sub), offset)
+        return out
+
+    @property
+    def size(self):
+        return self.dtype.itemsize
+
+    @property
+    def aligned(self):
+        return bool(self.dtype.isalignedstruct)
+
+    def offset(self, key):
+        return self.dtype.fields[key][1]
+
+    def typeof(self, key):
+        return self.fields[key][0]
+
+    def __getitem__(self, index):
+        return _array_type_of(self, index)
+
+
+class NestedArray(Type):
+    """An array field of a record (numba's NestedArray): element type and fixed shape."""
+    __slots__ = ("dtype", "shape")
+
+    def __init__(self, dtype, shape):
+        self.dtype, self.shape = dtype, tuple(shape)
+        dims = ", ".join(str(n) for n in self.shape) + ("," if len(self.shape) == 1 else "")
+        super().__init__("nestedarray(%s, (%s))" % (dtype, dims))
+
+    @property
+    def ndim(self):
+        return len(self.shape)
 
 
 class Array(Type):
@@ -174,7 +244,7 @@ void = Type("none")
 none = void
 __all__ += ["b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "c8", "c16",
             "intp", "uintp", "byte", "float_", "double", "intc", "uintc", "void", "none",
-            "CPointer", "Optional", "UniTuple", "Tuple", "Type", "Array", "Signature"]
+            "CPointer", "Optional", "UniTuple", "Tuple", "Type", "Array", "Signature", "Record", "NestedArray"]
 
 # numba's C-compatible aliases and the number domains (sets of types).
 char = int8
@@ -196,7 +266,7 @@ from ._missing import missing as _missing  # noqa: E402
 
 _missing(globals(), """
     float16 f2 bfloat16 NoneType Number Integer Float Complex Boolean Literal IntegerLiteral StringLiteral
-    BooleanLiteral IntEnumMember EnumMember Record NPDatetime NPTimedelta List Set ListType DictType NamedTuple
+    BooleanLiteral IntEnumMember EnumMember NPDatetime NPTimedelta List Set ListType DictType NamedTuple
     NamedUniTuple Omitted Dummy Opaque Dispatcher ExternalFunction Function FunctionType Buffer Bytes
     range_iter32_type range_iter64_type range_state32_type range_state64_type slice2_type slice3_type
     voidptr pyobject unicode_type string undefined ffi_forced_object

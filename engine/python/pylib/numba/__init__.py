@@ -18,6 +18,7 @@ from .types import *  # noqa: F401,F403
 from . import core, errors, extending  # noqa: F401
 from cuda.typing.typeof import typeof  # noqa: F401
 from cuda.np.ufunc.decorators import numba_vectorize as vectorize, numba_guvectorize as guvectorize  # noqa: F401
+from cuda.np.numpy_support import from_dtype  # noqa: F401
 from cuda._missing import missing as _missing
 
 __version__ = "0.0.0+cuhost" + _cuda.__version__

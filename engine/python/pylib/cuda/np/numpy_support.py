@@ -1,7 +1,8 @@
 """numba.cuda.np.numpy_support: NumPy dtypes <-> numba types.
 
-Conversions for the scalar types cuhost's kernels have; others (records,
-datetimes, float16) raise NotImplementedError naming the dtype.
+Conversions for the types cuhost's kernels have: scalars, structured dtypes
+(records, laid out by the engine) and subarray dtypes (nested arrays);
+others (datetimes, float16) raise NotImplementedError naming the dtype.
 """
 import numpy as _np
 
@@ -18,6 +19,11 @@ FROM_DTYPE = {_np.dtype(t._numpy): t for t in (
 def from_dtype(dtype):
     """The numba scalar type of a NumPy dtype (or anything np.dtype accepts)."""
     dt = _np.dtype(dtype)
+    if dt.names is not None:
+        return _types.Record._from_dtype(dt)
+    if dt.subdtype is not None:
+        base, shape = dt.subdtype
+        return _types.NestedArray(from_dtype(base), shape)
     try:
         return FROM_DTYPE[dt.newbyteorder("=") if dt.byteorder not in ("=", "|") else dt]
     except KeyError:
@@ -29,6 +35,10 @@ def as_dtype(nbtype):
     """The NumPy dtype of a numba scalar type."""
     if isinstance(nbtype, _types.Scalar):
         return _np.dtype(nbtype._numpy)
+    if isinstance(nbtype, _types.Record):
+        return nbtype.dtype
+    if isinstance(nbtype, _types.NestedArray):
+        return _np.dtype((as_dtype(nbtype.dtype), nbtype.shape))
     raise NotImplementedError("%r cannot be represented as a NumPy dtype" % (nbtype,))
 
 

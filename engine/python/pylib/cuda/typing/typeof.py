@@ -23,7 +23,24 @@ def typeof(val, purpose=Purpose.argument):
     spelling = _cuhost._typeof(val)
     if spelling is None:
         raise ValueError("Cannot determine Numba type of %r" % (type(val),))
+    if spelling.startswith(("Record(", "array(Record(", "readonly array(Record(")):
+        return _record_type(val, spelling)
     return _to_type(spelling)
+
+
+def _record_type(val, spelling):
+    """A record or an array of records as type objects that know their dtype."""
+    from .. import types as _types
+    from ..np.numpy_support import from_dtype
+
+    dtype = getattr(val, "dtype", None)
+    if dtype is None and hasattr(val, "_view"):  # a DeviceRecord
+        dtype = val._view.dtype
+    rec = from_dtype(dtype)
+    if spelling.startswith("Record("):
+        return rec
+    ndim, layout = spelling[:-1].rsplit(", ", 2)[1:]
+    return _types.Array(rec, int(ndim[:-1]), layout, readonly=spelling.startswith("readonly"))
 
 
 _missing(globals(), "typeof_impl")

@@ -1,0 +1,141 @@
+// Lowering of record values. A record is a reference: its register value is
+// the address of its bytes (a kernel argument's device copy, an element of a
+// record array, a field of an outer record), so `r = a[i]; r.x = 1` writes the
+// array, as in numba. Fields load and store at their offset with their type's
+// ABI alignment (typing rejected misaligned ones); an array field reads as a
+// C-ordered array view of the bytes, and writing a whole array or record
+// field copies into it.
+#include "codegen/lowering/records.h"
+
+#include <llvm/IR/Constants.h>
+
+#include "ir/records.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::codegen {
+
+namespace {
+
+const ast::Expr* record_operand(const ast::Expr* e) {
+  if (e->kind == ast::ExprKind::Attribute) return static_cast<const ast::Attribute*>(e)->value.get();
+  CUHOST_CHECK(e->kind == ast::ExprKind::Subscript) << "record field access on an unexpected node";
+  return static_cast<const ast::Subscript*>(e)->value.get();
+}
+
+struct FieldRef {
+  llvm::Value* address;
+  const ir::RecordField* field;
+};
+
+FieldRef field_of(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
+  Val rec = l.expr(record_operand(e));
+  CUHOST_CHECK(rec.t->kind == ir::TypeKind::Record && inf.shape.size() == 1) << "record field of " << rec.t->str();
+  const auto& fields = ir::record_layout(rec.t).fields;
+  const ir::RecordField& f = fields.at(static_cast<size_t>(inf.shape[0]));
+  return {record_field_address(l, rec.v, f), &f};
+}
+
+// C-order byte strides of a nested array.
+std::vector<std::int64_t> nested_strides(const ir::Type* nested) {
+  const auto& shape = ir::nested_shape(nested);
+  std::vector<std::int64_t> strides(shape.size());
+  std::int64_t s = nested->dtype->byte_size();
+  for (size_t d = shape.size(); d-- > 0;) {
+    strides[d] = s;
+    s *= shape[d];
+  }
+  return strides;
+}
+
+}  // namespace
+
+llvm::Value* record_field_address(Lowerer& l, llvm::Value* record, const ir::RecordField& f) {
+  if (f.offset == 0) return record;
+  return l.b().CreateInBoundsGEP(l.b().getInt8Ty(), record, l.i64(f.offset), f.name);
+}
+
+Val load_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t) {
+  if (t->kind == ir::TypeKind::Record) return {address, t};
+  if (t->kind == ir::TypeKind::NestedArray) {
+    const auto& shape = ir::nested_shape(t);
+    std::vector<std::int64_t> strides = nested_strides(t);
+    const ir::Type* at = ir::array(t->dtype, t->ndim, ir::Layout::C);
+    llvm::Value* agg = llvm::UndefValue::get(l.llvm_type(at));
+    agg = l.b().CreateInsertValue(agg, address, {0});
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      agg = l.b().CreateInsertValue(agg, l.i64(shape[d]), {1, d});
+      agg = l.b().CreateInsertValue(agg, l.i64(strides[d]), {2, d});
+    }
+    return {agg, at};
+  }
+  llvm::LoadInst* v = l.b().CreateAlignedLoad(l.memory_type(t), address, llvm::Align(ir::abi_alignment(t)));
+  return {l.from_memory(v, t), t};
+}
+
+void copy_record(Lowerer& l, llvm::Value* dst, llvm::Value* src, const ir::Type* rec) {
+  llvm::Align a(ir::abi_alignment(rec));
+  l.b().CreateMemCpy(dst, a, src, a, l.i64(rec->byte_size()));
+}
+
+void store_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, Val value) {
+  auto& b = l.b();
+  if (t->kind == ir::TypeKind::Record) {
+    CUHOST_CHECK(value.t == t) << "storing " << value.t->str() << " into " << t->str();
+    copy_record(l, address, value.v, t);
+    return;
+  }
+  if (t->kind == ir::TypeKind::NestedArray) {
+    // Element by element, in C order, from any strided source of the same rank.
+    CUHOST_CHECK(value.t->kind == ir::TypeKind::Array && value.t->ndim == t->ndim) << "array field store";
+    const auto& shape = ir::nested_shape(t);
+    std::int64_t total = 1;
+    for (std::int64_t e : shape) total *= e;
+    llvm::Value* src_data = b.CreateExtractValue(value.v, {0});
+    llvm::BasicBlock* pre = b.GetInsertBlock();
+    llvm::BasicBlock* loop = llvm::BasicBlock::Create(l.ctx(), "fieldcopy", l.function());
+    llvm::BasicBlock* done = llvm::BasicBlock::Create(l.ctx(), "fieldcopy.end", l.function());
+    b.CreateBr(total > 0 ? loop : done);
+    b.SetInsertPoint(loop);
+    llvm::PHINode* k = b.CreatePHI(b.getInt64Ty(), 2, "k");
+    k->addIncoming(l.i64(0), pre);
+    llvm::Value* rest = k;
+    llvm::Value* src_off = l.i64(0);
+    for (size_t d = shape.size(); d-- > 0;) {
+      llvm::Value* i = b.CreateURem(rest, l.i64(shape[d]));
+      rest = b.CreateUDiv(rest, l.i64(shape[d]));
+      src_off = b.CreateAdd(src_off, b.CreateMul(i, b.CreateExtractValue(value.v, {2, unsigned(d)})));
+    }
+    const ir::Type* src_t = value.t->dtype;
+    const ir::Type* dst_t = t->dtype;
+    llvm::Value* sp = b.CreateGEP(b.getInt8Ty(), src_data, src_off);
+    llvm::Value* dp = b.CreateGEP(b.getInt8Ty(), address, b.CreateMul(k, l.i64(dst_t->byte_size())));
+    if (dst_t->kind == ir::TypeKind::Record) {
+      store_record_value(l, dp, dst_t, {sp, src_t});
+    } else {
+      Val v = load_record_value(l, sp, src_t);
+      store_record_value(l, dp, dst_t, l.convert(v, dst_t));
+    }
+    llvm::Value* next = b.CreateAdd(k, l.i64(1));
+    k->addIncoming(next, b.GetInsertBlock());
+    b.CreateCondBr(b.CreateICmpULT(next, l.i64(total)), loop, done);
+    b.SetInsertPoint(done);
+    return;
+  }
+  Val v = l.convert(value, t);
+  b.CreateAlignedStore(l.to_memory(v.v, t), address, llvm::Align(ir::abi_alignment(t)));
+}
+
+Val lower_record_field(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
+  FieldRef f = field_of(l, e, inf);
+  return l.convert(load_record_value(l, f.address, f.field->type), inf.type);
+}
+
+void store_record_field(Lowerer& l, const ast::Expr* target, Val value) {
+  const sema::ExprInfo& inf = l.info(target);
+  FieldRef f = field_of(l, target, inf);
+  store_record_value(l, f.address, f.field->type, value);
+}
+
+void register_records(std::map<std::string, IntrinsicFn>& table) { table["record.field"] = lower_record_field; }
+
+}  // namespace cuhost::codegen

@@ -1,0 +1,23 @@
+// Record values in lowering (lowering/records.cpp): a record's register value
+// is the address of its bytes. Used by the visitor (field reads and writes)
+// and by arrays of records (elements are addresses; element stores copy).
+#pragma once
+
+#include "codegen/lowering/lowerer.h"
+#include "ir/records.h"
+
+namespace cuhost::codegen {
+
+llvm::Value* record_field_address(Lowerer& l, llvm::Value* record, const ir::RecordField& f);
+// The value of type `t` stored at `address`: a scalar load, a record (the
+// address itself) or a nested array's C-ordered view.
+Val load_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t);
+// Stores `value` as a `t` at `address` (records and nested arrays are copied).
+void store_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, Val value);
+void copy_record(Lowerer& l, llvm::Value* dst, llvm::Value* src, const ir::Type* rec);
+// A field read (r.x, r['x'], r[0]) and a field write.
+Val lower_record_field(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf);
+void store_record_field(Lowerer& l, const ast::Expr* target, Val value);
+void register_records(std::map<std::string, IntrinsicFn>& table);
+
+}  // namespace cuhost::codegen
