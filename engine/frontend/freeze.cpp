@@ -343,6 +343,16 @@ GlobalValue freeze_global(PyObject* value) {
       return g;
     }
   }
+  // Device-only functions defined in Python (cuda.fp16.hadd, the bf16
+  // bindings) name the engine intrinsic they stand for.
+  if (!PyType_Check(value)) {
+    if (PyRef key = py_attr(value, "_cuhost_intrinsic"); key && PyUnicode_Check(key.get())) {
+      g.kind = GlobalValue::Kind::Intrinsic;
+      g.key = py_str(key.get());
+      return g;
+    }
+    if (PyErr_Occurred()) PyErr_Clear();
+  }
   const auto& keys = known_objects();
   auto it = keys.find(value);
   if (it != keys.end()) {

@@ -75,7 +75,7 @@ std::string Type::str() const {
     case TypeKind::NoneType: return "none";
     case TypeKind::Boolean: return "bool";
     case TypeKind::Integer: return concat_int_name(*this);
-    case TypeKind::Float: return "float" + std::to_string(bits);
+    case TypeKind::Float: return key.empty() ? "float" + std::to_string(bits) : key;
     case TypeKind::Complex: return "complex" + std::to_string(bits);
     case TypeKind::Array: {
       std::ostringstream o;
@@ -193,6 +193,24 @@ const Type* float64() {
   }();
   return t;
 }
+const Type* float16() {
+  static const Type* t = [] {
+    Type x = make(TypeKind::Float);
+    x.bits = 16;
+    return intern(std::move(x));
+  }();
+  return t;
+}
+const Type* bfloat16() {
+  static const Type* t = [] {
+    Type x = make(TypeKind::Float);
+    x.bits = 16;
+    x.key = "bfloat16";
+    return intern(std::move(x));
+  }();
+  return t;
+}
+bool is_bfloat16(const Type* t) { return t == bfloat16(); }
 const Type* complex64() {
   static const Type* t = [] {
     Type x = make(TypeKind::Complex);
@@ -323,6 +341,10 @@ const Type* scalar_by_name(const std::string& name) {
       {"ulong", uint64},
       {"ulonglong", uint64},
       {"size_t", uint64},
+      {"float16", float16},
+      {"f2", float16},
+      {"half", float16},
+      {"bfloat16", bfloat16},
       {"float32", float32},
       {"f4", float32},
       {"single", float32},

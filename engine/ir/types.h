@@ -15,7 +15,7 @@ enum class TypeKind : std::uint8_t {
   NoneType,
   Boolean,
   Integer,   // bits + is_signed
-  Float,     // bits 32 or 64 (16 later)
+  Float,     // bits 16, 32 or 64; bits 16 with key "bfloat16" is bfloat16 (see half.h users)
   Complex,   // bits of the whole value: 64 or 128
   Array,     // dtype, ndim, layout, readonly
   Tuple,     // elements (homogeneous tuples print as UniTuple)
@@ -75,6 +75,9 @@ const Type* uint32();
 const Type* uint64();
 const Type* float32();
 const Type* float64();
+const Type* float16();   // IEEE half
+const Type* bfloat16();  // Float, bits 16, key "bfloat16"
+bool is_bfloat16(const Type* t);
 const Type* complex64();
 const Type* complex128();
 const Type* array(const Type* dtype, int ndim, Layout layout, bool readonly = false);

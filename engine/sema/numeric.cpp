@@ -57,13 +57,19 @@ const ir::Type* promote(const ir::Type* a, const ir::Type* b) {
     const ir::Type* o = c == a ? b : a;
     if (o->kind == ir::TypeKind::Complex) return a->bits >= b->bits ? a : b;
     const ir::Type* f = o->is_float() ? o : float_for_int(o);
-    return (c->bits == 64 && f->bits == 32) ? ir::complex64() : ir::complex128();
+    return (c->bits == 64 && f->bits <= 32) ? ir::complex64() : ir::complex128();
   }
   // At least one float.
-  if (a->is_float() && b->is_float()) return a->bits >= b->bits ? a : b;
+  if (a->is_float() && b->is_float()) {
+    // float16 with bfloat16: neither holds the other (ml_dtypes: float32).
+    if (a->bits == 16 && b->bits == 16) return ir::float32();
+    return a->bits >= b->bits ? a : b;
+  }
   const ir::Type* f = a->is_float() ? a : b;
   const ir::Type* i = a->is_float() ? b : a;
   if (f->bits >= 64) return f;
+  // NumPy: 8-bit integers fit a 16-bit float (promote_types(int8, float16) is float16).
+  if (f->bits == 16 && i->bits <= 8) return f;
   return float_for_int(i);
 }
 

@@ -59,7 +59,9 @@ llvm::Type* llvm_type_of(llvm::LLVMContext& c, const ir::Type* t) {
   switch (t->kind) {
     case K::Boolean: return llvm::Type::getInt1Ty(c);
     case K::Integer: return llvm::Type::getIntNTy(c, t->bits);
-    case K::Float: return t->bits == 32 ? llvm::Type::getFloatTy(c) : llvm::Type::getDoubleTy(c);
+    case K::Float:
+      if (t->bits == 16) return ir::is_bfloat16(t) ? llvm::Type::getBFloatTy(c) : llvm::Type::getHalfTy(c);
+      return t->bits == 32 ? llvm::Type::getFloatTy(c) : llvm::Type::getDoubleTy(c);
     case K::Complex: {
       llvm::Type* f = t->bits == 64 ? llvm::Type::getFloatTy(c) : llvm::Type::getDoubleTy(c);
       return llvm::StructType::get(c, {f, f});
@@ -143,6 +145,9 @@ Val Lowerer::convert(Val v, const ir::Type* to) {
     return convert_optional(*this, v, to);
   if (!to || from == to || !v.v) return {v.v, to ? to : from};
   auto& b = builder_;
+  if ((ir::is_bfloat16(from) || ir::is_bfloat16(to)) && from->is_scalar() && to->is_scalar() &&
+      to->kind != K::Boolean && from->kind != K::Complex && to->kind != K::Complex)
+    return bf16_convert(*this, v, to, to->kind == K::Integer ? 'z' : 'n');
   if (to->kind == K::Boolean) return {truth(v), to};
   if (to->kind == K::Complex) return complex_convert(*this, v, to);
   if (from->kind == K::Boolean) {

@@ -219,6 +219,13 @@ void register_memory(std::map<std::string, IntrinsicFn>& table);
 void register_arrays(std::map<std::string, IntrinsicFn>& table);
 void register_print(std::map<std::string, IntrinsicFn>& table);
 void register_complex(std::map<std::string, IntrinsicFn>& table);
+void register_half(std::map<std::string, IntrinsicFn>& table);
+
+// Half precision (lowering/half.cpp). Modes: 'n' nearest even, 'z' toward
+// zero, 'd' down, 'u' up.
+llvm::Value* bf16_to_float(Lowerer& l, llvm::Value* v);                  // bfloat -> float (exact)
+llvm::Value* bf16_from_float(Lowerer& l, llvm::Value* v, char mode);    // float or double -> bfloat
+Val bf16_convert(Lowerer& l, Val v, const ir::Type* to, char mode);    // either side bfloat16
 
 // Complex values (lowering/complex.cpp): {F, F} structs.
 Val complex_convert(Lowerer& l, Val v, const ir::Type* to);  // number or complex -> complex `to`
