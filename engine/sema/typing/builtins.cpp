@@ -1,5 +1,8 @@
 // Typing of Python builtins inside kernels: abs min max round len range and
 // the casts int() float() bool() (and type objects called as casts).
+#include <cctype>
+#include <cstdlib>
+
 #include "sema/typer.h"
 
 namespace cuhost::sema {
@@ -77,6 +80,23 @@ const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::strin
   std::string name = key.substr(9);
   // numba: int() keeps an integer's type, float() keeps a float's type.
   if (name == "complex") return type_complex_ctor(t, c, info);
+  if (name == "float" && c.args.size() == 1 && c.keywords.empty()) {
+    // float("nan"), float("inf"), float("-1.5"): folded like Python parses them.
+    const ir::Type* a = t.type_of(c.args[0].get());
+    if (a->kind == ir::TypeKind::StringLiteral) {
+      std::string s = a->key;
+      while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+      size_t start = 0;
+      while (start < s.size() && std::isspace(static_cast<unsigned char>(s[start]))) ++start;
+      s = s.substr(start);
+      char* end = nullptr;
+      double v = s.empty() ? 0.0 : std::strtod(s.c_str(), &end);
+      if (s.empty() || end != s.c_str() + s.size())
+        t.typing_error(&c, concat("could not convert string to float: '", a->key, "'"));
+      t.info(&c).constant = ir::ConstValue::floating(v);
+      return ir::float64();
+    }
+  }
   if (name == "int" || name == "float") {
     const ir::Type* target = name == "int" ? ir::int64() : ir::float64();
     if (c.args.size() == 1 && c.keywords.empty()) {

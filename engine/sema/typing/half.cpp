@@ -212,8 +212,9 @@ const ir::Type* type_half_call(Typer& t, const ast::Call& c, const std::string& 
   if (elem == ir::bfloat16() && bf16_conversion(name, &from, &to, &mode, &bitcast)) {
     auto args = t.bind(c, name, {"x"}, 1, t.info(&c));
     const ir::Type* at = t.type_of(args[0]);
-    bool ok = bitcast ? (at == from || (at->is_integer() && at->bits == 16 && !from->is_float()))
-                      : (at->is_number() || at->kind == ir::TypeKind::Boolean) && at->kind != ir::TypeKind::Complex;
+    // numba-cuda's bindings convert their argument to the parameter type
+    // implicitly (bfloat16_as_int16(np.int16(x)) first makes x a bfloat16).
+    bool ok = (at->is_number() || at->kind == ir::TypeKind::Boolean) && at->kind != ir::TypeKind::Complex;
     if (!ok) t.typing_error(args[0], concat(name, "() takes a ", display(from), " argument, not ", display(at)));
     t.info(&c).param_types = {from};
     return to;
