@@ -7,6 +7,7 @@
 // (libgcc 12 has none). bfloat16 arithmetic is done in float and rounded
 // once: exact, since float holds more than twice bfloat16's precision.
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 
 #include "codegen/lowering/lowerer.h"
@@ -113,6 +114,47 @@ Val bf16_convert(Lowerer& l, Val v, const ir::Type* to, char mode) {
   return {bf16_from_float(l, x, mode), to};
 }
 
+llvm::Value* half_abs(Lowerer& l, llvm::Value* v) {
+  if (!l.hooks().is_gpu()) return l.b().CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
+  // LLVM 19 widens fabs.f16 to f32; PTX has abs.f16 (sm_53+), as numba-cuda emits.
+  auto* fty = llvm::FunctionType::get(v->getType(), {v->getType()}, false);
+  return l.b().CreateCall(llvm::InlineAsm::get(fty, "abs.f16 $0, $1;", "=h,h", false), {v});
+}
+
+Val half_int_convert(Lowerer& l, Val v, const ir::Type* to) {
+  auto& b = l.b();
+  const bool gpu = l.hooks().is_gpu();
+  if (v.t->kind == ir::TypeKind::Integer) {
+    // Integer -> float16 rounds to nearest even (cvt.rn.f16.<int>).
+    if (!gpu) {
+      llvm::Type* h = llvm_type_of(l.ctx(), to);
+      return {v.t->is_signed ? b.CreateSIToFP(v.v, h) : b.CreateUIToFP(v.v, h), to};
+    }
+    llvm::Value* x = v.v;
+    const char* reg = "h";
+    if (v.t->bits == 8) x = v.t->is_signed ? b.CreateSExt(x, b.getInt16Ty()) : b.CreateZExt(x, b.getInt16Ty());
+    if (v.t->bits == 32) reg = "r";
+    if (v.t->bits == 64) reg = "l";
+    std::string text = concat("cvt.rn.f16.", v.t->is_signed ? "s" : "u", v.t->bits, " $0, $1;");
+    auto* fty = llvm::FunctionType::get(b.getHalfTy(), {x->getType()}, false);
+    return {b.CreateCall(llvm::InlineAsm::get(fty, text, std::string("=h,") + reg, false), {x}), to};
+  }
+  // float16 -> integer: numba-cuda rounds to the nearest integer (cvt.rni,
+  // saturating, NaN to 0), unlike the truncation of float32/float64.
+  if (!gpu) {
+    llvm::Value* r = b.CreateUnaryIntrinsic(llvm::Intrinsic::rint, b.CreateFPExt(v.v, b.getFloatTy()));
+    auto sat = to->is_signed ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+    return {b.CreateIntrinsic(sat, {llvm_type_of(l.ctx(), to), r->getType()}, {r}), to};
+  }
+  llvm::Type* rt = to->bits == 8 ? b.getInt16Ty() : llvm_type_of(l.ctx(), to);
+  const char* reg = to->bits <= 16 ? "h" : to->bits == 32 ? "r" : "l";
+  std::string text = concat("cvt.rni.", to->is_signed ? "s" : "u", to->bits, ".f16 $0, $1;");
+  auto* fty = llvm::FunctionType::get(rt, {v.v->getType()}, false);
+  llvm::Value* r = b.CreateCall(llvm::InlineAsm::get(fty, text, std::string("=") + reg + ",h", false), {v.v});
+  if (to->bits == 8) r = b.CreateTrunc(r, b.getInt8Ty());
+  return {r, to};
+}
+
 namespace {
 
 const ir::Type* elem_of(const std::string& key) {
@@ -159,7 +201,7 @@ Val lower_op(Lowerer& l, const sema::ExprInfo& inf, const std::string& name) {
   if (name == "hneg") return {b.CreateFNeg(x(0).v), elem};
   if (name == "habs") {
     Val v = x(0);
-    if (!bf) return {b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v.v), elem};
+    if (!bf) return {half_abs(l, v.v), elem};
     llvm::Value* bits = b.CreateAnd(b.CreateBitCast(v.v, b.getInt16Ty()), 0x7fff);
     return {b.CreateBitCast(bits, b.getBFloatTy()), elem};
   }

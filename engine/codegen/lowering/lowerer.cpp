@@ -148,6 +148,8 @@ Val Lowerer::convert(Val v, const ir::Type* to) {
   if ((ir::is_bfloat16(from) || ir::is_bfloat16(to)) && from->is_scalar() && to->is_scalar() &&
       to->kind != K::Boolean && from->kind != K::Complex && to->kind != K::Complex)
     return bf16_convert(*this, v, to, to->kind == K::Integer ? 'z' : 'n');
+  if ((from == ir::float16() && to->kind == K::Integer) || (from->kind == K::Integer && to == ir::float16()))
+    return half_int_convert(*this, v, to);
   if (to->kind == K::Boolean) return {truth(v), to};
   if (to->kind == K::Complex) return complex_convert(*this, v, to);
   if (from->kind == K::Boolean) {

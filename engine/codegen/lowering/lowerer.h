@@ -226,6 +226,8 @@ void register_half(std::map<std::string, IntrinsicFn>& table);
 llvm::Value* bf16_to_float(Lowerer& l, llvm::Value* v);                  // bfloat -> float (exact)
 llvm::Value* bf16_from_float(Lowerer& l, llvm::Value* v, char mode);    // float or double -> bfloat
 Val bf16_convert(Lowerer& l, Val v, const ir::Type* to, char mode);    // either side bfloat16
+Val half_int_convert(Lowerer& l, Val v, const ir::Type* to);  // integer <-> float16 (numba-cuda's cvt.rn / cvt.rni)
+llvm::Value* half_abs(Lowerer& l, llvm::Value* v);             // |x| of a float16 (abs.f16 on the GPU)
 
 // Complex values (lowering/complex.cpp): {F, F} structs.
 Val complex_convert(Lowerer& l, Val v, const ir::Type* to);  // number or complex -> complex `to`
