@@ -211,6 +211,17 @@ const Type* bfloat16() {
   return t;
 }
 bool is_bfloat16(const Type* t) { return t == bfloat16(); }
+const Type* storage_float(const std::string& name) {
+  int bits = name == "bfloat16_raw" ? 16 : (name == "fp8_e5m2" || name == "fp8_e4m3" || name == "fp8_e8m0") ? 8 : 0;
+  if (!bits) return nullptr;
+  Type x = make(TypeKind::Float);
+  x.bits = bits;
+  x.key = name;
+  return intern(std::move(x));
+}
+bool is_storage_float(const Type* t) {
+  return t->kind == TypeKind::Float && !t->key.empty() && t->key != "bfloat16";
+}
 const Type* complex64() {
   static const Type* t = [] {
     Type x = make(TypeKind::Complex);
@@ -363,7 +374,8 @@ const Type* scalar_by_name(const std::string& name) {
       {"none", none_type},
   };
   auto it = names.find(name);
-  return it == names.end() ? nullptr : it->second();
+  if (it == names.end()) return storage_float(name);
+  return it->second();
 }
 
 std::string numpy_name(const Type* scalar) {

@@ -78,6 +78,11 @@ const Type* float64();
 const Type* float16();   // IEEE half
 const Type* bfloat16();  // Float, bits 16, key "bfloat16"
 bool is_bfloat16(const Type* t);
+// Storage-only floats (no arithmetic, conversions only): "fp8_e5m2",
+// "fp8_e4m3", "fp8_e8m0" (bits 8) and "bfloat16_raw" (bits 16); Float
+// types keyed by that name. nullptr for other names.
+const Type* storage_float(const std::string& name);
+bool is_storage_float(const Type* t);
 const Type* complex64();
 const Type* complex128();
 const Type* array(const Type* dtype, int ndim, Layout layout, bool readonly = false);

@@ -319,6 +319,12 @@
 // "half.math.<f>"    math.<f> with a float16/bfloat16 argument (and none
 //                    wider): param_types all that type, computed in float,
 //                    result rounded to it (isnan/isinf/isfinite: bool).
+// "cuda.fp8.<f>"     cuda_fp8.h's raw conversions (typing/fp8.cpp): cvt_float_to_fp8,
+//                    cvt_double_to_fp8, cvt_bfloat16raw_to_fp8 -> uint8 and the
+//                    *_to_e8m0 forms (param_types {source, int32 saturation,
+//                    int32 interpretation or rounding mode}); cvt_e8m0_to_bf16raw
+//                    (uint8) -> bfloat16_raw.
+// "bfloat16_raw.x"   (Attribute) the uint16 bits of a bfloat16_raw.
 // "operator.<f>"     operator.add(a, b) ...: param_types = the BinOp's
 //                    operand_types (or the comparison's common type), result
 //                    as the operator's.

@@ -42,6 +42,7 @@ static const ir::Type* unify_optional(const ir::Type* a, const ir::Type* b) {
 const ir::Type* promote(const ir::Type* a, const ir::Type* b) {
   if (a == b) return a;
   if (!is_num_or_bool(a) || !is_num_or_bool(b)) return nullptr;
+  if (ir::is_storage_float(a) || ir::is_storage_float(b)) return nullptr;  // fp8: conversions only
   if (a->kind == ir::TypeKind::Boolean) return b;
   if (b->kind == ir::TypeKind::Boolean) return a;
   if (a->is_integer() && b->is_integer()) {
@@ -108,6 +109,7 @@ const ir::Type* float_arith(const ir::Type* a, const ir::Type* b) { return promo
 
 const ir::Type* arith(const ir::Type* a, const ir::Type* b) {
   if (!is_num_or_bool(a) || !is_num_or_bool(b)) return nullptr;
+  if (ir::is_storage_float(a) || ir::is_storage_float(b)) return nullptr;
   bool a_int = a->is_integer() || a->kind == ir::TypeKind::Boolean;
   bool b_int = b->is_integer() || b->kind == ir::TypeKind::Boolean;
   if (a_int && b_int) return int_arith(a, b);
@@ -117,6 +119,7 @@ const ir::Type* arith(const ir::Type* a, const ir::Type* b) {
 bool can_convert(const ir::Type* from, const ir::Type* to) {
   if (from == to) return true;
   if (!from || !to) return false;
+  if (ir::is_storage_float(from) || ir::is_storage_float(to)) return false;  // explicit casts only
   if (is_num_or_bool(from) && is_num_or_bool(to)) {
     // Complex never converts to a real type implicitly.
     return !(from->kind == ir::TypeKind::Complex && to->kind != ir::TypeKind::Complex);

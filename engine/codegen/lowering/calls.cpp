@@ -29,6 +29,7 @@ std::map<std::string, IntrinsicFn>& table() {
     register_print(t);
     register_complex(t);
     register_half(t);
+    register_fp8(t);
   });
   return t;
 }

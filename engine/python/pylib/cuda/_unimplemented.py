@@ -34,7 +34,7 @@ _MODULES = set("""
     core.typeinfer core.untyped_passes
     cgutils codegen cudadecl cudaimpl cudamath debuginfo descriptor intrinsics itanium_mangler libdevicedecl
     libdevicefuncs libdeviceimpl lowering mathimpl models nvvmutils printimpl stubs target ufuncs vectorizers
-    flags serialize cuda_paths deviceufunc cache_hints fp8 api_util initialize locks _internal.cuda_fp8
+    flags serialize cuda_paths deviceufunc cache_hints fp8 api_util initialize locks
     cudadrv.drvapi cudadrv.mappings cudadrv.ndarray
     misc.appdirs misc.cffiimpl misc.coverage_support misc.dump_style misc.findlib misc.firstlinefinder misc.gdb_hook
     misc.literal misc.llvm_pass_timings
