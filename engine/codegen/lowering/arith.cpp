@@ -273,7 +273,7 @@ Val lower_unaryop(Lowerer& l, const ast::UnaryOp* e, const sema::ExprInfo& inf) 
     case ast::UnaryOpKind::UAdd: return l.convert(v, inf.type);
     case ast::UnaryOpKind::USub:
       if (ot->kind == ir::TypeKind::Complex) return l.convert(complex_negate(l, v), inf.type);
-      if (ot->kind == ir::TypeKind::Float) return l.convert({b.CreateFNeg(v.v), ot}, inf.type);
+      if (ot->kind == ir::TypeKind::Float) return l.convert({float_negate(l, v.v), ot}, inf.type);
       if (ot->kind == ir::TypeKind::Boolean) v = l.convert(v, inf.type);
       return l.convert({b.CreateNeg(v.v), v.t}, inf.type);
     case ast::UnaryOpKind::Invert:
@@ -295,7 +295,7 @@ void register_arith(std::map<std::string, IntrinsicFn>& table) {
     if (sema::operator_compare(name, &cop)) return {compare_values(l, cop, operand(0), operand(1)), ir::boolean()};
     Val v = operand(0);
     if (name == "pos") return v;
-    if (v.t->kind == ir::TypeKind::Float) return {l.b().CreateFNeg(v.v), v.t};
+    if (v.t->kind == ir::TypeKind::Float) return {float_negate(l, v.v), v.t};
     if (v.t->kind == ir::TypeKind::Complex) return complex_negate(l, v);
     return {l.b().CreateNeg(v.v), v.t};
   };

@@ -114,7 +114,17 @@ Val bf16_convert(Lowerer& l, Val v, const ir::Type* to, char mode) {
   return {bf16_from_float(l, x, mode), to};
 }
 
+llvm::Value* float_negate(Lowerer& l, llvm::Value* v) {
+  auto& b = l.b();
+  if (!v->getType()->isBFloatTy()) return b.CreateFNeg(v);
+  // x86 widens a bfloat fneg and rounds back through a libcall: flip the sign bit.
+  return b.CreateBitCast(b.CreateXor(b.CreateBitCast(v, b.getInt16Ty()), 0x8000), v->getType());
+}
+
 llvm::Value* half_abs(Lowerer& l, llvm::Value* v) {
+  auto& b = l.b();
+  if (v->getType()->isBFloatTy())  // clear the sign bit (no libcall round trip on x86)
+    return b.CreateBitCast(b.CreateAnd(b.CreateBitCast(v, b.getInt16Ty()), 0x7fff), v->getType());
   if (!l.hooks().is_gpu()) return l.b().CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
   // LLVM 19 widens fabs.f16 to f32; PTX has abs.f16 (sm_53+), as numba-cuda emits.
   auto* fty = llvm::FunctionType::get(v->getType(), {v->getType()}, false);
@@ -198,12 +208,9 @@ Val lower_op(Lowerer& l, const sema::ExprInfo& inf, const std::string& name) {
   // float16 add/sub/mul/div/neg/abs/fma stay native half operations (PTX
   // add.f16, ...); the rest computes in float and rounds once.
   auto x = [&](size_t i) { return arg(l, inf, i); };
-  if (name == "hneg") return {b.CreateFNeg(x(0).v), elem};
+  if (name == "hneg") return {float_negate(l, x(0).v), elem};
   if (name == "habs") {
-    Val v = x(0);
-    if (!bf) return {half_abs(l, v.v), elem};
-    llvm::Value* bits = b.CreateAnd(b.CreateBitCast(v.v, b.getInt16Ty()), 0x7fff);
-    return {b.CreateBitCast(bits, b.getBFloatTy()), elem};
+    return {half_abs(l, x(0).v), elem};
   }
   static const std::map<std::string, ast::BinOpKind> arith = {
       {"hadd", ast::BinOpKind::Add},     {"hsub", ast::BinOpKind::Sub},     {"hmul", ast::BinOpKind::Mult},
