@@ -38,7 +38,6 @@ raises(lambda: cuda.vectorize(["float32(float32)"]), "numba.cuda.np.ufunc.vector
 raises(lambda: cuda.float32x4(1, 2, 3, 4), "numba.cuda.vector_types.float32x4 is not implemented in cuhost yet "
                                            "(cuhost kernels have no vector types yet)")
 assert cuda.float4 is cuda.float32x4 and cuda.int2 is cuda.int32x2  # numba-cuda's C aliases
-raises(lambda: cuda.types.float16(1.0), "numba.cuda.types.float16 is not implemented in cuhost yet")
 
 # Probes by Python machinery see plain attribute errors, not NotImplementedError.
 assert not hasattr(create_xoroshiro128p_states, "__wrapped__")
