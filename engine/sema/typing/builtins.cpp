@@ -107,6 +107,30 @@ const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::strin
     return type_cast_call(t, c, target, name, info);
   }
   if (name == "bool") return type_cast_call(t, c, ir::boolean(), "bool", info);
+  if (name == "isinstance") {
+    // Folded from the argument's type (numba: isinstance on compile-time types).
+    auto args = t.bind(c, "isinstance", {"obj", "classinfo"}, 2, t.info(&c));
+    const ir::Type* v = t.type_of(args[0]);
+    const ir::Type* cls = t.type_of(args[1]);
+    std::vector<const ir::Type*> classes = cls->is_tuple() ? cls->elements : std::vector<const ir::Type*>{cls};
+    bool result = false;
+    for (const ir::Type* k : classes) {
+      if (k->kind == ir::TypeKind::TypeRef) {
+        result = result || k->pointee == v;
+      } else if (k->kind == ir::TypeKind::Intrinsic && (k->key == "builtins.int" || k->key == "builtins.float" ||
+                                                          k->key == "builtins.bool" || k->key == "builtins.complex")) {
+        const std::string& p = k->key;
+        result = result || (p == "builtins.int" && v->is_integer()) ||
+                 (p == "builtins.float" && v->is_float() && !ir::is_storage_float(v)) ||
+                 (p == "builtins.bool" && v->kind == ir::TypeKind::Boolean) ||
+                 (p == "builtins.complex" && v->kind == ir::TypeKind::Complex);
+      } else {
+        t.typing_error(args[1], concat("isinstance() arg 2 must be a type or a tuple of types, not ", display(k)));
+      }
+    }
+    t.info(&c).constant = ir::ConstValue::boolean(result);
+    return ir::boolean();
+  }
   if (name == "range") return type_range(t, c, info);
   if (name == "abs") {
     auto args = t.bind(c, "abs", {"x"}, 1, t.info(&c));
