@@ -129,9 +129,10 @@ const std::map<PyObject*, std::string>& known_objects() {
   }
   if (cuda) walk(k, cuda.get(), "cuda", 1);
   if (PyRef op = import("operator")) {  // operator.add(a, b) is a + b in kernels
-    for (const char* n : {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift", "and_", "or_",
-                          "xor", "iadd", "isub", "imul", "itruediv", "ifloordiv", "imod", "ipow", "ilshift",
-                          "irshift", "iand", "ior", "ixor", "lt", "le", "gt", "ge", "eq", "ne", "neg", "pos"}) {
+    for (const char* n :
+         {"add", "sub",  "mul",  "truediv", "floordiv", "mod",       "pow",  "lshift", "rshift",  "and_",    "or_",
+          "xor", "iadd", "isub", "imul",    "itruediv", "ifloordiv", "imod", "ipow",   "ilshift", "irshift", "iand",
+          "ior", "ixor", "lt",   "le",      "gt",       "ge",        "eq",   "ne",     "neg",     "pos"}) {
       if (PyRef v = py_attr(op.get(), n)) add_key(k, v.get(), std::string("operator.") + n);
     }
   }

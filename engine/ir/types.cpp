@@ -219,9 +219,7 @@ const Type* storage_float(const std::string& name) {
   x.key = name;
   return intern(std::move(x));
 }
-bool is_storage_float(const Type* t) {
-  return t->kind == TypeKind::Float && !t->key.empty() && t->key != "bfloat16";
-}
+bool is_storage_float(const Type* t) { return t->kind == TypeKind::Float && !t->key.empty() && t->key != "bfloat16"; }
 const Type* complex64() {
   static const Type* t = [] {
     Type x = make(TypeKind::Complex);

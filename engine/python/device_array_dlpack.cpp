@@ -47,7 +47,8 @@ const ir::Type* scalar_of(const DlDataType& t) {
       return (t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64) ? ir::integer(t.bits, true) : nullptr;
     case kUInt:
       return (t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64) ? ir::integer(t.bits, false) : nullptr;
-    case kFloat: return t.bits == 16 ? ir::float16() : t.bits == 32 ? ir::float32() : t.bits == 64 ? ir::float64() : nullptr;
+    case kFloat:
+      return t.bits == 16 ? ir::float16() : t.bits == 32 ? ir::float32() : t.bits == 64 ? ir::float64() : nullptr;
     case kBfloat: return t.bits == 16 ? ir::bfloat16() : nullptr;
     case kComplex: return t.bits == 64 ? ir::complex64() : t.bits == 128 ? ir::complex128() : nullptr;
     default: return nullptr;

@@ -148,8 +148,7 @@ class HostKernel final : public Kernel {
           float f = static_cast<float>(d);
           std::memcpy(slot, &f, sizeof f);
         } else if (t->bits == 16) {
-          std::uint16_t h =
-              ir::is_bfloat16(t) ? support::double_to_bfloat16_bits(d) : support::double_to_half_bits(d);
+          std::uint16_t h = ir::is_bfloat16(t) ? support::double_to_bfloat16_bits(d) : support::double_to_half_bits(d);
           std::memcpy(slot, &h, sizeof h);
         } else {
           std::memcpy(slot, &d, sizeof d);

@@ -27,14 +27,15 @@ inline std::uint32_t encode_float_bits(double d, int ebits, int mbits, RoundMode
   const int bias = (1 << (ebits - 1)) - 1;
   const std::uint32_t max_finite = inf - 1u;
   auto overflow = [&]() -> std::uint32_t {
-    bool to_inf = mode == RoundMode::NearestEven || (mode == RoundMode::Up && !sign) || (mode == RoundMode::Down && sign);
+    bool to_inf =
+        mode == RoundMode::NearestEven || (mode == RoundMode::Up && !sign) || (mode == RoundMode::Down && sign);
     return sign | (to_inf ? inf : max_finite);
   };
   if (std::isinf(a)) return sign | inf;
   if (a == 0.0) return sign;
   int x;
-  std::frexp(a, &x);  // a = f * 2^x, f in [0.5, 1)
-  int e = x - 1;      // unbiased exponent of a
+  std::frexp(a, &x);               // a = f * 2^x, f in [0.5, 1)
+  int e = x - 1;                   // unbiased exponent of a
   if (e < 1 - bias) e = 1 - bias;  // subnormal range: fixed quantum
   const double quantum = std::ldexp(1.0, e - mbits);
   const double q = a / quantum;  // exact: a power-of-two scaling

@@ -67,10 +67,11 @@ llvm::Value* encode_fp8(Lowerer& l, llvm::Value* x, const Fp8Format& f, llvm::Va
   llvm::Value* emin = llvm::ConstantInt::get(i64, 1 - f.bias);
   e = b.CreateSelect(b.CreateICmpSLT(e, emin), emin, e);
   // quantum = 2^(e - mbits), built from its exponent bits; a / quantum is exact.
-  llvm::Value* qexp = b.CreateAdd(b.CreateSub(e, llvm::ConstantInt::get(i64, f.mbits)), llvm::ConstantInt::get(i64, 1023));
+  llvm::Value* qexp =
+      b.CreateAdd(b.CreateSub(e, llvm::ConstantInt::get(i64, f.mbits)), llvm::ConstantInt::get(i64, 1023));
   llvm::Value* quantum = b.CreateBitCast(b.CreateShl(qexp, 52), b.getDoubleTy());
-  llvm::Value* q = b.CreateFDiv(b.CreateSelect(b.CreateOr(is_nan, is_inf), llvm::ConstantFP::get(b.getDoubleTy(), 0.0), a),
-                                quantum);
+  llvm::Value* q =
+      b.CreateFDiv(b.CreateSelect(b.CreateOr(is_nan, is_inf), llvm::ConstantFP::get(b.getDoubleTy(), 0.0), a), quantum);
   llvm::Value* n = b.CreateFPToUI(b.CreateUnaryIntrinsic(llvm::Intrinsic::rint, q), i64);
   // code = ((e + bias - 1) << mbits) + n covers subnormals, normals and the
   // carry into the next binade alike.

@@ -242,8 +242,8 @@ Val lower_op(Lowerer& l, const sema::ExprInfo& inf, const std::string& name) {
     return narrow(l, r, elem);
   }
   static const std::map<std::string, ast::CompareOpKind> cmp = {
-      {"heq", ast::CompareOpKind::Eq}, {"hne", ast::CompareOpKind::NotEq}, {"hgt", ast::CompareOpKind::Gt},
-      {"hge", ast::CompareOpKind::GtE}, {"hlt", ast::CompareOpKind::Lt},   {"hle", ast::CompareOpKind::LtE}};
+      {"heq", ast::CompareOpKind::Eq},  {"hne", ast::CompareOpKind::NotEq}, {"hgt", ast::CompareOpKind::Gt},
+      {"hge", ast::CompareOpKind::GtE}, {"hlt", ast::CompareOpKind::Lt},    {"hle", ast::CompareOpKind::LtE}};
   if (auto it = cmp.find(name); it != cmp.end()) {
     Val a = x(0), c = x(1);
     if (name == "hne") {  // __hne: false when either side is NaN
@@ -254,8 +254,8 @@ Val lower_op(Lowerer& l, const sema::ExprInfo& inf, const std::string& name) {
   }
   if (name == "hmax" || name == "hmin" || name == "hmax_nan" || name == "hmin_nan") {
     llvm::Value *a = widen(l, x(0)), *c = widen(l, x(1));
-    llvm::Intrinsic::ID id = name == "hmax"   ? llvm::Intrinsic::maxnum
-                             : name == "hmin" ? llvm::Intrinsic::minnum
+    llvm::Intrinsic::ID id = name == "hmax"       ? llvm::Intrinsic::maxnum
+                             : name == "hmin"     ? llvm::Intrinsic::minnum
                              : name == "hmax_nan" ? llvm::Intrinsic::maximum
                                                   : llvm::Intrinsic::minimum;
     return narrow(l, b.CreateBinaryIntrinsic(id, a, c), elem);
@@ -272,9 +272,9 @@ Val lower_op(Lowerer& l, const sema::ExprInfo& inf, const std::string& name) {
     return {r, ir::int32()};
   }
   static const std::map<std::string, std::string> unary = {
-      {"hsin", "sin"},    {"hcos", "cos"},       {"hexp", "exp"},   {"hexp2", "exp2"},    {"hexp10", "exp10"},
-      {"hlog", "log"},    {"hlog2", "log2"},     {"hlog10", "log10"}, {"hsqrt", "sqrt"},  {"hceil", "ceil"},
-      {"hfloor", "floor"}, {"htrunc", "trunc"},  {"hrint", "rint"}, {"htanh", "tanh"},    {"htanh_approx", "tanh"}};
+      {"hsin", "sin"},     {"hcos", "cos"},     {"hexp", "exp"},     {"hexp2", "exp2"}, {"hexp10", "exp10"},
+      {"hlog", "log"},     {"hlog2", "log2"},   {"hlog10", "log10"}, {"hsqrt", "sqrt"}, {"hceil", "ceil"},
+      {"hfloor", "floor"}, {"htrunc", "trunc"}, {"hrint", "rint"},   {"htanh", "tanh"}, {"htanh_approx", "tanh"}};
   if (auto it = unary.find(name); it != unary.end()) {
     return narrow(l, float_math(l, it->second, {widen(l, x(0))}), elem);
   }

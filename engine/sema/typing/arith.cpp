@@ -214,15 +214,30 @@ const ir::Type* type_unary(Typer& t, const ast::UnaryOp& e, ExprInfo& info) {
 // The operator module's functions called in kernels: operator.add(a, b) is
 // typed and lowered as `a + b` (numba-cuda supports them on its target).
 bool operator_binop(const std::string& name, ast::BinOpKind* op) {
-  static const std::map<std::string, ast::BinOpKind> m = {
-      {"add", ast::BinOpKind::Add},       {"sub", ast::BinOpKind::Sub},          {"mul", ast::BinOpKind::Mult},
-      {"truediv", ast::BinOpKind::Div},   {"floordiv", ast::BinOpKind::FloorDiv}, {"mod", ast::BinOpKind::Mod},
-      {"pow", ast::BinOpKind::Pow},       {"lshift", ast::BinOpKind::LShift},    {"rshift", ast::BinOpKind::RShift},
-      {"and_", ast::BinOpKind::BitAnd},   {"or_", ast::BinOpKind::BitOr},        {"xor", ast::BinOpKind::BitXor},
-      {"iadd", ast::BinOpKind::Add},      {"isub", ast::BinOpKind::Sub},         {"imul", ast::BinOpKind::Mult},
-      {"itruediv", ast::BinOpKind::Div},  {"ifloordiv", ast::BinOpKind::FloorDiv}, {"imod", ast::BinOpKind::Mod},
-      {"ipow", ast::BinOpKind::Pow},      {"ilshift", ast::BinOpKind::LShift},   {"irshift", ast::BinOpKind::RShift},
-      {"iand", ast::BinOpKind::BitAnd},   {"ior", ast::BinOpKind::BitOr},        {"ixor", ast::BinOpKind::BitXor}};
+  static const std::map<std::string, ast::BinOpKind> m = {{"add", ast::BinOpKind::Add},
+                                                          {"sub", ast::BinOpKind::Sub},
+                                                          {"mul", ast::BinOpKind::Mult},
+                                                          {"truediv", ast::BinOpKind::Div},
+                                                          {"floordiv", ast::BinOpKind::FloorDiv},
+                                                          {"mod", ast::BinOpKind::Mod},
+                                                          {"pow", ast::BinOpKind::Pow},
+                                                          {"lshift", ast::BinOpKind::LShift},
+                                                          {"rshift", ast::BinOpKind::RShift},
+                                                          {"and_", ast::BinOpKind::BitAnd},
+                                                          {"or_", ast::BinOpKind::BitOr},
+                                                          {"xor", ast::BinOpKind::BitXor},
+                                                          {"iadd", ast::BinOpKind::Add},
+                                                          {"isub", ast::BinOpKind::Sub},
+                                                          {"imul", ast::BinOpKind::Mult},
+                                                          {"itruediv", ast::BinOpKind::Div},
+                                                          {"ifloordiv", ast::BinOpKind::FloorDiv},
+                                                          {"imod", ast::BinOpKind::Mod},
+                                                          {"ipow", ast::BinOpKind::Pow},
+                                                          {"ilshift", ast::BinOpKind::LShift},
+                                                          {"irshift", ast::BinOpKind::RShift},
+                                                          {"iand", ast::BinOpKind::BitAnd},
+                                                          {"ior", ast::BinOpKind::BitOr},
+                                                          {"ixor", ast::BinOpKind::BitXor}};
   auto it = m.find(name);
   if (it == m.end()) return false;
   *op = it->second;
@@ -231,8 +246,8 @@ bool operator_binop(const std::string& name, ast::BinOpKind* op) {
 
 bool operator_compare(const std::string& name, ast::CompareOpKind* op) {
   static const std::map<std::string, ast::CompareOpKind> m = {
-      {"lt", ast::CompareOpKind::Lt}, {"le", ast::CompareOpKind::LtE}, {"gt", ast::CompareOpKind::Gt},
-      {"ge", ast::CompareOpKind::GtE}, {"eq", ast::CompareOpKind::Eq}, {"ne", ast::CompareOpKind::NotEq}};
+      {"lt", ast::CompareOpKind::Lt},  {"le", ast::CompareOpKind::LtE}, {"gt", ast::CompareOpKind::Gt},
+      {"ge", ast::CompareOpKind::GtE}, {"eq", ast::CompareOpKind::Eq},  {"ne", ast::CompareOpKind::NotEq}};
   auto it = m.find(name);
   if (it == m.end()) return false;
   *op = it->second;

@@ -118,7 +118,7 @@ const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::strin
       if (k->kind == ir::TypeKind::TypeRef) {
         result = result || k->pointee == v;
       } else if (k->kind == ir::TypeKind::Intrinsic && (k->key == "builtins.int" || k->key == "builtins.float" ||
-                                                          k->key == "builtins.bool" || k->key == "builtins.complex")) {
+                                                        k->key == "builtins.bool" || k->key == "builtins.complex")) {
         const std::string& p = k->key;
         result = result || (p == "builtins.int" && v->is_integer()) ||
                  (p == "builtins.float" && v->is_float() && !ir::is_storage_float(v)) ||

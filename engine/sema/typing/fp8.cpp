@@ -23,9 +23,9 @@ const ir::Type* bf16raw() { return ir::storage_float("bfloat16_raw"); }
 
 const std::map<std::string, Cvt>& conversions() {
   static const std::map<std::string, Cvt> m = {
-      {"cvt_float_to_fp8", {ir::float32, ir::uint8, 3}},      {"cvt_double_to_fp8", {ir::float64, ir::uint8, 3}},
-      {"cvt_bfloat16raw_to_fp8", {bf16raw, ir::uint8, 3}},    {"cvt_float_to_e8m0", {ir::float32, ir::uint8, 3}},
-      {"cvt_double_to_e8m0", {ir::float64, ir::uint8, 3}},    {"cvt_bfloat16raw_to_e8m0", {bf16raw, ir::uint8, 3}},
+      {"cvt_float_to_fp8", {ir::float32, ir::uint8, 3}},   {"cvt_double_to_fp8", {ir::float64, ir::uint8, 3}},
+      {"cvt_bfloat16raw_to_fp8", {bf16raw, ir::uint8, 3}}, {"cvt_float_to_e8m0", {ir::float32, ir::uint8, 3}},
+      {"cvt_double_to_e8m0", {ir::float64, ir::uint8, 3}}, {"cvt_bfloat16raw_to_e8m0", {bf16raw, ir::uint8, 3}},
       {"cvt_e8m0_to_bf16raw", {ir::uint8, bf16raw, 1}}};
   return m;
 }
@@ -39,9 +39,12 @@ bool resolve_fp8_key(const std::string& key, ExprInfo& info) {
     return true;
   }
   std::string name;
-  if (key.rfind(mod + ".", 0) == 0) name = key.substr(mod.size() + 1);
-  else if (key.rfind("cuda.fp8.", 0) == 0) name = key.substr(9);
-  else return false;
+  if (key.rfind(mod + ".", 0) == 0)
+    name = key.substr(mod.size() + 1);
+  else if (key.rfind("cuda.fp8.", 0) == 0)
+    name = key.substr(9);
+  else
+    return false;
   if (const ir::Type* s = ir::storage_float(name); s && name != "bfloat16_raw") {
     info.type = ir::type_ref(s);
     return true;
@@ -58,9 +61,9 @@ const ir::Type* type_fp8_call(Typer& t, const ast::Call& c, const std::string& k
   auto it = conversions().find(name);
   if (it == conversions().end()) return nullptr;
   const Cvt& cv = it->second;
-  std::vector<std::string> params = {"x", "saturate", cv.result == ir::uint8 && name.find("e8m0") == std::string::npos
-                                                          ? "fp8_interpretation"
-                                                          : "rounding"};
+  std::vector<std::string> params = {
+      "x", "saturate",
+      cv.result == ir::uint8 && name.find("e8m0") == std::string::npos ? "fp8_interpretation" : "rounding"};
   params.resize(cv.nargs);
   auto args = t.bind(c, name, params, cv.nargs, t.info(&c));
   const ir::Type* x = t.type_of(args[0]);
@@ -71,8 +74,8 @@ const ir::Type* type_fp8_call(Typer& t, const ast::Call& c, const std::string& k
   for (size_t i = 1; i < args.size(); ++i) {
     const ir::Type* a = t.type_of(args[i]);
     if (!(a->is_integer() || a->kind == ir::TypeKind::Boolean))
-      t.typing_error(args[i], concat(name, "() argument '", params[i], "' must be an integer enum value, not ",
-                                     display(a)));
+      t.typing_error(args[i],
+                     concat(name, "() argument '", params[i], "' must be an integer enum value, not ", display(a)));
     ptypes.push_back(ir::int32());
   }
   t.info(&c).param_types = ptypes;

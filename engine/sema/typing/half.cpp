@@ -15,9 +15,9 @@ namespace {
 bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 
 const std::set<std::string>& binary_ops() {
-  static const std::set<std::string> s = {"hadd",     "hsub",     "hmul",     "hdiv", "hadd_rn", "hsub_rn",
-                                          "hmul_rn",  "hadd_sat", "hsub_sat", "hmul_sat", "hmax", "hmin",
-                                          "hmax_nan", "hmin_nan"};
+  static const std::set<std::string> s = {"hadd",    "hsub",    "hmul",     "hdiv",     "hadd_rn",
+                                          "hsub_rn", "hmul_rn", "hadd_sat", "hsub_sat", "hmul_sat",
+                                          "hmax",    "hmin",    "hmax_nan", "hmin_nan"};
   return s;
 }
 const std::set<std::string>& ternary_ops() {
@@ -25,9 +25,9 @@ const std::set<std::string>& ternary_ops() {
   return s;
 }
 const std::set<std::string>& unary_ops() {
-  static const std::set<std::string> s = {"hneg",  "habs",  "hsin",  "hcos",   "hexp",  "hexp2",       "hexp10",
-                                          "hlog",  "hlog2", "hlog10", "hsqrt", "hrsqrt", "hrcp",       "hceil",
-                                          "hfloor", "htrunc", "hrint", "htanh", "htanh_approx"};
+  static const std::set<std::string> s = {"hneg",   "habs",   "hsin",   "hcos",  "hexp",        "hexp2", "hexp10",
+                                          "hlog",   "hlog2",  "hlog10", "hsqrt", "hrsqrt",      "hrcp",  "hceil",
+                                          "hfloor", "htrunc", "hrint",  "htanh", "htanh_approx"};
   return s;
 }
 const std::set<std::string>& compare_ops() {
@@ -37,16 +37,15 @@ const std::set<std::string>& compare_ops() {
 
 // Functions of numba.cuda.fp16 (numba-cuda's documented set).
 bool fp16_has(const std::string& n) {
-  static const std::set<std::string> extra_bf16_only = {"hadd_rn",  "hsub_rn",  "hmul_rn",   "hadd_sat",
-                                                        "hsub_sat", "hmul_sat", "hfma_sat",  "hfma_relu",
-                                                        "hmax_nan", "hmin_nan", "htanh",     "htanh_approx"};
+  static const std::set<std::string> extra_bf16_only = {"hadd_rn",  "hsub_rn",  "hmul_rn",  "hadd_sat",
+                                                        "hsub_sat", "hmul_sat", "hfma_sat", "hfma_relu",
+                                                        "hmax_nan", "hmin_nan", "htanh",    "htanh_approx"};
   if (extra_bf16_only.count(n)) return false;
   return binary_ops().count(n) || ternary_ops().count(n) || unary_ops().count(n) || compare_ops().count(n);
 }
 
 const std::set<std::string>& int_names() {
-  static const std::set<std::string> s = {"int8",  "uint8",  "int16", "uint16", "int32",
-                                          "uint32", "int64", "uint64"};
+  static const std::set<std::string> s = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"};
   return s;
 }
 
@@ -109,10 +108,14 @@ bool resolve_half_key(const std::string& key, ExprInfo& info) {
   }
   std::string name;
   bool fp16 = starts_with(key, "cuda.fp16.");
-  if (fp16) name = key.substr(10);
-  else if (starts_with(key, "cuda.bf16.")) name = key.substr(10);
-  else if (starts_with(key, "cuda._internal.cuda_bf16.")) name = key.substr(25);
-  else return false;
+  if (fp16)
+    name = key.substr(10);
+  else if (starts_with(key, "cuda.bf16."))
+    name = key.substr(10);
+  else if (starts_with(key, "cuda._internal.cuda_bf16."))
+    name = key.substr(25);
+  else
+    return false;
   if (fp16) {
     if (!fp16_has(name)) return false;
     info.type = ir::intrinsic("cuda.fp16." + name);
@@ -151,10 +154,10 @@ const ir::Type* type_half_call(Typer& t, const ast::Call& c, const std::string& 
       if (at->is_float() && at->bits == 16) elem = elem && elem != at ? ir::float32() : at;
     }
     if (!elem || elem->bits != 16) return nullptr;
-    static const std::set<std::string> unary = {"sin",   "cos",  "tan",   "asin",  "acos",  "atan", "sinh",
-                                                "cosh",  "tanh", "asinh", "acosh", "atanh", "exp",  "expm1",
-                                                "exp2",  "log",  "log1p", "log2",  "log10", "fabs", "floor",
-                                                "ceil",  "trunc", "sqrt", "erf",   "erfc",  "gamma", "lgamma"};
+    static const std::set<std::string> unary = {"sin",  "cos",   "tan",   "asin",  "acos",  "atan",  "sinh",
+                                                "cosh", "tanh",  "asinh", "acosh", "atanh", "exp",   "expm1",
+                                                "exp2", "log",   "log1p", "log2",  "log10", "fabs",  "floor",
+                                                "ceil", "trunc", "sqrt",  "erf",   "erfc",  "gamma", "lgamma"};
     static const std::set<std::string> binary = {"pow", "atan2", "hypot", "copysign", "fmod"};
     if (name == "isnan" || name == "isinf" || name == "isfinite") {
       auto args = t.bind(c, name, {"x"}, 1, t.info(&c));
@@ -168,8 +171,7 @@ const ir::Type* type_half_call(Typer& t, const ast::Call& c, const std::string& 
     auto args = t.bind(c, name, params, n, t.info(&c));
     for (const ast::Expr* a : args) {
       const ir::Type* at = t.type_of(a);
-      if (!(at->is_number() || at->kind == ir::TypeKind::Boolean) || at->kind == ir::TypeKind::Complex)
-        return nullptr;
+      if (!(at->is_number() || at->kind == ir::TypeKind::Boolean) || at->kind == ir::TypeKind::Complex) return nullptr;
       if (at->is_float() && at->bits > 16) return nullptr;  // a wider float decides: the math module types it
     }
     t.info(&c).param_types = std::vector<const ir::Type*>(n, elem);
