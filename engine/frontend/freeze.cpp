@@ -111,8 +111,7 @@ const std::map<PyObject*, std::string>& known_objects() {
   k.keep.clear();
   k.cuda_size = size;
   if (PyRef builtins = import("builtins")) {
-    for (const char* n :
-         {"abs", "min", "max", "round", "int", "float", "bool", "len", "range", "complex", "print", "isinstance"}) {
+    for (const char* n : {"abs", "min", "max", "round", "int", "float", "bool", "len", "range", "complex", "print"}) {
       if (PyRef v = py_attr(builtins.get(), n)) add_key(k, v.get(), std::string("builtins.") + n);
     }
   }
@@ -128,14 +127,6 @@ const std::map<PyObject*, std::string>& known_objects() {
     }
   }
   if (cuda) walk(k, cuda.get(), "cuda", 1);
-  if (PyRef op = import("operator")) {  // operator.add(a, b) is a + b in kernels
-    for (const char* n :
-         {"add", "sub",  "mul",  "truediv", "floordiv", "mod",       "pow",  "lshift", "rshift",  "and_",    "or_",
-          "xor", "iadd", "isub", "imul",    "itruediv", "ifloordiv", "imod", "ipow",   "ilshift", "irshift", "iand",
-          "ior", "ixor", "lt",   "le",      "gt",       "ge",        "eq",   "ne",     "neg",     "pos"}) {
-      if (PyRef v = py_attr(op.get(), n)) add_key(k, v.get(), std::string("operator.") + n);
-    }
-  }
   if (PyRef np = import("numpy")) {
     for (const char* n :
          {"sqrt",  "sin",      "cos",      "tan",   "arcsin",  "arccos", "arctan", "arctan2", "sinh",
@@ -144,6 +135,9 @@ const std::map<PyObject*, std::string>& known_objects() {
           "hypot", "copysign", "fmod",     "power", "minimum", "maximum"}) {
       if (PyRef v = py_attr(np.get(), n)) add_key(k, v.get(), std::string("numpy.") + n);
     }
+  }
+  if (PyRef builtins = import("builtins")) {  // folded by typing from compile-time types
+    if (PyRef v = py_attr(builtins.get(), "isinstance")) add_key(k, v.get(), "builtins.isinstance");
   }
   return k.keys;
 }

@@ -325,9 +325,6 @@
 //                    int32 interpretation or rounding mode}); cvt_e8m0_to_bf16raw
 //                    (uint8) -> bfloat16_raw.
 // "bfloat16_raw.x"   (Attribute) the uint16 bits of a bfloat16_raw.
-// "operator.<f>"     operator.add(a, b) ...: param_types = the BinOp's
-//                    operand_types (or the comparison's common type), result
-//                    as the operator's.
 // --- FFI ------------------------------------------------------------------------
 // "ffi.from_buffer"  ffi.from_buffer(arr) -> CPointer(dtype); arr must be C- or
 //                    F-contiguous (layout C or F), else TypingError.

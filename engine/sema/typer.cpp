@@ -588,7 +588,7 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
     case ir::TypeKind::Intrinsic: {
       const std::string& key = ft->key;
       using Rule = const ir::Type* (*)(Typer&, const ast::Call&, const std::string&, ExprInfo&);
-      for (Rule rule : {type_half_call, type_fp8_call, type_operator_call, type_builtin_call, type_math_call,
+      for (Rule rule : {type_half_call, type_fp8_call, type_builtin_call, type_math_call,
                         type_cuda_indexing_call, type_atomic_call, type_warp_call, type_array_call, type_libdevice_call,
                         type_ffi_call, type_print_call, type_complex_call}) {
         if (const ir::Type* t = rule(*this, c, key, info(&c))) {

@@ -138,8 +138,6 @@ const ir::Type* type_warp_call(Typer& t, const ast::Call& c, const std::string& 
 // Half precision (typing/half.cpp): cuda.fp16.*, the bf16 bindings
 // ("cuda.bf16.*") and math.* on float16/bfloat16 arguments ("half.math.*").
 const ir::Type* type_half_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
-// operator.add(a, b) ... (typing/arith.cpp): typed as the operator.
-const ir::Type* type_operator_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 bool resolve_half_key(const std::string& key, ExprInfo& info);
 // fp8 and bfloat16_raw (typing/fp8.cpp): "cuda.fp8.*" conversions, the
 // fp8 type objects, and bfloat16_raw's .x attribute.

@@ -7,7 +7,6 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "codegen/lowering/lowerer.h"
-#include "sema/operator_names.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -286,19 +285,6 @@ Val lower_unaryop(Lowerer& l, const ast::UnaryOp* e, const sema::ExprInfo& inf) 
 }
 
 void register_arith(std::map<std::string, IntrinsicFn>& table) {
-  table["operator."] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
-    std::string name = inf.intrinsic.substr(9);
-    auto operand = [&](size_t i) { return l.expr_as(inf.ordered_args.at(i), inf.param_types.at(i)); };
-    ast::BinOpKind bop;
-    ast::CompareOpKind cop;
-    if (sema::operator_binop(name, &bop)) return binary_op(l, bop, operand(0), operand(1), inf.type, e->loc);
-    if (sema::operator_compare(name, &cop)) return {compare_values(l, cop, operand(0), operand(1)), ir::boolean()};
-    Val v = operand(0);
-    if (name == "pos") return v;
-    if (v.t->kind == ir::TypeKind::Float) return {float_negate(l, v.v), v.t};
-    if (v.t->kind == ir::TypeKind::Complex) return complex_negate(l, v);
-    return {l.b().CreateNeg(v.v), v.t};
-  };
   table["cast"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     CUHOST_CHECK(!inf.ordered_args.empty()) << "cast without argument";
     return l.convert(l.expr(inf.ordered_args[0]), inf.type);

@@ -2,7 +2,6 @@
 // arithmetic on int64/uint64 machine integers, float32 kept only when both
 // sides fit it, true division, Python floor division and modulo), with
 // folding of integer constants so literal shapes like `N * 2` stay literal.
-#include "sema/operator_names.h"
 #include "sema/typer.h"
 
 namespace cuhost::sema {
@@ -209,84 +208,6 @@ const ir::Type* type_unary(Typer& t, const ast::UnaryOp& e, ExprInfo& info) {
   if (c && c->kind == ir::ConstValue::Kind::Float && e.op == ast::UnaryOpKind::USub && c->type == v)
     inf.constant = ir::ConstValue::floating(-c->f, v);
   return result;
-}
-
-// The operator module's functions called in kernels: operator.add(a, b) is
-// typed and lowered as `a + b` (numba-cuda supports them on its target).
-bool operator_binop(const std::string& name, ast::BinOpKind* op) {
-  static const std::map<std::string, ast::BinOpKind> m = {{"add", ast::BinOpKind::Add},
-                                                          {"sub", ast::BinOpKind::Sub},
-                                                          {"mul", ast::BinOpKind::Mult},
-                                                          {"truediv", ast::BinOpKind::Div},
-                                                          {"floordiv", ast::BinOpKind::FloorDiv},
-                                                          {"mod", ast::BinOpKind::Mod},
-                                                          {"pow", ast::BinOpKind::Pow},
-                                                          {"lshift", ast::BinOpKind::LShift},
-                                                          {"rshift", ast::BinOpKind::RShift},
-                                                          {"and_", ast::BinOpKind::BitAnd},
-                                                          {"or_", ast::BinOpKind::BitOr},
-                                                          {"xor", ast::BinOpKind::BitXor},
-                                                          {"iadd", ast::BinOpKind::Add},
-                                                          {"isub", ast::BinOpKind::Sub},
-                                                          {"imul", ast::BinOpKind::Mult},
-                                                          {"itruediv", ast::BinOpKind::Div},
-                                                          {"ifloordiv", ast::BinOpKind::FloorDiv},
-                                                          {"imod", ast::BinOpKind::Mod},
-                                                          {"ipow", ast::BinOpKind::Pow},
-                                                          {"ilshift", ast::BinOpKind::LShift},
-                                                          {"irshift", ast::BinOpKind::RShift},
-                                                          {"iand", ast::BinOpKind::BitAnd},
-                                                          {"ior", ast::BinOpKind::BitOr},
-                                                          {"ixor", ast::BinOpKind::BitXor}};
-  auto it = m.find(name);
-  if (it == m.end()) return false;
-  *op = it->second;
-  return true;
-}
-
-bool operator_compare(const std::string& name, ast::CompareOpKind* op) {
-  static const std::map<std::string, ast::CompareOpKind> m = {
-      {"lt", ast::CompareOpKind::Lt},  {"le", ast::CompareOpKind::LtE}, {"gt", ast::CompareOpKind::Gt},
-      {"ge", ast::CompareOpKind::GtE}, {"eq", ast::CompareOpKind::Eq},  {"ne", ast::CompareOpKind::NotEq}};
-  auto it = m.find(name);
-  if (it == m.end()) return false;
-  *op = it->second;
-  return true;
-}
-
-const ir::Type* type_operator_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info) {
-  (void)info;
-  if (key.rfind("operator.", 0) != 0) return nullptr;
-  std::string name = key.substr(9);
-  ast::BinOpKind bop;
-  ast::CompareOpKind cop;
-  if (operator_binop(name, &bop)) {
-    auto args = t.bind(c, name, {"a", "b"}, 2, t.info(&c));
-    std::vector<const ir::Type*> operands;
-    const ir::Type* r = type_binop_types(t, bop, t.type_of(args[0]), t.type_of(args[1]), &c, &operands);
-    t.info(&c).param_types = operands;
-    return r;
-  }
-  if (operator_compare(name, &cop)) {
-    auto args = t.bind(c, name, {"a", "b"}, 2, t.info(&c));
-    const ir::Type *l = t.type_of(args[0]), *r = t.type_of(args[1]);
-    const ir::Type* o = arith(l, r);
-    if (l->kind == ir::TypeKind::Boolean && r->kind == ir::TypeKind::Boolean) o = l;
-    if (!o) t.typing_error(&c, concat("cannot compare ", display(l), " and ", display(r)));
-    t.info(&c).param_types = {o, o};
-    return ir::boolean();
-  }
-  if (name == "neg" || name == "pos") {
-    auto args = t.bind(c, name, {"a"}, 1, t.info(&c));
-    const ir::Type* v = t.type_of(args[0]);
-    if (!num_or_bool(v)) t.typing_error(&c, concat("bad operand type for unary operator: ", display(v)));
-    const ir::Type* r = v->kind == ir::TypeKind::Boolean ? ir::int64()
-                        : v->is_integer()                ? (v->is_signed ? ir::int64() : ir::uint64())
-                                                         : v;
-    t.info(&c).param_types = {r};
-    return r;
-  }
-  return nullptr;
 }
 
 }  // namespace cuhost::sema

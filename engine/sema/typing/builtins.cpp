@@ -1,8 +1,5 @@
 // Typing of Python builtins inside kernels: abs min max round len range and
 // the casts int() float() bool() (and type objects called as casts).
-#include <cctype>
-#include <cstdlib>
-
 #include "sema/typer.h"
 
 namespace cuhost::sema {
