@@ -30,3 +30,10 @@ if [ ! -f /usr/local/cuda/include/nvJitLink.h ] || [ ! -f /usr/local/cuda/includ
   echo "setup: the CUDA 13 toolkit is expected at /usr/local/cuda (nvrtc.h, nvJitLink.h not found)" >&2
   exit 1
 fi
+
+# ml_dtypes: NumPy's bfloat16/float8 dtypes, which numba-cuda's bfloat16 tests
+# (and tests/scripts/half) use as references. Not in Debian 12; from PyPI.
+if ! /usr/bin/python3 -c "import ml_dtypes" 2>/dev/null; then
+  echo "setup: installing ml_dtypes"
+  /usr/bin/python3 -m pip install -q --break-system-packages "ml_dtypes==0.5.4" || echo "setup: ml_dtypes not installed (bfloat16 reference tests will be skipped)" >&2
+fi

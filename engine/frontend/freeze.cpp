@@ -144,6 +144,9 @@ const std::map<PyObject*, std::string>& known_objects() {
       if (PyRef v = py_attr(np.get(), n)) add_key(k, v.get(), std::string("numpy.") + n);
     }
   }
+  if (PyRef builtins = import("builtins")) {  // folded by typing from compile-time types
+    if (PyRef v = py_attr(builtins.get(), "isinstance")) add_key(k, v.get(), "builtins.isinstance");
+  }
   return k.keys;
 }
 
@@ -423,6 +426,16 @@ GlobalValue freeze_global(PyObject* value) {
       g.kind = GlobalValue::Kind::Ffi;
       return g;
     }
+  }
+  // Device-only functions defined in Python (cuda.fp16.hadd, the bf16
+  // bindings) name the engine intrinsic they stand for.
+  if (!PyType_Check(value)) {
+    if (PyRef key = py_attr(value, "_cuhost_intrinsic"); key && PyUnicode_Check(key.get())) {
+      g.kind = GlobalValue::Kind::Intrinsic;
+      g.key = py_str(key.get());
+      return g;
+    }
+    if (PyErr_Occurred()) PyErr_Clear();
   }
   const auto& keys = known_objects();
   auto it = keys.find(value);

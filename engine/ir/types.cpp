@@ -78,7 +78,7 @@ std::string Type::str() const {
     case TypeKind::NoneType: return "none";
     case TypeKind::Boolean: return "bool";
     case TypeKind::Integer: return concat_int_name(*this);
-    case TypeKind::Float: return "float" + std::to_string(bits);
+    case TypeKind::Float: return key.empty() ? "float" + std::to_string(bits) : key;
     case TypeKind::Complex: return "complex" + std::to_string(bits);
     case TypeKind::Array: {
       std::ostringstream o;
@@ -201,6 +201,33 @@ const Type* float64() {
   }();
   return t;
 }
+const Type* float16() {
+  static const Type* t = [] {
+    Type x = make(TypeKind::Float);
+    x.bits = 16;
+    return intern(std::move(x));
+  }();
+  return t;
+}
+const Type* bfloat16() {
+  static const Type* t = [] {
+    Type x = make(TypeKind::Float);
+    x.bits = 16;
+    x.key = "bfloat16";
+    return intern(std::move(x));
+  }();
+  return t;
+}
+bool is_bfloat16(const Type* t) { return t == bfloat16(); }
+const Type* storage_float(const std::string& name) {
+  int bits = name == "bfloat16_raw" ? 16 : (name == "fp8_e5m2" || name == "fp8_e4m3" || name == "fp8_e8m0") ? 8 : 0;
+  if (!bits) return nullptr;
+  Type x = make(TypeKind::Float);
+  x.bits = bits;
+  x.key = name;
+  return intern(std::move(x));
+}
+bool is_storage_float(const Type* t) { return t->kind == TypeKind::Float && !t->key.empty() && t->key != "bfloat16"; }
 const Type* complex64() {
   static const Type* t = [] {
     Type x = make(TypeKind::Complex);
@@ -360,6 +387,10 @@ const Type* scalar_by_name(const std::string& name) {
       {"ulong", uint64},
       {"ulonglong", uint64},
       {"size_t", uint64},
+      {"float16", float16},
+      {"f2", float16},
+      {"half", float16},
+      {"bfloat16", bfloat16},
       {"float32", float32},
       {"f4", float32},
       {"single", float32},
@@ -378,7 +409,8 @@ const Type* scalar_by_name(const std::string& name) {
       {"none", none_type},
   };
   auto it = names.find(name);
-  return it == names.end() ? nullptr : it->second();
+  if (it == names.end()) return storage_float(name);
+  return it->second();
 }
 
 std::string numpy_name(const Type* scalar) {

@@ -15,7 +15,7 @@ enum class TypeKind : std::uint8_t {
   NoneType,
   Boolean,
   Integer,   // bits + is_signed
-  Float,     // bits 32 or 64 (16 later)
+  Float,     // bits 16, 32 or 64; bits 16 with key "bfloat16" is bfloat16 (see half.h users)
   Complex,   // bits of the whole value: 64 or 128
   Array,     // dtype, ndim, layout, readonly
   Tuple,     // elements (homogeneous tuples print as UniTuple)
@@ -79,6 +79,14 @@ const Type* uint32();
 const Type* uint64();
 const Type* float32();
 const Type* float64();
+const Type* float16();   // IEEE half
+const Type* bfloat16();  // Float, bits 16, key "bfloat16"
+bool is_bfloat16(const Type* t);
+// Storage-only floats (no arithmetic, conversions only): "fp8_e5m2",
+// "fp8_e4m3", "fp8_e8m0" (bits 8) and "bfloat16_raw" (bits 16); Float
+// types keyed by that name. nullptr for other names.
+const Type* storage_float(const std::string& name);
+bool is_storage_float(const Type* t);
 const Type* complex64();
 const Type* complex128();
 const Type* array(const Type* dtype, int ndim, Layout layout, bool readonly = false);

@@ -48,7 +48,7 @@ const ir::Type* scalar_of_typestr(const char* t) {
     case 'b': return size == 1 ? ir::boolean() : nullptr;
     case 'i': return (size == 1 || size == 2 || size == 4 || size == 8) ? ir::integer(size * 8, true) : nullptr;
     case 'u': return (size == 1 || size == 2 || size == 4 || size == 8) ? ir::integer(size * 8, false) : nullptr;
-    case 'f': return size == 4 ? ir::float32() : size == 8 ? ir::float64() : nullptr;
+    case 'f': return size == 2 ? ir::float16() : size == 4 ? ir::float32() : size == 8 ? ir::float64() : nullptr;
     case 'c': return size == 8 ? ir::complex64() : size == 16 ? ir::complex128() : nullptr;
     default: return nullptr;
   }
@@ -75,6 +75,15 @@ bool describe_dtype(PyObject* dtype, const ir::Type** scalar, std::int64_t* item
   if (!str) return false;
   *scalar = scalar_of_typestr(PyUnicode_AsUTF8(str));
   Py_DECREF(str);
+  if (!*scalar && *itemsize == 2) {
+    // ml_dtypes' bfloat16 has an opaque typestr ('<V2'); its name says what it is.
+    if (PyObject* name = PyObject_GetAttrString(dtype, "name")) {
+      const char* n = PyUnicode_AsUTF8(name);
+      if (n && std::string(n) == "bfloat16") *scalar = ir::bfloat16();
+      Py_DECREF(name);
+    }
+    PyErr_Clear();
+  }
   if (!*scalar) *scalar = record_type_of_dtype(dtype);  // structured: a record type, or none
   return !PyErr_Occurred();
 }

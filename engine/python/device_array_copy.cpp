@@ -82,7 +82,14 @@ bool in_place() { return runtime::device_is_host() && !g_force_staging; }
 
 bool host_region(PyObject* ndarray, HostRegion* out, bool writable) {
   Py_buffer view;
-  if (PyObject_GetBuffer(ndarray, &view, writable ? PyBUF_RECORDS : PyBUF_RECORDS_RO) < 0) return false;
+  if (PyObject_GetBuffer(ndarray, &view, writable ? PyBUF_RECORDS : PyBUF_RECORDS_RO) < 0) {
+    // NumPy cannot describe user dtypes (ml_dtypes' bfloat16, 'E') as a
+    // buffer format; only the layout is needed here.
+    if (!PyErr_ExceptionMatches(PyExc_ValueError)) return false;
+    PyErr_Clear();
+    if (PyObject_GetBuffer(ndarray, &view, writable ? (PyBUF_STRIDES | PyBUF_WRITABLE) : PyBUF_STRIDES) < 0)
+      return false;
+  }
   if (view.ndim > kMaxDims) {
     PyBuffer_Release(&view);
     PyErr_Format(PyExc_ValueError, "arrays have at most %d dimensions (got %d)", kMaxDims, view.ndim);

@@ -13,7 +13,7 @@ namespace cuhost::python {
 namespace {
 
 enum DeviceKind : std::int32_t { kCpu = 1, kCuda = 2, kCudaHost = 3, kCudaManaged = 13 };
-enum CodeKind : std::uint8_t { kInt = 0, kUInt = 1, kFloat = 2, kComplex = 5, kBool = 6 };
+enum CodeKind : std::uint8_t { kInt = 0, kUInt = 1, kFloat = 2, kBfloat = 4, kComplex = 5, kBool = 6 };
 
 struct DlDevice {
   std::int32_t device_type;
@@ -47,7 +47,9 @@ const ir::Type* scalar_of(const DlDataType& t) {
       return (t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64) ? ir::integer(t.bits, true) : nullptr;
     case kUInt:
       return (t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64) ? ir::integer(t.bits, false) : nullptr;
-    case kFloat: return t.bits == 32 ? ir::float32() : t.bits == 64 ? ir::float64() : nullptr;
+    case kFloat:
+      return t.bits == 16 ? ir::float16() : t.bits == 32 ? ir::float32() : t.bits == 64 ? ir::float64() : nullptr;
+    case kBfloat: return t.bits == 16 ? ir::bfloat16() : nullptr;
     case kComplex: return t.bits == 64 ? ir::complex64() : t.bits == 128 ? ir::complex128() : nullptr;
     default: return nullptr;
   }

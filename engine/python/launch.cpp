@@ -32,6 +32,7 @@
 #include "python/typeof.h"
 #include "runtime/kernel_launch.h"
 #include "runtime/session.h"
+#include "support/half_bits.h"
 
 namespace cuhost::python {
 namespace {
@@ -231,6 +232,9 @@ bool pack(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& s
         std::memcpy(slot, &f, sizeof f);
       } else if (t->bits == 64) {
         std::memcpy(slot, &d, sizeof d);
+      } else if (t->bits == 16) {
+        std::uint16_t h = ir::is_bfloat16(t) ? support::double_to_bfloat16_bits(d) : support::double_to_half_bits(d);
+        std::memcpy(slot, &h, sizeof h);
       } else {
         PyErr_Format(PyExc_NotImplementedError, "float%d kernel arguments are not supported", t->bits);
         return false;

@@ -13,6 +13,7 @@
 #include "runtime/device_memory.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
+#include "support/half_bits.h"
 
 namespace cuhost {
 
@@ -146,6 +147,9 @@ class HostKernel final : public Kernel {
         if (t->bits == 32) {
           float f = static_cast<float>(d);
           std::memcpy(slot, &f, sizeof f);
+        } else if (t->bits == 16) {
+          std::uint16_t h = ir::is_bfloat16(t) ? support::double_to_bfloat16_bits(d) : support::double_to_half_bits(d);
+          std::memcpy(slot, &h, sizeof h);
         } else {
           std::memcpy(slot, &d, sizeof d);
         }

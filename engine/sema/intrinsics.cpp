@@ -69,6 +69,12 @@ const std::vector<std::string>& intrinsic_keys() {
          {"sqrt", "exp",  "log",   "log10", "sin",   "cos",   "tan",   "sinh", "cosh",  "tanh",  "asin",
           "acos", "atan", "asinh", "acosh", "atanh", "phase", "polar", "rect", "isnan", "isinf", "isfinite"})
       k.push_back(std::string("cmath.") + f);
+    // Half precision and fp8 (typing/half.cpp, typing/fp8.cpp).
+    for (const char* f :
+         {"cuda.fp16.hadd", "cuda.fp16.hfma", "cuda.fp16.hsin", "cuda.fp16.hlt", "cuda.bf16.hadd_sat",
+          "cuda.bf16.hisinf", "cuda.bf16.float32_to_bfloat16_rz", "cuda.bf16.bfloat16_as_int16", "half.math.sin",
+          "half.math.isnan", "cuda.fp8.cvt_float_to_fp8", "cuda.fp8.cvt_e8m0_to_bf16raw", "bfloat16_raw.x"})
+      k.push_back(f);
     return k;
   }();
   return keys;

@@ -321,6 +321,24 @@
 // Complex operators: + - * / and ** (BinOp, operand_types both the promoted
 // complex type; for `complex ** int` operand_types {C, int64}: repeated
 // squaring), unary - and +, == and != (ordering comparisons are a TypingError).
+// --- half precision (typing/half.cpp) -------------------------------------------
+// "cuda.fp16.<f>"    cuda.fp16 functions: param_types all float16; result
+//                    float16 (bool for heq hne hgt hge hlt hle).
+// "cuda.bf16.<f>"    numba.cuda.bf16 / _internal.cuda_bf16: the same with
+//                    bfloat16, plus _rn/_sat/_relu/_nan variants, hisnan
+//                    (bool), hisinf (int32: -1, 0, 1) and the conversions
+//                    "<src>_to_bfloat16[_rn|_rz|_rd|_ru]",
+//                    "bfloat16_to_<dst>[_mode]" (param_types {source type})
+//                    and the bit casts "*_as_bfloat16" / "bfloat16_as_*".
+// "half.math.<f>"    math.<f> with a float16/bfloat16 argument (and none
+//                    wider): param_types all that type, computed in float,
+//                    result rounded to it (isnan/isinf/isfinite: bool).
+// "cuda.fp8.<f>"     cuda_fp8.h's raw conversions (typing/fp8.cpp): cvt_float_to_fp8,
+//                    cvt_double_to_fp8, cvt_bfloat16raw_to_fp8 -> uint8 and the
+//                    *_to_e8m0 forms (param_types {source, int32 saturation,
+//                    int32 interpretation or rounding mode}); cvt_e8m0_to_bf16raw
+//                    (uint8) -> bfloat16_raw.
+// "bfloat16_raw.x"   (Attribute) the uint16 bits of a bfloat16_raw.
 // --- FFI ------------------------------------------------------------------------
 // "ffi.from_buffer"  ffi.from_buffer(arr) -> CPointer(dtype); arr must be C- or
 //                    F-contiguous (layout C or F), else TypingError.

@@ -42,6 +42,7 @@ static const ir::Type* unify_optional(const ir::Type* a, const ir::Type* b) {
 const ir::Type* promote(const ir::Type* a, const ir::Type* b) {
   if (a == b) return a;
   if (!is_num_or_bool(a) || !is_num_or_bool(b)) return nullptr;
+  if (ir::is_storage_float(a) || ir::is_storage_float(b)) return nullptr;  // fp8: conversions only
   if (a->kind == ir::TypeKind::Boolean) return b;
   if (b->kind == ir::TypeKind::Boolean) return a;
   if (a->is_integer() && b->is_integer()) {
@@ -57,13 +58,19 @@ const ir::Type* promote(const ir::Type* a, const ir::Type* b) {
     const ir::Type* o = c == a ? b : a;
     if (o->kind == ir::TypeKind::Complex) return a->bits >= b->bits ? a : b;
     const ir::Type* f = o->is_float() ? o : float_for_int(o);
-    return (c->bits == 64 && f->bits == 32) ? ir::complex64() : ir::complex128();
+    return (c->bits == 64 && f->bits <= 32) ? ir::complex64() : ir::complex128();
   }
   // At least one float.
-  if (a->is_float() && b->is_float()) return a->bits >= b->bits ? a : b;
+  if (a->is_float() && b->is_float()) {
+    // float16 with bfloat16: neither holds the other (ml_dtypes: float32).
+    if (a->bits == 16 && b->bits == 16) return ir::float32();
+    return a->bits >= b->bits ? a : b;
+  }
   const ir::Type* f = a->is_float() ? a : b;
   const ir::Type* i = a->is_float() ? b : a;
   if (f->bits >= 64) return f;
+  // NumPy: 8-bit integers fit a 16-bit float (promote_types(int8, float16) is float16).
+  if (f->bits == 16 && i->bits <= 8) return f;
   return float_for_int(i);
 }
 
@@ -102,6 +109,7 @@ const ir::Type* float_arith(const ir::Type* a, const ir::Type* b) { return promo
 
 const ir::Type* arith(const ir::Type* a, const ir::Type* b) {
   if (!is_num_or_bool(a) || !is_num_or_bool(b)) return nullptr;
+  if (ir::is_storage_float(a) || ir::is_storage_float(b)) return nullptr;
   bool a_int = a->is_integer() || a->kind == ir::TypeKind::Boolean;
   bool b_int = b->is_integer() || b->kind == ir::TypeKind::Boolean;
   if (a_int && b_int) return int_arith(a, b);
@@ -111,6 +119,7 @@ const ir::Type* arith(const ir::Type* a, const ir::Type* b) {
 bool can_convert(const ir::Type* from, const ir::Type* to) {
   if (from == to) return true;
   if (!from || !to) return false;
+  if (ir::is_storage_float(from) || ir::is_storage_float(to)) return false;  // explicit casts only
   if (is_num_or_bool(from) && is_num_or_bool(to)) {
     // Complex never converts to a real type implicitly.
     return !(from->kind == ir::TypeKind::Complex && to->kind != ir::TypeKind::Complex);

@@ -135,6 +135,15 @@ const ir::Type* type_float_class_test(Typer& t, const ast::Call& c, const std::s
 const ir::Type* type_cuda_indexing_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 const ir::Type* type_atomic_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 const ir::Type* type_warp_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+// Half precision (typing/half.cpp): cuda.fp16.*, the bf16 bindings
+// ("cuda.bf16.*") and math.* on float16/bfloat16 arguments ("half.math.*").
+const ir::Type* type_half_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+bool resolve_half_key(const std::string& key, ExprInfo& info);
+// fp8 and bfloat16_raw (typing/fp8.cpp): "cuda.fp8.*" conversions, the
+// fp8 type objects, and bfloat16_raw's .x attribute.
+const ir::Type* type_fp8_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+bool resolve_fp8_key(const std::string& key, ExprInfo& info);
+const ir::Type* type_storage_attribute(Typer& t, const ast::Attribute& a, const ir::Type* base, ExprInfo& info);
 const ir::Type* type_array_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 const ir::Type* type_libdevice_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info);

@@ -186,6 +186,16 @@ Val binary_op(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* resul
   bool is_bool = ot->kind == ir::TypeKind::Boolean;
   bool is_signed = ot->kind == ir::TypeKind::Integer && ot->is_signed;
   if (ot->kind == ir::TypeKind::Complex) return complex_binary(l, op, a, c, result, loc);
+  // bfloat16 arithmetic, and the float16 operations PTX has no instruction
+  // for, are done in float and rounded once into the 16-bit type.
+  if (is_float && ot->bits == 16 &&
+      (ir::is_bfloat16(ot) || op == K::FloorDiv || op == K::Mod ||
+       (op == K::Pow && c.t->kind == ir::TypeKind::Float))) {
+    Val fa = l.convert(a, ir::float32());
+    Val fc = c.t == ot ? l.convert(c, ir::float32()) : c;
+    Val r = binary_op(l, op, fa, fc, ir::float32(), loc);
+    return l.convert(l.convert(r, ot), result);
+  }
   if (ot->kind == ir::TypeKind::Tuple || ot->kind == ir::TypeKind::Array)
     l.unsupported(loc, concat("operator '", ast::to_string(op), "' on ", ot->str(), " is not supported"));
   llvm::Value* x = a.v;
@@ -268,7 +278,7 @@ Val lower_unaryop(Lowerer& l, const ast::UnaryOp* e, const sema::ExprInfo& inf) 
     case ast::UnaryOpKind::UAdd: return l.convert(v, inf.type);
     case ast::UnaryOpKind::USub:
       if (ot->kind == ir::TypeKind::Complex) return l.convert(complex_negate(l, v), inf.type);
-      if (ot->kind == ir::TypeKind::Float) return l.convert({b.CreateFNeg(v.v), ot}, inf.type);
+      if (ot->kind == ir::TypeKind::Float) return l.convert({float_negate(l, v.v), ot}, inf.type);
       if (ot->kind == ir::TypeKind::Boolean) v = l.convert(v, inf.type);
       return l.convert({b.CreateNeg(v.v), v.t}, inf.type);
     case ast::UnaryOpKind::Invert:

@@ -44,6 +44,7 @@ void register_builtins(std::map<std::string, IntrinsicFn>& table) {
     Val z = arg(l, inf, 0);
     if (z.t->kind == ir::TypeKind::Complex) return l.convert({complex_abs(l, z), inf.type}, inf.type);
     Val x = l.convert(z, inf.type);
+    if (inf.type == ir::float16() || ir::is_bfloat16(inf.type)) return {half_abs(l, x.v), inf.type};
     if (inf.type->kind == ir::TypeKind::Float) return {b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x.v), inf.type};
     if (!inf.type->is_signed) return x;
     llvm::Value* neg = b.CreateICmpSLT(x.v, llvm::ConstantInt::get(x.v->getType(), 0));

@@ -31,6 +31,8 @@ std::map<std::string, IntrinsicFn>& table() {
     register_complex(t);
     register_records(t);
     register_vector_types(t);
+    register_half(t);
+    register_fp8(t);
   });
   return t;
 }

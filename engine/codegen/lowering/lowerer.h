@@ -220,6 +220,19 @@ void register_arrays(std::map<std::string, IntrinsicFn>& table);
 void register_print(std::map<std::string, IntrinsicFn>& table);
 void register_complex(std::map<std::string, IntrinsicFn>& table);
 void register_vector_types(std::map<std::string, IntrinsicFn>& table);
+void register_half(std::map<std::string, IntrinsicFn>& table);
+void register_fp8(std::map<std::string, IntrinsicFn>& table);
+
+// Half precision (lowering/half.cpp). Modes: 'n' nearest even, 'z' toward
+// zero, 'd' down, 'u' up.
+llvm::Value* bf16_to_float(Lowerer& l, llvm::Value* v);               // bfloat -> float (exact)
+llvm::Value* bf16_from_float(Lowerer& l, llvm::Value* v, char mode);  // float or double -> bfloat
+Val bf16_convert(Lowerer& l, Val v, const ir::Type* to, char mode);   // either side bfloat16
+Val half_int_convert(Lowerer& l, Val v, const ir::Type* to);  // integer <-> float16 (numba-cuda's cvt.rn / cvt.rni)
+llvm::Value* float_negate(Lowerer& l, llvm::Value* v);        // -x of any float (bfloat16: sign bit)
+llvm::Value* half_abs(Lowerer& l, llvm::Value* v);            // |x| of a float16 (abs.f16 on the GPU) or bfloat16
+// Conversions where either side is fp8 or bfloat16_raw (lowering/fp8.cpp).
+Val storage_float_convert(Lowerer& l, Val v, const ir::Type* to);
 
 // Complex values (lowering/complex.cpp): {F, F} structs.
 Val complex_convert(Lowerer& l, Val v, const ir::Type* to);  // number or complex -> complex `to`

@@ -102,7 +102,7 @@ const ir::Type* type_binop_types(Typer& t, ast::BinOpKind op, const ir::Type* l,
   auto bad = [&]() -> const ir::Type* {
     t.typing_error(at, concat("cannot ", op_word(op), " ", display(l), " and ", display(r)));
   };
-  if (!num_or_bool(l) || !num_or_bool(r)) bad();
+  if (!num_or_bool(l) || !num_or_bool(r) || ir::is_storage_float(l) || ir::is_storage_float(r)) bad();
   bool ints = int_like(l) && int_like(r);
   bool complex = l->kind == ir::TypeKind::Complex || r->kind == ir::TypeKind::Complex;
   const ir::Type* operand = nullptr;
@@ -187,7 +187,7 @@ const ir::Type* type_unary(Typer& t, const ast::UnaryOp& e, ExprInfo& info) {
     if (c && c->kind == ir::ConstValue::Kind::Bool) inf.constant = ir::ConstValue::boolean(!c->b);
     return ir::boolean();
   }
-  if (!num_or_bool(v)) {
+  if (!num_or_bool(v) || ir::is_storage_float(v)) {
     t.typing_error(&e, concat("cannot apply unary '", ast::to_string(e.op), "' to ", display(v)));
   }
   const ir::Type* result;

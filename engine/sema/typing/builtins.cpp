@@ -105,6 +105,23 @@ const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::strin
   std::string name = key.substr(9);
   // numba: int() keeps an integer's type, float() keeps a float's type.
   if (name == "complex") return type_complex_ctor(t, c, info);
+  if (name == "float" && c.args.size() == 1 && c.keywords.empty()) {
+    // float("nan"), float("inf"), float("-1.5"): folded like Python parses them.
+    const ir::Type* a = t.type_of(c.args[0].get());
+    if (a->kind == ir::TypeKind::StringLiteral) {
+      std::string s = a->key;
+      while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+      size_t start = 0;
+      while (start < s.size() && std::isspace(static_cast<unsigned char>(s[start]))) ++start;
+      s = s.substr(start);
+      char* end = nullptr;
+      double v = s.empty() ? 0.0 : std::strtod(s.c_str(), &end);
+      if (s.empty() || end != s.c_str() + s.size())
+        t.typing_error(&c, concat("could not convert string to float: '", a->key, "'"));
+      t.info(&c).constant = ir::ConstValue::floating(v);
+      return ir::float64();
+    }
+  }
   if (name == "int" || name == "float") {
     const ir::Type* target = name == "int" ? ir::int64() : ir::float64();
     if (c.args.size() == 1 && c.keywords.empty()) {
@@ -115,6 +132,30 @@ const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::strin
     return type_cast_call(t, c, target, name, info);
   }
   if (name == "bool") return type_cast_call(t, c, ir::boolean(), "bool", info);
+  if (name == "isinstance") {
+    // Folded from the argument's type (numba: isinstance on compile-time types).
+    auto args = t.bind(c, "isinstance", {"obj", "classinfo"}, 2, t.info(&c));
+    const ir::Type* v = t.type_of(args[0]);
+    const ir::Type* cls = t.type_of(args[1]);
+    std::vector<const ir::Type*> classes = cls->is_tuple() ? cls->elements : std::vector<const ir::Type*>{cls};
+    bool result = false;
+    for (const ir::Type* k : classes) {
+      if (k->kind == ir::TypeKind::TypeRef) {
+        result = result || k->pointee == v;
+      } else if (k->kind == ir::TypeKind::Intrinsic && (k->key == "builtins.int" || k->key == "builtins.float" ||
+                                                        k->key == "builtins.bool" || k->key == "builtins.complex")) {
+        const std::string& p = k->key;
+        result = result || (p == "builtins.int" && v->is_integer()) ||
+                 (p == "builtins.float" && v->is_float() && !ir::is_storage_float(v)) ||
+                 (p == "builtins.bool" && v->kind == ir::TypeKind::Boolean) ||
+                 (p == "builtins.complex" && v->kind == ir::TypeKind::Complex);
+      } else {
+        t.typing_error(args[1], concat("isinstance() arg 2 must be a type or a tuple of types, not ", display(k)));
+      }
+    }
+    t.info(&c).constant = ir::ConstValue::boolean(result);
+    return ir::boolean();
+  }
   if (name == "range") return type_range(t, c, info);
   if (name == "abs") {
     auto args = t.bind(c, "abs", {"x"}, 1, t.info(&c));

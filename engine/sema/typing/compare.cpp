@@ -43,7 +43,7 @@ const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info) {
       if (is_optional(left) || is_optional(right)) t.note_unwrap();
       if (is_optional(left)) left = left->pointee;
       if (is_optional(right)) right = right->pointee;
-      if (!num_or_bool(left) || !num_or_bool(right)) {
+      if (!num_or_bool(left) || !num_or_bool(right) || ir::is_storage_float(left) || ir::is_storage_float(right)) {
         t.typing_error(
             &e, concat("cannot compare ", display(left), " and ", display(right), " with '", ast::to_string(op), "'"));
       }

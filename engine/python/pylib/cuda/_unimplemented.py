@@ -21,7 +21,7 @@ from ._missing import display_name, missing_getattr
 # Packages whose every submodule is unimplemented too ("core.rewrites.static_getitem").
 _PACKAGES = {
     "core.annotations", "core.rewrites", "core.unsafe", "cpython", "datamodel", "typeconv", "memory_management",
-    "_internal", "np.math", "np.polynomial", "np.unsafe", "cloudpickle",
+    "np.math", "np.polynomial", "np.unsafe", "cloudpickle",
 }
 
 # Modules (relative to `cuda`) that are unimplemented as a whole.

@@ -195,6 +195,14 @@ class Device:
         return (_cuhost._device_attribute(self.id, "COMPUTE_CAPABILITY_MAJOR"),
                 _cuhost._device_attribute(self.id, "COMPUTE_CAPABILITY_MINOR"))
 
+    @property
+    def supports_float16(self):
+        return self.compute_capability >= (5, 3)
+
+    @property
+    def supports_bfloat16(self):
+        return self.compute_capability >= (8, 0)
+
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)
@@ -403,18 +411,23 @@ def is_supported_version():
 
 
 def is_float16_supported():
-    """cuhost kernels have no float16 type yet (numba.cuda.types.float16 is a placeholder)."""
-    return False
+    """float16 works on every target cuhost compiles for (native f16 on the
+    GPU, sm_53 and later; exact emulation on the CPU backend)."""
+    return True
 
 
 def is_bfloat16_supported():
-    """cuhost kernels have no bfloat16 type yet."""
-    return False
+    """bfloat16 works on the CPU backend and on GPUs of compute capability 8.0
+    and later (numba-cuda's requirement)."""
+    if not _cuhost._device_count():
+        return True
+    return get_current_device().compute_capability >= (8, 0)
 
 
 def is_fp8_supported():
-    """cuhost kernels have no FP8 types yet."""
-    return False
+    """The fp8 types and conversions (numba.cuda._internal.cuda_fp8) are
+    emitted as integer code, so they work on every target."""
+    return True
 
 
 from ._missing import missing as _missing  # noqa: E402

@@ -149,6 +149,12 @@ class CUDADispatcher(_cuhost.Dispatcher):
         """PTX per signature, or for one."""
         return self._per_signature(signature, lambda i: i["ptx"])
 
+    def inspect_lto_ptx(self, signature=None):
+        """PTX of the whole kernel per signature, or for one. numba-cuda gets it
+        by link-time optimizing its LTO-IR through nvJitLink; cuhost's LLVM-made
+        PTX is already the whole kernel (foreign code linked in stays a call)."""
+        return self._per_signature(signature, lambda i: i["ptx"])
+
     def inspect_sass(self, signature=None):
         """SASS (nvdisasm's listing of the kernel assembled by nvJitLink)."""
         return self._sass(signature, [])

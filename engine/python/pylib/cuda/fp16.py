@@ -1,8 +1,14 @@
 """numba.cuda.fp16: half-precision (float16) device functions.
 
-cuhost kernels have no float16 type yet, so every function of this module
-(hadd, hmul, hsin, __float2half_rn, ...) raises NotImplementedError when used.
+Each function stands for an engine intrinsic (engine/sema/typing/half.cpp):
+arguments convert to float16 and the result is float16 (bool for the
+comparisons). Inside kernels the arithmetic compiles to native f16
+instructions on the GPU and to correctly rounded float16 on the CPU backend.
 """
-from ._missing import missing_getattr as _missing_getattr
+from ._device_only import define as _define
 
-__getattr__ = _missing_getattr(__name__, " (cuhost kernels have no float16 type yet)")
+__all__ = _define(globals(), __name__, "cuda.fp16.", """
+    hadd hsub hmul hdiv hneg habs hfma
+    hsin hcos hexp hexp2 hexp10 hlog hlog2 hlog10 hsqrt hrsqrt hrcp hceil hfloor htrunc hrint
+    heq hne hgt hge hlt hle hmax hmin
+""")

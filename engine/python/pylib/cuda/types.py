@@ -271,3 +271,30 @@ _missing(globals(), """
     range_iter32_type range_iter64_type range_state32_type range_state64_type slice2_type slice3_type
     voidptr pyobject unicode_type string undefined ffi_forced_object
 """)
+
+# Half precision (engine/sema/typing/half.cpp): IEEE float16 and bfloat16.
+float16 = Scalar("float16", "float16")
+f2 = half = float16
+
+
+class _BFloat16(Scalar):
+    """bfloat16: NumPy has no such dtype; host-side casts use ml_dtypes' when installed."""
+    __slots__ = ()
+
+    def __call__(self, *args):
+        if args and not all(isinstance(a, Type) for a in args) and len(args) == 1:
+            try:
+                import ml_dtypes
+            except ImportError:
+                raise NotImplementedError("bfloat16(x) on the host needs the ml_dtypes package "
+                                          "(inside kernels it needs nothing)") from None
+            return ml_dtypes.bfloat16(args[0])
+        return super().__call__(*args)
+
+    @property
+    def bitwidth(self):
+        return 16
+
+
+bfloat16 = _BFloat16("bfloat16", "bfloat16")
+__all__ += ["float16", "f2", "bfloat16"]

@@ -1,5 +1,12 @@
-"""cuda-python's cuda.bindings.runtime: placeholders (see bindings/__init__.py)."""
-from .._missing import missing as _missing
+"""cuda-python's cuda.bindings.runtime, as far as numba-cuda code reaches into
+it: the rounding-mode enum the fp8 conversions take (its values are the CUDA
+runtime's cudaRoundMode); everything else is a placeholder (see
+bindings/__init__.py)."""
+import enum as _enum
 
-_missing(globals(), "cudaRoundMode",
-        " (NVIDIA cuda-python's runtime bindings; cuhost does not use cuda-python)", prefix="cuda.bindings.runtime")
+
+class cudaRoundMode(_enum.IntEnum):
+    cudaRoundNearest = 0
+    cudaRoundZero = 1
+    cudaRoundPosInf = 2
+    cudaRoundMinInf = 3

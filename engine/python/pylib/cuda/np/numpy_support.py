@@ -13,7 +13,7 @@ numpy_version = tuple(int(x) for x in _np.__version__.split(".")[:2])
 
 FROM_DTYPE = {_np.dtype(t._numpy): t for t in (
     _types.boolean, _types.int8, _types.int16, _types.int32, _types.int64, _types.uint8, _types.uint16,
-    _types.uint32, _types.uint64, _types.float32, _types.float64, _types.complex64, _types.complex128)}
+    _types.uint32, _types.uint64, _types.float16, _types.float32, _types.float64, _types.complex64, _types.complex128)}
 
 
 def from_dtype(dtype):
