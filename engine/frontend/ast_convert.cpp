@@ -114,16 +114,65 @@ class Converter {
   // ---- statements --------------------------------------------------------------
   ast::Body body_of(PyObject* list) {
     ast::Body out;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); ++i) out.push_back(stmt(PyList_GET_ITEM(list, i)));
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); ++i) stmt_into(PyList_GET_ITEM(list, i), out);
     return out;
   }
 
-  void check_no_else(PyObject* node) {
-    PyRef orelse = attr(node, "orelse");
-    if (PyList_GET_SIZE(orelse.get()) > 0) {
-      PyObject* first = PyList_GET_ITEM(orelse.get(), 0);
-      unsupported(first, "else clauses on loops are");
+  // ---- loop else clauses -------------------------------------------------------
+  // `for/while ... else: E` becomes `$brk = False; loop (each break of this
+  // loop first sets $brk = True); if not $brk: E`, so later stages only see
+  // plain loops. `$` names cannot clash with Python names.
+  static ast::ExprPtr name_expr(const std::string& id, const ast::SourceLoc& l) {
+    auto n = std::make_unique<ast::Name>();
+    n->loc = l;
+    n->id = id;
+    return n;
+  }
+  static ast::StmtPtr assign_flag(const std::string& id, bool value, const ast::SourceLoc& l) {
+    auto a = std::make_unique<ast::Assign>();
+    a->loc = l;
+    a->targets.push_back(name_expr(id, l));
+    auto c = std::make_unique<ast::Constant>();
+    c->loc = l;
+    c->value = ir::ConstValue::boolean(value);
+    a->value = std::move(c);
+    return a;
+  }
+
+  void stmt_into(PyObject* node, ast::Body& out) {
+    const std::string k = py_type_name(node);
+    if (k == "Break" && !loop_flags_.empty() && !loop_flags_.back().empty()) {
+      out.push_back(assign_flag(loop_flags_.back(), true, loc_of(node)));
+      out.push_back(stmt(node));
+      return;
     }
+    if (k != "For" && k != "While") {
+      out.push_back(stmt(node));
+      return;
+    }
+    PyRef orelse = attr(node, "orelse");
+    if (PyList_GET_SIZE(orelse.get()) == 0) {
+      loop_flags_.push_back("");
+      out.push_back(stmt(node));
+      loop_flags_.pop_back();
+      return;
+    }
+    ast::SourceLoc l = loc_of(node);
+    std::string flag = concat("$loop_broke.", l.line, ".", l.column);
+    stored_.insert(flag);
+    out.push_back(assign_flag(flag, false, l));
+    loop_flags_.push_back(flag);
+    out.push_back(stmt(node));
+    loop_flags_.pop_back();
+    auto test = std::make_unique<ast::UnaryOp>();
+    test->loc = l;
+    test->op = ast::UnaryOpKind::Not;
+    test->operand = name_expr(flag, l);
+    auto i = std::make_unique<ast::If>();
+    i->loc = loc_of(PyList_GET_ITEM(orelse.get(), 0));
+    i->test = std::move(test);
+    i->body = body_of(orelse.get());
+    out.push_back(std::move(i));
   }
 
   ast::StmtPtr stmt(PyObject* node) {
@@ -162,7 +211,6 @@ class Converter {
       return s;
     }
     if (k == "While") {
-      check_no_else(node);
       auto s = std::make_unique<ast::While>();
       s->loc = l;
       s->test = expr(attr(node, "test").get());
@@ -170,7 +218,6 @@ class Converter {
       return s;
     }
     if (k == "For") {
-      check_no_else(node);
       auto s = std::make_unique<ast::For>();
       s->loc = l;
       PyRef t = attr(node, "target");
@@ -255,10 +302,7 @@ class Converter {
       for (Py_ssize_t i = 0; i < PyList_GET_SIZE(elts.get()); ++i) {
         PyObject* e = PyList_GET_ITEM(elts.get(), i);
         std::string ek = py_type_name(e);
-        if (ek != "Name" && ek != "Subscript") {
-          if (ek == "Starred") unsupported(e, "starred assignment targets are");
-          unsupported(e, "nested tuple targets are");
-        }
+        if (ek == "Starred") unsupported(e, "starred assignment targets are");
         t->elts.push_back(target(e));
       }
       return t;
@@ -466,6 +510,7 @@ class Converter {
   const ConvertContext& ctx_;
   std::set<std::string> loaded_;
   std::set<std::string> stored_;
+  std::vector<std::string> loop_flags_;  // per enclosing loop: its else flag, or ""
 };
 
 }  // namespace

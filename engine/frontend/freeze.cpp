@@ -111,7 +111,8 @@ const std::map<PyObject*, std::string>& known_objects() {
   k.keep.clear();
   k.cuda_size = size;
   if (PyRef builtins = import("builtins")) {
-    for (const char* n : {"abs", "min", "max", "round", "int", "float", "bool", "len", "range", "complex", "print"}) {
+    for (const char* n : {"abs", "min", "max", "round", "int", "float", "bool", "len", "range", "complex", "print",
+                          "enumerate", "zip", "pow"}) {
       if (PyRef v = py_attr(builtins.get(), n)) add_key(k, v.get(), std::string("builtins.") + n);
     }
   }

@@ -18,8 +18,10 @@ struct CacheKey {
   std::vector<const ir::Type*> args;
   const ir::Type* declared;
   bool kernel;
+  std::string constants;  // literal arguments (constants_key)
   bool operator<(const CacheKey& o) const {
-    return std::tie(fn, captured, args, declared, kernel) < std::tie(o.fn, o.captured, o.args, o.declared, o.kernel);
+    return std::tie(fn, captured, args, declared, kernel, constants) <
+           std::tie(o.fn, o.captured, o.args, o.declared, o.kernel, o.constants);
   }
 };
 
@@ -48,14 +50,24 @@ std::string sanitize(const std::string& name) {
   return out.empty() ? std::string("fn") : out;
 }
 
+std::string constants_key(const std::vector<std::optional<ir::ConstValue>>& constants) {
+  std::string out;
+  for (const auto& c : constants) out += (c ? c->repr() + ":" + (c->type ? c->type->str() : "") : "-") + ";";
+  return out;
+}
+
 std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFunction>& fn,
                                            const std::vector<const ir::Type*>& arg_types,
-                                           const ir::Type* declared_return, bool kernel) {
+                                           const ir::Type* declared_return, bool kernel,
+                                           const std::vector<std::optional<ir::ConstValue>>& arg_constants = {}) {
   CUHOST_CHECK(fn) << "inference of a null function";
   if (!fn->captured || !fn->captured->def) {
     throw UserError(ErrorKind::RuntimeError, concat("the source of '", fn->name, "' has not been captured"));
   }
-  CacheKey key{fn.get(), fn->captured.get(), arg_types, declared_return, kernel};
+  bool any_constant = false;
+  for (const auto& c : arg_constants) any_constant = any_constant || c.has_value();
+  const std::string ckey = any_constant ? constants_key(arg_constants) : std::string();
+  CacheKey key{fn.get(), fn->captured.get(), arg_types, declared_return, kernel, ckey};
   {
     std::lock_guard<std::mutex> lock(cache().mutex);
     auto it = cache().entries.find(key);
@@ -81,6 +93,7 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
   out->is_kernel = kernel;
   out->abi = kernel ? ir::Abi::Numba : fn->options.abi;
   out->arg_types = arg_types;
+  if (any_constant) out->arg_constants = arg_constants;
   for (const ir::Type* a : arg_types) {
     CUHOST_CHECK(a) << "null argument type for " << fn->name;
   }
@@ -112,6 +125,7 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
     out->symbol = fn->options.abi_name.empty() ? fn->name : fn->options.abi_name;
   } else {
     out->symbol = mangle(fn->name, arg_types, kernel);
+    if (any_constant) out->symbol = mangle(fn->name + "/" + ckey, arg_types, kernel);
   }
   std::lock_guard<std::mutex> lock(cache().mutex);
   auto [it, inserted] = cache().entries.emplace(key, out);
@@ -122,7 +136,13 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
 
 std::string mangle(const std::string& name, const std::vector<const ir::Type*>& args, bool kernel) {
   std::string text = name + (kernel ? "/kernel(" : "/device(");
-  for (const ir::Type* a : args) text += a->str() + ",";
+  for (const ir::Type* a : args) {
+    text += a->str();
+    // A function passed as a value: the identity of the function (its type's
+    // name does not tell two dispatchers apart).
+    if (a->object) text += concat("@", reinterpret_cast<std::uintptr_t>(a->object));
+    text += ",";
+  }
   std::uint64_t h = 1469598103934665603ull;
   for (unsigned char ch : text) {
     h ^= ch;
@@ -141,8 +161,9 @@ std::shared_ptr<const TypedFunction> infer_kernel(const std::shared_ptr<runtime:
 
 std::shared_ptr<const TypedFunction> infer_device(const std::shared_ptr<runtime::JitFunction>& fn,
                                                   const std::vector<const ir::Type*>& arg_types,
-                                                  const ir::Type* declared_return) {
-  return infer(fn, arg_types, declared_return, false);
+                                                  const ir::Type* declared_return,
+                                                  const std::vector<std::optional<ir::ConstValue>>& arg_constants) {
+  return infer(fn, arg_types, declared_return, false, arg_constants);
 }
 
 }  // namespace cuhost::sema

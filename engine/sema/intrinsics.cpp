@@ -40,8 +40,8 @@ const std::vector<std::string>& cuda_function_names() {
 
 const std::vector<std::string>& intrinsic_keys() {
   static const std::vector<std::string> keys = [] {
-    std::vector<std::string> k = {"cast",           "builtins.abs", "builtins.min",   "builtins.max",
-                                  "builtins.round", "builtins.len", "builtins.range", "builtins.print"};
+    std::vector<std::string> k = {"cast",         "builtins.abs",   "builtins.min",   "builtins.max", "builtins.round",
+                                  "builtins.len", "builtins.range", "builtins.print", "builtins.pow"};
     for (const char* f : {"sqrt", "sin",   "cos",      "tan",   "asin", "acos",  "atan",   "sinh",  "cosh",
                           "tanh", "asinh", "acosh",    "atanh", "exp",  "expm1", "exp2",   "log",   "log1p",
                           "log2", "log10", "fabs",     "erf",   "erfc", "gamma", "lgamma", "atan2", "pow",
@@ -51,8 +51,8 @@ const std::vector<std::string>& intrinsic_keys() {
       for (const char* a : {"x", "y", "z"}) k.push_back(std::string("cuda.") + d + "." + a);
     for (const char* f : {"laneid", "warpsize"}) k.push_back(std::string("cuda.") + f);
     for (const std::string& f : cuda_function_names()) k.push_back("cuda." + f);
-    for (const char* op :
-         {"add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor", "exch", "inc", "dec", "cas"})
+    for (const char* op : {"add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor", "exch", "inc", "dec",
+                           "cas", "compare_and_swap"})
       k.push_back(std::string("cuda.atomic.") + op);
     for (const char* f : {"global.array", "array.getitem", "array.setitem", "tuple.getitem", "array.view",
                           "array.setslice", "tuple.slice", "tuple.concat", "tuple.repeat", "array.shape",

@@ -3,6 +3,8 @@
 // sema/typing/. Feature-specific typing lives in those files.
 #include "sema/typer.h"
 
+#include "sema/function_values.h"
+
 namespace cuhost::sema {
 
 namespace {
@@ -77,7 +79,12 @@ void Typer::run() {
   }
   for (const auto& p : def.params) ++assignment_count_[p.name];
   collect_stored(def.body, assignment_count_);
-  for (size_t i = 0; i < def.params.size(); ++i) locals_[def.params[i].name] = out_->arg_types[i];
+  for (size_t i = 0; i < def.params.size(); ++i) {
+    locals_[def.params[i].name] = out_->arg_types[i];
+    // A literal argument: reads of the never-reassigned parameter fold to it.
+    if (i < out_->arg_constants.size() && out_->arg_constants[i] && assignment_count_[def.params[i].name] == 1)
+      const_locals_[def.params[i].name] = *out_->arg_constants[i];
+  }
   for (const auto& s : assignment_count_) locals_.emplace(s.first, nullptr);
 
   for (int iteration = 0;; ++iteration) {
@@ -263,6 +270,13 @@ void Typer::for_stmt(const ast::For& f) {
       const ir::Type* ft = type_of(static_cast<const ast::Call*>(iter)->func.get());
       is_range = ft->kind == ir::TypeKind::Intrinsic && ft->key == "builtins.range";
     }
+    if (!is_range && iter->kind == ast::ExprKind::Call) {  // enumerate(...) / zip(...): typing/iterators.cpp
+      const ir::Type* ft = type_of(static_cast<const ast::Call*>(iter)->func.get());
+      if (ft->kind == ir::TypeKind::Intrinsic && is_sequence_iterator(ft->key)) {
+        assign_to(f.target.get(), iteration_item_type(*this, iter), f.loc);
+        return;
+      }
+    }
     if (!is_range) {
       const ir::Type* it = type_of(iter);
       if (it->is_tuple()) {  // for x in (a, b, c): typing/tuples.cpp
@@ -274,7 +288,8 @@ void Typer::for_stmt(const ast::For& f) {
         return;
       }
       fail(ErrorKind::UnsupportedError, iter->loc,
-           "for loops in kernels only iterate over range(...), an array or a homogeneous tuple");
+           "for loops in kernels only iterate over range(...), an array, a homogeneous tuple, or enumerate/zip "
+           "of those");
     }
     const ir::Type* rt = type_of(iter);
     if (f.target->kind != ast::ExprKind::Name) {
@@ -353,6 +368,15 @@ void Typer::stmt(const ast::Stmt& s) {
     case ast::StmtKind::If: {
       const auto& i = static_cast<const ast::If&>(s);
       guarded([&] { check_truthy(i.test.get()); });
+      // numba prunes a branch whose condition is a constant (a literal
+      // argument such as `if debug:`): the dead branch is never typed, and
+      // lowering skips it (constant_truth).
+      if (typed_.count(i.test.get())) {
+        if (auto live = constant_truth(info(i.test.get()).constant)) {
+          body(*live ? i.body : i.orelse);
+          return;
+        }
+      }
       body(i.body);
       body(i.orelse);
       return;
@@ -546,8 +570,8 @@ const ir::Type* Typer::type_global(const frontend::GlobalValue& g, const ast::Ex
     case K::Intrinsic:
       if (resolve_key(g.key, &e, inf)) return info(&e).type;
       return ir::intrinsic(g.key);
-    case K::JitFunction: return ir::dispatcher(g.function.get());
-    case K::Foreign: return ir::foreign(g.foreign.get());
+    case K::JitFunction: remember_function(g.function); return ir::dispatcher(g.function.get());
+    case K::Foreign: remember_function(g.foreign); return ir::foreign(g.foreign.get());
     case K::TypeObject: return ir::type_ref(g.type_object);
     case K::Ffi: return ir::ffi();
     case K::Unsupported: break;

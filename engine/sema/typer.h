@@ -72,6 +72,13 @@ class Typer {
   // the key names nothing.
   bool resolve_key(const std::string& key, const ast::Expr* e, ExprInfo& info);
 
+  // Marks `e` typed in this pass with type `t` (for rules that type a node
+  // outside type_of, such as the enumerate/zip of a for loop).
+  void set_typed(const ast::Expr* e, const ir::Type* t) {
+    info(e).type = t;
+    typed_.insert(e);
+  }
+
   // Records a device callee / foreign callee / feature use.
   void add_callee(std::shared_ptr<const TypedFunction> f);
   void add_foreign(std::shared_ptr<const ir::ForeignFunction> f);
@@ -159,6 +166,11 @@ void type_slice_source(Typer& t, const ast::Expr* target, const ir::Type* value)
 const ir::Type* type_tuple_binop(Typer& t, const ast::BinOp& e, const ir::Type* l, const ir::Type* r);
 const ir::Type* type_tuple_slice(Typer& t, const ast::Subscript& s, const ast::Slice& sl, const ir::Type* tup);
 const ir::Type* tuple_iter_type(Typer& t, const ast::Expr* iter, const ir::Type* tup);
+// Iterators (typing/iterators.cpp): the item type of a for loop's iterable
+// (range, array, tuple, or enumerate/zip of those, nested); enumerate/zip
+// calls are typed as their item and get that intrinsic key.
+const ir::Type* iteration_item_type(Typer& t, const ast::Expr* seq);
+bool is_sequence_iterator(const std::string& intrinsic);
 const ir::Type* type_value_attribute(Typer& t, const ast::Attribute& a, const ir::Type* base, ExprInfo& info);
 // Complex numbers (typing/complex.cpp): `.real` `.imag` `.conjugate` of
 // numbers, complex(re[, im]), and the cmath module ("cmath.<f>" keys).

@@ -1,4 +1,4 @@
-// Python builtins inside kernels: abs, min, max (pairwise from the left like
+// Python builtins inside kernels: abs, pow, min, max (pairwise from the left like
 // Python, so NaN handling matches), round (half to even).
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
@@ -42,6 +42,9 @@ void register_builtins(std::map<std::string, IntrinsicFn>& table) {
     return min_max(l, inf, false);
   };
   table["builtins.max"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) { return min_max(l, inf, true); };
+  table["builtins.pow"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
+    return binary_op(l, ast::BinOpKind::Pow, arg(l, inf, 0), arg(l, inf, 1), inf.type, e->loc);
+  };
   table["builtins.round"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
     auto& b = l.b();
     Val x = arg(l, inf, 0);

@@ -1,4 +1,4 @@
-// Typing of Python builtins inside kernels: abs min max round len range and
+// Typing of Python builtins inside kernels: abs min max round len range pow and
 // the casts int() float() bool() (and type objects called as casts).
 #include "sema/typer.h"
 
@@ -88,6 +88,15 @@ const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::strin
   }
   if (name == "bool") return type_cast_call(t, c, ir::boolean(), "bool", info);
   if (name == "range") return type_range(t, c, info);
+  if (name == "pow") {  // numba types pow(x, y) as x ** y
+    auto args = t.bind(c, "pow", {"base", "exp"}, 2, t.info(&c));
+    const ir::Type* x = t.type_of(args[0]);
+    const ir::Type* y = t.type_of(args[1]);
+    std::vector<const ir::Type*> operands;
+    const ir::Type* result = type_binop_types(t, ast::BinOpKind::Pow, x, y, &c, &operands);
+    t.info(&c).param_types = operands;
+    return result;
+  }
   if (name == "abs") {
     auto args = t.bind(c, "abs", {"x"}, 1, t.info(&c));
     const ir::Type* x = t.type_of(args[0]);

@@ -103,7 +103,7 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
   }
   if (prefix == "cuda.atomic") {
     static const std::set<std::string> ops = {"add", "sub", "max",  "min", "nanmax", "nanmin", "and_",
-                                              "or_", "xor", "exch", "inc", "dec",    "cas"};
+                                              "or_", "xor", "exch", "inc", "dec",    "cas",    "compare_and_swap"};
     if (!ops.count(last)) return false;
     info.type = ir::intrinsic(key);
     return true;
@@ -148,8 +148,8 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
     }
   }
   if (prefix == "builtins") {
-    static const std::set<std::string> b = {"abs",  "min", "max",   "round",   "int",  "float",
-                                            "bool", "len", "range", "complex", "print"};
+    static const std::set<std::string> b = {"abs", "min",   "max",     "round", "int",       "float", "bool",
+                                            "len", "range", "complex", "print", "enumerate", "zip",   "pow"};
     if (!b.count(last)) return false;
     info.type = ir::intrinsic(key);
     return true;

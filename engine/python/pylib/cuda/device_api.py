@@ -69,7 +69,7 @@ for _n in ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_
     _export(_n, _DeviceOnly(_n))
 
 _export("atomic", _Namespace("atomic", ["add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor",
-                                        "exch", "inc", "dec", "cas"]))
+                                        "exch", "inc", "dec", "cas", "compare_and_swap"]))
 _export("shared", _Namespace("shared", ["array"]))
 _export("local", _Namespace("local", ["array"]))
 _export("const", _Namespace("const", ["array_like"]))
