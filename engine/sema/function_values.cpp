@@ -22,8 +22,7 @@ Registry& registry() {
 }  // namespace
 
 bool is_function_value(const ir::Type* t) {
-  return t->kind == ir::TypeKind::Intrinsic || t->kind == ir::TypeKind::Dispatcher ||
-         t->kind == ir::TypeKind::Foreign;
+  return t->kind == ir::TypeKind::Intrinsic || t->kind == ir::TypeKind::Dispatcher || t->kind == ir::TypeKind::Foreign;
 }
 
 void remember_function(const std::shared_ptr<runtime::JitFunction>& fn) {

@@ -58,6 +58,7 @@ const std::vector<std::string>& intrinsic_keys() {
                           "array.setslice", "tuple.slice", "tuple.concat", "tuple.repeat", "array.shape",
                           "array.strides", "array.size", "ffi.from_buffer"})
       k.push_back(f);
+    for (const char* f : {"cuda.cg.this_grid", "cuda.cg.GridGroup.sync"}) k.push_back(f);
     for (const char* f : {"number.real", "number.imag", "number.conjugate", "builtins.complex"}) k.push_back(f);
     for (const char* f :
          {"sqrt", "exp",  "log",   "log10", "sin",   "cos",   "tan",   "sinh", "cosh",  "tanh",  "asin",

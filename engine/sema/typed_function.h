@@ -68,7 +68,8 @@ struct TypedFunction {
   std::vector<std::shared_ptr<const TypedFunction>> callees;                // direct jitted callees
   std::vector<std::shared_ptr<const ir::ForeignFunction>> foreign_callees;  // direct foreign callees
   bool uses_barriers = false;                                               // syncthreads* (incl. through callees)
-  bool uses_warp_ops = false;  // shfl/vote/syncwarp/... (incl. through callees)
+  bool uses_warp_ops = false;   // shfl/vote/syncwarp/... (incl. through callees)
+  bool uses_grid_sync = false;  // cuda.cg grid sync (incl. through callees): a cooperative launch
   // A numba-ABI device function that can end the calling thread: it calls a
   // numba-ABI foreign function, a jitted numba-ABI callee that raises, or
   // converts an OptionalType value holding None to its payload. Its LLVM

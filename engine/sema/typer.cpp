@@ -138,12 +138,14 @@ void Typer::run() {
     if (type) out_->locals[name] = type;
   out_->uses_barriers = uses_barriers_;
   out_->uses_warp_ops = uses_warp_ops_;
+  out_->uses_grid_sync = uses_grid_sync_;
   out_->callees = callees_;
   out_->foreign_callees = foreign_;
   bool raises = unwraps_;
   for (const auto& c : callees_) {
     out_->uses_barriers = out_->uses_barriers || c->uses_barriers;
     out_->uses_warp_ops = out_->uses_warp_ops || c->uses_warp_ops;
+    out_->uses_grid_sync = out_->uses_grid_sync || c->uses_grid_sync;
     raises = raises || (c->raises && c->abi == ir::Abi::Numba);
   }
   for (const auto& f : foreign_) raises = raises || f->abi == ir::Abi::Numba;
@@ -160,6 +162,7 @@ void Typer::pass() {
   loop_depth_ = 0;
   uses_barriers_ = false;
   uses_warp_ops_ = false;
+  uses_grid_sync_ = false;
   unwraps_ = false;
   callees_.clear();
   foreign_.clear();
@@ -611,8 +614,9 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
     case ir::TypeKind::Intrinsic: {
       const std::string& key = ft->key;
       using Rule = const ir::Type* (*)(Typer&, const ast::Call&, const std::string&, ExprInfo&);
-      for (Rule rule : {type_builtin_call, type_math_call, type_cuda_indexing_call, type_atomic_call, type_warp_call,
-                        type_array_call, type_libdevice_call, type_ffi_call, type_print_call, type_complex_call}) {
+      for (Rule rule :
+           {type_builtin_call, type_math_call, type_cuda_indexing_call, type_atomic_call, type_warp_call,
+            type_array_call, type_libdevice_call, type_ffi_call, type_print_call, type_complex_call, type_cg_call}) {
         if (const ir::Type* t = rule(*this, c, key, info(&c))) {
           info(&c).intrinsic = info(&c).intrinsic.empty() ? key : info(&c).intrinsic;
           return t;

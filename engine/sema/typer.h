@@ -84,6 +84,7 @@ class Typer {
   void add_foreign(std::shared_ptr<const ir::ForeignFunction> f);
   void use_barriers() { uses_barriers_ = true; }
   void use_warp_ops() { uses_warp_ops_ = true; }
+  void use_grid_sync() { uses_grid_sync_ = true; }
 
  private:
   void pass();
@@ -119,6 +120,7 @@ class Typer {
   int loop_depth_ = 0;
   bool uses_barriers_ = false;
   bool uses_warp_ops_ = false;
+  bool uses_grid_sync_ = false;
   std::vector<std::shared_ptr<const TypedFunction>> callees_;
   std::vector<std::shared_ptr<const ir::ForeignFunction>> foreign_;
 };
@@ -148,6 +150,8 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
 const ir::Type* type_foreign_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info);
 const ir::Type* type_ffi_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 const ir::Type* type_print_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+// Cooperative groups (typing/cooperative.cpp): cuda.cg.this_grid(), grid.sync().
+const ir::Type* type_cg_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 // The converted index type of `idx` into array `arr`: int64 for one integer,
 // UniTuple(int64 x ndim) for a tuple; errors are prefixed with `what`.
 const ir::Type* array_index_type(Typer& t, const ast::Expr* idx, const ir::Type* arr, const std::string& what);

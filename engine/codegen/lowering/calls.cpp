@@ -28,6 +28,7 @@ std::map<std::string, IntrinsicFn>& table() {
     register_arrays(t);
     register_print(t);
     register_complex(t);
+    register_cooperative(t);
   });
   return t;
 }

@@ -12,12 +12,12 @@ namespace cuhost::codegen {
 
 struct SequencePlan {
   enum class Kind { Range, Tuple, Array, Enumerate, Zip } kind = Kind::Range;
-  Val value;                           // Tuple, Array: the evaluated sequence
-  llvm::Value* start = nullptr;        // Range (i64); Enumerate: the first count
-  llvm::Value* step = nullptr;         // Range (i64)
+  Val value;                             // Tuple, Array: the evaluated sequence
+  llvm::Value* start = nullptr;          // Range (i64); Enumerate: the first count
+  llvm::Value* step = nullptr;           // Range (i64)
   const ir::Type* index_type = nullptr;  // Range: the loop variable's type
-  llvm::Value* length = nullptr;       // i64, >= 0
-  std::vector<SequencePlan> children;  // Enumerate (1), Zip (n)
+  llvm::Value* length = nullptr;         // i64, >= 0
+  std::vector<SequencePlan> children;    // Enumerate (1), Zip (n)
   const ir::Type* item_type = nullptr;
 };
 

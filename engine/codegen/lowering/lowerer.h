@@ -219,6 +219,7 @@ void register_memory(std::map<std::string, IntrinsicFn>& table);
 void register_arrays(std::map<std::string, IntrinsicFn>& table);
 void register_print(std::map<std::string, IntrinsicFn>& table);
 void register_complex(std::map<std::string, IntrinsicFn>& table);
+void register_cooperative(std::map<std::string, IntrinsicFn>& table);
 
 // Complex values (lowering/complex.cpp): {F, F} structs.
 Val complex_convert(Lowerer& l, Val v, const ir::Type* to);  // number or complex -> complex `to`

@@ -26,9 +26,9 @@ std::string normalize(std::string key) {
 }
 
 const std::set<std::string>& namespaces() {
-  static const std::set<std::string> s = {"cuda",        "math",           "numpy",       "numba",
-                                          "numba.types", "cuda.atomic",    "cuda.shared", "cuda.local",
-                                          "cuda.const",  "cuda.libdevice", "builtins",    "cmath"};
+  static const std::set<std::string> s = {"cuda",        "math",        "numpy",      "numba",      "numba.types",
+                                          "cuda.atomic", "cuda.shared", "cuda.local", "cuda.const", "cuda.libdevice",
+                                          "builtins",    "cmath",       "cuda.cg"};
   return s;
 }
 
@@ -105,6 +105,10 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
     static const std::set<std::string> ops = {"add", "sub", "max",  "min", "nanmax", "nanmin", "and_",
                                               "or_", "xor", "exch", "inc", "dec",    "cas",    "compare_and_swap"};
     if (!ops.count(last)) return false;
+    info.type = ir::intrinsic(key);
+    return true;
+  }
+  if (key == "cuda.cg.this_grid" || key == "cuda.cg.GridGroup.sync") {
     info.type = ir::intrinsic(key);
     return true;
   }
