@@ -35,8 +35,15 @@ Cache& cache() {
   return *c;
 }
 
-// The chain of specializations being typed on this thread (recursion check).
-thread_local std::vector<std::pair<const runtime::JitFunction*, std::vector<const ir::Type*>>> t_stack;
+// The specializations being typed on this thread, innermost last: a call
+// back into one of them is recursion.
+struct Frame {
+  const runtime::JitFunction* fn;
+  CacheKey key;
+  std::shared_ptr<TypedFunction> out;  // filled in while typing
+  Typer* typer = nullptr;
+};
+thread_local std::vector<Frame> t_stack;
 
 std::string sanitize(const std::string& name) {
   std::string out;
@@ -74,19 +81,33 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
     if (it != cache().entries.end()) return it->second;
   }
   for (const auto& frame : t_stack) {
-    if (frame.first == fn.get()) {
-      std::string chain;
-      for (const auto& f : t_stack) chain += f.first->name + " -> ";
-      chain += fn->name;
-      throw UserError(ErrorKind::TypingError, concat("recursive calls are not supported in kernels (", chain, ")"),
+    if (frame.fn != fn.get()) continue;
+    // Recursion (numba's rules): the call's type is the function's return
+    // type, declared by an explicit signature or, without one, inferred from
+    // the return statements that do not recurse (the caller's statement is
+    // retried until one gave a type).
+    bool same = !(frame.key < key) && !(key < frame.key);
+    // A specialization on literal arguments calling the plain one: not recursion yet.
+    if (!same && frame.key.args == key.args && frame.key.constants != key.constants) continue;
+    if (same && frame.typer && !kernel) {
+      if (frame.out->return_type) {
+        frame.typer->note_recursion();
+        return frame.out;
+      }
+      if (!frame.typer->strict()) throw Pending{fn->name, fn->captured->def->loc};
+      throw UserError(ErrorKind::TypingError,
+                      concat("cannot type infer runaway recursion: no return statement of '", fn->name,
+                             "' gives a type without calling it again"),
                       fn->captured->where(fn->captured->def->loc), fn->name);
     }
+    std::string chain;
+    for (const auto& f : t_stack) chain += f.fn->name + " -> ";
+    chain += fn->name;
+    throw UserError(ErrorKind::TypingError,
+                    concat("recursive calls with changing argument types are not supported in kernels (", chain,
+                           "): give the function an explicit signature"),
+                    fn->captured->where(fn->captured->def->loc), fn->name);
   }
-  t_stack.emplace_back(fn.get(), arg_types);
-  struct Pop {
-    ~Pop() { t_stack.pop_back(); }
-  } pop;
-
   auto out = std::make_shared<TypedFunction>();
   out->captured = fn->captured;
   out->function = fn;
@@ -101,7 +122,13 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
     throw UserError(ErrorKind::NotImplementedError, "kernels cannot use the C ABI",
                     fn->captured->where(fn->captured->def->loc), fn->name);
   }
+  // An explicit return type is known before typing (recursive calls use it).
+  if (!kernel && declared_return && declared_return->kind != ir::TypeKind::Void) out->return_type = declared_return;
   Typer typer(out);
+  t_stack.push_back(Frame{fn.get(), key, out, &typer});
+  struct Pop {
+    ~Pop() { t_stack.pop_back(); }
+  } pop;
   typer.run();
   if (!kernel && declared_return && declared_return->kind != ir::TypeKind::Void) {
     if (!can_convert(out->return_type, declared_return)) {

@@ -167,6 +167,31 @@ void Typer::pass() {
   callees_.clear();
   foreign_.clear();
   body(captured().def->body);
+  provisional_return();
+}
+
+void Typer::provisional_return() {
+  // Without a declared return type, a recursive call uses the unification of
+  // the return types seen so far; a change means another pass.
+  if (out_->is_kernel || (out_->function && out_->function->options.return_type)) return;
+  const ir::Type* rt = nullptr;
+  for (const ir::Type* r : returns_) {
+    const ir::Type* u = rt ? unify(rt, r) : r;
+    if (!u && recursive_)
+      fail(ErrorKind::TypingError, captured().def->loc,
+           concat("Return type of recursive function does not converge: '", function_name(), "' returns ", display(rt),
+                  " and ", display(r)));
+    if (u) rt = u;
+  }
+  if (rt == out_->return_type) return;
+  out_->return_type = rt;
+  // A recursive call (or a statement waiting for one) sees the new type in the next pass.
+  if (!recursive_ && !pending_) return;
+  changed_ = true;
+  if (++provisional_changes_ > 20)
+    fail(ErrorKind::TypingError, captured().def->loc,
+         concat("Return type of recursive function does not converge: '", function_name(), "' returns ", display(rt),
+                " after ", provisional_changes_, " passes"));
 }
 
 void Typer::body(const ast::Body& b) {

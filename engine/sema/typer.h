@@ -85,9 +85,15 @@ class Typer {
   void use_barriers() { uses_barriers_ = true; }
   void use_warp_ops() { uses_warp_ops_ = true; }
   void use_grid_sync() { uses_grid_sync_ = true; }
+  // Recursion (infer.cpp): the function calls itself; its return type so far
+  // (TypedFunction::return_type, provisional without a declared one) must
+  // reach a fixed point.
+  void note_recursion() { recursive_ = true; }
+  bool strict() const { return strict_; }
 
  private:
   void pass();
+  void provisional_return();
   void body(const ast::Body& b);
   void stmt(const ast::Stmt& s);
   void guarded(const std::function<void()>& f);
@@ -121,6 +127,8 @@ class Typer {
   bool uses_barriers_ = false;
   bool uses_warp_ops_ = false;
   bool uses_grid_sync_ = false;
+  bool recursive_ = false;
+  int provisional_changes_ = 0;
   std::vector<std::shared_ptr<const TypedFunction>> callees_;
   std::vector<std::shared_ptr<const ir::ForeignFunction>> foreign_;
 };

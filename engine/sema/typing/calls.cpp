@@ -42,6 +42,22 @@ bool literal_argument(const ir::ConstValue& c) {
   return true;
 }
 
+// Literal typing stops at arithmetic (numba: Literal[int](3) - 1 is int64):
+// a literal, a name or attribute bound to one, or a tuple of those.
+bool literal_expression(const ast::Expr* e) {
+  switch (e->kind) {
+    case ast::ExprKind::Constant:
+    case ast::ExprKind::Name:
+    case ast::ExprKind::Attribute: return true;
+    case ast::ExprKind::Tuple:
+      for (const auto& el : static_cast<const ast::Tuple*>(e)->elts)
+        if (!literal_expression(el.get())) return false;
+      return true;
+    case ast::ExprKind::UnaryOp: return static_cast<const ast::UnaryOp*>(e)->operand->kind == ast::ExprKind::Constant;
+    default: return false;
+  }
+}
+
 }  // namespace
 
 const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info) {
@@ -70,7 +86,7 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
     }
     arg_types.push_back(at);
     const auto& k = t.info(a).constant;
-    arg_constants.push_back(k && literal_argument(*k) && k->type == at ? k : std::nullopt);
+    arg_constants.push_back(k && literal_expression(a) && literal_argument(*k) && k->type == at ? k : std::nullopt);
   }
   std::shared_ptr<const TypedFunction> typed;
   try {
