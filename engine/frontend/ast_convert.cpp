@@ -458,9 +458,7 @@ class Converter {
       c->left = expr(attr(node, "left").get());
       PyRef ops = attr(node, "ops");
       for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ops.get()); ++i) {
-        ast::CompareOpKind op = compare_kind(PyList_GET_ITEM(ops.get(), i));
-        if (op == ast::CompareOpKind::In || op == ast::CompareOpKind::NotIn) unsupported(node, "the 'in' operator is");
-        c->ops.push_back(op);
+        c->ops.push_back(compare_kind(PyList_GET_ITEM(ops.get(), i)));
       }
       c->comparators = expr_list(attr(node, "comparators").get());
       return c;

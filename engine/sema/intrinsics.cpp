@@ -40,8 +40,9 @@ const std::vector<std::string>& cuda_function_names() {
 
 const std::vector<std::string>& intrinsic_keys() {
   static const std::vector<std::string> keys = [] {
-    std::vector<std::string> k = {"cast",         "builtins.abs",   "builtins.min",   "builtins.max", "builtins.round",
-                                  "builtins.len", "builtins.range", "builtins.print", "builtins.pow"};
+    std::vector<std::string> k = {"cast",           "builtins.abs",    "builtins.min",   "builtins.max",
+                                  "builtins.round", "builtins.len",    "builtins.range", "builtins.print",
+                                  "builtins.pow",   "number.bit_count"};
     for (const char* f : {"sqrt", "sin",   "cos",      "tan",   "asin", "acos",  "atan",   "sinh",  "cosh",
                           "tanh", "asinh", "acosh",    "atanh", "exp",  "expm1", "exp2",   "log",   "log1p",
                           "log2", "log10", "fabs",     "erf",   "erfc", "gamma", "lgamma", "atan2", "pow",

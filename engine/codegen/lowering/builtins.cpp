@@ -42,6 +42,17 @@ void register_builtins(std::map<std::string, IntrinsicFn>& table) {
     return min_max(l, inf, false);
   };
   table["builtins.max"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) { return min_max(l, inf, true); };
+  table["number.bit_count"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
+    auto& b = l.b();
+    Val x = arg(l, inf, 0);
+    llvm::Value* v = x.v;
+    if (x.t->is_signed) {
+      llvm::Value* neg = b.CreateICmpSLT(v, llvm::ConstantInt::get(v->getType(), 0));
+      v = b.CreateSelect(neg, b.CreateNeg(v), v);
+    }
+    llvm::Value* n = b.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, v);
+    return l.convert({b.CreateZExtOrTrunc(n, b.getInt64Ty()), ir::int64()}, inf.type);
+  };
   table["builtins.pow"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
     return binary_op(l, ast::BinOpKind::Pow, arg(l, inf, 0), arg(l, inf, 1), inf.type, e->loc);
   };

@@ -73,6 +73,16 @@ const ir::Type* type_cast_call(Typer& t, const ast::Call& c, const ir::Type* tar
 }
 
 const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info) {
+  if (key == "number.bit_count") {  // int.bit_count(): ones in |x|, an int64 as in numba
+    if (!c.args.empty() || !c.keywords.empty())
+      t.typing_error(&c, concat("bit_count() takes no arguments (", c.args.size() + c.keywords.size(), " given)"));
+    CUHOST_CHECK(c.func->kind == ast::ExprKind::Attribute) << "bit_count() without a receiver";
+    const ast::Expr* receiver = static_cast<const ast::Attribute&>(*c.func).value.get();
+    ExprInfo& inf = t.info(&c);
+    inf.ordered_args = {receiver};
+    inf.param_types = {t.type_of(receiver)};
+    return ir::int64();
+  }
   if (key.rfind("builtins.", 0) != 0) return nullptr;
   std::string name = key.substr(9);
   // numba: int() keeps an integer's type, float() keeps a float's type.

@@ -97,6 +97,7 @@ const ir::Type* type_number_attribute(Typer& t, const ast::Attribute& a, const i
     return base;
   }
   if (a.attr == "conjugate") return ir::intrinsic("number.conjugate");
+  if (a.attr == "bit_count" && base->is_integer()) return ir::intrinsic("number.bit_count");  // typing/builtins.cpp
   return nullptr;
 }
 
