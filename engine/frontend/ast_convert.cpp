@@ -266,12 +266,41 @@ class Converter {
     if (k == "ClassDef") unsupported(node, "class definitions are");
     if (k == "Try" || k == "TryStar") unsupported(node, "try statements are");
     if (k == "With" || k == "AsyncWith") unsupported(node, "with statements are");
-    if (k == "Raise") unsupported(node, "raise statements are");
+    if (k == "Raise") {
+      PyRef exc = attr(node, "exc");
+      if (exc.get() == Py_None) unsupported(node, "a bare raise (re-raising) is");
+      PyRef cause = attr(node, "cause");
+      if (cause.get() != Py_None) unsupported(cause.get(), "raise ... from is");
+      auto s = std::make_unique<ast::Raise>();
+      s->loc = l;
+      s->exc = expr(exc.get());
+      return s;
+    }
+    if (k == "Assert") {
+      // if not test: raise AssertionError(msg)
+      auto call = std::make_unique<ast::Call>();
+      call->loc = l;
+      call->func = name_expr("AssertionError", l);
+      loaded_.insert("AssertionError");
+      PyRef msg = attr(node, "msg");
+      if (msg.get() != Py_None) call->args.push_back(expr(msg.get()));
+      auto r = std::make_unique<ast::Raise>();
+      r->loc = l;
+      r->exc = std::move(call);
+      auto test = std::make_unique<ast::UnaryOp>();
+      test->loc = l;
+      test->op = ast::UnaryOpKind::Not;
+      test->operand = expr(attr(node, "test").get());
+      auto i = std::make_unique<ast::If>();
+      i->loc = l;
+      i->test = std::move(test);
+      i->body.push_back(std::move(r));
+      return i;
+    }
     if (k == "Delete") unsupported(node, "del statements are");
     if (k == "Global") unsupported(node, "global statements are");
     if (k == "Nonlocal") unsupported(node, "nonlocal statements are");
     if (k == "Import" || k == "ImportFrom") unsupported(node, "import statements are");
-    if (k == "Assert") unsupported(node, "assert statements are");
     if (k == "FunctionDef") unsupported(node, "nested function definitions are");
     if (k == "AsyncFunctionDef" || k == "AsyncFor") unsupported(node, "async functions are");
     if (k == "Match") unsupported(node, "match statements are");

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <set>
 
+#include "frontend/exception_classes.h"
 #include "frontend/capture.h"
 #include "frontend/py_ref.h"
 #include "ir/type_parser.h"
@@ -352,6 +353,12 @@ GlobalValue freeze_global(PyObject* value) {
     return g;
   }
   if (PyErr_Occurred()) PyErr_Clear();
+  if (PyType_Check(value) &&
+      PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(value), reinterpret_cast<PyTypeObject*>(PyExc_BaseException))) {
+    g.kind = GlobalValue::Kind::Intrinsic;  // raise X / raise X(...): sema/typing/exceptions.cpp
+    g.key = exception_key(value);
+    return g;
+  }
   g.kind = GlobalValue::Kind::Unsupported;
   return g;
 }

@@ -47,7 +47,7 @@ void collect_stored(const ast::Body& body, std::map<std::string, int>& out) {
 bool always_returns(const ast::Body& body) {
   if (body.empty()) return false;
   const ast::Stmt& last = *body.back();
-  if (last.kind == ast::StmtKind::Return) return true;
+  if (last.kind == ast::StmtKind::Return || last.kind == ast::StmtKind::Raise) return true;
   if (last.kind == ast::StmtKind::If) {
     const auto& i = static_cast<const ast::If&>(last);
     return always_returns(i.body) && always_returns(i.orelse);
@@ -441,6 +441,7 @@ void Typer::stmt(const ast::Stmt& s) {
       return;
     }
     case ast::StmtKind::Pass: return;
+    case ast::StmtKind::Raise: guarded([&] { type_raise(*this, static_cast<const ast::Raise&>(s)); }); return;
     case ast::StmtKind::ExprStmt:
       // A discarded Optional result is not unwrapped (a None there is fine).
       guarded([&] { type_of_optional(static_cast<const ast::ExprStmt&>(s).value.get()); });

@@ -158,6 +158,8 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
 const ir::Type* type_foreign_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info);
 const ir::Type* type_ffi_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 const ir::Type* type_print_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+// `raise` (typing/exceptions.cpp).
+void type_raise(Typer& t, const ast::Raise& r);
 // Cooperative groups (typing/cooperative.cpp): cuda.cg.this_grid(), grid.sync().
 const ir::Type* type_cg_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 // The converted index type of `idx` into array `arr`: int64 for one integer,

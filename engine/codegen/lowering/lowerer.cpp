@@ -502,6 +502,7 @@ void Lowerer::stmt(const ast::Stmt* s) {
       return;
     }
     case ast::StmtKind::For: lower_for(static_cast<const ast::For*>(s)); return;
+    case ast::StmtKind::Raise: lower_raise(*this, static_cast<const ast::Raise*>(s)); return;
     case ast::StmtKind::Break:
     case ast::StmtKind::Continue: {
       CUHOST_CHECK(!loops_.empty()) << "break/continue outside a loop";

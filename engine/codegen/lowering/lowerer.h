@@ -251,6 +251,11 @@ Val lower_tuple_repeat(Lowerer& l, const ast::BinOp* e, const sema::ExprInfo& in
 Val lower_tuple_slice(Lowerer& l, const ast::Subscript* e, const sema::ExprInfo& info);
 // Element `index` (i64) of a homogeneous tuple; negative indices wrap.
 Val tuple_item(Lowerer& l, Val tup, llvm::Value* index, bool may_be_negative);
+// `raise` (lowering/exceptions.cpp).
+void lower_raise(Lowerer& l, const ast::Raise* r);
+// The kernel error message of a raise of the exception class `key`
+// ("exception.<id>" or "builtins.<Name>") with message `text` at `line`.
+std::string raise_message(Lowerer& l, const std::string& key, const std::string& text, int line = 0);
 // AugAssign on a subscript: load, op, store with the index evaluated once.
 void augassign_subscript(Lowerer& l, const ast::AugAssign* s);
 

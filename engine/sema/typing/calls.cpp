@@ -86,7 +86,12 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
     }
     arg_types.push_back(at);
     const auto& k = t.info(a).constant;
-    arg_constants.push_back(k && literal_expression(a) && literal_argument(*k) && k->type == at ? k : std::nullopt);
+    // Functions with an explicit signature or the C ABI (one fixed symbol)
+    // are compiled once, never per literal.
+    bool by_literal = !fn->options.return_type && fn->options.abi != ir::Abi::C;
+    arg_constants.push_back(by_literal && k && literal_expression(a) && literal_argument(*k) && k->type == at
+                                ? k
+                                : std::nullopt);
   }
   std::shared_ptr<const TypedFunction> typed;
   try {
