@@ -45,7 +45,7 @@ static long index_of(const std::string& key) {
 }
 
 PyObject* exception_class_of(const std::string& key) {
-  if (key.rfind("builtins.", 0) == 0) {  // a built-in class named by the compiler (IndexError, ...)
+  if (key.rfind("builtins.", 0) == 0) {         // a built-in class named by the compiler (IndexError, ...)
     PyObject* builtins = PyEval_GetBuiltins();  // borrowed
     PyObject* cls = builtins ? PyDict_GetItemString(builtins, key.substr(9).c_str()) : nullptr;
     return cls && PyExceptionClass_Check(cls) ? cls : nullptr;

@@ -28,6 +28,8 @@ const std::vector<std::string>& cuda_function_names() {
                                                  "ballot_sync",
                                                  "activemask",
                                                  "lanemask_lt",
+                                                 "match_any_sync",
+                                                 "match_all_sync",
                                                  "fma",
                                                  "cbrt",
                                                  "brev",

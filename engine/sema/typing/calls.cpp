@@ -89,9 +89,8 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
     // Functions with an explicit signature or the C ABI (one fixed symbol)
     // are compiled once, never per literal.
     bool by_literal = !fn->options.return_type && fn->options.abi != ir::Abi::C;
-    arg_constants.push_back(by_literal && k && literal_expression(a) && literal_argument(*k) && k->type == at
-                                ? k
-                                : std::nullopt);
+    arg_constants.push_back(
+        by_literal && k && literal_expression(a) && literal_argument(*k) && k->type == at ? k : std::nullopt);
   }
   std::shared_ptr<const TypedFunction> typed;
   try {
