@@ -210,7 +210,7 @@ bool cpu_fission_enabled() {
 }
 
 bool fission_supported(const sema::TypedFunction& tf) {
-  if (!tf.uses_barriers || tf.uses_warp_ops || !tf.captured || !tf.captured->def) return false;
+  if (!tf.uses_barriers || tf.uses_warp_ops || tf.uses_grid_sync || !tf.captured || !tf.captured->def) return false;
   std::set<const sema::TypedFunction*> seen;
   if (!callees_free_of_sync(tf, seen)) return false;
   return FissionCheck(tf).run();

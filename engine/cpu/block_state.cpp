@@ -146,6 +146,7 @@ void BlockState::run_fibers() {
   std::fill(warp_wait_.begin(), warp_wait_.end(), 0u);
   live_ = nthreads_;
   arrived_ = 0;
+  grid_round_ = false;
   accum_count_ = 0;
   // Fibers pass the core among themselves (wait()); control comes back here
   // only when none is runnable (all returned, or a deadlock) or an error was
@@ -163,11 +164,34 @@ void BlockState::run_fibers() {
   }
 }
 
+void BlockState::grid_sync(int t) {
+  if (!fiber_mode_ || !grid_) {
+    launch_->record(ErrorKind::KernelError,
+                    concat("kernel '", launch_->launch().kernel_name,
+                           "' synchronizes the grid but was not launched cooperatively (internal error)"));
+    return;
+  }
+  state_[t] = FiberState::AtBarrier;
+  barrier_kind_[t] = 0;
+  grid_round_ = true;
+  if (++arrived_ == live_) {
+    grid_->arrive_and_wait(*launch_);
+    release_barrier();
+    state_[t] = FiberState::Runnable;
+  } else {
+    check_activemask(t / 32);
+    wait(t);
+  }
+}
+
 void BlockState::thread_exited(int t) {
   state_[t] = FiberState::Done;
   --live_;
   warp_done_[t / 32] |= 1u << (t % 32);
-  if (arrived_ > 0 && arrived_ == live_) release_barrier();
+  if (arrived_ > 0 && arrived_ == live_) {
+    if (grid_round_) grid_->arrive_and_wait(*launch_);
+    release_barrier();
+  }
   // A lane that returns may complete a rendezvous of its warp.
   const int w = t / 32;
   for (std::uint32_t m = warp_wait_[w]; m; m &= m - 1) {
@@ -178,6 +202,7 @@ void BlockState::thread_exited(int t) {
 }
 
 void BlockState::release_barrier() {
+  grid_round_ = false;
   released_count_ = accum_count_;
   released_arrived_ = arrived_;
   accum_count_ = 0;

@@ -13,6 +13,7 @@
 
 #include "cpu/cpu_abi.h"
 #include "cpu/fiber.h"
+#include "cpu/grid_barrier.h"
 #include "cpu/launch_state.h"
 
 namespace cuhost::cpu {
@@ -62,6 +63,12 @@ class BlockState {
     *arrived = released_arrived_;
     return released_count_;
   }
+  // Grid sync of a cooperative launch: a block barrier whose completion
+  // first waits for every other block at the grid barrier (grid_barrier.h).
+  void grid_sync(int t);
+  // The grid barrier of the cooperative launch this block runs in (else null).
+  void set_grid(GridBarrier* grid) { grid_ = grid; }
+
   // Warp rendezvous; returns this lane's result (warp_runtime.cpp has the
   // rules). Inline for the same reason as barrier().
   std::uint64_t warp(int t, WarpOp op, std::uint32_t mask, std::uint64_t value, std::int32_t param, std::int32_t width,
@@ -128,6 +135,8 @@ class BlockState {
   }
 
   LaunchState* launch_ = nullptr;
+  GridBarrier* grid_ = nullptr;
+  bool grid_round_ = false;  // the barrier round in progress is a grid sync
   bool fiber_mode_ = false;
   int nthreads_ = 0;
   int bdim_[3] = {1, 1, 1};

@@ -32,6 +32,7 @@ struct CuhostThreadCtx {
 // returned count as arrived (as on hardware); when no thread can make
 // progress the launch fails with a deadlock error instead of hanging.
 void cuhost_cpu_syncthreads(CuhostThreadCtx* ctx);
+void cuhost_cpu_grid_sync(CuhostThreadCtx* ctx);  // cuda.cg grid sync (cooperative launches)
 std::int32_t cuhost_cpu_syncthreads_count(CuhostThreadCtx* ctx, std::int32_t predicate);
 std::int32_t cuhost_cpu_syncthreads_and(CuhostThreadCtx* ctx, std::int32_t predicate);
 std::int32_t cuhost_cpu_syncthreads_or(CuhostThreadCtx* ctx, std::int32_t predicate);

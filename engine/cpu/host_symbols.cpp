@@ -46,6 +46,7 @@ std::vector<std::pair<std::string, void*>> build() {
     if (void* p = dlsym(RTLD_DEFAULT, name.c_str())) out.emplace_back(name, p);
   };
   add("cuhost_cpu_syncthreads", reinterpret_cast<void*>(&cuhost_cpu_syncthreads));
+  add("cuhost_cpu_grid_sync", reinterpret_cast<void*>(&cuhost_cpu_grid_sync));
   add("cuhost_cpu_syncthreads_count", reinterpret_cast<void*>(&cuhost_cpu_syncthreads_count));
   add("cuhost_cpu_syncthreads_and", reinterpret_cast<void*>(&cuhost_cpu_syncthreads_and));
   add("cuhost_cpu_syncthreads_or", reinterpret_cast<void*>(&cuhost_cpu_syncthreads_or));

@@ -32,6 +32,9 @@
 // - All syncthreads call sites are one block barrier (as bar.sync 0 on sm_70+
 //   hardware and numba's simulator); threads that returned count as arrived.
 //   Warp operations are 32-lane rendezvous (warp_runtime.cpp).
+// - Cooperative launches (grid sync, cuda.cg) run every block on its own OS
+//   thread so all are resident, with a grid barrier (grid_barrier.h); the
+//   grid may not exceed max_cooperative_blocks(), as on a GPU.
 // - Errors from JIT-ed code are recorded (first wins) in the launch state;
 //   other workers stop taking blocks; launch() throws once all are done.
 // - Shared memory is zeroed when a buffer is first allocated and otherwise
@@ -48,6 +51,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "cpu/block_state.h"
@@ -133,7 +137,49 @@ void validate(const CpuLaunch& l) {
                 " dynamic) exceeds the limit of ", max_shared, " bytes per block"));
 }
 
+// A cooperative launch: every block on its own OS thread with its own block
+// state, all resident at once, sharing one grid barrier.
+void launch_cooperative(const CpuLaunch& l, LaunchState& state) {
+  const std::uint64_t total = std::uint64_t(l.grid.x) * l.grid.y * l.grid.z;
+  const unsigned threads = l.block.x * l.block.y * l.block.z;
+  const unsigned limit = max_cooperative_blocks(threads);
+  if (total > limit) {
+    throw UserError(ErrorKind::ValueError, concat("cooperative launch of kernel '", l.kernel_name, "' with ", total,
+                                                  " blocks of ", threads, " threads: at most ", limit,
+                                                  " blocks can be resident at once (see max_cooperative_grid_blocks)"));
+  }
+  GridBarrier grid(static_cast<unsigned>(total));
+  std::vector<std::unique_ptr<BlockState>> blocks(total);
+  std::vector<std::thread> threads_;
+  threads_.reserve(total);
+  for (std::uint64_t b = 0; b < total; ++b) {
+    blocks[b] = std::make_unique<BlockState>();
+    threads_.emplace_back([&, b] {
+      BlockState& bs = *blocks[b];
+      try {
+        bs.prepare(state);
+        bs.set_grid(&grid);
+        unsigned x = static_cast<unsigned>(b % l.grid.x);
+        unsigned y = static_cast<unsigned>(b / l.grid.x % l.grid.y);
+        unsigned z = static_cast<unsigned>(b / (std::uint64_t(l.grid.x) * l.grid.y));
+        bs.run_block(x, y, z);
+      } catch (const std::exception& e) {
+        state.record(ErrorKind::RuntimeError, concat("CPU launch of kernel '", l.kernel_name, "' failed: ", e.what()));
+      }
+      grid.leave();
+    });
+  }
+  for (auto& t : threads_) t.join();
+}
+
 }  // namespace
+
+unsigned max_cooperative_blocks(unsigned threads_per_block) {
+  // Each core stands for a multiprocessor holding 2048 threads (an H100 SM):
+  // the blocks run on their own threads, this bounds their fiber stacks.
+  const unsigned per_core = std::max(1u, 2048u / std::max(1u, threads_per_block));
+  return per_core * worker_count();
+}
 
 unsigned worker_count() { return ThreadPool::instance().size(); }
 
@@ -150,6 +196,11 @@ void launch(const CpuLaunch& l) {
     while (workers.size() < pool.size()) workers.push_back(std::make_unique<BlockState>());
   }
   LaunchState state(l);
+  if (l.cooperative) {
+    launch_cooperative(l, state);
+    state.rethrow();
+    return;
+  }
   Job job;
   job.state = &state;
   job.workers = &workers;

@@ -20,6 +20,9 @@ struct CpuLaunch {
   void* thread_fn = nullptr;  // CompiledKernel::cpu_thread_fn
   void* block_fn = nullptr;   // CompiledKernel::cpu_block_fn (may be null)
   bool needs_fibers = true;   // no block entry: barriers or warp operations run on fibers
+  // Grid sync (cuda.cg): every block is resident at once, one OS thread each,
+  // and the grid must not exceed max_cooperative_blocks().
+  bool cooperative = false;
   std::size_t static_shared_bytes = 0;
   std::size_t dynamic_shared_bytes = 0;
   Dim3 grid, block;
@@ -32,6 +35,11 @@ struct CpuLaunch {
 // a reported kernel error, UserError(ValueError) for an invalid configuration
 // (zero or too many threads per block, > 1024 threads, shared memory too big).
 void launch(const CpuLaunch& launch);
+
+// The largest grid a cooperative launch of `threads_per_block` threads per
+// block may use: as on a GPU, the blocks that fit the device at once (each
+// core counts as a multiprocessor of MAX_THREADS_PER_MULTIPROCESSOR threads).
+unsigned max_cooperative_blocks(unsigned threads_per_block);
 
 // Worker threads in the pool (defaults to the number of cores).
 unsigned worker_count();

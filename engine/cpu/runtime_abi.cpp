@@ -25,6 +25,11 @@ void cuhost_cpu_syncthreads(CuhostThreadCtx* ctx) {
   b.barrier(b.thread_index(ctx), 0, 0, &arrived);
 }
 
+void cuhost_cpu_grid_sync(CuhostThreadCtx* ctx) {
+  BlockState& b = block_of(ctx);
+  b.grid_sync(b.thread_index(ctx));
+}
+
 std::int32_t cuhost_cpu_syncthreads_count(CuhostThreadCtx* ctx, std::int32_t predicate) {
   BlockState& b = block_of(ctx);
   std::int32_t arrived;

@@ -114,7 +114,7 @@ struct Slice : Expr {
   Slice() : Expr(ExprKind::Slice) {}
 };
 
-enum class StmtKind { Assign, AugAssign, If, While, For, Break, Continue, Return, Pass, ExprStmt };
+enum class StmtKind { Assign, AugAssign, If, While, For, Break, Continue, Return, Pass, ExprStmt, Raise };
 
 struct Stmt {
   StmtKind kind;
@@ -168,6 +168,12 @@ struct Pass : Stmt {
 struct ExprStmt : Stmt {
   ExprPtr value;
   ExprStmt() : Stmt(StmtKind::ExprStmt) {}
+};
+// `raise E` / `raise E(constant args)`; `assert t, msg` becomes
+// `if not t: raise AssertionError(msg)` in the frontend.
+struct Raise : Stmt {
+  ExprPtr exc;
+  Raise() : Stmt(StmtKind::Raise) {}
 };
 
 struct Param {

@@ -114,16 +114,65 @@ class Converter {
   // ---- statements --------------------------------------------------------------
   ast::Body body_of(PyObject* list) {
     ast::Body out;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); ++i) out.push_back(stmt(PyList_GET_ITEM(list, i)));
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); ++i) stmt_into(PyList_GET_ITEM(list, i), out);
     return out;
   }
 
-  void check_no_else(PyObject* node) {
-    PyRef orelse = attr(node, "orelse");
-    if (PyList_GET_SIZE(orelse.get()) > 0) {
-      PyObject* first = PyList_GET_ITEM(orelse.get(), 0);
-      unsupported(first, "else clauses on loops are");
+  // ---- loop else clauses -------------------------------------------------------
+  // `for/while ... else: E` becomes `$brk = False; loop (each break of this
+  // loop first sets $brk = True); if not $brk: E`, so later stages only see
+  // plain loops. `$` names cannot clash with Python names.
+  static ast::ExprPtr name_expr(const std::string& id, const ast::SourceLoc& l) {
+    auto n = std::make_unique<ast::Name>();
+    n->loc = l;
+    n->id = id;
+    return n;
+  }
+  static ast::StmtPtr assign_flag(const std::string& id, bool value, const ast::SourceLoc& l) {
+    auto a = std::make_unique<ast::Assign>();
+    a->loc = l;
+    a->targets.push_back(name_expr(id, l));
+    auto c = std::make_unique<ast::Constant>();
+    c->loc = l;
+    c->value = ir::ConstValue::boolean(value);
+    a->value = std::move(c);
+    return a;
+  }
+
+  void stmt_into(PyObject* node, ast::Body& out) {
+    const std::string k = py_type_name(node);
+    if (k == "Break" && !loop_flags_.empty() && !loop_flags_.back().empty()) {
+      out.push_back(assign_flag(loop_flags_.back(), true, loc_of(node)));
+      out.push_back(stmt(node));
+      return;
     }
+    if (k != "For" && k != "While") {
+      out.push_back(stmt(node));
+      return;
+    }
+    PyRef orelse = attr(node, "orelse");
+    if (PyList_GET_SIZE(orelse.get()) == 0) {
+      loop_flags_.push_back("");
+      out.push_back(stmt(node));
+      loop_flags_.pop_back();
+      return;
+    }
+    ast::SourceLoc l = loc_of(node);
+    std::string flag = concat("$loop_broke.", l.line, ".", l.column);
+    stored_.insert(flag);
+    out.push_back(assign_flag(flag, false, l));
+    loop_flags_.push_back(flag);
+    out.push_back(stmt(node));
+    loop_flags_.pop_back();
+    auto test = std::make_unique<ast::UnaryOp>();
+    test->loc = l;
+    test->op = ast::UnaryOpKind::Not;
+    test->operand = name_expr(flag, l);
+    auto i = std::make_unique<ast::If>();
+    i->loc = loc_of(PyList_GET_ITEM(orelse.get(), 0));
+    i->test = std::move(test);
+    i->body = body_of(orelse.get());
+    out.push_back(std::move(i));
   }
 
   ast::StmtPtr stmt(PyObject* node) {
@@ -163,7 +212,6 @@ class Converter {
       return s;
     }
     if (k == "While") {
-      check_no_else(node);
       auto s = std::make_unique<ast::While>();
       s->loc = l;
       s->test = expr(attr(node, "test").get());
@@ -171,7 +219,6 @@ class Converter {
       return s;
     }
     if (k == "For") {
-      check_no_else(node);
       auto s = std::make_unique<ast::For>();
       s->loc = l;
       PyRef t = attr(node, "target");
@@ -220,12 +267,41 @@ class Converter {
     if (k == "ClassDef") unsupported(node, "class definitions are");
     if (k == "Try" || k == "TryStar") unsupported(node, "try statements are");
     if (k == "With" || k == "AsyncWith") unsupported(node, "with statements are");
-    if (k == "Raise") unsupported(node, "raise statements are");
+    if (k == "Raise") {
+      PyRef exc = attr(node, "exc");
+      if (exc.get() == Py_None) unsupported(node, "a bare raise (re-raising) is");
+      PyRef cause = attr(node, "cause");
+      if (cause.get() != Py_None) unsupported(cause.get(), "raise ... from is");
+      auto s = std::make_unique<ast::Raise>();
+      s->loc = l;
+      s->exc = expr(exc.get());
+      return s;
+    }
+    if (k == "Assert") {
+      // if not test: raise AssertionError(msg)
+      auto call = std::make_unique<ast::Call>();
+      call->loc = l;
+      call->func = name_expr("AssertionError", l);
+      loaded_.insert("AssertionError");
+      PyRef msg = attr(node, "msg");
+      if (msg.get() != Py_None) call->args.push_back(expr(msg.get()));
+      auto r = std::make_unique<ast::Raise>();
+      r->loc = l;
+      r->exc = std::move(call);
+      auto test = std::make_unique<ast::UnaryOp>();
+      test->loc = l;
+      test->op = ast::UnaryOpKind::Not;
+      test->operand = expr(attr(node, "test").get());
+      auto i = std::make_unique<ast::If>();
+      i->loc = l;
+      i->test = std::move(test);
+      i->body.push_back(std::move(r));
+      return i;
+    }
     if (k == "Delete") unsupported(node, "del statements are");
     if (k == "Global") unsupported(node, "global statements are");
     if (k == "Nonlocal") unsupported(node, "nonlocal statements are");
     if (k == "Import" || k == "ImportFrom") unsupported(node, "import statements are");
-    if (k == "Assert") unsupported(node, "assert statements are");
     if (k == "FunctionDef") unsupported(node, "nested function definitions are");
     if (k == "AsyncFunctionDef" || k == "AsyncFor") unsupported(node, "async functions are");
     if (k == "Match") unsupported(node, "match statements are");
@@ -256,10 +332,7 @@ class Converter {
       for (Py_ssize_t i = 0; i < PyList_GET_SIZE(elts.get()); ++i) {
         PyObject* e = PyList_GET_ITEM(elts.get(), i);
         std::string ek = py_type_name(e);
-        if (ek != "Name" && ek != "Subscript") {
-          if (ek == "Starred") unsupported(e, "starred assignment targets are");
-          unsupported(e, "nested tuple targets are");
-        }
+        if (ek == "Starred") unsupported(e, "starred assignment targets are");
         t->elts.push_back(target(e));
       }
       return t;
@@ -415,9 +488,7 @@ class Converter {
       c->left = expr(attr(node, "left").get());
       PyRef ops = attr(node, "ops");
       for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ops.get()); ++i) {
-        ast::CompareOpKind op = compare_kind(PyList_GET_ITEM(ops.get(), i));
-        if (op == ast::CompareOpKind::In || op == ast::CompareOpKind::NotIn) unsupported(node, "the 'in' operator is");
-        c->ops.push_back(op);
+        c->ops.push_back(compare_kind(PyList_GET_ITEM(ops.get(), i)));
       }
       c->comparators = expr_list(attr(node, "comparators").get());
       return c;
@@ -467,6 +538,7 @@ class Converter {
   const ConvertContext& ctx_;
   std::set<std::string> loaded_;
   std::set<std::string> stored_;
+  std::vector<std::string> loop_flags_;  // per enclosing loop: its else flag, or ""
 };
 
 }  // namespace

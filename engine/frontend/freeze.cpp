@@ -7,6 +7,7 @@
 #include <mutex>
 #include <set>
 
+#include "frontend/exception_classes.h"
 #include "frontend/capture.h"
 #include "frontend/py_ref.h"
 #include "ir/type_parser.h"
@@ -112,8 +113,8 @@ const std::map<PyObject*, std::string>& known_objects() {
   k.keep.clear();
   k.cuda_size = size;
   if (PyRef builtins = import("builtins")) {
-    for (const char* n :
-         {"abs", "min", "max", "round", "int", "float", "bool", "len", "range", "complex", "print", "pow"}) {
+    for (const char* n : {"abs", "min", "max", "round", "int", "float", "bool", "len", "range", "complex", "print",
+                          "enumerate", "zip", "pow"}) {
       if (PyRef v = py_attr(builtins.get(), n)) add_key(k, v.get(), std::string("builtins.") + n);
     }
   }
@@ -445,6 +446,12 @@ GlobalValue freeze_global(PyObject* value) {
     return g;
   }
   if (PyErr_Occurred()) PyErr_Clear();
+  if (PyType_Check(value) &&
+      PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(value), reinterpret_cast<PyTypeObject*>(PyExc_BaseException))) {
+    g.kind = GlobalValue::Kind::Intrinsic;  // raise X / raise X(...): sema/typing/exceptions.cpp
+    g.key = exception_key(value);
+    return g;
+  }
   g.kind = GlobalValue::Kind::Unsupported;
   return g;
 }

@@ -6,7 +6,10 @@
 // request; device functions are compiled on their own, as cuda.compile does.
 #include <exception>
 
+#include "cpu/launcher.h"
+#include "cuda/driver.h"
 #include "cuda/linker.h"
+#include "cuda/module.h"
 #include "python/dispatcher.h"
 #include "python/errors.h"
 #include "python/stream_view.h"
@@ -34,7 +37,7 @@ PyObject* spellings_tuple(const std::vector<const ir::Type*>& types) {
   return t;
 }
 
-// _nvptx(signature) -> {"ptx", "llvm", "llvm_optimized", "symbol", "args", "return"}
+// _nvptx(signature) -> {"ptx", "llvm", "llvm_optimized", "symbol", "args", "return", "link"}
 PyObject* dispatcher_nvptx(PyObject* obj, PyObject* signature) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
   CUHOST_PY_GUARD_V(nullptr, {
@@ -42,11 +45,17 @@ PyObject* dispatcher_nvptx(PyObject* obj, PyObject* signature) {
     auto k = nvptx_specialization(self, types);
     const ir::Type* ret = k->return_type ? k->return_type : ir::none_type();
     PyObject* args = spellings_tuple(types);
-    PyObject* d =
-        Py_BuildValue("{s:s#,s:s#,s:s#,s:s,s:N,s:s}", "ptx", k->ptx.data(), static_cast<Py_ssize_t>(k->ptx.size()),
-                      "llvm", k->llvm_ir_unoptimized.data(), static_cast<Py_ssize_t>(k->llvm_ir_unoptimized.size()),
-                      "llvm_optimized", k->llvm_ir.data(), static_cast<Py_ssize_t>(k->llvm_ir.size()), "symbol",
-                      k->symbol.c_str(), "args", args, "return", ret->str().c_str());
+    PyObject* links = PyList_New(0);
+    for (const ir::LinkItem& item : k->link) {
+      PyObject* name = PyUnicode_FromString((item.from_path() ? item.path : item.name).c_str());
+      PyList_Append(links, name);
+      Py_DECREF(name);
+    }
+    PyObject* d = Py_BuildValue("{s:N,s:s#,s:s#,s:s#,s:s,s:N,s:s}", "link", links, "ptx", k->ptx.data(),
+                                static_cast<Py_ssize_t>(k->ptx.size()), "llvm", k->llvm_ir_unoptimized.data(),
+                                static_cast<Py_ssize_t>(k->llvm_ir_unoptimized.size()), "llvm_optimized",
+                                k->llvm_ir.data(), static_cast<Py_ssize_t>(k->llvm_ir.size()), "symbol",
+                                k->symbol.c_str(), "args", args, "return", ret->str().c_str());
     return d;
   })
 }
@@ -171,11 +180,47 @@ PyObject* dispatcher_inspect_types(PyObject* obj, PyObject* args, PyObject* kwar
   })
 }
 
+// _cooperative(signature, threads, dynamic_shared) -> (cooperative, max_blocks):
+// whether the kernel is launched cooperatively (it syncs the grid) and the
+// largest grid such a launch may use (numba's max_cooperative_grid_blocks):
+// on a GPU the driver's occupancy times the multiprocessors, on the CPU
+// backend the launcher's limit (cpu::max_cooperative_blocks).
+PyObject* dispatcher_cooperative(PyObject* obj, PyObject* args) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  PyObject* signature = nullptr;
+  unsigned threads = 0, dynamic_shared = 0;
+  if (!PyArg_ParseTuple(args, "OII", &signature, &threads, &dynamic_shared)) return nullptr;
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::vector<const ir::Type*> types = types_for(self, signature);
+    auto k = nvptx_specialization(self, types);
+    runtime::Session& s = runtime::session();
+    long blocks = 0;
+    if (s.backend == Backend::Cuda) {
+      ensure_context();
+      CUfunction f = cuda::kernel_function(k, s.device);
+      int per_sm = 0, sms = 0;
+      CUdevice dev = 0;
+      cuda::check(cuda::driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, static_cast<int>(threads),
+                                                                             dynamic_shared),
+                  "cuOccupancyMaxActiveBlocksPerMultiprocessor", k->name);
+      cuda::check(cuda::driver().cuDeviceGet(&dev, s.device), "cuDeviceGet", k->name);
+      cuda::check(cuda::driver().cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev),
+                  "cuDeviceGetAttribute", k->name);
+      blocks = long(per_sm) * sms;
+    } else {
+      blocks = cpu::max_cooperative_blocks(threads);
+    }
+    return Py_BuildValue("(Nl)", PyBool_FromLong(k->use_cooperative), blocks);
+  })
+}
+
 PyMethodDef g_methods[] = {
     {"inspect_types", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dispatcher_inspect_types)),
      METH_VARARGS | METH_KEYWORDS, "Typed signature, source and locals of each specialization."},
     {"_nvptx", dispatcher_nvptx, METH_O, "The NVPTX compilation of one signature (a dict)."},
     {"_resources", dispatcher_resources, METH_O, "Registers, local/shared/const memory, max threads (a dict)."},
+    {"_cooperative", dispatcher_cooperative, METH_VARARGS,
+     "Whether one signature launches cooperatively, and its largest cooperative grid (a tuple)."},
     {"_cubin", dispatcher_cubin, METH_O, "The kernel of one signature assembled by nvJitLink (bytes)."},
     {"_host_llvm", dispatcher_host_llvm, METH_O, "The optimized module the session's backend runs (str)."},
     {"_compiled_signatures", dispatcher_compiled_signatures, METH_NOARGS,

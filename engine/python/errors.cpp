@@ -1,6 +1,7 @@
 // Exception classes of the `cuda` module and the translation of C++ errors
 // (see errors.h). Classes carry numba's names so `except TypingError` code
 // written for numba-cuda keeps working.
+#include "frontend/exception_classes.h"
 #include "python/errors.h"
 
 #include <new>
@@ -74,6 +75,15 @@ void set_python_error_from_current_exception() {
   try {
     throw;
   } catch (const UserError& e) {
+    // An exception a kernel raised (debug=True): "\x1b<class key>\x1b<message>".
+    const std::string& m = e.message();
+    size_t end = m.size() > 1 && m[0] == frontend::kRaiseMarker ? m.find(frontend::kRaiseMarker, 1) : std::string::npos;
+    if (e.kind() == ErrorKind::KernelError && end != std::string::npos) {
+      if (PyObject* cls = frontend::exception_class_of(m.substr(1, end - 1))) {
+        PyErr_SetString(cls, m.substr(end + 1).c_str());
+        return;
+      }
+    }
     PyErr_SetString(exception_class(e.kind()), e.what());
   } catch (const InternalError& e) {
     PyErr_SetString(PyExc_SystemError, e.what());

@@ -191,6 +191,7 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
   kernel->launch_bound_threads = fn->options.launch_bounds[0];
   kernel->shared_memory_carveout = fn->options.shared_memory_carveout;
   for (const auto& ff : typed->foreign_callees) kernel->use_cooperative |= ff->use_cooperative;
+  kernel->use_cooperative |= typed->uses_grid_sync;  // cuda.cg grid sync: a cooperative launch
   if (nvptx) {
     {
       log::StageTimer timer(name, "foreign-inline");

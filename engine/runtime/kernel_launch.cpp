@@ -54,6 +54,7 @@ cpu::CpuLaunch cpu_launch_of(const CompiledKernel& kernel, const unsigned grid[3
   // Codegen provides a block entry only when the block can run as loops
   // (barrier-free, or barriers split by loop fission); fibers otherwise.
   l.needs_fibers = !kernel.cpu_block_fn;
+  l.cooperative = kernel.use_cooperative;
   l.static_shared_bytes = kernel.static_shared_bytes;
   l.dynamic_shared_bytes = shared;
   l.grid = {grid[0], grid[1], grid[2]};

@@ -18,8 +18,10 @@ struct CacheKey {
   std::vector<const ir::Type*> args;
   const ir::Type* declared;
   bool kernel;
+  std::string constants;  // literal arguments (constants_key)
   bool operator<(const CacheKey& o) const {
-    return std::tie(fn, captured, args, declared, kernel) < std::tie(o.fn, o.captured, o.args, o.declared, o.kernel);
+    return std::tie(fn, captured, args, declared, kernel, constants) <
+           std::tie(o.fn, o.captured, o.args, o.declared, o.kernel, o.constants);
   }
 };
 
@@ -33,8 +35,15 @@ Cache& cache() {
   return *c;
 }
 
-// The chain of specializations being typed on this thread (recursion check).
-thread_local std::vector<std::pair<const runtime::JitFunction*, std::vector<const ir::Type*>>> t_stack;
+// The specializations being typed on this thread, innermost last: a call
+// back into one of them is recursion.
+struct Frame {
+  const runtime::JitFunction* fn;
+  CacheKey key;
+  std::shared_ptr<TypedFunction> out;  // filled in while typing
+  Typer* typer = nullptr;
+};
+thread_local std::vector<Frame> t_stack;
 
 std::string sanitize(const std::string& name) {
   std::string out;
@@ -48,39 +57,64 @@ std::string sanitize(const std::string& name) {
   return out.empty() ? std::string("fn") : out;
 }
 
+std::string constants_key(const std::vector<std::optional<ir::ConstValue>>& constants) {
+  std::string out;
+  for (const auto& c : constants) out += (c ? c->repr() + ":" + (c->type ? c->type->str() : "") : "-") + ";";
+  return out;
+}
+
 std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFunction>& fn,
                                            const std::vector<const ir::Type*>& arg_types,
-                                           const ir::Type* declared_return, bool kernel) {
+                                           const ir::Type* declared_return, bool kernel,
+                                           const std::vector<std::optional<ir::ConstValue>>& arg_constants = {}) {
   CUHOST_CHECK(fn) << "inference of a null function";
   if (!fn->captured || !fn->captured->def) {
     throw UserError(ErrorKind::RuntimeError, concat("the source of '", fn->name, "' has not been captured"));
   }
-  CacheKey key{fn.get(), fn->captured.get(), arg_types, declared_return, kernel};
+  bool any_constant = false;
+  for (const auto& c : arg_constants) any_constant = any_constant || c.has_value();
+  const std::string ckey = any_constant ? constants_key(arg_constants) : std::string();
+  CacheKey key{fn.get(), fn->captured.get(), arg_types, declared_return, kernel, ckey};
   {
     std::lock_guard<std::mutex> lock(cache().mutex);
     auto it = cache().entries.find(key);
     if (it != cache().entries.end()) return it->second;
   }
   for (const auto& frame : t_stack) {
-    if (frame.first == fn.get()) {
-      std::string chain;
-      for (const auto& f : t_stack) chain += f.first->name + " -> ";
-      chain += fn->name;
-      throw UserError(ErrorKind::TypingError, concat("recursive calls are not supported in kernels (", chain, ")"),
+    if (frame.fn != fn.get()) continue;
+    // Recursion (numba's rules): the call's type is the function's return
+    // type, declared by an explicit signature or, without one, inferred from
+    // the return statements that do not recurse (the caller's statement is
+    // retried until one gave a type).
+    bool same = !(frame.key < key) && !(key < frame.key);
+    // A specialization on literal arguments calling the plain one: not recursion yet.
+    if (!same && frame.key.args == key.args && frame.key.constants != key.constants) continue;
+    if (same && frame.typer && !kernel) {
+      if (frame.out->return_type) {
+        frame.typer->note_recursion();
+        return frame.out;
+      }
+      if (!frame.typer->strict()) throw Pending{fn->name, fn->captured->def->loc};
+      throw UserError(ErrorKind::TypingError,
+                      concat("cannot type infer runaway recursion: no return statement of '", fn->name,
+                             "' gives a type without calling it again"),
                       fn->captured->where(fn->captured->def->loc), fn->name);
     }
+    std::string chain;
+    for (const auto& f : t_stack) chain += f.fn->name + " -> ";
+    chain += fn->name;
+    throw UserError(ErrorKind::TypingError,
+                    concat("recursive calls with changing argument types are not supported in kernels (", chain,
+                           "): give the function an explicit signature"),
+                    fn->captured->where(fn->captured->def->loc), fn->name);
   }
-  t_stack.emplace_back(fn.get(), arg_types);
-  struct Pop {
-    ~Pop() { t_stack.pop_back(); }
-  } pop;
-
   auto out = std::make_shared<TypedFunction>();
   out->captured = fn->captured;
   out->function = fn;
   out->is_kernel = kernel;
   out->abi = kernel ? ir::Abi::Numba : fn->options.abi;
   out->arg_types = arg_types;
+  if (any_constant) out->arg_constants = arg_constants;
   for (const ir::Type* a : arg_types) {
     CUHOST_CHECK(a) << "null argument type for " << fn->name;
   }
@@ -88,7 +122,13 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
     throw UserError(ErrorKind::NotImplementedError, "kernels cannot use the C ABI",
                     fn->captured->where(fn->captured->def->loc), fn->name);
   }
+  // An explicit return type is known before typing (recursive calls use it).
+  if (!kernel && declared_return && declared_return->kind != ir::TypeKind::Void) out->return_type = declared_return;
   Typer typer(out);
+  t_stack.push_back(Frame{fn.get(), key, out, &typer});
+  struct Pop {
+    ~Pop() { t_stack.pop_back(); }
+  } pop;
   typer.run();
   if (!kernel && declared_return && declared_return->kind != ir::TypeKind::Void) {
     if (!can_convert(out->return_type, declared_return)) {
@@ -112,6 +152,7 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
     out->symbol = fn->options.abi_name.empty() ? fn->name : fn->options.abi_name;
   } else {
     out->symbol = mangle(fn->name, arg_types, kernel);
+    if (any_constant) out->symbol = mangle(fn->name + "/" + ckey, arg_types, kernel);
   }
   std::lock_guard<std::mutex> lock(cache().mutex);
   auto [it, inserted] = cache().entries.emplace(key, out);
@@ -122,7 +163,13 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
 
 std::string mangle(const std::string& name, const std::vector<const ir::Type*>& args, bool kernel) {
   std::string text = name + (kernel ? "/kernel(" : "/device(");
-  for (const ir::Type* a : args) text += a->str() + ",";
+  for (const ir::Type* a : args) {
+    text += a->str();
+    // A function passed as a value: the identity of the function (its type's
+    // name does not tell two dispatchers apart).
+    if (a->object) text += concat("@", reinterpret_cast<std::uintptr_t>(a->object));
+    text += ",";
+  }
   std::uint64_t h = 1469598103934665603ull;
   for (unsigned char ch : text) {
     h ^= ch;
@@ -141,8 +188,9 @@ std::shared_ptr<const TypedFunction> infer_kernel(const std::shared_ptr<runtime:
 
 std::shared_ptr<const TypedFunction> infer_device(const std::shared_ptr<runtime::JitFunction>& fn,
                                                   const std::vector<const ir::Type*>& arg_types,
-                                                  const ir::Type* declared_return) {
-  return infer(fn, arg_types, declared_return, false);
+                                                  const ir::Type* declared_return,
+                                                  const std::vector<std::optional<ir::ConstValue>>& arg_constants) {
+  return infer(fn, arg_types, declared_return, false, arg_constants);
 }
 
 }  // namespace cuhost::sema

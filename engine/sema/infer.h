@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "runtime/jit_function.h"
@@ -19,8 +20,11 @@ std::shared_ptr<const TypedFunction> infer_kernel(const std::shared_ptr<runtime:
 
 // A device function: the return type is inferred (or checked against
 // `declared_return` when given, e.g. from an explicit signature).
+// `arg_constants` (empty, or one entry per argument) are literal arguments
+// the body is specialized on (TypedFunction::arg_constants).
 std::shared_ptr<const TypedFunction> infer_device(const std::shared_ptr<runtime::JitFunction>& fn,
                                                   const std::vector<const ir::Type*>& arg_types,
-                                                  const ir::Type* declared_return = nullptr);
+                                                  const ir::Type* declared_return = nullptr,
+                                                  const std::vector<std::optional<ir::ConstValue>>& arg_constants = {});
 
 }  // namespace cuhost::sema

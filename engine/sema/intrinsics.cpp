@@ -28,6 +28,8 @@ const std::vector<std::string>& cuda_function_names() {
                                                  "ballot_sync",
                                                  "activemask",
                                                  "lanemask_lt",
+                                                 "match_any_sync",
+                                                 "match_all_sync",
                                                  "fma",
                                                  "cbrt",
                                                  "brev",
@@ -56,8 +58,8 @@ const std::vector<std::string>& intrinsic_keys() {
       for (const char* a : {"x", "y", "z"}) k.push_back(std::string("cuda.") + d + "." + a);
     for (const char* f : {"laneid", "warpsize"}) k.push_back(std::string("cuda.") + f);
     for (const std::string& f : cuda_function_names()) k.push_back("cuda." + f);
-    for (const char* op :
-         {"add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor", "exch", "inc", "dec", "cas"})
+    for (const char* op : {"add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor", "exch", "inc", "dec",
+                           "cas", "compare_and_swap"})
       k.push_back(std::string("cuda.atomic.") + op);
     for (const char* f : {"global.array", "global.device_array", "array.getitem", "array.setitem", "tuple.getitem",
                           "array.view", "array.setslice", "tuple.slice", "tuple.concat", "tuple.repeat", "array.shape",
@@ -65,6 +67,7 @@ const std::vector<std::string>& intrinsic_keys() {
       k.push_back(f);
     for (const char* f : {"number.real", "number.imag", "number.conjugate", "number.bit_count", "builtins.complex"})
       k.push_back(f);
+    for (const char* f : {"cuda.cg.this_grid", "cuda.cg.GridGroup.sync"}) k.push_back(f);
     for (const char* f :
          {"sqrt", "exp",  "log",   "log10", "sin",   "cos",   "tan",   "sinh", "cosh",  "tanh",  "asin",
           "acos", "atan", "asinh", "acosh", "atanh", "phase", "polar", "rect", "isnan", "isinf", "isfinite"})

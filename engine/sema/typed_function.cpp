@@ -4,6 +4,18 @@
 
 namespace cuhost::sema {
 
+std::optional<bool> constant_truth(const std::optional<ir::ConstValue>& c) {
+  if (!c) return std::nullopt;
+  using K = ir::ConstValue::Kind;
+  switch (c->kind) {
+    case K::Bool: return c->b;
+    case K::Int: return c->i != 0;
+    case K::UInt: return c->u != 0;
+    case K::None: return false;
+    default: return std::nullopt;
+  }
+}
+
 const ExprInfo& TypedFunction::info(const ast::Expr* e) const {
   auto it = exprs.find(e);
   CUHOST_CHECK(it != exprs.end()) << "expression at line " << (e ? e->loc.line : 0) << ":" << (e ? e->loc.column : 0)

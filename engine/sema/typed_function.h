@@ -46,6 +46,10 @@ struct ExprInfo {
   std::optional<ir::ConstValue> constant;
 };
 
+// The truth of a constant condition whose branch is pruned (numba's dead
+// branch pruning): booleans, integers and None; nullopt otherwise.
+std::optional<bool> constant_truth(const std::optional<ir::ConstValue>& c);
+
 struct TypedFunction {
   std::shared_ptr<const frontend::CapturedFunction> captured;
   std::shared_ptr<runtime::JitFunction> function;
@@ -53,13 +57,19 @@ struct TypedFunction {
   ir::Abi abi = ir::Abi::Numba;
   std::string symbol;  // the LLVM/PTX symbol (mangled unless abi="c")
   std::vector<const ir::Type*> arg_types;
+  // Per argument (or empty): the compile-time value a caller passed, when it
+  // was an integer, boolean or tuple literal. Like numba's Literal argument
+  // types, the body sees the parameter as that constant (a shape for
+  // cuda.shared.array, a literal for cuda.grid), one specialization per value.
+  std::vector<std::optional<ir::ConstValue>> arg_constants;
   const ir::Type* return_type = nullptr;
   std::map<std::string, const ir::Type*> locals;  // parameters included
   std::unordered_map<const ast::Expr*, ExprInfo> exprs;
   std::vector<std::shared_ptr<const TypedFunction>> callees;                // direct jitted callees
   std::vector<std::shared_ptr<const ir::ForeignFunction>> foreign_callees;  // direct foreign callees
   bool uses_barriers = false;                                               // syncthreads* (incl. through callees)
-  bool uses_warp_ops = false;  // shfl/vote/syncwarp/... (incl. through callees)
+  bool uses_warp_ops = false;   // shfl/vote/syncwarp/... (incl. through callees)
+  bool uses_grid_sync = false;  // cuda.cg grid sync (incl. through callees): a cooperative launch
   // A numba-ABI device function that can end the calling thread: it calls a
   // numba-ABI foreign function, a jitted numba-ABI callee that raises, or
   // converts an OptionalType value holding None to its payload. Its LLVM

@@ -5,6 +5,7 @@
 
 #include "ir/layout.h"
 #include "ir/vector_types.h"
+#include "sema/function_values.h"
 
 namespace cuhost::sema {
 
@@ -48,7 +49,7 @@ void collect_stored(const ast::Body& body, std::map<std::string, int>& out) {
 bool always_returns(const ast::Body& body) {
   if (body.empty()) return false;
   const ast::Stmt& last = *body.back();
-  if (last.kind == ast::StmtKind::Return) return true;
+  if (last.kind == ast::StmtKind::Return || last.kind == ast::StmtKind::Raise) return true;
   if (last.kind == ast::StmtKind::If) {
     const auto& i = static_cast<const ast::If&>(last);
     return always_returns(i.body) && always_returns(i.orelse);
@@ -80,7 +81,12 @@ void Typer::run() {
   }
   for (const auto& p : def.params) ++assignment_count_[p.name];
   collect_stored(def.body, assignment_count_);
-  for (size_t i = 0; i < def.params.size(); ++i) locals_[def.params[i].name] = out_->arg_types[i];
+  for (size_t i = 0; i < def.params.size(); ++i) {
+    locals_[def.params[i].name] = out_->arg_types[i];
+    // A literal argument: reads of the never-reassigned parameter fold to it.
+    if (i < out_->arg_constants.size() && out_->arg_constants[i] && assignment_count_[def.params[i].name] == 1)
+      const_locals_[def.params[i].name] = *out_->arg_constants[i];
+  }
   for (const auto& s : assignment_count_) locals_.emplace(s.first, nullptr);
 
   for (int iteration = 0;; ++iteration) {
@@ -134,12 +140,14 @@ void Typer::run() {
     if (type) out_->locals[name] = type;
   out_->uses_barriers = uses_barriers_;
   out_->uses_warp_ops = uses_warp_ops_;
+  out_->uses_grid_sync = uses_grid_sync_;
   out_->callees = callees_;
   out_->foreign_callees = foreign_;
   bool raises = unwraps_;
   for (const auto& c : callees_) {
     out_->uses_barriers = out_->uses_barriers || c->uses_barriers;
     out_->uses_warp_ops = out_->uses_warp_ops || c->uses_warp_ops;
+    out_->uses_grid_sync = out_->uses_grid_sync || c->uses_grid_sync;
     raises = raises || (c->raises && c->abi == ir::Abi::Numba);
   }
   for (const auto& f : foreign_) raises = raises || f->abi == ir::Abi::Numba;
@@ -156,10 +164,36 @@ void Typer::pass() {
   loop_depth_ = 0;
   uses_barriers_ = false;
   uses_warp_ops_ = false;
+  uses_grid_sync_ = false;
   unwraps_ = false;
   callees_.clear();
   foreign_.clear();
   body(captured().def->body);
+  provisional_return();
+}
+
+void Typer::provisional_return() {
+  // Without a declared return type, a recursive call uses the unification of
+  // the return types seen so far; a change means another pass.
+  if (out_->is_kernel || (out_->function && out_->function->options.return_type)) return;
+  const ir::Type* rt = nullptr;
+  for (const ir::Type* r : returns_) {
+    const ir::Type* u = rt ? unify(rt, r) : r;
+    if (!u && recursive_)
+      fail(ErrorKind::TypingError, captured().def->loc,
+           concat("Return type of recursive function does not converge: '", function_name(), "' returns ", display(rt),
+                  " and ", display(r)));
+    if (u) rt = u;
+  }
+  if (rt == out_->return_type) return;
+  out_->return_type = rt;
+  // A recursive call (or a statement waiting for one) sees the new type in the next pass.
+  if (!recursive_ && !pending_) return;
+  changed_ = true;
+  if (++provisional_changes_ > 20)
+    fail(ErrorKind::TypingError, captured().def->loc,
+         concat("Return type of recursive function does not converge: '", function_name(), "' returns ", display(rt),
+                " after ", provisional_changes_, " passes"));
 }
 
 void Typer::body(const ast::Body& b) {
@@ -280,6 +314,13 @@ void Typer::for_stmt(const ast::For& f) {
       const ir::Type* ft = type_of(static_cast<const ast::Call*>(iter)->func.get());
       is_range = ft->kind == ir::TypeKind::Intrinsic && ft->key == "builtins.range";
     }
+    if (!is_range && iter->kind == ast::ExprKind::Call) {  // enumerate(...) / zip(...): typing/iterators.cpp
+      const ir::Type* ft = type_of(static_cast<const ast::Call*>(iter)->func.get());
+      if (ft->kind == ir::TypeKind::Intrinsic && is_sequence_iterator(ft->key)) {
+        assign_to(f.target.get(), iteration_item_type(*this, iter), f.loc);
+        return;
+      }
+    }
     if (!is_range) {
       const ir::Type* it = type_of(iter);
       if (it->is_tuple()) {  // for x in (a, b, c): typing/tuples.cpp
@@ -291,7 +332,8 @@ void Typer::for_stmt(const ast::For& f) {
         return;
       }
       fail(ErrorKind::UnsupportedError, iter->loc,
-           "for loops in kernels only iterate over range(...), an array or a homogeneous tuple");
+           "for loops in kernels only iterate over range(...), an array, a homogeneous tuple, or enumerate/zip "
+           "of those");
     }
     const ir::Type* rt = type_of(iter);
     if (f.target->kind != ast::ExprKind::Name) {
@@ -379,6 +421,15 @@ void Typer::stmt(const ast::Stmt& s) {
     case ast::StmtKind::If: {
       const auto& i = static_cast<const ast::If&>(s);
       guarded([&] { check_truthy(i.test.get()); });
+      // numba prunes a branch whose condition is a constant (a literal
+      // argument such as `if debug:`): the dead branch is never typed, and
+      // lowering skips it (constant_truth).
+      if (typed_.count(i.test.get())) {
+        if (auto live = constant_truth(info(i.test.get()).constant)) {
+          body(*live ? i.body : i.orelse);
+          return;
+        }
+      }
       body(i.body);
       body(i.orelse);
       return;
@@ -417,6 +468,7 @@ void Typer::stmt(const ast::Stmt& s) {
       return;
     }
     case ast::StmtKind::Pass: return;
+    case ast::StmtKind::Raise: guarded([&] { type_raise(*this, static_cast<const ast::Raise&>(s)); }); return;
     case ast::StmtKind::ExprStmt:
       // A discarded Optional result is not unwrapped (a None there is fine).
       guarded([&] { type_of_optional(static_cast<const ast::ExprStmt&>(s).value.get()); });
@@ -581,8 +633,8 @@ const ir::Type* Typer::type_global(const frontend::GlobalValue& g, const ast::Ex
     case K::Intrinsic:
       if (resolve_key(g.key, &e, inf)) return info(&e).type;
       return ir::intrinsic(g.key);
-    case K::JitFunction: return ir::dispatcher(g.function.get());
-    case K::Foreign: return ir::foreign(g.foreign.get());
+    case K::JitFunction: remember_function(g.function); return ir::dispatcher(g.function.get());
+    case K::Foreign: remember_function(g.foreign); return ir::foreign(g.foreign.get());
     case K::TypeObject: return ir::type_ref(g.type_object);
     case K::Ffi: return ir::ffi();
     case K::Unsupported: break;
@@ -627,9 +679,9 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
     case ir::TypeKind::Intrinsic: {
       const std::string& key = ft->key;
       using Rule = const ir::Type* (*)(Typer&, const ast::Call&, const std::string&, ExprInfo&);
-      for (Rule rule : {type_half_call, type_fp8_call, type_builtin_call, type_math_call,
-                        type_cuda_indexing_call, type_atomic_call, type_warp_call, type_array_call, type_libdevice_call,
-                        type_ffi_call, type_print_call, type_complex_call}) {
+      for (Rule rule : {type_half_call, type_fp8_call, type_builtin_call, type_math_call, type_cuda_indexing_call,
+                        type_atomic_call, type_warp_call, type_array_call, type_libdevice_call, type_ffi_call,
+                        type_print_call, type_complex_call, type_cg_call}) {
         if (const ir::Type* t = rule(*this, c, key, info(&c))) {
           info(&c).intrinsic = info(&c).intrinsic.empty() ? key : info(&c).intrinsic;
           return t;

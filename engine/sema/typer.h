@@ -72,14 +72,28 @@ class Typer {
   // the key names nothing.
   bool resolve_key(const std::string& key, const ast::Expr* e, ExprInfo& info);
 
+  // Marks `e` typed in this pass with type `t` (for rules that type a node
+  // outside type_of, such as the enumerate/zip of a for loop).
+  void set_typed(const ast::Expr* e, const ir::Type* t) {
+    info(e).type = t;
+    typed_.insert(e);
+  }
+
   // Records a device callee / foreign callee / feature use.
   void add_callee(std::shared_ptr<const TypedFunction> f);
   void add_foreign(std::shared_ptr<const ir::ForeignFunction> f);
   void use_barriers() { uses_barriers_ = true; }
   void use_warp_ops() { uses_warp_ops_ = true; }
+  void use_grid_sync() { uses_grid_sync_ = true; }
+  // Recursion (infer.cpp): the function calls itself; its return type so far
+  // (TypedFunction::return_type, provisional without a declared one) must
+  // reach a fixed point.
+  void note_recursion() { recursive_ = true; }
+  bool strict() const { return strict_; }
 
  private:
   void pass();
+  void provisional_return();
   void body(const ast::Body& b);
   void stmt(const ast::Stmt& s);
   void guarded(const std::function<void()>& f);
@@ -112,6 +126,9 @@ class Typer {
   int loop_depth_ = 0;
   bool uses_barriers_ = false;
   bool uses_warp_ops_ = false;
+  bool uses_grid_sync_ = false;
+  bool recursive_ = false;
+  int provisional_changes_ = 0;
   std::vector<std::shared_ptr<const TypedFunction>> callees_;
   std::vector<std::shared_ptr<const ir::ForeignFunction>> foreign_;
 };
@@ -150,6 +167,10 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
 const ir::Type* type_foreign_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info);
 const ir::Type* type_ffi_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 const ir::Type* type_print_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+// `raise` (typing/exceptions.cpp).
+void type_raise(Typer& t, const ast::Raise& r);
+// Cooperative groups (typing/cooperative.cpp): cuda.cg.this_grid(), grid.sync().
+const ir::Type* type_cg_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 // The converted index type of `idx` into array `arr`: int64 for one integer,
 // UniTuple(int64 x ndim) for a tuple; errors are prefixed with `what`.
 const ir::Type* array_index_type(Typer& t, const ast::Expr* idx, const ir::Type* arr, const std::string& what);
@@ -168,6 +189,11 @@ void type_slice_source(Typer& t, const ast::Expr* target, const ir::Type* value)
 const ir::Type* type_tuple_binop(Typer& t, const ast::BinOp& e, const ir::Type* l, const ir::Type* r);
 const ir::Type* type_tuple_slice(Typer& t, const ast::Subscript& s, const ast::Slice& sl, const ir::Type* tup);
 const ir::Type* tuple_iter_type(Typer& t, const ast::Expr* iter, const ir::Type* tup);
+// Iterators (typing/iterators.cpp): the item type of a for loop's iterable
+// (range, array, tuple, or enumerate/zip of those, nested); enumerate/zip
+// calls are typed as their item and get that intrinsic key.
+const ir::Type* iteration_item_type(Typer& t, const ast::Expr* seq);
+bool is_sequence_iterator(const std::string& intrinsic);
 const ir::Type* type_value_attribute(Typer& t, const ast::Attribute& a, const ir::Type* base, ExprInfo& info);
 // Complex numbers (typing/complex.cpp): `.real` `.imag` `.conjugate` of
 // numbers, complex(re[, im]), and the cmath module ("cmath.<f>" keys).

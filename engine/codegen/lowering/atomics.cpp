@@ -1,7 +1,7 @@
 // cuda.atomic.*: atomicrmw for add/sub/and/or/xor/exch/int max/min and
 // inc/dec (uinc_wrap/udec_wrap: CUDA's wraparound semantics), cmpxchg for
-// cas, and a compare-and-swap loop for float max/min (maxnum/minnum ignore
-// NaN like numba's max/min; nanmax/nanmin propagate it). Every atomic returns
+// cas, and a compare-and-swap loop for float max/min (numba-cuda's NaN
+// rules: see float_extreme). Every atomic returns
 // the old value; they are real atomics on the host too.
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
@@ -32,7 +32,17 @@ llvm::Value* operand(Lowerer& l, const sema::ExprInfo& inf, size_t k, const ir::
   return l.expr_as(inf.ordered_args.at(k), dtype).v;
 }
 
-llvm::Value* float_cas_loop(Lowerer& l, llvm::Value* p, llvm::Value* val, llvm::Intrinsic::ID op) {
+// numba-cuda's float max/min: max/min leave the element alone when either
+// the element or the value is NaN; nanmax/nanmin ignore a NaN value and
+// replace a NaN element (maxnum/minnum).
+llvm::Value* float_extreme(Lowerer& l, llvm::Value* old, llvm::Value* val, bool is_max, bool nan_variant) {
+  auto& b = l.b();
+  llvm::Value* r = b.CreateBinaryIntrinsic(is_max ? llvm::Intrinsic::maxnum : llvm::Intrinsic::minnum, old, val);
+  if (nan_variant) return r;
+  return b.CreateSelect(b.CreateFCmpUNO(old, val), old, r);
+}
+
+llvm::Value* float_cas_loop(Lowerer& l, llvm::Value* p, llvm::Value* val, bool is_max, bool nan_variant) {
   auto& b = l.b();
   llvm::Type* ft = val->getType();
   llvm::Type* it = b.getIntNTy(ft->getPrimitiveSizeInBits());
@@ -45,7 +55,7 @@ llvm::Value* float_cas_loop(Lowerer& l, llvm::Value* p, llvm::Value* val, llvm::
   b.SetInsertPoint(loop);
   llvm::PHINode* old = b.CreatePHI(ft, 2);
   old->addIncoming(first, entry);
-  llvm::Value* desired = b.CreateBinaryIntrinsic(op, old, val);
+  llvm::Value* desired = float_extreme(l, old, val, is_max, nan_variant);
   llvm::Value* old_bits = b.CreateBitCast(old, it);
   llvm::Value* new_bits = b.CreateBitCast(desired, it);
   b.CreateCondBr(b.CreateICmpEQ(old_bits, new_bits), done, swap);
@@ -97,9 +107,7 @@ IntrinsicFn rmw(const std::string& op) {
       bool is_max = op == "max" || op == "nanmax";
       if (is_float) {
         bool nan = op == "nanmax" || op == "nanmin";
-        auto id = is_max ? (nan ? llvm::Intrinsic::maximum : llvm::Intrinsic::maxnum)
-                         : (nan ? llvm::Intrinsic::minimum : llvm::Intrinsic::minnum);
-        return l.convert({float_cas_loop(l, t.ptr, v, id), t.dtype}, inf.type);
+        return l.convert({float_cas_loop(l, t.ptr, v, is_max, nan), t.dtype}, inf.type);
       }
       kind = is_max ? (is_signed ? B::Max : B::UMax) : (is_signed ? B::Min : B::UMin);
     } else {
@@ -124,6 +132,18 @@ void register_atomics(std::map<std::string, IntrinsicFn>& table) {
     llvm::Value* pair = b.CreateAtomicCmpXchg(t.ptr, expected, desired, llvm::MaybeAlign(),
                                               llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic);
     return l.convert({b.CreateExtractValue(pair, {0}), t.dtype}, inf.type);
+  };
+  // compare_and_swap(ary, old, val): cas on ary[0].
+  table["cuda.atomic.compare_and_swap"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
+    auto& b = l.b();
+    const ast::Expr* ary = inf.ordered_args.at(0);
+    Val a = l.expr(ary);
+    llvm::Value* p = l.element_address(ary, a, nullptr, {l.i64(0), ir::int64()});
+    llvm::Value* expected = operand(l, inf, 1, a.t->dtype);
+    llvm::Value* desired = operand(l, inf, 2, a.t->dtype);
+    llvm::Value* pair = b.CreateAtomicCmpXchg(p, expected, desired, llvm::MaybeAlign(), llvm::AtomicOrdering::Monotonic,
+                                              llvm::AtomicOrdering::Monotonic);
+    return l.convert({b.CreateExtractValue(pair, {0}), a.t->dtype}, inf.type);
   };
 }
 

@@ -33,6 +33,7 @@ std::map<std::string, IntrinsicFn>& table() {
     register_vector_types(t);
     register_half(t);
     register_fp8(t);
+    register_cooperative(t);
   });
   return t;
 }

@@ -52,6 +52,18 @@ llvm::Value* compare_values(Lowerer& l, ast::CompareOpKind op, Val a, Val c) {
 
 Val lower_compare(Lowerer& l, const ast::Compare* e, const sema::ExprInfo& inf) {
   auto& b = l.b();
+  if (inf.intrinsic == "tuple.contains") {  // x in tup: any item equal (typing/compare.cpp)
+    Val x = l.expr_as(e->left.get(), inf.operand_types.at(0));
+    Val tup = l.expr(e->comparators[0].get());
+    llvm::Value* found = b.getFalse();
+    for (unsigned k = 0; k < inf.param_types.size(); ++k) {
+      Val item{b.CreateExtractValue(tup.v, {k}), tup.t->elements[k]};
+      const ir::Type* ct = inf.param_types[k];
+      found = b.CreateOr(found, compare_values(l, ast::CompareOpKind::Eq, l.convert(x, ct), l.convert(item, ct)));
+    }
+    if (e->ops[0] == ast::CompareOpKind::NotIn) found = b.CreateNot(found);
+    return {found, ir::boolean()};
+  }
   CUHOST_CHECK(inf.operand_types.size() == e->ops.size()) << "comparison without operand types";
   if (e->ops.size() == 1) {
     Val a = l.expr_as(e->left.get(), inf.operand_types[0]);

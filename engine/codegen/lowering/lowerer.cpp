@@ -3,6 +3,8 @@
 // dispatch of every expression kind to its feature file.
 #include "codegen/lowering/lowerer.h"
 
+#include "codegen/lowering/iterators.h"
+
 #include <llvm/IR/Constants.h>
 
 #include "codegen/debug_info.h"
@@ -374,20 +376,24 @@ void Lowerer::lower_augassign(const ast::AugAssign* s) {
 
 void Lowerer::lower_for(const ast::For* s) {
   const sema::ExprInfo& it = info(s->iter.get());
-  // `for x in tup` / `for x in arr` count 0..len-1 and read item i.
-  bool over_tuple = it.type && it.type->kind == ir::TypeKind::Tuple;
-  bool over_array = it.type && it.type->kind == ir::TypeKind::Array;
-  if (!over_tuple && !over_array && it.intrinsic != "builtins.range")
+  // `for x in tup` / `for x in arr` / enumerate / zip count 0..len-1 and read item i.
+  bool over_seq = it.intrinsic == "builtins.enumerate" || it.intrinsic == "builtins.zip";
+  bool over_tuple = !over_seq && it.type && it.type->kind == ir::TypeKind::Tuple;
+  bool over_array = !over_seq && it.type && it.type->kind == ir::TypeKind::Array;
+  if (!over_seq && !over_tuple && !over_array && it.intrinsic != "builtins.range")
     unsupported(s->iter->loc, "only range(...) loops are supported");
-  bool over_items = over_tuple || over_array;
+  bool over_items = over_tuple || over_array || over_seq;
   const ir::Type* I = !over_items && it.param_types.size() == 3 && it.param_types[1] ? it.param_types[1] : ir::int64();
   auto arg = [&](size_t k) -> const ast::Expr* {
     return !over_items && k < it.ordered_args.size() ? it.ordered_args[k] : nullptr;
   };
   llvm::Type* ity = llvm_type(I);
-  Val items = over_items ? expr(s->iter.get()) : Val{};
+  std::optional<SequencePlan> plan;
+  if (over_seq) plan = plan_sequence(*this, s->iter.get());
+  Val items = over_tuple || over_array ? expr(s->iter.get()) : Val{};
   llvm::Value* start = arg(0) ? expr_as(arg(0), I).v : llvm::ConstantInt::get(ity, 0);
-  llvm::Value* stop = over_tuple   ? i64(std::int64_t(it.type->elements.size()))
+  llvm::Value* stop = over_seq     ? plan->length
+                      : over_tuple ? i64(std::int64_t(it.type->elements.size()))
                       : over_array ? builder_.CreateExtractValue(items.v, {1, 0})
                                    : expr_as(arg(1), I).v;
   llvm::Value* step = arg(2) ? expr_as(arg(2), I).v : llvm::ConstantInt::get(ity, 1);
@@ -423,7 +429,8 @@ void Lowerer::lower_for(const ast::For* s) {
   }
   builder_.CreateCondBr(cond, body_bb, exit);
   builder_.SetInsertPoint(body_bb);
-  assign_to(s->target.get(), over_tuple   ? tuple_item(*this, items, i, false)
+  assign_to(s->target.get(), over_seq     ? sequence_item(*this, *plan, i)
+                             : over_tuple ? tuple_item(*this, items, i, false)
                              : over_array ? array_item(*this, items, i)
                                           : Val{i, I});
   loops_.push_back({latch, exit});
@@ -468,6 +475,10 @@ void Lowerer::stmt(const ast::Stmt* s) {
     case ast::StmtKind::AugAssign: lower_augassign(static_cast<const ast::AugAssign*>(s)); return;
     case ast::StmtKind::If: {
       auto* i = static_cast<const ast::If*>(s);
+      if (auto live = sema::constant_truth(info(i->test.get()).constant)) {  // pruned by typing
+        body(*live ? i->body : i->orelse);
+        return;
+      }
       llvm::Value* cond = truth(expr(i->test.get()));
       llvm::BasicBlock* then_bb = llvm::BasicBlock::Create(ctx(), "if.then", fn_);
       llvm::BasicBlock* else_bb = i->orelse.empty() ? nullptr : llvm::BasicBlock::Create(ctx(), "if.else", fn_);
@@ -508,6 +519,7 @@ void Lowerer::stmt(const ast::Stmt* s) {
       return;
     }
     case ast::StmtKind::For: lower_for(static_cast<const ast::For*>(s)); return;
+    case ast::StmtKind::Raise: lower_raise(*this, static_cast<const ast::Raise*>(s)); return;
     case ast::StmtKind::Break:
     case ast::StmtKind::Continue: {
       CUHOST_CHECK(!loops_.empty()) << "break/continue outside a loop";

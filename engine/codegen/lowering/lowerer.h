@@ -233,6 +233,7 @@ llvm::Value* float_negate(Lowerer& l, llvm::Value* v);        // -x of any float
 llvm::Value* half_abs(Lowerer& l, llvm::Value* v);            // |x| of a float16 (abs.f16 on the GPU) or bfloat16
 // Conversions where either side is fp8 or bfloat16_raw (lowering/fp8.cpp).
 Val storage_float_convert(Lowerer& l, Val v, const ir::Type* to);
+void register_cooperative(std::map<std::string, IntrinsicFn>& table);
 
 // Complex values (lowering/complex.cpp): {F, F} structs.
 Val complex_convert(Lowerer& l, Val v, const ir::Type* to);  // number or complex -> complex `to`
@@ -264,6 +265,11 @@ Val lower_tuple_repeat(Lowerer& l, const ast::BinOp* e, const sema::ExprInfo& in
 Val lower_tuple_slice(Lowerer& l, const ast::Subscript* e, const sema::ExprInfo& info);
 // Element `index` (i64) of a homogeneous tuple; negative indices wrap.
 Val tuple_item(Lowerer& l, Val tup, llvm::Value* index, bool may_be_negative);
+// `raise` (lowering/exceptions.cpp).
+void lower_raise(Lowerer& l, const ast::Raise* r);
+// The kernel error message of a raise of the exception class `key`
+// ("exception.<id>" or "builtins.<Name>") with message `text` at `line`.
+std::string raise_message(Lowerer& l, const std::string& key, const std::string& text, int line = 0);
 // AugAssign on a subscript: load, op, store with the index evaluated once.
 void augassign_subscript(Lowerer& l, const ast::AugAssign* s);
 

@@ -58,9 +58,12 @@ Val tuple_item(Lowerer& l, Val tup, llvm::Value* index, bool may_be_negative) {
   CUHOST_CHECK(n > 0) << "indexing an empty tuple";
   llvm::Value* i = index;
   if (may_be_negative) i = b.CreateSelect(b.CreateICmpSLT(i, l.i64(0)), b.CreateAdd(i, l.i64(n)), i);
-  if (l.checks_enabled()) {
-    l.fail_if(b.CreateICmpUGE(i, l.i64(n)),
-              [&] { l.hooks().kernel_error(l, "IndexError: tuple index out of range", i); });
+  // numba checks tuple indices with debug=True only, raising IndexError on
+  // the host (lowering/exceptions.cpp); an unchecked index selects item 0.
+  if (l.options().debug) {
+    l.fail_if(b.CreateICmpUGE(i, l.i64(n)), [&] {
+      l.hooks().kernel_error(l, raise_message(l, "builtins.IndexError", "tuple index out of range"), i);
+    });
   }
   llvm::Value* v = b.CreateExtractValue(tup.v, {0});
   for (unsigned k = 1; k < unsigned(n); ++k)

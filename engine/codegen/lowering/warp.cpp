@@ -2,6 +2,7 @@
 // syncwarp, shuffles, votes, activemask and lanemask_lt. The target hooks
 // emit the NVVM intrinsics or the CPU runtime calls.
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 
 #include "codegen/lowering/lowerer.h"
 #include "support/diagnostics.h"
@@ -53,6 +54,52 @@ IntrinsicFn shfl(ShflMode mode) {
   };
 }
 
+// match_any_sync / match_all_sync: native match.sync on the GPU; elsewhere
+// each lane reads every active lane's value with shfl_sync and compares bits.
+IntrinsicFn match(bool all) {
+  return [all](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
+    auto& b = l.b();
+    llvm::Value* mask = mask_arg(l, inf, 0);
+    Val v = l.convert(arg(l, inf, 1), inf.param_types.at(1));
+    llvm::Type* it = b.getIntNTy(v.v->getType()->getPrimitiveSizeInBits());
+    llvm::Value* bits = b.CreateBitCast(v.v, it);
+    llvm::Value* lanes = nullptr;
+    llvm::Value* pred = nullptr;
+    if (l.hooks().is_gpu()) {
+      bool wide = it->getIntegerBitWidth() == 64;
+      if (!all) {
+        lanes = b.CreateIntrinsic(
+            wide ? llvm::Intrinsic::nvvm_match_any_sync_i64 : llvm::Intrinsic::nvvm_match_any_sync_i32, {},
+            {mask, bits});
+      } else {
+        llvm::Value* r = b.CreateIntrinsic(
+            wide ? llvm::Intrinsic::nvvm_match_all_sync_i64p : llvm::Intrinsic::nvvm_match_all_sync_i32p, {},
+            {mask, bits});
+        lanes = b.CreateExtractValue(r, {0});
+        pred = b.CreateExtractValue(r, {1});
+      }
+    } else {
+      llvm::Value* active = b.CreateAnd(l.hooks().activemask(l), mask);
+      lanes = b.getInt32(0);
+      for (int j = 0; j < 32; ++j) {
+        llvm::Value* other = l.hooks().shfl(l, ShflMode::Idx, active, v.v, b.getInt32(j));
+        llvm::Value* same = b.CreateICmpEQ(b.CreateBitCast(other, it), bits);
+        llvm::Value* in = b.CreateICmpNE(b.CreateAnd(active, b.getInt32(1u << j)), b.getInt32(0));
+        lanes = b.CreateOr(lanes, b.CreateSelect(b.CreateAnd(same, in), b.getInt32(1u << j), b.getInt32(0)));
+      }
+      if (all) {
+        pred = b.CreateICmpEQ(lanes, active);
+        lanes = b.CreateSelect(pred, lanes, b.getInt32(0));
+      }
+    }
+    if (!all) return {lanes, ir::uint32()};
+    llvm::Value* t = llvm::UndefValue::get(l.llvm_type(inf.type));
+    t = b.CreateInsertValue(t, lanes, {0});
+    t = b.CreateInsertValue(t, pred, {1});
+    return {t, inf.type};
+  };
+}
+
 IntrinsicFn vote(VoteMode mode) {
   return [mode](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
     llvm::Value* mask = mask_arg(l, inf, 0);
@@ -82,6 +129,8 @@ void register_warp(std::map<std::string, IntrinsicFn>& table) {
     return {nullptr, inf.type};
   };
   table["cuda.shfl_sync"] = shfl(ShflMode::Idx);
+  table["cuda.match_any_sync"] = match(false);
+  table["cuda.match_all_sync"] = match(true);
   table["cuda.shfl_up_sync"] = shfl(ShflMode::Up);
   table["cuda.shfl_down_sync"] = shfl(ShflMode::Down);
   table["cuda.shfl_xor_sync"] = shfl(ShflMode::Xor);

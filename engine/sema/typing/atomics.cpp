@@ -16,7 +16,7 @@ bool dtype_ok(const std::string& op, const ir::Type* d) {
   bool f = d->is_float();
   if (op == "add" || op == "sub" || op == "max" || op == "min" || op == "exch" || op == "nanmax" || op == "nanmin")
     return i32_64 || f;
-  if (op == "and_" || op == "or_" || op == "xor" || op == "cas") return i32_64;
+  if (op == "and_" || op == "or_" || op == "xor" || op == "cas" || op == "compare_and_swap") return i32_64;
   if (op == "inc" || op == "dec") return d == ir::uint32() || d == ir::uint64();
   return false;
 }
@@ -50,8 +50,26 @@ const ir::Type* type_atomic_call(Typer& t, const ast::Call& c, const std::string
   if (key.rfind("cuda.atomic.", 0) != 0) return nullptr;
   std::string op = key.substr(12);
   static const std::set<std::string> ops = {"add", "sub", "max",  "min", "nanmax", "nanmin", "and_",
-                                            "or_", "xor", "exch", "inc", "dec",    "cas"};
+                                            "or_", "xor", "exch", "inc", "dec",    "cas",    "compare_and_swap"};
   if (!ops.count(op)) return nullptr;
+  if (op == "compare_and_swap") {
+    // compare_and_swap(ary, old, val): cas on ary[0] of a 1-d array.
+    auto args = t.bind(c, op, {"ary", "old", "val"}, 3, t.info(&c));
+    const ir::Type* arr = t.type_of(args[0]);
+    if (!arr->is_array() || arr->ndim != 1)
+      t.typing_error(args[0], concat("cuda.atomic.compare_and_swap() needs a 1-d array, not ", display(arr)));
+    if (arr->readonly)
+      t.typing_error(args[0], concat("cuda.atomic.compare_and_swap() cannot modify a readonly ", display(arr)));
+    if (!dtype_ok(op, arr->dtype))
+      t.typing_error(&c, concat("cuda.atomic.compare_and_swap() does not support ", display(arr)));
+    for (size_t i = 1; i < 3; ++i) {
+      const ir::Type* v = t.type_of(args[i]);
+      if (!(v->kind == ir::TypeKind::Boolean || v->is_integer()))
+        t.typing_error(args[i], concat("cuda.atomic.compare_and_swap() value must be an integer, not ", display(v)));
+    }
+    t.info(&c).param_types = {arr, arr->dtype, arr->dtype};
+    return arr->dtype;
+  }
   std::string fname = "cuda.atomic." + op;
   std::vector<std::string> params = op == "cas" ? std::vector<std::string>{"ary", "idx", "old", "val"}
                                                 : std::vector<std::string>{"ary", "idx", "val"};

@@ -1,6 +1,7 @@
 // Typing of calls to other jitted functions (specialized recursively on the
 // argument types), to declared foreign functions (numba's implicit argument
 // conversions, arity and array/scalar checks) and of ffi.from_buffer.
+#include "sema/function_values.h"
 #include "sema/infer.h"
 #include "sema/typer.h"
 
@@ -30,6 +31,33 @@ bool foreign_arg_ok(const ir::Type* actual, const ir::Type* declared) {
   return can_convert(actual, declared);
 }
 
+// numba types integer, boolean and tuple-of-those literals as Literal
+// arguments; the callee is specialized on their values.
+bool literal_argument(const ir::ConstValue& c) {
+  using K = ir::ConstValue::Kind;
+  if (c.kind == K::Int || c.kind == K::UInt || c.kind == K::Bool) return true;
+  if (c.kind != K::Tuple || c.items.empty()) return false;
+  for (const auto& item : c.items)
+    if (!literal_argument(item)) return false;
+  return true;
+}
+
+// Literal typing stops at arithmetic (numba: Literal[int](3) - 1 is int64):
+// a literal, a name or attribute bound to one, or a tuple of those.
+bool literal_expression(const ast::Expr* e) {
+  switch (e->kind) {
+    case ast::ExprKind::Constant:
+    case ast::ExprKind::Name:
+    case ast::ExprKind::Attribute: return true;
+    case ast::ExprKind::Tuple:
+      for (const auto& el : static_cast<const ast::Tuple*>(e)->elts)
+        if (!literal_expression(el.get())) return false;
+      return true;
+    case ast::ExprKind::UnaryOp: return static_cast<const ast::UnaryOp*>(e)->operand->kind == ast::ExprKind::Constant;
+    default: return false;
+  }
+}
+
 }  // namespace
 
 const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info) {
@@ -38,6 +66,7 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
   for (const auto& [name, g] : t.captured().globals) {
     if (g.kind == frontend::GlobalValue::Kind::JitFunction && g.function.get() == callee->object) fn = g.function;
   }
+  if (!fn) fn = jit_function_of(callee);  // a function passed in as an argument
   if (!fn) t.typing_error(&c, "cannot resolve the jitted function called here");
   if (!fn->captured || !fn->captured->def) {
     t.typing_error(&c, concat("the source of device function '", fn->name, "' was not captured"));
@@ -46,17 +75,27 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
   for (const auto& p : fn->captured->def->params) params.push_back(p.name);
   auto args = t.bind(c, fn->name, params, params.size(), t.info(&c));
   std::vector<const ir::Type*> arg_types;
+  std::vector<std::optional<ir::ConstValue>> arg_constants;
   for (const ast::Expr* a : args) {
     // An Optional argument specializes the callee on OptionalType (numba).
     const ir::Type* at = t.type_of_optional(a);
-    if (at->kind == ir::TypeKind::Module || at->kind == ir::TypeKind::Intrinsic || at->kind == ir::TypeKind::Void) {
+    // Functions pass as values: the callee is specialized on the function
+    // (function_values.h); modules and nothing-values do not.
+    if (at->kind == ir::TypeKind::Module || at->kind == ir::TypeKind::Void) {
       t.typing_error(a, concat("cannot pass ", display(at), " to device function '", fn->name, "'"));
     }
     arg_types.push_back(at);
+    const auto& k = t.info(a).constant;
+    // Functions with an explicit signature or the C ABI (one fixed symbol)
+    // are compiled once, never per literal.
+    bool by_literal = !fn->options.return_type && fn->options.abi != ir::Abi::C;
+    arg_constants.push_back(
+        by_literal && k && literal_expression(a) && literal_argument(*k) && k->type == at ? k : std::nullopt);
   }
   std::shared_ptr<const TypedFunction> typed;
   try {
-    typed = infer_device(fn, arg_types, fn->options.return_type);  // an explicit signature fixes the return type
+    // An explicit signature fixes the return type.
+    typed = infer_device(fn, arg_types, fn->options.return_type, arg_constants);
   } catch (UserError& e) {
     e.add_note(concat("while typing call to device function '", fn->name, "' with argument types ",
                       type_list(arg_types), " (", t.captured().filename, ":", c.loc.line, ")"));
@@ -75,6 +114,7 @@ const ir::Type* type_foreign_call(Typer& t, const ast::Call& c, const ir::Type* 
   for (const auto& [name, g] : t.captured().globals) {
     if (g.kind == frontend::GlobalValue::Kind::Foreign && g.foreign.get() == callee->object) ff = g.foreign;
   }
+  if (!ff) ff = foreign_function_of(callee);  // passed in as an argument
   if (!ff) t.typing_error(&c, "cannot resolve the foreign function called here");
   std::string name = ff->python_name.empty() ? ff->name : ff->python_name;
   if (!c.keywords.empty()) {

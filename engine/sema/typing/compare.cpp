@@ -10,6 +10,29 @@ namespace {
 bool num_or_bool(const ir::Type* t) { return t->kind == ir::TypeKind::Boolean || t->is_number(); }
 bool is_optional(const ir::Type* t) { return t->kind == ir::TypeKind::Optional; }
 
+// `x in tup` / `x not in tup`: x == item for each item of the tuple, each
+// compared in the common type of x and that item (param_types, one per item).
+const ir::Type* type_tuple_contains(Typer& t, const ast::Compare& e, const ir::Type* left) {
+  const ir::Type* tup = t.type_of(e.comparators[0].get());
+  if (!tup->is_tuple()) t.typing_error(&e, concat("'in' in kernels needs a tuple on the right, not ", display(tup)));
+  if (is_optional(left)) {
+    left = left->pointee;
+    t.note_unwrap();
+  }
+  std::vector<const ir::Type*> common;
+  for (const ir::Type* item : tup->elements) {
+    if (!num_or_bool(left) || !num_or_bool(item))
+      t.typing_error(&e, concat("cannot compare ", display(left), " and ", display(item), " with 'in'"));
+    common.push_back(left->kind == ir::TypeKind::Boolean && item->kind == ir::TypeKind::Boolean ? ir::boolean()
+                                                                                                : arith(left, item));
+  }
+  ExprInfo& inf = t.info(&e);
+  inf.intrinsic = "tuple.contains";
+  inf.operand_types = {left};
+  inf.param_types = common;
+  return ir::boolean();
+}
+
 }  // namespace
 
 const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info) {
@@ -17,6 +40,11 @@ const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info) {
   // Operands keep OptionalType for `is None` tests; other comparisons use
   // the payload (converted with a None check, as numba does).
   const ir::Type* left = t.type_of_optional(e.left.get());
+  for (auto op : e.ops) {
+    if (op != ast::CompareOpKind::In && op != ast::CompareOpKind::NotIn) continue;
+    if (e.ops.size() != 1) t.typing_error(&e, "'in' inside a chained comparison is not supported in kernels");
+    return type_tuple_contains(t, e, left);
+  }
   std::vector<const ir::Type*> operands;
   bool foldable = true;
   bool folded = true;

@@ -28,7 +28,7 @@ std::string normalize(std::string key) {
 const std::set<std::string>& namespaces() {
   static const std::set<std::string> s = {"cuda",        "math",        "numpy",      "numba",      "numba.types",
                                           "cuda.atomic", "cuda.shared", "cuda.local", "cuda.const", "cuda.libdevice",
-                                          "builtins",    "cmath",       "operator"};
+                                          "builtins",    "cmath",       "operator",   "cuda.cg"};
   return s;
 }
 
@@ -110,13 +110,17 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
   }
   if (prefix == "cuda.atomic") {
     static const std::set<std::string> ops = {"add", "sub", "max",  "min", "nanmax", "nanmin", "and_",
-                                              "or_", "xor", "exch", "inc", "dec",    "cas"};
+                                              "or_", "xor", "exch", "inc", "dec",    "cas",    "compare_and_swap"};
     if (!ops.count(last)) return false;
     info.type = ir::intrinsic(key);
     return true;
   }
   if (prefix == "operator") {
     if (!operator_binop(last)) return false;
+    info.type = ir::intrinsic(key);
+    return true;
+  }
+  if (key == "cuda.cg.this_grid" || key == "cuda.cg.GridGroup.sync") {
     info.type = ir::intrinsic(key);
     return true;
   }
@@ -160,8 +164,8 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
     }
   }
   if (prefix == "builtins") {
-    static const std::set<std::string> b = {"abs",  "min", "max",   "round",   "int",   "float",
-                                            "bool", "len", "range", "complex", "print", "pow"};
+    static const std::set<std::string> b = {"abs", "min",   "max",     "round", "int",       "float", "bool",
+                                            "len", "range", "complex", "print", "enumerate", "zip",   "pow"};
     if (!b.count(last)) return false;
     info.type = ir::intrinsic(key);
     return true;

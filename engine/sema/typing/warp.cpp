@@ -50,6 +50,19 @@ const ir::Type* type_warp_call(Typer& t, const ast::Call& c, const std::string& 
     t.use_warp_ops();
     return name == "ballot_sync" ? ir::uint32() : ir::boolean();
   }
+  if (name == "match_any_sync" || name == "match_all_sync") {
+    // The lanes whose value has the same bits: a mask (any), or (mask, all equal) (all).
+    auto args = t.bind(c, name, {"mask", "value"}, 2, t.info(&c));
+    mask_arg(t, args[0], name);
+    const ir::Type* v = t.type_of(args[1]);
+    const ir::Type* vt = v;
+    if (v->kind == ir::TypeKind::Boolean || (v->is_integer() && v->bits < 32)) vt = ir::int32();
+    if (!(vt->is_integer() || vt->is_float()))
+      t.typing_error(args[1], concat(name, "() value must be an integer or a float, not ", display(v)));
+    t.info(&c).param_types = {ir::uint32(), vt};
+    t.use_warp_ops();
+    return name == "match_any_sync" ? ir::uint32() : ir::tuple({ir::uint32(), ir::boolean()});
+  }
   if (name == "activemask" || name == "lanemask_lt") {
     t.bind(c, name, {}, 0, t.info(&c));
     t.use_warp_ops();

@@ -64,12 +64,13 @@ for _n in ("threadIdx", "blockIdx", "blockDim", "gridDim"):
 
 for _n in ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp",
            "threadfence", "threadfence_block", "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
-           "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "activemask", "lanemask_lt", "fma",
+           "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "activemask", "lanemask_lt",
+           "match_any_sync", "match_all_sync", "fma",
            "cbrt", "brev", "clz", "ffs", "popc", "selp"):
     _export(_n, _DeviceOnly(_n))
 
 _export("atomic", _Namespace("atomic", ["add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor",
-                                        "exch", "inc", "dec", "cas"]))
+                                        "exch", "inc", "dec", "cas", "compare_and_swap"]))
 _export("shared", _Namespace("shared", ["array"]))
 _export("local", _Namespace("local", ["array"]))
 _export("const", _Namespace("const", ["array_like"]))

@@ -68,6 +68,25 @@ class _Overload:
     def inspect_asm(self, cc=None):
         return self._info()["ptx"]
 
+    @property
+    def _codelibrary(self):
+        # numba's code library, as far as tests look at it: the files linked in.
+        return _pytypes.SimpleNamespace(_linking_files=list(self._info()["link"]))
+
+    @property
+    def cooperative(self):
+        """Whether launches use cuLaunchCooperativeKernel (the kernel syncs the grid)."""
+        return self._dispatcher._cooperative(self.argtypes, 1, 0)[0]
+
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
+        """The largest grid of `blockdim` blocks a cooperative launch may use."""
+        if isinstance(blockdim, int):
+            blockdim = (blockdim,)
+        threads = 1
+        for d in blockdim:
+            threads *= int(d)
+        return self._dispatcher._cooperative(self.argtypes, threads, int(dynsmemsize))[1]
+
     def __repr__(self):
         return "<compiled %s%r>" % (self._dispatcher.__name__, self.argtypes)
 
