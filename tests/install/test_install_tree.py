@@ -7,6 +7,7 @@ pkg-config's answer, then moves the prefix and runs the installed `cuhost`
 again (nothing may point back into the source or build tree).
 Usage: test_install_tree.py BUILD_DIR SOURCE_DIR WORK_DIR
 """
+import glob
 import os
 import shutil
 import subprocess
@@ -33,9 +34,12 @@ def run(cmd, **kw):
 
 
 run(["cmake", "--install", build, "--prefix", prefix])
+# The library folder is lib/ or Debian's multiarch lib/<triplet>/ (GNUInstallDirs).
+libdir = os.path.relpath(os.path.dirname(glob.glob(os.path.join(prefix, "lib*/**/libcuhost.*"), recursive=True)[0]),
+                         prefix)
 for f in ["bin/cuhost", "include/cuhost/runtime.h", "include/cuhost/kernel.h", "include/cuhost/plugin_abi.h",
-          "lib/cmake/cuhost/cuhostConfig.cmake", "lib/cmake/cuhost/cuhostConfigVersion.cmake",
-          "lib/pkgconfig/cuhost.pc", "share/cuhost/python/cuda/__init__.py", "share/cuhost/python/numba/__init__.py",
+          libdir + "/cmake/cuhost/cuhostConfig.cmake", libdir + "/cmake/cuhost/cuhostConfigVersion.cmake",
+          libdir + "/pkgconfig/cuhost.pc", "share/cuhost/python/cuda/__init__.py", "share/cuhost/python/numba/__init__.py",
           "share/cuhost/libdevice/libdevice.10.bc", "share/cuhost/plugins/philox/plugin.toml"]:
     assert os.path.exists(os.path.join(prefix, f)), f"not installed: {f}"
 
@@ -60,7 +64,7 @@ assert "backend cpu" in out and "script: saxpy on 3000 elements" in out and "C++
 
 # pkg-config names the installed library and headers.
 if shutil.which("pkg-config"):
-    pc_env = dict(env, PKG_CONFIG_PATH=os.path.join(prefix, "lib/pkgconfig"))
+    pc_env = dict(env, PKG_CONFIG_PATH=os.path.join(prefix, libdir, "pkgconfig"))
     r = subprocess.run(["pkg-config", "--cflags", "--libs", "cuhost"], env=pc_env, stdout=subprocess.PIPE, text=True)
     assert r.returncode == 0 and "-lcuhost" in r.stdout and os.path.realpath(prefix) in os.path.realpath(
         r.stdout.split()[0][2:]), r.stdout
