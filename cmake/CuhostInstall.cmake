@@ -13,7 +13,7 @@ set(CUHOST_INSTALL_DATADIR ${CMAKE_INSTALL_DATADIR}/cuhost)
 set(_export_targets cuhost cuhost_engine)
 if(NOT CUHOST_BUILD_SHARED)
   # A static engine carries its private dependencies in its link interface.
-  list(APPEND _export_targets cuhost_llvm cuhost_cuda_toolkit)
+  list(APPEND _export_targets cuhost_python cuhost_llvm cuhost_cuda_toolkit)
 endif()
 install(TARGETS ${_export_targets} EXPORT cuhostTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime

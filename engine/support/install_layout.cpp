@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "support/diagnostics.h"
@@ -63,7 +64,10 @@ std::vector<std::string> candidates() {
 #ifdef CUHOST_INSTALL_DATA_DIR
   out.push_back(CUHOST_INSTALL_DATA_DIR);  // a static engine in an application outside the prefix
 #endif
-  return out;
+  std::vector<std::string> unique;
+  for (const std::string& c : out)
+    if (std::find(unique.begin(), unique.end(), c) == unique.end()) unique.push_back(c);
+  return unique;
 }
 
 }  // namespace
