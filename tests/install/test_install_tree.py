@@ -59,7 +59,16 @@ if shutil.which("ninja"):
     cfg += ["-G", "Ninja"]
 run(cfg)
 run(["cmake", "--build", consumer])
-out = run([os.path.join(consumer, "cuhost_embed_example"), "cpu"], cwd=work)
+# A static engine (CUHOST_BUILD_SHARED=OFF) in an application outside the
+# prefix cannot find the data folder by itself: such applications name it.
+static = not glob.glob(os.path.join(prefix, libdir, "libcuhost.so*"))
+consumer_env = dict(env, CUHOST_DATA_DIR=os.path.join(prefix, "share/cuhost")) if static else env
+print("+", os.path.join(consumer, "cuhost_embed_example"), "cpu", flush=True)
+r = subprocess.run([os.path.join(consumer, "cuhost_embed_example"), "cpu"], cwd=work, env=consumer_env,
+                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+print(r.stdout, end="", flush=True)
+assert r.returncode == 0, f"cuhost_embed_example failed ({r.returncode})"
+out = r.stdout
 assert "backend cpu" in out and "script: saxpy on 3000 elements" in out and "C++ launch: saxpy on 3000" in out, out
 
 # pkg-config names the installed library and headers.
