@@ -10,6 +10,7 @@
 #include "ir/layout.h"
 #include "python/errors.h"
 #include "python/stream_view.h"
+#include "python/type_object.h"
 
 namespace cuhost::python {
 
@@ -603,7 +604,7 @@ PySequenceMethods g_sequence = [] {
 }  // namespace
 
 PyTypeObject DeviceArrayType = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  PyTypeObject t = blank_type_object();
   t.tp_name = "_cuhost.DeviceNDArray";
   t.tp_basicsize = sizeof(DeviceArrayObject);
   t.tp_dealloc = da_dealloc;
