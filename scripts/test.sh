@@ -6,7 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 jobs=$(nproc)
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUHOST_TEST_BACKEND="${CUHOST_TEST_BACKEND:-cpu}"
+# Warnings fail the build here (CUHOST_WERROR=OFF in the environment to relax).
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUHOST_TEST_BACKEND="${CUHOST_TEST_BACKEND:-cpu}" \
+  -DCUHOST_WERROR="${CUHOST_WERROR:-ON}"
 cmake --build build -j "$jobs"
 cd build
 ctest --output-on-failure -j "$jobs" "$@"

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "support/diagnostics.h"
+#include "support/install_layout.h"
 
 namespace cuhost::codegen {
 
@@ -21,10 +22,12 @@ const llvm::MemoryBuffer& libdevice_bitcode() {
   static std::unique_ptr<llvm::MemoryBuffer> buffer;
   static std::once_flag once;
   std::call_once(once, [] {
-    auto b = llvm::MemoryBuffer::getFile(CUHOST_LIBDEVICE_PATH);
+    auto b = llvm::MemoryBuffer::getFile(support::libdevice_path());
     if (b) buffer = std::move(*b);
   });
-  if (!buffer) throw UserError(ErrorKind::CompileError, concat("cannot read libdevice at ", CUHOST_LIBDEVICE_PATH));
+  if (!buffer)
+    throw UserError(ErrorKind::CompileError, concat("cannot read libdevice at ", support::libdevice_path(),
+                                                    " (set CUHOST_LIBDEVICE or CUDA_HOME)"));
   return *buffer;
 }
 

@@ -32,7 +32,7 @@ class NvptxHooks : public TargetHooks {
     static const ID bid[] = {nvvm_read_ptx_sreg_ctaid_x, nvvm_read_ptx_sreg_ctaid_y, nvvm_read_ptx_sreg_ctaid_z};
     static const ID bdim[] = {nvvm_read_ptx_sreg_ntid_x, nvvm_read_ptx_sreg_ntid_y, nvvm_read_ptx_sreg_ntid_z};
     static const ID gdim[] = {nvvm_read_ptx_sreg_nctaid_x, nvvm_read_ptx_sreg_nctaid_y, nvvm_read_ptx_sreg_nctaid_z};
-    ID id;
+    ID id = not_intrinsic;
     switch (reg) {
       case SpecialReg::Tid: id = tid[axis]; break;
       case SpecialReg::Bid: id = bid[axis]; break;

@@ -24,7 +24,8 @@ void synchronize_stream(CUstream stream) { CUHOST_CU(cuStreamSynchronize, stream
 // argument is ignored by the old one.
 void synchronize_context() {
   using WithContext = CUresult (*)(CUcontext);
-  auto fn = reinterpret_cast<WithContext>(driver().cuCtxSynchronize);
+  // Through void(*)(), the generic function pointer, since the types differ on purpose.
+  auto fn = reinterpret_cast<WithContext>(reinterpret_cast<void (*)()>(driver().cuCtxSynchronize));
   check(fn(nullptr), "cuCtxSynchronize");
 }
 

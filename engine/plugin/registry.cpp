@@ -16,6 +16,7 @@
 #include "runtime/session.h"
 #include "support/diagnostics.h"
 #include "support/hash.h"
+#include "support/install_layout.h"
 
 namespace cuhost::plugin {
 
@@ -39,15 +40,6 @@ std::string absolute(const std::string& p) {
   char buf[4096];
   if (!getcwd(buf, sizeof(buf))) return p;
   return std::string(buf) + "/" + p;
-}
-
-std::string installed_plugins_dir() {
-  char buf[4096];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-  if (n <= 0) return "";
-  std::string exe(buf, static_cast<size_t>(n));
-  std::string bin = exe.substr(0, exe.find_last_of('/'));
-  return bin.substr(0, bin.find_last_of('/')) + "/share/cuhost/plugins";
 }
 
 std::vector<std::string> split_colon(const char* text) {
@@ -90,7 +82,7 @@ std::vector<std::string> search_path() {
     for (const auto& p : s.plugin_paths) out.push_back(absolute(p));
   }
   for (const auto& p : split_colon(std::getenv("CUHOST_PLUGIN_PATH"))) out.push_back(absolute(p));
-  std::string installed = installed_plugins_dir();
+  std::string installed = support::installed_plugins_dir();
   if (!installed.empty() && is_dir(installed)) out.push_back(installed);
   return out;
 }

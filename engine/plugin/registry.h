@@ -1,6 +1,6 @@
 // Plugin discovery and trust. Only folders on the search path are loaded:
 // --plugin-path / Runtime::add_plugin_path entries, then CUHOST_PLUGIN_PATH,
-// then the installed plugins folder (<prefix>/share/cuhost/plugins, beside bin/). A search entry is
+// then the installed plugins folder (<data folder>/plugins, support/install_layout.h). A search entry is
 // either a plugin folder (it holds plugin.toml) or a folder of plugin
 // folders. Names and symbols may not shadow each other: the first plugin
 // found keeps them and a later one is refused with the reason. A refused

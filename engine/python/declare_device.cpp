@@ -4,6 +4,7 @@
 // frontend::foreign_function_of hook. Errors follow FFI.md.
 #include "python/dispatcher.h"
 #include "python/errors.h"
+#include "python/type_object.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::python {
@@ -61,7 +62,7 @@ PyGetSetDef g_getset[] = {{"name", get_name, nullptr, "The linker symbol.", null
                           {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyTypeObject make_type() {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  PyTypeObject t = blank_type_object();
   t.tp_name = "_cuhost.DeclaredDevice";
   t.tp_basicsize = sizeof(DeclaredObject);
   t.tp_dealloc = declared_dealloc;

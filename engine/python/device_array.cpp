@@ -11,6 +11,7 @@
 #include "python/errors.h"
 #include "python/record_dtype.h"
 #include "python/stream_view.h"
+#include "python/type_object.h"
 
 namespace cuhost::python {
 
@@ -620,7 +621,7 @@ PySequenceMethods g_sequence = [] {
 }  // namespace
 
 PyTypeObject DeviceArrayType = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  PyTypeObject t = blank_type_object();
   t.tp_name = "_cuhost.DeviceNDArray";
   t.tp_basicsize = sizeof(DeviceArrayObject);
   t.tp_dealloc = da_dealloc;

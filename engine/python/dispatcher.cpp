@@ -14,6 +14,7 @@
 #include "frontend/capture.h"
 #include "python/errors.h"
 #include "python/stream_view.h"
+#include "python/type_object.h"
 #include "python/typeof.h"
 #include "runtime/fastmath_flags.h"
 #include "runtime/session.h"
@@ -409,7 +410,7 @@ PyMethodDef g_module_methods[] = {
 }  // namespace
 
 PyTypeObject DispatcherType = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  PyTypeObject t = blank_type_object();
   t.tp_name = "_cuhost.Dispatcher";
   t.tp_basicsize = sizeof(DispatcherObject);
   t.tp_dealloc = dispatcher_dealloc;

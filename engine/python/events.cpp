@@ -10,6 +10,7 @@
 #include "python/errors.h"
 #include "python/stream_view.h"
 #include "python/streams.h"
+#include "python/type_object.h"
 #include "runtime/device_memory.h"
 #include "runtime/session.h"
 
@@ -198,7 +199,7 @@ PyMethodDef g_functions[] = {{"event", reinterpret_cast<PyCFunction>(reinterpret
                              {nullptr, nullptr, 0, nullptr}};
 
 PyTypeObject EventType = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  PyTypeObject t = blank_type_object();
   t.tp_name = "_cuhost.Event";
   t.tp_basicsize = sizeof(EventObject);
   t.tp_dealloc = event_dealloc;

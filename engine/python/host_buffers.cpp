@@ -8,6 +8,7 @@
 
 #include "python/device_array.h"
 #include "python/errors.h"
+#include "python/type_object.h"
 #include "runtime/device_memory.h"
 #include "runtime/session.h"
 
@@ -32,7 +33,7 @@ void pinned_dealloc(PyObject* o) {
 PyBufferProcs g_pinned_buffer = {pinned_getbuffer, nullptr};
 
 PyTypeObject PinnedBufferType = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  PyTypeObject t = blank_type_object();
   t.tp_name = "_cuhost.PinnedBuffer";
   t.tp_basicsize = sizeof(PinnedBufferObject);
   t.tp_dealloc = pinned_dealloc;

@@ -29,6 +29,7 @@
 #include "python/record_dtype.h"
 #include "python/stream_view.h"
 #include "python/streams.h"
+#include "python/type_object.h"
 #include "python/typeof.h"
 #include "runtime/kernel_launch.h"
 #include "runtime/session.h"
@@ -649,7 +650,7 @@ PyGetSetDef g_getset[] = {{"griddim", get_griddim, nullptr, nullptr, nullptr},
                           {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyTypeObject make_launcher_type() {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  PyTypeObject t = blank_type_object();
   t.tp_name = "_cuhost.KernelLauncher";
   t.tp_basicsize = sizeof(LauncherObject);
   t.tp_dealloc = launcher_dealloc;

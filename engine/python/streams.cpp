@@ -15,6 +15,7 @@
 #include "python/device_array.h"
 #include "python/errors.h"
 #include "python/stream_view.h"
+#include "python/type_object.h"
 #include "runtime/device_memory.h"
 #include "runtime/session.h"
 
@@ -281,7 +282,7 @@ PyMethodDef g_functions[] = {
 }  // namespace
 
 PyTypeObject StreamType = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  PyTypeObject t = blank_type_object();
   t.tp_name = "_cuhost.Stream";
   t.tp_basicsize = sizeof(StreamObject);
   t.tp_dealloc = stream_dealloc;

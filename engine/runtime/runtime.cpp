@@ -23,6 +23,7 @@
 #include "runtime/host_kernel.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
+#include "support/install_layout.h"
 #include "support/log.h"
 
 namespace cuhost {
@@ -40,20 +41,6 @@ const char* backend_name(Backend backend) {
 
 namespace {
 
-// cuhost's Python packages: beside the executable (build tree and bundles),
-// else CUHOST_PYLIB, else the source tree this binary was built from.
-std::string find_pylib_dir() {
-  if (const char* env = std::getenv("CUHOST_PYLIB")) return env;
-  char buf[4096];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-  if (n > 0) {
-    std::string exe(buf, static_cast<size_t>(n));
-    std::string dir = exe.substr(0, exe.find_last_of('/')) + "/python";
-    if (access((dir + "/cuda/__init__.py").c_str(), R_OK) == 0) return dir;
-  }
-  return CUHOST_PYLIB_SOURCE_DIR;
-}
-
 class RuntimeImpl final : public Runtime {
  public:
   explicit RuntimeImpl(const RuntimeOptions& options) {
@@ -61,7 +48,7 @@ class RuntimeImpl final : public Runtime {
     runtime::start_session(options);
     streams_requested_ = options.streams;
     log::StageTimer timer("startup", "interpreter");
-    python::initialize_interpreter({find_pylib_dir(), options.python_command_line, options.python_executable});
+    python::initialize_interpreter({support::python_dir(), options.python_command_line, options.python_executable});
   }
 
   int run_file(const std::string& path, const std::vector<std::string>& args) override {

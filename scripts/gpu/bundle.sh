@@ -21,9 +21,11 @@ b=$stage/cuhost
 mkdir -p "$b/bin" "$b/lib" "$b/tests" "$b/site"
 cp build/bin/cuhost "$b/bin/cuhost.bin"
 cp build/bin/cuhost_bench_embed "$b/bin/cuhost_bench_embed.bin"
-cp -r build/bin/python "$b/bin/python"
 cp build/tests/cuhost_unit_tests "$b/tests/cuhost_unit_tests.bin"
 cp /usr/lib/llvm-19/bin/FileCheck "$b/bin/"
+# The data folder (Python packages, plugins, libdevice, test inputs): the
+# engine finds it beside its library, $b/lib/../share/cuhost, as in an install
+# tree (engine/support/install_layout.h), so the bundle works from any path.
 mkdir -p "$b/share" && cp -r build/share/cuhost "$b/share/cuhost"
 
 # Shared libraries the GPU machine lacks (everything but glibc, libstdc++,
@@ -37,7 +39,7 @@ copy_deps() {
     esac
   done
 }
-copy_deps build/bin/cuhost
+copy_deps build/bin/cuhost  # brings libcuhost.so.X.Y, the engine, into $b/lib
 copy_deps build/tests/cuhost_unit_tests
 for so in /usr/lib/python3/dist-packages/numpy/core/*.so /usr/lib/python3/dist-packages/numpy/linalg/*.so \
           /usr/lib/python3/dist-packages/_cffi_backend*.so; do
@@ -58,7 +60,7 @@ mkdir -p "$b/lib/clang/19/include"
 # libxml2 needs), so the bundle stays under 64 MiB with clang inside.
 for real in libz3.so.4 libxml2.so.2; do
   python3 scripts/gpu/make_stub_library.py "/usr/lib/x86_64-linux-gnu/$real" "$b/lib/$real" \
-    /usr/lib/llvm-19/lib/libLLVM.so.19.1 /usr/lib/llvm-19/lib/libclang-cpp.so.19.1 build/bin/cuhost \
+    /usr/lib/llvm-19/lib/libLLVM.so.19.1 /usr/lib/llvm-19/lib/libclang-cpp.so.19.1 build/bin/cuhost build/lib/libcuhost.so \
     build/tests/cuhost_unit_tests
 done
 rm -f "$b/lib/"libicu*
@@ -108,7 +110,7 @@ rm -rf "$py312"
 # Bytecode for every module, as an installed Python has: without it each
 # process compiles NumPy from source again (~0.5 s of every process start
 # where PYTHONDONTWRITEBYTECODE is set or the folder is read-only).
-python3.11 -m compileall -q -j 0 "$py" "$b/site" "$b/bin/python" >/dev/null || true
+python3.11 -m compileall -q -j 0 "$py" "$b/site" "$b/share/cuhost/python" >/dev/null || true
 
 cp scripts/gpu/env.sh "$b/env.sh"
 mkdir -p bundle

@@ -19,6 +19,7 @@
 #include "cuda/module.h"
 #include "cuda/nvrtc.h"
 #include "support/diagnostics.h"
+#include "support/install_layout.h"
 
 using namespace cuhost;
 
@@ -29,18 +30,11 @@ bool exists(const std::string& p) {
   return stat(p.c_str(), &st) == 0;
 }
 
-// The build-time inputs: next to the build tree, or in a bundle's share folder
-// beside the test binary.
+// The build-time inputs: in cuhost's data folder (support/install_layout.h),
+// in a build tree and in a bundle alike.
 std::string data_dir() {
-  if (exists(CUHOST_FFI_TEST_DATA_DIR "/kind_ltoir.ltoir")) return CUHOST_FFI_TEST_DATA_DIR;
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    std::string p(exe, size_t(n));
-    p = p.substr(0, p.find_last_of('/'));
-    std::string candidate = p + "/../share/cuhost/tests/ffi";
-    if (exists(candidate + "/kind_ltoir.ltoir")) return candidate;
-  }
+  std::string candidate = support::data_dir() + "/tests/ffi";
+  if (exists(candidate + "/kind_ltoir.ltoir")) return candidate;
   return CUHOST_FFI_TEST_DATA_DIR;
 }
 

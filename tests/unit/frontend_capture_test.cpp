@@ -9,17 +9,6 @@
 using namespace cuhost;
 using frontend::GlobalValue;
 
-namespace {
-
-std::shared_ptr<const frontend::CapturedFunction> capture_from(const std::string& source, const std::string& name) {
-  PyObject* g = testing::load_module(source);
-  PyObject* obj = PyDict_GetItemString(g, name.c_str());
-  REQUIRE(obj != nullptr);
-  return frontend::capture(obj);
-}
-
-}  // namespace
-
 TEST_CASE("capture builds the AST with locations", "[frontend]") {
   testing::Gil gil;
   PyObject* g = testing::load_module(R"PY(def deco(f):

@@ -22,26 +22,18 @@
 #include "plugin/manifest.h"
 #include "runtime/compile_cache.h"
 #include "support/diagnostics.h"
+#include "support/install_layout.h"
 
 using namespace cuhost;
 
 namespace {
 
-// The test plugins: in the build tree, or in a bundle's share folder beside
-// the test binary.
+// The test plugins: in cuhost's data folder (support/install_layout.h), in a
+// build tree and in a bundle alike.
 std::string test_plugins_dir() {
-  const std::string built = CUHOST_TEST_HOST_PLUGINS_DIR;
-  if (access((built + "/host_probe/libhost_probe.so").c_str(), R_OK) == 0) return built;
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    std::string p(exe, size_t(n));
-    std::string candidate = p.substr(0, p.find_last_of('/')) + "/../share/cuhost/tests/plugins";
-    char resolved[4096];
-    if (realpath(candidate.c_str(), resolved) && access((std::string(resolved) + "/host_probe").c_str(), R_OK) == 0)
-      return resolved;
-  }
-  return built;
+  std::string candidate = support::data_dir() + "/tests/plugins";
+  if (access((candidate + "/host_probe/libhost_probe.so").c_str(), R_OK) == 0) return candidate;
+  return CUHOST_TEST_HOST_PLUGINS_DIR;
 }
 
 const std::string kDir = test_plugins_dir();

@@ -15,12 +15,13 @@
 #include "ir/type_parser.h"
 #include "python/interpreter.h"
 #include "sema/infer.h"
+#include "support/install_layout.h"
 
 namespace cuhost::testing {
 
 inline void ensure_python() {
   static bool done = [] {
-    python::initialize_interpreter({std::string(CUHOST_TEST_DATA_DIR) + "/../../engine/python/pylib", {}, {}});
+    python::initialize_interpreter({support::python_dir(), {}, {}});
     return true;
   }();
   (void)done;

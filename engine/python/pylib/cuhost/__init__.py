@@ -7,10 +7,13 @@ __version__ = _cuda.__version__
 
 
 def share_dir():
-    """cuhost's data folder (<prefix>/share/cuhost): installed plugins, example artifacts.
+    """cuhost's data folder (<prefix>/share/cuhost): installed plugins, libdevice, example artifacts.
 
-    The Python packages live in <prefix>/bin/python, in a build tree and in a bundle alike.
+    The Python packages live in its python/ folder, in an install tree, a build tree and a bundle
+    alike; CUHOST_DATA_DIR overrides the location, as it does for the engine.
     """
-    here = _os.path.dirname(_os.path.abspath(__file__))   # <prefix>/bin/python/cuhost
-    prefix = _os.path.dirname(_os.path.dirname(_os.path.dirname(here)))
-    return _os.path.join(prefix, "share", "cuhost")
+    env = _os.environ.get("CUHOST_DATA_DIR")
+    if env:
+        return env
+    here = _os.path.dirname(_os.path.abspath(__file__))   # <data>/python/cuhost
+    return _os.path.dirname(_os.path.dirname(here))
