@@ -119,4 +119,14 @@ std::string libdevice_path() {
   return options.back();
 }
 
+std::string cudadevrt_path() {
+  std::vector<std::string> options;
+  if (const char* cuda = std::getenv("CUDA_HOME"); cuda && *cuda)
+    options.push_back(std::string(cuda) + "/lib64/libcudadevrt.a");
+  options.push_back(std::string(CUHOST_CUDA_ROOT) + "/lib64/libcudadevrt.a");
+  for (const std::string& o : options)
+    if (readable(o)) return o;
+  return options.back();
+}
+
 }  // namespace cuhost::support

@@ -30,6 +30,11 @@ std::string installed_plugins_dir();
 // with the path named).
 std::string libdevice_path();
 
+// The CUDA device runtime archive (cooperative grid sync links it): $CUDA_HOME's,
+// else the toolkit cuhost was configured with; the last candidate when none
+// exists (linking then fails with the path named).
+std::string cudadevrt_path();
+
 // The places data_dir() looked at, for error messages.
 std::string data_dir_candidates();
 

@@ -7,17 +7,11 @@
 
 #include "codegen/lowering/lowerer.h"
 #include "ir/foreign.h"
+#include "support/install_layout.h"
 
 namespace cuhost::codegen {
 
 namespace {
-
-// The device runtime archive next to libdevice (<toolkit>/nvvm/libdevice/..).
-std::string cudadevrt_path() {
-  std::string p = CUHOST_LIBDEVICE_PATH;
-  for (int up = 0; up < 3; ++up) p = p.substr(0, p.rfind('/'));
-  return p + "/lib64/libcudadevrt.a";
-}
 
 std::shared_ptr<const ir::ForeignFunction> cudadevrt() {
   static const std::shared_ptr<const ir::ForeignFunction> f = [] {
@@ -28,7 +22,7 @@ std::shared_ptr<const ir::ForeignFunction> cudadevrt() {
     ff->use_cooperative = true;
     ir::LinkItem item;
     item.kind = ir::LinkKind::Archive;
-    item.path = cudadevrt_path();
+    item.path = support::cudadevrt_path();
     item.name = "libcudadevrt.a";
     ff->link.push_back(item);
     return ff;

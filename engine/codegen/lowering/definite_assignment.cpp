@@ -104,6 +104,7 @@ class Walker {
       case ast::StmtKind::Continue: return false;
       case ast::StmtKind::ExprStmt: reads(static_cast<const ast::ExprStmt*>(s)->value.get(), in); return true;
       case ast::StmtKind::Pass: return true;
+      case ast::StmtKind::Raise: reads(static_cast<const ast::Raise*>(s)->exc.get(), in); return false;
     }
     return true;
   }
