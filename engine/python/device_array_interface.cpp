@@ -223,7 +223,11 @@ PyObject* host_to_device_for_launch(PyObject* host_array, std::uintptr_t stream)
   PyObject* copy = nullptr;
   {
     runtime::LaunchTemporaryScope temporaries(stream);  // pooled per stream: no cuMemAlloc per launch
-    copy = new_device_array(region.ndim, region.shape, nullptr, dtype, false, nullptr);
+    // An F-contiguous array keeps its order (numba's to_device does), so a
+    // kernel compiled for F layout accepts it; anything else becomes C.
+    bool fortran = !is_c_contiguous(region.ndim, region.shape, region.strides, region.itemsize) &&
+                   is_f_contiguous(region.ndim, region.shape, region.strides, region.itemsize);
+    copy = new_device_array(region.ndim, region.shape, nullptr, dtype, fortran, nullptr);
   }
   Py_DECREF(dtype);
   if (!copy) return nullptr;

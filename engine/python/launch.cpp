@@ -482,9 +482,10 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
   const bool host_arrays_to_gpu = on_gpu && any_host_array;
   if (host_arrays_to_gpu && !warn_implicit_copy()) return nullptr;
   if (host_arrays_to_gpu) {
-    // A host array reaches a GPU kernel as a C-contiguous device copy: type it so.
+    // A host array reaches a GPU kernel as a contiguous device copy (F order
+    // kept, anything non-contiguous made C): type it so.
     for (Py_ssize_t i = 0; i < n; ++i)
-      if (infos[i].kind == ArgKind::HostArray && types[i]->layout != ir::Layout::C)
+      if (infos[i].kind == ArgKind::HostArray && types[i]->layout == ir::Layout::A)
         types[i] = ir::array(types[i]->dtype, types[i]->ndim, ir::Layout::C, types[i]->readonly);
   }
   CUHOST_PY_GUARD_V(nullptr, {
