@@ -157,6 +157,15 @@ const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::strin
     return ir::boolean();
   }
   if (name == "range") return type_range(t, c, info);
+  if (name == "abs") {
+    auto args = t.bind(c, "abs", {"x"}, 1, t.info(&c));
+    const ir::Type* x = t.type_of(args[0]);
+    if (!num_or_bool(x)) t.typing_error(&c, concat("bad operand type for abs(): ", display(x)));
+    const ir::Type* param = x->kind == ir::TypeKind::Boolean ? ir::int64() : x;
+    const ir::Type* result = x->kind == ir::TypeKind::Complex ? (x->bits == 64 ? ir::float32() : ir::float64()) : param;
+    t.info(&c).param_types = {param};
+    return result;
+  }
   if (name == "pow") {
     // pow(base, exp) is base ** exp; the three-argument (modular) form is not.
     auto args = t.bind(c, "pow", {"base", "exp", "mod"}, 2, t.info(&c));
