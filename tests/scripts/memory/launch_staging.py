@@ -1,6 +1,7 @@
 # The launcher's copy-in / copy-back of host NumPy arguments, for contiguous
 # and non-contiguous views (numba rejects the latter; cuhost round-trips
-# them): the device copy is C-contiguous and equal to the host data, and
+# them): the device copy is contiguous (F order kept for F-contiguous
+# arrays, as numba's to_device does, else C) and equal to the host data, and
 # what the "kernel" writes lands in exactly the viewed elements.
 # stdout: staging ok
 import numpy as np
@@ -24,7 +25,9 @@ for make in cases:
     seen = {}
 
     def kernel(dev):
-        assert dev.is_c_contiguous() and dev.shape == host.shape and dev.dtype == host.dtype
+        fortran = host.flags.f_contiguous and not host.flags.c_contiguous
+        assert (dev.is_f_contiguous() if fortran else dev.is_c_contiguous()), host.strides
+        assert dev.shape == host.shape and dev.dtype == host.dtype
         seen["in"] = dev.copy_to_host()
         dev[...] = dev.copy_to_host() * 2 + 1
 
