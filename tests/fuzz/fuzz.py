@@ -143,6 +143,7 @@ def main():
     stats = {"programs": 0, "compared": 0, "both_rejected": 0, "ref_rejected": 0,
              "failures": 0, "clean_errors": 0, "accepted_invalid": 0}
     failures = []
+    classes = {}
     for lo in range(a, b, args.batch):
         if args.minutes and time.time() - start > args.minutes * 60:
             break
@@ -174,15 +175,19 @@ def main():
                     why = "defect %s: %s without a location: %s" % (defect, g["error"], g["message"])
                 else:
                     stats["clean_errors"] += 1
+                    key = "%s->%s" % (defect, g["error"])
+                    classes[key] = classes.get(key, 0) + 1
             elif "fault" in r:
                 why = "numba %s" % r["fault"]
             elif "error" in r:
                 if "error" in g:
                     stats["both_rejected"] += 1
+                    print("note: seed %d rejected by both: %s" % (s, g["message"].splitlines()[-1][:300]))
                 else:
                     stats["ref_rejected"] += 1
+                    lines = [l for l in (r["message"] or "").splitlines() if l.strip()]
                     print("note: seed %d rejected by numba only: %s: %s" % (
-                        s, r["error"], r["message"].splitlines()[0][:200] if r["message"] else ""))
+                        s, r["error"], " | ".join(lines[1:4])[:400]))
             elif "error" in g:
                 why = "cuhost raised %s: %s" % (g["error"], g["message"])
             else:
@@ -197,6 +202,8 @@ def main():
                 print("FAIL seed %d: %s" % (s, why[:1500]), flush=True)
         print("seeds %d..%d done: %s (%.0fs)" % (seeds[0], seeds[-1], json.dumps(stats),
                                                   time.time() - start), flush=True)
+    if classes:
+        print("ERROR CLASSES %s" % json.dumps(classes, sort_keys=True))
     print("SUMMARY %s" % json.dumps(stats))
     return 1 if failures else 0
 

@@ -29,7 +29,7 @@ RANGES = {
     "uint32": (0, 2**32 - 1), "uint64": (0, 2**64 - 1),
 }
 EXACT_MATH_F = ["sqrt", "fabs"]            # float -> float, correctly rounded
-EXACT_MATH_F2 = ["copysign", "fmod"]       # (float, float) -> float, exact
+EXACT_MATH_F2 = ["copysign"]   # (float, float) -> float, exact (numba has no math.fmod on the CPU)
 INEXACT_MATH_F = ["sin", "cos", "tan", "exp", "log", "atan", "tanh", "sinh", "cosh",
                   "log1p", "expm1", "asinh", "erf", "log2", "log10", "cbrt", "exp2"]
 INEXACT_MATH_F2 = ["atan2", "pow", "hypot"]
@@ -54,6 +54,13 @@ def rand_float(r):
     if c < 0.5:
         return round(r.uniform(-100, 100), r.randint(0, 6))
     return r.uniform(-1, 1) * 10.0 ** r.randint(-40, 40)
+
+
+BOUND = 3037000493   # BOUND**2 < 2**63: no signed overflow in one + - * of bounded values
+
+
+def bnd(e):
+    return "((%s) %% %d)" % (e, BOUND)
 
 
 class Var:
@@ -143,6 +150,8 @@ class Gen:
                 op = r.choice(["+", "-", "*", "&", "|", "^", "+", "-"])
                 a, _ = self.expr(scope, "i", d)
                 b, _ = self.expr(scope, "i", d)
+                if op in "+-*":
+                    return self.int_arith(a, op, b), False
                 return "(%s %s %s)" % (a, op, b), False
             if c < 0.45:
                 a, _ = self.expr(scope, "i", d)
@@ -174,7 +183,7 @@ class Gen:
                 return "(%s(%s) if abs(%s) < 1e15 else %d)" % (fn, a, a, r.randint(-5, 5)), False
             if c < 0.85:
                 a, _ = self.expr(scope, "b", d)
-                return "(%s + %s)" % (a, self.expr(scope, "i", d)[0]), False
+                return "(%s + %s)" % (a, bnd(self.expr(scope, "i", d)[0])), False
             if c < 0.9:
                 cond, _ = self.expr(scope, "b", d)
                 a, _ = self.expr(scope, "i", d)
@@ -183,7 +192,7 @@ class Gen:
             if c < 0.95 and self.helpers:
                 return self.call(scope, "i", d)
             a, _ = self.expr(scope, "i", d)
-            return "(%s ** %d)" % (a, r.randint(0, 4)), False
+            return "(%s ** %d)" % (bnd(a), r.randint(0, 2)), False
         if kind == "f":
             if c < 0.45:
                 op = r.choice(["+", "-", "*", "/", "+", "*"])
@@ -247,6 +256,14 @@ class Gen:
             return "(%s < %s < %s)" % (a, b, e), False
         return self.leaf(scope, "b")
 
+    def int_arith(self, a, op, b):
+        """a op b for + - *, never a signed overflow: numba marks signed
+        integer arithmetic `nsw` (overflow undefined), so the differential
+        test bounds the operands, or wraps in uint64 where wrapping is defined."""
+        if self.r.random() < 0.35:
+            return "np.int64(np.uint64(%s) %s np.uint64(%s))" % (a, op, b)
+        return "(%s %s %s)" % (bnd(a), op, bnd(b))
+
     def call(self, scope, kind, d):
         cands = [h for h in self.helpers if h[2] == kind]
         if not cands:
@@ -279,7 +296,11 @@ class Gen:
             v = r.choice([v for v in scope if v.kind in "if" and v.name[0] == "v"])
             if v.kind == "i":
                 op = r.choice(["+=", "-=", "*=", "&=", "|=", "^=", "="])
-                self.emit(depth, "%s %s %s" % (v.name, op, self.expr(scope, "i")[0]))
+                e = self.expr(scope, "i")[0]
+                if op in ("+=", "-=", "*="):
+                    self.emit(depth, "%s = %s" % (v.name, self.int_arith(v.name, op[0], e)))
+                else:
+                    self.emit(depth, "%s %s %s" % (v.name, op, e))
             else:
                 op = r.choice(["+=", "-=", "*=", "="])
                 e, f32 = self.expr(scope, "f")
@@ -287,6 +308,8 @@ class Gen:
                 self.emit(depth, "%s %s %s" % (v.name, op, e))
         elif c < 0.46 and sinks:
             self.sink(scope, depth)
+        elif c >= 0.9 and not sinks:
+            self.emit(depth, "%s = %s" % (self.fresh(), self.expr(scope, "i")[0]))
         elif c < 0.54 and nest:
             self.emit(depth, "if %s:" % self.expr(scope, "b")[0])
             self.block(scope, depth + 1, r.randint(1, 3), in_loop, sinks)
@@ -335,7 +358,8 @@ class Gen:
                 ops = ["add", "exch"]
             op = r.choice(ops)
             idx = self.index(scope, N_WORK)
-            val = "np.%s(%s)" % (dt, self.expr(scope, "f" if isf else r.choice("ib"), 2)[0])
+            val = self.expr(scope, "f" if isf else r.choice("ib"), 2)[0]
+            val = "np.%s(%s)" % (dt, bnd(val) if dt == "int64" else val)
             v = Var(self.fresh(), "f" if isf else "i", dt == "float32")
             call = "atomic_%s(%s, %s, %s)" % (op, wname, idx, val)
             if dt == "uint64":
@@ -347,7 +371,7 @@ class Gen:
             isf = ATOMIC_WORK[wname].startswith("float")
             e, _ = self.expr(scope, "f" if isf else r.choice("ib"))
             if not isf:
-                e = "np.%s(%s)" % (ATOMIC_WORK[wname], e)
+                e = "np.%s(%s)" % (ATOMIC_WORK[wname], bnd(e) if wname == "wi64" else e)
             self.emit(depth, "%s[%s] = %s" % (wname, self.index(scope, N_WORK), e))
         else:
             self.sink(scope, depth)
