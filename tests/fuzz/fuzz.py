@@ -17,6 +17,7 @@ cannot be installed (CTest's skip code).
 import argparse
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -111,8 +112,10 @@ def compare(prog, ref, got):
     return ""
 
 
-def has_location(prog_path, msg):
-    return os.path.basename(prog_path) in msg and ":" in msg
+def has_location(prog_path, msg, lines):
+    """The message names the program file and a line of the defect."""
+    m = re.search(re.escape(os.path.basename(prog_path)) + r":(\d+)", msg)
+    return bool(m) and lines[0] <= int(m.group(1)) <= lines[1]
 
 
 def main():
@@ -171,7 +174,7 @@ def main():
                     print("note: seed %d (%s) accepted by cuhost" % (s, defect))
                 elif g["error"] not in CLEAN_ERRORS:
                     why = "defect %s gave %s: %s" % (defect, g["error"], g["message"])
-                elif not has_location(os.path.join(d, "p%d.py" % s), g["message"]):
+                elif not has_location(os.path.join(d, "p%d.py" % s), g["message"], line):
                     why = "defect %s: %s without a location: %s" % (defect, g["error"], g["message"])
                 else:
                     stats["clean_errors"] += 1

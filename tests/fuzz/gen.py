@@ -499,7 +499,7 @@ DEFECTS = [
 
 def generate_invalid(seed):
     """A valid program with one defect statement put at the top of the
-    kernel body; returns (Program, defect name, defect line number)."""
+    kernel body; returns (Program, defect name, (first, last) line of it)."""
     prog = generate(seed)
     r = random.Random(seed * 7919 + 1)
     name, tmpl = DEFECTS[r.randrange(len(DEFECTS))]
@@ -512,6 +512,6 @@ def generate_invalid(seed):
         extra = ["@DEV", "def h_bad_%d(a):" % seed, "    return a", ""]
     lines[kdef + 1:kdef + 1] = ["    " + stmt]
     lines[kdef - 1:kdef - 1] = extra
-    defect_line = kdef + 2 + len(extra)
+    first = kdef + 2 + len(extra)
     prog.source = "\n".join(lines)
-    return prog, name, defect_line
+    return prog, name, (first, first + stmt.count("\n"))
