@@ -112,6 +112,18 @@ def compare(prog, ref, got):
     return ""
 
 
+def load_known():
+    """Seeds of valid programs with an open, documented difference
+    (docs/RELIABILITY.md): reported, not failed, until fixed."""
+    known = {}
+    with open(os.path.join(HERE, "known_divergences.txt")) as f:
+        for line in f:
+            body, _, why = line.partition("#")
+            for tok in body.split():
+                known[int(tok)] = why.strip()
+    return known
+
+
 def has_location(prog_path, msg, lines):
     """The message names the program file and a line of the defect."""
     m = re.search(re.escape(os.path.basename(prog_path)) + r":(\d+)", msg)
@@ -146,6 +158,7 @@ def main():
     stats = {"programs": 0, "compared": 0, "both_rejected": 0, "ref_rejected": 0,
              "failures": 0, "clean_errors": 0, "accepted_invalid": 0}
     failures = []
+    known = load_known()
     classes = {}
     for lo in range(a, b, args.batch):
         if args.minutes and time.time() - start > args.minutes * 60:
@@ -196,6 +209,10 @@ def main():
             else:
                 stats["compared"] += 1
                 why = compare(prog, r, g)
+            if why and s in known and not args.invalid:
+                stats["known"] = stats.get("known", 0) + 1
+                print("known divergence, seed %d (%s): %s" % (s, known[s], why[:300]))
+                continue
             if why:
                 stats["failures"] += 1
                 failures.append((s, why))
