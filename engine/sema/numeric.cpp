@@ -101,8 +101,10 @@ const ir::Type* int_arith(const ir::Type* a, const ir::Type* b) {
   bool bu = b->is_integer() && !b->is_signed;
   if (!au && !bu) return ir::int64();
   if (au && bu) return ir::uint64();
-  const ir::Type* u = au ? a : b;
-  return u->bits >= 64 ? ir::float64() : ir::int64();
+  // numba's integer_binop_cases span every (int64|uint64, int64|uint64)
+  // pair and type the result signed when either side is: int64 with uint64
+  // is int64 arithmetic (wrapping), not NumPy's float64.
+  return ir::int64();
 }
 
 const ir::Type* float_arith(const ir::Type* a, const ir::Type* b) { return promote(a, b); }

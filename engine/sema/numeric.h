@@ -23,8 +23,8 @@ const ir::Type* promote(const ir::Type* a, const ir::Type* b);
 
 // The operand type of integer arithmetic (+ - * // % ** & | ^ << >>) on two
 // integers or booleans: int64 when both signed (bool counts as signed),
-// uint64 when both unsigned, int64 when mixed and the unsigned one is under
-// 64 bits, float64 for int64-with-uint64.
+// uint64 when both unsigned, int64 when mixed (uint64 with int64 included:
+// numba's integer_binop_cases, unlike NumPy's promotion, which unify() uses).
 const ir::Type* int_arith(const ir::Type* a, const ir::Type* b);
 
 // The operand type of arithmetic where at least one side is a float or a

@@ -44,10 +44,11 @@ TEST_CASE("expression typing follows numba", "[sema]") {
       {"a + b", {"int8", "uint8"}, "int64"},
       {"a + b", {"uint32", "uint32"}, "uint64"},
       {"a + b", {"uint64", "uint64"}, "uint64"},
-      {"a + b", {"int64", "uint64"}, "float64"},
+      {"a + b", {"int64", "uint64"}, "int64"},  // numba's integer_binop_cases, not NumPy
+      {"a | b", {"uint64", "int64"}, "int64"},
       {"a - b", {"uint32", "int64"}, "int64"},
       {"a * b", {"bool", "bool"}, "int64"},
-      {"a + 1", {"uint64"}, "float64"},
+      {"a + 1", {"uint64"}, "int64"},
       // floats
       {"a + b", {"float32", "float32"}, "float32"},
       {"a + b", {"float32", "float64"}, "float64"},

@@ -173,6 +173,10 @@ std::pair<llvm::Value*, llvm::Value*> float_divmod(Lowerer& l, llvm::Value* vx, 
   llvm::Value* div_nz = b.CreateFCmpUNE(div2, zero);
   llvm::Value* zero_q = b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, zero, b.CreateFDiv(vx, wx));
   llvm::Value* q = b.CreateSelect(div_nz, fl, zero_q);
+  // A zero divisor (no exception: numba's numpy error model) gives x / y
+  // for the quotient (+-inf or nan), as numba's real_floordiv_impl; the
+  // remainder is already fmod's nan.
+  q = b.CreateSelect(b.CreateFCmpOEQ(wx, zero), b.CreateFDiv(vx, wx), q);
   return {q, mod2};
 }
 

@@ -199,7 +199,9 @@ const ir::Type* type_unary(Typer& t, const ast::UnaryOp& e, ExprInfo& info) {
     if (e.op == ast::UnaryOpKind::Invert) t.typing_error(&e, concat("cannot apply unary '~' to ", display(v)));
     result = v;
   }
-  inf.operand_types = {result};
+  // numba inverts in the operand's own width, then widens (~uint8(0) is 255).
+  bool narrow_invert = e.op == ast::UnaryOpKind::Invert && v->is_integer();
+  inf.operand_types = {narrow_invert ? v : result};
   if (c && c->kind == ir::ConstValue::Kind::Int && result == ir::int64() && c->type == ir::int64()) {
     if (e.op == ast::UnaryOpKind::USub && c->i != INT64_MIN) inf.constant = ir::ConstValue::integer(-c->i);
     if (e.op == ast::UnaryOpKind::UAdd) inf.constant = *c;

@@ -79,9 +79,16 @@ const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info) {
       if (complex && op != ast::CompareOpKind::Eq && op != ast::CompareOpKind::NotEq) {
         t.typing_error(&e, concat("cannot order complex values (", display(left), " and ", display(right), ")"));
       }
+      // numba's comparison cases pair each type with itself: uint64 against
+      // a signed integer converts both to float64 (the one safe choice),
+      // unlike arithmetic, which is int64.
+      auto u64 = [](const ir::Type* x) { return x->is_integer() && !x->is_signed && x->bits >= 64; };
+      auto sint = [](const ir::Type* x) { return x->is_integer() && x->is_signed; };
+      bool mixed64 = (u64(left) && sint(right)) || (u64(right) && sint(left));
       const ir::Type* common = (left->kind == ir::TypeKind::Boolean && right->kind == ir::TypeKind::Boolean)
                                    ? ir::boolean()
-                                   : arith(left, right);
+                               : mixed64 ? ir::float64()
+                                         : arith(left, right);
       operands.push_back(common);
       foldable = false;
     }

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Long fuzzing run over a seed range (the CTest run covers a fixed small one):
+#   tests/fuzz/run_long.sh FIRST LAST [valid|invalid] [cuhost binary]
+# Failing programs and both results land in build/fuzz-long/<kind>/failures.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+first=${1:-0}; last=${2:-100000}; kind=${3:-valid}; cuhost=${4:-build/bin/cuhost}
+extra=()
+[[ $kind == invalid ]] && extra=(--invalid --batch 200)
+exec /usr/bin/python3 tests/fuzz/fuzz.py --cuhost "$cuhost" --seeds "$first:$last" \
+  --work "build/fuzz-long/$kind" --venv build/fuzz-venv "${extra[@]}"
