@@ -103,7 +103,8 @@ class Shim {
       if (ftz && x->getType()->isDoubleTy()) return flush_subnormal(r);
       return flush(r);
     }
-    // Float -> integer conversions: f2i.rn, d2ull.rz, ... (saturating, NaN -> 0).
+    // Float -> integer conversions: f2i.rn, d2ull.rz, ... (saturating; NaN -> the
+    // most negative signed value, or 0 unsigned).
     static const std::set<std::string> to_int = {"f2i", "f2ui", "f2ll", "f2ull", "d2i", "d2ui", "d2ll", "d2ull"};
     if (p.size() == 2 && to_int.count(op) && parse_mode(p[1]) >= 0) {
       std::string to = op.substr(2);
@@ -111,7 +112,13 @@ class Shim {
       bool is_signed = to == "i" || to == "ll";
       llvm::Value* x = round_integral(parse_mode(p[1]), flush(a(0)));
       auto id = is_signed ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
-      return b_.CreateIntrinsic(id, {b_.getIntNTy(bits), x->getType()}, {x});
+      llvm::Value* r = b_.CreateIntrinsic(id, {b_.getIntNTy(bits), x->getType()}, {x});
+      // A NaN becomes the most negative value of a signed result, as the
+      // H100 gives for cvt.rzi.s32.f64 (an unsigned result gets 0).
+      if (is_signed)
+        r = b_.CreateSelect(b_.CreateFCmpUNO(x, x),
+                            llvm::ConstantInt::get(b_.getIntNTy(bits), llvm::APInt::getSignedMinValue(bits)), r);
+      return r;
     }
     if (op == "d2f" && p.size() == 2 && parse_mode(p[1]) >= 0) {
       int mode = parse_mode(p[1]);
