@@ -93,7 +93,7 @@ mkdir -p "$py"
     pytest _pytest pluggy iniconfig packaging py py.py attr attrs more_itertools ) \
   | ( cd "$b/site" && tar xf - )
 # ml_dtypes (bfloat16 and fp8 host arrays; scripts/setup.sh installs it from PyPI).
-ml_dtypes_dir=$(python3 -c "import ml_dtypes, os; print(os.path.dirname(os.path.dirname(ml_dtypes.__file__)))")
+ml_dtypes_dir=$(/usr/bin/python3 -c "import ml_dtypes, os; print(os.path.dirname(os.path.dirname(ml_dtypes.__file__)))")
 ( cd "$ml_dtypes_dir" && tar cf - --exclude=__pycache__ ml_dtypes ) | ( cd "$b/site" && tar xf - )
 
 # The conformance harness (tests/conformance) runs numba-cuda's own tests on
