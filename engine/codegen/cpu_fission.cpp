@@ -92,12 +92,18 @@ class Fission {
     split_and_demote();
     cut_at_barriers();
     if (!move_live_allocas()) return drop();
+    find_uniform_exits();
     // Every region loop (two per barrier) inlines R before the dead regions
     // fold away: bound the work the optimizer is given.
     std::size_t size = r_->getInstructionCount();
     if (size * 2 * (barriers_.size() + 1) > kMaxInlinedInstructions) return drop();
     return true;
   }
+
+  // Whether every live thread that runs region k (0: the kernel's start, k:
+  // from barrier k) leaves it at the same barrier or return: all of the
+  // region's exits lie outside divergent control flow.
+  bool uniform_exit(std::size_t k) const { return uniform_exit_[k]; }
 
   llvm::Function* resumable() const { return r_; }
   const std::vector<Barrier>& barriers() const { return barriers_; }
@@ -377,6 +383,32 @@ class Fission {
     return r;
   }
 
+  // Marks the regions whose exits (the `ret`s reachable from the region's
+  // start: barriers reached and returns) are all in blocks no divergent
+  // branch controls, so every live thread leaves the region at the same
+  // one. Such a region's loop needs no per-thread bookkeeping.
+  void find_uniform_exits() {
+    auto* sw = llvm::cast<llvm::SwitchInst>(r_->getEntryBlock().getTerminator());
+    uniform_exit_.assign(barriers_.size() + 1, false);
+    for (std::size_t k = 0; k <= barriers_.size(); ++k) {
+      llvm::BasicBlock* start = k == 0 ? sw->getDefaultDest() : barriers_[k - 1].resume;
+      std::set<llvm::BasicBlock*> seen;
+      std::vector<llvm::BasicBlock*> work = {start};
+      bool uniform = true;
+      while (!work.empty() && uniform) {
+        llvm::BasicBlock* bb = work.back();
+        work.pop_back();
+        if (!seen.insert(bb).second) continue;
+        if (llvm::isa<llvm::ReturnInst>(bb->getTerminator())) {
+          uniform = !divergent_.count(bb);
+          continue;
+        }
+        for (llvm::BasicBlock* succ : llvm::successors(bb)) work.push_back(succ);
+      }
+      uniform_exit_[k] = uniform;
+    }
+  }
+
   // Allocas live at some barrier: rematerialized at each resume point, moved
   // to a block slot, carried through block in/out slots (uniform locals) or
   // moved to per-thread storage.
@@ -436,6 +468,7 @@ class Fission {
         }
       }
     }
+    divergent_ = divergent;
 
     std::uint64_t thread_bytes = 0;
     struct Move {
@@ -476,11 +509,11 @@ class Fission {
           rb.CreateStore(clone_expr(st->getValueOperand(), rb, done), a);
         }
       } else if (mv.kind == 2) {
-        // in: one block slot; out: per thread (the block entry copies the
-        // value of a thread that reached the barrier into `in`).
+        // in: one block slot, read by every thread; out: another block slot
+        // every thread that reaches a barrier writes (all with the same
+        // value: the local is uniform), copied into `in` between regions.
         llvm::Value* in = frame_ptr({t, a->getAlign(), false, int(storage_.size()) + 1});
-        llvm::Value* out = ib.CreateInBoundsGEP(t, frame_ptr({t, a->getAlign(), true, -1}), lin_arg());
-        thread_bytes += dl.getTypeAllocSize(t);
+        llvm::Value* out = frame_ptr({t, a->getAlign(), false, -1});
         // Every region restores it and every barrier saves it: a region
         // that does not read it still carries it to the next one.
         for (size_t k = 0; k < barriers_.size(); ++k) {
@@ -514,6 +547,8 @@ class Fission {
   std::vector<Storage> storage_;
   std::map<llvm::Instruction*, bool> memo_[3];
   std::set<const llvm::Value*> fixed_, uniform_, rematerialized_;
+  std::set<llvm::BasicBlock*> divergent_;  // blocks under a divergent branch (before the moves)
+  std::vector<bool> uniform_exit_;         // per region (see uniform_exit)
   std::map<const llvm::Value*, llvm::StoreInst*> single_store_;
   std::vector<llvm::ReturnInst*> barrier_exits_;  // the `ret id` of each barrier
 };
@@ -584,6 +619,7 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
   llvm::Value* exited_any = b.CreateAlloca(i8, nullptr, "exited.any");
   llvm::Value* cur = b.CreateAlloca(i32, nullptr, "region");
   llvm::Value* result = b.CreateAlloca(i32, nullptr, "barrier.result");
+  llvm::Value* last_exit = b.CreateAlloca(i32, nullptr, "region.exit");
   llvm::AllocaInst* state = b.CreateAlloca(i8, n, "thread.state");
   state->setAlignment(llvm::Align(64));
   llvm::AllocaInst* preds = b.CreateAlloca(i32, n, "thread.pred");
@@ -608,7 +644,10 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
   llvm::SwitchInst* sw = b.CreateSwitch(b.CreateLoad(i32, cur), done, unsigned(barriers.size() + 1));
 
   // One region: every live thread runs R from barrier k to its next barrier.
-  auto thread_loops = [&](int k, bool checked) {
+  // `checked`: some threads exited, skip them. `tracked`: record where each
+  // thread stopped (an untracked region's threads all stop at one place,
+  // the last one's, and none exited before: no per-thread state is kept).
+  auto thread_loops = [&](int k, bool checked, bool tracked) {
     b.CreateStore(b.getInt64(0), mask_var);
     emit_loop(b, dims[2], "tz", [&](llvm::Value* z) {
       emit_loop(b, dims[1], "ty", [&](llvm::Value* y) {
@@ -631,9 +670,13 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
           call_args.insert(call_args.end(), {ctx, x, y, z, frames, lin, b.getInt32(k), result, preds});
           llvm::CallInst* rc = b.CreateCall(r, call_args);
           rc->setMetadata(llvm::LLVMContext::MD_access_group, group);
-          b.CreateStore(b.CreateTrunc(rc, i8), st)->setMetadata(llvm::LLVMContext::MD_access_group, group);
-          llvm::Value* bit = b.CreateShl(b.getInt64(1), b.CreateZExt(rc, i64));
-          b.CreateStore(b.CreateOr(b.CreateLoad(i64, mask_var), bit), mask_var);
+          if (!tracked) {
+            b.CreateStore(rc, last_exit);
+          } else {
+            b.CreateStore(b.CreateTrunc(rc, i8), st)->setMetadata(llvm::LLVMContext::MD_access_group, group);
+            llvm::Value* bit = b.CreateShl(b.getInt64(1), b.CreateZExt(rc, i64));
+            b.CreateStore(b.CreateOr(b.CreateLoad(i64, mask_var), bit), mask_var);
+          }
           if (checked) {
             b.CreateBr(skip);
             b.SetInsertPoint(skip);
@@ -649,6 +692,7 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
         latch->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
       });
     });
+    if (!tracked) b.CreateStore(b.CreateShl(b.getInt64(1), b.CreateZExt(b.CreateLoad(i32, last_exit), i64)), mask_var);
     b.CreateBr(combine);
   };
   for (size_t k = 0; k <= barriers.size(); ++k) {
@@ -659,9 +703,9 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
     b.SetInsertPoint(region);
     b.CreateCondBr(b.CreateICmpNE(b.CreateLoad(i8, exited_any), b.getInt8(0)), slow, fast);
     b.SetInsertPoint(fast);
-    thread_loops(int(k), false);
+    thread_loops(int(k), false, !fission.uniform_exit(k));
     b.SetInsertPoint(slow);
-    thread_loops(int(k), true);
+    thread_loops(int(k), true, true);
   }
 
   // After a region: stop when every thread exited, report divergence, else
@@ -701,27 +745,11 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
 
   b.SetInsertPoint(go_on);
   b.CreateStore(next, cur);
-  bool carries = false;
-  for (const Storage& s : storage) carries |= s.copy_from >= 0;
-  if (carries) {
-    // Block-uniform locals: take the values of the first thread that reached the barrier.
-    llvm::BasicBlock* pre = b.GetInsertBlock();
-    llvm::BasicBlock* find = llvm::BasicBlock::Create(c, "find.arrived", f);
-    llvm::BasicBlock* found = llvm::BasicBlock::Create(c, "found.arrived", f);
-    b.CreateBr(find);
-    b.SetInsertPoint(find);
-    llvm::PHINode* t = b.CreatePHI(i64, 2);
-    t->addIncoming(b.getInt64(0), pre);
-    llvm::Value* hit = b.CreateICmpEQ(b.CreateLoad(i8, b.CreateInBoundsGEP(i8, state, t)), b.CreateTrunc(next, i8));
-    t->addIncoming(b.CreateAdd(t, b.getInt64(1)), find);
-    b.CreateCondBr(hit, found, find);
-    b.SetInsertPoint(found);
-    for (size_t k = 0; k < storage.size(); ++k) {
-      if (storage[k].copy_from < 0) continue;
-      llvm::Type* ty = storage[k].type;
-      llvm::Value* src = b.CreateInBoundsGEP(ty, slot_allocas[size_t(storage[k].copy_from)], t);
-      b.CreateStore(b.CreateLoad(ty, src), slot_allocas[k]);
-    }
+  // Block-uniform locals: the value the threads left at the barrier goes in.
+  for (size_t k = 0; k < storage.size(); ++k) {
+    if (storage[k].copy_from < 0) continue;
+    llvm::Type* ty = storage[k].type;
+    b.CreateStore(b.CreateLoad(ty, slot_allocas[size_t(storage[k].copy_from)]), slot_allocas[k]);
   }
   llvm::SwitchInst* red = b.CreateSwitch(next, dispatch);
   for (size_t k = 0; k < barriers.size(); ++k) {
@@ -734,8 +762,12 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
     // (allocas outside the entry block are moved there below)
     b.CreateStore(b.getInt64(0), count_var);
     b.CreateStore(b.getInt32(0), arrived_var);
+    // With no thread exited, every thread arrived (an untracked region
+    // leaves the states as they were).
+    llvm::Value* all_live = b.CreateICmpEQ(b.CreateLoad(i8, exited_any), b.getInt8(0));
     emit_loop(b, n, "red", [&](llvm::Value* t) {
-      llvm::Value* here = b.CreateICmpEQ(b.CreateLoad(i8, b.CreateInBoundsGEP(i8, state, t)), b.getInt8(int(k + 1)));
+      llvm::Value* here = b.CreateOr(
+          all_live, b.CreateICmpEQ(b.CreateLoad(i8, b.CreateInBoundsGEP(i8, state, t)), b.getInt8(int(k + 1))));
       llvm::Value* p = b.CreateLoad(i32, b.CreateInBoundsGEP(i32, preds, t));
       llvm::Value* yes = b.CreateAnd(here, b.CreateICmpNE(p, b.getInt32(0)));
       b.CreateStore(b.CreateAdd(b.CreateLoad(i64, count_var), b.CreateZExt(yes, i64)), count_var);

@@ -183,6 +183,19 @@ unsigned max_cooperative_blocks(unsigned threads_per_block) {
 
 unsigned worker_count() { return ThreadPool::instance().size(); }
 
+void validate_launch(const CpuLaunch& l) {
+  validate(l);
+  if (l.cooperative) {
+    const unsigned threads = l.block.x * l.block.y * l.block.z;
+    const std::uint64_t total = std::uint64_t(l.grid.x) * l.grid.y * l.grid.z;
+    if (total > max_cooperative_blocks(threads))
+      throw UserError(ErrorKind::ValueError,
+                      concat("cooperative launch of kernel '", l.kernel_name, "' with ", total, " blocks of ", threads,
+                             " threads: at most ", max_cooperative_blocks(threads),
+                             " blocks can be resident at once (see max_cooperative_grid_blocks)"));
+  }
+}
+
 void launch(const CpuLaunch& l) {
   validate(l);
   CUHOST_CHECK(l.thread_fn || (!l.needs_fibers && l.block_fn))

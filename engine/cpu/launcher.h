@@ -36,6 +36,10 @@ struct CpuLaunch {
 // (zero or too many threads per block, > 1024 threads, shared memory too big).
 void launch(const CpuLaunch& launch);
 
+// The configuration checks launch() starts with (the same errors), for a
+// launch recorded now and run later (a captured graph).
+void validate_launch(const CpuLaunch& launch);
+
 // The largest grid a cooperative launch of `threads_per_block` threads per
 // block may use: as on a GPU, the blocks that fit the device at once (each
 // core counts as a multiprocessor of MAX_THREADS_PER_MULTIPROCESSOR threads).

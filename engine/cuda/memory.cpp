@@ -62,6 +62,13 @@ void copy_device_to_device(std::uintptr_t dst, std::uintptr_t src, std::size_t b
   finish(stream, synchronous);
 }
 
+bool is_host_memory(const void* pointer) {
+  unsigned int type = 0;
+  CUresult r = driver().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                              static_cast<CUdeviceptr>(reinterpret_cast<std::uintptr_t>(pointer)));
+  return r == CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST;
+}
+
 void memory_info(std::size_t* free_bytes, std::size_t* total_bytes) {
   CUHOST_CU(cuMemGetInfo, free_bytes, total_bytes);
 }

@@ -25,6 +25,10 @@ void copy_device_to_host(void* dst, std::uintptr_t src, std::size_t bytes, CUstr
 void copy_device_to_device(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes, CUstream stream,
                            bool synchronous);
 
+// Whether the driver knows `pointer` as page-locked host memory (allocated
+// by cuMemAllocHost or registered with cuMemHostRegister, by anyone).
+bool is_host_memory(const void* pointer);
+
 // (free, total) bytes of the current context's device.
 void memory_info(std::size_t* free_bytes, std::size_t* total_bytes);
 

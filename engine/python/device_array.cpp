@@ -12,6 +12,7 @@
 #include "python/record_dtype.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
+#include "runtime/graph_capture.h"
 
 namespace cuhost::python {
 
@@ -467,6 +468,7 @@ PyObject* m_copy_to_host(PyObject* o, PyObject* args, PyObject* kwargs) {
   }
   CUHOST_PY_GUARD(
       {
+        runtime::NamedOperation name("DeviceNDArray.copy_to_host()");
         copy_device_to_host(self, region, stream, sync);
         return host;
       },
@@ -495,6 +497,7 @@ PyObject* m_copy_to_device(PyObject* o, PyObject* args, PyObject* kwargs) {
     if (!check_same_dtype(self, src->dtype, "copy_to_device")) return nullptr;
     CUHOST_PY_GUARD(
         {
+          runtime::NamedOperation name("DeviceNDArray.copy_to_device()");
           copy_device_to_device(src, self, stream, sync);
           Py_RETURN_NONE;
         },
@@ -517,8 +520,11 @@ PyObject* m_copy_to_device(PyObject* o, PyObject* args, PyObject* kwargs) {
   }
   CUHOST_PY_GUARD(
       {
-        // A pageable host source must not be released before the copy read it.
-        copy_host_to_device(region, self, stream, true);
+        runtime::NamedOperation name("DeviceNDArray.copy_to_device()");
+        // A pageable host source must not be released before the copy read
+        // it; a page-locked one (cuda.pinned_array) is copied asynchronously
+        // on an explicit stream, as numba does.
+        copy_host_to_device(region, self, stream, sync || !host_region_page_locked(region));
         Py_DECREF(host);
         Py_RETURN_NONE;
       },

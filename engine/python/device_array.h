@@ -102,6 +102,10 @@ void copy_device_to_device(const DeviceArrayObject* src, const DeviceArrayObject
 // stream, synchronously (numba's copies on stream 0 are synchronous).
 bool copy_stream(PyObject* stream_arg, std::uintptr_t* handle, bool* synchronous);
 
+// Whether every byte of a host region is page-locked (cuda.pinned_array):
+// copies from it may run asynchronously, and a graph may capture them.
+bool host_region_page_locked(const HostRegion& region);
+
 // Makes the copies above take their GPU paths on the CPU backend too (tests).
 void force_staging_for_test(bool on);
 

@@ -12,6 +12,7 @@
 #include "python/errors.h"
 #include "python/stream_view.h"
 #include "runtime/device_memory.h"
+#include "runtime/graph_capture.h"
 
 namespace cuhost::python {
 
@@ -76,7 +77,9 @@ std::uintptr_t resolve(std::uintptr_t stream) { return stream ? stream : default
 // buffers) on the CPU backend, where the byte copies are memmoves.
 bool g_force_staging = false;
 
-bool in_place() { return runtime::device_is_host() && !g_force_staging; }
+// While a graph is being captured, copies take the general path, whose
+// runtime copies are recorded (or refused) when their stream is captured.
+bool in_place() { return runtime::device_is_host() && !g_force_staging && !runtime::capture_in_progress(); }
 
 }  // namespace
 
@@ -189,6 +192,11 @@ void copy_device_to_device(const DeviceArrayObject* src, const DeviceArrayObject
 }
 
 void force_staging_for_test(bool on) { g_force_staging = on; }
+
+bool host_region_page_locked(const HostRegion& region) {
+  Span span = span_of(region.ndim, region.shape, region.strides, region.itemsize);
+  return span.bytes == 0 || runtime::is_page_locked(region.data + span.low, static_cast<std::size_t>(span.bytes));
+}
 
 bool copy_stream(PyObject* stream_arg, std::uintptr_t* handle, bool* synchronous) {
   *handle = 0;

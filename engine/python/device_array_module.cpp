@@ -11,6 +11,7 @@
 #include "python/stream_view.h"
 #include "python/streams.h"
 #include "runtime/device_memory.h"
+#include "runtime/graph_capture.h"
 
 namespace cuhost::python {
 
@@ -40,6 +41,7 @@ bool shape_of(PyObject* obj, int* ndim, std::int64_t* shape, const char* what) {
 
 // _device_array(shape, dtype, strides, order, stream)
 PyObject* py_device_array(PyObject*, PyObject* args) {
+  runtime::NamedOperation name("cuda.device_array()");
   PyObject *shape_obj, *dtype_obj, *strides_obj, *stream;
   const char* order;
   if (!PyArg_ParseTuple(args, "OOOsO:_device_array", &shape_obj, &dtype_obj, &strides_obj, &order, &stream))
@@ -68,6 +70,7 @@ PyObject* py_device_array(PyObject*, PyObject* args) {
 
 // _to_device(ndarray, stream, copy): a new device array holding the host data.
 PyObject* py_to_device(PyObject*, PyObject* args) {
+  runtime::NamedOperation name("cuda.to_device()");
   PyObject *host, *stream_arg;
   int copy = 1;
   if (!PyArg_ParseTuple(args, "OOp:_to_device", &host, &stream_arg, &copy)) return nullptr;

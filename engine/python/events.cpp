@@ -12,6 +12,7 @@
 #include "python/streams.h"
 #include "python/type_object.h"
 #include "runtime/device_memory.h"
+#include "runtime/graph_capture.h"
 #include "runtime/session.h"
 
 namespace cuhost::python {
@@ -28,6 +29,12 @@ struct EventObject {
 extern PyTypeObject EventType;
 
 bool cpu() { return runtime::session().backend != Backend::Cuda; }
+
+// Events would join other streams into a capture or time a graph's nodes;
+// cuhost's graphs capture one stream.
+const char* const kEventReason =
+    "cuhost's graphs capture the work of one stream, without events; record events around the graph's launch instead";
+
 EventObject* as_event(PyObject* o) { return reinterpret_cast<EventObject*>(o); }
 
 double now_ms() {
@@ -84,6 +91,8 @@ PyObject* m_record(PyObject* o, PyObject* args, PyObject* kwargs) {
       {
         std::uintptr_t h = 0;
         if (!target_stream(stream, &h)) return nullptr;
+        runtime::NamedOperation name("Event.record()");
+        runtime::refuse_on_captured_stream(h, "record an event on the stream", kEventReason);
         if (self->event) {
           runtime::make_context_current();
           self->event->record(reinterpret_cast<CUstream>(h));
@@ -105,6 +114,8 @@ PyObject* m_wait(PyObject* o, PyObject* args, PyObject* kwargs) {
       {
         std::uintptr_t h = 0;
         if (!target_stream(stream, &h)) return nullptr;
+        runtime::NamedOperation name("Event.wait()");
+        runtime::refuse_on_captured_stream(h, "make the stream wait for an event", kEventReason);
         if (self->event) {
           runtime::make_context_current();
           self->event->wait(reinterpret_cast<CUstream>(h));

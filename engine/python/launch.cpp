@@ -15,7 +15,6 @@
 
 #include "codegen/kernel_abi.h"
 #include "cpu/launcher.h"
-#include "cpu/print_output.h"
 #include "cuda/driver.h"
 #include "cuda/error_record.h"
 #include "cuda/launch.h"
@@ -24,6 +23,7 @@
 #include "python/dispatcher.h"
 #include "python/errors.h"
 #include "python/config_flags.h"
+#include "python/launch_capture.h"
 #include "python/launch_staging.h"
 #include "python/launch_warnings.h"
 #include "python/record_dtype.h"
@@ -31,11 +31,162 @@
 #include "python/streams.h"
 #include "python/type_object.h"
 #include "python/typeof.h"
+#include "runtime/graph_capture.h"
 #include "runtime/kernel_launch.h"
 #include "runtime/session.h"
 #include "support/half_bits.h"
 
 namespace cuhost::python {
+
+// --- packing ----------------------------------------------------------------------
+
+namespace {
+
+bool pack_error(const char* kernel, const ir::Type* t, PyObject* v) {
+  if (!PyErr_Occurred())
+    PyErr_Format(PyExc_TypeError, "cannot pass a %s as %s to kernel '%s'", Py_TYPE(v)->tp_name, t->str().c_str(),
+                 kernel);
+  return false;
+}
+
+}  // namespace
+
+bool pack_launch_argument(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& slot, std::uint64_t* end,
+                          const char* kernel) {
+  using K = ir::TypeKind;
+  int needed = t->kind == K::Array ? 1 + 2 * t->ndim : t->kind == K::Complex ? 2 : 1;
+  if (t->kind != K::Tuple && slot + needed > end) {
+    PyErr_Format(PyExc_ValueError, "too many kernel parameters for kernel '%s'", kernel);
+    return false;
+  }
+  switch (t->kind) {
+    case K::Boolean: {
+      int b = PyObject_IsTrue(v);
+      if (b < 0) return false;
+      *slot++ = static_cast<std::uint64_t>(b);
+      return true;
+    }
+    case K::Integer: {
+      long long value = 0;
+      if (PyLong_Check(v)) {
+        int overflow = 0;
+        value = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow) {
+          unsigned long long u = PyLong_AsUnsignedLongLong(v);
+          if (PyErr_Occurred()) return pack_error(kernel, t, v);
+          value = static_cast<long long>(u);
+        }
+      } else if (PyIndex_Check(v)) {
+        PyObject* idx = PyNumber_Index(v);
+        if (!idx) return false;
+        value = PyLong_AsLongLong(idx);
+        if (value == -1 && PyErr_Occurred()) {
+          PyErr_Clear();
+          value = static_cast<long long>(PyLong_AsUnsignedLongLong(idx));
+        }
+        Py_DECREF(idx);
+        if (PyErr_Occurred()) return false;
+      } else {
+        int b = PyObject_IsTrue(v);  // NumPy bool_ has no __index__
+        if (b < 0 || (!PyBool_Check(v) && Py_TYPE(v)->tp_as_number == nullptr)) return pack_error(kernel, t, v);
+        value = b;
+      }
+      *slot = 0;
+      std::memcpy(slot, &value, static_cast<size_t>(t->bits / 8));  // little-endian: the low bytes
+      ++slot;
+      return true;
+    }
+    case K::Float: {
+      double d = PyFloat_AsDouble(v);
+      if (d == -1.0 && PyErr_Occurred()) return false;
+      *slot = 0;
+      if (t->bits == 32) {
+        float f = static_cast<float>(d);
+        std::memcpy(slot, &f, sizeof f);
+      } else if (t->bits == 64) {
+        std::memcpy(slot, &d, sizeof d);
+      } else if (t->bits == 16) {
+        std::uint16_t h = ir::is_bfloat16(t) ? support::double_to_bfloat16_bits(d) : support::double_to_half_bits(d);
+        std::memcpy(slot, &h, sizeof h);
+      } else {
+        PyErr_Format(PyExc_NotImplementedError, "float%d kernel arguments are not supported", t->bits);
+        return false;
+      }
+      ++slot;
+      return true;
+    }
+    case K::Complex: {
+      Py_complex c = PyComplex_AsCComplex(v);
+      if (c.real == -1.0 && PyErr_Occurred()) return false;
+      slot[0] = slot[1] = 0;
+      if (t->bits == 64) {
+        float re = static_cast<float>(c.real), im = static_cast<float>(c.imag);
+        std::memcpy(slot, &re, sizeof re);
+        std::memcpy(slot + 1, &im, sizeof im);
+      } else {
+        std::memcpy(slot, &c.real, sizeof c.real);
+        std::memcpy(slot + 1, &c.imag, sizeof c.imag);
+      }
+      slot += 2;
+      return true;
+    }
+    case K::Array: {
+      ArrayView local;
+      const ArrayView* view =
+          info && (info->kind == ArgKind::DeviceArray || info->kind == ArgKind::HostArray) ? &info->view : nullptr;
+      if (!view) {
+        if (device_array_view(v, &local) ||
+            (!PyErr_Occurred() && runtime::session().backend == Backend::Cpu && host_array_view(v, &local))) {
+          view = &local;
+        } else {
+          return pack_error(kernel, t, v);
+        }
+      }
+      if (view->ndim != t->ndim) return pack_error(kernel, t, v);
+      *slot++ = reinterpret_cast<std::uint64_t>(view->data);
+      for (int i = 0; i < view->ndim; ++i) *slot++ = static_cast<std::uint64_t>(view->shape[i]);
+      for (int i = 0; i < view->ndim; ++i) *slot++ = static_cast<std::uint64_t>(view->strides[i]);
+      return true;
+    }
+    case K::CPointer: {
+      if (PyLong_Check(v)) {
+        unsigned long long p = PyLong_AsUnsignedLongLong(v);
+        if (PyErr_Occurred()) return false;
+        *slot++ = p;
+        return true;
+      }
+      const ArrayView* view =
+          info && (info->kind == ArgKind::DeviceArray || info->kind == ArgKind::HostArray) ? &info->view : nullptr;
+      if (!view) return pack_error(kernel, t, v);
+      *slot++ = reinterpret_cast<std::uint64_t>(view->data);
+      return true;
+    }
+    case K::Record: {  // by reference: the record's (device copy's) address
+      const ir::Type* rt = nullptr;
+      void* data = nullptr;
+      if (info && (info->kind == ArgKind::HostRecord || info->kind == ArgKind::DeviceArray) && info->view.dtype == t &&
+          info->view.ndim == 0) {
+        data = info->view.data;
+      } else if (runtime::session().backend == Backend::Cpu && record_scalar(v, &rt, &data) && rt == t) {
+      } else {
+        return pack_error(kernel, t, v);
+      }
+      *slot++ = reinterpret_cast<std::uint64_t>(data);
+      return true;
+    }
+    case K::Tuple: {
+      if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != static_cast<Py_ssize_t>(t->elements.size()))
+        return pack_error(kernel, t, v);
+      for (size_t i = 0; i < t->elements.size(); ++i)
+        if (!pack_launch_argument(PyTuple_GET_ITEM(v, static_cast<Py_ssize_t>(i)), t->elements[i], nullptr, slot, end,
+                                  kernel))
+          return false;
+      return true;
+    }
+    default: return pack_error(kernel, t, v);
+  }
+}
+
 namespace {
 
 constexpr int kMaxSlots = 1024;
@@ -170,180 +321,12 @@ void launcher_dealloc(PyObject* obj) {
   PyObject_Free(obj);
 }
 
-// --- packing ----------------------------------------------------------------------
-
-bool pack_error(const char* kernel, const ir::Type* t, PyObject* v) {
-  if (!PyErr_Occurred())
-    PyErr_Format(PyExc_TypeError, "cannot pass a %s as %s to kernel '%s'", Py_TYPE(v)->tp_name, t->str().c_str(),
-                 kernel);
-  return false;
-}
-
-bool pack(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& slot, std::uint64_t* end,
-          const char* kernel) {
-  using K = ir::TypeKind;
-  int needed = t->kind == K::Array ? 1 + 2 * t->ndim : t->kind == K::Complex ? 2 : 1;
-  if (t->kind != K::Tuple && slot + needed > end) {
-    PyErr_Format(PyExc_ValueError, "too many kernel parameters for kernel '%s'", kernel);
-    return false;
-  }
-  switch (t->kind) {
-    case K::Boolean: {
-      int b = PyObject_IsTrue(v);
-      if (b < 0) return false;
-      *slot++ = static_cast<std::uint64_t>(b);
-      return true;
-    }
-    case K::Integer: {
-      long long value = 0;
-      if (PyLong_Check(v)) {
-        int overflow = 0;
-        value = PyLong_AsLongLongAndOverflow(v, &overflow);
-        if (overflow) {
-          unsigned long long u = PyLong_AsUnsignedLongLong(v);
-          if (PyErr_Occurred()) return pack_error(kernel, t, v);
-          value = static_cast<long long>(u);
-        }
-      } else if (PyIndex_Check(v)) {
-        PyObject* idx = PyNumber_Index(v);
-        if (!idx) return false;
-        value = PyLong_AsLongLong(idx);
-        if (value == -1 && PyErr_Occurred()) {
-          PyErr_Clear();
-          value = static_cast<long long>(PyLong_AsUnsignedLongLong(idx));
-        }
-        Py_DECREF(idx);
-        if (PyErr_Occurred()) return false;
-      } else {
-        int b = PyObject_IsTrue(v);  // NumPy bool_ has no __index__
-        if (b < 0 || (!PyBool_Check(v) && Py_TYPE(v)->tp_as_number == nullptr)) return pack_error(kernel, t, v);
-        value = b;
-      }
-      *slot = 0;
-      std::memcpy(slot, &value, static_cast<size_t>(t->bits / 8));  // little-endian: the low bytes
-      ++slot;
-      return true;
-    }
-    case K::Float: {
-      double d = PyFloat_AsDouble(v);
-      if (d == -1.0 && PyErr_Occurred()) return false;
-      *slot = 0;
-      if (t->bits == 32) {
-        float f = static_cast<float>(d);
-        std::memcpy(slot, &f, sizeof f);
-      } else if (t->bits == 64) {
-        std::memcpy(slot, &d, sizeof d);
-      } else if (t->bits == 16) {
-        std::uint16_t h = ir::is_bfloat16(t) ? support::double_to_bfloat16_bits(d) : support::double_to_half_bits(d);
-        std::memcpy(slot, &h, sizeof h);
-      } else {
-        PyErr_Format(PyExc_NotImplementedError, "float%d kernel arguments are not supported", t->bits);
-        return false;
-      }
-      ++slot;
-      return true;
-    }
-    case K::Complex: {
-      Py_complex c = PyComplex_AsCComplex(v);
-      if (c.real == -1.0 && PyErr_Occurred()) return false;
-      slot[0] = slot[1] = 0;
-      if (t->bits == 64) {
-        float re = static_cast<float>(c.real), im = static_cast<float>(c.imag);
-        std::memcpy(slot, &re, sizeof re);
-        std::memcpy(slot + 1, &im, sizeof im);
-      } else {
-        std::memcpy(slot, &c.real, sizeof c.real);
-        std::memcpy(slot + 1, &c.imag, sizeof c.imag);
-      }
-      slot += 2;
-      return true;
-    }
-    case K::Array: {
-      ArrayView local;
-      const ArrayView* view =
-          info && (info->kind == ArgKind::DeviceArray || info->kind == ArgKind::HostArray) ? &info->view : nullptr;
-      if (!view) {
-        if (device_array_view(v, &local) ||
-            (!PyErr_Occurred() && runtime::session().backend == Backend::Cpu && host_array_view(v, &local))) {
-          view = &local;
-        } else {
-          return pack_error(kernel, t, v);
-        }
-      }
-      if (view->ndim != t->ndim) return pack_error(kernel, t, v);
-      *slot++ = reinterpret_cast<std::uint64_t>(view->data);
-      for (int i = 0; i < view->ndim; ++i) *slot++ = static_cast<std::uint64_t>(view->shape[i]);
-      for (int i = 0; i < view->ndim; ++i) *slot++ = static_cast<std::uint64_t>(view->strides[i]);
-      return true;
-    }
-    case K::CPointer: {
-      if (PyLong_Check(v)) {
-        unsigned long long p = PyLong_AsUnsignedLongLong(v);
-        if (PyErr_Occurred()) return false;
-        *slot++ = p;
-        return true;
-      }
-      const ArrayView* view =
-          info && (info->kind == ArgKind::DeviceArray || info->kind == ArgKind::HostArray) ? &info->view : nullptr;
-      if (!view) return pack_error(kernel, t, v);
-      *slot++ = reinterpret_cast<std::uint64_t>(view->data);
-      return true;
-    }
-    case K::Record: {  // by reference: the record's (device copy's) address
-      const ir::Type* rt = nullptr;
-      void* data = nullptr;
-      if (info && (info->kind == ArgKind::HostRecord || info->kind == ArgKind::DeviceArray) && info->view.dtype == t &&
-          info->view.ndim == 0) {
-        data = info->view.data;
-      } else if (runtime::session().backend == Backend::Cpu && record_scalar(v, &rt, &data) && rt == t) {
-      } else {
-        return pack_error(kernel, t, v);
-      }
-      *slot++ = reinterpret_cast<std::uint64_t>(data);
-      return true;
-    }
-    case K::Tuple: {
-      if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != static_cast<Py_ssize_t>(t->elements.size()))
-        return pack_error(kernel, t, v);
-      for (size_t i = 0; i < t->elements.size(); ++i)
-        if (!pack(PyTuple_GET_ITEM(v, static_cast<Py_ssize_t>(i)), t->elements[i], nullptr, slot, end, kernel))
-          return false;
-      return true;
-    }
-    default: return pack_error(kernel, t, v);
-  }
-}
-
 // --- launching ---------------------------------------------------------------------
-
-// What print() in a CPU kernel produced goes to sys.stdout (as print() in a
-// Python function would), so it stays in order with the script's own output
-// whether stdout is a terminal, a pipe or redirected inside the script.
-void write_kernel_output() {
-  std::string text = cpu::take_printed_output();
-  if (text.empty()) return;
-  PyObject* out = PySys_GetObject("stdout");  // borrowed
-  if (out && out != Py_None) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    bool ok = PyFile_WriteString(text.c_str(), out) == 0;
-    if (!ok) PyErr_Clear();
-    PyErr_Restore(type, value, tb);
-    if (ok) return;
-  }
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
-}
 
 void run_cpu(const runtime::CompiledKernel& k, const unsigned grid[3], const unsigned block[3], unsigned shared,
              void** params) {
   // A GPU refuses a block larger than the kernel's launch bound in cuLaunchKernel; so does the CPU backend.
-  unsigned long long threads = 1ULL * block[0] * block[1] * block[2];
-  if (k.launch_bound_threads > 0 && threads > static_cast<unsigned long long>(k.launch_bound_threads))
-    throw UserError(ErrorKind::CudaAPIError,
-                    concat("cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE (invalid argument) in kernel '", k.name,
-                           "': a block of ", threads, " threads exceeds its launch bound of ", k.launch_bound_threads,
-                           " threads per block"));
+  runtime::check_cpu_launch_bound(k, block);
   cpu::CpuLaunch l = runtime::cpu_launch_of(k, grid, block, shared, params);
   std::exception_ptr error;
   without_gil([&] {
@@ -480,6 +463,12 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
   }
   const bool on_gpu = runtime::session().backend == Backend::Cuda;
   const bool host_arrays_to_gpu = on_gpu && any_host_array;
+  if (any_host_array && runtime::capture_in_progress()) {
+    CUHOST_PY_GUARD_V(nullptr, {
+      refuse_host_arguments_in_capture(d->state->fn->name.c_str(), infos, n,
+                                       self->stream_obj ? self->stream : default_launch_stream());
+    })
+  }
   if (host_arrays_to_gpu && !warn_implicit_copy()) return nullptr;
   if (host_arrays_to_gpu) {
     // A host array reaches a GPU kernel as a contiguous device copy (F order
@@ -538,12 +527,26 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
         infos[i].kind = ArgKind::HostRecord;
       }
       std::uint64_t* before = cursor;
-      if (!pack(a, plan->params[static_cast<size_t>(i)], &infos[i], cursor, slots + kMaxSlots, kname)) return nullptr;
+      if (!pack_launch_argument(a, plan->params[static_cast<size_t>(i)], &infos[i], cursor, slots + kMaxSlots, kname))
+        return nullptr;
       CUHOST_CHECK(cursor - before == plan->param_slots[static_cast<size_t>(i)])
           << "slot count mismatch for parameter " << i << " of " << kname;
     }
     int count = static_cast<int>(cursor - slots);
     for (int i = 0; i < count; ++i) params[i] = &slots[i];
+    if (runtime::capture_in_progress() && runtime::is_captured(stream)) {
+      runtime::KernelLaunchRequest q;
+      q.kernel = plan->kernel;
+      q.loaded = &plan->loaded;
+      q.grid = grid;
+      q.block = block;
+      q.shared = self->shared_bytes;
+      q.stream = stream;
+      q.params = params;
+      q.count = static_cast<std::size_t>(count);
+      q.owner = script_launch_owner(d, args, n);
+      if (runtime::capture_kernel_launch(q)) Py_RETURN_NONE;
+    }
     if (on_gpu) {
       run_cuda(plan, grid, block, self->shared_bytes, stream, params);
       if (is_staged) {
@@ -668,6 +671,12 @@ PyTypeObject make_launcher_type() {
 PyTypeObject LauncherType = make_launcher_type();
 
 }  // namespace
+
+bool parse_launch_dims(PyObject* v, unsigned out[3], const char* what, bool block) {
+  return parse_dims(v, out, what) && (!block || check_block(out));
+}
+
+bool parse_shared_bytes(PyObject* v, unsigned* out) { return parse_shared(v, out); }
 
 // Whether a launch configuration can be recognized by identity later: an
 // exact tuple whose grid and block are ints or tuples of ints (a list inside

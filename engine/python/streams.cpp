@@ -4,10 +4,12 @@
 // (stream_view.h). cuhost never silently uses the legacy null stream: the
 // default is the host's "default" (or first) stream, else one non-blocking
 // stream created once for the process. On the CPU backend streams are
-// in-order and synchronous and their handles are 0 (external ones keep the
-// pointer they were given).
+// in-order and synchronous; the default stream's handle is 0, the legacy and
+// per-thread ones 1 and 2 as on a GPU, each cuda.stream() its own small
+// number, and external ones keep the pointer they were given.
 #include "python/streams.h"
 
+#include <atomic>
 #include <cstring>
 #include <string>
 
@@ -17,6 +19,7 @@
 #include "python/stream_view.h"
 #include "python/type_object.h"
 #include "runtime/device_memory.h"
+#include "runtime/graph_capture.h"
 #include "runtime/session.h"
 
 namespace cuhost::python {
@@ -90,6 +93,14 @@ namespace {
 
 StreamObject* as_stream(PyObject* o) { return reinterpret_cast<StreamObject*>(o); }
 
+// CPU-backend streams are in-order and synchronous, but each has its own
+// handle, as on a GPU, so work can be told apart by stream (a graph captures
+// one stream). Never 0, 1 or 2 (the default, legacy and per-thread streams).
+std::uintptr_t next_cpu_stream_handle() {
+  static std::atomic<std::uintptr_t> next{0x10};
+  return next.fetch_add(0x10, std::memory_order_relaxed);
+}
+
 void stream_dealloc(PyObject* o) {
   StreamObject* self = as_stream(o);
   if (self->owned) {
@@ -120,6 +131,9 @@ PyObject* m_synchronize(PyObject* o, PyObject*) {
   std::uintptr_t h = as_stream(o)->handle;
   CUHOST_PY_GUARD(
       {
+        runtime::NamedOperation name("Stream.synchronize()");
+        if (runtime::capture_in_progress())
+          runtime::synchronize_stream(h);  // refuses a stream being captured (no-op otherwise on the CPU)
         if (!cpu()) {
           Py_BEGIN_ALLOW_THREADS;
           try {
@@ -174,6 +188,7 @@ PyNumberMethods g_number = [] {
 PyObject* py_stream(PyObject*, PyObject*){CUHOST_PY_GUARD(
     {
       PyObject* s = new_stream_object(0, "stream", nullptr);
+      if (s && cpu()) as_stream(s)->handle = next_cpu_stream_handle();
       if (!s || cpu()) return s;
       ensure_context();
       try {
@@ -191,12 +206,11 @@ PyObject* py_default_stream(PyObject*, PyObject*){
     CUHOST_PY_GUARD({ return new_stream_object(default_launch_stream(), "default", nullptr); }, nullptr)}
 
 PyObject* py_legacy_default_stream(PyObject*, PyObject*) {
-  return new_stream_object(cpu() ? 0 : reinterpret_cast<std::uintptr_t>(CU_STREAM_LEGACY), "legacy default", nullptr);
+  return new_stream_object(reinterpret_cast<std::uintptr_t>(CU_STREAM_LEGACY), "legacy default", nullptr);
 }
 
 PyObject* py_per_thread_default_stream(PyObject*, PyObject*) {
-  return new_stream_object(cpu() ? 0 : reinterpret_cast<std::uintptr_t>(CU_STREAM_PER_THREAD), "per-thread default",
-                           nullptr);
+  return new_stream_object(reinterpret_cast<std::uintptr_t>(CU_STREAM_PER_THREAD), "per-thread default", nullptr);
 }
 
 PyObject* py_external_stream(PyObject*, PyObject* arg) {
@@ -251,6 +265,8 @@ PyObject* py_host_stream_names(PyObject*, PyObject*) {
 
 PyObject* py_synchronize(PyObject*, PyObject*){CUHOST_PY_GUARD(
     {
+      runtime::NamedOperation name("cuda.synchronize()");
+      if (runtime::capture_in_progress()) runtime::synchronize_device();  // refused during a capture
       if (!cpu()) {
         ensure_context();
         Py_BEGIN_ALLOW_THREADS;

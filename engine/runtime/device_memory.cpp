@@ -11,6 +11,7 @@
 #include "cuda/context.h"
 #include "cuda/memory.h"
 #include "cuda/stream.h"
+#include "runtime/graph_capture.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
 
@@ -48,6 +49,22 @@ std::size_t pool_bucket(std::size_t bytes) {
   while (b < bytes) b <<= 1;
   return b;
 }
+
+// Page-locked blocks handed out by PinnedAllocation: start -> size.
+struct PinnedRanges {
+  std::mutex mutex;
+  std::map<std::uintptr_t, std::size_t> blocks;
+};
+PinnedRanges& pinned_ranges() {
+  static PinnedRanges* ranges = new PinnedRanges();  // used until exit
+  return *ranges;
+}
+
+void refuse_allocation_in_capture(const char* what, std::size_t bytes) {
+  refuse_on_capturing_thread(concat("allocate ", bytes, " bytes of ", what),
+                             "allocation is not a stream operation, so a graph cannot replay it (and the CUDA driver "
+                             "refuses it during a capture); allocate before the capture begins");
+}
 }  // namespace
 
 LaunchTemporaryScope::LaunchTemporaryScope(std::uintptr_t stream)
@@ -73,6 +90,7 @@ std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate(std::size_t bytes) 
   a->backend_ = session().backend;
   a->device_ = session().device;
   if (bytes == 0) return a;  // address 0: nothing to free
+  if (capture_in_progress()) refuse_allocation_in_capture("device memory", bytes);
   if (a->backend_ == Backend::Cuda) {
     cuda::make_primary_context_current(a->device_);
     if (t_temporary_active && bytes <= kPoolMaxBlock) {
@@ -127,25 +145,53 @@ std::shared_ptr<PinnedAllocation> PinnedAllocation::allocate(std::size_t bytes) 
   a->size_ = bytes;
   a->backend_ = session().backend;
   std::size_t n = bytes ? bytes : 1;
+  if (capture_in_progress()) refuse_allocation_in_capture("page-locked host memory", bytes);
   if (a->backend_ == Backend::Cuda) {
     make_context_current();
     a->data_ = cuda::pinned_alloc(n);
   } else {
     a->data_ = aligned_host(n);
   }
+  PinnedRanges& ranges = pinned_ranges();
+  std::lock_guard<std::mutex> lock(ranges.mutex);
+  ranges.blocks[reinterpret_cast<std::uintptr_t>(a->data_)] = n;
   return a;
 }
 
 PinnedAllocation::~PinnedAllocation() {
   if (!data_) return;
+  {
+    PinnedRanges& ranges = pinned_ranges();
+    std::lock_guard<std::mutex> lock(ranges.mutex);
+    ranges.blocks.erase(reinterpret_cast<std::uintptr_t>(data_));
+  }
   if (backend_ == Backend::Cuda)
     cuda::pinned_free(data_);
   else
     std::free(data_);
 }
 
+bool is_page_locked(const void* data, std::size_t bytes) {
+  const auto start = reinterpret_cast<std::uintptr_t>(data);
+  {
+    PinnedRanges& ranges = pinned_ranges();
+    std::lock_guard<std::mutex> lock(ranges.mutex);
+    auto it = ranges.blocks.upper_bound(start);
+    if (it != ranges.blocks.begin()) {
+      --it;
+      if (start >= it->first && start + bytes <= it->first + it->second) return true;
+    }
+  }
+  if (session().backend != Backend::Cuda) return false;
+  make_context_current();
+  return cuda::is_host_memory(data);
+}
+
 void copy_to_device(std::uintptr_t dst, const void* src, std::size_t bytes, std::uintptr_t stream, bool synchronous) {
   if (!bytes) return;
+  if (capture_in_progress() &&
+      capture_copy(CopyKind::HostToDevice, dst, reinterpret_cast<std::uintptr_t>(src), bytes, stream, synchronous))
+    return;
   if (device_is_host()) {
     std::memmove(reinterpret_cast<void*>(dst), src, bytes);
     return;
@@ -156,6 +202,9 @@ void copy_to_device(std::uintptr_t dst, const void* src, std::size_t bytes, std:
 
 void copy_to_host(void* dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream, bool synchronous) {
   if (!bytes) return;
+  if (capture_in_progress() &&
+      capture_copy(CopyKind::DeviceToHost, reinterpret_cast<std::uintptr_t>(dst), src, bytes, stream, synchronous))
+    return;
   if (device_is_host()) {
     std::memmove(dst, reinterpret_cast<const void*>(src), bytes);
     return;
@@ -167,6 +216,7 @@ void copy_to_host(void* dst, std::uintptr_t src, std::size_t bytes, std::uintptr
 void copy_on_device(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream,
                     bool synchronous) {
   if (!bytes) return;
+  if (capture_in_progress() && capture_copy(CopyKind::DeviceToDevice, dst, src, bytes, stream, synchronous)) return;
   if (device_is_host()) {
     std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
     return;
@@ -175,10 +225,24 @@ void copy_on_device(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes, s
   cuda::copy_device_to_device(dst, src, bytes, as_stream(stream), synchronous);
 }
 
+namespace {
+const char* const kWaitReason =
+    "a graph's work runs only when the graph is launched, so there is nothing to wait for yet (and the CUDA driver "
+    "would end the capture); wait after launching the graph";
+}  // namespace
+
 void synchronize_stream(std::uintptr_t stream) {
+  if (capture_in_progress()) refuse_on_captured_stream(stream, "wait for the stream", kWaitReason);
   if (device_is_host()) return;
   make_context_current();
   cuda::synchronize_stream(as_stream(stream));
+}
+
+void synchronize_device() {
+  if (capture_in_progress()) refuse_during_any_capture("wait for the whole device", kWaitReason);
+  if (device_is_host()) return;
+  make_context_current();
+  cuda::synchronize_context();
 }
 
 }  // namespace cuhost::runtime

@@ -15,7 +15,8 @@ namespace cuhost::runtime {
 // One allocation, freed when the last owner lets go (views share it).
 class DeviceAllocation {
  public:
-  // Throws UserError (CudaAPIError, or MemoryError-like RuntimeError on the CPU).
+  // Throws UserError (CudaAPIError, or MemoryError-like RuntimeError on the
+  // CPU; GraphCaptureError on a thread that is capturing a graph).
   static std::shared_ptr<DeviceAllocation> allocate(std::size_t bytes);
   ~DeviceAllocation();
   DeviceAllocation(const DeviceAllocation&) = delete;
@@ -72,13 +73,23 @@ class PinnedAllocation {
 
 // Byte copies. `stream` is a CUstream as an integer (ignored on the CPU,
 // where copies are immediate). With `synchronous`, the copy has completed
-// on return.
+// on return. A copy queued on a stream being captured into a graph is
+// recorded instead (graph_capture.h), or refused when a graph cannot hold it.
 void copy_to_device(std::uintptr_t dst, const void* src, std::size_t bytes, std::uintptr_t stream, bool synchronous);
 void copy_to_host(void* dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream, bool synchronous);
 void copy_on_device(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream, bool synchronous);
 
-// Waits for all work queued on `stream` (no-op on the CPU).
+// Waits for all work queued on `stream` (no-op on the CPU). Both refuse,
+// with GraphCaptureError, to wait for work that is being captured into a
+// graph (runtime/graph_capture.h).
 void synchronize_stream(std::uintptr_t stream);
+// Waits for all work on the session's device (cuCtxSynchronize; no-op on the CPU).
+void synchronize_device();
+
+// Whether [data, data + bytes) lies in page-locked host memory: memory from
+// PinnedAllocation (both backends) or, on the CUDA backend, memory the
+// driver knows as host memory (cuMemHostRegister-ed, or pinned elsewhere).
+bool is_page_locked(const void* data, std::size_t bytes);
 
 // Makes the session device's primary context current (CUDA; no-op on the CPU).
 void make_context_current();

@@ -9,8 +9,9 @@
 
 #include "codegen/kernel_abi.h"
 #include "cuda/error_record.h"
-#include "runtime/kernel_launch.h"
 #include "runtime/device_memory.h"
+#include "runtime/graph_capture.h"
+#include "runtime/kernel_launch.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
 #include "support/half_bits.h"
@@ -68,7 +69,7 @@ const char* kind_name(KernelArg::Kind k) {
   return "?";
 }
 
-class HostKernel final : public Kernel {
+class HostKernel final : public Kernel, public std::enable_shared_from_this<HostKernel> {
  public:
   explicit HostKernel(std::shared_ptr<const CompiledKernel> k) : k_(std::move(k)) {
     for (const ir::Type* t : k_->arg_types) {
@@ -93,19 +94,41 @@ class HostKernel final : public Kernel {
 
   void launch(Dim3 grid, Dim3 block, const KernelArg* args, std::size_t count, std::uintptr_t stream,
               unsigned shared_bytes) override {
-    if (count != k_->arg_types.size())
-      throw UserError(ErrorKind::TypeError,
-                      concat("kernel '", k_->name, "' takes ", k_->arg_types.size(), " arguments, got ", count));
     std::uint64_t slots[kMaxSlots];
     void* params[kMaxSlots];
-    std::uint64_t* cursor = slots;
-    for (std::size_t i = 0; i < count; ++i) pack(args[i], k_->arg_types[i], i, cursor);
-    const int used = static_cast<int>(cursor - slots);
+    const int used = pack_all(args, count, slots);
     for (int i = 0; i < used; ++i) params[i] = &slots[i];
+    if (capture_in_progress()) {
+      const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+      KernelLaunchRequest q;
+      q.kernel = k_;
+      q.loaded = &loaded_;
+      q.grid = g;
+      q.block = b;
+      q.shared = shared_bytes;
+      q.stream = stream ? stream : default_launch_stream();
+      q.params = params;
+      q.count = static_cast<std::size_t>(used);
+      q.origin = LaunchOrigin::Host;
+      q.owner = shared_from_this();
+      if (session().backend == Backend::Cuda) make_context_current();
+      if (capture_kernel_launch(q)) return;
+    }
     if (session().backend == Backend::Cuda)
       launch_cuda(grid, block, params, stream, shared_bytes);
     else
       launch_cpu(grid, block, params, shared_bytes);
+  }
+
+  // Checks and packs `count` arguments into `slots` (at least kMaxSlots);
+  // returns the number of slots used.
+  int pack_all(const KernelArg* args, std::size_t count, std::uint64_t* slots) const {
+    if (count != k_->arg_types.size())
+      throw UserError(ErrorKind::TypeError,
+                      concat("kernel '", k_->name, "' takes ", k_->arg_types.size(), " arguments, got ", count));
+    std::uint64_t* cursor = slots;
+    for (std::size_t i = 0; i < count; ++i) pack(args[i], k_->arg_types[i], i, cursor);
+    return static_cast<int>(cursor - slots);
   }
 
  private:
@@ -196,6 +219,7 @@ class HostKernel final : public Kernel {
 
   void launch_cpu(Dim3 grid, Dim3 block, void** params, unsigned shared) {
     const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+    check_cpu_launch_bound(*k_, b);
     cpu::launch(cpu_launch_of(*k_, g, b, shared, params));
   }
 
@@ -208,6 +232,14 @@ class HostKernel final : public Kernel {
 
 std::shared_ptr<Kernel> make_host_kernel(std::shared_ptr<const CompiledKernel> compiled) {
   return std::make_shared<HostKernel>(std::move(compiled));
+}
+
+std::vector<std::uint64_t> pack_host_kernel_args(const std::shared_ptr<void>& owner, const KernelArg* args,
+                                                 std::size_t count) {
+  const auto* kernel = static_cast<const HostKernel*>(owner.get());
+  std::uint64_t slots[kMaxSlots];
+  const int used = kernel->pack_all(args, count, slots);
+  return std::vector<std::uint64_t>(slots, slots + used);
 }
 
 }  // namespace runtime

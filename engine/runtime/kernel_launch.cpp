@@ -2,7 +2,9 @@
 // kernel_launch.h).
 #include "runtime/kernel_launch.h"
 
+#include "cuda/graph.h"
 #include "runtime/session.h"
+#include "support/diagnostics.h"
 
 namespace cuhost::runtime {
 
@@ -10,6 +12,9 @@ CUfunction LoadedKernel::function(const std::shared_ptr<const CompiledKernel>& k
   const int device = session().device;
   const std::uint64_t generation = cuda::module_generation();
   if (!function_ || device_ != device || generation_ != generation) {
+    // A first launch inside a graph capture loads the module there: loading
+    // may allocate and copy, which the capture would otherwise refuse.
+    cuda::RelaxedCaptureMode relaxed;
     function_ = cuda::kernel_function(kernel, device);
     errors_ = cuda::kernel_error_record(kernel.get(), device);
     static_shared_ = cuda::function_static_shared(function_, kernel->name);
@@ -43,6 +48,15 @@ cuda::KernelLaunch LoadedKernel::launch(const std::shared_ptr<const CompiledKern
   l.cooperative = kernel->use_cooperative;
   l.kernel_name = &kernel->name;
   return l;
+}
+
+void check_cpu_launch_bound(const CompiledKernel& k, const unsigned block[3]) {
+  unsigned long long threads = 1ULL * block[0] * block[1] * block[2];
+  if (k.launch_bound_threads > 0 && threads > static_cast<unsigned long long>(k.launch_bound_threads))
+    throw UserError(ErrorKind::CudaAPIError,
+                    concat("cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE (invalid argument) in kernel '", k.name,
+                           "': a block of ", threads, " threads exceeds its launch bound of ", k.launch_bound_threads,
+                           " threads per block"));
 }
 
 cpu::CpuLaunch cpu_launch_of(const CompiledKernel& kernel, const unsigned grid[3], const unsigned block[3],

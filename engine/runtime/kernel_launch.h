@@ -42,6 +42,10 @@ class LoadedKernel {
   unsigned opt_in_ = 0;         // largest dynamic shared size opted in (above the 48 KiB default)
 };
 
+// Refuses (CudaAPIError, as cuLaunchKernel does on a GPU) a CPU launch whose
+// block is larger than the kernel's launch bound.
+void check_cpu_launch_bound(const CompiledKernel& kernel, const unsigned block[3]);
+
 // The CPU backend's launch of `kernel` (block entry or fibers as compiled).
 cpu::CpuLaunch cpu_launch_of(const CompiledKernel& kernel, const unsigned grid[3], const unsigned block[3],
                              unsigned shared, void** params);

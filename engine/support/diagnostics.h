@@ -34,6 +34,7 @@ enum class ErrorKind {
   KernelError,          // cuda.KernelError (a fault or trap inside a kernel)
   PluginError,          // cuda.PluginError
   PicklingError,        // pickle.PicklingError (what cannot go into the on-disk cache)
+  GraphCaptureError,    // cuda.GraphCaptureError (an operation a graph capture cannot record)
 };
 
 const char* error_kind_name(ErrorKind kind);

@@ -34,7 +34,7 @@ def median_row(rs):
 
 
 table = {name: {s: median_row(rs) for s, rs in by_system.items()} for name, by_system in rounds.items()}
-systems = ["cuhost", "cuhost-cpp", "nvcc", "numba-cuda", "cupy"]
+systems = ["cuhost", "cuhost-cpp", "nvcc", "numba-cuda", "cupy", "torch"]
 
 
 def value(name, system, key="median"):
@@ -108,6 +108,17 @@ target("U2", "small ufunc call / plain kernel launch (cuhost)", ratio(value("ufu
 c10, c100 = value("first_call_chain_10_cold", "cuhost"), value("first_call_chain_100_cold", "cuhost")
 target("P10", "compile time growth, 100 vs 10 chained functions (linear: ~10)", ratio(c100, c10), 12.0,
        note="numba-cuda %s" % fmt(ratio(value("first_call_chain_100", "numba-cuda"), value("first_call_chain_10", "numba-cuda"))))
+
+replay, replay_raw = value("graph_chain100_replay", "cuhost"), value("graph_chain100_replay", "nvcc")
+target("G1", "graph replay per kernel (chain of 100), cuhost / raw CUDA C++ graph", ratio(replay, replay_raw), 1.1,
+       note="cuhost %s us, raw %s us; PyTorch CUDAGraph %s us" % (fmt(replay), fmt(replay_raw),
+                                                                 fmt(value("graph_chain100_replay", "torch"))))
+target("G2", "cuhost eager launches / cuhost graph replay, per kernel", ratio(value("graph_chain100_eager", "cuhost"),
+       replay), 3.0, le=False,
+       note="raw C++ %s; numba-cuda eager %s us; PyTorch %s" % (
+           fmt(ratio(value("graph_chain100_eager", "nvcc"), replay_raw)),
+           fmt(value("graph_chain100_eager", "numba-cuda")),
+           fmt(ratio(value("graph_chain100_eager", "torch"), value("graph_chain100_replay", "torch")))))
 
 tl = ["| target | what | measured | goal | status | peer |", "|---|---|---|---|---|---|"]
 for pid, what, r, goal, le, met, note in targets:

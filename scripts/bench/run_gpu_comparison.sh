@@ -43,6 +43,20 @@ run cuhost run bench_ufunc.py
 run python3 bench_ufunc.py
 nvcc -O3 -arch=sm_90 -o /tmp/raw_ufunc raw/ufunc.cu && run /tmp/raw_ufunc
 nvcc -O3 -arch=sm_90 -o /tmp/raw_start raw/start.cu && run /tmp/raw_start
+# Graphs: a chain of 100 small kernels, eager and replayed, alternating with
+# the CUDA C++ version as the launch rows do; numba-cuda has no graphs (eager
+# row only); PyTorch's CUDA graphs where torch is importable.
+nvcc -O3 -arch=sm_90 -o /tmp/raw_graphs raw/graphs.cu
+for round in $(seq "${LAUNCH_ROUNDS:-5}"); do
+  run /tmp/raw_graphs
+  run cuhost run bench_graphs.py
+done
+run python3 bench_graphs.py
+if python3 -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null; then
+  run python3 bench_graphs_torch.py
+else
+  echo "== torch not importable here: no PyTorch graph rows" | tee -a "$log"
+fi
 if [ -f "$repo/.peers/run_peers.sh" ]; then run bash "$repo/.peers/run_peers.sh"; fi
 echo "== comparison"
 python3 compare.py "$log" --markdown "$out/bench_table.md"

@@ -3,26 +3,44 @@
 // GIL handling) on a machine without a GPU: every entry point cuhost resolves
 // succeeds at once. Device memory is host memory, copies are memcpy, launches
 // return immediately, a loaded library's globals are zeroed host blocks (only
-// names found in the loaded image exist). Never put it on a real run's
-// library path: results computed "on" it are not computed at all.
+// names found in the loaded image exist). Stream capture and graphs are
+// emulated in null_graphs.cpp. Never put it on a real run's library path:
+// results computed "on" it are not computed at all.
 #include <cuda.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "null_graphs.h"
+
 namespace {
+
+struct NullLibrary;
+
+// A kernel of a loaded library; its parameter sizes come from the cubin's
+// .nv.info.<name> section (EIATTR_KPARAM_INFO), for graph kernel nodes.
+struct NullKernel {
+  NullLibrary* library = nullptr;
+  std::string name;
+  std::vector<size_t> param_sizes;
+  bool sizes_known = false;
+};
 
 struct NullLibrary {
   std::string image;
   std::map<std::string, std::vector<char>> globals;
+  std::map<std::string, std::unique_ptr<NullKernel>> kernels;
 };
 
 std::mutex g_mutex;
+std::set<NullLibrary*> g_libraries;
 CUcontext g_current = nullptr;
 int g_context_storage = 0;
 
@@ -87,8 +105,9 @@ CUresult null_ctx_get(CUcontext* c) {
   *c = g_current;
   return ok();
 }
-CUresult null_sync() { return ok(); }
+CUresult null_sync() { return null_driver::check_unsafe_call(); }
 CUresult null_alloc(CUdeviceptr* p, size_t bytes) {
+  if (CUresult r = null_driver::check_unsafe_call()) return r;
   void* m = std::calloc(bytes ? bytes : 1, 1);
   if (!m) return CUDA_ERROR_OUT_OF_MEMORY;
   *p = reinterpret_cast<CUdeviceptr>(m);
@@ -99,6 +118,7 @@ CUresult null_free(CUdeviceptr p) {
   return ok();
 }
 CUresult null_alloc_host(void** p, size_t bytes) {
+  if (CUresult r = null_driver::check_unsafe_call()) return r;
   *p = std::calloc(bytes ? bytes : 1, 1);
   return *p ? ok() : CUDA_ERROR_OUT_OF_MEMORY;
 }
@@ -109,10 +129,12 @@ CUresult null_free_host(void* p) {
 CUresult null_register(void*, size_t, unsigned) { return ok(); }
 CUresult null_unregister(void*) { return ok(); }
 CUresult null_htod(CUdeviceptr d, const void* h, size_t n) {
+  if (CUresult r = null_driver::check_unsafe_call()) return r;
   std::memcpy(reinterpret_cast<void*>(d), h, n);
   return ok();
 }
 CUresult null_dtoh(void* h, CUdeviceptr d, size_t n) {
+  if (CUresult r = null_driver::check_unsafe_call()) return r;
   std::memcpy(h, reinterpret_cast<const void*>(d), n);
   return ok();
 }
@@ -120,13 +142,25 @@ CUresult null_dtod(CUdeviceptr a, CUdeviceptr b, size_t n) {
   std::memmove(reinterpret_cast<void*>(a), reinterpret_cast<const void*>(b), n);
   return ok();
 }
-CUresult null_htod_async(CUdeviceptr d, const void* h, size_t n, CUstream) { return null_htod(d, h, n); }
-CUresult null_dtoh_async(void* h, CUdeviceptr d, size_t n, CUstream) { return null_dtoh(h, d, n); }
-CUresult null_dtod_async(CUdeviceptr a, CUdeviceptr b, size_t n, CUstream) { return null_dtod(a, b, n); }
+CUresult null_htod_async(CUdeviceptr d, const void* h, size_t n, CUstream s) {
+  if (null_driver::capture_copy(s, reinterpret_cast<void*>(d), h, n)) return ok();
+  std::memcpy(reinterpret_cast<void*>(d), h, n);
+  return ok();
+}
+CUresult null_dtoh_async(void* h, CUdeviceptr d, size_t n, CUstream s) {
+  if (null_driver::capture_copy(s, h, reinterpret_cast<const void*>(d), n)) return ok();
+  std::memcpy(h, reinterpret_cast<const void*>(d), n);
+  return ok();
+}
+CUresult null_dtod_async(CUdeviceptr a, CUdeviceptr b, size_t n, CUstream s) {
+  if (null_driver::capture_copy(s, reinterpret_cast<void*>(a), reinterpret_cast<const void*>(b), n)) return ok();
+  return null_dtod(a, b, n);
+}
 const char* plane(CUmemorytype type, const void* host, CUdeviceptr device) {
   return type == CU_MEMORYTYPE_HOST ? static_cast<const char*>(host) : reinterpret_cast<const char*>(device);
 }
-CUresult null_copy_2d(const CUDA_MEMCPY2D* c, CUstream) {
+CUresult null_copy_2d(const CUDA_MEMCPY2D* c, CUstream s) {
+  if (CUresult r = null_driver::check_stream_wait(s)) return r;  // not captured by the null driver
   const char* src = plane(c->srcMemoryType, c->srcHost, c->srcDevice) + c->srcY * c->srcPitch + c->srcXInBytes;
   char* dst =
       const_cast<char*>(plane(c->dstMemoryType, c->dstHost, c->dstDevice)) + c->dstY * c->dstPitch + c->dstXInBytes;
@@ -134,7 +168,8 @@ CUresult null_copy_2d(const CUDA_MEMCPY2D* c, CUstream) {
     std::memcpy(dst + row * c->dstPitch, src + row * c->srcPitch, c->WidthInBytes);
   return ok();
 }
-CUresult null_memset(CUdeviceptr d, unsigned char v, size_t n, CUstream) {
+CUresult null_memset(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
+  if (null_driver::capture_memset(s, reinterpret_cast<void*>(d), v, n)) return ok();
   std::memset(reinterpret_cast<void*>(d), v, n);
   return ok();
 }
@@ -153,7 +188,7 @@ CUresult null_stream_destroy(CUstream s) {
   std::free(s);
   return ok();
 }
-CUresult null_stream_sync(CUstream) { return ok(); }
+CUresult null_stream_sync(CUstream s) { return null_driver::check_stream_wait(s); }
 CUresult null_stream_wait(CUstream, CUevent, unsigned) { return ok(); }
 CUresult null_event_create(CUevent* e, unsigned) { return null_handle(reinterpret_cast<void**>(e)); }
 CUresult null_event_destroy(CUevent e) {
@@ -188,15 +223,85 @@ CUresult null_library_load(CUlibrary* lib, const void* image, CUjit_option*, voi
                            unsigned) {
   auto* l = new NullLibrary();
   l->image.assign(static_cast<const char*>(image), image_size(image));
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_libraries.insert(l);
   *lib = reinterpret_cast<CUlibrary>(l);
   return ok();
 }
 CUresult null_library_unload(CUlibrary lib) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_libraries.erase(reinterpret_cast<NullLibrary*>(lib));
   delete reinterpret_cast<NullLibrary*>(lib);
   return ok();
 }
-CUresult null_library_kernel(CUkernel* k, CUlibrary lib, const char*) {
-  *k = reinterpret_cast<CUkernel>(lib);
+
+// The sizes of kernel `name`'s parameters from an ELF cubin: each
+// EIATTR_KPARAM_INFO (attribute 0x17, a 12-byte value) of section
+// .nv.info.<name> holds an ordinal and, in bits 18-31 of its last word,
+// the parameter's size in bytes.
+bool kparam_sizes(const std::string& image, const std::string& name, std::vector<size_t>* sizes) {
+  const auto* b = reinterpret_cast<const unsigned char*>(image.data());
+  auto u16 = [&](size_t at) {
+    std::uint16_t v;
+    std::memcpy(&v, b + at, 2);
+    return v;
+  };
+  auto u32 = [&](size_t at) {
+    std::uint32_t v;
+    std::memcpy(&v, b + at, 4);
+    return v;
+  };
+  auto u64 = [&](size_t at) {
+    std::uint64_t v;
+    std::memcpy(&v, b + at, 8);
+    return v;
+  };
+  if (image.size() < 0x40 ||
+      std::memcmp(b,
+                  "\x7f"
+                  "ELF",
+                  4) != 0 ||
+      b[4] != 2)
+    return false;
+  const std::uint64_t shoff = u64(0x28);
+  const unsigned shentsize = u16(0x3a), shnum = u16(0x3c), shstrndx = u16(0x3e);
+  if (shoff + std::uint64_t{shentsize} * shnum > image.size() || shstrndx >= shnum) return false;
+  const std::uint64_t strtab = u64(shoff + std::uint64_t{shentsize} * shstrndx + 24);
+  const std::string wanted = ".nv.info." + name;
+  for (unsigned i = 0; i < shnum; ++i) {
+    const size_t h = shoff + size_t{shentsize} * i;
+    const char* section = image.c_str() + strtab + u32(h);
+    if (wanted != section) continue;
+    const size_t start = u64(h + 24), end = start + u64(h + 32);
+    std::map<unsigned, size_t> by_ordinal;
+    for (size_t p = start; p + 4 <= end && p + 4 <= image.size();) {
+      const unsigned format = b[p], attribute = b[p + 1];
+      if (format != 0x04) {  // no payload
+        p += 4;
+        continue;
+      }
+      const size_t size = u16(p + 2);
+      if (attribute == 0x17 && size >= 12) by_ordinal[u16(p + 8)] = (u32(p + 12) >> 18) & 0x3fff;
+      p += 4 + size;
+    }
+    sizes->clear();
+    for (const auto& [ordinal, bytes] : by_ordinal) sizes->push_back(bytes);
+    return true;
+  }
+  return false;
+}
+
+CUresult null_library_kernel(CUkernel* k, CUlibrary lib, const char* name) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto* l = reinterpret_cast<NullLibrary*>(lib);
+  std::unique_ptr<NullKernel>& kernel = l->kernels[name];
+  if (!kernel) {
+    kernel = std::make_unique<NullKernel>();
+    kernel->library = l;
+    kernel->name = name;
+    kernel->sizes_known = kparam_sizes(l->image, name, &kernel->param_sizes);
+  }
+  *k = reinterpret_cast<CUkernel>(kernel.get());
   return ok();
 }
 CUresult null_library_global(CUdeviceptr* p, size_t* bytes, CUlibrary lib, const char* name) {
@@ -237,13 +342,15 @@ CUresult null_func_attribute(int* v, CUfunction_attribute a, CUfunction) {
   return ok();
 }
 CUresult null_func_set_attribute(CUfunction, CUfunction_attribute, int) { return ok(); }
-CUresult null_launch(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void**,
-                     void**) {
+CUresult null_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                     unsigned shared, CUstream s, void** params, void**) {
+  const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+  null_driver::capture_launch(s, f, grid, block, shared, params);
   return ok();
 }
-CUresult null_launch_cooperative(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                 CUstream, void**) {
-  return ok();
+CUresult null_launch_cooperative(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                 unsigned bz, unsigned shared, CUstream s, void** params) {
+  return null_launch(f, gx, gy, gz, bx, by, bz, shared, s, params, nullptr);
 }
 CUresult null_occupancy(int* grid, int* block, CUfunction, CUoccupancyB2DSize, size_t, int) {
   *grid = 132;
@@ -255,6 +362,24 @@ struct Entry {
   const char* name;
   void* fn;
 };
+
+}  // namespace
+
+namespace null_driver {
+
+// Kernels loaded through cuLibraryLoadData are NullKernels; functions of
+// modules (cuModuleLoadData) have unknown parameters.
+const std::vector<size_t>* param_sizes(CUfunction f) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  for (NullLibrary* l : g_libraries)
+    for (const auto& [name, k] : l->kernels)
+      if (reinterpret_cast<CUfunction>(k.get()) == f) return k->sizes_known ? &k->param_sizes : nullptr;
+  return nullptr;
+}
+
+}  // namespace null_driver
+
+namespace {
 
 #define NULL_ENTRY(name, fn) \
   { #name, reinterpret_cast < void*>(&fn) }
@@ -328,6 +453,15 @@ extern "C" __attribute__((visibility("default"))) CUresult cuGetProcAddress_v2(c
   for (const Entry& e : g_entries) {
     if (std::strcmp(e.name, symbol) == 0) {
       *pfn = e.fn;
+      if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
+      return CUDA_SUCCESS;
+    }
+  }
+  size_t graph_count = 0;
+  const null_driver::Entry* graph = null_driver::graph_entries(&graph_count);
+  for (size_t i = 0; i < graph_count; ++i) {
+    if (std::strcmp(graph[i].name, symbol) == 0) {
+      *pfn = graph[i].fn;
       if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
       return CUDA_SUCCESS;
     }

@@ -1,6 +1,7 @@
 # Streams and events on the CPU backend: every factory exists, streams are
-# in-order and synchronous (handle 0, external ones keep their pointer),
-# events time host work in milliseconds.
+# in-order and synchronous (the default stream's handle is 0, the legacy and
+# per-thread ones 1 and 2 as on a GPU, each cuda.stream() its own number,
+# external ones keep their pointer), events time host work in milliseconds.
 # backends: cpu
 # stdout: streams ok
 import time
@@ -9,11 +10,12 @@ import numpy as np
 from numba import cuda
 
 s = cuda.stream()
-assert isinstance(s, cuda.Stream) and s.handle == 0 and int(s) == 0
+assert isinstance(s, cuda.Stream) and s.handle not in (0, 1, 2) and int(s) == s.handle
+assert cuda.stream().handle not in (0, 1, 2, s.handle)
 s.synchronize()
-for f in (cuda.default_stream, cuda.legacy_default_stream, cuda.per_thread_default_stream):
+for f, handle in ((cuda.default_stream, 0), (cuda.legacy_default_stream, 1), (cuda.per_thread_default_stream, 2)):
     t = f()
-    assert isinstance(t, cuda.Stream) and t.handle == 0, f
+    assert isinstance(t, cuda.Stream) and t.handle == handle, f
 ext = cuda.external_stream(0x1234)
 assert ext.handle == 0x1234 and int(ext) == 0x1234
 ext.synchronize()

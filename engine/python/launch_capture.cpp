@@ -1,0 +1,58 @@
+// Script launches meeting graph captures, and CPU kernels' printed text (see
+// launch_capture.h).
+#include "python/launch_capture.h"
+
+#include <cstdio>
+#include <new>
+#include <string>
+
+#include "cpu/print_output.h"
+#include "runtime/graph_capture.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::python {
+
+void write_kernel_output() {
+  std::string text = cpu::take_printed_output();
+  if (text.empty()) return;
+  PyObject* out = PySys_GetObject("stdout");  // borrowed
+  if (out && out != Py_None) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    bool ok = PyFile_WriteString(text.c_str(), out) == 0;
+    if (!ok) PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+    if (ok) return;
+  }
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+void refuse_host_arguments_in_capture(const char* kernel, const ArgInfo* infos, Py_ssize_t n, std::uintptr_t stream) {
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (infos[i].kind != ArgKind::HostArray && infos[i].kind != ArgKind::HostRecord) continue;
+    runtime::refuse_on_captured_stream(
+        stream,
+        concat("launch kernel '", kernel, "' with a host NumPy ",
+               infos[i].kind == ArgKind::HostArray ? "array" : "record", " as argument ", i),
+        "its copy to the device and back would be synchronous copies of pageable memory, which a graph cannot "
+        "replay; pass device arrays (cuda.to_device before the capture)");
+    return;
+  }
+}
+
+std::shared_ptr<void> script_launch_owner(DispatcherObject* d, PyObject* const* args, Py_ssize_t n) {
+  PyObject* values = PyTuple_New(n);
+  if (!values) throw std::bad_alloc();
+  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(values, i, Py_NewRef(args[i]));
+  PyObject* owner = PyTuple_Pack(2, reinterpret_cast<PyObject*>(d), values);
+  Py_DECREF(values);
+  if (!owner) throw std::bad_alloc();
+  return std::shared_ptr<void>(owner, [](void* p) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    Py_DECREF(static_cast<PyObject*>(p));
+    PyGILState_Release(gil);
+  });
+}
+
+}  // namespace cuhost::python

@@ -1,0 +1,176 @@
+// Launching, re-parameterizing and updating captured graphs (see
+// captured_graph.h). The CPU replay runs each recorded launch through the
+// same CPU launcher an eager launch uses, so a replay reports the same
+// errors (bounds checks, kernel errors, deadlocks) at the same operation.
+#include "runtime/captured_graph.h"
+
+#include <cstring>
+
+#include "cpu/launcher.h"
+#include "cuda/error_record.h"
+#include "cuda/graph.h"
+#include "runtime/compiler.h"
+#include "runtime/device_memory.h"
+#include "runtime/kernel_launch.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::runtime {
+
+void CapturedKernel::set_slots(const std::uint64_t* values, std::size_t count) {
+  slots.assign(values, values + count);
+  params.resize(count);
+  for (std::size_t i = 0; i < count; ++i) params[i] = &slots[i];
+}
+
+CapturedGraph::CapturedGraph(Backend backend, std::uintptr_t stream) : backend_(backend), stream_(stream) {}
+
+CapturedGraph::~CapturedGraph() {
+  // The executable graph goes before the graph it was instantiated from.
+  if (backend_ == Backend::Cuda && (exec_ || graph_)) {
+    try {
+      make_context_current();
+    } catch (...) {
+    }
+  }
+  exec_.reset();
+  graph_.reset();
+}
+
+void CapturedGraph::add_kernel(CapturedKernel k) {
+  order_.push_back({true, kernels_.size()});
+  kernels_.push_back(std::move(k));
+}
+
+void CapturedGraph::add_copy(const CapturedCopy& c) {
+  order_.push_back({false, copies_.size()});
+  copies_.push_back(c);
+}
+
+void CapturedGraph::set_driver_graph(std::unique_ptr<cuda::Graph> graph, std::uint64_t module_generation) {
+  graph_ = std::move(graph);
+  exec_ = std::make_unique<cuda::GraphExec>(*graph_);
+  module_generation_ = module_generation;
+}
+
+std::size_t CapturedGraph::node_count() const { return graph_ ? graph_->node_count() : order_.size(); }
+
+void CapturedGraph::check_loaded() const {
+  if (backend_ == Backend::Cuda && cuda::module_generation() != module_generation_)
+    throw UserError(ErrorKind::RuntimeError,
+                    "the graph's kernels were unloaded (cuda.close() or a context reset) after it was captured; "
+                    "capture it again");
+}
+
+void CapturedGraph::replay_on_cpu() {
+  for (const Op& op : order_) {
+    if (op.kernel) {
+      const CapturedKernel& k = kernels_[op.index];
+      cpu::launch(cpu_launch_of(*k.kernel, k.grid, k.block, k.shared, const_cast<void**>(k.params.data())));
+    } else {
+      const CapturedCopy& c = copies_[op.index];
+      if (c.bytes) std::memmove(reinterpret_cast<void*>(c.dst), reinterpret_cast<const void*>(c.src), c.bytes);
+    }
+  }
+}
+
+void CapturedGraph::launch(std::uintptr_t stream) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (backend_ != Backend::Cuda) {
+    replay_on_cpu();
+    return;
+  }
+  check_loaded();
+  make_context_current();
+  const CUstream s = reinterpret_cast<CUstream>(stream);
+  exec_->launch(s);
+  // Kernels compiled with checks report a failed check once the graph ran,
+  // as their eager launches do.
+  for (const CapturedKernel& k : kernels_)
+    if (k.errors.record) cuda::check_kernel_errors(k.errors, s, k.kernel->name);
+}
+
+void CapturedGraph::set_kernel_arguments(std::size_t k, const std::uint64_t* slots, std::size_t count,
+                                         const unsigned grid[3], const unsigned block[3], unsigned shared,
+                                         std::shared_ptr<void> owner) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  CUHOST_CHECK(k < kernels_.size()) << "captured kernel " << k << " of " << kernels_.size();
+  CapturedKernel& target = kernels_[k];
+  CUHOST_CHECK(count == target.slots.size()) << "slot count " << count << " for kernel '" << target.kernel->name << "'";
+  if (backend_ == Backend::Cuda) {
+    check_loaded();
+    if (!target.node)
+      throw UserError(ErrorKind::ValueError,
+                      concat("the launch of kernel '", target.kernel->name,
+                             "' was captured after work queued by other code on the stream, so its graph node is not "
+                             "known and its arguments cannot be changed"));
+    make_context_current();
+    std::vector<std::uint64_t> values(slots, slots + count);
+    std::vector<void*> params(count);
+    for (std::size_t i = 0; i < count; ++i) params[i] = &values[i];
+    cuda::KernelLaunch l;
+    l.function = target.function;
+    for (int d = 0; d < 3; ++d) {
+      l.grid[d] = grid[d];
+      l.block[d] = block[d];
+    }
+    l.shared_bytes = shared;
+    l.params = params.data();
+    l.kernel_name = &target.kernel->name;
+    exec_->set_kernel_params(target.node, l);
+  } else {
+    cpu::CpuLaunch l = cpu_launch_of(*target.kernel, grid, block, shared, nullptr);
+    cpu::validate_launch(l);
+  }
+  target.set_slots(slots, count);
+  for (int d = 0; d < 3; ++d) {
+    target.grid[d] = grid[d];
+    target.block[d] = block[d];
+  }
+  target.shared = shared;
+  target.owner = std::move(owner);
+}
+
+void CapturedGraph::update_from(const CapturedGraph& other) {
+  if (&other == this) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (other.backend_ != backend_)
+    throw UserError(ErrorKind::ValueError, "graph update: the graphs are of two backends");
+  if (other.order_.size() != order_.size())
+    throw UserError(ErrorKind::ValueError, concat("graph update: the graph has ", order_.size(),
+                                                  " captured operations, the new one ", other.order_.size()));
+  auto describe = [](const CapturedGraph& g, const Op& op) {
+    if (op.kernel) return concat("a launch of kernel '", g.kernels_[op.index].kernel->name, "'");
+    static const char* kinds[] = {"a host-to-device copy", "a device-to-host copy", "a device-to-device copy"};
+    return std::string(kinds[static_cast<int>(g.copies_[op.index].kind)]);
+  };
+  for (std::size_t i = 0; i < order_.size(); ++i) {
+    const Op& a = order_[i];
+    const Op& b = other.order_[i];
+    bool same = a.kernel == b.kernel && (a.kernel ? kernels_[a.index].kernel == other.kernels_[b.index].kernel
+                                                  : copies_[a.index].kind == other.copies_[b.index].kind);
+    if (!same)
+      throw UserError(ErrorKind::ValueError, concat("graph update: operation ", i, " is ", describe(*this, a),
+                                                    " in the graph and ", describe(other, b), " in the new one"));
+  }
+  if (backend_ == Backend::Cuda) {
+    check_loaded();
+    make_context_current();
+    std::string why;
+    if (!exec_->update(*other.graph_, &why))
+      throw UserError(ErrorKind::ValueError,
+                      concat("graph update: the driver refused it (cuGraphExecUpdate: ", why, ")"));
+  }
+  for (std::size_t i = 0; i < kernels_.size(); ++i) {
+    CapturedKernel& mine = kernels_[i];
+    const CapturedKernel& theirs = other.kernels_[i];
+    mine.set_slots(theirs.slots.data(), theirs.slots.size());
+    std::memcpy(mine.grid, theirs.grid, sizeof mine.grid);
+    std::memcpy(mine.block, theirs.block, sizeof mine.block);
+    mine.shared = theirs.shared;
+    mine.owner = theirs.owner;
+    mine.origin = theirs.origin;
+  }
+  copies_ = other.copies_;
+}
+
+}  // namespace cuhost::runtime

@@ -1,0 +1,123 @@
+// A graph made by stream capture (graph_capture.h), on either backend: the
+// kernel launches and copies captured on one stream, in order, with their
+// packed arguments. On the CUDA backend it owns the driver's graph and its
+// instantiation and launches them with one cuGraphLaunch; on the CPU backend
+// a launch replays the recorded launches and copies in order, with the same
+// errors an eager launch gives. Captured kernels can take new arguments
+// (same kernel, same parameter types), and a graph can take every parameter
+// of another graph captured from the same sequence of operations.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <cuhost/runtime.h>
+
+#include "cuda/module.h"
+
+namespace cuhost::cuda {
+class Graph;
+class GraphExec;
+}  // namespace cuhost::cuda
+
+namespace cuhost::runtime {
+
+struct CompiledKernel;
+
+// Which side launched a captured kernel: its arguments are packed again by
+// the same side (a script's Python values or C++ KernelArgs).
+enum class LaunchOrigin { Script, Host };
+
+struct CapturedKernel {
+  std::shared_ptr<const CompiledKernel> kernel;
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned shared = 0;
+  std::vector<std::uint64_t> slots;  // kernel-ABI slots (codegen/kernel_abi.h), one per parameter slot
+  std::vector<void*> params;         // &slots[i]: the launch's kernelParams
+  LaunchOrigin origin = LaunchOrigin::Script;
+  // Keeps what the arguments point to alive while the graph may run (a
+  // script's argument objects); opaque to the runtime.
+  std::shared_ptr<void> owner;
+  // CUDA backend
+  CUfunction function = nullptr;
+  CUgraphNode node = nullptr;  // the node in the captured graph (null: not known, cannot be updated)
+  cuda::KernelErrorRecord errors;
+
+  void set_slots(const std::uint64_t* values, std::size_t count);
+};
+
+enum class CopyKind { HostToDevice, DeviceToHost, DeviceToDevice };
+
+struct CapturedCopy {
+  CopyKind kind = CopyKind::DeviceToDevice;
+  std::uintptr_t dst = 0;
+  std::uintptr_t src = 0;
+  std::size_t bytes = 0;
+};
+
+class CapturedGraph {
+ public:
+  CapturedGraph(Backend backend, std::uintptr_t stream);
+  ~CapturedGraph();
+  CapturedGraph(const CapturedGraph&) = delete;
+  CapturedGraph& operator=(const CapturedGraph&) = delete;
+
+  Backend backend() const { return backend_; }
+  // The stream it was captured on (launches that name no stream use it).
+  std::uintptr_t stream() const { return stream_; }
+
+  const std::vector<CapturedKernel>& kernels() const { return kernels_; }
+  const std::vector<CapturedCopy>& copies() const { return copies_; }
+  // Operations in capture order; CUDA graphs may hold more nodes (work that
+  // foreign code queued on the stream during the capture).
+  std::size_t operation_count() const { return order_.size(); }
+  std::size_t node_count() const;
+
+  // Runs the graph on `stream` (CUDA: asynchronously; CPU: the replay, done
+  // on return). Throws what the kernels throw (CPU, and checked kernels on
+  // the CUDA backend, which waits for them), and RuntimeError when the
+  // graph's kernels were unloaded (cuda.close()) since the capture.
+  void launch(std::uintptr_t stream);
+
+  // New arguments (already packed) and configuration for captured kernel `k`.
+  void set_kernel_arguments(std::size_t k, const std::uint64_t* slots, std::size_t count, const unsigned grid[3],
+                            const unsigned block[3], unsigned shared, std::shared_ptr<void> owner);
+
+  // Takes every parameter of `other` (kernel arguments and configurations,
+  // copy addresses and sizes). Throws ValueError naming the first operation
+  // that differs (another kernel, another kind of copy, another count) or,
+  // on the CUDA backend, the driver's reason.
+  void update_from(const CapturedGraph& other);
+
+  // --- filled by the capture (graph_capture.cpp) ---
+  void add_kernel(CapturedKernel k);
+  void add_copy(const CapturedCopy& c);
+  void set_driver_graph(std::unique_ptr<cuda::Graph> graph, std::uint64_t module_generation);
+
+ private:
+  struct Op {
+    bool kernel;
+    std::size_t index;
+  };
+  void replay_on_cpu();
+  void check_loaded() const;
+
+  Backend backend_;
+  std::uintptr_t stream_;
+  std::vector<Op> order_;
+  std::vector<CapturedKernel> kernels_;
+  std::vector<CapturedCopy> copies_;
+  std::unique_ptr<cuda::Graph> graph_;
+  std::unique_ptr<cuda::GraphExec> exec_;
+  std::uint64_t module_generation_ = 0;
+  std::mutex mutex_;  // one launch or update at a time
+};
+
+}  // namespace cuhost::runtime
