@@ -523,8 +523,11 @@ PyObject* m_copy_to_device(PyObject* o, PyObject* args, PyObject* kwargs) {
         runtime::NamedOperation name("DeviceNDArray.copy_to_device()");
         // A pageable host source must not be released before the copy read
         // it; a page-locked one (cuda.pinned_array) is copied asynchronously
-        // on an explicit stream, as numba does.
-        copy_host_to_device(region, self, stream, sync || !host_region_page_locked(region));
+        // on an explicit stream, as numba does. During a graph capture the
+        // copy goes as asked, so a captured stream refuses pageable memory
+        // for what it is.
+        const bool wait = sync || (!runtime::capture_in_progress() && !host_region_page_locked(region));
+        copy_host_to_device(region, self, stream, wait);
         Py_DECREF(host);
         Py_RETURN_NONE;
       },

@@ -259,65 +259,63 @@ PyObject* node_set_args(PyObject* o, PyObject* args, PyObject* kwargs) {
       }
     }
   }
-  CUHOST_PY_GUARD(
-      {
-        runtime::CapturedGraph& g = captured(n->graph);
-        const runtime::CapturedKernel& k = g.kernels()[static_cast<std::size_t>(n->index)];
-        const char* kname = k.kernel->name.c_str();
-        if (k.origin != runtime::LaunchOrigin::Script)
-          throw UserError(ErrorKind::ValueError, concat("the captured launch of kernel '", kname,
-                                                        "' was made from C++; set its arguments with "
-                                                        "cuhost::Graph::set_kernel_args"));
-        unsigned grid[3] = {k.grid[0], k.grid[1], k.grid[2]};
-        unsigned block[3] = {k.block[0], k.block[1], k.block[2]};
-        unsigned shared = k.shared;
-        if (grid_arg && grid_arg != Py_None && !parse_launch_dims(grid_arg, grid, "griddim", false)) return nullptr;
-        if (block_arg && block_arg != Py_None && !parse_launch_dims(block_arg, block, "blockdim", true)) return nullptr;
-        if (shared_arg && shared_arg != Py_None && !parse_shared_bytes(shared_arg, &shared)) return nullptr;
-        auto* d = reinterpret_cast<DispatcherObject*>(PyTuple_GET_ITEM(script_launch_tuple(k.owner), 0));
-        const Py_ssize_t count = PyTuple_GET_SIZE(args);
-        if (count > kMaxLaunchArgs) {
-          PyErr_Format(PyExc_ValueError, "set_args: at most %d arguments", kMaxLaunchArgs);
-          return nullptr;
-        }
-        const ir::Type* types[kMaxLaunchArgs];
-        ArgInfo infos[kMaxLaunchArgs];
-        for (Py_ssize_t i = 0; i < count; ++i) {
-          PyObject* a = PyTuple_GET_ITEM(args, i);
-          types[i] = typeof_arg(a, &infos[i]);
-          if (!types[i]) {
-            if (!PyErr_Occurred())
-              PyErr_Format(exception_class(ErrorKind::TypingError),
-                           "cannot determine the kernel type of argument %zd of kernel '%s' (a %s)", i, kname,
-                           Py_TYPE(a)->tp_name);
-            return nullptr;
-          }
-          if (infos[i].kind == ArgKind::HostArray || infos[i].kind == ArgKind::HostRecord)
-            throw UserError(ErrorKind::GraphCaptureError,
-                            concat("set_args: argument ", i, " of kernel '", kname, "' is a host NumPy ",
-                                   infos[i].kind == ArgKind::HostArray ? "array" : "record",
-                                   "; a graph's kernels take device arrays (cuda.to_device)"));
-        }
-        LaunchPlan* plan = plan_for(d, types, static_cast<int>(count));
-        if (plan->kernel != k.kernel) {
-          std::vector<const ir::Type*> now(types, types + count);
-          throw UserError(ErrorKind::TypeError,
-                          concat("set_args: arguments of types ", types_str(now), " select another specialization of ",
-                                 "kernel '", kname, "' than the captured launch's ", types_str(k.kernel->arg_types),
-                                 "; a captured launch keeps its compiled kernel"));
-        }
-        std::uint64_t slots[kMaxSlots];
-        std::uint64_t* cursor = slots;
-        for (Py_ssize_t i = 0; i < count; ++i)
-          if (!pack_launch_argument(PyTuple_GET_ITEM(args, i), plan->params[static_cast<std::size_t>(i)], &infos[i],
-                                    cursor, slots + kMaxSlots, kname))
-            return nullptr;
-        std::shared_ptr<void> owner = script_launch_owner(d, &PyTuple_GET_ITEM(args, 0), count);
-        g.set_kernel_arguments(static_cast<std::size_t>(n->index), slots, static_cast<std::size_t>(cursor - slots),
-                               grid, block, shared, std::move(owner));
-        Py_RETURN_NONE;
-      },
-      nullptr)
+  CUHOST_PY_GUARD_V(nullptr, {
+    runtime::CapturedGraph& g = captured(n->graph);
+    const runtime::CapturedKernel& k = g.kernels()[static_cast<std::size_t>(n->index)];
+    const char* kname = k.kernel->name.c_str();
+    if (k.origin != runtime::LaunchOrigin::Script)
+      throw UserError(ErrorKind::ValueError, concat("the captured launch of kernel '", kname,
+                                                    "' was made from C++; set its arguments with "
+                                                    "cuhost::Graph::set_kernel_args"));
+    unsigned grid[3] = {k.grid[0], k.grid[1], k.grid[2]};
+    unsigned block[3] = {k.block[0], k.block[1], k.block[2]};
+    unsigned shared = k.shared;
+    if (grid_arg && grid_arg != Py_None && !parse_launch_dims(grid_arg, grid, "griddim", false)) return nullptr;
+    if (block_arg && block_arg != Py_None && !parse_launch_dims(block_arg, block, "blockdim", true)) return nullptr;
+    if (shared_arg && shared_arg != Py_None && !parse_shared_bytes(shared_arg, &shared)) return nullptr;
+    auto* d = reinterpret_cast<DispatcherObject*>(PyTuple_GET_ITEM(script_launch_tuple(k.owner), 0));
+    const Py_ssize_t count = PyTuple_GET_SIZE(args);
+    if (count > kMaxLaunchArgs) {
+      PyErr_Format(PyExc_ValueError, "set_args: at most %d arguments", kMaxLaunchArgs);
+      return nullptr;
+    }
+    const ir::Type* types[kMaxLaunchArgs];
+    ArgInfo infos[kMaxLaunchArgs];
+    for (Py_ssize_t i = 0; i < count; ++i) {
+      PyObject* a = PyTuple_GET_ITEM(args, i);
+      types[i] = typeof_arg(a, &infos[i]);
+      if (!types[i]) {
+        if (!PyErr_Occurred())
+          PyErr_Format(exception_class(ErrorKind::TypingError),
+                       "cannot determine the kernel type of argument %zd of kernel '%s' (a %s)", i, kname,
+                       Py_TYPE(a)->tp_name);
+        return nullptr;
+      }
+      if (infos[i].kind == ArgKind::HostArray || infos[i].kind == ArgKind::HostRecord)
+        throw UserError(ErrorKind::GraphCaptureError,
+                        concat("set_args: argument ", i, " of kernel '", kname, "' is a host NumPy ",
+                               infos[i].kind == ArgKind::HostArray ? "array" : "record",
+                               "; a graph's kernels take device arrays (cuda.to_device)"));
+    }
+    LaunchPlan* plan = plan_for(d, types, static_cast<int>(count));
+    if (plan->kernel != k.kernel) {
+      std::vector<const ir::Type*> now(types, types + count);
+      throw UserError(ErrorKind::TypeError,
+                      concat("set_args: arguments of types ", types_str(now), " select another specialization of ",
+                             "kernel '", kname, "' than the captured launch's ", types_str(k.kernel->arg_types),
+                             "; a captured launch keeps its compiled kernel"));
+    }
+    std::uint64_t slots[kMaxSlots];
+    std::uint64_t* cursor = slots;
+    for (Py_ssize_t i = 0; i < count; ++i)
+      if (!pack_launch_argument(PyTuple_GET_ITEM(args, i), plan->params[static_cast<std::size_t>(i)], &infos[i], cursor,
+                                slots + kMaxSlots, kname))
+        return nullptr;
+    std::shared_ptr<void> owner = script_launch_owner(d, &PyTuple_GET_ITEM(args, 0), count);
+    g.set_kernel_arguments(static_cast<std::size_t>(n->index), slots, static_cast<std::size_t>(cursor - slots), grid,
+                           block, shared, std::move(owner));
+    Py_RETURN_NONE;
+  })
 }
 
 PyMethodDef g_node_methods[] = {
