@@ -17,6 +17,7 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Transforms/Scalar/InductiveRangeCheckElimination.h>
+#include <llvm/Transforms/Scalar/LoopPassManager.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -26,6 +27,7 @@
 #include <mutex>
 #include <set>
 
+#include "codegen/cpu_guard_narrowing.h"
 #include "codegen/libdevice_bitcode.h"
 #include "codegen/module.h"
 #include "codegen/nvptx_error_record.h"
@@ -116,7 +118,7 @@ void link_libdevice(llvm::Module& m, const std::vector<std::string>& keep, bool 
   }
 }
 
-void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt, bool split_guarded_loops) {
+void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt, LoopSplitting splitting) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -125,7 +127,16 @@ void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt, bool spl
   pto.LoopVectorization = opt >= 2;
   pto.SLPVectorization = opt >= 2;
   llvm::PassBuilder pb(&tm, pto);
-  if (split_guarded_loops && opt >= 2) {
+  if (splitting == LoopSplitting::LoopBounds && opt >= 2) {
+    // A region loop of loop fission runs every thread of the block through
+    // the region, even where a guard on the thread index (`if t < s`, a
+    // block-uniform s) leaves most of them nothing to do: the loop is
+    // narrowed to the guarded threads (cpu_guard_narrowing.h).
+    pb.registerScalarOptimizerLateEPCallback([](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
+      fpm.addPass(llvm::createFunctionToLoopPassAdaptor(GuardNarrowingPass(), /*UseMemorySSA=*/false));
+    });
+  }
+  if (splitting == LoopSplitting::GuardedLoops && opt >= 2) {
     // A block's loop over its threads usually guards the body with `if i <
     // n` (i = the global index): vectorized as is, every access is a masked
     // load or store, which some x86 chips (AMD Zen) run many times slower

@@ -21,10 +21,17 @@ std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int
 // symbol but `keep` internal, and sets the nvvm-reflect-ftz flag.
 void link_libdevice(llvm::Module& m, const std::vector<std::string>& keep, bool fastmath);
 
-// O3 (or `opt`) with the new pass manager and the given target machine.
-// `split_guarded_loops` (the CPU backend's barrier-free kernels) adds
-// inductive range check elimination at the end of scalar optimization.
-void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt, bool split_guarded_loops = false);
+// How the CPU backend's loops over a block's threads are split at their
+// guards before vectorization (see optimize_module).
+enum class LoopSplitting {
+  None,
+  GuardedLoops,  // barrier-free kernels: inductive range check elimination
+  LoopBounds,    // loop fission's region loops: narrowed to the threads a guard keeps
+};
+
+// O3 (or `opt`) with the new pass manager and the given target machine,
+// plus the CPU backend's loop splitting at the end of scalar optimization.
+void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt, LoopSplitting splitting = LoopSplitting::None);
 
 // PTX text of the module (legacy pass manager, addPassesToEmitFile).
 std::string emit_ptx(llvm::Module& m, llvm::TargetMachine& tm);
