@@ -141,9 +141,15 @@ bool narrow(llvm::Loop& loop, llvm::ScalarEvolution& se, llvm::DominatorTree& dt
   llvm::Instruction* at = preheader->getTerminator();
   llvm::Value* count = expander.expandCodeFor(kept, ty, at);
   llvm::Value* end_value = expander.expandCodeFor(end, ty, at);
+  // The old preheader skips the loop when no iteration keeps the guard; a
+  // new one keeps the loop in simplified form.
+  llvm::BasicBlock* entry = llvm::BasicBlock::Create(c, "narrow.ph", header->getParent(), header);
+  llvm::BranchInst::Create(header, entry);
+  for (llvm::PHINode& phi : header->phis()) phi.replaceIncomingBlockWith(preheader, entry);
+  if (llvm::Loop* parent = loop.getParentLoop()) parent->addBasicBlockToLoop(entry, li);
   llvm::IRBuilder<> b(at);
   llvm::Value* none = b.CreateICmpEQ(count, llvm::ConstantInt::get(ty, 0), "narrow.none");
-  b.CreateCondBr(none, exit, header);
+  b.CreateCondBr(none, exit, entry);
   at->eraseFromParent();
   for (llvm::PHINode& phi : exit->phis()) phi.addIncoming(phi.getIncomingValueForBlock(loop_exit), preheader);
 

@@ -16,8 +16,8 @@ namespace cuhost::codegen {
 
 class GuardNarrowingPass : public llvm::PassInfoMixin<GuardNarrowingPass> {
  public:
-  llvm::PreservedAnalyses run(llvm::Loop& loop, llvm::LoopAnalysisManager& am,
-                              llvm::LoopStandardAnalysisResults& ar, llvm::LPMUpdater& updater);
+  llvm::PreservedAnalyses run(llvm::Loop& loop, llvm::LoopAnalysisManager& am, llvm::LoopStandardAnalysisResults& ar,
+                              llvm::LPMUpdater& updater);
 };
 
 }  // namespace cuhost::codegen
