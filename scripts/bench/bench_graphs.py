@@ -4,6 +4,7 @@
 # gives the eager row only. raw/graphs.cu is the CUDA C++ version (nvcc rows),
 # bench_graphs_torch.py PyTorch's CUDA graphs.
 import time
+import warnings
 
 from _harness import bench, np
 from numba import cuda
@@ -13,6 +14,7 @@ try:
 except ImportError:  # numba-cuda
     graph = None
 
+warnings.filterwarnings("ignore", message="Grid size")  # one small block per kernel, on purpose
 CHAIN = 100
 N = 256
 CHAINS = 200 if bench.backend_name() == "cuda" else 20
