@@ -12,6 +12,7 @@
 #include "python/dispatcher.h"
 #include "python/errors.h"
 #include "python/launch_capture.h"
+#include "python/launch_pack.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
 #include "python/typeof.h"

@@ -18,11 +18,6 @@ namespace cuhost::python {
 // a Python function would), so it stays in order with the script's output.
 void write_kernel_output();
 
-// Packs one launch argument into kernel-ABI slots (launch.cpp). False with a
-// Python error (TypeError naming the kernel) when the value does not fit.
-bool pack_launch_argument(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& slot, std::uint64_t* end,
-                          const char* kernel);
-
 // Parses a grid or block dimension (an int or 1 to 3 ints; a block also
 // checked against the threads-per-block limit) and a dynamic shared memory
 // size as a launch configuration does (launch.cpp). False with a Python error.

@@ -63,7 +63,8 @@ std::string narrowed(const std::string& ir) {
 std::string guarded_loop(const std::string& pred, const std::string& extra_in_latch = "",
                          const std::string& ret = "ret void", const std::string& ret_type = "void") {
   return R"(
-define )" + ret_type +
+define )" +
+         ret_type +
          R"( @f(ptr noalias %a, i64 %n, i64 %b) {
 entry:
   br label %loop
@@ -85,7 +86,8 @@ latch:
   %more = icmp ult i64 %next, %n
   br i1 %more, label %loop, label %done
 done:
-  )" + ret + R"(
+  )" + ret +
+         R"(
 }
 )";
 }
@@ -94,8 +96,8 @@ done:
 
 TEST_CASE("guard narrowing: a loop guarded by i < b stops at min(n, b)", "[codegen][narrowing]") {
   std::string ir = narrowed(guarded_loop("ult"));
-  CHECK(ir.find("narrow.none") != std::string::npos);        // skipped when no iteration keeps the guard
-  CHECK(ir.find("@llvm.umin.i64") != std::string::npos);     // min(trip count, b)
+  CHECK(ir.find("narrow.none") != std::string::npos);              // skipped when no iteration keeps the guard
+  CHECK(ir.find("@llvm.umin.i64") != std::string::npos);           // min(trip count, b)
   CHECK(ir.find("br i1 true, label %body") != std::string::npos);  // the guard always holds now
   CHECK(ir.find("narrow.more") != std::string::npos);
 }
