@@ -15,7 +15,7 @@ namespace cuhost::python {
 // Packs `v` as a `t` parameter (using `info` from typeof_arg when given)
 // into the slots at `slot` (advanced past them; `end` bounds them). False
 // with a Python error (TypeError naming the kernel) when the value does not fit.
-bool pack_launch_argument(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& slot,
-                          std::uint64_t* end, const char* kernel);
+bool pack_launch_argument(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& slot, std::uint64_t* end,
+                          const char* kernel);
 
 }  // namespace cuhost::python
