@@ -111,8 +111,9 @@ target("P10", "compile time growth, 100 vs 10 chained functions (linear: ~10)", 
 
 replay, replay_raw = value("graph_chain100_replay", "cuhost"), value("graph_chain100_replay", "nvcc")
 target("G1", "graph replay per kernel (chain of 100), cuhost / raw CUDA C++ graph", ratio(replay, replay_raw), 1.1,
-       note="cuhost %s us, raw %s us; PyTorch CUDAGraph %s us" % (fmt(replay), fmt(replay_raw),
-                                                                 fmt(value("graph_chain100_replay", "torch"))))
+       note="cuhost %s us, raw %s us; C++ API %s us; PyTorch CUDAGraph %s us" % (
+           fmt(replay), fmt(replay_raw), fmt(value("graph_chain100_replay", "cuhost-cpp")),
+           fmt(value("graph_chain100_replay", "torch"))))
 target("G2", "cuhost eager launches / cuhost graph replay, per kernel", ratio(value("graph_chain100_eager", "cuhost"),
        replay), 3.0, le=False,
        note="raw C++ %s; numba-cuda eager %s us; PyTorch %s" % (

@@ -3,13 +3,17 @@
 // and the 4-argument one: a scalar and three device arrays), timed exactly as
 // raw/kernels.cu times `<<<>>>` (1000 warm-up launches, then 5 rounds of
 // 20000 launches and one synchronization; the median round per launch).
-// Prints CUHOST-BENCH lines with system "cuhost-cpp" for compare.py.
+// Then the graph rows of bench_graphs.py from C++: a chain of 100 small
+// kernels launched one by one and replayed as a graph (cuhost/graph.h),
+// per kernel. Prints CUHOST-BENCH lines with system "cuhost-cpp" for
+// compare.py.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
 #include <vector>
 
+#include <cuhost/graph.h>
 #include <cuhost/runtime.h>
 
 using namespace cuhost;
@@ -24,6 +28,26 @@ static void launch_cost(Runtime& rt, const char* name, const std::function<void(
     for (int i = 0; i < calls; ++i) fn();
     rt.synchronize();
     us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / calls);
+  }
+  std::sort(us.begin(), us.end());
+  std::printf("CUHOST-BENCH {\"name\": \"%s\", \"system\": \"cuhost-cpp\", \"backend\": \"%s\", \"unit\": \"us\", "
+              "\"median\": %.4f, \"p10\": %.4f, \"p90\": %.4f, \"samples\": []}\n",
+              name, backend_name(rt.backend()), us[2], us[0], us[4]);
+  std::fflush(stdout);
+}
+
+// Microseconds per kernel of `chain` (100 kernels): 200 chains, one wait, median of 5 rounds.
+static void chain_cost(Runtime& rt, const char* name, const std::function<void()>& chain) {
+  for (int i = 0; i < 3; ++i) chain();
+  rt.synchronize();
+  std::vector<double> us;
+  const int chains = rt.backend() == Backend::Cuda ? 200 : 20;
+  for (int r = 0; r < 5; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < chains; ++i) chain();
+    rt.synchronize();
+    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+                 (chains * 100.0));
   }
   std::sort(us.begin(), us.end());
   std::printf("CUHOST-BENCH {\"name\": \"%s\", \"system\": \"cuhost-cpp\", \"backend\": \"%s\", \"unit\": \"us\", "
@@ -47,6 +71,12 @@ def k4(s, x, y, o):
     i = cuda.grid(1)
     if i < o.size:
         o[i] = s * x[i] + y[i]
+
+@cuda.jit
+def step(x, a):
+    i = cuda.grid(1)
+    if i < x.size:
+        x[i] = x[i] * a + 1.0
 )",
                     "embed_launch.py") != 0)
     return 1;
@@ -62,6 +92,17 @@ def k4(s, x, y, o):
                              KernelArg::array(o->address(), {n})};
   launch_cost(rt, "launch_0args", [&] { k0->launch(Dim3(1), Dim3(32), nullptr, 0); });
   launch_cost(rt, "launch_4args_device", [&] { k4->launch(Dim3(4), Dim3(256), args, 4); });
+  auto step = rt.kernel("step", "void(float32[::1], float32)");
+  auto chain_state = rt.allocate(256 * 4);
+  const KernelArg step_args[2] = {KernelArg::array(chain_state->address(), {256}), 0.5f};
+  auto eager_chain = [&] {
+    for (int k = 0; k < 100; ++k) step->launch(Dim3(1), Dim3(256), step_args, 2);
+  };
+  chain_cost(rt, "graph_chain100_eager", eager_chain);
+  GraphCapture capture;
+  eager_chain();
+  std::shared_ptr<Graph> graph = capture.end();
+  chain_cost(rt, "graph_chain100_replay", [&] { graph->launch(); });
   // The result is right (checked once, after the timing).
   std::vector<float> out(n);
   rt.copy_to_host(out.data(), o->address(), n * 4);
