@@ -60,5 +60,6 @@ if graph is not None:
         eager()
     assert len(g.kernels) == CHAIN
     bench.report(per_kernel(g.launch, "graph_chain100_replay"))
-# x = x / 2 + 1 converges to 2.
-np.testing.assert_allclose(x.copy_to_host(), np.full(N, 2.0, np.float32), rtol=1e-6)
+# x = x / 2 + 1 converges to 2 (kernels do not run over the null driver).
+if bench.kernels_run():
+    np.testing.assert_allclose(x.copy_to_host(), np.full(N, 2.0, np.float32), rtol=1e-6)
