@@ -1,7 +1,10 @@
 // On-disk kernel cache (see compile_cache.h). One file per entry,
 // <cache>/kernels/<key>.bin, written atomically: a header, the kernel's
 // facts (symbol, shared memory, barrier/warp flags), its PTX, its optimized
-// LLVM IR (inspect_llvm) and its link items, each string length-prefixed.
+// LLVM IR (inspect_llvm) and its link items, each string length-prefixed,
+// then a digest of everything before it. An entry whose digest or key does
+// not match (truncated, bit-flipped, or another kernel's entry copied over
+// it) is removed and the kernel recompiled: it is never loaded.
 #include "runtime/compile_cache.h"
 
 #include <llvm/Config/llvm-config.h>
@@ -9,6 +12,7 @@
 #include <dlfcn.h>
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <cstring>
 #include <set>
 
@@ -39,7 +43,14 @@ const std::string& engine_build_identity() {
   return identity;
 }
 
-constexpr const char* kMagic = "cuhost-kernel-cache-3";
+constexpr const char* kMagic = "cuhost-kernel-cache-4";
+constexpr std::size_t kDigestChars = 32;  // Hasher::hex()
+
+std::string payload_digest(const std::string& payload) {
+  Hasher h;
+  h.add(payload);
+  return h.hex();
+}
 
 bool cache_disabled() {
   const char* v = std::getenv("CUHOST_NO_CACHE");
@@ -172,8 +183,13 @@ struct Reader {
   }
   std::uint64_t num() {
     std::string s = str();
-    if (!ok || s.empty()) return 0;
-    return std::stoull(s);
+    if (!ok || s.empty() || s.size() > 19) return ok = false, 0;
+    std::uint64_t v = 0;
+    for (char c : s) {
+      if (c < '0' || c > '9') return ok = false, 0;
+      v = v * 10 + std::uint64_t(c - '0');
+    }
+    return v;
   }
 };
 
@@ -224,8 +240,18 @@ std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const
   std::string path = entry_path(key);
   std::string data;
   if (path.empty() || !read_whole_file(path, data)) return nullptr;
+  auto reject = [&](const char* why) -> std::shared_ptr<CompiledKernel> {
+    log::info(concat("[", fn.name, "] kernel cache entry ", path, " rejected (", why, "); recompiling"));
+    std::remove(path.c_str());
+    return nullptr;
+  };
+  if (data.size() < kDigestChars) return reject("truncated");
+  std::string digest = data.substr(data.size() - kDigestChars);
+  data.resize(data.size() - kDigestChars);
+  if (payload_digest(data) != digest) return reject("content digest mismatch");
   Reader r{data};
-  if (r.str() != kMagic || r.str() != key) return nullptr;
+  if (r.str() != kMagic) return reject("written by another cache format");
+  if (r.str() != key) return reject("holds another kernel");
   auto k = std::make_shared<CompiledKernel>();
   k->name = fn.name;
   k->target = Target::NVPTX;
@@ -250,7 +276,7 @@ std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const
     item.plugin_dir = r.str();
     k->link.push_back(std::move(item));
   }
-  if (!r.ok || k->ptx.empty() || k->symbol.empty()) return nullptr;
+  if (!r.ok || k->ptx.empty() || k->symbol.empty()) return reject("malformed");
   log::info(concat("[", fn.name, "] loaded from the kernel cache (", path, ")"));
   return k;
 }
@@ -281,6 +307,7 @@ void store_cached_kernel(const std::string& key, const CompiledKernel& k) {
     for (const auto& d : item.include_dirs) put(out, d);
     put(out, item.plugin_dir);
   }
+  out += payload_digest(out);
   write_file_atomically(path, out);
 }
 
