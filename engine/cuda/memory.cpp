@@ -4,12 +4,26 @@
 #include <cstdio>
 
 #include "cuda/driver.h"
+#include "support/diagnostics.h"
 
 namespace cuhost::cuda {
 
+namespace {
+// An allocation failure names the request: "cuMemAlloc failed:
+// CUDA_ERROR_OUT_OF_MEMORY (...) allocating 70368744177664 bytes".
+void check_allocation(CUresult result, const char* function, std::size_t bytes) {
+  if (result == CUDA_SUCCESS) return;
+  try {
+    check(result, function);
+  } catch (const UserError& e) {
+    throw UserError(e.kind(), concat(e.message(), " allocating ", bytes, " bytes"));
+  }
+}
+}  // namespace
+
 std::uintptr_t device_alloc(std::size_t bytes) {
   CUdeviceptr p = 0;
-  CUHOST_CU(cuMemAlloc, &p, bytes);
+  check_allocation(driver().cuMemAlloc(&p, bytes), "cuMemAlloc", bytes);
   return static_cast<std::uintptr_t>(p);
 }
 
@@ -24,7 +38,7 @@ void device_free(std::uintptr_t pointer) noexcept {
 
 void* pinned_alloc(std::size_t bytes) {
   void* p = nullptr;
-  CUHOST_CU(cuMemAllocHost, &p, bytes);
+  check_allocation(driver().cuMemAllocHost(&p, bytes), "cuMemAllocHost", bytes);
   return p;
 }
 

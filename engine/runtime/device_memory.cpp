@@ -19,10 +19,16 @@ namespace cuhost::runtime {
 namespace {
 constexpr std::size_t kAlignment = 256;
 
-void* aligned_host(std::size_t bytes) {
+// The CPU backend's device and pinned memory. Running out is reported as
+// the CUDA backend reports it (CudaAPIError naming the request), so scripts
+// that catch it behave the same on both backends.
+void* aligned_host(std::size_t bytes, const char* what) {
   std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  void* p = std::aligned_alloc(kAlignment, rounded);
-  if (!p) throw UserError(ErrorKind::RuntimeError, concat("out of host memory allocating ", bytes, " bytes"));
+  void* p = rounded >= bytes ? std::aligned_alloc(kAlignment, rounded) : nullptr;
+  if (!p)
+    throw UserError(ErrorKind::CudaAPIError,
+                    concat("out of memory allocating ", bytes, " bytes of ", what,
+                           " (CPU backend: CUDA_ERROR_OUT_OF_MEMORY; this memory is host memory)"));
   return p;
 }
 
@@ -94,7 +100,7 @@ std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate(std::size_t bytes) 
     }
     a->address_ = cuda::device_alloc(bytes);
   } else {
-    a->address_ = reinterpret_cast<std::uintptr_t>(aligned_host(bytes));
+    a->address_ = reinterpret_cast<std::uintptr_t>(aligned_host(bytes, "device memory"));
   }
   return a;
 }
@@ -131,7 +137,7 @@ std::shared_ptr<PinnedAllocation> PinnedAllocation::allocate(std::size_t bytes) 
     make_context_current();
     a->data_ = cuda::pinned_alloc(n);
   } else {
-    a->data_ = aligned_host(n);
+    a->data_ = aligned_host(n, "pinned host memory");
   }
   return a;
 }
