@@ -26,6 +26,8 @@ static po::options_description option_table() {
       "plugin-path", po::value<std::vector<std::string>>()->composing(),
       "add a plugin directory to the search path (repeatable; before CUHOST_PLUGIN_PATH)")(
       "no-bounds-check", "CPU backend: turn off array bounds checks (faster)")(
+      "kernel-timeout", po::value<double>(),
+      "CPU backend: stop a kernel launch running longer than SECONDS with a KernelError")(
       "output,o", po::value<std::string>(), "bench: write results as JSON to this file");
   return opts;
 }
@@ -43,8 +45,9 @@ std::string usage() {
       << "Environment:\n"
       << "  CUHOST_PLUGIN_PATH     colon-separated plugin directories\n"
       << "  NUMBA_CUDA_INCLUDE_PATH, NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS  include paths for NVRTC\n\n"
-      << "  CUHOST_BACKEND, CUHOST_DEVICE   defaults for --backend and --device (cuhost sets them for\n"
-      << "                         the processes a script starts when the options were given)\n\n"
+      << "  CUHOST_BACKEND, CUHOST_DEVICE, CUHOST_KERNEL_TIMEOUT   defaults for --backend, --device and\n"
+      << "                         --kernel-timeout (cuhost sets them for the processes a script starts\n"
+      << "                         when the options were given)\n\n"
       << python_usage() << "\n"
       << "Exit codes: the script's own; 2 for a bad command line.\n";
   return out.str();
@@ -64,7 +67,8 @@ static const std::set<std::string> kCommands = {"run", "info", "plugins", "bench
 // its value is the next token.
 static bool is_cuhost_option(const std::string& token, bool long_only, bool& value_follows) {
   static const std::set<std::string> long_flags = {"--help", "--version", "--verbose", "--no-bounds-check"};
-  static const std::set<std::string> long_valued = {"--backend", "--device", "--streams", "--plugin-path", "--output"};
+  static const std::set<std::string> long_valued = {"--backend",     "--device", "--streams",
+                                                    "--plugin-path", "--output", "--kernel-timeout"};
   static const std::set<std::string> short_flags = {"-h", "-v"};
   static const std::set<std::string> short_valued = {"-b", "-d", "-o"};
   value_follows = false;
@@ -81,8 +85,8 @@ static bool is_cuhost_option(const std::string& token, bool long_only, bool& val
 }
 
 static bool takes_value(const std::string& token) {
-  static const std::set<std::string> with_value = {"--backend",     "-b",       "--device", "-d", "--streams",
-                                                   "--plugin-path", "--output", "-o"};
+  static const std::set<std::string> with_value = {"--backend", "-b", "--device",         "-d",           "--streams",
+                                                   "--output",  "-o", "--kernel-timeout", "--plugin-path"};
   return with_value.count(token) > 0;
 }
 
@@ -175,6 +179,11 @@ CommandLine parse_command_line(int argc, char** argv) {
   if (cl.options.streams < 0 || cl.options.streams > 64)
     throw UsageError{"invalid value for --streams: must be between 0 and 64"};
   cl.options.bounds_check = vm.count("no-bounds-check") == 0;
+  if (vm.count("kernel-timeout")) {
+    cl.options.kernel_timeout = vm["kernel-timeout"].as<double>();
+    if (!(cl.options.kernel_timeout > 0)) throw UsageError{"invalid value for --kernel-timeout: must be > 0 seconds"};
+    cl.kernel_timeout_given = true;
+  }
   if (vm.count("plugin-path")) cl.options.plugin_paths = vm["plugin-path"].as<std::vector<std::string>>();
   if (vm.count("output")) cl.output = vm["output"].as<std::string>();
   if (cl.help || cl.version || python_mode) return cl;

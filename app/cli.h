@@ -22,6 +22,7 @@ struct CommandLine {
   std::vector<std::string> python_argv;
   bool backend_given = false;  // --backend / --device were on the command line
   bool device_given = false;
+  bool kernel_timeout_given = false;
   RuntimeOptions options;
   bool help = false;
   bool version = false;

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "cpu/leave_kernel.h"
 #include "support/kernel_errors.h"
 
 namespace cuhost::cpu {
@@ -90,12 +91,9 @@ void BlockState::run_block(unsigned bx, unsigned by, unsigned bz) {
     c.bid[0] = static_cast<std::int32_t>(bx);
     c.bid[1] = static_cast<std::int32_t>(by);
     c.bid[2] = static_cast<std::int32_t>(bz);
-    if (block_fn_) {
-      c.tid[0] = c.tid[1] = c.tid[2] = 0;
-      reinterpret_cast<ThreadFn>(block_fn_)(params_, &c);
-    } else {
-      run_plain_loop();
-    }
+    // Generated code may leave the block early (a timeout, a trap in foreign
+    // code: cpu/leave_kernel.h); the launch has failed then.
+    run_leavable([](void* self) { static_cast<BlockState*>(self)->run_block_without_fibers(); }, this);
     return;
   }
   for (int t = 0; t < nthreads_; ++t) {
@@ -105,6 +103,16 @@ void BlockState::run_block(unsigned bx, unsigned by, unsigned bz) {
     c.bid[2] = static_cast<std::int32_t>(bz);
   }
   run_fibers();
+}
+
+void BlockState::run_block_without_fibers() {
+  if (block_fn_) {
+    CuhostThreadCtx& c = ctxs_[0];
+    c.tid[0] = c.tid[1] = c.tid[2] = 0;
+    reinterpret_cast<ThreadFn>(block_fn_)(params_, &c);
+  } else {
+    run_plain_loop();
+  }
 }
 
 void BlockState::run_plain_loop() {

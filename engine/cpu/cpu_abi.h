@@ -61,4 +61,13 @@ void cuhost_cpu_kernel_error(CuhostThreadCtx* ctx, const char* kernel, const cha
 // (cpu/print_output.h). Returns the number of characters, -1 on failure.
 std::int32_t cuhost_cpu_vprintf(const char* format, const void* args);
 
+// Foreign device code compiled for the host (ffi/host_compile.cpp) calls
+// these for __trap() and a failed assert(): the launch fails with a
+// KernelError naming the kernel (and the assertion), and the calling GPU
+// thread leaves the kernel (cpu/leave_kernel.h). On a GPU both are faults
+// that end the CUDA context.
+[[noreturn]] void cuhost_cpu_trap();
+[[noreturn]] void cuhost_cpu_assert_fail(const char* assertion, const char* file, unsigned int line,
+                                         const char* function) noexcept;
+
 }  // extern "C"

@@ -17,10 +17,12 @@
 #include <tuple>
 
 #include "codegen/cpu_backend.h"
+#include "codegen/cpu_cancellation.h"
 #include "codegen/host_libdevice.h"
 #include "codegen/module.h"
 #include "codegen/nvptx_backend.h"
 #include "codegen/nvptx_foreign.h"
+#include "cpu/cancellation.h"
 #include "cpu/jit.h"
 #include "cuda/linker.h"
 #include "frontend/captured.h"
@@ -217,6 +219,7 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
     // guard; loop fission's region loops are short and shrink (`if t < s`),
     // and splitting them made a shared-memory reduction 1.6x slower.
     codegen::optimize_module(*lowered.module, *tm, fn->options.opt, /*split_guarded_loops=*/!typed->uses_barriers);
+    if (cpu::kernel_timeout() > 0) codegen::insert_cancellation_points(*lowered.module);
   }
   kernel->llvm_ir = codegen::module_text(*lowered.module);
   std::vector<std::string> symbols = {lowered.cpu_thread_symbol};

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <thread>
 
+#include "cpu/cancellation.h"
 #include "cuda/context.h"
 #include "cuda/driver.h"
 #include "support/diagnostics.h"
@@ -114,6 +115,7 @@ void start_session(const RuntimeOptions& options) {
   Session& s = storage();
   s.device = options.device;
   s.bounds_check = options.bounds_check;
+  cpu::set_kernel_timeout(options.kernel_timeout);
   s.plugin_paths = options.plugin_paths;
   if (options.defer_backend_start && !g_startup) {
     g_deferred_options = options;

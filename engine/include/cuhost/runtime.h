@@ -26,6 +26,7 @@ struct RuntimeOptions {
   int device = 0;                         // CUDA device ordinal
   bool verbose = false;                   // per-stage compile timings on stderr
   bool bounds_check = true;               // CPU backend: IndexError on out-of-range indices
+  double kernel_timeout = 0;              // CPU backend: seconds a launch may run before it is stopped (0: no limit)
   int streams = 0;                        // extra named host streams ("s0".."sN-1")
   std::vector<std::string> plugin_paths;  // searched before CUHOST_PLUGIN_PATH
   // A python3-style command line (argv[0] first, then what `python3` takes:
