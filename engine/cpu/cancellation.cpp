@@ -38,9 +38,8 @@ class Watchdog {
     message_ = std::move(message);
     on_timeout_ = on_timeout;
     arg_ = arg;
-    deadline_ = std::chrono::steady_clock::now() +
-                std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                    std::chrono::duration<double>(g_timeout_seconds));
+    deadline_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                       std::chrono::duration<double>(g_timeout_seconds));
     cv_.notify_one();
   }
 
@@ -52,7 +51,9 @@ class Watchdog {
   }
 
  private:
-  Watchdog() { std::thread([this] { run(); }).detach(); }
+  Watchdog() {
+    std::thread([this] { run(); }).detach();
+  }
 
   void run() {
     std::unique_lock<std::mutex> lock(mutex_);
@@ -92,10 +93,11 @@ LaunchWatch::LaunchWatch(const std::string& kernel_name, void (*on_timeout)(void
   if (g_timeout_seconds <= 0) return;
   g_watched.lock();
   active_ = true;
-  Watchdog::instance().arm(concat("kernel '", kernel_name, "' ran longer than the kernel timeout of ",
-                                  g_timeout_seconds, " s (--kernel-timeout) and was stopped: each of its threads "
-                                  "left the kernel at its next loop iteration, so what it wrote is incomplete"),
-                           on_timeout, arg);
+  Watchdog::instance().arm(
+      concat("kernel '", kernel_name, "' ran longer than the kernel timeout of ", g_timeout_seconds,
+             " s (--kernel-timeout) and was stopped: each of its threads "
+             "left the kernel at its next loop iteration, so what it wrote is incomplete"),
+      on_timeout, arg);
 }
 
 LaunchWatch::~LaunchWatch() {

@@ -34,8 +34,7 @@ extern "C" {
 
 void cuhost_cpu_trap() { fail_launch("trapped: foreign code called __trap()"); }
 
-void cuhost_cpu_assert_fail(const char* assertion, const char* file, unsigned int line,
-                            const char* function) noexcept {
+void cuhost_cpu_assert_fail(const char* assertion, const char* file, unsigned int line, const char* function) noexcept {
   fail_launch(cuhost::concat("failed an assertion in foreign code: ", file ? file : "?", ":", line, ": ",
                              function ? function : "?", ": Assertion `", assertion ? assertion : "?", "' failed"));
 }
