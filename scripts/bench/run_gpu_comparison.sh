@@ -42,6 +42,8 @@ run /tmp/raw_kernels kernels
 run cuhost run bench_ufunc.py
 run python3 bench_ufunc.py
 nvcc -O3 -arch=sm_90 -o /tmp/raw_ufunc raw/ufunc.cu && run /tmp/raw_ufunc
+run cuhost run bench_random.py
+run python3 bench_random.py
 nvcc -O3 -arch=sm_90 -o /tmp/raw_start raw/start.cu && run /tmp/raw_start
 if [ -f "$repo/.peers/run_peers.sh" ]; then run bash "$repo/.peers/run_peers.sh"; fi
 echo "== comparison"
