@@ -6,6 +6,4 @@
 
 CUHOST_PLUGIN_EXPORT int cuhost_plugin_setup(cuhost_plugin_context*) { return 0; }
 
-CUHOST_PLUGIN_EXPORT int release_tables(cuhost_plugin_context*) {
-  throw std::runtime_error("tables already released");
-}
+CUHOST_PLUGIN_EXPORT int release_tables(cuhost_plugin_context*) { throw std::runtime_error("tables already released"); }
