@@ -199,9 +199,10 @@ const ir::Type* type_unary(Typer& t, const ast::UnaryOp& e, ExprInfo& info) {
     if (e.op == ast::UnaryOpKind::Invert) t.typing_error(&e, concat("cannot apply unary '~' to ", display(v)));
     result = v;
   }
-  // numba inverts in the operand's own width, then widens (~uint8(0) is 255).
-  bool narrow_invert = e.op == ast::UnaryOpKind::Invert && v->is_integer();
-  inf.operand_types = {narrow_invert ? v : result};
+  // numba inverts and negates in the operand's own width, then widens
+  // (~uint8(0) is 255, -uint8(215) is 41, -int8(-128) is -128).
+  bool in_own_width = (e.op == ast::UnaryOpKind::Invert || e.op == ast::UnaryOpKind::USub) && v->is_integer();
+  inf.operand_types = {in_own_width ? v : result};
   if (c && c->kind == ir::ConstValue::Kind::Int && result == ir::int64() && c->type == ir::int64()) {
     if (e.op == ast::UnaryOpKind::USub && c->i != INT64_MIN) inf.constant = ir::ConstValue::integer(-c->i);
     if (e.op == ast::UnaryOpKind::UAdd) inf.constant = *c;
