@@ -23,6 +23,8 @@ struct CommandLine {
   bool backend_given = false;  // --backend / --device were on the command line
   bool device_given = false;
   RuntimeOptions options;
+  bool communicators = false;  // --nccl: create communicators for the script
+  CommunicatorOptions communicator_options;
   bool help = false;
   bool version = false;
   bool json = false;   // bench: also write JSON

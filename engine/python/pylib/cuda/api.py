@@ -8,6 +8,7 @@ compute capability 9.0 (the GPU target whose kernel language the CPU backend
 implements), the launch limits of such a device, host memory as its memory.
 """
 import contextlib
+import threading
 
 import numpy as np
 
@@ -178,6 +179,8 @@ def pinned(*arrays):
 
 # ---- devices ---------------------------------------------------------------
 
+_entered = threading.local()  # per thread: the devices `with gpus[i]:` blocks will return to
+
 class Device:
     """A device (numba's Device): id, name, compute_capability and attributes
     such as MAX_THREADS_PER_BLOCK or MULTIPROCESSOR_COUNT. On the CPU backend
@@ -215,12 +218,16 @@ class Device:
         synchronize()
 
     def __enter__(self):
-        self._previous = _cuhost._current_device_id()
+        # The device is the calling thread's (numba pushes the device's
+        # context on the thread's context stack); one Device object may be
+        # entered by several threads at once.
+        stack = _entered.__dict__.setdefault("devices", [])
+        stack.append(_cuhost._current_device_id())
         select_device(self.id)
         return self
 
     def __exit__(self, *exc):
-        select_device(self._previous)
+        select_device(_entered.devices.pop())
         return False
 
     def __eq__(self, other):
@@ -330,10 +337,19 @@ class _Context:
         """(free, total) bytes of device memory."""
         from .cudadrv.driver import MemoryInfo
 
-        return MemoryInfo(*_cuhost._memory_info())
+        with self.device:
+            return MemoryInfo(*_cuhost._memory_info())
 
     def synchronize(self):
-        synchronize()
+        with self.device:
+            synchronize()
+
+    def can_access_peer(self, peer_device):
+        """Whether kernels on this context's device can use the memory of
+        device `peer_device` (cuDeviceCanAccessPeer). Launches enable the
+        access when they first need it."""
+        peer = getattr(peer_device, "id", peer_device)
+        return _cuhost._can_access_peer(self.device.id, int(peer))
 
     def reset(self):
         """numba's Context.reset: waits for outstanding work, then unloads
@@ -399,11 +415,12 @@ def require_context(fn):
 
 
 def close():
-    """Waits for outstanding work, runs the modules' teardown callbacks and
-    unloads every kernel module (later launches load them again). The host
-    owns the context, so it stays alive."""
-    synchronize()
-    _cuhost._unload_modules()
+    """Waits for outstanding work on every device, runs the modules' teardown
+    callbacks and unloads every kernel module (later launches load them
+    again), and drops the calling thread's device choice (it uses the host's
+    default device again, as a numba thread without a context uses device 0).
+    The host owns the contexts, so they stay alive."""
+    _cuhost._close()
 
 
 def is_supported_version():
