@@ -40,6 +40,20 @@ float combine(float a, float b, ReduceOp op) {
 }
 
 template <class T>
+void reduce_bytes(const void* in, void* inout, std::size_t count, ReduceOp op) {
+  const T* a = static_cast<const T*>(in);
+  T* b = static_cast<T*>(inout);
+  for (std::size_t i = 0; i < count; ++i) {
+    switch (op) {
+      case ReduceOp::Prod: b[i] = static_cast<T>(static_cast<unsigned>(a[i]) * static_cast<unsigned>(b[i])); break;
+      case ReduceOp::Max: b[i] = a[i] > b[i] ? a[i] : b[i]; break;
+      case ReduceOp::Min: b[i] = a[i] < b[i] ? a[i] : b[i]; break;
+      default: b[i] = static_cast<T>(static_cast<unsigned>(a[i]) + static_cast<unsigned>(b[i])); break;  // wraps
+    }
+  }
+}
+
+template <class T>
 void divide_as(void* data, std::size_t count, int divisor) {
   T* p = static_cast<T*>(data);
   for (std::size_t i = 0; i < count; ++i) p[i] = static_cast<T>(p[i] / static_cast<T>(divisor));
@@ -47,7 +61,9 @@ void divide_as(void* data, std::size_t count, int divisor) {
 
 }  // namespace
 
-void reduce_16bit_floats(const void* in, void* inout, std::size_t count, DataType type, ReduceOp op) {
+void reduce_on_host(const void* in, void* inout, std::size_t count, DataType type, ReduceOp op) {
+  if (type == DataType::Int8) return reduce_bytes<std::int8_t>(in, inout, count, op);
+  if (type == DataType::UInt8) return reduce_bytes<std::uint8_t>(in, inout, count, op);
   const auto* a = static_cast<const std::uint16_t*>(in);
   auto* b = static_cast<std::uint16_t*>(inout);
   const bool half = type == DataType::Float16;

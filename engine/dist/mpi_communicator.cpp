@@ -5,7 +5,8 @@
 // and receives are only posted (MPI_Isend/Irecv) and all complete at
 // group_end, so two ranks that both send first do not deadlock. float16 and
 // bfloat16, which MPI has no type for, are 2-byte types with reductions of
-// our own (MPI_Op_create). MPI counts are ints: larger buffers go in chunks.
+// our own (MPI_Op_create), as are the 8-bit integers, which must wrap around.
+// MPI counts are ints: larger buffers go in chunks.
 #include "dist/mpi_communicator.h"
 
 #include <climits>
@@ -24,36 +25,48 @@ namespace {
 thread_local int t_group_depth = 0;
 thread_local std::vector<MpiRequest> t_pending;
 
-// MPI types and operations for float16/bfloat16, made once after MPI_Init.
-struct SixteenBitOps {
-  MpiDatatype type = nullptr;  // 2 contiguous bytes
-  MpiOp ops[2][4] = {};        // [bfloat16?][Sum, Prod, Max, Min]
+// The element types whose reductions are ours (host_reduce.h): float16 and
+// bfloat16 (2-byte types MPI has no arithmetic for) and the 8-bit integers.
+constexpr DataType kHostReduced[] = {DataType::Float16, DataType::BFloat16, DataType::Int8, DataType::UInt8};
+
+int host_reduced_index(DataType type) {
+  for (int i = 0; i < 4; ++i)
+    if (kHostReduced[i] == type) return i;
+  return -1;
+}
+
+// MPI operations for them, made once after MPI_Init: [type][Sum, Prod, Max, Min].
+struct HostOps {
+  MpiDatatype sixteen_bits = nullptr;  // 2 contiguous bytes
+  MpiOp ops[4][4] = {};
 };
 
 template <DataType T, ReduceOp Op>
-void reduce_16(void* in, void* inout, int* len, MpiDatatype*) {
-  reduce_16bit_floats(in, inout, static_cast<std::size_t>(*len), T, Op);
+void reduce_user(void* in, void* inout, int* len, MpiDatatype*) {
+  reduce_on_host(in, inout, static_cast<std::size_t>(*len), T, Op);
 }
 
-const SixteenBitOps& sixteen_bit_ops() {
-  static SixteenBitOps ops;
+template <DataType T>
+void make_ops(const MpiTable& t, MpiOp* ops) {
+  const MpiUserFunction fns[4] = {reduce_user<T, ReduceOp::Sum>, reduce_user<T, ReduceOp::Prod>,
+                                  reduce_user<T, ReduceOp::Max>, reduce_user<T, ReduceOp::Min>};
+  for (int o = 0; o < 4; ++o) check_mpi(t.MPI_Op_create(fns[o], 1, &ops[o]), "MPI_Op_create");
+}
+
+const HostOps& host_ops() {
+  static HostOps ops;
   static std::once_flag once;
   std::call_once(once, [] {
     const MpiTable& t = mpi_initialized();
-    check_mpi(t.MPI_Type_contiguous(2, t.byte, &ops.type), "MPI_Type_contiguous");
-    check_mpi(t.MPI_Type_commit(&ops.type), "MPI_Type_commit");
-    const MpiUserFunction fns[2][4] = {
-        {reduce_16<DataType::Float16, ReduceOp::Sum>, reduce_16<DataType::Float16, ReduceOp::Prod>,
-         reduce_16<DataType::Float16, ReduceOp::Max>, reduce_16<DataType::Float16, ReduceOp::Min>},
-        {reduce_16<DataType::BFloat16, ReduceOp::Sum>, reduce_16<DataType::BFloat16, ReduceOp::Prod>,
-         reduce_16<DataType::BFloat16, ReduceOp::Max>, reduce_16<DataType::BFloat16, ReduceOp::Min>}};
-    for (int b = 0; b < 2; ++b)
-      for (int o = 0; o < 4; ++o) check_mpi(t.MPI_Op_create(fns[b][o], 1, &ops.ops[b][o]), "MPI_Op_create");
+    check_mpi(t.MPI_Type_contiguous(2, t.byte, &ops.sixteen_bits), "MPI_Type_contiguous");
+    check_mpi(t.MPI_Type_commit(&ops.sixteen_bits), "MPI_Type_commit");
+    make_ops<DataType::Float16>(t, ops.ops[0]);
+    make_ops<DataType::BFloat16>(t, ops.ops[1]);
+    make_ops<DataType::Int8>(t, ops.ops[2]);
+    make_ops<DataType::UInt8>(t, ops.ops[3]);
   });
   return ops;
 }
-
-bool is_16bit(DataType type) { return type == DataType::Float16 || type == DataType::BFloat16; }
 
 MpiDatatype mpi_type(const MpiTable& t, DataType type) {
   switch (type) {
@@ -66,7 +79,7 @@ MpiDatatype mpi_type(const MpiTable& t, DataType type) {
     case DataType::Float32: return t.float32;
     case DataType::Float64: return t.float64;
     case DataType::Float16:
-    case DataType::BFloat16: return sixteen_bit_ops().type;
+    case DataType::BFloat16: return host_ops().sixteen_bits;
   }
   return t.byte;
 }
@@ -81,7 +94,8 @@ int op_index(ReduceOp op) {
 }
 
 MpiOp mpi_op(const MpiTable& t, DataType type, ReduceOp op) {
-  if (is_16bit(type)) return sixteen_bit_ops().ops[type == DataType::BFloat16][op_index(op)];
+  const int own = host_reduced_index(type);
+  if (own >= 0) return host_ops().ops[own][op_index(op)];
   const MpiOp builtin[4] = {t.sum, t.prod, t.max, t.min};
   return builtin[op_index(op)];
 }
