@@ -88,6 +88,29 @@ with cuda.gpus[1]:
     assert cuda.get_current_device().id == 1
 assert cuda.get_current_device().id == 0
 
+# A @require_context function keeps the thread's device (numba-cuda's rule).
+@cuda.require_context
+def switch_inside():
+    with cuda.gpus[1]:
+        pass
+
+
+try:
+    switch_inside()
+    raise AssertionError("a device switch inside @require_context was accepted")
+except RuntimeError as e:
+    assert str(e) == "Cannot switch CUDA-context.", str(e)
+assert cuda.get_current_device().id == 0
+
+
+@cuda.require_context
+def same_device():
+    with cuda.gpus[0]:
+        return cuda.current_context().device.id
+
+
+assert same_device() == 0
+
 # Arrays remember their device: reading one back from another device's
 # context copies from where it lives.
 with cuda.gpus[1]:

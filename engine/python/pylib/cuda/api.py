@@ -8,6 +8,7 @@ compute capability 9.0 (the GPU target whose kernel language the CPU backend
 implements), the launch limits of such a device, host memory as its memory.
 """
 import contextlib
+import functools
 import threading
 
 import numpy as np
@@ -221,6 +222,7 @@ class Device:
         # The device is the calling thread's (numba pushes the device's
         # context on the thread's context stack); one Device object may be
         # entered by several threads at once.
+        _check_switch(self.id)
         stack = _entered.__dict__.setdefault("devices", [])
         stack.append(_cuhost._current_device_id())
         select_device(self.id)
@@ -275,8 +277,17 @@ def get_current_device():
     return Device(_cuhost._current_device_id())
 
 
+def _check_switch(device_id):
+    # Inside a @require_context function the thread's device is fixed (numba's
+    # attached context): switching raises, as in numba-cuda.
+    attached = getattr(_entered, "attached", None)
+    if attached is not None and attached != device_id:
+        raise RuntimeError("Cannot switch CUDA-context.")
+
+
 def select_device(device_id):
-    """Make device `device_id` current; returns its Device."""
+    """Make device `device_id` current for the calling thread; returns its Device."""
+    _check_switch(int(device_id))
     _cuhost._select_device(int(device_id))
     return Device(int(device_id))
 
@@ -410,8 +421,21 @@ def current_context(devnum=None):
 
 
 def require_context(fn):
-    """numba's decorator: the context is made current on demand here."""
-    return fn
+    """numba's decorator: `fn` runs on the calling thread's device (contexts
+    are made current on demand here) and cannot switch to another device
+    (RuntimeError "Cannot switch CUDA-context.")."""
+
+    @functools.wraps(fn)
+    def _require_cuda_context(*args, **kwargs):
+        if getattr(_entered, "attached", None) is not None:
+            return fn(*args, **kwargs)
+        _entered.attached = _cuhost._current_device_id()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _entered.attached = None
+
+    return _require_cuda_context
 
 
 def close():
