@@ -87,9 +87,8 @@ static bool is_cuhost_option(const std::string& token, bool long_only, bool& val
 }
 
 static bool takes_value(const std::string& token) {
-  static const std::set<std::string> with_value = {"--backend",     "-b",       "--device", "-d",
-                                                   "--streams",     "--output", "-o",       "--plugin-path",
-                                                   "--nccl-devices"};
+  static const std::set<std::string> with_value = {
+      "--backend", "-b", "--device", "-d", "--streams", "--output", "-o", "--plugin-path", "--nccl-devices"};
   return with_value.count(token) > 0;
 }
 

@@ -92,9 +92,8 @@ int device_of_stream(CUstream stream) {
 int device_of_pointer(std::uintptr_t pointer) {
   const DriverTable& d = driver();
   int ordinal = -1;
-  if (!d.cuPointerGetAttribute ||
-      d.cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, static_cast<CUdeviceptr>(pointer)) !=
-          CUDA_SUCCESS)
+  if (!d.cuPointerGetAttribute || d.cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                                                          static_cast<CUdeviceptr>(pointer)) != CUDA_SUCCESS)
     return -1;
   return ordinal;
 }

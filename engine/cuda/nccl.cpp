@@ -33,8 +33,8 @@ Loaded& load() {
       return;
     }
     std::string missing;
-#define CUHOST_NCCL_FN(fn, required)                                                          \
-  loaded.table.fn = reinterpret_cast<decltype(loaded.table.fn)>(dlsym(lib, #fn));             \
+#define CUHOST_NCCL_FN(fn, required)                                              \
+  loaded.table.fn = reinterpret_cast<decltype(loaded.table.fn)>(dlsym(lib, #fn)); \
   if (!loaded.table.fn && (required)) missing += std::string(missing.empty() ? "" : ", ") + #fn;
 #include "cuda/nccl_api.inc"
 #undef CUHOST_NCCL_FN

@@ -19,8 +19,8 @@ struct NcclTable {
 
 struct NcclStatus {
   bool available = false;
-  std::string reason;  // why not, e.g. "libnccl.so.2 could not be loaded (...)"
-  int version = 0;     // ncclGetVersion: 22809 for 2.28.9
+  std::string reason;   // why not, e.g. "libnccl.so.2 could not be loaded (...)"
+  int version = 0;      // ncclGetVersion: 22809 for 2.28.9
   std::string library;  // the name it was loaded under
 };
 

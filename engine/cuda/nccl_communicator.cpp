@@ -72,14 +72,13 @@ class NcclCommunicator final : public dist::Communicator {
   }
   void reduce_scatter(const void* send, void* recv, std::size_t recv_count, dist::DataType type, dist::ReduceOp op,
                       std::uintptr_t stream) override {
-    check_nccl(
-        nccl().ncclReduceScatter(send, recv, recv_count, nccl_type(type), nccl_op(op), comm_, as_stream(stream)),
-        "ncclReduceScatter", comm_);
+    check_nccl(nccl().ncclReduceScatter(send, recv, recv_count, nccl_type(type), nccl_op(op), comm_, as_stream(stream)),
+               "ncclReduceScatter", comm_);
   }
   void all_gather(const void* send, void* recv, std::size_t send_count, dist::DataType type,
                   std::uintptr_t stream) override {
-    check_nccl(nccl().ncclAllGather(send, recv, send_count, nccl_type(type), comm_, as_stream(stream)),
-               "ncclAllGather", comm_);
+    check_nccl(nccl().ncclAllGather(send, recv, send_count, nccl_type(type), comm_, as_stream(stream)), "ncclAllGather",
+               comm_);
   }
   void send(const void* data, std::size_t count, dist::DataType type, int peer, std::uintptr_t stream) override {
     check_nccl(nccl().ncclSend(data, count, nccl_type(type), peer, comm_, as_stream(stream)), "ncclSend", comm_);

@@ -33,8 +33,8 @@ class Communicator {
   virtual ~Communicator() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
-  virtual int device() const = 0;          // the device its buffers live on
-  virtual const char* carrier() const = 0;  // "nccl", "mpi" or "self"
+  virtual int device() const = 0;             // the device its buffers live on
+  virtual const char* carrier() const = 0;    // "nccl", "mpi" or "self"
   virtual std::uintptr_t handle() const = 0;  // the ncclComm_t, MPI_Comm or 0
 
   virtual void all_reduce(const void* send, void* recv, std::size_t count, DataType type, ReduceOp op,

@@ -11,7 +11,7 @@ struct LauncherEnvironment {
   bool launched = false;  // a launcher's variables were found
   int rank = 0;           // in the whole job
   int size = 1;
-  int local_rank = -1;  // on this host; -1 when not launched
+  int local_rank = -1;        // on this host; -1 when not launched
   const char* launcher = "";  // "Open MPI", "MPICH/PMI", "Slurm"
 };
 

@@ -142,8 +142,8 @@ class MpiCommunicator final : public Communicator {
     const bool in_place = send == recv;
     in_chunks(count, [&](std::size_t first, int n) {
       const void* s = in_place ? mpi_in_place() : static_cast<const char*>(send) + first * es;
-      check_mpi(t_.MPI_Allreduce(s, static_cast<char*>(recv) + first * es, n, mpi_type(t_, type),
-                                 mpi_op(t_, type, op), t_.comm_world),
+      check_mpi(t_.MPI_Allreduce(s, static_cast<char*>(recv) + first * es, n, mpi_type(t_, type), mpi_op(t_, type, op),
+                                 t_.comm_world),
                 "MPI_Allreduce");
     });
     if (op == ReduceOp::Avg) divide_elements(recv, count, type, size_);
@@ -196,8 +196,7 @@ class MpiCommunicator final : public Communicator {
       copy.assign(static_cast<const char*>(send), static_cast<const char*>(send) + block);
       s = copy.data();
     }
-    check_mpi(t_.MPI_Allgather(s, n, mpi_type(t_, type), recv, n, mpi_type(t_, type), t_.comm_world),
-              "MPI_Allgather");
+    check_mpi(t_.MPI_Allgather(s, n, mpi_type(t_, type), recv, n, mpi_type(t_, type), t_.comm_world), "MPI_Allgather");
   }
 
   void send(const void* data, std::size_t count, DataType type, int peer, std::uintptr_t) override {

@@ -28,16 +28,19 @@ void copy(void* dst, const void* src, std::size_t bytes) {
 
 void check_root(int root, const char* what) {
   if (root != 0)
-    throw UserError(ErrorKind::ValueError, concat(what, ": root ", root, " is not a rank of this communicator (size 1)"));
+    throw UserError(ErrorKind::ValueError,
+                    concat(what, ": root ", root, " is not a rank of this communicator (size 1)"));
 }
 
 void check_peer(int peer, const char* what) {
   if (peer != 0)
-    throw UserError(ErrorKind::ValueError, concat(what, ": peer ", peer, " is not a rank of this communicator (size 1)"));
+    throw UserError(ErrorKind::ValueError,
+                    concat(what, ": peer ", peer, " is not a rank of this communicator (size 1)"));
   if (t_group_depth == 0)
     throw UserError(ErrorKind::ValueError,
-                    concat(what, " to itself outside a group never completes (NCCL would wait forever); bracket the "
-                                 "send and its receive with `with nccl.group():`"));
+                    concat(what,
+                           " to itself outside a group never completes (NCCL would wait forever); bracket the "
+                           "send and its receive with `with nccl.group():`"));
 }
 
 class SelfCommunicator final : public Communicator {

@@ -35,8 +35,7 @@ bool check_array_device(const char* kernel, Py_ssize_t argument, int array_devic
                "kernel '%s': argument %zd is an array on device %d, but the kernel runs on device %d (the current "
                "device), and device %d cannot access the memory of device %d (no peer access between them); copy "
                "the array to device %d first, or launch inside `with cuda.gpus[%d]:`",
-               kernel, argument, array_device, launch_device, launch_device, array_device, launch_device,
-               array_device);
+               kernel, argument, array_device, launch_device, launch_device, array_device, launch_device, array_device);
   return false;
 }
 

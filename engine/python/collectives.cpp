@@ -43,8 +43,8 @@ bool on_gpu() { return runtime::session().backend == Backend::Cuda; }
 // A buffer argument of a collective.
 struct Buffer {
   void* data = nullptr;
-  std::size_t count = 0;       // elements
-  std::size_t itemsize = 0;    // bytes per element
+  std::size_t count = 0;     // elements
+  std::size_t itemsize = 0;  // bytes per element
   const ir::Type* dtype = nullptr;
   bool typed = false;  // dtype is one of NCCL's types (below)
   dist::DataType type = dist::DataType::UInt8;
@@ -141,8 +141,7 @@ bool same_dtype(const Buffer& a, const Buffer& b, const char* op) {
 
 bool count_is(const Buffer& b, std::size_t expected, const char* op, const char* role, const char* why) {
   if (b.count == expected) return true;
-  PyErr_Format(PyExc_ValueError, "%s: %s has %zu elements but %zu are expected (%s)", op, role, b.count, expected,
-               why);
+  PyErr_Format(PyExc_ValueError, "%s: %s has %zu elements but %zu are expected (%s)", op, role, b.count, expected, why);
   return false;
 }
 
@@ -156,9 +155,7 @@ bool check_rank(const dist::Communicator& comm, int r, const char* op, const cha
 // The element type and count a buffer travels as: its own type, or bytes
 // for types NCCL does not know (data movement needs no arithmetic).
 dist::DataType moved_type(const Buffer& b) { return b.typed ? b.type : dist::DataType::UInt8; }
-std::size_t moved_count(const Buffer& b, std::size_t elements) {
-  return b.typed ? elements : elements * b.itemsize;
-}
+std::size_t moved_count(const Buffer& b, std::size_t elements) { return b.typed ? elements : elements * b.itemsize; }
 
 // The stream of a collective: None -> the communicator's device's default
 // stream; a stream of another device is refused.
@@ -175,8 +172,8 @@ bool collective_stream(PyObject* arg, const dist::Communicator& comm, const char
   if (is_default) {
     *handle = runtime::default_launch_stream(comm.device());
   } else if (owner >= 0 && owner != comm.device()) {
-    PyErr_Format(PyExc_ValueError, "%s: the stream belongs to device %d, but this communicator works on device %d",
-                 op, owner, comm.device());
+    PyErr_Format(PyExc_ValueError, "%s: the stream belongs to device %d, but this communicator works on device %d", op,
+                 owner, comm.device());
     return false;
   }
   return true;
@@ -270,9 +267,9 @@ PyObject* m_broadcast(PyObject* self, PyObject* args) {
       !collective_stream(stream_obj, c, "broadcast", &stream))
     return nullptr;
   s = r;
-  if (send_obj != Py_None && !(read_buffer(send_obj, "broadcast", "the send array", false, c, &s) &&
-                               same_dtype(s, r, "broadcast") &&
-                               count_is(r, s.count, "broadcast", "the receive array", "as many as the send array")))
+  if (send_obj != Py_None &&
+      !(read_buffer(send_obj, "broadcast", "the send array", false, c, &s) && same_dtype(s, r, "broadcast") &&
+        count_is(r, s.count, "broadcast", "the receive array", "as many as the send array")))
     return nullptr;
   return run(c, [&] { c.broadcast(s.data, r.data, moved_count(r, r.count), moved_type(r), root, stream); });
 }
@@ -352,15 +349,14 @@ void communicator_dealloc(PyObject* o) {
   Py_TYPE(o)->tp_free(o);
 }
 
-PyMethodDef g_methods[] = {
-    {"all_reduce", m_all_reduce, METH_VARARGS, "all_reduce(send, recv, op, stream)"},
-    {"reduce", m_reduce, METH_VARARGS, "reduce(send, recv, op, root, stream)"},
-    {"broadcast", m_broadcast, METH_VARARGS, "broadcast(send, recv, root, stream)"},
-    {"reduce_scatter", m_reduce_scatter, METH_VARARGS, "reduce_scatter(send, recv, op, stream)"},
-    {"all_gather", m_all_gather, METH_VARARGS, "all_gather(send, recv, stream)"},
-    {"send", m_send, METH_VARARGS, "send(array, peer, stream)"},
-    {"recv", m_recv, METH_VARARGS, "recv(array, peer, stream)"},
-    {nullptr, nullptr, 0, nullptr}};
+PyMethodDef g_methods[] = {{"all_reduce", m_all_reduce, METH_VARARGS, "all_reduce(send, recv, op, stream)"},
+                           {"reduce", m_reduce, METH_VARARGS, "reduce(send, recv, op, root, stream)"},
+                           {"broadcast", m_broadcast, METH_VARARGS, "broadcast(send, recv, root, stream)"},
+                           {"reduce_scatter", m_reduce_scatter, METH_VARARGS, "reduce_scatter(send, recv, op, stream)"},
+                           {"all_gather", m_all_gather, METH_VARARGS, "all_gather(send, recv, stream)"},
+                           {"send", m_send, METH_VARARGS, "send(array, peer, stream)"},
+                           {"recv", m_recv, METH_VARARGS, "recv(array, peer, stream)"},
+                           {nullptr, nullptr, 0, nullptr}};
 
 PyGetSetDef g_getset[] = {
     {"rank", get_rank, nullptr, "This communicator's rank.", nullptr},
@@ -416,9 +412,9 @@ PyObject* py_collectives_info(PyObject*, PyObject*) {
   const cuda::NcclStatus& n = cuda::nccl_status();
   const dist::MpiStatus& m = dist::mpi_status();
   return Py_BuildValue("{s:O,s:s,s:s,s:O,s:s,s:s}", "nccl", n.available ? Py_True : Py_False, "nccl_version",
-                       n.available ? cuda::nccl_version_string(n.version).c_str() : "", "nccl_reason",
-                       n.reason.c_str(), "mpi", m.available ? Py_True : Py_False, "mpi_library", m.library.c_str(),
-                       "mpi_reason", m.reason.c_str());
+                       n.available ? cuda::nccl_version_string(n.version).c_str() : "", "nccl_reason", n.reason.c_str(),
+                       "mpi", m.available ? Py_True : Py_False, "mpi_library", m.library.c_str(), "mpi_reason",
+                       m.reason.c_str());
 }
 
 PyMethodDef g_functions[] = {

@@ -181,30 +181,28 @@ PyObject* py_can_access_peer(PyObject*, PyObject* args) {
 // _close(): waits for every device cuhost used, unloads every kernel module
 // (their teardown callbacks run) and drops the calling thread's device
 // choice, as numba-cuda's close() drops the thread's context.
-PyObject* py_close(PyObject*, PyObject*) {
-  CUHOST_PY_GUARD(
-      {
-        if (!cpu()) {
-          for (int device : runtime::devices_in_use()) {
-            runtime::DeviceScope scope(device);
-            runtime::make_device_current(device);
-            Py_BEGIN_ALLOW_THREADS;
-            try {
-              cuda::synchronize_context();
-            } catch (...) {
-              Py_BLOCK_THREADS;
-              throw;
-            }
-            Py_END_ALLOW_THREADS;
+PyObject* py_close(PyObject*, PyObject*){CUHOST_PY_GUARD(
+    {
+      if (!cpu()) {
+        for (int device : runtime::devices_in_use()) {
+          runtime::DeviceScope scope(device);
+          runtime::make_device_current(device);
+          Py_BEGIN_ALLOW_THREADS;
+          try {
+            cuda::synchronize_context();
+          } catch (...) {
+            Py_BLOCK_THREADS;
+            throw;
           }
-          cuda::unload_all_modules();
+          Py_END_ALLOW_THREADS;
         }
-        runtime::forget_selected_device();
-        if (!cpu()) runtime::make_context_current();
-        Py_RETURN_NONE;
-      },
-      nullptr)
-}
+        cuda::unload_all_modules();
+      }
+      runtime::forget_selected_device();
+      if (!cpu()) runtime::make_context_current();
+      Py_RETURN_NONE;
+    },
+    nullptr)}
 
 PyObject* py_memory_info(PyObject*, PyObject*) {
   if (cpu()) {

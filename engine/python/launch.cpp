@@ -370,8 +370,8 @@ unsigned forall_block(LaunchPlan* plan, int device, unsigned shared) {
   if (runtime::session().backend != Backend::Cuda) return 256;
   if (shared == 0 && plan->forall_block) return plan->forall_block;  // one occupancy query per specialization
   int min_grid = 0, block = 0;
-  cuda::check(cuda::driver().cuOccupancyMaxPotentialBlockSize(&min_grid, &block, plan->loaded.function(plan->kernel, device),
-                                                              nullptr, shared, 0),
+  cuda::check(cuda::driver().cuOccupancyMaxPotentialBlockSize(
+                  &min_grid, &block, plan->loaded.function(plan->kernel, device), nullptr, shared, 0),
               "cuOccupancyMaxPotentialBlockSize", plan->kernel->name);
   unsigned chosen = block > 0 ? static_cast<unsigned>(block) : 128;
   if (shared == 0) plan->forall_block = chosen;

@@ -202,14 +202,13 @@ PyObject* py_stream(PyObject*, PyObject*){CUHOST_PY_GUARD(
     },
     nullptr)}
 
-PyObject* py_default_stream(PyObject*, PyObject*){
-    CUHOST_PY_GUARD(
-        {
-          PyObject* s = new_stream_object(default_launch_stream(), "default", nullptr);
-          if (s) as_stream(s)->device = runtime::current_device();
-          return s;
-        },
-        nullptr)}
+PyObject* py_default_stream(PyObject*, PyObject*){CUHOST_PY_GUARD(
+    {
+      PyObject* s = new_stream_object(default_launch_stream(), "default", nullptr);
+      if (s) as_stream(s)->device = runtime::current_device();
+      return s;
+    },
+    nullptr)}
 
 PyObject* py_legacy_default_stream(PyObject*, PyObject*) {
   return new_stream_object(cpu() ? 0 : reinterpret_cast<std::uintptr_t>(CU_STREAM_LEGACY), "legacy default", nullptr);

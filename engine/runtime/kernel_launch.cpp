@@ -2,7 +2,6 @@
 // kernel_launch.h).
 #include "runtime/kernel_launch.h"
 
-
 namespace cuhost::runtime {
 
 int LoadedKernel::slot(int device) {

@@ -113,7 +113,8 @@ class RuntimeImpl final : public Runtime {
     }
     check_device(device);
     std::lock_guard<std::mutex> lock(s.mutex);
-    for (auto& cached : s.launch_stream) cached.store(0, std::memory_order_release);  // resolved again at the next launch
+    for (auto& cached : s.launch_stream)
+      cached.store(0, std::memory_order_release);  // resolved again at the next launch
     for (auto& entry : s.streams)
       if (entry.name == name) {
         entry.handle = cu_stream;

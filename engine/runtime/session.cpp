@@ -58,8 +58,8 @@ Backend resolve_backend(const RuntimeOptions& options, Session& s) {
         throw UserError(ErrorKind::CudaSupportError,
                         "--backend cuda was requested but CUDA is unavailable: " + status.reason);
       if (device < 0 || device >= status.device_count)
-        throw UserError(ErrorKind::CudaSupportError,
-                        concat("--device ", device, " does not exist (", status.device_count, " CUDA device(s) found)"));
+        throw UserError(ErrorKind::CudaSupportError, concat("--device ", device, " does not exist (",
+                                                            status.device_count, " CUDA device(s) found)"));
       return Backend::Cuda;
     case Backend::Auto:
       if (status.available && device >= 0 && device < status.device_count) return Backend::Cuda;

@@ -26,10 +26,10 @@ struct LentStream {
 constexpr int kSessionDevices = 64;  // devices with a cached default launch stream
 
 struct Session {
-  Backend backend = Backend::Cpu;  // resolved: never Auto
-  int device = 0;                  // the host's default device (threads that chose none use it)
-  bool bounds_check = true;        // CPU backend default
-  std::string fallback_reason;     // why Auto chose the CPU
+  Backend backend = Backend::Cpu;   // resolved: never Auto
+  int device = 0;                   // the host's default device (threads that chose none use it)
+  bool bounds_check = true;         // CPU backend default
+  std::string fallback_reason;      // why Auto chose the CPU
   std::vector<LentStream> streams;  // in registration order
   std::vector<HostBuffer> buffers;
   std::vector<std::string> plugin_paths;

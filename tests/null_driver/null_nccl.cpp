@@ -54,7 +54,7 @@ struct Transfer {
 
 struct Clique {
   int size = 0;
-  std::vector<std::deque<Part>> parts;                // per rank
+  std::vector<std::deque<Part>> parts;                               // per rank
   std::map<std::pair<int, int>, std::deque<Transfer>> sends, recvs;  // (from, to)
 };
 
@@ -88,7 +88,7 @@ uint16_t float_to_half(float f) {  // nearest even, enough for the small values 
   if (a >= 65520.0f) return static_cast<uint16_t>(sign | 0x7c00);
   if (a < 6.103515625e-05f) return static_cast<uint16_t>(sign | static_cast<uint32_t>(std::nearbyint(a * 16777216.0f)));
   int e;
-  float m = std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
+  float m = std::frexp(a, &e);                                         // a = m * 2^e, m in [0.5, 1)
   uint32_t mant = static_cast<uint32_t>(std::nearbyint(m * 2048.0f));  // 11 bits
   if (mant == 2048) {
     mant = 1024;
@@ -295,8 +295,8 @@ __attribute__((visibility("default"))) ncclResult_t ncclBroadcast(const void* s,
   return post(comm, Part{Kind::Broadcast, s, r, n, t, ncclSum, root});
 }
 __attribute__((visibility("default"))) ncclResult_t ncclReduceScatter(const void* s, void* r, size_t n,
-                                                                      ncclDataType_t t, ncclRedOp_t op,
-                                                                      ncclComm_t comm, cudaStream_t) {
+                                                                      ncclDataType_t t, ncclRedOp_t op, ncclComm_t comm,
+                                                                      cudaStream_t) {
   return post(comm, Part{Kind::ReduceScatter, s, r, n, t, op, 0});
 }
 __attribute__((visibility("default"))) ncclResult_t ncclAllGather(const void* s, void* r, size_t n, ncclDataType_t t,
