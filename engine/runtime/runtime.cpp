@@ -13,6 +13,7 @@
 
 #include "cuda/context.h"
 #include "cuda/driver.h"
+#include "cuda/nccl.h"
 #include "cuda/stream.h"
 #include "cuda/toolkit_info.h"
 #include "ir/type_parser.h"
@@ -88,6 +89,13 @@ class RuntimeImpl final : public Runtime {
     } else {
       out << "  CUDA driver none: " << status.reason << "; the CPU backend serves\n";
     }
+    const cuda::NcclStatus& nccl = cuda::nccl_status();
+    if (nccl.available)
+      out << "  NCCL        " << cuda::nccl_version_string(nccl.version) << " (" << nccl.library << ")\n";
+    else
+      out << "  NCCL        none: " << nccl.reason << "\n";
+    const dist::MpiStatus& mpi = dist::mpi_status();
+    out << "  MPI         " << (mpi.available ? mpi.library : "none: " + mpi.reason) << "\n";
     out << "backends: cpu (LLVM ORC, available)";
     out << (status.available ? ", cuda (available)" : ", cuda (unavailable)") << "\n";
     out << "backend in use: " << backend_name(runtime::session().backend) << "\n";
