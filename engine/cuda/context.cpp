@@ -69,6 +69,8 @@ CUcontext use_primary_context(int ordinal) {
   return make_primary_context_current(ordinal);
 }
 
+void context_may_have_changed() { t_made_current = nullptr; }
+
 void restore_current_context(CUcontext ctx) {
   check(driver().cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
   t_made_current = ctx;

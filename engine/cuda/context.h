@@ -31,6 +31,11 @@ CUcontext make_primary_context_current(int ordinal);
 // back before cuhost launches there again.
 CUcontext use_primary_context(int ordinal);
 
+// Forgets what cuhost last made current on this thread, so the next
+// use_primary_context asks the driver: after calls into libraries that may
+// switch the thread's context themselves (NCCL calls cudaSetDevice).
+void context_may_have_changed();
+
 // Makes `ctx` (a context saved with cuCtxGetCurrent before a switch, maybe
 // null) current again on this thread.
 void restore_current_context(CUcontext ctx);

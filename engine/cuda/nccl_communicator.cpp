@@ -42,12 +42,20 @@ ncclRedOp_t nccl_op(dist::ReduceOp op) {
 
 cudaStream_t as_stream(std::uintptr_t s) { return reinterpret_cast<cudaStream_t>(s); }
 
+// Checks an NCCL call's result. NCCL may switch the thread's device
+// (cudaSetDevice) inside, so cuhost's record of the current context is
+// dropped first.
+void checked(ncclResult_t result, const char* function, ncclComm_t comm = nullptr) {
+  context_may_have_changed();
+  check_nccl(result, function, comm);
+}
+
 class NcclCommunicator final : public dist::Communicator {
  public:
   NcclCommunicator(ncclComm_t comm, int device) : comm_(comm), device_(device) {
     const NcclTable& t = nccl();
-    check_nccl(t.ncclCommUserRank(comm_, &rank_), "ncclCommUserRank", comm_);
-    check_nccl(t.ncclCommCount(comm_, &size_), "ncclCommCount", comm_);
+    checked(t.ncclCommUserRank(comm_, &rank_), "ncclCommUserRank", comm_);
+    checked(t.ncclCommCount(comm_, &size_), "ncclCommCount", comm_);
   }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
@@ -57,37 +65,37 @@ class NcclCommunicator final : public dist::Communicator {
 
   void all_reduce(const void* send, void* recv, std::size_t count, dist::DataType type, dist::ReduceOp op,
                   std::uintptr_t stream) override {
-    check_nccl(nccl().ncclAllReduce(send, recv, count, nccl_type(type), nccl_op(op), comm_, as_stream(stream)),
-               "ncclAllReduce", comm_);
+    checked(nccl().ncclAllReduce(send, recv, count, nccl_type(type), nccl_op(op), comm_, as_stream(stream)),
+            "ncclAllReduce", comm_);
   }
   void reduce(const void* send, void* recv, std::size_t count, dist::DataType type, dist::ReduceOp op, int root,
               std::uintptr_t stream) override {
-    check_nccl(nccl().ncclReduce(send, recv, count, nccl_type(type), nccl_op(op), root, comm_, as_stream(stream)),
-               "ncclReduce", comm_);
+    checked(nccl().ncclReduce(send, recv, count, nccl_type(type), nccl_op(op), root, comm_, as_stream(stream)),
+            "ncclReduce", comm_);
   }
   void broadcast(const void* send, void* recv, std::size_t count, dist::DataType type, int root,
                  std::uintptr_t stream) override {
-    check_nccl(nccl().ncclBroadcast(send, recv, count, nccl_type(type), root, comm_, as_stream(stream)),
-               "ncclBroadcast", comm_);
+    checked(nccl().ncclBroadcast(send, recv, count, nccl_type(type), root, comm_, as_stream(stream)), "ncclBroadcast",
+            comm_);
   }
   void reduce_scatter(const void* send, void* recv, std::size_t recv_count, dist::DataType type, dist::ReduceOp op,
                       std::uintptr_t stream) override {
-    check_nccl(nccl().ncclReduceScatter(send, recv, recv_count, nccl_type(type), nccl_op(op), comm_, as_stream(stream)),
-               "ncclReduceScatter", comm_);
+    checked(nccl().ncclReduceScatter(send, recv, recv_count, nccl_type(type), nccl_op(op), comm_, as_stream(stream)),
+            "ncclReduceScatter", comm_);
   }
   void all_gather(const void* send, void* recv, std::size_t send_count, dist::DataType type,
                   std::uintptr_t stream) override {
-    check_nccl(nccl().ncclAllGather(send, recv, send_count, nccl_type(type), comm_, as_stream(stream)), "ncclAllGather",
-               comm_);
+    checked(nccl().ncclAllGather(send, recv, send_count, nccl_type(type), comm_, as_stream(stream)), "ncclAllGather",
+            comm_);
   }
   void send(const void* data, std::size_t count, dist::DataType type, int peer, std::uintptr_t stream) override {
-    check_nccl(nccl().ncclSend(data, count, nccl_type(type), peer, comm_, as_stream(stream)), "ncclSend", comm_);
+    checked(nccl().ncclSend(data, count, nccl_type(type), peer, comm_, as_stream(stream)), "ncclSend", comm_);
   }
   void recv(void* data, std::size_t count, dist::DataType type, int peer, std::uintptr_t stream) override {
-    check_nccl(nccl().ncclRecv(data, count, nccl_type(type), peer, comm_, as_stream(stream)), "ncclRecv", comm_);
+    checked(nccl().ncclRecv(data, count, nccl_type(type), peer, comm_, as_stream(stream)), "ncclRecv", comm_);
   }
-  void group_start() override { check_nccl(nccl().ncclGroupStart(), "ncclGroupStart"); }
-  void group_end() override { check_nccl(nccl().ncclGroupEnd(), "ncclGroupEnd"); }
+  void group_start() override { checked(nccl().ncclGroupStart(), "ncclGroupStart"); }
+  void group_end() override { checked(nccl().ncclGroupEnd(), "ncclGroupEnd"); }
 
  private:
   ncclComm_t comm_;
@@ -102,7 +110,7 @@ std::vector<std::shared_ptr<dist::Communicator>> make_nccl_communicators(const s
   const NcclTable& t = nccl();
   std::vector<ncclComm_t> comms(devices.size(), nullptr);
   for (int d : devices) primary_context(d);  // NCCL uses the primary contexts cuhost shares
-  check_nccl(t.ncclCommInitAll(comms.data(), static_cast<int>(devices.size()), devices.data()), "ncclCommInitAll");
+  checked(t.ncclCommInitAll(comms.data(), static_cast<int>(devices.size()), devices.data()), "ncclCommInitAll");
   std::vector<std::shared_ptr<dist::Communicator>> out;
   for (std::size_t i = 0; i < devices.size(); ++i)
     out.push_back(std::make_shared<NcclCommunicator>(comms[i], devices[i]));
@@ -111,7 +119,7 @@ std::vector<std::shared_ptr<dist::Communicator>> make_nccl_communicators(const s
 
 std::string make_nccl_unique_id() {
   ncclUniqueId id;
-  check_nccl(nccl().ncclGetUniqueId(&id), "ncclGetUniqueId");
+  checked(nccl().ncclGetUniqueId(&id), "ncclGetUniqueId");
   return std::string(id.internal, sizeof id.internal);
 }
 
@@ -123,7 +131,7 @@ std::shared_ptr<dist::Communicator> make_nccl_rank_communicator(const std::strin
   std::memcpy(id.internal, unique_id.data(), sizeof id.internal);
   make_primary_context_current(device);
   ncclComm_t comm = nullptr;
-  check_nccl(t.ncclCommInitRank(&comm, size, id, rank), "ncclCommInitRank");
+  checked(t.ncclCommInitRank(&comm, size, id, rank), "ncclCommInitRank");
   return std::make_shared<NcclCommunicator>(comm, device);
 }
 
