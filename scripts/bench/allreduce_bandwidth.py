@@ -105,9 +105,12 @@ def run_cuhost():
         rows.append((nbytes, (time.perf_counter() - start) / args.iters))
         buffers.clear()
     if comms[0].rank == 0:
-        version = nccl.get_version()
-        carrier = "NCCL %s" % ".".join(map(str, version)) if comms[0].carrier == "nccl" else comms[0].carrier
-        report(world, rows, "cuhost (%s, %s)" % (carrier, "one process" if len(comms) > 1 or world == 1 else "MPI"))
+        scope = "one process" if len(comms) == world else "MPI ranks"
+        if comms[0].carrier == "nccl":
+            label = "cuhost (NCCL %s, %s)" % (".".join(map(str, nccl.get_version())), scope)
+        else:
+            label = "cuhost (%s, CPU backend)" % ("MPI" if comms[0].carrier == "mpi" else "one rank")
+        report(world, rows, label)
 
 
 if args.torch:
