@@ -18,4 +18,8 @@ struct LauncherEnvironment {
 // Read once per process.
 const LauncherEnvironment& launcher_environment();
 
+// What `lookup` (getenv, or a test's table) says; launcher_environment() is
+// this over the process environment.
+LauncherEnvironment read_launcher_environment(const char* (*lookup)(const char* name));
+
 }  // namespace cuhost::dist
