@@ -60,7 +60,8 @@ TEST_CASE("a rank reads its place from the launcher's environment", "[dist]") {
   CHECK((e.launched && e.rank == 5 && e.size == 8 && e.local_rank == 5));
 
   for (auto bad : std::vector<std::map<std::string, std::string>>{
-           {}, {{"OMPI_COMM_WORLD_RANK", "x"}, {"OMPI_COMM_WORLD_SIZE", "2"}},
+           {},
+           {{"OMPI_COMM_WORLD_RANK", "x"}, {"OMPI_COMM_WORLD_SIZE", "2"}},
            {{"OMPI_COMM_WORLD_RANK", "2"}, {"OMPI_COMM_WORLD_SIZE", "2"}},
            {{"OMPI_COMM_WORLD_RANK", "-1"}, {"OMPI_COMM_WORLD_SIZE", "2"}}}) {
     g_env = bad;
