@@ -86,7 +86,7 @@ TEST_CASE("help and version need no command", "[cli]") {
   CHECK(parse({"--version"}).version);
 }
 
-TEST_CASE("--nccl lends communicators; --nccl-devices names the devices of one process", "[cli]") {
+TEST_CASE("the nccl options lend communicators and name the devices of one process", "[cli]") {
   CommandLine cl = parse({"--nccl", "run", "k.py", "--nccl"});
   CHECK(cl.communicators);
   CHECK(cl.communicator_options.scope == cuhost::CommunicatorOptions::Scope::Auto);
