@@ -24,6 +24,8 @@ struct CommandLine {
   bool device_given = false;
   bool kernel_timeout_given = false;
   RuntimeOptions options;
+  bool communicators = false;  // --nccl: create communicators for the script
+  CommunicatorOptions communicator_options;
   bool help = false;
   bool version = false;
   bool json = false;   // bench: also write JSON

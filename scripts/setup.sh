@@ -10,6 +10,7 @@ packages=(
   llvm-19-dev llvm-19-tools clang-19 libclang-19-dev
   libpython3.11-dev python3.11 python3-numpy python3-cffi python3-pycparser python3-ply python3-pytest python3-pip
   libboost-program-options-dev catch2 clang-format libtomlplusplus-dev xz-utils
+  openmpi-bin libopenmpi-dev
 )
 
 missing=()

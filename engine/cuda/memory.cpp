@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "cuda/context.h"
 #include "cuda/driver.h"
 #include "support/diagnostics.h"
 
@@ -73,6 +74,14 @@ void copy_device_to_device(std::uintptr_t dst, std::uintptr_t src, std::size_t b
                            bool synchronous) {
   if (!bytes) return;
   CUHOST_CU(cuMemcpyDtoDAsync, static_cast<CUdeviceptr>(dst), static_cast<CUdeviceptr>(src), bytes, stream);
+  finish(stream, synchronous);
+}
+
+void copy_peer(std::uintptr_t dst, int dst_device, std::uintptr_t src, int src_device, std::size_t bytes,
+               CUstream stream, bool synchronous) {
+  if (!bytes) return;
+  CUHOST_CU(cuMemcpyPeerAsync, static_cast<CUdeviceptr>(dst), primary_context(dst_device),
+            static_cast<CUdeviceptr>(src), primary_context(src_device), bytes, stream);
   finish(stream, synchronous);
 }
 

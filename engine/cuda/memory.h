@@ -24,6 +24,10 @@ void copy_host_to_device(std::uintptr_t dst, const void* src, std::size_t bytes,
 void copy_device_to_host(void* dst, std::uintptr_t src, std::size_t bytes, CUstream stream, bool synchronous);
 void copy_device_to_device(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes, CUstream stream,
                            bool synchronous);
+// A copy between the memory of two devices (cuMemcpyPeerAsync): `dst` lives
+// on `dst_device`, `src` on `src_device`; `stream` may belong to either.
+void copy_peer(std::uintptr_t dst, int dst_device, std::uintptr_t src, int src_device, std::size_t bytes,
+               CUstream stream, bool synchronous);
 
 // (free, total) bytes of the current context's device.
 void memory_info(std::size_t* free_bytes, std::size_t* total_bytes);

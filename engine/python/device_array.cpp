@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ir/layout.h"
+#include "python/array_devices.h"
 #include "python/errors.h"
 #include "python/record_dtype.h"
 #include "python/stream_view.h"
@@ -136,6 +137,7 @@ DeviceArrayObject* alloc_object() {
   self->kernel_type = nullptr;
   self->data = 0;
   self->itemsize = 0;
+  self->device = -1;
   self->ndim = 0;
   self->readonly = false;
   return self;
@@ -207,6 +209,7 @@ PyObject* new_device_array(int ndim, const std::int64_t* shape, const std::int64
       {
         self->memory = runtime::DeviceAllocation::allocate(static_cast<std::size_t>(bytes));
         self->data = self->memory->address();
+        self->device = self->memory->device();
         return result;
       },
       (Py_DECREF(result), nullptr))
@@ -224,6 +227,7 @@ PyObject* new_device_view(DeviceArrayObject* owner, PyObject* base, std::uintptr
     return nullptr;
   }
   set_stream(self, stream);
+  self->device = owner ? owner->device : device_of_borrowed(data);
   if (owner) {
     self->memory = owner->memory;
     if (owner->base) {

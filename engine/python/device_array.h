@@ -25,6 +25,7 @@ struct DeviceArrayObject {
   const ir::Type* kernel_type;
   std::uintptr_t data;
   std::int64_t itemsize;
+  int device;  // where the memory lives: the allocation's device, or a borrowed pointer's (-1: unknown)
   int ndim;
   bool readonly;
   std::int64_t shape[kMaxDims];

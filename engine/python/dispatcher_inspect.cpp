@@ -14,6 +14,7 @@
 #include "python/errors.h"
 #include "python/stream_view.h"
 #include "runtime/kernel_resources.h"
+#include "runtime/devices.h"
 #include "runtime/session.h"
 #include "sema/typed_function.h"
 #include "frontend/captured.h"
@@ -71,7 +72,7 @@ PyObject* dispatcher_resources(PyObject* obj, PyObject* signature) {
     if (gpu) ensure_context();
     runtime::KernelResources r;
     std::exception_ptr error;
-    Py_BEGIN_ALLOW_THREADS try { r = runtime::kernel_resources(k, gpu, s.device); } catch (...) {
+    Py_BEGIN_ALLOW_THREADS try { r = runtime::kernel_resources(k, gpu, runtime::current_device()); } catch (...) {
       error = std::current_exception();
     }
     Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
@@ -197,13 +198,13 @@ PyObject* dispatcher_cooperative(PyObject* obj, PyObject* args) {
     long blocks = 0;
     if (s.backend == Backend::Cuda) {
       ensure_context();
-      CUfunction f = cuda::kernel_function(k, s.device);
+      CUfunction f = cuda::kernel_function(k, runtime::current_device());
       int per_sm = 0, sms = 0;
       CUdevice dev = 0;
       cuda::check(cuda::driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, static_cast<int>(threads),
                                                                              dynamic_shared),
                   "cuOccupancyMaxActiveBlocksPerMultiprocessor", k->name);
-      cuda::check(cuda::driver().cuDeviceGet(&dev, s.device), "cuDeviceGet", k->name);
+      cuda::check(cuda::driver().cuDeviceGet(&dev, runtime::current_device()), "cuDeviceGet", k->name);
       cuda::check(cuda::driver().cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev),
                   "cuDeviceGetAttribute", k->name);
       blocks = long(per_sm) * sms;

@@ -60,7 +60,8 @@ int add_errors(PyObject* module) {
   if (!root || PyModule_AddObjectRef(module, "CudaError", root) < 0) return -1;
   const ErrorKind own[] = {ErrorKind::TypingError,      ErrorKind::UnsupportedError, ErrorKind::CompileError,
                            ErrorKind::NvrtcError,       ErrorKind::LinkerError,      ErrorKind::CudaAPIError,
-                           ErrorKind::CudaSupportError, ErrorKind::KernelError,      ErrorKind::PluginError};
+                           ErrorKind::CudaSupportError, ErrorKind::KernelError,      ErrorKind::PluginError,
+                           ErrorKind::NcclError};
   for (ErrorKind kind : own) {
     std::string qualified = std::string("_cuhost.") + error_kind_name(kind);
     PyObject* cls = PyErr_NewException(qualified.c_str(), root, nullptr);

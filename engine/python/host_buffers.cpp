@@ -109,6 +109,8 @@ PyObject* py_host_array(PyObject*, PyObject* arg) {
                                  : new_device_view(nullptr, nullptr, buffer.device_pointer, ndim, buffer.shape.data(),
                                                    strides, dtype, false, nullptr);
   Py_DECREF(dtype);
+  if (r && runtime::session().backend == Backend::Cuda && buffer.device >= 0)
+    reinterpret_cast<DeviceArrayObject*>(r)->device = buffer.device;  // on the device the host lent it from
   return r;
 }
 

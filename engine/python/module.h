@@ -17,5 +17,6 @@ int add_host_api(PyObject* module);
 int add_dispatcher(PyObject* module);   // cuda.jit, launches, compile API, declare_device (python/hooks.cpp)
 int add_memory(PyObject* module);       // arrays, streams, events, devices (device_array_module.cpp)
 int add_plugins_api(PyObject* module);  // the plugin registry (plugins_api.cpp)
+int add_collectives(PyObject* module);  // communicators lent by the host (collectives.cpp)
 
 }  // namespace cuhost::python

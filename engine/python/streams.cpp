@@ -16,7 +16,9 @@
 #include "python/errors.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
+#include "cuda/context.h"
 #include "runtime/device_memory.h"
+#include "runtime/devices.h"
 #include "runtime/session.h"
 
 namespace cuhost::python {
@@ -74,7 +76,16 @@ PyObject* new_stream_object(std::uintptr_t handle, const char* kind, PyObject* n
   self->owned = nullptr;
   self->kind = kind;
   self->name = Py_XNewRef(name);
+  self->device = -1;
   return reinterpret_cast<PyObject*>(self);
+}
+
+int stream_device(PyObject* obj, bool* is_default) {
+  *is_default = false;
+  if (!PyObject_TypeCheck(obj, &StreamType)) return -1;
+  auto* s = reinterpret_cast<StreamObject*>(obj);
+  *is_default = !std::strcmp(s->kind, "default");
+  return s->device;
 }
 
 bool synchronize_through_stream_object(std::uintptr_t handle, const char* kind) {
@@ -94,10 +105,11 @@ void stream_dealloc(PyObject* o) {
   StreamObject* self = as_stream(o);
   if (self->owned) {
     try {
+      runtime::DeviceScope scope(self->device);  // destroyed in its own context
       runtime::make_context_current();
+      delete self->owned;
     } catch (...) {
     }
-    delete self->owned;
   }
   Py_XDECREF(self->name);
   Py_TYPE(o)->tp_free(o);
@@ -121,6 +133,7 @@ PyObject* m_synchronize(PyObject* o, PyObject*) {
   CUHOST_PY_GUARD(
       {
         if (!cpu()) {
+          runtime::DeviceScope scope(as_stream(o)->device);
           Py_BEGIN_ALLOW_THREADS;
           try {
             runtime::synchronize_stream(h);
@@ -174,7 +187,9 @@ PyNumberMethods g_number = [] {
 PyObject* py_stream(PyObject*, PyObject*){CUHOST_PY_GUARD(
     {
       PyObject* s = new_stream_object(0, "stream", nullptr);
-      if (!s || cpu()) return s;
+      if (!s) return s;
+      as_stream(s)->device = runtime::current_device();
+      if (cpu()) return s;
       ensure_context();
       try {
         as_stream(s)->owned = new cuda::Stream(CU_STREAM_DEFAULT);
@@ -187,8 +202,13 @@ PyObject* py_stream(PyObject*, PyObject*){CUHOST_PY_GUARD(
     },
     nullptr)}
 
-PyObject* py_default_stream(PyObject*, PyObject*){
-    CUHOST_PY_GUARD({ return new_stream_object(default_launch_stream(), "default", nullptr); }, nullptr)}
+PyObject* py_default_stream(PyObject*, PyObject*){CUHOST_PY_GUARD(
+    {
+      PyObject* s = new_stream_object(default_launch_stream(), "default", nullptr);
+      if (s) as_stream(s)->device = runtime::current_device();
+      return s;
+    },
+    nullptr)}
 
 PyObject* py_legacy_default_stream(PyObject*, PyObject*) {
   return new_stream_object(cpu() ? 0 : reinterpret_cast<std::uintptr_t>(CU_STREAM_LEGACY), "legacy default", nullptr);
@@ -207,7 +227,14 @@ PyObject* py_external_stream(PyObject*, PyObject* arg) {
   }
   std::uintptr_t h = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(arg));
   if (PyErr_Occurred()) return nullptr;
-  return new_stream_object(h, "external", nullptr);
+  PyObject* s = new_stream_object(h, "external", nullptr);
+  if (s && !cpu() && h) {
+    try {
+      as_stream(s)->device = cuda::device_of_stream(reinterpret_cast<CUstream>(h));
+    } catch (...) {
+    }
+  }
+  return s;
 }
 
 PyObject* py_host_stream(PyObject*, PyObject* arg) {
@@ -221,8 +248,12 @@ PyObject* py_host_stream(PyObject*, PyObject* arg) {
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     for (const auto& entry : s.streams) {
-      if (entry.first == name) return new_stream_object(entry.second, "host", arg);
-      available += (available.empty() ? "'" : ", '") + entry.first + "'";
+      if (entry.name == name) {
+        PyObject* stream = new_stream_object(entry.handle, "host", arg);
+        if (stream) as_stream(stream)->device = entry.device;
+        return stream;
+      }
+      available += (available.empty() ? "'" : ", '") + entry.name + "'";
     }
   }
   std::string message = "no host stream named '" + name + "'; the host registered " +
@@ -242,7 +273,7 @@ PyObject* py_host_stream_names(PyObject*, PyObject*) {
   std::lock_guard<std::mutex> lock(s.mutex);
   PyObject* list = PyList_New(0);
   for (const auto& entry : s.streams) {
-    PyObject* n = PyUnicode_FromString(entry.first.c_str());
+    PyObject* n = PyUnicode_FromString(entry.name.c_str());
     PyList_Append(list, n);
     Py_DECREF(n);
   }

@@ -6,11 +6,13 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <tuple>
 #include <vector>
 
 #include "cuda/context.h"
 #include "cuda/memory.h"
 #include "cuda/stream.h"
+#include "runtime/devices.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
 
@@ -43,7 +45,8 @@ thread_local std::uintptr_t t_temporary_stream = 0;
 
 struct TemporaryPool {
   std::mutex mutex;
-  std::map<std::pair<std::uintptr_t, std::size_t>, std::vector<std::uintptr_t>> free_blocks;  // (stream, size)
+  // (device, stream, size): the special stream handles (legacy, per-thread) exist on every device.
+  std::map<std::tuple<int, std::uintptr_t, std::size_t>, std::vector<std::uintptr_t>> free_blocks;
 };
 TemporaryPool& temporary_pool() {
   static TemporaryPool* pool = new TemporaryPool();  // never destroyed: blocks live until exit
@@ -69,18 +72,16 @@ LaunchTemporaryScope::~LaunchTemporaryScope() {
 
 bool device_is_host() { return session().backend != Backend::Cuda; }
 
-void make_context_current() {
-  if (session().backend == Backend::Cuda) cuda::make_primary_context_current(session().device);
-}
+void make_context_current() { make_device_current(current_device()); }
 
 std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate(std::size_t bytes) {
   std::shared_ptr<DeviceAllocation> a(new DeviceAllocation());
   a->size_ = bytes;
   a->backend_ = session().backend;
-  a->device_ = session().device;
+  a->device_ = current_device();
   if (bytes == 0) return a;  // address 0: nothing to free
   if (a->backend_ == Backend::Cuda) {
-    cuda::make_primary_context_current(a->device_);
+    make_device_current(a->device_);
     if (t_temporary_active && bytes <= kPoolMaxBlock) {
       std::size_t bucket = pool_bucket(bytes);
       a->pooled_capacity_ = bucket;
@@ -88,7 +89,7 @@ std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate(std::size_t bytes) 
       TemporaryPool& pool = temporary_pool();
       {
         std::lock_guard<std::mutex> lock(pool.mutex);
-        auto& blocks = pool.free_blocks[{a->pool_stream_, bucket}];
+        auto& blocks = pool.free_blocks[{a->device_, a->pool_stream_, bucket}];
         if (!blocks.empty()) {
           a->address_ = blocks.back();
           blocks.pop_back();
@@ -110,7 +111,7 @@ DeviceAllocation::~DeviceAllocation() {
   if (pooled_capacity_) {
     TemporaryPool& pool = temporary_pool();
     std::lock_guard<std::mutex> lock(pool.mutex);
-    auto& blocks = pool.free_blocks[{pool_stream_, pooled_capacity_}];
+    auto& blocks = pool.free_blocks[{device_, pool_stream_, pooled_capacity_}];
     if (blocks.size() < kPoolMaxPerBucket) {
       blocks.push_back(address_);
       return;
@@ -118,11 +119,12 @@ DeviceAllocation::~DeviceAllocation() {
   }
   if (backend_ == Backend::Cuda) {
     try {
-      cuda::make_primary_context_current(device_);
+      DeviceScope scope(device_);  // freed in its own context; the thread's device is kept
+      make_device_current(device_);
+      cuda::device_free(address_);
     } catch (...) {
-      return;  // no context: the memory went with it
+      // no context: the memory went with it
     }
-    cuda::device_free(address_);
   } else {
     std::free(reinterpret_cast<void*>(address_));
   }
@@ -179,6 +181,17 @@ void copy_on_device(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes, s
   }
   make_context_current();
   cuda::copy_device_to_device(dst, src, bytes, as_stream(stream), synchronous);
+}
+
+void copy_between_devices(std::uintptr_t dst, int dst_device, std::uintptr_t src, int src_device, std::size_t bytes,
+                          std::uintptr_t stream, bool synchronous) {
+  if (!bytes) return;
+  if (device_is_host() || dst_device == src_device) {
+    copy_on_device(dst, src, bytes, stream, synchronous);
+    return;
+  }
+  make_context_current();
+  cuda::copy_peer(dst, dst_device, src, src_device, bytes, as_stream(stream), synchronous);
 }
 
 void synchronize_stream(std::uintptr_t stream) {

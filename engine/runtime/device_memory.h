@@ -1,5 +1,6 @@
 // Backend-neutral device memory: on the CUDA backend, driver allocations in
-// the primary context of session().device; on the CPU backend, aligned host
+// the primary context of the calling thread's device (runtime/devices.h),
+// which each allocation remembers; on the CPU backend, aligned host
 // memory (device pointers are host pointers there). The Python layer
 // (python/device_array*) builds DeviceNDArray on top of this.
 #pragma once
@@ -24,6 +25,7 @@ class DeviceAllocation {
   std::uintptr_t address() const { return address_; }
   std::size_t size() const { return size_; }
   Backend backend() const { return backend_; }
+  int device() const { return device_; }
 
  private:
   DeviceAllocation() = default;
@@ -76,11 +78,16 @@ class PinnedAllocation {
 void copy_to_device(std::uintptr_t dst, const void* src, std::size_t bytes, std::uintptr_t stream, bool synchronous);
 void copy_to_host(void* dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream, bool synchronous);
 void copy_on_device(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream, bool synchronous);
+// A copy from the memory of `src_device` to that of `dst_device`
+// (cuMemcpyPeerAsync on the CUDA backend; a memmove on the CPU).
+void copy_between_devices(std::uintptr_t dst, int dst_device, std::uintptr_t src, int src_device, std::size_t bytes,
+                          std::uintptr_t stream, bool synchronous);
 
 // Waits for all work queued on `stream` (no-op on the CPU).
 void synchronize_stream(std::uintptr_t stream);
 
-// Makes the session device's primary context current (CUDA; no-op on the CPU).
+// Makes the primary context of the calling thread's device current (CUDA;
+// no-op on the CPU).
 void make_context_current();
 
 // True when device pointers are host pointers (the CPU backend).

@@ -11,6 +11,7 @@
 #include "cuda/error_record.h"
 #include "runtime/kernel_launch.h"
 #include "runtime/device_memory.h"
+#include "runtime/devices.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
 #include "support/half_bits.h"
@@ -182,14 +183,13 @@ class HostKernel final : public Kernel {
     }
   }
 
+  // Launches on the calling thread's device (Runtime::set_device).
   void launch_cuda(Dim3 grid, Dim3 block, void** params, std::uintptr_t stream, unsigned shared) {
-    thread_local int context_device = -1;
-    if (context_device != session().device) {
-      make_context_current();
-      context_device = session().device;
-    }
+    const int device = current_device();
+    use_device_context(device);
     const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
-    cuda::KernelLaunch l = loaded_.launch(k_, g, b, shared, stream ? stream : default_launch_stream(), params);
+    cuda::KernelLaunch l =
+        loaded_.launch(k_, device, g, b, shared, stream ? stream : default_launch_stream(device), params);
     cuda::launch_kernel(l);
     if (loaded_.errors().record) cuda::check_kernel_errors(loaded_.errors(), l.stream, k_->name);
   }

@@ -33,6 +33,7 @@ enum class ErrorKind {
   CudaSupportError,     // cuda.CudaSupportError (no driver / no device)
   KernelError,          // cuda.KernelError (a fault or trap inside a kernel)
   PluginError,          // cuda.PluginError
+  NcclError,            // cuhost.nccl.NcclError (a collective library call failed: NCCL, or MPI on the CPU)
   PicklingError,        // pickle.PicklingError (what cannot go into the on-disk cache)
 };
 

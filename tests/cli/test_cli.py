@@ -282,7 +282,7 @@ def help_and_version():
     p = run("--help")
     assert p.returncode == 0, p.returncode
     for word in ("run SCRIPT", "info", "plugins", "bench", "--backend", "--device", "--verbose", "--streams",
-                 "--plugin-path", "--no-bounds-check", "CUHOST_PLUGIN_PATH"):
+                 "--plugin-path", "--no-bounds-check", "--nccl", "--nccl-devices", "CUHOST_PLUGIN_PATH"):
         assert word in p.stdout, word
     p = run("--version")
     assert p.returncode == 0 and p.stdout.startswith("cuhost 0."), p.stdout
@@ -292,7 +292,8 @@ def help_and_version():
 def info_reports_versions_and_backend():
     p = run("info")
     assert p.returncode == 0, p.stderr
-    for word in ("LLVM        19.", "NVRTC", "nvJitLink", "Python      3.11", "backends: cpu"):
+    for word in ("LLVM        19.", "NVRTC", "nvJitLink", "Python      3.11", "NCCL        ", "MPI         ",
+                 "backends: cpu"):
         assert word in p.stdout, (word, p.stdout)
     if not has_driver():
         assert "CUDA driver none" in p.stdout and "the CPU backend serves" in p.stdout, p.stdout

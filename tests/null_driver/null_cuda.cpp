@@ -1,10 +1,23 @@
 // A stand-in libcuda.so.1 that does no GPU work, for measuring and profiling
 // cuhost's own host-side launch cost (argument typing, plan lookup, packing,
-// GIL handling) on a machine without a GPU: every entry point cuhost resolves
-// succeeds at once. Device memory is host memory, copies are memcpy, launches
+// GIL handling) and for testing the CUDA backend's host paths on a machine
+// without a GPU. Device memory is host memory, copies are memcpy, launches
 // return immediately, a loaded library's globals are zeroed host blocks (only
 // names found in the loaded image exist). Never put it on a real run's
 // library path: results computed "on" it are not computed at all.
+//
+// It models the driver's multi-device rules, so the host paths of several
+// GPUs are tested too: CUHOST_NULL_DEVICES=N exposes N devices (default 1),
+// each with its own primary context; the current context is per thread;
+// functions, streams and events belong to the context they were made in.
+// As on a real driver (CUDA C Programming Guide, "Stream and Event Behavior"):
+// a launch fails with CUDA_ERROR_INVALID_HANDLE when its function was loaded
+// in another context than the current one or its stream belongs to another
+// context; an event can only be recorded on a stream of its own context;
+// copies, stream waits and event queries work across contexts. Allocations
+// need a current context and remember their device (cuPointerGetAttribute);
+// cuDeviceCanAccessPeer says yes between distinct devices unless
+// CUHOST_NULL_PEER=0.
 #include <cuda.h>
 
 #include <cstdint>
@@ -12,56 +25,140 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace {
 
+constexpr int kMaxDevices = 64;
+
+struct NullContext {
+  int device = 0;
+  std::set<int> peers;  // devices whose memory kernels of this context may access
+};
+
+struct NullFunction {
+  NullContext* ctx = nullptr;
+};
+
 struct NullLibrary {
   std::string image;
-  std::map<std::string, std::vector<char>> globals;
+  std::map<NullContext*, std::map<std::string, std::vector<char>>> globals;  // per context, as on a GPU
+  std::map<NullContext*, NullFunction*> functions;
+};
+
+struct NullStream {
+  NullContext* ctx = nullptr;
+};
+
+struct NullEvent {
+  NullContext* ctx = nullptr;
+};
+
+struct Allocation {
+  std::size_t bytes = 0;
+  int device = 0;
 };
 
 std::mutex g_mutex;
-CUcontext g_current = nullptr;
-int g_context_storage = 0;
+NullContext g_contexts[kMaxDevices];
+thread_local NullContext* t_current = nullptr;
+std::map<std::uintptr_t, Allocation> g_allocations;  // base address -> allocation
+
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::atoi(v) : fallback;
+}
+
+int device_count() {
+  static const int n = [] {
+    int v = env_int("CUHOST_NULL_DEVICES", 1);
+    return v < 1 ? 1 : (v > kMaxDevices ? kMaxDevices : v);
+  }();
+  return n;
+}
+
+bool valid_device(CUdevice d) { return d >= 0 && d < device_count(); }
+
+bool peer_capable() { return env_int("CUHOST_NULL_PEER", 1) != 0; }
 
 CUresult ok() { return CUDA_SUCCESS; }
+
+NullContext* as_context(CUcontext c) { return reinterpret_cast<NullContext*>(c); }
+
+// The context a stream belongs to; the special handles (0, legacy,
+// per-thread) mean the current context's own.
+NullContext* stream_context(CUstream s) {
+  if (s == nullptr || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) return t_current;
+  return reinterpret_cast<NullStream*>(s)->ctx;
+}
+
+// The device of a device pointer (interior pointers included), or -1.
+int device_of(std::uintptr_t p) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto it = g_allocations.upper_bound(p);
+  if (it == g_allocations.begin()) return -1;
+  --it;
+  return p < it->first + (it->second.bytes ? it->second.bytes : 1) ? it->second.device : -1;
+}
 
 CUresult null_init(unsigned) { return ok(); }
 CUresult null_driver_version(int* v) {
   *v = CUDA_VERSION;
   return ok();
 }
-CUresult null_error_name(CUresult, const char** s) {
-  *s = "CUDA_ERROR_NULL_DRIVER";
+const char* code_name(CUresult r) {
+  switch (r) {
+    case CUDA_SUCCESS: return "CUDA_SUCCESS";
+    case CUDA_ERROR_INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
+    case CUDA_ERROR_OUT_OF_MEMORY: return "CUDA_ERROR_OUT_OF_MEMORY";
+    case CUDA_ERROR_INVALID_DEVICE: return "CUDA_ERROR_INVALID_DEVICE";
+    case CUDA_ERROR_INVALID_CONTEXT: return "CUDA_ERROR_INVALID_CONTEXT";
+    case CUDA_ERROR_INVALID_HANDLE: return "CUDA_ERROR_INVALID_HANDLE";
+    case CUDA_ERROR_NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
+    case CUDA_ERROR_PEER_ACCESS_UNSUPPORTED: return "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED";
+    case CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: return "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED";
+    default: return "CUDA_ERROR_NULL_DRIVER";
+  }
+}
+CUresult null_error_name(CUresult r, const char** s) {
+  *s = code_name(r);
   return ok();
 }
-CUresult null_error_string(CUresult, const char** s) {
-  *s = "null driver";
+CUresult null_error_string(CUresult r, const char** s) {
+  switch (r) {
+    case CUDA_ERROR_INVALID_HANDLE: *s = "invalid resource handle"; break;
+    case CUDA_ERROR_INVALID_CONTEXT: *s = "invalid device context"; break;
+    case CUDA_ERROR_INVALID_DEVICE: *s = "invalid device ordinal"; break;
+    default: *s = "null driver"; break;
+  }
   return ok();
 }
 CUresult null_device_count(int* n) {
-  *n = 1;
+  *n = device_count();
   return ok();
 }
 CUresult null_device_get(CUdevice* d, int ordinal) {
-  if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
-  *d = 0;
+  if (!valid_device(ordinal)) return CUDA_ERROR_INVALID_DEVICE;
+  *d = ordinal;
   return ok();
 }
-CUresult null_device_name(char* name, int len, CUdevice) {
+CUresult null_device_name(char* name, int len, CUdevice d) {
+  if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
   std::strncpy(name, "cuhost null driver", static_cast<size_t>(len));
   if (len > 0) name[len - 1] = '\0';
   return ok();
 }
-CUresult null_device_attribute(int* v, CUdevice_attribute a, CUdevice) {
+CUresult null_device_attribute(int* v, CUdevice_attribute a, CUdevice d) {
+  if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
   switch (a) {
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = 1024; break;
     case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *v = 32; break;
+    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *v = d + 1; break;
     default: *v = 1; break;
   }
   return ok();
@@ -70,31 +167,61 @@ CUresult null_total_mem(size_t* bytes, CUdevice) {
   *bytes = size_t{80} << 30;
   return ok();
 }
-CUresult null_uuid(CUuuid* u, CUdevice) {
+CUresult null_uuid(CUuuid* u, CUdevice d) {
   std::memset(u, 0, sizeof *u);
+  u->bytes[0] = static_cast<char>(d);
   return ok();
 }
-CUresult null_ctx_retain(CUcontext* c, CUdevice) {
-  *c = reinterpret_cast<CUcontext>(&g_context_storage);
+CUresult null_can_access_peer(int* can, CUdevice d, CUdevice peer) {
+  if (!valid_device(d) || !valid_device(peer)) return CUDA_ERROR_INVALID_DEVICE;
+  *can = d != peer && peer_capable();
+  return ok();
+}
+CUresult null_ctx_retain(CUcontext* c, CUdevice d) {
+  if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
+  g_contexts[d].device = d;
+  *c = reinterpret_cast<CUcontext>(&g_contexts[d]);
   return ok();
 }
 CUresult null_ctx_release(CUdevice) { return ok(); }
 CUresult null_ctx_set(CUcontext c) {
-  g_current = c;
+  t_current = as_context(c);
   return ok();
 }
 CUresult null_ctx_get(CUcontext* c) {
-  *c = g_current;
+  *c = reinterpret_cast<CUcontext>(t_current);
   return ok();
 }
-CUresult null_sync() { return ok(); }
+CUresult null_ctx_get_device(CUdevice* d) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
+  *d = t_current->device;
+  return ok();
+}
+CUresult null_ctx_enable_peer(CUcontext peer, unsigned) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
+  NullContext* p = as_context(peer);
+  if (!p || p == t_current || !peer_capable()) return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (!t_current->peers.insert(p->device).second) return CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+  return ok();
+}
+CUresult null_sync() { return t_current ? ok() : CUDA_ERROR_INVALID_CONTEXT; }
 CUresult null_alloc(CUdeviceptr* p, size_t bytes) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   void* m = std::calloc(bytes ? bytes : 1, 1);
   if (!m) return CUDA_ERROR_OUT_OF_MEMORY;
   *p = reinterpret_cast<CUdeviceptr>(m);
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_allocations[static_cast<std::uintptr_t>(*p)] = Allocation{bytes, t_current->device};
   return ok();
 }
 CUresult null_free(CUdeviceptr p) {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    auto it = g_allocations.find(static_cast<std::uintptr_t>(p));
+    if (it == g_allocations.end()) return CUDA_ERROR_INVALID_VALUE;
+    g_allocations.erase(it);
+  }
   std::free(reinterpret_cast<void*>(p));
   return ok();
 }
@@ -109,20 +236,31 @@ CUresult null_free_host(void* p) {
 CUresult null_register(void*, size_t, unsigned) { return ok(); }
 CUresult null_unregister(void*) { return ok(); }
 CUresult null_htod(CUdeviceptr d, const void* h, size_t n) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   std::memcpy(reinterpret_cast<void*>(d), h, n);
   return ok();
 }
 CUresult null_dtoh(void* h, CUdeviceptr d, size_t n) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   std::memcpy(h, reinterpret_cast<const void*>(d), n);
   return ok();
 }
 CUresult null_dtod(CUdeviceptr a, CUdeviceptr b, size_t n) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   std::memmove(reinterpret_cast<void*>(a), reinterpret_cast<const void*>(b), n);
   return ok();
 }
 CUresult null_htod_async(CUdeviceptr d, const void* h, size_t n, CUstream) { return null_htod(d, h, n); }
 CUresult null_dtoh_async(void* h, CUdeviceptr d, size_t n, CUstream) { return null_dtoh(h, d, n); }
 CUresult null_dtod_async(CUdeviceptr a, CUdeviceptr b, size_t n, CUstream) { return null_dtod(a, b, n); }
+// A peer copy names the context of each side; the pointers must live there.
+CUresult null_peer_async(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, size_t n, CUstream) {
+  if (!dst_ctx || !src_ctx) return CUDA_ERROR_INVALID_CONTEXT;
+  if (n && (device_of(dst) != as_context(dst_ctx)->device || device_of(src) != as_context(src_ctx)->device))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), n);
+  return ok();
+}
 const char* plane(CUmemorytype type, const void* host, CUdeviceptr device) {
   return type == CU_MEMORYTYPE_HOST ? static_cast<const char*>(host) : reinterpret_cast<const char*>(device);
 }
@@ -139,30 +277,55 @@ CUresult null_memset(CUdeviceptr d, unsigned char v, size_t n, CUstream) {
   return ok();
 }
 CUresult null_mem_info(size_t* free_bytes, size_t* total) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   *free_bytes = size_t{70} << 30;
   *total = size_t{80} << 30;
   return ok();
 }
-CUresult null_pointer_attribute(void*, CUpointer_attribute, CUdeviceptr) { return CUDA_ERROR_INVALID_VALUE; }
-CUresult null_handle(void** h) {
-  *h = std::malloc(1);
+CUresult null_pointer_attribute(void* data, CUpointer_attribute attribute, CUdeviceptr p) {
+  int device = device_of(static_cast<std::uintptr_t>(p));
+  if (device < 0) return CUDA_ERROR_INVALID_VALUE;
+  switch (attribute) {
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int*>(data) = device; return ok();
+    case CU_POINTER_ATTRIBUTE_CONTEXT:
+      *static_cast<CUcontext*>(data) = reinterpret_cast<CUcontext>(&g_contexts[device]);
+      return ok();
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: *static_cast<unsigned*>(data) = CU_MEMORYTYPE_DEVICE; return ok();
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+CUresult null_stream_create(CUstream* s, unsigned) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
+  *s = reinterpret_cast<CUstream>(new NullStream{t_current});
   return ok();
 }
-CUresult null_stream_create(CUstream* s, unsigned) { return null_handle(reinterpret_cast<void**>(s)); }
 CUresult null_stream_destroy(CUstream s) {
-  std::free(s);
+  delete reinterpret_cast<NullStream*>(s);
   return ok();
 }
-CUresult null_stream_sync(CUstream) { return ok(); }
-CUresult null_stream_wait(CUstream, CUevent, unsigned) { return ok(); }
-CUresult null_event_create(CUevent* e, unsigned) { return null_handle(reinterpret_cast<void**>(e)); }
+CUresult null_stream_get_ctx(CUstream s, CUcontext* c) {
+  NullContext* ctx = stream_context(s);
+  if (!ctx) return CUDA_ERROR_INVALID_CONTEXT;
+  *c = reinterpret_cast<CUcontext>(ctx);
+  return ok();
+}
+CUresult null_stream_sync(CUstream s) { return stream_context(s) ? ok() : CUDA_ERROR_INVALID_CONTEXT; }
+CUresult null_stream_wait(CUstream, CUevent, unsigned) { return ok(); }  // across contexts too
+CUresult null_event_create(CUevent* e, unsigned) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
+  *e = reinterpret_cast<CUevent>(new NullEvent{t_current});
+  return ok();
+}
 CUresult null_event_destroy(CUevent e) {
-  std::free(e);
+  delete reinterpret_cast<NullEvent*>(e);
   return ok();
 }
-CUresult null_event_record(CUevent, CUstream) { return ok(); }
+CUresult null_event_record(CUevent e, CUstream s) {
+  return reinterpret_cast<NullEvent*>(e)->ctx == stream_context(s) ? ok() : CUDA_ERROR_INVALID_HANDLE;
+}
 CUresult null_event_sync(CUevent) { return ok(); }
-CUresult null_elapsed(float* ms, CUevent, CUevent) {
+CUresult null_elapsed(float* ms, CUevent a, CUevent b) {
+  if (reinterpret_cast<NullEvent*>(a)->ctx != reinterpret_cast<NullEvent*>(b)->ctx) return CUDA_ERROR_INVALID_HANDLE;
   *ms = 0.001f;
   return ok();
 }
@@ -184,6 +347,8 @@ size_t image_size(const void* image) {
   }
   return std::strlen(static_cast<const char*>(image));
 }
+// A library is context-independent (it loads into each context on first
+// use); its kernels' functions and its globals are per context.
 CUresult null_library_load(CUlibrary* lib, const void* image, CUjit_option*, void**, unsigned, CUlibraryOption*, void**,
                            unsigned) {
   auto* l = new NullLibrary();
@@ -192,7 +357,9 @@ CUresult null_library_load(CUlibrary* lib, const void* image, CUjit_option*, voi
   return ok();
 }
 CUresult null_library_unload(CUlibrary lib) {
-  delete reinterpret_cast<NullLibrary*>(lib);
+  auto* l = reinterpret_cast<NullLibrary*>(lib);
+  for (auto& f : l->functions) delete f.second;
+  delete l;
   return ok();
 }
 CUresult null_library_kernel(CUkernel* k, CUlibrary lib, const char*) {
@@ -200,12 +367,14 @@ CUresult null_library_kernel(CUkernel* k, CUlibrary lib, const char*) {
   return ok();
 }
 CUresult null_library_global(CUdeviceptr* p, size_t* bytes, CUlibrary lib, const char* name) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   std::lock_guard<std::mutex> lock(g_mutex);
   auto* l = reinterpret_cast<NullLibrary*>(lib);
-  auto it = l->globals.find(name);
-  if (it == l->globals.end()) {
+  auto& globals = l->globals[t_current];
+  auto it = globals.find(name);
+  if (it == globals.end()) {
     if (!memmem(l->image.data(), l->image.size(), name, std::strlen(name))) return CUDA_ERROR_NOT_FOUND;
-    it = l->globals.emplace(name, std::vector<char>(4096, 0)).first;
+    it = globals.emplace(name, std::vector<char>(4096, 0)).first;
   }
   *p = reinterpret_cast<CUdeviceptr>(it->second.data());
   *bytes = it->second.size();
@@ -216,19 +385,31 @@ CUresult null_library_module(CUmodule* m, CUlibrary lib) {
   return ok();
 }
 CUresult null_kernel_function(CUfunction* f, CUkernel k) {
-  *f = reinterpret_cast<CUfunction>(k);
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto* l = reinterpret_cast<NullLibrary*>(k);
+  NullFunction*& fn = l->functions[t_current];
+  if (!fn) fn = new NullFunction{t_current};
+  *f = reinterpret_cast<CUfunction>(fn);
   return ok();
 }
-CUresult null_module_load(CUmodule* m, const void*) { return null_handle(reinterpret_cast<void**>(m)); }
-CUresult null_module_load_ex(CUmodule* m, const void*, unsigned, CUjit_option*, void**) {
-  return null_handle(reinterpret_cast<void**>(m));
+struct NullModule {
+  NullFunction function;
+};
+CUresult null_module_load(CUmodule* m, const void*) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
+  *m = reinterpret_cast<CUmodule>(new NullModule{NullFunction{t_current}});
+  return ok();
+}
+CUresult null_module_load_ex(CUmodule* m, const void* image, unsigned, CUjit_option*, void**) {
+  return null_module_load(m, image);
 }
 CUresult null_module_unload(CUmodule m) {
-  std::free(m);
+  delete reinterpret_cast<NullModule*>(m);
   return ok();
 }
 CUresult null_module_function(CUfunction* f, CUmodule m, const char*) {
-  *f = reinterpret_cast<CUfunction>(m);
+  *f = reinterpret_cast<CUfunction>(&reinterpret_cast<NullModule*>(m)->function);
   return ok();
 }
 CUresult null_module_global(CUdeviceptr*, size_t*, CUmodule, const char*) { return CUDA_ERROR_NOT_FOUND; }
@@ -237,13 +418,21 @@ CUresult null_func_attribute(int* v, CUfunction_attribute a, CUfunction) {
   return ok();
 }
 CUresult null_func_set_attribute(CUfunction, CUfunction_attribute, int) { return ok(); }
-CUresult null_launch(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void**,
-                     void**) {
+// A launch runs in the current context: its function must have been loaded
+// there, and its stream must belong to it.
+CUresult check_launch(CUfunction f, CUstream stream) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
+  NullContext* ctx = reinterpret_cast<NullFunction*>(f)->ctx;
+  if (ctx != t_current || stream_context(stream) != ctx) return CUDA_ERROR_INVALID_HANDLE;
   return ok();
 }
-CUresult null_launch_cooperative(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                 CUstream, void**) {
-  return ok();
+CUresult null_launch(CUfunction f, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                     CUstream stream, void**, void**) {
+  return check_launch(f, stream);
+}
+CUresult null_launch_cooperative(CUfunction f, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                 CUstream stream, void**) {
+  return check_launch(f, stream);
 }
 CUresult null_occupancy(int* grid, int* block, CUfunction, CUoccupancyB2DSize, size_t, int) {
   *grid = 132;
@@ -269,11 +458,14 @@ const Entry g_entries[] = {
     NULL_ENTRY(cuDeviceGetAttribute, null_device_attribute),
     NULL_ENTRY(cuDeviceTotalMem, null_total_mem),
     NULL_ENTRY(cuDeviceGetUuid, null_uuid),
+    NULL_ENTRY(cuDeviceCanAccessPeer, null_can_access_peer),
     NULL_ENTRY(cuDevicePrimaryCtxRetain, null_ctx_retain),
     NULL_ENTRY(cuDevicePrimaryCtxRelease, null_ctx_release),
     NULL_ENTRY(cuCtxSetCurrent, null_ctx_set),
     NULL_ENTRY(cuCtxGetCurrent, null_ctx_get),
+    NULL_ENTRY(cuCtxGetDevice, null_ctx_get_device),
     NULL_ENTRY(cuCtxSynchronize, null_sync),
+    NULL_ENTRY(cuCtxEnablePeerAccess, null_ctx_enable_peer),
     NULL_ENTRY(cuMemAlloc, null_alloc),
     NULL_ENTRY(cuMemFree, null_free),
     NULL_ENTRY(cuMemAllocHost, null_alloc_host),
@@ -286,12 +478,14 @@ const Entry g_entries[] = {
     NULL_ENTRY(cuMemcpyHtoDAsync, null_htod_async),
     NULL_ENTRY(cuMemcpyDtoHAsync, null_dtoh_async),
     NULL_ENTRY(cuMemcpyDtoDAsync, null_dtod_async),
+    NULL_ENTRY(cuMemcpyPeerAsync, null_peer_async),
     NULL_ENTRY(cuMemcpy2DAsync, null_copy_2d),
     NULL_ENTRY(cuMemsetD8Async, null_memset),
     NULL_ENTRY(cuMemGetInfo, null_mem_info),
     NULL_ENTRY(cuPointerGetAttribute, null_pointer_attribute),
     NULL_ENTRY(cuStreamCreate, null_stream_create),
     NULL_ENTRY(cuStreamDestroy, null_stream_destroy),
+    NULL_ENTRY(cuStreamGetCtx, null_stream_get_ctx),
     NULL_ENTRY(cuStreamSynchronize, null_stream_sync),
     NULL_ENTRY(cuStreamQuery, null_stream_sync),
     NULL_ENTRY(cuStreamWaitEvent, null_stream_wait),

@@ -8,6 +8,8 @@ compute capability 9.0 (the GPU target whose kernel language the CPU backend
 implements), the launch limits of such a device, host memory as its memory.
 """
 import contextlib
+import functools
+import threading
 
 import numpy as np
 
@@ -178,6 +180,8 @@ def pinned(*arrays):
 
 # ---- devices ---------------------------------------------------------------
 
+_entered = threading.local()  # per thread: the devices `with gpus[i]:` blocks will return to
+
 class Device:
     """A device (numba's Device): id, name, compute_capability and attributes
     such as MAX_THREADS_PER_BLOCK or MULTIPROCESSOR_COUNT. On the CPU backend
@@ -215,12 +219,17 @@ class Device:
         synchronize()
 
     def __enter__(self):
-        self._previous = _cuhost._current_device_id()
+        # The device is the calling thread's (numba pushes the device's
+        # context on the thread's context stack); one Device object may be
+        # entered by several threads at once.
+        _check_switch(self.id)
+        stack = _entered.__dict__.setdefault("devices", [])
+        stack.append(_cuhost._current_device_id())
         select_device(self.id)
         return self
 
     def __exit__(self, *exc):
-        select_device(self._previous)
+        select_device(_entered.devices.pop())
         return False
 
     def __eq__(self, other):
@@ -268,8 +277,17 @@ def get_current_device():
     return Device(_cuhost._current_device_id())
 
 
+def _check_switch(device_id):
+    # Inside a @require_context function the thread's device is fixed (numba's
+    # attached context): switching raises, as in numba-cuda.
+    attached = getattr(_entered, "attached", None)
+    if attached is not None and attached != device_id:
+        raise RuntimeError("Cannot switch CUDA-context.")
+
+
 def select_device(device_id):
-    """Make device `device_id` current; returns its Device."""
+    """Make device `device_id` current for the calling thread; returns its Device."""
+    _check_switch(int(device_id))
     _cuhost._select_device(int(device_id))
     return Device(int(device_id))
 
@@ -330,10 +348,19 @@ class _Context:
         """(free, total) bytes of device memory."""
         from .cudadrv.driver import MemoryInfo
 
-        return MemoryInfo(*_cuhost._memory_info())
+        with self.device:
+            return MemoryInfo(*_cuhost._memory_info())
 
     def synchronize(self):
-        synchronize()
+        with self.device:
+            synchronize()
+
+    def can_access_peer(self, peer_device):
+        """Whether kernels on this context's device can use the memory of
+        device `peer_device` (cuDeviceCanAccessPeer). Launches enable the
+        access when they first need it."""
+        peer = getattr(peer_device, "id", peer_device)
+        return _cuhost._can_access_peer(self.device.id, int(peer))
 
     def reset(self):
         """numba's Context.reset: waits for outstanding work, then unloads
@@ -394,16 +421,30 @@ def current_context(devnum=None):
 
 
 def require_context(fn):
-    """numba's decorator: the context is made current on demand here."""
-    return fn
+    """numba's decorator: `fn` runs on the calling thread's device (contexts
+    are made current on demand here) and cannot switch to another device
+    (RuntimeError "Cannot switch CUDA-context.")."""
+
+    @functools.wraps(fn)
+    def _require_cuda_context(*args, **kwargs):
+        if getattr(_entered, "attached", None) is not None:
+            return fn(*args, **kwargs)
+        _entered.attached = _cuhost._current_device_id()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _entered.attached = None
+
+    return _require_cuda_context
 
 
 def close():
-    """Waits for outstanding work, runs the modules' teardown callbacks and
-    unloads every kernel module (later launches load them again). The host
-    owns the context, so it stays alive."""
-    synchronize()
-    _cuhost._unload_modules()
+    """Waits for outstanding work on every device, runs the modules' teardown
+    callbacks and unloads every kernel module (later launches load them
+    again), and drops the calling thread's device choice (it uses the host's
+    default device again, as a numba thread without a context uses device 0).
+    The host owns the contexts, so they stay alive."""
+    _cuhost._close()
 
 
 def is_supported_version():
