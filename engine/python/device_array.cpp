@@ -284,12 +284,37 @@ bool parse_shape(PyObject* obj, int* ndim, std::int64_t* shape) {
   return true;
 }
 
-// DeviceNDArray(shape, strides, dtype, stream=0): numba's constructor.
+// An array over memory described by a memory object (numba's gpu_data: a
+// MemoryPointer or anything with device_ctypes_pointer), which the array
+// keeps alive.
+PyObject* view_of_memory(PyObject* memory, int ndim, const std::int64_t* shape, const std::int64_t* strides_in,
+                         PyObject* dtype, PyObject* stream) {
+  PyObject* pointer = PyObject_GetAttrString(memory, "device_ctypes_pointer");
+  if (!pointer) return nullptr;
+  PyObject* value = PyObject_GetAttrString(pointer, "value");
+  Py_DECREF(pointer);
+  if (!value) return nullptr;
+  std::uintptr_t address = value == Py_None ? 0 : static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(value));
+  Py_DECREF(value);
+  if (PyErr_Occurred()) return nullptr;
+  PyObject* size = PyObject_GetAttrString(dtype, "itemsize");
+  std::int64_t itemsize = size ? PyLong_AsLongLong(size) : 0;
+  Py_XDECREF(size);
+  if (PyErr_Occurred()) return nullptr;
+  std::int64_t strides[kMaxDims];
+  if (strides_in)
+    for (int i = 0; i < ndim; ++i) strides[i] = strides_in[i];
+  else
+    c_strides(ndim, shape, itemsize, strides);
+  return new_device_view(nullptr, memory, address, ndim, shape, strides, dtype, false, stream);
+}
+
+// DeviceNDArray(shape, strides, dtype, stream=0, gpu_data=None): numba's constructor.
 PyObject* da_new(PyTypeObject*, PyObject* args, PyObject* kwargs) {
-  static const char* names[] = {"shape", "strides", "dtype", "stream", nullptr};
-  PyObject *shape_obj, *strides_obj, *dtype_obj, *stream = nullptr;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|O:DeviceNDArray", const_cast<char**>(names), &shape_obj,
-                                   &strides_obj, &dtype_obj, &stream))
+  static const char* names[] = {"shape", "strides", "dtype", "stream", "gpu_data", nullptr};
+  PyObject *shape_obj, *strides_obj, *dtype_obj, *stream = nullptr, *gpu_data = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|OO:DeviceNDArray", const_cast<char**>(names), &shape_obj,
+                                   &strides_obj, &dtype_obj, &stream, &gpu_data))
     return nullptr;
   int ndim = 0, sndim = 0;
   std::int64_t shape[kMaxDims], strides[kMaxDims];
@@ -304,7 +329,9 @@ PyObject* da_new(PyTypeObject*, PyObject* args, PyObject* kwargs) {
   }
   PyObject* dtype = to_numpy_dtype(dtype_obj);
   if (!dtype) return nullptr;
-  PyObject* r = new_device_array(ndim, shape, have_strides ? strides : nullptr, dtype, false, stream);
+  PyObject* r = gpu_data == Py_None ? new_device_array(ndim, shape, have_strides ? strides : nullptr, dtype, false, stream)
+                                    : view_of_memory(gpu_data, ndim, shape, have_strides ? strides : nullptr, dtype,
+                                                     stream);
   Py_DECREF(dtype);
   return r;
 }
@@ -345,11 +372,6 @@ PyObject* get_alloc_size(PyObject* o, void*) {
   return PyLong_FromSize_t(self->memory ? self->memory->size() : 0);
 }
 PyObject* get_pointer(PyObject* o, void*) { return PyLong_FromSize_t(as_array(o)->data); }
-// numba's gpu_data names the allocation; views of one allocation compare equal.
-PyObject* get_gpu_data(PyObject* o, void*) {
-  DeviceArrayObject* self = as_array(o);
-  return PyLong_FromSize_t(self->memory ? self->memory->address() : self->data);
-}
 PyObject* get_transpose(PyObject* o, void*) { return device_array_transpose(o, nullptr); }
 
 PyObject* get_interface(PyObject* o, void*) {
@@ -581,7 +603,9 @@ PyGetSetDef g_getset[] = {
     {"stream", get_stream, nullptr, "The stream the array is associated with (0 for none).", nullptr},
     {"alloc_size", get_alloc_size, nullptr, "Bytes of the underlying allocation.", nullptr},
     {"device_pointer", get_pointer, nullptr, "Address of the first element (int).", nullptr},
-    {"gpu_data", get_gpu_data, nullptr, "The allocation (its base address; equal for views of one array).", nullptr},
+    {"gpu_data", device_array_gpu_data, nullptr, "The memory the array lies in (a MemoryPointer).", nullptr},
+    {"device_ctypes_pointer", device_array_ctypes_pointer, nullptr, "The address of the data as a ctypes value.",
+     nullptr},
     {"T", get_transpose, nullptr, "The transposed view.", nullptr},
     {"__cuda_array_interface__", get_interface, nullptr, "CUDA Array Interface, version 3.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
@@ -605,6 +629,10 @@ PyMethodDef g_methods[] = {
      METH_VARARGS | METH_KEYWORDS, "bind(stream=0): the same view associated with a stream."},
     {"squeeze", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(device_array_squeeze)),
      METH_VARARGS | METH_KEYWORDS, "squeeze(axis=None, stream=0): a view without axes of length 1."},
+    {"get_ipc_handle", device_array_get_ipc_handle, METH_NOARGS,
+     "An IpcArrayHandle to open the array in another process."},
+    {"split", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(device_array_split)),
+     METH_VARARGS | METH_KEYWORDS, "split(section, stream=0): views of consecutive pieces of `section` elements."},
     {"__array__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(m_array)), METH_VARARGS | METH_KEYWORDS,
      "The data as a host NumPy array (a copy)."},
     {nullptr, nullptr, 0, nullptr}};

@@ -115,6 +115,11 @@ PyObject* device_array_transpose(PyObject* self, PyObject* args);
 PyObject* device_array_view_as(PyObject* self, PyObject* dtype);
 PyObject* device_array_bind(PyObject* self, PyObject* args, PyObject* kwargs);
 PyObject* device_array_squeeze(PyObject* self, PyObject* args, PyObject* kwargs);
+// numba's memory-object API of device arrays (device_array_pylib.cpp).
+PyObject* device_array_gpu_data(PyObject* self, void*);
+PyObject* device_array_ctypes_pointer(PyObject* self, void*);
+PyObject* device_array_get_ipc_handle(PyObject* self, PyObject*);
+PyObject* device_array_split(PyObject* self, PyObject* args, PyObject* kwargs);
 // A view selected by `key` (always an array, 0-d for all-integer keys).
 PyObject* device_array_view_of(DeviceArrayObject* self, PyObject* key);
 
@@ -145,5 +150,7 @@ int add_streams(PyObject* module);
 int add_events(PyObject* module);
 int add_devices(PyObject* module);
 int add_host_buffers(PyObject* module);
+int add_memory_manager_api(PyObject* module);
+int add_raw_copies(PyObject* module);
 
 }  // namespace cuhost::python
