@@ -59,6 +59,9 @@ from . import core, cudadrv, errors, typing, np, utils, args, kernels, cg, rando
 from . import fp16, bf16  # noqa: E402,F401  (half precision device functions)
 from . import vector_types as _vector_types  # noqa: E402
 from .cudadrv import nvvm, runtime  # noqa: E402,F401
+# numba.cuda.devices, .driver and .devicearray are the driver-layer modules
+# (cuhost's device list as dicts stays _cuhost.devices()).
+from .cudadrv import devicearray, devices, driver  # noqa: E402,F401,F811
 from .cudadrv.error import CudaSupportError  # noqa: E402,F401,F811
 from .errors import KernelRuntimeError  # noqa: E402,F401
 from .args import In, Out, InOut  # noqa: E402,F401

@@ -226,7 +226,30 @@ def is_fp8_supported():
 from ._missing import missing as _missing  # noqa: E402
 
 _missing(globals(), """
-    open_ipc_array _auto_device
+    _auto_device
 """)
+
+
+@contextlib.contextmanager
+def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
+    """Opens the memory another process shared (its IPC handle's 64 bytes,
+    or a CUipcMemHandle) as a device array of `shape` and `dtype` for the
+    block; `offset` is the array's byte offset into the shared allocation."""
+    from .bindings.driver import CUipcMemHandle
+    from .cudadrv._ipc import IpcHandle
+
+    dtype = np.dtype(dtype)
+    shape = _shape(shape)
+    size = dtype.itemsize
+    for n in shape:
+        size *= n
+    if not isinstance(handle, CUipcMemHandle):
+        handle = CUipcMemHandle(bytes(handle))
+    ipc = IpcHandle(None, handle, size, offset=offset)
+    array = ipc.open_array(current_context(), shape=shape, strides=strides, dtype=dtype)
+    try:
+        yield array
+    finally:
+        ipc.close()
 __all__ += ["from_cuda_array_interface", "managed_array", "open_ipc_array", "mapped_array_like", "defer_cleanup",
             "profiling", "profile_start", "profile_stop"]

@@ -273,9 +273,12 @@ class Device:
             self.primary_context.reset()
 
     def __enter__(self):
+        require_driver()
         self._entered = getattr(self, "_entered", [])
         self._entered.append(_cuhost._current_device_id())
-        current_context(self.id)
+        self.get_primary_context().push()
+        if _cuhost._current_device_id() != self.id:
+            _cuhost._select_device(self.id)
         return self
 
     def __exit__(self, *exc):
@@ -496,6 +499,7 @@ class _PluginAllocator:
         context = self._context()
         if context is None:
             raise RuntimeError("the context of this memory manager is gone")
+        context.prepare_for_use()  # plugins are initialized before they allocate
         mem = context.memory_manager.memalloc(size)
         return _memory.device_pointer(mem), mem
 
