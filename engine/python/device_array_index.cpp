@@ -346,38 +346,17 @@ PyObject* device_array_ravel(PyObject* o, PyObject* args, PyObject* kwargs) {
   if (order == 'A') order = f && !c ? 'F' : 'C';
   if ((order == 'C' && c) || (order == 'F' && f))
     return new_device_view(self, nullptr, self->data, 1, &n, &stride, self->dtype, self->readonly, self->stream);
-  // Not contiguous in that order: a flat copy (numba refuses; we copy).
-  PyObject* flat = new_device_array(1, &n, nullptr, self->dtype, false, stream);
-  if (!flat) return nullptr;
-  // View the new flat memory with the source's shape in the requested order.
-  std::int64_t strides[kMaxDims];
-  if (order == 'F')
-    f_strides(self->ndim, self->shape, self->itemsize, strides);
-  else
-    c_strides(self->ndim, self->shape, self->itemsize, strides);
-  DeviceArrayObject* fa = as_array(flat);
-  PyObject* shaped =
-      new_device_view(fa, nullptr, fa->data, self->ndim, self->shape, strides, self->dtype, false, self->stream);
-  if (!shaped) {
-    Py_DECREF(flat);
-    return nullptr;
-  }
-  try {
-    copy_device_to_device(self, as_array(shaped), 0, true);
-  } catch (...) {
-    Py_DECREF(shaped);
-    Py_DECREF(flat);
-    set_python_error_from_current_exception();
-    return nullptr;
-  }
-  Py_DECREF(shaped);
-  return flat;
+  // Not contiguous in that order: numba-cuda refuses rather than copying
+  // silently (a flat view must alias the array).
+  PyErr_SetString(PyExc_NotImplementedError, "operation requires copying");
+  return nullptr;
 }
 
+// numba's transpose: the identity permutation gives the array itself; a 2-D
+// array gives a transposed *copy* (numba.cuda.kernels.transpose, so the
+// result is C-contiguous); other ranks are not supported.
 PyObject* device_array_transpose(PyObject* o, PyObject* args) {
   DeviceArrayObject* self = as_array(o);
-  int perm[kMaxDims];
-  for (int i = 0; i < self->ndim; ++i) perm[i] = self->ndim - 1 - i;
   PyObject* axes = nullptr;
   if (args && PyTuple_GET_SIZE(args) > 0) {
     axes = PyTuple_GET_SIZE(args) == 1 ? PyTuple_GET_ITEM(args, 0) : args;
@@ -386,32 +365,37 @@ PyObject* device_array_transpose(PyObject* o, PyObject* args) {
   if (axes) {
     PyObject* seq = PySequence_Fast(axes, "transpose: axes must be a sequence of ints");
     if (!seq) return nullptr;
-    bool ok = PySequence_Fast_GET_SIZE(seq) == self->ndim;
+    bool identity = PySequence_Fast_GET_SIZE(seq) == self->ndim;
+    bool permutation = identity;
     bool seen[kMaxDims] = {};
-    for (int i = 0; ok && i < self->ndim; ++i) {
+    for (int i = 0; permutation && i < self->ndim; ++i) {
       long a = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-      if (a < 0) a += self->ndim;
-      if (PyErr_Occurred() || a < 0 || a >= self->ndim || seen[a])
-        ok = false;
-      else {
+      if (PyErr_Occurred() || a < 0 || a >= self->ndim || seen[a]) {
+        PyErr_Clear();
+        permutation = identity = false;
+      } else {
         seen[a] = true;
-        perm[i] = static_cast<int>(a);
+        identity = identity && a == i;
       }
     }
     Py_DECREF(seq);
-    if (!ok) {
-      PyErr_Clear();
-      PyErr_SetString(PyExc_ValueError, "transpose: axes don't match array");
+    if (identity) return Py_NewRef(o);
+    if (self->ndim == 2 && !permutation) {
+      PyObject* shown = PySequence_Tuple(axes);
+      if (shown) PyErr_Format(PyExc_ValueError, "invalid axes list %R", shown);
+      Py_XDECREF(shown);
       return nullptr;
     }
   }
-  std::int64_t shape[kMaxDims], strides[kMaxDims];
-  for (int i = 0; i < self->ndim; ++i) {
-    shape[i] = self->shape[perm[i]];
-    strides[i] = self->strides[perm[i]];
+  if (self->ndim != 2) {
+    PyErr_SetString(PyExc_NotImplementedError, "transposing a non-2D DeviceNDArray isn't supported");
+    return nullptr;
   }
-  return new_device_view(self, nullptr, self->data, self->ndim, shape, strides, self->dtype, self->readonly,
-                         self->stream);
+  PyObject* module = PyImport_ImportModule("cuda.kernels.transpose");
+  if (!module) return nullptr;
+  PyObject* r = PyObject_CallMethod(module, "transpose", "O", o);
+  Py_DECREF(module);
+  return r;
 }
 
 // view(dtype): the same bytes as another dtype; the last axis must be

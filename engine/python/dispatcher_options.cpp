@@ -75,16 +75,19 @@ PyObject* module_get_global(PyObject* self, PyObject* name) {
 PyMethodDef g_get_global = {"get_global", module_get_global, METH_O,
                             "(device pointer, size) of a __device__ variable of this module."};
 
+// Runs a LinkableCode setup or teardown callback with the loaded module: a
+// cuda.core ObjectCode whose `handle` is the module's library handle, plus
+// get_global(name) -> (device pointer, size).
 bool run_module_callback(const std::shared_ptr<void>& cb, std::uintptr_t handle, std::string* error) {
   PyGILState_STATE g = PyGILState_Ensure();
   bool ok = true;
-  PyObject* types = PyImport_ImportModule("types");
-  PyObject* ns = types ? PyObject_CallMethod(types, "SimpleNamespace", nullptr) : nullptr;
+  PyObject* core = PyImport_ImportModule("cuda.core._cuda_python");
+  PyObject* ns = core ? PyObject_CallMethod(core, "ObjectCode", nullptr) : nullptr;
   PyObject* h = PyLong_FromUnsignedLongLong(handle);
   PyObject* getter = h ? PyCFunction_New(&g_get_global, h) : nullptr;
   if (getter && ns && PyObject_SetAttrString(ns, "get_global", getter) < 0) ok = false;
   Py_XDECREF(getter);
-  if (ok && ns && h && PyObject_SetAttrString(ns, "handle", h) == 0) {
+  if (ok && ns && h && PyObject_SetAttrString(ns, "_handle", h) == 0) {
     PyObject* r = PyObject_CallOneArg(static_cast<PyObject*>(cb.get()), ns);
     if (!r) ok = false;
     Py_XDECREF(r);
@@ -101,7 +104,7 @@ bool run_module_callback(const std::shared_ptr<void>& cb, std::uintptr_t handle,
   }
   Py_XDECREF(h);
   Py_XDECREF(ns);
-  Py_XDECREF(types);
+  Py_XDECREF(core);
   PyGILState_Release(g);
   return ok;
 }

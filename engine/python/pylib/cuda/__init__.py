@@ -99,12 +99,15 @@ def is_available():
 
 
 def detect():
-    """Print the CUDA devices found (or why there are none); True if any."""
+    """Print the devices kernels can run on (or why there are none); True if any.
+    On the CPU backend the one device is the CPU, listed with the reason
+    there is no CUDA GPU."""
     available, reason, _, _ = _cuhost.driver_status()
-    if not available:
-        print("CUDA is not available: %s" % reason)
-        print("cuhost runs kernels on the CPU backend")
-        return False
+    if not available or _cuhost.backend() != "cuda":
+        print("Found 1 CUDA devices")
+        print("id 0    %s    compute capability 9.0 (cuhost CPU backend)" % _cuhost._device_name(0))
+        print("No CUDA GPU is used: %s" % (reason or "the CPU backend was selected"))
+        return True
     devs = _cuhost.devices()
     print("Found %d CUDA devices" % len(devs))
     for d in devs:
