@@ -87,6 +87,25 @@ struct HostRegion {
 // alive while the region is used). False with a Python error otherwise.
 bool host_region(PyObject* ndarray, HostRegion* out, bool writable);
 
+// numba's rules for DeviceNDArray.copy_to_device / copy_to_host
+// (device_array_copy_rules.cpp): contiguous cores, matching geometries.
+struct ArrayGeometry {
+  int ndim = 0;
+  std::int64_t shape[kMaxDims] = {};
+  std::int64_t strides[kMaxDims] = {};
+  std::int64_t itemsize = 0;
+};
+extern const char* const kNonContiguousCopyMessage;
+ArrayGeometry geometry_of(const DeviceArrayObject* a);
+ArrayGeometry geometry_of(const HostRegion& r);
+// The array without its broadcast axes (stride 0: set to length 1).
+ArrayGeometry array_core(const ArrayGeometry& g);
+// ValueError (numba's message) unless the core is C- or F-contiguous.
+bool require_contiguous_core(const ArrayGeometry& g);
+// TypeError/ValueError (numba's messages) unless dtype, squeezed shape and
+// (for non-empty arrays) squeezed strides agree.
+bool check_array_compatibility(const ArrayGeometry& a, PyObject* a_dtype, const ArrayGeometry& b, PyObject* b_dtype);
+
 // Strided copies between host regions and device arrays of the same shape
 // (any strides on both sides; non-contiguous device views are updated
 // through a staging copy of the bytes they span). `stream` 0 means the

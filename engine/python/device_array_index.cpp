@@ -181,6 +181,24 @@ PyObject* device_array_setitem(PyObject* o, PyObject* args, PyObject* kwargs) {
 
 namespace {
 
+// numba's rule for a value assigned to a view: no more dimensions than the
+// view, and each of its trailing axes of length 1 or the view's length.
+bool check_assignable(const DeviceArrayObject* dst, int ndim, const std::int64_t* shape) {
+  if (ndim > dst->ndim) {
+    PyErr_Format(PyExc_ValueError, "Can't assign %d-D array to %d-D self", ndim, dst->ndim);
+    return false;
+  }
+  for (int i = 0; i < ndim; ++i) {
+    int axis = dst->ndim - ndim + i;
+    if (shape[i] != 1 && shape[i] != dst->shape[axis]) {
+      PyErr_Format(PyExc_ValueError, "Can't copy sequence with size %lld to array axis %d with dimension %lld",
+                   static_cast<long long>(shape[i]), axis, static_cast<long long>(dst->shape[axis]));
+      return false;
+    }
+  }
+  return true;
+}
+
 int do_setitem(DeviceArrayObject* self, PyObject* key, PyObject* value, PyObject* stream_arg) {
   if (!value) {
     PyErr_SetString(PyExc_TypeError, "cannot delete elements of a DeviceNDArray");
@@ -203,7 +221,9 @@ int do_setitem(DeviceArrayObject* self, PyObject* key, PyObject* value, PyObject
       DeviceArrayObject* src = as_array(value);
       bool same = src->ndim == dst->ndim && std::memcmp(src->shape, dst->shape, sizeof(std::int64_t) * dst->ndim) == 0;
       int eq = PyObject_RichCompareBool(src->dtype, dst->dtype, Py_EQ);
-      if (!same) {
+      if (!same && !check_assignable(dst, src->ndim, src->shape)) {
+        // the error is set
+      } else if (!same) {
         PyErr_SetString(PyExc_ValueError, "DeviceNDArray assignment: source and destination shapes differ");
       } else if (eq != 1) {
         if (eq == 0) PyErr_SetString(PyExc_TypeError, "DeviceNDArray assignment: source and destination dtypes differ");
@@ -217,6 +237,14 @@ int do_setitem(DeviceArrayObject* self, PyObject* key, PyObject* value, PyObject
       PyObject* host = PyObject_CallMethod(np, "asarray", "OO", value, self->dtype);
       PyObject* shape = nullptr;
       PyObject* wide = nullptr;
+      if (host) {
+        PyObject* value_shape = PyObject_GetAttrString(host, "shape");
+        std::int64_t dims[kMaxDims] = {};
+        Py_ssize_t n = value_shape ? PyTuple_Size(value_shape) : -1;
+        for (Py_ssize_t i = 0; i < n && i < kMaxDims; ++i) dims[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(value_shape, i));
+        Py_XDECREF(value_shape);
+        if (n < 0 || PyErr_Occurred() || !check_assignable(dst, static_cast<int>(n), dims)) Py_CLEAR(host);
+      }
       if (host) {
         shape = PyTuple_New(dst->ndim);
         for (int i = 0; i < dst->ndim; ++i) PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(dst->shape[i]));
@@ -416,13 +444,22 @@ PyObject* device_array_view_as(PyObject* o, PyObject* dtype_spec) {
     strides[i] = self->strides[i];
   }
   if (itemsize != self->itemsize) {
+    // NumPy's rules and messages (ndarray.view).
     int last = self->ndim - 1;
-    if (last < 0 || (self->strides[last] != self->itemsize && self->shape[last] != 1) ||
-        (self->shape[last] * self->itemsize) % itemsize != 0) {
+    const char* problem = nullptr;
+    if (last < 0)
+      problem = "Changing the dtype of a 0d array is only supported if the itemsize is unchanged";
+    else if (self->strides[last] != self->itemsize && self->shape[last] != 1)
+      problem = "To change to a dtype of a different size, the last axis must be contiguous";
+    else if (itemsize > self->itemsize && (self->shape[last] * self->itemsize) % itemsize != 0)
+      problem =
+          "When changing to a larger dtype, its size must be a divisor of the total size in bytes of the last axis "
+          "of the array.";
+    else if (itemsize < self->itemsize && self->itemsize % itemsize != 0)
+      problem = "When changing to a smaller dtype, its size must be a divisor of the size of original dtype";
+    if (problem) {
       Py_DECREF(dtype);
-      PyErr_SetString(PyExc_ValueError,
-                      "view: changing the item size needs a contiguous last axis whose size in bytes is a multiple "
-                      "of the new item size");
+      PyErr_SetString(PyExc_ValueError, problem);
       return nullptr;
     }
     shape[last] = self->shape[last] * self->itemsize / itemsize;

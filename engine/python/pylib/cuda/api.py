@@ -41,10 +41,18 @@ __all__ = [
 ]
 
 
+def _dimension(value):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError("array dimensions must be integers, not %s (%r)" % (type(value).__name__, value))
+    return int(value)
+
+
 def _shape(shape):
-    if isinstance(shape, (int, np.integer)):
+    """A shape (or strides) as a tuple of ints: an int, or a sequence (a
+    NumPy array too) of ints; TypeError for anything else (1.5, "3")."""
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, (bool, np.bool_)):
         return (int(shape),)
-    return tuple(int(s) for s in shape)
+    return tuple(_dimension(s) for s in shape)
 
 
 def _order_of(ary):
@@ -54,6 +62,21 @@ def _order_of(ary):
     if isinstance(ary, DeviceNDArray) and ary.is_f_contiguous() and not ary.is_c_contiguous():
         return "F"
     return "C"
+
+
+def _like_strides(ary):
+    """Strides of a new contiguous array like `ary`: None when `ary` is
+    contiguous (or 1-d), else its axes laid out in the order of its strides
+    (NumPy's empty_like(order="K"), as numba-cuda does)."""
+    flags = ary.flags
+    if flags["C_CONTIGUOUS"] or flags["F_CONTIGUOUS"] or ary.ndim <= 1:
+        return None
+    strides = [0] * ary.ndim
+    step = ary.dtype.itemsize
+    for axis in sorted(range(ary.ndim), key=lambda a: ary.strides[a]):
+        strides[axis] = step
+        step *= ary.shape[axis]
+    return tuple(strides)
 
 
 def to_device(obj, stream=0, copy=True, to=None):
@@ -82,8 +105,9 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
 
 
 def device_array_like(ary, stream=0):
-    """An uninitialized device array with the shape, dtype and order of `ary`."""
-    return device_array(ary.shape, ary.dtype, order=_order_of(ary), stream=stream)
+    """An uninitialized device array with the shape, dtype and layout of `ary`
+    (contiguous, its axes in the order of `ary`'s strides)."""
+    return device_array(ary.shape, ary.dtype, strides=_like_strides(ary), order=_order_of(ary), stream=stream)
 
 
 def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
@@ -103,7 +127,8 @@ def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
 
 
 def pinned_array_like(ary):
-    return pinned_array(ary.shape, ary.dtype, order=_order_of(ary))
+    """A pinned array with the shape, dtype and layout of `ary`."""
+    return pinned_array(ary.shape, ary.dtype, strides=_like_strides(ary), order=_order_of(ary))
 
 
 from ._host_arrays import (  # noqa: E402,F401
@@ -112,7 +137,8 @@ from ._host_arrays import (  # noqa: E402,F401
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
     """A mapped array with the shape, dtype and order of `ary`."""
-    return mapped_array(ary.shape, ary.dtype, order=_order_of(ary), stream=stream, portable=portable, wc=wc)
+    return mapped_array(ary.shape, ary.dtype, strides=_like_strides(ary), order=_order_of(ary), stream=stream,
+                        portable=portable, wc=wc)
 
 
 class _InterfaceOwner:

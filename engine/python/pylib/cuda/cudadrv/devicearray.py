@@ -151,11 +151,15 @@ def auto_device(obj, stream=0, copy=True, user_explicit=False):
     copy of it."""
     if is_cuda_ndarray(obj) or isinstance(obj, DeviceRecord):
         return obj, False
+    if hasattr(obj, "__cuda_array_interface__") and not isinstance(obj, _np.ndarray):
+        return _cuhost.as_cuda_array(obj), False
     if isinstance(obj, _np.void) and obj.dtype.names is not None:
         dev = DeviceRecord(obj.dtype, stream=stream)
         if copy:
             dev.copy_to_device(obj, stream=stream)
         return dev, True
+    obj = _np.asarray(obj)
+    sentry_contiguous(obj)  # numba's auto_device copies one contiguous region
     return to_device(obj, stream=stream, copy=copy), True
 
 
