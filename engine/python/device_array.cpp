@@ -442,12 +442,6 @@ PyObject* m_copy_to_host(PyObject* o, PyObject* args, PyObject* kwargs) {
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:copy_to_host", const_cast<char**>(names), &ary, &stream_arg))
     return nullptr;
   DeviceArrayObject* self = as_array(o);
-  for (int i = 0; i < self->ndim; ++i)
-    if (self->strides[i] < 0) {
-      std::string strides = shape_text(self->ndim, self->strides);
-      PyErr_Format(PyExc_NotImplementedError, "D->H copy not implemented for negative strides: %s", strides.c_str());
-      return nullptr;
-    }
   std::uintptr_t stream = 0;
   bool sync = true;
   if (!copy_stream(stream_arg, &stream, &sync)) return nullptr;

@@ -100,16 +100,20 @@ class MemoryPointer(_cuhost.MemAlloc):
     def device_pointer_value(self):
         return self.device_pointer or None
 
+    def _identity(self):
+        owner = _root(self)
+        return self.device_pointer, self.size, int(getattr(owner, "device_pointer", 0) or 0)
+
     def __eq__(self, other):
         # Two pointers to the same bytes of the same allocation are equal
-        # (device arrays make a new gpu_data object on each access).
+        # (device arrays make a new gpu_data object on each access; live
+        # allocations never share a base address).
         if not isinstance(other, MemoryPointer):
             return NotImplemented
-        return (self.device_pointer, self.size) == (other.device_pointer, other.size) and \
-            _root(self) is _root(other)
+        return self._identity() == other._identity()
 
     def __hash__(self):
-        return hash((self.device_pointer, self.size))
+        return hash(self._identity())
 
     def __repr__(self):
         return "<%s 0x%x, %d bytes>" % (type(self).__name__, self.device_pointer, self.size)
