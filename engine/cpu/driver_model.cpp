@@ -479,6 +479,14 @@ void unregister_module_globals(std::uintptr_t handle) {
   m.modules.erase(handle);
 }
 
+bool module_global(std::uintptr_t handle, const std::string& name, std::uintptr_t* address, std::size_t* bytes) {
+  U out[2] = {};
+  if (module_global(out, handle, name.c_str()) != CUDA_SUCCESS) return false;
+  *address = static_cast<std::uintptr_t>(out[0]);
+  *bytes = static_cast<std::size_t>(out[1]);
+  return true;
+}
+
 void device_uuid(unsigned char out[16]) {
   // FNV-1a over the machine's identity and the processor's name, twice with
   // different offsets: stable for the machine, distinct between machines.

@@ -33,6 +33,8 @@ struct ModuleGlobal {
 };
 void register_module_globals(std::uintptr_t handle, std::vector<ModuleGlobal> globals);
 void unregister_module_globals(std::uintptr_t handle);
+// The variable `name` of a registered module: false when there is none.
+bool module_global(std::uintptr_t handle, const std::string& name, std::uintptr_t* address, std::size_t* bytes);
 
 // The CPU device's UUID (16 bytes, stable for the machine).
 void device_uuid(unsigned char out[16]);

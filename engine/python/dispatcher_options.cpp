@@ -3,11 +3,14 @@
 // and link items (paths and LinkableCode objects). Errors follow FFI.md.
 #include <set>
 
+#include "cpu/driver_model.h"
 #include "cuda/module.h"
 #include "cuda/nvrtc.h"
 #include "ir/type_parser.h"
 #include "python/dispatcher.h"
 #include "python/errors.h"
+#include "runtime/cpu_module_callbacks.h"
+#include "runtime/session.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::python {
@@ -63,8 +66,13 @@ PyObject* module_get_global(PyObject* self, PyObject* name) {
   try {
     std::uintptr_t address = 0;
     std::size_t size = 0;
-    cuda::library_global(static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLong(self)), PyUnicode_AsUTF8(name), &address,
-                         &size);
+    std::uintptr_t handle = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLong(self));
+    if (runtime::session().backend == Backend::Cuda) {
+      cuda::library_global(handle, PyUnicode_AsUTF8(name), &address, &size);
+    } else if (!cpu::module_global(handle, PyUnicode_AsUTF8(name), &address, &size)) {
+      throw UserError(ErrorKind::CudaAPIError, concat("cuLibraryGetGlobal failed: CUDA_ERROR_NOT_FOUND for __device__ "
+                                                      "variable '", PyUnicode_AsUTF8(name), "'"));
+    }
     return Py_BuildValue("(Kn)", static_cast<unsigned long long>(address), static_cast<Py_ssize_t>(size));
   } catch (...) {
     set_python_error_from_current_exception();
@@ -229,6 +237,7 @@ void warn_nvrtc_log(const std::string& message) {
 
 bool signature_from_object(PyObject* obj, ir::Signature* out) {
   cuda::set_module_callback_runner(&run_module_callback);
+  runtime::set_cpu_module_callback_runner(&run_module_callback);
   if (PyTuple_Check(obj)) {  // a tuple of argument types
     std::string text = "(";
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(obj); ++i) {
@@ -257,6 +266,7 @@ bool signature_from_object(PyObject* obj, ir::Signature* out) {
 
 std::vector<ir::LinkItem> link_items_from_object(PyObject* obj) {
   cuda::set_module_callback_runner(&run_module_callback);
+  runtime::set_cpu_module_callback_runner(&run_module_callback);
   cuda::set_nvrtc_warning_sink(&warn_nvrtc_log);
   std::vector<ir::LinkItem> items;
   if (!obj || obj == Py_None) return items;

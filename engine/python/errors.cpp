@@ -65,7 +65,10 @@ int add_errors(PyObject* module) {
     std::string qualified = std::string("_cuhost.") + error_kind_name(kind);
     // CudaSupportError is an ImportError too, as numba-cuda's (`except
     // ImportError` and its `.msg` keep working).
-    PyObject* bases = kind == ErrorKind::CudaSupportError ? PyTuple_Pack(2, root, PyExc_ImportError) : Py_NewRef(root);
+    // LinkerError is a RuntimeError, as numba-cuda's.
+    PyObject* bases = kind == ErrorKind::CudaSupportError ? PyTuple_Pack(2, root, PyExc_ImportError)
+                      : kind == ErrorKind::LinkerError    ? PyTuple_Pack(2, root, PyExc_RuntimeError)
+                                                          : Py_NewRef(root);
     if (!bases) return -1;
     PyObject* cls = PyErr_NewException(qualified.c_str(), bases, nullptr);
     Py_DECREF(bases);
