@@ -40,16 +40,20 @@ bool string_list(PyObject* obj, std::vector<std::string>* out) {
   return true;
 }
 
-// _nvrtc_compile(source, name, cc_major, cc_minor, ltoir, options) -> (bytes, log)
+// _nvrtc_compile(source, name, cc_major, cc_minor, suffix, ltoir, options) -> (bytes, log):
+// compiled for exactly sm_<major><minor><suffix> ("", "a" or "f").
 PyObject* py_nvrtc_compile(PyObject*, PyObject* args) {
   const char* source = nullptr;
   const char* name = nullptr;
+  const char* suffix = nullptr;
   int major = 0, minor = 0, ltoir = 0;
   PyObject* extra = nullptr;
-  if (!PyArg_ParseTuple(args, "ssiipO:_nvrtc_compile", &source, &name, &major, &minor, &ltoir, &extra)) return nullptr;
+  if (!PyArg_ParseTuple(args, "ssiispO:_nvrtc_compile", &source, &name, &major, &minor, &suffix, &ltoir, &extra))
+    return nullptr;
   cuda::NvrtcOptions options;
   options.cc_major = major;
   options.cc_minor = minor;
+  options.arch = concat("sm_", major, minor, suffix);
   options.lto = ltoir != 0;
   options.include_dirs = cuda::extra_search_paths_from_environment();
   if (!string_list(extra, &options.extra_options)) return nullptr;
@@ -129,7 +133,7 @@ PyMethodDef g_functions[] = {
     {"_nvjitlink", py_nvjitlink, METH_VARARGS,
      "_nvjitlink(items, cc_major, cc_minor, lto, options) -> (cubin or PTX, info log)."},
     {"_nvrtc_compile", py_nvrtc_compile, METH_VARARGS,
-     "_nvrtc_compile(source, name, cc_major, cc_minor, ltoir, options) -> (code, log)."},
+     "_nvrtc_compile(source, name, cc_major, cc_minor, suffix, ltoir, options) -> (code, log)."},
     {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace

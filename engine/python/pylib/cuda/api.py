@@ -32,7 +32,7 @@ from _cuhost import (  # noqa: F401  (re-exported names)
 
 __all__ = [
     "DeviceNDArray", "Stream", "Event", "to_device", "device_array", "device_array_like", "pinned_array",
-    "pinned_array_like", "pinned", "mapped_array", "mapped", "MappedNDArray", "as_cuda_array", "is_cuda_array",
+    "pinned_array_like", "pinned", "mapped_array", "mapped", "MappedNDArray", "ManagedNDArray", "as_cuda_array", "is_cuda_array",
     "stream", "default_stream",
     "legacy_default_stream", "per_thread_default_stream", "external_stream", "host_stream", "host_array",
     "event", "event_elapsed_time", "synchronize", "gpus", "select_device", "get_current_device",

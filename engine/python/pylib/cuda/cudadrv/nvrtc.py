@@ -98,7 +98,7 @@ def compile(src, name, cc, ltoir=False, lineinfo=False, debug=False):
     """CUDA C/C++ source to PTX (or LTO-IR) for compute capability `cc`:
     returns (code, log). NVRTC's log, when not empty, is also reported as a
     UserWarning "NVRTC log messages: ..."; errors raise NvrtcError with it."""
-    major, minor, _ = _verify_cc_tuple(cc)
+    major, minor, suffix = _verify_cc_tuple(cc)
     if isinstance(src, bytes):
         src = src.decode("utf8")
     options = []
@@ -106,7 +106,7 @@ def compile(src, name, cc, ltoir=False, lineinfo=False, debug=False):
         options.append("-lineinfo")
     if debug:
         options.append("-G")
-    code, log = _cuhost._nvrtc_compile(src, name, major, minor, bool(ltoir), options)
+    code, log = _cuhost._nvrtc_compile(src, name, major, minor, suffix, bool(ltoir), options)
     if not ltoir:
         code = code.decode("utf8")
     return code, log
