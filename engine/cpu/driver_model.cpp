@@ -31,10 +31,10 @@ struct ContextInfo {
 
 struct Model {
   std::mutex mutex;
-  std::map<std::uintptr_t, ContextInfo> contexts;         // live contexts by handle
-  std::map<std::uintptr_t, std::size_t> allocations;      // cuMemAlloc'd blocks: base -> bytes
-  std::map<std::uintptr_t, std::size_t> registered;       // cuMemHostRegister'd ranges
-  std::set<std::uintptr_t> streams;                       // cuStreamCreate'd identities
+  std::map<std::uintptr_t, ContextInfo> contexts;     // live contexts by handle
+  std::map<std::uintptr_t, std::size_t> allocations;  // cuMemAlloc'd blocks: base -> bytes
+  std::map<std::uintptr_t, std::size_t> registered;   // cuMemHostRegister'd ranges
+  std::set<std::uintptr_t> streams;                   // cuStreamCreate'd identities
   std::map<std::uintptr_t, std::vector<ModuleGlobal>> modules;
   int primary_retains = 0;
 };

@@ -122,9 +122,8 @@ std::uintptr_t open_exported(const IpcHandleBytes& handle, std::size_t* bytes) {
   char target[256] = {};
   ssize_t n = readlink(path.c_str(), target, sizeof(target) - 1);
   if (n <= 0 || std::string(target, static_cast<std::size_t>(n)).find(memfd_name(nonce)) == std::string::npos)
-    throw UserError(ErrorKind::CudaAPIError,
-                    concat("cannot open the IPC handle: the memory of process ", pid,
-                           " is no longer shared (the process or the allocation is gone)"));
+    throw UserError(ErrorKind::CudaAPIError, concat("cannot open the IPC handle: the memory of process ", pid,
+                                                    " is no longer shared (the process or the allocation is gone)"));
   int local = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (local < 0) throw UserError(ErrorKind::CudaAPIError, "cannot open the IPC handle: " + errno_text());
   void* mapped = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, local, 0);

@@ -120,8 +120,7 @@ const BindingCall g_calls[] = {
      [](const U* in, U* out) {
        CUHOST_NEED(cuCtxCreate);
        CUcontext c = nullptr;
-       CUresult r =
-           driver().cuCtxCreate(&c, as<CUctxCreateParams*>(in[0]), as<unsigned>(in[1]), as<CUdevice>(in[2]));
+       CUresult r = driver().cuCtxCreate(&c, as<CUctxCreateParams*>(in[0]), as<unsigned>(in[1]), as<CUdevice>(in[2]));
        out[0] = from(c);
        return r;
      }},
@@ -223,8 +222,7 @@ const BindingCall g_calls[] = {
        return r;
      }},
     {"cuStreamDestroy", 1, 0, 0, [](const U* in, U*) { return driver().cuStreamDestroy(as<CUstream>(in[0])); }},
-    {"cuStreamSynchronize", 1, 0, 0,
-     [](const U* in, U*) { return driver().cuStreamSynchronize(as<CUstream>(in[0])); }},
+    {"cuStreamSynchronize", 1, 0, 0, [](const U* in, U*) { return driver().cuStreamSynchronize(as<CUstream>(in[0])); }},
     {"cuStreamQuery", 1, 0, 0, [](const U* in, U*) { return driver().cuStreamQuery(as<CUstream>(in[0])); }},
     {"cuLibraryGetGlobal", 2, 2, 0,
      [](const U* in, U* out) {
@@ -280,7 +278,7 @@ const BindingCall g_calls[] = {
      [](const U* in, U* out) {
        int n = 0;
        CUresult r = driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, as<CUfunction>(in[0]), as<int>(in[1]),
-                                                                          as<std::size_t>(in[2]));
+                                                                         as<std::size_t>(in[2]));
        out[0] = from(n);
        return r;
      }},

@@ -18,9 +18,9 @@ namespace cuhost::cuda {
 
 struct BindingCall {
   const char* name;
-  int inputs;      // integer arguments
-  int outputs;     // integer results (ignored when out_bytes > 0)
-  int out_bytes;   // > 0: the result is this many bytes written over `out`
+  int inputs;     // integer arguments
+  int outputs;    // integer results (ignored when out_bytes > 0)
+  int out_bytes;  // > 0: the result is this many bytes written over `out`
   CUresult (*call)(const std::uint64_t* in, std::uint64_t* out);
 };
 

@@ -329,9 +329,9 @@ PyObject* da_new(PyTypeObject*, PyObject* args, PyObject* kwargs) {
   }
   PyObject* dtype = to_numpy_dtype(dtype_obj);
   if (!dtype) return nullptr;
-  PyObject* r = gpu_data == Py_None ? new_device_array(ndim, shape, have_strides ? strides : nullptr, dtype, false, stream)
-                                    : view_of_memory(gpu_data, ndim, shape, have_strides ? strides : nullptr, dtype,
-                                                     stream);
+  PyObject* r = gpu_data == Py_None
+                    ? new_device_array(ndim, shape, have_strides ? strides : nullptr, dtype, false, stream)
+                    : view_of_memory(gpu_data, ndim, shape, have_strides ? strides : nullptr, dtype, stream);
   Py_DECREF(dtype);
   return r;
 }

@@ -241,7 +241,8 @@ int do_setitem(DeviceArrayObject* self, PyObject* key, PyObject* value, PyObject
         PyObject* value_shape = PyObject_GetAttrString(host, "shape");
         std::int64_t dims[kMaxDims] = {};
         Py_ssize_t n = value_shape ? PyTuple_Size(value_shape) : -1;
-        for (Py_ssize_t i = 0; i < n && i < kMaxDims; ++i) dims[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(value_shape, i));
+        for (Py_ssize_t i = 0; i < n && i < kMaxDims; ++i)
+          dims[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(value_shape, i));
         Py_XDECREF(value_shape);
         if (n < 0 || PyErr_Occurred() || !check_assignable(dst, static_cast<int>(n), dims)) Py_CLEAR(host);
       }

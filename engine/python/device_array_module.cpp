@@ -94,13 +94,12 @@ PyObject* py_to_device(PyObject*, PyObject* args) {
     DeviceArrayObject* core = as_array(dev);
     std::int64_t strides[kMaxDims];
     for (int i = 0; i < region.ndim; ++i) strides[i] = region.strides[i] == 0 ? 0 : core->strides[i];
-    PyObject* view = new_device_view(core, nullptr, core->data, region.ndim, full_shape, strides, dtype, false,
-                                     stream_keep);
+    PyObject* view =
+        new_device_view(core, nullptr, core->data, region.ndim, full_shape, strides, dtype, false, stream_keep);
     if (view && copy) {
       std::uintptr_t stream = 0;
       bool sync = true;
-      bool ok = copy_stream(stream_arg, &stream, &sync) &&
-                guarded(false, [&] {
+      bool ok = copy_stream(stream_arg, &stream, &sync) && guarded(false, [&] {
                   copy_host_to_device(region, core, stream, sync);
                   return true;
                 });

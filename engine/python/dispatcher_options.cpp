@@ -71,7 +71,8 @@ PyObject* module_get_global(PyObject* self, PyObject* name) {
       cuda::library_global(handle, PyUnicode_AsUTF8(name), &address, &size);
     } else if (!cpu::module_global(handle, PyUnicode_AsUTF8(name), &address, &size)) {
       throw UserError(ErrorKind::CudaAPIError, concat("cuLibraryGetGlobal failed: CUDA_ERROR_NOT_FOUND for __device__ "
-                                                      "variable '", PyUnicode_AsUTF8(name), "'"));
+                                                      "variable '",
+                                                      PyUnicode_AsUTF8(name), "'"));
     }
     return Py_BuildValue("(Kn)", static_cast<unsigned long long>(address), static_cast<Py_ssize_t>(size));
   } catch (...) {

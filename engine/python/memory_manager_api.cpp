@@ -267,8 +267,8 @@ PyObject* py_ipc_export(PyObject*, PyObject* arg) {
   CUHOST_PY_GUARD(
       {
         runtime::IpcExport e = runtime::ipc_export(pointer);
-        PyObject* handle =
-            PyBytes_FromStringAndSize(reinterpret_cast<const char*>(e.handle.data()), static_cast<Py_ssize_t>(e.handle.size()));
+        PyObject* handle = PyBytes_FromStringAndSize(reinterpret_cast<const char*>(e.handle.data()),
+                                                     static_cast<Py_ssize_t>(e.handle.size()));
         if (!handle) return nullptr;
         return Py_BuildValue("(NKn)", handle, static_cast<unsigned long long>(e.base), static_cast<Py_ssize_t>(e.size));
       },

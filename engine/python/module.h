@@ -18,6 +18,7 @@ int add_dispatcher(PyObject* module);   // cuda.jit, launches, compile API, decl
 int add_memory(PyObject* module);       // arrays, streams, events, devices (device_array_module.cpp)
 int add_plugins_api(PyObject* module);  // the plugin registry (plugins_api.cpp)
 int add_driver_calls(PyObject* module);
-int add_toolkit_api(PyObject* module);   // NVRTC and nvJitLink for the driver layer (toolkit_api.cpp)  // the driver entry points of cuda.bindings.driver (driver_calls.cpp)
+int add_toolkit_api(PyObject* module);  // NVRTC and nvJitLink for the driver layer (toolkit_api.cpp)  // the driver
+                                        // entry points of cuda.bindings.driver (driver_calls.cpp)
 
 }  // namespace cuhost::python

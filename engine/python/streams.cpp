@@ -126,7 +126,9 @@ PyObject* get_name(PyObject* o, void*) { return Py_NewRef(as_stream(o)->name ? a
 PyObject* get_external(PyObject* o, void*) { return PyBool_FromLong(!std::strcmp(as_stream(o)->kind, "external")); }
 
 // The CUDA stream protocol: (version 0, the CUstream as an int).
-PyObject* m_cuda_stream(PyObject* o, PyObject*) { return Py_BuildValue("(iK)", 0, (unsigned long long)as_stream(o)->handle); }
+PyObject* m_cuda_stream(PyObject* o, PyObject*) {
+  return Py_BuildValue("(iK)", 0, (unsigned long long)as_stream(o)->handle);
+}
 
 PyObject* m_synchronize(PyObject* o, PyObject*) {
   std::uintptr_t h = as_stream(o)->handle;
@@ -162,11 +164,11 @@ Py_hash_t stream_hash(PyObject* o) {
   return h == -1 ? -2 : h;
 }
 
-PyGetSetDef g_getset[] = {{"handle", get_handle, nullptr, "The CUstream as an int.", nullptr},
-                          {"name", get_name, nullptr, "The name a host stream was registered under.", nullptr},
-                          {"external", get_external, nullptr, "True for a stream made from a CUstream of elsewhere.",
-                           nullptr},
-                          {nullptr, nullptr, nullptr, nullptr, nullptr}};
+PyGetSetDef g_getset[] = {
+    {"handle", get_handle, nullptr, "The CUstream as an int.", nullptr},
+    {"name", get_name, nullptr, "The name a host stream was registered under.", nullptr},
+    {"external", get_external, nullptr, "True for a stream made from a CUstream of elsewhere.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyMethodDef g_stream_methods[] = {
     {"synchronize", m_synchronize, METH_NOARGS, "Wait until all work queued on the stream has completed."},

@@ -83,7 +83,8 @@ void unload_cpu_modules() {
     for (auto& entry : s.loaded) doomed.push_back(std::move(entry.second));
     s.loaded.clear();
   }
-  std::sort(doomed.begin(), doomed.end(), [](const LoadedModule& a, const LoadedModule& b) { return a.order > b.order; });
+  std::sort(doomed.begin(), doomed.end(),
+            [](const LoadedModule& a, const LoadedModule& b) { return a.order > b.order; });
   for (LoadedModule& module : doomed) {
     for (const auto& teardown : module.teardowns) {
       std::string error;

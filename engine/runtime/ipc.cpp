@@ -18,9 +18,8 @@ bool cuda_backend() { return session().backend == Backend::Cuda; }
 IpcExport ipc_export(std::uintptr_t pointer) {
   IpcExport out;
   if (!find_allocation(pointer, &out.base, &out.size))
-    throw UserError(ErrorKind::ValueError,
-                    concat("cannot make an IPC handle for ", reinterpret_cast<void*>(pointer),
-                           ": it is not in device memory cuhost allocated"));
+    throw UserError(ErrorKind::ValueError, concat("cannot make an IPC handle for ", reinterpret_cast<void*>(pointer),
+                                                  ": it is not in device memory cuhost allocated"));
   if (cuda_backend()) {
     make_context_current();
     CUipcMemHandle h = cuda::ipc_get_handle(out.base);

@@ -118,8 +118,8 @@ TEST_CASE("an external allocator receives the device's allocations and gets them
     held = a->external_owner();
     std::memset(reinterpret_cast<void*>(a->address()), 1, 64);
   }
-  REQUIRE(held.expired());                           // handed back at once...
-  REQUIRE(runtime::pending_frees(0).count == 0);     // ...not queued
+  REQUIRE(held.expired());                             // handed back at once...
+  REQUIRE(runtime::pending_frees(0).count == 0);       // ...not queued
   auto none = runtime::DeviceAllocation::allocate(0);  // zero bytes never reach the allocator
   REQUIRE(g_external_calls == 1);
   runtime::use_external_allocator(0, false);
@@ -190,7 +190,8 @@ TEST_CASE("the CPU device's memory entry points move host bytes", "[driver]") {
   call("cuMemHostRegister", {reinterpret_cast<std::uintptr_t>(in.data()) + 8, 8, 0}, out,
        CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
   call("cuMemHostUnregister", {reinterpret_cast<std::uintptr_t>(in.data())});
-  call("cuMemHostUnregister", {reinterpret_cast<std::uintptr_t>(in.data())}, out, CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
+  call("cuMemHostUnregister", {reinterpret_cast<std::uintptr_t>(in.data())}, out,
+       CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
   std::uint64_t s = call("cuStreamCreate", {0});
   call("cuStreamSynchronize", {s});
   call("cuStreamDestroy", {s});
@@ -204,7 +205,7 @@ TEST_CASE("CPU device memory exported over IPC is the same memory where it is op
   runtime::IpcExport e = runtime::ipc_export(a->address() + 400);
   REQUIRE(e.base == a->address());
   REQUIRE(e.size == 10000);
-  REQUIRE(data[2499] == 2499 * 3);  // contents kept across the move onto shared pages
+  REQUIRE(data[2499] == 2499 * 3);                                // contents kept across the move onto shared pages
   REQUIRE(runtime::ipc_export(a->address()).handle == e.handle);  // exported once
   std::uintptr_t opened = runtime::ipc_open(e.handle);
   REQUIRE(opened != a->address());

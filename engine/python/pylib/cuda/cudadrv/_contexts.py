@@ -327,11 +327,12 @@ class _DeviceList:
 
     @property
     def current(self):
-        """The device of the thread's current context (None when none is current)."""
+        """The device of the thread's current context, else the device
+        cuhost works on (select_device's; cuhost always has one)."""
         with driver.get_active_context() as ac:
             if ac.devnum is not None:
                 return self[ac.devnum]
-        return None
+        return self[_cuhost._current_device_id()]
 
     def __str__(self):
         return ", ".join(str(d) for d in self.lst)
