@@ -92,6 +92,8 @@ def to_device(obj, stream=0, copy=True, to=None):
         from .cudadrv.devicearray import auto_device
         return auto_device(obj, stream=stream, copy=copy)[0]
     obj = np.asarray(obj)
+    if obj.size == 0 and all(st >= 0 for st in obj.strides):  # nothing to copy; the host's strides are kept
+        return _cuhost._device_array(obj.shape, obj.dtype, obj.strides, "C", stream)
     if obj.dtype.kind in "mM":  # datetimes have no buffer protocol: their int64 words are copied
         return _cuhost._to_device(obj.view(np.int64), stream, bool(copy)).view(obj.dtype)
     return _cuhost._to_device(obj, stream, bool(copy))
