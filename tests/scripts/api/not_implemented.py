@@ -76,5 +76,5 @@ try:
     k[1, 1](np.zeros(1, np.float32))
     raise AssertionError("kernel using a placeholder compiled")
 except cuda.TypingError as e:
-    assert "numba.cuda.cudadrv.devicearray.open_cudalib: not implemented in cuhost yet" in str(e), str(e)
+    assert "numba.cuda.cudadrv.libs.open_cudalib: not implemented in cuhost yet" in str(e), str(e)
 print("not implemented ok")
