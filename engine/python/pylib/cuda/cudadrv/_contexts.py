@@ -383,7 +383,10 @@ class Context:
         outstanding work."""
         _cuhost.synchronize()
         self.memory_manager.reset()
+        modules = list(self.modules.values())
         self.modules.clear()
+        for module in modules:  # loaded with create_module_ptx/_image
+            module.unload()
         _cuhost._unload_modules()
         self.deallocations.clear()
 
