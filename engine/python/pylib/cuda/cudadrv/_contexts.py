@@ -548,12 +548,17 @@ def require_context(fn):
 
 
 def close():
-    """Waits for outstanding work, releases every context's resources
-    (memory manager, modules with their teardown callbacks, pending
-    deallocations) and leaves the thread with no current context. Contexts
-    whose memory manager is not the one set_memory_manager chose are
-    replaced when next needed. The primary contexts themselves stay (the
-    host shares them)."""
+    """Leaves the thread with no current context and, in the main thread
+    (numba's rule: only it tears contexts down), waits for outstanding work
+    and releases every context's resources (memory manager, modules with
+    their teardown callbacks, pending deallocations). Contexts whose memory
+    manager is not the one set_memory_manager chose are replaced when next
+    needed. The primary contexts themselves stay (the host shares them)."""
+    if threading.current_thread() is not threading.main_thread():
+        if driver.initialization_error is None:
+            while driver.pop_active_context() is not None:
+                pass
+        return
     _cuhost.synchronize()
     wanted = _ensure_memory_manager()
     for dev in list(driver.devices.values()):
