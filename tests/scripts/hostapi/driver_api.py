@@ -112,4 +112,13 @@ d.cuMemcpyHtoD(m.device_pointer, src.ctypes.data, 80)
 back = np.zeros(10)
 d.cuMemcpyDtoH(back.ctypes.data, m.device_pointer, 80)
 assert (back == src).all()
+# numba's module-level names: the error map, IPC support, the function class;
+# the driver loader of numba-cuda has no counterpart (cuhost loads it in C++).
+assert drv.ERROR_MAP[0] == "CUDA_SUCCESS" and drv.ERROR_MAP[801] == "CUDA_ERROR_NOT_SUPPORTED"
+assert drv.SUPPORTS_IPC and drv.Function is drv.CudaPythonFunction
+try:
+    drv.find_driver()
+    raise SystemExit("find_driver claimed")
+except NotImplementedError as err:
+    assert "find_driver" in str(err) and "in C++" in str(err), err
 print("driver api ok")

@@ -8,6 +8,10 @@ cuhost's (_cuhost.Stream, _cuhost.Event). `binding` is cuhost's
 cuda.bindings.driver.
 """
 import contextlib
+import os
+import re
+import subprocess
+import sys
 
 import _cuhost
 from _cuhost import Event, Stream, event_elapsed_time  # noqa: F401
@@ -29,6 +33,13 @@ from .error import CudaDriverError, CudaSupportError  # noqa: F401
 
 CudaAPIError = _cuhost.CudaAPIError
 LinkerError = _cuhost.LinkerError
+
+# Both backends share device memory between processes on Linux (the GPU
+# through CUDA IPC, the CPU backend through memfds).
+SUPPORTS_IPC = sys.platform.startswith("linux")
+
+# CUresult value -> name.
+ERROR_MAP = {int(code): code.name for code in binding.CUresult}
 
 
 def _have_nvjitlink():
@@ -60,6 +71,24 @@ def profiling():
         yield
     finally:
         profile_stop()
+
+
+def inspect_obj_content(objpath):
+    """The kinds of code (e.g. "elf", "ptx", "nvvm") a fatbin or object file
+    holds, as cuobjdump lists them."""
+    tool = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "cuobjdump")
+    try:
+        out = subprocess.run([tool if os.path.exists(tool) else "cuobjdump", objpath], check=True,
+                             capture_output=True)
+    except FileNotFoundError as e:
+        raise RuntimeError("cuobjdump has not been found. You may need to install the CUDA toolkit and ensure that "
+                           "it is available on your PATH.\n") from e
+    kinds = set()
+    for line in out.stdout.decode("utf-8").split("\n"):
+        m = re.match(r"Fatbin (.*) code", line)
+        if m:
+            kinds.add(m.group(1))
+    return kinds
 
 
 def _stream_handle(stream):
@@ -95,12 +124,20 @@ def __getattr__(name):
         from . import _ipc
 
         return getattr(_ipc, name)
-    if name in ("CudaPythonModule", "CudaPythonFunction", "load_module_image", "FuncAttr"):
+    if name in ("CudaPythonModule", "CudaPythonFunction", "load_module_image", "FuncAttr", "Function"):
         from . import _modules
 
-        return getattr(_modules, name)
+        return getattr(_modules, "CudaPythonFunction" if name == "Function" else name)
     if name in ("Linker", "_Linker", "LinkerOptions"):
         from . import _linker
 
         return getattr(_linker, name)
     raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
+from .._missing import missing as _missing  # noqa: E402
+
+# numba-cuda finds and loads libcuda from Python; cuhost loads it in C++
+# (engine/cuda/driver.cpp), so these have no counterpart.
+_missing(globals(), "find_driver load_driver locate_driver_and_loader make_logger DRIVER_NOT_FOUND_MSG "
+         "DRIVER_LOAD_ERROR_MSG cu_stream_callback_pyobj", " (cuhost loads the CUDA driver in C++)")
