@@ -215,7 +215,25 @@ PyObject* dispatcher_cooperative(PyObject* obj, PyObject* args) {
   })
 }
 
+// _cufunc(signature) -> the CUfunction (an int) the launcher uses for one
+// signature, loaded now; None on the CPU backend (no driver function).
+PyObject* dispatcher_cufunc(PyObject* obj, PyObject* signature) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::vector<const ir::Type*> types = types_for(self, signature);
+    runtime::Session& s = runtime::session();
+    if (s.backend != Backend::Cuda) {
+      compile_specialization(self, types);
+      Py_RETURN_NONE;
+    }
+    auto k = nvptx_specialization(self, types);
+    ensure_context();
+    return PyLong_FromUnsignedLongLong(reinterpret_cast<std::uintptr_t>(cuda::kernel_function(k, s.device)));
+  })
+}
+
 PyMethodDef g_methods[] = {
+    {"_cufunc", dispatcher_cufunc, METH_O, "The loaded CUfunction of one signature (None on the CPU backend)."},
     {"inspect_types", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dispatcher_inspect_types)),
      METH_VARARGS | METH_KEYWORDS, "Typed signature, source and locals of each specialization."},
     {"_nvptx", dispatcher_nvptx, METH_O, "The NVPTX compilation of one signature (a dict)."},

@@ -64,7 +64,15 @@ int add_errors(PyObject* module) {
                            ErrorKind::NcclError};
   for (ErrorKind kind : own) {
     std::string qualified = std::string("_cuhost.") + error_kind_name(kind);
-    PyObject* cls = PyErr_NewException(qualified.c_str(), root, nullptr);
+    // CudaSupportError is an ImportError too, as numba-cuda's (`except
+    // ImportError` and its `.msg` keep working).
+    // LinkerError is a RuntimeError, as numba-cuda's.
+    PyObject* bases = kind == ErrorKind::CudaSupportError ? PyTuple_Pack(2, root, PyExc_ImportError)
+                      : kind == ErrorKind::LinkerError    ? PyTuple_Pack(2, root, PyExc_RuntimeError)
+                                                          : Py_NewRef(root);
+    if (!bases) return -1;
+    PyObject* cls = PyErr_NewException(qualified.c_str(), bases, nullptr);
+    Py_DECREF(bases);
     if (!cls || PyModule_AddObjectRef(module, error_kind_name(kind), cls) < 0) return -1;
     g_classes[static_cast<int>(kind)] = cls;  // kept alive by the module for the process
   }

@@ -4,8 +4,9 @@
 // (stream_view.h). cuhost never silently uses the legacy null stream: the
 // default is the host's "default" (or first) stream, else one non-blocking
 // stream created once for the process. On the CPU backend streams are
-// in-order and synchronous and their handles are 0 (external ones keep the
-// pointer they were given).
+// in-order and synchronous; a created stream's handle is a unique address
+// (an identity, as a CUstream is), the default stream's is 0, and the legacy
+// and per-thread default streams have the driver's values (1, 2).
 #include "python/streams.h"
 
 #include <cstring>
@@ -77,6 +78,7 @@ PyObject* new_stream_object(std::uintptr_t handle, const char* kind, PyObject* n
   self->kind = kind;
   self->name = Py_XNewRef(name);
   self->device = -1;
+  self->cpu_token = nullptr;
   return reinterpret_cast<PyObject*>(self);
 }
 
@@ -111,22 +113,34 @@ void stream_dealloc(PyObject* o) {
     } catch (...) {
     }
   }
+  delete self->cpu_token;
   Py_XDECREF(self->name);
   Py_TYPE(o)->tp_free(o);
 }
 
 PyObject* stream_repr(PyObject* o) {
   StreamObject* self = as_stream(o);
-  if (self->name) return PyUnicode_FromFormat("<host stream %R %p>", self->name, reinterpret_cast<void*>(self->handle));
-  if (!std::strcmp(self->kind, "stream"))
-    return PyUnicode_FromFormat("<CUDA stream %p>", reinterpret_cast<void*>(self->handle));
-  return PyUnicode_FromFormat("<CUDA %s stream %p>", self->kind, reinterpret_cast<void*>(self->handle));
+  void* h = reinterpret_cast<void*>(self->handle);
+  if (self->name) return PyUnicode_FromFormat("<host stream %R %p>", self->name, h);
+  std::string kind = self->kind;
+  if (kind == "stream") return PyUnicode_FromFormat("<CUDA stream %p>", h);
+  if (kind == "default") return PyUnicode_FromFormat("<Default CUDA stream %p>", h);
+  if (kind == "legacy default") return PyUnicode_FromString("<Legacy default CUDA stream>");
+  if (kind == "per-thread default") return PyUnicode_FromString("<Per-thread default CUDA stream>");
+  if (kind == "external") return PyUnicode_FromFormat("<External CUDA stream %p>", h);
+  return PyUnicode_FromFormat("<CUDA %s stream %p>", self->kind, h);
 }
 
 PyObject* stream_int(PyObject* o) { return PyLong_FromSize_t(as_stream(o)->handle); }
 
 PyObject* get_handle(PyObject* o, void*) { return PyLong_FromSize_t(as_stream(o)->handle); }
 PyObject* get_name(PyObject* o, void*) { return Py_NewRef(as_stream(o)->name ? as_stream(o)->name : Py_None); }
+PyObject* get_external(PyObject* o, void*) { return PyBool_FromLong(!std::strcmp(as_stream(o)->kind, "external")); }
+
+// The CUDA stream protocol: (version 0, the CUstream as an int).
+PyObject* m_cuda_stream(PyObject* o, PyObject*) {
+  return Py_BuildValue("(iK)", 0, (unsigned long long)as_stream(o)->handle);
+}
 
 PyObject* m_synchronize(PyObject* o, PyObject*) {
   std::uintptr_t h = as_stream(o)->handle;
@@ -163,12 +177,15 @@ Py_hash_t stream_hash(PyObject* o) {
   return h == -1 ? -2 : h;
 }
 
-PyGetSetDef g_getset[] = {{"handle", get_handle, nullptr, "The CUstream as an int.", nullptr},
-                          {"name", get_name, nullptr, "The name a host stream was registered under.", nullptr},
-                          {nullptr, nullptr, nullptr, nullptr, nullptr}};
+PyGetSetDef g_getset[] = {
+    {"handle", get_handle, nullptr, "The CUstream as an int.", nullptr},
+    {"name", get_name, nullptr, "The name a host stream was registered under.", nullptr},
+    {"external", get_external, nullptr, "True for a stream made from a CUstream of elsewhere.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyMethodDef g_stream_methods[] = {
     {"synchronize", m_synchronize, METH_NOARGS, "Wait until all work queued on the stream has completed."},
+    {"__cuda_stream__", m_cuda_stream, METH_NOARGS, "(0, the CUstream as an int): the CUDA stream protocol."},
     {"auto_synchronize", m_auto_synchronize, METH_NOARGS,
      "A context manager that synchronizes the stream when the block exits."},
     {"__enter__", m_enter, METH_NOARGS, nullptr},
@@ -189,7 +206,11 @@ PyObject* py_stream(PyObject*, PyObject*){CUHOST_PY_GUARD(
       PyObject* s = new_stream_object(0, "stream", nullptr);
       if (!s) return s;
       as_stream(s)->device = runtime::current_device();
-      if (cpu()) return s;
+      if (cpu()) {
+        as_stream(s)->cpu_token = new char(0);
+        as_stream(s)->handle = reinterpret_cast<std::uintptr_t>(as_stream(s)->cpu_token);
+        return s;
+      }
       ensure_context();
       try {
         as_stream(s)->owned = new cuda::Stream(CU_STREAM_DEFAULT);
@@ -211,12 +232,11 @@ PyObject* py_default_stream(PyObject*, PyObject*){CUHOST_PY_GUARD(
     nullptr)}
 
 PyObject* py_legacy_default_stream(PyObject*, PyObject*) {
-  return new_stream_object(cpu() ? 0 : reinterpret_cast<std::uintptr_t>(CU_STREAM_LEGACY), "legacy default", nullptr);
+  return new_stream_object(reinterpret_cast<std::uintptr_t>(CU_STREAM_LEGACY), "legacy default", nullptr);
 }
 
 PyObject* py_per_thread_default_stream(PyObject*, PyObject*) {
-  return new_stream_object(cpu() ? 0 : reinterpret_cast<std::uintptr_t>(CU_STREAM_PER_THREAD), "per-thread default",
-                           nullptr);
+  return new_stream_object(reinterpret_cast<std::uintptr_t>(CU_STREAM_PER_THREAD), "per-thread default", nullptr);
 }
 
 PyObject* py_external_stream(PyObject*, PyObject* arg) {

@@ -18,6 +18,7 @@ struct StreamObject {
   const char* kind;     // "stream", "default", "legacy default", "per-thread default", "external", "host"
   PyObject* name;       // host streams: the name the host registered; else null
   int device;           // the device the stream belongs to; -1 when unknown
+  char* cpu_token;      // CPU backend: the byte whose address is a created stream's handle
 };
 
 extern PyTypeObject StreamType;

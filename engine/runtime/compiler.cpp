@@ -224,7 +224,9 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
   kernel->llvm_ir = codegen::module_text(*lowered.module);
   std::vector<std::string> symbols = {lowered.cpu_thread_symbol};
   if (!lowered.cpu_block_symbol.empty()) symbols.push_back(lowered.cpu_block_symbol);
-  CpuPluginSetup plugins(kernel->link, lowered.foreign, *lowered.module);
+  for (const ir::LinkItem& item : kernel->link)
+    kernel->has_module_callbacks |= item.setup_callback || item.teardown_callback;
+  CpuPluginSetup plugins(kernel->link, lowered.foreign, *lowered.module, kernel->has_module_callbacks);
   plugins.add_lookups(symbols);
   std::vector<void*> addrs;
   {
@@ -234,6 +236,7 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
     if (!lowered.cpu_block_symbol.empty()) kernel->cpu_block_fn = addrs.at(1);
   }
   plugins.run(addrs, name);
+  if (kernel->has_module_callbacks) kernel->cpu_globals = plugins.globals();
   return kernel;
 }
 

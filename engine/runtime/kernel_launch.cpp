@@ -2,6 +2,8 @@
 // kernel_launch.h).
 #include "runtime/kernel_launch.h"
 
+#include "runtime/cpu_module_callbacks.h"
+
 namespace cuhost::runtime {
 
 int LoadedKernel::slot(int device) {
@@ -57,6 +59,7 @@ cuda::KernelLaunch LoadedKernel::launch(const std::shared_ptr<const CompiledKern
 
 cpu::CpuLaunch cpu_launch_of(const CompiledKernel& kernel, const unsigned grid[3], const unsigned block[3],
                              unsigned shared, void** params) {
+  ensure_cpu_module_loaded(kernel);  // LinkableCode setup callbacks, once per module load
   cpu::CpuLaunch l;
   l.kernel_name = kernel.name;
   l.thread_fn = kernel.cpu_thread_fn;

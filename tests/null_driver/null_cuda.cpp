@@ -184,17 +184,54 @@ CUresult null_ctx_retain(CUcontext* c, CUdevice d) {
   return ok();
 }
 CUresult null_ctx_release(CUdevice) { return ok(); }
+// Contexts made current form a per-thread stack, as with the driver.
+thread_local std::vector<CUcontext> t_context_stack;
+void sync_current() { t_current = t_context_stack.empty() ? nullptr : as_context(t_context_stack.back()); }
 CUresult null_ctx_set(CUcontext c) {
-  t_current = as_context(c);
+  if (!c) {
+    if (!t_context_stack.empty()) t_context_stack.pop_back();
+  } else if (t_context_stack.empty()) {
+    t_context_stack.push_back(c);
+  } else {
+    t_context_stack.back() = c;
+  }
+  sync_current();
   return ok();
 }
 CUresult null_ctx_get(CUcontext* c) {
   *c = reinterpret_cast<CUcontext>(t_current);
   return ok();
 }
+CUresult null_ctx_push(CUcontext c) {
+  t_context_stack.push_back(c);
+  sync_current();
+  return ok();
+}
+CUresult null_ctx_pop(CUcontext* c) {
+  if (t_context_stack.empty()) return CUDA_ERROR_INVALID_CONTEXT;
+  *c = t_context_stack.back();
+  t_context_stack.pop_back();
+  sync_current();
+  return ok();
+}
 CUresult null_ctx_get_device(CUdevice* d) {
   if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   *d = t_current->device;
+  return ok();
+}
+CUresult null_ctx_create(CUcontext* c, CUctxCreateParams*, unsigned, CUdevice d) {
+  if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
+  *c = reinterpret_cast<CUcontext>(new NullContext{d, {}});
+  t_context_stack.push_back(*c);
+  sync_current();
+  return ok();
+}
+CUresult null_ctx_destroy(CUcontext c) {
+  for (auto it = t_context_stack.begin(); it != t_context_stack.end();)
+    it = *it == c ? t_context_stack.erase(it) : it + 1;
+  sync_current();
+  NullContext* ctx = as_context(c);
+  if (ctx < g_contexts || ctx >= g_contexts + kMaxDevices) delete ctx;  // primary contexts are never freed
   return ok();
 }
 CUresult null_ctx_enable_peer(CUcontext peer, unsigned) {
@@ -215,6 +252,7 @@ CUresult null_alloc(CUdeviceptr* p, size_t bytes) {
   g_allocations[static_cast<std::uintptr_t>(*p)] = Allocation{bytes, t_current->device};
   return ok();
 }
+CUresult null_alloc_managed(CUdeviceptr* p, size_t bytes, unsigned) { return null_alloc(p, bytes); }
 CUresult null_free(CUdeviceptr p) {
   {
     std::lock_guard<std::mutex> lock(g_mutex);
@@ -223,6 +261,37 @@ CUresult null_free(CUdeviceptr p) {
     g_allocations.erase(it);
   }
   std::free(reinterpret_cast<void*>(p));
+  return ok();
+}
+CUresult null_address_range(CUdeviceptr* base, size_t* size, CUdeviceptr p) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto it = g_allocations.upper_bound(p);
+  if (it == g_allocations.begin()) return CUDA_ERROR_NOT_FOUND;
+  --it;
+  if (p >= it->first + (it->second.bytes ? it->second.bytes : 1)) return CUDA_ERROR_NOT_FOUND;
+  *base = it->first;
+  *size = it->second.bytes;
+  return ok();
+}
+// An IPC handle names the allocation by its address (one process only).
+CUresult null_ipc_get(CUipcMemHandle* h, CUdeviceptr p) {
+  std::memset(h, 0, sizeof *h);
+  std::memcpy(h->reserved, &p, sizeof p);
+  return ok();
+}
+CUresult null_ipc_open(CUdeviceptr* p, CUipcMemHandle h, unsigned) {
+  std::memcpy(p, h.reserved, sizeof *p);
+  return ok();
+}
+CUresult null_ipc_close(CUdeviceptr) { return ok(); }
+CUresult null_memset_sync(CUdeviceptr d, unsigned char v, size_t n) {
+  std::memset(reinterpret_cast<void*>(d), v, n);
+  return ok();
+}
+CUresult null_profiler() { return ok(); }
+CUresult null_func_cache(CUfunction, CUfunc_cache) { return ok(); }
+CUresult null_active_blocks(int* n, CUfunction, int, size_t) {
+  *n = 2;
   return ok();
 }
 CUresult null_alloc_host(void** p, size_t bytes) {
@@ -466,6 +535,20 @@ const Entry g_entries[] = {
     NULL_ENTRY(cuCtxGetDevice, null_ctx_get_device),
     NULL_ENTRY(cuCtxSynchronize, null_sync),
     NULL_ENTRY(cuCtxEnablePeerAccess, null_ctx_enable_peer),
+    NULL_ENTRY(cuCtxPushCurrent, null_ctx_push),
+    NULL_ENTRY(cuCtxPopCurrent, null_ctx_pop),
+    NULL_ENTRY(cuCtxCreate, null_ctx_create),
+    NULL_ENTRY(cuCtxDestroy, null_ctx_destroy),
+    NULL_ENTRY(cuMemAllocManaged, null_alloc_managed),
+    NULL_ENTRY(cuMemGetAddressRange, null_address_range),
+    NULL_ENTRY(cuMemsetD8, null_memset_sync),
+    NULL_ENTRY(cuIpcGetMemHandle, null_ipc_get),
+    NULL_ENTRY(cuIpcOpenMemHandle, null_ipc_open),
+    NULL_ENTRY(cuIpcCloseMemHandle, null_ipc_close),
+    NULL_ENTRY(cuProfilerStart, null_profiler),
+    NULL_ENTRY(cuProfilerStop, null_profiler),
+    NULL_ENTRY(cuFuncSetCacheConfig, null_func_cache),
+    NULL_ENTRY(cuOccupancyMaxActiveBlocksPerMultiprocessor, null_active_blocks),
     NULL_ENTRY(cuMemAlloc, null_alloc),
     NULL_ENTRY(cuMemFree, null_free),
     NULL_ENTRY(cuMemAllocHost, null_alloc_host),

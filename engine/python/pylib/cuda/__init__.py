@@ -59,6 +59,9 @@ from . import core, cudadrv, errors, typing, np, utils, args, kernels, cg, rando
 from . import fp16, bf16  # noqa: E402,F401  (half precision device functions)
 from . import vector_types as _vector_types  # noqa: E402
 from .cudadrv import nvvm, runtime  # noqa: E402,F401
+# numba.cuda.devices, .driver and .devicearray are the driver-layer modules
+# (cuhost's device list as dicts stays _cuhost.devices()).
+from .cudadrv import devicearray, devices, driver  # noqa: E402,F401,F811
 from .cudadrv.error import CudaSupportError  # noqa: E402,F401,F811
 from .errors import KernelRuntimeError  # noqa: E402,F401
 from .args import In, Out, InOut  # noqa: E402,F401
@@ -82,7 +85,7 @@ from .cudadrv.driver import (  # noqa: E402,F401  (numba-cuda's memory-manager i
 from ._missing import missing as _missing  # noqa: E402
 
 # Device functions cuhost's compiler does not know yet (cache hints, nanosleep).
-_missing(globals(), "ldca ldcg ldcs ldlu ldcv stcg stcs stwb stwt nanosleep cuda_error")
+_missing(globals(), "ldca ldcg ldcs ldlu ldcv stcg stcs stwb stwt nanosleep")
 
 
 def backend():
@@ -96,12 +99,15 @@ def is_available():
 
 
 def detect():
-    """Print the CUDA devices found (or why there are none); True if any."""
+    """Print the devices kernels can run on (or why there are none); True if any.
+    On the CPU backend the one device is the CPU, listed with the reason
+    there is no CUDA GPU."""
     available, reason, _, _ = _cuhost.driver_status()
-    if not available:
-        print("CUDA is not available: %s" % reason)
-        print("cuhost runs kernels on the CPU backend")
-        return False
+    if not available or _cuhost.backend() != "cuda":
+        print("Found 1 CUDA devices")
+        print("id 0    %s    compute capability 9.0 (cuhost CPU backend)" % _cuhost._device_name(0))
+        print("No CUDA GPU is used: %s" % (reason or "the CPU backend was selected"))
+        return True
     devs = _cuhost.devices()
     print("Found %d CUDA devices" % len(devs))
     for d in devs:
