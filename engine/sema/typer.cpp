@@ -637,6 +637,7 @@ const ir::Type* Typer::type_global(const frontend::GlobalValue& g, const ast::Ex
     case K::Foreign: remember_function(g.foreign); return ir::foreign(g.foreign.get());
     case K::TypeObject: return ir::type_ref(g.type_object);
     case K::Ffi: return ir::ffi();
+    case K::Extension: return ir::extension_function(g.extension.get());
     case K::Unsupported: break;
   }
   fail(ErrorKind::TypingError, e.loc,
@@ -668,6 +669,10 @@ const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
   if (const ir::Type* t = type_vector_attribute(*this, a, base)) return t;
   if (const ir::Type* t = type_number_attribute(*this, a, base, inf)) return t;
   if (const ir::Type* t = type_storage_attribute(*this, a, base, inf)) return t;
+  if (const ir::Type* t = type_extension_attribute(*this, a, base, inf)) return t;
+  if (base->kind == ir::TypeKind::Extension) {
+    fail(ErrorKind::TypingError, a.loc, concat("Unknown attribute '", a.attr, "' of type ", display(base)));
+  }
   fail(ErrorKind::TypingError, a.loc, concat(display(base), " has no attribute '", a.attr, "'"));
 }
 
@@ -695,6 +700,8 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
       return type_cast_call(*this, c, ft->pointee, ft->pointee->str(), inf);
     case ir::TypeKind::Dispatcher: return type_device_call(*this, c, ft, inf);
     case ir::TypeKind::Foreign: return type_foreign_call(*this, c, ft, inf);
+    case ir::TypeKind::ExtensionFunction: return type_extension_call(*this, c, ft, inf);
+    case ir::TypeKind::ExtensionMethod: return type_extension_method_call(*this, c, ft, inf);
     case ir::TypeKind::Module: fail(ErrorKind::TypingError, c.loc, concat("module '", ft->key, "' is not callable"));
     default: break;
   }

@@ -24,6 +24,7 @@ const char* error_kind_name(ErrorKind kind) {
     case ErrorKind::KernelError: return "KernelError";
     case ErrorKind::PluginError: return "PluginError";
     case ErrorKind::PicklingError: return "PicklingError";
+    case ErrorKind::LoweringError: return "LoweringError";
   }
   return "Error";
 }

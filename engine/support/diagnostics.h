@@ -34,6 +34,7 @@ enum class ErrorKind {
   KernelError,          // cuda.KernelError (a fault or trap inside a kernel)
   PluginError,          // cuda.PluginError
   PicklingError,        // pickle.PicklingError (what cannot go into the on-disk cache)
+  LoweringError,        // numba.core.errors.LoweringError (extension-API code generation failed)
 };
 
 const char* error_kind_name(ErrorKind kind);

@@ -83,6 +83,7 @@ llvm::Type* llvm_type_of(llvm::LLVMContext& c, const ir::Type* t) {
     case K::Record: return llvm::PointerType::get(c, 0);  // a record is the address of its bytes
     case K::Range: return llvm_type_of(c, t->pointee);
     case K::Optional: return llvm::StructType::get(c, {llvm::Type::getInt1Ty(c), llvm_type_of(c, t->pointee)});
+    case K::Extension: return extension_llvm_type(c, t);
     default:
       // Non-values (modules, functions, type objects, None) carry no bits.
       return llvm::StructType::get(c);

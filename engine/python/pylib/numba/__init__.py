@@ -23,5 +23,39 @@ from cuda._missing import missing as _missing
 
 __version__ = "0.0.0+cuhost" + _cuda.__version__
 
-_missing(globals(), "njit jit generated_jit cfunc objmode prange literal_unroll literally stencil gdb",
+_missing(globals(), "jit generated_jit cfunc objmode prange literal_unroll literally stencil gdb",
          " (cuhost has no base numba CPU compiler: numba.cuda.HAS_NUMBA is False)", prefix="numba")
+
+
+class _DeviceOnlyFunction:
+    """What numba.njit makes inside cuhost: kernels may call it (it is compiled
+    as a device function, as numba-cuda compiles @njit functions kernels
+    call); calling it on the host raises, as there is no CPU compiler."""
+
+    def __init__(self, py_func):
+        import functools
+
+        self.py_func = py_func
+        functools.update_wrapper(self, py_func)
+
+    def __call__(self, *args, **kwargs):
+        raise NotImplementedError("%s is a numba.njit function: cuhost has no base numba CPU compiler "
+                                  "(numba.cuda.HAS_NUMBA is False), so it runs only inside kernels"
+                                  % (self.py_func.__qualname__,))
+
+    def __repr__(self):
+        return "<numba.njit function %s>" % (self.py_func.__qualname__,)
+
+
+def njit(*args, **kws):
+    """numba.njit: the function becomes callable from kernels (not on the host)."""
+    from cuda._ext import registry, resolve
+
+    def wrap(fn):
+        obj = _DeviceOnlyFunction(fn)
+        registry.add_callable(obj, resolve.JitableCandidate(fn))
+        return obj
+
+    if len(args) == 1 and callable(args[0]) and not kws:
+        return wrap(args[0])
+    return wrap
