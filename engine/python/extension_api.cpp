@@ -71,7 +71,8 @@ PyObject* bridge() {
   if (is("cuda.core.errors", "LoweringError")) {
     kind = ErrorKind::LoweringError;
     // numba's errors keep the bare message in .msg
-    if (PyRef msg = py_attr(v.get(), "msg"); msg && PyUnicode_Check(msg.get())) message = py_str(msg.get());
+    if (PyRef msg = v ? py_attr(v.get(), "msg") : PyRef(); msg && PyUnicode_Check(msg.get()))
+      message = py_str(msg.get());
   } else if (is("cuda.core.errors", "TypingError")) {
     kind = ErrorKind::TypingError;
   } else if (t && PyObject_IsSubclass(t.get(), PyExc_NotImplementedError) == 1) {

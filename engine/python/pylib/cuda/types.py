@@ -23,6 +23,7 @@ class Type:
 
     mutable = False
     reflected = False
+    _cuhost_extension = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
