@@ -222,7 +222,8 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
     PyRef co_varnames = py_attr(code.get(), "co_varnames");
     PyRef argcount = py_attr(code.get(), "co_argcount");
     PyRef kwonly = py_attr(code.get(), "co_kwonlyargcount");
-    Py_ssize_t nargs = (argcount ? PyLong_AsSsize_t(argcount.get()) : 0) + (kwonly ? PyLong_AsSsize_t(kwonly.get()) : 0);
+    Py_ssize_t nargs =
+        (argcount ? PyLong_AsSsize_t(argcount.get()) : 0) + (kwonly ? PyLong_AsSsize_t(kwonly.get()) : 0);
     PyRef names(co_varnames ? PyTuple_GetSlice(co_varnames.get(), 0, nargs) : nullptr);
     PyRef helper(PyImport_ImportModule("cuda._lambda_source"));
     PyRef found;

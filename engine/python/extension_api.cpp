@@ -30,9 +30,9 @@
 
 namespace cuhost::python {
 
-using frontend::PyRef;
 using frontend::py_attr;
 using frontend::py_str;
+using frontend::PyRef;
 
 namespace {
 
@@ -91,7 +91,8 @@ PyObject* checked(PyObject* r, const std::string& context) {
 }
 
 const ir::Type* type_of_spelling(PyObject* s) {
-  if (!s || !PyUnicode_Check(s)) throw InternalError(__FILE__, __LINE__, "extension bridge", "extension bridge: a type spelling expected");
+  if (!s || !PyUnicode_Check(s))
+    throw InternalError(__FILE__, __LINE__, "extension bridge", "extension bridge: a type spelling expected");
   return ir::parse_type(py_str(s));
 }
 
@@ -155,7 +156,8 @@ sema::ExtensionResolution read_resolution(PyObject* r) {
   sema::ExtensionResolution out;
   using K = sema::ExtensionResolution::Kind;
   auto item = [&](Py_ssize_t i) {
-    if (i >= PyTuple_GET_SIZE(r)) throw InternalError(__FILE__, __LINE__, "extension bridge", "extension bridge: short resolution");
+    if (i >= PyTuple_GET_SIZE(r))
+      throw InternalError(__FILE__, __LINE__, "extension bridge", "extension bridge: short resolution");
     return PyTuple_GET_ITEM(r, i);
   };
   if (kind == "device") {
@@ -221,9 +223,10 @@ class BridgeHooks : public sema::ExtensionHooks {
     Gil gil;
     PyArgs a = to_python(args);
     PyObject* b = checked(bridge(), "the extension API is not available");
-    PyRef r(checked(PyObject_CallMethod(b, "resolve_call", "OOOO", static_cast<PyObject*>(const_cast<void*>(handle_of(callee))), a.types.get(),
-                                        a.keywords.get(), a.literals.get()),
-                    "typing a call of " + callee.name));
+    PyRef r(checked(
+        PyObject_CallMethod(b, "resolve_call", "OOOO", static_cast<PyObject*>(const_cast<void*>(handle_of(callee))),
+                            a.types.get(), a.keywords.get(), a.literals.get()),
+        "typing a call of " + callee.name));
     return read_resolution(r.get());
   }
 
@@ -270,13 +273,16 @@ PyObject* py_register_extension_type(PyObject*, PyObject* args) {
     ir::ExtensionTypeInfo info;
     info.spelling = spelling;
     std::string m = model;
-    info.model = m == "struct" ? ir::DataModel::Struct : m == "opaque" ? ir::DataModel::Opaque : ir::DataModel::Primitive;
+    info.model = m == "struct"   ? ir::DataModel::Struct
+                 : m == "opaque" ? ir::DataModel::Opaque
+                                 : ir::DataModel::Primitive;
     if (PyTuple_GET_SIZE(names) != PyTuple_GET_SIZE(members)) {
       PyErr_SetString(PyExc_ValueError, "member names and types differ in length");
       return nullptr;
     }
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names); ++i)
-      info.members.push_back({py_str(PyTuple_GET_ITEM(names, i)), ir::parse_type(py_str(PyTuple_GET_ITEM(members, i)))});
+      info.members.push_back(
+          {py_str(PyTuple_GET_ITEM(names, i)), ir::parse_type(py_str(PyTuple_GET_ITEM(members, i)))});
     info.llvm_text = llvm_text;
     info.size = size;
     info.align = align;

@@ -53,7 +53,7 @@ struct ExtensionResolution {
   // argument (index into ExtensionArgs) or the default value it takes.
   std::shared_ptr<runtime::JitFunction> function;
   struct Binding {
-    int argument = -1;           // -1: `default_value`
+    int argument = -1;  // -1: `default_value`
     ir::ConstValue default_value;
   };
   std::vector<Binding> binding;
@@ -78,8 +78,7 @@ class ExtensionHooks {
   // has nothing for it; Kind::Method when it names a method.
   virtual std::optional<ExtensionResolution> attribute(const ir::Type* base, const std::string& name) = 0;
   // `receiver.name(args...)` for a Kind::Method attribute; args.types[0] is the receiver.
-  virtual ExtensionResolution method(const ir::Type* receiver, const std::string& name,
-                                     const ExtensionArgs& args) = 0;
+  virtual ExtensionResolution method(const ir::Type* receiver, const std::string& name, const ExtensionArgs& args) = 0;
 };
 
 // The installed implementation (null until engine/python installs one).

@@ -459,6 +459,7 @@ void Typer::stmt(const ast::Stmt& s) {
           guarded([&] { type_of_optional(r.value.get()); });
           fail(ErrorKind::TypingError, r.loc, "kernels must not return a value");
         }
+        if (r.value) guarded([&] { type_of(r.value.get()); });  // `return None`: lowering evaluates it
         return;
       }
       guarded([&] {

@@ -8,6 +8,7 @@
 #include "ir/records.h"
 #include "ir/type_parser.h"
 #include "ir/types.h"
+#include "support/diagnostics.h"
 
 using namespace cuhost;
 using namespace cuhost::ir;
@@ -61,7 +62,7 @@ TEST_CASE("types holding extension types are recognized", "[ir][extension]") {
   CHECK(contains_extension_type(array(t, 1, Layout::A)));
   CHECK(contains_extension_type(tuple({int32(), optional(t)})));
   CHECK_FALSE(contains_extension_type(array(float32(), 2, Layout::C)));
-  ExtensionObject object{"Function(<function f>)", nullptr};
+  ExtensionObject object{"<function f>", nullptr};
   const Type* f = extension_function(&object);
   CHECK(f->kind == TypeKind::ExtensionFunction);
   CHECK(f->str() == "Function(<function f>)");

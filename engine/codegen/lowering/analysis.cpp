@@ -225,9 +225,8 @@ void Lowerer::analyze() {
           safe_uses.insert(static_cast<const ast::Subscript*>(e)->value.get());
         // Attributes read the array (shape, size, ...), unless the extension
         // API implements them or they are methods it provides: those get the array.
-        bool extension = key.rfind("extension.", 0) == 0 ||
-                         (it != tf_.exprs.end() && it->second.type &&
-                          it->second.type->kind == ir::TypeKind::ExtensionMethod);
+        bool extension = key.rfind("extension.", 0) == 0 || (it != tf_.exprs.end() && it->second.type &&
+                                                             it->second.type->kind == ir::TypeKind::ExtensionMethod);
         if (e->kind == ast::ExprKind::Attribute && !extension)
           safe_uses.insert(static_cast<const ast::Attribute*>(e)->value.get());
         if (e->kind == ast::ExprKind::Call && key == "builtins.len")

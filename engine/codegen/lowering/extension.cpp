@@ -23,9 +23,7 @@
 namespace cuhost::codegen {
 namespace {
 
-[[noreturn]] void codegen_error(const std::string& what) {
-  throw UserError(ErrorKind::LoweringError, what);
-}
+[[noreturn]] void codegen_error(const std::string& what) { throw UserError(ErrorKind::LoweringError, what); }
 
 std::string type_text(llvm::Type* t) {
   std::string s;
@@ -49,14 +47,14 @@ llvm::Function* bridge_for(Lowerer& l, llvm::Function* placeholder,
   for (size_t i = 0; i < params.size(); ++i) {
     if (params[i] != llvm_type_of(c, callee->arg_types[i])) {
       codegen_error(concat("compile_internal: argument ", i + 1, " of '", callee->captured->name, "' is ",
-                           type_text(params[i]), " in the generated code but ", callee->arg_types[i]->str(),
-                           " is ", type_text(llvm_type_of(c, callee->arg_types[i]))));
+                           type_text(params[i]), " in the generated code but ", callee->arg_types[i]->str(), " is ",
+                           type_text(llvm_type_of(c, callee->arg_types[i]))));
     }
   }
   params.insert(params.end(), context_types.begin(), context_types.end());
   auto* fty = llvm::FunctionType::get(pty->getReturnType(), params, false);
-  auto* f = llvm::Function::Create(fty, llvm::GlobalValue::InternalLinkage, placeholder->getName() + ".bridge",
-                                   l.module());
+  auto* f =
+      llvm::Function::Create(fty, llvm::GlobalValue::InternalLinkage, placeholder->getName() + ".bridge", l.module());
   f->addFnAttr(llvm::Attribute::AlwaysInline);
   f->addFnAttr(llvm::Attribute::NoUnwind);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", f));
@@ -71,9 +69,8 @@ llvm::Function* bridge_for(Lowerer& l, llvm::Function* placeholder,
   if (pty->getReturnType()->isVoidTy()) {
     b.CreateRetVoid();
   } else if (!r.result || r.result->getType() != pty->getReturnType()) {
-    codegen_error(concat("compile_internal: '", callee->captured->name, "' returns ",
-                         callee->return_type->str(), " but the generated code expects ",
-                         type_text(pty->getReturnType())));
+    codegen_error(concat("compile_internal: '", callee->captured->name, "' returns ", callee->return_type->str(),
+                         " but the generated code expects ", type_text(pty->getReturnType())));
   } else {
     b.CreateRet(r.result);
   }
@@ -112,8 +109,7 @@ LinkedFunction link_extension(Lowerer& l, const sema::ExtensionLowering& ext) {
     std::string msg;
     llvm::raw_string_ostream o(msg);
     diag.print("extension", o);
-    codegen_error(concat("the LLVM IR a code generation function built does not parse:\n", o.str(), "\n",
-                         ext.ir_text));
+    codegen_error(concat("the LLVM IR a code generation function built does not parse:\n", o.str(), "\n", ext.ir_text));
   }
   m->setDataLayout(l.module().getDataLayout());
   m->setTargetTriple(l.module().getTargetTriple());

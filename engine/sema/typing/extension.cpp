@@ -94,8 +94,8 @@ const ir::Type* apply(Typer& t, const ast::Expr* node, const std::string& shown,
       } catch (UserError& e) {
         std::string types;
         for (size_t i = 0; i < arg_types.size(); ++i) types += (i ? ", " : "") + display(arg_types[i]);
-        e.add_note(concat("while typing the implementation of ", shown, " for (", types, ") (",
-                          t.captured().filename, ":", node->loc.line, ")"));
+        e.add_note(concat("while typing the implementation of ", shown, " for (", types, ") (", t.captured().filename,
+                          ":", node->loc.line, ")"));
         throw;
       }
       ExprInfo& again = t.info(node);

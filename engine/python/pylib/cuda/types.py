@@ -13,9 +13,14 @@ for numba (``isinstance(x, types.Integer)``) work unchanged. A ``Type``
 subclass defined outside cuhost is an extension type: its spelling is the
 one cuda.extending registers with the engine together with its data model.
 """
+import os as _os
+import sys as _sys
+
 import numpy as _np
 
 __all__ = []
+
+_PACKAGE_DIR = _os.path.dirname(_os.path.abspath(__file__)) + _os.sep
 
 
 class Type:
@@ -27,9 +32,12 @@ class Type:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        # Classes of cuhost's own package spell themselves; any other subclass
-        # is a user's extension type (cuda/_ext/typeinfo.py registers it).
-        cls._cuhost_extension = not (cls.__module__ == "cuda" or cls.__module__.startswith("cuda."))
+        # Classes defined in cuhost's own package (its files, not every module
+        # named cuda.*: numba.cuda.tests is cuda.tests too) spell themselves;
+        # any other subclass is a user's extension type (_ext/typeinfo.py).
+        module = _sys.modules.get(cls.__module__)
+        path = _os.path.abspath(getattr(module, "__file__", None) or "")
+        cls._cuhost_extension = not path.startswith(_PACKAGE_DIR)
 
     def __init__(self, name):
         self.name = name
