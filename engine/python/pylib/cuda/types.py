@@ -594,7 +594,6 @@ uintc = uint32
 none = NoneType("none")
 void = none
 Any = Phantom("any")
-voidptr = Type("voidptr")
 __all__ += ["b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "c8", "c16",
             "intp", "uintp", "byte", "float_", "double", "intc", "uintc", "void", "none",
             "CPointer", "Optional", "UniTuple", "Tuple", "Type", "Array", "Signature", "Record", "NestedArray"]
@@ -621,7 +620,7 @@ _missing(globals(), """
     IntEnumMember EnumMember NPDatetime NPTimedelta List Set ListType DictType NamedTuple
     NamedUniTuple Dispatcher ExternalFunction FunctionType Bytes
     range_iter32_type range_iter64_type range_state32_type range_state64_type slice2_type slice3_type
-    pyobject unicode_type string undefined ffi_forced_object
+    pyobject unicode_type string undefined ffi_forced_object voidptr
 """)
 
 # Half precision (engine/sema/typing/half.cpp): IEEE float16 and bfloat16.
