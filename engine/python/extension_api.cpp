@@ -23,6 +23,7 @@
 #include "codegen/lowering/lowerer.h"
 #include "frontend/capture.h"
 #include "frontend/py_ref.h"
+#include "ir/builtin_extensions.h"
 #include "ir/type_parser.h"
 #include "python/errors.h"
 #include "python/extension_api.h"
@@ -304,10 +305,27 @@ PyObject* py_llvm_type(PyObject*, PyObject* arg) {
   });
 }
 
+// _register_builtin_extension(key, obj): `obj` (one of cuhost's builtins,
+// "operator.add", "builtins.len", ...) has extension-API overloads.
+PyObject* py_register_builtin_extension(PyObject*, PyObject* args) {
+  const char* key = nullptr;
+  PyObject* obj = nullptr;
+  if (!PyArg_ParseTuple(args, "sO", &key, &obj)) return nullptr;
+  std::shared_ptr<const ir::ExtensionObject> e = extension_object(obj);
+  if (!e) {
+    PyErr_Format(PyExc_ValueError, "%R has no extension-API overloads", obj);
+    return nullptr;
+  }
+  ir::register_builtin_extension(key, e.get());
+  Py_RETURN_NONE;
+}
+
 PyMethodDef g_methods[] = {
     {"_register_extension_type", py_register_extension_type, METH_VARARGS,
      "Registers an extension type and its data model with the engine."},
     {"_llvm_type", py_llvm_type, METH_O, "The LLVM type (text) of the values of a type spelling."},
+    {"_register_builtin_extension", py_register_builtin_extension, METH_VARARGS,
+     "Marks one of cuhost's builtins (operator.add, len, ...) as overloaded by the extension API."},
     {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace

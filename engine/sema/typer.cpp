@@ -5,6 +5,7 @@
 
 #include "ir/layout.h"
 #include "ir/vector_types.h"
+#include "sema/extension_typing.h"
 #include "sema/function_values.h"
 
 namespace cuhost::sema {
@@ -684,6 +685,18 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
   switch (ft->kind) {
     case ir::TypeKind::Intrinsic: {
       const std::string& key = ft->key;
+      // cuhost's functions applied to extension-type values: the extension API's overloads (@overload(len)).
+      if (c.keywords.empty() && !c.args.empty()) {
+        std::vector<const ir::Type*> types;
+        std::vector<const ast::Expr*> operands;
+        for (const auto& a : c.args) {
+          types.push_back(type_of(a.get()));
+          operands.push_back(a.get());
+        }
+        if (has_extension_operand(types)) {
+          if (const ir::Type* x = type_builtin_extension(*this, &c, key, operands)) return x;
+        }
+      }
       using Rule = const ir::Type* (*)(Typer&, const ast::Call&, const std::string&, ExprInfo&);
       for (Rule rule : {type_half_call, type_fp8_call, type_builtin_call, type_math_call, type_cuda_indexing_call,
                         type_atomic_call, type_warp_call, type_array_call, type_libdevice_call, type_ffi_call,

@@ -163,6 +163,7 @@ bool Lowerer::is_nonnegative(const ast::Expr* e) const {
       (inf.type->kind == ir::TypeKind::Boolean || (inf.type->kind == ir::TypeKind::Integer && !inf.type->is_signed)))
     return true;
   if (!inf.intrinsic.empty() && nonneg_intrinsic(inf.intrinsic)) return true;
+  if (inf.intrinsic.rfind("extension.", 0) == 0) return false;  // an overload: nothing known of its result
   switch (e->kind) {
     case ast::ExprKind::Name: return nonneg_locals_.count(static_cast<const ast::Name*>(e)->id) > 0;
     case ast::ExprKind::Subscript: {

@@ -104,14 +104,14 @@ std::string numba_argument(Typer& t, const ast::Expr* e) {
 
 // numba's message when cuda.shared.array / cuda.local.array get arguments
 // no implementation takes (the shape must be literal integers).
-[[noreturn]] void array_resolution_error(Typer& t, const ast::Call& c, const std::string& fname,
+[[noreturn]] void array_resolution_error(Typer& t, const ast::Call& c, const ast::Expr* at, const std::string& fname,
                                          const std::string& why) {
   std::string short_name = fname.substr(5);  // "shared.array" / "local.array"
   std::string args;
   for (const auto& a : c.args) args += (args.empty() ? "" : ", ") + numba_argument(t, a.get());
   for (const auto& k : c.keywords) args += (args.empty() ? "" : ", ") + k.name + "=" + numba_argument(t, k.value.get());
   t.typing_error(
-      &c,
+      at,
       concat("No implementation of function Function(<function ", short_name, ">) found for signature:\n \n >>> array(",
              args, ")\n \nThere are 2 candidate implementations:\n  - Of which 2 did not match due to:\n", "  ", why));
 }
@@ -122,7 +122,7 @@ std::vector<std::int64_t> literal_shape(Typer& t, const ast::Call& call, const a
   const auto& c = t.constant(shape);
   std::vector<std::int64_t> out;
   auto bad = [&] {
-    array_resolution_error(t, call, fname,
+    array_resolution_error(t, call, shape, fname,
                            concat(fname, "() needs a literal shape (an integer or a tuple of integers)"));
   };
   if (!c) bad();

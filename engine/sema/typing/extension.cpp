@@ -10,6 +10,8 @@
 //                        whose value is the callee's arg_constants entry)
 //   "extension.codegen"  LLVM IR from Python: param_types, ordered_args, extension
 //   "extension.member"   a StructModel member: ordered_args {value}, extension->member
+#include "ir/builtin_extensions.h"
+#include "sema/extension_typing.h"
 #include "sema/function_values.h"
 #include "sema/infer.h"
 #include "sema/typer.h"
@@ -149,7 +151,81 @@ const ir::Type* apply(Typer& t, const ast::Expr* node, const std::string& shown,
   return nullptr;
 }
 
+CallArguments collect_operands(Typer& t, const std::vector<const ast::Expr*>& operands) {
+  CallArguments out;
+  for (const ast::Expr* e : operands) {
+    const ir::Type* type = t.type_of(e);
+    out.exprs.push_back(e);
+    out.args.types.push_back(type);
+    out.args.literals.push_back(literal_argument_of(t, e, type));
+  }
+  return out;
+}
+
 }  // namespace
+
+bool has_extension_operand(const std::vector<const ir::Type*>& types) {
+  for (const ir::Type* t : types)
+    if (t && ir::contains_extension_type(t)) return true;
+  return false;
+}
+
+const ir::Type* type_builtin_extension(Typer& t, const ast::Expr* node, const std::string& key,
+                                       const std::vector<const ast::Expr*>& operands) {
+  const ir::ExtensionObject* object = ir::builtin_extension(key);
+  ExtensionHooks* hooks = extension_hooks();
+  if (!object || !hooks) return nullptr;
+  CallArguments call = collect_operands(t, operands);
+  ExtensionResolution r = ask(t, node, [&] { return hooks->call(*object, call.args); });
+  if (r.kind == ExtensionResolution::Kind::Method || r.kind == ExtensionResolution::Kind::Member)
+    t.typing_error(node, concat("'", object->name, "' is not callable"));
+  return apply(t, node, object->name, r, call);
+}
+
+std::string operator_name(ast::BinOpKind op) {
+  switch (op) {
+    case ast::BinOpKind::Add: return "add";
+    case ast::BinOpKind::Sub: return "sub";
+    case ast::BinOpKind::Mult: return "mul";
+    case ast::BinOpKind::Div: return "truediv";
+    case ast::BinOpKind::FloorDiv: return "floordiv";
+    case ast::BinOpKind::Mod: return "mod";
+    case ast::BinOpKind::Pow: return "pow";
+    case ast::BinOpKind::LShift: return "lshift";
+    case ast::BinOpKind::RShift: return "rshift";
+    case ast::BinOpKind::BitOr: return "or_";
+    case ast::BinOpKind::BitXor: return "xor";
+    case ast::BinOpKind::BitAnd: return "and_";
+    case ast::BinOpKind::MatMult: return "matmul";
+  }
+  return "add";
+}
+
+std::string operator_name(ast::CompareOpKind op) {
+  switch (op) {
+    case ast::CompareOpKind::Eq: return "eq";
+    case ast::CompareOpKind::NotEq: return "ne";
+    case ast::CompareOpKind::Lt: return "lt";
+    case ast::CompareOpKind::LtE: return "le";
+    case ast::CompareOpKind::Gt: return "gt";
+    case ast::CompareOpKind::GtE: return "ge";
+    case ast::CompareOpKind::Is: return "is_";
+    case ast::CompareOpKind::IsNot: return "is_not";
+    case ast::CompareOpKind::In: return "contains";
+    case ast::CompareOpKind::NotIn: return "contains";
+  }
+  return "eq";
+}
+
+std::string operator_name(ast::UnaryOpKind op) {
+  switch (op) {
+    case ast::UnaryOpKind::UAdd: return "pos";
+    case ast::UnaryOpKind::USub: return "neg";
+    case ast::UnaryOpKind::Not: return "not_";
+    case ast::UnaryOpKind::Invert: return "invert";
+  }
+  return "neg";
+}
 
 const ir::Type* type_extension_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info) {
   (void)info;

@@ -57,6 +57,33 @@ def add_callable(obj, candidate):
     if entry is None or entry.obj is not obj:
         entry = _callables[id(obj)] = _Entry(obj)
     entry.candidates.append(candidate)
+    key = builtin_key(obj)
+    if key is not None:
+        # The engine types cuhost's builtins itself; it asks for these
+        # overloads when an operand is of an extension type.
+        import _cuhost
+
+        _cuhost._register_builtin_extension(key, obj)
+
+
+def builtin_key(obj):
+    """The engine's key of one of cuhost's builtins ("operator.add", "builtins.len", "math.sqrt"), or None."""
+    import builtins
+    import cmath
+    import math
+    import operator
+
+    name = getattr(obj, "__name__", None)
+    if not isinstance(name, str):
+        return None
+    for module in (operator, builtins, math, cmath):
+        if getattr(module, name, None) is obj:
+            return "%s.%s" % (module.__name__, name)
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return "numpy." + name if getattr(numpy, name, None) is obj else None
 
 
 def candidates_of(obj):
