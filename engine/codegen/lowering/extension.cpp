@@ -111,6 +111,16 @@ LinkedFunction link_extension(Lowerer& l, const sema::ExtensionLowering& ext) {
     diag.print("extension", o);
     codegen_error(concat("the LLVM IR a code generation function built does not parse:\n", o.str(), "\n", ext.ir_text));
   }
+  if (!l.hooks().is_gpu()) {
+    // NVVM intrinsics exist only on the GPU: LLVM cannot select them for the host.
+    for (const llvm::Function& f : m->functions()) {
+      if (f.isDeclaration() && f.getName().starts_with("llvm.nvvm.")) {
+        throw UserError(ErrorKind::NotImplementedError,
+                        concat("a code generation function calls the NVVM intrinsic ", f.getName().str(),
+                               ", which exists only on the GPU: the CPU backend cannot run this kernel"));
+      }
+    }
+  }
   m->setDataLayout(l.module().getDataLayout());
   m->setTargetTriple(l.module().getTargetTriple());
   if (llvm::Linker::linkModules(l.module(), std::move(m)))
@@ -154,9 +164,18 @@ LinkedFunction link_extension(Lowerer& l, const sema::ExtensionLowering& ext) {
   return {f, takes_context};
 }
 
+// Errors of the generated code point at the call that uses it.
+LinkedFunction link_at(Lowerer& l, const ast::Expr* e, const sema::ExtensionLowering& ext) {
+  try {
+    return link_extension(l, ext);
+  } catch (UserError& err) {
+    err.set_location_if_unknown(l.where(e->loc), l.typed().captured->name);
+    throw;
+  }
+}
+
 Val lower_codegen(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
-  (void)e;
-  LinkedFunction linked = link_extension(l, *inf.extension);
+  LinkedFunction linked = link_at(l, e, *inf.extension);
   llvm::FunctionType* fty = linked.function->getFunctionType();
   std::vector<llvm::Value*> args;
   for (size_t i = 0; i < inf.ordered_args.size(); ++i) {
@@ -172,8 +191,10 @@ Val lower_codegen(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
   if (!ok || fty->getReturnType() != ret) {
     std::string expected = type_text(ret) + " (";
     for (size_t i = 0; i < args.size(); ++i) expected += (i ? ", " : "") + type_text(args[i]->getType());
-    codegen_error(concat("a code generation function built a function of type ", type_text(fty),
-                         " where the data model needs ", expected, ")"));
+    UserError err(ErrorKind::LoweringError, concat("a code generation function built a function of type ",
+                                                   type_text(fty), " where the data model needs ", expected, ")"));
+    err.set_location_if_unknown(l.where(e->loc), l.typed().captured->name);
+    throw err;
   }
   llvm::Value* r = l.b().CreateCall(linked.function, args);
   if (is_void_type(inf.type)) return {nullptr, inf.type};

@@ -2,14 +2,16 @@
 # LLVM IR with llvmlite, linked into the kernel on both targets: integer and
 # float arithmetic, tuples, a void intrinsic, keyword arguments; a codegen
 # that returns nothing for a non-void signature is a LoweringError; intrinsics
-# pickle by value and come back as the same object.
+# pickle by value and come back as the same object; NVVM intrinsics work on
+# the GPU (PTX checked everywhere) and are a clear error on the CPU backend.
 # stdout: intrinsics ok
 import pickle
 
+import _cuhost
 import numpy as np
 from llvmlite import ir
 from numba import cuda
-from numba.cuda import types
+from numba.cuda import cgutils, types
 from numba.cuda.core.errors import LoweringError
 from numba.cuda.extending import intrinsic
 
@@ -85,6 +87,35 @@ except LoweringError as e:
     assert "non-void function returns None" in e.msg, e.msg
 else:
     raise AssertionError("a codegen returning None for int32 must fail")
+
+
+
+@intrinsic
+def thread_x(typingctx):
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(32), [])
+        return builder.call(cgutils.get_or_insert_function(builder.module, fnty, "llvm.nvvm.read.ptx.sreg.tid.x"), [])
+    return types.int32(), codegen
+
+
+def tids(out):
+    out[cuda.threadIdx.x] = thread_x()
+
+
+ptx, _ = cuda.compile_ptx(tids, (types.int32[::1],))
+assert "%tid.x" in ptx, ptx
+ids = np.zeros(32, np.int32)
+if _cuhost.backend() == "cuda":
+    cuda.jit(tids)[1, 32](ids)
+    np.testing.assert_array_equal(ids, np.arange(32))
+else:
+    try:
+        cuda.jit(tids)[1, 32](ids)
+    except NotImplementedError as e:
+        assert "llvm.nvvm.read.ptx.sreg.tid.x, which exists only on the GPU" in str(e), str(e)
+        assert "intrinsics.py" in str(e), str(e)  # where the intrinsic is called
+    else:
+        raise AssertionError("NVVM intrinsics cannot run on the CPU backend")
 
 again = pickle.loads(pickle.dumps(mul_add))
 assert again is mul_add
