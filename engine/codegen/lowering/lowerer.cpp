@@ -12,6 +12,7 @@
 #include "codegen/lowering/records.h"
 #include "runtime/fastmath_flags.h"
 #include "frontend/captured.h"
+#include "ir/extension_types.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -567,6 +568,14 @@ void Lowerer::setup_params() {
         llvm::Value* agg = llvm::UndefValue::get(llvm_type(t));
         for (unsigned i = 0; i < t->elements.size(); ++i)
           agg = builder_.CreateInsertValue(agg, from_slots(t->elements[i]), {i});
+        return agg;
+      }
+      case K::Extension: {
+        const ir::ExtensionTypeInfo& info = ir::extension_info(t);
+        if (info.model != ir::DataModel::Struct) return fn_->getArg(next++);
+        llvm::Value* agg = llvm::UndefValue::get(llvm_type(t));
+        for (unsigned i = 0; i < info.members.size(); ++i)
+          agg = builder_.CreateInsertValue(agg, from_slots(info.members[i].type), {i});
         return agg;
       }
       default: return fn_->getArg(next++);

@@ -114,4 +114,11 @@ assert (tags == 7).all()
 # The signature of a compiled specialization names the extension type.
 sig = kernel.overloads[next(iter(kernel.overloads))]._type_annotation.typemap
 assert sig["p"] == point_type and sig["local"].dtype == point_type, sig
+
+
+# Extension values as kernel parameters compile (their members are the
+# parameter's slots); a launch cannot pass a Python object for them.
+ptx, _ = cuda.compile_ptx(swap, (point_type,), device=True)
+assert ".func" in ptx
+k = cuda.jit(types.void(types.float64[::1], point_type))(lambda out, p: None)
 print("struct models ok")
