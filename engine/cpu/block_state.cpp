@@ -9,11 +9,16 @@
 #include "cpu/block_state.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 
 #include "cpu/leave_kernel.h"
 #include "support/kernel_errors.h"
+
+// codegen/cpu_hooks.cpp reads the context's fields at fixed offsets.
+static_assert(offsetof(CuhostThreadCtx, dynamic_shared) == 56, "see cpu_hooks.cpp");
+static_assert(offsetof(CuhostThreadCtx, dynamic_shared_bytes) == 72, "see cpu_hooks.cpp");
 
 namespace cuhost::cpu {
 
@@ -78,6 +83,7 @@ void BlockState::prepare(LaunchState& launch) {
     c.gdim[2] = static_cast<std::int32_t>(l.grid.z);
     c.shared = shared_.get();
     c.dynamic_shared = shared_.get() + static_bytes_;
+    c.dynamic_shared_bytes = static_cast<std::int64_t>(l.dynamic_shared_bytes);
     c.block = this;
     c.tid[0] = static_cast<std::int32_t>(i % bdim_[0]);
     c.tid[1] = static_cast<std::int32_t>(i / bdim_[0] % bdim_[1]);

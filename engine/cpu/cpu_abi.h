@@ -23,9 +23,10 @@ struct CuhostThreadCtx {
   std::int32_t bid[3];
   std::int32_t bdim[3];
   std::int32_t gdim[3];
-  char* shared;          // this block's static shared memory (size from CompiledKernel)
-  char* dynamic_shared;  // this block's dynamic shared memory (launch's shared bytes)
-  void* block;           // opaque block state owned by the runtime
+  char* shared;                       // this block's static shared memory (size from CompiledKernel)
+  char* dynamic_shared;               // this block's dynamic shared memory (launch's shared bytes)
+  void* block;                        // opaque block state owned by the runtime
+  std::int64_t dynamic_shared_bytes;  // the launch's dynamic shared bytes (extent of cuda.shared.array(0, ...))
 };
 
 // Barriers: every live thread of the block must arrive. Threads that have

@@ -181,6 +181,31 @@ PyObject* dispatcher_inspect_types(PyObject* obj, PyObject* args, PyObject* kwar
   })
 }
 
+// _typemap(signature) -> {local name: type spelling} of one specialization
+// (numba's type annotation typemap, for the locals and parameters).
+PyObject* dispatcher_typemap(PyObject* obj, PyObject* signature) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::vector<const ir::Type*> types = signature_types(signature);
+    auto k = self->state->fn->options.device ? nvptx_specialization(self, types) : compile_specialization(self, types);
+    PyObject* out = PyDict_New();
+    if (!out) return nullptr;
+    if (k->typed) {
+      for (const auto& [name, type] : k->typed->locals) {
+        if (!type) continue;
+        PyObject* s = PyUnicode_FromString(type->str().c_str());
+        if (!s || PyDict_SetItemString(out, name.c_str(), s) < 0) {
+          Py_XDECREF(s);
+          Py_DECREF(out);
+          return nullptr;
+        }
+        Py_DECREF(s);
+      }
+    }
+    return out;
+  })
+}
+
 // _cooperative(signature, threads, dynamic_shared) -> (cooperative, max_blocks):
 // whether the kernel is launched cooperatively (it syncs the grid) and the
 // largest grid such a launch may use (numba's max_cooperative_grid_blocks):
@@ -234,6 +259,7 @@ PyObject* dispatcher_cufunc(PyObject* obj, PyObject* signature) {
 
 PyMethodDef g_methods[] = {
     {"_cufunc", dispatcher_cufunc, METH_O, "The loaded CUfunction of one signature (None on the CPU backend)."},
+    {"_typemap", dispatcher_typemap, METH_O, "{local: type spelling} of one specialization."},
     {"inspect_types", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dispatcher_inspect_types)),
      METH_VARARGS | METH_KEYWORDS, "Typed signature, source and locals of each specialization."},
     {"_nvptx", dispatcher_nvptx, METH_O, "The NVPTX compilation of one signature (a dict)."},

@@ -40,6 +40,17 @@ PyObject* builtin_for(ErrorKind kind) {
       }();
       return cls ? cls : PyExc_RuntimeError;
     }
+    case ErrorKind::LoweringError: {
+      // numba's class, defined in Python (cuda/core/errors.py) on top of CudaError.
+      static PyObject* cls = [] {
+        PyObject* errors = PyImport_ImportModule("cuda.core.errors");
+        PyObject* c = errors ? PyObject_GetAttrString(errors, "LoweringError") : nullptr;
+        Py_XDECREF(errors);
+        if (!c) PyErr_Clear();
+        return c;  // kept for the process
+      }();
+      return cls ? cls : g_classes[static_cast<int>(ErrorKind::CompileError)];
+    }
     default: return nullptr;
   }
 }

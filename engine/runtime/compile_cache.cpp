@@ -21,6 +21,7 @@
 #include "ffi/clang_compile.h"
 #include "ffi/device_compile.h"
 #include "frontend/captured.h"
+#include "ir/extension_types.h"
 #include "support/hash.h"
 #include "support/log.h"
 #include "support/source_hash.h"
@@ -121,8 +122,13 @@ bool hash_global(const frontend::GlobalValue& g, Hasher& h, std::set<const JitFu
       for (const auto& item : g.foreign->link)
         if (!hash_link_item(item, h)) return false;
       break;
-    case K::TypeObject: h.add(g.type_object ? g.type_object->str() : ""); break;
+    case K::TypeObject:
+      // An extension type's spelling names it only in this process.
+      if (ir::contains_extension_type(g.type_object)) return false;
+      h.add(g.type_object ? g.type_object->str() : "");
+      break;
     case K::Ffi: break;
+    case K::Extension: return false;  // typed and lowered by Python code the key cannot see
     case K::Unsupported: h.add(g.repr); break;
   }
   return true;
@@ -150,6 +156,9 @@ bool hash_function(const JitFunction& fn, Hasher& h, std::set<const JitFunction*
     h.add(name);
     if (!hash_global(g, h, seen)) return false;
   }
+  h.add(std::uint64_t(c.defaults.size()));
+  for (const auto& d : c.defaults)
+    if (!hash_global(d, h, seen)) return false;
   return true;
 }
 
@@ -229,7 +238,11 @@ std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::ve
   h.add(std::string(LLVM_VERSION_STRING));
   h.add(cuda::nvjitlink_version());
   h.add(concat(target.cc_major, ".", target.cc_minor, "|", target.bounds_check));
-  for (const ir::Type* t : arg_types) h.add(t->str());
+  for (const ir::Type* t : arg_types) {
+    // Extension types (cuda.extending) are defined by this process's Python code: never cached.
+    if (ir::contains_extension_type(t)) return std::nullopt;
+    h.add(t->str());
+  }
   std::set<const JitFunction*> seen;
   if (!hash_function(fn, h, seen)) return std::nullopt;
   return h.hex();

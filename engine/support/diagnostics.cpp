@@ -25,6 +25,7 @@ const char* error_kind_name(ErrorKind kind) {
     case ErrorKind::PluginError: return "PluginError";
     case ErrorKind::NcclError: return "NcclError";
     case ErrorKind::PicklingError: return "PicklingError";
+    case ErrorKind::LoweringError: return "LoweringError";
   }
   return "Error";
 }

@@ -35,6 +35,7 @@ enum class ErrorKind {
   PluginError,          // cuda.PluginError
   NcclError,            // cuhost.nccl.NcclError (a collective library call failed: NCCL, or MPI on the CPU)
   PicklingError,        // pickle.PicklingError (what cannot go into the on-disk cache)
+  LoweringError,        // numba.core.errors.LoweringError (extension-API code generation failed)
 };
 
 const char* error_kind_name(ErrorKind kind);

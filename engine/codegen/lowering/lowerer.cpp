@@ -12,6 +12,7 @@
 #include "codegen/lowering/records.h"
 #include "runtime/fastmath_flags.h"
 #include "frontend/captured.h"
+#include "ir/extension_types.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -83,6 +84,7 @@ llvm::Type* llvm_type_of(llvm::LLVMContext& c, const ir::Type* t) {
     case K::Record: return llvm::PointerType::get(c, 0);  // a record is the address of its bytes
     case K::Range: return llvm_type_of(c, t->pointee);
     case K::Optional: return llvm::StructType::get(c, {llvm::Type::getInt1Ty(c), llvm_type_of(c, t->pointee)});
+    case K::Extension: return extension_llvm_type(c, t);
     default:
       // Non-values (modules, functions, type objects, None) carry no bits.
       return llvm::StructType::get(c);
@@ -584,6 +586,14 @@ void Lowerer::setup_params() {
         llvm::Value* agg = llvm::UndefValue::get(llvm_type(t));
         for (unsigned i = 0; i < t->elements.size(); ++i)
           agg = builder_.CreateInsertValue(agg, from_slots(t->elements[i]), {i});
+        return agg;
+      }
+      case K::Extension: {
+        const ir::ExtensionTypeInfo& info = ir::extension_info(t);
+        if (info.model != ir::DataModel::Struct) return fn_->getArg(next++);
+        llvm::Value* agg = llvm::UndefValue::get(llvm_type(t));
+        for (unsigned i = 0; i < info.members.size(); ++i)
+          agg = builder_.CreateInsertValue(agg, from_slots(info.members[i].type), {i});
         return agg;
       }
       default: return fn_->getArg(next++);

@@ -2,6 +2,7 @@
 // arithmetic on int64/uint64 machine integers, float32 kept only when both
 // sides fit it, true division, Python floor division and modulo), with
 // folding of integer constants so literal shapes like `N * 2` stay literal.
+#include "sema/extension_typing.h"
 #include "sema/typer.h"
 
 namespace cuhost::sema {
@@ -163,6 +164,11 @@ const ir::Type* type_arith(Typer& t, const ast::BinOp& e, ExprInfo& info) {
   (void)info;
   const ir::Type* l = t.type_of(e.left.get());
   const ir::Type* r = t.type_of(e.right.get());
+  // Operators on extension types come from the extension API (@overload(operator.add)).
+  if (has_extension_operand({l, r})) {
+    std::string key = "operator." + operator_name(e.op);
+    if (const ir::Type* x = type_builtin_extension(t, &e, key, {e.left.get(), e.right.get()})) return x;
+  }
   if (const ir::Type* tt = type_tuple_binop(t, e, l, r)) return tt;
   std::vector<const ir::Type*> operands;
   const ir::Type* result = type_binop_types(t, e.op, l, r, &e, &operands);
@@ -177,6 +183,10 @@ const ir::Type* type_arith(Typer& t, const ast::BinOp& e, ExprInfo& info) {
 const ir::Type* type_unary(Typer& t, const ast::UnaryOp& e, ExprInfo& info) {
   (void)info;
   const ir::Type* v = t.type_of(e.operand.get());
+  if (has_extension_operand({v})) {
+    std::string key = "operator." + operator_name(e.op);
+    if (const ir::Type* x = type_builtin_extension(t, &e, key, {e.operand.get()})) return x;
+  }
   ExprInfo& inf = t.info(&e);
   const auto& c = t.constant(e.operand.get());
   if (e.op == ast::UnaryOpKind::Not) {

@@ -10,7 +10,7 @@ import numba
 from numba import cuda
 from numba.cuda.cudadrv.libs import open_cudalib
 from numba.cuda.core.compiler_machinery import FunctionPass
-from numba.cuda.extending import overload
+from numba.cuda.extending import box
 from cuda.core import Program
 
 
@@ -31,9 +31,18 @@ raises(lambda: bool(open_cudalib), MSG)
 raises(lambda: list(open_cudalib), MSG)
 raises(lambda: isinstance(3, Program), "cuda.core.Program is not implemented in cuhost yet (part of NVIDIA "
                                        "cuda-python's cuda.core that cuhost does not provide)")
-raises(lambda: overload(len), "numba.cuda.extending.overload is not implemented in cuhost yet")
-raises(lambda: numba.njit(lambda x: x), "numba.njit is not implemented in cuhost yet (cuhost has no base numba CPU "
-                                        "compiler: numba.cuda.HAS_NUMBA is False)")
+raises(lambda: box(object), "numba.cuda.extending.box is not implemented in cuhost yet")
+raises(lambda: numba.jit(lambda x: x), "numba.jit is not implemented in cuhost yet (cuhost has no base numba CPU "
+                                       "compiler)")
+
+
+@numba.njit
+def host_only(x):
+    return x
+
+
+raises(lambda: host_only(1), "host_only is a numba.njit function: cuhost has no base numba CPU compiler, so it runs "
+                             "only inside kernels")
 assert cuda.float4 is cuda.float32x4 and cuda.int2 is cuda.int32x2  # numba-cuda's C aliases
 
 # Probes by Python machinery see plain attribute errors, not NotImplementedError.

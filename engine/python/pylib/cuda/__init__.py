@@ -70,8 +70,13 @@ from .misc.special import literal_unroll  # noqa: E402,F401
 from .np.ufunc import vectorize, guvectorize  # noqa: E402,F401
 from .np.numpy_support import from_dtype  # noqa: E402,F401
 
-# cuhost has no base numba: tests that need numba's CPU compiler skip themselves.
-HAS_NUMBA = False
+# The `numba` package inside cuhost (cuhost's own, pylib/numba) is numba's
+# interface for CUDA code: numba.types/errors/extending, and numba.njit, whose
+# functions kernels may call (as numba-cuda compiles @njit functions that
+# kernels call). Code that checks HAS_NUMBA before using them finds them; what
+# needs numba's CPU compiler (calling an njit function on the host) raises
+# NotImplementedError naming it.
+HAS_NUMBA = True
 implementation = "cuhost"
 config_default_cc = config.CUDA_DEFAULT_PTX_CC
 

@@ -69,6 +69,14 @@ class _Overload:
         return self._info()["ptx"]
 
     @property
+    def _type_annotation(self):
+        """numba's type annotation, as far as it is read: the typemap of locals and parameters."""
+        from .compiler import _to_type
+
+        typemap = {name: _to_type(t) for name, t in self._dispatcher._typemap(self.argtypes).items()}
+        return _pytypes.SimpleNamespace(typemap=typemap)
+
+    @property
     def _codelibrary(self):
         """numba's code library of the specialization: the files linked in
         and get_cufunc(), the loaded kernel function."""
