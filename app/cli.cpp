@@ -19,13 +19,20 @@ static po::options_description option_table() {
   opts.add_options()("help,h", "show this help and exit")("version", "print the cuhost version and exit")(
       "backend,b", po::value<std::string>()->default_value("auto"),
       "kernel backend: auto (CUDA when a driver and GPU exist, else CPU), cpu or cuda")(
-      "device,d", po::value<int>()->default_value(0), "CUDA device ordinal")(
+      "device,d", po::value<int>()->default_value(0),
+      "CUDA device ordinal (default: 0; under an MPI launcher, the local rank's device)")(
       "verbose,v", "print per-stage compile timings and backend choices on stderr")(
       "streams", po::value<int>()->default_value(0),
       "create N host-owned streams, lent to scripts as cuda.host_stream('s0'..)")(
       "plugin-path", po::value<std::vector<std::string>>()->composing(),
       "add a plugin directory to the search path (repeatable; before CUHOST_PLUGIN_PATH)")(
       "no-bounds-check", "CPU backend: turn off array bounds checks (faster)")(
+      "kernel-timeout", po::value<double>(),
+      "CPU backend: stop a kernel launch running longer than SECONDS with a KernelError")(
+      "nccl",
+      "lend collective communicators to the script (cuhost.nccl): NCCL over this process's GPUs, or one "
+      "per rank when an MPI launcher (mpirun -n N cuhost run ...) started it; MPI carries them on the CPU backend")(
+      "nccl-devices", po::value<std::string>(), "with --nccl in one process: the devices, e.g. 0,1 (default: all)")(
       "output,o", po::value<std::string>(), "bench: write results as JSON to this file");
   return opts;
 }
@@ -43,8 +50,9 @@ std::string usage() {
       << "Environment:\n"
       << "  CUHOST_PLUGIN_PATH     colon-separated plugin directories\n"
       << "  NUMBA_CUDA_INCLUDE_PATH, NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS  include paths for NVRTC\n\n"
-      << "  CUHOST_BACKEND, CUHOST_DEVICE   defaults for --backend and --device (cuhost sets them for\n"
-      << "                         the processes a script starts when the options were given)\n\n"
+      << "  CUHOST_BACKEND, CUHOST_DEVICE, CUHOST_KERNEL_TIMEOUT   defaults for --backend, --device and\n"
+      << "                         --kernel-timeout (cuhost sets them for the processes a script starts\n"
+      << "                         when the options were given)\n\n"
       << python_usage() << "\n"
       << "Exit codes: the script's own; 2 for a bad command line.\n";
   return out.str();
@@ -63,8 +71,9 @@ static const std::set<std::string> kCommands = {"run", "info", "plugins", "bench
 // A cuhost option token (`--backend`, `--backend=cpu`, `-v`), and whether
 // its value is the next token.
 static bool is_cuhost_option(const std::string& token, bool long_only, bool& value_follows) {
-  static const std::set<std::string> long_flags = {"--help", "--version", "--verbose", "--no-bounds-check"};
-  static const std::set<std::string> long_valued = {"--backend", "--device", "--streams", "--plugin-path", "--output"};
+  static const std::set<std::string> long_flags = {"--help", "--version", "--verbose", "--no-bounds-check", "--nccl"};
+  static const std::set<std::string> long_valued = {"--backend", "--device",         "--streams",     "--plugin-path",
+                                                    "--output",  "--kernel-timeout", "--nccl-devices"};
   static const std::set<std::string> short_flags = {"-h", "-v"};
   static const std::set<std::string> short_valued = {"-b", "-d", "-o"};
   value_follows = false;
@@ -81,9 +90,26 @@ static bool is_cuhost_option(const std::string& token, bool long_only, bool& val
 }
 
 static bool takes_value(const std::string& token) {
-  static const std::set<std::string> with_value = {"--backend",     "-b",       "--device", "-d", "--streams",
-                                                   "--plugin-path", "--output", "-o"};
+  static const std::set<std::string> with_value = {
+      "--backend",     "-b", "--device", "-d", "--streams", "--output", "-o", "--plugin-path", "--kernel-timeout",
+      "--nccl-devices"};
   return with_value.count(token) > 0;
+}
+
+// "0,1,3" -> {0, 1, 3}.
+static std::vector<int> parse_device_list(const std::string& text) {
+  std::vector<int> devices;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    char* end = nullptr;
+    long d = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || d < 0 || d > 1023)
+      throw UsageError{"invalid value for --nccl-devices: '" + text + "' (expected device ordinals such as 0,1)"};
+    devices.push_back(static_cast<int>(d));
+  }
+  if (devices.empty()) throw UsageError{"invalid value for --nccl-devices: no devices given"};
+  return devices;
 }
 
 static Backend parse_backend(const std::string& name) {
@@ -175,8 +201,19 @@ CommandLine parse_command_line(int argc, char** argv) {
   if (cl.options.streams < 0 || cl.options.streams > 64)
     throw UsageError{"invalid value for --streams: must be between 0 and 64"};
   cl.options.bounds_check = vm.count("no-bounds-check") == 0;
+  if (vm.count("kernel-timeout")) {
+    cl.options.kernel_timeout = vm["kernel-timeout"].as<double>();
+    if (!(cl.options.kernel_timeout > 0)) throw UsageError{"invalid value for --kernel-timeout: must be > 0 seconds"};
+    cl.kernel_timeout_given = true;
+  }
   if (vm.count("plugin-path")) cl.options.plugin_paths = vm["plugin-path"].as<std::vector<std::string>>();
   if (vm.count("output")) cl.output = vm["output"].as<std::string>();
+  cl.communicators = vm.count("nccl") > 0;
+  if (vm.count("nccl-devices")) {
+    if (!cl.communicators) throw UsageError{"--nccl-devices needs --nccl"};
+    cl.communicator_options.devices = parse_device_list(vm["nccl-devices"].as<std::string>());
+    cl.communicator_options.scope = CommunicatorOptions::Scope::Process;
+  }
   if (cl.help || cl.version || python_mode) return cl;
 
   if (positionals.empty()) throw UsageError{"missing command (run, info, plugins or bench)"};

@@ -22,7 +22,10 @@ struct CommandLine {
   std::vector<std::string> python_argv;
   bool backend_given = false;  // --backend / --device were on the command line
   bool device_given = false;
+  bool kernel_timeout_given = false;
   RuntimeOptions options;
+  bool communicators = false;  // --nccl: create communicators for the script
+  CommunicatorOptions communicator_options;
   bool help = false;
   bool version = false;
   bool json = false;   // bench: also write JSON

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -70,6 +71,15 @@ void inherit_through_environment(cuhost::app::CommandLine& cl) {
     setenv("CUHOST_DEVICE", std::to_string(cl.options.device).c_str(), 1);
   } else if (const char* d = std::getenv("CUHOST_DEVICE")) {
     cl.options.device = std::atoi(d);
+  } else {
+    // Each rank an MPI launcher starts takes the device of its local rank
+    // (device 0 when no launcher started the process).
+    cl.options.device = cuhost::RuntimeOptions::kDeviceFromLocalRank;
+  }
+  if (cl.kernel_timeout_given) {
+    setenv("CUHOST_KERNEL_TIMEOUT", std::to_string(cl.options.kernel_timeout).c_str(), 1);
+  } else if (const char* t = std::getenv("CUHOST_KERNEL_TIMEOUT")) {
+    cl.options.kernel_timeout = std::max(0.0, std::atof(t));
   }
   if (!cl.options.plugin_paths.empty()) {  // same search order: the given folders, then the variable's
     std::string joined;
@@ -140,6 +150,7 @@ int main(int argc, char** argv) {
 
   try {
     cuhost::Runtime& runtime = cuhost::Runtime::initialize(cl.options);
+    if (cl.communicators) runtime.create_communicators(cl.communicator_options);
     if (cl.command == "python" || cl.command == "run") return runtime.run_python_main();
     if (cl.command == "info") {
       std::cout << runtime.info();

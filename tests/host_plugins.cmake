@@ -5,7 +5,7 @@
 set(_hp_src ${CMAKE_CURRENT_SOURCE_DIR}/data/host_plugins)
 set(_hp_out ${CMAKE_BINARY_DIR}/share/cuhost/tests/plugins)
 set(_hp_outputs)
-foreach(_case host_missing_library host_no_setup host_bad_teardown host_setup_fails host_probe)
+foreach(_case host_missing_library host_no_setup host_bad_teardown host_setup_fails host_setup_throws host_teardown_throws host_probe)
   foreach(_f plugin.toml dev.cu)
     add_custom_command(OUTPUT ${_hp_out}/${_case}/${_f}
       COMMAND ${CMAKE_COMMAND} -E copy ${_hp_src}/${_case}/${_f} ${_hp_out}/${_case}/${_f}

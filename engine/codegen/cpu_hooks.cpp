@@ -22,6 +22,7 @@ constexpr int kBdimOffset = 24;
 constexpr int kGdimOffset = 36;
 constexpr int kSharedOffset = 48;
 constexpr int kDynamicSharedOffset = 56;
+constexpr int kDynamicSharedBytesOffset = 72;
 
 class CpuHooks : public TargetHooks {
  public:
@@ -155,7 +156,11 @@ class CpuHooks : public TargetHooks {
     return l.b().CreateInBoundsGEP(l.b().getInt8Ty(), field_ptr(l, kSharedOffset), l.i64(offset));
   }
   llvm::Value* dynamic_shared(Lowerer& l) override { return field_ptr(l, kDynamicSharedOffset); }
-  llvm::Value* dynamic_shared_bytes(Lowerer&) override { return nullptr; }  // not in CuhostThreadCtx
+  llvm::Value* dynamic_shared_bytes(Lowerer& l) override {
+    llvm::Value* p =
+        l.b().CreateConstInBoundsGEP1_64(l.b().getInt8Ty(), ctx(l), std::uint64_t(kDynamicSharedBytesOffset));
+    return l.b().CreateAlignedLoad(l.b().getInt64Ty(), p, llvm::Align(8));
+  }
 
   llvm::Value* const_array(Lowerer& l, const ir::ArrayConstant& data, const std::string& name) override {
     llvm::Constant* init = llvm::ConstantDataArray::get(l.ctx(), llvm::ArrayRef<std::uint8_t>(data.data));

@@ -2,6 +2,7 @@
 // both launchers so the two sides can never disagree.
 #include "codegen/kernel_abi.h"
 
+#include "ir/extension_types.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -24,6 +25,16 @@ static void append_slots(const ir::Type* t, std::vector<int>& out) {
     case ir::TypeKind::Tuple:
       for (const ir::Type* e : t->elements) append_slots(e, out);
       return;
+    case ir::TypeKind::Extension: {
+      // A StructModel value passes as its members (like a tuple), any other as its one LLVM value.
+      const ir::ExtensionTypeInfo& info = ir::extension_info(t);
+      if (info.model == ir::DataModel::Struct) {
+        for (const auto& m : info.members) append_slots(m.type, out);
+      } else {
+        out.push_back(static_cast<int>(info.size));
+      }
+      return;
+    }
     default: CUHOST_CHECK(false) << "type " << t->str() << " cannot be a kernel parameter";
   }
 }

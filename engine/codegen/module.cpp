@@ -20,6 +20,7 @@
 #include "codegen/inline_marked.h"
 #include "codegen/lowering/lowerer.h"
 #include "codegen/nvptx_backend.h"
+#include "ir/extension_types.h"
 #include "cpu/jit.h"
 #include "runtime/jit_function.h"
 #include "support/diagnostics.h"
@@ -54,6 +55,15 @@ void append_slots(llvm::LLVMContext& c, const ir::Type* t, const std::string& pa
     case K::Tuple:
       for (const ir::Type* e : t->elements) append_slots(c, e, param, out);
       return;
+    case K::Extension: {  // codegen/kernel_abi.cpp: members like a tuple, else the one value
+      const ir::ExtensionTypeInfo& info = ir::extension_info(t);
+      if (info.model == ir::DataModel::Struct) {
+        for (const auto& m : info.members) append_slots(c, m.type, param, out);
+      } else {
+        out.push_back({llvm_type_of(c, t), false, param});
+      }
+      return;
+    }
     default: CUHOST_CHECK(false) << "type " << t->str() << " cannot be a kernel parameter";
   }
 }

@@ -9,10 +9,16 @@
 #include "cpu/block_state.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 
+#include "cpu/leave_kernel.h"
 #include "support/kernel_errors.h"
+
+// codegen/cpu_hooks.cpp reads the context's fields at fixed offsets.
+static_assert(offsetof(CuhostThreadCtx, dynamic_shared) == 56, "see cpu_hooks.cpp");
+static_assert(offsetof(CuhostThreadCtx, dynamic_shared_bytes) == 72, "see cpu_hooks.cpp");
 
 namespace cuhost::cpu {
 
@@ -77,6 +83,7 @@ void BlockState::prepare(LaunchState& launch) {
     c.gdim[2] = static_cast<std::int32_t>(l.grid.z);
     c.shared = shared_.get();
     c.dynamic_shared = shared_.get() + static_bytes_;
+    c.dynamic_shared_bytes = static_cast<std::int64_t>(l.dynamic_shared_bytes);
     c.block = this;
     c.tid[0] = static_cast<std::int32_t>(i % bdim_[0]);
     c.tid[1] = static_cast<std::int32_t>(i / bdim_[0] % bdim_[1]);
@@ -90,12 +97,9 @@ void BlockState::run_block(unsigned bx, unsigned by, unsigned bz) {
     c.bid[0] = static_cast<std::int32_t>(bx);
     c.bid[1] = static_cast<std::int32_t>(by);
     c.bid[2] = static_cast<std::int32_t>(bz);
-    if (block_fn_) {
-      c.tid[0] = c.tid[1] = c.tid[2] = 0;
-      reinterpret_cast<ThreadFn>(block_fn_)(params_, &c);
-    } else {
-      run_plain_loop();
-    }
+    // Generated code may leave the block early (a timeout, a trap in foreign
+    // code: cpu/leave_kernel.h); the launch has failed then.
+    run_leavable([](void* self) { static_cast<BlockState*>(self)->run_block_without_fibers(); }, this);
     return;
   }
   for (int t = 0; t < nthreads_; ++t) {
@@ -105,6 +109,16 @@ void BlockState::run_block(unsigned bx, unsigned by, unsigned bz) {
     c.bid[2] = static_cast<std::int32_t>(bz);
   }
   run_fibers();
+}
+
+void BlockState::run_block_without_fibers() {
+  if (block_fn_) {
+    CuhostThreadCtx& c = ctxs_[0];
+    c.tid[0] = c.tid[1] = c.tid[2] = 0;
+    reinterpret_cast<ThreadFn>(block_fn_)(params_, &c);
+  } else {
+    run_plain_loop();
+  }
 }
 
 void BlockState::run_plain_loop() {

@@ -98,12 +98,20 @@ class BlockState {
   }
   std::uint64_t warp_without_fibers(std::uint64_t value);
   std::uint32_t active_mask(int t);
+  // Leaves the running fiber for good after its launch failed (a cancelled
+  // or trapped kernel): control goes to the scheduler, which abandons the block.
+  [[noreturn]] void abandon_running_fiber() {
+    FiberContext discarded;
+    fiber_switch(discarded, scheduler_);
+    __builtin_unreachable();
+  }
   // Describes the thread for error messages: "thread (x,y,z), block (x,y,z)".
   std::string where(const CuhostThreadCtx* ctx) const;
 
  private:
   static void fiber_main(void* arg);
   void run_fibers();
+  void run_block_without_fibers();
   void run_plain_loop();
   // Hands the core straight to the next runnable fiber (round robin from t):
   // one switch per wait instead of two through the scheduler. The scheduler

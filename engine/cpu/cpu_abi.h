@@ -23,9 +23,10 @@ struct CuhostThreadCtx {
   std::int32_t bid[3];
   std::int32_t bdim[3];
   std::int32_t gdim[3];
-  char* shared;          // this block's static shared memory (size from CompiledKernel)
-  char* dynamic_shared;  // this block's dynamic shared memory (launch's shared bytes)
-  void* block;           // opaque block state owned by the runtime
+  char* shared;                       // this block's static shared memory (size from CompiledKernel)
+  char* dynamic_shared;               // this block's dynamic shared memory (launch's shared bytes)
+  void* block;                        // opaque block state owned by the runtime
+  std::int64_t dynamic_shared_bytes;  // the launch's dynamic shared bytes (extent of cuda.shared.array(0, ...))
 };
 
 // Barriers: every live thread of the block must arrive. Threads that have
@@ -60,5 +61,14 @@ void cuhost_cpu_kernel_error(CuhostThreadCtx* ctx, const char* kernel, const cha
 // alignment) and queues the text for the launching thread
 // (cpu/print_output.h). Returns the number of characters, -1 on failure.
 std::int32_t cuhost_cpu_vprintf(const char* format, const void* args);
+
+// Foreign device code compiled for the host (ffi/host_compile.cpp) calls
+// these for __trap() and a failed assert(): the launch fails with a
+// KernelError naming the kernel (and the assertion), and the calling GPU
+// thread leaves the kernel (cpu/leave_kernel.h). On a GPU both are faults
+// that end the CUDA context.
+[[noreturn]] void cuhost_cpu_trap();
+[[noreturn]] void cuhost_cpu_assert_fail(const char* assertion, const char* file, unsigned int line,
+                                         const char* function) noexcept;
 
 }  // extern "C"

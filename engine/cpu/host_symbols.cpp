@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 
+#include "cpu/cancellation.h"
 #include "cpu/cpu_abi.h"
 #include "cpu/rounding_runtime.h"
 
@@ -46,6 +47,10 @@ std::vector<std::pair<std::string, void*>> build() {
     if (void* p = dlsym(RTLD_DEFAULT, name.c_str())) out.emplace_back(name, p);
   };
   add("cuhost_cpu_syncthreads", reinterpret_cast<void*>(&cuhost_cpu_syncthreads));
+  add("cuhost_cpu_cancel_requested", reinterpret_cast<void*>(&cuhost_cpu_cancel_requested));
+  add("cuhost_cpu_cancelled", reinterpret_cast<void*>(&cuhost_cpu_cancelled));
+  add("cuhost_cpu_trap", reinterpret_cast<void*>(&cuhost_cpu_trap));
+  add("cuhost_cpu_assert_fail", reinterpret_cast<void*>(&cuhost_cpu_assert_fail));
   add("cuhost_cpu_grid_sync", reinterpret_cast<void*>(&cuhost_cpu_grid_sync));
   add("cuhost_cpu_syncthreads_count", reinterpret_cast<void*>(&cuhost_cpu_syncthreads_count));
   add("cuhost_cpu_syncthreads_and", reinterpret_cast<void*>(&cuhost_cpu_syncthreads_and));

@@ -57,6 +57,7 @@
 #include "cpu/block_state.h"
 #include "cpu/launch_state.h"
 #include "cpu/device_properties.h"
+#include "cpu/cancellation.h"
 #include "cpu/thread_pool.h"
 #include "support/diagnostics.h"
 
@@ -106,6 +107,10 @@ void run_worker(void* arg, unsigned worker) {
     job.state->record(ErrorKind::RuntimeError,
                       concat("CPU launch of kernel '", job.state->launch().kernel_name, "' failed"));
   }
+}
+
+void record_timeout(void* state, const std::string& message) {
+  static_cast<LaunchState*>(state)->record(ErrorKind::KernelError, message);
 }
 
 std::string dims(const Dim3& d) { return concat("(", d.x, ", ", d.y, ", ", d.z, ")"); }
@@ -209,20 +214,22 @@ void launch(const CpuLaunch& l) {
     while (workers.size() < pool.size()) workers.push_back(std::make_unique<BlockState>());
   }
   LaunchState state(l);
-  if (l.cooperative) {
-    launch_cooperative(l, state);
-    state.rethrow();
-    return;
+  {
+    LaunchWatch watch(l.kernel_name, &record_timeout, &state);  // --kernel-timeout (cancellation.h)
+    if (l.cooperative) {
+      launch_cooperative(l, state);
+    } else {
+      Job job;
+      job.state = &state;
+      job.workers = &workers;
+      job.gx = l.grid.x;
+      job.gy = l.grid.y;
+      job.total = std::uint64_t(l.grid.x) * l.grid.y * l.grid.z;
+      unsigned count = static_cast<unsigned>(std::min<std::uint64_t>(pool.size(), job.total));
+      job.chunk = std::max<std::uint64_t>(1, job.total / (std::uint64_t(count) * 16));
+      pool.run(count, &run_worker, &job);
+    }
   }
-  Job job;
-  job.state = &state;
-  job.workers = &workers;
-  job.gx = l.grid.x;
-  job.gy = l.grid.y;
-  job.total = std::uint64_t(l.grid.x) * l.grid.y * l.grid.z;
-  unsigned count = static_cast<unsigned>(std::min<std::uint64_t>(pool.size(), job.total));
-  job.chunk = std::max<std::uint64_t>(1, job.total / (std::uint64_t(count) * 16));
-  pool.run(count, &run_worker, &job);
   state.rethrow();
 }
 

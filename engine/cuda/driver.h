@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cuda.h>
+#include <cudaProfiler.h>
 
 #include <string>
 

@@ -272,6 +272,17 @@ LinkResult link(const std::vector<LinkInput>& inputs, int cc_major, int cc_minor
                     concat("symbol defined more than once: ", join(dups), "\nnvJitLink log:\n", all_logs));
 
   size_t size = 0;
+  bool want_ptx = false;
+  for (const std::string& o : options) want_ptx |= o == "-ptx";
+  if (want_ptx) {
+    r = nvJitLinkGetLinkedPtxSize(handle.get(), &size);
+    if (r != NVJITLINK_SUCCESS) fail("nvJitLinkGetLinkedPtxSize", r, handle);
+    result.ptx.resize(size);
+    r = nvJitLinkGetLinkedPtx(handle.get(), result.ptx.data());
+    if (r != NVJITLINK_SUCCESS) fail("nvJitLinkGetLinkedPtx", r, handle);
+    while (!result.ptx.empty() && result.ptx.back() == '\0') result.ptx.pop_back();
+    return result;
+  }
   r = nvJitLinkGetLinkedCubinSize(handle.get(), &size);
   if (r != NVJITLINK_SUCCESS) fail("nvJitLinkGetLinkedCubinSize", r, handle);
   result.cubin.resize(size);

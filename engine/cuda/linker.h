@@ -19,7 +19,8 @@ struct LinkInput {
 };
 
 struct LinkResult {
-  std::string cubin;
+  std::string cubin;  // empty when PTX was asked for
+  std::string ptx;    // with the "-ptx" option (LTO links): the linked PTX instead of a cubin
   std::string info_log;
 };
 

@@ -1,7 +1,9 @@
 // Linking and loading compiled kernels (see module.h). Every loaded library
 // has one RAII owner; the cache of loaded kernels is keyed by the compiled
 // kernel object and the device ordinal, and holds the kernel alive so its
-// address cannot be reused by another kernel while the entry is cached.
+// address cannot be reused by another kernel while the entry is cached. A
+// kernel is linked once per architecture: the devices of one architecture
+// load the same cubin, each into its own context.
 #include "cuda/module.h"
 
 #include <atomic>
@@ -12,6 +14,7 @@
 #include <sstream>
 
 #include "codegen/kernel_abi.h"
+#include "cuda/context.h"
 #include "cuda/driver.h"
 #include "cuda/module_globals.h"
 #include "cuda/nvrtc.h"
@@ -28,17 +31,29 @@ namespace {
 ModuleCallbackRunner g_runner = nullptr;
 
 // One loaded CUlibrary plus the teardown callbacks to run before unloading it.
+// They run in the context of the device it was loaded for (its globals live
+// there); the calling thread's current context is restored afterwards.
 class LoadedLibrary {
  public:
-  LoadedLibrary(CUlibrary library, std::vector<std::shared_ptr<void>> teardowns)
-      : library_(library), teardowns_(std::move(teardowns)) {}
+  LoadedLibrary(CUlibrary library, int device, std::vector<std::shared_ptr<void>> teardowns)
+      : library_(library), device_(device), teardowns_(std::move(teardowns)) {}
   ~LoadedLibrary() {
-    plugins_.reset();  // plugin host library teardowns, then the Python ones (the reverse of setup)
-    for (const auto& cb : teardowns_) {
-      std::string ignored;
-      if (g_runner) g_runner(cb, reinterpret_cast<std::uintptr_t>(library_), &ignored);
+    try {  // no throw from a destructor
+      if (!driver_status().available) return;
+      const DriverTable& d = driver();
+      CUcontext previous = nullptr;
+      bool switched = false;
+      if ((plugins_ || !teardowns_.empty()) && d.cuCtxGetCurrent(&previous) == CUDA_SUCCESS)
+        switched = make_primary_context_current(device_) != previous;
+      plugins_.reset();  // plugin host library teardowns, then the Python ones (the reverse of setup)
+      for (const auto& cb : teardowns_) {
+        std::string ignored;
+        if (g_runner) g_runner(cb, reinterpret_cast<std::uintptr_t>(library_), &ignored);
+      }
+      if (library_) d.cuLibraryUnload(library_);
+      if (switched) restore_current_context(previous);
+    } catch (...) {
     }
-    if (library_ && driver_status().available) driver().cuLibraryUnload(library_);  // no throw from a destructor
   }
   LoadedLibrary(const LoadedLibrary&) = delete;
   LoadedLibrary& operator=(const LoadedLibrary&) = delete;
@@ -47,6 +62,7 @@ class LoadedLibrary {
 
  private:
   CUlibrary library_ = nullptr;
+  int device_ = 0;
   std::vector<std::shared_ptr<void>> teardowns_;
   std::unique_ptr<plugin::ModuleHostState> plugins_;
 };
@@ -56,6 +72,8 @@ struct Entry {
   std::unique_ptr<LoadedLibrary> library;
   CUfunction function = nullptr;
   KernelErrorRecord errors;
+  int cc_major = 0, cc_minor = 0;
+  std::shared_ptr<const std::string> cubin;  // shared by the devices of one architecture
 };
 
 struct Cache {
@@ -165,17 +183,11 @@ static std::string cubin_cache_path(const std::vector<LinkInput>& inputs, int ma
   return dir.empty() ? "" : dir + "/" + h.hex() + ".cubin";
 }
 
-CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>& kernel, int device) {
-  CUHOST_CHECK(kernel && kernel->target == runtime::Target::NVPTX) << "kernel_function needs an NVPTX kernel";
-  Cache& c = cache();
-  std::lock_guard<std::mutex> lock(c.mutex);
-  auto key = std::make_pair(kernel.get(), device);
-  auto it = c.entries.find(key);
-  if (it != c.entries.end()) return it->second.function;
+namespace {
 
-  int major = 0, minor = 0;
-  device_compute_capability(device, &major, &minor);
-
+// Links `kernel` with its foreign items into a cubin for sm_<major><minor>.
+std::string link_for_device(const runtime::CompiledKernel& kernel_ref, int major, int minor) {
+  const runtime::CompiledKernel* kernel = &kernel_ref;
   std::vector<LinkInput> inputs;
   inputs.push_back(LinkInput{ir::LinkKind::PTXSource, kernel->name + ".ptx", kernel->ptx});
   bool lto = false;
@@ -212,11 +224,19 @@ CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>&
       if (!cubin_path.empty()) write_file_atomically(cubin_path, linked.cubin);
     }
   }
+  return std::move(linked.cubin);
+}
 
+// Loads a linked cubin into `device`'s context (the current one), runs the
+// module's setup callbacks and caches the entry function.
+CUfunction load_linked(Cache& c, const std::shared_ptr<const runtime::CompiledKernel>& kernel_ptr, int device,
+                       int major, int minor, std::shared_ptr<const std::string> cubin) {
+  const runtime::CompiledKernel* kernel = kernel_ptr.get();
+  auto key = std::make_pair(kernel, device);
   log::StageTimer timer(kernel->name, "load");
   const DriverTable& d = driver();
   CUlibrary lib = nullptr;
-  check(d.cuLibraryLoadData(&lib, linked.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), "cuLibraryLoadData",
+  check(d.cuLibraryLoadData(&lib, cubin->data(), nullptr, nullptr, 0, nullptr, nullptr, 0), "cuLibraryLoadData",
         kernel->name);
   std::vector<std::shared_ptr<void>> teardowns;
   for (const ir::LinkItem& item : kernel->link)
@@ -229,7 +249,7 @@ CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>&
     static std::once_flag once;
     std::call_once(once, [] { std::atexit([] { unload_all_modules(); }); });
   }
-  auto owner = std::make_unique<LoadedLibrary>(lib, std::move(teardowns));
+  auto owner = std::make_unique<LoadedLibrary>(lib, device, std::move(teardowns));
 
   CUkernel k = nullptr;
   check(d.cuLibraryGetKernel(&k, lib, kernel->symbol.c_str()), "cuLibraryGetKernel", kernel->name);
@@ -254,11 +274,37 @@ CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>&
     e.errors.record = static_cast<std::uintptr_t>(record);
     e.errors.library = reinterpret_cast<std::uintptr_t>(lib);
   }
-  e.kernel = kernel;
+  e.kernel = kernel_ptr;
+  e.cc_major = major;
+  e.cc_minor = minor;
+  e.cubin = std::move(cubin);
   e.library = std::move(owner);
   e.function = f;
   c.entries.emplace(key, std::move(e));
   return f;
+}
+
+}  // namespace
+
+CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>& kernel, int device) {
+  CUHOST_CHECK(kernel && kernel->target == runtime::Target::NVPTX) << "kernel_function needs an NVPTX kernel";
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  auto key = std::make_pair(kernel.get(), device);
+  auto it = c.entries.find(key);
+  if (it != c.entries.end()) return it->second.function;
+
+  int major = 0, minor = 0;
+  device_compute_capability(device, &major, &minor);
+  // Loaded into the device's own context (functions and globals are per context).
+  make_primary_context_current(device);
+  // Another device of the same architecture already linked this kernel.
+  std::shared_ptr<const std::string> cubin;
+  for (const auto& [k, other] : c.entries)
+    if (k.first == kernel.get() && other.cc_major == major && other.cc_minor == minor && other.cubin)
+      cubin = other.cubin;
+  if (!cubin) cubin = std::make_shared<const std::string>(link_for_device(*kernel, major, minor));
+  return load_linked(c, kernel, device, major, minor, std::move(cubin));
 }
 
 KernelErrorRecord kernel_error_record(const runtime::CompiledKernel* kernel, int device) {

@@ -1,7 +1,8 @@
 // Loading compiled kernels onto a GPU: the kernel's PTX and every foreign item
 // it links (by path or in memory) go through nvJitLink for the current
-// device's architecture, the cubin is loaded with cuLibraryLoadData, and the
-// entry function is cached per (kernel, device). LinkableCode setup callbacks
+// device's architecture, the cubin is loaded with cuLibraryLoadData in each
+// device's context on first use there, and the entry function is cached per
+// (kernel, device). LinkableCode setup callbacks
 // run once per loaded module; teardown callbacks run before it unloads.
 #pragma once
 
@@ -36,8 +37,9 @@ std::vector<LinkInput> read_link_items(const std::vector<ir::LinkItem>& items, i
 // Compute capability of a device ordinal (driver attributes).
 void device_compute_capability(int device, int* major, int* minor);
 
-// Links and loads `kernel` for `device` once, and returns its entry function.
-// The current context must be the device's primary context.
+// Links (once per architecture) and loads `kernel` for `device` once, and
+// returns its entry function in that device's context. Loading makes the
+// device's primary context current on the calling thread.
 CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>& kernel, int device);
 
 // A loaded kernel's error record (codegen/kernel_abi.h): its device address,

@@ -85,8 +85,9 @@ std::vector<std::string> extra_search_paths_from_environment() {
 NvrtcOutput compile_cuda_source(const std::string& source, const std::string& name, const std::string& source_dir,
                                 const NvrtcOptions& options) {
   std::string cuda_include = options.cuda_include_dir.empty() ? default_cuda_include_dir() : options.cuda_include_dir;
-  std::vector<std::string> args = {"-rdc=true", "-std=c++17",
-                                   "--gpu-architecture=" + arch_for(options.cc_major, options.cc_minor)};
+  std::vector<std::string> args = {
+      "-rdc=true", "-std=c++17",
+      "--gpu-architecture=" + (options.arch.empty() ? arch_for(options.cc_major, options.cc_minor) : options.arch)};
   if (options.lto) args.push_back("-dlto");
   std::vector<std::string> search;
   if (!source_dir.empty()) search.push_back(source_dir);

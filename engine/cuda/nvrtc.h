@@ -18,6 +18,7 @@ struct NvrtcOptions {
   std::vector<std::string> include_dirs;  // searched in order, after the CUDA include directory
   std::string cuda_include_dir;           // empty: NUMBA_CUDA_INCLUDE_PATH or <toolkit>/include
   std::vector<std::string> extra_options;
+  std::string arch;  // "sm_XY[a|f]" to compile for exactly; empty: arch_for(cc_major, cc_minor)
 };
 
 struct NvrtcOutput {

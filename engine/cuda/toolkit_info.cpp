@@ -14,6 +14,14 @@ std::string nvrtc_version() {
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
+std::vector<int> nvrtc_supported_archs() {
+  int count = 0;
+  if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0) return {};
+  std::vector<int> archs(static_cast<std::size_t>(count));
+  if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return {};
+  return archs;
+}
+
 std::string nvjitlink_version() {
   unsigned major = 0, minor = 0;
   if (nvJitLinkVersion(&major, &minor) != NVJITLINK_SUCCESS) return "unknown";

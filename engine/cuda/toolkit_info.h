@@ -10,6 +10,8 @@ namespace cuhost::cuda {
 
 std::string nvrtc_version();      // "13.0"
 std::string nvjitlink_version();  // "13.0"
+// The compute capabilities NVRTC compiles for, as 10 * major + minor, ascending.
+std::vector<int> nvrtc_supported_archs();
 
 struct DeviceDescription {
   int ordinal = 0;

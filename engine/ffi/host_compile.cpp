@@ -25,13 +25,23 @@ const char* kind_extension(ir::LinkKind k) {
 
 }  // namespace
 
+// __trap() and assert() end the kernel with an error, as on a GPU, instead of
+// aborting the host process (cpu/cpu_abi.h). glibc's assert() expands to a
+// call of __assert_fail, renamed here to cuhost's.
+const char* const kHostTrapDeclarations =
+    "extern \"C\" [[noreturn]] void cuhost_cpu_trap(void);\n"
+    "extern \"C\" void cuhost_cpu_assert_fail(const char*, const char*, unsigned int, const char*) noexcept\n"
+    "    __attribute__((__noreturn__));\n"
+    "static inline void __trap(void) { cuhost_cpu_trap(); }\n"
+    "#define __assert_fail cuhost_cpu_assert_fail\n";
+
 const char* host_prelude() {
   static const std::string text = std::string("// cuhost: CUDA qualifiers for host compilation of device code.\n") +
                                   kCudaQualifierMacros +
                                   "#define __constant__ const\n"
                                   "#define __CUDACC_RTC__ 1\n"
                                   "#define __CUHOST_HOST_COMPILE__ 1\n" +
-                                  kNvrtcBuiltinTypes;
+                                  kNvrtcBuiltinTypes + kHostTrapDeclarations;
   return text.c_str();
 }
 

@@ -105,9 +105,7 @@ class Converter {
     if (kwarg.get() != Py_None) unsupported(kwarg.get(), "**kwargs is");
     PyRef kwonly = attr(args, "kwonlyargs");
     if (PyList_GET_SIZE(kwonly.get()) > 0) unsupported(PyList_GET_ITEM(kwonly.get(), 0), "keyword-only arguments are");
-    PyRef defaults = attr(args, "defaults");
-    if (PyList_GET_SIZE(defaults.get()) > 0)
-      unsupported(PyList_GET_ITEM(defaults.get(), 0), "default argument values are");
+    // Default values are read from the function object (__defaults__) by capture.
     (void)def_loc;
   }
 

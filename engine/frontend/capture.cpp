@@ -215,7 +215,33 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
   int line_shift = 0;  // -1 when the source was parsed behind an extra first line
   PyRef module;
   PyObject* def_node = nullptr;
-  if (std::optional<SourceBlock> block = function_block(out->file_lines, code_first_line)) {
+  if (out->name == "<lambda>") {
+    // A lambda: found in the whole file's AST (lambda_source.py), positions as in the file.
+    std::string text;
+    for (const auto& l : out->file_lines) text += l;
+    PyRef co_varnames = py_attr(code.get(), "co_varnames");
+    PyRef argcount = py_attr(code.get(), "co_argcount");
+    PyRef kwonly = py_attr(code.get(), "co_kwonlyargcount");
+    Py_ssize_t nargs =
+        (argcount ? PyLong_AsSsize_t(argcount.get()) : 0) + (kwonly ? PyLong_AsSsize_t(kwonly.get()) : 0);
+    PyRef names(co_varnames ? PyTuple_GetSlice(co_varnames.get(), 0, nargs) : nullptr);
+    PyRef helper(PyImport_ImportModule("cuda._lambda_source"));
+    PyRef found;
+    if (helper && names)
+      found = PyRef(PyObject_CallMethod(helper.get(), "lambda_def", "siO", text.c_str(), code_first_line, names.get()));
+    if (found && PyTuple_Check(found.get()) && PyTuple_GET_SIZE(found.get()) == 2) {
+      module = found;  // keeps the node alive
+      def_node = PyTuple_GET_ITEM(found.get(), 0);
+      out->source = py_str(PyTuple_GET_ITEM(found.get(), 1));
+      indent = 0;
+      line_shift = 1 - code_first_line;  // node line numbers are the file's
+    } else {
+      PyErr_Clear();
+    }
+  }
+  std::optional<SourceBlock> block;
+  if (!def_node) block = function_block(out->file_lines, code_first_line);
+  if (block) {
     PyRef text(PyUnicode_FromStringAndSize(block->text.data(), static_cast<Py_ssize_t>(block->text.size())));
     if (text) module = call_module("ast", "parse", text.get());
     PyRef body = module ? py_attr(module.get(), "body") : PyRef();
@@ -286,6 +312,10 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
   out->def = std::move(converted.def);
   out->first_line = out->def->loc.line;
 
+  if (PyRef defaults = py_attr(pyfunc, "__defaults__"); defaults && PyTuple_Check(defaults.get())) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(defaults.get()); ++i)
+      out->defaults.push_back(freeze_global(PyTuple_GET_ITEM(defaults.get(), i)));
+  }
   for (const std::string& name : converted.loaded) {
     if (converted.stored.count(name)) continue;
     PyRef value = lookup_free_name(pyfunc, code.get(), name);

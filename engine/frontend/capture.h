@@ -31,6 +31,11 @@ std::shared_ptr<runtime::JitFunction> jit_function_of(PyObject* obj);
 // cuda.declare_device result, or nullptr. Implemented in python/.
 std::shared_ptr<const ir::ForeignFunction> foreign_function_of(PyObject* obj);
 
+// Hook for the python/ layer: the ExtensionObject of an object the extension
+// API types when called (cuda.extending: @overload'ed functions, @intrinsic,
+// classes given type_callable, ...), or nullptr. Implemented in python/.
+std::shared_ptr<const ir::ExtensionObject> extension_object_of(PyObject* obj);
+
 // Hook for the python/ layer: the record type of a structured NumPy dtype
 // object, or nullptr (no Python error). Implemented in python/ (hooks.cpp).
 const ir::Type* record_type_of(PyObject* dtype);

@@ -11,6 +11,7 @@
 
 #include "frontend/ast.h"
 #include "ir/constant.h"
+#include "ir/extension_types.h"
 #include "ir/foreign.h"
 #include "runtime/jit_function.h"
 #include "support/diagnostics.h"
@@ -41,6 +42,7 @@ struct GlobalValue {
     Foreign,      // a cuda.declare_device result
     TypeObject,   // float32, numba.types.int32, np.float32, ...
     Ffi,          // a cffi.FFI() instance or cuda.ffi
+    Extension,    // an object the extension API types (@overload'ed function, @intrinsic, ...)
     Unsupported,  // anything else: an error only if the kernel uses it
   };
   Kind kind = Kind::Unsupported;
@@ -50,6 +52,7 @@ struct GlobalValue {
   std::string key;
   std::shared_ptr<runtime::JitFunction> function;
   std::shared_ptr<const ir::ForeignFunction> foreign;
+  std::shared_ptr<const ir::ExtensionObject> extension;
   const ir::Type* type_object = nullptr;
   std::string repr;  // Python repr, for error messages
 };
@@ -63,6 +66,9 @@ struct CapturedFunction {
   std::vector<std::string> file_lines;  // the original lines, for caret displays (index 0 = line 1)
   std::unique_ptr<ast::FunctionDef> def;
   std::map<std::string, GlobalValue> globals;  // names the body reads that are not locals
+  // The default values of the last parameters (__defaults__), frozen like
+  // globals: a call may leave those parameters out.
+  std::vector<GlobalValue> defaults;
 
   // A SourceLocation for an AST location (file, line, column, source line).
   SourceLocation where(const ast::SourceLoc& loc) const;

@@ -446,6 +446,12 @@ GlobalValue freeze_global(PyObject* value) {
     return g;
   }
   if (PyErr_Occurred()) PyErr_Clear();
+  if (auto ext = extension_object_of(value)) {
+    g.kind = GlobalValue::Kind::Extension;
+    g.extension = std::move(ext);
+    return g;
+  }
+  if (PyErr_Occurred()) PyErr_Clear();
   if (PyType_Check(value) &&
       PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(value), reinterpret_cast<PyTypeObject*>(PyExc_BaseException))) {
     g.kind = GlobalValue::Kind::Intrinsic;  // raise X / raise X(...): sema/typing/exceptions.cpp

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "ir/extension_types.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::ir {
@@ -97,6 +98,7 @@ int abi_alignment(const Type* t) {
   switch (t->kind) {
     case TypeKind::Complex: return t->bits / 16;
     case TypeKind::NestedArray: return abi_alignment(t->dtype);
+    case TypeKind::Extension: return static_cast<int>(extension_info(t).align);
     case TypeKind::Record: {
       int a = 1;
       for (const RecordField& f : record_layout(t).fields) a = std::max(a, abi_alignment(f.type));

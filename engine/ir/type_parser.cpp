@@ -7,6 +7,7 @@
 
 #include <cctype>
 
+#include "ir/extension_types.h"
 #include "ir/records.h"
 #include "ir/vector_types.h"
 #include "support/diagnostics.h"
@@ -16,7 +17,7 @@ namespace cuhost::ir {
 namespace {
 
 struct Token {
-  enum Kind { Ident, Number, Punct, End } kind;
+  enum Kind { Ident, Number, Punct, Extension, End } kind;
   std::string text;
   size_t pos;
 };
@@ -72,6 +73,10 @@ class Parser {
       char c = text_[i];
       if (std::isspace(static_cast<unsigned char>(c))) {
         ++i;
+      } else if (std::string ext = extension_spelling_at(text_, i); !ext.empty()) {
+        // An extension type's spelling may hold any characters ("MyType(float32)").
+        tokens_.push_back({Token::Extension, ext, i});
+        i += ext.size();
       } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
         size_t j = i;
         while (j < text_.size() &&
@@ -139,6 +144,10 @@ class Parser {
   }
 
   const Type* primary(bool readonly) {
+    if (peek().kind == Token::Extension) {
+      if (readonly) syntax_error();
+      return extension_type_named(next().text);
+    }
     std::string name = strip_module(ident());
     if (name == "array" && is_punct("(")) {
       next();

@@ -4,6 +4,7 @@
 // small lock-free cache in front of it.
 #include "ir/types.h"
 
+#include "ir/extension_types.h"
 #include "ir/records.h"
 #include "ir/vector_types.h"
 
@@ -111,7 +112,10 @@ std::string Type::str() const {
     case TypeKind::TypeRef: return "class(" + pointee->str() + ")";
     case TypeKind::Ffi: return "FFI";
     case TypeKind::Record:
-    case TypeKind::NestedArray: return key;
+    case TypeKind::NestedArray:
+    case TypeKind::Extension: return key;
+    case TypeKind::ExtensionFunction: return "Function(" + key + ")";
+    case TypeKind::ExtensionMethod: return "BoundFunction(" + dtype->str() + "." + key + ")";
   }
   return "?";
 }
@@ -131,6 +135,7 @@ int Type::byte_size() const {
     }
     case TypeKind::Record:
     case TypeKind::NestedArray: return static_cast<int>(described_byte_size(this));
+    case TypeKind::Extension: return static_cast<int>(extension_info(this).size);
     default: return 0;
   }
 }

@@ -33,6 +33,13 @@ enum class TypeKind : std::uint8_t {
   Record,
   // An array field of a record: dtype, ndim; key = its spelling, object = its shape (ir/records.h).
   NestedArray,
+  // A type added through the extension API: key = its spelling, object = its
+  // ExtensionTypeInfo (ir/extension_types.h).
+  Extension,
+  // A Python callable typed by the extension API: key = its name, object = its ExtensionObject.
+  ExtensionFunction,
+  // A method of the extension API bound to a value: key = the method, dtype = the receiver's type.
+  ExtensionMethod,
 };
 
 enum class Layout : std::uint8_t { C, F, A };

@@ -7,6 +7,8 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <exception>
 #include <map>
 #include <mutex>
 
@@ -177,7 +179,16 @@ class HostState : public ModuleHostState {
   ~HostState() override {
     for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
       ModuleEntry& e = **it;
-      if (e.library->teardown) e.library->teardown(&e.context);  // the status is ignored: an unload cannot fail
+      if (!e.library->teardown) continue;
+      try {
+        e.library->teardown(&e.context);    // the status is ignored: an unload cannot fail
+      } catch (const std::exception& ex) {  // nor throw: said on stderr, the unload goes on
+        std::fprintf(stderr, "cuhost: plugin '%s': %s() threw while unloading kernel '%s': %s\n",
+                     e.library->plugin.c_str(), e.library->teardown_name.c_str(), e.kernel_name.c_str(), ex.what());
+      } catch (...) {
+        std::fprintf(stderr, "cuhost: plugin '%s': %s() threw while unloading kernel '%s'\n", e.library->plugin.c_str(),
+                     e.library->teardown_name.c_str(), e.kernel_name.c_str());
+      }
     }
   }
   void add(std::unique_ptr<ModuleEntry> e) { entries_.push_back(std::move(e)); }
@@ -217,7 +228,19 @@ std::unique_ptr<ModuleHostState> set_up_module(const std::vector<std::string>& p
     c.read_global = read_global_thunk;
     c.set_error = set_error_thunk;
     const HostLibrary& lib = *e->library;
-    int status = lib.setup(&c);
+    int status = 0;
+    std::string thrown;
+    try {  // the ABI is C, but a C++ library may still throw through it
+      status = lib.setup(&c);
+    } catch (const std::exception& ex) {
+      thrown = ex.what();
+    } catch (...) {
+      thrown = "an exception that is not a std::exception";
+    }
+    if (!thrown.empty())
+      throw UserError(ErrorKind::PluginError,
+                      concat("plugin '", lib.plugin, "': host library setup failed for kernel '", kernel_name,
+                             "': ", lib.setup_name, "() in ", lib.path, " threw: ", thrown));
     if (status != 0) {
       std::string why = !e->reported.empty() ? e->reported : !e->last_call.empty() ? e->last_call : "(no message)";
       throw UserError(ErrorKind::PluginError,

@@ -27,6 +27,8 @@ struct ArrayView {
   // The producer's stream of a __cuda_array_interface__ object (0 if none):
   // a launch synchronizes on it first, as numba-cuda does.
   std::uintptr_t interface_stream = 0;
+  // The device the memory lives on, when known (DeviceNDArrays); -1 otherwise.
+  int device = -1;
   const ir::Type* type() const { return ir::array(dtype, ndim, layout, readonly); }
 };
 

@@ -11,6 +11,7 @@
 #include "frontend/capture.h"
 #include "python/dispatcher.h"
 #include "python/errors.h"
+#include "runtime/cpu_module_callbacks.h"
 #include "runtime/session.h"
 #include "sema/typing/libdevice_table.h"
 #include "support/log.h"
@@ -131,6 +132,8 @@ PyObject* py_unload_modules(PyObject*, PyObject*){CUHOST_PY_GUARD_V(nullptr,
                                                                     {
                                                                       if (runtime::session().backend == Backend::Cuda)
                                                                         cuda::unload_all_modules();
+                                                                      else
+                                                                        runtime::unload_cpu_modules();
                                                                       Py_RETURN_NONE;
                                                                     })}
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ir/layout.h"
+#include "python/array_devices.h"
 #include "python/errors.h"
 #include "python/record_dtype.h"
 #include "python/stream_view.h"
@@ -137,6 +138,7 @@ DeviceArrayObject* alloc_object() {
   self->kernel_type = nullptr;
   self->data = 0;
   self->itemsize = 0;
+  self->device = -1;
   self->ndim = 0;
   self->readonly = false;
   return self;
@@ -208,6 +210,7 @@ PyObject* new_device_array(int ndim, const std::int64_t* shape, const std::int64
       {
         self->memory = runtime::DeviceAllocation::allocate(static_cast<std::size_t>(bytes));
         self->data = self->memory->address();
+        self->device = self->memory->device();
         return result;
       },
       (Py_DECREF(result), nullptr))
@@ -225,6 +228,7 @@ PyObject* new_device_view(DeviceArrayObject* owner, PyObject* base, std::uintptr
     return nullptr;
   }
   set_stream(self, stream);
+  self->device = owner ? owner->device : device_of_borrowed(data);
   if (owner) {
     self->memory = owner->memory;
     if (owner->base) {
@@ -285,12 +289,37 @@ bool parse_shape(PyObject* obj, int* ndim, std::int64_t* shape) {
   return true;
 }
 
-// DeviceNDArray(shape, strides, dtype, stream=0): numba's constructor.
+// An array over memory described by a memory object (numba's gpu_data: a
+// MemoryPointer or anything with device_ctypes_pointer), which the array
+// keeps alive.
+PyObject* view_of_memory(PyObject* memory, int ndim, const std::int64_t* shape, const std::int64_t* strides_in,
+                         PyObject* dtype, PyObject* stream) {
+  PyObject* pointer = PyObject_GetAttrString(memory, "device_ctypes_pointer");
+  if (!pointer) return nullptr;
+  PyObject* value = PyObject_GetAttrString(pointer, "value");
+  Py_DECREF(pointer);
+  if (!value) return nullptr;
+  std::uintptr_t address = value == Py_None ? 0 : static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(value));
+  Py_DECREF(value);
+  if (PyErr_Occurred()) return nullptr;
+  PyObject* size = PyObject_GetAttrString(dtype, "itemsize");
+  std::int64_t itemsize = size ? PyLong_AsLongLong(size) : 0;
+  Py_XDECREF(size);
+  if (PyErr_Occurred()) return nullptr;
+  std::int64_t strides[kMaxDims];
+  if (strides_in)
+    for (int i = 0; i < ndim; ++i) strides[i] = strides_in[i];
+  else
+    c_strides(ndim, shape, itemsize, strides);
+  return new_device_view(nullptr, memory, address, ndim, shape, strides, dtype, false, stream);
+}
+
+// DeviceNDArray(shape, strides, dtype, stream=0, gpu_data=None): numba's constructor.
 PyObject* da_new(PyTypeObject*, PyObject* args, PyObject* kwargs) {
-  static const char* names[] = {"shape", "strides", "dtype", "stream", nullptr};
-  PyObject *shape_obj, *strides_obj, *dtype_obj, *stream = nullptr;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|O:DeviceNDArray", const_cast<char**>(names), &shape_obj,
-                                   &strides_obj, &dtype_obj, &stream))
+  static const char* names[] = {"shape", "strides", "dtype", "stream", "gpu_data", nullptr};
+  PyObject *shape_obj, *strides_obj, *dtype_obj, *stream = nullptr, *gpu_data = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|OO:DeviceNDArray", const_cast<char**>(names), &shape_obj,
+                                   &strides_obj, &dtype_obj, &stream, &gpu_data))
     return nullptr;
   int ndim = 0, sndim = 0;
   std::int64_t shape[kMaxDims], strides[kMaxDims];
@@ -305,7 +334,9 @@ PyObject* da_new(PyTypeObject*, PyObject* args, PyObject* kwargs) {
   }
   PyObject* dtype = to_numpy_dtype(dtype_obj);
   if (!dtype) return nullptr;
-  PyObject* r = new_device_array(ndim, shape, have_strides ? strides : nullptr, dtype, false, stream);
+  PyObject* r = gpu_data == Py_None
+                    ? new_device_array(ndim, shape, have_strides ? strides : nullptr, dtype, false, stream)
+                    : view_of_memory(gpu_data, ndim, shape, have_strides ? strides : nullptr, dtype, stream);
   Py_DECREF(dtype);
   return r;
 }
@@ -346,11 +377,6 @@ PyObject* get_alloc_size(PyObject* o, void*) {
   return PyLong_FromSize_t(self->memory ? self->memory->size() : 0);
 }
 PyObject* get_pointer(PyObject* o, void*) { return PyLong_FromSize_t(as_array(o)->data); }
-// numba's gpu_data names the allocation; views of one allocation compare equal.
-PyObject* get_gpu_data(PyObject* o, void*) {
-  DeviceArrayObject* self = as_array(o);
-  return PyLong_FromSize_t(self->memory ? self->memory->address() : self->data);
-}
 PyObject* get_transpose(PyObject* o, void*) { return device_array_transpose(o, nullptr); }
 
 PyObject* get_interface(PyObject* o, void*) {
@@ -413,17 +439,6 @@ bool require_same_shape(const char* op, const char* a_name, int an, const std::i
   return false;
 }
 
-bool check_same_dtype(DeviceArrayObject* self, PyObject* other_dtype, const char* what) {
-  int eq = PyObject_RichCompareBool(self->dtype, other_dtype, Py_EQ);
-  if (eq < 0) return false;
-  if (!eq) {
-    PyErr_Format(PyExc_TypeError, "%s: dtype mismatch: device array is %S, host array is %S", what, self->dtype,
-                 other_dtype);
-    return false;
-  }
-  return true;
-}
-
 // copy_to_host(ary=None, stream=0)
 PyObject* m_copy_to_host(PyObject* o, PyObject* args, PyObject* kwargs) {
   static const char* names[] = {"ary", "stream", nullptr};
@@ -449,11 +464,6 @@ PyObject* m_copy_to_host(PyObject* o, PyObject* args, PyObject* kwargs) {
       PyErr_Format(PyExc_TypeError, "copy_to_host: ary must be a numpy.ndarray, not %s", Py_TYPE(ary)->tp_name);
       return nullptr;
     }
-    PyObject* dt = PyObject_GetAttrString(ary, "dtype");
-    if (!dt) return nullptr;
-    bool ok = check_same_dtype(self, dt, "copy_to_host");
-    Py_DECREF(dt);
-    if (!ok) return nullptr;
     host = Py_NewRef(ary);
   }
   HostRegion region;
@@ -461,10 +471,15 @@ PyObject* m_copy_to_host(PyObject* o, PyObject* args, PyObject* kwargs) {
     Py_DECREF(host);
     return nullptr;
   }
-  if (!require_same_shape("copy_to_host", "device array", self->ndim, self->shape, "host array", region.ndim,
-                          region.shape)) {
-    Py_DECREF(host);
-    return nullptr;
+  if (ary != Py_None) {
+    PyObject* dt = PyObject_GetAttrString(host, "dtype");
+    bool ok = dt && check_array_compatibility(geometry_of(self), self->dtype, geometry_of(region), dt);
+    Py_XDECREF(dt);
+    if (!ok) {
+      Py_DECREF(host);
+      return nullptr;
+    }
+    if (element_count(self->ndim, self->shape) == 0) return host;
   }
   CUHOST_PY_GUARD(
       {
@@ -475,7 +490,20 @@ PyObject* m_copy_to_host(PyObject* o, PyObject* args, PyObject* kwargs) {
       (Py_DECREF(host), nullptr))
 }
 
-// copy_to_device(ary, stream=0): from a host array(-like) or another device array.
+// The array without its broadcast axes, as a view (the array itself when it has none).
+PyObject* core_view(DeviceArrayObject* self) {
+  ArrayGeometry core = array_core(geometry_of(self));
+  bool same = true;
+  for (int i = 0; i < self->ndim; ++i) same = same && core.shape[i] == self->shape[i];
+  if (same) return Py_NewRef(reinterpret_cast<PyObject*>(self));
+  return new_device_view(self, nullptr, self->data, core.ndim, core.shape, core.strides, self->dtype, self->readonly,
+                         self->stream);
+}
+
+// copy_to_device(ary, stream=0): from a host array(-like) or another device
+// array, with numba's rules (device_array_copy_rules.cpp): the destination's
+// core must be contiguous; a device source too, with the same strides; a
+// host source is first made contiguous in the destination's order.
 PyObject* m_copy_to_device(PyObject* o, PyObject* args, PyObject* kwargs) {
   static const char* names[] = {"ary", "stream", nullptr};
   PyObject* ary = nullptr;
@@ -490,31 +518,85 @@ PyObject* m_copy_to_device(PyObject* o, PyObject* args, PyObject* kwargs) {
   std::uintptr_t stream = 0;
   bool sync = true;
   if (!copy_stream(stream_arg, &stream, &sync)) return nullptr;
+  ArrayGeometry self_core = array_core(geometry_of(self));
   if (is_device_array(ary)) {
     DeviceArrayObject* src = as_array(ary);
-    if (!require_same_shape("copy_to_device", "destination", self->ndim, self->shape, "source", src->ndim, src->shape))
+    if (element_count(src->ndim, src->shape) == 0) Py_RETURN_NONE;
+    if (!require_contiguous_core(geometry_of(self)) || !require_contiguous_core(geometry_of(src)) ||
+        !check_array_compatibility(self_core, self->dtype, array_core(geometry_of(src)), src->dtype))
       return nullptr;
-    if (!check_same_dtype(self, src->dtype, "copy_to_device")) return nullptr;
+    PyObject* dst_view = core_view(self);
+    PyObject* src_view = dst_view ? core_view(src) : nullptr;
+    if (!src_view) {
+      Py_XDECREF(dst_view);
+      return nullptr;
+    }
+    if (!require_same_shape("copy_to_device", "destination", as_array(dst_view)->ndim, as_array(dst_view)->shape,
+                            "source", as_array(src_view)->ndim, as_array(src_view)->shape)) {
+      Py_DECREF(dst_view);
+      Py_DECREF(src_view);
+      return nullptr;
+    }
     CUHOST_PY_GUARD(
         {
           runtime::NamedOperation name("DeviceNDArray.copy_to_device()");
-          copy_device_to_device(src, self, stream, sync);
+          copy_device_to_device(as_array(src_view), as_array(dst_view), stream, sync);
+          Py_DECREF(dst_view);
+          Py_DECREF(src_view);
           Py_RETURN_NONE;
         },
-        nullptr)
+        (Py_DECREF(dst_view), Py_DECREF(src_view), nullptr))
   }
-  PyObject* host = PyObject_CallMethod(numpy_module(), "asarray", "O", ary);
-  if (!host) return nullptr;
-  PyObject* dt = PyObject_GetAttrString(host, "dtype");
-  bool ok = dt && check_same_dtype(self, dt, "copy_to_device");
-  Py_XDECREF(dt);
-  HostRegion region;
-  if (!ok || !host_region(host, &region, false)) {
-    Py_DECREF(host);
+  PyObject* given = PyObject_CallMethod(numpy_module(), "asarray", "O", ary);
+  if (!given) return nullptr;
+  PyObject* size = PyObject_GetAttrString(given, "size");
+  long long count = size ? PyLong_AsLongLong(size) : -1;
+  Py_XDECREF(size);
+  if (count <= 0) {
+    Py_DECREF(given);
+    if (count == 0) Py_RETURN_NONE;
     return nullptr;
   }
-  if (!require_same_shape("copy_to_device", "device array", self->ndim, self->shape, "host array", region.ndim,
-                          region.shape)) {
+  if (!require_contiguous_core(geometry_of(self))) {
+    Py_DECREF(given);
+    return nullptr;
+  }
+  // The host core (broadcast axes at index 0, kept as length 1), contiguous in the destination's order.
+  PyObject* host = nullptr;
+  {
+    PyObject* strides = PyObject_GetAttrString(given, "strides");
+    Py_ssize_t n = strides ? PyTuple_Size(strides) : -1;
+    PyObject* index = n >= 0 ? PyTuple_New(n) : nullptr;
+    PyObject* one = PyLong_FromLong(1);
+    for (Py_ssize_t i = 0; index && one && i < n; ++i) {
+      bool zero = PyLong_AsLongLong(PyTuple_GET_ITEM(strides, i)) == 0;
+      PyTuple_SET_ITEM(index, i, PySlice_New(nullptr, zero ? one : nullptr, nullptr));
+    }
+    Py_XDECREF(one);
+    PyObject* core = index ? PyObject_GetItem(given, index) : nullptr;
+    bool fortran = !is_c_contiguous(self_core.ndim, self_core.shape, self_core.strides, self_core.itemsize);
+    PyObject* asarray = core ? PyObject_GetAttrString(numpy_module(), "asarray") : nullptr;
+    PyObject* call_args = asarray ? PyTuple_Pack(1, core) : nullptr;
+    PyObject* call_kwargs = call_args ? Py_BuildValue("{ss}", "order", fortran ? "F" : "C") : nullptr;
+    host = call_kwargs ? PyObject_Call(asarray, call_args, call_kwargs) : nullptr;
+    Py_XDECREF(call_kwargs);
+    Py_XDECREF(call_args);
+    Py_XDECREF(asarray);
+    Py_XDECREF(core);
+    Py_XDECREF(index);
+    Py_XDECREF(strides);
+  }
+  Py_DECREF(given);
+  if (!host) return nullptr;
+  HostRegion region;
+  PyObject* dt = PyObject_GetAttrString(host, "dtype");
+  bool ok = dt && host_region(host, &region, false) &&
+            check_array_compatibility(self_core, self->dtype, array_core(geometry_of(region)), dt);
+  Py_XDECREF(dt);
+  PyObject* dst_view = ok ? core_view(self) : nullptr;
+  if (!dst_view || !require_same_shape("copy_to_device", "device array", as_array(dst_view)->ndim,
+                                       as_array(dst_view)->shape, "host array", region.ndim, region.shape)) {
+    Py_XDECREF(dst_view);
     Py_DECREF(host);
     return nullptr;
   }
@@ -527,11 +609,12 @@ PyObject* m_copy_to_device(PyObject* o, PyObject* args, PyObject* kwargs) {
         // copy goes as asked, so a captured stream refuses pageable memory
         // for what it is.
         const bool wait = sync || (!runtime::capture_in_progress() && !host_region_page_locked(region));
-        copy_host_to_device(region, self, stream, wait);
+        copy_host_to_device(region, as_array(dst_view), stream, wait);
+        Py_DECREF(dst_view);
         Py_DECREF(host);
         Py_RETURN_NONE;
       },
-      (Py_DECREF(host), nullptr))
+      (Py_DECREF(dst_view), Py_DECREF(host), nullptr))
 }
 
 // np.asarray(device_array): the data copied to the host (numba goes through
@@ -590,7 +673,9 @@ PyGetSetDef g_getset[] = {
     {"stream", get_stream, nullptr, "The stream the array is associated with (0 for none).", nullptr},
     {"alloc_size", get_alloc_size, nullptr, "Bytes of the underlying allocation.", nullptr},
     {"device_pointer", get_pointer, nullptr, "Address of the first element (int).", nullptr},
-    {"gpu_data", get_gpu_data, nullptr, "The allocation (its base address; equal for views of one array).", nullptr},
+    {"gpu_data", device_array_gpu_data, nullptr, "The memory the array lies in (a MemoryPointer).", nullptr},
+    {"device_ctypes_pointer", device_array_ctypes_pointer, nullptr, "The address of the data as a ctypes value.",
+     nullptr},
     {"T", get_transpose, nullptr, "The transposed view.", nullptr},
     {"__cuda_array_interface__", get_interface, nullptr, "CUDA Array Interface, version 3.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
@@ -614,6 +699,10 @@ PyMethodDef g_methods[] = {
      METH_VARARGS | METH_KEYWORDS, "bind(stream=0): the same view associated with a stream."},
     {"squeeze", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(device_array_squeeze)),
      METH_VARARGS | METH_KEYWORDS, "squeeze(axis=None, stream=0): a view without axes of length 1."},
+    {"get_ipc_handle", device_array_get_ipc_handle, METH_NOARGS,
+     "An IpcArrayHandle to open the array in another process."},
+    {"split", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(device_array_split)),
+     METH_VARARGS | METH_KEYWORDS, "split(section, stream=0): views of consecutive pieces of `section` elements."},
     {"__array__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(m_array)), METH_VARARGS | METH_KEYWORDS,
      "The data as a host NumPy array (a copy)."},
     {nullptr, nullptr, 0, nullptr}};

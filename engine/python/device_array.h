@@ -25,6 +25,7 @@ struct DeviceArrayObject {
   const ir::Type* kernel_type;
   std::uintptr_t data;
   std::int64_t itemsize;
+  int device;  // where the memory lives: the allocation's device, or a borrowed pointer's (-1: unknown)
   int ndim;
   bool readonly;
   std::int64_t shape[kMaxDims];
@@ -87,6 +88,25 @@ struct HostRegion {
 // alive while the region is used). False with a Python error otherwise.
 bool host_region(PyObject* ndarray, HostRegion* out, bool writable);
 
+// numba's rules for DeviceNDArray.copy_to_device / copy_to_host
+// (device_array_copy_rules.cpp): contiguous cores, matching geometries.
+struct ArrayGeometry {
+  int ndim = 0;
+  std::int64_t shape[kMaxDims] = {};
+  std::int64_t strides[kMaxDims] = {};
+  std::int64_t itemsize = 0;
+};
+extern const char* const kNonContiguousCopyMessage;
+ArrayGeometry geometry_of(const DeviceArrayObject* a);
+ArrayGeometry geometry_of(const HostRegion& r);
+// The array without its broadcast axes (stride 0: set to length 1).
+ArrayGeometry array_core(const ArrayGeometry& g);
+// ValueError (numba's message) unless the core is C- or F-contiguous.
+bool require_contiguous_core(const ArrayGeometry& g);
+// TypeError/ValueError (numba's messages) unless dtype, squeezed shape and
+// (for non-empty arrays) squeezed strides agree.
+bool check_array_compatibility(const ArrayGeometry& a, PyObject* a_dtype, const ArrayGeometry& b, PyObject* b_dtype);
+
 // Strided copies between host regions and device arrays of the same shape
 // (any strides on both sides; non-contiguous device views are updated
 // through a staging copy of the bytes they span). `stream` 0 means the
@@ -119,6 +139,11 @@ PyObject* device_array_transpose(PyObject* self, PyObject* args);
 PyObject* device_array_view_as(PyObject* self, PyObject* dtype);
 PyObject* device_array_bind(PyObject* self, PyObject* args, PyObject* kwargs);
 PyObject* device_array_squeeze(PyObject* self, PyObject* args, PyObject* kwargs);
+// numba's memory-object API of device arrays (device_array_pylib.cpp).
+PyObject* device_array_gpu_data(PyObject* self, void*);
+PyObject* device_array_ctypes_pointer(PyObject* self, void*);
+PyObject* device_array_get_ipc_handle(PyObject* self, PyObject*);
+PyObject* device_array_split(PyObject* self, PyObject* args, PyObject* kwargs);
 // A view selected by `key` (always an array, 0-d for all-integer keys).
 PyObject* device_array_view_of(DeviceArrayObject* self, PyObject* key);
 
@@ -149,5 +174,7 @@ int add_streams(PyObject* module);
 int add_events(PyObject* module);
 int add_devices(PyObject* module);
 int add_host_buffers(PyObject* module);
+int add_memory_manager_api(PyObject* module);
+int add_raw_copies(PyObject* module);
 
 }  // namespace cuhost::python

@@ -3,7 +3,9 @@
 // memcpy; anything else goes through a host staging buffer holding the span
 // of device bytes the view touches (read first when the view has gaps, so
 // bytes between its elements are preserved). On the CPU backend device
-// memory is host memory and the strided loop runs in place.
+// memory is host memory and the strided loop runs in place. A copy runs on
+// the device of the array it touches (its default stream when none is
+// given); between arrays of two devices it is a peer copy.
 #include <cstring>
 #include <vector>
 
@@ -12,6 +14,7 @@
 #include "python/errors.h"
 #include "python/stream_view.h"
 #include "runtime/device_memory.h"
+#include "runtime/devices.h"
 #include "runtime/graph_capture.h"
 
 namespace cuhost::python {
@@ -119,6 +122,7 @@ void copy_host_to_device(const HostRegion& src, const DeviceArrayObject* dst, st
     strided_copy(reinterpret_cast<char*>(dst->data), dst->strides, src.data, src.strides, dst->shape, nd, isz);
     return;
   }
+  runtime::DeviceScope on_device(dst->device);
   stream = resolve(stream);
   Span span = span_of(nd, dst->shape, dst->strides, isz);
   std::uintptr_t low = dst->data + span.low;
@@ -141,6 +145,7 @@ void copy_device_to_host(const DeviceArrayObject* src, const HostRegion& dst, st
     strided_copy(dst.data, dst.strides, reinterpret_cast<const char*>(src->data), src->strides, src->shape, nd, isz);
     return;
   }
+  runtime::DeviceScope on_device(src->device);
   stream = resolve(stream);
   Span span = span_of(nd, src->shape, src->strides, isz);
   std::uintptr_t low = src->data + span.low;
@@ -171,12 +176,17 @@ void copy_device_to_device(const DeviceArrayObject* src, const DeviceArrayObject
     strided_copy(reinterpret_cast<char*>(dst->data), dst->strides, buffer.data(), tmp.strides, dst->shape, nd, isz);
     return;
   }
+  runtime::DeviceScope on_device(dst->device);
   stream = resolve(stream);
   if (dense(nd, src->shape, src->strides, isz) && dense(nd, dst->shape, dst->strides, isz) &&
       same_strides(nd, dst->shape, src->strides, dst->strides)) {
     Span span = span_of(nd, src->shape, src->strides, isz);
-    runtime::copy_on_device(dst->data + span.low, src->data + span.low, static_cast<size_t>(span.bytes), stream,
-                            synchronous);
+    if (src->device >= 0 && dst->device >= 0 && src->device != dst->device)
+      runtime::copy_between_devices(dst->data + span.low, dst->device, src->data + span.low, src->device,
+                                    static_cast<size_t>(span.bytes), stream, synchronous);
+    else
+      runtime::copy_on_device(dst->data + span.low, src->data + span.low, static_cast<size_t>(span.bytes), stream,
+                              synchronous);
     return;
   }
   // Mixed layouts: through a C-ordered host copy.

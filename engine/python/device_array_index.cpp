@@ -181,6 +181,24 @@ PyObject* device_array_setitem(PyObject* o, PyObject* args, PyObject* kwargs) {
 
 namespace {
 
+// numba's rule for a value assigned to a view: no more dimensions than the
+// view, and each of its trailing axes of length 1 or the view's length.
+bool check_assignable(const DeviceArrayObject* dst, int ndim, const std::int64_t* shape) {
+  if (ndim > dst->ndim) {
+    PyErr_Format(PyExc_ValueError, "Can't assign %d-D array to %d-D self", ndim, dst->ndim);
+    return false;
+  }
+  for (int i = 0; i < ndim; ++i) {
+    int axis = dst->ndim - ndim + i;
+    if (shape[i] != 1 && shape[i] != dst->shape[axis]) {
+      PyErr_Format(PyExc_ValueError, "Can't copy sequence with size %lld to array axis %d with dimension %lld",
+                   static_cast<long long>(shape[i]), axis, static_cast<long long>(dst->shape[axis]));
+      return false;
+    }
+  }
+  return true;
+}
+
 int do_setitem(DeviceArrayObject* self, PyObject* key, PyObject* value, PyObject* stream_arg) {
   if (!value) {
     PyErr_SetString(PyExc_TypeError, "cannot delete elements of a DeviceNDArray");
@@ -203,7 +221,9 @@ int do_setitem(DeviceArrayObject* self, PyObject* key, PyObject* value, PyObject
       DeviceArrayObject* src = as_array(value);
       bool same = src->ndim == dst->ndim && std::memcmp(src->shape, dst->shape, sizeof(std::int64_t) * dst->ndim) == 0;
       int eq = PyObject_RichCompareBool(src->dtype, dst->dtype, Py_EQ);
-      if (!same) {
+      if (!same && !check_assignable(dst, src->ndim, src->shape)) {
+        // the error is set
+      } else if (!same) {
         PyErr_SetString(PyExc_ValueError, "DeviceNDArray assignment: source and destination shapes differ");
       } else if (eq != 1) {
         if (eq == 0) PyErr_SetString(PyExc_TypeError, "DeviceNDArray assignment: source and destination dtypes differ");
@@ -217,6 +237,15 @@ int do_setitem(DeviceArrayObject* self, PyObject* key, PyObject* value, PyObject
       PyObject* host = PyObject_CallMethod(np, "asarray", "OO", value, self->dtype);
       PyObject* shape = nullptr;
       PyObject* wide = nullptr;
+      if (host) {
+        PyObject* value_shape = PyObject_GetAttrString(host, "shape");
+        std::int64_t dims[kMaxDims] = {};
+        Py_ssize_t n = value_shape ? PyTuple_Size(value_shape) : -1;
+        for (Py_ssize_t i = 0; i < n && i < kMaxDims; ++i)
+          dims[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(value_shape, i));
+        Py_XDECREF(value_shape);
+        if (n < 0 || PyErr_Occurred() || !check_assignable(dst, static_cast<int>(n), dims)) Py_CLEAR(host);
+      }
       if (host) {
         shape = PyTuple_New(dst->ndim);
         for (int i = 0; i < dst->ndim; ++i) PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(dst->shape[i]));
@@ -346,38 +375,17 @@ PyObject* device_array_ravel(PyObject* o, PyObject* args, PyObject* kwargs) {
   if (order == 'A') order = f && !c ? 'F' : 'C';
   if ((order == 'C' && c) || (order == 'F' && f))
     return new_device_view(self, nullptr, self->data, 1, &n, &stride, self->dtype, self->readonly, self->stream);
-  // Not contiguous in that order: a flat copy (numba refuses; we copy).
-  PyObject* flat = new_device_array(1, &n, nullptr, self->dtype, false, stream);
-  if (!flat) return nullptr;
-  // View the new flat memory with the source's shape in the requested order.
-  std::int64_t strides[kMaxDims];
-  if (order == 'F')
-    f_strides(self->ndim, self->shape, self->itemsize, strides);
-  else
-    c_strides(self->ndim, self->shape, self->itemsize, strides);
-  DeviceArrayObject* fa = as_array(flat);
-  PyObject* shaped =
-      new_device_view(fa, nullptr, fa->data, self->ndim, self->shape, strides, self->dtype, false, self->stream);
-  if (!shaped) {
-    Py_DECREF(flat);
-    return nullptr;
-  }
-  try {
-    copy_device_to_device(self, as_array(shaped), 0, true);
-  } catch (...) {
-    Py_DECREF(shaped);
-    Py_DECREF(flat);
-    set_python_error_from_current_exception();
-    return nullptr;
-  }
-  Py_DECREF(shaped);
-  return flat;
+  // Not contiguous in that order: numba-cuda refuses rather than copying
+  // silently (a flat view must alias the array).
+  PyErr_SetString(PyExc_NotImplementedError, "operation requires copying");
+  return nullptr;
 }
 
+// numba's transpose: the identity permutation gives the array itself; a 2-D
+// array gives a transposed *copy* (numba.cuda.kernels.transpose, so the
+// result is C-contiguous); other ranks are not supported.
 PyObject* device_array_transpose(PyObject* o, PyObject* args) {
   DeviceArrayObject* self = as_array(o);
-  int perm[kMaxDims];
-  for (int i = 0; i < self->ndim; ++i) perm[i] = self->ndim - 1 - i;
   PyObject* axes = nullptr;
   if (args && PyTuple_GET_SIZE(args) > 0) {
     axes = PyTuple_GET_SIZE(args) == 1 ? PyTuple_GET_ITEM(args, 0) : args;
@@ -386,32 +394,37 @@ PyObject* device_array_transpose(PyObject* o, PyObject* args) {
   if (axes) {
     PyObject* seq = PySequence_Fast(axes, "transpose: axes must be a sequence of ints");
     if (!seq) return nullptr;
-    bool ok = PySequence_Fast_GET_SIZE(seq) == self->ndim;
+    bool identity = PySequence_Fast_GET_SIZE(seq) == self->ndim;
+    bool permutation = identity;
     bool seen[kMaxDims] = {};
-    for (int i = 0; ok && i < self->ndim; ++i) {
+    for (int i = 0; permutation && i < self->ndim; ++i) {
       long a = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-      if (a < 0) a += self->ndim;
-      if (PyErr_Occurred() || a < 0 || a >= self->ndim || seen[a])
-        ok = false;
-      else {
+      if (PyErr_Occurred() || a < 0 || a >= self->ndim || seen[a]) {
+        PyErr_Clear();
+        permutation = identity = false;
+      } else {
         seen[a] = true;
-        perm[i] = static_cast<int>(a);
+        identity = identity && a == i;
       }
     }
     Py_DECREF(seq);
-    if (!ok) {
-      PyErr_Clear();
-      PyErr_SetString(PyExc_ValueError, "transpose: axes don't match array");
+    if (identity) return Py_NewRef(o);
+    if (self->ndim == 2 && !permutation) {
+      PyObject* shown = PySequence_Tuple(axes);
+      if (shown) PyErr_Format(PyExc_ValueError, "invalid axes list %R", shown);
+      Py_XDECREF(shown);
       return nullptr;
     }
   }
-  std::int64_t shape[kMaxDims], strides[kMaxDims];
-  for (int i = 0; i < self->ndim; ++i) {
-    shape[i] = self->shape[perm[i]];
-    strides[i] = self->strides[perm[i]];
+  if (self->ndim != 2) {
+    PyErr_SetString(PyExc_NotImplementedError, "transposing a non-2D DeviceNDArray isn't supported");
+    return nullptr;
   }
-  return new_device_view(self, nullptr, self->data, self->ndim, shape, strides, self->dtype, self->readonly,
-                         self->stream);
+  PyObject* module = PyImport_ImportModule("cuda.kernels.transpose");
+  if (!module) return nullptr;
+  PyObject* r = PyObject_CallMethod(module, "transpose", "O", o);
+  Py_DECREF(module);
+  return r;
 }
 
 // view(dtype): the same bytes as another dtype; the last axis must be
@@ -432,13 +445,22 @@ PyObject* device_array_view_as(PyObject* o, PyObject* dtype_spec) {
     strides[i] = self->strides[i];
   }
   if (itemsize != self->itemsize) {
+    // NumPy's rules and messages (ndarray.view).
     int last = self->ndim - 1;
-    if (last < 0 || (self->strides[last] != self->itemsize && self->shape[last] != 1) ||
-        (self->shape[last] * self->itemsize) % itemsize != 0) {
+    const char* problem = nullptr;
+    if (last < 0)
+      problem = "Changing the dtype of a 0d array is only supported if the itemsize is unchanged";
+    else if (self->strides[last] != self->itemsize && self->shape[last] != 1)
+      problem = "To change to a dtype of a different size, the last axis must be contiguous";
+    else if (itemsize > self->itemsize && (self->shape[last] * self->itemsize) % itemsize != 0)
+      problem =
+          "When changing to a larger dtype, its size must be a divisor of the total size in bytes of the last axis "
+          "of the array.";
+    else if (itemsize < self->itemsize && self->itemsize % itemsize != 0)
+      problem = "When changing to a smaller dtype, its size must be a divisor of the size of original dtype";
+    if (problem) {
       Py_DECREF(dtype);
-      PyErr_SetString(PyExc_ValueError,
-                      "view: changing the item size needs a contiguous last axis whose size in bytes is a multiple "
-                      "of the new item size");
+      PyErr_SetString(PyExc_ValueError, problem);
       return nullptr;
     }
     shape[last] = self->shape[last] * self->itemsize / itemsize;

@@ -148,6 +148,7 @@ bool device_array_view(PyObject* obj, ArrayView* out) {
     out->dtype = a->scalar;
     out->readonly = a->readonly;
     out->layout = device_array_type(a)->layout;
+    out->device = a->device;
     return true;
   }
   if (PyLong_Check(obj) || PyFloat_Check(obj) || PyBool_Check(obj)) return false;

@@ -78,10 +78,40 @@ PyObject* py_to_device(PyObject*, PyObject* args) {
   if (!host_region(host, &region, false)) return nullptr;
   PyObject* dtype = PyObject_GetAttrString(host, "dtype");
   if (!dtype) return nullptr;
+  // Broadcast axes (stride 0) stay broadcast on the device, as numba keeps
+  // the host's strides: only the core (those axes at length 1) is copied.
+  bool broadcast = false;
+  std::int64_t full_shape[kMaxDims];
+  for (int i = 0; i < region.ndim; ++i) {
+    full_shape[i] = region.shape[i];
+    if (region.strides[i] == 0) {
+      broadcast = true;
+      if (region.shape[i] > 1) region.shape[i] = 1;
+    }
+  }
   bool fortran = !is_c_contiguous(region.ndim, region.shape, region.strides, region.itemsize) &&
                  is_f_contiguous(region.ndim, region.shape, region.strides, region.itemsize);
   PyObject* stream_keep = (stream_arg == Py_None) ? nullptr : stream_arg;
   PyObject* dev = new_device_array(region.ndim, region.shape, nullptr, dtype, fortran, stream_keep);
+  if (dev && broadcast) {
+    DeviceArrayObject* core = as_array(dev);
+    std::int64_t strides[kMaxDims];
+    for (int i = 0; i < region.ndim; ++i) strides[i] = region.strides[i] == 0 ? 0 : core->strides[i];
+    PyObject* view =
+        new_device_view(core, nullptr, core->data, region.ndim, full_shape, strides, dtype, false, stream_keep);
+    if (view && copy) {
+      std::uintptr_t stream = 0;
+      bool sync = true;
+      bool ok = copy_stream(stream_arg, &stream, &sync) && guarded(false, [&] {
+                  copy_host_to_device(region, core, stream, sync);
+                  return true;
+                });
+      if (!ok) Py_CLEAR(view);
+    }
+    Py_DECREF(dev);
+    Py_DECREF(dtype);
+    return view;
+  }
   Py_DECREF(dtype);
   if (!dev || !copy) return dev;
   std::uintptr_t stream = 0;
@@ -240,7 +270,8 @@ int add_array_functions(PyObject* module) { return PyModule_AddFunctions(module,
 
 int add_memory(PyObject* module) {
   if (add_device_arrays(module) < 0 || add_array_functions(module) < 0 || add_streams(module) < 0 ||
-      add_events(module) < 0 || add_devices(module) < 0 || add_host_buffers(module) < 0)
+      add_events(module) < 0 || add_devices(module) < 0 || add_host_buffers(module) < 0 ||
+      add_memory_manager_api(module) < 0 || add_raw_copies(module) < 0)
     return -1;
   return 0;
 }

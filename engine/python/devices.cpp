@@ -1,6 +1,7 @@
 // Device queries behind cuda.gpus, get_current_device, select_device,
-// current_context().get_memory_info() and close(). The Device objects
-// themselves are Python (pylib/cuda/api.py); this file answers them. On the
+// current_context().get_memory_info(), can_access_peer and close(). The
+// Device objects themselves are Python (pylib/cuda/api.py); this file
+// answers them. The current device is per thread (runtime/devices.h). On the
 // CPU backend there is one device, the CPU itself (cpu/device_properties.h):
 // ordinal 0, compute capability 9.0, host memory.
 #include <cstring>
@@ -10,9 +11,12 @@
 #include "cuda/driver.h"
 #include "cpu/device_properties.h"
 #include "cuda/memory.h"
+#include "cuda/module.h"
+#include "cuda/stream.h"
 #include "python/device_array.h"
 #include "python/errors.h"
 #include "runtime/device_memory.h"
+#include "runtime/devices.h"
 #include "runtime/session.h"
 
 namespace cuhost::python {
@@ -98,8 +102,8 @@ bool valid_ordinal(int ordinal) {
                  "no device %d: the CPU backend has one device, 0 (the CPU)", ordinal);
     return false;
   }
-  int count = cuda::driver_status().device_count;
-  if (ordinal >= 0 && ordinal < count) return true;
+  int count = runtime::device_count();
+  if (runtime::valid_device(ordinal)) return true;
   PyErr_Format(exception_class(ErrorKind::CudaSupportError), "no CUDA device %d (%d device(s) found)", ordinal, count);
   return false;
 }
@@ -147,10 +151,10 @@ PyObject* py_device_name(PyObject*, PyObject* arg) {
 
 PyObject* py_current_device_id(PyObject*, PyObject*) {
   if (cpu()) return PyLong_FromLong(0);
-  return PyLong_FromLong(runtime::session().device);
+  return PyLong_FromLong(runtime::current_device());
 }
 
-// _select_device(ordinal): makes the device current for the process.
+// _select_device(ordinal): makes the device current for the calling thread.
 PyObject* py_select_device(PyObject*, PyObject* arg) {
   int ordinal = static_cast<int>(PyLong_AsLong(arg));
   if (PyErr_Occurred()) return nullptr;
@@ -158,16 +162,47 @@ PyObject* py_select_device(PyObject*, PyObject* arg) {
   if (cpu()) return PyLong_FromLong(0);
   CUHOST_PY_GUARD(
       {
-        {
-          runtime::Session& s = runtime::session();
-          std::lock_guard<std::mutex> lock(s.mutex);
-          s.device = ordinal;
-        }
-        runtime::make_context_current();
+        runtime::select_device(ordinal);
         return PyLong_FromLong(ordinal);
       },
       nullptr)
 }
+
+// _can_access_peer(device, peer): whether kernels on `device` can use the
+// memory of `peer` (False on the CPU backend, which has one device).
+PyObject* py_can_access_peer(PyObject*, PyObject* args) {
+  int device, peer;
+  if (!PyArg_ParseTuple(args, "ii:_can_access_peer", &device, &peer)) return nullptr;
+  if (!valid_ordinal(device) || !valid_ordinal(peer)) return nullptr;
+  if (cpu()) Py_RETURN_FALSE;
+  CUHOST_PY_GUARD({ return PyBool_FromLong(cuda::can_access_peer(device, peer)); }, nullptr)
+}
+
+// _close(): waits for every device cuhost used, unloads every kernel module
+// (their teardown callbacks run) and drops the calling thread's device
+// choice, as numba-cuda's close() drops the thread's context.
+PyObject* py_close(PyObject*, PyObject*){CUHOST_PY_GUARD(
+    {
+      if (!cpu()) {
+        for (int device : runtime::devices_in_use()) {
+          runtime::DeviceScope scope(device);
+          runtime::make_device_current(device);
+          Py_BEGIN_ALLOW_THREADS;
+          try {
+            cuda::synchronize_context();
+          } catch (...) {
+            Py_BLOCK_THREADS;
+            throw;
+          }
+          Py_END_ALLOW_THREADS;
+        }
+        cuda::unload_all_modules();
+      }
+      runtime::forget_selected_device();
+      if (!cpu()) runtime::make_context_current();
+      Py_RETURN_NONE;
+    },
+    nullptr)}
 
 PyObject* py_memory_info(PyObject*, PyObject*) {
   if (cpu()) {
@@ -194,7 +229,9 @@ PyMethodDef g_functions[] = {
     {"_device_attribute_names", py_device_attribute_names, METH_NOARGS, "Attribute names Device objects answer."},
     {"_device_name", py_device_name, METH_O, "The device's name."},
     {"_current_device_id", py_current_device_id, METH_NOARGS, "Ordinal of the device in use."},
-    {"_select_device", py_select_device, METH_O, "Makes a device current."},
+    {"_select_device", py_select_device, METH_O, "Makes a device current for the calling thread."},
+    {"_can_access_peer", py_can_access_peer, METH_VARARGS, "Whether kernels on a device can use a peer's memory."},
+    {"_close", py_close, METH_NOARGS, "Waits for every device, unloads kernel modules, forgets the thread's device."},
     {"_memory_info", py_memory_info, METH_NOARGS, "(free, total) bytes of the current device."},
     {nullptr, nullptr, 0, nullptr}};
 

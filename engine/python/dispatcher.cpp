@@ -17,6 +17,7 @@
 #include "python/type_object.h"
 #include "python/typeof.h"
 #include "runtime/fastmath_flags.h"
+#include "runtime/devices.h"
 #include "runtime/session.h"
 #include "sema/typed_function.h"
 #include "support/log.h"
@@ -176,7 +177,7 @@ void load_eager(const std::shared_ptr<const runtime::CompiledKernel>& kernel) {
   runtime::Session& s = runtime::session();
   if (s.backend != Backend::Cuda || !kernel || kernel->target != runtime::Target::NVPTX) return;
   ensure_context();
-  cuda::kernel_function(kernel, s.device);
+  cuda::kernel_function(kernel, runtime::current_device());
 }
 
 // --- Python type ----------------------------------------------------------------
@@ -455,7 +456,7 @@ runtime::TargetOptions session_target(const runtime::JitOptions& options) {
   runtime::Session& s = runtime::session();
   if (s.backend == Backend::Cuda) {
     static int major = -1, minor = 0;
-    if (major < 0) cuda::device_compute_capability(s.device, &major, &minor);
+    if (major < 0) runtime::lowest_compute_capability(&major, &minor);
     t.target = runtime::Target::NVPTX;
     // LLVM 19 emits PTX up to sm_90; nvJitLink makes SASS for newer chips from it.
     if (major > 9) {

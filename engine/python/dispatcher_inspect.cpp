@@ -14,6 +14,7 @@
 #include "python/errors.h"
 #include "python/stream_view.h"
 #include "runtime/kernel_resources.h"
+#include "runtime/devices.h"
 #include "runtime/session.h"
 #include "sema/typed_function.h"
 #include "frontend/captured.h"
@@ -71,7 +72,7 @@ PyObject* dispatcher_resources(PyObject* obj, PyObject* signature) {
     if (gpu) ensure_context();
     runtime::KernelResources r;
     std::exception_ptr error;
-    Py_BEGIN_ALLOW_THREADS try { r = runtime::kernel_resources(k, gpu, s.device); } catch (...) {
+    Py_BEGIN_ALLOW_THREADS try { r = runtime::kernel_resources(k, gpu, runtime::current_device()); } catch (...) {
       error = std::current_exception();
     }
     Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
@@ -180,6 +181,31 @@ PyObject* dispatcher_inspect_types(PyObject* obj, PyObject* args, PyObject* kwar
   })
 }
 
+// _typemap(signature) -> {local name: type spelling} of one specialization
+// (numba's type annotation typemap, for the locals and parameters).
+PyObject* dispatcher_typemap(PyObject* obj, PyObject* signature) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::vector<const ir::Type*> types = signature_types(signature);
+    auto k = self->state->fn->options.device ? nvptx_specialization(self, types) : compile_specialization(self, types);
+    PyObject* out = PyDict_New();
+    if (!out) return nullptr;
+    if (k->typed) {
+      for (const auto& [name, type] : k->typed->locals) {
+        if (!type) continue;
+        PyObject* s = PyUnicode_FromString(type->str().c_str());
+        if (!s || PyDict_SetItemString(out, name.c_str(), s) < 0) {
+          Py_XDECREF(s);
+          Py_DECREF(out);
+          return nullptr;
+        }
+        Py_DECREF(s);
+      }
+    }
+    return out;
+  })
+}
+
 // _cooperative(signature, threads, dynamic_shared) -> (cooperative, max_blocks):
 // whether the kernel is launched cooperatively (it syncs the grid) and the
 // largest grid such a launch may use (numba's max_cooperative_grid_blocks):
@@ -197,13 +223,13 @@ PyObject* dispatcher_cooperative(PyObject* obj, PyObject* args) {
     long blocks = 0;
     if (s.backend == Backend::Cuda) {
       ensure_context();
-      CUfunction f = cuda::kernel_function(k, s.device);
+      CUfunction f = cuda::kernel_function(k, runtime::current_device());
       int per_sm = 0, sms = 0;
       CUdevice dev = 0;
       cuda::check(cuda::driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, static_cast<int>(threads),
                                                                              dynamic_shared),
                   "cuOccupancyMaxActiveBlocksPerMultiprocessor", k->name);
-      cuda::check(cuda::driver().cuDeviceGet(&dev, s.device), "cuDeviceGet", k->name);
+      cuda::check(cuda::driver().cuDeviceGet(&dev, runtime::current_device()), "cuDeviceGet", k->name);
       cuda::check(cuda::driver().cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev),
                   "cuDeviceGetAttribute", k->name);
       blocks = long(per_sm) * sms;
@@ -214,7 +240,26 @@ PyObject* dispatcher_cooperative(PyObject* obj, PyObject* args) {
   })
 }
 
+// _cufunc(signature) -> the CUfunction (an int) the launcher uses for one
+// signature, loaded now; None on the CPU backend (no driver function).
+PyObject* dispatcher_cufunc(PyObject* obj, PyObject* signature) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::vector<const ir::Type*> types = types_for(self, signature);
+    runtime::Session& s = runtime::session();
+    if (s.backend != Backend::Cuda) {
+      compile_specialization(self, types);
+      Py_RETURN_NONE;
+    }
+    auto k = nvptx_specialization(self, types);
+    ensure_context();
+    return PyLong_FromUnsignedLongLong(reinterpret_cast<std::uintptr_t>(cuda::kernel_function(k, s.device)));
+  })
+}
+
 PyMethodDef g_methods[] = {
+    {"_cufunc", dispatcher_cufunc, METH_O, "The loaded CUfunction of one signature (None on the CPU backend)."},
+    {"_typemap", dispatcher_typemap, METH_O, "{local: type spelling} of one specialization."},
     {"inspect_types", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dispatcher_inspect_types)),
      METH_VARARGS | METH_KEYWORDS, "Typed signature, source and locals of each specialization."},
     {"_nvptx", dispatcher_nvptx, METH_O, "The NVPTX compilation of one signature (a dict)."},

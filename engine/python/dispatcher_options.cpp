@@ -3,11 +3,14 @@
 // and link items (paths and LinkableCode objects). Errors follow FFI.md.
 #include <set>
 
+#include "cpu/driver_model.h"
 #include "cuda/module.h"
 #include "cuda/nvrtc.h"
 #include "ir/type_parser.h"
 #include "python/dispatcher.h"
 #include "python/errors.h"
+#include "runtime/cpu_module_callbacks.h"
+#include "runtime/session.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::python {
@@ -63,8 +66,14 @@ PyObject* module_get_global(PyObject* self, PyObject* name) {
   try {
     std::uintptr_t address = 0;
     std::size_t size = 0;
-    cuda::library_global(static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLong(self)), PyUnicode_AsUTF8(name), &address,
-                         &size);
+    std::uintptr_t handle = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLong(self));
+    if (runtime::session().backend == Backend::Cuda) {
+      cuda::library_global(handle, PyUnicode_AsUTF8(name), &address, &size);
+    } else if (!cpu::module_global(handle, PyUnicode_AsUTF8(name), &address, &size)) {
+      throw UserError(ErrorKind::CudaAPIError, concat("cuLibraryGetGlobal failed: CUDA_ERROR_NOT_FOUND for __device__ "
+                                                      "variable '",
+                                                      PyUnicode_AsUTF8(name), "'"));
+    }
     return Py_BuildValue("(Kn)", static_cast<unsigned long long>(address), static_cast<Py_ssize_t>(size));
   } catch (...) {
     set_python_error_from_current_exception();
@@ -75,16 +84,19 @@ PyObject* module_get_global(PyObject* self, PyObject* name) {
 PyMethodDef g_get_global = {"get_global", module_get_global, METH_O,
                             "(device pointer, size) of a __device__ variable of this module."};
 
+// Runs a LinkableCode setup or teardown callback with the loaded module: a
+// cuda.core ObjectCode whose `handle` is the module's library handle, plus
+// get_global(name) -> (device pointer, size).
 bool run_module_callback(const std::shared_ptr<void>& cb, std::uintptr_t handle, std::string* error) {
   PyGILState_STATE g = PyGILState_Ensure();
   bool ok = true;
-  PyObject* types = PyImport_ImportModule("types");
-  PyObject* ns = types ? PyObject_CallMethod(types, "SimpleNamespace", nullptr) : nullptr;
+  PyObject* core = PyImport_ImportModule("cuda.core._cuda_python");
+  PyObject* ns = core ? PyObject_CallMethod(core, "ObjectCode", nullptr) : nullptr;
   PyObject* h = PyLong_FromUnsignedLongLong(handle);
   PyObject* getter = h ? PyCFunction_New(&g_get_global, h) : nullptr;
   if (getter && ns && PyObject_SetAttrString(ns, "get_global", getter) < 0) ok = false;
   Py_XDECREF(getter);
-  if (ok && ns && h && PyObject_SetAttrString(ns, "handle", h) == 0) {
+  if (ok && ns && h && PyObject_SetAttrString(ns, "_handle", h) == 0) {
     PyObject* r = PyObject_CallOneArg(static_cast<PyObject*>(cb.get()), ns);
     if (!r) ok = false;
     Py_XDECREF(r);
@@ -101,7 +113,7 @@ bool run_module_callback(const std::shared_ptr<void>& cb, std::uintptr_t handle,
   }
   Py_XDECREF(h);
   Py_XDECREF(ns);
-  Py_XDECREF(types);
+  Py_XDECREF(core);
   PyGILState_Release(g);
   return ok;
 }
@@ -226,6 +238,7 @@ void warn_nvrtc_log(const std::string& message) {
 
 bool signature_from_object(PyObject* obj, ir::Signature* out) {
   cuda::set_module_callback_runner(&run_module_callback);
+  runtime::set_cpu_module_callback_runner(&run_module_callback);
   if (PyTuple_Check(obj)) {  // a tuple of argument types
     std::string text = "(";
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(obj); ++i) {
@@ -254,6 +267,7 @@ bool signature_from_object(PyObject* obj, ir::Signature* out) {
 
 std::vector<ir::LinkItem> link_items_from_object(PyObject* obj) {
   cuda::set_module_callback_runner(&run_module_callback);
+  runtime::set_cpu_module_callback_runner(&run_module_callback);
   cuda::set_nvrtc_warning_sink(&warn_nvrtc_log);
   std::vector<ir::LinkItem> items;
   if (!obj || obj == Py_None) return items;

@@ -40,6 +40,17 @@ PyObject* builtin_for(ErrorKind kind) {
       }();
       return cls ? cls : PyExc_RuntimeError;
     }
+    case ErrorKind::LoweringError: {
+      // numba's class, defined in Python (cuda/core/errors.py) on top of CudaError.
+      static PyObject* cls = [] {
+        PyObject* errors = PyImport_ImportModule("cuda.core.errors");
+        PyObject* c = errors ? PyObject_GetAttrString(errors, "LoweringError") : nullptr;
+        Py_XDECREF(errors);
+        if (!c) PyErr_Clear();
+        return c;  // kept for the process
+      }();
+      return cls ? cls : g_classes[static_cast<int>(ErrorKind::CompileError)];
+    }
     default: return nullptr;
   }
 }
@@ -61,10 +72,18 @@ int add_errors(PyObject* module) {
   const ErrorKind own[] = {ErrorKind::TypingError,      ErrorKind::UnsupportedError, ErrorKind::CompileError,
                            ErrorKind::NvrtcError,       ErrorKind::LinkerError,      ErrorKind::CudaAPIError,
                            ErrorKind::CudaSupportError, ErrorKind::KernelError,      ErrorKind::PluginError,
-                           ErrorKind::GraphCaptureError};
+                           ErrorKind::NcclError,        ErrorKind::GraphCaptureError};
   for (ErrorKind kind : own) {
     std::string qualified = std::string("_cuhost.") + error_kind_name(kind);
-    PyObject* cls = PyErr_NewException(qualified.c_str(), root, nullptr);
+    // CudaSupportError is an ImportError too, as numba-cuda's (`except
+    // ImportError` and its `.msg` keep working).
+    // LinkerError is a RuntimeError, as numba-cuda's.
+    PyObject* bases = kind == ErrorKind::CudaSupportError ? PyTuple_Pack(2, root, PyExc_ImportError)
+                      : kind == ErrorKind::LinkerError    ? PyTuple_Pack(2, root, PyExc_RuntimeError)
+                                                          : Py_NewRef(root);
+    if (!bases) return -1;
+    PyObject* cls = PyErr_NewException(qualified.c_str(), bases, nullptr);
+    Py_DECREF(bases);
     if (!cls || PyModule_AddObjectRef(module, error_kind_name(kind), cls) < 0) return -1;
     g_classes[static_cast<int>(kind)] = cls;  // kept alive by the module for the process
   }

@@ -1,7 +1,9 @@
 // Events (numba's Event): cuda.event(timing=True) with record, wait,
 // synchronize, query and elapsed_time, and cuda.event_elapsed_time. On the
 // CPU backend work is synchronous, so recording takes a host timestamp and
-// an event is complete as soon as it is recorded.
+// an event is complete as soon as it is recorded. An event belongs to the
+// device that was current when it was made: it is recorded (by default on
+// that device's default stream), waited for and destroyed in its context.
 #include <chrono>
 #include <memory>
 
@@ -12,6 +14,7 @@
 #include "python/streams.h"
 #include "python/type_object.h"
 #include "runtime/device_memory.h"
+#include "runtime/devices.h"
 #include "runtime/graph_capture.h"
 #include "runtime/session.h"
 
@@ -21,6 +24,7 @@ namespace {
 
 struct EventObject {
   PyObject_HEAD cuda::Event* event;  // CUDA backend
+  int device;
   bool timing;
   bool recorded;
   double host_ms;  // CPU backend: when it was recorded
@@ -42,11 +46,12 @@ double now_ms() {
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
 }
 
-// The stream an event operation targets: 0/None -> the default launch stream.
-bool target_stream(PyObject* arg, std::uintptr_t* handle) {
+// The stream an event operation targets: 0/None -> the default launch
+// stream of the event's device.
+bool target_stream(PyObject* arg, std::uintptr_t* handle, int device) {
   *handle = 0;
   if (arg && arg != Py_None && !stream_handle(arg, handle)) return false;
-  if (*handle == 0) *handle = default_launch_stream();
+  if (*handle == 0) *handle = runtime::default_launch_stream(device);
   return true;
 }
 
@@ -57,6 +62,7 @@ PyObject* py_event(PyObject*, PyObject* args, PyObject* kwargs) {
   auto* self = reinterpret_cast<EventObject*>(EventType.tp_alloc(&EventType, 0));
   if (!self) return nullptr;
   self->event = nullptr;
+  self->device = runtime::current_device();
   self->timing = timing != 0;
   self->recorded = false;
   self->host_ms = 0;
@@ -74,10 +80,11 @@ void event_dealloc(PyObject* o) {
   EventObject* self = as_event(o);
   if (self->event) {
     try {
+      runtime::DeviceScope scope(self->device);
       runtime::make_context_current();
+      delete self->event;
     } catch (...) {
     }
-    delete self->event;
   }
   Py_TYPE(o)->tp_free(o);
 }
@@ -90,10 +97,11 @@ PyObject* m_record(PyObject* o, PyObject* args, PyObject* kwargs) {
   CUHOST_PY_GUARD(
       {
         std::uintptr_t h = 0;
-        if (!target_stream(stream, &h)) return nullptr;
+        if (!target_stream(stream, &h, self->device)) return nullptr;
         runtime::NamedOperation name("Event.record()");
         runtime::refuse_on_captured_stream(h, "record an event on the stream", kEventReason);
         if (self->event) {
+          runtime::DeviceScope scope(self->device);
           runtime::make_context_current();
           self->event->record(reinterpret_cast<CUstream>(h));
         } else {
@@ -113,7 +121,7 @@ PyObject* m_wait(PyObject* o, PyObject* args, PyObject* kwargs) {
   CUHOST_PY_GUARD(
       {
         std::uintptr_t h = 0;
-        if (!target_stream(stream, &h)) return nullptr;
+        if (!target_stream(stream, &h, runtime::current_device())) return nullptr;
         runtime::NamedOperation name("Event.wait()");
         runtime::refuse_on_captured_stream(h, "make the stream wait for an event", kEventReason);
         if (self->event) {

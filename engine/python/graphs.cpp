@@ -17,6 +17,7 @@
 #include "python/type_object.h"
 #include "python/typeof.h"
 #include "runtime/captured_graph.h"
+#include "runtime/devices.h"
 #include "runtime/graph_capture.h"
 #include "runtime/session.h"
 
@@ -49,15 +50,21 @@ runtime::CapturedGraph& captured(GraphObject* g) {
   return *g->graph;
 }
 
-// A stream argument: None -> `fallback`; else a Stream, an int handle or an
-// object with .handle.
-bool stream_argument(PyObject* arg, std::uintptr_t fallback, std::uintptr_t* handle) {
+// A stream argument used on `device`: None -> `fallback`; 0 or a default
+// stream object (which stands for the default stream of the device using it)
+// -> `device`'s default launch stream; else a Stream, an int handle or an
+// object with .handle. `*owner` is the stream's device when known, else -1.
+bool stream_argument(PyObject* arg, std::uintptr_t fallback, int device, std::uintptr_t* handle, int* owner) {
+  *owner = -1;
   if (!arg || arg == Py_None) {
     *handle = fallback;
     return true;
   }
-  if (PyLong_CheckExact(arg) && PyLong_AsLongLong(arg) == 0) {
-    *handle = runtime::default_launch_stream();
+  bool is_default = PyLong_CheckExact(arg) && PyLong_AsLongLong(arg) == 0;
+  if (!is_default) *owner = stream_device(arg, &is_default);
+  if (is_default) {
+    *owner = -1;
+    *handle = runtime::default_launch_stream(device);
     return true;
   }
   return stream_handle(arg, handle);
@@ -89,7 +96,13 @@ PyObject* graph_launch(PyObject* o, PyObject* args, PyObject* kwargs) {
       {
         runtime::CapturedGraph& g = captured(self);
         std::uintptr_t stream = 0;
-        if (!stream_argument(stream_arg, g.stream(), &stream)) return nullptr;
+        int owner = -1;
+        if (!stream_argument(stream_arg, g.stream(), g.device(), &stream, &owner)) return nullptr;
+        if (owner >= 0 && owner != g.device())
+          throw UserError(ErrorKind::ValueError,
+                          concat("Graph.launch(): the graph was captured on device ", g.device(),
+                                 " and runs there, but the stream belongs to device ", owner,
+                                 "; launch it on a stream of device ", g.device()));
         runtime::NamedOperation name("Graph.launch()");
         runtime::refuse_on_captured_stream(stream, "launch a graph on the stream",
                                            "cuhost's graphs do not nest; launch the graph outside the capture");
@@ -340,9 +353,14 @@ PyGetSetDef g_node_getset[] = {
 
 PyObject* py_begin_capture(PyObject*, PyObject* stream_arg){CUHOST_PY_GUARD(
     {
+      // The capture belongs to the stream's device (the calling thread's
+      // when the stream does not say).
+      int device = runtime::current_device();
       std::uintptr_t stream = 0;
-      if (!stream_argument(stream_arg, runtime::default_launch_stream(), &stream)) return nullptr;
-      runtime::begin_capture(stream);
+      int owner = -1;
+      if (!stream_argument(stream_arg, runtime::default_launch_stream(device), device, &stream, &owner))
+        return nullptr;
+      runtime::begin_capture(stream, owner >= 0 ? owner : device);
       return PyLong_FromSize_t(stream);
     },
     nullptr)}
@@ -372,8 +390,11 @@ PyObject* py_abort_capture(PyObject*, PyObject* handle_obj) {
 
 PyObject* py_is_capturing(PyObject*, PyObject* stream_arg){CUHOST_PY_GUARD(
     {
+      const int device = runtime::current_device();
       std::uintptr_t stream = 0;
-      if (!stream_argument(stream_arg, runtime::default_launch_stream(), &stream)) return nullptr;
+      int owner = -1;
+      if (!stream_argument(stream_arg, runtime::default_launch_stream(device), device, &stream, &owner))
+        return nullptr;
       return PyBool_FromLong(runtime::is_captured(stream));
     },
     nullptr)}

@@ -4,6 +4,7 @@
 #include "frontend/capture.h"
 #include "python/device_array.h"
 #include "python/dispatcher.h"
+#include "python/extension_api.h"
 #include "python/record_dtype.h"
 
 namespace cuhost::frontend {
@@ -16,6 +17,11 @@ std::shared_ptr<runtime::JitFunction> jit_function_of(PyObject* obj) {
 std::shared_ptr<const ir::ForeignFunction> foreign_function_of(PyObject* obj) {
   if (!obj) return nullptr;
   return python::declared_foreign_function(obj);
+}
+
+std::shared_ptr<const ir::ExtensionObject> extension_object_of(PyObject* obj) {
+  if (!obj) return nullptr;
+  return python::extension_object(obj);
 }
 
 const ir::Type* record_type_of(PyObject* dtype) {
@@ -34,7 +40,7 @@ namespace cuhost::python {
 int add_dispatcher(PyObject* module) {
   if (add_dispatcher_type(module) < 0 || add_typeof(module) < 0 || add_call_key(module) < 0 || add_launch(module) < 0 ||
       add_compile_api(module) < 0 || add_declare_device(module) < 0 || add_exec_sources(module) < 0 ||
-      add_record_dtype(module) < 0 || add_device_record(module) < 0)
+      add_record_dtype(module) < 0 || add_device_record(module) < 0 || add_extension_api(module) < 0)
     return -1;
   return 0;
 }

@@ -24,6 +24,16 @@ PyObject* py_versions(PyObject*, PyObject*){CUHOST_PY_GUARD(
     },
     nullptr)}
 
+PyObject* py_nvrtc_supported_archs(PyObject*, PyObject*) {
+  PyObject* list = PyList_New(0);
+  for (int arch : cuda::nvrtc_supported_archs()) {
+    PyObject* item = PyLong_FromLong(arch);
+    PyList_Append(list, item);
+    Py_DECREF(item);
+  }
+  return list;
+}
+
 PyObject* py_driver_status(PyObject*, PyObject*) {
   const cuda::DriverStatus& s = cuda::driver_status();
   return Py_BuildValue("(Osii)", s.available ? Py_True : Py_False, s.reason.c_str(), s.version, s.device_count);
@@ -48,6 +58,8 @@ PyMethodDef g_methods[] = {
     {"backend", py_backend, METH_NOARGS, "The backend in use: 'cpu' or 'cuda'."},
     {"versions", py_versions, METH_NOARGS, "Versions of cuhost, LLVM, NVRTC and nvJitLink."},
     {"driver_status", py_driver_status, METH_NOARGS, "(available, reason, driver_version, device_count)."},
+    {"_nvrtc_supported_archs", py_nvrtc_supported_archs, METH_NOARGS,
+     "The compute capabilities NVRTC compiles for (10 * major + minor)."},
     {"devices", py_devices, METH_NOARGS, "A dict per visible CUDA device."},
     {nullptr, nullptr, 0, nullptr}};
 

@@ -61,6 +61,41 @@ PyObject* py_pinned_buffer(PyObject*, PyObject* arg) {
       (Py_DECREF(self), nullptr))
 }
 
+// MemAlloc: the base of numba's host-addressable memory objects (PinnedMemory,
+// MappedMemory, ManagedMemory, written in Python): the buffer protocol over
+// the instance's `_bufptr_` (address) and `_buflen_` (bytes) attributes, so
+// np.ndarray(buffer=mem) views the memory in place.
+int memalloc_getbuffer(PyObject* o, Py_buffer* view, int flags) {
+  PyObject* ptr = PyObject_GetAttrString(o, "_bufptr_");
+  PyObject* len = ptr ? PyObject_GetAttrString(o, "_buflen_") : nullptr;
+  if (!ptr || !len) {
+    Py_XDECREF(ptr);
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError, "a bytes-like object is required, not '%s' (it is not host-addressable memory)",
+                 Py_TYPE(o)->tp_name);
+    return -1;
+  }
+  void* address = PyLong_AsVoidPtr(ptr);
+  Py_ssize_t n = PyLong_AsSsize_t(len);
+  Py_DECREF(ptr);
+  Py_DECREF(len);
+  if (PyErr_Occurred()) return -1;
+  return PyBuffer_FillInfo(view, o, address, n, 0, flags);
+}
+
+PyBufferProcs g_memalloc_buffer = {memalloc_getbuffer, nullptr};
+
+PyTypeObject MemAllocType = [] {
+  PyTypeObject t = blank_type_object();
+  t.tp_name = "_cuhost.MemAlloc";
+  t.tp_basicsize = sizeof(PyObject);
+  t.tp_as_buffer = &g_memalloc_buffer;
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
+  t.tp_new = PyType_GenericNew;
+  t.tp_doc = "Base of memory objects the host can address (buffer protocol over _bufptr_ and _buflen_).";
+  return t;
+}();
+
 PyObject* py_host_array(PyObject*, PyObject* arg) {
   if (!PyUnicode_Check(arg)) {
     PyErr_Format(PyExc_TypeError, "host_array(name): name must be a str, not %s", Py_TYPE(arg)->tp_name);
@@ -109,6 +144,8 @@ PyObject* py_host_array(PyObject*, PyObject* arg) {
                                  : new_device_view(nullptr, nullptr, buffer.device_pointer, ndim, buffer.shape.data(),
                                                    strides, dtype, false, nullptr);
   Py_DECREF(dtype);
+  if (r && runtime::session().backend == Backend::Cuda && buffer.device >= 0)
+    reinterpret_cast<DeviceArrayObject*>(r)->device = buffer.device;  // on the device the host lent it from
   return r;
 }
 
@@ -133,7 +170,8 @@ PyMethodDef g_functions[] = {
 }  // namespace
 
 int add_host_buffers(PyObject* module) {
-  if (PyType_Ready(&PinnedBufferType) < 0) return -1;
+  if (PyType_Ready(&PinnedBufferType) < 0 || PyType_Ready(&MemAllocType) < 0) return -1;
+  if (PyModule_AddObjectRef(module, "MemAlloc", reinterpret_cast<PyObject*>(&MemAllocType)) < 0) return -1;
   return PyModule_AddFunctions(module, g_functions);
 }
 

@@ -19,6 +19,7 @@
 #include "cuda/error_record.h"
 #include "cuda/launch.h"
 #include "cuda/module.h"
+#include "python/array_devices.h"
 #include "python/array_view.h"
 #include "python/dispatcher.h"
 #include "python/errors.h"
@@ -32,6 +33,7 @@
 #include "python/streams.h"
 #include "python/type_object.h"
 #include "python/typeof.h"
+#include "runtime/devices.h"
 #include "runtime/graph_capture.h"
 #include "runtime/kernel_launch.h"
 #include "runtime/session.h"
@@ -192,19 +194,19 @@ void run_cpu(const runtime::CompiledKernel& k, const unsigned grid[3], const uns
   if (error) std::rethrow_exception(error);
 }
 
-void run_cuda(LaunchPlan* plan, const unsigned grid[3], const unsigned block[3], unsigned shared, std::uintptr_t stream,
-              void** params) {
-  cuda::KernelLaunch l = plan->loaded.launch(plan->kernel, grid, block, shared, stream, params);
+void run_cuda(LaunchPlan* plan, int device, const unsigned grid[3], const unsigned block[3], unsigned shared,
+              std::uintptr_t stream, void** params) {
+  cuda::KernelLaunch l = plan->loaded.launch(plan->kernel, device, grid, block, shared, stream, params);
   without_gil([&] { cuda::launch_kernel(l); });
 }
 
 // Block size for forall: the occupancy API's choice on a GPU, 256 on the CPU.
-unsigned forall_block(LaunchPlan* plan, unsigned shared) {
+unsigned forall_block(LaunchPlan* plan, int device, unsigned shared) {
   if (runtime::session().backend != Backend::Cuda) return 256;
   if (shared == 0 && plan->forall_block) return plan->forall_block;  // one occupancy query per specialization
   int min_grid = 0, block = 0;
-  cuda::check(cuda::driver().cuOccupancyMaxPotentialBlockSize(&min_grid, &block, plan->loaded.function(plan->kernel),
-                                                              nullptr, shared, 0),
+  cuda::check(cuda::driver().cuOccupancyMaxPotentialBlockSize(
+                  &min_grid, &block, plan->loaded.function(plan->kernel, device), nullptr, shared, 0),
               "cuOccupancyMaxPotentialBlockSize", plan->kernel->name);
   unsigned chosen = block > 0 ? static_cast<unsigned>(block) : 128;
   if (shared == 0) plan->forall_block = chosen;
@@ -290,12 +292,18 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
   static_assert(std::is_trivially_destructible<ArgInfo>::value, "ArgInfo storage is never destroyed");
   bool any_host_array = false;
   bool any_interface_stream = false;
+  const bool on_gpu = runtime::session().backend == Backend::Cuda;
+  // The kernel runs on the calling thread's device; arrays of other devices
+  // are checked below (peer access or a clear error).
+  const int device = on_gpu ? runtime::current_device() : 0;
+  bool any_other_device = false;
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject* a = args[i];
     new (&infos[i]) ArgInfo;
     types[i] = typeof_arg(a, &infos[i]);
     any_host_array |= infos[i].kind == ArgKind::HostArray || infos[i].kind == ArgKind::HostRecord;
     any_interface_stream |= infos[i].view.interface_stream != 0;
+    any_other_device |= infos[i].view.device >= 0 && infos[i].view.device != device;
     if (!types[i]) {
       if (PyErr_Occurred()) return nullptr;
       if (!prepared && is_arg_hint(a)) return launch_with_preparation(self, args, n);
@@ -313,12 +321,15 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
           !synchronize_through_stream_object(infos[i].view.interface_stream, "external"))
         return nullptr;
   }
-  const bool on_gpu = runtime::session().backend == Backend::Cuda;
   const bool host_arrays_to_gpu = on_gpu && any_host_array;
   if (any_host_array && runtime::capture_in_progress()) {
     CUHOST_PY_GUARD_V(nullptr, {
+      // The stream the launch goes to: a default stream object stands for
+      // the launching device's own.
+      bool is_default = !self->stream_obj;
+      if (self->stream_obj) stream_device(self->stream_obj, &is_default);
       refuse_host_arguments_in_capture(d->state->fn->name.c_str(), infos, n,
-                                       self->stream_obj ? self->stream : default_launch_stream());
+                                       is_default ? runtime::default_launch_stream(device) : self->stream);
     })
   }
   if (host_arrays_to_gpu && !warn_implicit_copy()) return nullptr;
@@ -331,20 +342,27 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
   }
   CUHOST_PY_GUARD_V(nullptr, {
     LaunchPlan* plan = plan_for(d, types, static_cast<int>(n));
+    std::uintptr_t stream = self->stream;
     if (on_gpu) {
-      // The primary context stays current on a thread once made so; check once per thread and device.
-      thread_local int context_device = -1;
-      if (context_device != runtime::session().device) {
-        ensure_context();
-        context_device = runtime::session().device;
+      runtime::use_device_context(device);
+      const char* kname = plan->kernel->name.c_str();
+      for (Py_ssize_t i = 0; any_other_device && i < n; ++i)
+        if (!check_array_device(kname, i, infos[i].view.device, device)) return nullptr;
+      // A default stream object (of any device) stands for this device's own.
+      bool is_default = !self->stream_obj;
+      if (self->stream_obj) {
+        const int owner = stream_device(self->stream_obj, &is_default);
+        if (!is_default && !check_stream_device(kname, owner, device)) return nullptr;
       }
+      if (is_default) stream = runtime::default_launch_stream(device);
+    } else if (!self->stream_obj) {
+      stream = default_launch_stream();
     }
-    std::uintptr_t stream = self->stream_obj ? self->stream : default_launch_stream();
     unsigned grid[3] = {self->grid[0], self->grid[1], self->grid[2]};
     unsigned block[3] = {self->block[0], self->block[1], self->block[2]};
     if (self->forall_tasks >= 0) {
       if (self->forall_tasks == 0) Py_RETURN_NONE;
-      unsigned b = self->forall_tpb ? self->forall_tpb : forall_block(plan, self->shared_bytes);
+      unsigned b = self->forall_tpb ? self->forall_tpb : forall_block(plan, device, self->shared_bytes);
       block[0] = b;
       grid[0] = static_cast<unsigned>((static_cast<unsigned long long>(self->forall_tasks) + b - 1) / b);
     }
@@ -390,6 +408,7 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
       runtime::KernelLaunchRequest q;
       q.kernel = plan->kernel;
       q.loaded = &plan->loaded;
+      q.device = device;
       q.grid = grid;
       q.block = block;
       q.shared = self->shared_bytes;
@@ -400,7 +419,7 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
       if (runtime::capture_kernel_launch(q)) Py_RETURN_NONE;
     }
     if (on_gpu) {
-      run_cuda(plan, grid, block, self->shared_bytes, stream, params);
+      run_cuda(plan, device, grid, block, self->shared_bytes, stream, params);
       if (is_staged) {
         without_gil([&] { staged.finish(); });
       }

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "runtime/device_memory.h"
+#include "runtime/devices.h"
 #include "runtime/session.h"
 
 namespace cuhost::python {
@@ -69,7 +70,7 @@ bool StagedHostArrays::stage(ArgInfo* infos, Py_ssize_t n, std::uintptr_t stream
   }
   if (items.empty()) return false;
 
-  Buffers*& slot = cache()[{runtime::session().device, stream}];
+  Buffers*& slot = cache()[{runtime::current_device(), stream}];
   if (!slot) {
     // The first host-array launch on a stream takes the general path: a
     // one-off launch (a script's first call) should not pay for allocating

@@ -21,7 +21,8 @@ PyObject* init_module() {
   PyObject* m = PyModule_Create(&g_module_def);
   if (!m) return nullptr;
   if (add_errors(m) < 0 || add_host_api(m) < 0 || add_memory(m) < 0 || add_dispatcher(m) < 0 ||
-      add_plugins_api(m) < 0 || add_graphs(m) < 0) {
+      add_plugins_api(m) < 0 || add_collectives(m) < 0 || add_driver_calls(m) < 0 || add_toolkit_api(m) < 0 ||
+      add_graphs(m) < 0) {
     Py_DECREF(m);
     return nullptr;
   }

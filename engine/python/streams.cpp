@@ -4,12 +4,11 @@
 // (stream_view.h). cuhost never silently uses the legacy null stream: the
 // default is the host's "default" (or first) stream, else one non-blocking
 // stream created once for the process. On the CPU backend streams are
-// in-order and synchronous; the default stream's handle is 0, the legacy and
-// per-thread ones 1 and 2 as on a GPU, each cuda.stream() its own small
-// number, and external ones keep the pointer they were given.
+// in-order and synchronous; a created stream's handle is a unique address
+// (an identity, as a CUstream is), the default stream's is 0, and the legacy
+// and per-thread default streams have the driver's values (1, 2).
 #include "python/streams.h"
 
-#include <atomic>
 #include <cstring>
 #include <string>
 
@@ -18,7 +17,9 @@
 #include "python/errors.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
+#include "cuda/context.h"
 #include "runtime/device_memory.h"
+#include "runtime/devices.h"
 #include "runtime/graph_capture.h"
 #include "runtime/session.h"
 
@@ -77,7 +78,17 @@ PyObject* new_stream_object(std::uintptr_t handle, const char* kind, PyObject* n
   self->owned = nullptr;
   self->kind = kind;
   self->name = Py_XNewRef(name);
+  self->device = -1;
+  self->cpu_token = nullptr;
   return reinterpret_cast<PyObject*>(self);
+}
+
+int stream_device(PyObject* obj, bool* is_default) {
+  *is_default = false;
+  if (!PyObject_TypeCheck(obj, &StreamType)) return -1;
+  auto* s = reinterpret_cast<StreamObject*>(obj);
+  *is_default = !std::strcmp(s->kind, "default");
+  return s->device;
 }
 
 bool synchronize_through_stream_object(std::uintptr_t handle, const char* kind) {
@@ -93,48 +104,55 @@ namespace {
 
 StreamObject* as_stream(PyObject* o) { return reinterpret_cast<StreamObject*>(o); }
 
-// CPU-backend streams are in-order and synchronous, but each has its own
-// handle, as on a GPU, so work can be told apart by stream (a graph captures
-// one stream). Never 0, 1 or 2 (the default, legacy and per-thread streams).
-std::uintptr_t next_cpu_stream_handle() {
-  static std::atomic<std::uintptr_t> next{0x10};
-  return next.fetch_add(0x10, std::memory_order_relaxed);
-}
-
 void stream_dealloc(PyObject* o) {
   StreamObject* self = as_stream(o);
   if (self->owned) {
     try {
+      runtime::DeviceScope scope(self->device);  // destroyed in its own context
       runtime::make_context_current();
+      delete self->owned;
     } catch (...) {
     }
-    delete self->owned;
   }
+  delete self->cpu_token;
   Py_XDECREF(self->name);
   Py_TYPE(o)->tp_free(o);
 }
 
 PyObject* stream_repr(PyObject* o) {
   StreamObject* self = as_stream(o);
-  if (self->name) return PyUnicode_FromFormat("<host stream %R %p>", self->name, reinterpret_cast<void*>(self->handle));
-  if (!std::strcmp(self->kind, "stream"))
-    return PyUnicode_FromFormat("<CUDA stream %p>", reinterpret_cast<void*>(self->handle));
-  return PyUnicode_FromFormat("<CUDA %s stream %p>", self->kind, reinterpret_cast<void*>(self->handle));
+  void* h = reinterpret_cast<void*>(self->handle);
+  if (self->name) return PyUnicode_FromFormat("<host stream %R %p>", self->name, h);
+  std::string kind = self->kind;
+  if (kind == "stream") return PyUnicode_FromFormat("<CUDA stream %p>", h);
+  if (kind == "default") return PyUnicode_FromFormat("<Default CUDA stream %p>", h);
+  if (kind == "legacy default") return PyUnicode_FromString("<Legacy default CUDA stream>");
+  if (kind == "per-thread default") return PyUnicode_FromString("<Per-thread default CUDA stream>");
+  if (kind == "external") return PyUnicode_FromFormat("<External CUDA stream %p>", h);
+  return PyUnicode_FromFormat("<CUDA %s stream %p>", self->kind, h);
 }
 
 PyObject* stream_int(PyObject* o) { return PyLong_FromSize_t(as_stream(o)->handle); }
 
 PyObject* get_handle(PyObject* o, void*) { return PyLong_FromSize_t(as_stream(o)->handle); }
 PyObject* get_name(PyObject* o, void*) { return Py_NewRef(as_stream(o)->name ? as_stream(o)->name : Py_None); }
+PyObject* get_external(PyObject* o, void*) { return PyBool_FromLong(!std::strcmp(as_stream(o)->kind, "external")); }
+
+// The CUDA stream protocol: (version 0, the CUstream as an int).
+PyObject* m_cuda_stream(PyObject* o, PyObject*) {
+  return Py_BuildValue("(iK)", 0, (unsigned long long)as_stream(o)->handle);
+}
 
 PyObject* m_synchronize(PyObject* o, PyObject*) {
   std::uintptr_t h = as_stream(o)->handle;
   CUHOST_PY_GUARD(
       {
+        // Refuses a stream being captured into a graph (on the CPU, that is
+        // all it does).
         runtime::NamedOperation name("Stream.synchronize()");
-        if (runtime::capture_in_progress())
-          runtime::synchronize_stream(h);  // refuses a stream being captured (no-op otherwise on the CPU)
+        if (cpu()) runtime::synchronize_stream(h);
         if (!cpu()) {
+          runtime::DeviceScope scope(as_stream(o)->device);
           Py_BEGIN_ALLOW_THREADS;
           try {
             runtime::synchronize_stream(h);
@@ -164,12 +182,15 @@ Py_hash_t stream_hash(PyObject* o) {
   return h == -1 ? -2 : h;
 }
 
-PyGetSetDef g_getset[] = {{"handle", get_handle, nullptr, "The CUstream as an int.", nullptr},
-                          {"name", get_name, nullptr, "The name a host stream was registered under.", nullptr},
-                          {nullptr, nullptr, nullptr, nullptr, nullptr}};
+PyGetSetDef g_getset[] = {
+    {"handle", get_handle, nullptr, "The CUstream as an int.", nullptr},
+    {"name", get_name, nullptr, "The name a host stream was registered under.", nullptr},
+    {"external", get_external, nullptr, "True for a stream made from a CUstream of elsewhere.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyMethodDef g_stream_methods[] = {
     {"synchronize", m_synchronize, METH_NOARGS, "Wait until all work queued on the stream has completed."},
+    {"__cuda_stream__", m_cuda_stream, METH_NOARGS, "(0, the CUstream as an int): the CUDA stream protocol."},
     {"auto_synchronize", m_auto_synchronize, METH_NOARGS,
      "A context manager that synchronizes the stream when the block exits."},
     {"__enter__", m_enter, METH_NOARGS, nullptr},
@@ -188,8 +209,13 @@ PyNumberMethods g_number = [] {
 PyObject* py_stream(PyObject*, PyObject*){CUHOST_PY_GUARD(
     {
       PyObject* s = new_stream_object(0, "stream", nullptr);
-      if (s && cpu()) as_stream(s)->handle = next_cpu_stream_handle();
-      if (!s || cpu()) return s;
+      if (!s) return s;
+      as_stream(s)->device = runtime::current_device();
+      if (cpu()) {
+        as_stream(s)->cpu_token = new char(0);
+        as_stream(s)->handle = reinterpret_cast<std::uintptr_t>(as_stream(s)->cpu_token);
+        return s;
+      }
       ensure_context();
       try {
         as_stream(s)->owned = new cuda::Stream(CU_STREAM_DEFAULT);
@@ -202,8 +228,13 @@ PyObject* py_stream(PyObject*, PyObject*){CUHOST_PY_GUARD(
     },
     nullptr)}
 
-PyObject* py_default_stream(PyObject*, PyObject*){
-    CUHOST_PY_GUARD({ return new_stream_object(default_launch_stream(), "default", nullptr); }, nullptr)}
+PyObject* py_default_stream(PyObject*, PyObject*){CUHOST_PY_GUARD(
+    {
+      PyObject* s = new_stream_object(default_launch_stream(), "default", nullptr);
+      if (s) as_stream(s)->device = runtime::current_device();
+      return s;
+    },
+    nullptr)}
 
 PyObject* py_legacy_default_stream(PyObject*, PyObject*) {
   return new_stream_object(reinterpret_cast<std::uintptr_t>(CU_STREAM_LEGACY), "legacy default", nullptr);
@@ -221,7 +252,14 @@ PyObject* py_external_stream(PyObject*, PyObject* arg) {
   }
   std::uintptr_t h = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(arg));
   if (PyErr_Occurred()) return nullptr;
-  return new_stream_object(h, "external", nullptr);
+  PyObject* s = new_stream_object(h, "external", nullptr);
+  if (s && !cpu() && h) {
+    try {
+      as_stream(s)->device = cuda::device_of_stream(reinterpret_cast<CUstream>(h));
+    } catch (...) {
+    }
+  }
+  return s;
 }
 
 PyObject* py_host_stream(PyObject*, PyObject* arg) {
@@ -235,8 +273,12 @@ PyObject* py_host_stream(PyObject*, PyObject* arg) {
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     for (const auto& entry : s.streams) {
-      if (entry.first == name) return new_stream_object(entry.second, "host", arg);
-      available += (available.empty() ? "'" : ", '") + entry.first + "'";
+      if (entry.name == name) {
+        PyObject* stream = new_stream_object(entry.handle, "host", arg);
+        if (stream) as_stream(stream)->device = entry.device;
+        return stream;
+      }
+      available += (available.empty() ? "'" : ", '") + entry.name + "'";
     }
   }
   std::string message = "no host stream named '" + name + "'; the host registered " +
@@ -256,7 +298,7 @@ PyObject* py_host_stream_names(PyObject*, PyObject*) {
   std::lock_guard<std::mutex> lock(s.mutex);
   PyObject* list = PyList_New(0);
   for (const auto& entry : s.streams) {
-    PyObject* n = PyUnicode_FromString(entry.first.c_str());
+    PyObject* n = PyUnicode_FromString(entry.name.c_str());
     PyList_Append(list, n);
     Py_DECREF(n);
   }

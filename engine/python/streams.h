@@ -17,6 +17,8 @@ struct StreamObject {
   cuda::Stream* owned;  // streams cuhost created for the script; null otherwise
   const char* kind;     // "stream", "default", "legacy default", "per-thread default", "external", "host"
   PyObject* name;       // host streams: the name the host registered; else null
+  int device;           // the device the stream belongs to; -1 when unknown
+  char* cpu_token;      // CPU backend: the byte whose address is a created stream's handle
 };
 
 extern PyTypeObject StreamType;

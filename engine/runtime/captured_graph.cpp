@@ -11,6 +11,7 @@
 #include "cuda/graph.h"
 #include "runtime/compiler.h"
 #include "runtime/device_memory.h"
+#include "runtime/devices.h"
 #include "runtime/kernel_launch.h"
 #include "support/diagnostics.h"
 
@@ -22,13 +23,18 @@ void CapturedKernel::set_slots(const std::uint64_t* values, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) params[i] = &slots[i];
 }
 
-CapturedGraph::CapturedGraph(Backend backend, std::uintptr_t stream) : backend_(backend), stream_(stream) {}
+CapturedGraph::CapturedGraph(Backend backend, std::uintptr_t stream, int device)
+    : backend_(backend), stream_(stream), device_(device) {}
 
 CapturedGraph::~CapturedGraph() {
-  // The executable graph goes before the graph it was instantiated from.
+  // The executable graph goes before the graph it was instantiated from,
+  // both in their own context; the thread's device is kept.
   if (backend_ == Backend::Cuda && (exec_ || graph_)) {
     try {
-      make_context_current();
+      DeviceScope scope(device_);
+      make_device_current(device_);
+      exec_.reset();
+      graph_.reset();
     } catch (...) {
     }
   }
@@ -68,7 +74,11 @@ void CapturedGraph::replay_on_cpu() {
       cpu::launch(cpu_launch_of(*k.kernel, k.grid, k.block, k.shared, const_cast<void**>(k.params.data())));
     } else {
       const CapturedCopy& c = copies_[op.index];
-      if (c.bytes) std::memmove(reinterpret_cast<void*>(c.dst), reinterpret_cast<const void*>(c.src), c.bytes);
+      if (!c.bytes) continue;
+      if (c.kind == CopyKind::Memset)
+        std::memset(reinterpret_cast<void*>(c.dst), c.value, c.bytes);
+      else
+        std::memmove(reinterpret_cast<void*>(c.dst), reinterpret_cast<const void*>(c.src), c.bytes);
     }
   }
 }
@@ -80,7 +90,8 @@ void CapturedGraph::launch(std::uintptr_t stream) {
     return;
   }
   check_loaded();
-  make_context_current();
+  DeviceScope scope(device_);
+  make_device_current(device_);
   const CUstream s = reinterpret_cast<CUstream>(stream);
   exec_->launch(s);
   // Kernels compiled with checks report a failed check once the graph ran,
@@ -103,7 +114,8 @@ void CapturedGraph::set_kernel_arguments(std::size_t k, const std::uint64_t* slo
                       concat("the launch of kernel '", target.kernel->name,
                              "' was captured after work queued by other code on the stream, so its graph node is not "
                              "known and its arguments cannot be changed"));
-    make_context_current();
+    DeviceScope scope(device_);
+    make_device_current(device_);
     std::vector<std::uint64_t> values(slots, slots + count);
     std::vector<void*> params(count);
     for (std::size_t i = 0; i < count; ++i) params[i] = &values[i];
@@ -135,12 +147,16 @@ void CapturedGraph::update_from(const CapturedGraph& other) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (other.backend_ != backend_)
     throw UserError(ErrorKind::ValueError, "graph update: the graphs are of two backends");
+  if (other.device_ != device_)
+    throw UserError(ErrorKind::ValueError, concat("graph update: the graph belongs to device ", device_,
+                                                  ", the new one to device ", other.device_));
   if (other.order_.size() != order_.size())
     throw UserError(ErrorKind::ValueError, concat("graph update: the graph has ", order_.size(),
                                                   " captured operations, the new one ", other.order_.size()));
   auto describe = [](const CapturedGraph& g, const Op& op) {
     if (op.kernel) return concat("a launch of kernel '", g.kernels_[op.index].kernel->name, "'");
-    static const char* kinds[] = {"a host-to-device copy", "a device-to-host copy", "a device-to-device copy"};
+    static const char* kinds[] = {"a host-to-device copy", "a device-to-host copy", "a device-to-device copy",
+                                  "a memset"};
     return std::string(kinds[static_cast<int>(g.copies_[op.index].kind)]);
   };
   for (std::size_t i = 0; i < order_.size(); ++i) {
@@ -154,7 +170,8 @@ void CapturedGraph::update_from(const CapturedGraph& other) {
   }
   if (backend_ == Backend::Cuda) {
     check_loaded();
-    make_context_current();
+    DeviceScope scope(device_);
+    make_device_current(device_);
     std::string why;
     if (!exec_->update(*other.graph_, &why))
       throw UserError(ErrorKind::ValueError,

@@ -1,7 +1,8 @@
 // A graph made by stream capture (graph_capture.h), on either backend: the
-// kernel launches and copies captured on one stream, in order, with their
-// packed arguments. On the CUDA backend it owns the driver's graph and its
-// instantiation and launches them with one cuGraphLaunch; on the CPU backend
+// kernel launches, copies and memsets captured on one stream, in order, with
+// their packed arguments. It belongs to the device of that stream. On the
+// CUDA backend it owns the driver's graph and its instantiation (made in that
+// device's context) and launches them with one cuGraphLaunch; on the CPU backend
 // a launch replays the recorded launches and copies in order, with the same
 // errors an eager launch gives. Captured kernels can take new arguments
 // (same kernel, same parameter types), and a graph can take every parameter
@@ -53,18 +54,20 @@ struct CapturedKernel {
   void set_slots(const std::uint64_t* values, std::size_t count);
 };
 
-enum class CopyKind { HostToDevice, DeviceToHost, DeviceToDevice };
+// Memset: `bytes` bytes at `dst` set to `value` (set_on_device).
+enum class CopyKind { HostToDevice, DeviceToHost, DeviceToDevice, Memset };
 
 struct CapturedCopy {
   CopyKind kind = CopyKind::DeviceToDevice;
   std::uintptr_t dst = 0;
   std::uintptr_t src = 0;
   std::size_t bytes = 0;
+  unsigned char value = 0;  // Memset
 };
 
 class CapturedGraph {
  public:
-  CapturedGraph(Backend backend, std::uintptr_t stream);
+  CapturedGraph(Backend backend, std::uintptr_t stream, int device);
   ~CapturedGraph();
   CapturedGraph(const CapturedGraph&) = delete;
   CapturedGraph& operator=(const CapturedGraph&) = delete;
@@ -72,6 +75,8 @@ class CapturedGraph {
   Backend backend() const { return backend_; }
   // The stream it was captured on (launches that name no stream use it).
   std::uintptr_t stream() const { return stream_; }
+  // The device of that stream: the graph runs there, on its streams only.
+  int device() const { return device_; }
 
   const std::vector<CapturedKernel>& kernels() const { return kernels_; }
   const std::vector<CapturedCopy>& copies() const { return copies_; }
@@ -80,8 +85,8 @@ class CapturedGraph {
   std::size_t operation_count() const { return order_.size(); }
   std::size_t node_count() const;
 
-  // Runs the graph on `stream` (CUDA: asynchronously; CPU: the replay, done
-  // on return). Throws what the kernels throw (CPU, and checked kernels on
+  // Runs the graph on `stream`, a stream of device() (CUDA: asynchronously,
+  // in that device's context; CPU: the replay, done on return). Throws what the kernels throw (CPU, and checked kernels on
   // the CUDA backend, which waits for them), and RuntimeError when the
   // graph's kernels were unloaded (cuda.close()) since the capture.
   void launch(std::uintptr_t stream);
@@ -92,8 +97,9 @@ class CapturedGraph {
 
   // Takes every parameter of `other` (kernel arguments and configurations,
   // copy addresses and sizes). Throws ValueError naming the first operation
-  // that differs (another kernel, another kind of copy, another count) or,
-  // on the CUDA backend, the driver's reason.
+  // that differs (another kernel, another kind of copy, another count), when
+  // `other` belongs to another device, or, on the CUDA backend, with the
+  // driver's reason.
   void update_from(const CapturedGraph& other);
 
   // --- filled by the capture (graph_capture.cpp) ---
@@ -111,6 +117,7 @@ class CapturedGraph {
 
   Backend backend_;
   std::uintptr_t stream_;
+  int device_;
   std::vector<Op> order_;
   std::vector<CapturedKernel> kernels_;
   std::vector<CapturedCopy> copies_;

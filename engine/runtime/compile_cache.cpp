@@ -1,7 +1,10 @@
 // On-disk kernel cache (see compile_cache.h). One file per entry,
 // <cache>/kernels/<key>.bin, written atomically: a header, the kernel's
 // facts (symbol, shared memory, barrier/warp flags), its PTX, its optimized
-// LLVM IR (inspect_llvm) and its link items, each string length-prefixed.
+// LLVM IR (inspect_llvm) and its link items, each string length-prefixed,
+// then a digest of everything before it. An entry whose digest or key does
+// not match (truncated, bit-flipped, or another kernel's entry copied over
+// it) is removed and the kernel recompiled: it is never loaded.
 #include "runtime/compile_cache.h"
 
 #include <llvm/Config/llvm-config.h>
@@ -9,6 +12,7 @@
 #include <dlfcn.h>
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <cstring>
 #include <set>
 
@@ -17,6 +21,7 @@
 #include "ffi/clang_compile.h"
 #include "ffi/device_compile.h"
 #include "frontend/captured.h"
+#include "ir/extension_types.h"
 #include "support/hash.h"
 #include "support/log.h"
 #include "support/source_hash.h"
@@ -39,7 +44,14 @@ const std::string& engine_build_identity() {
   return identity;
 }
 
-constexpr const char* kMagic = "cuhost-kernel-cache-3";
+constexpr const char* kMagic = "cuhost-kernel-cache-4";
+constexpr std::size_t kDigestChars = 32;  // Hasher::hex()
+
+std::string payload_digest(const std::string& payload) {
+  Hasher h;
+  h.add(payload);
+  return h.hex();
+}
 
 bool cache_disabled() {
   const char* v = std::getenv("CUHOST_NO_CACHE");
@@ -110,8 +122,13 @@ bool hash_global(const frontend::GlobalValue& g, Hasher& h, std::set<const JitFu
       for (const auto& item : g.foreign->link)
         if (!hash_link_item(item, h)) return false;
       break;
-    case K::TypeObject: h.add(g.type_object ? g.type_object->str() : ""); break;
+    case K::TypeObject:
+      // An extension type's spelling names it only in this process.
+      if (ir::contains_extension_type(g.type_object)) return false;
+      h.add(g.type_object ? g.type_object->str() : "");
+      break;
     case K::Ffi: break;
+    case K::Extension: return false;  // typed and lowered by Python code the key cannot see
     case K::Unsupported: h.add(g.repr); break;
   }
   return true;
@@ -139,6 +156,9 @@ bool hash_function(const JitFunction& fn, Hasher& h, std::set<const JitFunction*
     h.add(name);
     if (!hash_global(g, h, seen)) return false;
   }
+  h.add(std::uint64_t(c.defaults.size()));
+  for (const auto& d : c.defaults)
+    if (!hash_global(d, h, seen)) return false;
   return true;
 }
 
@@ -172,8 +192,13 @@ struct Reader {
   }
   std::uint64_t num() {
     std::string s = str();
-    if (!ok || s.empty()) return 0;
-    return std::stoull(s);
+    if (!ok || s.empty() || s.size() > 19) return ok = false, 0;
+    std::uint64_t v = 0;
+    for (char c : s) {
+      if (c < '0' || c > '9') return ok = false, 0;
+      v = v * 10 + std::uint64_t(c - '0');
+    }
+    return v;
   }
 };
 
@@ -213,7 +238,11 @@ std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::ve
   h.add(std::string(LLVM_VERSION_STRING));
   h.add(cuda::nvjitlink_version());
   h.add(concat(target.cc_major, ".", target.cc_minor, "|", target.bounds_check));
-  for (const ir::Type* t : arg_types) h.add(t->str());
+  for (const ir::Type* t : arg_types) {
+    // Extension types (cuda.extending) are defined by this process's Python code: never cached.
+    if (ir::contains_extension_type(t)) return std::nullopt;
+    h.add(t->str());
+  }
   std::set<const JitFunction*> seen;
   if (!hash_function(fn, h, seen)) return std::nullopt;
   return h.hex();
@@ -224,8 +253,18 @@ std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const
   std::string path = entry_path(key);
   std::string data;
   if (path.empty() || !read_whole_file(path, data)) return nullptr;
+  auto reject = [&](const char* why) -> std::shared_ptr<CompiledKernel> {
+    log::info(concat("[", fn.name, "] kernel cache entry ", path, " rejected (", why, "); recompiling"));
+    std::remove(path.c_str());
+    return nullptr;
+  };
+  if (data.size() < kDigestChars) return reject("truncated");
+  std::string digest = data.substr(data.size() - kDigestChars);
+  data.resize(data.size() - kDigestChars);
+  if (payload_digest(data) != digest) return reject("content digest mismatch");
   Reader r{data};
-  if (r.str() != kMagic || r.str() != key) return nullptr;
+  if (r.str() != kMagic) return reject("written by another cache format");
+  if (r.str() != key) return reject("holds another kernel");
   auto k = std::make_shared<CompiledKernel>();
   k->name = fn.name;
   k->target = Target::NVPTX;
@@ -250,7 +289,7 @@ std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const
     item.plugin_dir = r.str();
     k->link.push_back(std::move(item));
   }
-  if (!r.ok || k->ptx.empty() || k->symbol.empty()) return nullptr;
+  if (!r.ok || k->ptx.empty() || k->symbol.empty()) return reject("malformed");
   log::info(concat("[", fn.name, "] loaded from the kernel cache (", path, ")"));
   return k;
 }
@@ -281,6 +320,7 @@ void store_cached_kernel(const std::string& key, const CompiledKernel& k) {
     for (const auto& d : item.include_dirs) put(out, d);
     put(out, item.plugin_dir);
   }
+  out += payload_digest(out);
   write_file_atomically(path, out);
 }
 

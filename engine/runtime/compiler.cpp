@@ -17,10 +17,12 @@
 #include <tuple>
 
 #include "codegen/cpu_backend.h"
+#include "codegen/cpu_cancellation.h"
 #include "codegen/host_libdevice.h"
 #include "codegen/module.h"
 #include "codegen/nvptx_backend.h"
 #include "codegen/nvptx_foreign.h"
+#include "cpu/cancellation.h"
 #include "cpu/jit.h"
 #include "cuda/linker.h"
 #include "frontend/captured.h"
@@ -220,11 +222,14 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
     codegen::optimize_module(
         *lowered.module, *tm, fn->options.opt,
         typed->uses_barriers ? codegen::LoopSplitting::LoopBounds : codegen::LoopSplitting::GuardedLoops);
+    if (cpu::kernel_timeout() > 0) codegen::insert_cancellation_points(*lowered.module);
   }
   kernel->llvm_ir = codegen::module_text(*lowered.module);
   std::vector<std::string> symbols = {lowered.cpu_thread_symbol};
   if (!lowered.cpu_block_symbol.empty()) symbols.push_back(lowered.cpu_block_symbol);
-  CpuPluginSetup plugins(kernel->link, lowered.foreign, *lowered.module);
+  for (const ir::LinkItem& item : kernel->link)
+    kernel->has_module_callbacks |= item.setup_callback || item.teardown_callback;
+  CpuPluginSetup plugins(kernel->link, lowered.foreign, *lowered.module, kernel->has_module_callbacks);
   plugins.add_lookups(symbols);
   std::vector<void*> addrs;
   {
@@ -234,6 +239,7 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
     if (!lowered.cpu_block_symbol.empty()) kernel->cpu_block_fn = addrs.at(1);
   }
   plugins.run(addrs, name);
+  if (kernel->has_module_callbacks) kernel->cpu_globals = plugins.globals();
   return kernel;
 }
 
@@ -288,7 +294,7 @@ std::shared_ptr<const CompiledKernel> compile_device_function(const std::shared_
   req.exported_device = true;
   req.abi = fn->options.abi;
   req.abi_name = fn->options.abi_name;
-  if (req.abi == ir::Abi::C && req.abi_name.empty()) req.abi_name = name;
+  if (req.abi == ir::Abi::C && req.abi_name.empty()) req.abi_name = typed->symbol;  // the name, escaped
   codegen::LoweredModule lowered;
   {
     log::StageTimer timer(name, "lowering");

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/module_globals.h"
 #include "ir/foreign.h"
 #include "ir/types.h"
 #include "runtime/jit_function.h"
@@ -48,6 +49,11 @@ struct CompiledKernel {
   // CPU only: entry points in the ORC JIT (see cpu/cpu_abi.h); kept alive by the JIT.
   void* cpu_thread_fn = nullptr;  // runs one GPU thread
   void* cpu_block_fn = nullptr;   // runs a whole block as a loop; null when barriers/warp ops need fibers
+  // CPU only: some link item has LinkableCode setup/teardown callbacks; they
+  // run per module load (runtime/cpu_module_callbacks.h) and reach the
+  // module's __device__ variables, listed here with their JIT addresses.
+  bool has_module_callbacks = false;
+  std::vector<cpu::GlobalSymbol> cpu_globals;
 };
 
 // Compiles a kernel specialization. Throws UserError for script errors.

@@ -2,16 +2,24 @@
 // 256-byte aligned like cuMemAlloc's, so kernels see the same alignment.
 #include "runtime/device_memory.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
+#include <functional>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <tuple>
 #include <vector>
 
+#include "cpu/driver_model.h"
+#include "cpu/ipc_memory.h"
 #include "cuda/context.h"
 #include "cuda/memory.h"
 #include "cuda/stream.h"
+#include "runtime/devices.h"
 #include "runtime/graph_capture.h"
+#include "runtime/pending_frees.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
 
@@ -20,11 +28,50 @@ namespace cuhost::runtime {
 namespace {
 constexpr std::size_t kAlignment = 256;
 
-void* aligned_host(std::size_t bytes) {
+// The CPU backend's device and pinned memory. Running out is reported as
+// the CUDA backend reports it (CudaAPIError naming the request), so scripts
+// that catch it behave the same on both backends.
+[[noreturn]] void out_of_host_memory(std::size_t bytes, const char* what) {
+  throw UserError(ErrorKind::CudaAPIError,
+                  concat("out of memory allocating ", bytes, " bytes of ", what,
+                         " (CPU backend: CUDA_ERROR_OUT_OF_MEMORY; this memory is host memory)"));
+}
+
+void* aligned_host(std::size_t bytes, const char* what) {
   std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  void* p = std::aligned_alloc(kAlignment, rounded);
-  if (!p) throw UserError(ErrorKind::RuntimeError, concat("out of host memory allocating ", bytes, " bytes"));
+  void* p = rounded >= bytes ? std::aligned_alloc(kAlignment, rounded) : nullptr;
+  if (!p) out_of_host_memory(bytes, what);
   return p;
+}
+
+// The CPU device's memory: whole pages, so that an allocation can be shared
+// with other processes in place (cpu/ipc_memory.h), and a registry of the
+// live allocations (for find_allocation and IPC).
+struct CpuAllocations {
+  std::mutex mutex;
+  std::map<std::uintptr_t, std::size_t> live;  // base -> bytes requested
+};
+CpuAllocations& cpu_allocations() {
+  static auto* a = new CpuAllocations();  // never destroyed
+  return *a;
+}
+
+std::uintptr_t cpu_device_alloc(std::size_t bytes) {
+  const std::size_t page = cpu::page_size();
+  std::size_t rounded = (bytes + page - 1) / page * page;
+  void* p = rounded >= bytes ? std::aligned_alloc(page, rounded) : nullptr;
+  if (!p) out_of_host_memory(bytes, "device memory");
+  std::uintptr_t address = reinterpret_cast<std::uintptr_t>(p);
+  CpuAllocations& a = cpu_allocations();
+  std::lock_guard<std::mutex> lock(a.mutex);
+  a.live[address] = bytes;
+  return address;
+}
+
+void cpu_forget(std::uintptr_t address) {
+  CpuAllocations& a = cpu_allocations();
+  std::lock_guard<std::mutex> lock(a.mutex);
+  a.live.erase(address);
 }
 
 CUstream as_stream(std::uintptr_t s) { return reinterpret_cast<CUstream>(s); }
@@ -38,7 +85,8 @@ thread_local std::uintptr_t t_temporary_stream = 0;
 
 struct TemporaryPool {
   std::mutex mutex;
-  std::map<std::pair<std::uintptr_t, std::size_t>, std::vector<std::uintptr_t>> free_blocks;  // (stream, size)
+  // (device, stream, size): the special stream handles (legacy, per-thread) exist on every device.
+  std::map<std::tuple<int, std::uintptr_t, std::size_t>, std::vector<std::uintptr_t>> free_blocks;
 };
 TemporaryPool& temporary_pool() {
   static TemporaryPool* pool = new TemporaryPool();  // never destroyed: blocks live until exit
@@ -80,19 +128,70 @@ LaunchTemporaryScope::~LaunchTemporaryScope() {
 
 bool device_is_host() { return session().backend != Backend::Cuda; }
 
-void make_context_current() {
-  if (session().backend == Backend::Cuda) cuda::make_primary_context_current(session().device);
+void make_context_current() { make_device_current(current_device()); }
+
+namespace {
+ExternalAllocateFn g_external_allocate = nullptr;
+std::atomic<std::uint64_t> g_external_devices{0};  // bit d: device d uses the external allocator
+
+// Runs `attempt`; when it fails, releases the device's pending frees and runs
+// it once more (numba-cuda's answer to CUDA_ERROR_OUT_OF_MEMORY).
+template <typename Fn>
+std::uintptr_t with_retry(int device, Fn attempt) {
+  try {
+    return attempt();
+  } catch (const UserError&) {
+    if (pending_frees(device).count == 0 || !flush_pending_frees(device)) throw;
+  }
+  return attempt();
+}
+
+// Frees cuhost's own device memory (runs from the pending-free queue).
+std::function<void()> releaser(Backend backend, int device, std::uintptr_t address) {
+  if (backend != Backend::Cuda)
+    return [address] {
+      cpu::release_export(address);
+      std::free(reinterpret_cast<void*>(address));
+    };
+  return [device, address] {
+    try {
+      DeviceScope scope(device);  // freed in its own context; the thread's device is kept
+      make_device_current(device);
+      cuda::device_free(address);
+    } catch (...) {
+      // no context: the memory went with it
+    }
+  };
+}
+}  // namespace
+
+void set_external_allocator(ExternalAllocateFn allocate) { g_external_allocate = allocate; }
+
+void use_external_allocator(int device, bool on) {
+  if (device < 0 || device >= 64) return;
+  std::uint64_t bit = std::uint64_t(1) << device;
+  if (on)
+    g_external_devices.fetch_or(bit);
+  else
+    g_external_devices.fetch_and(~bit);
+}
+
+bool uses_external_allocator(int device) {
+  return device >= 0 && device < 64 && (g_external_devices.load(std::memory_order_relaxed) >> device & 1);
 }
 
 std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate(std::size_t bytes) {
   std::shared_ptr<DeviceAllocation> a(new DeviceAllocation());
   a->size_ = bytes;
   a->backend_ = session().backend;
-  a->device_ = session().device;
+  a->device_ = current_device();
   if (bytes == 0) return a;  // address 0: nothing to free
   if (capture_in_progress()) refuse_allocation_in_capture("device memory", bytes);
+  if (g_external_allocate && uses_external_allocator(a->device_) &&
+      g_external_allocate(a->device_, bytes, &a->address_, &a->external_owner_))
+    return a;
   if (a->backend_ == Backend::Cuda) {
-    cuda::make_primary_context_current(a->device_);
+    make_device_current(a->device_);
     if (t_temporary_active && bytes <= kPoolMaxBlock) {
       std::size_t bucket = pool_bucket(bytes);
       a->pooled_capacity_ = bucket;
@@ -100,44 +199,71 @@ std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate(std::size_t bytes) 
       TemporaryPool& pool = temporary_pool();
       {
         std::lock_guard<std::mutex> lock(pool.mutex);
-        auto& blocks = pool.free_blocks[{a->pool_stream_, bucket}];
+        auto& blocks = pool.free_blocks[{a->device_, a->pool_stream_, bucket}];
         if (!blocks.empty()) {
           a->address_ = blocks.back();
           blocks.pop_back();
           return a;
         }
       }
-      a->address_ = cuda::device_alloc(bucket);
+      a->address_ = with_retry(a->device_, [&] { return cuda::device_alloc(bucket); });
       return a;
     }
-    a->address_ = cuda::device_alloc(bytes);
+    a->address_ = with_retry(a->device_, [&] { return cuda::device_alloc(bytes); });
   } else {
-    a->address_ = reinterpret_cast<std::uintptr_t>(aligned_host(bytes));
+    a->address_ = with_retry(a->device_, [&] { return cpu_device_alloc(bytes); });
+  }
+  return a;
+}
+
+std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate_managed(std::size_t bytes, bool attach_global) {
+  std::shared_ptr<DeviceAllocation> a(new DeviceAllocation());
+  a->size_ = bytes;
+  a->backend_ = session().backend;
+  a->device_ = current_device();
+  a->managed_ = true;
+  if (bytes == 0) return a;
+  if (capture_in_progress()) refuse_allocation_in_capture("managed memory", bytes);
+  if (a->backend_ == Backend::Cuda) {
+    make_device_current(a->device_);
+    a->address_ = with_retry(a->device_, [&] { return cuda::managed_alloc(bytes, attach_global); });
+  } else {
+    a->address_ = with_retry(a->device_, [&] { return cpu_device_alloc(bytes); });
   }
   return a;
 }
 
 DeviceAllocation::~DeviceAllocation() {
+  if (external_owner_) return;  // the owner's release hands the memory back
   if (!address_) return;
   if (pooled_capacity_) {
     TemporaryPool& pool = temporary_pool();
     std::lock_guard<std::mutex> lock(pool.mutex);
-    auto& blocks = pool.free_blocks[{pool_stream_, pooled_capacity_}];
+    auto& blocks = pool.free_blocks[{device_, pool_stream_, pooled_capacity_}];
     if (blocks.size() < kPoolMaxPerBucket) {
       blocks.push_back(address_);
       return;
     }
   }
-  if (backend_ == Backend::Cuda) {
-    try {
-      cuda::make_primary_context_current(device_);
-    } catch (...) {
-      return;  // no context: the memory went with it
-    }
-    cuda::device_free(address_);
-  } else {
-    std::free(reinterpret_cast<void*>(address_));
+  if (backend_ != Backend::Cuda) cpu_forget(address_);
+  queue_free(device_, size_, releaser(backend_, device_, address_));
+}
+
+bool find_allocation(std::uintptr_t pointer, std::uintptr_t* base, std::size_t* size) {
+  if (session().backend == Backend::Cuda) {
+    make_context_current();
+    cuda::address_range(pointer, base, size);
+    return true;
   }
+  CpuAllocations& a = cpu_allocations();
+  std::lock_guard<std::mutex> lock(a.mutex);
+  auto it = a.live.upper_bound(pointer);
+  if (it == a.live.begin()) return false;
+  --it;
+  if (pointer >= it->first + std::max<std::size_t>(it->second, 1)) return false;
+  *base = it->first;
+  *size = it->second;
+  return true;
 }
 
 std::shared_ptr<PinnedAllocation> PinnedAllocation::allocate(std::size_t bytes) {
@@ -150,7 +276,7 @@ std::shared_ptr<PinnedAllocation> PinnedAllocation::allocate(std::size_t bytes) 
     make_context_current();
     a->data_ = cuda::pinned_alloc(n);
   } else {
-    a->data_ = aligned_host(n);
+    a->data_ = aligned_host(n, "pinned host memory");
   }
   PinnedRanges& ranges = pinned_ranges();
   std::lock_guard<std::mutex> lock(ranges.mutex);
@@ -182,7 +308,9 @@ bool is_page_locked(const void* data, std::size_t bytes) {
       if (start >= it->first && start + bytes <= it->first + it->second) return true;
     }
   }
-  if (session().backend != Backend::Cuda) return false;
+  // Host memory page-locked by registration (cuda.pinned(), mapped()): the
+  // driver knows it; on the CPU backend the CPU device recorded it.
+  if (session().backend != Backend::Cuda) return cpu::host_range_registered(start, bytes);
   make_context_current();
   return cuda::is_host_memory(data);
 }
@@ -230,6 +358,32 @@ const char* const kWaitReason =
     "a graph's work runs only when the graph is launched, so there is nothing to wait for yet (and the CUDA driver "
     "would end the capture); wait after launching the graph";
 }  // namespace
+
+void copy_between_devices(std::uintptr_t dst, int dst_device, std::uintptr_t src, int src_device, std::size_t bytes,
+                          std::uintptr_t stream, bool synchronous) {
+  if (!bytes) return;
+  if (device_is_host() || dst_device == src_device) {
+    copy_on_device(dst, src, bytes, stream, synchronous);
+    return;
+  }
+  // A peer copy is captured like a copy on the device (the driver records
+  // cuMemcpyPeerAsync as a copy node).
+  if (capture_in_progress() && capture_copy(CopyKind::DeviceToDevice, dst, src, bytes, stream, synchronous)) return;
+  make_context_current();
+  cuda::copy_peer(dst, dst_device, src, src_device, bytes, as_stream(stream), synchronous);
+}
+
+void set_on_device(std::uintptr_t dst, unsigned char value, std::size_t bytes, std::uintptr_t stream,
+                   bool synchronous) {
+  if (!bytes) return;
+  if (capture_in_progress() && capture_memset(dst, value, bytes, stream, synchronous)) return;
+  if (device_is_host()) {
+    std::memset(reinterpret_cast<void*>(dst), value, bytes);
+    return;
+  }
+  make_context_current();
+  cuda::memset_device(dst, value, bytes, as_stream(stream), synchronous);
+}
 
 void synchronize_stream(std::uintptr_t stream) {
   if (capture_in_progress()) refuse_on_captured_stream(stream, "wait for the stream", kWaitReason);

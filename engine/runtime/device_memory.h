@@ -1,5 +1,6 @@
 // Backend-neutral device memory: on the CUDA backend, driver allocations in
-// the primary context of session().device; on the CPU backend, aligned host
+// the primary context of the calling thread's device (runtime/devices.h),
+// which each allocation remembers; on the CPU backend, aligned host
 // memory (device pointers are host pointers there). The Python layer
 // (python/device_array*) builds DeviceNDArray on top of this.
 #pragma once
@@ -12,12 +13,19 @@
 
 namespace cuhost::runtime {
 
-// One allocation, freed when the last owner lets go (views share it).
+// One allocation, released when the last owner lets go (views share it):
+// cuhost's own memory goes to the device's pending-free queue
+// (pending_frees.h); memory from an external allocator is handed back to it.
 class DeviceAllocation {
  public:
-  // Throws UserError (CudaAPIError, or MemoryError-like RuntimeError on the
-  // CPU; GraphCaptureError on a thread that is capturing a graph).
+  // Device memory of the session's device. Throws UserError (CudaAPIError, or
+  // MemoryError-like RuntimeError on the CPU; GraphCaptureError on a thread
+  // that is capturing a graph). A failed allocation releases the pending
+  // frees and tries once more, as numba-cuda does.
   static std::shared_ptr<DeviceAllocation> allocate(std::size_t bytes);
+  // Managed (unified) memory: cuMemAllocManaged, attached globally or to the
+  // host; host memory on the CPU backend, where the host is the device.
+  static std::shared_ptr<DeviceAllocation> allocate_managed(std::size_t bytes, bool attach_global);
   ~DeviceAllocation();
   DeviceAllocation(const DeviceAllocation&) = delete;
   DeviceAllocation& operator=(const DeviceAllocation&) = delete;
@@ -25,6 +33,10 @@ class DeviceAllocation {
   std::uintptr_t address() const { return address_; }
   std::size_t size() const { return size_; }
   Backend backend() const { return backend_; }
+  int device() const { return device_; }
+  bool managed() const { return managed_; }
+  // The external allocator's handle on this memory (null for cuhost's own).
+  const std::shared_ptr<void>& external_owner() const { return external_owner_; }
 
  private:
   DeviceAllocation() = default;
@@ -32,9 +44,23 @@ class DeviceAllocation {
   std::size_t size_ = 0;
   Backend backend_ = Backend::Cpu;
   int device_ = 0;
+  bool managed_ = false;
   std::size_t pooled_capacity_ = 0;  // > 0: a launch temporary that goes back to its stream's pool
   std::uintptr_t pool_stream_ = 0;
+  std::shared_ptr<void> external_owner_;
 };
+
+// An allocator that replaces cuhost's own for a device (numba-cuda's external
+// memory-manager plugins). It sets `address` to `bytes` new bytes and `owner`
+// to what hands them back when released (from any thread), and returns true;
+// false declines (cuhost allocates itself: the plugin's own allocations made
+// while it runs). Throws UserError on failure.
+using ExternalAllocateFn = bool (*)(int device, std::size_t bytes, std::uintptr_t* address,
+                                    std::shared_ptr<void>* owner);
+void set_external_allocator(ExternalAllocateFn allocate);
+// Routes device allocations of `device` (ordinal < 64) to the external allocator, or back.
+void use_external_allocator(int device, bool on);
+bool uses_external_allocator(int device);
 
 // While one is alive on this thread, small CUDA allocations are launch
 // temporaries (the device copies of host arrays passed to one launch): they
@@ -78,6 +104,17 @@ class PinnedAllocation {
 void copy_to_device(std::uintptr_t dst, const void* src, std::size_t bytes, std::uintptr_t stream, bool synchronous);
 void copy_to_host(void* dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream, bool synchronous);
 void copy_on_device(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream, bool synchronous);
+// A copy from the memory of `src_device` to that of `dst_device`
+// (cuMemcpyPeerAsync on the CUDA backend; a memmove on the CPU).
+void copy_between_devices(std::uintptr_t dst, int dst_device, std::uintptr_t src, int src_device, std::size_t bytes,
+                          std::uintptr_t stream, bool synchronous);
+
+// Sets `bytes` bytes at `dst` to `value`.
+void set_on_device(std::uintptr_t dst, unsigned char value, std::size_t bytes, std::uintptr_t stream, bool synchronous);
+
+// The live allocation `pointer` lies in: its base and size (cuhost's own
+// allocations on the CPU backend, any allocation on CUDA). False when none.
+bool find_allocation(std::uintptr_t pointer, std::uintptr_t* base, std::size_t* size);
 
 // Waits for all work queued on `stream` (no-op on the CPU). Both refuse,
 // with GraphCaptureError, to wait for work that is being captured into a
@@ -91,7 +128,8 @@ void synchronize_device();
 // driver knows as host memory (cuMemHostRegister-ed, or pinned elsewhere).
 bool is_page_locked(const void* data, std::size_t bytes);
 
-// Makes the session device's primary context current (CUDA; no-op on the CPU).
+// Makes the primary context of the calling thread's device current (CUDA;
+// no-op on the CPU).
 void make_context_current();
 
 // True when device pointers are host pointers (the CPU backend).

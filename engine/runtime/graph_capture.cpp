@@ -1,7 +1,8 @@
 // Stream capture for both backends (see graph_capture.h). Captures live in a
 // small registry keyed by stream handle; each remembers the thread that began
 // it, since that thread (as in CUDA's thread-local capture mode) may not
-// allocate or wait for the device while it captures.
+// allocate or wait for the device while it captures, and its device, in
+// whose context the capture begins and ends.
 #include "runtime/graph_capture.h"
 
 #include <cinttypes>
@@ -15,6 +16,7 @@
 #include "cuda/module.h"
 #include "runtime/compiler.h"
 #include "runtime/device_memory.h"
+#include "runtime/devices.h"
 #include "runtime/kernel_launch.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
@@ -29,6 +31,8 @@ namespace {
 
 struct Capture {
   std::uintptr_t stream = 0;
+  int device = 0;
+  std::string label;  // "the default stream", "stream 0x..." (for messages)
   std::thread::id owner;
   std::shared_ptr<CapturedGraph> graph;
   std::uint64_t module_generation = 0;
@@ -64,17 +68,17 @@ std::shared_ptr<Capture> capture_of_this_thread() {
   return nullptr;
 }
 
-std::string stream_label(std::uintptr_t stream) {
-  if (stream == default_launch_stream()) return "the default stream";
+std::string stream_label(std::uintptr_t stream, int device) {
+  if (stream == default_launch_stream(device)) return "the default stream";
   char text[32];
   std::snprintf(text, sizeof text, "stream 0x%" PRIxPTR, stream);
   return text;
 }
 
-[[noreturn]] void refuse(std::uintptr_t stream, const std::string& operation, const std::string& reason) {
+[[noreturn]] void refuse(const Capture& c, const std::string& operation, const std::string& reason) {
   std::string prefix = t_operation ? std::string(t_operation) + ": " : std::string();
-  throw UserError(ErrorKind::GraphCaptureError, concat(prefix, "cannot ", operation, " while ", stream_label(stream),
-                                                       " is being captured into a graph: ", reason));
+  throw UserError(ErrorKind::GraphCaptureError,
+                  concat(prefix, "cannot ", operation, " while ", c.label, " is being captured into a graph: ", reason));
 }
 
 bool is_legacy(std::uintptr_t stream) {
@@ -88,6 +92,7 @@ const char* copy_words(CopyKind kind) {
     case CopyKind::HostToDevice: return "from host memory to the device";
     case CopyKind::DeviceToHost: return "from the device to host memory";
     case CopyKind::DeviceToDevice: return "on the device";
+    case CopyKind::Memset: return "of device memory";
   }
   return "";
 }
@@ -97,7 +102,7 @@ const char* copy_words(CopyKind kind) {
 NamedOperation::NamedOperation(const char* name) : previous_(t_operation) { t_operation = name; }
 NamedOperation::~NamedOperation() { t_operation = previous_; }
 
-void begin_capture(std::uintptr_t stream) {
+void begin_capture(std::uintptr_t stream, int device) {
   Session& s = session();
   if (is_legacy(stream))
     throw UserError(ErrorKind::GraphCaptureError,
@@ -105,15 +110,17 @@ void begin_capture(std::uintptr_t stream) {
                     "synchronizes with them); capture cuda.stream() or cuda.default_stream()");
   auto c = std::make_shared<Capture>();
   c->stream = stream;
+  c->device = device;
+  c->label = stream_label(stream, device);
   c->owner = std::this_thread::get_id();
-  c->graph = std::make_shared<CapturedGraph>(s.backend, stream);
+  c->graph = std::make_shared<CapturedGraph>(s.backend, stream, device);
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   if (r.by_stream.count(stream))
-    throw UserError(ErrorKind::GraphCaptureError,
-                    concat(stream_label(stream), " is already being captured into a graph"));
+    throw UserError(ErrorKind::GraphCaptureError, concat(c->label, " is already being captured into a graph"));
   if (s.backend == Backend::Cuda) {
-    make_context_current();
+    DeviceScope scope(device);
+    make_device_current(device);
     c->module_generation = cuda::module_generation();
     cuda::begin_capture(reinterpret_cast<CUstream>(stream));
   }
@@ -139,10 +146,15 @@ std::shared_ptr<Capture> take(std::uintptr_t stream) {
 
 std::shared_ptr<CapturedGraph> end_capture(std::uintptr_t stream) {
   std::shared_ptr<Capture> c = take(stream);
-  if (!c) throw UserError(ErrorKind::GraphCaptureError, concat(stream_label(stream), " is not being captured"));
+  if (!c) {
+    char text[32];
+    std::snprintf(text, sizeof text, "stream 0x%" PRIxPTR, stream);
+    throw UserError(ErrorKind::GraphCaptureError, concat(text, " is not being captured"));
+  }
   std::lock_guard<std::mutex> lock(c->mutex);
   if (session().backend == Backend::Cuda) {
-    make_context_current();
+    DeviceScope scope(c->device);
+    make_device_current(c->device);
     auto graph = std::make_unique<cuda::Graph>(cuda::end_capture(reinterpret_cast<CUstream>(stream)));
     c->graph->set_driver_graph(std::move(graph), c->module_generation);
   }
@@ -154,7 +166,8 @@ void abort_capture(std::uintptr_t stream) noexcept {
   if (!c || session().backend != Backend::Cuda) return;
   try {
     std::lock_guard<std::mutex> lock(c->mutex);
-    make_context_current();
+    DeviceScope scope(c->device);
+    make_device_current(c->device);
     cuda::end_capture(reinterpret_cast<CUstream>(stream));  // the graph (if any) is destroyed at once
   } catch (...) {
   }
@@ -162,9 +175,16 @@ void abort_capture(std::uintptr_t stream) noexcept {
 
 bool is_captured(std::uintptr_t stream) { return capture_in_progress() && find(stream) != nullptr; }
 
+bool this_thread_captures() { return capture_in_progress() && capture_of_this_thread() != nullptr; }
+
 bool capture_kernel_launch(const KernelLaunchRequest& q) {
   std::shared_ptr<Capture> c = find(q.stream);
   if (!c) return false;
+  if (q.device != c->device)
+    throw UserError(ErrorKind::ValueError,
+                    concat("kernel '", q.kernel->name, "' runs on device ", q.device, ", but ", c->label,
+                           " is being captured on device ", c->device, "; launch it inside `with cuda.gpus[",
+                           c->device, "]:` (or Runtime::set_device)"));
   std::lock_guard<std::mutex> lock(c->mutex);
   CapturedKernel k;
   k.kernel = q.kernel;
@@ -179,7 +199,7 @@ bool capture_kernel_launch(const KernelLaunchRequest& q) {
   for (std::size_t i = 0; i < q.count; ++i) values[i] = *static_cast<const std::uint64_t*>(q.params[i]);
   k.set_slots(values.data(), values.size());
   if (session().backend == Backend::Cuda) {
-    cuda::KernelLaunch l = q.loaded->launch(q.kernel, q.grid, q.block, q.shared, q.stream, q.params);
+    cuda::KernelLaunch l = q.loaded->launch(q.kernel, q.device, q.grid, q.block, q.shared, q.stream, q.params);
     cuda::launch_kernel(l);
     k.function = l.function;
     k.errors = q.loaded->errors();
@@ -202,7 +222,7 @@ bool capture_copy(CopyKind kind, std::uintptr_t dst, std::uintptr_t src, std::si
         "a graph's work runs only when the graph is launched, so the copy could not complete here; pass the "
         "captured stream (and page-locked host memory, cuda.pinned_array) to capture the copy, or copy after "
         "launching the graph";
-    if (c) refuse(stream, operation, reason);
+    if (c) refuse(*c, operation, reason);
     refuse_on_capturing_thread(operation, reason);
     return false;
   }
@@ -211,7 +231,7 @@ bool capture_copy(CopyKind kind, std::uintptr_t dst, std::uintptr_t src, std::si
       (kind == CopyKind::HostToDevice && !is_page_locked(reinterpret_cast<const void*>(src), bytes)) ||
       (kind == CopyKind::DeviceToHost && !is_page_locked(reinterpret_cast<const void*>(dst), bytes));
   if (pageable)
-    refuse(stream, concat("copy ", bytes, " bytes ", copy_words(kind), " in pageable memory"),
+    refuse(*c, concat("copy ", bytes, " bytes ", copy_words(kind), " in pageable memory"),
            "a graph replays copies of page-locked host memory only (the host array must stay where it is for every "
            "launch of the graph); use cuda.pinned_array or cuda.mapped_array for the host side");
   std::lock_guard<std::mutex> lock(c->mutex);
@@ -219,26 +239,49 @@ bool capture_copy(CopyKind kind, std::uintptr_t dst, std::uintptr_t src, std::si
   return session().backend != Backend::Cuda;  // the driver captures the copy the caller queues next
 }
 
+bool capture_memset(std::uintptr_t dst, unsigned char value, std::size_t bytes, std::uintptr_t stream,
+                    bool synchronous) {
+  std::shared_ptr<Capture> c = find(stream);
+  if (synchronous) {
+    const std::string operation = concat("set ", bytes, " bytes of device memory and wait for it");
+    const std::string reason =
+        "a graph's work runs only when the graph is launched, so the memset could not complete here; pass the "
+        "captured stream to capture it, or set the memory after launching the graph";
+    if (c) refuse(*c, operation, reason);
+    refuse_on_capturing_thread(operation, reason);
+    return false;
+  }
+  if (!c) return false;
+  std::lock_guard<std::mutex> lock(c->mutex);
+  CapturedCopy m;
+  m.kind = CopyKind::Memset;
+  m.dst = dst;
+  m.value = value;
+  m.bytes = bytes;
+  c->graph->add_copy(m);
+  return session().backend != Backend::Cuda;  // the driver captures the memset the caller queues next
+}
+
 void refuse_on_capturing_thread(const std::string& operation, const std::string& reason) {
   if (!capture_in_progress()) return;
-  if (std::shared_ptr<Capture> c = capture_of_this_thread()) refuse(c->stream, operation, reason);
+  if (std::shared_ptr<Capture> c = capture_of_this_thread()) refuse(*c, operation, reason);
 }
 
 void refuse_on_captured_stream(std::uintptr_t stream, const std::string& operation, const std::string& reason) {
   if (!capture_in_progress()) return;
-  if (find(stream)) refuse(stream, operation, reason);
+  if (std::shared_ptr<Capture> c = find(stream)) refuse(*c, operation, reason);
 }
 
 void refuse_during_any_capture(const std::string& operation, const std::string& reason) {
   if (!capture_in_progress()) return;
-  std::uintptr_t stream = 0;
+  std::shared_ptr<Capture> c;
   {
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     if (r.by_stream.empty()) return;
-    stream = r.by_stream.begin()->first;
+    c = r.by_stream.begin()->second;
   }
-  refuse(stream, operation, reason);
+  refuse(*c, operation, reason);
 }
 
 }  // namespace cuhost::runtime

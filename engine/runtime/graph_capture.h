@@ -7,7 +7,8 @@
 // and the reason, on both backends alike: waiting for the captured stream
 // (it has run nothing yet), synchronous copies and device synchronization on
 // the capturing thread, copies between the device and pageable host memory,
-// and allocations on the capturing thread.
+// and allocations on the capturing thread. A capture belongs to the device
+// of its stream: its launches run there and its graph launches there.
 //
 // The launch and copy paths pay one relaxed atomic load when no capture is
 // in progress (capture_in_progress()).
@@ -32,9 +33,12 @@ extern std::atomic<int> g_captures;
 // Whether any stream of the process is being captured.
 inline bool capture_in_progress() { return detail::g_captures.load(std::memory_order_relaxed) != 0; }
 
-// Starts capturing `stream` (a resolved handle: default_launch_stream() for
-// "no stream"). Throws GraphCaptureError when it is being captured already.
-void begin_capture(std::uintptr_t stream);
+// Starts capturing `stream`, a stream of `device` (a resolved handle:
+// default_launch_stream(device) for "no stream"). Throws GraphCaptureError
+// when it is being captured already. While the capturing thread captures,
+// the pending frees it would release are kept queued (freeing device memory
+// synchronizes, which a capture refuses; pending_frees.h).
+void begin_capture(std::uintptr_t stream, int device);
 
 // Ends the capture of `stream` and returns the graph (instantiated on the
 // CUDA backend). Throws GraphCaptureError when the stream is not being
@@ -48,10 +52,14 @@ void abort_capture(std::uintptr_t stream) noexcept;
 // Whether `stream` is being captured.
 bool is_captured(std::uintptr_t stream);
 
+// Whether the calling thread is capturing a stream.
+bool this_thread_captures();
+
 // One kernel launch queued on a stream, packed for the kernel ABI.
 struct KernelLaunchRequest {
   std::shared_ptr<const CompiledKernel> kernel;
   LoadedKernel* loaded = nullptr;  // CUDA backend: the holder's loaded function
+  int device = 0;                  // the device the launch runs on (its context current)
   const unsigned* grid = nullptr;
   const unsigned* block = nullptr;
   unsigned shared = 0;
@@ -65,6 +73,7 @@ struct KernelLaunchRequest {
 // When the request's stream is being captured: validates the launch as an
 // eager one would, records it (CUDA: launches it into the capture and keeps
 // its graph node) and returns true. False when the stream is not captured.
+// Throws ValueError when the launch runs on another device than the capture.
 bool capture_kernel_launch(const KernelLaunchRequest& request);
 
 // The copy paths (device_memory.cpp): when `stream` is being captured, a
@@ -72,8 +81,13 @@ bool capture_kernel_launch(const KernelLaunchRequest& request);
 // to do) or left to the driver's capture (false); copies a graph cannot hold
 // throw GraphCaptureError. A synchronous copy on the capturing thread is
 // refused whatever its stream. False when no capture concerns the copy.
+// Peer copies between two devices' memory are DeviceToDevice copies here.
 bool capture_copy(CopyKind kind, std::uintptr_t dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream,
                   bool synchronous);
+
+// The same for setting `bytes` bytes at `dst` to `value` (set_on_device).
+bool capture_memset(std::uintptr_t dst, unsigned char value, std::size_t bytes, std::uintptr_t stream,
+                    bool synchronous);
 
 // Throws GraphCaptureError "cannot <operation> while stream S is being
 // captured into a graph: <reason>" when this thread is capturing a stream.

@@ -4,6 +4,7 @@
 
 #include "runtime/captured_graph.h"
 #include "runtime/compiler.h"
+#include "runtime/devices.h"
 #include "runtime/graph_capture.h"
 #include "runtime/host_kernel.h"
 #include "runtime/session.h"
@@ -16,6 +17,7 @@ class HostGraph final : public Graph {
  public:
   explicit HostGraph(std::shared_ptr<runtime::CapturedGraph> g) : g_(std::move(g)) {}
 
+  // Launches in the graph's device's context; `stream` must belong to it.
   void launch(std::uintptr_t stream) override {
     const std::uintptr_t s = stream ? stream : g_->stream();
     if (runtime::capture_in_progress() && runtime::is_captured(s))
@@ -51,9 +53,12 @@ class HostGraph final : public Graph {
 
 }  // namespace
 
-GraphCapture::GraphCapture(std::uintptr_t stream)
-    : stream_(stream ? stream : runtime::default_launch_stream()), active_(false) {
-  runtime::begin_capture(stream_);
+// The capture (and its graph) belongs to the calling thread's device
+// (Runtime::set_device), where its kernels launch.
+GraphCapture::GraphCapture(std::uintptr_t stream) : active_(false) {
+  const int device = runtime::current_device();
+  stream_ = stream ? stream : runtime::default_launch_stream(device);
+  runtime::begin_capture(stream_, device);
   active_ = true;
 }
 

@@ -10,6 +10,7 @@
 #include "codegen/kernel_abi.h"
 #include "cuda/error_record.h"
 #include "runtime/device_memory.h"
+#include "runtime/devices.h"
 #include "runtime/graph_capture.h"
 #include "runtime/kernel_launch.h"
 #include "runtime/session.h"
@@ -103,15 +104,16 @@ class HostKernel final : public Kernel, public std::enable_shared_from_this<Host
       KernelLaunchRequest q;
       q.kernel = k_;
       q.loaded = &loaded_;
+      q.device = current_device();
       q.grid = g;
       q.block = b;
       q.shared = shared_bytes;
-      q.stream = stream ? stream : default_launch_stream();
+      q.stream = stream ? stream : default_launch_stream(q.device);
       q.params = params;
       q.count = static_cast<std::size_t>(used);
       q.origin = LaunchOrigin::Host;
       q.owner = shared_from_this();
-      if (session().backend == Backend::Cuda) make_context_current();
+      if (session().backend == Backend::Cuda) use_device_context(q.device);
       if (capture_kernel_launch(q)) return;
     }
     if (session().backend == Backend::Cuda)
@@ -205,14 +207,13 @@ class HostKernel final : public Kernel, public std::enable_shared_from_this<Host
     }
   }
 
+  // Launches on the calling thread's device (Runtime::set_device).
   void launch_cuda(Dim3 grid, Dim3 block, void** params, std::uintptr_t stream, unsigned shared) {
-    thread_local int context_device = -1;
-    if (context_device != session().device) {
-      make_context_current();
-      context_device = session().device;
-    }
+    const int device = current_device();
+    use_device_context(device);
     const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
-    cuda::KernelLaunch l = loaded_.launch(k_, g, b, shared, stream ? stream : default_launch_stream(), params);
+    cuda::KernelLaunch l =
+        loaded_.launch(k_, device, g, b, shared, stream ? stream : default_launch_stream(device), params);
     cuda::launch_kernel(l);
     if (loaded_.errors().record) cuda::check_kernel_errors(loaded_.errors(), l.stream, k_->name);
   }

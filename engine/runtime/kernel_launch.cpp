@@ -3,40 +3,52 @@
 #include "runtime/kernel_launch.h"
 
 #include "cuda/graph.h"
-#include "runtime/session.h"
+#include "runtime/cpu_module_callbacks.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::runtime {
 
-CUfunction LoadedKernel::function(const std::shared_ptr<const CompiledKernel>& kernel) {
-  const int device = session().device;
+int LoadedKernel::slot(int device) {
+  if (at(last_).device == device) return last_;
+  for (int i = 0; i < kInline; ++i)
+    if (inline_[i].device == device || inline_[i].device < 0) return i;
+  for (std::size_t i = 0; i < more_.size(); ++i)
+    if (more_[i].device == device) return kInline + static_cast<int>(i);
+  more_.emplace_back();
+  return kInline + static_cast<int>(more_.size()) - 1;
+}
+
+CUfunction LoadedKernel::function(const std::shared_ptr<const CompiledKernel>& kernel, int device) {
+  last_ = slot(device);
+  OnDevice& d = at(last_);
   const std::uint64_t generation = cuda::module_generation();
-  if (!function_ || device_ != device || generation_ != generation) {
+  if (!d.function || d.device != device || d.generation != generation) {
     // A first launch inside a graph capture loads the module there: loading
     // may allocate and copy, which the capture would otherwise refuse.
     cuda::RelaxedCaptureMode relaxed;
-    function_ = cuda::kernel_function(kernel, device);
-    errors_ = cuda::kernel_error_record(kernel.get(), device);
-    static_shared_ = cuda::function_static_shared(function_, kernel->name);
+    d.function = cuda::kernel_function(kernel, device);
+    d.errors = cuda::kernel_error_record(kernel.get(), device);
+    d.static_shared = cuda::function_static_shared(d.function, kernel->name);
     if (kernel->shared_memory_carveout != JitOptions::kNoCarveout)
-      cuda::set_function_attribute(function_, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+      cuda::set_function_attribute(d.function, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
                                    kernel->shared_memory_carveout, kernel->name);
-    device_ = device;
-    generation_ = generation;
-    opt_in_ = 0;
+    d.device = device;
+    d.generation = generation;
+    d.opt_in = 0;
   }
-  return function_;
+  return d.function;
 }
 
-cuda::KernelLaunch LoadedKernel::launch(const std::shared_ptr<const CompiledKernel>& kernel, const unsigned grid[3],
-                                        const unsigned block[3], unsigned shared, std::uintptr_t stream,
-                                        void** params) {
+cuda::KernelLaunch LoadedKernel::launch(const std::shared_ptr<const CompiledKernel>& kernel, int device,
+                                        const unsigned grid[3], const unsigned block[3], unsigned shared,
+                                        std::uintptr_t stream, void** params) {
   cuda::KernelLaunch l;
-  l.function = function(kernel);
+  l.function = function(kernel, device);
+  OnDevice& d = at(last_);
   // Static plus dynamic shared memory above 48 KiB needs the function's opt-in.
-  if (shared > opt_in_ && static_shared_ + shared > 48 * 1024) {
+  if (shared > d.opt_in && d.static_shared + shared > 48 * 1024) {
     cuda::set_max_dynamic_shared(l.function, shared, kernel->name);
-    opt_in_ = shared;
+    d.opt_in = shared;
   }
   for (int i = 0; i < 3; ++i) {
     l.grid[i] = grid[i];
@@ -61,6 +73,7 @@ void check_cpu_launch_bound(const CompiledKernel& k, const unsigned block[3]) {
 
 cpu::CpuLaunch cpu_launch_of(const CompiledKernel& kernel, const unsigned grid[3], const unsigned block[3],
                              unsigned shared, void** params) {
+  ensure_cpu_module_loaded(kernel);  // LinkableCode setup callbacks, once per module load
   cpu::CpuLaunch l;
   l.kernel_name = kernel.name;
   l.thread_fn = kernel.cpu_thread_fn;

@@ -1,6 +1,6 @@
 // What both launch paths (scripts: python/launch.cpp; C++: host_kernel.cpp)
 // need to turn a compiled kernel into one launch: the CUDA function loaded
-// for the current device (reloaded after cuda.close() unloaded the modules),
+// for the launching device (reloaded after cuda.close() unloaded the modules),
 // its dynamic shared memory opt-in, and the launch descriptions for the two
 // backends. No Python and no GIL handling here.
 #pragma once
@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "cpu/launcher.h"
 #include "cuda/launch.h"
@@ -17,29 +18,44 @@
 
 namespace cuhost::runtime {
 
-// A kernel's loaded CUDA function, cached by its holder (a launch plan, a
-// C++ Kernel). Touched by one thread at a time.
+// A kernel's loaded CUDA functions, one per device it was launched on,
+// cached by their holder (a launch plan, a C++ Kernel). A kernel is compiled
+// once; each device loads it into its own context on first use there.
+// Touched by one thread at a time.
 class LoadedKernel {
  public:
-  // The function for the session's device, loading it (which runs module
-  // setup callbacks) when it is not loaded in the current module generation.
-  CUfunction function(const std::shared_ptr<const CompiledKernel>& kernel);
+  // The function for `device`, loading it (which runs module setup
+  // callbacks) when it is not loaded there in the current module generation.
+  // The device's context must be current.
+  CUfunction function(const std::shared_ptr<const CompiledKernel>& kernel, int device);
 
-  // A launch of the loaded function; raises the function's dynamic shared
-  // memory limit first when static plus dynamic bytes pass 48 KiB.
-  cuda::KernelLaunch launch(const std::shared_ptr<const CompiledKernel>& kernel, const unsigned grid[3],
+  // A launch of the loaded function on `device`; raises the function's
+  // dynamic shared memory limit first when static plus dynamic bytes pass
+  // 48 KiB.
+  cuda::KernelLaunch launch(const std::shared_ptr<const CompiledKernel>& kernel, int device, const unsigned grid[3],
                             const unsigned block[3], unsigned shared, std::uintptr_t stream, void** params);
 
-  // The error record of the loaded function (valid after function()).
-  const cuda::KernelErrorRecord& errors() const { return errors_; }
+  // The error record of the function last returned (valid after function()).
+  const cuda::KernelErrorRecord& errors() const { return at(last_).errors; }
 
  private:
-  int device_ = -1;
-  std::uint64_t generation_ = 0;
-  CUfunction function_ = nullptr;
-  cuda::KernelErrorRecord errors_;
-  unsigned static_shared_ = 0;  // of function_, from the driver
-  unsigned opt_in_ = 0;         // largest dynamic shared size opted in (above the 48 KiB default)
+  struct OnDevice {
+    int device = -1;
+    std::uint64_t generation = 0;
+    CUfunction function = nullptr;
+    cuda::KernelErrorRecord errors;
+    unsigned static_shared = 0;  // of function, from the driver
+    unsigned opt_in = 0;         // largest dynamic shared size opted in (above the 48 KiB default)
+  };
+  // The index of `device`'s slot (a free one when it has none yet).
+  int slot(int device);
+  OnDevice& at(int index) { return index < kInline ? inline_[index] : more_[index - kInline]; }
+  const OnDevice& at(int index) const { return index < kInline ? inline_[index] : more_[index - kInline]; }
+
+  static constexpr int kInline = 4;  // devices kept without allocating
+  OnDevice inline_[kInline];
+  std::vector<OnDevice> more_;
+  int last_ = 0;  // the slot of the device last launched on
 };
 
 // Refuses (CudaAPIError, as cuLaunchKernel does on a GPU) a CPU launch whose

@@ -35,24 +35,26 @@ void tear_down_all() {
 
 CpuPluginSetup::CpuPluginSetup(const std::vector<ir::LinkItem>& link,
                                const std::vector<std::shared_ptr<const ir::ForeignFunction>>& foreign,
-                               const llvm::Module& m) {
+                               const llvm::Module& m, bool want_globals)
+    : want_globals_(want_globals) {
   std::vector<ir::LinkItem> items = link;
   for (const auto& ff : foreign)
     if (ff) items.insert(items.end(), ff->cpu_link.begin(), ff->cpu_link.end());
   plugins_ = plugin::host_plugins_of(items);
-  if (!plugins_.empty()) globals_ = cpu::exported_globals(m);
+  if (!plugins_.empty() || want_globals_) globals_ = cpu::exported_globals(m);
 }
 
 void CpuPluginSetup::add_lookups(std::vector<std::string>& symbols) {
   first_ = symbols.size();
-  if (plugins_.empty()) return;
+  if (plugins_.empty() && !want_globals_) return;
   for (const cpu::GlobalSymbol& g : globals_) symbols.push_back(g.name);
 }
 
 void CpuPluginSetup::run(const std::vector<void*>& addresses, const std::string& kernel_name) {
-  if (plugins_.empty()) return;
+  if (plugins_.empty() && !want_globals_) return;
   CUHOST_CHECK(addresses.size() == first_ + globals_.size()) << "global addresses missing from the JIT lookup";
   for (std::size_t i = 0; i < globals_.size(); ++i) globals_[i].address = addresses[first_ + i];
+  if (plugins_.empty()) return;
   // One setup at a time, as on the GPU (where the module cache's lock holds):
   // host libraries need not be thread-safe.
   CpuModules& m = cpu_modules();

@@ -13,6 +13,7 @@
 
 #include "cuda/context.h"
 #include "cuda/driver.h"
+#include "cuda/nccl.h"
 #include "cuda/stream.h"
 #include "cuda/toolkit_info.h"
 #include "ir/type_parser.h"
@@ -21,7 +22,10 @@
 #include "python/script_kernels.h"
 #include "runtime/device_memory.h"
 #include "runtime/host_kernel.h"
+#include "runtime/devices.h"
 #include "runtime/session.h"
+#include "dist/communicators.h"
+#include "dist/mpi.h"
 #include "support/diagnostics.h"
 #include "support/install_layout.h"
 #include "support/log.h"
@@ -65,7 +69,9 @@ class RuntimeImpl final : public Runtime {
   }
   int run_python_main() override {
     prepare_streams();
-    return settled(python::run_python_main());
+    const int rc = settled(python::run_python_main());
+    dist::finish_mpi(rc);  // a failing rank ends the whole MPI job instead of leaving the others waiting
+    return rc;
   }
 
   Backend backend() const override { return runtime::session().backend; }
@@ -83,6 +89,13 @@ class RuntimeImpl final : public Runtime {
     } else {
       out << "  CUDA driver none: " << status.reason << "; the CPU backend serves\n";
     }
+    const cuda::NcclStatus& nccl = cuda::nccl_status();
+    if (nccl.available)
+      out << "  NCCL        " << cuda::nccl_version_string(nccl.version) << " (" << nccl.library << ")\n";
+    else
+      out << "  NCCL        none: " << nccl.reason << "\n";
+    const dist::MpiStatus& mpi = dist::mpi_status();
+    out << "  MPI         " << (mpi.available ? mpi.library : "none: " + mpi.reason) << "\n";
     out << "backends: cpu (LLVM ORC, available)";
     out << (status.available ? ", cuda (available)" : ", cuda (unavailable)") << "\n";
     out << "backend in use: " << backend_name(runtime::session().backend) << "\n";
@@ -97,22 +110,41 @@ class RuntimeImpl final : public Runtime {
     return out.str();
   }
 
-  void register_stream(const std::string& name, std::uintptr_t cu_stream) override {
+  void register_stream(const std::string& name, std::uintptr_t cu_stream, int device) override {
     runtime::Session& s = runtime::session();
+    if (device < 0) {
+      device = s.device;
+      if (s.backend == Backend::Cuda && cu_stream) {
+        int owner = cuda::device_of_stream(reinterpret_cast<CUstream>(cu_stream));
+        if (owner >= 0) device = owner;
+      }
+    }
+    check_device(device);
     std::lock_guard<std::mutex> lock(s.mutex);
-    s.launch_stream.store(0, std::memory_order_release);  // resolved again at the next launch
+    for (auto& cached : s.launch_stream)
+      cached.store(0, std::memory_order_release);  // resolved again at the next launch
     for (auto& entry : s.streams)
-      if (entry.first == name) {
-        entry.second = cu_stream;
+      if (entry.name == name) {
+        entry.handle = cu_stream;
+        entry.device = device;
         return;
       }
-    s.streams.emplace_back(name, cu_stream);
+    s.streams.push_back(runtime::LentStream{name, cu_stream, device});
   }
 
   void register_buffer(const HostBuffer& buffer) override {
     runtime::Session& s = runtime::session();
+    HostBuffer b = buffer;
+    if (b.device < 0) {
+      b.device = s.device;
+      if (s.backend == Backend::Cuda && b.device_pointer) {
+        int owner = cuda::device_of_pointer(b.device_pointer);
+        if (owner >= 0) b.device = owner;
+      }
+    }
+    check_device(b.device);
     std::lock_guard<std::mutex> lock(s.mutex);
-    s.buffers.push_back(buffer);
+    s.buffers.push_back(b);
   }
 
   void add_plugin_path(const std::string& directory) override {
@@ -166,7 +198,29 @@ class RuntimeImpl final : public Runtime {
     cuda::synchronize_context();
   }
 
+  int device_count() const override { return runtime::device_count(); }
+
+  void set_device(int ordinal) override {
+    check_device(ordinal);
+    runtime::select_device(ordinal);
+  }
+
+  int device() const override { return runtime::current_device(); }
+
+  void create_communicators(const CommunicatorOptions& options) override { dist::create_communicators(options); }
+
+  void register_communicator(std::uintptr_t nccl_comm, int device) override {
+    check_device(device);
+    dist::lend_nccl_communicator(nccl_comm, device);
+  }
+
  private:
+  static void check_device(int ordinal) {
+    if (!runtime::valid_device(ordinal))
+      throw UserError(ErrorKind::CudaSupportError,
+                      concat("no device ", ordinal, " (", runtime::device_count(), " device(s) on the ",
+                             backend_name(runtime::session().backend), " backend)"));
+  }
   // --streams N: the host creates N streams itself and lends them by name.
   void prepare_streams();
   // The backend is resolved (cuInit has returned) before a script's result

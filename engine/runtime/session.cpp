@@ -11,8 +11,10 @@
 #include <mutex>
 #include <thread>
 
+#include "cpu/cancellation.h"
 #include "cuda/context.h"
 #include "cuda/driver.h"
+#include "dist/launcher_env.h"
 #include "support/diagnostics.h"
 #include "support/log.h"
 
@@ -34,21 +36,36 @@ bool g_deferred = false;
 RuntimeOptions g_deferred_options;
 std::once_flag g_deferred_once;
 
-Backend resolve_backend(const RuntimeOptions& options, std::string& fallback_reason) {
+// The default device the options name: an ordinal, or the device of the
+// MPI local rank (which needs the device count).
+int default_device(const RuntimeOptions& options, const cuda::DriverStatus& status) {
+  if (options.device != RuntimeOptions::kDeviceFromLocalRank) return options.device;
+  const int rank = dist::launcher_environment().local_rank;
+  if (rank < 0 || status.device_count <= 0) return 0;
+  return rank % status.device_count;
+}
+
+// Resolves the backend, and the default device with it (s.device).
+Backend resolve_backend(const RuntimeOptions& options, Session& s) {
+  s.device = options.device < 0 ? 0 : options.device;
+  if (options.backend == Backend::Cpu) return Backend::Cpu;
   const cuda::DriverStatus& status = cuda::driver_status();
+  const int device = default_device(options, status);
+  s.device = device;
   switch (options.backend) {
     case Backend::Cpu: return Backend::Cpu;
     case Backend::Cuda:
       if (!status.available)
         throw UserError(ErrorKind::CudaSupportError,
                         "--backend cuda was requested but CUDA is unavailable: " + status.reason);
-      if (options.device >= status.device_count)
-        throw UserError(ErrorKind::CudaSupportError, concat("--device ", options.device, " does not exist (",
+      if (device < 0 || device >= status.device_count)
+        throw UserError(ErrorKind::CudaSupportError, concat("--device ", device, " does not exist (",
                                                             status.device_count, " CUDA device(s) found)"));
       return Backend::Cuda;
     case Backend::Auto:
-      if (status.available && options.device < status.device_count) return Backend::Cuda;
-      fallback_reason = status.available ? concat("device ", options.device, " does not exist") : status.reason;
+      if (status.available && device >= 0 && device < status.device_count) return Backend::Cuda;
+      s.fallback_reason = status.available ? concat("device ", device, " does not exist") : status.reason;
+      s.device = 0;
       return Backend::Cpu;
   }
   return Backend::Cpu;
@@ -97,7 +114,7 @@ Session& session() {
   if (!g_resolved.load(std::memory_order_acquire) && g_deferred) {
     std::call_once(g_deferred_once, [] {  // a throw (a missing GPU for --backend cuda) lets the next call retry
       Session& s = storage();
-      s.backend = resolve_backend(g_deferred_options, s.fallback_reason);
+      s.backend = resolve_backend(g_deferred_options, s);
       publish(s, g_deferred_options);
       g_resolved.store(true, std::memory_order_release);
     });
@@ -112,8 +129,9 @@ Session& session() {
 
 void start_session(const RuntimeOptions& options) {
   Session& s = storage();
-  s.device = options.device;
+  s.device = options.device < 0 ? 0 : options.device;
   s.bounds_check = options.bounds_check;
+  cpu::set_kernel_timeout(options.kernel_timeout);
   s.plugin_paths = options.plugin_paths;
   if (options.defer_backend_start && !g_startup) {
     g_deferred_options = options;
@@ -122,7 +140,7 @@ void start_session(const RuntimeOptions& options) {
     return;
   }
   if (options.backend != Backend::Auto || g_startup) {
-    s.backend = resolve_backend(options, s.fallback_reason);
+    s.backend = resolve_backend(options, s);
     publish(s, options);
     if (s.backend == Backend::Cuda && !g_startup) {
       g_startup = new std::thread(create_primary_context, s.device);
@@ -134,7 +152,7 @@ void start_session(const RuntimeOptions& options) {
   g_startup = new std::thread([options] {
     Session& session = storage();
     try {
-      session.backend = resolve_backend(options, session.fallback_reason);
+      session.backend = resolve_backend(options, session);
     } catch (const std::exception& e) {  // auto reports problems as a fallback, never by throwing
       session.backend = Backend::Cpu;
       session.fallback_reason = e.what();

@@ -57,6 +57,23 @@ std::string sanitize(const std::string& name) {
   return out.empty() ? std::string("fn") : out;
 }
 
+// A C-ABI function is named after the Python function; characters no PTX
+// identifier may hold are escaped as numba does ("<lambda>" -> "_3clambda_3e").
+std::string c_abi_symbol(const std::string& name) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char ch : name) {
+    if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '$') {
+      out += static_cast<char>(ch);
+    } else {
+      out += '_';
+      out += hex[ch >> 4];
+      out += hex[ch & 15];
+    }
+  }
+  return out;
+}
+
 std::string constants_key(const std::vector<std::optional<ir::ConstValue>>& constants) {
   std::string out;
   for (const auto& c : constants) out += (c ? c->repr() + ":" + (c->type ? c->type->str() : "") : "-") + ";";
@@ -149,7 +166,7 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
                     fn->captured->where(fn->captured->def->loc), fn->name);
   }
   if (!kernel && out->abi == ir::Abi::C) {
-    out->symbol = fn->options.abi_name.empty() ? fn->name : fn->options.abi_name;
+    out->symbol = fn->options.abi_name.empty() ? c_abi_symbol(fn->name) : fn->options.abi_name;
   } else {
     out->symbol = mangle(fn->name, arg_types, kernel);
     if (any_constant) out->symbol = mangle(fn->name + "/" + ckey, arg_types, kernel);

@@ -68,6 +68,7 @@ const std::vector<std::string>& intrinsic_keys() {
     for (const char* f : {"number.real", "number.imag", "number.conjugate", "number.bit_count", "builtins.complex"})
       k.push_back(f);
     for (const char* f : {"cuda.cg.this_grid", "cuda.cg.GridGroup.sync"}) k.push_back(f);
+    for (const char* f : {"extension.call", "extension.codegen", "extension.member"}) k.push_back(f);
     for (const char* f :
          {"sqrt", "exp",  "log",   "log10", "sin",   "cos",   "tan",   "sinh", "cosh",  "tanh",  "asin",
           "acos", "atan", "asinh", "acosh", "atanh", "phase", "polar", "rect", "isnan", "isinf", "isfinite"})

@@ -343,6 +343,25 @@
 // "ffi.from_buffer"  ffi.from_buffer(arr) -> CPointer(dtype); arr must be C- or
 //                    F-contiguous (layout C or F), else TypingError.
 //                    ordered_args {arr}, param_types {array type}.
+// --- the extension API (typing/extension.cpp, sema/extension_hooks.h) ----------------
+// "extension.call"     a call (Call node) or attribute (Attribute node) the
+//                      extension API implements with a Python function
+//                      compiled as a device function: callee, param_types =
+//                      callee->arg_types, ordered_args = one expression per
+//                      callee parameter (the receiver first for methods and
+//                      attributes), null where the parameter takes its
+//                      default: then the value is callee->arg_constants[i].
+// "extension.codegen"  implemented by LLVM IR a Python callback built:
+//                      param_types = the signature's arguments, ordered_args
+//                      the matching expressions, extension->ir_text holds one
+//                      function `extension->entry` taking the converted
+//                      arguments (LLVM value types) and returning the value
+//                      of `type` (void for none); calls it makes to
+//                      extension->internal_calls' placeholders go to those
+//                      jitted callees.
+// "extension.member"   a StructModel member of an extension-type value
+//                      (Attribute node): ordered_args {value}, param_types
+//                      {its type}, extension->member = the member's index.
 // --- foreign and jitted calls ----------------------------------------------------
 // A foreign call sets ExprInfo::foreign; param_types = the declared argument
 // types (arguments converted implicitly). A call of a jitted device function

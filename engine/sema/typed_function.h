@@ -14,6 +14,7 @@
 #include "frontend/captured.h"
 #include "ir/foreign.h"
 #include "ir/types.h"
+#include "sema/extension_hooks.h"
 
 namespace cuhost::sema {
 
@@ -44,6 +45,9 @@ struct ExprInfo {
   // A value known at compile time (literals, frozen globals, folded ints such
   // as shapes): lowering emits a constant.
   std::optional<ir::ConstValue> constant;
+  // "extension.codegen" / "extension.member": what the extension API
+  // resolved this call or attribute to (sema/extension_hooks.h).
+  std::shared_ptr<const ExtensionLowering> extension;
 };
 
 // The truth of a constant condition whose branch is pruned (numba's dead

@@ -5,6 +5,7 @@
 
 #include "ir/layout.h"
 #include "ir/vector_types.h"
+#include "sema/extension_typing.h"
 #include "sema/function_values.h"
 
 namespace cuhost::sema {
@@ -459,6 +460,7 @@ void Typer::stmt(const ast::Stmt& s) {
           guarded([&] { type_of_optional(r.value.get()); });
           fail(ErrorKind::TypingError, r.loc, "kernels must not return a value");
         }
+        if (r.value) guarded([&] { type_of(r.value.get()); });  // `return None`: lowering evaluates it
         return;
       }
       guarded([&] {
@@ -637,6 +639,7 @@ const ir::Type* Typer::type_global(const frontend::GlobalValue& g, const ast::Ex
     case K::Foreign: remember_function(g.foreign); return ir::foreign(g.foreign.get());
     case K::TypeObject: return ir::type_ref(g.type_object);
     case K::Ffi: return ir::ffi();
+    case K::Extension: return ir::extension_function(g.extension.get());
     case K::Unsupported: break;
   }
   fail(ErrorKind::TypingError, e.loc,
@@ -668,6 +671,10 @@ const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
   if (const ir::Type* t = type_vector_attribute(*this, a, base)) return t;
   if (const ir::Type* t = type_number_attribute(*this, a, base, inf)) return t;
   if (const ir::Type* t = type_storage_attribute(*this, a, base, inf)) return t;
+  if (const ir::Type* t = type_extension_attribute(*this, a, base, inf)) return t;
+  if (base->kind == ir::TypeKind::Extension) {
+    fail(ErrorKind::TypingError, a.loc, concat("Unknown attribute '", a.attr, "' of type ", display(base)));
+  }
   fail(ErrorKind::TypingError, a.loc, concat(display(base), " has no attribute '", a.attr, "'"));
 }
 
@@ -678,6 +685,18 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
   switch (ft->kind) {
     case ir::TypeKind::Intrinsic: {
       const std::string& key = ft->key;
+      // cuhost's functions applied to extension-type values: the extension API's overloads (@overload(len)).
+      if (c.keywords.empty() && !c.args.empty()) {
+        std::vector<const ir::Type*> types;
+        std::vector<const ast::Expr*> operands;
+        for (const auto& a : c.args) {
+          types.push_back(type_of(a.get()));
+          operands.push_back(a.get());
+        }
+        if (has_extension_operand(types)) {
+          if (const ir::Type* x = type_builtin_extension(*this, &c, key, operands)) return x;
+        }
+      }
       using Rule = const ir::Type* (*)(Typer&, const ast::Call&, const std::string&, ExprInfo&);
       for (Rule rule : {type_half_call, type_fp8_call, type_builtin_call, type_math_call, type_cuda_indexing_call,
                         type_atomic_call, type_warp_call, type_array_call, type_libdevice_call, type_ffi_call,
@@ -695,6 +714,8 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
       return type_cast_call(*this, c, ft->pointee, ft->pointee->str(), inf);
     case ir::TypeKind::Dispatcher: return type_device_call(*this, c, ft, inf);
     case ir::TypeKind::Foreign: return type_foreign_call(*this, c, ft, inf);
+    case ir::TypeKind::ExtensionFunction: return type_extension_call(*this, c, ft, inf);
+    case ir::TypeKind::ExtensionMethod: return type_extension_method_call(*this, c, ft, inf);
     case ir::TypeKind::Module: fail(ErrorKind::TypingError, c.loc, concat("module '", ft->key, "' is not callable"));
     default: break;
   }

@@ -165,6 +165,16 @@ const ir::Type* type_array_call(Typer& t, const ast::Call& c, const std::string&
 const ir::Type* type_libdevice_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info);
 const ir::Type* type_foreign_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info);
+// The value of argument `a` (of type `type`) when numba types it as a Literal
+// (an integer, boolean or tuple of those, written as a literal or a name
+// bound to one): callees are specialized on it.
+std::optional<ir::ConstValue> literal_argument_of(Typer& t, const ast::Expr* a, const ir::Type* type);
+// The extension API (typing/extension.cpp, sema/extension_hooks.h): calls of
+// extension objects, attributes the extension API provides (nullptr when it
+// has none) and calls of its methods.
+const ir::Type* type_extension_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info);
+const ir::Type* type_extension_attribute(Typer& t, const ast::Attribute& a, const ir::Type* base, ExprInfo& info);
+const ir::Type* type_extension_method_call(Typer& t, const ast::Call& c, const ir::Type* method, ExprInfo& info);
 const ir::Type* type_ffi_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 const ir::Type* type_print_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 // `raise` (typing/exceptions.cpp).

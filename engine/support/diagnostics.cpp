@@ -23,8 +23,10 @@ const char* error_kind_name(ErrorKind kind) {
     case ErrorKind::CudaSupportError: return "CudaSupportError";
     case ErrorKind::KernelError: return "KernelError";
     case ErrorKind::PluginError: return "PluginError";
+    case ErrorKind::NcclError: return "NcclError";
     case ErrorKind::PicklingError: return "PicklingError";
     case ErrorKind::GraphCaptureError: return "GraphCaptureError";
+    case ErrorKind::LoweringError: return "LoweringError";
   }
   return "Error";
 }

@@ -33,8 +33,10 @@ enum class ErrorKind {
   CudaSupportError,     // cuda.CudaSupportError (no driver / no device)
   KernelError,          // cuda.KernelError (a fault or trap inside a kernel)
   PluginError,          // cuda.PluginError
+  NcclError,            // cuhost.nccl.NcclError (a collective library call failed: NCCL, or MPI on the CPU)
   PicklingError,        // pickle.PicklingError (what cannot go into the on-disk cache)
   GraphCaptureError,    // cuda.GraphCaptureError (an operation a graph capture cannot record)
+  LoweringError,        // numba.core.errors.LoweringError (extension-API code generation failed)
 };
 
 const char* error_kind_name(ErrorKind kind);

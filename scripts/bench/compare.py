@@ -105,6 +105,9 @@ target("U2", "small ufunc call / plain kernel launch (cuhost)", ratio(value("ufu
        note="numba-cuda %s; CuPy ElementwiseKernel %s us" % (
            fmt(ratio(value("ufunc_call_small", "numba-cuda"), value("ufunc_plain_launch_small", "numba-cuda"))),
            fmt(value("ufunc_call_small", "cupy"))))
+for k in ("random_init_states_2^20", "random_uniform_f32_2^28"):
+    target("R1", "%s: numba-cuda time / cuhost time" % k, ratio(value(k, "numba-cuda"), value(k, "cuhost")), 1.0,
+           le=False, note="CuPy %s" % fmt(ratio(value(k, "numba-cuda"), value(k, "cupy"))))
 c10, c100 = value("first_call_chain_10_cold", "cuhost"), value("first_call_chain_100_cold", "cuhost")
 target("P10", "compile time growth, 100 vs 10 chained functions (linear: ~10)", ratio(c100, c10), 12.0,
        note="numba-cuda %s" % fmt(ratio(value("first_call_chain_100", "numba-cuda"), value("first_call_chain_10", "numba-cuda"))))

@@ -42,6 +42,8 @@ run /tmp/raw_kernels kernels
 run cuhost run bench_ufunc.py
 run python3 bench_ufunc.py
 nvcc -O3 -arch=sm_90 -o /tmp/raw_ufunc raw/ufunc.cu && run /tmp/raw_ufunc
+run cuhost run bench_random.py
+run python3 bench_random.py
 nvcc -O3 -arch=sm_90 -o /tmp/raw_start raw/start.cu && run /tmp/raw_start
 # Graphs: a chain of 100 small kernels, eager and replayed, alternating with
 # the CUDA C++ version as the launch rows do; numba-cuda has no graphs (eager

@@ -92,6 +92,10 @@ mkdir -p "$py"
 ( cd /usr/lib/python3/dist-packages && tar cf - --exclude=tests --exclude=__pycache__ numpy cffi pycparser ply _cffi_backend*.so \
     pytest _pytest pluggy iniconfig packaging py py.py attr attrs more_itertools ) \
   | ( cd "$b/site" && tar xf - )
+# llvmlite's pure-Python IR builder (the extension API's code generation
+# callbacks use `llvmlite.ir`; its compiled binding is not needed).
+( cd /usr/lib/python3/dist-packages && tar cf - --exclude=__pycache__ llvmlite/__init__.py llvmlite/_version.py \
+    llvmlite/utils.py llvmlite/ir ) | ( cd "$b/site" && tar xf - )
 # ml_dtypes (bfloat16 and fp8 host arrays; scripts/setup.sh installs it from PyPI).
 ml_dtypes_dir=$(/usr/bin/python3 -c "import ml_dtypes, os; print(os.path.dirname(os.path.dirname(ml_dtypes.__file__)))")
 ( cd "$ml_dtypes_dir" && tar cf - --exclude=__pycache__ ml_dtypes ) | ( cd "$b/site" && tar xf - )

@@ -132,6 +132,29 @@ def bad_backend_value_exits_2():
 
 
 @case
+def bad_kernel_timeout_exits_2_and_a_good_one_reaches_children():
+    for value in ("0", "-1", "soon"):
+        p = run("--kernel-timeout", value, "info")
+        assert p.returncode == 2 and "--kernel-timeout" in p.stderr, (value, p.stderr)
+    spin = ("from numba import cuda\n"
+            "@cuda.jit\n"
+            "def spin(out):\n"
+            "    k = 0\n"
+            "    while k >= 0:\n"
+            "        k = (k + 7) % 100\n"
+            "    out[0] = k\n"
+            "import numpy as np\n"
+            "try:\n"
+            "    spin[1, 1](np.zeros(1))\n"
+            "except Exception as e:\n"
+            "    print(type(e).__name__, 'timeout' in str(e))\n")
+    child = ("import subprocess, sys; r = subprocess.run([sys.executable, '-c', %r], capture_output=True, "
+             "text=True, timeout=60); print(r.stdout.strip())" % spin)
+    p = run("--backend", "cpu", "--kernel-timeout", "0.3", "-c", child)
+    assert p.returncode == 0 and p.stdout.strip() == "KernelError True", (p.stdout, p.stderr)
+
+
+@case
 def missing_script_of_run_and_of_the_python_form_exit_2():
     p = run("run")
     assert p.returncode == 2 and "'run' needs a script path" in p.stderr, p.stderr
@@ -259,7 +282,7 @@ def help_and_version():
     p = run("--help")
     assert p.returncode == 0, p.returncode
     for word in ("run SCRIPT", "info", "plugins", "bench", "--backend", "--device", "--verbose", "--streams",
-                 "--plugin-path", "--no-bounds-check", "CUHOST_PLUGIN_PATH"):
+                 "--plugin-path", "--no-bounds-check", "--nccl", "--nccl-devices", "CUHOST_PLUGIN_PATH"):
         assert word in p.stdout, word
     p = run("--version")
     assert p.returncode == 0 and p.stdout.startswith("cuhost 0."), p.stdout
@@ -269,7 +292,8 @@ def help_and_version():
 def info_reports_versions_and_backend():
     p = run("info")
     assert p.returncode == 0, p.stderr
-    for word in ("LLVM        19.", "NVRTC", "nvJitLink", "Python      3.11", "backends: cpu"):
+    for word in ("LLVM        19.", "NVRTC", "nvJitLink", "Python      3.11", "NCCL        ", "MPI         ",
+                 "backends: cpu"):
         assert word in p.stdout, (word, p.stdout)
     if not has_driver():
         assert "CUDA driver none" in p.stdout and "the CPU backend serves" in p.stdout, p.stdout

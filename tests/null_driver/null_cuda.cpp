@@ -1,11 +1,24 @@
 // A stand-in libcuda.so.1 that does no GPU work, for measuring and profiling
 // cuhost's own host-side launch cost (argument typing, plan lookup, packing,
-// GIL handling) on a machine without a GPU: every entry point cuhost resolves
-// succeeds at once. Device memory is host memory, copies are memcpy, launches
+// GIL handling) and for testing the CUDA backend's host paths on a machine
+// without a GPU. Device memory is host memory, copies are memcpy, launches
 // return immediately, a loaded library's globals are zeroed host blocks (only
 // names found in the loaded image exist). Stream capture and graphs are
 // emulated in null_graphs.cpp. Never put it on a real run's library path:
 // results computed "on" it are not computed at all.
+//
+// It models the driver's multi-device rules, so the host paths of several
+// GPUs are tested too: CUHOST_NULL_DEVICES=N exposes N devices (default 1),
+// each with its own primary context; the current context is per thread;
+// functions, streams and events belong to the context they were made in.
+// As on a real driver (CUDA C Programming Guide, "Stream and Event Behavior"):
+// a launch fails with CUDA_ERROR_INVALID_HANDLE when its function was loaded
+// in another context than the current one or its stream belongs to another
+// context; an event can only be recorded on a stream of its own context;
+// copies, stream waits and event queries work across contexts. Allocations
+// need a current context and remember their device (cuPointerGetAttribute);
+// cuDeviceCanAccessPeer says yes between distinct devices unless
+// CUHOST_NULL_PEER=0.
 #include <cuda.h>
 
 #include <cstdint>
@@ -22,64 +35,147 @@
 
 namespace {
 
-struct NullLibrary;
+constexpr int kMaxDevices = 64;
 
-// A kernel of a loaded library; its parameter sizes come from the cubin's
-// .nv.info.<name> section (EIATTR_KPARAM_INFO), for graph kernel nodes.
+struct NullContext {
+  int device = 0;
+  std::set<int> peers;  // devices whose memory kernels of this context may access
+};
+
+struct NullKernel;
+
+struct NullFunction {
+  NullContext* ctx = nullptr;
+  const NullKernel* kernel = nullptr;  // null for functions of modules (parameters unknown)
+};
+
+// A kernel of a loaded library, with its functions per context; its
+// parameter sizes come from the cubin's .nv.info.<name> section
+// (EIATTR_KPARAM_INFO), for graph kernel nodes.
 struct NullKernel {
-  NullLibrary* library = nullptr;
   std::string name;
   std::vector<size_t> param_sizes;
   bool sizes_known = false;
+  std::map<NullContext*, std::unique_ptr<NullFunction>> functions;
 };
 
 struct NullLibrary {
   std::string image;
-  std::map<std::string, std::vector<char>> globals;
+  std::map<NullContext*, std::map<std::string, std::vector<char>>> globals;  // per context, as on a GPU
   std::map<std::string, std::unique_ptr<NullKernel>> kernels;
 };
 
+struct NullStream {
+  NullContext* ctx = nullptr;
+};
+
+struct NullEvent {
+  NullContext* ctx = nullptr;
+};
+
+struct Allocation {
+  std::size_t bytes = 0;
+  int device = 0;
+};
+
 std::mutex g_mutex;
-std::set<NullLibrary*> g_libraries;
-CUcontext g_current = nullptr;
-int g_context_storage = 0;
+NullContext g_contexts[kMaxDevices];
+thread_local NullContext* t_current = nullptr;
+std::map<std::uintptr_t, Allocation> g_allocations;  // base address -> allocation
+
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::atoi(v) : fallback;
+}
+
+int device_count() {
+  static const int n = [] {
+    int v = env_int("CUHOST_NULL_DEVICES", 1);
+    return v < 1 ? 1 : (v > kMaxDevices ? kMaxDevices : v);
+  }();
+  return n;
+}
+
+bool valid_device(CUdevice d) { return d >= 0 && d < device_count(); }
+
+bool peer_capable() { return env_int("CUHOST_NULL_PEER", 1) != 0; }
 
 CUresult ok() { return CUDA_SUCCESS; }
+
+NullContext* as_context(CUcontext c) { return reinterpret_cast<NullContext*>(c); }
+
+// The context a stream belongs to; the special handles (0, legacy,
+// per-thread) mean the current context's own.
+NullContext* stream_context(CUstream s) {
+  if (s == nullptr || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) return t_current;
+  return reinterpret_cast<NullStream*>(s)->ctx;
+}
+
+// The device of a device pointer (interior pointers included), or -1.
+int device_of(std::uintptr_t p) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto it = g_allocations.upper_bound(p);
+  if (it == g_allocations.begin()) return -1;
+  --it;
+  return p < it->first + (it->second.bytes ? it->second.bytes : 1) ? it->second.device : -1;
+}
 
 CUresult null_init(unsigned) { return ok(); }
 CUresult null_driver_version(int* v) {
   *v = CUDA_VERSION;
   return ok();
 }
-CUresult null_error_name(CUresult, const char** s) {
-  *s = "CUDA_ERROR_NULL_DRIVER";
+const char* code_name(CUresult r) {
+  switch (r) {
+    case CUDA_SUCCESS: return "CUDA_SUCCESS";
+    case CUDA_ERROR_INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
+    case CUDA_ERROR_OUT_OF_MEMORY: return "CUDA_ERROR_OUT_OF_MEMORY";
+    case CUDA_ERROR_INVALID_DEVICE: return "CUDA_ERROR_INVALID_DEVICE";
+    case CUDA_ERROR_INVALID_CONTEXT: return "CUDA_ERROR_INVALID_CONTEXT";
+    case CUDA_ERROR_INVALID_HANDLE: return "CUDA_ERROR_INVALID_HANDLE";
+    case CUDA_ERROR_NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
+    case CUDA_ERROR_PEER_ACCESS_UNSUPPORTED: return "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED";
+    case CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: return "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED";
+    default: return "CUDA_ERROR_NULL_DRIVER";
+  }
+}
+CUresult null_error_name(CUresult r, const char** s) {
+  *s = code_name(r);
   return ok();
 }
-CUresult null_error_string(CUresult, const char** s) {
-  *s = "null driver";
+CUresult null_error_string(CUresult r, const char** s) {
+  switch (r) {
+    case CUDA_ERROR_INVALID_HANDLE: *s = "invalid resource handle"; break;
+    case CUDA_ERROR_INVALID_CONTEXT: *s = "invalid device context"; break;
+    case CUDA_ERROR_INVALID_DEVICE: *s = "invalid device ordinal"; break;
+    default: *s = "null driver"; break;
+  }
   return ok();
 }
 CUresult null_device_count(int* n) {
-  *n = 1;
+  *n = device_count();
   return ok();
 }
 CUresult null_device_get(CUdevice* d, int ordinal) {
-  if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
-  *d = 0;
+  if (!valid_device(ordinal)) return CUDA_ERROR_INVALID_DEVICE;
+  *d = ordinal;
   return ok();
 }
-CUresult null_device_name(char* name, int len, CUdevice) {
+CUresult null_device_name(char* name, int len, CUdevice d) {
+  if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
   std::strncpy(name, "cuhost null driver", static_cast<size_t>(len));
   if (len > 0) name[len - 1] = '\0';
   return ok();
 }
-CUresult null_device_attribute(int* v, CUdevice_attribute a, CUdevice) {
+CUresult null_device_attribute(int* v, CUdevice_attribute a, CUdevice d) {
+  if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
   switch (a) {
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = 1024; break;
     case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *v = 32; break;
+    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *v = d + 1; break;
     default: *v = 1; break;
   }
   return ok();
@@ -88,33 +184,134 @@ CUresult null_total_mem(size_t* bytes, CUdevice) {
   *bytes = size_t{80} << 30;
   return ok();
 }
-CUresult null_uuid(CUuuid* u, CUdevice) {
+CUresult null_uuid(CUuuid* u, CUdevice d) {
   std::memset(u, 0, sizeof *u);
+  u->bytes[0] = static_cast<char>(d);
   return ok();
 }
-CUresult null_ctx_retain(CUcontext* c, CUdevice) {
-  *c = reinterpret_cast<CUcontext>(&g_context_storage);
+CUresult null_can_access_peer(int* can, CUdevice d, CUdevice peer) {
+  if (!valid_device(d) || !valid_device(peer)) return CUDA_ERROR_INVALID_DEVICE;
+  *can = d != peer && peer_capable();
+  return ok();
+}
+CUresult null_ctx_retain(CUcontext* c, CUdevice d) {
+  if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
+  g_contexts[d].device = d;
+  *c = reinterpret_cast<CUcontext>(&g_contexts[d]);
   return ok();
 }
 CUresult null_ctx_release(CUdevice) { return ok(); }
+// Contexts made current form a per-thread stack, as with the driver.
+thread_local std::vector<CUcontext> t_context_stack;
+void sync_current() { t_current = t_context_stack.empty() ? nullptr : as_context(t_context_stack.back()); }
 CUresult null_ctx_set(CUcontext c) {
-  g_current = c;
+  if (!c) {
+    if (!t_context_stack.empty()) t_context_stack.pop_back();
+  } else if (t_context_stack.empty()) {
+    t_context_stack.push_back(c);
+  } else {
+    t_context_stack.back() = c;
+  }
+  sync_current();
   return ok();
 }
 CUresult null_ctx_get(CUcontext* c) {
-  *c = g_current;
+  *c = reinterpret_cast<CUcontext>(t_current);
   return ok();
 }
-CUresult null_sync() { return null_driver::check_unsafe_call(); }
+CUresult null_ctx_push(CUcontext c) {
+  t_context_stack.push_back(c);
+  sync_current();
+  return ok();
+}
+CUresult null_ctx_pop(CUcontext* c) {
+  if (t_context_stack.empty()) return CUDA_ERROR_INVALID_CONTEXT;
+  *c = t_context_stack.back();
+  t_context_stack.pop_back();
+  sync_current();
+  return ok();
+}
+CUresult null_ctx_get_device(CUdevice* d) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
+  *d = t_current->device;
+  return ok();
+}
+CUresult null_ctx_create(CUcontext* c, CUctxCreateParams*, unsigned, CUdevice d) {
+  if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
+  *c = reinterpret_cast<CUcontext>(new NullContext{d, {}});
+  t_context_stack.push_back(*c);
+  sync_current();
+  return ok();
+}
+CUresult null_ctx_destroy(CUcontext c) {
+  for (auto it = t_context_stack.begin(); it != t_context_stack.end();)
+    it = *it == c ? t_context_stack.erase(it) : it + 1;
+  sync_current();
+  NullContext* ctx = as_context(c);
+  if (ctx < g_contexts || ctx >= g_contexts + kMaxDevices) delete ctx;  // primary contexts are never freed
+  return ok();
+}
+CUresult null_ctx_enable_peer(CUcontext peer, unsigned) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
+  NullContext* p = as_context(peer);
+  if (!p || p == t_current || !peer_capable()) return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (!t_current->peers.insert(p->device).second) return CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+  return ok();
+}
+CUresult null_sync() { return t_current ? null_driver::check_unsafe_call() : CUDA_ERROR_INVALID_CONTEXT; }
 CUresult null_alloc(CUdeviceptr* p, size_t bytes) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   if (CUresult r = null_driver::check_unsafe_call()) return r;
   void* m = std::calloc(bytes ? bytes : 1, 1);
   if (!m) return CUDA_ERROR_OUT_OF_MEMORY;
   *p = reinterpret_cast<CUdeviceptr>(m);
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_allocations[static_cast<std::uintptr_t>(*p)] = Allocation{bytes, t_current->device};
   return ok();
 }
+CUresult null_alloc_managed(CUdeviceptr* p, size_t bytes, unsigned) { return null_alloc(p, bytes); }
 CUresult null_free(CUdeviceptr p) {
+  if (CUresult r = null_driver::check_unsafe_call()) return r;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    auto it = g_allocations.find(static_cast<std::uintptr_t>(p));
+    if (it == g_allocations.end()) return CUDA_ERROR_INVALID_VALUE;
+    g_allocations.erase(it);
+  }
   std::free(reinterpret_cast<void*>(p));
+  return ok();
+}
+CUresult null_address_range(CUdeviceptr* base, size_t* size, CUdeviceptr p) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto it = g_allocations.upper_bound(p);
+  if (it == g_allocations.begin()) return CUDA_ERROR_NOT_FOUND;
+  --it;
+  if (p >= it->first + (it->second.bytes ? it->second.bytes : 1)) return CUDA_ERROR_NOT_FOUND;
+  *base = it->first;
+  *size = it->second.bytes;
+  return ok();
+}
+// An IPC handle names the allocation by its address (one process only).
+CUresult null_ipc_get(CUipcMemHandle* h, CUdeviceptr p) {
+  std::memset(h, 0, sizeof *h);
+  std::memcpy(h->reserved, &p, sizeof p);
+  return ok();
+}
+CUresult null_ipc_open(CUdeviceptr* p, CUipcMemHandle h, unsigned) {
+  std::memcpy(p, h.reserved, sizeof *p);
+  return ok();
+}
+CUresult null_ipc_close(CUdeviceptr) { return ok(); }
+CUresult null_memset_sync(CUdeviceptr d, unsigned char v, size_t n) {
+  if (CUresult r = null_driver::check_unsafe_call()) return r;
+  std::memset(reinterpret_cast<void*>(d), v, n);
+  return ok();
+}
+CUresult null_profiler() { return ok(); }
+CUresult null_func_cache(CUfunction, CUfunc_cache) { return ok(); }
+CUresult null_active_blocks(int* n, CUfunction, int, size_t) {
+  *n = 2;
   return ok();
 }
 CUresult null_alloc_host(void** p, size_t bytes) {
@@ -129,32 +326,48 @@ CUresult null_free_host(void* p) {
 CUresult null_register(void*, size_t, unsigned) { return ok(); }
 CUresult null_unregister(void*) { return ok(); }
 CUresult null_htod(CUdeviceptr d, const void* h, size_t n) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   if (CUresult r = null_driver::check_unsafe_call()) return r;
   std::memcpy(reinterpret_cast<void*>(d), h, n);
   return ok();
 }
 CUresult null_dtoh(void* h, CUdeviceptr d, size_t n) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   if (CUresult r = null_driver::check_unsafe_call()) return r;
   std::memcpy(h, reinterpret_cast<const void*>(d), n);
   return ok();
 }
 CUresult null_dtod(CUdeviceptr a, CUdeviceptr b, size_t n) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   std::memmove(reinterpret_cast<void*>(a), reinterpret_cast<const void*>(b), n);
   return ok();
 }
 CUresult null_htod_async(CUdeviceptr d, const void* h, size_t n, CUstream s) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   if (null_driver::capture_copy(s, reinterpret_cast<void*>(d), h, n)) return ok();
   std::memcpy(reinterpret_cast<void*>(d), h, n);
   return ok();
 }
 CUresult null_dtoh_async(void* h, CUdeviceptr d, size_t n, CUstream s) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   if (null_driver::capture_copy(s, h, reinterpret_cast<const void*>(d), n)) return ok();
   std::memcpy(h, reinterpret_cast<const void*>(d), n);
   return ok();
 }
 CUresult null_dtod_async(CUdeviceptr a, CUdeviceptr b, size_t n, CUstream s) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   if (null_driver::capture_copy(s, reinterpret_cast<void*>(a), reinterpret_cast<const void*>(b), n)) return ok();
   return null_dtod(a, b, n);
+}
+// A peer copy names the context of each side; the pointers must live there.
+CUresult null_peer_async(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, size_t n,
+                         CUstream s) {
+  if (!dst_ctx || !src_ctx) return CUDA_ERROR_INVALID_CONTEXT;
+  if (n && (device_of(dst) != as_context(dst_ctx)->device || device_of(src) != as_context(src_ctx)->device))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (null_driver::capture_copy(s, reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), n)) return ok();
+  std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), n);
+  return ok();
 }
 const char* plane(CUmemorytype type, const void* host, CUdeviceptr device) {
   return type == CU_MEMORYTYPE_HOST ? static_cast<const char*>(host) : reinterpret_cast<const char*>(device);
@@ -174,30 +387,57 @@ CUresult null_memset(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
   return ok();
 }
 CUresult null_mem_info(size_t* free_bytes, size_t* total) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   *free_bytes = size_t{70} << 30;
   *total = size_t{80} << 30;
   return ok();
 }
-CUresult null_pointer_attribute(void*, CUpointer_attribute, CUdeviceptr) { return CUDA_ERROR_INVALID_VALUE; }
-CUresult null_handle(void** h) {
-  *h = std::malloc(1);
+CUresult null_pointer_attribute(void* data, CUpointer_attribute attribute, CUdeviceptr p) {
+  int device = device_of(static_cast<std::uintptr_t>(p));
+  if (device < 0) return CUDA_ERROR_INVALID_VALUE;
+  switch (attribute) {
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int*>(data) = device; return ok();
+    case CU_POINTER_ATTRIBUTE_CONTEXT:
+      *static_cast<CUcontext*>(data) = reinterpret_cast<CUcontext>(&g_contexts[device]);
+      return ok();
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: *static_cast<unsigned*>(data) = CU_MEMORYTYPE_DEVICE; return ok();
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+CUresult null_stream_create(CUstream* s, unsigned) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
+  *s = reinterpret_cast<CUstream>(new NullStream{t_current});
   return ok();
 }
-CUresult null_stream_create(CUstream* s, unsigned) { return null_handle(reinterpret_cast<void**>(s)); }
 CUresult null_stream_destroy(CUstream s) {
-  std::free(s);
+  delete reinterpret_cast<NullStream*>(s);
   return ok();
 }
-CUresult null_stream_sync(CUstream s) { return null_driver::check_stream_wait(s); }
-CUresult null_stream_wait(CUstream, CUevent, unsigned) { return ok(); }
-CUresult null_event_create(CUevent* e, unsigned) { return null_handle(reinterpret_cast<void**>(e)); }
+CUresult null_stream_get_ctx(CUstream s, CUcontext* c) {
+  NullContext* ctx = stream_context(s);
+  if (!ctx) return CUDA_ERROR_INVALID_CONTEXT;
+  *c = reinterpret_cast<CUcontext>(ctx);
+  return ok();
+}
+CUresult null_stream_sync(CUstream s) {
+  return stream_context(s) ? null_driver::check_stream_wait(s) : CUDA_ERROR_INVALID_CONTEXT;
+}
+CUresult null_stream_wait(CUstream, CUevent, unsigned) { return ok(); }  // across contexts too
+CUresult null_event_create(CUevent* e, unsigned) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
+  *e = reinterpret_cast<CUevent>(new NullEvent{t_current});
+  return ok();
+}
 CUresult null_event_destroy(CUevent e) {
-  std::free(e);
+  delete reinterpret_cast<NullEvent*>(e);
   return ok();
 }
-CUresult null_event_record(CUevent, CUstream) { return ok(); }
+CUresult null_event_record(CUevent e, CUstream s) {
+  return reinterpret_cast<NullEvent*>(e)->ctx == stream_context(s) ? ok() : CUDA_ERROR_INVALID_HANDLE;
+}
 CUresult null_event_sync(CUevent) { return ok(); }
-CUresult null_elapsed(float* ms, CUevent, CUevent) {
+CUresult null_elapsed(float* ms, CUevent a, CUevent b) {
+  if (reinterpret_cast<NullEvent*>(a)->ctx != reinterpret_cast<NullEvent*>(b)->ctx) return CUDA_ERROR_INVALID_HANDLE;
   *ms = 0.001f;
   return ok();
 }
@@ -219,98 +459,40 @@ size_t image_size(const void* image) {
   }
   return std::strlen(static_cast<const char*>(image));
 }
+// A library is context-independent (it loads into each context on first
+// use); its kernels' functions and its globals are per context.
 CUresult null_library_load(CUlibrary* lib, const void* image, CUjit_option*, void**, unsigned, CUlibraryOption*, void**,
                            unsigned) {
   auto* l = new NullLibrary();
   l->image.assign(static_cast<const char*>(image), image_size(image));
-  std::lock_guard<std::mutex> lock(g_mutex);
-  g_libraries.insert(l);
   *lib = reinterpret_cast<CUlibrary>(l);
   return ok();
 }
 CUresult null_library_unload(CUlibrary lib) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  g_libraries.erase(reinterpret_cast<NullLibrary*>(lib));
   delete reinterpret_cast<NullLibrary*>(lib);
   return ok();
 }
-
-// The sizes of kernel `name`'s parameters from an ELF cubin: each
-// EIATTR_KPARAM_INFO (attribute 0x17, a 12-byte value) of section
-// .nv.info.<name> holds an ordinal and, in bits 18-31 of its last word,
-// the parameter's size in bytes.
-bool kparam_sizes(const std::string& image, const std::string& name, std::vector<size_t>* sizes) {
-  const auto* b = reinterpret_cast<const unsigned char*>(image.data());
-  auto u16 = [&](size_t at) {
-    std::uint16_t v;
-    std::memcpy(&v, b + at, 2);
-    return v;
-  };
-  auto u32 = [&](size_t at) {
-    std::uint32_t v;
-    std::memcpy(&v, b + at, 4);
-    return v;
-  };
-  auto u64 = [&](size_t at) {
-    std::uint64_t v;
-    std::memcpy(&v, b + at, 8);
-    return v;
-  };
-  if (image.size() < 0x40 ||
-      std::memcmp(b,
-                  "\x7f"
-                  "ELF",
-                  4) != 0 ||
-      b[4] != 2)
-    return false;
-  const std::uint64_t shoff = u64(0x28);
-  const unsigned shentsize = u16(0x3a), shnum = u16(0x3c), shstrndx = u16(0x3e);
-  if (shoff + std::uint64_t{shentsize} * shnum > image.size() || shstrndx >= shnum) return false;
-  const std::uint64_t strtab = u64(shoff + std::uint64_t{shentsize} * shstrndx + 24);
-  const std::string wanted = ".nv.info." + name;
-  for (unsigned i = 0; i < shnum; ++i) {
-    const size_t h = shoff + size_t{shentsize} * i;
-    const char* section = image.c_str() + strtab + u32(h);
-    if (wanted != section) continue;
-    const size_t start = u64(h + 24), end = start + u64(h + 32);
-    std::map<unsigned, size_t> by_ordinal;
-    for (size_t p = start; p + 4 <= end && p + 4 <= image.size();) {
-      const unsigned format = b[p], attribute = b[p + 1];
-      if (format != 0x04) {  // no payload
-        p += 4;
-        continue;
-      }
-      const size_t size = u16(p + 2);
-      if (attribute == 0x17 && size >= 12) by_ordinal[u16(p + 8)] = (u32(p + 12) >> 18) & 0x3fff;
-      p += 4 + size;
-    }
-    sizes->clear();
-    for (const auto& [ordinal, bytes] : by_ordinal) sizes->push_back(bytes);
-    return true;
-  }
-  return false;
-}
-
 CUresult null_library_kernel(CUkernel* k, CUlibrary lib, const char* name) {
   std::lock_guard<std::mutex> lock(g_mutex);
   auto* l = reinterpret_cast<NullLibrary*>(lib);
   std::unique_ptr<NullKernel>& kernel = l->kernels[name];
   if (!kernel) {
     kernel = std::make_unique<NullKernel>();
-    kernel->library = l;
     kernel->name = name;
-    kernel->sizes_known = kparam_sizes(l->image, name, &kernel->param_sizes);
+    kernel->sizes_known = null_driver::kparam_sizes(l->image, name, &kernel->param_sizes);
   }
   *k = reinterpret_cast<CUkernel>(kernel.get());
   return ok();
 }
 CUresult null_library_global(CUdeviceptr* p, size_t* bytes, CUlibrary lib, const char* name) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   std::lock_guard<std::mutex> lock(g_mutex);
   auto* l = reinterpret_cast<NullLibrary*>(lib);
-  auto it = l->globals.find(name);
-  if (it == l->globals.end()) {
+  auto& globals = l->globals[t_current];
+  auto it = globals.find(name);
+  if (it == globals.end()) {
     if (!memmem(l->image.data(), l->image.size(), name, std::strlen(name))) return CUDA_ERROR_NOT_FOUND;
-    it = l->globals.emplace(name, std::vector<char>(4096, 0)).first;
+    it = globals.emplace(name, std::vector<char>(4096, 0)).first;
   }
   *p = reinterpret_cast<CUdeviceptr>(it->second.data());
   *bytes = it->second.size();
@@ -321,19 +503,31 @@ CUresult null_library_module(CUmodule* m, CUlibrary lib) {
   return ok();
 }
 CUresult null_kernel_function(CUfunction* f, CUkernel k) {
-  *f = reinterpret_cast<CUfunction>(k);
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto* kernel = reinterpret_cast<NullKernel*>(k);
+  std::unique_ptr<NullFunction>& fn = kernel->functions[t_current];
+  if (!fn) fn = std::make_unique<NullFunction>(NullFunction{t_current, kernel});
+  *f = reinterpret_cast<CUfunction>(fn.get());
   return ok();
 }
-CUresult null_module_load(CUmodule* m, const void*) { return null_handle(reinterpret_cast<void**>(m)); }
-CUresult null_module_load_ex(CUmodule* m, const void*, unsigned, CUjit_option*, void**) {
-  return null_handle(reinterpret_cast<void**>(m));
+struct NullModule {
+  NullFunction function;
+};
+CUresult null_module_load(CUmodule* m, const void*) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
+  *m = reinterpret_cast<CUmodule>(new NullModule{NullFunction{t_current}});
+  return ok();
+}
+CUresult null_module_load_ex(CUmodule* m, const void* image, unsigned, CUjit_option*, void**) {
+  return null_module_load(m, image);
 }
 CUresult null_module_unload(CUmodule m) {
-  std::free(m);
+  delete reinterpret_cast<NullModule*>(m);
   return ok();
 }
 CUresult null_module_function(CUfunction* f, CUmodule m, const char*) {
-  *f = reinterpret_cast<CUfunction>(m);
+  *f = reinterpret_cast<CUfunction>(&reinterpret_cast<NullModule*>(m)->function);
   return ok();
 }
 CUresult null_module_global(CUdeviceptr*, size_t*, CUmodule, const char*) { return CUDA_ERROR_NOT_FOUND; }
@@ -342,15 +536,24 @@ CUresult null_func_attribute(int* v, CUfunction_attribute a, CUfunction) {
   return ok();
 }
 CUresult null_func_set_attribute(CUfunction, CUfunction_attribute, int) { return ok(); }
+// A launch runs in the current context: its function must have been loaded
+// there, and its stream must belong to it.
+CUresult check_launch(CUfunction f, CUstream stream) {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
+  NullContext* ctx = reinterpret_cast<NullFunction*>(f)->ctx;
+  if (ctx != t_current || stream_context(stream) != ctx) return CUDA_ERROR_INVALID_HANDLE;
+  return ok();
+}
 CUresult null_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                     unsigned shared, CUstream s, void** params, void**) {
+                     unsigned shared, CUstream stream, void** params, void**) {
+  if (CUresult r = check_launch(f, stream)) return r;
   const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
-  null_driver::capture_launch(s, f, grid, block, shared, params);
+  null_driver::capture_launch(stream, f, grid, block, shared, params);
   return ok();
 }
 CUresult null_launch_cooperative(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                                 unsigned bz, unsigned shared, CUstream s, void** params) {
-  return null_launch(f, gx, gy, gz, bx, by, bz, shared, s, params, nullptr);
+                                 unsigned bz, unsigned shared, CUstream stream, void** params) {
+  return null_launch(f, gx, gy, gz, bx, by, bz, shared, stream, params, nullptr);
 }
 CUresult null_occupancy(int* grid, int* block, CUfunction, CUoccupancyB2DSize, size_t, int) {
   *grid = 132;
@@ -367,15 +570,15 @@ struct Entry {
 
 namespace null_driver {
 
-// Kernels loaded through cuLibraryLoadData are NullKernels; functions of
-// modules (cuModuleLoadData) have unknown parameters.
 const std::vector<size_t>* param_sizes(CUfunction f) {
   std::lock_guard<std::mutex> lock(g_mutex);
-  for (NullLibrary* l : g_libraries)
-    for (const auto& [name, k] : l->kernels)
-      if (reinterpret_cast<CUfunction>(k.get()) == f) return k->sizes_known ? &k->param_sizes : nullptr;
-  return nullptr;
+  const NullKernel* k = reinterpret_cast<const NullFunction*>(f)->kernel;
+  return k && k->sizes_known ? &k->param_sizes : nullptr;
 }
+
+const void* current_context() { return t_current; }
+
+const void* context_of_stream(CUstream s) { return stream_context(s); }
 
 }  // namespace null_driver
 
@@ -394,11 +597,28 @@ const Entry g_entries[] = {
     NULL_ENTRY(cuDeviceGetAttribute, null_device_attribute),
     NULL_ENTRY(cuDeviceTotalMem, null_total_mem),
     NULL_ENTRY(cuDeviceGetUuid, null_uuid),
+    NULL_ENTRY(cuDeviceCanAccessPeer, null_can_access_peer),
     NULL_ENTRY(cuDevicePrimaryCtxRetain, null_ctx_retain),
     NULL_ENTRY(cuDevicePrimaryCtxRelease, null_ctx_release),
     NULL_ENTRY(cuCtxSetCurrent, null_ctx_set),
     NULL_ENTRY(cuCtxGetCurrent, null_ctx_get),
+    NULL_ENTRY(cuCtxGetDevice, null_ctx_get_device),
     NULL_ENTRY(cuCtxSynchronize, null_sync),
+    NULL_ENTRY(cuCtxEnablePeerAccess, null_ctx_enable_peer),
+    NULL_ENTRY(cuCtxPushCurrent, null_ctx_push),
+    NULL_ENTRY(cuCtxPopCurrent, null_ctx_pop),
+    NULL_ENTRY(cuCtxCreate, null_ctx_create),
+    NULL_ENTRY(cuCtxDestroy, null_ctx_destroy),
+    NULL_ENTRY(cuMemAllocManaged, null_alloc_managed),
+    NULL_ENTRY(cuMemGetAddressRange, null_address_range),
+    NULL_ENTRY(cuMemsetD8, null_memset_sync),
+    NULL_ENTRY(cuIpcGetMemHandle, null_ipc_get),
+    NULL_ENTRY(cuIpcOpenMemHandle, null_ipc_open),
+    NULL_ENTRY(cuIpcCloseMemHandle, null_ipc_close),
+    NULL_ENTRY(cuProfilerStart, null_profiler),
+    NULL_ENTRY(cuProfilerStop, null_profiler),
+    NULL_ENTRY(cuFuncSetCacheConfig, null_func_cache),
+    NULL_ENTRY(cuOccupancyMaxActiveBlocksPerMultiprocessor, null_active_blocks),
     NULL_ENTRY(cuMemAlloc, null_alloc),
     NULL_ENTRY(cuMemFree, null_free),
     NULL_ENTRY(cuMemAllocHost, null_alloc_host),
@@ -411,12 +631,14 @@ const Entry g_entries[] = {
     NULL_ENTRY(cuMemcpyHtoDAsync, null_htod_async),
     NULL_ENTRY(cuMemcpyDtoHAsync, null_dtoh_async),
     NULL_ENTRY(cuMemcpyDtoDAsync, null_dtod_async),
+    NULL_ENTRY(cuMemcpyPeerAsync, null_peer_async),
     NULL_ENTRY(cuMemcpy2DAsync, null_copy_2d),
     NULL_ENTRY(cuMemsetD8Async, null_memset),
     NULL_ENTRY(cuMemGetInfo, null_mem_info),
     NULL_ENTRY(cuPointerGetAttribute, null_pointer_attribute),
     NULL_ENTRY(cuStreamCreate, null_stream_create),
     NULL_ENTRY(cuStreamDestroy, null_stream_destroy),
+    NULL_ENTRY(cuStreamGetCtx, null_stream_get_ctx),
     NULL_ENTRY(cuStreamSynchronize, null_stream_sync),
     NULL_ENTRY(cuStreamQuery, null_stream_sync),
     NULL_ENTRY(cuStreamWaitEvent, null_stream_wait),

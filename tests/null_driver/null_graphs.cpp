@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 
 namespace null_driver {
@@ -34,6 +35,7 @@ struct Graph {
 };
 
 struct Exec {
+  const void* context = nullptr;  // the context it was instantiated in
   std::vector<Node> nodes;
   std::vector<const Node*> origin;  // the template node of each (for cuGraphExecKernelNodeSetParams)
 };
@@ -140,8 +142,11 @@ CUresult exchange_mode(CUstreamCaptureMode* mode) {
 }
 
 CUresult instantiate(CUgraphExec* out, CUgraph graph, unsigned long long) {
+  const void* context = current_context();
+  if (!context) return CUDA_ERROR_INVALID_CONTEXT;
   auto* g = reinterpret_cast<Graph*>(graph);
   auto* e = new Exec();
+  e->context = context;
   for (const auto& n : g->nodes) {
     e->nodes.push_back(*n);
     e->origin.push_back(n.get());
@@ -151,6 +156,7 @@ CUresult instantiate(CUgraphExec* out, CUgraph graph, unsigned long long) {
 }
 
 CUresult graph_launch(CUgraphExec exec, CUstream s) {
+  if (context_of_stream(s) != reinterpret_cast<Exec*>(exec)->context) return CUDA_ERROR_INVALID_HANDLE;
   std::lock_guard<std::mutex> lock(g_mutex);
   if (Capture* c = capture_of(s)) {
     c->invalidated = true;  // (a real driver would add a child graph node)
@@ -226,6 +232,61 @@ CUresult exec_update(CUgraphExec exec, CUgraph graph, CUgraphExecUpdateResultInf
 }
 
 }  // namespace
+
+// Each EIATTR_KPARAM_INFO (attribute 0x17, a 12-byte value) of section
+// .nv.info.<name> holds an ordinal and, in bits 18-31 of its last word, the
+// parameter's size in bytes.
+bool kparam_sizes(const std::string& image, const std::string& name, std::vector<std::size_t>* sizes) {
+  const auto* b = reinterpret_cast<const unsigned char*>(image.data());
+  auto u16 = [&](std::size_t at) {
+    std::uint16_t v;
+    std::memcpy(&v, b + at, 2);
+    return v;
+  };
+  auto u32 = [&](std::size_t at) {
+    std::uint32_t v;
+    std::memcpy(&v, b + at, 4);
+    return v;
+  };
+  auto u64 = [&](std::size_t at) {
+    std::uint64_t v;
+    std::memcpy(&v, b + at, 8);
+    return v;
+  };
+  if (image.size() < 0x40 ||
+      std::memcmp(b,
+                  "\x7f"
+                  "ELF",
+                  4) != 0 ||
+      b[4] != 2)
+    return false;
+  const std::uint64_t shoff = u64(0x28);
+  const unsigned shentsize = u16(0x3a), shnum = u16(0x3c), shstrndx = u16(0x3e);
+  if (shoff + std::uint64_t{shentsize} * shnum > image.size() || shstrndx >= shnum) return false;
+  const std::uint64_t strtab = u64(shoff + std::uint64_t{shentsize} * shstrndx + 24);
+  const std::string wanted = ".nv.info." + name;
+  for (unsigned i = 0; i < shnum; ++i) {
+    const std::size_t h = shoff + std::size_t{shentsize} * i;
+    const char* section = image.c_str() + strtab + u32(h);
+    if (wanted != section) continue;
+    const std::size_t start = u64(h + 24), end = start + u64(h + 32);
+    std::map<unsigned, std::size_t> by_ordinal;
+    for (std::size_t p = start; p + 4 <= end && p + 4 <= image.size();) {
+      const unsigned format = b[p], attribute = b[p + 1];
+      if (format != 0x04) {  // no payload
+        p += 4;
+        continue;
+      }
+      const std::size_t size = u16(p + 2);
+      if (attribute == 0x17 && size >= 12) by_ordinal[u16(p + 8)] = (u32(p + 12) >> 18) & 0x3fff;
+      p += 4 + size;
+    }
+    sizes->clear();
+    for (const auto& [ordinal, bytes] : by_ordinal) sizes->push_back(bytes);
+    return true;
+  }
+  return false;
+}
 
 bool capture_launch(CUstream s, CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned shared,
                     void** params) {

@@ -9,6 +9,7 @@
 #include <cuda.h>
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace null_driver {
@@ -22,8 +23,18 @@ struct Entry {
 const Entry* graph_entries(std::size_t* count);
 
 // The sizes of a kernel's parameters, in order (null when unknown); defined
-// by null_cuda.cpp, which reads them from the loaded cubin.
+// by null_cuda.cpp, which reads them from the loaded cubin (kparam_sizes).
 const std::vector<std::size_t>* param_sizes(CUfunction f);
+
+// The sizes of kernel `name`'s parameters from an ELF cubin's
+// EIATTR_KPARAM_INFO attributes; false when the image has none for it.
+bool kparam_sizes(const std::string& image, const std::string& name, std::vector<std::size_t>* sizes);
+
+// The calling thread's current context and the context a stream belongs to
+// (null when none); defined by null_cuda.cpp. An executable graph belongs to
+// the context it was instantiated in and launches on its streams only.
+const void* current_context();
+const void* context_of_stream(CUstream stream);
 
 // Stream work: true when `stream` is being captured and the work was
 // recorded (the caller then does nothing).

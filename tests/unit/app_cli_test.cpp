@@ -85,3 +85,20 @@ TEST_CASE("help and version need no command", "[cli]") {
   CHECK(parse({"--help"}).help);
   CHECK(parse({"--version"}).version);
 }
+
+TEST_CASE("the nccl options lend communicators and name the devices of one process", "[cli]") {
+  CommandLine cl = parse({"--nccl", "run", "k.py", "--nccl"});
+  CHECK(cl.communicators);
+  CHECK(cl.communicator_options.scope == cuhost::CommunicatorOptions::Scope::Auto);
+  CHECK(cl.args == std::vector<std::string>{"--nccl"});  // the script's own
+  cl = parse({"--nccl", "--nccl-devices", "0,2,1", "run", "k.py"});
+  CHECK(cl.communicator_options.devices == std::vector<int>{0, 2, 1});
+  CHECK(cl.communicator_options.scope == cuhost::CommunicatorOptions::Scope::Process);
+  CHECK(!parse({"run", "k.py"}).communicators);
+  cl = parse({"--nccl", "--backend", "cpu", "-c", "pass"});  // the python3 form
+  CHECK((cl.command == "python" && cl.communicators));
+  CHECK(usage_error({"--nccl-devices", "0", "info"}) == "--nccl-devices needs --nccl");
+  CHECK(usage_error({"--nccl", "--nccl-devices", "0,x", "info"}) ==
+        "invalid value for --nccl-devices: '0,x' (expected device ordinals such as 0,1)");
+  CHECK(usage_error({"--nccl", "--nccl-devices", ",", "info"}).find("invalid value for --nccl-devices") == 0);
+}

@@ -139,13 +139,6 @@ TEST_CASE("bad kernels report the error, message, line and column", "[sema][fron
        "set literals are not supported in kernels",
        2,
        9},
-      {"def f(a, b=1):\n    pass\n",
-       {"float32[:]", "int64"},
-       true,
-       ErrorKind::UnsupportedError,
-       "default argument values are not supported in kernels",
-       1,
-       12},
       {"def f(*args):\n    pass\n", {}, true, ErrorKind::UnsupportedError, "*args is not supported in kernels", 1, 8},
       {"def f(a, **kw):\n    pass\n",
        {"int64"},
@@ -408,7 +401,10 @@ TEST_CASE("bad kernels report the error, message, line and column", "[sema][fron
        {"int64"},
        true,
        ErrorKind::TypingError,
-       "cuda.shared.array() needs a literal shape (an integer or a tuple of integers)",
+       "No implementation of function Function(<function shared.array>) found for signature:\n \n"
+       " >>> array(int64, class(float32))\n \nThere are 2 candidate implementations:\n"
+       "  - Of which 2 did not match due to:\n"
+       "  cuda.shared.array() needs a literal shape (an integer or a tuple of integers)",
        4,
        27},
       {"from numba import cuda\ndef f(a):\n    s = cuda.shared.array(4, 3)\n",

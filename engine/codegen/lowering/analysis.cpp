@@ -163,6 +163,7 @@ bool Lowerer::is_nonnegative(const ast::Expr* e) const {
       (inf.type->kind == ir::TypeKind::Boolean || (inf.type->kind == ir::TypeKind::Integer && !inf.type->is_signed)))
     return true;
   if (!inf.intrinsic.empty() && nonneg_intrinsic(inf.intrinsic)) return true;
+  if (inf.intrinsic.rfind("extension.", 0) == 0) return false;  // an overload: nothing known of its result
   switch (e->kind) {
     case ast::ExprKind::Name: return nonneg_locals_.count(static_cast<const ast::Name*>(e)->id) > 0;
     case ast::ExprKind::Subscript: {
@@ -223,7 +224,12 @@ void Lowerer::analyze() {
         if (e->kind == ast::ExprKind::Subscript && key == "array.getitem" && it->second.type &&
             it->second.type->kind != ir::TypeKind::Record)
           safe_uses.insert(static_cast<const ast::Subscript*>(e)->value.get());
-        if (e->kind == ast::ExprKind::Attribute) safe_uses.insert(static_cast<const ast::Attribute*>(e)->value.get());
+        // Attributes read the array (shape, size, ...), unless the extension
+        // API implements them or they are methods it provides: those get the array.
+        bool extension = key.rfind("extension.", 0) == 0 || (it != tf_.exprs.end() && it->second.type &&
+                                                             it->second.type->kind == ir::TypeKind::ExtensionMethod);
+        if (e->kind == ast::ExprKind::Attribute && !extension)
+          safe_uses.insert(static_cast<const ast::Attribute*>(e)->value.get());
         if (e->kind == ast::ExprKind::Call && key == "builtins.len")
           for (const ast::Expr* a : it->second.ordered_args) safe_uses.insert(a);
         if (e->kind == ast::ExprKind::Name && it != tf_.exprs.end() && it->second.type &&

@@ -265,6 +265,7 @@ Val binary_op(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* resul
 }
 
 Val lower_binop(Lowerer& l, const ast::BinOp* e, const sema::ExprInfo& inf) {
+  if (inf.intrinsic.rfind("extension.", 0) == 0) return lower_intrinsic(l, e, inf);  // @overload(operator.add)
   if (inf.intrinsic == "tuple.concat") return lower_tuple_concat(l, e, inf);
   if (inf.intrinsic == "tuple.repeat") return lower_tuple_repeat(l, e, inf);
   CUHOST_CHECK(inf.operand_types.size() == 2) << "binary operation without operand types";
@@ -274,6 +275,7 @@ Val lower_binop(Lowerer& l, const ast::BinOp* e, const sema::ExprInfo& inf) {
 }
 
 Val lower_unaryop(Lowerer& l, const ast::UnaryOp* e, const sema::ExprInfo& inf) {
+  if (inf.intrinsic.rfind("extension.", 0) == 0) return lower_intrinsic(l, e, inf);  // @overload(operator.neg)
   auto& b = l.b();
   if (e->op == ast::UnaryOpKind::Not) return {b.CreateNot(l.truth(l.expr(e->operand.get()))), ir::boolean()};
   const ir::Type* ot = !inf.operand_types.empty() && inf.operand_types[0] ? inf.operand_types[0] : inf.type;

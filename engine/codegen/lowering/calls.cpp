@@ -34,6 +34,7 @@ std::map<std::string, IntrinsicFn>& table() {
     register_half(t);
     register_fp8(t);
     register_cooperative(t);
+    register_extension(t);
   });
   return t;
 }
@@ -125,7 +126,15 @@ Val call_jitted(Lowerer& l, const ast::Call* e, const sema::ExprInfo& inf) {
   const auto& pts = inf.callee->arg_types;
   for (size_t i = 0; i < inf.ordered_args.size(); ++i) {
     const ir::Type* pt = i < pts.size() ? pts[i] : nullptr;
-    Val v = l.expr_as(inf.ordered_args[i], pt);
+    Val v;
+    if (inf.ordered_args[i]) {
+      v = l.expr_as(inf.ordered_args[i], pt);
+    } else {
+      // A parameter left to its default: the callee is specialized on that constant.
+      const auto& k = inf.callee->arg_constants;
+      CUHOST_CHECK(i < k.size() && k[i]) << "a default argument without its value";
+      v = l.constant(*k[i], pt);
+    }
     args.push_back(v.v ? v.v : llvm::UndefValue::get(llvm_type_of(l.ctx(), pt)));
   }
   return l.call_jitted(inf.callee, std::move(args), inf.type);

@@ -51,6 +51,7 @@ llvm::Value* compare_values(Lowerer& l, ast::CompareOpKind op, Val a, Val c) {
 }
 
 Val lower_compare(Lowerer& l, const ast::Compare* e, const sema::ExprInfo& inf) {
+  if (inf.intrinsic.rfind("extension.", 0) == 0) return lower_intrinsic(l, e, inf);  // @overload(operator.eq)
   auto& b = l.b();
   if (inf.intrinsic == "tuple.contains") {  // x in tup: any item equal (typing/compare.cpp)
     Val x = l.expr_as(e->left.get(), inf.operand_types.at(0));

@@ -12,6 +12,7 @@
 #include "codegen/lowering/records.h"
 #include "runtime/fastmath_flags.h"
 #include "frontend/captured.h"
+#include "ir/extension_types.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -83,6 +84,7 @@ llvm::Type* llvm_type_of(llvm::LLVMContext& c, const ir::Type* t) {
     case K::Record: return llvm::PointerType::get(c, 0);  // a record is the address of its bytes
     case K::Range: return llvm_type_of(c, t->pointee);
     case K::Optional: return llvm::StructType::get(c, {llvm::Type::getInt1Ty(c), llvm_type_of(c, t->pointee)});
+    case K::Extension: return extension_llvm_type(c, t);
     default:
       // Non-values (modules, functions, type objects, None) carry no bits.
       return llvm::StructType::get(c);
@@ -404,6 +406,24 @@ void Lowerer::lower_for(const ast::For* s) {
     fail_if(builder_.CreateICmpEQ(step, llvm::ConstantInt::get(ity, 0)),
             [&] { hooks().kernel_error(*this, "ValueError: range() arg 3 must not be zero", i64(0)); });
 
+  // range() over compile-time bounds that fit 32 bits counts in 32 bits (the
+  // loop variable is still the int64 numba gives it): 64-bit integer adds and
+  // compares cost two instructions each on a GPU, inside every iteration.
+  llvm::Type* full_ity = ity;
+  if (!over_items && I == ir::int64()) {
+    auto* c_start = llvm::dyn_cast<llvm::ConstantInt>(start);
+    auto* c_stop = llvm::dyn_cast<llvm::ConstantInt>(stop);
+    auto* c_step = llvm::dyn_cast<llvm::ConstantInt>(step);
+    auto fits = [](std::int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; };
+    if (c_start && c_stop && c_step && !c_step->isZero() && fits(c_start->getSExtValue()) &&
+        fits(c_stop->getSExtValue()) && fits(c_step->getSExtValue()) &&
+        fits(c_stop->getSExtValue() + c_step->getSExtValue())) {
+      ity = builder_.getInt32Ty();
+      start = llvm::ConstantInt::get(ity, c_start->getSExtValue(), true);
+      stop = llvm::ConstantInt::get(ity, c_stop->getSExtValue(), true);
+      step = llvm::ConstantInt::get(ity, c_step->getSExtValue(), true);
+    }
+  }
   llvm::AllocaInst* counter = entry_alloca(ity, "range.i");
   builder_.CreateStore(start, counter);
   llvm::BasicBlock* header = llvm::BasicBlock::Create(ctx(), "for.cond", fn_);
@@ -432,7 +452,7 @@ void Lowerer::lower_for(const ast::For* s) {
   assign_to(s->target.get(), over_seq     ? sequence_item(*this, *plan, i)
                              : over_tuple ? tuple_item(*this, items, i, false)
                              : over_array ? array_item(*this, items, i)
-                                          : Val{i, I});
+                                          : Val{ity == full_ity ? i : builder_.CreateSExt(i, full_ity), I});
   loops_.push_back({latch, exit});
   body(s->body);
   loops_.pop_back();
@@ -566,6 +586,14 @@ void Lowerer::setup_params() {
         llvm::Value* agg = llvm::UndefValue::get(llvm_type(t));
         for (unsigned i = 0; i < t->elements.size(); ++i)
           agg = builder_.CreateInsertValue(agg, from_slots(t->elements[i]), {i});
+        return agg;
+      }
+      case K::Extension: {
+        const ir::ExtensionTypeInfo& info = ir::extension_info(t);
+        if (info.model != ir::DataModel::Struct) return fn_->getArg(next++);
+        llvm::Value* agg = llvm::UndefValue::get(llvm_type(t));
+        for (unsigned i = 0; i < info.members.size(); ++i)
+          agg = builder_.CreateInsertValue(agg, from_slots(info.members[i].type), {i});
         return agg;
       }
       default: return fn_->getArg(next++);

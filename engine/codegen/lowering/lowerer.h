@@ -28,6 +28,8 @@ namespace cuhost::codegen {
 
 // The register type of an ir::Type (bool i1; arrays and tuples as structs).
 llvm::Type* llvm_type_of(llvm::LLVMContext& c, const ir::Type* t);
+// The LLVM type of an extension type's values: its data model (lowering/extension.cpp).
+llvm::Type* extension_llvm_type(llvm::LLVMContext& c, const ir::Type* t);
 // True for none/void return types (the function returns void).
 inline bool is_void_type(const ir::Type* t) {
   return !t || t->kind == ir::TypeKind::Void || t->kind == ir::TypeKind::NoneType;
@@ -63,6 +65,8 @@ struct ModuleState {
   std::vector<std::shared_ptr<const sema::TypedFunction>> keep_alive;
   std::int64_t static_shared_bytes = 0;  // CPU layout of static shared arrays
   std::map<std::string, llvm::Function*> foreign_decls;
+  // Functions linked from extension-API IR, by IR text: (function, takes the context arguments).
+  std::map<std::string, std::pair<llvm::Function*, bool>> extension_functions;
   std::vector<std::shared_ptr<const ir::ForeignFunction>> foreign_used;
   DebugInfo* debug_info = nullptr;  // lineinfo: line tables (codegen/debug_info.h), else null
 
@@ -222,6 +226,7 @@ void register_complex(std::map<std::string, IntrinsicFn>& table);
 void register_vector_types(std::map<std::string, IntrinsicFn>& table);
 void register_half(std::map<std::string, IntrinsicFn>& table);
 void register_fp8(std::map<std::string, IntrinsicFn>& table);
+void register_extension(std::map<std::string, IntrinsicFn>& table);
 
 // Half precision (lowering/half.cpp). Modes: 'n' nearest even, 'z' toward
 // zero, 'd' down, 'u' up.

@@ -89,7 +89,7 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
     if (inf.shape.size() == 1 && inf.shape[0] == 0) {
       // Dynamic shared memory: the extent is the launch's byte count over the
       // item size (as numba computes it) where the target can read it, else
-      // unbounded (the CPU context does not carry the size).
+      // unbounded.
       std::vector<std::int64_t> shape = {std::int64_t(1) << 40};
       Val arr = make_array(l, t, l.hooks().dynamic_shared(l), shape);
       if (llvm::Value* bytes = l.hooks().dynamic_shared_bytes(l)) {

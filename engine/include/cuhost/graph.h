@@ -29,8 +29,9 @@ class Graph {
  public:
   virtual ~Graph() = default;
 
-  // Runs the captured work on `stream` (0: the stream it was captured on).
-  // Asynchronous on the CUDA backend, like a kernel launch.
+  // Runs the captured work on `stream` (0: the stream it was captured on),
+  // which must belong to the graph's device (the capture's). Asynchronous on
+  // the CUDA backend, like a kernel launch.
   virtual void launch(std::uintptr_t stream = 0) = 0;
 
   // The kernel launches captured, in order.
@@ -47,9 +48,12 @@ class Graph {
   }
 };
 
-// Captures `stream` (a CUstream as an integer; 0: the default launch stream)
-// from construction until end(). Destroyed without end() (an exception left
-// the scope), it ends the capture and drops what was recorded.
+// Captures `stream` (a CUstream as an integer; 0: the default launch stream
+// of the calling thread's device) from construction until end(). The capture
+// and its graph belong to the calling thread's device (Runtime::set_device):
+// launch the captured kernels from a thread on that device. Destroyed without
+// end() (an exception left the scope), it ends the capture and drops what
+// was recorded.
 class GraphCapture {
  public:
   explicit GraphCapture(std::uintptr_t stream = 0);
@@ -61,7 +65,7 @@ class GraphCapture {
   std::shared_ptr<Graph> end();
 
  private:
-  std::uintptr_t stream_;
+  std::uintptr_t stream_ = 0;
   bool active_;
 };
 

@@ -23,9 +23,15 @@ const char* backend_name(Backend backend);
 
 struct RuntimeOptions {
   Backend backend = Backend::Auto;
-  int device = 0;                         // CUDA device ordinal
+  // The default CUDA device: threads that choose none (Runtime::set_device,
+  // cuda.select_device) use it. kDeviceFromLocalRank: the device of this
+  // process's local rank under an MPI launcher (local rank modulo the device
+  // count; 0 when not launched by one).
+  int device = 0;
+  static constexpr int kDeviceFromLocalRank = -1;
   bool verbose = false;                   // per-stage compile timings on stderr
   bool bounds_check = true;               // CPU backend: IndexError on out-of-range indices
+  double kernel_timeout = 0;              // CPU backend: seconds a launch may run before it is stopped (0: no limit)
   int streams = 0;                        // extra named host streams ("s0".."sN-1")
   std::vector<std::string> plugin_paths;  // searched before CUHOST_PLUGIN_PATH
   // A python3-style command line (argv[0] first, then what `python3` takes:
@@ -50,6 +56,23 @@ struct HostBuffer {
   std::uintptr_t device_pointer = 0;
   std::vector<std::int64_t> shape;
   std::string dtype;  // NumPy type string, e.g. "float32"
+  int device = -1;    // the device it lives on; -1: as the driver says (else the default device)
+};
+
+// Collective communicators the host creates and lends to scripts
+// (`from cuhost import nccl`). On the CUDA backend they are NCCL
+// communicators (libnccl.so.2, loaded at run time); on the CPU backend the
+// same operations run over MPI between processes, or within one rank.
+struct CommunicatorOptions {
+  enum class Scope {
+    Auto,     // Mpi when an MPI launcher (mpirun, srun) started this process, else Process
+    Process,  // one process over several devices: one communicator per device (ncclCommInitAll)
+    Mpi,      // this process is one rank of MPI_COMM_WORLD (Open MPI's libmpi, loaded at run time):
+              // one communicator on the default device, its NCCL unique id broadcast over MPI
+  };
+  Scope scope = Scope::Auto;
+  // Process scope: the devices, one communicator each; empty means every device.
+  std::vector<int> devices;
 };
 
 class Runtime {
@@ -90,10 +113,11 @@ class Runtime {
   virtual std::string info() const = 0;
 
   // Lends a host-owned stream (a CUstream, as an integer) to scripts under a
-  // name; scripts reach it as cuda.host_stream(name). The first one
-  // registered, or the one named "default", receives launches that name no
-  // stream.
-  virtual void register_stream(const std::string& name, std::uintptr_t cu_stream) = 0;
+  // name; scripts reach it as cuda.host_stream(name). On each device, the
+  // first one registered there, or the one named "default", receives
+  // launches that name no stream. `device` is the device the stream belongs
+  // to; -1 asks the driver (cuStreamGetCtx), else the default device.
+  virtual void register_stream(const std::string& name, std::uintptr_t cu_stream, int device = -1) = 0;
 
   // Lends a host-owned device buffer to scripts as cuda.host_array(name).
   virtual void register_buffer(const HostBuffer& buffer) = 0;
@@ -126,6 +150,27 @@ class Runtime {
 
   // Waits for every launch and copy on the device (no-op on the CPU backend).
   virtual void synchronize() = 0;
+
+  // --- Several devices in one process ---
+
+  // The number of devices (CUDA devices; 1, the CPU, on the CPU backend).
+  virtual int device_count() const = 0;
+  // Chooses the device of the calling thread, as cudaSetDevice does: its
+  // kernel launches (Kernel::launch), allocations and copies go there, and
+  // so do those of scripts run on this thread. Throws for an invalid ordinal.
+  virtual void set_device(int ordinal) = 0;
+  // The calling thread's device (the default device when it chose none).
+  virtual int device() const = 0;
+
+  // --- Collectives (see CommunicatorOptions) ---
+
+  // Creates communicators and lends them to scripts. Throws
+  // std::runtime_error (a cuhost user error) when NCCL or MPI is missing or
+  // their initialization fails.
+  virtual void create_communicators(const CommunicatorOptions& options) = 0;
+  // Lends a communicator the host made itself (an ncclComm_t as an integer)
+  // on `device`; scripts find it among nccl.communicators().
+  virtual void register_communicator(std::uintptr_t nccl_comm, int device) = 0;
 };
 
 // Version string of cuhost itself ("0.1.0").

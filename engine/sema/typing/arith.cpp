@@ -2,6 +2,7 @@
 // arithmetic on int64/uint64 machine integers, float32 kept only when both
 // sides fit it, true division, Python floor division and modulo), with
 // folding of integer constants so literal shapes like `N * 2` stay literal.
+#include "sema/extension_typing.h"
 #include "sema/typer.h"
 
 namespace cuhost::sema {
@@ -163,6 +164,11 @@ const ir::Type* type_arith(Typer& t, const ast::BinOp& e, ExprInfo& info) {
   (void)info;
   const ir::Type* l = t.type_of(e.left.get());
   const ir::Type* r = t.type_of(e.right.get());
+  // Operators on extension types come from the extension API (@overload(operator.add)).
+  if (has_extension_operand({l, r})) {
+    std::string key = "operator." + operator_name(e.op);
+    if (const ir::Type* x = type_builtin_extension(t, &e, key, {e.left.get(), e.right.get()})) return x;
+  }
   if (const ir::Type* tt = type_tuple_binop(t, e, l, r)) return tt;
   std::vector<const ir::Type*> operands;
   const ir::Type* result = type_binop_types(t, e.op, l, r, &e, &operands);
@@ -177,6 +183,10 @@ const ir::Type* type_arith(Typer& t, const ast::BinOp& e, ExprInfo& info) {
 const ir::Type* type_unary(Typer& t, const ast::UnaryOp& e, ExprInfo& info) {
   (void)info;
   const ir::Type* v = t.type_of(e.operand.get());
+  if (has_extension_operand({v})) {
+    std::string key = "operator." + operator_name(e.op);
+    if (const ir::Type* x = type_builtin_extension(t, &e, key, {e.operand.get()})) return x;
+  }
   ExprInfo& inf = t.info(&e);
   const auto& c = t.constant(e.operand.get());
   if (e.op == ast::UnaryOpKind::Not) {
@@ -199,9 +209,10 @@ const ir::Type* type_unary(Typer& t, const ast::UnaryOp& e, ExprInfo& info) {
     if (e.op == ast::UnaryOpKind::Invert) t.typing_error(&e, concat("cannot apply unary '~' to ", display(v)));
     result = v;
   }
-  // numba inverts in the operand's own width, then widens (~uint8(0) is 255).
-  bool narrow_invert = e.op == ast::UnaryOpKind::Invert && v->is_integer();
-  inf.operand_types = {narrow_invert ? v : result};
+  // numba inverts and negates in the operand's own width, then widens
+  // (~uint8(0) is 255, -uint8(215) is 41, -int8(-128) is -128).
+  bool in_own_width = (e.op == ast::UnaryOpKind::Invert || e.op == ast::UnaryOpKind::USub) && v->is_integer();
+  inf.operand_types = {in_own_width ? v : result};
   if (c && c->kind == ir::ConstValue::Kind::Int && result == ir::int64() && c->type == ir::int64()) {
     if (e.op == ast::UnaryOpKind::USub && c->i != INT64_MIN) inf.constant = ir::ConstValue::integer(-c->i);
     if (e.op == ast::UnaryOpKind::UAdd) inf.constant = *c;

@@ -80,12 +80,50 @@ const ir::Type* tuple_subscript(Typer& t, const ast::Subscript& s, const ir::Typ
   return tup->elements[0];
 }
 
-std::vector<std::int64_t> literal_shape(Typer& t, const ast::Expr* shape, const std::string& fname) {
+// How numba shows an argument type in a resolution failure: literal
+// integers as Literal[int](n), tuple displays element by element.
+std::string numba_argument(Typer& t, const ast::Expr* e) {
+  if (e->kind == ast::ExprKind::Tuple) {
+    std::vector<std::string> items;
+    for (const auto& el : static_cast<const ast::Tuple&>(*e).elts) items.push_back(numba_argument(t, el.get()));
+    bool uniform = !items.empty();
+    for (const auto& i : items) uniform = uniform && i == items[0];
+    if (uniform) return concat("UniTuple(", items[0], " x ", items.size(), ")");
+    std::string out = "Tuple(";
+    for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i];
+    return out + ")";
+  }
+  const ir::Type* type = t.type_of(e);
+  if (auto k = literal_argument_of(t, e, type)) {
+    if (k->kind == ir::ConstValue::Kind::Int) return concat("Literal[int](", k->i, ")");
+    if (k->kind == ir::ConstValue::Kind::UInt) return concat("Literal[int](", k->u, ")");
+    if (k->kind == ir::ConstValue::Kind::Bool) return concat("Literal[bool](", k->b ? "True" : "False", ")");
+  }
+  return display(type);
+}
+
+// numba's message when cuda.shared.array / cuda.local.array get arguments
+// no implementation takes (the shape must be literal integers).
+[[noreturn]] void array_resolution_error(Typer& t, const ast::Call& c, const ast::Expr* at, const std::string& fname,
+                                         const std::string& why) {
+  std::string short_name = fname.substr(5);  // "shared.array" / "local.array"
+  std::string args;
+  for (const auto& a : c.args) args += (args.empty() ? "" : ", ") + numba_argument(t, a.get());
+  for (const auto& k : c.keywords) args += (args.empty() ? "" : ", ") + k.name + "=" + numba_argument(t, k.value.get());
+  t.typing_error(
+      at,
+      concat("No implementation of function Function(<function ", short_name, ">) found for signature:\n \n >>> array(",
+             args, ")\n \nThere are 2 candidate implementations:\n  - Of which 2 did not match due to:\n", "  ", why));
+}
+
+std::vector<std::int64_t> literal_shape(Typer& t, const ast::Call& call, const ast::Expr* shape,
+                                        const std::string& fname) {
   t.type_of(shape);
   const auto& c = t.constant(shape);
   std::vector<std::int64_t> out;
   auto bad = [&] {
-    t.typing_error(shape, concat(fname, "() needs a literal shape (an integer or a tuple of integers)"));
+    array_resolution_error(t, call, shape, fname,
+                           concat(fname, "() needs a literal shape (an integer or a tuple of integers)"));
   };
   if (!c) bad();
   if (c->kind == ir::ConstValue::Kind::Int || c->kind == ir::ConstValue::Kind::UInt) {
@@ -109,7 +147,10 @@ const ir::Type* dtype_arg(Typer& t, const ast::Expr* d, const std::string& fname
   const ir::Type* dt = t.type_of(d);
   const ir::Type* scalar = nullptr;
   if (dt->kind == ir::TypeKind::TypeRef) scalar = dt->pointee;
-  if (dt->kind == ir::TypeKind::StringLiteral) scalar = ir::scalar_by_name(dt->key);
+  if (dt->kind == ir::TypeKind::StringLiteral) {
+    scalar = ir::scalar_by_name(dt->key);
+    if (!scalar) t.typing_error(d, concat("Invalid NumPy dtype specified: '", dt->key, "'"));
+  }
   if (!scalar || !ir::is_array_dtype(scalar)) {
     t.typing_error(d, concat(fname, "() needs a dtype such as float32 or np.float32, not ", display(dt)));
   }
@@ -163,7 +204,7 @@ const ir::Type* type_array_call(Typer& t, const ast::Call& c, const std::string&
   if (key == "cuda.shared.array" || key == "cuda.local.array") {
     std::string fname = key;
     auto args = t.bind(c, "array", {"shape", "dtype"}, 2, t.info(&c));
-    std::vector<std::int64_t> shape = literal_shape(t, args[0], fname);
+    std::vector<std::int64_t> shape = literal_shape(t, c, args[0], fname);
     const ir::Type* dtype = dtype_arg(t, args[1], fname);
     if (key == "cuda.local.array") {
       for (auto e : shape)

@@ -60,6 +60,12 @@ bool literal_expression(const ast::Expr* e) {
 
 }  // namespace
 
+std::optional<ir::ConstValue> literal_argument_of(Typer& t, const ast::Expr* a, const ir::Type* type) {
+  const auto& k = t.info(a).constant;
+  if (k && literal_expression(a) && literal_argument(*k) && k->type == type) return k;
+  return std::nullopt;
+}
+
 const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info) {
   (void)info;
   std::shared_ptr<runtime::JitFunction> fn;
@@ -73,10 +79,24 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
   }
   std::vector<std::string> params;
   for (const auto& p : fn->captured->def->params) params.push_back(p.name);
-  auto args = t.bind(c, fn->name, params, params.size(), t.info(&c));
+  const auto& defaults = fn->captured->defaults;
+  size_t required = params.size() - std::min(params.size(), defaults.size());
+  auto args = t.bind(c, fn->name, params, required, t.info(&c));
   std::vector<const ir::Type*> arg_types;
   std::vector<std::optional<ir::ConstValue>> arg_constants;
-  for (const ast::Expr* a : args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ast::Expr* a = args[i];
+    if (!a) {
+      // Left out: the parameter takes its default, a constant the callee is specialized on.
+      const frontend::GlobalValue& d = defaults[i - required];
+      if (d.kind != frontend::GlobalValue::Kind::Constant) {
+        t.typing_error(&c, concat("the default value ", d.repr, " of parameter '", params[i], "' of '", fn->name,
+                                  "' cannot be used in kernels"));
+      }
+      arg_types.push_back(d.constant.type);
+      arg_constants.push_back(d.constant);
+      continue;
+    }
     // An Optional argument specializes the callee on OptionalType (numba).
     const ir::Type* at = t.type_of_optional(a);
     // Functions pass as values: the callee is specialized on the function
@@ -85,12 +105,10 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
       t.typing_error(a, concat("cannot pass ", display(at), " to device function '", fn->name, "'"));
     }
     arg_types.push_back(at);
-    const auto& k = t.info(a).constant;
     // Functions with an explicit signature or the C ABI (one fixed symbol)
     // are compiled once, never per literal.
     bool by_literal = !fn->options.return_type && fn->options.abi != ir::Abi::C;
-    arg_constants.push_back(
-        by_literal && k && literal_expression(a) && literal_argument(*k) && k->type == at ? k : std::nullopt);
+    arg_constants.push_back(by_literal ? literal_argument_of(t, a, at) : std::nullopt);
   }
   std::shared_ptr<const TypedFunction> typed;
   try {

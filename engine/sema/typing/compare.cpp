@@ -1,6 +1,7 @@
 // Typing of comparisons (chained, `is None`) and of `and`/`or`: comparisons
 // convert both sides to numba's common arithmetic type and give bool;
 // boolean operators give the unified type of their operands.
+#include "sema/extension_typing.h"
 #include "sema/typer.h"
 
 namespace cuhost::sema {
@@ -40,6 +41,14 @@ const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info) {
   // Operands keep OptionalType for `is None` tests; other comparisons use
   // the payload (converted with a None check, as numba does).
   const ir::Type* left = t.type_of_optional(e.left.get());
+  // A comparison of extension-type values comes from the extension API (@overload(operator.eq)).
+  if (e.ops.size() == 1 && e.ops[0] != ast::CompareOpKind::In && e.ops[0] != ast::CompareOpKind::NotIn) {
+    const ir::Type* right = t.type_of_optional(e.comparators[0].get());
+    if (has_extension_operand({left, right})) {
+      std::string key = "operator." + operator_name(e.ops[0]);
+      if (const ir::Type* x = type_builtin_extension(t, &e, key, {e.left.get(), e.comparators[0].get()})) return x;
+    }
+  }
   for (auto op : e.ops) {
     if (op != ast::CompareOpKind::In && op != ast::CompareOpKind::NotIn) continue;
     if (e.ops.size() != 1) t.typing_error(&e, "'in' inside a chained comparison is not supported in kernels");

@@ -8,10 +8,10 @@ import numpy as np
 
 import numba
 from numba import cuda
-from numba.cuda.cudadrv.devicearray import ManagedNDArray
+from numba.cuda.cudadrv.libs import open_cudalib
 from numba.cuda.core.compiler_machinery import FunctionPass
-from numba.cuda.extending import overload
-from cuda.core import ObjectCode
+from numba.cuda.extending import box
+from cuda.core import Program
 
 
 def raises(fn, text):
@@ -23,25 +23,34 @@ def raises(fn, text):
     raise AssertionError("no NotImplementedError: " + text)
 
 
-MSG = "numba.cuda.cudadrv.devicearray.ManagedNDArray is not implemented in cuhost yet"
-raises(lambda: ManagedNDArray(16), MSG)
-raises(lambda: ManagedNDArray.copy_to_host, MSG)
-raises(lambda: ManagedNDArray[0], MSG)
-raises(lambda: bool(ManagedNDArray), MSG)
-raises(lambda: list(ManagedNDArray), MSG)
-raises(lambda: isinstance(3, ObjectCode), "cuda.core.ObjectCode is not implemented in cuhost yet (NVIDIA "
-                                          "cuda-python's cuda.core; cuhost does not drive the GPU through cuda-python)")
-raises(lambda: overload(len), "numba.cuda.extending.overload is not implemented in cuhost yet")
-raises(lambda: numba.njit(lambda x: x), "numba.njit is not implemented in cuhost yet (cuhost has no base numba CPU "
-                                        "compiler: numba.cuda.HAS_NUMBA is False)")
+MSG = "numba.cuda.cudadrv.libs.open_cudalib is not implemented in cuhost yet"
+raises(lambda: open_cudalib(16), MSG)
+raises(lambda: open_cudalib.copy_to_host, MSG)
+raises(lambda: open_cudalib[0], MSG)
+raises(lambda: bool(open_cudalib), MSG)
+raises(lambda: list(open_cudalib), MSG)
+raises(lambda: isinstance(3, Program), "cuda.core.Program is not implemented in cuhost yet (part of NVIDIA "
+                                       "cuda-python's cuda.core that cuhost does not provide)")
+raises(lambda: box(object), "numba.cuda.extending.box is not implemented in cuhost yet")
+raises(lambda: numba.jit(lambda x: x), "numba.jit is not implemented in cuhost yet (cuhost has no base numba CPU "
+                                       "compiler)")
+
+
+@numba.njit
+def host_only(x):
+    return x
+
+
+raises(lambda: host_only(1), "host_only is a numba.njit function: cuhost has no base numba CPU compiler, so it runs "
+                             "only inside kernels")
 assert cuda.float4 is cuda.float32x4 and cuda.int2 is cuda.int32x2  # numba-cuda's C aliases
 
 # Probes by Python machinery see plain attribute errors, not NotImplementedError.
-assert not hasattr(ManagedNDArray, "__wrapped__")
-assert not hasattr(ManagedNDArray, "__cuda_array_interface__")
-assert ManagedNDArray.__name__ == "ManagedNDArray"
-assert "not implemented in cuhost" in repr(ManagedNDArray)
-assert "not implemented in cuhost" in ManagedNDArray.__doc__
+assert not hasattr(open_cudalib, "__wrapped__")
+assert not hasattr(open_cudalib, "__cuda_array_interface__")
+assert open_cudalib.__name__ == "open_cudalib"
+assert "not implemented in cuhost" in repr(open_cudalib)
+assert "not implemented in cuhost" in open_cudalib.__doc__
 
 
 # A class deriving from an unimplemented base is defined; creating one is the use that fails.
@@ -69,12 +78,12 @@ for name in ("jit", "to_device", "compile_ptx", "declare_device", "CUSource", "s
 # Inside a kernel, the compiler's error names the placeholder.
 @cuda.jit
 def k(out):
-    out[0] = ManagedNDArray(0, 0)
+    out[0] = open_cudalib(0, 0)
 
 
 try:
     k[1, 1](np.zeros(1, np.float32))
     raise AssertionError("kernel using a placeholder compiled")
 except cuda.TypingError as e:
-    assert "numba.cuda.cudadrv.devicearray.ManagedNDArray: not implemented in cuhost yet" in str(e), str(e)
+    assert "numba.cuda.cudadrv.libs.open_cudalib: not implemented in cuhost yet" in str(e), str(e)
 print("not implemented ok")

@@ -1,4 +1,4 @@
-# Slicing views, integer indexing, assignment, reshape/ravel/transpose of
+# Slicing views, integer indexing, assignment, reshape/ravel of
 # DeviceNDArray, checked against NumPy on random data.
 # stdout: indexing ok
 import numpy as np
@@ -67,15 +67,16 @@ assert r2.shape == (2, 4, 3)
 rf = c.reshape(4, 6, order="F")
 assert np.array_equal(rf.copy_to_host(), np.arange(24, dtype=np.float32).reshape(4, 6, order="F"))
 assert r.ravel().shape == (24,)
-t = r.T
-assert t.shape == (6, 4) and np.array_equal(t.copy_to_host(), np.arange(24, dtype=np.float32).reshape(4, 6).T)
-assert np.array_equal(r.transpose(1, 0).copy_to_host(), t.copy_to_host())
-flat = t.ravel()  # not C-contiguous: a copy
-assert np.array_equal(flat.copy_to_host(), np.arange(24, dtype=np.float32).reshape(4, 6).T.ravel())
-flat[0] = 100
-assert r[0, 0] == 0
+# (transpose and .T: memory/transpose.py)
+# A flat view of a non-contiguous array would need a copy: refused, as in numba-cuda.
+strided = r[:, ::2]
 try:
-    t.reshape(24)
+    strided.ravel()
+    raise SystemExit("ravel of a non-contiguous view accepted")
+except NotImplementedError as err:
+    assert str(err) == "operation requires copying"
+try:
+    strided.reshape(12)
     raise SystemExit("reshape of a non-contiguous view accepted")
 except NotImplementedError as err:
     assert "non-contiguous" in str(err)
@@ -125,7 +126,7 @@ try:
     dr[:, ::2].view(np.uint64)
     raise SystemExit("view of a strided last axis accepted")
 except ValueError as err:
-    assert "contiguous last axis" in str(err)
+    assert str(err) == "To change to a dtype of a different size, the last axis must be contiguous", err
 st = cuda.stream()
 assert dr.bind(st).stream is st and dr.stream == 0
 sq = cuda.to_device(a[:, :1, 2:3]).squeeze()

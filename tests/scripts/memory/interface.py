@@ -110,7 +110,8 @@ for fn in (cuda.as_cuda_array, _cuhost._array_view_for_test):
 view = _cuhost._array_view_for_test(d)
 assert view["where"] == "device" and view["type"] == "array(float32, 2d, C)" and view["data"] == d.device_pointer
 assert _cuhost._array_view_for_test(v)["type"] == "array(float32, 2d, A)"
-assert _cuhost._array_view_for_test(d.T)["type"] == "array(float32, 2d, F)"
+dT = cuda.cudadrv.devicearray.DeviceNDArray(d.shape[::-1], d.strides[::-1], d.dtype, gpu_data=d.gpu_data)
+assert _cuhost._array_view_for_test(dT)["type"] == "array(float32, 2d, F)"
 assert _cuhost._array_view_for_test(Exporter(owner))["type"] == "array(int32, 2d, C)"
 ro = _cuhost._array_view_for_test(Exporter(owner, data=(owner.device_pointer, True)))
 assert ro["readonly"] is True and ro["type"] == "readonly array(int32, 2d, C)", ro

@@ -61,7 +61,8 @@ assert np.array_equal(hh, r2)
 
 m0 = rng.standard_normal((10, 12))
 m = cuda.to_device(m0)
-add_index[(2, 2), (8, 8)](m.T)
+mT = cuda.cudadrv.devicearray.DeviceNDArray(m.shape[::-1], m.strides[::-1], m.dtype, gpu_data=m.gpu_data)
+add_index[(2, 2), (8, 8)](mT)  # a transposed view (DeviceNDArray.T is a copy, as in numba-cuda)
 expected = m0.copy()
 expected.T[...] += np.arange(12)[:, None] * 100 + np.arange(10)[None, :]
 assert np.array_equal(m.copy_to_host(), expected)

@@ -1,6 +1,6 @@
 # Raw device memory (numba-cuda's Context.memalloc and driver copies) over
 # cuhost's allocations: round trips of random bytes, memset, views with their
-# reference counts, host extents, and the refusals named in NotImplementedError.
+# reference counts, host extents, pinning of host memory and managed memory.
 # backends: cuda
 # stdout: raw memory ok
 import ctypes
@@ -40,13 +40,18 @@ assert driver.host_memory_size(ctypes.c_double(1.0)) == 8
 
 d = cuda.to_device(rng.random((4, 6)))
 assert devicearray.is_contiguous(d) and not devicearray.is_contiguous(d[:, ::2])
-for name, call in (("mempin", lambda: ctx.mempin(src, src.ctypes.data, src.nbytes)),
-                   ("memallocmanaged", lambda: ctx.memallocmanaged(64))):
-    try:
-        call()
-    except NotImplementedError as e:
-        assert name in str(e), e
-    else:
-        raise AssertionError(name)
+# Pinning existing host memory and managed memory.
+pinned = ctx.mempin(src, src.ctypes.data, src.nbytes, mapped=True)
+assert driver.is_device_memory(pinned) and pinned.device_ctypes_pointer.value == src.ctypes.data
+back = np.zeros_like(src)
+driver.device_to_host(back, pinned, src.nbytes)
+assert (back == src).all()
+del pinned
+managed = ctx.memallocmanaged(64)
+view = np.ndarray(16, np.uint32, buffer=managed)
+driver.device_memset(managed, 0x11, 64)
+ctx.synchronize()
+assert (view == 0x11111111).all()
+del view, managed
 ctx.reset()
 print("raw memory ok")

@@ -1,7 +1,8 @@
 # Streams and events on the CPU backend: every factory exists, streams are
-# in-order and synchronous (the default stream's handle is 0, the legacy and
-# per-thread ones 1 and 2 as on a GPU, each cuda.stream() its own number,
-# external ones keep their pointer), events time host work in milliseconds.
+# in-order and synchronous (a created stream's handle is a unique identity,
+# the default stream's 0, the legacy and per-thread ones 1 and 2 as in the
+# driver; external ones keep their pointer), events time host work in
+# milliseconds.
 # backends: cpu
 # stdout: streams ok
 import time
@@ -10,16 +11,19 @@ import numpy as np
 from numba import cuda
 
 s = cuda.stream()
-assert isinstance(s, cuda.Stream) and s.handle not in (0, 1, 2) and int(s) == s.handle
-assert cuda.stream().handle not in (0, 1, 2, s.handle)
+s2 = cuda.stream()
+assert isinstance(s, cuda.Stream) and s.handle not in (0, 1, 2) and int(s) == s.handle and s2.handle != s.handle
+assert s.__cuda_stream__() == (0, s.handle) and not s.external
 s.synchronize()
-for f, handle in ((cuda.default_stream, 0), (cuda.legacy_default_stream, 1), (cuda.per_thread_default_stream, 2)):
+for f, handle, text in ((cuda.default_stream, 0, "<Default CUDA stream"),
+                        (cuda.legacy_default_stream, 1, "<Legacy default CUDA stream"),
+                        (cuda.per_thread_default_stream, 2, "<Per-thread default CUDA stream")):
     t = f()
-    assert isinstance(t, cuda.Stream) and t.handle == handle, f
+    assert isinstance(t, cuda.Stream) and t.handle == handle and repr(t).startswith(text), (f, repr(t))
 ext = cuda.external_stream(0x1234)
 assert ext.handle == 0x1234 and int(ext) == 0x1234
 ext.synchronize()
-assert repr(ext) == "<CUDA external stream 0x1234>", repr(ext)
+assert repr(ext) == "<External CUDA stream 0x1234>", repr(ext) and ext.external
 try:
     cuda.external_stream("abc")
     raise SystemExit("external_stream accepted a str")

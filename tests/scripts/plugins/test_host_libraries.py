@@ -69,6 +69,11 @@ assert ("plugin 'host_setup_fails': host library setup failed for kernel 'k': cu
 # The failure is not remembered as success: the next launch fails the same way.
 assert "returned 7" in launch_error("host_setup_fails")
 
+lib = "%s/host_setup_throws/libhost_setup_throws.so" % here
+msg = launch_error("host_setup_throws")
+assert ("plugin 'host_setup_throws': host library setup failed for kernel 'k': cuhost_plugin_setup() in %s "
+        "threw: device table not initialised" % lib) in msg, msg
+
 from cuhost.plugins import host_probe  # noqa: E402
 
 

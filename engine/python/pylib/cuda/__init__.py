@@ -59,6 +59,9 @@ from . import core, cudadrv, errors, typing, np, utils, args, kernels, cg, rando
 from . import fp16, bf16  # noqa: E402,F401  (half precision device functions)
 from . import vector_types as _vector_types  # noqa: E402
 from .cudadrv import nvvm, runtime  # noqa: E402,F401
+# numba.cuda.devices, .driver and .devicearray are the driver-layer modules
+# (cuhost's device list as dicts stays _cuhost.devices()).
+from .cudadrv import devicearray, devices, driver  # noqa: E402,F401,F811
 from .cudadrv.error import CudaSupportError  # noqa: E402,F401,F811
 from .errors import KernelRuntimeError  # noqa: E402,F401
 from .args import In, Out, InOut  # noqa: E402,F401
@@ -67,8 +70,13 @@ from .misc.special import literal_unroll  # noqa: E402,F401
 from .np.ufunc import vectorize, guvectorize  # noqa: E402,F401
 from .np.numpy_support import from_dtype  # noqa: E402,F401
 
-# cuhost has no base numba: tests that need numba's CPU compiler skip themselves.
-HAS_NUMBA = False
+# The `numba` package inside cuhost (cuhost's own, pylib/numba) is numba's
+# interface for CUDA code: numba.types/errors/extending, and numba.njit, whose
+# functions kernels may call (as numba-cuda compiles @njit functions that
+# kernels call). Code that checks HAS_NUMBA before using them finds them; what
+# needs numba's CPU compiler (calling an njit function on the host) raises
+# NotImplementedError naming it.
+HAS_NUMBA = True
 implementation = "cuhost"
 config_default_cc = config.CUDA_DEFAULT_PTX_CC
 
@@ -82,7 +90,7 @@ from .cudadrv.driver import (  # noqa: E402,F401  (numba-cuda's memory-manager i
 from ._missing import missing as _missing  # noqa: E402
 
 # Device functions cuhost's compiler does not know yet (cache hints, nanosleep).
-_missing(globals(), "ldca ldcg ldcs ldlu ldcv stcg stcs stwb stwt nanosleep cuda_error")
+_missing(globals(), "ldca ldcg ldcs ldlu ldcv stcg stcs stwb stwt nanosleep")
 
 
 def backend():
@@ -96,12 +104,15 @@ def is_available():
 
 
 def detect():
-    """Print the CUDA devices found (or why there are none); True if any."""
+    """Print the devices kernels can run on (or why there are none); True if any.
+    On the CPU backend the one device is the CPU, listed with the reason
+    there is no CUDA GPU."""
     available, reason, _, _ = _cuhost.driver_status()
-    if not available:
-        print("CUDA is not available: %s" % reason)
-        print("cuhost runs kernels on the CPU backend")
-        return False
+    if not available or _cuhost.backend() != "cuda":
+        print("Found 1 CUDA devices")
+        print("id 0    %s    compute capability 9.0 (cuhost CPU backend)" % _cuhost._device_name(0))
+        print("No CUDA GPU is used: %s" % (reason or "the CPU backend was selected"))
+        return True
     devs = _cuhost.devices()
     print("Found %d CUDA devices" % len(devs))
     for d in devs:

@@ -1,8 +1,10 @@
-"""numba.cuda._compat: numba-cuda's version checks of NVIDIA's cuda-python `cuda.core`.
+"""numba.cuda._compat: numba-cuda's version checks of cuda-python's `cuda.core`.
 
-cuhost does not use cuda-python, so there is no cuda.core version to compare.
+cuhost's `cuda.core` (core/_cuda_python.py) follows cuda.core 1.0's API,
+so the checks are answered for that version.
 """
-from ._missing import missing as _missing
+from .core._cuda_python import __version__ as _core_version
 
-_missing(globals(), "CUDA_CORE_VERSION CUDA_CORE_GT_0_6 CUDA_CORE_GE_1_0",
-        " (cuhost does not use NVIDIA cuda-python's cuda.core)")
+CUDA_CORE_VERSION = tuple(int(p) for p in _core_version.split("."))
+CUDA_CORE_GT_0_6 = CUDA_CORE_VERSION >= (0, 6, 0)
+CUDA_CORE_GE_1_0 = CUDA_CORE_VERSION >= (1, 0, 0)

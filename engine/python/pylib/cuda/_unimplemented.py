@@ -28,12 +28,12 @@ _PACKAGES = {
 _MODULES = set("""
     core.analysis core.base core.boxing core.bytecode core.byteflow core.caching core.callconv core.codegen
     core.compiler core.compiler_lock core.compiler_machinery core.consts core.controlflow core.entrypoints
-    core.environment core.event core.funcdesc core.generators core.imputils core.inline_closurecall
+    core.environment core.event core.funcdesc core.generators core.inline_closurecall
     core.interpreter core.ir core.ir_utils core.optional core.options core.postproc core.pythonapi core.registry
     core.removerefctpass core.sigutils core.ssa core.targetconfig core.tracing core.transforms core.typed_passes
     core.typeinfer core.untyped_passes
-    cgutils codegen cudadecl cudaimpl cudamath debuginfo descriptor intrinsics itanium_mangler libdevicedecl
-    libdeviceimpl lowering mathimpl models nvvmutils printimpl stubs target ufuncs
+    codegen cudamath debuginfo descriptor intrinsics itanium_mangler libdevicedecl
+    libdeviceimpl lowering mathimpl nvvmutils printimpl stubs target ufuncs
     flags serialize cuda_paths cache_hints fp8 api_util initialize locks
     cudadrv.drvapi cudadrv.mappings cudadrv.ndarray
     misc.appdirs misc.cffiimpl misc.coverage_support misc.dump_style misc.findlib misc.firstlinefinder misc.gdb_hook

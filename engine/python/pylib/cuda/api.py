@@ -8,6 +8,8 @@ compute capability 9.0 (the GPU target whose kernel language the CPU backend
 implements), the launch limits of such a device, host memory as its memory.
 """
 import contextlib
+import functools
+import threading
 
 import numpy as np
 
@@ -32,19 +34,27 @@ from _cuhost import (  # noqa: F401  (re-exported names)
 
 __all__ = [
     "DeviceNDArray", "Stream", "Event", "to_device", "device_array", "device_array_like", "pinned_array",
-    "pinned_array_like", "pinned", "mapped_array", "mapped", "MappedNDArray", "as_cuda_array", "is_cuda_array",
+    "pinned_array_like", "pinned", "mapped_array", "mapped", "MappedNDArray", "ManagedNDArray", "as_cuda_array", "is_cuda_array",
     "stream", "default_stream",
     "legacy_default_stream", "per_thread_default_stream", "external_stream", "host_stream", "host_array",
     "event", "event_elapsed_time", "synchronize", "gpus", "select_device", "get_current_device",
     "current_context", "close", "list_devices", "Device", "require_context", "is_supported_version",
-    "is_float16_supported", "is_bfloat16_supported", "is_fp8_supported",
+    "is_float16_supported", "is_bfloat16_supported", "is_fp8_supported", "cuda_error",
 ]
 
 
+def _dimension(value):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError("array dimensions must be integers, not %s (%r)" % (type(value).__name__, value))
+    return int(value)
+
+
 def _shape(shape):
-    if isinstance(shape, (int, np.integer)):
+    """A shape (or strides) as a tuple of ints: an int, or a sequence (a
+    NumPy array too) of ints; TypeError for anything else (1.5, "3")."""
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, (bool, np.bool_)):
         return (int(shape),)
-    return tuple(int(s) for s in shape)
+    return tuple(_dimension(s) for s in shape)
 
 
 def _order_of(ary):
@@ -56,9 +66,25 @@ def _order_of(ary):
     return "C"
 
 
+def _like_strides(ary):
+    """Strides of a new contiguous array like `ary`: None when `ary` is
+    contiguous (or 1-d), else its axes laid out in the order of its strides
+    (NumPy's empty_like(order="K"), as numba-cuda does)."""
+    flags = ary.flags
+    if flags["C_CONTIGUOUS"] or flags["F_CONTIGUOUS"] or ary.ndim <= 1:
+        return None
+    strides = [0] * ary.ndim
+    step = ary.dtype.itemsize
+    for axis in sorted(range(ary.ndim), key=lambda a: ary.strides[a]):
+        strides[axis] = step
+        step *= ary.shape[axis]
+    return tuple(strides)
+
+
 def to_device(obj, stream=0, copy=True, to=None):
     """Copy a host array (or anything np.asarray accepts) to a new device array,
     or into `to` when given. Device arrays are returned as they are."""
+    _require_driver()
     if to is not None:
         to.copy_to_device(obj, stream=stream)
         return to
@@ -68,6 +94,8 @@ def to_device(obj, stream=0, copy=True, to=None):
         from .cudadrv.devicearray import auto_device
         return auto_device(obj, stream=stream, copy=copy)[0]
     obj = np.asarray(obj)
+    if obj.size == 0 and all(st >= 0 for st in obj.strides):  # nothing to copy; the host's strides are kept
+        return _cuhost._device_array(obj.shape, obj.dtype, obj.strides, "C", stream)
     if obj.dtype.kind in "mM":  # datetimes have no buffer protocol: their int64 words are copied
         return _cuhost._to_device(obj.view(np.int64), stream, bool(copy)).view(obj.dtype)
     return _cuhost._to_device(obj, stream, bool(copy))
@@ -75,17 +103,20 @@ def to_device(obj, stream=0, copy=True, to=None):
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
     """An uninitialized device array."""
+    _require_driver()
     return _cuhost._device_array(_shape(shape), np.dtype(dtype), None if strides is None else _shape(strides),
                                  order, stream)
 
 
 def device_array_like(ary, stream=0):
-    """An uninitialized device array with the shape, dtype and order of `ary`."""
-    return device_array(ary.shape, ary.dtype, order=_order_of(ary), stream=stream)
+    """An uninitialized device array with the shape, dtype and layout of `ary`
+    (contiguous, its axes in the order of `ary`'s strides)."""
+    return device_array(ary.shape, ary.dtype, strides=_like_strides(ary), order=_order_of(ary), stream=stream)
 
 
 def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
     """A NumPy array in page-locked host memory (plain aligned memory on the CPU)."""
+    _require_driver()
     shape = _shape(shape)
     dtype = np.dtype(dtype)
     count = 1
@@ -100,47 +131,18 @@ def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
 
 
 def pinned_array_like(ary):
-    return pinned_array(ary.shape, ary.dtype, order=_order_of(ary))
+    """A pinned array with the shape, dtype and layout of `ary`."""
+    return pinned_array(ary.shape, ary.dtype, strides=_like_strides(ary), order=_order_of(ary))
 
 
-class MappedNDArray(np.ndarray):
-    """A host NumPy array in page-locked memory that kernels can also use in
-    place: it exports __cuda_array_interface__ (with unified addressing the
-    host pointer is valid on the device)."""
-
-    @property
-    def __cuda_array_interface__(self):
-        return {
-            "shape": self.shape,
-            "strides": None if self.flags["C_CONTIGUOUS"] else self.strides,
-            "data": (self.ctypes.data, not self.flags["WRITEABLE"]),
-            "typestr": self.dtype.str,
-            "version": 3,
-            "stream": None,
-        }
-
-
-def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False, wc=False):
-    """A page-locked host array that is also a device array (zero-copy)."""
-    return pinned_array(shape, dtype, strides, order).view(MappedNDArray)
-
-
-@contextlib.contextmanager
-def mapped(*arrays, **kwargs):
-    """numba's mapped(): yields device views of the host arrays. Pageable
-    NumPy memory is not device-visible on a GPU, so each array is copied in
-    and back around the block instead."""
-    devs = [to_device(a) for a in arrays]
-    try:
-        yield devs[0] if len(devs) == 1 else devs
-    finally:
-        for a, d in zip(arrays, devs):
-            d.copy_to_host(a)
+from ._host_arrays import (  # noqa: E402,F401
+    ManagedNDArray, MappedNDArray, managed_array, mapped, mapped_array, pinned)
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
     """A mapped array with the shape, dtype and order of `ary`."""
-    return mapped_array(ary.shape, ary.dtype, order=_order_of(ary), stream=stream, portable=portable, wc=wc)
+    return mapped_array(ary.shape, ary.dtype, strides=_like_strides(ary), order=_order_of(ary), stream=stream,
+                        portable=portable, wc=wc)
 
 
 class _InterfaceOwner:
@@ -161,249 +163,72 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
     return as_cuda_array(_InterfaceOwner(desc, owner), sync=sync)
 
 
-@contextlib.contextmanager
 def defer_cleanup():
-    """numba's defer_cleanup(): cuhost never queues deallocations (device
-    memory is freed when its last reference goes), so there
-    is nothing to defer."""
-    yield
+    """Defers the release of device memory (the current context's pending
+    deallocations) while the block runs: kernels still running may use
+    memory whose last reference went away."""
+    return current_context().defer_cleanup()
+
+
+def profile_start():
+    """Starts the CUDA profiler's data collection (cuProfilerStart)."""
+    from .cudadrv.driver import profile_start as start
+
+    start()
+
+
+def profile_stop():
+    """Stops the CUDA profiler's data collection (cuProfilerStop)."""
+    from .cudadrv.driver import profile_stop as stop
+
+    stop()
 
 
 @contextlib.contextmanager
-def pinned(*arrays):
-    """numba's pinned(): page-locks host arrays for the block. Copies from
-    pageable memory are correct too, so this is a no-op context."""
-    yield
+def profiling():
+    """Profiles the block (profile_start() on entry, profile_stop() on exit)."""
+    profile_start()
+    try:
+        yield
+    finally:
+        profile_stop()
 
 
-# ---- devices ---------------------------------------------------------------
+# ---- devices and contexts (cudadrv/_contexts.py) ------------------------------
 
-class Device:
-    """A device (numba's Device): id, name, compute_capability and attributes
-    such as MAX_THREADS_PER_BLOCK or MULTIPROCESSOR_COUNT. On the CPU backend
-    device 0 is the CPU."""
-
-    def __init__(self, ordinal):
-        self.id = ordinal
-
-    @property
-    def name(self):
-        return _cuhost._device_name(self.id)
-
-    @property
-    def compute_capability(self):
-        return (_cuhost._device_attribute(self.id, "COMPUTE_CAPABILITY_MAJOR"),
-                _cuhost._device_attribute(self.id, "COMPUTE_CAPABILITY_MINOR"))
-
-    @property
-    def supports_float16(self):
-        return self.compute_capability >= (5, 3)
-
-    @property
-    def supports_bfloat16(self):
-        return self.compute_capability >= (8, 0)
-
-    def __getattr__(self, name):
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return _cuhost._device_attribute(self.id, name)
-
-    def __dir__(self):
-        return sorted(set(object.__dir__(self)) | set(_cuhost._device_attribute_names()))
-
-    def reset(self):
-        synchronize()
-
-    def __enter__(self):
-        self._previous = _cuhost._current_device_id()
-        select_device(self.id)
-        return self
-
-    def __exit__(self, *exc):
-        select_device(self._previous)
-        return False
-
-    def __eq__(self, other):
-        return isinstance(other, Device) and other.id == self.id
-
-    def __hash__(self):
-        return hash(self.id)
-
-    def __repr__(self):
-        return "<CUDA device %d '%s'>" % (self.id, self.name)
+from .cudadrv._contexts import Device, gpus, require_context, close  # noqa: E402,F401
+from .cudadrv._contexts import current_context as _current_context, require_driver as _require_driver  # noqa: E402
+from .cudadrv._contexts import check_switch as _check_switch  # noqa: E402
 
 
-class _Gpus:
-    """cuda.gpus: the devices kernels can run on (the CPU alone on the CPU backend)."""
-
-    def __len__(self):
-        return _cuhost._device_count()
-
-    def __getitem__(self, i):
-        n = len(self)
-        if isinstance(i, slice):
-            return [Device(k) for k in range(n)[i]]
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("device index %d out of range (%d device(s))" % (i, n))
-        return Device(i)
-
-    def __iter__(self):
-        return iter([Device(k) for k in range(len(self))])
-
-    @property
-    def current(self):
-        return get_current_device()
-
-    def __repr__(self):
-        return "<Managed Device list: %d device(s)>" % len(self)
-
-
-gpus = _Gpus()
+def current_context(devnum=None):
+    """The current context (numba's cuda.current_context); see cudadrv._contexts."""
+    return _current_context(devnum)
 
 
 def get_current_device():
     """The device kernels run on (the CPU on the CPU backend)."""
-    return Device(_cuhost._current_device_id())
+    _require_driver()
+    return gpus[_cuhost._current_device_id()]
 
 
 def select_device(device_id):
-    """Make device `device_id` current; returns its Device."""
+    """Make device `device_id` current for the calling thread; returns its Device."""
+    _require_driver()
+    _check_switch(int(device_id))
     _cuhost._select_device(int(device_id))
-    return Device(int(device_id))
+    return gpus[int(device_id)]
 
 
 def list_devices():
     return list(gpus)
 
 
-class _MemoryManager:
-    """The current context's memory manager (numba's NumbaCUDAMemoryManager
-    interface, version 1). cuhost's host owns device memory and frees an
-    allocation as soon as its last reference goes: there is no pending
-    deallocation queue, and external (EMM) plugins cannot replace it."""
+def cuda_error():
+    """Why the driver could not be initialized (None when it was)."""
+    from .cudadrv._contexts import driver
 
-    interface_version = 1
-    initialized = True
-
-    def __init__(self, context):
-        self.context = context
-
-    def initialize(self):
-        pass
-
-    def memalloc(self, size):
-        return self.context.memalloc(size)
-
-    def memhostalloc(self, size, mapped=False, portable=False, wc=False):
-        return self.context.memhostalloc(size, mapped, portable, wc)
-
-    def get_memory_info(self):
-        return self.context.get_memory_info()
-
-    def reset(self):
-        synchronize()
-
-    @contextlib.contextmanager
-    def defer_cleanup(self):
-        yield
-
-    @property
-    def deallocations(self):
-        raise NotImplementedError("Context.memory_manager.deallocations is not implemented in cuhost: device memory "
-                                  "is freed when its last reference goes, with no pending-deallocation queue")
-
-
-class _Context:
-    """The current device's primary context (cuhost shares it with the host)."""
-
-    def __init__(self, device):
-        self.device = device
-        self.memory_manager = _MemoryManager(self)
-
-    @property
-    def handle(self):
-        return None
-
-    def get_memory_info(self):
-        """(free, total) bytes of device memory."""
-        from .cudadrv.driver import MemoryInfo
-
-        return MemoryInfo(*_cuhost._memory_info())
-
-    def synchronize(self):
-        synchronize()
-
-    def reset(self):
-        """numba's Context.reset: waits for outstanding work, then unloads
-        every kernel module (their teardown callbacks run; later launches load
-        them again). Device memory stays with the arrays that own it, and the
-        host keeps the context itself."""
-        synchronize()
-        _cuhost._unload_modules()
-
-    def memalloc(self, size):
-        """`size` bytes of device memory (a driver.MemoryPointer)."""
-        from .cudadrv.driver import _memalloc
-
-        return _memalloc(self, size)
-
-    def memhostalloc(self, size, mapped=False, portable=False, wc=False):
-        """`size` bytes of page-locked host memory (MappedMemory when `mapped`, else PinnedMemory)."""
-        from .cudadrv.driver import _memhostalloc
-
-        return _memhostalloc(self, size, mapped, portable, wc)
-
-    def mempin(self, owner, pointer, size, mapped=False):
-        raise NotImplementedError("Context.mempin is not implemented in cuhost: it cannot page-lock existing host "
-                                  "memory; use Context.memhostalloc or cuda.pinned_array")
-
-    def memallocmanaged(self, size, attach_global=True):
-        raise NotImplementedError("Context.memallocmanaged is not implemented in cuhost: no managed memory")
-
-    def get_default_stream(self):
-        return default_stream()
-
-    def get_legacy_default_stream(self):
-        return legacy_default_stream()
-
-    def get_per_thread_default_stream(self):
-        return per_thread_default_stream()
-
-    def create_stream(self):
-        return stream()
-
-    def create_external_stream(self, ptr):
-        return external_stream(ptr)
-
-    def __eq__(self, other):
-        return isinstance(other, _Context) and other.device == self.device
-
-    def __hash__(self):
-        return hash(self.device)
-
-    def __repr__(self):
-        return "<CUDA context on %r>" % (self.device,)
-
-
-def current_context(devnum=None):
-    if devnum is not None:
-        select_device(devnum)
-    return _Context(get_current_device())
-
-
-def require_context(fn):
-    """numba's decorator: the context is made current on demand here."""
-    return fn
-
-
-def close():
-    """Waits for outstanding work, runs the modules' teardown callbacks and
-    unloads every kernel module (later launches load them again). The host
-    owns the context, so it stays alive."""
-    synchronize()
-    _cuhost._unload_modules()
+    return driver.initialization_error
 
 
 def is_supported_version():
@@ -433,7 +258,30 @@ def is_fp8_supported():
 from ._missing import missing as _missing  # noqa: E402
 
 _missing(globals(), """
-    managed_array open_ipc_array profiling profile_start profile_stop _auto_device
+    _auto_device
 """)
+
+
+@contextlib.contextmanager
+def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
+    """Opens the memory another process shared (its IPC handle's 64 bytes,
+    or a CUipcMemHandle) as a device array of `shape` and `dtype` for the
+    block; `offset` is the array's byte offset into the shared allocation."""
+    from .bindings.driver import CUipcMemHandle
+    from .cudadrv._ipc import IpcHandle
+
+    dtype = np.dtype(dtype)
+    shape = _shape(shape)
+    size = dtype.itemsize
+    for n in shape:
+        size *= n
+    if not isinstance(handle, CUipcMemHandle):
+        handle = CUipcMemHandle(bytes(handle))
+    ipc = IpcHandle(None, handle, size, offset=offset)
+    array = ipc.open_array(current_context(), shape=shape, strides=strides, dtype=dtype)
+    try:
+        yield array
+    finally:
+        ipc.close()
 __all__ += ["from_cuda_array_interface", "managed_array", "open_ipc_array", "mapped_array_like", "defer_cleanup",
             "profiling", "profile_start", "profile_stop"]

@@ -7,7 +7,6 @@
 forms, keyword defaults and turning type spellings into `cuda.types` objects.
 """
 import atexit as _atexit
-import re as _re
 
 import _cuhost
 
@@ -27,21 +26,12 @@ _KNOWN_OPTIONS = ("device", "inline", "forceinline", "fastmath", "debug", "linei
 
 def _to_type(spelling):
     """A cuda.types object for a numba type spelling."""
-    if spelling in ("none", "void"):
-        return _types.void
-    if spelling == "bool":
-        return _types.boolean
-    t = getattr(_types, spelling, None)
-    if isinstance(t, _types.Type):
-        return t
-    array = _ARRAY_SPELLING.match(spelling)
-    if array:
-        readonly, dtype, ndim, layout = array.groups()
-        return _types.Array(_to_type(dtype), int(ndim), layout, readonly=bool(readonly))
-    return _types.Type(spelling)
+    from ._type_spelling import to_type
 
-
-_ARRAY_SPELLING = _re.compile(r"^(readonly )?array\((\w+), (\d+)d, ([CFA])\)$")
+    try:
+        return to_type(spelling)
+    except ValueError:
+        return _types.Type(spelling)
 
 
 def _signatures_from_spellings(spellings):
@@ -49,8 +39,8 @@ def _signatures_from_spellings(spellings):
 
 
 def _is_signature(obj):
-    return isinstance(obj, (str, _types.Signature)) or hasattr(obj, "_cuhost_type") or (
-        isinstance(obj, tuple) and all(hasattr(t, "_cuhost_type") for t in obj))
+    return isinstance(obj, (str, _types.Signature, _types.Type)) or (
+        isinstance(obj, tuple) and all(isinstance(t, _types.Type) for t in obj))
 
 
 def _apply_config_defaults(options):

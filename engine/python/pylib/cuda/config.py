@@ -242,7 +242,19 @@ class _Reloader:
             for name, value in _settings(environ).items():
                 module.__dict__[name] = value  # not through _Config.__setattr__: no mirroring back
             self.old_environ = environ
+            _push_engine_settings()
 
+
+def _push_engine_settings():
+    """Hands the settings the C++ runtime reads to it: the limits of the
+    pending-deallocation queues (CUDA_DEALLOCS_COUNT, CUDA_DEALLOCS_RATIO)."""
+    import _cuhost
+
+    module = _sys.modules[__name__]
+    _cuhost._set_pending_free_limits(int(module.CUDA_DEALLOCS_COUNT), float(module.CUDA_DEALLOCS_RATIO))
+
+
+_ENGINE_SETTINGS = ("CUDA_DEALLOCS_COUNT", "CUDA_DEALLOCS_RATIO")
 
 _env_reloader = _Reloader()
 _env_reloader.update(force=True)
@@ -265,6 +277,8 @@ _ENVIRONMENT_NAMES = {
 class _Config(type(_os)):
     def __setattr__(self, name, value):
         super().__setattr__(name, value)
+        if name in _ENGINE_SETTINGS:
+            _push_engine_settings()
         env = _ENVIRONMENT_NAMES.get(name)
         if env is not None:
             if value:

@@ -69,9 +69,18 @@ class _Overload:
         return self._info()["ptx"]
 
     @property
+    def _type_annotation(self):
+        """numba's type annotation, as far as it is read: the typemap of locals and parameters."""
+        from .compiler import _to_type
+
+        typemap = {name: _to_type(t) for name, t in self._dispatcher._typemap(self.argtypes).items()}
+        return _pytypes.SimpleNamespace(typemap=typemap)
+
+    @property
     def _codelibrary(self):
-        # numba's code library, as far as tests look at it: the files linked in.
-        return _pytypes.SimpleNamespace(_linking_files=list(self._info()["link"]))
+        """numba's code library of the specialization: the files linked in
+        and get_cufunc(), the loaded kernel function."""
+        return _CodeLibrary(self)
 
     @property
     def cooperative(self):
@@ -89,6 +98,52 @@ class _Overload:
 
     def __repr__(self):
         return "<compiled %s%r>" % (self._dispatcher.__name__, self.argtypes)
+
+
+class _CodeLibrary:
+    def __init__(self, overload):
+        self._overload = overload
+
+    @property
+    def _linking_files(self):
+        return list(self._overload._info()["link"])
+
+    def get_cufunc(self):
+        """The kernel's loaded function: its cache configuration and
+        shared-memory carveout can be set (on the CPU backend, which has no
+        cache to configure, the values are checked and kept only)."""
+        ov = self._overload
+        return _KernelFunction(ov._dispatcher._cufunc(ov.argtypes), ov._dispatcher.__name__)
+
+
+class _KernelFunction:
+    """A loaded kernel function (numba's CudaPythonFunction, as far as a
+    compiled kernel's is reachable): cache_config and
+    set_shared_memory_carveout."""
+
+    def __init__(self, handle, name):
+        self.handle = handle
+        self.name = name
+        self.cache_preference = None
+        self.carveout = -1
+
+    def cache_config(self, prefer_equal=False, prefer_cache=False, prefer_shared=False):
+        from .cudadrv import _modules
+
+        self.cache_preference = ("equal" if prefer_equal else "cache" if prefer_cache else
+                                 "shared" if prefer_shared else None)
+        if self.handle is not None:
+            _modules.cache_config_for(self.handle, prefer_equal, prefer_cache, prefer_shared)
+
+    def set_shared_memory_carveout(self, carveout):
+        from .cudadrv import _modules
+
+        self.carveout = _modules.check_carveout(carveout)
+        if self.handle is not None:
+            _modules.set_carveout_for(self.handle, self.carveout)
+
+    def __repr__(self):
+        return "<CUDA function %s>" % self.name
 
 
 class CUDADispatcher(_cuhost.Dispatcher):

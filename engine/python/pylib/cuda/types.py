@@ -1,77 +1,313 @@
-"""numba-style type objects for signatures and casts.
+"""numba-style type objects: signatures, casts, and the type hierarchy that
+typing functions of the extension API inspect.
 
 Each object carries its canonical numba spelling in ``_cuhost_type`` (e.g.
 ``"float32"``, ``"array(float32, 1d, C)"``); the C++ engine parses that
 spelling, so the engine stays the single authority on types. Calling a type
 with types builds a signature; calling it with a value casts on the host
 (``float32(1.5)`` gives ``numpy.float32(1.5)``), as numba does.
+
+The classes follow numba's hierarchy (``Number``, ``Integer``, ``Float``,
+``Literal``, ``Array``, ``BaseTuple``, ...) so that typing functions written
+for numba (``isinstance(x, types.Integer)``) work unchanged. A ``Type``
+subclass defined outside cuhost is an extension type: its spelling is the
+one cuda.extending registers with the engine together with its data model.
 """
+import os as _os
+import sys as _sys
+
 import numpy as _np
 
 __all__ = []
 
+_PACKAGE_DIR = _os.path.dirname(_os.path.abspath(__file__)) + _os.sep
+
 
 class Type:
     """A type, named by its numba spelling (numba's Type(name): str(t) is the name)."""
-    __slots__ = ("_cuhost_type",)
+
+    mutable = False
+    reflected = False
+    _cuhost_extension = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # Classes defined in cuhost's own package (its files, not every module
+        # named cuda.*: numba.cuda.tests is cuda.tests too) spell themselves;
+        # any other subclass is a user's extension type (_ext/typeinfo.py).
+        module = _sys.modules.get(cls.__module__)
+        path = _os.path.abspath(getattr(module, "__file__", None) or "")
+        cls._cuhost_extension = not path.startswith(_PACKAGE_DIR)
 
     def __init__(self, name):
-        self._cuhost_type = name
+        self.name = name
 
     @property
-    def name(self):
-        return self._cuhost_type
+    def key(self):
+        return self.name
+
+    @property
+    def _cuhost_type(self):
+        """The spelling the engine parses (an extension type is registered with it first)."""
+        return self._spell(True)
+
+    def _spell(self, strict):
+        # strict=False never fails: an extension type without a data model
+        # gets a placeholder spelling (equality and hashing use it).
+        if type(self)._cuhost_extension:
+            from ._ext.typeinfo import spelling_of
+
+            return spelling_of(self, strict)
+        return self.name
+
+    @property
+    def mangling_args(self):
+        return self.name, ()
 
     def __repr__(self):
-        return self._cuhost_type
+        return self.name
 
-    __str__ = __repr__
+    def __str__(self):
+        return self.name
 
     def __eq__(self, other):
-        return isinstance(other, Type) and other._cuhost_type == self._cuhost_type
+        if not isinstance(other, Type):
+            return NotImplemented
+        if type(self)._cuhost_extension or type(other)._cuhost_extension:
+            return self.__class__ is other.__class__ and self.key == other.key
+        # cuhost's own types are equal when their spellings are.
+        return other._spell(False) == self._spell(False)
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
 
     def __hash__(self):
-        return hash(self._cuhost_type)
+        if type(self)._cuhost_extension:
+            return hash(self.key)
+        return hash(self._spell(False))
+
+    def is_precise(self):
+        return True
+
+    def unify(self, typingctx, other):
+        return None
+
+    def can_convert_to(self, typingctx, other):
+        return None
+
+    def can_convert_from(self, typingctx, other):
+        return None
+
+    def augment(self, other):
+        return None
+
+    @property
+    def is_internal(self):
+        return not type(self)._cuhost_extension
 
     def __call__(self, *args):
         if all(isinstance(a, Type) for a in args):
             return Signature(self, args)
-        if len(args) == 1 and isinstance(self, Scalar):
-            return _np.dtype(self._numpy).type(args[0])
+        if len(args) == 1:
+            return self.cast_python_value(args[0])
         raise TypeError("invalid signature: %r(%s)" % (self, ", ".join(map(repr, args))))
+
+    def cast_python_value(self, value):
+        raise TypeError("invalid signature: %r(%r)" % (self, value))
+
+    def __getitem__(self, index):
+        """T[:], T[:, ::1], T[::1, :] -> array types of T."""
+        return _array_type_of(self, index)
+
+
+class Dummy(Type):
+    """A type with no meaningful run-time representation."""
+
+
+class Opaque(Dummy):
+    """A type whose values are opaque pointers."""
+
+
+class Hashable(Type):
+    pass
+
+
+class Callable(Type):
+    pass
 
 
 class Scalar(Type):
-    __slots__ = ("_numpy",)
+    """A scalar with a NumPy dtype (numbers and booleans)."""
 
     def __init__(self, spelling, numpy_name):
         super().__init__(spelling)
         self._numpy = numpy_name
 
-    def __getitem__(self, index):
-        """float32[:], float32[:, ::1], float32[::1, :] -> array types."""
-        return _array_type_of(self, index)
+    def cast_python_value(self, value):
+        return _np.dtype(self._numpy).type(value)
 
     @property
     def bitwidth(self):
         return _np.dtype(self._numpy).itemsize * 8
 
 
+class Boolean(Scalar, Hashable):
+    def __init__(self, name="bool"):
+        super().__init__(name, "bool_")
+
+
+class Number(Scalar, Hashable):
+    pass
+
+
+class Integer(Number):
+    def __init__(self, name, bitwidth=None, signed=None):
+        super().__init__(name, name)
+        if bitwidth is not None and bitwidth != self.bitwidth:
+            raise ValueError("%s is %d bits wide, not %d" % (name, self.bitwidth, bitwidth))
+
+    @property
+    def signed(self):
+        return self._numpy.startswith("int")
+
+
+class Float(Number):
+    pass
+
+
+class Complex(Number):
+    @property
+    def underlying_float(self):
+        return float32 if self.name == "complex64" else float64
+
+
 def _array_type_of(dtype, index):
-    """dtype[:], dtype[:, ::1], dtype[::1, :] -> array types."""
+    """dtype[:], dtype[:, ::1], dtype[::1, :] -> array types (numba's rules)."""
     if not isinstance(index, tuple):
         index = (index,)
-    if not all(isinstance(s, slice) for s in index):
-        raise TypeError("array types are written with slices, e.g. float32[:, ::1]")
+    if not all(isinstance(s, slice) and s.start is None and s.stop is None for s in index):
+        raise KeyError("Can only index numba types with slices with no start or stop, got %r." % (index,))
     ndim = len(index)
-    layout = "A"
-    if index[-1].step == 1 and all(s.step is None for s in index[:-1]):
-        layout = "C"
-    elif index[0].step == 1 and all(s.step is None for s in index[1:]) and ndim > 1:
+    if index[0].step == 1 and ndim > 1:
         layout = "F"
-    elif ndim == 1 and index[0].step == 1:
+    elif index[-1].step == 1:
         layout = "C"
+    else:
+        layout = "A"
     return Array(dtype, ndim, layout)
+
+
+def _spell(t, strict):
+    """The engine spelling of a type object (or of a spelling string)."""
+    return t._spell(strict) if isinstance(t, Type) else str(t)
+
+
+class Literal(Type):
+    """A compile-time constant argument (numba's Literal[T](value))."""
+
+    def __init__(self, value):
+        self._literal_value = value
+        super().__init__("Literal[%s](%r)" % (type(value).__name__, value))
+
+    @property
+    def literal_value(self):
+        return self._literal_value
+
+    @property
+    def literal_type(self):
+        return _literal_type(self._literal_value)
+
+    def _spell(self, strict):
+        return self.literal_type._spell(strict)
+
+    @property
+    def key(self):
+        return (type(self._literal_value), self._literal_value)
+
+    def __eq__(self, other):
+        return isinstance(other, Literal) and type(self) is type(other) and self.key == other.key
+
+    def __hash__(self):
+        return hash(self.key)
+
+
+class IntegerLiteral(Literal, Integer):
+    def __init__(self, value):
+        Literal.__init__(self, value)
+        self._numpy = "int64"
+        self.name = "Literal[int](%d)" % value
+
+
+class BooleanLiteral(Literal, Boolean):
+    def __init__(self, value):
+        Literal.__init__(self, value)
+        self._numpy = "bool_"
+        self.name = "Literal[bool](%s)" % value
+
+
+class StringLiteral(Literal, Dummy):
+    pass
+
+
+def _literal_type(value):
+    if isinstance(value, bool):
+        return boolean
+    if isinstance(value, int):
+        return int64 if -2**63 <= value < 2**63 else uint64
+    if isinstance(value, float):
+        return float64
+    if isinstance(value, complex):
+        return complex128
+    if isinstance(value, str):
+        return Type("unicode_type")
+    if isinstance(value, tuple):
+        return Tuple([_literal_type(v) for v in value])
+    raise TypeError("no literal type for %r" % (value,))
+
+
+def literal(value):
+    """The Literal type of a constant (numba.types.literal)."""
+    if isinstance(value, bool):
+        return BooleanLiteral(value)
+    if isinstance(value, int):
+        return IntegerLiteral(value)
+    if isinstance(value, str):
+        return StringLiteral(value)
+    raise TypeError("%r has no literal type in cuhost" % (value,))
+
+
+def unliteral(t):
+    """The type of a Literal's value; any other type unchanged."""
+    return t.literal_type if isinstance(t, Literal) else t
+
+
+def maybe_literal(value):
+    try:
+        return literal(value)
+    except TypeError:
+        return None
+
+
+class NoneType(Opaque):
+    def __init__(self, name="none"):
+        super().__init__(name)
+
+
+class Omitted(Opaque):
+    """An argument left out, so its default value is used."""
+
+    def __init__(self, value):
+        self._value = value
+        super().__init__("omitted(default=%r)" % (value,))
+
+    @property
+    def value(self):
+        return self._value
+
+    @property
+    def key(self):
+        return type(self._value), id(self._value)
 
 
 class Record(Type):
@@ -81,7 +317,6 @@ class Record(Type):
     arrays, alignment) and names it in numba's spelling; this object carries
     that spelling and the dtype. Build one with numpy_support.from_dtype.
     """
-    __slots__ = ("dtype",)
 
     def __init__(self, spelling, dtype):
         super().__init__(spelling)
@@ -121,65 +356,121 @@ class Record(Type):
     def typeof(self, key):
         return self.fields[key][0]
 
-    def __getitem__(self, index):
-        return _array_type_of(self, index)
-
 
 class NestedArray(Type):
     """An array field of a record (numba's NestedArray): element type and fixed shape."""
-    __slots__ = ("dtype", "shape")
 
     def __init__(self, dtype, shape):
         self.dtype, self.shape = dtype, tuple(shape)
         dims = ", ".join(str(n) for n in self.shape) + ("," if len(self.shape) == 1 else "")
         super().__init__("nestedarray(%s, (%s))" % (dtype, dims))
 
+    def _spell(self, strict):
+        dims = ", ".join(str(n) for n in self.shape) + ("," if len(self.shape) == 1 else "")
+        return "nestedarray(%s, (%s))" % (_spell(self.dtype, strict), dims)
+
     @property
     def ndim(self):
         return len(self.shape)
 
 
-class Array(Type):
-    __slots__ = ("dtype", "ndim", "layout")
+class Buffer(Type):
+    pass
 
-    def __init__(self, dtype, ndim, layout, readonly=False):
+
+class Array(Buffer):
+    """array(dtype, ndim, layout) (numba's Array)."""
+
+    def __init__(self, dtype, ndim, layout, readonly=False, name=None, aligned=True):
+        if isinstance(layout, str) and layout not in ("C", "F", "A"):
+            raise ValueError("invalid array layout %r" % (layout,))
+        self.dtype, self.ndim, self.layout = dtype, ndim, layout
+        self.mutable = not readonly
+        self.aligned = aligned
         ro = "readonly " if readonly else ""
         super().__init__("%sarray(%s, %dd, %s)" % (ro, dtype, ndim, layout))
-        self.dtype, self.ndim, self.layout = dtype, ndim, layout
+
+    def _spell(self, strict):
+        return "%sarray(%s, %dd, %s)" % ("" if self.mutable else "readonly ", _spell(self.dtype, strict),
+                                         self.ndim, self.layout)
+
+    @property
+    def readonly(self):
+        return not self.mutable
+
+    def copy(self, dtype=None, ndim=None, layout=None, readonly=None):
+        return Array(self.dtype if dtype is None else dtype, self.ndim if ndim is None else ndim,
+                     self.layout if layout is None else layout, self.readonly if readonly is None else readonly)
+
+    @property
+    def is_c_contig(self):
+        return self.layout == "C" or (self.ndim <= 1 and self.layout in "CF")
+
+    @property
+    def is_f_contig(self):
+        return self.layout == "F" or (self.ndim <= 1 and self.layout in "CF")
 
 
 class Signature:
-    __slots__ = ("return_type", "args")
+    """return_type(args...) (numba's typing.Signature)."""
 
-    def __init__(self, return_type, args):
+    def __init__(self, return_type, args, recvr=None, pysig=None):
         self.return_type = return_type
         self.args = tuple(args)
+        self.recvr = recvr
+        self.pysig = pysig
 
     @property
     def _cuhost_type(self):
-        return "%s(%s)" % (self.return_type, ", ".join(str(a) for a in self.args))
+        return "%s(%s)" % (_spell(self.return_type, True), ", ".join(_spell(a, True) for a in self.args))
+
+    def replace(self, **kwargs):
+        out = Signature(self.return_type, self.args, self.recvr, self.pysig)
+        for k, v in kwargs.items():
+            setattr(out, k, tuple(v) if k == "args" else v)
+        return out
+
+    def as_function(self):
+        return Signature(self.return_type, ((self.recvr,) if self.recvr else ()) + self.args)
 
     def __repr__(self):
-        return self._cuhost_type
+        return "%s(%s)" % (self.return_type, ", ".join(str(a) for a in self.args))
+
+    __str__ = __repr__
 
     def __eq__(self, other):
-        return isinstance(other, Signature) and other._cuhost_type == self._cuhost_type
+        return (isinstance(other, Signature) and other.return_type == self.return_type
+                and other.args == self.args)
 
     def __hash__(self):
-        return hash(self._cuhost_type)
+        return hash((self.return_type, self.args))
 
 
-def CPointer(dtype):
-    return Type("CPointer(%s)" % dtype)
+class CPointer(Type):
+    """CPointer(dtype): a raw pointer (ffi.from_buffer, C-ABI parameters)."""
+
+    def __init__(self, dtype, addrspace=None):
+        self.dtype = dtype
+        self.addrspace = addrspace
+        super().__init__("CPointer(%s)" % (dtype,))
+
+    def _spell(self, strict):
+        return "CPointer(%s)" % _spell(self.dtype, strict)
 
 
-def Optional(t):
-    return Type("OptionalType(%s)" % t)
+class Optional(Type):
+    """OptionalType(T): a T or None."""
+
+    def __init__(self, typ):
+        self.type = typ
+        super().__init__("OptionalType(%s)" % (typ,))
+
+    def _spell(self, strict):
+        return "OptionalType(%s)" % _spell(self.type, strict)
 
 
 class BaseTuple(Type):
     """A tuple type: iterable over its element types, as numba's."""
-    __slots__ = ("types",)
 
     def __iter__(self):
         return iter(self.types)
@@ -190,20 +481,29 @@ class BaseTuple(Type):
     def __getitem__(self, i):
         return self.types[i]
 
+    @property
+    def count(self):
+        return len(self.types)
+
 
 class UniTuple(BaseTuple):
     """UniTuple(dtype, count): a tuple of `count` elements of one type."""
-    __slots__ = ("dtype", "count")
 
     def __init__(self, dtype, count):
         super().__init__("UniTuple(%s x %d)" % (dtype, count))
-        self.dtype, self.count = dtype, count
+        self.dtype = dtype
         self.types = (dtype,) * count
+
+    @property
+    def count(self):
+        return len(self.types)
+
+    def _spell(self, strict):
+        return "UniTuple(%s x %d)" % (_spell(self.dtype, strict), len(self.types))
 
 
 class Tuple(BaseTuple):
     """Tuple(types): a tuple of mixed element types (a UniTuple when they agree, as numba)."""
-    __slots__ = ()
 
     def __new__(cls, types):
         types = tuple(types)
@@ -216,17 +516,68 @@ class Tuple(BaseTuple):
         super().__init__("Tuple(%s)" % ", ".join(str(t) for t in types))
         self.types = types
 
+    def _spell(self, strict):
+        return "Tuple(%s)" % ", ".join(_spell(t, strict) for t in self.types)
 
-_scalars = {
-    "boolean": "bool_", "bool_": "bool_",
-    "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
-    "uint8": "uint8", "uint16": "uint16", "uint32": "uint32", "uint64": "uint64",
-    "float32": "float32", "float64": "float64",
-    "complex64": "complex64", "complex128": "complex128",
-}
-for _name, _np_name in _scalars.items():
-    globals()[_name] = Scalar("bool" if _np_name == "bool_" else _name, _np_name)
+
+class NumberClass(Callable):
+    """A scalar type used as a value (np.float32 inside a kernel)."""
+
+    def __init__(self, instance_type):
+        self.instance_type = instance_type
+        super().__init__("class(%s)" % (instance_type,))
+
+
+class TypeRef(Dummy):
+    """A type used as a value (numba's TypeRef)."""
+
+    def __init__(self, instance_type):
+        self.instance_type = instance_type
+        super().__init__("typeref[%s]" % (instance_type,))
+
+
+class Function(Callable, Opaque):
+    """A function value (numba's Function type over a typing template)."""
+
+    def __init__(self, template):
+        self.templates = (template,)
+        self.typing_key = getattr(template, "key", template)
+        super().__init__("Function(%s)" % (self.typing_key,))
+
+
+class Phantom(Dummy):
+    pass
+
+
+class VarArg(Type):
+    """Any number of trailing arguments of `dtype` (lowering registrations)."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+        super().__init__("*%s" % (dtype,))
+
+
+class BoundFunction(Callable, Opaque):
+    """A method bound to a value (numba's BoundFunction over a method template)."""
+
+    def __init__(self, template, this):
+        self.template = template
+        self.this = this
+        super().__init__("BoundFunction(%s for %s)" % (getattr(template, "key", template), this))
+
+
+_scalar_classes = {"bool": Boolean, "int": Integer, "uint": Integer, "float": Float, "complex": Complex}
+_scalars = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+            "float32", "float64", "complex64", "complex128")
+for _name in _scalars:
+    if _name == "bool":
+        globals()["boolean"] = Boolean("bool")
+        continue
+    _cls = _scalar_classes[_name.rstrip("0123456789")]
+    globals()[_name] = _cls(_name) if _cls is Integer else _cls(_name, _name)
     __all__.append(_name)
+bool_ = boolean
+__all__ += ["boolean", "bool_"]
 
 b1 = boolean
 i1, i2, i4, i8 = int8, int16, int32, int64
@@ -240,8 +591,9 @@ float_ = float32
 double = float64
 intc = int32
 uintc = uint32
-void = Type("none")
-none = void
+none = NoneType("none")
+void = none
+Any = Phantom("any")
 __all__ += ["b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "c8", "c16",
             "intp", "uintp", "byte", "float_", "double", "intc", "uintc", "void", "none",
             "CPointer", "Optional", "UniTuple", "Tuple", "Type", "Array", "Signature", "Record", "NestedArray"]
@@ -265,31 +617,27 @@ __all__ += ["char", "uchar", "short", "ushort", "int_", "long_", "longlong", "ui
 from ._missing import missing as _missing  # noqa: E402
 
 _missing(globals(), """
-    float16 f2 bfloat16 NoneType Number Integer Float Complex Boolean Literal IntegerLiteral StringLiteral
-    BooleanLiteral IntEnumMember EnumMember NPDatetime NPTimedelta List Set ListType DictType NamedTuple
-    NamedUniTuple Omitted Dummy Opaque Dispatcher ExternalFunction Function FunctionType Buffer Bytes
+    IntEnumMember EnumMember NPDatetime NPTimedelta List Set ListType DictType NamedTuple
+    NamedUniTuple Dispatcher ExternalFunction FunctionType Bytes
     range_iter32_type range_iter64_type range_state32_type range_state64_type slice2_type slice3_type
-    voidptr pyobject unicode_type string undefined ffi_forced_object
+    pyobject unicode_type string undefined ffi_forced_object voidptr
 """)
 
 # Half precision (engine/sema/typing/half.cpp): IEEE float16 and bfloat16.
-float16 = Scalar("float16", "float16")
+float16 = Float("float16", "float16")
 f2 = half = float16
 
 
-class _BFloat16(Scalar):
+class _BFloat16(Float):
     """bfloat16: NumPy has no such dtype; host-side casts use ml_dtypes' when installed."""
-    __slots__ = ()
 
-    def __call__(self, *args):
-        if args and not all(isinstance(a, Type) for a in args) and len(args) == 1:
-            try:
-                import ml_dtypes
-            except ImportError:
-                raise NotImplementedError("bfloat16(x) on the host needs the ml_dtypes package "
-                                          "(inside kernels it needs nothing)") from None
-            return ml_dtypes.bfloat16(args[0])
-        return super().__call__(*args)
+    def cast_python_value(self, value):
+        try:
+            import ml_dtypes
+        except ImportError:
+            raise NotImplementedError("bfloat16(x) on the host needs the ml_dtypes package "
+                                      "(inside kernels it needs nothing)") from None
+        return ml_dtypes.bfloat16(value)
 
     @property
     def bitwidth(self):

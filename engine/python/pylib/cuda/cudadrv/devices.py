@@ -1,10 +1,12 @@
 """numba.cuda.cudadrv.devices: the device list and the current context."""
-from ..api import current_context as get_context, gpus, require_context  # noqa: F401
+from ._contexts import current_context as get_context, gpus, require_context  # noqa: F401
 
 
 def reset():
-    """numba's devices.reset: every context's kernel modules are unloaded
-    (after outstanding work finishes); the host keeps the contexts."""
-    from ..api import close
+    """numba's devices.reset: releases every context's resources (modules,
+    pending deallocations, the memory manager's) after outstanding work
+    finishes, and leaves this thread with no current context; the host keeps
+    the contexts."""
+    from ._contexts import close
 
     close()

@@ -15,6 +15,30 @@ NvrtcError = _cuhost.NvrtcError
 NvrtcCompilationError = _cuhost.NvrtcError
 
 
+# numba-cuda's CudaAPIError(code, msg): `code` (a CUresult) and `msg`, shown
+# as "[code] msg". cuhost raises it with one argument (the message naming the
+# driver function and the error), which is then `msg`, with no code.
+def _api_error_code(self):
+    return self.args[0] if len(self.args) == 2 else None
+
+
+def _api_error_msg(self):
+    if len(self.args) == 2:
+        return self.args[1]
+    return self.args[0] if self.args else ""
+
+
+def _api_error_str(self):
+    if len(self.args) == 2:
+        return "[%s] %s" % self.args
+    return Exception.__str__(self)
+
+
+_cuhost.CudaAPIError.code = property(_api_error_code)
+_cuhost.CudaAPIError.msg = property(_api_error_msg)
+_cuhost.CudaAPIError.__str__ = _api_error_str
+
+
 class CudaRuntimeError(Exception):
     pass
 

@@ -16,11 +16,20 @@ FROM_DTYPE = {_np.dtype(t._numpy): t for t in (
     _types.uint32, _types.uint64, _types.float16, _types.float32, _types.float64, _types.complex64, _types.complex128)}
 
 
+# Record types made so far, by spelling (spellings the engine hands back find their dtype here).
+_RECORDS = {}
+
+
+def _record_by_spelling(spelling):
+    return _RECORDS.get(spelling)
+
+
 def from_dtype(dtype):
     """The numba scalar type of a NumPy dtype (or anything np.dtype accepts)."""
     dt = _np.dtype(dtype)
     if dt.names is not None:
-        return _types.Record._from_dtype(dt)
+        rec = _types.Record._from_dtype(dt)
+        return _RECORDS.setdefault(rec.name, rec)
     if dt.subdtype is not None:
         base, shape = dt.subdtype
         return _types.NestedArray(from_dtype(base), shape)

@@ -4,10 +4,9 @@ cuhost's engine decides (the same rule the launcher uses,
 engine/python/typeof.cpp); this module turns its answer into a type object.
 """
 import enum as _enum
+import functools as _functools
 
 import _cuhost
-
-from .._missing import missing as _missing
 
 
 class Purpose(_enum.Enum):
@@ -16,10 +15,28 @@ class Purpose(_enum.Enum):
     constant = 2
 
 
+class _Context:
+    """What typeof_impl functions get as `c`."""
+
+    def __init__(self, purpose):
+        self.purpose = purpose
+
+
+@_functools.singledispatch
+def typeof_impl(val, c):
+    """The type of `val` for the extension API: register a class's typing
+    with ``@typeof_impl.register(MyClass)``; None defers to cuhost's own rules."""
+    return None
+
+
 def typeof(val, purpose=Purpose.argument):
     """The numba type of `val` (ValueError when it has none)."""
     from ..compiler import _to_type
 
+    if typeof_impl.dispatch(type(val)) is not typeof_impl.dispatch(object):
+        t = typeof_impl(val, _Context(purpose))
+        if t is not None:
+            return t
     spelling = _cuhost._typeof(val)
     if spelling is None:
         raise ValueError("Cannot determine Numba type of %r" % (type(val),))
@@ -42,5 +59,3 @@ def _record_type(val, spelling):
     ndim, layout = spelling[:-1].rsplit(", ", 2)[1:]
     return _types.Array(rec, int(ndim[:-1]), layout, readonly=spelling.startswith("readonly"))
 
-
-_missing(globals(), "typeof_impl")

@@ -19,7 +19,7 @@ def _check_target(target, what, host_ok=False):
         return
     if target in _CPU_TARGETS:
         raise NotImplementedError("%s(target=%r) needs numba's CPU compiler, which cuhost does not have "
-                                  "(numba.cuda.HAS_NUMBA is False); use target='cuda'" % (what, target))
+                                  "(there is no base numba CPU compiler); use target='cuda'" % (what, target))
     raise ValueError("Unsupported target: %s" % (target,))
 
 

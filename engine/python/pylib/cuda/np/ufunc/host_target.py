@@ -1,7 +1,6 @@
 """numba.vectorize(target="cpu" / "parallel"): ufuncs run by NumPy on the host.
 
-cuhost has no CPU compiler for numba's host targets (numba.cuda.HAS_NUMBA is
-False). A host ufunc therefore applies the Python function element by
+cuhost has no CPU compiler for numba's host targets. A host ufunc therefore applies the Python function element by
 element through NumPy (numpy.vectorize), with numba's loop selection: the
 declared signatures fix the output dtype of each loop (the inputs cast to
 the first loop they reach safely, scalars within their kind), and a ufunc

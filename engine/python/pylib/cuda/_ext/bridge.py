@@ -1,0 +1,87 @@
+"""What the engine calls (engine/python/extension_api.cpp), with the GIL held,
+while it types a kernel.
+
+Types arrive as spellings and literal arguments as 1-tuples of their values
+(None for non-literal arguments); the answers are the tuples the engine
+reads (see extension_api.cpp). Answers are cached per call shape, so typing
+a kernel to its fixed point runs each typing function and code generation
+callback once.
+"""
+from .. import types
+from .._type_spelling import to_type
+from . import codegen, registry, resolve
+
+_cache = {}
+_generation = [registry.generation]
+
+
+def extension_name(obj):
+    """How messages name `obj` when the extension API types its calls; None when it does not."""
+    if not registry.candidates_of(obj):
+        return None
+    return repr(obj)
+
+
+def _spell(t):
+    return types._spell(t, True)
+
+
+def _answer(impl):
+    if isinstance(impl, resolve.DeviceImpl):
+        return ("device", impl.dispatcher, impl.binding)
+    if isinstance(impl, resolve.CodegenImpl):
+        ir_text, entry, internal = codegen.run(impl.impl, impl.sig, impl.style, impl.name, impl.attr)
+        return ("codegen", _spell(impl.sig.return_type), tuple(_spell(a) for a in impl.sig.args), impl.order,
+                ir_text, entry, internal)
+    if isinstance(impl, resolve.MemberImpl):
+        return ("member", impl.index, _spell(impl.type))
+    if isinstance(impl, resolve.MethodImpl):
+        return ("method",)
+    raise AssertionError("unexpected implementation %r" % (impl,))
+
+
+def _call_args(arg_spellings, keywords, literals):
+    return resolve.CallArgs([to_type(s) for s in arg_spellings], keywords, literals)
+
+
+def _cached(key, compute):
+    if _generation[0] != registry.generation:
+        _cache.clear()
+        _generation[0] = registry.generation
+    try:
+        hit = _cache[key]
+    except TypeError:  # an unhashable literal
+        return compute()
+    except KeyError:
+        hit = _cache[key] = compute()
+    return hit
+
+
+def resolve_call(obj, arg_spellings, keywords, literals):
+    key = ("call", id(obj), arg_spellings, keywords, literals)
+    return _cached(key, lambda: _answer(resolve.resolve_call(obj, _call_args(arg_spellings, keywords, literals))))
+
+
+def resolve_attribute(base_spelling, attr):
+    key = ("attr", base_spelling, attr)
+
+    def compute():
+        impl = resolve.resolve_attribute(to_type(base_spelling), attr)
+        return None if impl is None else _answer(impl)
+
+    return _cached(key, compute)
+
+
+def resolve_method(receiver_spelling, name, arg_spellings, keywords, literals):
+    key = ("method", receiver_spelling, name, arg_spellings, keywords, literals)
+
+    def compute():
+        call = _call_args(arg_spellings, keywords, literals)
+        return _answer(resolve.resolve_method(to_type(receiver_spelling), name, call))
+
+    return _cached(key, compute)
+
+
+def forget():
+    """Drops cached answers (registrations changed)."""
+    _cache.clear()

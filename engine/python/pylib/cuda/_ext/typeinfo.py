@@ -1,0 +1,97 @@
+"""Extension types as engine types.
+
+A ``types.Type`` subclass defined outside cuhost is registered with the
+engine the first time its spelling is needed (a signature, a dtype, a typing
+function's result): its data model (models.py) becomes the engine's layout
+of its values, and it gets a spelling unique in this process. The spelling is
+the type's name when that is free and names no type of cuhost's own, else
+the name with "#<n>" appended; the engine prints it in messages and hands it
+back to Python, where spelling_at() finds the type object again.
+"""
+import _cuhost
+
+from .. import types as _types
+
+_by_type = {}       # type object -> spelling
+_by_spelling = {}   # spelling -> type object
+_taken = set()
+
+
+def _builtin_name(name):
+    from .._type_spelling import to_type
+
+    try:
+        t = to_type(name)
+    except ValueError:
+        return False
+    return not type(t)._cuhost_extension and type(t) is not _types.Type
+
+
+def _unique_spelling(name):
+    name = " ".join(str(name).split()) or "extension"
+    spelling = name
+    n = 1
+    while spelling in _taken or _builtin_name(spelling):
+        n += 1
+        spelling = "%s#%d" % (name, n)
+    return spelling
+
+
+def _describe(ty, model):
+    """(model kind, member names, member spellings, llvm text, size, align) for the engine."""
+    from ..models import OpaqueModel, StructModel
+    from .llvm_types import abi_size_align
+
+    value_type = model.get_value_type()
+    size, align = abi_size_align(model.get_data_type())
+    if isinstance(model, StructModel):
+        names = tuple(model._fields)
+        members = tuple(_types._spell(t, True) for t in model._members_types)
+        return "struct", names, members, str(value_type), size, align
+    if isinstance(model, OpaqueModel):
+        return "opaque", (), (), str(value_type), size, align
+    return "primitive", (), (), str(value_type), size, align
+
+
+def spelling_of(ty, strict=True):
+    """The engine spelling of extension type `ty` (registering it first)."""
+    try:
+        return _by_type[ty]
+    except KeyError:
+        pass
+    from ..models import default_manager
+
+    try:
+        model = default_manager.lookup(ty)
+    except NotImplementedError:
+        if strict:
+            raise
+        return "<%s without a data model>" % (ty.name,)
+    spelling = _unique_spelling(ty.name)
+    _taken.add(spelling)
+    try:
+        kind, names, members, llvm_text, size, align = _describe(ty, model)
+        _cuhost._register_extension_type(spelling, kind, names, members, llvm_text, size, align)
+    except Exception:
+        _taken.discard(spelling)
+        if strict:
+            raise
+        return "<%s without a data model>" % (ty.name,)
+    _by_type[ty] = spelling
+    _by_spelling[spelling] = ty
+    return spelling
+
+
+def spelling_at(text, pos):
+    """(spelling, type) of the longest registered spelling at text[pos], or None."""
+    best = None
+    for spelling, ty in _by_spelling.items():
+        if text.startswith(spelling, pos) and (best is None or len(spelling) > len(best[0])):
+            end = pos + len(spelling)
+            if end == len(text) or text[end] in " ,)];[":
+                best = (spelling, ty)
+    return best
+
+
+def type_of_spelling(spelling):
+    return _by_spelling.get(spelling)

@@ -1,0 +1,1 @@
+extern "C" __device__ int hst_f(int x) { return x + 1; }
