@@ -296,7 +296,7 @@ LoweredModule lower_module(const ModuleRequest& r) {
   llvm::LLVMContext& c = *out.context;
   std::unique_ptr<TargetHooks> hooks;
   if (r.target == CodegenTarget::NVPTX) {
-    auto tm = make_nvptx_target_machine(r.cc_major, r.cc_minor, r.fastmath);
+    auto tm = make_nvptx_target_machine(r.cc_major, r.cc_minor, r.fastmath, r.arch_suffix);
     m.setTargetTriple(nvptx_triple());
     m.setDataLayout(tm->createDataLayout());
     hooks = make_nvptx_hooks();

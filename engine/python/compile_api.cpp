@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "codegen/nvptx_backend.h"
 #include "cuda/linker.h"
 #include "cuda/module.h"
 #include "frontend/capture.h"
@@ -76,10 +77,7 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
     if (cc != Py_None) {
       const char* suffix = "";
       if (!PyArg_ParseTuple(cc, "ii|s", &target.cc_major, &target.cc_minor, &suffix)) return nullptr;
-      if (*suffix)
-        throw UserError(ErrorKind::NotImplementedError,
-                        concat("cc=(", target.cc_major, ", ", target.cc_minor, ", '", suffix,
-                               "'): architecture-specific targets (sm_XXa/f) are not implemented in cuhost yet"));
+      target.arch_suffix = suffix;
     }
     {
       log::StageTimer timer(fn->name, "capture");
@@ -134,6 +132,18 @@ PyObject* py_unload_modules(PyObject*, PyObject*){CUHOST_PY_GUARD_V(nullptr,
                                                                       Py_RETURN_NONE;
                                                                     })}
 
+// The compute capabilities PTX can be emitted for, ascending ((major, minor) tuples).
+PyObject* py_supported_ccs(PyObject*, PyObject*) {
+  CUHOST_PY_GUARD_V(nullptr, {
+    const auto& ccs = codegen::supported_ccs();
+    PyObject* out = PyList_New(Py_ssize_t(ccs.size()));
+    if (!out) return nullptr;
+    for (size_t i = 0; i < ccs.size(); ++i)
+      PyList_SET_ITEM(out, Py_ssize_t(i), Py_BuildValue("(ii)", ccs[i].first, ccs[i].second));
+    return out;
+  })
+}
+
 // The libdevice table's text (sema/typing/libdevice_table.inc) for
 // numba.cuda.libdevicefuncs: one function a line, `name result param...`.
 PyObject* py_libdevice_table(PyObject*, PyObject*) {
@@ -148,6 +158,7 @@ PyMethodDef g_methods[] = {
      "Compiles a Python function for a signature to PTX: (bytes, return type spelling)."},
     {"_link_ptx_for_test", py_link_ptx_for_test, METH_VARARGS,
      "Links PTX text with nvJitLink for an sm_XX architecture; returns the cubin size."},
+    {"_supported_ccs", py_supported_ccs, METH_NOARGS, "Compute capabilities LLVM's NVPTX backend emits PTX for."},
     {"_current_cc", py_current_cc, METH_NOARGS, "Compute capability PTX is emitted for on this session's device."},
     {nullptr, nullptr, 0, nullptr}};
 

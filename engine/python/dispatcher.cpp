@@ -264,15 +264,18 @@ PyObject* dispatcher_call(PyObject* obj, PyObject*, PyObject*) {
     PyErr_Format(PyExc_TypeError, "'%s' is a device function and is not callable from the host", name.c_str());
     return nullptr;
   }
-  PyErr_Format(PyExc_ValueError, "kernel '%s' needs a launch configuration: %s[blocks, threads](...)", name.c_str(),
-               name.c_str());
+  PyErr_Format(PyExc_ValueError,
+               "kernel '%s': launch configuration was not specified. Use the syntax "
+               "%s[blockspergrid, threadsperblock](arg0, arg1, ..., argn)",
+               name.c_str(), name.c_str());
   return nullptr;
 }
 
 PyObject* dispatcher_getitem(PyObject* obj, PyObject* config) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
   if (self->state->fn->options.device) {
-    PyErr_Format(PyExc_TypeError, "'%s' is a device function and cannot be launched; call it from a kernel",
+    PyErr_Format(PyExc_RuntimeError,
+                 "Cannot compile a device function as a kernel: '%s' is a device function; call it from a kernel",
                  self->state->fn->name.c_str());
     return nullptr;
   }
@@ -353,7 +356,36 @@ PyObject* dispatcher_repr(PyObject* obj) {
                               self->state->fn->name.c_str());
 }
 
+// _compile_args(args): compiles the specialization a launch with `args`
+// uses (their types as the launcher sees them), the work behind numba's
+// _compile_for_args.
+PyObject* dispatcher_compile_args(PyObject* obj, PyObject* args) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  if (!PyTuple_Check(args)) {
+    PyErr_SetString(PyExc_TypeError, "_compile_args expects a tuple of arguments");
+    return nullptr;
+  }
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::vector<const ir::Type*> types = types_of_args(args);
+    if (runtime::session().backend == Backend::Cuda) {
+      // A host array reaches a GPU kernel as a contiguous device copy (launch.cpp).
+      for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); ++i) {
+        ArgInfo info;
+        const ir::Type*& t = types[static_cast<size_t>(i)];
+        if (typeof_arg(PyTuple_GET_ITEM(args, i), &info) && info.kind == ArgKind::HostArray &&
+            t->layout == ir::Layout::A)
+          t = ir::array(t->dtype, t->ndim, ir::Layout::C, t->readonly);
+      }
+    }
+    std::vector<const ir::Type*> params = self->state->eager.empty() ? types : choose_eager(self, types);
+    compile_for(self, params);
+    Py_RETURN_NONE;
+  })
+}
+
 PyMethodDef g_own_methods[] = {
+    {"_compile_args", dispatcher_compile_args, METH_O,
+     "Compiles the specialization a launch with these arguments uses (numba's _compile_for_args)."},
     {"forall", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dispatcher_forall)),
      METH_VARARGS | METH_KEYWORDS, "A launcher covering ntasks threads with a chosen block size."},
     {nullptr, nullptr, 0, nullptr}};
@@ -477,11 +509,16 @@ std::shared_ptr<const runtime::CompiledKernel> compile_specialization(Dispatcher
   return compile_for(d, types);
 }
 
-LaunchPlan* plan_for(DispatcherObject* d, const ir::Type* const* types, int n) {
-  DispatcherState* st = d->state;
-  for (const auto& p : st->plans)
+LaunchPlan* find_plan(DispatcherObject* d, const ir::Type* const* types, int n) {
+  for (const auto& p : d->state->plans)
     if (p->nargs == n && std::memcmp(p->key, types, sizeof(const ir::Type*) * static_cast<size_t>(n)) == 0)
       return p.get();
+  return nullptr;
+}
+
+LaunchPlan* plan_for(DispatcherObject* d, const ir::Type* const* types, int n) {
+  DispatcherState* st = d->state;
+  if (LaunchPlan* p = find_plan(d, types, n)) return p;
   if (n > kMaxLaunchArgs)
     throw UserError(ErrorKind::ValueError, concat("kernel '", st->fn->name, "' is launched with ", n,
                                                   " arguments; at most ", kMaxLaunchArgs, " are supported"));
@@ -509,7 +546,10 @@ std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherOb
     auto it = st->ptx_for_inspect.find(types);
     if (it != st->ptx_for_inspect.end()) return it->second;
     runtime::TargetOptions t = session_target(fn->options);
-    if (t.target != runtime::Target::NVPTX) t = runtime::TargetOptions{runtime::Target::NVPTX};
+    if (t.target != runtime::Target::NVPTX) {
+      t = runtime::TargetOptions();
+      t.target = runtime::Target::NVPTX;
+    }
     std::shared_ptr<const runtime::CompiledKernel> k;
     std::exception_ptr error;
     Py_BEGIN_ALLOW_THREADS {

@@ -212,7 +212,7 @@ std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::ve
   h.add(engine_build_identity());
   h.add(std::string(LLVM_VERSION_STRING));
   h.add(cuda::nvjitlink_version());
-  h.add(concat(target.cc_major, ".", target.cc_minor, "|", target.bounds_check));
+  h.add(concat(target.cc_major, ".", target.cc_minor, target.arch_suffix, "|", target.bounds_check));
   for (const ir::Type* t : arg_types) h.add(t->str());
   std::set<const JitFunction*> seen;
   if (!hash_function(fn, h, seen)) return std::nullopt;

@@ -24,6 +24,9 @@ struct TargetOptions {
   Target target = Target::CPU;
   int cc_major = 9;  // compute capability the PTX is emitted for (sm_90 by default)
   int cc_minor = 0;
+  // "a" (cc=(9, 0, "a")): the architecture-specific target sm_90a, whose PTX
+  // runs only on that chip and may use its specific instructions.
+  std::string arch_suffix;
   bool bounds_check = false;  // CPU backend default is on (set by the runtime)
 };
 

@@ -74,6 +74,11 @@ class _Overload:
         return _pytypes.SimpleNamespace(_linking_files=list(self._info()["link"]))
 
     @property
+    def launch_config_sensitive(self):
+        """Whether its compilation was marked as depending on the launch configuration."""
+        return self.argtypes in self._dispatcher.__dict__.get("_launch_config_sensitive_sigs", ())
+
+    @property
     def cooperative(self):
         """Whether launches use cuLaunchCooperativeKernel (the kernel syncs the grid)."""
         return self._dispatcher._cooperative(self.argtypes, 1, 0)[0]
@@ -234,6 +239,32 @@ class CUDADispatcher(_cuhost.Dispatcher):
 
     def _compile_launch(self, argtypes):
         self._nvptx(tuple(argtypes))
+
+    # ---- launch-triggered compilation ---------------------------------------
+
+    def _compile_for_args(self, *args, **kws):
+        """Compiles the specialization a launch with `args` needs. Launches
+        call it (with the launch configuration current, cuda.launchconfig)
+        only when that specialization is not compiled yet."""
+        assert not kws
+        before = set(self._compiled_signatures())
+        self._compile_args(args)
+        if self.__dict__.pop("_launch_config_sensitive_pending", False):
+            sigs = self.__dict__.setdefault("_launch_config_sensitive_sigs", set())
+            for t in self._compiled_signatures():
+                if t not in before:
+                    sigs.add(_to_types(t))
+
+    def mark_launch_config_sensitive(self):
+        """Marks the compilation in progress (triggered by a launch of this
+        kernel) as depending on its launch configuration."""
+        from .launchconfig import ensure_current_launch_config
+
+        cfg = ensure_current_launch_config()
+        if cfg.dispatcher is not self:
+            raise RuntimeError("mark_launch_config_sensitive() must be called on the active launch configuration's "
+                               "dispatcher")
+        self.__dict__["_launch_config_sensitive_pending"] = True
 
     # ---- pickling --------------------------------------------------------
 

@@ -240,10 +240,15 @@ float_ = float32
 double = float64
 intc = int32
 uintc = uint32
-void = Type("none")
+class NoneType(Type):
+    """The type of None: what kernels and functions returning nothing return (numba's NoneType)."""
+    __slots__ = ()
+
+
+void = NoneType("none")
 none = void
 __all__ += ["b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "c8", "c16",
-            "intp", "uintp", "byte", "float_", "double", "intc", "uintc", "void", "none",
+            "intp", "uintp", "byte", "float_", "double", "intc", "uintc", "void", "none", "NoneType",
             "CPointer", "Optional", "UniTuple", "Tuple", "Type", "Array", "Signature", "Record", "NestedArray"]
 
 # numba's C-compatible aliases and the number domains (sets of types).
@@ -265,7 +270,7 @@ __all__ += ["char", "uchar", "short", "ushort", "int_", "long_", "longlong", "ui
 from ._missing import missing as _missing  # noqa: E402
 
 _missing(globals(), """
-    float16 f2 bfloat16 NoneType Number Integer Float Complex Boolean Literal IntegerLiteral StringLiteral
+    float16 f2 bfloat16 Number Integer Float Complex Boolean Literal IntegerLiteral StringLiteral
     BooleanLiteral IntEnumMember EnumMember NPDatetime NPTimedelta List Set ListType DictType NamedTuple
     NamedUniTuple Omitted Dummy Opaque Dispatcher ExternalFunction Function FunctionType Buffer Bytes
     range_iter32_type range_iter64_type range_state32_type range_state64_type slice2_type slice3_type
