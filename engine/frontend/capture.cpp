@@ -7,6 +7,7 @@
 #include <set>
 
 #include "frontend/ast_convert.h"
+#include "frontend/lambda_source.h"
 #include "frontend/source_block.h"
 #include "frontend/py_ref.h"
 
@@ -233,6 +234,16 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
     if (!def_node) {
       PyErr_Clear();
       module = PyRef();
+    }
+  }
+  // A lambda is found in its file's parsed text (lambda_source.h).
+  LambdaSource lambda;
+  if (!def_node && py_str(py_attr(code.get(), "co_name").get()) == "<lambda>") {
+    lambda = lambda_source(out->file_lines, code.get());
+    if (lambda.def_node) {
+      def_node = lambda.def_node.get();
+      out->source = lambda.source;
+      line_shift = 1 - code_first_line;  // the node's lines are the file's
     }
   }
   if (!def_node) {

@@ -288,7 +288,7 @@ std::shared_ptr<const CompiledKernel> compile_device_function(const std::shared_
   req.exported_device = true;
   req.abi = fn->options.abi;
   req.abi_name = fn->options.abi_name;
-  if (req.abi == ir::Abi::C && req.abi_name.empty()) req.abi_name = name;
+  if (req.abi == ir::Abi::C && req.abi_name.empty()) req.abi_name = sema::c_abi_symbol(*fn);
   codegen::LoweredModule lowered;
   {
     log::StageTimer timer(name, "lowering");

@@ -149,7 +149,7 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
                     fn->captured->where(fn->captured->def->loc), fn->name);
   }
   if (!kernel && out->abi == ir::Abi::C) {
-    out->symbol = fn->options.abi_name.empty() ? fn->name : fn->options.abi_name;
+    out->symbol = c_abi_symbol(*fn);
   } else {
     out->symbol = mangle(fn->name, arg_types, kernel);
     if (any_constant) out->symbol = mangle(fn->name + "/" + ckey, arg_types, kernel);
@@ -179,6 +179,10 @@ std::string mangle(const std::string& name, const std::vector<const ir::Type*>& 
   std::string hs;
   for (int i = 15; i >= 0; --i) hs += hex[(h >> (i * 4)) & 0xf];
   return "_cuhost_" + sanitize(name) + "_" + hs;
+}
+
+std::string c_abi_symbol(const runtime::JitFunction& fn) {
+  return fn.options.abi_name.empty() ? sanitize(fn.name) : fn.options.abi_name;
 }
 
 std::shared_ptr<const TypedFunction> infer_kernel(const std::shared_ptr<runtime::JitFunction>& fn,

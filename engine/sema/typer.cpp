@@ -459,6 +459,7 @@ void Typer::stmt(const ast::Stmt& s) {
           guarded([&] { type_of_optional(r.value.get()); });
           fail(ErrorKind::TypingError, r.loc, "kernels must not return a value");
         }
+        if (r.value) guarded([&] { type_of(r.value.get()); });  // `return None`
         return;
       }
       guarded([&] {
@@ -681,7 +682,7 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
       using Rule = const ir::Type* (*)(Typer&, const ast::Call&, const std::string&, ExprInfo&);
       for (Rule rule : {type_half_call, type_fp8_call, type_builtin_call, type_math_call, type_cuda_indexing_call,
                         type_atomic_call, type_warp_call, type_array_call, type_libdevice_call, type_ffi_call,
-                        type_print_call, type_complex_call, type_cg_call}) {
+                        type_print_call, type_complex_call, type_cg_call, type_cache_hint_call}) {
         if (const ir::Type* t = rule(*this, c, key, info(&c))) {
           info(&c).intrinsic = info(&c).intrinsic.empty() ? key : info(&c).intrinsic;
           return t;

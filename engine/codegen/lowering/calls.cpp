@@ -25,6 +25,7 @@ std::map<std::string, IntrinsicFn>& table() {
     register_cuda_indexing(t);
     register_atomics(t);
     register_warp(t);
+    register_cache_hints(t);
     register_memory(t);
     register_arrays(t);
     register_print(t);

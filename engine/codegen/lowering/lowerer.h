@@ -215,6 +215,7 @@ void register_math(std::map<std::string, IntrinsicFn>& table);
 void register_cuda_indexing(std::map<std::string, IntrinsicFn>& table);
 void register_atomics(std::map<std::string, IntrinsicFn>& table);
 void register_warp(std::map<std::string, IntrinsicFn>& table);
+void register_cache_hints(std::map<std::string, IntrinsicFn>& table);
 void register_memory(std::map<std::string, IntrinsicFn>& table);
 void register_arrays(std::map<std::string, IntrinsicFn>& table);
 void register_print(std::map<std::string, IntrinsicFn>& table);

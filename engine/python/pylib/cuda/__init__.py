@@ -81,8 +81,8 @@ from .cudadrv.driver import (  # noqa: E402,F401  (numba-cuda's memory-manager i
     MemoryInfo, IpcHandle, set_memory_manager)
 from ._missing import missing as _missing  # noqa: E402
 
-# Device functions cuhost's compiler does not know yet (cache hints, nanosleep).
-_missing(globals(), "ldca ldcg ldcs ldlu ldcv stcg stcs stwb stwt nanosleep cuda_error")
+# Device functions cuhost's compiler does not know yet.
+_missing(globals(), "cuda_error")
 
 
 def backend():
