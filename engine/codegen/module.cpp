@@ -313,10 +313,12 @@ LoweredModule lower_module(const ModuleRequest& r) {
   state.options.fastmath = r.fastmath;
   state.options.fastmath_flags = r.fastmath_flags;
   state.options.kernel_name = tf.captured->name;
-  // Line tables only matter to the GPU tools; the CPU backend ignores lineinfo.
+  // Line tables only matter to the GPU tools (the CPU backend ignores
+  // lineinfo alone); debug=True describes variables on both targets.
   std::unique_ptr<DebugInfo> debug_info;
-  if (r.lineinfo && r.target == CodegenTarget::NVPTX) {
-    debug_info = std::make_unique<DebugInfo>(m, tf.captured->filename);
+  const bool gpu_target = r.target == CodegenTarget::NVPTX;
+  if (r.debug || (r.lineinfo && gpu_target)) {
+    debug_info = std::make_unique<DebugInfo>(m, tf.captured->filename, r.debug, gpu_target);
     state.debug_info = debug_info.get();
   }
 

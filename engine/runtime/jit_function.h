@@ -27,6 +27,10 @@ struct JitOptions {
   // of llvm::FastMathFlags), no flush-to-zero or approximate functions.
   unsigned fastmath_flags = 0;
   bool debug = false;  // bounds checks, status codes reported on the host
+  // _dbg_optnone=True (with debug): the function is never optimized nor
+  // inlined (LLVM's optnone + noinline), so a debugger steps through it as
+  // written. forceinline=True overrides it.
+  bool dbg_optnone = false;
   bool lineinfo = false;
   int opt = 3;
   std::optional<bool> lto;  // None: on when nvJitLink is present and not debugging

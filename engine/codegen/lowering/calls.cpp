@@ -171,7 +171,12 @@ llvm::Function* ModuleState::function_for(const std::shared_ptr<const sema::Type
   // inline=True inlines at the call sites before optimization (inline_marked_calls);
   // forceinline=True is LLVM's attribute, kept in the IR and honoured by the optimizer.
   if (tf->function && tf->function->options.inline_always) f->addFnAttr(kInlineMarker);
-  if (tf->function && tf->function->options.forceinline) f->addFnAttr(llvm::Attribute::AlwaysInline);
+  if (tf->function && tf->function->options.forceinline) {
+    f->addFnAttr(llvm::Attribute::AlwaysInline);
+  } else if (tf->function && tf->function->options.dbg_optnone && tf->function->options.debug) {
+    f->addFnAttr(llvm::Attribute::OptimizeNone);
+    f->addFnAttr(llvm::Attribute::NoInline);
+  }
   functions[tf.get()] = f;
   pending.push_back(tf);
   keep_alive.push_back(tf);

@@ -162,6 +162,7 @@ class Lowerer {
   void lower_for(const ast::For* s);
   void lower_return(const ast::Return* s);
   void lower_augassign(const ast::AugAssign* s);
+  void declare_in_debug_info(const std::string& name, llvm::AllocaInst* slot, const ir::Type* t);
 
   ModuleState& state_;
   const sema::TypedFunction& tf_;

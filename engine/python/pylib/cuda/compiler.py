@@ -22,7 +22,7 @@ __all__ = ["jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "c
 
 _KNOWN_OPTIONS = ("device", "inline", "forceinline", "fastmath", "debug", "lineinfo", "opt", "link", "lto",
                   "cache", "max_registers", "launch_bounds", "shared_memory_carveout", "extensions", "abi",
-                  "abi_info")
+                  "abi_info", "_dbg_optnone", "_dbg_extend_lifetimes")
 
 
 def _to_type(spelling):
