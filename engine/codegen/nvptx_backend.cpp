@@ -94,7 +94,7 @@ std::string nvptx_cpu(int cc_major, int cc_minor, const std::string& suffix) {
 }
 
 std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int cc_minor, bool fastmath,
-                                                               const std::string& suffix) {
+                                                               const std::string& suffix, int opt) {
   init_nvptx();
   std::string error;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(nvptx_triple(), error);
@@ -104,7 +104,7 @@ std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int
   // and so numba-cuda do: without it LLVM emits mul.rn/add.rn, which ptxas
   // must not fuse, and a foreign multiply inlined into a sum costs two
   // instructions where CUDA C spends one (P8).
-  options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  options.AllowFPOpFusion = opt > 0 ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
   if (fastmath) {
     options.UnsafeFPMath = true;
     options.NoInfsFPMath = true;
@@ -113,7 +113,8 @@ std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int
   // The PTX version is LLVM's default for the chip (7.8 for sm_90).
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(nvptx_triple(), nvptx_cpu(cc_major, cc_minor, suffix), "",
                                                                       options, std::nullopt, std::nullopt,
-                                                                      llvm::CodeGenOptLevel::Aggressive));
+                                                                      opt > 0 ? llvm::CodeGenOptLevel::Aggressive
+                                                                              : llvm::CodeGenOptLevel::None));
   if (!tm) throw UserError(ErrorKind::CompileError, "cannot create the NVPTX target machine");
   return tm;
 }

@@ -120,7 +120,7 @@ std::size_t static_shared_of(const llvm::Module& m) {
 // libdevice, O3 and PTX emission for a lowered module.
 NvptxOutput finish_nvptx(codegen::LoweredModule& lowered, const codegen::ModuleRequest& req, int opt,
                          const std::string& name) {
-  auto tm = codegen::make_nvptx_target_machine(req.cc_major, req.cc_minor, req.fastmath, req.arch_suffix);
+  auto tm = codegen::make_nvptx_target_machine(req.cc_major, req.cc_minor, req.fastmath, req.arch_suffix, opt);
   NvptxOutput out;
   out.unoptimized_ir = codegen::module_text(*lowered.module);
   {
