@@ -239,7 +239,8 @@ void emit_exported_device(LoweredModule& out, ModuleState& state, const ModuleRe
   } else {
     b.CreateRet(result);
   }
-  impl->addFnAttr(llvm::Attribute::AlwaysInline);
+  // The body folds into the exported function, unless _dbg_optnone keeps it apart.
+  if (!impl->hasFnAttribute(llvm::Attribute::OptimizeNone)) impl->addFnAttr(llvm::Attribute::AlwaysInline);
   out.entry_symbol = name;
   out.keep.push_back(name);
 }

@@ -11,6 +11,7 @@
 #include "cuda/module.h"
 #include "frontend/capture.h"
 #include "python/dispatcher.h"
+#include "python/compile_warnings.h"
 #include "python/errors.h"
 #include "runtime/session.h"
 #include "sema/typing/libdevice_table.h"
@@ -90,7 +91,10 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
     } catch (...) {
       error = std::current_exception();
     }
-    Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+    Py_END_ALLOW_THREADS
+  // A warning turned into an error keeps its Python exception (errors.cpp).
+  if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
+  if (error) std::rethrow_exception(error);
     const ir::Type* resty = result.return_type ? result.return_type : ir::void_type();
     // LLVM prints ".func  (" with two spaces; numba's output (and scripts that grep it) have one.
     for (std::size_t pos = 0; (pos = result.text.find(".func  (", pos)) != std::string::npos;)

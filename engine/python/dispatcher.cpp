@@ -12,6 +12,7 @@
 #include "codegen/kernel_abi.h"
 #include "cuda/module.h"
 #include "frontend/capture.h"
+#include "python/compile_warnings.h"
 #include "python/errors.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
@@ -157,7 +158,10 @@ std::shared_ptr<const runtime::CompiledKernel> compile_with(
       error = std::current_exception();
     }
   }
-  Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+  Py_END_ALLOW_THREADS
+  // A warning turned into an error keeps its Python exception (errors.cpp).
+  if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
+  if (error) std::rethrow_exception(error);
   CUHOST_CHECK(result) << "compile_kernel returned nothing for " << fn->name;
   cache[types] = result;
   if (std::find(st->order.begin(), st->order.end(), types) == st->order.end()) st->order.push_back(types);
@@ -234,6 +238,7 @@ PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
                                                        "' has signature '", sig.str(), "')"));
         }
         self->state->eager.push_back(sig.args);
+        if (fn->options.device) fn->options.device_signatures.push_back(sig);
         single_return = sig.return_type;
       }
       Py_DECREF(seq);
@@ -314,7 +319,7 @@ PyObject* forward_attr(PyObject* obj, void* name) {
 PyObject* get_signature_spellings(PyObject* obj, void*) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
   std::vector<std::vector<const ir::Type*>> all = self->state->eager;
-  for (const auto& [types, kernel] : self->state->compiled)
+  for (const auto& types : compiled_signatures(self))
     if (std::find(all.begin(), all.end(), types) == all.end()) all.push_back(types);
   PyObject* list = PyList_New(0);
   for (const auto& types : all) {
@@ -560,7 +565,10 @@ std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherOb
         error = std::current_exception();
       }
     }
-    Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+    Py_END_ALLOW_THREADS
+  // A warning turned into an error keeps its Python exception (errors.cpp).
+  if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
+  if (error) std::rethrow_exception(error);
     st->ptx_for_inspect[types] = k;
     if (std::find(st->order.begin(), st->order.end(), types) == st->order.end()) st->order.push_back(types);
     return k;
@@ -572,7 +580,19 @@ std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherOb
   return compile_with(d, types, t, st->ptx_for_inspect);
 }
 
-std::vector<std::vector<const ir::Type*>> compiled_signatures(DispatcherObject* d) { return d->state->order; }
+std::vector<std::vector<const ir::Type*>> compiled_signatures(DispatcherObject* d) {
+  DispatcherState* st = d->state;
+  if (!st->fn->options.device) return st->order;
+  // A device function's signatures: its explicit ones, those compiled on
+  // their own, and those calls from kernels typed it for.
+  std::vector<std::vector<const ir::Type*>> out = st->eager;
+  auto add = [&](const std::vector<const ir::Type*>& types) {
+    if (std::find(out.begin(), out.end(), types) == out.end()) out.push_back(types);
+  };
+  for (const auto& types : st->order) add(types);
+  for (const auto& types : st->fn->calls()) add(types);
+  return out;
+}
 
 std::vector<const ir::Type*> signature_types(PyObject* signature) {
   ir::Signature sig;

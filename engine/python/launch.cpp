@@ -407,7 +407,9 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
   }
   const bool on_gpu = runtime::session().backend == Backend::Cuda;
   const bool host_arrays_to_gpu = on_gpu && any_host_array;
-  if (host_arrays_to_gpu && !warn_implicit_copy()) return nullptr;
+  // Warned on both backends: the CPU backend reads host memory directly, but
+  // the same launch copies on a GPU, which is what the warning is about.
+  if (any_host_array && !warn_implicit_copy()) return nullptr;
   if (host_arrays_to_gpu) {
     // A host array reaches a GPU kernel as a contiguous device copy (F order
     // kept, anything non-contiguous made C): type it so.

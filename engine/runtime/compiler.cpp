@@ -282,7 +282,7 @@ std::shared_ptr<const CompiledKernel> compile_device_function(const std::shared_
   std::shared_ptr<const sema::TypedFunction> typed;
   {
     log::StageTimer timer(name, "typing");
-    typed = sema::infer_device(fn, arg_types, fn->options.return_type);
+    typed = sema::infer_device(fn, arg_types, fn->declared_return(arg_types));
   }
   codegen::ModuleRequest req = request_for(typed, *fn, target, true);
   req.exported_device = true;

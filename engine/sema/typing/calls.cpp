@@ -1,6 +1,7 @@
 // Typing of calls to other jitted functions (specialized recursively on the
 // argument types), to declared foreign functions (numba's implicit argument
 // conversions, arity and array/scalar checks) and of ffi.from_buffer.
+#include "sema/conversions.h"
 #include "sema/function_values.h"
 #include "sema/infer.h"
 #include "sema/typer.h"
@@ -13,6 +14,12 @@ std::string type_list(const std::vector<const ir::Type*>& types) {
   std::string out = "(";
   for (size_t i = 0; i < types.size(); ++i) out += (i ? ", " : "") + display(types[i]);
   return out + ")";
+}
+
+std::string signature_list(const std::vector<ir::Signature>& signatures) {
+  std::string out;
+  for (size_t i = 0; i < signatures.size(); ++i) out += (i ? ", " : "") + type_list(signatures[i].args);
+  return out;
 }
 
 bool foreign_arg_ok(const ir::Type* actual, const ir::Type* declared) {
@@ -92,19 +99,43 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
     arg_constants.push_back(
         by_literal && k && literal_expression(a) && literal_argument(*k) && k->type == at ? k : std::nullopt);
   }
+  // Explicit signatures: the arguments convert to the best one (numba's
+  // overload resolution, unsafe conversions included).
+  const ir::Type* declared = fn->options.return_type;
+  const auto& signatures = fn->options.device_signatures;
+  if (!signatures.empty()) {
+    std::optional<size_t> chosen = best_signature(arg_types, signatures);
+    if (!chosen)
+      t.typing_error(&c, concat("Invalid use of type(CUDADispatcher(<function ", fn->name, ">)) with parameters ",
+                                type_list(arg_types), "; its signatures are ", signature_list(signatures)));
+    arg_types = signatures[*chosen].args;
+    declared = signatures[*chosen].return_type;
+    for (auto& k : arg_constants) k.reset();
+  }
   std::shared_ptr<const TypedFunction> typed;
   try {
     // An explicit signature fixes the return type.
-    typed = infer_device(fn, arg_types, fn->options.return_type, arg_constants);
+    typed = infer_device(fn, arg_types, declared, arg_constants);
   } catch (UserError& e) {
-    e.add_note(concat("while typing call to device function '", fn->name, "' with argument types ",
-                      type_list(arg_types), " (", t.captured().filename, ":", c.loc.line, ")"));
+    std::string context = concat("while typing call to device function '", fn->name, "' with argument types ",
+                                 type_list(arg_types), " (", t.captured().filename, ":", c.loc.line,
+                                 "), resolving callee type: type(CUDADispatcher(<function ", fn->name, ">))");
+    // An undefined name in the callee makes the call untypable: a
+    // TypingError for the caller, as numba reports it.
+    if (e.kind() == ErrorKind::NameError) {
+      UserError typing(ErrorKind::TypingError, concat("NameError: ", e.message()), e.location(), e.function());
+      for (const std::string& n : e.notes()) typing.add_note(n);
+      typing.add_note(context);
+      throw typing;
+    }
+    e.add_note(context);
     throw;
   }
   ExprInfo& inf = t.info(&c);
   inf.callee = typed;
   inf.param_types = typed->arg_types;
   t.add_callee(typed);
+  fn->note_call(typed->arg_types);
   return typed->return_type;
 }
 

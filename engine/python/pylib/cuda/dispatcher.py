@@ -69,6 +69,13 @@ class _Overload:
         return self._info()["ptx"]
 
     @property
+    def library(self):
+        """numba's code library, as far as reading its code goes: get_llvm_str() and get_asm_str()."""
+        info = self._info()
+        return _pytypes.SimpleNamespace(get_llvm_str=lambda: info["llvm"], get_asm_str=lambda: info["ptx"],
+                                        name=info["symbol"])
+
+    @property
     def _codelibrary(self):
         # numba's code library, as far as tests look at it: the files linked in.
         return _pytypes.SimpleNamespace(_linking_files=list(self._info()["link"]))
