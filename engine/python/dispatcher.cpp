@@ -13,6 +13,7 @@
 #include "cuda/module.h"
 #include "frontend/capture.h"
 #include "python/compile_warnings.h"
+#include "python/dispatcher_cache.h"
 #include "python/errors.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
@@ -147,6 +148,9 @@ std::shared_ptr<const runtime::CompiledKernel> compile_with(
   DispatcherState* st = d->state;
   auto it = cache.find(types);
   if (it != cache.end()) return it->second;
+  // cache=True: numba's cache files first (dispatcher_cache.h).
+  const bool pycache = &cache == &st->compiled && st->fn->options.cache_requested;
+  if (pycache && load_from_pycache(d, types)) return st->compiled.at(types);
   const auto& fn = ensure_captured(d);
   std::shared_ptr<const runtime::CompiledKernel> result;
   std::exception_ptr error;
@@ -165,6 +169,7 @@ std::shared_ptr<const runtime::CompiledKernel> compile_with(
   CUHOST_CHECK(result) << "compile_kernel returned nothing for " << fn->name;
   cache[types] = result;
   if (std::find(st->order.begin(), st->order.end(), types) == st->order.end()) st->order.push_back(types);
+  if (pycache) save_to_pycache(d, types);
   return result;
 }
 
@@ -401,6 +406,7 @@ PyMethodDef* all_methods() {
     std::vector<PyMethodDef> v;
     for (PyMethodDef* m = g_own_methods; m->ml_name; ++m) v.push_back(*m);
     for (PyMethodDef* m = dispatcher_inspect_methods(); m->ml_name; ++m) v.push_back(*m);
+    for (PyMethodDef* m = dispatcher_cache_methods(); m->ml_name; ++m) v.push_back(*m);
     v.push_back({nullptr, nullptr, 0, nullptr});
     return v;
   }();

@@ -221,6 +221,8 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
     codegen::optimize_module(*lowered.module, *tm, fn->options.opt, /*split_guarded_loops=*/!typed->uses_barriers);
   }
   kernel->llvm_ir = codegen::module_text(*lowered.module);
+  kernel->cpu_thread_symbol = lowered.cpu_thread_symbol;
+  kernel->cpu_block_symbol = lowered.cpu_block_symbol;
   std::vector<std::string> symbols = {lowered.cpu_thread_symbol};
   if (!lowered.cpu_block_symbol.empty()) symbols.push_back(lowered.cpu_block_symbol);
   CpuPluginSetup plugins(kernel->link, lowered.foreign, *lowered.module);

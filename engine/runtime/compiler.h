@@ -51,6 +51,8 @@ struct CompiledKernel {
   // CPU only: entry points in the ORC JIT (see cpu/cpu_abi.h); kept alive by the JIT.
   void* cpu_thread_fn = nullptr;  // runs one GPU thread
   void* cpu_block_fn = nullptr;   // runs a whole block as a loop; null when barriers/warp ops need fibers
+  std::string cpu_thread_symbol;  // their names in llvm_ir (kernel_serialize.h JIT-compiles it again)
+  std::string cpu_block_symbol;
 };
 
 // Compiles a kernel specialization. Throws UserError for script errors.

@@ -188,6 +188,10 @@ Val Lowerer::convert(Val v, const ir::Type* to) {
     return {agg, to};
   }
   if (from->kind == K::Array && to->kind == K::CPointer) return {b.CreateExtractValue(v.v, {0}), to};
+  if (from->kind == K::Array && from->ndim == 0 && to->is_scalar()) {  // a 0-d array read as its value
+    llvm::Value* element = b.CreateLoad(memory_type(from->dtype), b.CreateExtractValue(v.v, {0}));
+    return convert({from_memory(element, from->dtype), from->dtype}, to);
+  }
   if (from->kind == K::Array && to->kind == K::Array && from->ndim == to->ndim) return {v.v, to};
   if (from->kind == K::CPointer && to->kind == K::CPointer) return {v.v, to};
   CUHOST_CHECK(false) << "no conversion from " << from->str() << " to " << to->str();

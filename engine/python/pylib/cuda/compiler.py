@@ -88,6 +88,11 @@ def jit(func_or_sig=None, device=False, **options):
     if options.get("abi", "numba") not in ("numba", "c"):
         raise NotImplementedError("Unsupported ABI: %s" % (options["abi"],))
 
+    if options.get("cache") and options.get("link"):
+        # A cached kernel is loaded in other processes, where the files it
+        # linked (and their setup callbacks) are not part of it.
+        raise RuntimeError("Cannot pickle CUDACodeLibrary with linking files: cache=True cannot be combined with link=")
+
     _apply_config_defaults(options)
     if options.get("debug") and options.get("lineinfo"):
         import warnings
