@@ -13,6 +13,7 @@
 #include "cuda/module.h"
 #include "frontend/capture.h"
 #include "python/compile_warnings.h"
+#include "python/config_flags.h"
 #include "python/dispatcher_cache.h"
 #include "python/errors.h"
 #include "python/stream_view.h"
@@ -170,6 +171,17 @@ std::shared_ptr<const runtime::CompiledKernel> compile_with(
   cache[types] = result;
   if (std::find(st->order.begin(), st->order.end(), types) == st->order.end()) st->order.push_back(types);
   if (pycache) save_to_pycache(d, types);
+  // numba's compile dumps (config.DUMP_BYTECODE, DUMP_LLVM, DUMP_OPTIMIZED, DUMP_ASSEMBLY) print from Python.
+  if (&cache == &st->compiled && (config_flag("DUMP_BYTECODE") || config_flag("DUMP_LLVM") ||
+                                  config_flag("DUMP_OPTIMIZED") || config_flag("DUMP_ASSEMBLY"))) {
+    PyObject* sig = PyTuple_New(static_cast<Py_ssize_t>(types.size()));
+    for (size_t i = 0; sig && i < types.size(); ++i)
+      PyTuple_SET_ITEM(sig, static_cast<Py_ssize_t>(i), PyUnicode_FromString(types[i]->str().c_str()));
+    PyObject* r = sig ? PyObject_CallMethod(reinterpret_cast<PyObject*>(d), "_debug_dumps", "(O)", sig) : nullptr;
+    Py_XDECREF(sig);
+    if (!r) throw UserError(ErrorKind::RuntimeError, "debug dump failed");
+    Py_DECREF(r);
+  }
   return result;
 }
 

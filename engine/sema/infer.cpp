@@ -118,6 +118,12 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
   for (const ir::Type* a : arg_types) {
     CUHOST_CHECK(a) << "null argument type for " << fn->name;
   }
+  if (kernel && !fn->captured->def->params.empty() && fn->captured->def->params.back().vararg) {
+    throw UserError(ErrorKind::UnsupportedError,
+                    concat("kernel '", fn->name, "' takes *", fn->captured->def->params.back().name,
+                           ": kernels cannot take *args (call it from another jitted function instead)"),
+                    fn->captured->where(fn->captured->def->loc), fn->name);
+  }
   if (kernel && fn->options.abi == ir::Abi::C) {
     throw UserError(ErrorKind::NotImplementedError, "kernels cannot use the C ABI",
                     fn->captured->where(fn->captured->def->loc), fn->name);

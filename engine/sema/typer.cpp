@@ -676,6 +676,10 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
   // np.<ufunc>(..., out) first: np.greater and friends have no scalar key.
   if (const ir::Type* t = type_numpy_ufunc_out(*this, c, inf)) return t;
   const ir::Type* ft = type_of(c.func.get());
+  for (size_t i = 0; i < c.args.size(); ++i)
+    if (c.is_starred(i) && ft->kind != ir::TypeKind::Dispatcher)
+      fail(ErrorKind::UnsupportedError, c.args[i]->loc,
+           "*arguments are only supported in calls of jitted functions in kernels");
   switch (ft->kind) {
     case ir::TypeKind::Intrinsic: {
       const std::string& key = ft->key;

@@ -120,14 +120,40 @@ Val call_foreign(Lowerer& l, const ast::Call* e, const sema::ExprInfo& inf) {
   return l.convert({l.from_memory(r, rt), rt}, inf.type);
 }
 
+// One argument of a jitted call (typing/calls.cpp's binding): an
+// expression's value, an element of a tuple unpacked with `*`, or for an
+// omitted parameter the default the callee was specialized on.
+Val bound_argument(Lowerer& l, const sema::ExprInfo& inf, size_t i) {
+  const ast::Expr* a = inf.ordered_args[i];
+  const auto& callee = *inf.callee;
+  if (!a) {
+    CUHOST_CHECK(i < callee.arg_constants.size() && callee.arg_constants[i]) << "omitted argument without a default";
+    return l.constant(*callee.arg_constants[i], callee.arg_types[i]);
+  }
+  int element = i < inf.arg_elements.size() ? inf.arg_elements[i] : -1;
+  if (element < 0) return l.expr(a);
+  Val tuple = l.expr(a);
+  return {l.b().CreateExtractValue(tuple.v, {unsigned(element)}), tuple.t->elements[size_t(element)]};
+}
+
 Val call_jitted(Lowerer& l, const ast::Call* e, const sema::ExprInfo& inf) {
   (void)e;
   std::vector<llvm::Value*> args;
   const auto& pts = inf.callee->arg_types;
-  for (size_t i = 0; i < inf.ordered_args.size(); ++i) {
-    const ir::Type* pt = i < pts.size() ? pts[i] : nullptr;
-    Val v = l.expr_as(inf.ordered_args[i], pt);
-    args.push_back(v.v ? v.v : llvm::UndefValue::get(llvm_type_of(l.ctx(), pt)));
+  const size_t packed = inf.packed_from >= 0 ? size_t(inf.packed_from) : inf.ordered_args.size();
+  auto value_of = [&](Val v, const ir::Type* pt) {
+    v = l.convert(v, pt);
+    return v.v ? v.v : llvm::UndefValue::get(llvm_type_of(l.ctx(), pt));
+  };
+  for (size_t i = 0; i < packed; ++i) args.push_back(value_of(bound_argument(l, inf, i), pts.at(i)));
+  if (inf.packed_from >= 0) {  // the callee's *args: one tuple of the remaining arguments
+    const ir::Type* tt = pts.at(packed);
+    llvm::Value* tuple = llvm::UndefValue::get(llvm_type_of(l.ctx(), tt));
+    for (size_t i = packed; i < inf.ordered_args.size(); ++i) {
+      unsigned k = unsigned(i - packed);
+      tuple = l.b().CreateInsertValue(tuple, value_of(bound_argument(l, inf, i), tt->elements[k]), {k});
+    }
+    args.push_back(tuple);
   }
   return l.call_jitted(inf.callee, std::move(args), inf.type);
 }

@@ -65,6 +65,67 @@ bool literal_expression(const ast::Expr* e) {
   }
 }
 
+// One argument of a jitted call: an expression's value, or an element of a
+// tuple expression unpacked with `*`; null for an omitted parameter.
+struct BoundArg {
+  const ast::Expr* expr = nullptr;
+  int element = -1;
+  const ir::Type* type = nullptr;
+};
+
+struct CallBinding {
+  std::vector<BoundArg> named;  // one per parameter before *args
+  std::vector<BoundArg> extra;  // what *args receives
+  bool has_vararg = false;
+};
+
+// Python's argument binding for a call of `fn`: positional arguments (a
+// `*tuple` contributing its elements) fill the parameters, the rest go to
+// *args when there is one; keywords fill parameters by name; omitted
+// parameters need a default.
+CallBinding bind_call(Typer& t, const ast::Call& c, const runtime::JitFunction& fn) {
+  const auto& params = fn.captured->def->params;
+  CallBinding out;
+  out.has_vararg = !params.empty() && params.back().vararg;
+  const size_t n = params.size() - (out.has_vararg ? 1 : 0);
+  out.named.resize(n);
+  std::vector<BoundArg> positional;
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    const ast::Expr* a = c.args[i].get();
+    if (!c.is_starred(i)) {
+      // An Optional argument specializes the callee on OptionalType (numba).
+      positional.push_back({a, -1, t.type_of_optional(a)});
+      continue;
+    }
+    const ir::Type* tt = t.type_of(a);
+    if (!tt->is_tuple()) t.typing_error(a, concat("*arguments of a call must be a tuple, not ", display(tt)));
+    for (size_t k = 0; k < tt->elements.size(); ++k) positional.push_back({a, int(k), tt->elements[k]});
+  }
+  for (size_t i = 0; i < positional.size(); ++i) {
+    if (i < n) {
+      out.named[i] = positional[i];
+    } else if (out.has_vararg) {
+      out.extra.push_back(positional[i]);
+    } else {
+      t.typing_error(&c, concat(fn.name, "() takes ", n, " positional argument", n == 1 ? "" : "s", " but ",
+                                positional.size(), " were given"));
+    }
+  }
+  for (const auto& kw : c.keywords) {
+    size_t k = 0;
+    while (k < n && params[k].name != kw.name) ++k;
+    if (k == n) t.fail(ErrorKind::TypingError, kw.loc, concat(fn.name, "() got an unexpected keyword argument '",
+                                                              kw.name, "'"));
+    if (out.named[k].expr)
+      t.fail(ErrorKind::TypingError, kw.loc, concat(fn.name, "() got multiple values for argument '", kw.name, "'"));
+    out.named[k] = {kw.value.get(), -1, t.type_of_optional(kw.value.get())};
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (!out.named[i].expr && !params[i].default_value)
+      t.typing_error(&c, concat(fn.name, "() missing required argument '", params[i].name, "'"));
+  return out;
+}
+
 }  // namespace
 
 const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info) {
@@ -78,26 +139,48 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
   if (!fn->captured || !fn->captured->def) {
     t.typing_error(&c, concat("the source of device function '", fn->name, "' was not captured"));
   }
-  std::vector<std::string> params;
-  for (const auto& p : fn->captured->def->params) params.push_back(p.name);
-  auto args = t.bind(c, fn->name, params, params.size(), t.info(&c));
+  ExprInfo& call_info = t.info(&c);
+  CallBinding binding = bind_call(t, c, *fn);
   std::vector<const ir::Type*> arg_types;
   std::vector<std::optional<ir::ConstValue>> arg_constants;
-  for (const ast::Expr* a : args) {
-    // An Optional argument specializes the callee on OptionalType (numba).
-    const ir::Type* at = t.type_of_optional(a);
+  const auto& def_params = fn->captured->def->params;
+  for (size_t i = 0; i < binding.named.size(); ++i) {
+    const BoundArg& b = binding.named[i];
+    if (!b.expr) {  // omitted: the parameter's default, as a constant argument
+      arg_types.push_back(def_params[i].default_value->type);
+      arg_constants.push_back(def_params[i].default_value);
+      continue;
+    }
+    const ir::Type* at = b.type;
     // Functions pass as values: the callee is specialized on the function
     // (function_values.h); modules and nothing-values do not.
     if (at->kind == ir::TypeKind::Module || at->kind == ir::TypeKind::Void) {
-      t.typing_error(a, concat("cannot pass ", display(at), " to device function '", fn->name, "'"));
+      t.typing_error(b.expr, concat("cannot pass ", display(at), " to device function '", fn->name, "'"));
     }
     arg_types.push_back(at);
-    const auto& k = t.info(a).constant;
+    const auto& k = t.info(b.expr).constant;
     // Functions with an explicit signature or the C ABI (one fixed symbol)
     // are compiled once, never per literal.
-    bool by_literal = !fn->options.return_type && fn->options.abi != ir::Abi::C;
+    bool by_literal = !fn->options.return_type && fn->options.abi != ir::Abi::C && b.element < 0;
     arg_constants.push_back(
-        by_literal && k && literal_expression(a) && literal_argument(*k) && k->type == at ? k : std::nullopt);
+        by_literal && k && literal_expression(b.expr) && literal_argument(*k) && k->type == at ? k : std::nullopt);
+  }
+  if (binding.has_vararg) {
+    std::vector<const ir::Type*> extra;
+    for (const BoundArg& b : binding.extra) extra.push_back(b.type);
+    arg_types.push_back(ir::tuple(extra));
+    arg_constants.push_back(std::nullopt);
+  }
+  call_info.ordered_args.clear();
+  call_info.arg_elements.clear();
+  for (const BoundArg& b : binding.named) {
+    call_info.ordered_args.push_back(b.expr);
+    call_info.arg_elements.push_back(b.element);
+  }
+  call_info.packed_from = binding.has_vararg ? int(binding.named.size()) : -1;
+  for (const BoundArg& b : binding.extra) {
+    call_info.ordered_args.push_back(b.expr);
+    call_info.arg_elements.push_back(b.element);
   }
   // Explicit signatures: the arguments convert to the best one (numba's
   // overload resolution, unsafe conversions included).
@@ -110,7 +193,8 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
                                 type_list(arg_types), "; its signatures are ", signature_list(signatures)));
     arg_types = signatures[*chosen].args;
     declared = signatures[*chosen].return_type;
-    for (auto& k : arg_constants) k.reset();
+    for (size_t i = 0; i < arg_constants.size(); ++i)
+      if (i >= binding.named.size() || binding.named[i].expr) arg_constants[i].reset();
   }
   std::shared_ptr<const TypedFunction> typed;
   try {
@@ -131,7 +215,7 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
     e.add_note(context);
     throw;
   }
-  ExprInfo& inf = t.info(&c);
+  ExprInfo& inf = call_info;
   inf.callee = typed;
   inf.param_types = typed->arg_types;
   t.add_callee(typed);

@@ -247,6 +247,38 @@ class CUDADispatcher(_cuhost.Dispatcher):
     def _compile_launch(self, argtypes):
         self._nvptx(tuple(argtypes))
 
+    # ---- numba's compile dumps ------------------------------------------------
+
+    def _debug_dumps(self, spellings):
+        """Prints what numba.cuda.config's DUMP_* settings ask for, after a
+        compile: the Python bytecode (DUMP_BYTECODE), the LLVM IR as lowered
+        (DUMP_LLVM), as optimized (DUMP_OPTIMIZED) and the PTX
+        (DUMP_ASSEMBLY), each between numba's banners."""
+        from . import config
+
+        sig = _to_types(spellings)
+        name = self.__qualname__
+
+        def banner(title, text):
+            print(("%s %s" % (title, name)).center(80, "-"))
+            print(text)
+            print("=" * 80)
+
+        if config.DUMP_BYTECODE:
+            import dis
+
+            lines = ["%s %s(arg=%s, lineno=%s)" % (i.offset, i.opname, i.arg, i.positions.lineno if i.positions else
+                                                  None) for i in dis.get_instructions(self.py_func)]
+            banner("BYTECODE DUMP", "\n".join(lines))
+        if config.DUMP_LLVM or config.DUMP_OPTIMIZED or config.DUMP_ASSEMBLY:
+            info = self._nvptx(sig)
+            if config.DUMP_LLVM:
+                banner("LLVM DUMP", info["llvm"])
+            if config.DUMP_OPTIMIZED:
+                banner("OPTIMIZED DUMP", info["llvm_optimized"])
+            if config.DUMP_ASSEMBLY:
+                banner("ASSEMBLY", info["ptx"])
+
     # ---- cache=True (cuda/core/caching.py) -----------------------------------
 
     def _function_cache(self):
