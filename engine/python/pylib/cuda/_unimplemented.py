@@ -21,7 +21,7 @@ from ._missing import display_name, missing_getattr
 # Packages whose every submodule is unimplemented too ("core.rewrites.static_getitem").
 _PACKAGES = {
     "core.annotations", "core.rewrites", "core.unsafe", "cpython", "datamodel", "typeconv", "memory_management",
-    "np.math", "np.polynomial", "np.unsafe", "cloudpickle",
+    "np.math", "np.polynomial", "np.unsafe",
 }
 
 # Modules (relative to `cuda`) that are unimplemented as a whole.
@@ -34,7 +34,7 @@ _MODULES = set("""
     core.typeinfer core.untyped_passes
     cgutils codegen cudadecl cudaimpl cudamath debuginfo descriptor intrinsics itanium_mangler libdevicedecl
     libdeviceimpl lowering mathimpl models nvvmutils printimpl stubs target ufuncs
-    flags serialize cuda_paths cache_hints fp8 api_util initialize locks
+    flags cuda_paths cache_hints fp8 api_util initialize locks
     cudadrv.drvapi cudadrv.mappings cudadrv.ndarray
     misc.appdirs misc.cffiimpl misc.coverage_support misc.dump_style misc.findlib misc.firstlinefinder misc.gdb_hook
     misc.literal misc.llvm_pass_timings
