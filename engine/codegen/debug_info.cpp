@@ -25,15 +25,17 @@ std::pair<std::string, std::string> split_path(const std::string& path) {
 }  // namespace
 
 DebugInfo::DebugInfo(llvm::Module& m, const std::string& file, bool full, bool gpu)
-    : module_(m), builder_(std::make_unique<llvm::DIBuilder>(m)), main_file_(file.empty() ? "<unknown>" : file),
+    : module_(m),
+      builder_(std::make_unique<llvm::DIBuilder>(m)),
+      main_file_(file.empty() ? "<unknown>" : file),
       full_(full) {
   // Debuggers render variables by the unit's language: C++ (as numba-cuda
   // declares it) gives cuda-gdb and gdb structures, pointers and arrays.
   // Line tables alone need no language support.
-  unit_ = builder_->createCompileUnit(
-      full ? llvm::dwarf::DW_LANG_C_plus_plus : llvm::dwarf::DW_LANG_Python, file_for(main_file_), "cuhost",
-      /*isOptimized=*/!full, "", 0, "",
-      full ? llvm::DICompileUnit::FullDebug : llvm::DICompileUnit::DebugDirectivesOnly);
+  unit_ = builder_->createCompileUnit(full ? llvm::dwarf::DW_LANG_C_plus_plus : llvm::dwarf::DW_LANG_Python,
+                                      file_for(main_file_), "cuhost",
+                                      /*isOptimized=*/!full, "", 0, "",
+                                      full ? llvm::DICompileUnit::FullDebug : llvm::DICompileUnit::DebugDirectivesOnly);
   m.addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
   m.addModuleFlag(llvm::Module::Warning, "Dwarf Version", gpu ? 2 : 4);
   if (full) types_ = std::make_unique<DebugTypes>(*builder_, m, file_for(main_file_));
@@ -67,8 +69,8 @@ llvm::DILocation* DebugInfo::begin_function(llvm::Function* f, const std::string
   llvm::DISubroutineType* ty = builder_->createSubroutineType(builder_->getOrCreateTypeArray(signature));
   auto flags = llvm::DISubprogram::SPFlagDefinition;
   if (!full_) flags |= llvm::DISubprogram::SPFlagOptimized;
-  llvm::DISubprogram* sp = builder_->createFunction(df, name, f->getName(), df, l, ty, l, llvm::DINode::FlagPrototyped,
-                                                    flags);
+  llvm::DISubprogram* sp =
+      builder_->createFunction(df, name, f->getName(), df, l, ty, l, llvm::DINode::FlagPrototyped, flags);
   f->setSubprogram(sp);
   return llvm::DILocation::get(f->getContext(), l, 0, sp);
 }
@@ -80,8 +82,8 @@ llvm::DILocation* DebugInfo::location(llvm::Function* f, int line, int column) {
   return llvm::DILocation::get(f->getContext(), l, column > 0 ? unsigned(column) : 0, sp);
 }
 
-void DebugInfo::declare_variable(llvm::Function* f, llvm::AllocaInst* slot, const std::string& name,
-                                 const ir::Type* t, unsigned arg_no, int line) {
+void DebugInfo::declare_variable(llvm::Function* f, llvm::AllocaInst* slot, const std::string& name, const ir::Type* t,
+                                 unsigned arg_no, int line) {
   llvm::DISubprogram* sp = f->getSubprogram();
   if (!full_ || !sp || !slot) return;
   llvm::DIType* dt = types_->type_of(t);

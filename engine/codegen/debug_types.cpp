@@ -83,8 +83,7 @@ llvm::DIType* DebugTypes::array(const ir::Type* t) {
   const std::uint64_t pointer_bits = bits_of(module_, llvm::PointerType::get(c, 0));
   llvm::DIType* data = builder_.createPointerType(element, pointer_bits);
   llvm::Metadata* range[] = {builder_.getOrCreateSubrange(0, std::int64_t(t->ndim))};
-  llvm::DIType* dims =
-      builder_.createArrayType(std::uint64_t(64 * t->ndim), 64, i64, builder_.getOrCreateArray(range));
+  llvm::DIType* dims = builder_.createArrayType(std::uint64_t(64 * t->ndim), 64, i64, builder_.getOrCreateArray(range));
   struct Member {
     const char* name;
     llvm::DIType* type;
@@ -93,9 +92,8 @@ llvm::DIType* DebugTypes::array(const ir::Type* t) {
   std::vector<llvm::Metadata*> members;
   for (const Member& m : {Member{"data", data, 0}, Member{"shape", dims, 1}, Member{"strides", dims, 2}}) {
     std::uint64_t size = bits_of(module_, lt->getElementType(m.index));
-    members.push_back(builder_.createMemberType(file_, m.name, file_, 0, size, 0,
-                                                layout->getElementOffsetInBits(m.index), llvm::DINode::FlagZero,
-                                                m.type));
+    members.push_back(builder_.createMemberType(
+        file_, m.name, file_, 0, size, 0, layout->getElementOffsetInBits(m.index), llvm::DINode::FlagZero, m.type));
   }
   return builder_.createStructType(file_, t->str(), file_, 0, layout->getSizeInBits(), 0, llvm::DINode::FlagZero,
                                    nullptr, builder_.getOrCreateArray(members));
@@ -109,8 +107,9 @@ llvm::DIType* DebugTypes::tuple(const ir::Type* t) {
   for (unsigned i = 0; i < t->elements.size(); ++i) {
     llvm::DIType* et = type_of(t->elements[i]);
     if (!et) continue;
-    members.push_back(builder_.createMemberType(file_, concat("f", i), file_, 0, bits_of(module_, lt->getElementType(i)),
-                                                0, layout->getElementOffsetInBits(i), llvm::DINode::FlagZero, et));
+    members.push_back(builder_.createMemberType(file_, concat("f", i), file_, 0,
+                                                bits_of(module_, lt->getElementType(i)), 0,
+                                                layout->getElementOffsetInBits(i), llvm::DINode::FlagZero, et));
   }
   return builder_.createStructType(file_, t->str(), file_, 0, layout->getSizeInBits(), 0, llvm::DINode::FlagZero,
                                    nullptr, builder_.getOrCreateArray(members));
@@ -146,8 +145,8 @@ llvm::DIType* DebugTypes::optional(const ir::Type* t) {
   auto* lt = llvm::cast<llvm::StructType>(llvm_type_of(c, t));
   const llvm::StructLayout* layout = module_.getDataLayout().getStructLayout(lt);
   std::vector<llvm::Metadata*> members;
-  members.push_back(builder_.createMemberType(file_, "valid", file_, 0, 8, 0, 0, llvm::DINode::FlagZero,
-                                              type_of(ir::boolean())));
+  members.push_back(
+      builder_.createMemberType(file_, "valid", file_, 0, 8, 0, 0, llvm::DINode::FlagZero, type_of(ir::boolean())));
   if (llvm::DIType* vt = type_of(t->pointee))
     members.push_back(builder_.createMemberType(file_, "value", file_, 0, bits_of(module_, lt->getElementType(1)), 0,
                                                 layout->getElementOffsetInBits(1), llvm::DINode::FlagZero, vt));

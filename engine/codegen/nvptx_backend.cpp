@@ -84,8 +84,8 @@ std::string nvptx_cpu(int cc_major, int cc_minor, const std::string& suffix) {
   init_nvptx();
   std::string error;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(nvptx_triple(), error);
-  std::unique_ptr<llvm::MCSubtargetInfo> sti(
-      target ? target->createMCSubtargetInfo(nvptx_triple(), "sm_50", "") : nullptr);
+  std::unique_ptr<llvm::MCSubtargetInfo> sti(target ? target->createMCSubtargetInfo(nvptx_triple(), "sm_50", "")
+                                                    : nullptr);
   if (!sti || !sti->isCPUStringValid(specific))
     throw UserError(ErrorKind::NotImplementedError,
                     concat("cc=(", cc_major, ", ", cc_minor, ", '", suffix, "'): LLVM ", LLVM_VERSION_STRING,
@@ -111,10 +111,9 @@ std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int
     options.NoNaNsFPMath = true;
   }
   // The PTX version is LLVM's default for the chip (7.8 for sm_90).
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(nvptx_triple(), nvptx_cpu(cc_major, cc_minor, suffix), "",
-                                                                      options, std::nullopt, std::nullopt,
-                                                                      opt > 0 ? llvm::CodeGenOptLevel::Aggressive
-                                                                              : llvm::CodeGenOptLevel::None));
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      nvptx_triple(), nvptx_cpu(cc_major, cc_minor, suffix), "", options, std::nullopt, std::nullopt,
+      opt > 0 ? llvm::CodeGenOptLevel::Aggressive : llvm::CodeGenOptLevel::None));
   if (!tm) throw UserError(ErrorKind::CompileError, "cannot create the NVPTX target machine");
   return tm;
 }

@@ -10,9 +10,9 @@ namespace {
 // An enclosing function while its nested functions are captured.
 struct Scope {
   const ast::FunctionDef* def;
-  const std::set<std::string>* stored;                                   // its locals and parameters
+  const std::set<std::string>* stored;                                     // its locals and parameters
   std::map<std::string, std::shared_ptr<runtime::JitFunction>> functions;  // its nested functions so far
-  const CapturedFunction* captured;                                      // for its frozen globals
+  const CapturedFunction* captured;                                        // for its frozen globals
   const Scope* parent;
 };
 
@@ -104,9 +104,9 @@ GlobalValue closure_variable(const Scope& s, const std::string& name, const ast:
   std::vector<const ast::Expr*> assigned;
   collect_assignments(s.def->body, name, assigned);
   if (assigned.size() != 1)
-    capture_error(*s.captured, def_loc,
-                  concat("Cannot capture a constant value for variable '", name,
-                         "' as there are multiple definitions present."));
+    capture_error(
+        *s.captured, def_loc,
+        concat("Cannot capture a constant value for variable '", name, "' as there are multiple definitions present."));
   std::optional<ir::ConstValue> value = constant_of(assigned[0], *s.captured);
   if (!value)
     capture_error(*s.captured, def_loc,

@@ -91,10 +91,10 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
     } catch (...) {
       error = std::current_exception();
     }
-    Py_END_ALLOW_THREADS
-  // A warning turned into an error keeps its Python exception (errors.cpp).
-  if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
-  if (error) std::rethrow_exception(error);
+    Py_END_ALLOW_THREADS;
+    // A warning turned into an error keeps its Python exception (errors.cpp).
+    if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
+    if (error) std::rethrow_exception(error);
     const ir::Type* resty = result.return_type ? result.return_type : ir::void_type();
     // LLVM prints ".func  (" with two spaces; numba's output (and scripts that grep it) have one.
     for (std::size_t pos = 0; (pos = result.text.find(".func  (", pos)) != std::string::npos;)
@@ -137,16 +137,16 @@ PyObject* py_unload_modules(PyObject*, PyObject*){CUHOST_PY_GUARD_V(nullptr,
                                                                     })}
 
 // The compute capabilities PTX can be emitted for, ascending ((major, minor) tuples).
-PyObject* py_supported_ccs(PyObject*, PyObject*) {
-  CUHOST_PY_GUARD_V(nullptr, {
-    const auto& ccs = codegen::supported_ccs();
-    PyObject* out = PyList_New(Py_ssize_t(ccs.size()));
-    if (!out) return nullptr;
-    for (size_t i = 0; i < ccs.size(); ++i)
-      PyList_SET_ITEM(out, Py_ssize_t(i), Py_BuildValue("(ii)", ccs[i].first, ccs[i].second));
-    return out;
-  })
-}
+PyObject* py_supported_ccs(PyObject*, PyObject*){
+    CUHOST_PY_GUARD_V(nullptr,
+                      {
+                        const auto& ccs = codegen::supported_ccs();
+                        PyObject* out = PyList_New(Py_ssize_t(ccs.size()));
+                        if (!out) return nullptr;
+                        for (size_t i = 0; i < ccs.size(); ++i)
+                          PyList_SET_ITEM(out, Py_ssize_t(i), Py_BuildValue("(ii)", ccs[i].first, ccs[i].second));
+                        return out;
+                      })}
 
 // The libdevice table's text (sema/typing/libdevice_table.inc) for
 // numba.cuda.libdevicefuncs: one function a line, `name result param...`.

@@ -163,7 +163,7 @@ std::shared_ptr<const runtime::CompiledKernel> compile_with(
       error = std::current_exception();
     }
   }
-  Py_END_ALLOW_THREADS
+  Py_END_ALLOW_THREADS;
   // A warning turned into an error keeps its Python exception (errors.cpp).
   if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
   if (error) std::rethrow_exception(error);
@@ -583,10 +583,10 @@ std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherOb
         error = std::current_exception();
       }
     }
-    Py_END_ALLOW_THREADS
-  // A warning turned into an error keeps its Python exception (errors.cpp).
-  if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
-  if (error) std::rethrow_exception(error);
+    Py_END_ALLOW_THREADS;
+    // A warning turned into an error keeps its Python exception (errors.cpp).
+    if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
+    if (error) std::rethrow_exception(error);
     st->ptx_for_inspect[types] = k;
     if (std::find(st->order.begin(), st->order.end(), types) == st->order.end()) st->order.push_back(types);
     return k;

@@ -24,15 +24,15 @@ PyObject* spellings(const std::vector<const ir::Type*>& types) {
 DispatcherObject* as_dispatcher(PyObject* obj) { return reinterpret_cast<DispatcherObject*>(obj); }
 
 // _cache_export(argtypes) -> bytes, or None when the kernel cannot be kept.
-PyObject* cache_export(PyObject* obj, PyObject* signature) {
-  CUHOST_PY_GUARD_V(nullptr, {
-    DispatcherState* st = as_dispatcher(obj)->state;
-    auto it = st->compiled.find(signature_types(signature));
-    if (it == st->compiled.end() || !runtime::serializable(*it->second)) Py_RETURN_NONE;
-    std::string data = runtime::serialize_kernel(*it->second);
-    return PyBytes_FromStringAndSize(data.data(), static_cast<Py_ssize_t>(data.size()));
-  })
-}
+PyObject* cache_export(PyObject* obj, PyObject* signature){
+    CUHOST_PY_GUARD_V(nullptr,
+                      {
+                        DispatcherState* st = as_dispatcher(obj)->state;
+                        auto it = st->compiled.find(signature_types(signature));
+                        if (it == st->compiled.end() || !runtime::serializable(*it->second)) Py_RETURN_NONE;
+                        std::string data = runtime::serialize_kernel(*it->second);
+                        return PyBytes_FromStringAndSize(data.data(), static_cast<Py_ssize_t>(data.size()));
+                      })}
 
 // _cache_import(argtypes, data) -> bool: makes the kernel in `data` the
 // compiled kernel of those argument types.
@@ -48,9 +48,7 @@ PyObject* cache_import(PyObject* obj, PyObject* args) {
     std::string bytes(data, static_cast<size_t>(size));
     std::shared_ptr<runtime::CompiledKernel> k;
     std::exception_ptr error;
-    Py_BEGIN_ALLOW_THREADS try {
-      k = runtime::deserialize_kernel(bytes, st->fn->name, types);
-    } catch (...) {
+    Py_BEGIN_ALLOW_THREADS try { k = runtime::deserialize_kernel(bytes, st->fn->name, types); } catch (...) {
       error = std::current_exception();
     }
     Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
@@ -66,36 +64,37 @@ PyObject* cache_import(PyObject* obj, PyObject* args) {
 
 // _cache_target() -> str: what a cached kernel must have been compiled for
 // to run here (backend and architecture, bounds checks, the compiler build).
-PyObject* cache_target(PyObject* obj, PyObject*) {
-  CUHOST_PY_GUARD_V(nullptr, {
-    runtime::TargetOptions t = session_target(as_dispatcher(obj)->state->fn->options);
-    std::string s = concat(t.target == runtime::Target::NVPTX ? "nvptx" : "cpu", "|", t.cc_major, ".", t.cc_minor,
-                           t.arch_suffix, "|", t.bounds_check, "|", CUHOST_VERSION, "|", LLVM_VERSION_STRING, "|",
-                           runtime::engine_build_identity());
-    return PyUnicode_FromString(s.c_str());
-  })
-}
+PyObject* cache_target(PyObject* obj, PyObject*){
+    CUHOST_PY_GUARD_V(nullptr,
+                      {
+                        runtime::TargetOptions t = session_target(as_dispatcher(obj)->state->fn->options);
+                        std::string s = concat(t.target == runtime::Target::NVPTX ? "nvptx" : "cpu", "|", t.cc_major,
+                                               ".", t.cc_minor, t.arch_suffix, "|", t.bounds_check, "|", CUHOST_VERSION,
+                                               "|", LLVM_VERSION_STRING, "|", runtime::engine_build_identity());
+                        return PyUnicode_FromString(s.c_str());
+                      })}
 
 // _forget_compiled(): drops every compiled kernel and the captured source,
 // so the next compile captures the function (and its globals) anew.
-PyObject* forget_compiled(PyObject* obj, PyObject*) {
-  CUHOST_PY_GUARD_V(nullptr, {
-    DispatcherState* st = as_dispatcher(obj)->state;
-    auto fresh = std::make_shared<runtime::JitFunction>();
-    fresh->name = st->fn->name;
-    fresh->options = st->fn->options;
-    st->fn = fresh;
-    st->compiled.clear();
-    st->ptx_for_inspect.clear();
-    st->order.clear();
-    st->plans.clear();
-    Py_RETURN_NONE;
-  })
-}
+PyObject* forget_compiled(PyObject* obj, PyObject*){CUHOST_PY_GUARD_V(nullptr,
+                                                                      {
+                                                                        DispatcherState* st = as_dispatcher(obj)->state;
+                                                                        auto fresh =
+                                                                            std::make_shared<runtime::JitFunction>();
+                                                                        fresh->name = st->fn->name;
+                                                                        fresh->options = st->fn->options;
+                                                                        st->fn = fresh;
+                                                                        st->compiled.clear();
+                                                                        st->ptx_for_inspect.clear();
+                                                                        st->order.clear();
+                                                                        st->plans.clear();
+                                                                        Py_RETURN_NONE;
+                                                                      })}
 
 PyMethodDef g_methods[] = {
     {"_cache_export", cache_export, METH_O, "The compiled kernel of these argument types as bytes, or None."},
-    {"_cache_import", cache_import, METH_VARARGS, "Installs a kernel read from the cache; False when it cannot run here."},
+    {"_cache_import", cache_import, METH_VARARGS,
+     "Installs a kernel read from the cache; False when it cannot run here."},
     {"_cache_target", cache_target, METH_NOARGS, "What cached kernels must have been compiled for to run here."},
     {"_forget_compiled", forget_compiled, METH_NOARGS, "Drops the compiled kernels and the captured source."},
     {nullptr, nullptr, 0, nullptr}};

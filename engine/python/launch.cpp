@@ -596,16 +596,16 @@ PyMethodDef g_launcher_methods[] = {
      METH_FASTCALL, "Launches with arguments already prepared (cuda/args.py)."},
     {nullptr, nullptr, 0, nullptr}};
 
-PyGetSetDef g_getset[] = {{"griddim", get_griddim, nullptr, nullptr, nullptr},
-                          {"blockdim", get_blockdim, nullptr, nullptr, nullptr},
-                          {"sharedmem", get_sharedmem, nullptr, nullptr, nullptr},
-                          {"stream", get_stream, nullptr, nullptr, nullptr},
-                          {"dispatcher", get_dispatcher, nullptr, "The kernel this launcher launches.", nullptr},
-                          {"args", get_args, nullptr, "The arguments of this thread's compiling launch, or None.",
-                           nullptr},
-                          {"pre_launch_callbacks", get_callbacks, nullptr,
-                           "Callables run as callback(kernel, launcher) right before each launch.", nullptr},
-                          {nullptr, nullptr, nullptr, nullptr, nullptr}};
+PyGetSetDef g_getset[] = {
+    {"griddim", get_griddim, nullptr, nullptr, nullptr},
+    {"blockdim", get_blockdim, nullptr, nullptr, nullptr},
+    {"sharedmem", get_sharedmem, nullptr, nullptr, nullptr},
+    {"stream", get_stream, nullptr, nullptr, nullptr},
+    {"dispatcher", get_dispatcher, nullptr, "The kernel this launcher launches.", nullptr},
+    {"args", get_args, nullptr, "The arguments of this thread's compiling launch, or None.", nullptr},
+    {"pre_launch_callbacks", get_callbacks, nullptr,
+     "Callables run as callback(kernel, launcher) right before each launch.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyTypeObject make_launcher_type() {
   PyTypeObject t = blank_type_object();

@@ -16,12 +16,11 @@ PyObject* py_current_launch_config(PyObject*, PyObject*) { return Py_NewRef(t_co
 
 PyObject* py_current_launch_args(PyObject*, PyObject*) { return current_launch_args(); }
 
-PyMethodDef g_methods[] = {
-    {"_current_launch_config", py_current_launch_config, METH_NOARGS,
-     "The launcher whose launch is compiling on this thread, or None."},
-    {"_current_launch_args", py_current_launch_args, METH_NOARGS,
-     "The arguments of the launch compiling on this thread, or None."},
-    {nullptr, nullptr, 0, nullptr}};
+PyMethodDef g_methods[] = {{"_current_launch_config", py_current_launch_config, METH_NOARGS,
+                            "The launcher whose launch is compiling on this thread, or None."},
+                           {"_current_launch_args", py_current_launch_args, METH_NOARGS,
+                            "The arguments of the launch compiling on this thread, or None."},
+                           {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace
 
@@ -52,8 +51,8 @@ bool run_pre_launch_callbacks(PyObject* callbacks, DispatcherObject* d, PyObject
   if (!list) return false;
   bool ok = true;
   for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(list); ++i) {
-    PyObject* r = PyObject_CallFunctionObjArgs(PyList_GET_ITEM(list, i), reinterpret_cast<PyObject*>(d), launcher,
-                                               nullptr);
+    PyObject* r =
+        PyObject_CallFunctionObjArgs(PyList_GET_ITEM(list, i), reinterpret_cast<PyObject*>(d), launcher, nullptr);
     ok = r != nullptr;
     Py_XDECREF(r);
   }

@@ -13,8 +13,8 @@ namespace cuhost::python {
 bool warn_if_low_occupancy(const unsigned grid[3]);
 
 // Warns that a host array passed to a kernel is copied to and from the
-// device (on a GPU; the CPU backend warns the same, for the same launch on a GPU). Returns false with a Python exception set when the warning was
-// turned into an error.
+// device (on a GPU; the CPU backend warns the same, for the same launch on a GPU). Returns false with a Python
+// exception set when the warning was turned into an error.
 bool warn_implicit_copy();
 
 }  // namespace cuhost::python

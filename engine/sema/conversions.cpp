@@ -17,8 +17,8 @@ using K = Conversion;
 // The scalar types of the table, in a fixed order.
 const std::vector<const ir::Type*>& scalars() {
   static const std::vector<const ir::Type*> all = {
-      ir::boolean(), ir::int8(),    ir::int16(),   ir::int32(),     ir::int64(),     ir::uint8(),  ir::uint16(),
-      ir::uint32(),  ir::uint64(),  ir::float16(), ir::float32(),   ir::float64(),   ir::complex64(), ir::complex128()};
+      ir::boolean(), ir::int8(),   ir::int16(),   ir::int32(),   ir::int64(),   ir::uint8(),     ir::uint16(),
+      ir::uint32(),  ir::uint64(), ir::float16(), ir::float32(), ir::float64(), ir::complex64(), ir::complex128()};
   return all;
 }
 

@@ -13,15 +13,14 @@ namespace {
 bool is_load(const std::string& name) {
   return name == "ldca" || name == "ldcg" || name == "ldcs" || name == "ldlu" || name == "ldcv";
 }
-bool is_store(const std::string& name) {
-  return name == "stcg" || name == "stcs" || name == "stwb" || name == "stwt";
-}
+bool is_store(const std::string& name) { return name == "stcg" || name == "stcs" || name == "stwb" || name == "stwt"; }
 
 void check_index(Typer& t, const std::string& fname, const ir::Type* target, const ast::Expr* index) {
   const ir::Type* it = t.type_of(index);
   const bool pointer = target->kind == ir::TypeKind::CPointer;
   if (it->is_integer()) {
-    if (!pointer && target->ndim != 1) t.typing_error(index, concat("Expected ", target->ndim, " indices, got a scalar"));
+    if (!pointer && target->ndim != 1)
+      t.typing_error(index, concat("Expected ", target->ndim, " indices, got a scalar"));
     return;
   }
   if (it->is_tuple() && !it->elements.empty()) {
@@ -47,8 +46,9 @@ const ir::Type* element_type(Typer& t, const std::string& fname, const ast::Expr
   if (!dtype->is_integer() && dtype->kind != ir::TypeKind::Float)
     t.typing_error(target_expr, concat(fname, " requires array of integer or float type, got ", display(dtype)));
   if (dtype->bits != 8 && dtype->bits != 16 && dtype->bits != 32 && dtype->bits != 64)
-    t.typing_error(target_expr, concat(fname, " requires array dtype with bitwidth in [1, 8, 16, 32, 64, 128], got "
-                                              "bitwidth ",
+    t.typing_error(target_expr, concat(fname,
+                                       " requires array dtype with bitwidth in [1, 8, 16, 32, 64, 128], got "
+                                       "bitwidth ",
                                        dtype->bits));
   return dtype;
 }
@@ -82,8 +82,8 @@ const ir::Type* type_cache_hint_call(Typer& t, const ast::Call& c, const std::st
     check_index(t, name, target, args[1]);
     const ir::Type* v = t.type_of(args[2]);
     if (!can_convert(v, dtype))
-      t.typing_error(args[2], concat(name, " cannot store a value of type ", display(v), " into an array of ",
-                                     display(dtype)));
+      t.typing_error(args[2],
+                     concat(name, " cannot store a value of type ", display(v), " into an array of ", display(dtype)));
     t.info(&c).param_types = {nullptr, nullptr, dtype};
     return ir::none_type();
   }

@@ -114,8 +114,8 @@ CallBinding bind_call(Typer& t, const ast::Call& c, const runtime::JitFunction& 
   for (const auto& kw : c.keywords) {
     size_t k = 0;
     while (k < n && params[k].name != kw.name) ++k;
-    if (k == n) t.fail(ErrorKind::TypingError, kw.loc, concat(fn.name, "() got an unexpected keyword argument '",
-                                                              kw.name, "'"));
+    if (k == n)
+      t.fail(ErrorKind::TypingError, kw.loc, concat(fn.name, "() got an unexpected keyword argument '", kw.name, "'"));
     if (out.named[k].expr)
       t.fail(ErrorKind::TypingError, kw.loc, concat(fn.name, "() got multiple values for argument '", kw.name, "'"));
     out.named[k] = {kw.value.get(), -1, t.type_of_optional(kw.value.get())};
