@@ -9,7 +9,7 @@ packages=(
   cmake ninja-build g++ ccache pkg-config
   llvm-19-dev llvm-19-tools clang-19 libclang-19-dev
   libpython3.11-dev python3.11 python3-numpy python3-cffi python3-pycparser python3-ply python3-pytest python3-pip
-  python3-llvmlite
+  python3-llvmlite python3-cloudpickle
   libboost-program-options-dev catch2 clang-format libtomlplusplus-dev xz-utils
   openmpi-bin libopenmpi-dev
 )

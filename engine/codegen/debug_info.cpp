@@ -1,11 +1,15 @@
-// DebugInfo (debug_info.h): DIBuilder bookkeeping for line tables.
+// DebugInfo (debug_info.h): DIBuilder bookkeeping for line tables and, with
+// debug=True, for variables.
 #include "codegen/debug_info.h"
 
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/FileSystem.h>
+
+#include "codegen/debug_types.h"
 
 namespace cuhost::codegen {
 
@@ -20,12 +24,21 @@ std::pair<std::string, std::string> split_path(const std::string& path) {
 
 }  // namespace
 
-DebugInfo::DebugInfo(llvm::Module& m, const std::string& file)
-    : module_(m), builder_(std::make_unique<llvm::DIBuilder>(m)), main_file_(file.empty() ? "<unknown>" : file) {
-  unit_ = builder_->createCompileUnit(llvm::dwarf::DW_LANG_Python, file_for(main_file_), "cuhost", true, "", 0, "",
-                                      llvm::DICompileUnit::DebugDirectivesOnly);
+DebugInfo::DebugInfo(llvm::Module& m, const std::string& file, bool full, bool gpu)
+    : module_(m),
+      builder_(std::make_unique<llvm::DIBuilder>(m)),
+      main_file_(file.empty() ? "<unknown>" : file),
+      full_(full) {
+  // Debuggers render variables by the unit's language: C++ (as numba-cuda
+  // declares it) gives cuda-gdb and gdb structures, pointers and arrays.
+  // Line tables alone need no language support.
+  unit_ = builder_->createCompileUnit(full ? llvm::dwarf::DW_LANG_C_plus_plus : llvm::dwarf::DW_LANG_Python,
+                                      file_for(main_file_), "cuhost",
+                                      /*isOptimized=*/!full, "", 0, "",
+                                      full ? llvm::DICompileUnit::FullDebug : llvm::DICompileUnit::DebugDirectivesOnly);
   m.addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
-  m.addModuleFlag(llvm::Module::Warning, "Dwarf Version", 4);
+  m.addModuleFlag(llvm::Module::Warning, "Dwarf Version", gpu ? 2 : 4);
+  if (full) types_ = std::make_unique<DebugTypes>(*builder_, m, file_for(main_file_));
 }
 
 DebugInfo::~DebugInfo() = default;
@@ -43,13 +56,21 @@ llvm::DIFile* DebugInfo::file_for(const std::string& path) {
 }
 
 llvm::DILocation* DebugInfo::begin_function(llvm::Function* f, const std::string& name, const std::string& file,
-                                            int line) {
+                                            int line, const std::vector<const ir::Type*>& params,
+                                            const ir::Type* result) {
   llvm::DIFile* df = file_for(file.empty() ? main_file_ : file);
   unsigned l = line > 0 ? unsigned(line) : 0;
-  llvm::DISubroutineType* ty = builder_->createSubroutineType(builder_->getOrCreateTypeArray({}));
+  std::vector<llvm::Metadata*> signature;
+  if (full_) {
+    // The result first (null: returns nothing), then each parameter.
+    signature.push_back(result ? types_->type_of(result) : nullptr);
+    for (const ir::Type* p : params) signature.push_back(types_->type_of(p));
+  }
+  llvm::DISubroutineType* ty = builder_->createSubroutineType(builder_->getOrCreateTypeArray(signature));
+  auto flags = llvm::DISubprogram::SPFlagDefinition;
+  if (!full_) flags |= llvm::DISubprogram::SPFlagOptimized;
   llvm::DISubprogram* sp =
-      builder_->createFunction(df, name, f->getName(), df, l, ty, l, llvm::DINode::FlagZero,
-                               llvm::DISubprogram::SPFlagDefinition | llvm::DISubprogram::SPFlagOptimized);
+      builder_->createFunction(df, name, f->getName(), df, l, ty, l, llvm::DINode::FlagPrototyped, flags);
   f->setSubprogram(sp);
   return llvm::DILocation::get(f->getContext(), l, 0, sp);
 }
@@ -59,6 +80,24 @@ llvm::DILocation* DebugInfo::location(llvm::Function* f, int line, int column) {
   if (!sp) return nullptr;
   unsigned l = line > 0 ? unsigned(line) : sp->getLine();
   return llvm::DILocation::get(f->getContext(), l, column > 0 ? unsigned(column) : 0, sp);
+}
+
+void DebugInfo::declare_variable(llvm::Function* f, llvm::AllocaInst* slot, const std::string& name, const ir::Type* t,
+                                 unsigned arg_no, int line) {
+  llvm::DISubprogram* sp = f->getSubprogram();
+  if (!full_ || !sp || !slot) return;
+  llvm::DIType* dt = types_->type_of(t);
+  if (!dt) return;  // no bits to show (a module, a function, None)
+  unsigned l = line > 0 ? unsigned(line) : sp->getLine();
+  llvm::DILocalVariable* var =
+      arg_no > 0 ? builder_->createParameterVariable(sp, name, arg_no, sp->getFile(), l, dt, /*AlwaysPreserve=*/true)
+                 : builder_->createAutoVariable(sp, name, sp->getFile(), l, dt, /*AlwaysPreserve=*/true);
+  llvm::Instruction* after = slot->getNextNode();
+  llvm::DILocation* at = llvm::DILocation::get(f->getContext(), l, 0, sp);
+  if (after)
+    builder_->insertDeclare(slot, var, builder_->createExpression(), at, after);
+  else
+    builder_->insertDeclare(slot, var, builder_->createExpression(), at, slot->getParent());
 }
 
 void DebugInfo::finish() {

@@ -1,38 +1,65 @@
-// Line information for lineinfo=True / debug=True (GPU): one compile unit,
-// one DISubprogram per lowered function and a DILocation per statement, so
-// the NVPTX backend writes `.file` / `.loc` directives naming the script and
-// its lines (what profilers and cuda-gdb map back to the source). Only the
-// directives are emitted (DebugDirectivesOnly, as numba-cuda does for
-// lineinfo): no DWARF sections, so nvJitLink takes the PTX as it is.
+// Debug information through LLVM's DIBuilder, at two levels.
+//
+// Line tables (lineinfo=True, GPU): one compile unit, one DISubprogram per
+// lowered function and a DILocation per statement, emitted as directives
+// only (DebugDirectivesOnly, as numba-cuda does for lineinfo): the PTX
+// carries `.file` / `.loc` naming the script and its lines, no DWARF
+// sections.
+//
+// Full debug information (debug=True, both targets): the same line table
+// plus DWARF describing every function (its subroutine type from the Python
+// argument types) and every parameter and local variable (DILocalVariable
+// with llvm.dbg.declare on its stack slot, typed by debug_types.h). The GPU
+// PTX then holds `.section .debug_info` and friends, which ptxas (inside
+// nvJitLink) turns into the cubin's DWARF for cuda-gdb; on the CPU backend
+// the JIT-compiled code carries the same DWARF for gdb.
 #pragma once
 
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
+
+#include "ir/types.h"
 
 namespace llvm {
+class AllocaInst;
 class DIBuilder;
 class DICompileUnit;
 class DIFile;
 class DILocation;
 class DISubprogram;
 class Function;
+class Instruction;
 class Module;
 }  // namespace llvm
 
 namespace cuhost::codegen {
 
+class DebugTypes;
+
 class DebugInfo {
  public:
-  // `file` is the path of the kernel's script (the compile unit's file).
-  DebugInfo(llvm::Module& m, const std::string& file);
+  // `file` is the path of the kernel's script (the compile unit's file);
+  // `full` asks for variables and types (debug=True), else line tables only;
+  // `gpu`: DWARF 2 (what ptxas reads), else DWARF 4.
+  DebugInfo(llvm::Module& m, const std::string& file, bool full, bool gpu);
   ~DebugInfo();
 
-  // Attaches a subprogram to `f` (defined at file:line) and returns the
-  // location of its first line.
-  llvm::DILocation* begin_function(llvm::Function* f, const std::string& name, const std::string& file, int line);
+  bool full() const { return full_; }
+
+  // Attaches a subprogram to `f` (defined at file:line; `params` and
+  // `result` are the Python-level types of its arguments and result, null
+  // for none) and returns the location of its first line.
+  llvm::DILocation* begin_function(llvm::Function* f, const std::string& name, const std::string& file, int line,
+                                   const std::vector<const ir::Type*>& params = {}, const ir::Type* result = nullptr);
   // A location inside `f` (which has a subprogram); line 0 keeps the function's line.
   llvm::DILocation* location(llvm::Function* f, int line, int column);
+  // Full debug information only: describes the variable `name` of type `t`
+  // living in `slot` (an alloca of `f`), the `arg_no`-th parameter (1-based)
+  // or a local (0), declared at `line`.
+  void declare_variable(llvm::Function* f, llvm::AllocaInst* slot, const std::string& name, const ir::Type* t,
+                        unsigned arg_no, int line);
   // Gives every defined function without line information (wrappers) a
   // subprogram and every instruction without a location its function's
   // line, then finalizes the metadata. Call once, after lowering.
@@ -43,8 +70,10 @@ class DebugInfo {
 
   llvm::Module& module_;
   std::unique_ptr<llvm::DIBuilder> builder_;
+  std::unique_ptr<DebugTypes> types_;
   llvm::DICompileUnit* unit_ = nullptr;
   std::string main_file_;
+  bool full_ = false;
   std::map<std::string, llvm::DIFile*> files_;
 };
 

@@ -249,7 +249,8 @@ void emit_exported_device(LoweredModule& out, ModuleState& state, const ModuleRe
   } else {
     b.CreateRet(result);
   }
-  impl->addFnAttr(llvm::Attribute::AlwaysInline);
+  // The body folds into the exported function, unless _dbg_optnone keeps it apart.
+  if (!impl->hasFnAttribute(llvm::Attribute::OptimizeNone)) impl->addFnAttr(llvm::Attribute::AlwaysInline);
   out.entry_symbol = name;
   out.keep.push_back(name);
 }
@@ -306,7 +307,7 @@ LoweredModule lower_module(const ModuleRequest& r) {
   llvm::LLVMContext& c = *out.context;
   std::unique_ptr<TargetHooks> hooks;
   if (r.target == CodegenTarget::NVPTX) {
-    auto tm = make_nvptx_target_machine(r.cc_major, r.cc_minor, r.fastmath);
+    auto tm = make_nvptx_target_machine(r.cc_major, r.cc_minor, r.fastmath, r.arch_suffix);
     m.setTargetTriple(nvptx_triple());
     m.setDataLayout(tm->createDataLayout());
     hooks = make_nvptx_hooks();
@@ -323,10 +324,12 @@ LoweredModule lower_module(const ModuleRequest& r) {
   state.options.fastmath = r.fastmath;
   state.options.fastmath_flags = r.fastmath_flags;
   state.options.kernel_name = tf.captured->name;
-  // Line tables only matter to the GPU tools; the CPU backend ignores lineinfo.
+  // Line tables only matter to the GPU tools (the CPU backend ignores
+  // lineinfo alone); debug=True describes variables on both targets.
   std::unique_ptr<DebugInfo> debug_info;
-  if (r.lineinfo && r.target == CodegenTarget::NVPTX) {
-    debug_info = std::make_unique<DebugInfo>(m, tf.captured->filename);
+  const bool gpu_target = r.target == CodegenTarget::NVPTX;
+  if (r.debug || (r.lineinfo && gpu_target)) {
+    debug_info = std::make_unique<DebugInfo>(m, tf.captured->filename, r.debug, gpu_target);
     state.debug_info = debug_info.get();
   }
 

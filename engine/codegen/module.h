@@ -25,6 +25,7 @@ struct ModuleRequest {
   CodegenTarget target = CodegenTarget::NVPTX;
   int cc_major = 9;
   int cc_minor = 0;
+  std::string arch_suffix;  // "a": sm_XXa (TargetOptions::arch_suffix)
   bool debug = false;
   bool bounds_check = false;
   bool fastmath = false;
@@ -55,8 +56,11 @@ struct LoweredModule {
 
 LoweredModule lower_module(const ModuleRequest& request);
 
-// NVPTX data layout and triple for sm_<cc> (clamped to what LLVM 19 knows).
+// NVPTX data layout and triple for sm_<cc>: the closest architecture LLVM
+// knows at or below the compute capability (supported_ccs), with the
+// architecture-specific suffix ("a") when asked; a suffix LLVM has no
+// processor for is a NotImplementedError.
 std::string nvptx_triple();
-std::string nvptx_cpu(int cc_major, int cc_minor);
+std::string nvptx_cpu(int cc_major, int cc_minor, const std::string& suffix = "");
 
 }  // namespace cuhost::codegen

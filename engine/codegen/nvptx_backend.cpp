@@ -12,7 +12,9 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/Linker/Linker.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/CommandLine.h>
@@ -24,8 +26,10 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
 
+#include <algorithm>
 #include <mutex>
 #include <set>
+#include <utility>
 
 #include "codegen/cpu_guard_narrowing.h"
 #include "codegen/libdevice_bitcode.h"
@@ -50,14 +54,49 @@ void init_nvptx() {
 
 std::string nvptx_triple() { return "nvptx64-nvidia-cuda"; }
 
-std::string nvptx_cpu(int cc_major, int cc_minor) {
-  int cc = cc_major * 10 + cc_minor;
-  if (cc > 90) cc = 90;
-  if (cc < 50) cc = 50;
-  return concat("sm_", cc);
+std::vector<std::pair<int, int>> supported_ccs() {
+  static const std::vector<std::pair<int, int>> ccs = [] {
+    init_nvptx();
+    std::string error;
+    const llvm::Target* target = llvm::TargetRegistry::lookupTarget(nvptx_triple(), error);
+    std::vector<std::pair<int, int>> out;
+    if (!target) return out;
+    std::unique_ptr<llvm::MCSubtargetInfo> sti(target->createMCSubtargetInfo(nvptx_triple(), "sm_50", ""));
+    for (const llvm::SubtargetSubTypeKV& p : sti->getAllProcessorDescriptions()) {
+      llvm::StringRef name(p.Key);
+      unsigned cc = 0;
+      if (!name.consume_front("sm_") || name.getAsInteger(10, cc) || cc < 50) continue;
+      out.emplace_back(int(cc / 10), int(cc % 10));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }();
+  return ccs;
 }
 
-std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int cc_minor, bool fastmath) {
+std::string nvptx_cpu(int cc_major, int cc_minor, const std::string& suffix) {
+  const auto& ccs = supported_ccs();
+  std::pair<int, int> chosen = ccs.empty() ? std::pair<int, int>(9, 0) : ccs.front();
+  for (const auto& cc : ccs)
+    if (cc <= std::pair<int, int>(cc_major, cc_minor)) chosen = cc;
+  std::string cpu = concat("sm_", chosen.first, chosen.second);
+  if (suffix.empty()) return cpu;
+  // An architecture-specific target is for exactly that chip: no fallback.
+  std::string specific = concat("sm_", cc_major, cc_minor, suffix);
+  init_nvptx();
+  std::string error;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(nvptx_triple(), error);
+  std::unique_ptr<llvm::MCSubtargetInfo> sti(target ? target->createMCSubtargetInfo(nvptx_triple(), "sm_50", "")
+                                                    : nullptr);
+  if (!sti || !sti->isCPUStringValid(specific))
+    throw UserError(ErrorKind::NotImplementedError,
+                    concat("cc=(", cc_major, ", ", cc_minor, ", '", suffix, "'): LLVM ", LLVM_VERSION_STRING,
+                           "'s NVPTX backend has no ", specific, " target"));
+  return specific;
+}
+
+std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int cc_minor, bool fastmath,
+                                                               const std::string& suffix, int opt) {
   init_nvptx();
   std::string error;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(nvptx_triple(), error);
@@ -67,16 +106,16 @@ std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int
   // and so numba-cuda do: without it LLVM emits mul.rn/add.rn, which ptxas
   // must not fuse, and a foreign multiply inlined into a sum costs two
   // instructions where CUDA C spends one (P8).
-  options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  options.AllowFPOpFusion = opt > 0 ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
   if (fastmath) {
     options.UnsafeFPMath = true;
     options.NoInfsFPMath = true;
     options.NoNaNsFPMath = true;
   }
   // The PTX version is LLVM's default for the chip (7.8 for sm_90).
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(nvptx_triple(), nvptx_cpu(cc_major, cc_minor), "",
-                                                                      options, std::nullopt, std::nullopt,
-                                                                      llvm::CodeGenOptLevel::Aggressive));
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      nvptx_triple(), nvptx_cpu(cc_major, cc_minor, suffix), "", options, std::nullopt, std::nullopt,
+      opt > 0 ? llvm::CodeGenOptLevel::Aggressive : llvm::CodeGenOptLevel::None));
   if (!tm) throw UserError(ErrorKind::CompileError, "cannot create the NVPTX target machine");
   return tm;
 }

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llvm {
@@ -14,8 +15,18 @@ class TargetMachine;
 
 namespace cuhost::codegen {
 
-// sm_<cc> clamped to sm_90 (LLVM 19's newest); nvJitLink makes SASS for newer chips.
-std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int cc_minor, bool fastmath);
+// sm_<cc> clamped to sm_90 (LLVM 19's newest); nvJitLink makes SASS for newer
+// chips. `suffix` "a" asks for the architecture-specific target (sm_90a).
+// `opt` 0 (opt=False) turns code generation's own optimizations off too, as
+// NVVM's -opt=0 does: locals stay in local memory and a * b + c is not
+// contracted into an fma.
+std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int cc_minor, bool fastmath,
+                                                               const std::string& suffix = "", int opt = 3);
+
+// The compute capabilities LLVM's NVPTX backend emits PTX for (sm_50 and
+// newer, without architecture-specific variants), ascending: numba-cuda's
+// nvrtc.get_supported_ccs for the compiler cuhost uses.
+std::vector<std::pair<int, int>> supported_ccs();
 
 // Links the used __nv_* functions from libdevice (LinkOnlyNeeded), makes every
 // symbol but `keep` internal, and sets the nvvm-reflect-ftz flag.

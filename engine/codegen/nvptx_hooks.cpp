@@ -183,12 +183,13 @@ class NvptxHooks : public TargetHooks {
     emit_gpu_error_report(l, ErrorRecordKind::Kernel, message, code, nullptr, nullptr);
   }
 
-  // Strings live in the global address space (PTX has no generic globals);
-  // vprintf takes generic pointers.
+  // Strings live in constant memory, as numba-cuda places them (PTX has no
+  // generic globals; the constant cache serves every thread); vprintf takes
+  // generic pointers.
   llvm::Value* string_constant(Lowerer& l, const std::string& text) override {
     llvm::Constant* init = llvm::ConstantDataArray::getString(l.ctx(), text, true);
     auto* g = new llvm::GlobalVariable(l.module(), init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
-                                       "printf.str", nullptr, llvm::GlobalValue::NotThreadLocal, kGlobal);
+                                       "printf.str", nullptr, llvm::GlobalValue::NotThreadLocal, kConstant);
     g->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
     g->setAlignment(llvm::Align(1));
     return l.b().CreateAddrSpaceCast(g, l.b().getPtrTy());

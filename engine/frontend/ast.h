@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,10 @@ struct Call : Expr {
   ExprPtr func;
   std::vector<ExprPtr> args;
   std::vector<Keyword> keywords;
+  // Per positional argument: written `*arg` (a tuple unpacked into arguments;
+  // calls of jitted functions only). Empty when there is none.
+  std::vector<bool> starred;
+  bool is_starred(size_t i) const { return i < starred.size() && starred[i]; }
   Call() : Expr(ExprKind::Call) {}
 };
 struct BinOp : Expr {
@@ -177,8 +182,14 @@ struct Raise : Stmt {
 };
 
 struct Param {
+  Param() = default;
+  Param(std::string n, SourceLoc l) : name(std::move(n)), loc(l) {}
   std::string name;
   SourceLoc loc;
+  // `*name`: the extra positional arguments, as one tuple (always last).
+  bool vararg = false;
+  // The default value callers may omit this parameter for (a constant).
+  std::optional<ir::ConstValue> default_value;
 };
 
 struct FunctionDef {

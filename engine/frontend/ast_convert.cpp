@@ -5,6 +5,7 @@
 
 #include <climits>
 
+#include "frontend/capture.h"
 #include "frontend/py_ref.h"
 #include "ir/constant.h"
 
@@ -34,11 +35,32 @@ class Converter {
         def->params.push_back(std::move(p));
       }
     }
+    // Defaults belong to the last parameters; written as constants in the
+    // source (the capture of a top-level function replaces them with the
+    // values the function object holds).
+    PyRef defaults = attr(args.get(), "defaults");
+    const Py_ssize_t ndefaults = PyList_GET_SIZE(defaults.get());
+    for (Py_ssize_t i = 0; i < ndefaults; ++i) {
+      ast::Param& p = def->params[def->params.size() - size_t(ndefaults) + size_t(i)];
+      p.default_value = default_constant(PyList_GET_ITEM(defaults.get(), i));
+    }
+    PyRef vararg = attr(args.get(), "vararg");
+    if (vararg.get() != Py_None) {
+      ast::Param p;
+      p.name = str_attr(vararg.get(), "arg");
+      p.loc = loc_of(vararg.get());
+      p.vararg = true;
+      stored_.insert(p.name);
+      def->params.push_back(std::move(p));
+    }
     PyRef body = attr(node, "body");
     def->body = body_of(body.get());
     r.def = std::move(def);
     r.loaded = std::move(loaded_);
     r.stored = std::move(stored_);
+    r.nested = std::move(nested_);
+    // A nested function's own names are not this function's.
+    for (const auto& n : r.nested) r.loaded.erase(n->name);
     return r;
   }
 
@@ -99,14 +121,44 @@ class Converter {
   }
 
   void check_signature(PyObject* args, const ast::SourceLoc& def_loc) {
-    PyRef vararg = attr(args, "vararg");
-    if (vararg.get() != Py_None) unsupported(vararg.get(), "*args is");
     PyRef kwarg = attr(args, "kwarg");
     if (kwarg.get() != Py_None) unsupported(kwarg.get(), "**kwargs is");
     PyRef kwonly = attr(args, "kwonlyargs");
     if (PyList_GET_SIZE(kwonly.get()) > 0) unsupported(PyList_GET_ITEM(kwonly.get(), 0), "keyword-only arguments are");
-    // Default values are read from the function object (__defaults__) by capture.
     (void)def_loc;
+  }
+
+  // A default value written in the source: a literal (ast.literal_eval's
+  // language: numbers, strings, tuples, None, unary minus).
+  ir::ConstValue default_constant(PyObject* node) {
+    PyRef ast(PyImport_ImportModule("ast"));
+    PyRef value = ast ? PyRef(PyObject_CallMethod(ast.get(), "literal_eval", "O", node)) : PyRef();
+    if (!value) {
+      PyErr_Clear();
+      unsupported(node, "default argument values other than constants are");
+    }
+    GlobalValue g = freeze_global(value.get());
+    if (g.kind != GlobalValue::Kind::Constant) unsupported(node, "default argument values other than constants are");
+    return g.constant;
+  }
+
+  // `def inner(...)` inside the body: converted on its own (see ConvertResult::nested).
+  void nested_function(PyObject* node) {
+    auto n = std::make_unique<NestedFunction>();
+    n->name = str_attr(node, "name");
+    n->loc = loc_of(node);
+    PyRef decorators = attr(node, "decorator_list");
+    if (PyList_GET_SIZE(decorators.get()) > 0)
+      unsupported(PyList_GET_ITEM(decorators.get(), 0), "decorators on nested functions are");
+    ConvertContext inner = ctx_;
+    inner.function_name = n->name;
+    Converter c(inner);
+    n->result = c.run(node);
+    // The inner function's free names are read by this function too (its
+    // closure variables and globals are found from here).
+    for (const std::string& name : n->result.loaded)
+      if (!n->result.stored.count(name)) loaded_.insert(name);
+    nested_.push_back(std::move(n));
   }
 
   // ---- statements --------------------------------------------------------------
@@ -300,7 +352,12 @@ class Converter {
     if (k == "Global") unsupported(node, "global statements are");
     if (k == "Nonlocal") unsupported(node, "nonlocal statements are");
     if (k == "Import" || k == "ImportFrom") unsupported(node, "import statements are");
-    if (k == "FunctionDef") unsupported(node, "nested function definitions are");
+    if (k == "FunctionDef") {
+      nested_function(node);
+      auto p = std::make_unique<ast::Pass>();
+      p->loc = l;
+      return p;
+    }
     if (k == "AsyncFunctionDef" || k == "AsyncFor") unsupported(node, "async functions are");
     if (k == "Match") unsupported(node, "match statements are");
     unsupported(node, "'" + k + "' statements are");
@@ -437,7 +494,13 @@ class Converter {
       PyRef args = attr(node, "args");
       for (Py_ssize_t i = 0; i < PyList_GET_SIZE(args.get()); ++i) {
         PyObject* a = PyList_GET_ITEM(args.get(), i);
-        if (py_type_name(a) == "Starred") unsupported(a, "starred arguments (*args) are");
+        if (py_type_name(a) == "Starred") {
+          c->starred.resize(size_t(i), false);
+          c->starred.push_back(true);
+          c->args.push_back(expr(attr(a, "value").get()));
+          continue;
+        }
+        if (!c->starred.empty()) c->starred.push_back(false);
         c->args.push_back(expr(a));
       }
       PyRef kws = attr(node, "keywords");
@@ -536,6 +599,7 @@ class Converter {
   const ConvertContext& ctx_;
   std::set<std::string> loaded_;
   std::set<std::string> stored_;
+  std::vector<std::unique_ptr<NestedFunction>> nested_;
   std::vector<std::string> loop_flags_;  // per enclosing loop: its else flag, or ""
 };
 

@@ -22,10 +22,22 @@ struct ConvertContext {
   const std::vector<std::string>* file_lines = nullptr;
 };
 
+struct NestedFunction;
+
 struct ConvertResult {
   std::unique_ptr<ast::FunctionDef> def;
-  std::set<std::string> loaded;  // every Name read
+  std::set<std::string> loaded;  // every Name read (free names of nested functions included)
   std::set<std::string> stored;  // every Name assigned (locals), parameters included
+  // Functions defined inside the body (`def inner(...)`), in source order.
+  // Their names are not locals: capture binds each to the inner function
+  // (closures.h), and the definition itself is a `pass`.
+  std::vector<std::unique_ptr<NestedFunction>> nested;
+};
+
+struct NestedFunction {
+  std::string name;
+  ast::SourceLoc loc;
+  ConvertResult result;  // its own definition, names and nested functions
 };
 
 // `node` is an ast.FunctionDef. Throws UserError for constructs outside the

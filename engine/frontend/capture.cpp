@@ -7,6 +7,8 @@
 #include <set>
 
 #include "frontend/ast_convert.h"
+#include "frontend/closures.h"
+#include "frontend/lambda_source.h"
 #include "frontend/source_block.h"
 #include "frontend/py_ref.h"
 
@@ -261,6 +263,16 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
       module = PyRef();
     }
   }
+  // A lambda is found in its file's parsed text (lambda_source.h).
+  LambdaSource lambda;
+  if (!def_node && py_str(py_attr(code.get(), "co_name").get()) == "<lambda>") {
+    lambda = lambda_source(out->file_lines, code.get());
+    if (lambda.def_node) {
+      def_node = lambda.def_node.get();
+      out->source = lambda.source;
+      line_shift = 1 - code_first_line;  // the node's lines are the file's
+    }
+  }
   if (!def_node) {
     PyRef source = call_module("inspect", "getsource", pyfunc);
     if (!source) {
@@ -311,6 +323,21 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
   ConvertResult converted = convert_function(def_node, ctx);
   out->def = std::move(converted.def);
   out->first_line = out->def->loc.line;
+  // Default values are the function object's (evaluated when it was defined).
+  if (PyRef defaults = py_attr(pyfunc, "__defaults__"); defaults && PyTuple_Check(defaults.get())) {
+    std::vector<ast::Param*> positional;
+    for (auto& p : out->def->params)
+      if (!p.vararg) positional.push_back(&p);
+    const Py_ssize_t n = PyTuple_GET_SIZE(defaults.get());
+    for (Py_ssize_t i = 0; i < n && size_t(n) <= positional.size(); ++i) {
+      GlobalValue g = freeze_global(PyTuple_GET_ITEM(defaults.get(), i));
+      ast::Param* p = positional[positional.size() - size_t(n) + size_t(i)];
+      if (g.kind == GlobalValue::Kind::Constant)
+        p->default_value = g.constant;
+      else
+        p->default_value.reset();  // not a constant: callers must pass it
+    }
+  }
 
   if (PyRef defaults = py_attr(pyfunc, "__defaults__"); defaults && PyTuple_Check(defaults.get())) {
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(defaults.get()); ++i)
@@ -342,6 +369,15 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
     if (known && !PyObject_HasAttrString(value.get(), "_cuhost_vector_type")) continue;
     out->globals.emplace(name + "." + attr, freeze_global(value.get()));
   }
+  // Functions defined in the body (closures.h).
+  capture_nested_functions(*out, converted, [&](const std::string& name) -> std::optional<GlobalValue> {
+    PyRef value = lookup_free_name(pyfunc, code.get(), name);
+    if (!value) {
+      PyErr_Clear();
+      return std::nullopt;
+    }
+    return freeze_global(value.get());
+  });
   if (PyErr_Occurred()) PyErr_Clear();
   return out;
 }

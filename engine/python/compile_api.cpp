@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <exception>
 
+#include "codegen/nvptx_backend.h"
 #include "cuda/linker.h"
 #include "cuda/module.h"
 #include "frontend/capture.h"
 #include "python/dispatcher.h"
+#include "python/compile_warnings.h"
 #include "python/errors.h"
 #include "runtime/cpu_module_callbacks.h"
 #include "runtime/session.h"
@@ -77,10 +79,7 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
     if (cc != Py_None) {
       const char* suffix = "";
       if (!PyArg_ParseTuple(cc, "ii|s", &target.cc_major, &target.cc_minor, &suffix)) return nullptr;
-      if (*suffix)
-        throw UserError(ErrorKind::NotImplementedError,
-                        concat("cc=(", target.cc_major, ", ", target.cc_minor, ", '", suffix,
-                               "'): architecture-specific targets (sm_XXa/f) are not implemented in cuhost yet"));
+      target.arch_suffix = suffix;
     }
     {
       log::StageTimer timer(fn->name, "capture");
@@ -93,7 +92,10 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
     } catch (...) {
       error = std::current_exception();
     }
-    Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+    Py_END_ALLOW_THREADS;
+    // A warning turned into an error keeps its Python exception (errors.cpp).
+    if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
+    if (error) std::rethrow_exception(error);
     const ir::Type* resty = result.return_type ? result.return_type : ir::void_type();
     // LLVM prints ".func  (" with two spaces; numba's output (and scripts that grep it) have one.
     for (std::size_t pos = 0; (pos = result.text.find(".func  (", pos)) != std::string::npos;)
@@ -137,6 +139,18 @@ PyObject* py_unload_modules(PyObject*, PyObject*){CUHOST_PY_GUARD_V(nullptr,
                                                                       Py_RETURN_NONE;
                                                                     })}
 
+// The compute capabilities PTX can be emitted for, ascending ((major, minor) tuples).
+PyObject* py_supported_ccs(PyObject*, PyObject*){
+    CUHOST_PY_GUARD_V(nullptr,
+                      {
+                        const auto& ccs = codegen::supported_ccs();
+                        PyObject* out = PyList_New(Py_ssize_t(ccs.size()));
+                        if (!out) return nullptr;
+                        for (size_t i = 0; i < ccs.size(); ++i)
+                          PyList_SET_ITEM(out, Py_ssize_t(i), Py_BuildValue("(ii)", ccs[i].first, ccs[i].second));
+                        return out;
+                      })}
+
 // The libdevice table's text (sema/typing/libdevice_table.inc) for
 // numba.cuda.libdevicefuncs: one function a line, `name result param...`.
 PyObject* py_libdevice_table(PyObject*, PyObject*) {
@@ -151,6 +165,7 @@ PyMethodDef g_methods[] = {
      "Compiles a Python function for a signature to PTX: (bytes, return type spelling)."},
     {"_link_ptx_for_test", py_link_ptx_for_test, METH_VARARGS,
      "Links PTX text with nvJitLink for an sm_XX architecture; returns the cubin size."},
+    {"_supported_ccs", py_supported_ccs, METH_NOARGS, "Compute capabilities LLVM's NVPTX backend emits PTX for."},
     {"_current_cc", py_current_cc, METH_NOARGS, "Compute capability PTX is emitted for on this session's device."},
     {nullptr, nullptr, 0, nullptr}};
 

@@ -12,6 +12,9 @@
 #include "codegen/kernel_abi.h"
 #include "cuda/module.h"
 #include "frontend/capture.h"
+#include "python/compile_warnings.h"
+#include "python/config_flags.h"
+#include "python/dispatcher_cache.h"
 #include "python/errors.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
@@ -147,6 +150,9 @@ std::shared_ptr<const runtime::CompiledKernel> compile_with(
   DispatcherState* st = d->state;
   auto it = cache.find(types);
   if (it != cache.end()) return it->second;
+  // cache=True: numba's cache files first (dispatcher_cache.h).
+  const bool pycache = &cache == &st->compiled && st->fn->options.cache_requested;
+  if (pycache && load_from_pycache(d, types)) return st->compiled.at(types);
   const auto& fn = ensure_captured(d);
   std::shared_ptr<const runtime::CompiledKernel> result;
   std::exception_ptr error;
@@ -158,10 +164,25 @@ std::shared_ptr<const runtime::CompiledKernel> compile_with(
       error = std::current_exception();
     }
   }
-  Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+  Py_END_ALLOW_THREADS;
+  // A warning turned into an error keeps its Python exception (errors.cpp).
+  if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
+  if (error) std::rethrow_exception(error);
   CUHOST_CHECK(result) << "compile_kernel returned nothing for " << fn->name;
   cache[types] = result;
   if (std::find(st->order.begin(), st->order.end(), types) == st->order.end()) st->order.push_back(types);
+  if (pycache) save_to_pycache(d, types);
+  // numba's compile dumps (config.DUMP_BYTECODE, DUMP_LLVM, DUMP_OPTIMIZED, DUMP_ASSEMBLY) print from Python.
+  if (&cache == &st->compiled && (config_flag("DUMP_BYTECODE") || config_flag("DUMP_LLVM") ||
+                                  config_flag("DUMP_OPTIMIZED") || config_flag("DUMP_ASSEMBLY"))) {
+    PyObject* sig = PyTuple_New(static_cast<Py_ssize_t>(types.size()));
+    for (size_t i = 0; sig && i < types.size(); ++i)
+      PyTuple_SET_ITEM(sig, static_cast<Py_ssize_t>(i), PyUnicode_FromString(types[i]->str().c_str()));
+    PyObject* r = sig ? PyObject_CallMethod(reinterpret_cast<PyObject*>(d), "_debug_dumps", "(O)", sig) : nullptr;
+    Py_XDECREF(sig);
+    if (!r) throw UserError(ErrorKind::RuntimeError, "debug dump failed");
+    Py_DECREF(r);
+  }
   return result;
 }
 
@@ -235,6 +256,7 @@ PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
                                                        "' has signature '", sig.str(), "')"));
         }
         self->state->eager.push_back(sig.args);
+        if (fn->options.device) fn->options.device_signatures.push_back(sig);
         single_return = sig.return_type;
       }
       Py_DECREF(seq);
@@ -265,15 +287,18 @@ PyObject* dispatcher_call(PyObject* obj, PyObject*, PyObject*) {
     PyErr_Format(PyExc_TypeError, "'%s' is a device function and is not callable from the host", name.c_str());
     return nullptr;
   }
-  PyErr_Format(PyExc_ValueError, "kernel '%s' needs a launch configuration: %s[blocks, threads](...)", name.c_str(),
-               name.c_str());
+  PyErr_Format(PyExc_ValueError,
+               "kernel '%s': launch configuration was not specified. Use the syntax "
+               "%s[blockspergrid, threadsperblock](arg0, arg1, ..., argn)",
+               name.c_str(), name.c_str());
   return nullptr;
 }
 
 PyObject* dispatcher_getitem(PyObject* obj, PyObject* config) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
   if (self->state->fn->options.device) {
-    PyErr_Format(PyExc_TypeError, "'%s' is a device function and cannot be launched; call it from a kernel",
+    PyErr_Format(PyExc_RuntimeError,
+                 "Cannot compile a device function as a kernel: '%s' is a device function; call it from a kernel",
                  self->state->fn->name.c_str());
     return nullptr;
   }
@@ -312,7 +337,7 @@ PyObject* forward_attr(PyObject* obj, void* name) {
 PyObject* get_signature_spellings(PyObject* obj, void*) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
   std::vector<std::vector<const ir::Type*>> all = self->state->eager;
-  for (const auto& [types, kernel] : self->state->compiled)
+  for (const auto& types : compiled_signatures(self))
     if (std::find(all.begin(), all.end(), types) == all.end()) all.push_back(types);
   PyObject* list = PyList_New(0);
   for (const auto& types : all) {
@@ -354,7 +379,36 @@ PyObject* dispatcher_repr(PyObject* obj) {
                               self->state->fn->name.c_str());
 }
 
+// _compile_args(args): compiles the specialization a launch with `args`
+// uses (their types as the launcher sees them), the work behind numba's
+// _compile_for_args.
+PyObject* dispatcher_compile_args(PyObject* obj, PyObject* args) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  if (!PyTuple_Check(args)) {
+    PyErr_SetString(PyExc_TypeError, "_compile_args expects a tuple of arguments");
+    return nullptr;
+  }
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::vector<const ir::Type*> types = types_of_args(args);
+    if (runtime::session().backend == Backend::Cuda) {
+      // A host array reaches a GPU kernel as a contiguous device copy (launch.cpp).
+      for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); ++i) {
+        ArgInfo info;
+        const ir::Type*& t = types[static_cast<size_t>(i)];
+        if (typeof_arg(PyTuple_GET_ITEM(args, i), &info) && info.kind == ArgKind::HostArray &&
+            t->layout == ir::Layout::A)
+          t = ir::array(t->dtype, t->ndim, ir::Layout::C, t->readonly);
+      }
+    }
+    std::vector<const ir::Type*> params = self->state->eager.empty() ? types : choose_eager(self, types);
+    compile_for(self, params);
+    Py_RETURN_NONE;
+  })
+}
+
 PyMethodDef g_own_methods[] = {
+    {"_compile_args", dispatcher_compile_args, METH_O,
+     "Compiles the specialization a launch with these arguments uses (numba's _compile_for_args)."},
     {"forall", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dispatcher_forall)),
      METH_VARARGS | METH_KEYWORDS, "A launcher covering ntasks threads with a chosen block size."},
     {nullptr, nullptr, 0, nullptr}};
@@ -365,6 +419,7 @@ PyMethodDef* all_methods() {
     std::vector<PyMethodDef> v;
     for (PyMethodDef* m = g_own_methods; m->ml_name; ++m) v.push_back(*m);
     for (PyMethodDef* m = dispatcher_inspect_methods(); m->ml_name; ++m) v.push_back(*m);
+    for (PyMethodDef* m = dispatcher_cache_methods(); m->ml_name; ++m) v.push_back(*m);
     v.push_back({nullptr, nullptr, 0, nullptr});
     return v;
   }();
@@ -478,11 +533,16 @@ std::shared_ptr<const runtime::CompiledKernel> compile_specialization(Dispatcher
   return compile_for(d, types);
 }
 
-LaunchPlan* plan_for(DispatcherObject* d, const ir::Type* const* types, int n) {
-  DispatcherState* st = d->state;
-  for (const auto& p : st->plans)
+LaunchPlan* find_plan(DispatcherObject* d, const ir::Type* const* types, int n) {
+  for (const auto& p : d->state->plans)
     if (p->nargs == n && std::memcmp(p->key, types, sizeof(const ir::Type*) * static_cast<size_t>(n)) == 0)
       return p.get();
+  return nullptr;
+}
+
+LaunchPlan* plan_for(DispatcherObject* d, const ir::Type* const* types, int n) {
+  DispatcherState* st = d->state;
+  if (LaunchPlan* p = find_plan(d, types, n)) return p;
   if (n > kMaxLaunchArgs)
     throw UserError(ErrorKind::ValueError, concat("kernel '", st->fn->name, "' is launched with ", n,
                                                   " arguments; at most ", kMaxLaunchArgs, " are supported"));
@@ -510,7 +570,10 @@ std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherOb
     auto it = st->ptx_for_inspect.find(types);
     if (it != st->ptx_for_inspect.end()) return it->second;
     runtime::TargetOptions t = session_target(fn->options);
-    if (t.target != runtime::Target::NVPTX) t = runtime::TargetOptions{runtime::Target::NVPTX};
+    if (t.target != runtime::Target::NVPTX) {
+      t = runtime::TargetOptions();
+      t.target = runtime::Target::NVPTX;
+    }
     std::shared_ptr<const runtime::CompiledKernel> k;
     std::exception_ptr error;
     Py_BEGIN_ALLOW_THREADS {
@@ -521,7 +584,10 @@ std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherOb
         error = std::current_exception();
       }
     }
-    Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+    Py_END_ALLOW_THREADS;
+    // A warning turned into an error keeps its Python exception (errors.cpp).
+    if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
+    if (error) std::rethrow_exception(error);
     st->ptx_for_inspect[types] = k;
     if (std::find(st->order.begin(), st->order.end(), types) == st->order.end()) st->order.push_back(types);
     return k;
@@ -533,7 +599,19 @@ std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherOb
   return compile_with(d, types, t, st->ptx_for_inspect);
 }
 
-std::vector<std::vector<const ir::Type*>> compiled_signatures(DispatcherObject* d) { return d->state->order; }
+std::vector<std::vector<const ir::Type*>> compiled_signatures(DispatcherObject* d) {
+  DispatcherState* st = d->state;
+  if (!st->fn->options.device) return st->order;
+  // A device function's signatures: its explicit ones, those compiled on
+  // their own, and those calls from kernels typed it for.
+  std::vector<std::vector<const ir::Type*>> out = st->eager;
+  auto add = [&](const std::vector<const ir::Type*>& types) {
+    if (std::find(out.begin(), out.end(), types) == out.end()) out.push_back(types);
+  };
+  for (const auto& types : st->order) add(types);
+  for (const auto& types : st->fn->calls()) add(types);
+  return out;
+}
 
 std::vector<const ir::Type*> signature_types(PyObject* signature) {
   ir::Signature sig;

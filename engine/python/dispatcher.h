@@ -74,6 +74,9 @@ runtime::TargetOptions session_target(const runtime::JitOptions& options);
 std::shared_ptr<const runtime::CompiledKernel> compile_specialization(DispatcherObject* d,
                                                                       const std::vector<const ir::Type*>& types);
 
+// The launch plan already made for argument types `types`, or null.
+LaunchPlan* find_plan(DispatcherObject* d, const ir::Type* const* types, int n);
+
 // Returns the launch plan for argument types `types` (GIL held), compiling
 // when needed. Throws UserError (TypingError listing the signatures when
 // eager signatures admit none of the types).

@@ -161,6 +161,12 @@ runtime::JitOptions parse_jit_options(PyObject* options) {
                                                      Py_TYPE(value)->tp_name));
     } else if (k == "debug") {
       o.debug = truthy(value);
+    } else if (k == "_dbg_optnone") {
+      o.dbg_optnone = truthy(value);
+    } else if (k == "_dbg_extend_lifetimes") {
+      // Variables keep their stack slots for the whole function whenever
+      // optimization is off, which debug=True usually goes with: accepted.
+      (void)value;
     } else if (k == "lineinfo") {
       o.lineinfo = truthy(value);
     } else if (k == "cache") {
@@ -222,7 +228,8 @@ runtime::JitOptions parse_jit_options(PyObject* options) {
       throw UserError(ErrorKind::TypeError, concat("cuda.jit() got an unexpected option '", k,
                                                    "' (known: device, inline, forceinline, fastmath, debug, lineinfo, "
                                                    "opt, link, lto, cache, max_registers, launch_bounds, "
-                                                   "shared_memory_carveout, extensions, abi, abi_info)"));
+                                                   "shared_memory_carveout, extensions, abi, abi_info, _dbg_optnone, "
+                                                   "_dbg_extend_lifetimes)"));
     }
   }
   if (!o.device && o.abi == ir::Abi::C)

@@ -5,6 +5,7 @@
 #include "python/device_array.h"
 #include "python/dispatcher.h"
 #include "python/extension_api.h"
+#include "python/launch_config.h"
 #include "python/record_dtype.h"
 
 namespace cuhost::frontend {
@@ -40,7 +41,8 @@ namespace cuhost::python {
 int add_dispatcher(PyObject* module) {
   if (add_dispatcher_type(module) < 0 || add_typeof(module) < 0 || add_call_key(module) < 0 || add_launch(module) < 0 ||
       add_compile_api(module) < 0 || add_declare_device(module) < 0 || add_exec_sources(module) < 0 ||
-      add_record_dtype(module) < 0 || add_device_record(module) < 0 || add_extension_api(module) < 0)
+      add_record_dtype(module) < 0 || add_device_record(module) < 0 || add_extension_api(module) < 0 ||
+      add_launch_config(module) < 0)
     return -1;
   return 0;
 }

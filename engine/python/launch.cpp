@@ -26,6 +26,8 @@
 #include "python/config_flags.h"
 #include "python/launch_capture.h"
 #include "python/launch_pack.h"
+#include "python/launch_config.h"
+#include "python/launch_dims.h"
 #include "python/launch_staging.h"
 #include "python/launch_warnings.h"
 #include "python/record_dtype.h"
@@ -55,7 +57,6 @@ void without_gil(Fn&& fn) {
   }
   Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
 }
-constexpr unsigned kMaxThreadsPerBlock = 1024;
 
 struct LauncherObject {
   PyObject_HEAD DispatcherObject* dispatcher;  // strong reference
@@ -67,89 +68,13 @@ struct LauncherObject {
   long long forall_tasks;  // >= 0: a forall launcher; the grid is chosen per launch
   unsigned forall_tpb;     // 0: chosen per launch
   PyObject* config;        // strong reference to the k[...] tuple last resolved to this launcher, or null
+  PyObject* callbacks;     // pre_launch_callbacks (a list, made on first access), or null
   vectorcallfunc vectorcall;
 };
 
 PyObject* launcher_vectorcall(PyObject* obj, PyObject* const* args, size_t nargsf, PyObject* kwnames);
 
 extern PyTypeObject LauncherType;
-
-// Parses one of griddim/blockdim: an int or a tuple of 1..3 ints.
-bool parse_dims(PyObject* v, unsigned out[3], const char* what) {
-  out[0] = out[1] = out[2] = 1;
-  PyObject* items[3];
-  Py_ssize_t n = 1;
-  if (PyTuple_Check(v) || PyList_Check(v)) {
-    n = PySequence_Fast_GET_SIZE(v);
-    if (n < 1 || n > 3) {
-      PyErr_Format(PyExc_ValueError, "%s must be an int or a tuple of 1 to 3 ints, got %zd dimensions", what, n);
-      return false;
-    }
-    for (Py_ssize_t i = 0; i < n; ++i) items[i] = PySequence_Fast_GET_ITEM(v, i);
-  } else {
-    items[0] = v;
-  }
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* x = items[i];
-    if (PyFloat_Check(x) || !PyIndex_Check(x)) {
-      PyErr_Format(PyExc_TypeError, "%s dimensions must be ints, got %s", what, Py_TYPE(x)->tp_name);
-      return false;
-    }
-    PyObject* idx = PyNumber_Index(x);
-    if (!idx) return false;
-    int overflow = 0;
-    long long value = PyLong_AsLongLongAndOverflow(idx, &overflow);
-    Py_DECREF(idx);
-    if (overflow > 0 || value > 0xffffffffLL) {
-      PyErr_Format(PyExc_ValueError, "%s dimension %zd is too large", what, i);
-      return false;
-    }
-    if (overflow < 0 || value <= 0) {
-      PyErr_Format(PyExc_ValueError, "%s dimensions must be positive, got %lld in dimension %zd", what,
-                   overflow < 0 ? -1LL : value, i);
-      return false;
-    }
-    out[i] = static_cast<unsigned>(value);
-  }
-  return true;
-}
-
-bool parse_stream(PyObject* v, PyObject** obj, std::uintptr_t* handle) {
-  *obj = nullptr;
-  *handle = 0;
-  if (!v || v == Py_None) return true;
-  if (PyLong_CheckExact(v) && PyLong_AsLongLong(v) == 0) return true;  // numba's stream=0: the default stream
-  if (!stream_handle(v, handle)) return false;
-  *obj = v;
-  return true;
-}
-
-bool parse_shared(PyObject* v, unsigned* out) {
-  *out = 0;
-  if (!v || v == Py_None) return true;
-  if (PyFloat_Check(v) || !PyIndex_Check(v)) {
-    PyErr_Format(PyExc_TypeError, "dynamic shared memory size must be an int (bytes), got %s", Py_TYPE(v)->tp_name);
-    return false;
-  }
-  long long n = PyLong_AsLongLong(v);
-  if (n == -1 && PyErr_Occurred()) return false;
-  if (n < 0 || n > 0xffffffffLL) {
-    PyErr_Format(PyExc_ValueError, "dynamic shared memory size must be between 0 and 2**32-1 bytes, got %lld", n);
-    return false;
-  }
-  *out = static_cast<unsigned>(n);
-  return true;
-}
-
-bool check_block(const unsigned block[3]) {
-  unsigned long long threads = 1ULL * block[0] * block[1] * block[2];
-  if (threads > kMaxThreadsPerBlock) {
-    PyErr_Format(PyExc_ValueError, "a block of %u x %u x %u = %llu threads exceeds the limit of %u threads per block",
-                 block[0], block[1], block[2], threads, kMaxThreadsPerBlock);
-    return false;
-  }
-  return true;
-}
 
 LauncherObject* new_launcher(DispatcherObject* d) {
   auto* l = PyObject_New(LauncherObject, &LauncherType);
@@ -162,6 +87,7 @@ LauncherObject* new_launcher(DispatcherObject* d) {
   l->forall_tasks = -1;
   l->forall_tpb = 0;
   l->config = nullptr;
+  l->callbacks = nullptr;
   l->vectorcall = launcher_vectorcall;
   for (int i = 0; i < 3; ++i) l->grid[i] = l->block[i] = 1;
   return l;
@@ -172,6 +98,7 @@ void launcher_dealloc(PyObject* obj) {
   Py_XDECREF(l->dispatcher);
   Py_XDECREF(l->stream_obj);
   Py_XDECREF(l->config);
+  Py_XDECREF(l->callbacks);
   PyObject_Free(obj);
 }
 
@@ -332,7 +259,9 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
                                        is_default ? runtime::default_launch_stream(device) : self->stream);
     })
   }
-  if (host_arrays_to_gpu && !warn_implicit_copy()) return nullptr;
+  // Warned on both backends: the CPU backend reads host memory directly, but
+  // the same launch copies on a GPU, which is what the warning is about.
+  if (any_host_array && !warn_implicit_copy()) return nullptr;
   if (host_arrays_to_gpu) {
     // A host array reaches a GPU kernel as a contiguous device copy (F order
     // kept, anything non-contiguous made C): type it so.
@@ -340,6 +269,12 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
       if (infos[i].kind == ArgKind::HostArray && types[i]->layout == ir::Layout::A)
         types[i] = ir::array(types[i]->dtype, types[i]->ndim, ir::Layout::C, types[i]->readonly);
   }
+  // A specialization to compile: through _compile_for_args, under this launch's configuration.
+  if (d->state->eager.empty() && !find_plan(d, types, static_cast<int>(n)) &&
+      !compile_for_launch(reinterpret_cast<PyObject*>(self), d, args, n))
+    return nullptr;
+  if (self->callbacks && !run_pre_launch_callbacks(self->callbacks, d, reinterpret_cast<PyObject*>(self)))
+    return nullptr;
   CUHOST_PY_GUARD_V(nullptr, {
     LaunchPlan* plan = plan_for(d, types, static_cast<int>(n));
     std::uintptr_t stream = self->stream;
@@ -482,6 +417,18 @@ PyObject* get_stream(PyObject* obj, void*) {
   return s;
 }
 
+PyObject* get_dispatcher(PyObject* obj, void*) {
+  return Py_NewRef(reinterpret_cast<PyObject*>(reinterpret_cast<LauncherObject*>(obj)->dispatcher));
+}
+// numba's _LaunchConfiguration.args: the arguments of this thread's launch
+// while it compiles, else None.
+PyObject* get_args(PyObject*, void*) { return current_launch_args(); }
+PyObject* get_callbacks(PyObject* obj, void*) {
+  auto* l = reinterpret_cast<LauncherObject*>(obj);
+  if (!l->callbacks && !(l->callbacks = PyList_New(0))) return nullptr;
+  return Py_NewRef(l->callbacks);
+}
+
 PyObject* launcher_repr(PyObject* obj) {
   auto* l = reinterpret_cast<LauncherObject*>(obj);
   if (l->forall_tasks >= 0)
@@ -495,6 +442,11 @@ PyObject* launcher_repr(PyObject* obj) {
 // as dispatcher[grid, block, 0, sharedmem]; a stream is not picklable.
 PyObject* launcher_reduce(PyObject* obj, PyObject*) {
   auto* l = reinterpret_cast<LauncherObject*>(obj);
+  if (l->callbacks && PyList_GET_SIZE(l->callbacks) > 0) {
+    PyErr_SetString(exception_class(ErrorKind::PicklingError),
+                    "Cannot pickle configured launches with pre-launch callbacks");
+    return nullptr;
+  }
   if (l->forall_tasks >= 0 || l->stream_obj) {
     PyErr_SetString(PyExc_TypeError, "cannot pickle a forall launcher or a launcher bound to a stream");
     return nullptr;
@@ -518,11 +470,16 @@ PyMethodDef g_launcher_methods[] = {
      METH_FASTCALL, "Launches with arguments already prepared (cuda/args.py)."},
     {nullptr, nullptr, 0, nullptr}};
 
-PyGetSetDef g_getset[] = {{"griddim", get_griddim, nullptr, nullptr, nullptr},
-                          {"blockdim", get_blockdim, nullptr, nullptr, nullptr},
-                          {"sharedmem", get_sharedmem, nullptr, nullptr, nullptr},
-                          {"stream", get_stream, nullptr, nullptr, nullptr},
-                          {nullptr, nullptr, nullptr, nullptr, nullptr}};
+PyGetSetDef g_getset[] = {
+    {"griddim", get_griddim, nullptr, nullptr, nullptr},
+    {"blockdim", get_blockdim, nullptr, nullptr, nullptr},
+    {"sharedmem", get_sharedmem, nullptr, nullptr, nullptr},
+    {"stream", get_stream, nullptr, nullptr, nullptr},
+    {"dispatcher", get_dispatcher, nullptr, "The kernel this launcher launches.", nullptr},
+    {"args", get_args, nullptr, "The arguments of this thread's compiling launch, or None.", nullptr},
+    {"pre_launch_callbacks", get_callbacks, nullptr,
+     "Callables run as callback(kernel, launcher) right before each launch.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyTypeObject make_launcher_type() {
   PyTypeObject t = blank_type_object();
@@ -568,6 +525,7 @@ PyObject* make_launcher(DispatcherObject* d, PyObject* config) {
   // `k[4, 256](...)` in a loop subscripts with the same constant tuple every
   // time: a tuple is immutable, so the launcher it gave last time is the answer.
   auto* last = reinterpret_cast<LauncherObject*>(d->last_launcher);
+  if (last && last->callbacks && PyList_GET_SIZE(last->callbacks) > 0) last = nullptr;  // its callbacks are its own
   if (last && last->config == config) {
     Py_INCREF(last);
     return reinterpret_cast<PyObject*>(last);

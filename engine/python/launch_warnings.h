@@ -12,9 +12,9 @@ namespace cuhost::python {
 // warning was turned into an error.
 bool warn_if_low_occupancy(const unsigned grid[3]);
 
-// Warns that a host array passed to a GPU kernel is copied to and from the
-// device. Returns false with a Python exception set when the warning was
-// turned into an error.
+// Warns that a host array passed to a kernel is copied to and from the
+// device (on a GPU; the CPU backend warns the same, for the same launch on a GPU). Returns false with a Python
+// exception set when the warning was turned into an error.
 bool warn_implicit_copy();
 
 }  // namespace cuhost::python

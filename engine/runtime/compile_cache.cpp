@@ -1,10 +1,9 @@
 // On-disk kernel cache (see compile_cache.h). One file per entry,
-// <cache>/kernels/<key>.bin, written atomically: a header, the kernel's
-// facts (symbol, shared memory, barrier/warp flags), its PTX, its optimized
-// LLVM IR (inspect_llvm) and its link items, each string length-prefixed,
-// then a digest of everything before it. An entry whose digest or key does
-// not match (truncated, bit-flipped, or another kernel's entry copied over
-// it) is removed and the kernel recompiled: it is never loaded.
+// <cache>/kernels/<key>.bin, written atomically: a magic line, the key, the
+// kernel as kernel_serialize.h writes it, then a digest of everything before
+// it. An entry whose digest or key does not match (truncated, bit-flipped, or
+// another kernel's entry copied over it) is removed and the kernel
+// recompiled: it is never loaded.
 #include "runtime/compile_cache.h"
 
 #include <llvm/Config/llvm-config.h>
@@ -13,7 +12,6 @@
 #include <sys/stat.h>
 
 #include <cstdio>
-#include <cstring>
 #include <set>
 
 #include "cuda/nvrtc.h"
@@ -24,10 +22,10 @@
 #include "ir/extension_types.h"
 #include "support/hash.h"
 #include "support/log.h"
+#include "runtime/kernel_serialize.h"
 #include "support/source_hash.h"
 
 namespace cuhost::runtime {
-namespace {
 
 // The compiler itself is part of every key: the size and modification time of
 // the binary holding this code, so a rebuilt engine (same version number,
@@ -44,7 +42,9 @@ const std::string& engine_build_identity() {
   return identity;
 }
 
-constexpr const char* kMagic = "cuhost-kernel-cache-4";
+namespace {
+
+constexpr const char* kMagic = "cuhost-kernel-cache-5";
 constexpr std::size_t kDigestChars = 32;  // Hasher::hex()
 
 std::string payload_digest(const std::string& payload) {
@@ -162,46 +162,6 @@ bool hash_function(const JitFunction& fn, Hasher& h, std::set<const JitFunction*
   return true;
 }
 
-// --- a tiny length-prefixed record format ----------------------------------
-void put(std::string& out, const std::string& s) {
-  std::uint64_t n = s.size();
-  out.append(reinterpret_cast<const char*>(&n), sizeof(n));
-  out += s;
-}
-void put(std::string& out, std::uint64_t v) { put(out, std::to_string(v)); }
-
-struct Reader {
-  const std::string& in;
-  std::size_t pos = 0;
-  bool ok = true;
-  std::string str() {
-    std::uint64_t n = 0;
-    if (pos + sizeof(n) > in.size()) {
-      ok = false;
-      return {};
-    }
-    std::memcpy(&n, in.data() + pos, sizeof(n));
-    pos += sizeof(n);
-    if (pos + n > in.size()) {
-      ok = false;
-      return {};
-    }
-    std::string s = in.substr(pos, n);
-    pos += n;
-    return s;
-  }
-  std::uint64_t num() {
-    std::string s = str();
-    if (!ok || s.empty() || s.size() > 19) return ok = false, 0;
-    std::uint64_t v = 0;
-    for (char c : s) {
-      if (c < '0' || c > '9') return ok = false, 0;
-      v = v * 10 + std::uint64_t(c - '0');
-    }
-    return v;
-  }
-};
-
 std::string entry_path(const std::string& key) {
   std::string dir = cache_folder("kernels");
   return dir.empty() ? "" : dir + "/" + key + ".bin";
@@ -237,7 +197,7 @@ std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::ve
   h.add(engine_build_identity());
   h.add(std::string(LLVM_VERSION_STRING));
   h.add(cuda::nvjitlink_version());
-  h.add(concat(target.cc_major, ".", target.cc_minor, "|", target.bounds_check));
+  h.add(concat(target.cc_major, ".", target.cc_minor, target.arch_suffix, "|", target.bounds_check));
   for (const ir::Type* t : arg_types) {
     // Extension types (cuda.extending) are defined by this process's Python code: never cached.
     if (ir::contains_extension_type(t)) return std::nullopt;
@@ -262,34 +222,13 @@ std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const
   std::string digest = data.substr(data.size() - kDigestChars);
   data.resize(data.size() - kDigestChars);
   if (payload_digest(data) != digest) return reject("content digest mismatch");
-  Reader r{data};
-  if (r.str() != kMagic) return reject("written by another cache format");
-  if (r.str() != key) return reject("holds another kernel");
-  auto k = std::make_shared<CompiledKernel>();
-  k->name = fn.name;
-  k->target = Target::NVPTX;
-  k->arg_types = arg_types;
-  k->symbol = r.str();
-  k->static_shared_bytes = r.num();
-  k->uses_barriers = r.num() != 0;
-  k->uses_warp_ops = r.num() != 0;
-  k->use_cooperative = r.num() != 0;
-  k->ptx = r.str();
-  k->llvm_ir = r.str();
-  k->llvm_ir_unoptimized = r.str();
-  std::uint64_t items = r.num();
-  for (std::uint64_t i = 0; r.ok && i < items; ++i) {
-    ir::LinkItem item;
-    item.kind = static_cast<ir::LinkKind>(r.num());
-    item.path = r.str();
-    item.name = r.str();
-    item.data = r.str();
-    std::uint64_t dirs = r.num();
-    for (std::uint64_t d = 0; r.ok && d < dirs; ++d) item.include_dirs.push_back(r.str());
-    item.plugin_dir = r.str();
-    k->link.push_back(std::move(item));
-  }
-  if (!r.ok || k->ptx.empty() || k->symbol.empty()) return reject("malformed");
+  // An entry is the magic, the key, then the kernel (kernel_serialize.h).
+  const std::string magic = concat(kMagic, "\n");
+  if (data.compare(0, magic.size(), magic) != 0) return reject("written by another cache format");
+  const std::string header = concat(magic, key, "\n");
+  if (data.compare(0, header.size(), header) != 0) return reject("holds another kernel");
+  std::shared_ptr<CompiledKernel> k = deserialize_kernel(data.substr(header.size()), fn.name, arg_types);
+  if (!k || k->target != Target::NVPTX || k->ptx.empty() || k->symbol.empty()) return reject("malformed");
   log::info(concat("[", fn.name, "] loaded from the kernel cache (", path, ")"));
   return k;
 }
@@ -299,27 +238,7 @@ void store_cached_kernel(const std::string& key, const CompiledKernel& k) {
   if (path.empty()) return;
   for (const auto& item : k.link)
     if (item.setup_callback || item.teardown_callback) return;
-  std::string out;
-  put(out, kMagic);
-  put(out, key);
-  put(out, k.symbol);
-  put(out, std::uint64_t(k.static_shared_bytes));
-  put(out, std::uint64_t(k.uses_barriers));
-  put(out, std::uint64_t(k.uses_warp_ops));
-  put(out, std::uint64_t(k.use_cooperative));
-  put(out, k.ptx);
-  put(out, k.llvm_ir);
-  put(out, k.llvm_ir_unoptimized);
-  put(out, std::uint64_t(k.link.size()));
-  for (const auto& item : k.link) {
-    put(out, std::uint64_t(item.kind));
-    put(out, item.path);
-    put(out, item.name);
-    put(out, item.data);
-    put(out, std::uint64_t(item.include_dirs.size()));
-    for (const auto& d : item.include_dirs) put(out, d);
-    put(out, item.plugin_dir);
-  }
+  std::string out = concat(kMagic, "\n", key, "\n") + serialize_kernel(k);
   out += payload_digest(out);
   write_file_atomically(path, out);
 }

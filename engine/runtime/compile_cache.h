@@ -17,6 +17,11 @@
 
 namespace cuhost::runtime {
 
+// What identifies the compiler in cache keys: the path, size and modification
+// time of the binary holding this code (a rebuilt engine never reuses kernels
+// an older build compiled).
+const std::string& engine_build_identity();
+
 // The key, or nullopt when this compile must not be cached.
 std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
                                             const TargetOptions& target);

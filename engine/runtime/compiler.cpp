@@ -38,10 +38,11 @@ struct MemoKey {
   const JitFunction* fn;
   std::vector<const ir::Type*> args;
   int target, cc_major, cc_minor;
+  std::string arch_suffix;
   bool bounds_check;
   bool operator<(const MemoKey& o) const {
-    return std::tie(fn, args, target, cc_major, cc_minor, bounds_check) <
-           std::tie(o.fn, o.args, o.target, o.cc_major, o.cc_minor, o.bounds_check);
+    return std::tie(fn, args, target, cc_major, cc_minor, arch_suffix, bounds_check) <
+           std::tie(o.fn, o.args, o.target, o.cc_major, o.cc_minor, o.arch_suffix, o.bounds_check);
   }
 };
 
@@ -66,6 +67,7 @@ codegen::ModuleRequest request_for(const std::shared_ptr<const sema::TypedFuncti
   req.target = nvptx ? codegen::CodegenTarget::NVPTX : codegen::CodegenTarget::CPU;
   req.cc_major = target.cc_major;
   req.cc_minor = target.cc_minor;
+  req.arch_suffix = target.arch_suffix;
   req.debug = fn.options.debug;
   req.bounds_check = target.bounds_check || fn.options.debug;
   req.fastmath = fn.options.fastmath;
@@ -120,7 +122,7 @@ std::size_t static_shared_of(const llvm::Module& m) {
 // libdevice, O3 and PTX emission for a lowered module.
 NvptxOutput finish_nvptx(codegen::LoweredModule& lowered, const codegen::ModuleRequest& req, int opt,
                          const std::string& name) {
-  auto tm = codegen::make_nvptx_target_machine(req.cc_major, req.cc_minor, req.fastmath);
+  auto tm = codegen::make_nvptx_target_machine(req.cc_major, req.cc_minor, req.fastmath, req.arch_suffix, opt);
   NvptxOutput out;
   out.unoptimized_ir = codegen::module_text(*lowered.module);
   {
@@ -225,6 +227,8 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
     if (cpu::kernel_timeout() > 0) codegen::insert_cancellation_points(*lowered.module);
   }
   kernel->llvm_ir = codegen::module_text(*lowered.module);
+  kernel->cpu_thread_symbol = lowered.cpu_thread_symbol;
+  kernel->cpu_block_symbol = lowered.cpu_block_symbol;
   std::vector<std::string> symbols = {lowered.cpu_thread_symbol};
   if (!lowered.cpu_block_symbol.empty()) symbols.push_back(lowered.cpu_block_symbol);
   for (const ir::LinkItem& item : kernel->link)
@@ -264,7 +268,8 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFu
                                                      const std::vector<const ir::Type*>& arg_types,
                                                      const TargetOptions& target) {
   require_captured(fn);
-  MemoKey key{fn.get(), arg_types, int(target.target), target.cc_major, target.cc_minor, target.bounds_check};
+  MemoKey key{fn.get(),        arg_types,          int(target.target), target.cc_major,
+              target.cc_minor, target.arch_suffix, target.bounds_check};
   {
     std::lock_guard<std::mutex> lock(memo_mutex());
     auto it = memo().find(key);
@@ -288,13 +293,13 @@ std::shared_ptr<const CompiledKernel> compile_device_function(const std::shared_
   std::shared_ptr<const sema::TypedFunction> typed;
   {
     log::StageTimer timer(name, "typing");
-    typed = sema::infer_device(fn, arg_types, fn->options.return_type);
+    typed = sema::infer_device(fn, arg_types, fn->declared_return(arg_types));
   }
   codegen::ModuleRequest req = request_for(typed, *fn, target, true);
   req.exported_device = true;
   req.abi = fn->options.abi;
   req.abi_name = fn->options.abi_name;
-  if (req.abi == ir::Abi::C && req.abi_name.empty()) req.abi_name = typed->symbol;  // the name, escaped
+  if (req.abi == ir::Abi::C && req.abi_name.empty()) req.abi_name = sema::c_abi_symbol(*fn);
   codegen::LoweredModule lowered;
   {
     log::StageTimer timer(name, "lowering");

@@ -25,6 +25,9 @@ struct TargetOptions {
   Target target = Target::CPU;
   int cc_major = 9;  // compute capability the PTX is emitted for (sm_90 by default)
   int cc_minor = 0;
+  // "a" (cc=(9, 0, "a")): the architecture-specific target sm_90a, whose PTX
+  // runs only on that chip and may use its specific instructions.
+  std::string arch_suffix;
   bool bounds_check = false;  // CPU backend default is on (set by the runtime)
 };
 
@@ -54,6 +57,8 @@ struct CompiledKernel {
   // module's __device__ variables, listed here with their JIT addresses.
   bool has_module_callbacks = false;
   std::vector<cpu::GlobalSymbol> cpu_globals;
+  std::string cpu_thread_symbol;  // their names in llvm_ir (kernel_serialize.h JIT-compiles it again)
+  std::string cpu_block_symbol;
 };
 
 // Compiles a kernel specialization. Throws UserError for script errors.

@@ -27,6 +27,10 @@ struct JitOptions {
   // of llvm::FastMathFlags), no flush-to-zero or approximate functions.
   unsigned fastmath_flags = 0;
   bool debug = false;  // bounds checks, status codes reported on the host
+  // _dbg_optnone=True (with debug): the function is never optimized nor
+  // inlined (LLVM's optnone + noinline), so a debugger steps through it as
+  // written. forceinline=True overrides it.
+  bool dbg_optnone = false;
   bool lineinfo = false;
   int opt = 3;
   std::optional<bool> lto;  // None: on when nvJitLink is present and not debugging
@@ -46,12 +50,45 @@ struct JitOptions {
   // device function's single eager signature): the result converts to it, as
   // in numba. Null when the return type is inferred.
   const ir::Type* return_type = nullptr;
+  // A device function's explicit signatures (@cuda.jit(["int64(int64)",
+  // "(float64,)"], device=True)): a call converts its arguments to the best
+  // matching one (numba's overload resolution) instead of specializing on
+  // them. A signature without a return type infers it.
+  std::vector<ir::Signature> device_signatures;
 };
 
 struct JitFunction {
   std::string name;  // __name__ of the Python function
   JitOptions options;
   std::shared_ptr<const frontend::CapturedFunction> captured;  // set under the GIL by the frontend
+
+  // The return type an explicit signature declares for these argument types
+  // (the signature whose arguments they are, else the single one), or null.
+  const ir::Type* declared_return(const std::vector<const ir::Type*>& args) const {
+    for (const ir::Signature& s : options.device_signatures)
+      if (s.args == args) return s.return_type;
+    return options.return_type;
+  }
+
+  // Argument types this device function was typed for by calls from other
+  // jitted functions, in order (its dispatcher lists them as signatures).
+  void note_call(const std::vector<const ir::Type*>& args) {
+    std::lock_guard<std::mutex> lock(calls_->mutex);
+    for (const auto& a : calls_->list)
+      if (a == args) return;
+    calls_->list.push_back(args);
+  }
+  std::vector<std::vector<const ir::Type*>> calls() const {
+    std::lock_guard<std::mutex> lock(calls_->mutex);
+    return calls_->list;
+  }
+
+ private:
+  struct Calls {
+    std::mutex mutex;
+    std::vector<std::vector<const ir::Type*>> list;
+  };
+  std::shared_ptr<Calls> calls_ = std::make_shared<Calls>();
 };
 
 }  // namespace cuhost::runtime

@@ -32,6 +32,15 @@ bool parse_link_report(const std::string& log, const std::string& symbol, Kernel
   std::regex cmem("(\\d+) bytes cmem\\[(\\d+)\\]");
   for (auto it = std::sregex_iterator(line.begin(), line.end(), cmem); it != std::sregex_iterator(); ++it)
     if ((*it)[2] != "0") out->const_bytes += std::stoi((*it)[1]);
+  // The module's user constants (`__constant__` data, print formats) are
+  // reported once for the module, on its "N bytes gmem, M bytes cmem[3]"
+  // line: the module holds this kernel alone, so they are the kernel's.
+  std::regex module_line(R"((?:^|\n)info\s*:\s*\d+ bytes gmem([^\n]*))");
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), module_line); it != std::sregex_iterator(); ++it) {
+    std::string rest = (*it)[1];
+    for (auto c = std::sregex_iterator(rest.begin(), rest.end(), cmem); c != std::sregex_iterator(); ++c)
+      if ((*c)[2] != "0") out->const_bytes += std::stoi((*c)[1]);
+  }
   return true;
 }
 

@@ -135,6 +135,12 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
   for (const ir::Type* a : arg_types) {
     CUHOST_CHECK(a) << "null argument type for " << fn->name;
   }
+  if (kernel && !fn->captured->def->params.empty() && fn->captured->def->params.back().vararg) {
+    throw UserError(ErrorKind::UnsupportedError,
+                    concat("kernel '", fn->name, "' takes *", fn->captured->def->params.back().name,
+                           ": kernels cannot take *args (call it from another jitted function instead)"),
+                    fn->captured->where(fn->captured->def->loc), fn->name);
+  }
   if (kernel && fn->options.abi == ir::Abi::C) {
     throw UserError(ErrorKind::NotImplementedError, "kernels cannot use the C ABI",
                     fn->captured->where(fn->captured->def->loc), fn->name);
@@ -166,7 +172,7 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
                     fn->captured->where(fn->captured->def->loc), fn->name);
   }
   if (!kernel && out->abi == ir::Abi::C) {
-    out->symbol = fn->options.abi_name.empty() ? c_abi_symbol(fn->name) : fn->options.abi_name;
+    out->symbol = c_abi_symbol(*fn);
   } else {
     out->symbol = mangle(fn->name, arg_types, kernel);
     if (any_constant) out->symbol = mangle(fn->name + "/" + ckey, arg_types, kernel);
@@ -196,6 +202,10 @@ std::string mangle(const std::string& name, const std::vector<const ir::Type*>& 
   std::string hs;
   for (int i = 15; i >= 0; --i) hs += hex[(h >> (i * 4)) & 0xf];
   return "_cuhost_" + sanitize(name) + "_" + hs;
+}
+
+std::string c_abi_symbol(const runtime::JitFunction& fn) {
+  return fn.options.abi_name.empty() ? c_abi_symbol(fn.name) : fn.options.abi_name;
 }
 
 std::shared_ptr<const TypedFunction> infer_kernel(const std::shared_ptr<runtime::JitFunction>& fn,

@@ -27,4 +27,9 @@ std::shared_ptr<const TypedFunction> infer_device(const std::shared_ptr<runtime:
                                                   const ir::Type* declared_return = nullptr,
                                                   const std::vector<std::optional<ir::ConstValue>>& arg_constants = {});
 
+// The exported symbol of a C-ABI function: abi_info's abi_name, else the
+// Python name with every character a PTX identifier cannot hold (the angle
+// brackets of "<lambda>") replaced by '_'.
+std::string c_abi_symbol(const runtime::JitFunction& fn);
+
 }  // namespace cuhost::sema

@@ -36,7 +36,17 @@ const std::vector<std::string>& cuda_function_names() {
                                                  "clz",
                                                  "ffs",
                                                  "popc",
-                                                 "selp"};
+                                                 "selp",
+                                                 "nanosleep",
+                                                 "ldca",
+                                                 "ldcg",
+                                                 "ldcs",
+                                                 "ldlu",
+                                                 "ldcv",
+                                                 "stcg",
+                                                 "stcs",
+                                                 "stwb",
+                                                 "stwt"};
   return names;
 }
 

@@ -239,6 +239,13 @@
 // "cuda.ffs"    (x) -> uint32; param_types as clz (1-based index of the lowest set bit, 0 if none)
 // "cuda.popc"   (x) -> int32; param_types as clz
 // "cuda.selp"   (cond, a, b) -> unified(a, b); param_types {bool, T, T}
+// "cuda.nanosleep"  (ns) -> none; param_types {uint32}
+// --- cuda: cache-hinted memory access (typing/cache_hints.cpp) ---------------
+// "cuda.ldca" "cuda.ldcg" "cuda.ldcs" "cuda.ldlu" "cuda.ldcv"
+//               (array or CPointer, index) -> its element type (8- to 64-bit
+//               int or float); the index is an int, or a tuple of ndim ints
+// "cuda.stcg" "cuda.stcs" "cuda.stwb" "cuda.stwt"
+//               (array or CPointer, index, value) -> none; param_types {-, -, dtype}
 // --- cuda.libdevice -----------------------------------------------------------
 // "cuda.libdevice.<f>"  every function of libdevice's table
 //                       (typing/libdevice_table.h): param_types = its value

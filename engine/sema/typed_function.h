@@ -39,6 +39,13 @@ struct ExprInfo {
   // arguments were matched (cuda.shared.array(shape=..., dtype=...) included);
   // omitted optional parameters are null. Lowering uses this, not Call::args.
   std::vector<const ast::Expr*> ordered_args;
+  // Call of a jitted function: per ordered argument, -1 when it is its
+  // expression's value, else the element of that tuple expression it is
+  // (`f(*t)`). Empty when every argument is a plain value.
+  std::vector<int> arg_elements;
+  // Call of a jitted function with a `*args` parameter: the ordered
+  // arguments from this index on are packed into that tuple parameter.
+  int packed_from = -1;
   // cuda.shared.array / cuda.local.array / cuda.const.array_like: the literal
   // shape (a 0 extent in a 1-d shared array means dynamic shared memory).
   std::vector<std::int64_t> shape;

@@ -682,6 +682,10 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
   // np.<ufunc>(..., out) first: np.greater and friends have no scalar key.
   if (const ir::Type* t = type_numpy_ufunc_out(*this, c, inf)) return t;
   const ir::Type* ft = type_of(c.func.get());
+  for (size_t i = 0; i < c.args.size(); ++i)
+    if (c.is_starred(i) && ft->kind != ir::TypeKind::Dispatcher)
+      fail(ErrorKind::UnsupportedError, c.args[i]->loc,
+           "*arguments are only supported in calls of jitted functions in kernels");
   switch (ft->kind) {
     case ir::TypeKind::Intrinsic: {
       const std::string& key = ft->key;
@@ -700,7 +704,7 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
       using Rule = const ir::Type* (*)(Typer&, const ast::Call&, const std::string&, ExprInfo&);
       for (Rule rule : {type_half_call, type_fp8_call, type_builtin_call, type_math_call, type_cuda_indexing_call,
                         type_atomic_call, type_warp_call, type_array_call, type_libdevice_call, type_ffi_call,
-                        type_print_call, type_complex_call, type_cg_call}) {
+                        type_print_call, type_complex_call, type_cg_call, type_cache_hint_call}) {
         if (const ir::Type* t = rule(*this, c, key, info(&c))) {
           info(&c).intrinsic = info(&c).intrinsic.empty() ? key : info(&c).intrinsic;
           return t;

@@ -150,6 +150,8 @@ const ir::Type* type_math_call(Typer& t, const ast::Call& c, const std::string& 
 // or complex one is tested at run time, an integer one is a constant (numba).
 const ir::Type* type_float_class_test(Typer& t, const ast::Call& c, const std::string& name, const ir::Type* arg);
 const ir::Type* type_cuda_indexing_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+// cuda.ldca & co., cuda.stcg & co. and cuda.nanosleep (typing/cache_hints.cpp).
+const ir::Type* type_cache_hint_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 const ir::Type* type_atomic_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 const ir::Type* type_warp_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 // Half precision (typing/half.cpp): cuda.fp16.*, the bf16 bindings

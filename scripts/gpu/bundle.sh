@@ -96,6 +96,8 @@ mkdir -p "$py"
 # callbacks use `llvmlite.ir`; its compiled binding is not needed).
 ( cd /usr/lib/python3/dist-packages && tar cf - --exclude=__pycache__ llvmlite/__init__.py llvmlite/_version.py \
     llvmlite/utils.py llvmlite/ir ) | ( cd "$b/site" && tar xf - )
+# cloudpickle (numba.cuda.cloudpickle and kernel pickling).
+( cd /usr/lib/python3/dist-packages && tar cf - --exclude=__pycache__ cloudpickle ) | ( cd "$b/site" && tar xf - )
 # ml_dtypes (bfloat16 and fp8 host arrays; scripts/setup.sh installs it from PyPI).
 ml_dtypes_dir=$(/usr/bin/python3 -c "import ml_dtypes, os; print(os.path.dirname(os.path.dirname(ml_dtypes.__file__)))")
 ( cd "$ml_dtypes_dir" && tar cf - --exclude=__pycache__ ml_dtypes ) | ( cd "$b/site" && tar xf - )

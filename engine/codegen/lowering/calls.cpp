@@ -25,6 +25,7 @@ std::map<std::string, IntrinsicFn>& table() {
     register_cuda_indexing(t);
     register_atomics(t);
     register_warp(t);
+    register_cache_hints(t);
     register_memory(t);
     register_arrays(t);
     register_print(t);
@@ -120,22 +121,40 @@ Val call_foreign(Lowerer& l, const ast::Call* e, const sema::ExprInfo& inf) {
   return l.convert({l.from_memory(r, rt), rt}, inf.type);
 }
 
+// One argument of a jitted call (typing/calls.cpp's binding): an
+// expression's value, an element of a tuple unpacked with `*`, or for an
+// omitted parameter the default the callee was specialized on.
+Val bound_argument(Lowerer& l, const sema::ExprInfo& inf, size_t i) {
+  const ast::Expr* a = inf.ordered_args[i];
+  const auto& callee = *inf.callee;
+  if (!a) {
+    CUHOST_CHECK(i < callee.arg_constants.size() && callee.arg_constants[i]) << "omitted argument without a default";
+    return l.constant(*callee.arg_constants[i], callee.arg_types[i]);
+  }
+  int element = i < inf.arg_elements.size() ? inf.arg_elements[i] : -1;
+  if (element < 0) return l.expr(a);
+  Val tuple = l.expr(a);
+  return {l.b().CreateExtractValue(tuple.v, {unsigned(element)}), tuple.t->elements[size_t(element)]};
+}
+
 Val call_jitted(Lowerer& l, const ast::Call* e, const sema::ExprInfo& inf) {
   (void)e;
   std::vector<llvm::Value*> args;
   const auto& pts = inf.callee->arg_types;
-  for (size_t i = 0; i < inf.ordered_args.size(); ++i) {
-    const ir::Type* pt = i < pts.size() ? pts[i] : nullptr;
-    Val v;
-    if (inf.ordered_args[i]) {
-      v = l.expr_as(inf.ordered_args[i], pt);
-    } else {
-      // A parameter left to its default: the callee is specialized on that constant.
-      const auto& k = inf.callee->arg_constants;
-      CUHOST_CHECK(i < k.size() && k[i]) << "a default argument without its value";
-      v = l.constant(*k[i], pt);
+  const size_t packed = inf.packed_from >= 0 ? size_t(inf.packed_from) : inf.ordered_args.size();
+  auto value_of = [&](Val v, const ir::Type* pt) {
+    v = l.convert(v, pt);
+    return v.v ? v.v : llvm::UndefValue::get(llvm_type_of(l.ctx(), pt));
+  };
+  for (size_t i = 0; i < packed; ++i) args.push_back(value_of(bound_argument(l, inf, i), pts.at(i)));
+  if (inf.packed_from >= 0) {  // the callee's *args: one tuple of the remaining arguments
+    const ir::Type* tt = pts.at(packed);
+    llvm::Value* tuple = llvm::UndefValue::get(llvm_type_of(l.ctx(), tt));
+    for (size_t i = packed; i < inf.ordered_args.size(); ++i) {
+      unsigned k = unsigned(i - packed);
+      tuple = l.b().CreateInsertValue(tuple, value_of(bound_argument(l, inf, i), tt->elements[k]), {k});
     }
-    args.push_back(v.v ? v.v : llvm::UndefValue::get(llvm_type_of(l.ctx(), pt)));
+    args.push_back(tuple);
   }
   return l.call_jitted(inf.callee, std::move(args), inf.type);
 }
@@ -179,7 +198,12 @@ llvm::Function* ModuleState::function_for(const std::shared_ptr<const sema::Type
   // inline=True inlines at the call sites before optimization (inline_marked_calls);
   // forceinline=True is LLVM's attribute, kept in the IR and honoured by the optimizer.
   if (tf->function && tf->function->options.inline_always) f->addFnAttr(kInlineMarker);
-  if (tf->function && tf->function->options.forceinline) f->addFnAttr(llvm::Attribute::AlwaysInline);
+  if (tf->function && tf->function->options.forceinline) {
+    f->addFnAttr(llvm::Attribute::AlwaysInline);
+  } else if (tf->function && tf->function->options.dbg_optnone && tf->function->options.debug) {
+    f->addFnAttr(llvm::Attribute::OptimizeNone);
+    f->addFnAttr(llvm::Attribute::NoInline);
+  }
   functions[tf.get()] = f;
   pending.push_back(tf);
   keep_alive.push_back(tf);

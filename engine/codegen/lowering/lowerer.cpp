@@ -22,8 +22,9 @@ Lowerer::Lowerer(ModuleState& state, const sema::TypedFunction& tf, llvm::Functi
   entry_ = llvm::BasicBlock::Create(ctx(), "entry", fn_);
   builder_.SetInsertPoint(entry_);
   if (state.debug_info && tf.captured && tf.captured->def) {
-    builder_.SetCurrentDebugLocation(
-        state.debug_info->begin_function(fn_, tf.captured->name, tf.captured->filename, tf.captured->def->loc.line));
+    const ir::Type* result = is_kernel_body || is_void_type(tf.return_type) ? nullptr : tf.return_type;
+    builder_.SetCurrentDebugLocation(state.debug_info->begin_function(
+        fn_, tf.captured->name, tf.captured->filename, tf.captured->def->loc.line, tf.arg_types, result));
   }
   if (state.options.fastmath) {
     builder_.setFastMathFlags(llvm::FastMathFlags::getFast());
@@ -189,6 +190,10 @@ Val Lowerer::convert(Val v, const ir::Type* to) {
     return {agg, to};
   }
   if (from->kind == K::Array && to->kind == K::CPointer) return {b.CreateExtractValue(v.v, {0}), to};
+  if (from->kind == K::Array && from->ndim == 0 && to->is_scalar()) {  // a 0-d array read as its value
+    llvm::Value* element = b.CreateLoad(memory_type(from->dtype), b.CreateExtractValue(v.v, {0}));
+    return convert({from_memory(element, from->dtype), from->dtype}, to);
+  }
   if (from->kind == K::Array && to->kind == K::Array && from->ndim == to->ndim) return {v.v, to};
   if (from->kind == K::CPointer && to->kind == K::CPointer) return {v.v, to};
   CUHOST_CHECK(false) << "no conversion from " << from->str() << " to " << to->str();
@@ -228,7 +233,21 @@ llvm::Value* Lowerer::local_slot(const std::string& name) {
   if (zero_at_entry_.count(name))
     llvm::IRBuilder<>(alloca_point_).CreateStore(llvm::Constant::getNullValue(slot->getAllocatedType()), slot);
   locals_[name] = slot;
+  if (state_.debug_info && state_.debug_info->full()) declare_in_debug_info(name, slot, lt->second);
   return slot;
+}
+
+// debug=True: the variable's DWARF description; a parameter is numbered
+// (arg: N) and declared on the def line, a local where it is first used.
+void Lowerer::declare_in_debug_info(const std::string& name, llvm::AllocaInst* slot, const ir::Type* t) {
+  const ast::FunctionDef& def = *tf_.captured->def;
+  unsigned arg_no = 0;
+  for (size_t p = 0; p < def.params.size(); ++p)
+    if (def.params[p].name == name) arg_no = unsigned(p + 1);
+  int line = def.loc.line;
+  if (!arg_no)
+    if (const llvm::DebugLoc& at = builder_.getCurrentDebugLocation()) line = int(at.getLine());
+  state_.debug_info->declare_variable(fn_, slot, name, t, arg_no, line);
 }
 
 Val Lowerer::expr(const ast::Expr* e) {

@@ -166,6 +166,7 @@ class Lowerer {
   void lower_for(const ast::For* s);
   void lower_return(const ast::Return* s);
   void lower_augassign(const ast::AugAssign* s);
+  void declare_in_debug_info(const std::string& name, llvm::AllocaInst* slot, const ir::Type* t);
 
   ModuleState& state_;
   const sema::TypedFunction& tf_;
@@ -219,6 +220,7 @@ void register_math(std::map<std::string, IntrinsicFn>& table);
 void register_cuda_indexing(std::map<std::string, IntrinsicFn>& table);
 void register_atomics(std::map<std::string, IntrinsicFn>& table);
 void register_warp(std::map<std::string, IntrinsicFn>& table);
+void register_cache_hints(std::map<std::string, IntrinsicFn>& table);
 void register_memory(std::map<std::string, IntrinsicFn>& table);
 void register_arrays(std::map<std::string, IntrinsicFn>& table);
 void register_print(std::map<std::string, IntrinsicFn>& table);

@@ -1,6 +1,6 @@
 // Lowering of print(...) ("builtins.print", typed in sema/typing/print.cpp):
 // one printf-style format for the whole call ("%lld" / "%llu" / "%f" / "%s" /
-// "(%d, %d, %d)" per item, joined by spaces, ending in a newline) and the
+// "(%d, %d, %d)" per item, tuples as "(%lld, %f)", joined by spaces, ending in a newline) and the
 // values packed into one naturally aligned struct, handed to the target's vprintf (CUDA's
 // `vprintf(fmt, args)` on the GPU, the host runtime's formatter on the CPU).
 // As in numba-cuda, more than 32 items print the raw format instead (vprintf
@@ -22,6 +22,36 @@ std::string escape_percent(const std::string& s) {
     if (ch == '%') out += '%';
   }
   return out;
+}
+
+// Appends the format and the values of one printed number, bool or tuple
+// (Python's tuple text: "(1, 2)", "(1,)", nested tuples alike).
+void append_item(Lowerer& l, Val v, std::string& format, std::vector<llvm::Value*>& values) {
+  auto& b = l.b();
+  switch (v.t->kind) {
+    case ir::TypeKind::Boolean:
+      format += "%s";
+      values.push_back(
+          b.CreateSelect(v.v, l.hooks().string_constant(l, "True"), l.hooks().string_constant(l, "False")));
+      return;
+    case ir::TypeKind::Float:
+      format += "%f";
+      values.push_back(v.v);
+      return;
+    case ir::TypeKind::Tuple:
+      format += '(';
+      for (unsigned i = 0; i < v.t->elements.size(); ++i) {
+        if (i) format += ", ";
+        append_item(l, {b.CreateExtractValue(v.v, {i}), v.t->elements[i]}, format, values);
+      }
+      if (v.t->elements.size() == 1) format += ',';
+      format += ')';
+      return;
+    default:
+      format += v.t->is_signed ? "%lld" : "%llu";
+      values.push_back(v.v);
+      return;
+  }
 }
 
 SpecialReg dim3_reg(const std::string& key) {
@@ -53,22 +83,7 @@ Val lower_print(Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) {
       values.push_back(l.hooks().string_constant(l, st->key));
       continue;
     }
-    Val v = l.expr_as(a, param);
-    switch (param->kind) {
-      case ir::TypeKind::Boolean:
-        format += "%s";
-        values.push_back(
-            b.CreateSelect(v.v, l.hooks().string_constant(l, "True"), l.hooks().string_constant(l, "False")));
-        break;
-      case ir::TypeKind::Float:
-        format += "%f";
-        values.push_back(v.v);
-        break;
-      default:
-        format += param->is_signed ? "%lld" : "%llu";
-        values.push_back(v.v);
-        break;
-    }
+    append_item(l, l.expr_as(a, param), format, values);
   }
   format += '\n';
   if (inf.ordered_args.size() > kMaxPrintItems) format = escape_percent(format);

@@ -34,6 +34,16 @@ const ir::Type* array_subscript(Typer& t, const ast::Subscript& s, const ir::Typ
     t.typing_error(&s, concat("too many indices for ", display(arr), ": ", given, " given"));
   }
   const ir::Type* it = t.type_of(idx);
+  // A 0-d integer array indexes as its value (numba reads it as a scalar).
+  if (it->is_array() && it->ndim == 0 && it->dtype->is_integer()) {
+    if (arr->ndim != 1)
+      t.typing_error(idx, concat(what, ": an index into ", display(arr), " needs ", arr->ndim, " integers"));
+    if (store && arr->readonly) t.typing_error(&s, concat("cannot store into a ", display(arr)));
+    ExprInfo& inf = t.info(&s);
+    inf.intrinsic = store ? "array.setitem" : "array.getitem";
+    inf.param_types = {ir::int64()};
+    return arr->dtype;
+  }
   if (it->kind == ir::TypeKind::Boolean || (it->is_tuple() && [&] {
         for (auto* e : it->elements)
           if (e->kind == ir::TypeKind::Boolean) return true;

@@ -1,6 +1,7 @@
 // Typing of calls to other jitted functions (specialized recursively on the
 // argument types), to declared foreign functions (numba's implicit argument
 // conversions, arity and array/scalar checks) and of ffi.from_buffer.
+#include "sema/conversions.h"
 #include "sema/function_values.h"
 #include "sema/infer.h"
 #include "sema/typer.h"
@@ -13,6 +14,12 @@ std::string type_list(const std::vector<const ir::Type*>& types) {
   std::string out = "(";
   for (size_t i = 0; i < types.size(); ++i) out += (i ? ", " : "") + display(types[i]);
   return out + ")";
+}
+
+std::string signature_list(const std::vector<ir::Signature>& signatures) {
+  std::string out;
+  for (size_t i = 0; i < signatures.size(); ++i) out += (i ? ", " : "") + type_list(signatures[i].args);
+  return out;
 }
 
 bool foreign_arg_ok(const ir::Type* actual, const ir::Type* declared) {
@@ -58,6 +65,67 @@ bool literal_expression(const ast::Expr* e) {
   }
 }
 
+// One argument of a jitted call: an expression's value, or an element of a
+// tuple expression unpacked with `*`; null for an omitted parameter.
+struct BoundArg {
+  const ast::Expr* expr = nullptr;
+  int element = -1;
+  const ir::Type* type = nullptr;
+};
+
+struct CallBinding {
+  std::vector<BoundArg> named;  // one per parameter before *args
+  std::vector<BoundArg> extra;  // what *args receives
+  bool has_vararg = false;
+};
+
+// Python's argument binding for a call of `fn`: positional arguments (a
+// `*tuple` contributing its elements) fill the parameters, the rest go to
+// *args when there is one; keywords fill parameters by name; omitted
+// parameters need a default.
+CallBinding bind_call(Typer& t, const ast::Call& c, const runtime::JitFunction& fn) {
+  const auto& params = fn.captured->def->params;
+  CallBinding out;
+  out.has_vararg = !params.empty() && params.back().vararg;
+  const size_t n = params.size() - (out.has_vararg ? 1 : 0);
+  out.named.resize(n);
+  std::vector<BoundArg> positional;
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    const ast::Expr* a = c.args[i].get();
+    if (!c.is_starred(i)) {
+      // An Optional argument specializes the callee on OptionalType (numba).
+      positional.push_back({a, -1, t.type_of_optional(a)});
+      continue;
+    }
+    const ir::Type* tt = t.type_of(a);
+    if (!tt->is_tuple()) t.typing_error(a, concat("*arguments of a call must be a tuple, not ", display(tt)));
+    for (size_t k = 0; k < tt->elements.size(); ++k) positional.push_back({a, int(k), tt->elements[k]});
+  }
+  for (size_t i = 0; i < positional.size(); ++i) {
+    if (i < n) {
+      out.named[i] = positional[i];
+    } else if (out.has_vararg) {
+      out.extra.push_back(positional[i]);
+    } else {
+      t.typing_error(&c, concat(fn.name, "() takes ", n, " positional argument", n == 1 ? "" : "s", " but ",
+                                positional.size(), " were given"));
+    }
+  }
+  for (const auto& kw : c.keywords) {
+    size_t k = 0;
+    while (k < n && params[k].name != kw.name) ++k;
+    if (k == n)
+      t.fail(ErrorKind::TypingError, kw.loc, concat(fn.name, "() got an unexpected keyword argument '", kw.name, "'"));
+    if (out.named[k].expr)
+      t.fail(ErrorKind::TypingError, kw.loc, concat(fn.name, "() got multiple values for argument '", kw.name, "'"));
+    out.named[k] = {kw.value.get(), -1, t.type_of_optional(kw.value.get())};
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (!out.named[i].expr && !params[i].default_value)
+      t.typing_error(&c, concat(fn.name, "() missing required argument '", params[i].name, "'"));
+  return out;
+}
+
 }  // namespace
 
 std::optional<ir::ConstValue> literal_argument_of(Typer& t, const ast::Expr* a, const ir::Type* type) {
@@ -77,52 +145,87 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
   if (!fn->captured || !fn->captured->def) {
     t.typing_error(&c, concat("the source of device function '", fn->name, "' was not captured"));
   }
-  std::vector<std::string> params;
-  for (const auto& p : fn->captured->def->params) params.push_back(p.name);
-  const auto& defaults = fn->captured->defaults;
-  size_t required = params.size() - std::min(params.size(), defaults.size());
-  auto args = t.bind(c, fn->name, params, required, t.info(&c));
+  ExprInfo& call_info = t.info(&c);
+  CallBinding binding = bind_call(t, c, *fn);
   std::vector<const ir::Type*> arg_types;
   std::vector<std::optional<ir::ConstValue>> arg_constants;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const ast::Expr* a = args[i];
-    if (!a) {
-      // Left out: the parameter takes its default, a constant the callee is specialized on.
-      const frontend::GlobalValue& d = defaults[i - required];
-      if (d.kind != frontend::GlobalValue::Kind::Constant) {
-        t.typing_error(&c, concat("the default value ", d.repr, " of parameter '", params[i], "' of '", fn->name,
-                                  "' cannot be used in kernels"));
-      }
-      arg_types.push_back(d.constant.type);
-      arg_constants.push_back(d.constant);
+  const auto& def_params = fn->captured->def->params;
+  for (size_t i = 0; i < binding.named.size(); ++i) {
+    const BoundArg& b = binding.named[i];
+    if (!b.expr) {  // omitted: the parameter's default, as a constant argument
+      arg_types.push_back(def_params[i].default_value->type);
+      arg_constants.push_back(def_params[i].default_value);
       continue;
     }
-    // An Optional argument specializes the callee on OptionalType (numba).
-    const ir::Type* at = t.type_of_optional(a);
+    const ir::Type* at = b.type;
     // Functions pass as values: the callee is specialized on the function
     // (function_values.h); modules and nothing-values do not.
     if (at->kind == ir::TypeKind::Module || at->kind == ir::TypeKind::Void) {
-      t.typing_error(a, concat("cannot pass ", display(at), " to device function '", fn->name, "'"));
+      t.typing_error(b.expr, concat("cannot pass ", display(at), " to device function '", fn->name, "'"));
     }
     arg_types.push_back(at);
+    const auto& k = t.info(b.expr).constant;
     // Functions with an explicit signature or the C ABI (one fixed symbol)
     // are compiled once, never per literal.
-    bool by_literal = !fn->options.return_type && fn->options.abi != ir::Abi::C;
-    arg_constants.push_back(by_literal ? literal_argument_of(t, a, at) : std::nullopt);
+    bool by_literal = !fn->options.return_type && fn->options.abi != ir::Abi::C && b.element < 0;
+    arg_constants.push_back(
+        by_literal && k && literal_expression(b.expr) && literal_argument(*k) && k->type == at ? k : std::nullopt);
+  }
+  if (binding.has_vararg) {
+    std::vector<const ir::Type*> extra;
+    for (const BoundArg& b : binding.extra) extra.push_back(b.type);
+    arg_types.push_back(ir::tuple(extra));
+    arg_constants.push_back(std::nullopt);
+  }
+  call_info.ordered_args.clear();
+  call_info.arg_elements.clear();
+  for (const BoundArg& b : binding.named) {
+    call_info.ordered_args.push_back(b.expr);
+    call_info.arg_elements.push_back(b.element);
+  }
+  call_info.packed_from = binding.has_vararg ? int(binding.named.size()) : -1;
+  for (const BoundArg& b : binding.extra) {
+    call_info.ordered_args.push_back(b.expr);
+    call_info.arg_elements.push_back(b.element);
+  }
+  // Explicit signatures: the arguments convert to the best one (numba's
+  // overload resolution, unsafe conversions included).
+  const ir::Type* declared = fn->options.return_type;
+  const auto& signatures = fn->options.device_signatures;
+  if (!signatures.empty()) {
+    std::optional<size_t> chosen = best_signature(arg_types, signatures);
+    if (!chosen)
+      t.typing_error(&c, concat("Invalid use of type(CUDADispatcher(<function ", fn->name, ">)) with parameters ",
+                                type_list(arg_types), "; its signatures are ", signature_list(signatures)));
+    arg_types = signatures[*chosen].args;
+    declared = signatures[*chosen].return_type;
+    for (size_t i = 0; i < arg_constants.size(); ++i)
+      if (i >= binding.named.size() || binding.named[i].expr) arg_constants[i].reset();
   }
   std::shared_ptr<const TypedFunction> typed;
   try {
     // An explicit signature fixes the return type.
-    typed = infer_device(fn, arg_types, fn->options.return_type, arg_constants);
+    typed = infer_device(fn, arg_types, declared, arg_constants);
   } catch (UserError& e) {
-    e.add_note(concat("while typing call to device function '", fn->name, "' with argument types ",
-                      type_list(arg_types), " (", t.captured().filename, ":", c.loc.line, ")"));
+    std::string context = concat("while typing call to device function '", fn->name, "' with argument types ",
+                                 type_list(arg_types), " (", t.captured().filename, ":", c.loc.line,
+                                 "), resolving callee type: type(CUDADispatcher(<function ", fn->name, ">))");
+    // An undefined name in the callee makes the call untypable: a
+    // TypingError for the caller, as numba reports it.
+    if (e.kind() == ErrorKind::NameError) {
+      UserError typing(ErrorKind::TypingError, concat("NameError: ", e.message()), e.location(), e.function());
+      for (const std::string& n : e.notes()) typing.add_note(n);
+      typing.add_note(context);
+      throw typing;
+    }
+    e.add_note(context);
     throw;
   }
-  ExprInfo& inf = t.info(&c);
+  ExprInfo& inf = call_info;
   inf.callee = typed;
   inf.param_types = typed->arg_types;
   t.add_callee(typed);
+  fn->note_call(typed->arg_types);
   return typed->return_type;
 }
 

@@ -80,6 +80,21 @@ const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info) {
       if (is_optional(left) || is_optional(right)) t.note_unwrap();
       if (is_optional(left)) left = left->pointee;
       if (is_optional(right)) right = right->pointee;
+      if (left->kind == ir::TypeKind::StringLiteral && right->kind == ir::TypeKind::StringLiteral) {
+        // Two string constants (a literal, or a literal argument the callee
+        // is specialized on): compared while typing, like numba's literals.
+        int order = left->key.compare(right->key);
+        bool value = op == ast::CompareOpKind::Eq      ? order == 0
+                     : op == ast::CompareOpKind::NotEq ? order != 0
+                     : op == ast::CompareOpKind::Lt    ? order < 0
+                     : op == ast::CompareOpKind::LtE   ? order <= 0
+                     : op == ast::CompareOpKind::Gt    ? order > 0
+                                                       : order >= 0;
+        folded = folded && value;
+        operands.push_back(left);
+        left = right;
+        continue;
+      }
       if (!num_or_bool(left) || !num_or_bool(right) || ir::is_storage_float(left) || ir::is_storage_float(right)) {
         t.typing_error(
             &e, concat("cannot compare ", display(left), " and ", display(right), " with '", ast::to_string(op), "'"));

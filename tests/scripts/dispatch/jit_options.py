@@ -48,7 +48,7 @@ def dev(x):
 
 
 raises(TypeError, "'dev' is a device function and is not callable from the host", dev, 1)
-raises(TypeError, "'dev' is a device function and cannot be launched", lambda: dev[1, 1])
+raises(RuntimeError, "Cannot compile a device function as a kernel", lambda: dev[1, 1])
 assert "device function" in repr(dev) and "kernel" in repr(k)
 
 # Signature objects and lists of signatures are accepted for device functions lazily.

@@ -24,11 +24,11 @@ expect((1, 2, 0, 0, 0), ValueError, shape_msg)
 expect((0, 32), ValueError, "griddim dimensions must be positive, got 0 in dimension 0")
 expect((1, -4), ValueError, "blockdim dimensions must be positive, got -4 in dimension 0")
 expect(((2, 0), 32), ValueError, "griddim dimensions must be positive, got 0 in dimension 1")
-expect((1, (1, 2, 3, 4)), ValueError, "blockdim must be an int or a tuple of 1 to 3 ints, got 4 dimensions")
-expect(((), 1), ValueError, "griddim must be an int or a tuple of 1 to 3 ints, got 0 dimensions")
-expect((1.5, 32), TypeError, "griddim dimensions must be ints, got float")
-expect((1, "32"), TypeError, "blockdim dimensions must be ints, got str")
-expect((1, (32, 2.0)), TypeError, "blockdim dimensions must be ints, got float")
+expect((1, (1, 2, 3, 4)), ValueError, "blockdim must be a sequence of 1, 2 or 3 integers, got [1, 2, 3, 4]")
+expect(((), 1), ValueError, "griddim must be a sequence of 1, 2 or 3 integers, got []")
+expect((1.5, 32), TypeError, "griddim must be a sequence of integers, got [1.5]")
+expect((1, "32"), TypeError, "blockdim must be a sequence of integers, got ['32']")
+expect((1, (32, 2.0)), TypeError, "blockdim must be a sequence of integers, got [32, 2.0]")
 expect((1, 2048), ValueError, "a block of 2048 x 1 x 1 = 2048 threads exceeds the limit of 1024 threads per block")
 expect((1, (32, 32, 2)), ValueError, "32 x 32 x 2 = 2048 threads exceeds the limit")
 expect((1, 32, 0, -1), ValueError, "dynamic shared memory size must be between 0 and 2**32-1 bytes, got -1")
@@ -48,7 +48,8 @@ try:
     k([0])
     raise AssertionError("no error")
 except ValueError as e:
-    assert str(e) == "kernel 'k' needs a launch configuration: k[blocks, threads](...)", str(e)
+    assert str(e).startswith("kernel 'k': launch configuration was not specified. Use the syntax "
+                             "k[blockspergrid, threadsperblock]"), str(e)
 for bad, exc in [(-1, ValueError), (2.5, TypeError)]:
     try:
         k.forall(bad)

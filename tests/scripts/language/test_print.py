@@ -1,6 +1,7 @@
 # print() in kernels and device functions (numba-cuda's formats: %lld / %llu
 # for integers, %f for floats, True/False, strings as written, threadIdx & co.
-# as (x, y, z), one space between items, a newline at the end) from several
+# as (x, y, z), tuples as Python writes them, one space between items, a
+# newline at the end) from several
 # threads, in program order with the script's own prints when stdout is a
 # pipe; unprintable values and keyword arguments are typing errors at their
 # location.
@@ -83,6 +84,19 @@ if backend == "cpu":
     assert sorted(got[1:3]) == ["x is -8 True", "x is 7 False"], got
 
 
+# Tuples (nested too) print as Python writes them, with numba-cuda's number formats.
+@cuda.jit
+def tuples(t, x):
+    print(t, (x[0], (x[1],)), ())
+
+
+if backend == "cpu":
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        tuples[1, 1]((3, (2.5, True), (-1,)), np.array([5, 6], np.uint32))
+    assert buf.getvalue() == "(3, (2.500000, True), (-1,)) (5, (6,)) ()\n", buf.getvalue()
+
+
 def raises(text, fn):
     try:
         fn()
@@ -97,7 +111,7 @@ def print_array(x):
 
 
 def print_tuple(x):
-    print(x[0], (x[0], x[0]))
+    print(x[0], (x[0], x))
 
 
 def print_sep(x):
@@ -111,7 +125,8 @@ def print_complex(x):
 xs = np.arange(4, dtype=np.float32)
 raises("printing unimplemented for values of type array(float32, 1d, C)", lambda: cuda.jit(print_array)[1, 1](xs))
 raises("test_print.py:%d" % (print_array.__code__.co_firstlineno + 1), lambda: cuda.jit(print_array)[1, 1](xs))
-raises("printing unimplemented for values of type UniTuple(float32 x 2)", lambda: cuda.jit(print_tuple)[1, 1](xs))
+raises("printing unimplemented for values of type Tuple(float32, array(float32, 1d, C))",
+       lambda: cuda.jit(print_tuple)[1, 1](xs))
 raises("test_print.py:%d:17" % (print_tuple.__code__.co_firstlineno + 1), lambda: cuda.jit(print_tuple)[1, 1](xs))
 raises("print() does not take keyword arguments in kernels ('sep' given)", lambda: cuda.jit(print_sep)[1, 1](xs))
 raises("test_print.py:%d" % (print_sep.__code__.co_firstlineno + 1), lambda: cuda.jit(print_sep)[1, 1](xs))

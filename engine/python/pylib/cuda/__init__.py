@@ -87,10 +87,7 @@ reduce = Reduce = reduction.Reduce
 from .cudadrv.driver import (  # noqa: E402,F401  (numba-cuda's memory-manager interface; placeholders)
     BaseCUDAMemoryManager, HostOnlyCUDAMemoryManager, GetIpcHandleMixin, MemoryPointer, MappedMemory, PinnedMemory,
     MemoryInfo, IpcHandle, set_memory_manager)
-from ._missing import missing as _missing  # noqa: E402
 
-# Device functions cuhost's compiler does not know yet (cache hints, nanosleep).
-_missing(globals(), "ldca ldcg ldcs ldlu ldcv stcg stcs stwb stwt nanosleep")
 
 
 def backend():

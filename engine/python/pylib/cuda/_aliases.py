@@ -74,6 +74,23 @@ class _AliasLoader:
         # the module keeps the spec of its real name.
         module.__spec__ = self._real_spec
 
+    # runpy (python -m numba.cuda..., runpy.run_module) reads the code
+    # through the loader: the real module's loader has it.
+    def _real_loader(self):
+        spec = importlib.util.find_spec(self._target)
+        if spec is None or spec.loader is None:
+            raise ImportError("no loader for %s" % self._target)
+        return spec.loader
+
+    def get_code(self, fullname):
+        return self._real_loader().get_code(self._target)
+
+    def get_source(self, fullname):
+        return self._real_loader().get_source(self._target)
+
+    def is_package(self, fullname):
+        return self._real_loader().is_package(self._target)
+
 
 class AliasFinder:
     """Resolves numba's module paths to cuhost's real modules (see the module docstring)."""

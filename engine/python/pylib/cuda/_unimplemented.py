@@ -21,12 +21,12 @@ from ._missing import display_name, missing_getattr
 # Packages whose every submodule is unimplemented too ("core.rewrites.static_getitem").
 _PACKAGES = {
     "core.annotations", "core.rewrites", "core.unsafe", "cpython", "datamodel", "typeconv", "memory_management",
-    "np.math", "np.polynomial", "np.unsafe", "cloudpickle",
+    "np.math", "np.polynomial", "np.unsafe",
 }
 
 # Modules (relative to `cuda`) that are unimplemented as a whole.
 _MODULES = set("""
-    core.analysis core.base core.boxing core.bytecode core.byteflow core.caching core.callconv core.codegen
+    core.analysis core.base core.boxing core.bytecode core.byteflow core.callconv core.codegen
     core.compiler core.compiler_lock core.compiler_machinery core.consts core.controlflow core.entrypoints
     core.environment core.event core.funcdesc core.generators core.inline_closurecall
     core.interpreter core.ir core.ir_utils core.optional core.options core.postproc core.pythonapi core.registry
@@ -34,7 +34,7 @@ _MODULES = set("""
     core.typeinfer core.untyped_passes
     codegen cudamath debuginfo descriptor intrinsics itanium_mangler libdevicedecl
     libdeviceimpl lowering mathimpl nvvmutils printimpl stubs target ufuncs
-    flags serialize cuda_paths cache_hints fp8 api_util initialize locks
+    flags cuda_paths cache_hints fp8 api_util initialize locks
     cudadrv.drvapi cudadrv.mappings cudadrv.ndarray
     misc.appdirs misc.cffiimpl misc.coverage_support misc.dump_style misc.findlib misc.firstlinefinder misc.gdb_hook
     misc.literal misc.llvm_pass_timings

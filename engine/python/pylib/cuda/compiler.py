@@ -21,7 +21,7 @@ __all__ = ["jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "c
 
 _KNOWN_OPTIONS = ("device", "inline", "forceinline", "fastmath", "debug", "lineinfo", "opt", "link", "lto",
                   "cache", "max_registers", "launch_bounds", "shared_memory_carveout", "extensions", "abi",
-                  "abi_info")
+                  "abi_info", "_dbg_optnone", "_dbg_extend_lifetimes")
 
 
 def _to_type(spelling):
@@ -77,6 +77,11 @@ def jit(func_or_sig=None, device=False, **options):
     options["device"] = device
     if options.get("abi", "numba") not in ("numba", "c"):
         raise NotImplementedError("Unsupported ABI: %s" % (options["abi"],))
+
+    if options.get("cache") and options.get("link"):
+        # A cached kernel is loaded in other processes, where the files it
+        # linked (and their setup callbacks) are not part of it.
+        raise RuntimeError("Cannot pickle CUDACodeLibrary with linking files: cache=True cannot be combined with link=")
 
     _apply_config_defaults(options)
     if options.get("debug") and options.get("lineinfo"):

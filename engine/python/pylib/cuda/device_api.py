@@ -66,7 +66,8 @@ for _n in ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_
            "threadfence", "threadfence_block", "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
            "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "activemask", "lanemask_lt",
            "match_any_sync", "match_all_sync", "fma",
-           "cbrt", "brev", "clz", "ffs", "popc", "selp"):
+           "cbrt", "brev", "clz", "ffs", "popc", "selp", "nanosleep",
+           "ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "stwt"):
     _export(_n, _DeviceOnly(_n))
 
 _export("atomic", _Namespace("atomic", ["add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor",

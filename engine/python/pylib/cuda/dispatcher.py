@@ -77,10 +77,22 @@ class _Overload:
         return _pytypes.SimpleNamespace(typemap=typemap)
 
     @property
+    def library(self):
+        """numba's code library, as far as reading its code goes: get_llvm_str() and get_asm_str()."""
+        info = self._info()
+        return _pytypes.SimpleNamespace(get_llvm_str=lambda: info["llvm"], get_asm_str=lambda: info["ptx"],
+                                        name=info["symbol"])
+
+    @property
     def _codelibrary(self):
         """numba's code library of the specialization: the files linked in
         and get_cufunc(), the loaded kernel function."""
         return _CodeLibrary(self)
+
+    @property
+    def launch_config_sensitive(self):
+        """Whether its compilation was marked as depending on the launch configuration."""
+        return self.argtypes in self._dispatcher.__dict__.get("_launch_config_sensitive_sigs", ())
 
     @property
     def cooperative(self):
@@ -289,6 +301,119 @@ class CUDADispatcher(_cuhost.Dispatcher):
 
     def _compile_launch(self, argtypes):
         self._nvptx(tuple(argtypes))
+
+    # ---- numba's compile dumps ------------------------------------------------
+
+    def _debug_dumps(self, spellings):
+        """Prints what numba.cuda.config's DUMP_* settings ask for, after a
+        compile: the Python bytecode (DUMP_BYTECODE), the LLVM IR as lowered
+        (DUMP_LLVM), as optimized (DUMP_OPTIMIZED) and the PTX
+        (DUMP_ASSEMBLY), each between numba's banners."""
+        from . import config
+
+        sig = _to_types(spellings)
+        name = self.__qualname__
+
+        def banner(title, text):
+            print(("%s %s" % (title, name)).center(80, "-"))
+            print(text)
+            print("=" * 80)
+
+        if config.DUMP_BYTECODE:
+            import dis
+
+            lines = ["%s %s(arg=%s, lineno=%s)" % (i.offset, i.opname, i.arg, i.positions.lineno if i.positions else
+                                                  None) for i in dis.get_instructions(self.py_func)]
+            banner("BYTECODE DUMP", "\n".join(lines))
+        if config.DUMP_LLVM or config.DUMP_OPTIMIZED or config.DUMP_ASSEMBLY:
+            info = self._nvptx(sig)
+            if config.DUMP_LLVM:
+                banner("LLVM DUMP", info["llvm"])
+            if config.DUMP_OPTIMIZED:
+                banner("OPTIMIZED DUMP", info["llvm_optimized"])
+            if config.DUMP_ASSEMBLY:
+                banner("ASSEMBLY", info["ptx"])
+
+    # ---- cache=True (cuda/core/caching.py) -----------------------------------
+
+    def _function_cache(self):
+        cache = self.__dict__.get("_cache_files")
+        if cache is None:
+            from .core.caching import FunctionCache
+
+            cache = self.__dict__["_cache_files"] = FunctionCache(self.py_func, self.targetoptions)
+        return cache
+
+    @property
+    def stats(self):
+        """Cache statistics: cache_path, and Counters cache_hits and cache_misses per signature."""
+        stats = self.__dict__.get("_cache_stats")
+        if stats is None:
+            from .core.caching import CacheStats
+
+            path = self._function_cache().cache_path if self.targetoptions.get("cache") else None
+            stats = self.__dict__["_cache_stats"] = CacheStats(path)
+        return stats
+
+    def _cache_load(self, spellings):
+        """Called by the compiler before compiling a signature: installs the
+        kernel saved for it, if any (a hit). False otherwise."""
+        if self.__dict__.get("_cache_skip_load"):
+            return False
+        cache = self._function_cache()
+        data = cache.load(cache.key(spellings, self._cache_target()))
+        sig = _to_types(spellings)
+        if data is not None and self._cache_import(sig, data):
+            self.stats.cache_hits[sig] += 1
+            return True
+        return False
+
+    def _cache_save(self, spellings):
+        """Called by the compiler after compiling a signature (a miss): saves the kernel."""
+        sig = _to_types(spellings)
+        self.stats.cache_misses[sig] += 1
+        data = self._cache_export(sig)
+        if data is not None:
+            cache = self._function_cache()
+            cache.save(cache.key(spellings, self._cache_target()), data)
+
+    def recompile(self):
+        """Compiles every compiled signature again, capturing the function and
+        its globals anew; with cache=True the new kernels replace the saved ones."""
+        sigs = [_to_types(s) for s in self._compiled_signatures()]
+        self._forget_compiled()
+        self.__dict__["_cache_skip_load"] = True
+        try:
+            for sig in sigs:
+                self.compile(sig)
+        finally:
+            self.__dict__.pop("_cache_skip_load", None)
+
+    # ---- launch-triggered compilation ---------------------------------------
+
+    def _compile_for_args(self, *args, **kws):
+        """Compiles the specialization a launch with `args` needs. Launches
+        call it (with the launch configuration current, cuda.launchconfig)
+        only when that specialization is not compiled yet."""
+        assert not kws
+        before = set(self._compiled_signatures())
+        self._compile_args(args)
+        if self.__dict__.pop("_launch_config_sensitive_pending", False):
+            sigs = self.__dict__.setdefault("_launch_config_sensitive_sigs", set())
+            for t in self._compiled_signatures():
+                if t not in before:
+                    sigs.add(_to_types(t))
+
+    def mark_launch_config_sensitive(self):
+        """Marks the compilation in progress (triggered by a launch of this
+        kernel) as depending on its launch configuration."""
+        from .launchconfig import ensure_current_launch_config
+
+        cfg = ensure_current_launch_config()
+        if cfg.dispatcher is not self:
+            raise RuntimeError("mark_launch_config_sensitive() must be called on the active launch configuration's "
+                               "dispatcher")
+        self.__dict__["_launch_config_sensitive_pending"] = True
 
     # ---- pickling --------------------------------------------------------
 

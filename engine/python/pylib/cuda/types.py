@@ -595,7 +595,7 @@ none = NoneType("none")
 void = none
 Any = Phantom("any")
 __all__ += ["b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "c8", "c16",
-            "intp", "uintp", "byte", "float_", "double", "intc", "uintc", "void", "none",
+            "intp", "uintp", "byte", "float_", "double", "intc", "uintc", "void", "none", "NoneType",
             "CPointer", "Optional", "UniTuple", "Tuple", "Type", "Array", "Signature", "Record", "NestedArray"]
 
 # numba's C-compatible aliases and the number domains (sets of types).

@@ -1,0 +1,183 @@
+"""numba.cuda.core.caching: the files of @cuda.jit(cache=True).
+
+As numba does, a kernel compiled with cache=True is saved in the
+``__pycache__`` folder beside its source file (or, when that folder cannot
+be written, in a user-wide cache folder: $NUMBA_CACHE_DIR, else
+~/.cache/cuhost/numba), so a later process loads it instead of compiling:
+
+- one index file per function, ``<module>.<qualname>-<line>.pyXY.nbi``,
+  mapping each compiled specialization to its data file, and stamped with
+  the source file's modification time and size: editing the file makes the
+  whole index stale;
+- one data file per specialization, ``....<n>.nbc``: the compiled kernel
+  as bytes (engine/runtime/kernel_serialize.h; on the CPU backend its LLVM
+  IR, compiled to machine code again when loaded).
+
+A specialization's key is its argument types, the target (backend,
+architecture, compiler build), the function's bytecode and the values of
+its closure variables, and the jit options. As in numba, the values of
+globals are not part of it: a cached kernel keeps the globals it was
+compiled with until the source file changes or ``recompile()`` is called.
+Every load and save counts in the dispatcher's ``stats`` (cache_hits and
+cache_misses per signature).
+"""
+import collections
+import contextlib
+import hashlib
+import inspect
+import os
+import pickle
+import sys
+import tempfile
+
+_INDEX_VERSION = b"cuhost-cache-index-1\n"
+
+
+class CacheStats:
+    """A dispatcher's cache statistics, as numba's: the cache folder and
+    Counters of hits and misses keyed by signature."""
+
+    def __init__(self, cache_path):
+        self.cache_path = cache_path
+        self.cache_hits = collections.Counter()
+        self.cache_misses = collections.Counter()
+
+
+def _writable(folder):
+    """Whether `folder` exists (or can be made) and files can be written in it."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+        return True
+    except OSError:
+        return False
+
+
+def _user_cache_folder(source_dir):
+    root = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "cuhost", "numba")
+    # One subfolder per source folder, so functions of equal names stay apart.
+    tail = os.path.abspath(source_dir).strip(os.sep).replace(os.sep, "_")
+    return os.path.join(root, tail)
+
+
+class FunctionCache:
+    """The cache files of one function (see the module's documentation)."""
+
+    def __init__(self, py_func, options):
+        self._py_func = py_func
+        try:
+            source = inspect.getfile(py_func)
+        except TypeError:
+            source = None
+        if not source or not os.path.isfile(source):
+            raise RuntimeError("cannot cache function %r: no locator available for file %r"
+                               % (py_func.__qualname__, source))
+        self._source = os.path.abspath(source)
+        source_dir = os.path.dirname(self._source)
+        candidates = [os.path.join(source_dir, "__pycache__"), _user_cache_folder(source_dir)]
+        self.cache_path = next((c for c in candidates if _writable(c)), None)
+        modname = os.path.splitext(os.path.basename(self._source))[0]
+        qualname = py_func.__qualname__.replace("<", "").replace(">", "")
+        base = "%s.%s-%d.py%d%d" % (modname, qualname, py_func.__code__.co_firstlineno, sys.version_info[0],
+                                    sys.version_info[1])
+        self._index_name = base + ".nbi"
+        self._data_pattern = base + ".{}.nbc"
+        self._options = repr(sorted((k, repr(v)) for k, v in options.items()))
+
+    # ---- keys ------------------------------------------------------------
+
+    def _closure_digest(self):
+        cells = self._py_func.__closure__ or ()
+        values = []
+        for cell in cells:
+            try:
+                values.append(cell.cell_contents)
+            except ValueError:  # an empty cell
+                values.append(None)
+        try:
+            data = pickle.dumps(tuple(values), protocol=4)
+        except Exception:
+            data = repr(values).encode()
+        return hashlib.sha256(data).hexdigest()
+
+    def key(self, signature, target):
+        code = self._py_func.__code__
+        return (tuple(signature), target, self._options, hashlib.sha256(code.co_code).hexdigest(),
+                self._closure_digest())
+
+    # ---- files -------------------------------------------------------------
+
+    def _stamp(self):
+        st = os.stat(self._source)
+        return (st.st_mtime, st.st_size)
+
+    def _index_path(self):
+        return os.path.join(self.cache_path, self._index_name)
+
+    def _load_index(self):
+        try:
+            with open(self._index_path(), "rb") as f:
+                data = f.read()
+        except OSError:
+            return {}
+        if not data.startswith(_INDEX_VERSION):
+            return {}
+        try:
+            stamp, overloads = pickle.loads(data[len(_INDEX_VERSION):])
+        except Exception:
+            return {}
+        # A changed source file makes every entry stale.
+        return overloads if stamp == self._stamp() else {}
+
+    def _write(self, name, data):
+        """Writes a file of the cache folder whole or not at all (a temporary
+        file renamed over it), so concurrent processes never read half a file."""
+        path = os.path.join(self.cache_path, name)
+        fd, tmp = tempfile.mkstemp(dir=self.cache_path, prefix=name + ".", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+    def load(self, key):
+        """The bytes saved under `key`, or None."""
+        if self.cache_path is None:
+            return None
+        name = self._load_index().get(key)
+        if name is None:
+            return None
+        try:
+            with open(os.path.join(self.cache_path, name), "rb") as f:
+                return f.read()
+        except OSError:
+            return None
+
+    def save(self, key, data):
+        """Saves `data` under `key` (overwriting its previous data file)."""
+        if self.cache_path is None:
+            return
+        overloads = self._load_index()
+        name = overloads.get(key)
+        if name is None:
+            used = set(overloads.values())
+            n = 1
+            while self._data_pattern.format(n) in used:
+                n += 1
+            name = self._data_pattern.format(n)
+            overloads[key] = name
+            self._write(self._index_name, _INDEX_VERSION + pickle.dumps((self._stamp(), overloads), protocol=4))
+        self._write(name, data)
+
+
+from .._missing import missing as _missing  # noqa: E402
+
+_missing(globals(), """
+    Cache CacheImpl IndexDataCacheFile NullCache _Cache _CacheImpl _CacheLocator _SourceFileBackedLocatorMixin
+    _UserProvidedCacheLocator _InTreeCacheLocator _UserWideCacheLocator _IPythonCacheLocator _ZipCacheLocator
+    CompileResultCacheImpl
+""")

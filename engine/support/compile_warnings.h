@@ -1,0 +1,21 @@
+// Warnings found while compiling. Typing and lowering run without the GIL,
+// so they cannot call Python's warnings module: they queue a warning here
+// (thread-safe), and the Python layer issues the queued warnings, with
+// numba's warning classes, once the compile has returned (python/
+// compile_warnings.h).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cuhost {
+
+enum class WarningCategory { Numba, Performance, DebugInfo };
+
+void report_compile_warning(WarningCategory category, std::string message);
+
+// The queued warnings, oldest first; the queue is emptied.
+std::vector<std::pair<WarningCategory, std::string>> take_compile_warnings();
+
+}  // namespace cuhost
