@@ -243,6 +243,8 @@ Val complex_binary(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* 
 Val complex_negate(Lowerer& l, Val v);
 llvm::Value* complex_compare(Lowerer& l, ast::CompareOpKind op, Val a, Val c);  // == and != only
 llvm::Value* complex_abs(Lowerer& l, Val v);                                    // hypot(re, im)
+// A cmath.<name>(...) call (lowering/cmath.cpp): CPython's results, special values included.
+Val lower_cmath_call(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& info);
 
 // Feature entry points used by the visitor.
 Val lower_binop(Lowerer& l, const ast::BinOp* e, const sema::ExprInfo& info);

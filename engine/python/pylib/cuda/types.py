@@ -57,6 +57,15 @@ class Scalar(Type):
         return _np.dtype(self._numpy).itemsize * 8
 
 
+class Complex(Scalar):
+    """complex64/complex128: numba's Complex, with the float type of its parts."""
+    __slots__ = ()
+
+    @property
+    def underlying_float(self):
+        return globals()["float32" if self._numpy == "complex64" else "float64"]
+
+
 def _array_type_of(dtype, index):
     """dtype[:], dtype[:, ::1], dtype[::1, :] -> array types."""
     if not isinstance(index, tuple):
@@ -225,7 +234,8 @@ _scalars = {
     "complex64": "complex64", "complex128": "complex128",
 }
 for _name, _np_name in _scalars.items():
-    globals()[_name] = Scalar("bool" if _np_name == "bool_" else _name, _np_name)
+    _cls = Complex if _np_name.startswith("complex") else Scalar
+    globals()[_name] = _cls("bool" if _np_name == "bool_" else _name, _np_name)
     __all__.append(_name)
 
 b1 = boolean
@@ -243,7 +253,7 @@ uintc = uint32
 void = Type("none")
 none = void
 __all__ += ["b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "c8", "c16",
-            "intp", "uintp", "byte", "float_", "double", "intc", "uintc", "void", "none",
+            "intp", "uintp", "byte", "float_", "double", "intc", "uintc", "void", "none", "Complex",
             "CPointer", "Optional", "UniTuple", "Tuple", "Type", "Array", "Signature", "Record", "NestedArray"]
 
 # numba's C-compatible aliases and the number domains (sets of types).
