@@ -97,7 +97,9 @@ class BlockState {
     return s.result;
   }
   std::uint64_t warp_without_fibers(std::uint64_t value);
-  std::uint32_t active_mask(int t);
+  // The lanes of t's warp that reach the same activemask call (`site`, a
+  // number distinct per call in the module) together.
+  std::uint32_t active_mask(int t, std::int32_t site);
   // Describes the thread for error messages: "thread (x,y,z), block (x,y,z)".
   std::string where(const CuhostThreadCtx* ctx) const;
 
