@@ -164,12 +164,12 @@ Parts pow_complex(Lowerer& l, Parts a, Parts e) {
 
 // debug=True: a zero divisor reports ZeroDivisionError and ends the thread,
 // like numba's debug kernels (without debug the quotient is NaN).
-void check_divisor(Lowerer& l, Parts d) {
+void check_divisor(Lowerer& l, Parts d, int line) {
   if (!l.options().debug) return;
   auto& b = l.b();
   llvm::Value* zero = fconst(d.re->getType(), 0.0);
   llvm::Value* is_zero = b.CreateAnd(b.CreateFCmpOEQ(d.re, zero), b.CreateFCmpOEQ(d.im, zero));
-  l.fail_if(is_zero, [&] { l.hooks().kernel_error(l, "ZeroDivisionError: complex division by zero", l.i64(0)); });
+  l.fail_if(is_zero, [&] { report_exception(l, "builtins.ZeroDivisionError", "complex division by zero", line); });
 }
 
 Val call_arg(Lowerer& l, const sema::ExprInfo& inf, size_t i) {
@@ -224,7 +224,7 @@ Val complex_binary(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* 
     case ast::BinOpKind::Mult: r = mul(l, x, split(l, c.v)); break;
     case ast::BinOpKind::Div: {
       Parts y = split(l, c.v);
-      check_divisor(l, y);
+      check_divisor(l, y, loc.line);
       r = div(l, x, y);
       break;
     }

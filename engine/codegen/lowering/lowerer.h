@@ -272,6 +272,9 @@ void lower_raise(Lowerer& l, const ast::Raise* r);
 // The kernel error message of a raise of the exception class `key`
 // ("exception.<id>" or "builtins.<Name>") with message `text` at `line`.
 std::string raise_message(Lowerer& l, const std::string& key, const std::string& text, int line = 0);
+// Reports the exception `key` with `text` from a failed check (fail_if's
+// report): the launch raises that Python exception, as numba's error model.
+void report_exception(Lowerer& l, const std::string& key, const std::string& text, int line = 0);
 // AugAssign on a subscript: load, op, store with the index evaluated once.
 void augassign_subscript(Lowerer& l, const ast::AugAssign* s);
 
