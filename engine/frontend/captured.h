@@ -41,6 +41,7 @@ struct GlobalValue {
     Foreign,      // a cuda.declare_device result
     TypeObject,   // float32, numba.types.int32, np.float32, ...
     Ffi,          // a cffi.FFI() instance or cuda.ffi
+    Tuple,        // a tuple holding NumPy arrays (and constants, nested tuples): `items`
     Unsupported,  // anything else: an error only if the kernel uses it
   };
   Kind kind = Kind::Unsupported;
@@ -51,7 +52,8 @@ struct GlobalValue {
   std::shared_ptr<runtime::JitFunction> function;
   std::shared_ptr<const ir::ForeignFunction> foreign;
   const ir::Type* type_object = nullptr;
-  std::string repr;  // Python repr, for error messages
+  std::string repr;              // Python repr, for error messages
+  std::vector<GlobalValue> items;  // Tuple: each element (Constant, Array or Tuple)
 };
 
 struct CapturedFunction {

@@ -112,6 +112,11 @@ bool hash_global(const frontend::GlobalValue& g, Hasher& h, std::set<const JitFu
       break;
     case K::TypeObject: h.add(g.type_object ? g.type_object->str() : ""); break;
     case K::Ffi: break;
+    case K::Tuple:
+      h.add(std::uint64_t(g.items.size()));
+      for (const auto& item : g.items)
+        if (!hash_global(item, h, seen)) return false;
+      break;
     case K::Unsupported: h.add(g.repr); break;
   }
   return true;

@@ -612,6 +612,28 @@ const ir::Type* Typer::type_name(const ast::Name& n, ExprInfo& inf) {
   return type_global(it->second, n, n.id, inf);
 }
 
+namespace {
+
+// The type of a frozen tuple of arrays: constants keep their literal types,
+// arrays are read-only C arrays (as a global array read alone).
+const ir::Type* global_tuple_type(const frontend::GlobalValue& g) {
+  using K = frontend::GlobalValue::Kind;
+  std::vector<const ir::Type*> elems;
+  for (const auto& item : g.items) {
+    if (item.kind == K::Constant) {
+      elems.push_back(item.constant.type);
+    } else if (item.kind == K::Array) {
+      elems.push_back(
+          ir::array(item.array->dtype, static_cast<int>(item.array->shape.size()), ir::Layout::C, true));
+    } else {
+      elems.push_back(global_tuple_type(item));
+    }
+  }
+  return ir::tuple(elems);
+}
+
+}  // namespace
+
 const ir::Type* Typer::type_global(const frontend::GlobalValue& g, const ast::Expr& e, const std::string& shown,
                                    ExprInfo& inf) {
   using K = frontend::GlobalValue::Kind;
@@ -637,6 +659,10 @@ const ir::Type* Typer::type_global(const frontend::GlobalValue& g, const ast::Ex
     case K::Foreign: remember_function(g.foreign); return ir::foreign(g.foreign.get());
     case K::TypeObject: return ir::type_ref(g.type_object);
     case K::Ffi: return ir::ffi();
+    case K::Tuple: {
+      inf.intrinsic = "global.tuple";
+      return global_tuple_type(g);
+    }
     case K::Unsupported: break;
   }
   fail(ErrorKind::TypingError, e.loc,
