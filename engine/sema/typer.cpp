@@ -6,6 +6,7 @@
 #include "ir/layout.h"
 #include "ir/vector_types.h"
 #include "sema/function_values.h"
+#include "sema/unroll.h"
 
 namespace cuhost::sema {
 
@@ -319,6 +320,18 @@ void Typer::for_stmt(const ast::For& f) {
       if (ft->kind == ir::TypeKind::Intrinsic && is_sequence_iterator(ft->key)) {
         assign_to(f.target.get(), iteration_item_type(*this, iter), f.loc);
         return;
+      }
+    }
+    if (!is_range && iter->kind == ast::ExprKind::Call) {
+      // for x in literal_unroll(t): a heterogeneous t gets one body per element (sema/unroll.h).
+      const auto& call = static_cast<const ast::Call&>(*iter);
+      const ir::Type* ft = type_of(call.func.get());
+      if (ft->kind == ir::TypeKind::Intrinsic && ft->key == "cuda.literal_unroll" && call.args.size() == 1) {
+        const ir::Type* tt = type_of(call.args[0].get());
+        bool mixed = false;
+        if (tt->is_tuple())
+          for (const ir::Type* e : tt->elements) mixed = mixed || e != tt->elements[0];
+        if (mixed) throw UnrollRequest{&f, tt->elements.size()};
       }
     }
     if (!is_range) {
@@ -707,7 +720,7 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
       using Rule = const ir::Type* (*)(Typer&, const ast::Call&, const std::string&, ExprInfo&);
       for (Rule rule : {type_half_call, type_fp8_call, type_builtin_call, type_math_call, type_cuda_indexing_call,
                         type_atomic_call, type_warp_call, type_array_call, type_libdevice_call, type_ffi_call,
-                        type_print_call, type_complex_call, type_cg_call}) {
+                        type_print_call, type_complex_call, type_cg_call, type_tuple_call}) {
         if (const ir::Type* t = rule(*this, c, key, info(&c))) {
           info(&c).intrinsic = info(&c).intrinsic.empty() ? key : info(&c).intrinsic;
           return t;

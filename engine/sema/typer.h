@@ -171,6 +171,7 @@ const ir::Type* type_print_call(Typer& t, const ast::Call& c, const std::string&
 void type_raise(Typer& t, const ast::Raise& r);
 // Cooperative groups (typing/cooperative.cpp): cuda.cg.this_grid(), grid.sync().
 const ir::Type* type_cg_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+const ir::Type* type_tuple_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 // The converted index type of `idx` into array `arr`: int64 for one integer,
 // UniTuple(int64 x ndim) for a tuple; errors are prefixed with `what`.
 const ir::Type* array_index_type(Typer& t, const ast::Expr* idx, const ir::Type* arr, const std::string& what);
