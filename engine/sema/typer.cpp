@@ -703,6 +703,7 @@ const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
     fail(ErrorKind::TypingError, a.loc, concat("FFI object has no attribute '", a.attr, "' usable in kernels"));
   }
   if (const ir::Type* t = type_value_attribute(*this, a, base, inf)) return t;
+  if (const ir::Type* t = type_array_method(*this, a, base)) return t;
   if (const ir::Type* t = type_record_attribute(*this, a, base, false)) return t;
   if (const ir::Type* t = type_vector_attribute(*this, a, base)) return t;
   if (const ir::Type* t = type_number_attribute(*this, a, base, inf)) return t;
@@ -720,7 +721,8 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
       using Rule = const ir::Type* (*)(Typer&, const ast::Call&, const std::string&, ExprInfo&);
       for (Rule rule : {type_half_call, type_fp8_call, type_builtin_call, type_math_call, type_cuda_indexing_call,
                         type_atomic_call, type_warp_call, type_array_call, type_libdevice_call, type_ffi_call,
-                        type_print_call, type_complex_call, type_cg_call, type_tuple_call}) {
+                        type_print_call, type_complex_call, type_cg_call, type_tuple_call,
+                        type_reduction_call}) {
         if (const ir::Type* t = rule(*this, c, key, info(&c))) {
           info(&c).intrinsic = info(&c).intrinsic.empty() ? key : info(&c).intrinsic;
           return t;

@@ -206,6 +206,10 @@ bool resolve_cmath_key(const std::string& last, ExprInfo& info);
 // NumPy ufuncs that also take complex scalars (np.sqrt, np.abs, np.conj, ...):
 // resolved as "numpy.<f>" and typed by type_complex_call.
 bool resolve_numpy_complex_key(const std::string& last, ExprInfo& info);
+// Whole-array reductions (typing/reductions.cpp): np.sum(a) ... and a.sum() ...
+bool resolve_numpy_reduction_key(const std::string& last, ExprInfo& info);
+const ir::Type* type_array_method(Typer& t, const ast::Attribute& a, const ir::Type* base);
+const ir::Type* type_reduction_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 // np.<ufunc>(inputs..., out) with its output array (typing/numpy_ufunc_out.cpp):
 // a call of a synthesized element-wise device function; null for any other call.
 const ir::Type* type_numpy_ufunc_out(Typer& t, const ast::Call& c, ExprInfo& info);

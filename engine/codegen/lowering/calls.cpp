@@ -34,6 +34,7 @@ std::map<std::string, IntrinsicFn>& table() {
     register_half(t);
     register_fp8(t);
     register_cooperative(t);
+    register_reductions(t);
   });
   return t;
 }

@@ -234,6 +234,7 @@ llvm::Value* half_abs(Lowerer& l, llvm::Value* v);            // |x| of a float1
 // Conversions where either side is fp8 or bfloat16_raw (lowering/fp8.cpp).
 Val storage_float_convert(Lowerer& l, Val v, const ir::Type* to);
 void register_cooperative(std::map<std::string, IntrinsicFn>& table);
+void register_reductions(std::map<std::string, IntrinsicFn>& table);
 
 // Complex values (lowering/complex.cpp): {F, F} structs.
 Val complex_convert(Lowerer& l, Val v, const ir::Type* to);  // number or complex -> complex `to`
