@@ -256,6 +256,10 @@ bool freeze_array(PyObject* v, PyObject* np, GlobalValue* out) {
   if (!ndarray || PyObject_IsInstance(v, ndarray.get()) != 1) return false;
   PyRef dt = py_attr(v, "dtype");
   const ir::Type* t = dt ? ir::scalar_by_name(py_str(py_attr(dt.get(), "name").get())) : nullptr;
+  // A structured dtype: an array of records (its bytes are the records').
+  if (!t && dt && PyObject_HasAttrString(dt.get(), "names") && py_attr(dt.get(), "names").get() != Py_None)
+    t = record_type_of(dt.get());
+  if (PyErr_Occurred()) PyErr_Clear();
   if (!t) return false;
   PyRef contiguous(PyObject_CallMethod(np, "ascontiguousarray", "O", v));
   if (!contiguous) {
