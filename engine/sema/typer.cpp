@@ -372,6 +372,10 @@ void Typer::stmt(const ast::Stmt& s) {
             const std::string& id = static_cast<const ast::Name&>(*t).id;
             if (assignment_count_[id] == 1 && locals_[id] == c->type) const_locals_[id] = *c;
           }
+          const ExprInfo& vi = info(a.value.get());
+          if (t->kind == ast::ExprKind::Name && !vi.shape.empty() && vt->is_array() &&
+              assignment_count_[static_cast<const ast::Name&>(*t).id] == 1)
+            shaped_locals_[static_cast<const ast::Name&>(*t).id] = vi.shape;
         }
       });
       return;
@@ -684,6 +688,9 @@ const ir::Type* Typer::type_global(const frontend::GlobalValue& g, const ast::Ex
 
 const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
   const ir::Type* base = type_of(a.value.get());
+  if (base->kind == ir::TypeKind::Intrinsic && base->key == "array.ctypes") {
+    if (const ir::Type* t = type_array_method(*this, a, base)) return t;
+  }
   if (base->kind == ir::TypeKind::Module || base->kind == ir::TypeKind::Intrinsic) {
     std::string key = base->key + "." + a.attr;
     if (resolve_key(key, &a, inf)) return info(&a).type;
@@ -722,7 +729,7 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
       for (Rule rule : {type_half_call, type_fp8_call, type_builtin_call, type_math_call, type_cuda_indexing_call,
                         type_atomic_call, type_warp_call, type_array_call, type_libdevice_call, type_ffi_call,
                         type_print_call, type_complex_call, type_cg_call, type_tuple_call,
-                        type_reduction_call}) {
+                        type_reduction_call, type_array_method_call}) {
         if (const ir::Type* t = rule(*this, c, key, info(&c))) {
           info(&c).intrinsic = info(&c).intrinsic.empty() ? key : info(&c).intrinsic;
           return t;

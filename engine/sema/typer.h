@@ -33,6 +33,14 @@ class Typer {
 
   // ---- services for the feature rules --------------------------------------
   const frontend::CapturedFunction& captured() const { return *out_->captured; }
+  // Whether `name` is a local variable (a parameter or assigned) of the function.
+  bool is_local(const std::string& name) const { return locals_.count(name) > 0; }
+  // The compile-time shape of a local assigned once from an array made in
+  // the kernel (cuda.local/shared.array, const.array_like, a.copy()), or null.
+  const std::vector<std::int64_t>* local_shape(const std::string& name) const {
+    auto it = shaped_locals_.find(name);
+    return it == shaped_locals_.end() ? nullptr : &it->second;
+  }
   TypedFunction& out() { return *out_; }
   const std::string& function_name() const { return out_->captured->name; }
 
@@ -110,6 +118,7 @@ class Typer {
 
   std::shared_ptr<TypedFunction> out_;
   std::map<std::string, const ir::Type*> locals_;
+  std::map<std::string, std::vector<std::int64_t>> shaped_locals_;
   // Locals assigned exactly once (parameters count as an assignment): when
   // that value is a compile-time constant, reads fold to it (numba's
   // literal typing: `n = 2; cuda.grid(n)`).
@@ -206,10 +215,16 @@ bool resolve_cmath_key(const std::string& last, ExprInfo& info);
 // NumPy ufuncs that also take complex scalars (np.sqrt, np.abs, np.conj, ...):
 // resolved as "numpy.<f>" and typed by type_complex_call.
 bool resolve_numpy_complex_key(const std::string& last, ExprInfo& info);
+// A dtype argument (a type object, NumPy dtype class or dtype name); a TypingError naming fname otherwise.
+const ir::Type* dtype_arg(Typer& t, const ast::Expr* d, const std::string& fname);
 // Whole-array reductions (typing/reductions.cpp): np.sum(a) ... and a.sum() ...
 bool resolve_numpy_reduction_key(const std::string& last, ExprInfo& info);
-const ir::Type* type_array_method(Typer& t, const ast::Attribute& a, const ir::Type* base);
+bool is_reduction_method(const std::string& name);
 const ir::Type* type_reduction_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+// Array methods and attributes (typing/array_methods.cpp): a.view(dtype),
+// a.copy(), a.ctypes.data, and the reduction methods' bound forms.
+const ir::Type* type_array_method(Typer& t, const ast::Attribute& a, const ir::Type* base);
+const ir::Type* type_array_method_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 // np.<ufunc>(inputs..., out) with its output array (typing/numpy_ufunc_out.cpp):
 // a call of a synthesized element-wise device function; null for any other call.
 const ir::Type* type_numpy_ufunc_out(Typer& t, const ast::Call& c, ExprInfo& info);

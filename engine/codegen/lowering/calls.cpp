@@ -35,6 +35,7 @@ std::map<std::string, IntrinsicFn>& table() {
     register_fp8(t);
     register_cooperative(t);
     register_reductions(t);
+    register_array_methods(t);
   });
   return t;
 }

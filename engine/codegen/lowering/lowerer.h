@@ -235,6 +235,10 @@ llvm::Value* half_abs(Lowerer& l, llvm::Value* v);            // |x| of a float1
 Val storage_float_convert(Lowerer& l, Val v, const ir::Type* to);
 void register_cooperative(std::map<std::string, IntrinsicFn>& table);
 void register_reductions(std::map<std::string, IntrinsicFn>& table);
+void register_array_methods(std::map<std::string, IntrinsicFn>& table);
+// Calls body(element address) for every element of the array value `arr`
+// (ndim dimensions, byte strides) in C order (lowering/reductions.cpp).
+void for_each_element(Lowerer& l, llvm::Value* arr, int ndim, const std::function<void(llvm::Value*)>& body);
 
 // Complex values (lowering/complex.cpp): {F, F} structs.
 Val complex_convert(Lowerer& l, Val v, const ir::Type* to);  // number or complex -> complex `to`

@@ -23,9 +23,9 @@ namespace {
 
 constexpr int kStatusRaised = 2;  // a user raise (lowering/exceptions.cpp)
 
-// Calls body(element pointer) for every element of `arr` (ndim dimensions)
-// in C order, in the current function.
-void each_element(Lowerer& l, llvm::Value* arr, int ndim, const std::function<void(llvm::Value*)>& body) {
+}  // namespace
+
+void for_each_element(Lowerer& l, llvm::Value* arr, int ndim, const std::function<void(llvm::Value*)>& body) {
   auto& b = l.b();
   llvm::Function* f = b.GetInsertBlock()->getParent();
   std::function<void(int, llvm::Value*)> level = [&](int d, llvm::Value* base) {
@@ -54,6 +54,12 @@ void each_element(Lowerer& l, llvm::Value* arr, int ndim, const std::function<vo
     b.SetInsertPoint(exit);
   };
   level(0, b.CreateExtractValue(arr, {0}));
+}
+
+namespace {
+
+void each_element(Lowerer& l, llvm::Value* arr, int ndim, const std::function<void(llvm::Value*)>& body) {
+  for_each_element(l, arr, ndim, body);
 }
 
 Val load_element(Lowerer& l, llvm::Value* ptr, const ir::Type* dt) {

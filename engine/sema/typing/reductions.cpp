@@ -56,11 +56,7 @@ bool resolve_numpy_reduction_key(const std::string& last, ExprInfo& info) {
   return true;
 }
 
-const ir::Type* type_array_method(Typer& t, const ast::Attribute& a, const ir::Type* base) {
-  (void)t;
-  if (!base->is_array() || !array_methods().count(a.attr)) return nullptr;
-  return ir::intrinsic("array." + a.attr);
-}
+bool is_reduction_method(const std::string& name) { return array_methods().count(name) > 0; }
 
 const ir::Type* type_reduction_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info) {
   (void)info;
