@@ -52,7 +52,7 @@ struct GlobalValue {
   std::shared_ptr<runtime::JitFunction> function;
   std::shared_ptr<const ir::ForeignFunction> foreign;
   const ir::Type* type_object = nullptr;
-  std::string repr;              // Python repr, for error messages
+  std::string repr;                // Python repr, for error messages
   std::vector<GlobalValue> items;  // Tuple: each element (Constant, Array or Tuple)
 };
 

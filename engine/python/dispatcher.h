@@ -45,7 +45,7 @@ struct DispatcherState {
   // cuda.jit(sig) with one signature (not a list): numba-cuda's "specialized"
   // dispatcher, which launches its kernel without checking argument types.
   bool specialized = false;
-  std::mutex compile_mutex;                         // taken with the GIL released
+  std::mutex compile_mutex;  // taken with the GIL released
   std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> compiled;
   std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> ptx_for_inspect;
   std::vector<std::vector<const ir::Type*>> order;  // compiled specializations (launches, eager, inspection)

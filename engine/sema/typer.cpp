@@ -640,8 +640,7 @@ const ir::Type* global_tuple_type(const frontend::GlobalValue& g) {
     if (item.kind == K::Constant) {
       elems.push_back(item.constant.type);
     } else if (item.kind == K::Array) {
-      elems.push_back(
-          ir::array(item.array->dtype, static_cast<int>(item.array->shape.size()), ir::Layout::C, true));
+      elems.push_back(ir::array(item.array->dtype, static_cast<int>(item.array->shape.size()), ir::Layout::C, true));
     } else {
       elems.push_back(global_tuple_type(item));
     }
@@ -726,10 +725,10 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
     case ir::TypeKind::Intrinsic: {
       const std::string& key = ft->key;
       using Rule = const ir::Type* (*)(Typer&, const ast::Call&, const std::string&, ExprInfo&);
-      for (Rule rule : {type_half_call, type_fp8_call, type_builtin_call, type_math_call, type_cuda_indexing_call,
-                        type_atomic_call, type_warp_call, type_array_call, type_libdevice_call, type_ffi_call,
-                        type_print_call, type_complex_call, type_cg_call, type_tuple_call,
-                        type_reduction_call, type_array_method_call}) {
+      for (Rule rule :
+           {type_half_call, type_fp8_call, type_builtin_call, type_math_call, type_cuda_indexing_call, type_atomic_call,
+            type_warp_call, type_array_call, type_libdevice_call, type_ffi_call, type_print_call, type_complex_call,
+            type_cg_call, type_tuple_call, type_reduction_call, type_array_method_call}) {
         if (const ir::Type* t = rule(*this, c, key, info(&c))) {
           info(&c).intrinsic = info(&c).intrinsic.empty() ? key : info(&c).intrinsic;
           return t;

@@ -114,8 +114,7 @@ void check_divisor(Lowerer& l, llvm::Value* divisor) {
   if (!l.options().debug) return;
   auto& b = l.b();
   llvm::Value* is_zero = b.CreateICmpEQ(divisor, llvm::ConstantInt::get(divisor->getType(), 0));
-  l.fail_if(is_zero,
-            [&] { report_exception(l, "builtins.ZeroDivisionError", "integer division or modulo by zero"); });
+  l.fail_if(is_zero, [&] { report_exception(l, "builtins.ZeroDivisionError", "integer division or modulo by zero"); });
 }
 
 // Integer a // b and a % b with Python's rounding, no UB for b == 0 or

@@ -47,8 +47,8 @@ Val lower_view(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
   llvm::Value* extent = b.CreateExtractValue(arr.v, {1, last});
   llvm::Value* stride = b.CreateExtractValue(arr.v, {2, last});
   llvm::Value* contiguous = b.CreateOr(b.CreateICmpEQ(stride, l.i64(old_size)), b.CreateICmpSLE(extent, l.i64(1)));
-  raise_value_error_if(l, b.CreateNot(contiguous), "To change to a dtype of a different size, the last axis must be contiguous",
-                       e->loc.line);
+  raise_value_error_if(l, b.CreateNot(contiguous),
+                       "To change to a dtype of a different size, the last axis must be contiguous", e->loc.line);
   llvm::Value* bytes = b.CreateMul(extent, l.i64(old_size));
   raise_value_error_if(l, b.CreateICmpNE(b.CreateSRem(bytes, l.i64(new_size)), l.i64(0)),
                        "When changing to a larger dtype, its size must be a divisor of the total size in bytes of "
@@ -67,8 +67,8 @@ Val lower_copy(Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) {
   std::int64_t n = 1;
   for (std::int64_t e : inf.shape) n *= e;
   llvm::Type* elem = l.memory_type(dt);
-  llvm::AllocaInst* buf = l.entry_alloca(llvm::ArrayType::get(elem, std::uint64_t(std::max<std::int64_t>(n, 1))),
-                                         "copy.array");
+  llvm::AllocaInst* buf =
+      l.entry_alloca(llvm::ArrayType::get(elem, std::uint64_t(std::max<std::int64_t>(n, 1))), "copy.array");
   const int align = dt->kind == ir::TypeKind::Record ? ir::abi_alignment(dt) : dt->byte_size();
   buf->setAlignment(llvm::Align(std::max(8, align)));
   llvm::AllocaInst* k = l.entry_alloca(b.getInt64Ty(), "copy.k");

@@ -39,14 +39,14 @@ struct SpecialEntry {
 // them intermediate results would overflow, below them they would be
 // subnormal.
 struct Limits {
-  double large;        // MAX / 4
-  double sqrt_large;   // sqrt(large)
-  double log_large;    // log(large)
-  double min;          // smallest normal number
-  double sqrt_min;     // sqrt(min)
-  int mant_dig;        // significand bits
-  int scale_up;        // subnormal arguments of sqrt are scaled by 2**scale_up
-  int scale_down;      // and the root by 2**scale_down
+  double large;       // MAX / 4
+  double sqrt_large;  // sqrt(large)
+  double log_large;   // log(large)
+  double min;         // smallest normal number
+  double sqrt_min;    // sqrt(min)
+  int mant_dig;       // significand bits
+  int scale_up;       // subnormal arguments of sqrt are scaled by 2**scale_up
+  int scale_down;     // and the root by 2**scale_down
 };
 
 Limits limits_of(bool f32) {
@@ -127,8 +127,8 @@ class Emit {
       std::vector<llvm::Constant*> items;
       for (const auto& row : table)
         for (const SpecialEntry& e : row)
-          items.push_back(llvm::ConstantStruct::get(pair, {llvm::ConstantFP::get(d_, e.re),
-                                                           llvm::ConstantFP::get(d_, e.im)}));
+          items.push_back(
+              llvm::ConstantStruct::get(pair, {llvm::ConstantFP::get(d_, e.re), llvm::ConstantFP::get(d_, e.im)}));
       g = new llvm::GlobalVariable(l_.module(), arr, true, llvm::GlobalValue::InternalLinkage,
                                    llvm::ConstantArray::get(arr, items), gname);
       g->setAlignment(llvm::Align(16));
@@ -196,7 +196,8 @@ Z sqrt_body(Emit& e, Z z) {
   // Both parts subnormal (or zero): scale up so hypot keeps its precision.
   llvm::Value* tiny = e.both(e.lt(ax, e.k(e.lim.min)), e.lt(ay, e.k(e.lim.min)));
   llvm::Value* sx = e.ldexp(ax, e.lim.scale_up);
-  llvm::Value* s_tiny = e.ldexp(e.m("sqrt", e.add(sx, e.m("hypot", sx, e.ldexp(ay, e.lim.scale_up)))), e.lim.scale_down);
+  llvm::Value* s_tiny =
+      e.ldexp(e.m("sqrt", e.add(sx, e.m("hypot", sx, e.ldexp(ay, e.lim.scale_up)))), e.lim.scale_down);
   llvm::Value* ax8 = e.div(ax, e.k(8.0));
   llvm::Value* s_normal = e.mul(e.k(2.0), e.m("sqrt", e.add(ax8, e.m("hypot", ax8, e.div(ay, e.k(8.0))))));
   llvm::Value* s = e.sel(tiny, s_tiny, s_normal);
@@ -267,8 +268,7 @@ Z tanh_body(Emit& e, Z z) {
   llvm::Value* sin_y = e.m("sin", z.im);
   llvm::Value* cos_y = e.m("cos", z.im);
   llvm::Value* when = e.both(e.is_inf(z.re), e.both(e.is_finite(z.im), e.ne(z.im, e.k(0.0))));
-  Z inf_r{e.sel(e.gt(z.re, e.k(0.0)), e.k(1.0), e.k(-1.0)),
-          e.copysign(e.k(0.0), e.mul(e.mul(e.k(2.0), sin_y), cos_y))};
+  Z inf_r{e.sel(e.gt(z.re, e.k(0.0)), e.k(1.0), e.k(-1.0)), e.copysign(e.k(0.0), e.mul(e.mul(e.k(2.0), sin_y), cos_y))};
   Z special = e.sel(when, inf_r, e.lookup("tanh", k_tanh, z));
   // Large |x|: tanh is +-1 and the imaginary part decays as exp(-2|x|).
   llvm::Value* large = e.gt(e.fabs(z.re), e.k(e.lim.log_large));
@@ -336,8 +336,7 @@ Z acos_body(Emit& e, Z z) {
         e.sel(e.lt(z.re, e.k(0.0)), e.neg(e.copysign(t, z.im)), e.copysign(t, e.neg(z.im)))};
   Z s1 = e.call("sqrt", {e.sub(e.k(1.0), z.re), e.neg(z.im)});
   Z s2 = e.call("sqrt", {e.add(e.k(1.0), z.re), z.im});
-  Z normal{e.mul(e.k(2.0), e.m("atan2", s1.re, s2.re)),
-           e.m("asinh", e.sub(e.mul(s2.re, s1.im), e.mul(s2.im, s1.re)))};
+  Z normal{e.mul(e.k(2.0), e.m("atan2", s1.re, s2.re)), e.m("asinh", e.sub(e.mul(s2.re, s1.im), e.mul(s2.im, s1.re)))};
   return e.sel(e.not_finite(z), e.lookup("acos", k_acos, z), e.sel(large, big, normal));
 }
 
@@ -346,8 +345,7 @@ Z acosh_body(Emit& e, Z z) {
   Z big{log_abs_large(e, z), e.m("atan2", z.im, z.re)};
   Z s1 = e.call("sqrt", {e.sub(z.re, e.k(1.0)), z.im});
   Z s2 = e.call("sqrt", {e.add(z.re, e.k(1.0)), z.im});
-  Z normal{e.m("asinh", e.add(e.mul(s1.re, s2.re), e.mul(s1.im, s2.im))),
-           e.mul(e.k(2.0), e.m("atan2", s1.im, s2.re))};
+  Z normal{e.m("asinh", e.add(e.mul(s1.re, s2.re), e.mul(s1.im, s2.im))), e.mul(e.k(2.0), e.m("atan2", s1.im, s2.re))};
   return e.sel(e.not_finite(z), e.lookup("acosh", k_acosh, z), e.sel(large, big, normal));
 }
 
@@ -366,8 +364,7 @@ Z atanh_body(Emit& e, Z z0) {
   one = e.sel(e.eq(ay, e.k(0.0)), Z{e.k(INFINITY), z.im}, one);
   llvm::Value* omx = e.sub(e.k(1.0), z.re);
   Z normal{e.div(e.m("log1p", e.div(e.mul(e.k(4.0), z.re), e.add(e.mul(omx, omx), e.mul(ay, ay)))), e.k(4.0)),
-           e.neg(e.div(e.m("atan2", e.mul(e.k(-2.0), z.im),
-                               e.sub(e.mul(omx, e.add(e.k(1.0), z.re)), e.mul(ay, ay))),
+           e.neg(e.div(e.m("atan2", e.mul(e.k(-2.0), z.im), e.sub(e.mul(omx, e.add(e.k(1.0), z.re)), e.mul(ay, ay))),
                        e.k(2.0)))};
   Z r = e.sel(large, big, e.sel(at_one, one, normal));
   r = e.sel(flip, Z{e.neg(r.re), e.neg(r.im)}, r);

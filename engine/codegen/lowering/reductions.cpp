@@ -243,8 +243,7 @@ void emit_reduction(Lowerer& l, const std::string& op, const ir::Type* at, const
     llvm::Value* replace;
     if (nan_variant) {
       // numba: if not isnan(v) and not (r < v) [nanmin] / not (r > v) [nanmax]: r = v
-      llvm::Value* ordered =
-          compare_values(l, is_min ? ast::CompareOpKind::Lt : ast::CompareOpKind::Gt, get(l, r), v);
+      llvm::Value* ordered = compare_values(l, is_min ? ast::CompareOpKind::Lt : ast::CompareOpKind::Gt, get(l, r), v);
       replace = b.CreateAnd(b.CreateNot(is_nan(l, v)), b.CreateNot(ordered));
     } else {
       return_if(l, is_nan(l, v), v.v);
@@ -331,7 +330,8 @@ Val lower_reduction(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
     llvm::Value* none = b.CreateFCmpOEQ(count, zero);
     llvm::Value* out = llvm::UndefValue::get(l.llvm_type(rt));
     out = b.CreateInsertValue(
-        out, b.CreateSelect(none, b.CreateFDiv(re, count), b.CreateFMul(b.CreateFAdd(re, b.CreateFMul(im, zero)), scale)),
+        out,
+        b.CreateSelect(none, b.CreateFDiv(re, count), b.CreateFMul(b.CreateFAdd(re, b.CreateFMul(im, zero)), scale)),
         {0});
     return {b.CreateInsertValue(out,
                                 b.CreateSelect(none, b.CreateFDiv(im, count),

@@ -72,7 +72,8 @@ const ir::Type* type_array_method_call(Typer& t, const ast::Call& c, const std::
   ExprInfo& inf = t.info(&c);
   if (key == "array.method.copy") {
     if (!c.args.empty() || !c.keywords.empty())
-      t.fail(ErrorKind::UnsupportedError, c.loc, "array.copy() takes no arguments in kernels (order= is not supported)");
+      t.fail(ErrorKind::UnsupportedError, c.loc,
+             "array.copy() takes no arguments in kernels (order= is not supported)");
     auto shape = known_shape(t, receiver);
     if (!shape)
       t.fail(ErrorKind::UnsupportedError, c.loc,

@@ -17,8 +17,8 @@ namespace cuhost::sema {
 namespace {
 
 const std::set<std::string>& numpy_reductions() {
-  static const std::set<std::string> s = {"sum",    "prod",   "mean",    "var",    "std",    "min",
-                                          "max",    "amin",   "amax",    "all",    "any",    "nanmin",
+  static const std::set<std::string> s = {"sum",    "prod",    "mean",   "var",     "std",          "min",
+                                          "max",    "amin",    "amax",   "all",     "any",          "nanmin",
                                           "nanmax", "nanmean", "nansum", "nanprod", "count_nonzero"};
   return s;
 }
@@ -79,8 +79,7 @@ const ir::Type* type_reduction_call(Typer& t, const ast::Call& c, const std::str
   if (op == "amin") op = "min";
   if (op == "amax") op = "max";
   const ir::Type* at = t.type_of(array_expr);
-  if (!at->is_array())
-    t.typing_error(array_expr, concat("np.", op, "() in kernels needs an array, not ", display(at)));
+  if (!at->is_array()) t.typing_error(array_expr, concat("np.", op, "() in kernels needs an array, not ", display(at)));
   const ir::Type* dt = at->dtype;
   const bool number = dt->kind == ir::TypeKind::Boolean || dt->is_number();
   if (!number || ir::is_storage_float(dt))
