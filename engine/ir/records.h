@@ -40,6 +40,8 @@ std::int64_t described_byte_size(const Type* t);
 // nested arrays their element's.
 int abi_alignment(const Type* t);
 // Whether `t` can be an element of an array (scalars and records).
-inline bool is_array_dtype(const Type* t) { return t->is_scalar() || t->kind == TypeKind::Record; }
+inline bool is_array_dtype(const Type* t) {
+  return t->is_scalar() || t->kind == TypeKind::Record || is_datetime_like(t);
+}
 
 }  // namespace cuhost::ir

@@ -215,6 +215,11 @@ bool resolve_cmath_key(const std::string& last, ExprInfo& info);
 // NumPy ufuncs that also take complex scalars (np.sqrt, np.abs, np.conj, ...):
 // resolved as "numpy.<f>" and typed by type_complex_call.
 bool resolve_numpy_complex_key(const std::string& last, ExprInfo& info);
+// datetime64/timedelta64 operators (typing/datetime.cpp).
+const ir::Type* type_datetime_binop(Typer& t, ast::BinOpKind op, const ir::Type* l, const ir::Type* r,
+                                    const ast::Expr* at, std::vector<const ir::Type*>* operand_types);
+const ir::Type* type_datetime_compare(Typer& t, const ir::Type* l, const ir::Type* r, ast::CompareOpKind op,
+                                      const ast::Expr* at);
 // A dtype argument (a type object, NumPy dtype class or dtype name); a TypingError naming fname otherwise.
 const ir::Type* dtype_arg(Typer& t, const ast::Expr* d, const std::string& fname);
 // Whole-array reductions (typing/reductions.cpp): np.sum(a) ... and a.sum() ...

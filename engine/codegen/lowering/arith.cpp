@@ -189,6 +189,7 @@ Val binary_op(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* resul
   bool is_bool = ot->kind == ir::TypeKind::Boolean;
   bool is_signed = ot->kind == ir::TypeKind::Integer && ot->is_signed;
   if (ot->kind == ir::TypeKind::Complex) return complex_binary(l, op, a, c, result, loc);
+  if (ir::is_datetime_like(a.t) || ir::is_datetime_like(c.t)) return datetime_binary(l, op, a, c, result);
   // bfloat16 arithmetic, and the float16 operations PTX has no instruction
   // for, are done in float and rounded once into the 16-bit type.
   if (is_float && ot->bits == 16 &&

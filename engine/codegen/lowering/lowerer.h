@@ -240,6 +240,10 @@ void register_array_methods(std::map<std::string, IntrinsicFn>& table);
 // (ndim dimensions, byte strides) in C order (lowering/reductions.cpp).
 void for_each_element(Lowerer& l, llvm::Value* arr, int ndim, const std::function<void(llvm::Value*)>& body);
 
+// datetime64/timedelta64 (lowering/datetime.cpp): int64 counts, NaT = INT64_MIN.
+Val datetime_convert(Lowerer& l, Val v, const ir::Type* to);  // between units of one kind
+Val datetime_binary(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* result);
+llvm::Value* datetime_compare(Lowerer& l, ast::CompareOpKind op, Val a, Val c);
 // Complex values (lowering/complex.cpp): {F, F} structs.
 Val complex_convert(Lowerer& l, Val v, const ir::Type* to);  // number or complex -> complex `to`
 llvm::Value* complex_truth(Lowerer& l, Val v);

@@ -34,6 +34,9 @@ def _to_type(spelling):
     t = getattr(_types, spelling, None)
     if isinstance(t, _types.Type):
         return t
+    for prefix, cls in (("datetime64", _types.NPDatetime), ("timedelta64", _types.NPTimedelta)):
+        if spelling == prefix or (spelling.startswith(prefix + "[") and spelling.endswith("]")):
+            return cls(spelling[len(prefix) + 1:-1])
     array = _ARRAY_SPELLING.match(spelling)
     if array:
         readonly, dtype, ndim, layout = array.groups()
