@@ -103,7 +103,10 @@ class CpuHooks : public TargetHooks {
   }
   llvm::Value* activemask(Lowerer& l) override {
     auto& b = l.b();
-    return b.CreateCall(runtime(l, "cuhost_cpu_activemask", b.getInt32Ty(), {b.getPtrTy()}), {ctx(l)});
+    llvm::FunctionCallee fn = runtime(l, "cuhost_cpu_activemask", b.getInt32Ty(), {b.getPtrTy(), b.getInt32Ty()});
+    // Each call is its own site: lanes in different branches must not share a mask.
+    auto* f = llvm::cast<llvm::Function>(fn.getCallee());
+    return b.CreateCall(fn, {ctx(l), l.i32(static_cast<std::int32_t>(f->getNumUses()))});
   }
   llvm::Value* lanemask_lt(Lowerer& l) override {
     auto& b = l.b();

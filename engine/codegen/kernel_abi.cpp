@@ -17,6 +17,8 @@ static void append_slots(const ir::Type* t, std::vector<int>& out) {
       out.push_back(t->bits / 16);
       return;
     case ir::TypeKind::CPointer:
+    case ir::TypeKind::NPDatetime:
+    case ir::TypeKind::NPTimedelta:
     case ir::TypeKind::Record: out.push_back(8); return;  // records pass by reference
     case ir::TypeKind::Array:
       out.push_back(8);

@@ -39,6 +39,8 @@ void append_slots(llvm::LLVMContext& c, const ir::Type* t, const std::string& pa
   switch (t->kind) {
     case K::Boolean: out.push_back({llvm::Type::getInt8Ty(c), false, param}); return;
     case K::Integer:
+    case K::NPDatetime:
+    case K::NPTimedelta:
     case K::Float: out.push_back({llvm_type_of(c, t), false, param}); return;
     case K::Complex: {
       llvm::Type* f = t->bits == 64 ? llvm::Type::getFloatTy(c) : llvm::Type::getDoubleTy(c);

@@ -97,7 +97,9 @@ class BlockState {
     return s.result;
   }
   std::uint64_t warp_without_fibers(std::uint64_t value);
-  std::uint32_t active_mask(int t);
+  // The lanes of t's warp that reach the same activemask call (`site`, a
+  // number distinct per call in the module) together.
+  std::uint32_t active_mask(int t, std::int32_t site);
   // Leaves the running fiber for good after its launch failed (a cancelled
   // or trapped kernel): control goes to the scheduler, which abandons the block.
   [[noreturn]] void abandon_running_fiber() {

@@ -46,7 +46,7 @@ std::uint64_t cuhost_cpu_shfl(CuhostThreadCtx* ctx, std::uint32_t mask, std::uin
                               std::int32_t width, std::int32_t mode);
 // mode: 0 all, 1 any, 2 eq (uniform), 3 ballot (returns the mask of lanes with predicate != 0)
 std::uint32_t cuhost_cpu_vote(CuhostThreadCtx* ctx, std::uint32_t mask, std::int32_t predicate, std::int32_t mode);
-std::uint32_t cuhost_cpu_activemask(CuhostThreadCtx* ctx);
+std::uint32_t cuhost_cpu_activemask(CuhostThreadCtx* ctx, std::int32_t site);
 
 // Bounds check failure: records an IndexError naming the kernel, the array,
 // the index, the dimension and the thread; the generated code then returns.

@@ -66,9 +66,9 @@ std::uint32_t cuhost_cpu_vote(CuhostThreadCtx* ctx, std::uint32_t mask, std::int
       b.warp(b.thread_index(ctx), WarpOp::Vote, mask, predicate != 0 ? 1u : 0u, 0, 32, mode));
 }
 
-std::uint32_t cuhost_cpu_activemask(CuhostThreadCtx* ctx) {
+std::uint32_t cuhost_cpu_activemask(CuhostThreadCtx* ctx, std::int32_t site) {
   BlockState& b = block_of(ctx);
-  return b.active_mask(b.thread_index(ctx));
+  return b.active_mask(b.thread_index(ctx), site);
 }
 
 void cuhost_cpu_index_error(CuhostThreadCtx* ctx, const char* kernel, const char* array, std::int64_t index,

@@ -45,14 +45,16 @@ int shfl_source(int lane, std::int32_t param, std::int32_t width, std::int32_t m
 
 }  // namespace
 
-std::uint32_t BlockState::active_mask(int t) {
+std::uint32_t BlockState::active_mask(int t, std::int32_t site) {
   if (!fiber_mode_) return 1u << (t % 32);
-  return static_cast<std::uint32_t>(warp(t, WarpOp::ActiveMask, 0, 0, 0, 32, 0));
+  return static_cast<std::uint32_t>(warp(t, WarpOp::ActiveMask, 0, 0, site, 32, 0));
 }
 
 // activemask: the lanes that reach it together. A lane waits there until
 // every lane of its warp that has not returned waits somewhere (a barrier or
-// a warp operation); the lanes then waiting at activemask form the mask.
+// a warp operation); the lanes then waiting at the same activemask call form
+// its mask. Lanes that diverged into different branches wait at different
+// calls, so each branch sees only its own lanes, as on a GPU.
 bool BlockState::try_complete_activemask(int w) {
   const std::uint32_t group = warp_am_[w];
   if (group == 0) return false;
@@ -63,7 +65,12 @@ bool BlockState::try_complete_activemask(int w) {
   }
   for (std::uint32_t m = group; m; m &= m - 1) {
     int j = base + __builtin_ctz(m);
-    lanes_[j].result = group;
+    std::uint32_t same_site = 0;
+    for (std::uint32_t k = group; k; k &= k - 1) {
+      int lane = __builtin_ctz(k);
+      if (lanes_[base + lane].param == lanes_[j].param) same_site |= 1u << lane;
+    }
+    lanes_[j].result = same_site;
     state_[j] = FiberState::Runnable;
   }
   warp_am_[w] = 0;

@@ -43,6 +43,7 @@ struct GlobalValue {
     TypeObject,   // float32, numba.types.int32, np.float32, ...
     Ffi,          // a cffi.FFI() instance or cuda.ffi
     Extension,    // an object the extension API types (@overload'ed function, @intrinsic, ...)
+    Tuple,        // a tuple holding NumPy arrays (and constants, nested tuples): `items`
     Unsupported,  // anything else: an error only if the kernel uses it
   };
   Kind kind = Kind::Unsupported;
@@ -54,7 +55,8 @@ struct GlobalValue {
   std::shared_ptr<const ir::ForeignFunction> foreign;
   std::shared_ptr<const ir::ExtensionObject> extension;
   const ir::Type* type_object = nullptr;
-  std::string repr;  // Python repr, for error messages
+  std::string repr;                // Python repr, for error messages
+  std::vector<GlobalValue> items;  // Tuple: each element (Constant, Array or Tuple)
 };
 
 struct CapturedFunction {

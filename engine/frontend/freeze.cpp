@@ -256,6 +256,10 @@ bool freeze_array(PyObject* v, PyObject* np, GlobalValue* out) {
   if (!ndarray || PyObject_IsInstance(v, ndarray.get()) != 1) return false;
   PyRef dt = py_attr(v, "dtype");
   const ir::Type* t = dt ? ir::scalar_by_name(py_str(py_attr(dt.get(), "name").get())) : nullptr;
+  // A structured dtype: an array of records (its bytes are the records').
+  if (!t && dt && PyObject_HasAttrString(dt.get(), "names") && py_attr(dt.get(), "names").get() != Py_None)
+    t = record_type_of(dt.get());
+  if (PyErr_Occurred()) PyErr_Clear();
   if (!t) return false;
   PyRef contiguous(PyObject_CallMethod(np, "ascontiguousarray", "O", v));
   if (!contiguous) {
@@ -354,6 +358,22 @@ GlobalValue freeze_global(PyObject* value) {
     return g;
   }
   if (np && freeze_array(value, np.get(), &g)) return g;
+  // A tuple of NumPy arrays (and constants): each element frozen in turn, so
+  // `for a in literal_unroll(arrays)` and `arrays[1]` read constant arrays.
+  if (PyTuple_Check(value)) {
+    bool ok = true;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(value) && ok; ++i) {
+      GlobalValue item = freeze_global(PyTuple_GET_ITEM(value, i));
+      ok = item.kind == GlobalValue::Kind::Constant || item.kind == GlobalValue::Kind::Array ||
+           item.kind == GlobalValue::Kind::Tuple;
+      g.items.push_back(std::move(item));
+    }
+    if (ok) {
+      g.kind = GlobalValue::Kind::Tuple;
+      return g;
+    }
+    g.items.clear();
+  }
   if (np && freeze_device_array(value, np.get(), &g)) return g;
   if (PyModule_Check(value)) {
     g.kind = GlobalValue::Kind::Module;

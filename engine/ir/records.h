@@ -39,9 +39,9 @@ std::int64_t described_byte_size(const Type* t);
 // type): scalars their size (complex: one part), records their widest field,
 // nested arrays their element's.
 int abi_alignment(const Type* t);
-// Whether `t` can be an element of an array (scalars, records and extension types).
+// Whether `t` can be an element of an array (scalars, records, dates and extension types).
 inline bool is_array_dtype(const Type* t) {
-  return t->is_scalar() || t->kind == TypeKind::Record || t->kind == TypeKind::Extension;
+  return t->is_scalar() || t->kind == TypeKind::Record || t->kind == TypeKind::Extension || is_datetime_like(t);
 }
 
 }  // namespace cuhost::ir

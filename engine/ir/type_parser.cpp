@@ -149,6 +149,17 @@ class Parser {
       return extension_type_named(next().text);
     }
     std::string name = strip_module(ident());
+    // datetime64[D], timedelta64[ns]: a unit in brackets (not an array suffix).
+    if ((name == "datetime64" || name == "timedelta64") && is_punct("[") && peek(1).kind == Token::Ident &&
+        peek(2).kind == Token::Punct && peek(2).text == "]") {
+      next();
+      std::string unit = ident();
+      expect("]");
+      const Type* t = name == "datetime64" ? datetime64(unit) : timedelta64(unit);
+      if (!t) throw UserError(ErrorKind::ValueError, concat("unknown datetime unit '", unit, "'"));
+      if (readonly) syntax_error();
+      return t;
+    }
     if (name == "array" && is_punct("(")) {
       next();
       const Type* dtype = type();

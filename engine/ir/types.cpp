@@ -116,6 +116,8 @@ std::string Type::str() const {
     case TypeKind::Extension: return key;
     case TypeKind::ExtensionFunction: return "Function(" + key + ")";
     case TypeKind::ExtensionMethod: return "BoundFunction(" + dtype->str() + "." + key + ")";
+    case TypeKind::NPDatetime: return key.empty() ? "datetime64" : "datetime64[" + key + "]";
+    case TypeKind::NPTimedelta: return key.empty() ? "timedelta64" : "timedelta64[" + key + "]";
   }
   return "?";
 }
@@ -127,6 +129,8 @@ int Type::byte_size() const {
     case TypeKind::Float:
     case TypeKind::Complex: return bits / 8;
     case TypeKind::CPointer:
+    case TypeKind::NPDatetime:
+    case TypeKind::NPTimedelta:
     case TypeKind::Array: return 8;
     case TypeKind::Tuple: {
       int n = 0;
@@ -249,6 +253,19 @@ const Type* complex128() {
   }();
   return t;
 }
+namespace {
+const Type* datetime_kind(TypeKind kind, const std::string& unit) {
+  static const char* units[] = {"", "Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as"};
+  bool known = false;
+  for (const char* u : units) known = known || unit == u;
+  if (!known) return nullptr;
+  Type t = make(kind);
+  t.key = unit;
+  return intern(std::move(t));
+}
+}  // namespace
+const Type* datetime64(const std::string& unit) { return datetime_kind(TypeKind::NPDatetime, unit); }
+const Type* timedelta64(const std::string& unit) { return datetime_kind(TypeKind::NPTimedelta, unit); }
 const Type* array(const Type* dtype, int ndim, Layout layout, bool readonly) {
   // Launches type every array argument, so array types skip the interning
   // table through a small lock-free cache of the types already built.
@@ -414,8 +431,20 @@ const Type* scalar_by_name(const std::string& name) {
       {"none", none_type},
   };
   auto it = names.find(name);
-  if (it == names.end()) return storage_float(name);
-  return it->second();
+  if (it != names.end()) return it->second();
+  // NumPy's dtype names "datetime64[D]", "timedelta64[ns]", "datetime64".
+  for (const char* prefix : {"datetime64", "timedelta64"}) {
+    std::string p(prefix);
+    if (name.rfind(p, 0) != 0) continue;
+    std::string rest = name.substr(p.size());
+    std::string unit;
+    if (!rest.empty()) {
+      if (rest.size() < 3 || rest.front() != '[' || rest.back() != ']') return nullptr;
+      unit = rest.substr(1, rest.size() - 2);
+    }
+    return p[0] == 'd' ? datetime64(unit) : timedelta64(unit);
+  }
+  return storage_float(name);
 }
 
 std::string numpy_name(const Type* scalar) {

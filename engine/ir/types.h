@@ -40,6 +40,10 @@ enum class TypeKind : std::uint8_t {
   ExtensionFunction,
   // A method of the extension API bound to a value: key = the method, dtype = the receiver's type.
   ExtensionMethod,
+  // NumPy's datetime64 and timedelta64: an int64 count of `key` units ("D",
+  // "s", "ns", ...; "" generic), INT64_MIN being NaT (ir/datetime.h).
+  NPDatetime,
+  NPTimedelta,
 };
 
 enum class Layout : std::uint8_t { C, F, A };
@@ -96,6 +100,12 @@ const Type* storage_float(const std::string& name);
 bool is_storage_float(const Type* t);
 const Type* complex64();
 const Type* complex128();
+// datetime64[unit] / timedelta64[unit]; nullptr for an unknown unit.
+const Type* datetime64(const std::string& unit);
+const Type* timedelta64(const std::string& unit);
+inline bool is_datetime_like(const Type* t) {
+  return t->kind == TypeKind::NPDatetime || t->kind == TypeKind::NPTimedelta;
+}
 const Type* array(const Type* dtype, int ndim, Layout layout, bool readonly = false);
 const Type* tuple(const std::vector<const Type*>& elements);
 const Type* cpointer(const Type* pointee);

@@ -53,6 +53,18 @@ const ir::Type* scalar_of_typestr(const char* t) {
     case 'u': return (size == 1 || size == 2 || size == 4 || size == 8) ? ir::integer(size * 8, false) : nullptr;
     case 'f': return size == 2 ? ir::float16() : size == 4 ? ir::float32() : size == 8 ? ir::float64() : nullptr;
     case 'c': return size == 8 ? ir::complex64() : size == 16 ? ir::complex128() : nullptr;
+    case 'M':
+    case 'm': {
+      // "M8[D]", "m8[ns]", "M8" (generic unit).
+      if (size != 8) return nullptr;
+      std::string unit;
+      if (const char* open = std::strchr(kind, '[')) {
+        const char* close = std::strchr(open, ']');
+        if (!close) return nullptr;
+        unit.assign(open + 1, close);
+      }
+      return k == 'M' ? ir::datetime64(unit) : ir::timedelta64(unit);
+    }
     default: return nullptr;
   }
 }

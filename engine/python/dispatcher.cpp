@@ -84,6 +84,24 @@ int conversion_cost(const ir::Type* actual, const ir::Type* param) {
   return -1;
 }
 
+// A specialized dispatcher (one signature given as such) launches its kernel
+// with whatever arguments it gets, as numba-cuda's does: an array whose
+// elements have the signature's size and ndim is read as the signature's
+// dtype (a uint32 array given to an int32[:, :] kernel). Other mismatches
+// would misplace the kernel's parameters, so they are still refused.
+bool reinterpretable(const std::vector<const ir::Type*>& actual, const std::vector<const ir::Type*>& params) {
+  if (actual.size() != params.size()) return false;
+  for (size_t i = 0; i < actual.size(); ++i) {
+    if (conversion_cost(actual[i], params[i]) >= 0) continue;
+    const ir::Type* a = actual[i];
+    const ir::Type* p = params[i];
+    if (!a->is_array() || !p->is_array() || a->ndim != p->ndim) return false;
+    if (a->dtype->byte_size() != p->dtype->byte_size() || (a->readonly && !p->readonly)) return false;
+    if (p->layout != ir::Layout::A && p->layout != a->layout) return false;
+  }
+  return true;
+}
+
 std::string arg_list(const std::vector<const ir::Type*>& types) {
   std::string s;
   for (size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + types[i]->str();
@@ -124,6 +142,8 @@ const std::vector<const ir::Type*>& choose_eager(DispatcherObject* d, const std:
     }
     if (ok) candidates.emplace_back(total, s);
   }
+  if (candidates.empty() && st->specialized && st->eager.size() == 1 && reinterpretable(actual, st->eager[0]))
+    return st->eager[0];
   if (candidates.empty()) {
     std::string msg = concat("No matching definition for argument type(s) ", arg_list(actual), " in kernel '",
                              st->fn->name, "'; its signatures are:");
@@ -260,6 +280,7 @@ PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
         single_return = sig.return_type;
       }
       Py_DECREF(seq);
+      self->state->specialized = !PyList_Check(sigs);
       if (fn->options.device && self->state->eager.size() == 1 && !fn->options.return_type)
         fn->options.return_type = single_return;
       if (!fn->options.device)

@@ -42,7 +42,10 @@ struct DispatcherState {
   bool capturing = false;
   unsigned long capturing_thread = 0;               // PyThread ident of the capturer (capture may release the GIL)
   std::vector<std::vector<const ir::Type*>> eager;  // explicit signatures (argument types)
-  std::mutex compile_mutex;                         // taken with the GIL released
+  // cuda.jit(sig) with one signature (not a list): numba-cuda's "specialized"
+  // dispatcher, which launches its kernel without checking argument types.
+  bool specialized = false;
+  std::mutex compile_mutex;  // taken with the GIL released
   std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> compiled;
   std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> ptx_for_inspect;
   std::vector<std::vector<const ir::Type*>> order;  // compiled specializations (launches, eager, inspection)

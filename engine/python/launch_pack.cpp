@@ -88,6 +88,18 @@ bool pack_launch_argument(PyObject* v, const ir::Type* t, const ArgInfo* info, s
       ++slot;
       return true;
     }
+    case K::NPDatetime:
+    case K::NPTimedelta: {
+      // np.datetime64 / np.timedelta64: their int64 count (NaT is INT64_MIN).
+      PyObject* word = PyObject_CallMethod(v, "astype", "s", "int64");
+      if (!word) return false;
+      long long value = PyLong_AsLongLong(word);
+      Py_DECREF(word);
+      if (value == -1 && PyErr_Occurred()) return false;
+      std::memcpy(slot, &value, sizeof value);
+      ++slot;
+      return true;
+    }
     case K::Complex: {
       Py_complex c = PyComplex_AsCComplex(v);
       if (c.real == -1.0 && PyErr_Occurred()) return false;

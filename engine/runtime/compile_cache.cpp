@@ -129,6 +129,11 @@ bool hash_global(const frontend::GlobalValue& g, Hasher& h, std::set<const JitFu
       break;
     case K::Ffi: break;
     case K::Extension: return false;  // typed and lowered by Python code the key cannot see
+    case K::Tuple:
+      h.add(std::uint64_t(g.items.size()));
+      for (const auto& item : g.items)
+        if (!hash_global(item, h, seen)) return false;
+      break;
     case K::Unsupported: h.add(g.repr); break;
   }
   return true;

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "sema/typer.h"
+#include "sema/unroll.h"
 
 namespace cuhost::sema {
 
@@ -147,12 +148,36 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
   }
   // An explicit return type is known before typing (recursive calls use it).
   if (!kernel && declared_return && declared_return->kind != ir::TypeKind::Void) out->return_type = declared_return;
-  Typer typer(out);
-  t_stack.push_back(Frame{fn.get(), key, out, &typer});
+  t_stack.push_back(Frame{fn.get(), key, out, nullptr});
   struct Pop {
     ~Pop() { t_stack.pop_back(); }
   } pop;
-  typer.run();
+  // A loop over literal_unroll of a heterogeneous tuple restarts typing on a
+  // copy of the AST with that loop unrolled (sema/unroll.h); copies of
+  // nested loops are found and unrolled in later rounds.
+  for (int round = 0;; ++round) {
+    Typer typer(out);
+    t_stack.back().typer = &typer;
+    try {
+      typer.run();
+      break;
+    } catch (const UnrollRequest& request) {
+      if (round >= 64)
+        throw UserError(ErrorKind::UnsupportedError, "too many literal_unroll loops in one function",
+                        fn->captured->where(request.loop->loc), fn->name);
+      auto retry = std::make_shared<TypedFunction>();
+      retry->captured = unroll_loop(*out->captured, request);
+      retry->function = out->function;
+      retry->is_kernel = out->is_kernel;
+      retry->abi = out->abi;
+      retry->arg_types = out->arg_types;
+      retry->arg_constants = out->arg_constants;
+      if (!kernel && declared_return && declared_return->kind != ir::TypeKind::Void)
+        retry->return_type = declared_return;
+      out = retry;
+      t_stack.back().out = out;
+    }
+  }
   if (!kernel && declared_return && declared_return->kind != ir::TypeKind::Void) {
     if (!can_convert(out->return_type, declared_return)) {
       throw UserError(ErrorKind::TypingError,

@@ -19,6 +19,8 @@
 //           frozen global: Constant -> `constant` set (scalars and tuples);
 //           Array -> type array(dtype, ndim, C, readonly=true), intrinsic
 //           "global.array" (the bytes are captured->globals[id].array);
+//           Tuple (arrays and constants) -> a tuple type of those (arrays
+//           read-only C), intrinsic "global.tuple";
 //           Module -> type module(key); Intrinsic -> type intrinsic(key);
 //           TypeObject -> type type_ref(T); JitFunction -> dispatcher(fn);
 //           Foreign -> foreign(ff); Ffi -> ffi(). Non-values emit no code.

@@ -3,6 +3,8 @@
 // integer arithmetic on int64/uint64 machine integers).
 #include "sema/numeric.h"
 
+#include "ir/datetime.h"
+
 namespace cuhost::sema {
 
 namespace {
@@ -79,6 +81,12 @@ const ir::Type* unify(const ir::Type* a, const ir::Type* b) {
   if (!a || !b) return nullptr;
   if (const ir::Type* o = unify_optional(a, b)) return o;
   if (is_num_or_bool(a) && is_num_or_bool(b)) return promote(a, b);
+  // datetime64/timedelta64 of one kind meet in the finer unit.
+  if (ir::is_datetime_like(a) && a->kind == b->kind) {
+    auto unit = ir::common_unit(a->key, b->key);
+    if (!unit) return nullptr;
+    return a->kind == ir::TypeKind::NPDatetime ? ir::datetime64(*unit) : ir::timedelta64(*unit);
+  }
   if (a->is_tuple() && b->is_tuple() && a->elements.size() == b->elements.size()) {
     std::vector<const ir::Type*> elems;
     for (size_t i = 0; i < a->elements.size(); ++i) {
@@ -135,6 +143,9 @@ bool can_convert(const ir::Type* from, const ir::Type* to) {
     return from->dtype == to->dtype && from->ndim == to->ndim &&
            (to->layout == ir::Layout::A || from->layout == to->layout) && (!from->readonly || to->readonly);
   }
+  // datetime64/timedelta64: between units of one kind (rescaled; toward a
+  // coarser unit the value is floored, as NumPy's astype).
+  if (ir::is_datetime_like(from) && from->kind == to->kind) return ir::common_unit(from->key, to->key).has_value();
   if (to->kind == ir::TypeKind::Optional) return from->kind == ir::TypeKind::NoneType || can_convert(from, to->pointee);
   // numba: an Optional converts to its payload's targets (checked at run time).
   if (from->kind == ir::TypeKind::Optional) return can_convert(from->pointee, to);

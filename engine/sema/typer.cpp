@@ -7,6 +7,7 @@
 #include "ir/vector_types.h"
 #include "sema/extension_typing.h"
 #include "sema/function_values.h"
+#include "sema/unroll.h"
 
 namespace cuhost::sema {
 
@@ -322,6 +323,18 @@ void Typer::for_stmt(const ast::For& f) {
         return;
       }
     }
+    if (!is_range && iter->kind == ast::ExprKind::Call) {
+      // for x in literal_unroll(t): a heterogeneous t gets one body per element (sema/unroll.h).
+      const auto& call = static_cast<const ast::Call&>(*iter);
+      const ir::Type* ft = type_of(call.func.get());
+      if (ft->kind == ir::TypeKind::Intrinsic && ft->key == "cuda.literal_unroll" && call.args.size() == 1) {
+        const ir::Type* tt = type_of(call.args[0].get());
+        bool mixed = false;
+        if (tt->is_tuple())
+          for (const ir::Type* e : tt->elements) mixed = mixed || e != tt->elements[0];
+        if (mixed) throw UnrollRequest{&f, tt->elements.size()};
+      }
+    }
     if (!is_range) {
       const ir::Type* it = type_of(iter);
       if (it->is_tuple()) {  // for x in (a, b, c): typing/tuples.cpp
@@ -360,6 +373,10 @@ void Typer::stmt(const ast::Stmt& s) {
             const std::string& id = static_cast<const ast::Name&>(*t).id;
             if (assignment_count_[id] == 1 && locals_[id] == c->type) const_locals_[id] = *c;
           }
+          const ExprInfo& vi = info(a.value.get());
+          if (t->kind == ast::ExprKind::Name && !vi.shape.empty() && vt->is_array() &&
+              assignment_count_[static_cast<const ast::Name&>(*t).id] == 1)
+            shaped_locals_[static_cast<const ast::Name&>(*t).id] = vi.shape;
         }
       });
       return;
@@ -614,6 +631,27 @@ const ir::Type* Typer::type_name(const ast::Name& n, ExprInfo& inf) {
   return type_global(it->second, n, n.id, inf);
 }
 
+namespace {
+
+// The type of a frozen tuple of arrays: constants keep their literal types,
+// arrays are read-only C arrays (as a global array read alone).
+const ir::Type* global_tuple_type(const frontend::GlobalValue& g) {
+  using K = frontend::GlobalValue::Kind;
+  std::vector<const ir::Type*> elems;
+  for (const auto& item : g.items) {
+    if (item.kind == K::Constant) {
+      elems.push_back(item.constant.type);
+    } else if (item.kind == K::Array) {
+      elems.push_back(ir::array(item.array->dtype, static_cast<int>(item.array->shape.size()), ir::Layout::C, true));
+    } else {
+      elems.push_back(global_tuple_type(item));
+    }
+  }
+  return ir::tuple(elems);
+}
+
+}  // namespace
+
 const ir::Type* Typer::type_global(const frontend::GlobalValue& g, const ast::Expr& e, const std::string& shown,
                                    ExprInfo& inf) {
   using K = frontend::GlobalValue::Kind;
@@ -640,6 +678,10 @@ const ir::Type* Typer::type_global(const frontend::GlobalValue& g, const ast::Ex
     case K::TypeObject: return ir::type_ref(g.type_object);
     case K::Ffi: return ir::ffi();
     case K::Extension: return ir::extension_function(g.extension.get());
+    case K::Tuple: {
+      inf.intrinsic = "global.tuple";
+      return global_tuple_type(g);
+    }
     case K::Unsupported: break;
   }
   fail(ErrorKind::TypingError, e.loc,
@@ -648,6 +690,9 @@ const ir::Type* Typer::type_global(const frontend::GlobalValue& g, const ast::Ex
 
 const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
   const ir::Type* base = type_of(a.value.get());
+  if (base->kind == ir::TypeKind::Intrinsic && base->key == "array.ctypes") {
+    if (const ir::Type* t = type_array_method(*this, a, base)) return t;
+  }
   if (base->kind == ir::TypeKind::Module || base->kind == ir::TypeKind::Intrinsic) {
     std::string key = base->key + "." + a.attr;
     if (resolve_key(key, &a, inf)) return info(&a).type;
@@ -667,6 +712,7 @@ const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
     fail(ErrorKind::TypingError, a.loc, concat("FFI object has no attribute '", a.attr, "' usable in kernels"));
   }
   if (const ir::Type* t = type_value_attribute(*this, a, base, inf)) return t;
+  if (const ir::Type* t = type_array_method(*this, a, base)) return t;
   if (const ir::Type* t = type_record_attribute(*this, a, base, false)) return t;
   if (const ir::Type* t = type_vector_attribute(*this, a, base)) return t;
   if (const ir::Type* t = type_number_attribute(*this, a, base, inf)) return t;
@@ -702,9 +748,10 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
         }
       }
       using Rule = const ir::Type* (*)(Typer&, const ast::Call&, const std::string&, ExprInfo&);
-      for (Rule rule : {type_half_call, type_fp8_call, type_builtin_call, type_math_call, type_cuda_indexing_call,
-                        type_atomic_call, type_warp_call, type_array_call, type_libdevice_call, type_ffi_call,
-                        type_print_call, type_complex_call, type_cg_call, type_cache_hint_call}) {
+      for (Rule rule :
+           {type_half_call, type_fp8_call, type_builtin_call, type_math_call, type_cuda_indexing_call, type_atomic_call,
+            type_warp_call, type_array_call, type_libdevice_call, type_ffi_call, type_print_call, type_complex_call,
+            type_cg_call, type_cache_hint_call, type_tuple_call, type_reduction_call, type_array_method_call}) {
         if (const ir::Type* t = rule(*this, c, key, info(&c))) {
           info(&c).intrinsic = info(&c).intrinsic.empty() ? key : info(&c).intrinsic;
           return t;

@@ -33,6 +33,14 @@ class Typer {
 
   // ---- services for the feature rules --------------------------------------
   const frontend::CapturedFunction& captured() const { return *out_->captured; }
+  // Whether `name` is a local variable (a parameter or assigned) of the function.
+  bool is_local(const std::string& name) const { return locals_.count(name) > 0; }
+  // The compile-time shape of a local assigned once from an array made in
+  // the kernel (cuda.local/shared.array, const.array_like, a.copy()), or null.
+  const std::vector<std::int64_t>* local_shape(const std::string& name) const {
+    auto it = shaped_locals_.find(name);
+    return it == shaped_locals_.end() ? nullptr : &it->second;
+  }
   TypedFunction& out() { return *out_; }
   const std::string& function_name() const { return out_->captured->name; }
 
@@ -110,6 +118,7 @@ class Typer {
 
   std::shared_ptr<TypedFunction> out_;
   std::map<std::string, const ir::Type*> locals_;
+  std::map<std::string, std::vector<std::int64_t>> shaped_locals_;
   // Locals assigned exactly once (parameters count as an assignment): when
   // that value is a compile-time constant, reads fold to it (numba's
   // literal typing: `n = 2; cuda.grid(n)`).
@@ -183,6 +192,7 @@ const ir::Type* type_print_call(Typer& t, const ast::Call& c, const std::string&
 void type_raise(Typer& t, const ast::Raise& r);
 // Cooperative groups (typing/cooperative.cpp): cuda.cg.this_grid(), grid.sync().
 const ir::Type* type_cg_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+const ir::Type* type_tuple_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 // The converted index type of `idx` into array `arr`: int64 for one integer,
 // UniTuple(int64 x ndim) for a tuple; errors are prefixed with `what`.
 const ir::Type* array_index_type(Typer& t, const ast::Expr* idx, const ir::Type* arr, const std::string& what);
@@ -217,6 +227,21 @@ bool resolve_cmath_key(const std::string& last, ExprInfo& info);
 // NumPy ufuncs that also take complex scalars (np.sqrt, np.abs, np.conj, ...):
 // resolved as "numpy.<f>" and typed by type_complex_call.
 bool resolve_numpy_complex_key(const std::string& last, ExprInfo& info);
+// datetime64/timedelta64 operators (typing/datetime.cpp).
+const ir::Type* type_datetime_binop(Typer& t, ast::BinOpKind op, const ir::Type* l, const ir::Type* r,
+                                    const ast::Expr* at, std::vector<const ir::Type*>* operand_types);
+const ir::Type* type_datetime_compare(Typer& t, const ir::Type* l, const ir::Type* r, ast::CompareOpKind op,
+                                      const ast::Expr* at);
+// A dtype argument (a type object, NumPy dtype class or dtype name); a TypingError naming fname otherwise.
+const ir::Type* dtype_arg(Typer& t, const ast::Expr* d, const std::string& fname);
+// Whole-array reductions (typing/reductions.cpp): np.sum(a) ... and a.sum() ...
+bool resolve_numpy_reduction_key(const std::string& last, ExprInfo& info);
+bool is_reduction_method(const std::string& name);
+const ir::Type* type_reduction_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+// Array methods and attributes (typing/array_methods.cpp): a.view(dtype),
+// a.copy(), a.ctypes.data, and the reduction methods' bound forms.
+const ir::Type* type_array_method(Typer& t, const ast::Attribute& a, const ir::Type* base);
+const ir::Type* type_array_method_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 // np.<ufunc>(inputs..., out) with its output array (typing/numpy_ufunc_out.cpp):
 // a call of a synthesized element-wise device function; null for any other call.
 const ir::Type* type_numpy_ufunc_out(Typer& t, const ast::Call& c, ExprInfo& info);

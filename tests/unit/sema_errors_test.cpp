@@ -357,7 +357,7 @@ TEST_CASE("bad kernels report the error, message, line and column", "[sema][fron
        {"int64"},
        true,
        ErrorKind::UnsupportedError,
-       "iterating over the heterogeneous Tuple(int64, float64) is not supported in kernels",
+       "iterating over the heterogeneous Tuple(int64, float64) needs literal_unroll(): for x in literal_unroll(t)",
        3,
        14},
       {"def f(a):\n    b = a[0, 1]\n",

@@ -224,12 +224,17 @@ void Lowerer::analyze() {
         if (e->kind == ast::ExprKind::Subscript && key == "array.getitem" && it->second.type &&
             it->second.type->kind != ir::TypeKind::Record)
           safe_uses.insert(static_cast<const ast::Subscript*>(e)->value.get());
-        // Attributes read the array (shape, size, ...), unless the extension
-        // API implements them or they are methods it provides: those get the array.
-        bool extension = key.rfind("extension.", 0) == 0 || (it != tf_.exprs.end() && it->second.type &&
-                                                             it->second.type->kind == ir::TypeKind::ExtensionMethod);
-        if (e->kind == ast::ExprKind::Attribute && !extension)
-          safe_uses.insert(static_cast<const ast::Attribute*>(e)->value.get());
+        // Attributes read the array (a.shape, a.sum()), except those that
+        // make a view of its memory the code may write through, and those the
+        // extension API implements or provides as methods: those get the array.
+        if (e->kind == ast::ExprKind::Attribute) {
+          const ir::Type* at = it != tf_.exprs.end() ? it->second.type : nullptr;
+          bool extension = key.rfind("extension.", 0) == 0 || (at && at->kind == ir::TypeKind::ExtensionMethod);
+          bool aliases = key == "array.real" || key == "array.imag" ||
+                         (at && at->kind == ir::TypeKind::Intrinsic &&
+                          (at->key == "array.method.view" || at->key == "array.ctypes"));
+          if (!aliases && !extension) safe_uses.insert(static_cast<const ast::Attribute*>(e)->value.get());
+        }
         if (e->kind == ast::ExprKind::Call && key == "builtins.len")
           for (const ast::Expr* a : it->second.ordered_args) safe_uses.insert(a);
         if (e->kind == ast::ExprKind::Name && it != tf_.exprs.end() && it->second.type &&

@@ -114,8 +114,7 @@ void check_divisor(Lowerer& l, llvm::Value* divisor) {
   if (!l.options().debug) return;
   auto& b = l.b();
   llvm::Value* is_zero = b.CreateICmpEQ(divisor, llvm::ConstantInt::get(divisor->getType(), 0));
-  l.fail_if(is_zero,
-            [&] { l.hooks().kernel_error(l, "ZeroDivisionError: integer division or modulo by zero", l.i64(0)); });
+  l.fail_if(is_zero, [&] { report_exception(l, "builtins.ZeroDivisionError", "integer division or modulo by zero"); });
 }
 
 // Integer a // b and a % b with Python's rounding, no UB for b == 0 or
@@ -190,6 +189,7 @@ Val binary_op(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* resul
   bool is_bool = ot->kind == ir::TypeKind::Boolean;
   bool is_signed = ot->kind == ir::TypeKind::Integer && ot->is_signed;
   if (ot->kind == ir::TypeKind::Complex) return complex_binary(l, op, a, c, result, loc);
+  if (ir::is_datetime_like(a.t) || ir::is_datetime_like(c.t)) return datetime_binary(l, op, a, c, result);
   // bfloat16 arithmetic, and the float16 operations PTX has no instruction
   // for, are done in float and rounded once into the 16-bit type.
   if (is_float && ot->bits == 16 &&
@@ -215,7 +215,7 @@ Val binary_op(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* resul
         // fastmath division is never checked.
         if (l.options().debug && !l.options().fastmath) {
           l.fail_if(b.CreateFCmpOEQ(y, llvm::ConstantFP::get(y->getType(), 0.0)),
-                    [&] { l.hooks().kernel_error(l, "ZeroDivisionError: division by zero", l.i64(0)); });
+                    [&] { report_exception(l, "builtins.ZeroDivisionError", "division by zero", loc.line); });
         }
         r = b.CreateFDiv(x, y);
       } else {
@@ -246,7 +246,7 @@ Val binary_op(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* resul
         Val xi = l.convert(a, ir::int64()), yi = l.convert(c, ir::int64());
         if (l.options().debug) {  // numba's python error model raises here
           l.fail_if(b.CreateAnd(b.CreateICmpEQ(xi.v, l.i64(0)), b.CreateICmpSLT(yi.v, l.i64(0))), [&] {
-            l.hooks().kernel_error(l, "ZeroDivisionError: 0 cannot be raised to a negative power", l.i64(0));
+            report_exception(l, "builtins.ZeroDivisionError", "0 cannot be raised to a negative power", loc.line);
           });
         }
         r = b.CreateCall(ipow_function(l, b.getInt64Ty()), {xi.v, yi.v});

@@ -39,6 +39,10 @@ Val min_max(Lowerer& l, const sema::ExprInfo& inf, bool is_max) {
 }  // namespace
 
 void register_builtins(std::map<std::string, IntrinsicFn>& table) {
+  // literal_unroll(t) is t; its loops were unrolled before typing (sema/unroll.h).
+  table["cuda.literal_unroll"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
+    return arg(l, inf, 0);
+  };
   table["builtins.abs"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
     auto& b = l.b();
     Val z = arg(l, inf, 0);

@@ -36,6 +36,8 @@ std::map<std::string, IntrinsicFn>& table() {
     register_fp8(t);
     register_cooperative(t);
     register_extension(t);
+    register_reductions(t);
+    register_array_methods(t);
   });
   return t;
 }

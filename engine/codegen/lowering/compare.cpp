@@ -13,6 +13,7 @@ llvm::Value* compare_values(Lowerer& l, ast::CompareOpKind op, Val a, Val c) {
   using K = ast::CompareOpKind;
   const ir::Type* t = a.t;
   if (t->kind == ir::TypeKind::Optional) return optional_is(l, op, a, c);
+  if (ir::is_datetime_like(t)) return datetime_compare(l, op, a, c);
   if (ir::is_bfloat16(t)) {  // compared in float (exact)
     return compare_values(l, op, l.convert(a, ir::float32()), l.convert(c, ir::float32()));
   }

@@ -4,8 +4,8 @@
 // same IR serves the GPU (libdevice) and the CPU (libm). Arithmetic follows
 // numba: component-wise add/sub, the textbook product, CPython's division
 // algorithm (scale by the larger divisor component); `**` by an integer
-// uses repeated squaring, by a complex the polar form; the inverse
-// functions go through log and sqrt.
+// uses repeated squaring, by a complex the polar form. The cmath module's
+// functions are in cmath.cpp.
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
 
@@ -162,207 +162,19 @@ Parts pow_complex(Lowerer& l, Parts a, Parts e) {
   return {re, im};
 }
 
-Parts c_exp(Lowerer& l, Parts z) {
-  auto& b = l.b();
-  llvm::Value* ex = math1(l, "exp", z.re);
-  llvm::Value* re = b.CreateFMul(ex, math1(l, "cos", z.im));
-  // exp(x + 0j) keeps an exact zero imaginary part even when e**x overflows.
-  llvm::Value* im = b.CreateSelect(b.CreateFCmpOEQ(z.im, fconst(z.im->getType(), 0.0)), z.im,
-                                   b.CreateFMul(ex, math1(l, "sin", z.im)));
-  return {re, im};
-}
-
-Parts c_log(Lowerer& l, Parts z) {
-  return {math1(l, "log", math2(l, "hypot", z.re, z.im)), math2(l, "atan2", z.im, z.re)};
-}
-
-// Principal square root without overflow in the intermediate modulus.
-Parts c_sqrt(Lowerer& l, Parts z) {
-  auto& b = l.b();
-  llvm::Type* ty = z.re->getType();
-  llvm::Value* zero = fconst(ty, 0.0);
-  llvm::Value* half = fconst(ty, 0.5);
-  llvm::Value* ax = fabs_of(l, z.re);
-  llvm::Value* t = math1(l, "sqrt", b.CreateFMul(b.CreateFAdd(ax, math2(l, "hypot", z.re, z.im)), half));
-  llvm::Value* other = b.CreateFDiv(z.im, b.CreateFMul(t, fconst(ty, 2.0)));
-  llvm::Value* pos = b.CreateFCmpOGE(z.re, zero);
-  llvm::Value* re = b.CreateSelect(pos, t, fabs_of(l, other));
-  llvm::Value* im = b.CreateSelect(pos, other, b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, t, z.im));
-  llvm::Value* is_zero = b.CreateAnd(b.CreateFCmpOEQ(z.re, zero), b.CreateFCmpOEQ(z.im, zero));
-  return {b.CreateSelect(is_zero, zero, re), b.CreateSelect(is_zero, z.im, im)};
-}
-
-Parts c_sin(Lowerer& l, Parts z) {
-  auto& b = l.b();
-  return {b.CreateFMul(math1(l, "sin", z.re), math1(l, "cosh", z.im)),
-          b.CreateFMul(math1(l, "cos", z.re), math1(l, "sinh", z.im))};
-}
-
-Parts c_cos(Lowerer& l, Parts z) {
-  auto& b = l.b();
-  return {b.CreateFMul(math1(l, "cos", z.re), math1(l, "cosh", z.im)),
-          b.CreateFNeg(b.CreateFMul(math1(l, "sin", z.re), math1(l, "sinh", z.im)))};
-}
-
-Parts c_sinh(Lowerer& l, Parts z) {
-  auto& b = l.b();
-  return {b.CreateFMul(math1(l, "sinh", z.re), math1(l, "cos", z.im)),
-          b.CreateFMul(math1(l, "cosh", z.re), math1(l, "sin", z.im))};
-}
-
-Parts c_cosh(Lowerer& l, Parts z) {
-  auto& b = l.b();
-  return {b.CreateFMul(math1(l, "cosh", z.re), math1(l, "cos", z.im)),
-          b.CreateFMul(math1(l, "sinh", z.re), math1(l, "sin", z.im))};
-}
-
-// tan(x+iy) = (sin 2x + i sinh 2y) / (cos 2x + cosh 2y); tanh is tan rotated.
-Parts c_tan(Lowerer& l, Parts z) {
-  auto& b = l.b();
-  llvm::Value* two = fconst(z.re->getType(), 2.0);
-  llvm::Value* x2 = b.CreateFMul(z.re, two);
-  llvm::Value* y2 = b.CreateFMul(z.im, two);
-  llvm::Value* den = b.CreateFAdd(math1(l, "cos", x2), math1(l, "cosh", y2));
-  return {b.CreateFDiv(math1(l, "sin", x2), den), b.CreateFDiv(math1(l, "sinh", y2), den)};
-}
-
-Parts c_tanh(Lowerer& l, Parts z) {
-  auto& b = l.b();
-  llvm::Value* two = fconst(z.re->getType(), 2.0);
-  llvm::Value* x2 = b.CreateFMul(z.re, two);
-  llvm::Value* y2 = b.CreateFMul(z.im, two);
-  llvm::Value* den = b.CreateFAdd(math1(l, "cosh", x2), math1(l, "cos", y2));
-  return {b.CreateFDiv(math1(l, "sinh", x2), den), b.CreateFDiv(math1(l, "sin", y2), den)};
-}
-
-Parts add(Lowerer& l, Parts a, Parts c) { return {l.b().CreateFAdd(a.re, c.re), l.b().CreateFAdd(a.im, c.im)}; }
-Parts sub(Lowerer& l, Parts a, Parts c) { return {l.b().CreateFSub(a.re, c.re), l.b().CreateFSub(a.im, c.im)}; }
-Parts real_part(llvm::Value* like, double re) { return {fconst(like->getType(), re), fconst(like->getType(), 0.0)}; }
-// i * z and -i * z.
-Parts times_i(Lowerer& l, Parts z) { return {l.b().CreateFNeg(z.im), z.re}; }
-Parts times_minus_i(Lowerer& l, Parts z) { return {z.im, l.b().CreateFNeg(z.re)}; }
-
-// asinh(z) = log(z + sqrt(z*z + 1)), evaluated for Re z >= 0 (no
-// cancellation) and mirrored by asinh(-z) = -asinh(z).
-Parts c_asinh(Lowerer& l, Parts z) {
-  auto& b = l.b();
-  llvm::Value* neg = b.CreateFCmpOLT(z.re, fconst(z.re->getType(), 0.0));
-  Parts w{b.CreateSelect(neg, b.CreateFNeg(z.re), z.re), b.CreateSelect(neg, b.CreateFNeg(z.im), z.im)};
-  Parts r = c_log(l, add(l, w, c_sqrt(l, add(l, mul(l, w, w), real_part(z.re, 1.0)))));
-  return {b.CreateSelect(neg, b.CreateFNeg(r.re), r.re), b.CreateSelect(neg, b.CreateFNeg(r.im), r.im)};
-}
-
-// acosh(z) = log(z + sqrt(z + 1) * sqrt(z - 1)) (the principal branch).
-Parts c_acosh(Lowerer& l, Parts z) {
-  Parts one = real_part(z.re, 1.0);
-  return c_log(l, add(l, z, mul(l, c_sqrt(l, add(l, z, one)), c_sqrt(l, sub(l, z, one)))));
-}
-
-// atanh(z) = (log(1 + z) - log(1 - z)) / 2.
-Parts c_atanh(Lowerer& l, Parts z) {
-  auto& b = l.b();
-  Parts one = real_part(z.re, 1.0);
-  Parts d = sub(l, c_log(l, add(l, one, z)), c_log(l, sub(l, one, z)));
-  llvm::Value* half = fconst(z.re->getType(), 0.5);
-  return {b.CreateFMul(d.re, half), b.CreateFMul(d.im, half)};
-}
-
-// asin(z) = -i asinh(iz), atan(z) = -i atanh(iz), acos(z) = pi/2 - asin(z).
-Parts c_asin(Lowerer& l, Parts z) { return times_minus_i(l, c_asinh(l, times_i(l, z))); }
-Parts c_atan(Lowerer& l, Parts z) { return times_minus_i(l, c_atanh(l, times_i(l, z))); }
-Parts c_acos(Lowerer& l, Parts z) {
-  Parts a = c_asin(l, z);
-  return {l.b().CreateFSub(fconst(z.re->getType(), M_PI / 2), a.re), l.b().CreateFNeg(a.im)};
-}
-
 // debug=True: a zero divisor reports ZeroDivisionError and ends the thread,
 // like numba's debug kernels (without debug the quotient is NaN).
-void check_divisor(Lowerer& l, Parts d) {
+void check_divisor(Lowerer& l, Parts d, int line) {
   if (!l.options().debug) return;
   auto& b = l.b();
   llvm::Value* zero = fconst(d.re->getType(), 0.0);
   llvm::Value* is_zero = b.CreateAnd(b.CreateFCmpOEQ(d.re, zero), b.CreateFCmpOEQ(d.im, zero));
-  l.fail_if(is_zero, [&] { l.hooks().kernel_error(l, "ZeroDivisionError: complex division by zero", l.i64(0)); });
+  l.fail_if(is_zero, [&] { report_exception(l, "builtins.ZeroDivisionError", "complex division by zero", line); });
 }
 
 Val call_arg(Lowerer& l, const sema::ExprInfo& inf, size_t i) {
   const ir::Type* t = i < inf.param_types.size() ? inf.param_types[i] : nullptr;
   return l.expr_as(inf.ordered_args.at(i), t);
-}
-
-llvm::Value* float_class(Lowerer& l, const std::string& what, llvm::Value* x) {
-  auto& b = l.b();
-  llvm::Value* ax = fabs_of(l, x);
-  llvm::Value* inf = llvm::ConstantFP::getInfinity(x->getType());
-  if (what == "isnan") return b.CreateFCmpUNO(x, x);
-  if (what == "isinf") return b.CreateFCmpOEQ(ax, inf);
-  return b.CreateFCmpOLT(ax, inf);  // isfinite
-}
-
-Val lower_cmath(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
-  auto& b = l.b();
-  const std::string name = inf.intrinsic.substr(6);
-  if (name == "isnan" || name == "isinf" || name == "isfinite") {
-    Val x = call_arg(l, inf, 0);
-    if (x.t->kind != ir::TypeKind::Complex) return {float_class(l, name, x.v), ir::boolean()};
-    Parts z = split(l, x.v);
-    llvm::Value* r = name == "isfinite" ? b.CreateAnd(float_class(l, name, z.re), float_class(l, name, z.im))
-                                        : b.CreateOr(float_class(l, name, z.re), float_class(l, name, z.im));
-    return {r, ir::boolean()};
-  }
-  if (name == "rect") {
-    llvm::Value* r = call_arg(l, inf, 0).v;
-    llvm::Value* phi = call_arg(l, inf, 1).v;
-    return {make(l, inf.type, b.CreateFMul(r, math1(l, "cos", phi)), b.CreateFMul(r, math1(l, "sin", phi))), inf.type};
-  }
-  Val x = call_arg(l, inf, 0);
-  Parts z = split(l, x.v);
-  if (name == "phase") return {math2(l, "atan2", z.im, z.re), inf.type};
-  if (name == "polar") {
-    llvm::Value* t = llvm::UndefValue::get(l.llvm_type(inf.type));
-    t = b.CreateInsertValue(t, math2(l, "hypot", z.re, z.im), {0});
-    return {b.CreateInsertValue(t, math2(l, "atan2", z.im, z.re), {1}), inf.type};
-  }
-  Parts r{};
-  if (name == "sqrt") {
-    r = c_sqrt(l, z);
-  } else if (name == "exp") {
-    r = c_exp(l, z);
-  } else if (name == "log") {
-    r = c_log(l, z);
-    if (inf.ordered_args.size() > 1 && inf.ordered_args[1]) r = div(l, r, c_log(l, split(l, call_arg(l, inf, 1).v)));
-  } else if (name == "log10") {
-    r = c_log(l, z);
-    llvm::Value* ln10 = fconst(r.re->getType(), std::log(10.0));
-    r = {b.CreateFDiv(r.re, ln10), b.CreateFDiv(r.im, ln10)};
-  } else if (name == "sin") {
-    r = c_sin(l, z);
-  } else if (name == "cos") {
-    r = c_cos(l, z);
-  } else if (name == "tan") {
-    r = c_tan(l, z);
-  } else if (name == "sinh") {
-    r = c_sinh(l, z);
-  } else if (name == "cosh") {
-    r = c_cosh(l, z);
-  } else if (name == "tanh") {
-    r = c_tanh(l, z);
-  } else if (name == "asin") {
-    r = c_asin(l, z);
-  } else if (name == "acos") {
-    r = c_acos(l, z);
-  } else if (name == "atan") {
-    r = c_atan(l, z);
-  } else if (name == "asinh") {
-    r = c_asinh(l, z);
-  } else if (name == "acosh") {
-    r = c_acosh(l, z);
-  } else if (name == "atanh") {
-    r = c_atanh(l, z);
-  } else {
-    l.unsupported(e->loc, concat("cmath.", name, "() is not supported in kernels"));
-  }
-  return {make(l, inf.type, r.re, r.im), inf.type};
 }
 
 }  // namespace
@@ -412,7 +224,7 @@ Val complex_binary(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* 
     case ast::BinOpKind::Mult: r = mul(l, x, split(l, c.v)); break;
     case ast::BinOpKind::Div: {
       Parts y = split(l, c.v);
-      check_divisor(l, y);
+      check_divisor(l, y, loc.line);
       r = div(l, x, y);
       break;
     }
@@ -473,7 +285,7 @@ void register_complex(std::map<std::string, IntrinsicFn>& table) {
     llvm::Value* im = call_arg(l, inf, 1).v;
     return {make(l, inf.type, re, im), inf.type};
   };
-  table["cmath."] = lower_cmath;
+  table["cmath."] = lower_cmath_call;
 }
 
 }  // namespace cuhost::codegen

@@ -20,6 +20,10 @@ std::string raise_message(Lowerer& l, const std::string& key, const std::string&
                 captured.filename, ", line ", line > 0 ? line : captured.def->loc.line, ", ", '\x1f', text);
 }
 
+void report_exception(Lowerer& l, const std::string& key, const std::string& text, int line) {
+  l.hooks().kernel_error(l, raise_message(l, key, text, line), l.i64(0));
+}
+
 void lower_raise(Lowerer& l, const ast::Raise* r) {
   const sema::ExprInfo& inf = l.info(r->exc.get());
   const std::string& spec = inf.constant->s;  // "<key>\x1b<first argument>"

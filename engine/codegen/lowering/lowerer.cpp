@@ -84,6 +84,8 @@ llvm::Type* llvm_type_of(llvm::LLVMContext& c, const ir::Type* t) {
     case K::CPointer:
     case K::Record: return llvm::PointerType::get(c, 0);  // a record is the address of its bytes
     case K::Range: return llvm_type_of(c, t->pointee);
+    case K::NPDatetime:
+    case K::NPTimedelta: return llvm::Type::getInt64Ty(c);
     case K::Optional: return llvm::StructType::get(c, {llvm::Type::getInt1Ty(c), llvm_type_of(c, t->pointee)});
     case K::Extension: return extension_llvm_type(c, t);
     default:
@@ -133,6 +135,8 @@ Val Lowerer::constant(const ir::ConstValue& c, const ir::Type* t) {
     case K::Boolean: return {builder_.getInt1(c.kind == CK::Float ? c.f != 0.0 : as_bits() != 0), t};
     case K::Integer: return {llvm::ConstantInt::get(builder_.getIntNTy(t->bits), as_bits(), t->is_signed), t};
     case K::Float: return {llvm::ConstantFP::get(llvm_type(t), as_double()), t};
+    case K::NPDatetime:
+    case K::NPTimedelta: return {llvm::ConstantInt::get(builder_.getInt64Ty(), as_bits(), true), t};
     case K::Complex:
       if (c.kind == CK::Complex) return {complex_constant(*this, t, c.c.real(), c.c.imag()), t};
       return {complex_constant(*this, t, as_double(), 0.0), t};
@@ -164,6 +168,7 @@ Val Lowerer::convert(Val v, const ir::Type* to) {
     return bf16_convert(*this, v, to, to->kind == K::Integer ? 'z' : 'n');
   if ((from == ir::float16() && to->kind == K::Integer) || (from->kind == K::Integer && to == ir::float16()))
     return half_int_convert(*this, v, to);
+  if (ir::is_datetime_like(from) || ir::is_datetime_like(to)) return datetime_convert(*this, v, to);
   if (to->kind == K::Boolean) return {truth(v), to};
   if (to->kind == K::Complex) return complex_convert(*this, v, to);
   if (from->kind == K::Boolean) {

@@ -241,7 +241,16 @@ llvm::Value* half_abs(Lowerer& l, llvm::Value* v);            // |x| of a float1
 // Conversions where either side is fp8 or bfloat16_raw (lowering/fp8.cpp).
 Val storage_float_convert(Lowerer& l, Val v, const ir::Type* to);
 void register_cooperative(std::map<std::string, IntrinsicFn>& table);
+void register_reductions(std::map<std::string, IntrinsicFn>& table);
+void register_array_methods(std::map<std::string, IntrinsicFn>& table);
+// Calls body(element address) for every element of the array value `arr`
+// (ndim dimensions, byte strides) in C order (lowering/reductions.cpp).
+void for_each_element(Lowerer& l, llvm::Value* arr, int ndim, const std::function<void(llvm::Value*)>& body);
 
+// datetime64/timedelta64 (lowering/datetime.cpp): int64 counts, NaT = INT64_MIN.
+Val datetime_convert(Lowerer& l, Val v, const ir::Type* to);  // between units of one kind
+Val datetime_binary(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* result);
+llvm::Value* datetime_compare(Lowerer& l, ast::CompareOpKind op, Val a, Val c);
 // Complex values (lowering/complex.cpp): {F, F} structs.
 Val complex_convert(Lowerer& l, Val v, const ir::Type* to);  // number or complex -> complex `to`
 llvm::Value* complex_truth(Lowerer& l, Val v);
@@ -250,6 +259,8 @@ Val complex_binary(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* 
 Val complex_negate(Lowerer& l, Val v);
 llvm::Value* complex_compare(Lowerer& l, ast::CompareOpKind op, Val a, Val c);  // == and != only
 llvm::Value* complex_abs(Lowerer& l, Val v);                                    // hypot(re, im)
+// A cmath.<name>(...) call (lowering/cmath.cpp): CPython's results, special values included.
+Val lower_cmath_call(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& info);
 
 // Feature entry points used by the visitor.
 Val lower_binop(Lowerer& l, const ast::BinOp* e, const sema::ExprInfo& info);
@@ -277,6 +288,9 @@ void lower_raise(Lowerer& l, const ast::Raise* r);
 // The kernel error message of a raise of the exception class `key`
 // ("exception.<id>" or "builtins.<Name>") with message `text` at `line`.
 std::string raise_message(Lowerer& l, const std::string& key, const std::string& text, int line = 0);
+// Reports the exception `key` with `text` from a failed check (fail_if's
+// report): the launch raises that Python exception, as numba's error model.
+void report_exception(Lowerer& l, const std::string& key, const std::string& text, int line = 0);
 // AugAssign on a subscript: load, op, store with the index evaluated once.
 void augassign_subscript(Lowerer& l, const ast::AugAssign* s);
 

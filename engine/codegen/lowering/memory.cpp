@@ -59,6 +59,45 @@ Val const_array(Lowerer& l, const ast::Expr* name_expr, const ir::Type* t) {
   return make_array(l, t, p, a.shape);
 }
 
+// The frozen global a Name or a user module's Attribute (`mod.X`, frozen as
+// "mod.X") reads.
+const frontend::GlobalValue& global_of(Lowerer& l, const ast::Expr* e, std::string* key) {
+  const auto& globals = l.typed().captured->globals;
+  if (e->kind == ast::ExprKind::Name) {
+    *key = static_cast<const ast::Name*>(e)->id;
+  } else {
+    CUHOST_CHECK(e->kind == ast::ExprKind::Attribute) << "frozen global read by a non-name";
+    const auto* a = static_cast<const ast::Attribute*>(e);
+    CUHOST_CHECK(a->value->kind == ast::ExprKind::Name) << "frozen attribute of a non-name";
+    *key = static_cast<const ast::Name*>(a->value.get())->id + "." + a->attr;
+  }
+  auto it = globals.find(*key);
+  CUHOST_CHECK(it != globals.end()) << "global '" << *key << "' was not frozen";
+  return it->second;
+}
+
+// A frozen tuple of arrays and constants: each array's bytes become a
+// constant of the module (named after the tuple and the element's index).
+Val global_tuple(Lowerer& l, const frontend::GlobalValue& g, const ir::Type* t, const std::string& name) {
+  using K = frontend::GlobalValue::Kind;
+  llvm::Value* agg = llvm::UndefValue::get(l.llvm_type(t));
+  for (unsigned i = 0; i < g.items.size(); ++i) {
+    const frontend::GlobalValue& item = g.items[i];
+    const ir::Type* et = t->elements.at(i);
+    std::string item_name = concat(name, ".", i);
+    Val v;
+    if (item.kind == K::Constant) {
+      v = l.constant(item.constant, et);
+    } else if (item.kind == K::Array) {
+      v = make_array(l, et, l.hooks().const_array(l, *item.array, item_name), item.array->shape);
+    } else {
+      v = global_tuple(l, item, et, item_name);
+    }
+    agg = l.b().CreateInsertValue(agg, v.v, {i});
+  }
+  return {agg, t};
+}
+
 // A captured device array: its address and strides as constants.
 Val device_array(Lowerer& l, const ast::Expr* name_expr, const ir::Type* t) {
   CUHOST_CHECK(name_expr && name_expr->kind == ast::ExprKind::Name) << "captured device array must be a global name";
@@ -114,6 +153,11 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
   };
   table["global.array"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     return const_array(l, e, inf.type);
+  };
+  table["global.tuple"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
+    std::string key;
+    const frontend::GlobalValue& g = global_of(l, e, &key);
+    return global_tuple(l, g, inf.type, key);
   };
   table["global.device_array"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     return device_array(l, e, inf.type);

@@ -103,6 +103,7 @@ const ir::Type* type_binop_types(Typer& t, ast::BinOpKind op, const ir::Type* l,
   auto bad = [&]() -> const ir::Type* {
     t.typing_error(at, concat("cannot ", op_word(op), " ", display(l), " and ", display(r)));
   };
+  if (ir::is_datetime_like(l) || ir::is_datetime_like(r)) return type_datetime_binop(t, op, l, r, at, operand_types);
   if (!num_or_bool(l) || !num_or_bool(r) || ir::is_storage_float(l) || ir::is_storage_float(r)) bad();
   bool ints = int_like(l) && int_like(r);
   bool complex = l->kind == ir::TypeKind::Complex || r->kind == ir::TypeKind::Complex;
@@ -196,6 +197,10 @@ const ir::Type* type_unary(Typer& t, const ast::UnaryOp& e, ExprInfo& info) {
     inf.operand_types = {v};
     if (c && c->kind == ir::ConstValue::Kind::Bool) inf.constant = ir::ConstValue::boolean(!c->b);
     return ir::boolean();
+  }
+  if (v->kind == ir::TypeKind::NPTimedelta && (e.op == ast::UnaryOpKind::USub || e.op == ast::UnaryOpKind::UAdd)) {
+    inf.operand_types = {v};
+    return v;
   }
   if (!num_or_bool(v) || ir::is_storage_float(v)) {
     t.typing_error(&e, concat("cannot apply unary '", ast::to_string(e.op), "' to ", display(v)));

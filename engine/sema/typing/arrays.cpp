@@ -153,6 +153,8 @@ std::vector<std::int64_t> literal_shape(Typer& t, const ast::Call& call, const a
   return out;
 }
 
+}  // namespace
+
 const ir::Type* dtype_arg(Typer& t, const ast::Expr* d, const std::string& fname) {
   const ir::Type* dt = t.type_of(d);
   const ir::Type* scalar = nullptr;
@@ -166,8 +168,6 @@ const ir::Type* dtype_arg(Typer& t, const ast::Expr* d, const std::string& fname
   }
   return scalar;
 }
-
-}  // namespace
 
 const ir::Type* type_subscript(Typer& t, const ast::Subscript& s, ExprInfo& info, bool store) {
   const ir::Type* base = t.type_of(s.value.get());

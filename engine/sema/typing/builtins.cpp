@@ -57,9 +57,19 @@ const ir::Type* type_range(Typer& t, const ast::Call& c, ExprInfo& info) {
 const ir::Type* type_cast_call(Typer& t, const ast::Call& c, const ir::Type* target, const std::string& fname,
                                ExprInfo& info) {
   (void)info;
-  if (!target->is_scalar()) t.typing_error(&c, concat("cannot call ", fname, " as a function in a kernel"));
+  if (!target->is_scalar() && !ir::is_datetime_like(target))
+    t.typing_error(&c, concat("cannot call ", fname, " as a function in a kernel"));
   auto args = t.bind(c, fname, {"value"}, 1, t.info(&c));
   const ir::Type* from = t.type_of(args[0]);
+  if (ir::is_datetime_like(target) || ir::is_datetime_like(from)) {
+    // datetime64[u](x) / timedelta64[u](x): a value of the same kind, rescaled.
+    if (from->kind != target->kind || !can_convert(from, target))
+      t.typing_error(&c, concat("cannot convert ", display(from), " to ", display(target)));
+    ExprInfo& inf = t.info(&c);
+    inf.intrinsic = "cast";
+    inf.param_types = {from};
+    return target;
+  }
   if (from->kind == ir::TypeKind::TypeRef) {
     t.typing_error(
         &c, concat("signatures such as ", fname, "(", display(from->pointee), ") cannot be built inside a kernel"));

@@ -95,6 +95,12 @@ const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info) {
         left = right;
         continue;
       }
+      if (ir::is_datetime_like(left) || ir::is_datetime_like(right)) {
+        operands.push_back(type_datetime_compare(t, left, right, op, &e));
+        foldable = false;
+        left = right;
+        continue;
+      }
       if (!num_or_bool(left) || !num_or_bool(right) || ir::is_storage_float(left) || ir::is_storage_float(right)) {
         t.typing_error(
             &e, concat("cannot compare ", display(left), " and ", display(right), " with '", ast::to_string(op), "'"));

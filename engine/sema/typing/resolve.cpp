@@ -146,6 +146,7 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
   }
   if (prefix == "numpy") {
     if (resolve_numpy_complex_key(last, info)) return true;
+    if (resolve_numpy_reduction_key(last, info)) return true;
     auto f = numpy_functions().find(last);
     if (f != numpy_functions().end()) {
       info.type = ir::intrinsic("math." + f->second);

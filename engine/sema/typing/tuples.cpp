@@ -3,7 +3,8 @@
 // literal count, slicing by literal
 // bounds (`t[1:]`, `t[::-1]`), and the element type of `for x in t` over a
 // homogeneous tuple (numba iterates UniTuples only; a heterogeneous tuple
-// needs literal_unroll there, which kernels here do not offer).
+// needs literal_unroll, whose loops sema/unroll.cpp unrolls), and
+// literal_unroll(t) itself.
 #include <algorithm>
 
 #include "sema/typer.h"
@@ -99,12 +100,24 @@ const ir::Type* type_tuple_slice(Typer& t, const ast::Subscript& s, const ast::S
   return ir::tuple(elems);
 }
 
+// literal_unroll(t): t itself (a loop over a heterogeneous t was unrolled
+// before typing: sema/unroll.h).
+const ir::Type* type_tuple_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info) {
+  (void)info;
+  if (key != "cuda.literal_unroll") return nullptr;
+  auto args = t.bind(c, "literal_unroll", {"container"}, 1, t.info(&c));
+  const ir::Type* tt = t.type_of(args[0]);
+  t.info(&c).param_types = {tt};
+  return tt;
+}
+
 const ir::Type* tuple_iter_type(Typer& t, const ast::Expr* iter, const ir::Type* tup) {
   if (tup->elements.empty()) t.typing_error(iter, "cannot iterate over an empty tuple in a kernel");
   for (const ir::Type* e : tup->elements) {
     if (e != tup->elements[0]) {
       t.fail(ErrorKind::UnsupportedError, iter->loc,
-             concat("iterating over the heterogeneous ", display(tup), " is not supported in kernels"));
+             concat("iterating over the heterogeneous ", display(tup),
+                    " needs literal_unroll(): for x in literal_unroll(t)"));
     }
   }
   return tup->elements[0];

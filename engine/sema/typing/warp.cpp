@@ -9,7 +9,7 @@ namespace {
 
 const ir::Type* mask_arg(Typer& t, const ast::Expr* a, const std::string& fname) {
   const ir::Type* m = t.type_of(a);
-  if (!m->is_integer()) t.typing_error(a, concat(fname, "() mask must be an integer, not ", display(m)));
+  if (!m->is_integer()) t.typing_error(a, concat("Mask type must be an integer. Got ", display(m), " (", fname, "())"));
   return ir::uint32();
 }
 
@@ -43,8 +43,9 @@ const ir::Type* type_warp_call(Typer& t, const ast::Call& c, const std::string& 
     auto args = t.bind(c, name, {"mask", "predicate"}, 2, t.info(&c));
     mask_arg(t, args[0], name);
     const ir::Type* p = t.type_of(args[1]);
-    if (!(p->kind == ir::TypeKind::Boolean || p->is_integer() || p->is_float())) {
-      t.typing_error(args[1], concat(name, "() predicate must be a number or bool, not ", display(p)));
+    // numba-cuda: integers and booleans only (a float predicate is refused).
+    if (!(p->kind == ir::TypeKind::Boolean || p->is_integer())) {
+      t.typing_error(args[1], concat("Predicate must be an integer or boolean. Got ", display(p), " (", name, "())"));
     }
     t.info(&c).param_types = {ir::uint32(), ir::boolean()};
     t.use_warp_ops();

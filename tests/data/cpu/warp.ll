@@ -67,7 +67,7 @@ entry:
   %b = call i64 @cuhost_cpu_shfl(ptr %ctx, i32 -1, i64 %x, i32 2, i32 16, i32 1)
   %c = call i64 @cuhost_cpu_shfl(ptr %ctx, i32 -1, i64 %x, i32 5, i32 32, i32 3)
   %d = call i64 @cuhost_cpu_shfl(ptr %ctx, i32 -1, i64 %x, i32 1, i32 32, i32 2)
-  %m = call i32 @cuhost_cpu_activemask(ptr %ctx)
+  %m = call i32 @cuhost_cpu_activemask(ptr %ctx, i32 0)
   %o1 = call ptr @param_ptr(ptr %params, i32 1)
   %o2 = call ptr @param_ptr(ptr %params, i32 2)
   %o3 = call ptr @param_ptr(ptr %params, i32 3)
@@ -104,13 +104,13 @@ entry:
   %second = call ptr @param_ptr(ptr %params, i32 1)
   br i1 %sel, label %branch, label %join
 branch:
-  %m1 = call i32 @cuhost_cpu_activemask(ptr %ctx)
+  %m1 = call i32 @cuhost_cpu_activemask(ptr %ctx, i32 0)
   %p1 = getelementptr i32, ptr %first, i64 %i
   store i32 %m1, ptr %p1
   br label %join
 join:
   call void @cuhost_cpu_syncthreads(ptr %ctx)
-  %m2 = call i32 @cuhost_cpu_activemask(ptr %ctx)
+  %m2 = call i32 @cuhost_cpu_activemask(ptr %ctx, i32 1)
   %p2 = getelementptr i32, ptr %second, i64 %i
   store i32 %m2, ptr %p2
   ret void

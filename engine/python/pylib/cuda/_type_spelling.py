@@ -111,6 +111,14 @@ class _Reader:
             shape = tuple(int(x) for x in _NUMBER.findall(self.balanced(self.pos)))
             self.expect(")")
             return _types.NestedArray(dtype, shape)
+        if name in ("datetime64", "timedelta64"):
+            cls = _types.NPDatetime if name == "datetime64" else _types.NPTimedelta
+            if not self.peek("["):
+                return cls("")
+            self.expect("[")
+            unit = self.match(_IDENT)
+            self.expect("]")
+            return cls(unit)
         if self.peek("(") or self.peek("["):
             # Records, Literal[...](...), Module(...), Function(...), class(...):
             # the whole group is the spelling.

@@ -26,8 +26,8 @@ _PACKAGES = {
 
 # Modules (relative to `cuda`) that are unimplemented as a whole.
 _MODULES = set("""
-    core.analysis core.base core.boxing core.bytecode core.byteflow core.callconv core.codegen
-    core.compiler core.compiler_lock core.compiler_machinery core.consts core.controlflow core.entrypoints
+    core.analysis core.base core.boxing core.byteflow core.callconv core.codegen
+    core.compiler core.compiler_lock core.compiler_machinery core.consts core.entrypoints
     core.environment core.event core.funcdesc core.generators core.inline_closurecall
     core.interpreter core.ir core.ir_utils core.optional core.options core.postproc core.pythonapi core.registry
     core.removerefctpass core.sigutils core.ssa core.targetconfig core.tracing core.transforms core.typed_passes

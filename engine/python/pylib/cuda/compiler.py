@@ -107,8 +107,9 @@ def jit(func_or_sig=None, device=False, **options):
         sigs = list(func_or_sig)
         return lambda pyfunc: build(pyfunc, sigs)
     if _is_signature(func_or_sig):
-        sigs = [func_or_sig]
-        return lambda pyfunc: build(pyfunc, sigs)
+        # One signature, not in a list: numba-cuda's "specialized" dispatcher
+        # (its launches skip argument type checks; see dispatcher.cpp).
+        return lambda pyfunc: build(pyfunc, func_or_sig)
     if isinstance(func_or_sig, _cuhost.Dispatcher):
         raise TypeError("cuda.jit was applied to a function that is already jitted: %r" % (func_or_sig,))
     if callable(func_or_sig):

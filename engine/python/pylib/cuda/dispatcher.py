@@ -196,7 +196,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
         spec = self.specializations.get(argtypes)
         if spec is not None:
             return spec
-        spec = _build(type(self), self.py_func, [argtypes], self.targetoptions)
+        spec = _build(type(self), self.py_func, argtypes, self.targetoptions)
         spec.__dict__["_is_specialization"] = True
         self.specializations[argtypes] = spec
         return spec
@@ -439,7 +439,7 @@ def _find_nvdisasm():
 def _build(cls, pyfunc, sigs, options):
     d = cls(pyfunc, sigs, options)
     if sigs:
-        d.__dict__["_eager_sigs"] = list(sigs)
+        d.__dict__["_eager_sigs"] = list(sigs) if isinstance(sigs, list) else [sigs]
     return d
 
 

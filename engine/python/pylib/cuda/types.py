@@ -182,6 +182,34 @@ class Complex(Number):
         return float32 if self.name == "complex64" else float64
 
 
+class NPDatetime(Scalar):
+    """datetime64[unit] (numba's NPDatetime): an int64 count of units, NaT the minimum."""
+    __slots__ = ("unit",)
+
+    def __init__(self, unit):
+        self.unit = unit
+        super().__init__("datetime64[%s]" % unit if unit else "datetime64", "M8[%s]" % unit if unit else "M8")
+
+    def __call__(self, *args):
+        if len(args) == 1 and not isinstance(args[0], Type):
+            return _np.datetime64(args[0], self.unit) if self.unit else _np.datetime64(args[0])
+        return super().__call__(*args)
+
+
+class NPTimedelta(Scalar):
+    """timedelta64[unit] (numba's NPTimedelta)."""
+    __slots__ = ("unit",)
+
+    def __init__(self, unit):
+        self.unit = unit
+        super().__init__("timedelta64[%s]" % unit if unit else "timedelta64", "m8[%s]" % unit if unit else "m8")
+
+    def __call__(self, *args):
+        if len(args) == 1 and not isinstance(args[0], Type):
+            return _np.timedelta64(args[0], self.unit) if self.unit else _np.timedelta64(args[0])
+        return super().__call__(*args)
+
+
 def _array_type_of(dtype, index):
     """dtype[:], dtype[:, ::1], dtype[::1, :] -> array types (numba's rules)."""
     if not isinstance(index, tuple):
@@ -596,6 +624,7 @@ void = none
 Any = Phantom("any")
 __all__ += ["b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "c8", "c16",
             "intp", "uintp", "byte", "float_", "double", "intc", "uintc", "void", "none", "NoneType",
+            "NPDatetime", "NPTimedelta",
             "CPointer", "Optional", "UniTuple", "Tuple", "Type", "Array", "Signature", "Record", "NestedArray"]
 
 # numba's C-compatible aliases and the number domains (sets of types).
@@ -617,7 +646,7 @@ __all__ += ["char", "uchar", "short", "ushort", "int_", "long_", "longlong", "ui
 from ._missing import missing as _missing  # noqa: E402
 
 _missing(globals(), """
-    IntEnumMember EnumMember NPDatetime NPTimedelta List Set ListType DictType NamedTuple
+    IntEnumMember EnumMember List Set ListType DictType NamedTuple
     NamedUniTuple Dispatcher ExternalFunction FunctionType Bytes
     range_iter32_type range_iter64_type range_state32_type range_state64_type slice2_type slice3_type
     pyobject unicode_type string undefined ffi_forced_object voidptr

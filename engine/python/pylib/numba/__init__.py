@@ -22,10 +22,11 @@ from cuda.typing.typeof import typeof  # noqa: F401
 from cuda.np.ufunc.decorators import numba_vectorize as vectorize, numba_guvectorize as guvectorize  # noqa: F401
 from cuda.np.numpy_support import from_dtype  # noqa: F401
 from cuda._missing import missing as _missing
+from cuda.misc.special import literal_unroll  # noqa: F401
 
 __version__ = "0.0.0+cuhost" + _cuda.__version__
 
-_missing(globals(), "jit generated_jit cfunc objmode prange literal_unroll literally stencil gdb",
+_missing(globals(), "jit generated_jit cfunc objmode prange literally stencil gdb",
          " (cuhost has no base numba CPU compiler)", prefix="numba")
 
 

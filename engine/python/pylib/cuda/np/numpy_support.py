@@ -1,8 +1,9 @@
 """numba.cuda.np.numpy_support: NumPy dtypes <-> numba types.
 
-Conversions for the types cuhost's kernels have: scalars, structured dtypes
-(records, laid out by the engine) and subarray dtypes (nested arrays);
-others (datetimes, float16) raise NotImplementedError naming the dtype.
+Conversions for the types cuhost's kernels have: scalars, datetime64 and
+timedelta64 of a unit, structured dtypes (records, laid out by the engine)
+and subarray dtypes (nested arrays); others raise NotImplementedError naming
+the dtype.
 """
 import numpy as _np
 
@@ -33,6 +34,13 @@ def from_dtype(dtype):
     if dt.subdtype is not None:
         base, shape = dt.subdtype
         return _types.NestedArray(from_dtype(base), shape)
+    if dt.kind in "Mm":
+        unit, count = _np.datetime_data(dt)
+        if count != 1:
+            raise NotImplementedError("numba.cuda.np.numpy_support.from_dtype(%r): units with a count are not "
+                                      "supported" % (dt,))
+        unit = "" if unit == "generic" else unit
+        return _types.NPDatetime(unit) if dt.kind == "M" else _types.NPTimedelta(unit)
     try:
         return FROM_DTYPE[dt.newbyteorder("=") if dt.byteorder not in ("=", "|") else dt]
     except KeyError:

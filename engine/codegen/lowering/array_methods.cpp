@@ -1,0 +1,128 @@
+// Lowering of array methods (typing: sema/typing/array_methods.cpp):
+// a.view(dtype) rewrites the array value's dtype and, for another item
+// size, its last extent and stride (numba's checks and ValueErrors);
+// a.copy() copies the elements in C order into thread-local memory sized at
+// compile time; a.ctypes.data is the data pointer as an integer.
+#include <llvm/IR/Constants.h>
+
+#include "codegen/lowering/lowerer.h"
+#include "ir/records.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::codegen {
+namespace {
+
+constexpr int kStatusRaised = 2;  // a user raise (lowering/exceptions.cpp)
+
+// Raises ValueError(text) when `bad` holds (the thread ends; reported with debug=True).
+void raise_value_error_if(Lowerer& l, llvm::Value* bad, const std::string& text, int line) {
+  auto& b = l.b();
+  llvm::Function* f = b.GetInsertBlock()->getParent();
+  llvm::BasicBlock* err = llvm::BasicBlock::Create(l.ctx(), "view.invalid", f);
+  llvm::BasicBlock* ok = llvm::BasicBlock::Create(l.ctx(), "view.ok", f);
+  b.CreateCondBr(bad, err, ok);
+  b.SetInsertPoint(err);
+  l.raise_error(b.getInt32(kStatusRaised), raise_message(l, "builtins.ValueError", text, line));
+  if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(ok);
+  b.SetInsertPoint(ok);
+}
+
+Val lower_view(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
+  auto& b = l.b();
+  const ir::Type* at = inf.param_types.at(0);
+  Val arr = l.expr_as(inf.ordered_args.at(0), at);
+  const std::int64_t old_size = at->dtype->byte_size();
+  const std::int64_t new_size = inf.type->dtype->byte_size();
+  // The same fields under the new type (the data pointer is untyped).
+  llvm::Value* out = llvm::UndefValue::get(l.llvm_type(inf.type));
+  out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {0}), {0});
+  for (unsigned d = 0; d < unsigned(at->ndim); ++d) {
+    out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {1, d}), {1, d});
+    out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {2, d}), {2, d});
+  }
+  if (old_size == new_size) return {out, inf.type};
+  // numba: the last axis must be contiguous, and its byte length a multiple
+  // of the new item size; it then holds byte length / new size items.
+  const unsigned last = unsigned(at->ndim - 1);
+  llvm::Value* extent = b.CreateExtractValue(arr.v, {1, last});
+  llvm::Value* stride = b.CreateExtractValue(arr.v, {2, last});
+  llvm::Value* contiguous = b.CreateOr(b.CreateICmpEQ(stride, l.i64(old_size)), b.CreateICmpSLE(extent, l.i64(1)));
+  raise_value_error_if(l, b.CreateNot(contiguous),
+                       "To change to a dtype of a different size, the last axis must be contiguous", e->loc.line);
+  llvm::Value* bytes = b.CreateMul(extent, l.i64(old_size));
+  raise_value_error_if(l, b.CreateICmpNE(b.CreateSRem(bytes, l.i64(new_size)), l.i64(0)),
+                       "When changing to a larger dtype, its size must be a divisor of the total size in bytes of "
+                       "the last axis of the array.",
+                       e->loc.line);
+  out = b.CreateInsertValue(out, b.CreateSDiv(bytes, l.i64(new_size)), {1, last});
+  out = b.CreateInsertValue(out, l.i64(new_size), {2, last});
+  return {out, inf.type};
+}
+
+Val lower_copy(Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) {
+  auto& b = l.b();
+  const ir::Type* at = inf.param_types.at(0);
+  const ir::Type* dt = at->dtype;
+  Val arr = l.expr_as(inf.ordered_args.at(0), at);
+  std::int64_t n = 1;
+  for (std::int64_t e : inf.shape) n *= e;
+  llvm::Type* elem = l.memory_type(dt);
+  llvm::AllocaInst* buf =
+      l.entry_alloca(llvm::ArrayType::get(elem, std::uint64_t(std::max<std::int64_t>(n, 1))), "copy.array");
+  const int align = dt->kind == ir::TypeKind::Record ? ir::abi_alignment(dt) : dt->byte_size();
+  buf->setAlignment(llvm::Align(std::max(8, align)));
+  llvm::AllocaInst* k = l.entry_alloca(b.getInt64Ty(), "copy.k");
+  b.CreateStore(l.i64(0), k);
+  const std::int64_t item = dt->byte_size();
+  for_each_element(l, arr.v, at->ndim, [&](llvm::Value* src) {
+    llvm::Value* i = b.CreateLoad(b.getInt64Ty(), k);
+    llvm::Value* dst = b.CreateGEP(b.getInt8Ty(), buf, b.CreateMul(i, l.i64(item)));
+    b.CreateMemCpy(dst, llvm::Align(1), src, llvm::Align(1), item);
+    b.CreateStore(b.CreateAdd(i, l.i64(1)), k);
+  });
+  // A C-ordered array over the copy.
+  llvm::Value* out = llvm::UndefValue::get(l.llvm_type(inf.type));
+  out = b.CreateInsertValue(out, buf, {0});
+  std::int64_t stride = item;
+  for (size_t d = inf.shape.size(); d-- > 0;) {
+    out = b.CreateInsertValue(out, l.i64(inf.shape[d]), {1, unsigned(d)});
+    out = b.CreateInsertValue(out, l.i64(stride), {2, unsigned(d)});
+    stride *= std::max<std::int64_t>(inf.shape[d], 1);
+  }
+  return {out, inf.type};
+}
+
+}  // namespace
+
+void register_array_methods(std::map<std::string, IntrinsicFn>& table) {
+  table["array.method.view"] = lower_view;
+  table["array.method.copy"] = lower_copy;
+  // a.real / a.imag of a complex array: the same shape and strides over the
+  // first or second component (a.real of a real array is the array).
+  auto part = [](bool imag) {
+    return [imag](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
+      auto& b = l.b();
+      Val arr = l.expr(static_cast<const ast::Attribute*>(e)->value.get());
+      if (arr.t->dtype->kind != ir::TypeKind::Complex) return arr;
+      llvm::Value* out = llvm::UndefValue::get(l.llvm_type(inf.type));
+      llvm::Value* data = b.CreateExtractValue(arr.v, {0});
+      if (imag) data = b.CreateGEP(b.getInt8Ty(), data, l.i64(arr.t->dtype->byte_size() / 2));
+      out = b.CreateInsertValue(out, data, {0});
+      for (unsigned d = 0; d < unsigned(arr.t->ndim); ++d) {
+        out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {1, d}), {1, d});
+        out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {2, d}), {2, d});
+      }
+      return {out, inf.type};
+    };
+  };
+  table["array.real"] = part(false);
+  table["array.imag"] = part(true);
+  table["array.ctypes.data"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
+    // a.ctypes.data: the Attribute `data` of the Attribute `ctypes` of a.
+    const auto* ctypes = static_cast<const ast::Attribute*>(static_cast<const ast::Attribute*>(e)->value.get());
+    Val arr = l.expr(ctypes->value.get());
+    return {l.b().CreatePtrToInt(l.b().CreateExtractValue(arr.v, {0}), l.b().getInt64Ty()), inf.type};
+  };
+}
+
+}  // namespace cuhost::codegen

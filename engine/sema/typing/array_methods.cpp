@@ -1,0 +1,103 @@
+// Typing of array methods and attributes beyond shape/size/strides: the
+// reduction methods (a.sum() ...: typing/reductions.cpp), a.view(dtype)
+// (the same bytes read as another dtype; a different item size rescales
+// the last axis, which must then be contiguous: ValueError otherwise, as
+// numba), a.copy() (a C-ordered copy in the thread's local memory: kernels
+// have no heap, so the shape must be known at compile time -- a global or
+// const array, or a cuda.local/shared array), and a.ctypes.data (the
+// address of the first element, uintp), a.real and a.imag (views of the
+// parts of a complex array; a.real of a real array is the array).
+// Lowering: codegen/lowering/array_methods.cpp.
+#include <optional>
+
+#include "sema/typer.h"
+
+namespace cuhost::sema {
+
+namespace {
+
+// The compile-time shape of an array expression, when it has one.
+std::optional<std::vector<std::int64_t>> known_shape(Typer& t, const ast::Expr* e) {
+  if (e->kind == ast::ExprKind::Name) {
+    const auto& id = static_cast<const ast::Name*>(e)->id;
+    auto g = t.captured().globals.find(id);
+    if (!t.is_local(id) && g != t.captured().globals.end() && g->second.array) return g->second.array->shape;
+    if (const auto* shape = t.local_shape(id)) return *shape;
+  }
+  if (e->kind == ast::ExprKind::Call) {
+    const ExprInfo& inf = t.info(e);
+    if ((inf.intrinsic == "cuda.local.array" || inf.intrinsic == "cuda.shared.array" ||
+         inf.intrinsic == "cuda.const.array_like" || inf.intrinsic == "array.method.copy") &&
+        !inf.shape.empty())
+      return inf.shape;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+const ir::Type* type_array_method(Typer& t, const ast::Attribute& a, const ir::Type* base) {
+  if (base->kind == ir::TypeKind::Intrinsic && base->key == "array.ctypes") {
+    if (a.attr != "data") t.typing_error(&a, concat("ctypes attribute '", a.attr, "' is not supported in kernels"));
+    t.info(&a).intrinsic = "array.ctypes.data";
+    return ir::uint64();
+  }
+  if (!base->is_array()) return nullptr;
+  if (is_reduction_method(a.attr)) return ir::intrinsic("array." + a.attr);
+  if (a.attr == "view" || a.attr == "copy") return ir::intrinsic("array.method." + a.attr);
+  if (a.attr == "ctypes") return ir::intrinsic("array.ctypes");
+  if (a.attr == "real" || a.attr == "imag") {
+    const ir::Type* dt = base->dtype;
+    if (dt->kind == ir::TypeKind::Complex) {
+      // A view of the real or imaginary parts: same shape and byte strides.
+      t.info(&a).intrinsic = "array." + a.attr;
+      return ir::array(dt->bits == 64 ? ir::float32() : ir::float64(), base->ndim, ir::Layout::A, base->readonly);
+    }
+    if (a.attr == "real") {
+      t.info(&a).intrinsic = "array.real";
+      return base;
+    }
+    t.fail(ErrorKind::UnsupportedError, a.loc,
+           "the .imag of a real array is a new array of zeros, which kernels cannot allocate");
+  }
+  return nullptr;
+}
+
+const ir::Type* type_array_method_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info) {
+  (void)info;
+  if (key != "array.method.view" && key != "array.method.copy") return nullptr;
+  CUHOST_CHECK(c.func->kind == ast::ExprKind::Attribute) << "array method without a receiver";
+  const ast::Expr* receiver = static_cast<const ast::Attribute&>(*c.func).value.get();
+  const ir::Type* at = t.type_of(receiver);
+  ExprInfo& inf = t.info(&c);
+  if (key == "array.method.copy") {
+    if (!c.args.empty() || !c.keywords.empty())
+      t.fail(ErrorKind::UnsupportedError, c.loc,
+             "array.copy() takes no arguments in kernels (order= is not supported)");
+    auto shape = known_shape(t, receiver);
+    if (!shape)
+      t.fail(ErrorKind::UnsupportedError, c.loc,
+             "array.copy() in kernels needs an array whose shape is known at compile time (a global or const "
+             "array, or a cuda.local/shared array): kernels have no heap to allocate the copy from");
+    ExprInfo& ci = t.info(&c);
+    ci.shape = *shape;
+    ci.ordered_args = {receiver};
+    ci.param_types = {at};
+    return ir::array(at->dtype, at->ndim, ir::Layout::C);
+  }
+  auto args = t.bind(c, "view", {"dtype"}, 1, inf);
+  const ir::Type* dt = dtype_arg(t, args[0], "view");
+  if (dt->kind == ir::TypeKind::Record || at->dtype->kind == ir::TypeKind::Record)
+    t.fail(ErrorKind::UnsupportedError, c.loc, "array.view() between record dtypes is not supported in kernels");
+  if (dt->byte_size() != at->dtype->byte_size()) {
+    if (at->ndim == 0)
+      t.typing_error(&c, "Changing the dtype of a 0d array is only supported if the itemsize is unchanged");
+    t.note_unwrap();  // a non-contiguous last axis or a ragged byte length raises ValueError
+  }
+  ExprInfo& vi = t.info(&c);
+  vi.ordered_args = {receiver};
+  vi.param_types = {at};
+  return ir::array(dt, at->ndim, at->layout, at->readonly);
+}
+
+}  // namespace cuhost::sema
