@@ -128,17 +128,20 @@ class Converter {
     (void)def_loc;
   }
 
-  // A default value written in the source: a literal (ast.literal_eval's
-  // language: numbers, strings, tuples, None, unary minus).
-  ir::ConstValue default_constant(PyObject* node) {
+  // A default value written in the source, when it is a literal
+  // (ast.literal_eval's language: numbers, strings, tuples, None, unary
+  // minus); nothing otherwise: a top-level function's capture takes the
+  // values its function object holds, and a call that leaves out a parameter
+  // without a usable default is a typing error naming it.
+  std::optional<ir::ConstValue> default_constant(PyObject* node) {
     PyRef ast(PyImport_ImportModule("ast"));
     PyRef value = ast ? PyRef(PyObject_CallMethod(ast.get(), "literal_eval", "O", node)) : PyRef();
     if (!value) {
       PyErr_Clear();
-      unsupported(node, "default argument values other than constants are");
+      return std::nullopt;
     }
     GlobalValue g = freeze_global(value.get());
-    if (g.kind != GlobalValue::Kind::Constant) unsupported(node, "default argument values other than constants are");
+    if (g.kind != GlobalValue::Kind::Constant) return std::nullopt;
     return g.constant;
   }
 

@@ -14,9 +14,8 @@ struct Unit {
 
 // The linear units, coarse to fine: a week is 7 days, a day 24 hours ...
 const std::vector<Unit>& linear_units() {
-  static const std::vector<Unit> u = {{"W", 7},     {"D", 24},    {"h", 60},    {"m", 60},    {"s", 1000},
-                                      {"ms", 1000}, {"us", 1000}, {"ns", 1000}, {"ps", 1000}, {"fs", 1000},
-                                      {"as", 1}};
+  static const std::vector<Unit> u = {{"W", 7},     {"D", 24},    {"h", 60},    {"m", 60},    {"s", 1000}, {"ms", 1000},
+                                      {"us", 1000}, {"ns", 1000}, {"ps", 1000}, {"fs", 1000}, {"as", 1}};
   return u;
 }
 

@@ -99,10 +99,9 @@ PyObject* graph_launch(PyObject* o, PyObject* args, PyObject* kwargs) {
         int owner = -1;
         if (!stream_argument(stream_arg, g.stream(), g.device(), &stream, &owner)) return nullptr;
         if (owner >= 0 && owner != g.device())
-          throw UserError(ErrorKind::ValueError,
-                          concat("Graph.launch(): the graph was captured on device ", g.device(),
-                                 " and runs there, but the stream belongs to device ", owner,
-                                 "; launch it on a stream of device ", g.device()));
+          throw UserError(ErrorKind::ValueError, concat("Graph.launch(): the graph was captured on device ", g.device(),
+                                                        " and runs there, but the stream belongs to device ", owner,
+                                                        "; launch it on a stream of device ", g.device()));
         runtime::NamedOperation name("Graph.launch()");
         runtime::refuse_on_captured_stream(stream, "launch a graph on the stream",
                                            "cuhost's graphs do not nest; launch the graph outside the capture");
@@ -358,8 +357,7 @@ PyObject* py_begin_capture(PyObject*, PyObject* stream_arg){CUHOST_PY_GUARD(
       int device = runtime::current_device();
       std::uintptr_t stream = 0;
       int owner = -1;
-      if (!stream_argument(stream_arg, runtime::default_launch_stream(device), device, &stream, &owner))
-        return nullptr;
+      if (!stream_argument(stream_arg, runtime::default_launch_stream(device), device, &stream, &owner)) return nullptr;
       runtime::begin_capture(stream, owner >= 0 ? owner : device);
       return PyLong_FromSize_t(stream);
     },
@@ -393,8 +391,7 @@ PyObject* py_is_capturing(PyObject*, PyObject* stream_arg){CUHOST_PY_GUARD(
       const int device = runtime::current_device();
       std::uintptr_t stream = 0;
       int owner = -1;
-      if (!stream_argument(stream_arg, runtime::default_launch_stream(device), device, &stream, &owner))
-        return nullptr;
+      if (!stream_argument(stream_arg, runtime::default_launch_stream(device), device, &stream, &owner)) return nullptr;
       return PyBool_FromLong(runtime::is_captured(stream));
     },
     nullptr)}

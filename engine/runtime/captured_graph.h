@@ -86,9 +86,9 @@ class CapturedGraph {
   std::size_t node_count() const;
 
   // Runs the graph on `stream`, a stream of device() (CUDA: asynchronously,
-  // in that device's context; CPU: the replay, done on return). Throws what the kernels throw (CPU, and checked kernels on
-  // the CUDA backend, which waits for them), and RuntimeError when the
-  // graph's kernels were unloaded (cuda.close()) since the capture.
+  // in that device's context; CPU: the replay, done on return). Throws what the kernels throw (CPU, and checked kernels
+  // on the CUDA backend, which waits for them), and RuntimeError when the graph's kernels were unloaded (cuda.close())
+  // since the capture.
   void launch(std::uintptr_t stream);
 
   // New arguments (already packed) and configuration for captured kernel `k`.

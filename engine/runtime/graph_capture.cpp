@@ -77,8 +77,8 @@ std::string stream_label(std::uintptr_t stream, int device) {
 
 [[noreturn]] void refuse(const Capture& c, const std::string& operation, const std::string& reason) {
   std::string prefix = t_operation ? std::string(t_operation) + ": " : std::string();
-  throw UserError(ErrorKind::GraphCaptureError,
-                  concat(prefix, "cannot ", operation, " while ", c.label, " is being captured into a graph: ", reason));
+  throw UserError(ErrorKind::GraphCaptureError, concat(prefix, "cannot ", operation, " while ", c.label,
+                                                       " is being captured into a graph: ", reason));
 }
 
 bool is_legacy(std::uintptr_t stream) {
@@ -183,8 +183,8 @@ bool capture_kernel_launch(const KernelLaunchRequest& q) {
   if (q.device != c->device)
     throw UserError(ErrorKind::ValueError,
                     concat("kernel '", q.kernel->name, "' runs on device ", q.device, ", but ", c->label,
-                           " is being captured on device ", c->device, "; launch it inside `with cuda.gpus[",
-                           c->device, "]:` (or Runtime::set_device)"));
+                           " is being captured on device ", c->device, "; launch it inside `with cuda.gpus[", c->device,
+                           "]:` (or Runtime::set_device)"));
   std::lock_guard<std::mutex> lock(c->mutex);
   CapturedKernel k;
   k.kernel = q.kernel;

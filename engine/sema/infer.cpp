@@ -60,7 +60,7 @@ std::string sanitize(const std::string& name) {
 
 // A C-ABI function is named after the Python function; characters no PTX
 // identifier may hold are escaped as numba does ("<lambda>" -> "_3clambda_3e").
-std::string c_abi_symbol(const std::string& name) {
+std::string escape_symbol(const std::string& name) {
   static const char* hex = "0123456789abcdef";
   std::string out;
   for (unsigned char ch : name) {
@@ -230,7 +230,7 @@ std::string mangle(const std::string& name, const std::vector<const ir::Type*>& 
 }
 
 std::string c_abi_symbol(const runtime::JitFunction& fn) {
-  return fn.options.abi_name.empty() ? c_abi_symbol(fn.name) : fn.options.abi_name;
+  return fn.options.abi_name.empty() ? escape_symbol(fn.name) : fn.options.abi_name;
 }
 
 std::shared_ptr<const TypedFunction> infer_kernel(const std::shared_ptr<runtime::JitFunction>& fn,

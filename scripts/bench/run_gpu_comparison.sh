@@ -17,47 +17,66 @@ export CUHOST_CACHE_DIR=$(mktemp -d)
 log=$out/bench.log
 : > "$log"
 run() { echo "== $*" | tee -a "$log"; timeout 900 "$@" 2>&1 | tee -a "$log"; }
+# BENCH_PARTS picks parts (default: all of them, in this order).
+parts=${BENCH_PARTS:-"launch kernels compile ffi ufunc random start graphs"}
+want() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 # Launch costs move by up to 30% between processes on a shared host, raw C++
 # included: cuhost's launch rows and the raw launches alternate for
 # LAUNCH_ROUNDS rounds, and compare.py takes the median of the rounds.
 nvcc -O3 -arch=sm_90 -o /tmp/raw_kernels raw/kernels.cu
-for round in $(seq "${LAUNCH_ROUNDS:-5}"); do
-  run /tmp/raw_kernels launch
-  run cuhost run bench_launch.py
-  run cuhost_bench_embed
-done
-run python3 bench_launch.py
-run cuhost run bench_kernels.py
-run python3 bench_kernels.py
-# Cold figures need an empty cache: the other scripts compile identical kernels.
-export CUHOST_CACHE_DIR=$(mktemp -d)
-BENCH_LABEL=_cold run cuhost run bench_compile.py
-BENCH_LABEL=_cached run cuhost run bench_compile.py
-run python3 bench_compile.py
-export CUHOST_CACHE_DIR=$(mktemp -d)
-BENCH_LABEL=_cold run cuhost -v run bench_ffi.py
-BENCH_LABEL=_cached run cuhost -v run bench_ffi.py
-run python3 bench_ffi.py
-run /tmp/raw_kernels kernels
-run cuhost run bench_ufunc.py
-run python3 bench_ufunc.py
-nvcc -O3 -arch=sm_90 -o /tmp/raw_ufunc raw/ufunc.cu && run /tmp/raw_ufunc
-run cuhost run bench_random.py
-run python3 bench_random.py
-nvcc -O3 -arch=sm_90 -o /tmp/raw_start raw/start.cu && run /tmp/raw_start
-# Graphs: a chain of 100 small kernels, eager and replayed, alternating with
-# the CUDA C++ version as the launch rows do; numba-cuda has no graphs (eager
-# row only); PyTorch's CUDA graphs where torch is importable.
-nvcc -O3 -arch=sm_90 -o /tmp/raw_graphs raw/graphs.cu
-for round in $(seq "${LAUNCH_ROUNDS:-5}"); do
-  run /tmp/raw_graphs
-  run cuhost run bench_graphs.py
-done
-run python3 bench_graphs.py
-if python3 -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null; then
-  run python3 bench_graphs_torch.py
-else
-  echo "== torch not importable here: no PyTorch graph rows" | tee -a "$log"
+if want launch; then
+  for round in $(seq "${LAUNCH_ROUNDS:-5}"); do
+    run /tmp/raw_kernels launch
+    run cuhost run bench_launch.py
+    run cuhost_bench_embed
+  done
+  run python3 bench_launch.py
+fi
+if want kernels; then
+  run cuhost run bench_kernels.py
+  run python3 bench_kernels.py
+  run /tmp/raw_kernels kernels
+fi
+if want compile; then
+  # Cold figures need an empty cache: the other scripts compile identical kernels.
+  export CUHOST_CACHE_DIR=$(mktemp -d)
+  BENCH_LABEL=_cold run cuhost run bench_compile.py
+  BENCH_LABEL=_cached run cuhost run bench_compile.py
+  run python3 bench_compile.py
+fi
+if want ffi; then
+  export CUHOST_CACHE_DIR=$(mktemp -d)
+  BENCH_LABEL=_cold run cuhost -v run bench_ffi.py
+  BENCH_LABEL=_cached run cuhost -v run bench_ffi.py
+  run python3 bench_ffi.py
+fi
+if want ufunc; then
+  run cuhost run bench_ufunc.py
+  run python3 bench_ufunc.py
+  nvcc -O3 -arch=sm_90 -o /tmp/raw_ufunc raw/ufunc.cu && run /tmp/raw_ufunc
+fi
+if want random; then
+  run cuhost run bench_random.py
+  run python3 bench_random.py
+fi
+if want start; then
+  nvcc -O3 -arch=sm_90 -o /tmp/raw_start raw/start.cu && run /tmp/raw_start
+fi
+if want graphs; then
+  # Graphs: a chain of 100 small kernels, eager and replayed, alternating with
+  # the CUDA C++ version as the launch rows do; numba-cuda has no graphs (eager
+  # row only); PyTorch's CUDA graphs where torch is importable.
+  nvcc -O3 -arch=sm_90 -o /tmp/raw_graphs raw/graphs.cu
+  for round in $(seq "${LAUNCH_ROUNDS:-5}"); do
+    run /tmp/raw_graphs
+    run cuhost run bench_graphs.py
+  done
+  run python3 bench_graphs.py
+  if python3 -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null; then
+    run python3 bench_graphs_torch.py
+  else
+    echo "== torch not importable here: no PyTorch graph rows" | tee -a "$log"
+  fi
 fi
 if [ -f "$repo/.peers/run_peers.sh" ]; then run bash "$repo/.peers/run_peers.sh"; fi
 echo "== comparison"

@@ -5,6 +5,7 @@
     run.py run     --impl cuhost --cuhost BIN [--backend cpu|cuda] --out DIR [--jobs N] [--timeout S] [MODULE...]
     run.py run     --impl numba-cuda [--python PY] --out DIR ...
     run.py table   --cuhost DIR [--cuhost DIR ...] --reference DIR   per-module table (Markdown)
+    run.py acceptance --cuhost DIR [--cuhost DIR ...] --reference DIR   the goal groups (acceptance.py)
     run.py ratchet --results DIR [--update]     check (or extend) the list of tests that must pass
     run.py ci      --cuhost BIN [--work DIR]     fetch, run on the CPU backend, check the ratchet
 
@@ -33,6 +34,7 @@ import zipfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+import acceptance  # noqa: E402
 import scope  # noqa: E402
 
 WHEELS = {"numba-cuda": scope.NUMBA_VERSION, "filecheck": "1.0.6"}
@@ -275,6 +277,19 @@ def table(args):
     print(text)
 
 
+def acceptance_report(args):
+    _, ref = load(args.reference)
+    ref = {m: tests for m, tests in ref.items() if scope.in_scope(m)}
+    runs = [(meta["backend"], res) for meta, res in (load(d) for d in args.cuhost)]
+    lines, met = acceptance.report(ref, runs, PASS)
+    text = "\n".join(lines)
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(text)
+    print(text)
+    return 0 if met else 1
+
+
 def ratchet(args):
     _, res = load(args.results)
     passing = {t for tests in res.values() for t, o in tests.items() if o == PASS}
@@ -331,6 +346,10 @@ def main():
     t.add_argument("--cuhost", action="append", required=True)
     t.add_argument("--reference", required=True)
     t.add_argument("--output")
+    a = sub.add_parser("acceptance")
+    a.add_argument("--cuhost", action="append", required=True)
+    a.add_argument("--reference", required=True)
+    a.add_argument("--output")
     k = sub.add_parser("ratchet")
     k.add_argument("--results", required=True)
     k.add_argument("--list", default=RATCHET)
@@ -349,6 +368,8 @@ def main():
         run(args)
     elif args.cmd == "table":
         table(args)
+    elif args.cmd == "acceptance":
+        return acceptance_report(args)
     elif args.cmd == "ratchet":
         return ratchet(args)
     elif args.cmd == "ci":

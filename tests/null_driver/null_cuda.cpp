@@ -360,8 +360,7 @@ CUresult null_dtod_async(CUdeviceptr a, CUdeviceptr b, size_t n, CUstream s) {
   return null_dtod(a, b, n);
 }
 // A peer copy names the context of each side; the pointers must live there.
-CUresult null_peer_async(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, size_t n,
-                         CUstream s) {
+CUresult null_peer_async(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, size_t n, CUstream s) {
   if (!dst_ctx || !src_ctx) return CUDA_ERROR_INVALID_CONTEXT;
   if (n && (device_of(dst) != as_context(dst_ctx)->device || device_of(src) != as_context(src_ctx)->device))
     return CUDA_ERROR_INVALID_VALUE;

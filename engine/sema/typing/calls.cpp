@@ -1,6 +1,8 @@
 // Typing of calls to other jitted functions (specialized recursively on the
 // argument types), to declared foreign functions (numba's implicit argument
 // conversions, arity and array/scalar checks) and of ffi.from_buffer.
+#include <algorithm>
+
 #include "sema/conversions.h"
 #include "sema/function_values.h"
 #include "sema/infer.h"
@@ -120,9 +122,16 @@ CallBinding bind_call(Typer& t, const ast::Call& c, const runtime::JitFunction& 
       t.fail(ErrorKind::TypingError, kw.loc, concat(fn.name, "() got multiple values for argument '", kw.name, "'"));
     out.named[k] = {kw.value.get(), -1, t.type_of_optional(kw.value.get())};
   }
-  for (size_t i = 0; i < n; ++i)
-    if (!out.named[i].expr && !params[i].default_value)
-      t.typing_error(&c, concat(fn.name, "() missing required argument '", params[i].name, "'"));
+  // The function object's defaults belong to its last positional parameters.
+  const auto& defaults = fn.captured->defaults;
+  const size_t first_default = n - std::min(n, defaults.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (out.named[i].expr || params[i].default_value) continue;
+    if (i >= first_default)  // a default that is not a constant (an array, an object...)
+      t.typing_error(&c, concat("the default value ", defaults[i - first_default].repr, " of parameter '",
+                                params[i].name, "' of '", fn.name, "' cannot be used in kernels"));
+    t.typing_error(&c, concat(fn.name, "() missing required argument '", params[i].name, "'"));
+  }
   return out;
 }
 

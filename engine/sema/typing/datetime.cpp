@@ -21,8 +21,8 @@ bool int_like(const ir::Type* t) { return t->kind == ir::TypeKind::Boolean || t-
 const ir::Type* type_datetime_binop(Typer& t, ast::BinOpKind op, const ir::Type* l, const ir::Type* r,
                                     const ast::Expr* at, std::vector<const ir::Type*>* operand_types) {
   auto bad = [&]() -> const ir::Type* {
-    t.typing_error(at, concat("unsupported operand types for '", ast::to_string(op), "': ", display(l), " and ",
-                              display(r)));
+    t.typing_error(
+        at, concat("unsupported operand types for '", ast::to_string(op), "': ", display(l), " and ", display(r)));
   };
   auto unit = [&]() -> std::string {
     auto u = ir::common_unit(l->key, r->key);

@@ -25,7 +25,8 @@ assert numpy_support.as_dtype(types.boolean) == np.dtype(bool)
 rec = numpy_support.from_dtype(np.dtype([("a", np.int32), ("b", np.float64)], align=True))
 assert str(rec) == "Record(a[type=int32;offset=0],b[type=float64;offset=8];16;True)", rec
 assert numpy_support.as_dtype(rec) == np.dtype([("a", np.int32), ("b", np.float64)], align=True)
-for bad in (np.dtype("M8[s]"),):
+assert numpy_support.from_dtype(np.dtype("M8[s]")) == types.NPDatetime("s")
+for bad in (np.dtype(object), np.dtype("V8")):
     try:
         numpy_support.from_dtype(bad)
         raise AssertionError(bad)

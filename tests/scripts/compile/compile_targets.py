@@ -11,7 +11,7 @@ ccs = nvrtc.get_supported_ccs()
 assert (9, 0) in ccs and ccs == sorted(ccs) and all(cc >= (5, 0) for cc in ccs), ccs
 assert nvrtc.find_closest_arch((9, 0)) == (9, 0)
 assert nvrtc.find_closest_arch((8, 5)) == max(cc for cc in ccs if cc <= (8, 5))
-assert nvrtc.find_closest_arch((12, 0)) == ccs[-1]
+assert nvrtc.find_closest_arch((12, 0)) == max(cc for cc in ccs if cc <= (12, 0))
 try:
     nvrtc.find_closest_arch((3, 0))
 except Exception as e:
@@ -29,7 +29,7 @@ else:
     raise AssertionError("sm_80a accepted")
 
 ptx, resty = cuda.compile_ptx(lambda x: x * 3, int32(int32), device=True, abi="c")
-assert resty == int32 and "_lambda_(" in ptx, ptx
+assert resty == int32 and "_3clambda_3e(" in ptx, ptx  # "<lambda>" escaped as numba escapes it
 
 
 def fma_like(x, y, z):

@@ -20,7 +20,7 @@ from ._missing import display_name, missing_getattr
 
 # Packages whose every submodule is unimplemented too ("core.rewrites.static_getitem").
 _PACKAGES = {
-    "core.annotations", "core.rewrites", "core.unsafe", "cpython", "datamodel", "typeconv", "memory_management",
+    "core.annotations", "core.rewrites", "core.unsafe", "cpython", "datamodel", "typeconv",
     "np.math", "np.polynomial", "np.unsafe",
 }
 
