@@ -4,6 +4,8 @@
 #include "cuda/driver.h"
 
 #include <dlfcn.h>
+
+#include <cstring>
 #include <pthread.h>
 
 #include <atomic>
@@ -29,6 +31,18 @@ std::atomic<bool> g_forked_after_init{false};
 
 using GetProcAddress = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
 
+// The CUDA version whose ABI of `name` the table's prototype (cuda.h's
+// declaration of the plain name) has. cuGetProcAddress hands out the newest
+// ABI at the version asked for; for these entry points CUDA 12.5/13.0 added
+// a new ABI (an extra context or green-context parameter) while cuda.h kept
+// declaring the old one under the plain name, so they are asked for at 12.0.
+int abi_version_of(const char* name) {
+  static const char* const kOldAbi[] = {"cuCtxGetDevice", "cuCtxSynchronize", "cuStreamGetCtx"};
+  for (const char* old : kOldAbi)
+    if (std::strcmp(name, old) == 0) return 12000;
+  return CUDA_VERSION;
+}
+
 Loaded& load() {
   static Loaded loaded;
   static std::once_flag once;
@@ -47,7 +61,7 @@ Loaded& load() {
     std::string missing;
     auto resolve = [&](const char* name, void** slot) {
       CUdriverProcAddressQueryResult found{};
-      if (get_proc(name, slot, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &found) != CUDA_SUCCESS ||
+      if (get_proc(name, slot, abi_version_of(name), CU_GET_PROC_ADDRESS_DEFAULT, &found) != CUDA_SUCCESS ||
           found != CU_GET_PROC_ADDRESS_SUCCESS || !*slot) {
         *slot = nullptr;
         if (!missing.empty()) missing += ", ";

@@ -15,6 +15,7 @@
 #include "cpu/driver_model.h"
 #include "cpu/ipc_memory.h"
 #include "cuda/context.h"
+#include "cuda/graph.h"
 #include "cuda/memory.h"
 #include "cuda/stream.h"
 #include "runtime/devices.h"
@@ -386,9 +387,19 @@ void set_on_device(std::uintptr_t dst, unsigned char value, std::size_t bytes, s
 }
 
 void synchronize_stream(std::uintptr_t stream) {
-  if (capture_in_progress()) refuse_on_captured_stream(stream, "wait for the stream", kWaitReason);
-  if (device_is_host()) return;
+  if (device_is_host()) {
+    if (capture_in_progress()) refuse_on_captured_stream(stream, "wait for the stream", kWaitReason);
+    return;
+  }
   make_context_current();
+  if (capture_in_progress()) {
+    refuse_on_captured_stream(stream, "wait for the stream", kWaitReason);
+    // Another stream: the driver's thread-local capture mode counts waiting
+    // for any stream as unsafe; it is not for this capture.
+    cuda::RelaxedCaptureMode relaxed;
+    cuda::synchronize_stream(as_stream(stream));
+    return;
+  }
   cuda::synchronize_stream(as_stream(stream));
 }
 

@@ -101,6 +101,7 @@ mkdir -p "$py"
 # ml_dtypes (bfloat16 and fp8 host arrays; scripts/setup.sh installs it from PyPI).
 ml_dtypes_dir=$(/usr/bin/python3 -c "import ml_dtypes, os; print(os.path.dirname(os.path.dirname(ml_dtypes.__file__)))")
 ( cd "$ml_dtypes_dir" && tar cf - --exclude=__pycache__ ml_dtypes ) | ( cd "$b/site" && tar xf - )
+strip --strip-unneeded "$b"/site/ml_dtypes/*.so  # PyPI's wheel ships debug info (25 MB of the 64 MiB budget)
 
 # The conformance harness (tests/conformance) runs numba-cuda's own tests on
 # the GPU machine, which cannot download: the overlay of numba-cuda's tests

@@ -157,7 +157,9 @@ std::pair<llvm::Value*, llvm::Value*> float_divmod(Lowerer& l, llvm::Value* vx, 
   auto& b = l.b();
   llvm::Type* ty = vx->getType();
   llvm::Value* zero = llvm::ConstantFP::get(ty, 0.0);
-  llvm::Value* mod = b.CreateFRem(vx, wx);
+  // fmod through the target's math library: NVPTX lowers LLVM's frem to
+  // x - trunc(x / y) * y, which is not exact; libdevice's fmod is.
+  llvm::Value* mod = l.hooks().math(l, "fmod", {vx, wx});
   llvm::Value* div = b.CreateFDiv(b.CreateFSub(vx, mod), wx);
   llvm::Value* mod_nz = b.CreateFCmpUNE(mod, zero);
   llvm::Value* signs_differ = b.CreateXor(b.CreateFCmpOLT(wx, zero), b.CreateFCmpOLT(mod, zero));

@@ -25,6 +25,7 @@ const ast::Expr* record_operand(const ast::Expr* e) {
 struct FieldRef {
   llvm::Value* address;
   const ir::RecordField* field;
+  int align;  // of the field's loads and stores
 };
 
 FieldRef field_of(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
@@ -32,7 +33,11 @@ FieldRef field_of(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
   CUHOST_CHECK(rec.t->kind == ir::TypeKind::Record && inf.shape.size() == 1) << "record field of " << rec.t->str();
   const auto& fields = ir::record_layout(rec.t).fields;
   const ir::RecordField& f = fields.at(static_cast<size_t>(inf.shape[0]));
-  return {record_field_address(l, rec.v, f), &f};
+  // A packed record (NumPy's align=False) may sit at any byte, and so may
+  // its fields: they are accessed with alignment 1, as numba does; a GPU
+  // faults on a misaligned wider access.
+  const int align = ir::record_layout(rec.t).aligned ? ir::abi_alignment(f.type) : 1;
+  return {record_field_address(l, rec.v, f), &f, align};
 }
 
 // C-order byte strides of a nested array.
@@ -54,7 +59,7 @@ llvm::Value* record_field_address(Lowerer& l, llvm::Value* record, const ir::Rec
   return l.b().CreateInBoundsGEP(l.b().getInt8Ty(), record, l.i64(f.offset), f.name);
 }
 
-Val load_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t) {
+Val load_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, int align) {
   if (t->kind == ir::TypeKind::Record) return {address, t};
   if (t->kind == ir::TypeKind::NestedArray) {
     const auto& shape = ir::nested_shape(t);
@@ -68,7 +73,8 @@ Val load_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t) {
     }
     return {agg, at};
   }
-  llvm::LoadInst* v = l.b().CreateAlignedLoad(l.memory_type(t), address, llvm::Align(ir::abi_alignment(t)));
+  llvm::LoadInst* v =
+      l.b().CreateAlignedLoad(l.memory_type(t), address, llvm::Align(align > 0 ? align : ir::abi_alignment(t)));
   return {l.from_memory(v, t), t};
 }
 
@@ -77,7 +83,7 @@ void copy_record(Lowerer& l, llvm::Value* dst, llvm::Value* src, const ir::Type*
   l.b().CreateMemCpy(dst, a, src, a, l.i64(rec->byte_size()));
 }
 
-void store_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, Val value) {
+void store_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, Val value, int align) {
   auto& b = l.b();
   if (t->kind == ir::TypeKind::Record) {
     CUHOST_CHECK(value.t == t) << "storing " << value.t->str() << " into " << t->str();
@@ -122,18 +128,18 @@ void store_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, Val
     return;
   }
   Val v = l.convert(value, t);
-  b.CreateAlignedStore(l.to_memory(v.v, t), address, llvm::Align(ir::abi_alignment(t)));
+  b.CreateAlignedStore(l.to_memory(v.v, t), address, llvm::Align(align > 0 ? align : ir::abi_alignment(t)));
 }
 
 Val lower_record_field(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
   FieldRef f = field_of(l, e, inf);
-  return l.convert(load_record_value(l, f.address, f.field->type), inf.type);
+  return l.convert(load_record_value(l, f.address, f.field->type, f.align), inf.type);
 }
 
 void store_record_field(Lowerer& l, const ast::Expr* target, Val value) {
   const sema::ExprInfo& inf = l.info(target);
   FieldRef f = field_of(l, target, inf);
-  store_record_value(l, f.address, f.field->type, value);
+  store_record_value(l, f.address, f.field->type, value, f.align);
 }
 
 void register_records(std::map<std::string, IntrinsicFn>& table) { table["record.field"] = lower_record_field; }

@@ -11,9 +11,10 @@ namespace cuhost::codegen {
 llvm::Value* record_field_address(Lowerer& l, llvm::Value* record, const ir::RecordField& f);
 // The value of type `t` stored at `address`: a scalar load, a record (the
 // address itself) or a nested array's C-ordered view.
-Val load_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t);
+Val load_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, int align = 0);
 // Stores `value` as a `t` at `address` (records and nested arrays are copied).
-void store_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, Val value);
+// `align`: of the scalar access (0: the type's ABI alignment).
+void store_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, Val value, int align = 0);
 void copy_record(Lowerer& l, llvm::Value* dst, llvm::Value* src, const ir::Type* rec);
 // A field read (r.x, r['x'], r[0]) and a field write.
 Val lower_record_field(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf);

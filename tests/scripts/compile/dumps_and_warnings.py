@@ -47,7 +47,8 @@ with warnings.catch_warnings(record=True) as caught:
         many[1, 1](np.arange(33))
 msgs = [str(w.message) for w in caught if issubclass(w.category, NumbaWarning)]
 assert any("cannot print more than 32 items" in m for m in msgs), msgs
-assert " ".join(["%lld"] * 33) in printed.getvalue(), printed.getvalue()
+if cuda.backend() == "cpu":  # on a GPU, vprintf writes to the process's stdout, past Python's sys.stdout
+    assert " ".join(["%lld"] * 33) in printed.getvalue(), printed.getvalue()
 
 
 @cuda.jit(debug=True, opt=False)

@@ -18,6 +18,7 @@ assert d.is_available and cuda.cuda_error() is None
 assert d.get_device_count() == len(cuda.gpus)
 major, minor = d.get_version()
 assert major >= 12 and drv.get_version() == (major, minor)
+cuda.current_context()  # the driver's memory queries need a current context, as on a real GPU
 free, total = d.cuMemGetInfo()
 assert 0 < free <= total
 
@@ -97,8 +98,9 @@ assert dev.uuid == cuda.gpus[0].uuid
 assert set(dev.get_device_identity()) == {"pci_domain_id", "pci_bus_id", "pci_device_id"}
 
 # A stream the driver made, used as an external stream by cuhost.
+ctx = cuda.current_context()  # current again after the pop above: the driver creates streams in it
 raw = d.cuStreamCreate(0)
-s = cuda.current_context().create_external_stream(int(raw))
+s = ctx.create_external_stream(int(raw))
 assert s.external and int(s) == int(raw) and "External CUDA stream" in repr(s)
 x = cuda.to_device(np.arange(10.0), stream=s)
 s.synchronize()

@@ -90,7 +90,10 @@ def check(name, fn, arg_lists, ctype, in_types, limit, relative=False):
 total = 0
 grid = [complex(x, y) for x, y in itertools.product(PARTS, PARTS)]
 randoms = [complex(x, y) for x, y in itertools.product(RANDOM, RANDOM)]
-for ctype, limit in ((np.complex128, 2), (np.complex64, 8)):
+# CPython's libm is nearly correctly rounded; libdevice's exp/sin/cos are
+# within 1-2 ulps (CUDA's documented accuracy), so a GPU gets twice the room.
+scale = 2 if cuda.backend() == "cuda" else 1
+for ctype, limit in ((np.complex128, 2 * scale), (np.complex64, 8 * scale)):
     for name in UNARY:
         fn = getattr(cmath, name)
         total += check(name, fn, [(z,) for z in grid + randoms], ctype, (ctype,), limit)

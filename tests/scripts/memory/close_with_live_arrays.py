@@ -24,11 +24,11 @@ d_y = cuda.to_device(y, stream=stream)
 d_out = cuda.device_array_like(d_x, stream=stream)
 axpy[40, 128, stream](d_out, 3.0, d_x, d_y)   # still queued when close() is called
 cuda.close()
-np.testing.assert_array_equal(d_out.copy_to_host(), 3.0 * x + y)
+np.testing.assert_allclose(d_out.copy_to_host(), 3.0 * x + y, rtol=1e-15, atol=1e-14)  # fma on a GPU
 np.testing.assert_array_equal(d_x.copy_to_host(), x)
 for round_ in range(3):
     axpy[40, 128, stream](d_out, float(round_), d_x, d_y)
     stream.synchronize()
-    np.testing.assert_array_equal(d_out.copy_to_host(), round_ * x + y)
+    np.testing.assert_allclose(d_out.copy_to_host(), round_ * x + y, rtol=1e-15, atol=1e-14)
     cuda.close()
 print("close with live arrays ok")

@@ -27,7 +27,13 @@ e = cuda.device_array((129, 257), np.float32)
 e.copy_to_device(d.T)
 assert np.array_equal(e.copy_to_host(), b.T)
 f = cuda.device_array_like(np.asfortranarray(b))
-f.copy_to_device(d)
+try:  # device to device needs the same layout (numba-cuda's check_array_compatibility)
+    f.copy_to_device(d)
+except ValueError as e:
+    assert "incompatible strides" in str(e), str(e)
+else:
+    raise AssertionError("C to F device copy accepted")
+f.copy_to_device(cuda.to_device(np.asfortranarray(b)))
 assert np.array_equal(f.copy_to_host(), b) and f.is_f_contiguous()
 # as_cuda_array shares device memory.
 v = cuda.as_cuda_array(d[1:])

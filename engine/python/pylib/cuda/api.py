@@ -171,9 +171,11 @@ def defer_cleanup():
 
 
 def profile_start():
-    """Starts the CUDA profiler's data collection (cuProfilerStart)."""
+    """Starts the CUDA profiler's data collection (cuProfilerStart; it needs
+    a current context, made current here as numba-cuda's require_context does)."""
     from .cudadrv.driver import profile_start as start
 
+    current_context()
     start()
 
 
@@ -181,6 +183,7 @@ def profile_stop():
     """Stops the CUDA profiler's data collection (cuProfilerStop)."""
     from .cudadrv.driver import profile_stop as stop
 
+    current_context()
     stop()
 
 
