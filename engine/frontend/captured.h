@@ -54,7 +54,8 @@ struct GlobalValue {
   std::shared_ptr<const ir::ForeignFunction> foreign;
   std::shared_ptr<const ir::ExtensionObject> extension;
   const ir::Type* type_object = nullptr;
-  std::string repr;  // Python repr, for error messages
+  std::string repr;     // Python repr, for error messages
+  std::string refusal;  // Unsupported: why the value cannot be used (empty: its type is unknown)
 };
 
 struct CapturedFunction {
