@@ -141,7 +141,8 @@ class SlotWriter {
     llvm::Value* p = b_.CreateConstInBoundsGEP1_64(b_.getInt64Ty(), base_, next_++);
     // Narrow values fill the low bytes of a zeroed slot (little-endian hosts).
     if (v->getType()->isIntegerTy() && v->getType()->getIntegerBitWidth() < 64) v = b_.CreateZExt(v, b_.getInt64Ty());
-    if (!v->getType()->isIntegerTy(64) && !v->getType()->isPointerTy()) b_.CreateAlignedStore(b_.getInt64(0), p, llvm::Align(8));
+    if (!v->getType()->isIntegerTy(64) && !v->getType()->isPointerTy())
+      b_.CreateAlignedStore(b_.getInt64(0), p, llvm::Align(8));
     b_.CreateAlignedStore(v, p, llvm::Align(8));
   }
 

@@ -13,7 +13,7 @@ namespace cuhost::cpu {
 
 struct HostCallError {
   enum class Kind { None, Raised, Index } kind = Kind::None;
-  std::string message;  // Raised: the report's text (lowering/exceptions.cpp); Index: the array's name
+  std::string message;    // Raised: the report's text (lowering/exceptions.cpp); Index: the array's name
   std::int64_t code = 0;  // Raised: the status; Index: the index
   std::int32_t dim = 0;
   std::int64_t extent = 0;

@@ -53,7 +53,6 @@ struct HostDispatcherObject {
   vectorcallfunc vectorcall;
 };
 
-
 HostDispatcherObject* as_host(PyObject* obj) { return reinterpret_cast<HostDispatcherObject*>(obj); }
 
 const std::shared_ptr<runtime::JitFunction>& function_of(HostDispatcherObject* self) {
@@ -142,7 +141,8 @@ const ir::Signature& choose_signature(HostDispatcherObject* self, const std::vec
   }
   if (candidates.empty())
     throw UserError(ErrorKind::TypeError, concat("No matching definition for argument type(s) ", type_list(actual)));
-  std::stable_sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   if (candidates.size() > 1 && candidates[0].first == candidates[1].first)
     throw UserError(ErrorKind::TypeError,
                     concat("Ambiguous overloading for ", *self->name, " (", type_list(actual), "):\n",
@@ -297,8 +297,7 @@ PyObject* host_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   PyObject* py_func = nullptr;
   PyObject* options = nullptr;
   static const char* kwlist[] = {"py_func", "options", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O!", const_cast<char**>(kwlist), &py_func, &PyDict_Type,
-                                   &options))
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O!", const_cast<char**>(kwlist), &py_func, &PyDict_Type, &options))
     return nullptr;
   if (!PyFunction_Check(py_func)) {
     PyErr_Format(PyExc_TypeError, "numba.jit needs a Python function, got %s", Py_TYPE(py_func)->tp_name);
@@ -315,7 +314,9 @@ PyObject* host_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   if (!self) return nullptr;
   self->py_func = Py_NewRef(py_func);
   self->state = new HostState();
-  self->vectorcall = host_vectorcall;
+  // A subclass that defines __call__ (the refused constructs of
+  // numba/core/dispatcher.py) is called through it.
+  self->vectorcall = type->tp_call == PyVectorcall_Call ? host_vectorcall : nullptr;
   auto* code = reinterpret_cast<PyCodeObject*>(PyFunction_GetCode(py_func));
   // *args/**kwargs and keyword-only parameters always go through _fold_arguments.
   bool plain = !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) && code->co_kwonlyargcount == 0;
@@ -404,7 +405,8 @@ const runtime::CompiledHostFunction& compiled_for(HostDispatcherObject* self, Py
   std::vector<const ir::Type*> types = types_of(spec);
   for (const auto& f : self->state->compiled)
     if (f->arg_types == types) return *f;
-  throw UserError(ErrorKind::ValueError, concat("no specialization of '", *self->name, "' for (", type_list(types), ")"));
+  throw UserError(ErrorKind::ValueError,
+                  concat("no specialization of '", *self->name, "' for (", type_list(types), ")"));
 }
 
 PyObject* host_overloads(PyObject* obj, PyObject*) {
@@ -423,48 +425,50 @@ PyObject* host_overloads(PyObject* obj, PyObject*) {
   return list;
 }
 
-PyObject* host_llvm(PyObject* obj, PyObject* spec) {
-  CUHOST_PY_GUARD_V(nullptr, {
-    const auto& f = compiled_for(as_host(obj), spec);
-    return PyUnicode_FromStringAndSize(f.llvm_ir.data(), static_cast<Py_ssize_t>(f.llvm_ir.size()));
-  })
-}
+PyObject* host_llvm(PyObject* obj, PyObject* spec){
+    CUHOST_PY_GUARD_V(nullptr,
+                      {
+                        const auto& f = compiled_for(as_host(obj), spec);
+                        return PyUnicode_FromStringAndSize(f.llvm_ir.data(), static_cast<Py_ssize_t>(f.llvm_ir.size()));
+                      })}
 
-PyObject* host_asm(PyObject* obj, PyObject* spec) {
-  CUHOST_PY_GUARD_V(nullptr, {
-    std::string text = runtime::host_assembly(compiled_for(as_host(obj), spec));
-    return PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
-  })
-}
+PyObject* host_asm(PyObject* obj, PyObject* spec){
+    CUHOST_PY_GUARD_V(nullptr,
+                      {
+                        std::string text = runtime::host_assembly(compiled_for(as_host(obj), spec));
+                        return PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
+                      })}
 
-PyObject* host_annotation(PyObject* obj, PyObject* spec) {
-  CUHOST_PY_GUARD_V(nullptr, {
-    const auto& f = compiled_for(as_host(obj), spec);
-    std::string text = describe_typed(f.name, f.typed.get(), f.arg_types);
-    return PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
-  })
-}
+PyObject* host_annotation(PyObject* obj, PyObject* spec){
+    CUHOST_PY_GUARD_V(nullptr,
+                      {
+                        const auto& f = compiled_for(as_host(obj), spec);
+                        std::string text = describe_typed(f.name, f.typed.get(), f.arg_types);
+                        return PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
+                      })}
 
-PyObject* host_typemap(PyObject* obj, PyObject* spec) {
-  CUHOST_PY_GUARD_V(nullptr, {
-    const auto& f = compiled_for(as_host(obj), spec);
-    PyObject* out = PyDict_New();
-    if (!out || !f.typed) return out;
-    for (const auto& [local, type] : f.typed->locals) {
-      if (!type) continue;
-      PyObject* s = PyUnicode_FromString(type->str().c_str());
-      if (!s || PyDict_SetItemString(out, local.c_str(), s) < 0) {
-        Py_XDECREF(s);
-        Py_DECREF(out);
-        return nullptr;
-      }
-      Py_DECREF(s);
-    }
-    return out;
-  })
-}
+PyObject* host_typemap(PyObject* obj, PyObject* spec){
+    CUHOST_PY_GUARD_V(nullptr,
+                      {
+                        const auto& f = compiled_for(as_host(obj), spec);
+                        PyObject* out = PyDict_New();
+                        if (!out || !f.typed) return out;
+                        for (const auto& [local, type] : f.typed->locals) {
+                          if (!type) continue;
+                          PyObject* s = PyUnicode_FromString(type->str().c_str());
+                          if (!s || PyDict_SetItemString(out, local.c_str(), s) < 0) {
+                            Py_XDECREF(s);
+                            Py_DECREF(out);
+                            return nullptr;
+                          }
+                          Py_DECREF(s);
+                        }
+                        return out;
+                      })}
 
-PyObject* get_py_func(PyObject* obj, void*) { return Py_NewRef(as_host(obj)->py_func); }
+PyObject* get_py_func(PyObject* obj, void*) {
+  return Py_NewRef(as_host(obj)->py_func);
+}
 PyObject* get_name(PyObject* obj, void*) { return PyUnicode_FromString(as_host(obj)->name->c_str()); }
 PyObject* forward_attr(PyObject* obj, void* attr) {
   return PyObject_GetAttrString(as_host(obj)->py_func, static_cast<const char*>(attr));
@@ -480,9 +484,7 @@ int set_can_compile(PyObject* obj, PyObject* value, void*) {
   as_host(obj)->state->can_compile = b != 0;
   return 0;
 }
-PyObject* get_eager_count(PyObject* obj, void*) {
-  return PyLong_FromSize_t(as_host(obj)->state->eager.size());
-}
+PyObject* get_eager_count(PyObject* obj, void*) { return PyLong_FromSize_t(as_host(obj)->state->eager.size()); }
 
 PyMethodDef g_methods[] = {
     {"_add_signature", host_add_signature, METH_O, "Compiles an explicit signature now; returns (args, return)."},
@@ -531,9 +533,7 @@ PyTypeObject HostDispatcherType = make_type();
 
 bool is_host_dispatcher(PyObject* obj) { return obj && PyObject_TypeCheck(obj, &HostDispatcherType); }
 
-std::shared_ptr<runtime::JitFunction> host_dispatcher_function(PyObject* obj) {
-  return function_of(as_host(obj));
-}
+std::shared_ptr<runtime::JitFunction> host_dispatcher_function(PyObject* obj) { return function_of(as_host(obj)); }
 
 std::string host_dispatcher_refusal(PyObject* obj) {
   if (!is_host_dispatcher(obj) || as_host(obj)->state->can_compile) return "";

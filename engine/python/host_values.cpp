@@ -84,8 +84,8 @@ const ir::Type* typeof_value(PyObject* v, Py_ssize_t index, const char* function
     return nullptr;
   }
   PyObject* cls = reinterpret_cast<PyObject*>(Py_TYPE(v));
-  PyErr_Format(exception_class(ErrorKind::TypingError),
-               "cannot determine Numba type of %R (argument %zd of '%s')", cls, index, function);
+  PyErr_Format(exception_class(ErrorKind::TypingError), "cannot determine Numba type of %R (argument %zd of '%s')", cls,
+               index, function);
   return nullptr;
 }
 
@@ -226,8 +226,7 @@ const ir::Type* host_typeof(PyObject* value, ArgInfo* info, Py_ssize_t index, co
   return typeof_value(value, index, function, info);
 }
 
-bool pack_host_value(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& slot,
-                     const char* function) {
+bool pack_host_value(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& slot, const char* function) {
   using K = ir::TypeKind;
   switch (t->kind) {
     case K::NoneType: return v == Py_None || pack_error(v, t, function);
@@ -257,8 +256,8 @@ bool pack_host_value(PyObject* v, const ir::Type* t, const ArgInfo* info, std::u
       } else if (t->bits == 16 && !ir::is_storage_float(t)) {
         bits = ir::is_bfloat16(t) ? support::double_to_bfloat16_bits(d) : support::double_to_half_bits(d);
       } else {
-        PyErr_Format(PyExc_NotImplementedError, "%s arguments cannot be passed to '%s' from the host",
-                     t->str().c_str(), function);
+        PyErr_Format(PyExc_NotImplementedError, "%s arguments cannot be passed to '%s' from the host", t->str().c_str(),
+                     function);
         return false;
       }
       *slot++ = bits;
@@ -301,8 +300,7 @@ bool pack_host_value(PyObject* v, const ir::Type* t, const ArgInfo* info, std::u
       if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != static_cast<Py_ssize_t>(t->elements.size()))
         return pack_error(v, t, function);
       for (size_t i = 0; i < t->elements.size(); ++i)
-        if (!pack_host_value(PyTuple_GET_ITEM(v, static_cast<Py_ssize_t>(i)), t->elements[i], nullptr, slot,
-                             function))
+        if (!pack_host_value(PyTuple_GET_ITEM(v, static_cast<Py_ssize_t>(i)), t->elements[i], nullptr, slot, function))
           return false;
       return true;
     }

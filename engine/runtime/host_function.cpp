@@ -79,8 +79,9 @@ void refuse_cuda_features(const sema::TypedFunction& root) {
     }
     if (first)
       throw UserError(ErrorKind::TypingError,
-                      concat(key, " is part of the CUDA kernel API: a function called on the host (numba.njit) "
-                                  "cannot use it; call the function from a kernel instead"),
+                      concat(key,
+                             " is part of the CUDA kernel API: a function called on the host (numba.njit) "
+                             "cannot use it; call the function from a kernel instead"),
                       tf->captured->where(first->loc), tf->captured->name);
     for (const auto& callee : tf->callees) todo.push_back(callee.get());
   }
@@ -90,12 +91,12 @@ void refuse_boundary_types(const JitFunction& fn, const std::vector<const ir::Ty
   for (size_t i = 0; i < args.size(); ++i)
     if (codegen::host_slot_count(args[i]) < 0)
       throw UserError(ErrorKind::NotImplementedError,
-                      concat("argument ", i, " of '", fn.name, "' cannot be passed from the host: ",
-                             codegen::host_boundary_refusal(args[i])));
+                      concat("argument ", i, " of '", fn.name,
+                             "' cannot be passed from the host: ", codegen::host_boundary_refusal(args[i])));
   if (codegen::host_slot_count(ret) < 0)
-    throw UserError(ErrorKind::NotImplementedError, concat("the result of '", fn.name,
-                                                           "' cannot be returned to the host: ",
-                                                           codegen::host_boundary_refusal(ret)));
+    throw UserError(
+        ErrorKind::NotImplementedError,
+        concat("the result of '", fn.name, "' cannot be returned to the host: ", codegen::host_boundary_refusal(ret)));
 }
 
 std::shared_ptr<const CompiledHostFunction> build(const std::shared_ptr<JitFunction>& fn,

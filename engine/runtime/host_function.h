@@ -26,8 +26,7 @@ struct HostCallOptions {
   bool bounds_check = false;       // boundscheck=True
   bool python_error_model = true;  // error_model='python' (numba's njit default) or 'numpy'
   bool operator<(const HostCallOptions& o) const {
-    return bounds_check != o.bounds_check ? bounds_check < o.bounds_check
-                                          : python_error_model < o.python_error_model;
+    return bounds_check != o.bounds_check ? bounds_check < o.bounds_check : python_error_model < o.python_error_model;
   }
 };
 

@@ -4,6 +4,7 @@
 # njit functions and recursion, checked against the Python functions on
 # random data.
 # stdout: njit calls ok
+import enum
 import math
 
 import numpy as np
@@ -110,6 +111,55 @@ assert njit(nothing)(a) is None and a[0] == 1
 kw = njit(keywords)
 assert kw(2) == keywords(2) and kw(2, c=1.0) == keywords(2, c=1.0) and kw(b=4, a=1) == keywords(b=4, a=1)
 
+
+# Records are passed by reference and returned as NumPy records; IntEnum
+# members are integers; None and optional results.
+rec_t = np.dtype([("a", np.int32), ("b", np.float64)], align=True)
+recs = np.zeros(4, dtype=rec_t)
+
+
+@njit
+def set_rec(r, k):
+    r.a = k
+    r.b = k * 0.5
+
+
+set_rec(recs[1], 7)
+assert recs[1]["a"] == 7 and recs[1]["b"] == 3.5 and recs[0]["a"] == 0
+got = njit(lambda arr, i: arr[i])(recs, 1)
+assert got["a"] == 7 and got["b"] == 3.5
+
+
+class Shape(enum.IntEnum):
+    circle = 1
+    square = 2
+
+
+@njit
+def area(kind, x):
+    if kind == Shape.circle:
+        return 3.0 * x * x
+    return x * x
+
+
+assert area(Shape.square, 2.0) == 4.0 and area(Shape.circle, 2.0) == 12.0
+
+
+@njit
+def positive(x):
+    if x > 0:
+        return x
+    return None
+
+
+assert positive(3) == 3 and positive(-1) is None
+assert njit(lambda x: x)(None) is None
+for value in (np.uint64(2**64 - 1), np.int8(-3), True, np.float16(1.5), np.complex64(1 + 2j)):
+    back = njit(lambda x: x)(value)
+    assert back == value, (back, value)
+
+fm = njit(fastmath=True, cache=True, error_model="numpy", boundscheck=False)(total)
+assert math.isclose(fm(v), total(v), rel_tol=1e-9)
 
 # Calls between njit functions and recursion.
 @njit

@@ -89,6 +89,16 @@ expect(Exception, runtime_args, 1, match="compile-time constants")
 # Values that cannot cross the boundary, and constructs cuhost cannot compile.
 expect(NotImplementedError, njit(lambda s: s), "text", match="is a str")
 expect(NotImplementedError, njit(parallel=True)(lambda x: x), 1, match="parallel=True")
+expect(NotImplementedError, __import__("numba").jit(forceobj=True)(lambda x: x), 1, match="forceobj=True (object mode)")
+
+
+@njit
+def gen(n):
+    for i in range(n):
+        yield i
+
+
+expect(NotImplementedError, gen, 3, match="a generator (yield)")
 darr = cuda.to_device(np.arange(4))
 expect(TypeError, njit(lambda a: a[0]), darr, match="device array")
 

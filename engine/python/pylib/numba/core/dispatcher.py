@@ -29,8 +29,13 @@ _REFUSED_OPTIONS = {"parallel": "parallel=True (numba's parallel accelerator)",
                     "nopython": "nopython=False (object mode)"}
 
 
-def _refusal(options):
+def _refusal(options, py_func=None):
     """The construct numba.jit was asked for that cuhost cannot compile, or None."""
+    code = getattr(py_func, "__code__", None)
+    if code is not None and code.co_flags & (_inspect.CO_GENERATOR | _inspect.CO_ASYNC_GENERATOR):
+        return "a generator (yield)"
+    if code is not None and code.co_flags & _inspect.CO_COROUTINE:
+        return "a coroutine (async def)"
     for name, construct in _REFUSED_OPTIONS.items():
         if name not in options:
             continue
@@ -78,7 +83,7 @@ class Dispatcher(_cuhost.HostDispatcher):
 
     def __init__(self, py_func, options=None):
         self.targetoptions = dict(options or {})
-        self._refused = _refusal(self.targetoptions)
+        self._refused = _refusal(self.targetoptions, py_func)
 
     # --- the host call's helpers (host_dispatcher.cpp) ----------------------
 
@@ -106,8 +111,8 @@ class Dispatcher(_cuhost.HostDispatcher):
 
     def _check_supported(self):
         if self._refused:
-            raise NotImplementedError("%s uses %s, which cuhost's numba.jit does not compile (only nopython "
-                                      "mode)" % (self.__qualname__, self._refused))
+            raise NotImplementedError("%s uses %s, which cuhost's numba.jit does not compile (it compiles "
+                                      "nopython-mode functions only)" % (self.__qualname__, self._refused))
 
     # --- numba's dispatcher API ---------------------------------------------
 
@@ -218,7 +223,7 @@ def _rebuild(uuid, py_func, options, sigs, can_compile):
     hit = Dispatcher._memo.get(uuid)
     if hit is not None:
         return hit
-    d = (Dispatcher if _refusal(options) is None else _RefusedDispatcher)(py_func, options)
+    d = (Dispatcher if _refusal(options, py_func) is None else _RefusedDispatcher)(py_func, options)
     d.__dict__["_uuid_value"] = uuid
     Dispatcher._memo[uuid] = d
     for args, _ in sigs:
@@ -240,7 +245,7 @@ def make_dispatcher(py_func, sigs=None, options=None):
     if options.get("target") not in (None, "cpu"):
         raise NotImplementedError("numba.jit(target=%r) is not supported by cuhost (use cuda.jit for the GPU)"
                                   % (options["target"],))
-    d = (Dispatcher if _refusal(options) is None else _RefusedDispatcher)(py_func, options)
+    d = (Dispatcher if _refusal(options, py_func) is None else _RefusedDispatcher)(py_func, options)
     if sigs:
         d._check_supported()
         for sig in sigs:
