@@ -3,6 +3,7 @@
 # model checks division by zero (the NumPy model does not), boundscheck=True
 # checks indices, and what cannot be typed or passed is refused with
 # numba's classes and clear messages.
+# stdout: outer -3
 # stdout: njit errors ok
 import numpy as np
 from numba import cuda, njit
@@ -36,6 +37,26 @@ assert checked(5) == 6
 expect(ValueError, checked, -1, match="negative input")
 e = expect(MyError, checked, 1000)
 assert e.args[0] == "too large", e.args
+
+
+# A raise in a callee comes back through its caller; assert statements too.
+@njit
+def outer(x):
+    print("outer", x)
+    return checked(x) * 2
+
+
+assert outer(1) == 4
+expect(ValueError, outer, -3, match="negative input")
+
+
+@njit
+def assert_positive(x):
+    assert x > 0, "must be positive"
+    return x
+
+
+expect(AssertionError, assert_positive, -1, match="must be positive")
 
 
 @njit
