@@ -17,6 +17,7 @@
 
 #include "codegen/cpu_fission.h"
 #include "codegen/debug_info.h"
+#include "codegen/host_entry.h"
 #include "codegen/inline_marked.h"
 #include "codegen/lowering/lowerer.h"
 #include "codegen/nvptx_backend.h"
@@ -326,6 +327,8 @@ LoweredModule lower_module(const ModuleRequest& r) {
   state.options.fastmath = r.fastmath;
   state.options.fastmath_flags = r.fastmath_flags;
   state.options.kernel_name = tf.captured->name;
+  state.options.report_raises = r.host_entry;
+  state.options.python_error_model = r.host_entry && r.python_error_model;
   // Line tables only matter to the GPU tools (the CPU backend ignores
   // lineinfo alone); debug=True describes variables on both targets.
   std::unique_ptr<DebugInfo> debug_info;
@@ -337,6 +340,8 @@ LoweredModule lower_module(const ModuleRequest& r) {
 
   if (r.exported_device) {
     emit_exported_device(out, state, r);
+  } else if (r.host_entry) {
+    emit_host_entry(out, state, r);
   } else {
     std::vector<Slot> slots;
     const ast::FunctionDef& def = *tf.captured->def;

@@ -39,6 +39,11 @@ struct ModuleRequest {
   bool exported_device = false;
   ir::Abi abi = ir::Abi::Numba;
   std::string abi_name;
+  // A function called from the host (CPU target only): the entry of
+  // codegen/host_entry.h, with every raise reported (numba's CPU target) and
+  // zero divisors checked under numba's Python error model.
+  bool host_entry = false;
+  bool python_error_model = false;
 };
 
 struct LoweredModule {

@@ -1,14 +1,17 @@
 // The extern "C" runtime functions of cpu_abi.h that JIT-ed kernels call.
 // They forward to the worker's BlockState (ctx->block) and never throw: an
-// error is recorded in the launch state and the call returns.
+// error is recorded in the launch state (or, in a call from the host, in the
+// calling thread's sink, host_call_errors.h) and the call returns.
 #include "cpu/block_state.h"
 #include "cpu/cpu_abi.h"
+#include "cpu/host_call_errors.h"
 #include "support/kernel_errors.h"
 
 using cuhost::ErrorKind;
 using cuhost::index_error_text;
 using cuhost::kernel_error_text;
 using cuhost::cpu::BlockState;
+using cuhost::cpu::HostCallError;
 using cuhost::cpu::WarpOp;
 
 namespace {
@@ -73,6 +76,15 @@ std::uint32_t cuhost_cpu_activemask(CuhostThreadCtx* ctx, std::int32_t site) {
 
 void cuhost_cpu_index_error(CuhostThreadCtx* ctx, const char* kernel, const char* array, std::int64_t index,
                             std::int32_t dim, std::int64_t extent) {
+  if (HostCallError* sink = cuhost::cpu::host_call_sink()) {  // a host call: no launch to fail
+    if (sink->kind != HostCallError::Kind::None) return;
+    try {
+      *sink = HostCallError{HostCallError::Kind::Index, array ? array : "?", index, dim, extent};
+    } catch (...) {
+      sink->kind = HostCallError::Kind::Index;
+    }
+    return;
+  }
   BlockState& b = block_of(ctx);
   if (b.launch().failed()) return;
   try {
@@ -85,6 +97,15 @@ void cuhost_cpu_index_error(CuhostThreadCtx* ctx, const char* kernel, const char
 }
 
 void cuhost_cpu_kernel_error(CuhostThreadCtx* ctx, const char* kernel, const char* message, std::int64_t code) {
+  if (HostCallError* sink = cuhost::cpu::host_call_sink()) {
+    if (sink->kind != HostCallError::Kind::None) return;
+    try {
+      *sink = HostCallError{HostCallError::Kind::Raised, message ? message : "", code, 0, 0};
+    } catch (...) {
+      sink->kind = HostCallError::Kind::Raised;
+    }
+    return;
+  }
   BlockState& b = block_of(ctx);
   if (b.launch().failed()) return;
   try {

@@ -23,9 +23,14 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc);
 GlobalValue freeze_global(PyObject* value);
 
 // Hook for the python/ layer: returns the JitFunction behind a dispatcher
-// object (capturing it if needed), or nullptr if `obj` is not a dispatcher.
-// Implemented in python/ (dispatcher.cpp).
+// object (capturing it if needed; a numba.njit function's device
+// function), or nullptr if `obj` is not a dispatcher. Implemented in
+// python/ (hooks.cpp).
 std::shared_ptr<runtime::JitFunction> jit_function_of(PyObject* obj);
+
+// Hook for the python/ layer: why a jitted object cannot be called from a
+// kernel (a numba.njit function whose compilation is disabled), or "".
+std::string jit_function_refusal(PyObject* obj);
 
 // Hook for the python/ layer: returns the ForeignFunction behind a
 // cuda.declare_device result, or nullptr. Implemented in python/.

@@ -57,6 +57,7 @@ struct GlobalValue {
   const ir::Type* type_object = nullptr;
   std::string repr;                // Python repr, for error messages
   std::vector<GlobalValue> items;  // Tuple: each element (Constant, Array or Tuple)
+  std::string refusal;             // Unsupported: why the value cannot be used (empty: its type is unknown)
 };
 
 struct CapturedFunction {

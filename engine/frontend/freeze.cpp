@@ -393,6 +393,11 @@ GlobalValue freeze_global(PyObject* value) {
     }
     if (PyErr_Occurred()) PyErr_Clear();
   }
+  if (std::string refusal = jit_function_refusal(value); !refusal.empty()) {
+    g.kind = GlobalValue::Kind::Unsupported;
+    g.refusal = std::move(refusal);
+    return g;
+  }
   if (auto fn = jit_function_of(value)) {
     g.kind = GlobalValue::Kind::JitFunction;
     g.function = std::move(fn);

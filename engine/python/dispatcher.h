@@ -20,6 +20,10 @@
 #include "runtime/kernel_launch.h"
 #include "runtime/jit_function.h"
 
+namespace cuhost::sema {
+struct TypedFunction;
+}
+
 namespace cuhost::python {
 
 constexpr int kMaxLaunchArgs = 32;
@@ -108,6 +112,11 @@ PyMethodDef* dispatcher_inspect_methods();
 
 // The text form of argument types: "(float32, int64)".
 std::string types_str(const std::vector<const ir::Type*>& types);
+
+// inspect_types()' text for one typed specialization (its signature when
+// `typed` is null): the annotated source, the locals and the return type.
+std::string describe_typed(const std::string& name, const sema::TypedFunction* typed,
+                           const std::vector<const ir::Type*>& arg_types);
 
 // Parses one signature given as a string or a cuda.types object (anything
 // with `_cuhost_type`, or a tuple of such objects). Throws UserError;

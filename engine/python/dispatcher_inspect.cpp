@@ -128,11 +128,14 @@ PyObject* dispatcher_compiled_signatures(PyObject* obj, PyObject*) {
   return list;
 }
 
-std::string describe_types(const runtime::CompiledKernel& k) {
+}  // namespace
+
+std::string describe_typed(const std::string& name, const sema::TypedFunction* typed,
+                           const std::vector<const ir::Type*>& arg_types) {
   std::string out;
-  if (!k.typed) return k.name + " " + types_str(k.arg_types) + "\n";
-  const sema::TypedFunction& t = *k.typed;
-  out += concat(k.name, " ", t.signature(), "\n");
+  if (!typed) return name + " " + types_str(arg_types) + "\n";
+  const sema::TypedFunction& t = *typed;
+  out += concat(name, " ", t.signature(), "\n");
   out += std::string(80, '-') + "\n";
   if (t.captured) {
     out += concat("# File: ", t.captured->filename, "\n");
@@ -150,6 +153,12 @@ std::string describe_types(const runtime::CompiledKernel& k) {
   for (const auto& [name, type] : t.locals) out += concat("#   ", name, " = ", type ? type->str() : "?", "\n");
   out += concat("# return type: ", t.return_type ? t.return_type->str() : "none", "\n");
   return out + std::string(80, '=') + "\n";
+}
+
+namespace {
+
+std::string describe_types(const runtime::CompiledKernel& k) {
+  return describe_typed(k.name, k.typed.get(), k.arg_types);
 }
 
 PyObject* dispatcher_inspect_types(PyObject* obj, PyObject* args, PyObject* kwargs) {

@@ -1,19 +1,23 @@
 // The frontend's hooks into the python/ layer (declared in
 // frontend/capture.h): capture asks them what a global that is a @cuda.jit
-// object or a cuda.declare_device result stands for.
+// object, a numba.njit function or a cuda.declare_device result stands for.
 #include "frontend/capture.h"
 #include "python/device_array.h"
 #include "python/dispatcher.h"
 #include "python/extension_api.h"
 #include "python/launch_config.h"
+#include "python/host_dispatcher.h"
 #include "python/record_dtype.h"
 
 namespace cuhost::frontend {
 
 std::shared_ptr<runtime::JitFunction> jit_function_of(PyObject* obj) {
+  if (obj && python::is_host_dispatcher(obj)) return python::host_dispatcher_function(obj);
   if (!obj || !python::is_dispatcher(obj)) return nullptr;
   return python::ensure_captured(reinterpret_cast<python::DispatcherObject*>(obj));
 }
+
+std::string jit_function_refusal(PyObject* obj) { return python::host_dispatcher_refusal(obj); }
 
 std::shared_ptr<const ir::ForeignFunction> foreign_function_of(PyObject* obj) {
   if (!obj) return nullptr;
@@ -42,7 +46,7 @@ int add_dispatcher(PyObject* module) {
   if (add_dispatcher_type(module) < 0 || add_typeof(module) < 0 || add_call_key(module) < 0 || add_launch(module) < 0 ||
       add_compile_api(module) < 0 || add_declare_device(module) < 0 || add_exec_sources(module) < 0 ||
       add_record_dtype(module) < 0 || add_device_record(module) < 0 || add_extension_api(module) < 0 ||
-      add_launch_config(module) < 0)
+      add_launch_config(module) < 0 || add_host_dispatcher(module) < 0)
     return -1;
   return 0;
 }

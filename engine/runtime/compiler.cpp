@@ -139,9 +139,8 @@ NvptxOutput finish_nvptx(codegen::LoweredModule& lowered, const codegen::ModuleR
   return out;
 }
 
-// What the CPU backend compiles for the host: the declared foreign functions,
-// plus the link items of @cuda.jit(link=...) on the kernel and its device
-// functions (no declaration owns those), each item once.
+}  // namespace
+
 std::vector<std::shared_ptr<const ir::ForeignFunction>> host_link_sources(const codegen::LoweredModule& lowered,
                                                                           const std::string& kernel_name) {
   auto key = [](const ir::LinkItem& item) {
@@ -158,6 +157,8 @@ std::vector<std::shared_ptr<const ir::ForeignFunction>> host_link_sources(const 
   if (!extra->link.empty()) out.push_back(extra);
   return out;
 }
+
+namespace {
 
 std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>& fn,
                                              const std::vector<const ir::Type*>& arg_types,

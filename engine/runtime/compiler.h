@@ -16,6 +16,9 @@
 namespace cuhost::sema {
 struct TypedFunction;
 }
+namespace cuhost::codegen {
+struct LoweredModule;
+}
 
 namespace cuhost::runtime {
 
@@ -80,6 +83,12 @@ struct CompiledText {
 std::shared_ptr<const CompiledKernel> compile_device_function(const std::shared_ptr<JitFunction>& fn,
                                                               const std::vector<const ir::Type*>& arg_types,
                                                               const TargetOptions& target);
+
+// What the CPU backend compiles for the host: the declared foreign functions,
+// plus the link items of @cuda.jit(link=...) on the function and its device
+// callees (no declaration owns those), each item once.
+std::vector<std::shared_ptr<const ir::ForeignFunction>> host_link_sources(const codegen::LoweredModule& lowered,
+                                                                          const std::string& function_name);
 
 CompiledText compile_text(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
                           bool device, const TargetOptions& target, const std::string& output);

@@ -685,7 +685,8 @@ const ir::Type* Typer::type_global(const frontend::GlobalValue& g, const ast::Ex
     case K::Unsupported: break;
   }
   fail(ErrorKind::TypingError, e.loc,
-       concat("Untyped global name '", shown, "': cannot determine the type of ", g.repr));
+       concat("Untyped global name '", shown,
+              "': ", g.refusal.empty() ? "cannot determine the type of " + g.repr : g.refusal));
 }
 
 const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {

@@ -111,7 +111,7 @@ llvm::Value* float_int_power(Lowerer& l, llvm::Value* base, llvm::Value* exp) {
 
 // Reports integer division by zero in debug mode and ends the thread.
 void check_divisor(Lowerer& l, llvm::Value* divisor) {
-  if (!l.options().debug) return;
+  if (!l.options().checks_divisors()) return;
   auto& b = l.b();
   llvm::Value* is_zero = b.CreateICmpEQ(divisor, llvm::ConstantInt::get(divisor->getType(), 0));
   l.fail_if(is_zero, [&] { report_exception(l, "builtins.ZeroDivisionError", "integer division or modulo by zero"); });
@@ -215,7 +215,7 @@ Val binary_op(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* resul
       if (is_float) {
         // numba's Python error model (debug=True) raises on a zero divisor;
         // fastmath division is never checked.
-        if (l.options().debug && !l.options().fastmath) {
+        if (l.options().checks_divisors() && !l.options().fastmath) {
           l.fail_if(b.CreateFCmpOEQ(y, llvm::ConstantFP::get(y->getType(), 0.0)),
                     [&] { report_exception(l, "builtins.ZeroDivisionError", "division by zero", loc.line); });
         }
@@ -246,7 +246,7 @@ Val binary_op(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* resul
         }
       } else {
         Val xi = l.convert(a, ir::int64()), yi = l.convert(c, ir::int64());
-        if (l.options().debug) {  // numba's python error model raises here
+        if (l.options().checks_divisors()) {  // numba's python error model raises here
           l.fail_if(b.CreateAnd(b.CreateICmpEQ(xi.v, l.i64(0)), b.CreateICmpSLT(yi.v, l.i64(0))), [&] {
             report_exception(l, "builtins.ZeroDivisionError", "0 cannot be raised to a negative power", loc.line);
           });

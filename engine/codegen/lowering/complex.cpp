@@ -165,7 +165,7 @@ Parts pow_complex(Lowerer& l, Parts a, Parts e) {
 // debug=True: a zero divisor reports ZeroDivisionError and ends the thread,
 // like numba's debug kernels (without debug the quotient is NaN).
 void check_divisor(Lowerer& l, Parts d, int line) {
-  if (!l.options().debug) return;
+  if (!l.options().checks_divisors()) return;
   auto& b = l.b();
   llvm::Value* zero = fconst(d.re->getType(), 0.0);
   llvm::Value* is_zero = b.CreateAnd(b.CreateFCmpOEQ(d.re, zero), b.CreateFCmpOEQ(d.im, zero));

@@ -53,6 +53,15 @@ struct LoweringOptions {
   bool fastmath = false;
   unsigned fastmath_flags = 0;  // runtime::FastMathFlag bits when fastmath is a set of flags
   std::string kernel_name;      // for error reports
+  // Functions called on the host (numba.njit, codegen/host_entry.h): every
+  // raise (and a tuple index out of range) is reported, as numba's CPU
+  // target raises it, and with numba's Python error model zero divisors are
+  // checked too.
+  bool report_raises = false;
+  bool python_error_model = false;
+  // What debug=True turns on in kernels and the host's error models ask for.
+  bool reports_raises() const { return debug || report_raises; }
+  bool checks_divisors() const { return debug || python_error_model; }
 };
 
 // State shared by every function of one module.

@@ -51,7 +51,7 @@ InternalCall call_internal(llvm::IRBuilder<>& b, llvm::Function* callee, const s
 }
 
 void Lowerer::raise_error(llvm::Value* code, const std::string& message) {
-  if (!message.empty() && options().debug)
+  if (!message.empty() && options().reports_raises())
     hooks().kernel_error(*this, message, builder_.CreateSExt(code, builder_.getInt64Ty()));
   if (is_kernel_body_) {
     builder_.CreateRetVoid();

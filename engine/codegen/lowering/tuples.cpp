@@ -58,9 +58,10 @@ Val tuple_item(Lowerer& l, Val tup, llvm::Value* index, bool may_be_negative) {
   CUHOST_CHECK(n > 0) << "indexing an empty tuple";
   llvm::Value* i = index;
   if (may_be_negative) i = b.CreateSelect(b.CreateICmpSLT(i, l.i64(0)), b.CreateAdd(i, l.i64(n)), i);
-  // numba checks tuple indices with debug=True only, raising IndexError on
-  // the host (lowering/exceptions.cpp); an unchecked index selects item 0.
-  if (l.options().debug) {
+  // numba-cuda checks tuple indices with debug=True only (numba's CPU target
+  // always: functions called on the host), raising IndexError on the host
+  // (lowering/exceptions.cpp); an unchecked index selects item 0.
+  if (l.options().reports_raises()) {
     l.fail_if(b.CreateICmpUGE(i, l.i64(n)), [&] {
       l.hooks().kernel_error(l, raise_message(l, "builtins.IndexError", "tuple index out of range"), i);
     });

@@ -32,17 +32,17 @@ raises(lambda: list(open_cudalib), MSG)
 raises(lambda: isinstance(3, Program), "cuda.core.Program is not implemented in cuhost yet (part of NVIDIA "
                                        "cuda-python's cuda.core that cuhost does not provide)")
 raises(lambda: box(object), "numba.cuda.extending.box is not implemented in cuhost yet")
-raises(lambda: numba.jit(lambda x: x), "numba.jit is not implemented in cuhost yet (cuhost has no base numba CPU "
-                                       "compiler)")
+raises(lambda: numba.cfunc("int64(int64)"), "numba.cfunc is not implemented in cuhost yet (cuhost compiles "
+                                            "numba.jit in nopython mode only)")
 
 
-@numba.njit
-def host_only(x):
-    return x
+def doubled(x):
+    return 2 * x
 
 
-raises(lambda: host_only(1), "host_only is a numba.njit function: cuhost has no base numba CPU compiler, so it runs "
-                             "only inside kernels")
+raises(lambda: numba.jit(parallel=True)(doubled)(1), "doubled uses parallel=True (numba's parallel accelerator), "
+                                                     "which cuhost's numba.jit does not compile (it compiles "
+                                                     "nopython-mode functions only)")
 assert cuda.float4 is cuda.float32x4 and cuda.int2 is cuda.int32x2  # numba-cuda's C aliases
 
 # Probes by Python machinery see plain attribute errors, not NotImplementedError.

@@ -5,10 +5,11 @@ Inside the cuhost host, `from numba import cuda` always means cuhost's own
 first on sys.path. This package provides what numba-cuda code imports from
 numba itself: `numba.cuda`, `numba.types` and the scalar type names,
 `numba.core.errors` / `numba.errors`, `numba.extending`, `typeof`,
-`vectorize` / `guvectorize` (numba-cuda's CUDA ufuncs) and `njit`, whose
-functions kernels may call. These are the numba-cuda objects: the paths are
-aliases (cuda/_aliases.py). There is no base numba CPU compiler in cuhost:
-its entry points (and calling an njit function on the host) raise
+`vectorize` / `guvectorize` (numba-cuda's CUDA ufuncs), and `njit` / `jit`
+(numba/core/dispatcher.py), whose functions run on the host through
+cuhost's own CPU compiler and are callable from kernels. These are the
+numba-cuda objects: the paths are aliases (cuda/_aliases.py). numba's other
+CPU-compiler entry points (cfunc, objmode, prange...) raise
 NotImplementedError when used. numba.cuda.HAS_NUMBA is True, as for
 numba-cuda beside numba: code that checks it uses these names.
 """
@@ -26,39 +27,54 @@ from cuda.misc.special import literal_unroll  # noqa: F401
 
 __version__ = "0.0.0+cuhost" + _cuda.__version__
 
-_missing(globals(), "jit generated_jit cfunc objmode prange literally stencil gdb",
-         " (cuhost has no base numba CPU compiler)", prefix="numba")
+_missing(globals(), "generated_jit cfunc objmode prange literally stencil gdb",
+         " (cuhost compiles numba.jit in nopython mode only)", prefix="numba")
 
 
-class _DeviceOnlyFunction:
-    """What numba.njit makes inside cuhost: kernels may call it (it is compiled
-    as a device function, as numba-cuda compiles @njit functions kernels
-    call); calling it on the host raises, as there is no CPU compiler."""
+def _is_signature(obj):
+    return isinstance(obj, (str, tuple, list)) or hasattr(obj, "_cuhost_type")
 
-    def __init__(self, py_func):
-        import functools
 
-        self.py_func = py_func
-        functools.update_wrapper(self, py_func)
+def jit(signature_or_function=None, locals=None, cache=False, pipeline_class=None, boundscheck=None, **options):
+    """numba.jit in nopython mode (numba's default): the function is compiled
+    for the CPU by cuhost's own compiler when called on the host (lazily per
+    argument types, or eagerly for the given signatures) and as a device
+    function when a kernel calls it. Object mode, parallel=True and other
+    targets raise NotImplementedError."""
+    from .core.dispatcher import make_dispatcher
 
-    def __call__(self, *args, **kwargs):
-        raise NotImplementedError("%s is a numba.njit function: cuhost has no base numba CPU compiler, "
-                                  "so it runs only inside kernels"
-                                  % (getattr(self.py_func, "__qualname__", repr(self.py_func)),))
+    if locals:
+        options["locals"] = locals
+    if cache:
+        options["cache"] = cache
+    if boundscheck is not None:
+        options["boundscheck"] = boundscheck
+    if pipeline_class is not None:
+        options["pipeline_class"] = pipeline_class
+    if signature_or_function is None or _is_signature(signature_or_function):
+        sigs = signature_or_function
+        if sigs is not None and not isinstance(sigs, list):
+            sigs = [sigs]
 
-    def __repr__(self):
-        return "<numba.njit function %s>" % (self.py_func.__qualname__,)
+        def wrap(fn):
+            return make_dispatcher(fn, sigs, options)
+
+        return wrap
+    if not callable(signature_or_function):
+        raise TypeError("The decorated object is not a function (got type %s)." % (type(signature_or_function),))
+    return make_dispatcher(signature_or_function, None, options)
 
 
 def njit(*args, **kws):
-    """numba.njit: the function becomes callable from kernels (not on the host)."""
-    from cuda._ext import registry, resolve
+    """numba.njit: numba.jit in nopython mode."""
+    if "nopython" in kws and not kws["nopython"]:
+        import warnings
 
-    def wrap(fn):
-        obj = _DeviceOnlyFunction(fn)
-        registry.add_callable(obj, resolve.JitableCandidate(fn))
-        return obj
+        warnings.warn("nopython is set for njit and is ignored", RuntimeWarning)
+    kws.pop("nopython", None)
+    if "forceobj" in kws:
+        import warnings
 
-    if len(args) == 1 and callable(args[0]) and not kws:
-        return wrap(args[0])
-    return wrap
+        warnings.warn("forceobj is set for njit and is ignored", RuntimeWarning)
+        del kws["forceobj"]
+    return jit(*args, **kws)

@@ -1,0 +1,548 @@
+// The `_cuhost.HostDispatcher` type behind numba.njit (host_dispatcher.h).
+// A call types its arguments (numba's typeof for the CPU target), finds the
+// plan of that fingerprint (compiled once: lazily for the argument types,
+// or, with explicit signatures, the signature the arguments convert to most
+// cheaply), packs the arguments into slots on the stack, calls the compiled
+// entry and boxes the result; a repeated call allocates nothing but its
+// result. numba/core/dispatcher.py adds the Python-level API.
+#include "python/host_dispatcher.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "cpu/host_call_errors.h"
+#include "cpu/print_output.h"
+#include "ir/type_parser.h"
+#include "python/dispatcher.h"
+#include "python/errors.h"
+#include "python/host_values.h"
+#include "python/type_object.h"
+#include "runtime/host_function.h"
+#include "sema/typed_function.h"
+
+namespace cuhost::python {
+namespace {
+
+constexpr int kMaxHostArgs = 32;
+constexpr int kStackSlots = 256;
+
+struct HostPlan {
+  int nargs = 0;
+  const ir::Type* key[kMaxHostArgs] = {};
+  std::shared_ptr<const runtime::CompiledHostFunction> fn;
+};
+
+struct HostState {
+  std::shared_ptr<runtime::JitFunction> fn;  // the device dispatcher's (captured), once needed
+  runtime::HostCallOptions options;
+  bool nogil = false;
+  bool can_compile = true;
+  std::vector<ir::Signature> eager;  // explicit signatures, in order
+  std::vector<std::unique_ptr<HostPlan>> plans;
+  std::vector<std::shared_ptr<const runtime::CompiledHostFunction>> compiled;  // in compilation order
+};
+
+struct HostDispatcherObject {
+  PyObject_HEAD PyObject* py_func;
+  PyObject* dict;
+  HostState* state;
+  Py_ssize_t nparams;  // positional parameters; calls with others fold their arguments in Python
+  std::string* name;
+  vectorcallfunc vectorcall;
+};
+
+HostDispatcherObject* as_host(PyObject* obj) { return reinterpret_cast<HostDispatcherObject*>(obj); }
+
+const std::shared_ptr<runtime::JitFunction>& function_of(HostDispatcherObject* self) {
+  HostState* st = self->state;
+  if (st->fn) return st->fn;
+  // The Python class makes the device dispatcher kernels call (one per
+  // function, so the capture is shared).
+  PyObject* device = PyObject_CallMethod(reinterpret_cast<PyObject*>(self), "_device_dispatcher", nullptr);
+  if (!device) throw UserError(ErrorKind::TypeError, "");  // the Python error stays set
+  if (!is_dispatcher(device)) {
+    Py_DECREF(device);
+    throw UserError(ErrorKind::TypeError, "_device_dispatcher() must return a cuda.jit device function");
+  }
+  std::shared_ptr<runtime::JitFunction> fn = ensure_captured(reinterpret_cast<DispatcherObject*>(device));
+  Py_DECREF(device);
+  st->fn = fn;
+  return st->fn;
+}
+
+// --- conversions for explicit signatures (numba's CPU dispatcher) ----------------
+
+constexpr int kPromote = 1;
+constexpr int kSafe = 100;
+constexpr int kUnsafe = 10000;
+
+// -1 when `actual` cannot become `param`, else a cost: numba's type
+// conversion ranks (exact, promotion, safe, unsafe). Unlike a kernel launch,
+// floats convert to integers (unsafely), as numba's unboxing does.
+int conversion_cost(const ir::Type* actual, const ir::Type* param) {
+  using K = ir::TypeKind;
+  if (actual == param) return 0;
+  if (actual->is_scalar() && param->is_scalar()) {
+    if (actual->kind == K::Complex && param->kind != K::Complex) return -1;
+    if (actual->kind == param->kind) {
+      if (actual->kind == K::Integer && actual->is_signed != param->is_signed)
+        return !actual->is_signed && param->bits > actual->bits ? kSafe : kUnsafe;
+      return param->bits >= actual->bits ? kPromote : kUnsafe;
+    }
+    if (actual->kind == K::Boolean) return kSafe;
+    if (actual->kind == K::Integer && param->kind == K::Float)
+      return actual->bits < (param->bits == 64 ? 53 : 24) ? kSafe : kUnsafe;
+    if (actual->kind == K::Float && param->kind == K::Complex) return param->bits >= 2 * actual->bits ? kSafe : kUnsafe;
+    return kUnsafe;
+  }
+  if (actual->is_array() && param->is_array()) {
+    if (param->dtype != actual->dtype || param->ndim != actual->ndim) return -1;
+    if (actual->readonly && !param->readonly) return -1;
+    if (param->layout != ir::Layout::A && param->layout != actual->layout) return -1;
+    return kPromote;
+  }
+  if (actual->is_tuple() && param->is_tuple()) {
+    if (actual->elements.size() != param->elements.size()) return -1;
+    int total = 0;
+    for (size_t i = 0; i < actual->elements.size(); ++i) {
+      int c = conversion_cost(actual->elements[i], param->elements[i]);
+      if (c < 0) return -1;
+      total += c;
+    }
+    return total;
+  }
+  if (param->kind == K::Optional) return actual->kind == K::NoneType ? kSafe : conversion_cost(actual, param->pointee);
+  return -1;
+}
+
+std::string type_list(const std::vector<const ir::Type*>& types) {
+  std::string s;
+  for (size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + types[i]->str();
+  return s;
+}
+
+// The explicit signature calls with `actual` use. numba's messages.
+const ir::Signature& choose_signature(HostDispatcherObject* self, const std::vector<const ir::Type*>& actual) {
+  HostState* st = self->state;
+  std::vector<std::pair<int, size_t>> candidates;
+  for (size_t s = 0; s < st->eager.size(); ++s) {
+    const auto& params = st->eager[s].args;
+    if (params.size() != actual.size()) continue;
+    int total = 0;
+    bool ok = true;
+    for (size_t i = 0; i < params.size() && ok; ++i) {
+      int c = conversion_cost(actual[i], params[i]);
+      ok = c >= 0;
+      total += c;
+    }
+    if (ok) candidates.emplace_back(total, s);
+  }
+  if (candidates.empty())
+    throw UserError(ErrorKind::TypeError, concat("No matching definition for argument type(s) ", type_list(actual)));
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (candidates.size() > 1 && candidates[0].first == candidates[1].first)
+    throw UserError(ErrorKind::TypeError,
+                    concat("Ambiguous overloading for ", *self->name, " (", type_list(actual), "):\n",
+                           st->eager[candidates[0].second].str(), "\n", st->eager[candidates[1].second].str()));
+  return st->eager[candidates[0].second];
+}
+
+// --- compilation -------------------------------------------------------------------
+
+std::shared_ptr<const runtime::CompiledHostFunction> compile(HostDispatcherObject* self,
+                                                             const std::vector<const ir::Type*>& types,
+                                                             const ir::Type* declared_return) {
+  HostState* st = self->state;
+  const auto& fn = function_of(self);
+  std::shared_ptr<const runtime::CompiledHostFunction> result;
+  std::exception_ptr error;
+  // Typing may call back into Python (extension API hooks take the GIL).
+  Py_BEGIN_ALLOW_THREADS try {
+    result = runtime::compile_host_function(fn, types, declared_return, st->options);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+  if (std::find(st->compiled.begin(), st->compiled.end(), result) == st->compiled.end()) st->compiled.push_back(result);
+  return result;
+}
+
+HostPlan* plan_for(HostDispatcherObject* self, const ir::Type* const* types, int n) {
+  HostState* st = self->state;
+  for (const auto& p : st->plans)
+    if (p->nargs == n && std::memcmp(p->key, types, sizeof(const ir::Type*) * static_cast<size_t>(n)) == 0)
+      return p.get();
+  std::vector<const ir::Type*> actual(types, types + n);
+  auto plan = std::make_unique<HostPlan>();
+  plan->nargs = n;
+  std::copy(types, types + n, plan->key);
+  const ir::Signature* exact = nullptr;
+  for (const ir::Signature& sig : st->eager)
+    if (sig.args == actual) exact = &sig;
+  if (exact) {
+    plan->fn = compile(self, exact->args, exact->return_type);
+  } else if (st->can_compile) {
+    plan->fn = compile(self, actual, nullptr);
+  } else if (!st->eager.empty()) {
+    const ir::Signature& sig = choose_signature(self, actual);
+    plan->fn = compile(self, sig.args, sig.return_type);
+  } else {
+    throw UserError(ErrorKind::TypeError, concat("No matching definition for argument type(s) ", type_list(actual)));
+  }
+  st->plans.push_back(std::move(plan));
+  return st->plans.back().get();
+}
+
+// --- calling -------------------------------------------------------------------------
+
+void write_printed_output() {
+  std::string text = cpu::take_printed_output();
+  if (text.empty()) return;
+  PyObject* out = PySys_GetObject("stdout");  // borrowed
+  if (out && out != Py_None && PyFile_WriteString(text.c_str(), out) == 0) return;
+  PyErr_Clear();
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+PyObject* call_with(HostDispatcherObject* self, PyObject* const* args, Py_ssize_t n) {
+  const char* name = self->name->c_str();
+  if (n > kMaxHostArgs) {
+    PyErr_Format(PyExc_TypeError, "'%s' is called with %zd arguments; host calls take at most %d", name, n,
+                 kMaxHostArgs);
+    return nullptr;
+  }
+  const ir::Type* types[kMaxHostArgs];
+  ArgInfo infos[kMaxHostArgs];
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    types[i] = host_typeof(args[i], &infos[i], i, name);
+    if (!types[i]) return nullptr;
+  }
+  HostPlan* plan = nullptr;
+  CUHOST_PY_GUARD_V(nullptr, { plan = plan_for(self, types, static_cast<int>(n)); })
+  const runtime::CompiledHostFunction& fn = *plan->fn;
+  std::uint64_t stack_args[kStackSlots], stack_result[kStackSlots];
+  std::vector<std::uint64_t> heap_args, heap_result;
+  std::uint64_t* arg_slots = stack_args;
+  std::uint64_t* result_slots = stack_result;
+  if (fn.arg_slots > kStackSlots) {
+    heap_args.resize(static_cast<size_t>(fn.arg_slots));
+    arg_slots = heap_args.data();
+  }
+  if (fn.result_slots > kStackSlots) {
+    heap_result.resize(static_cast<size_t>(fn.result_slots));
+    result_slots = heap_result.data();
+  }
+  std::uint64_t* slot = arg_slots;
+  for (Py_ssize_t i = 0; i < n; ++i)
+    if (!pack_host_value(args[i], fn.arg_types[static_cast<size_t>(i)], &infos[i], slot, name)) return nullptr;
+  cpu::HostCallError error;
+  std::int32_t status;
+  {
+    cpu::HostCallScope scope(&error);
+    if (self->state->nogil) {
+      Py_BEGIN_ALLOW_THREADS status = fn.entry(arg_slots, result_slots);
+      Py_END_ALLOW_THREADS
+    } else {
+      status = fn.entry(arg_slots, result_slots);
+    }
+  }
+  if (fn.typed && fn.typed->captured) write_printed_output();
+  if (status != 0 || error.kind != cpu::HostCallError::Kind::None) return raise_host_call_error(error, status, name);
+  const std::uint64_t* out = result_slots;
+  return box_host_result(fn.return_type, out, HostCallArgs{args, infos, n}, name);
+}
+
+PyObject* host_vectorcall(PyObject* obj, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+  auto* self = as_host(obj);
+  Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+  if (!kwnames && n == self->nparams) return call_with(self, args, n);
+  // Keyword arguments or defaults: the Python class binds them to the
+  // function's parameters (numba's fold_arguments).
+  PyObject* positional = PyTuple_New(n);
+  if (!positional) return nullptr;
+  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(positional, i, Py_NewRef(args[i]));
+  PyObject* keywords = PyDict_New();
+  if (!keywords) {
+    Py_DECREF(positional);
+    return nullptr;
+  }
+  for (Py_ssize_t i = 0; kwnames && i < PyTuple_GET_SIZE(kwnames); ++i)
+    PyDict_SetItem(keywords, PyTuple_GET_ITEM(kwnames, i), args[n + i]);
+  PyObject* folded = PyObject_CallMethod(obj, "_fold_arguments", "OO", positional, keywords);
+  Py_DECREF(positional);
+  Py_DECREF(keywords);
+  if (!folded) return nullptr;
+  if (!PyTuple_Check(folded)) {
+    Py_DECREF(folded);
+    PyErr_SetString(PyExc_TypeError, "_fold_arguments() must return a tuple");
+    return nullptr;
+  }
+  PyObject* r = call_with(self, &PyTuple_GET_ITEM(folded, 0), PyTuple_GET_SIZE(folded));
+  Py_DECREF(folded);
+  return r;
+}
+
+// --- the Python type -------------------------------------------------------------------
+
+bool option_true(PyObject* options, const char* key) {
+  PyObject* v = options ? PyDict_GetItemString(options, key) : nullptr;
+  return v && v != Py_None && PyObject_IsTrue(v) == 1;
+}
+
+PyObject* host_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
+  PyObject* py_func = nullptr;
+  PyObject* options = nullptr;
+  static const char* kwlist[] = {"py_func", "options", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O!", const_cast<char**>(kwlist), &py_func, &PyDict_Type, &options))
+    return nullptr;
+  if (!PyFunction_Check(py_func)) {
+    PyErr_Format(PyExc_TypeError, "numba.jit needs a Python function, got %s", Py_TYPE(py_func)->tp_name);
+    return nullptr;
+  }
+  PyObject* error_model = options ? PyDict_GetItemString(options, "error_model") : nullptr;
+  if (error_model && error_model != Py_None &&
+      (!PyUnicode_Check(error_model) || (PyUnicode_CompareWithASCIIString(error_model, "python") != 0 &&
+                                         PyUnicode_CompareWithASCIIString(error_model, "numpy") != 0))) {
+    PyErr_Format(PyExc_ValueError, "error_model must be 'python' or 'numpy', got %R", error_model);
+    return nullptr;
+  }
+  auto* self = reinterpret_cast<HostDispatcherObject*>(type->tp_alloc(type, 0));
+  if (!self) return nullptr;
+  self->py_func = Py_NewRef(py_func);
+  self->state = new HostState();
+  // A subclass that defines __call__ (the refused constructs of
+  // numba/core/dispatcher.py) is called through it.
+  self->vectorcall = type->tp_call == PyVectorcall_Call ? host_vectorcall : nullptr;
+  auto* code = reinterpret_cast<PyCodeObject*>(PyFunction_GetCode(py_func));
+  // *args/**kwargs and keyword-only parameters always go through _fold_arguments.
+  bool plain = !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) && code->co_kwonlyargcount == 0;
+  self->nparams = plain ? code->co_argcount : -1;
+  PyObject* name = PyObject_GetAttrString(py_func, "__name__");
+  self->name = new std::string(name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : "<function>");
+  Py_XDECREF(name);
+  PyErr_Clear();
+  self->state->options.bounds_check = option_true(options, "boundscheck");
+  self->state->options.python_error_model =
+      !error_model || error_model == Py_None || PyUnicode_CompareWithASCIIString(error_model, "python") == 0;
+  self->state->nogil = option_true(options, "nogil");
+  return reinterpret_cast<PyObject*>(self);
+}
+
+int host_traverse(PyObject* obj, visitproc visit, void* arg) {
+  auto* self = as_host(obj);
+  Py_VISIT(self->py_func);
+  Py_VISIT(self->dict);
+  return 0;
+}
+
+int host_clear(PyObject* obj) {
+  auto* self = as_host(obj);
+  Py_CLEAR(self->dict);
+  return 0;
+}
+
+void host_dealloc(PyObject* obj) {
+  auto* self = as_host(obj);
+  PyObject_GC_UnTrack(obj);
+  Py_CLEAR(self->py_func);
+  Py_CLEAR(self->dict);
+  delete self->state;
+  delete self->name;
+  Py_TYPE(obj)->tp_free(obj);  // a subclass's dealloc releases its heap type
+}
+
+// Argument types of a tuple of type objects (or spellings).
+std::vector<const ir::Type*> types_of(PyObject* spec) {
+  ir::Signature sig;
+  if (!signature_from_object(spec, &sig)) throw UserError(ErrorKind::TypeError, "");
+  return sig.args;
+}
+
+PyObject* spellings(const std::vector<const ir::Type*>& types) {
+  PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(types.size()));
+  if (!t) return nullptr;
+  for (size_t i = 0; i < types.size(); ++i)
+    PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), PyUnicode_FromString(types[i]->str().c_str()));
+  return t;
+}
+
+PyObject* overload_tuple(const runtime::CompiledHostFunction& f) {
+  PyObject* args = spellings(f.arg_types);
+  if (!args) return nullptr;
+  return Py_BuildValue("(Ns)", args, f.return_type->str().c_str());
+}
+
+// _add_signature(sig): an explicit signature, compiled now; returns (args, return).
+PyObject* host_add_signature(PyObject* obj, PyObject* sig_obj) {
+  auto* self = as_host(obj);
+  CUHOST_PY_GUARD_V(nullptr, {
+    ir::Signature sig;
+    if (!signature_from_object(sig_obj, &sig)) return nullptr;
+    if (sig.return_type && sig.return_type->kind == ir::TypeKind::Void) sig.return_type = nullptr;
+    auto compiled = compile(self, sig.args, sig.return_type);
+    self->state->eager.push_back(sig);
+    return overload_tuple(*compiled);
+  })
+}
+
+// _compile_for(argtypes): compiles for these argument types; returns (args, return).
+PyObject* host_compile_for(PyObject* obj, PyObject* spec) {
+  auto* self = as_host(obj);
+  CUHOST_PY_GUARD_V(nullptr, {
+    std::vector<const ir::Type*> types = types_of(spec);
+    if (types.size() > static_cast<size_t>(kMaxHostArgs))
+      throw UserError(ErrorKind::TypeError, "too many arguments for a host call");
+    HostPlan* plan = plan_for(self, types.data(), static_cast<int>(types.size()));
+    return overload_tuple(*plan->fn);
+  })
+}
+
+const runtime::CompiledHostFunction& compiled_for(HostDispatcherObject* self, PyObject* spec) {
+  std::vector<const ir::Type*> types = types_of(spec);
+  for (const auto& f : self->state->compiled)
+    if (f->arg_types == types) return *f;
+  throw UserError(ErrorKind::ValueError,
+                  concat("no specialization of '", *self->name, "' for (", type_list(types), ")"));
+}
+
+PyObject* host_overloads(PyObject* obj, PyObject*) {
+  auto* self = as_host(obj);
+  PyObject* list = PyList_New(0);
+  if (!list) return nullptr;
+  for (const auto& f : self->state->compiled) {
+    PyObject* item = overload_tuple(*f);
+    if (!item || PyList_Append(list, item) < 0) {
+      Py_XDECREF(item);
+      Py_DECREF(list);
+      return nullptr;
+    }
+    Py_DECREF(item);
+  }
+  return list;
+}
+
+PyObject* host_llvm(PyObject* obj, PyObject* spec){
+    CUHOST_PY_GUARD_V(nullptr,
+                      {
+                        const auto& f = compiled_for(as_host(obj), spec);
+                        return PyUnicode_FromStringAndSize(f.llvm_ir.data(), static_cast<Py_ssize_t>(f.llvm_ir.size()));
+                      })}
+
+PyObject* host_asm(PyObject* obj, PyObject* spec){
+    CUHOST_PY_GUARD_V(nullptr,
+                      {
+                        std::string text = runtime::host_assembly(compiled_for(as_host(obj), spec));
+                        return PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
+                      })}
+
+PyObject* host_annotation(PyObject* obj, PyObject* spec){
+    CUHOST_PY_GUARD_V(nullptr,
+                      {
+                        const auto& f = compiled_for(as_host(obj), spec);
+                        std::string text = describe_typed(f.name, f.typed.get(), f.arg_types);
+                        return PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
+                      })}
+
+PyObject* host_typemap(PyObject* obj, PyObject* spec){
+    CUHOST_PY_GUARD_V(nullptr,
+                      {
+                        const auto& f = compiled_for(as_host(obj), spec);
+                        PyObject* out = PyDict_New();
+                        if (!out || !f.typed) return out;
+                        for (const auto& [local, type] : f.typed->locals) {
+                          if (!type) continue;
+                          PyObject* s = PyUnicode_FromString(type->str().c_str());
+                          if (!s || PyDict_SetItemString(out, local.c_str(), s) < 0) {
+                            Py_XDECREF(s);
+                            Py_DECREF(out);
+                            return nullptr;
+                          }
+                          Py_DECREF(s);
+                        }
+                        return out;
+                      })}
+
+PyObject* get_py_func(PyObject* obj, void*) {
+  return Py_NewRef(as_host(obj)->py_func);
+}
+PyObject* get_name(PyObject* obj, void*) { return PyUnicode_FromString(as_host(obj)->name->c_str()); }
+PyObject* forward_attr(PyObject* obj, void* attr) {
+  return PyObject_GetAttrString(as_host(obj)->py_func, static_cast<const char*>(attr));
+}
+PyObject* get_can_compile(PyObject* obj, void*) { return PyBool_FromLong(as_host(obj)->state->can_compile); }
+int set_can_compile(PyObject* obj, PyObject* value, void*) {
+  if (!value) {
+    PyErr_SetString(PyExc_AttributeError, "_can_compile cannot be deleted");
+    return -1;
+  }
+  int b = PyObject_IsTrue(value);
+  if (b < 0) return -1;
+  as_host(obj)->state->can_compile = b != 0;
+  return 0;
+}
+PyObject* get_eager_count(PyObject* obj, void*) { return PyLong_FromSize_t(as_host(obj)->state->eager.size()); }
+
+PyMethodDef g_methods[] = {
+    {"_add_signature", host_add_signature, METH_O, "Compiles an explicit signature now; returns (args, return)."},
+    {"_compile_for", host_compile_for, METH_O, "Compiles for argument types; returns (args, return)."},
+    {"_overloads", host_overloads, METH_NOARGS, "(argument spellings, return spelling) of each specialization."},
+    {"_llvm", host_llvm, METH_O, "The optimized LLVM IR of a specialization."},
+    {"_asm", host_asm, METH_O, "The host assembly of a specialization."},
+    {"_annotation", host_annotation, METH_O, "inspect_types() text of a specialization."},
+    {"_typemap", host_typemap, METH_O, "{local: type spelling} of a specialization."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyGetSetDef g_getset[] = {
+    {"py_func", get_py_func, nullptr, "The Python function.", nullptr},
+    {"__wrapped__", get_py_func, nullptr, nullptr, nullptr},
+    {"__name__", get_name, nullptr, "The function's name.", nullptr},
+    {"__qualname__", forward_attr, nullptr, nullptr, const_cast<char*>("__qualname__")},
+    {"__module__", forward_attr, nullptr, nullptr, const_cast<char*>("__module__")},
+    {"__doc__", forward_attr, nullptr, nullptr, const_cast<char*>("__doc__")},
+    {"_can_compile", get_can_compile, set_can_compile, "Whether calls may compile new specializations.", nullptr},
+    {"_explicit_signature_count", get_eager_count, nullptr, nullptr, nullptr},
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, nullptr, nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyTypeObject make_type() {
+  PyTypeObject t = blank_type_object();
+  t.tp_name = "_cuhost.HostDispatcher";
+  t.tp_basicsize = sizeof(HostDispatcherObject);
+  t.tp_dealloc = host_dealloc;
+  t.tp_vectorcall_offset = offsetof(HostDispatcherObject, vectorcall);
+  t.tp_call = PyVectorcall_Call;
+  // numba.core.dispatcher.Dispatcher subclasses it with the Python-level API.
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_HAVE_GC;
+  t.tp_doc = "A numba.njit function: called on the host, it runs compiled for the CPU.";
+  t.tp_traverse = host_traverse;
+  t.tp_clear = host_clear;
+  t.tp_methods = g_methods;
+  t.tp_getset = g_getset;
+  t.tp_dictoffset = offsetof(HostDispatcherObject, dict);
+  t.tp_new = host_new;
+  return t;
+}
+
+}  // namespace
+
+PyTypeObject HostDispatcherType = make_type();
+
+bool is_host_dispatcher(PyObject* obj) { return obj && PyObject_TypeCheck(obj, &HostDispatcherType); }
+
+std::shared_ptr<runtime::JitFunction> host_dispatcher_function(PyObject* obj) { return function_of(as_host(obj)); }
+
+std::string host_dispatcher_refusal(PyObject* obj) {
+  if (!is_host_dispatcher(obj) || as_host(obj)->state->can_compile) return "";
+  return "using cpu function on device but its compilation is disabled";
+}
+
+int add_host_dispatcher(PyObject* module) {
+  if (PyType_Ready(&HostDispatcherType) < 0) return -1;
+  return PyModule_AddObjectRef(module, "HostDispatcher", reinterpret_cast<PyObject*>(&HostDispatcherType));
+}
+
+}  // namespace cuhost::python

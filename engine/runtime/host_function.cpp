@@ -1,0 +1,199 @@
+// Compilation of jitted functions for calls from the host (host_function.h):
+// typing as a device function, the CPU lowering with a host entry, the host
+// foreign code and libdevice, O3, and the ORC JIT; memoized per
+// specialization for the process.
+#include "runtime/host_function.h"
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <map>
+#include <mutex>
+#include <set>
+#include <tuple>
+
+#include "codegen/cpu_backend.h"
+#include "codegen/host_entry.h"
+#include "codegen/host_libdevice.h"
+#include "codegen/module.h"
+#include "codegen/nvptx_backend.h"
+#include "cpu/jit.h"
+#include "frontend/captured.h"
+#include "runtime/compiler.h"
+#include "runtime/plugin_modules.h"
+#include "sema/infer.h"
+#include "support/diagnostics.h"
+#include "support/log.h"
+
+namespace cuhost::runtime {
+namespace {
+
+struct MemoKey {
+  const JitFunction* fn;
+  std::vector<const ir::Type*> args;
+  const ir::Type* declared;
+  HostCallOptions options;
+  bool operator<(const MemoKey& o) const {
+    return std::tie(fn, args, declared, options) < std::tie(o.fn, o.args, o.declared, o.options);
+  }
+};
+
+struct MemoEntry {
+  std::weak_ptr<JitFunction> owner;  // guards against a new function at a reused address
+  std::shared_ptr<const CompiledHostFunction> compiled;
+};
+
+std::mutex& memo_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::map<MemoKey, MemoEntry>& memo() {
+  static auto* m = new std::map<MemoKey, MemoEntry>();
+  return *m;
+}
+
+// numba's CPU target knows none of the CUDA kernel API: a function that uses
+// it (directly or through a callee) cannot run on the host. Reported at the
+// first use, with its source location.
+void refuse_cuda_features(const sema::TypedFunction& root) {
+  std::set<const sema::TypedFunction*> seen;
+  std::vector<const sema::TypedFunction*> todo = {&root};
+  while (!todo.empty()) {
+    const sema::TypedFunction* tf = todo.back();
+    todo.pop_back();
+    if (!seen.insert(tf).second) continue;
+    const ast::Expr* first = nullptr;
+    std::string key;
+    for (const auto& [expr, info] : tf->exprs) {
+      if (info.intrinsic.rfind("cuda.", 0) != 0) continue;
+      if (!first || std::tie(expr->loc.line, expr->loc.column) < std::tie(first->loc.line, first->loc.column)) {
+        first = expr;
+        key = info.intrinsic;
+      }
+    }
+    if (first)
+      throw UserError(ErrorKind::TypingError,
+                      concat(key,
+                             " is part of the CUDA kernel API: a function called on the host (numba.njit) "
+                             "cannot use it; call the function from a kernel instead"),
+                      tf->captured->where(first->loc), tf->captured->name);
+    for (const auto& callee : tf->callees) todo.push_back(callee.get());
+  }
+}
+
+void refuse_boundary_types(const JitFunction& fn, const std::vector<const ir::Type*>& args, const ir::Type* ret) {
+  for (size_t i = 0; i < args.size(); ++i)
+    if (codegen::host_slot_count(args[i]) < 0)
+      throw UserError(ErrorKind::NotImplementedError,
+                      concat("argument ", i, " of '", fn.name,
+                             "' cannot be passed from the host: ", codegen::host_boundary_refusal(args[i])));
+  if (codegen::host_slot_count(ret) < 0)
+    throw UserError(
+        ErrorKind::NotImplementedError,
+        concat("the result of '", fn.name, "' cannot be returned to the host: ", codegen::host_boundary_refusal(ret)));
+}
+
+std::shared_ptr<const CompiledHostFunction> build(const std::shared_ptr<JitFunction>& fn,
+                                                  const std::vector<const ir::Type*>& arg_types,
+                                                  const ir::Type* declared_return, const HostCallOptions& options) {
+  const std::string& name = fn->name;
+  if (fn->options.abi == ir::Abi::C)
+    throw UserError(ErrorKind::NotImplementedError, concat("'", name, "' uses the C ABI, which host calls do not"));
+  std::shared_ptr<const sema::TypedFunction> typed;
+  {
+    log::StageTimer timer(name, "typing");
+    typed = sema::infer_device(fn, arg_types, declared_return);
+  }
+  refuse_cuda_features(*typed);
+  const ir::Type* ret = typed->return_type ? typed->return_type : ir::none_type();
+  refuse_boundary_types(*fn, arg_types, ret);
+
+  codegen::ModuleRequest req;
+  req.typed = typed;
+  req.target = codegen::CodegenTarget::CPU;
+  req.bounds_check = options.bounds_check;
+  req.fastmath = fn->options.fastmath;
+  req.fastmath_flags = fn->options.fastmath ? 0 : fn->options.fastmath_flags;
+  req.host_entry = true;
+  req.python_error_model = options.python_error_model;
+  codegen::LoweredModule lowered;
+  {
+    log::StageTimer timer(name, "lowering");
+    lowered = codegen::lower_module(req);
+  }
+  auto out = std::make_shared<CompiledHostFunction>();
+  out->name = name;
+  out->arg_types = arg_types;
+  out->return_type = ret;
+  out->typed = typed;
+  for (const ir::Type* a : arg_types) out->arg_slots += codegen::host_slot_count(a);
+  out->result_slots = codegen::host_slot_count(ret);
+  {
+    log::StageTimer timer(name, "optimization");
+    auto tm = codegen::make_host_target_machine();
+    codegen::link_host_foreign(*lowered.module, host_link_sources(lowered, name));
+    codegen::link_host_libdevice(*lowered.module, req.fastmath);
+    codegen::internalize_except(*lowered.module, lowered.keep);
+    codegen::optimize_module(*lowered.module, *tm, fn->options.opt);
+  }
+  out->llvm_ir = codegen::module_text(*lowered.module);
+  std::vector<std::string> symbols = {lowered.entry_symbol};
+  bool callbacks = false;
+  for (const ir::LinkItem& item : lowered.link) callbacks |= item.setup_callback || item.teardown_callback;
+  CpuPluginSetup plugins(lowered.link, lowered.foreign, *lowered.module, callbacks);
+  plugins.add_lookups(symbols);
+  std::vector<void*> addrs;
+  {
+    log::StageTimer timer(name, "jit");
+    addrs = cpu::add_module(std::move(lowered.module), std::move(lowered.context), symbols);
+  }
+  plugins.run(addrs, name);
+  out->entry = reinterpret_cast<CompiledHostFunction::Entry>(addrs.at(0));
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<const CompiledHostFunction> compile_host_function(const std::shared_ptr<JitFunction>& fn,
+                                                                  const std::vector<const ir::Type*>& arg_types,
+                                                                  const ir::Type* declared_return,
+                                                                  const HostCallOptions& options) {
+  CUHOST_CHECK(fn && fn->captured) << "host functions are compiled after capture";
+  MemoKey key{fn.get(), arg_types, declared_return, options};
+  {
+    std::lock_guard<std::mutex> lock(memo_mutex());
+    auto it = memo().find(key);
+    if (it != memo().end()) {
+      if (it->second.owner.lock() == fn) return it->second.compiled;
+      memo().erase(it);
+    }
+  }
+  std::shared_ptr<const CompiledHostFunction> compiled = build(fn, arg_types, declared_return, options);
+  std::lock_guard<std::mutex> lock(memo_mutex());
+  auto [it, inserted] = memo().emplace(key, MemoEntry{fn, compiled});
+  return inserted ? compiled : it->second.compiled;
+}
+
+std::string host_assembly(const CompiledHostFunction& compiled) {
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> m = llvm::parseAssemblyString(compiled.llvm_ir, diagnostic, context);
+  if (!m) throw UserError(ErrorKind::CompileError, "cannot read back the LLVM IR of '" + compiled.name + "'");
+  auto tm = codegen::make_host_target_machine();
+  m->setDataLayout(tm->createDataLayout());
+  llvm::SmallString<0> text;
+  llvm::raw_svector_ostream os(text);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
+    throw UserError(ErrorKind::CompileError, "the host target cannot emit assembly");
+  pm.run(*m);
+  return std::string(text.str());
+}
+
+}  // namespace cuhost::runtime
