@@ -83,12 +83,32 @@ PyObject* new_stream_object(std::uintptr_t handle, const char* kind, PyObject* n
   return reinterpret_cast<PyObject*>(self);
 }
 
+namespace {
+
+constexpr int kNotAskedYet = -2;  // an external stream's device, until first used
+
+// The device a stream belongs to; an external stream's is asked of the driver
+// when the stream is first used, not when it is wrapped (numba-cuda takes any
+// handle there, and the driver faults on a handle that is not a stream).
+int resolved_device(StreamObject* s) {
+  if (s->device == kNotAskedYet) {
+    s->device = -1;
+    try {
+      s->device = cuda::device_of_stream(reinterpret_cast<CUstream>(s->handle));
+    } catch (...) {
+    }
+  }
+  return s->device;
+}
+
+}  // namespace
+
 int stream_device(PyObject* obj, bool* is_default) {
   *is_default = false;
   if (!PyObject_TypeCheck(obj, &StreamType)) return -1;
   auto* s = reinterpret_cast<StreamObject*>(obj);
   *is_default = !std::strcmp(s->kind, "default");
-  return s->device;
+  return resolved_device(s);
 }
 
 bool synchronize_through_stream_object(std::uintptr_t handle, const char* kind) {
@@ -152,7 +172,7 @@ PyObject* m_synchronize(PyObject* o, PyObject*) {
         runtime::NamedOperation name("Stream.synchronize()");
         if (cpu()) runtime::synchronize_stream(h);
         if (!cpu()) {
-          runtime::DeviceScope scope(as_stream(o)->device);
+          runtime::DeviceScope scope(resolved_device(as_stream(o)));
           Py_BEGIN_ALLOW_THREADS;
           try {
             runtime::synchronize_stream(h);
@@ -253,12 +273,7 @@ PyObject* py_external_stream(PyObject*, PyObject* arg) {
   std::uintptr_t h = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(arg));
   if (PyErr_Occurred()) return nullptr;
   PyObject* s = new_stream_object(h, "external", nullptr);
-  if (s && !cpu() && h) {
-    try {
-      as_stream(s)->device = cuda::device_of_stream(reinterpret_cast<CUstream>(h));
-    } catch (...) {
-    }
-  }
+  if (s && !cpu() && h) as_stream(s)->device = kNotAskedYet;
   return s;
 }
 
