@@ -27,12 +27,20 @@ class Parser {
   explicit Parser(const std::string& text) : text_(text) { tokenize(); }
 
   const Type* type() {
-    bool readonly = false;
+    bool unaligned = false, readonly = false;
+    if (peek().kind == Token::Ident && peek().text == "unaligned") {
+      next();
+      unaligned = true;
+    }
     if (peek().kind == Token::Ident && peek().text == "readonly") {
       next();
       readonly = true;
     }
     const Type* t = primary(readonly);
+    if (unaligned) {
+      if (t->kind != TypeKind::Array) syntax_error();
+      t = array(t->dtype, t->ndim, t->layout, t->readonly, true);
+    }
     while (is_punct("[")) t = array_suffix(t);
     return t;
   }

@@ -22,12 +22,12 @@ namespace cuhost::ir {
 namespace {
 
 // A structural key of a type: everything that distinguishes two types.
-using Key = std::tuple<int, int, bool, const Type*, int, int, bool, const Type*, std::vector<const Type*>, std::string,
+using Key = std::tuple<int, int, bool, const Type*, int, int, int, const Type*, std::vector<const Type*>, std::string,
                        const void*>;
 
 Key key_of(const Type& t) {
-  return Key(static_cast<int>(t.kind), t.bits, t.is_signed, t.dtype, t.ndim, static_cast<int>(t.layout), t.readonly,
-             t.pointee, t.elements, t.key, t.object);
+  return Key(static_cast<int>(t.kind), t.bits, t.is_signed, t.dtype, t.ndim, static_cast<int>(t.layout),
+             int(t.readonly) | int(t.unaligned) << 1, t.pointee, t.elements, t.key, t.object);
 }
 
 struct Table {
@@ -83,6 +83,7 @@ std::string Type::str() const {
     case TypeKind::Complex: return "complex" + std::to_string(bits);
     case TypeKind::Array: {
       std::ostringstream o;
+      if (unaligned) o << "unaligned ";  // numba's spelling order
       if (readonly) o << "readonly ";
       o << "array(" << dtype->str() << ", " << ndim << "d, " << layout_name(layout) << ")";
       return o.str();
@@ -266,7 +267,7 @@ const Type* datetime_kind(TypeKind kind, const std::string& unit) {
 }  // namespace
 const Type* datetime64(const std::string& unit) { return datetime_kind(TypeKind::NPDatetime, unit); }
 const Type* timedelta64(const std::string& unit) { return datetime_kind(TypeKind::NPTimedelta, unit); }
-const Type* array(const Type* dtype, int ndim, Layout layout, bool readonly) {
+const Type* array(const Type* dtype, int ndim, Layout layout, bool readonly, bool unaligned) {
   // Launches type every array argument, so array types skip the interning
   // table through a small lock-free cache of the types already built.
   if (ndim <= 1 && layout == Layout::F) layout = Layout::C;
@@ -275,12 +276,15 @@ const Type* array(const Type* dtype, int ndim, Layout layout, bool readonly) {
                             static_cast<std::size_t>(ndim) * 7u + static_cast<std::size_t>(layout) * 3u + readonly) %
                            256u;
   const Type* hit = recent[slot].load(std::memory_order_acquire);
-  if (hit && hit->dtype == dtype && hit->ndim == ndim && hit->layout == layout && hit->readonly == readonly) return hit;
+  if (hit && hit->dtype == dtype && hit->ndim == ndim && hit->layout == layout && hit->readonly == readonly &&
+      hit->unaligned == unaligned)
+    return hit;
   Type t = make(TypeKind::Array);
   t.dtype = dtype;
   t.ndim = ndim;
   t.layout = layout;
   t.readonly = readonly;
+  t.unaligned = unaligned;
   const Type* made = intern(std::move(t));
   recent[slot].store(made, std::memory_order_release);
   return made;

@@ -50,13 +50,14 @@ enum class Layout : std::uint8_t { C, F, A };
 
 struct Type {
   TypeKind kind;
-  int bits = 0;                       // Integer, Float, Complex
-  bool is_signed = false;             // Integer
-  const Type* dtype = nullptr;        // Array
-  int ndim = 0;                       // Array
-  Layout layout = Layout::A;          // Array
-  bool readonly = false;              // Array
-  const Type* pointee = nullptr;      // CPointer, Optional, Range, TypeRef
+  int bits = 0;                   // Integer, Float, Complex
+  bool is_signed = false;         // Integer
+  const Type* dtype = nullptr;    // Array
+  int ndim = 0;                   // Array
+  Layout layout = Layout::A;      // Array
+  bool readonly = false;          // Array
+  bool unaligned = false;         // Array: elements at any byte (numba's aligned=False: packed records' nested arrays)
+  const Type* pointee = nullptr;  // CPointer, Optional, Range, TypeRef
   std::vector<const Type*> elements;  // Tuple
   std::string key;                    // Module, Intrinsic, StringLiteral (the text)
   const void* object = nullptr;       // Dispatcher, Foreign
@@ -106,7 +107,7 @@ const Type* timedelta64(const std::string& unit);
 inline bool is_datetime_like(const Type* t) {
   return t->kind == TypeKind::NPDatetime || t->kind == TypeKind::NPTimedelta;
 }
-const Type* array(const Type* dtype, int ndim, Layout layout, bool readonly = false);
+const Type* array(const Type* dtype, int ndim, Layout layout, bool readonly = false, bool unaligned = false);
 const Type* tuple(const std::vector<const Type*>& elements);
 const Type* cpointer(const Type* pointee);
 const Type* optional(const Type* pointee);

@@ -98,7 +98,7 @@ const ir::Type* unify(const ir::Type* a, const ir::Type* b) {
   }
   if (a->is_array() && b->is_array() && a->dtype == b->dtype && a->ndim == b->ndim) {
     ir::Layout l = a->layout == b->layout ? a->layout : ir::Layout::A;
-    return ir::array(a->dtype, a->ndim, l, a->readonly || b->readonly);
+    return ir::array(a->dtype, a->ndim, l, a->readonly || b->readonly, a->unaligned || b->unaligned);
   }
   if (a->kind == ir::TypeKind::CPointer && b->kind == ir::TypeKind::CPointer) return nullptr;
   return nullptr;

@@ -52,8 +52,8 @@ def f(a, x, t):
     return s + t[0], t[1] * 2
 )";
   auto fn = jit_from_source(src, "f");
-  auto compiled = runtime::compile_host_function(fn, {type("float64[::1]"), type("float64"), type("UniTuple(int64 x 2)")},
-                                                 nullptr, {});
+  auto compiled = runtime::compile_host_function(
+      fn, {type("float64[::1]"), type("float64"), type("UniTuple(int64 x 2)")}, nullptr, {});
   REQUIRE(compiled->entry);
   CHECK(compiled->arg_slots == 3 + 1 + 2);
   CHECK(compiled->result_slots == 2);

@@ -64,7 +64,8 @@ Val load_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, int a
   if (t->kind == ir::TypeKind::NestedArray) {
     const auto& shape = ir::nested_shape(t);
     std::vector<std::int64_t> strides = nested_strides(t);
-    const ir::Type* at = ir::array(t->dtype, t->ndim, ir::Layout::C);
+    // A field of a packed record (align 1): the view's elements may sit at any byte.
+    const ir::Type* at = ir::array(t->dtype, t->ndim, ir::Layout::C, false, align == 1);
     llvm::Value* agg = llvm::UndefValue::get(l.llvm_type(at));
     agg = l.b().CreateInsertValue(agg, address, {0});
     for (unsigned d = 0; d < shape.size(); ++d) {

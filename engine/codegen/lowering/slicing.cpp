@@ -288,10 +288,11 @@ Val array_item(Lowerer& l, Val arr, llvm::Value* i) {
   llvm::Value* p = b.CreateGEP(b.getInt8Ty(), data, b.CreateMul(i, b.CreateExtractValue(arr.v, {2, 0})));
   const ir::Type* dt = arr.t->dtype;
   if (arr.t->ndim == 1) {
-    llvm::Value* x = b.CreateAlignedLoad(l.memory_type(dt), p, llvm::Align(std::max(1, dt->byte_size())));
+    llvm::Value* x =
+        b.CreateAlignedLoad(l.memory_type(dt), p, llvm::Align(arr.t->unaligned ? 1 : std::max(1, dt->byte_size())));
     return {l.from_memory(x, dt), dt};
   }
-  const ir::Type* item_t = ir::array(dt, arr.t->ndim - 1, ir::Layout::A, arr.t->readonly);
+  const ir::Type* item_t = ir::array(dt, arr.t->ndim - 1, ir::Layout::A, arr.t->readonly, arr.t->unaligned);
   llvm::Value* view = llvm::UndefValue::get(l.llvm_type(item_t));
   view = b.CreateInsertValue(view, p, {0});
   for (unsigned d = 1; d < unsigned(arr.t->ndim); ++d) {

@@ -51,7 +51,8 @@ const ir::Type* type_array_method(Typer& t, const ast::Attribute& a, const ir::T
     if (dt->kind == ir::TypeKind::Complex) {
       // A view of the real or imaginary parts: same shape and byte strides.
       t.info(&a).intrinsic = "array." + a.attr;
-      return ir::array(dt->bits == 64 ? ir::float32() : ir::float64(), base->ndim, ir::Layout::A, base->readonly);
+      return ir::array(dt->bits == 64 ? ir::float32() : ir::float64(), base->ndim, ir::Layout::A, base->readonly,
+                       base->unaligned);
     }
     if (a.attr == "real") {
       t.info(&a).intrinsic = "array.real";
@@ -97,7 +98,7 @@ const ir::Type* type_array_method_call(Typer& t, const ast::Call& c, const std::
   ExprInfo& vi = t.info(&c);
   vi.ordered_args = {receiver};
   vi.param_types = {at};
-  return ir::array(dt, at->ndim, at->layout, at->readonly);
+  return ir::array(dt, at->ndim, at->layout, at->readonly, at->unaligned);
 }
 
 }  // namespace cuhost::sema

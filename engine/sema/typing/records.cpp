@@ -13,8 +13,10 @@ namespace cuhost::sema {
 namespace {
 
 // The type a read of field `f` produces.
-const ir::Type* field_value_type(const ir::RecordField& f) {
-  if (f.type->kind == ir::TypeKind::NestedArray) return ir::array(f.type->dtype, f.type->ndim, ir::Layout::C);
+const ir::Type* field_value_type(const ir::Type* record, const ir::RecordField& f) {
+  // A packed record's nested array may sit at any byte: its view is unaligned (numba's aligned=False).
+  if (f.type->kind == ir::TypeKind::NestedArray)
+    return ir::array(f.type->dtype, f.type->ndim, ir::Layout::C, false, !ir::record_layout(record).aligned);
   return f.type;
 }
 
@@ -43,7 +45,7 @@ const ir::Type* mark_field(Typer& t, const ast::Expr* e, const ir::Type* rec, co
   inf.shape = {static_cast<std::int64_t>(&f - fields.data())};
   if (store && f.type->kind == ir::TypeKind::NestedArray) inf.intrinsic = "record.setarray";
   if (store && f.type->kind == ir::TypeKind::Record) inf.intrinsic = "record.setrecord";
-  return field_value_type(f);
+  return field_value_type(rec, f);
 }
 
 }  // namespace

@@ -92,7 +92,7 @@ const ir::Type* type_array_view(Typer& t, const ast::Subscript& s, const ir::Typ
       if (!contiguous(reversed)) layout = ir::Layout::A;
     }
   }
-  const ir::Type* view = ir::array(arr->dtype, ndim, layout, arr->readonly);
+  const ir::Type* view = ir::array(arr->dtype, ndim, layout, arr->readonly, arr->unaligned);
   ExprInfo& inf = t.info(&s);
   if (store) {
     if (arr->readonly) t.typing_error(&s, concat("cannot store into a ", display(arr)));
@@ -107,7 +107,7 @@ const ir::Type* type_array_view(Typer& t, const ast::Subscript& s, const ir::Typ
 
 const ir::Type* array_iter_type(const ir::Type* arr) {
   if (arr->ndim == 1) return arr->dtype;
-  return ir::array(arr->dtype, arr->ndim - 1, ir::Layout::A, arr->readonly);
+  return ir::array(arr->dtype, arr->ndim - 1, ir::Layout::A, arr->readonly, arr->unaligned);
 }
 
 void type_slice_source(Typer& t, const ast::Expr* target, const ir::Type* value) {

@@ -67,7 +67,10 @@ class _Reader:
             self.pos += len(spelling)
             return obj
         start = self.pos
-        readonly = False
+        readonly = unaligned = False
+        if self.text.startswith("unaligned ", self.pos):
+            unaligned = True
+            self.pos += len("unaligned ")
         if self.text.startswith("readonly ", self.pos):
             readonly = True
             self.pos += len("readonly ")
@@ -81,7 +84,7 @@ class _Reader:
             self.expect(",")
             layout = self.match(_IDENT)
             self.expect(")")
-            return _types.Array(dtype, ndim, layout, readonly=readonly)
+            return _types.Array(dtype, ndim, layout, readonly=readonly, aligned=not unaligned)
         if name == "UniTuple" and self.peek("("):
             self.expect("(")
             dtype = self.type()

@@ -415,20 +415,21 @@ class Array(Buffer):
         self.dtype, self.ndim, self.layout = dtype, ndim, layout
         self.mutable = not readonly
         self.aligned = aligned
-        ro = "readonly " if readonly else ""
-        super().__init__("%sarray(%s, %dd, %s)" % (ro, dtype, ndim, layout))
+        prefix = ("" if aligned else "unaligned ") + ("readonly " if readonly else "")
+        super().__init__("%sarray(%s, %dd, %s)" % (prefix, dtype, ndim, layout))
 
     def _spell(self, strict):
-        return "%sarray(%s, %dd, %s)" % ("" if self.mutable else "readonly ", _spell(self.dtype, strict),
-                                         self.ndim, self.layout)
+        prefix = ("" if self.aligned else "unaligned ") + ("" if self.mutable else "readonly ")
+        return "%sarray(%s, %dd, %s)" % (prefix, _spell(self.dtype, strict), self.ndim, self.layout)
 
     @property
     def readonly(self):
         return not self.mutable
 
-    def copy(self, dtype=None, ndim=None, layout=None, readonly=None):
+    def copy(self, dtype=None, ndim=None, layout=None, readonly=None, aligned=None):
         return Array(self.dtype if dtype is None else dtype, self.ndim if ndim is None else ndim,
-                     self.layout if layout is None else layout, self.readonly if readonly is None else readonly)
+                     self.layout if layout is None else layout, self.readonly if readonly is None else readonly,
+                     aligned=self.aligned if aligned is None else aligned)
 
     @property
     def is_c_contig(self):
