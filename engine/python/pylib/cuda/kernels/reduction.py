@@ -3,7 +3,8 @@
 Reduce(binop) folds a 1-d array with an associative, commutative binary
 function, compiled as a device function. The work is a generated kernel
 (compiled by cuda.jit like any kernel): each thread folds a grid-stride
-slice of the input, each block folds its threads' values in shared memory
+slice of the input (a grid-stride loop over the array's size, which
+cuhost's compiler unrolls), each block folds its threads' values in shared memory
 and writes one partial; a second launch of the same kernel with one block
 folds the partials with `init` into the result. Any size works: a block
 folds only its threads that hold a value, so no identity element is needed,
@@ -22,18 +23,16 @@ _BLOCK = 256
 # _mode: 0 writes the block's partial, 1 the final value combined with
 # _init, 2 the final value alone (ufunc.reduce has no initial value).
 _SOURCE = """\
-def {name}(_arr, _n, _out, _init, _mode):
+def {name}(_arr, _out, _init, _mode):
     _sm = _cuda.shared.array({block}, _dt)
     _tid = _cuda.threadIdx.x
     _bs = _cuda.blockDim.x
     _g = _cuda.blockIdx.x * _bs + _tid
-    _stride = _cuda.gridDim.x * _bs
+    _n = _arr.size
     if _g < _n:
         _acc = _arr[_g]
-        _j = _g + _stride
-        while _j < _n:
+        for _j in range(_g + _cuda.gridsize(1), _arr.size, _cuda.gridsize(1)):
             _acc = _dt(_core(_acc, _arr[_j]))
-            _j += _stride
         _sm[_tid] = _acc
     _cuda.syncthreads()
     _m = _n - _cuda.blockIdx.x * _bs
@@ -155,16 +154,18 @@ class Reduce:
                 return value
             res.copy_to_device(np.array([value], dtype=dtype), **kw)
             return None
+        if n < arr.shape[0]:
+            arr = arr[:n]  # the kernel folds its whole input (a grid-stride loop over arr.size, unrolled)
         if not on_device:
-            arr = to_device(arr[:n] if n < arr.shape[0] else arr, **kw)
+            arr = to_device(arr, **kw)
         init_v = dtype.type(init)
         first, second, partials = self._launchers(dtype, n, stream)
         out = res if res is not None else device_array(1, dtype=dtype, **kw)
         if second is None:
-            first(arr, n, out, init_v, final_mode)
+            first(arr, out, init_v, final_mode)
         else:
-            first(arr, n, partials, init_v, 0)
-            second(partials, partials.shape[0], out, init_v, final_mode)
+            first(arr, partials, init_v, 0)
+            second(partials, out, init_v, final_mode)
         if res is not None:
             return None
         host = out.copy_to_host(**kw)
