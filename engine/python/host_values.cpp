@@ -12,6 +12,7 @@
 #include "python/array_view.h"
 #include "python/device_array.h"
 #include "python/errors.h"
+#include "python/launch_pack.h"
 #include "python/record_dtype.h"
 #include "support/half_bits.h"
 
@@ -263,21 +264,7 @@ bool pack_host_value(PyObject* v, const ir::Type* t, const ArgInfo* info, std::u
       *slot++ = bits;
       return true;
     }
-    case K::Complex: {
-      Py_complex c = PyComplex_AsCComplex(v);
-      if (c.real == -1.0 && PyErr_Occurred()) return false;
-      slot[0] = slot[1] = 0;
-      if (t->bits == 64) {
-        float re = static_cast<float>(c.real), im = static_cast<float>(c.imag);
-        std::memcpy(slot, &re, sizeof re);
-        std::memcpy(slot + 1, &im, sizeof im);
-      } else {
-        std::memcpy(slot, &c.real, sizeof c.real);
-        std::memcpy(slot + 1, &c.imag, sizeof c.imag);
-      }
-      slot += 2;
-      return true;
-    }
+    case K::Complex: return pack_complex(v, t, slot);
     case K::Array: return pack_array(v, t, info, slot, function);
     case K::Record: {
       const ir::Type* rt = nullptr;

@@ -24,6 +24,22 @@ bool pack_error(const char* kernel, const ir::Type* t, PyObject* v) {
 
 }  // namespace
 
+bool pack_complex(PyObject* v, const ir::Type* t, std::uint64_t*& slot) {
+  Py_complex c = PyComplex_AsCComplex(v);
+  if (c.real == -1.0 && PyErr_Occurred()) return false;
+  slot[0] = slot[1] = 0;
+  if (t->bits == 64) {
+    float re = static_cast<float>(c.real), im = static_cast<float>(c.imag);
+    std::memcpy(slot, &re, sizeof re);
+    std::memcpy(slot + 1, &im, sizeof im);
+  } else {
+    std::memcpy(slot, &c.real, sizeof c.real);
+    std::memcpy(slot + 1, &c.imag, sizeof c.imag);
+  }
+  slot += 2;
+  return true;
+}
+
 bool pack_launch_argument(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& slot, std::uint64_t* end,
                           const char* kernel) {
   using K = ir::TypeKind;
@@ -100,21 +116,7 @@ bool pack_launch_argument(PyObject* v, const ir::Type* t, const ArgInfo* info, s
       ++slot;
       return true;
     }
-    case K::Complex: {
-      Py_complex c = PyComplex_AsCComplex(v);
-      if (c.real == -1.0 && PyErr_Occurred()) return false;
-      slot[0] = slot[1] = 0;
-      if (t->bits == 64) {
-        float re = static_cast<float>(c.real), im = static_cast<float>(c.imag);
-        std::memcpy(slot, &re, sizeof re);
-        std::memcpy(slot + 1, &im, sizeof im);
-      } else {
-        std::memcpy(slot, &c.real, sizeof c.real);
-        std::memcpy(slot + 1, &c.imag, sizeof c.imag);
-      }
-      slot += 2;
-      return true;
-    }
+    case K::Complex: return pack_complex(v, t, slot);
     case K::Array: {
       ArrayView local;
       const ArrayView* view =

@@ -18,4 +18,8 @@ namespace cuhost::python {
 bool pack_launch_argument(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& slot, std::uint64_t* end,
                           const char* kernel);
 
+// Packs a Python complex number as a complex64/complex128 `t` into two slots
+// (also the host calls of numba.njit functions, host_values.cpp).
+bool pack_complex(PyObject* v, const ir::Type* t, std::uint64_t*& slot);
+
 }  // namespace cuhost::python
