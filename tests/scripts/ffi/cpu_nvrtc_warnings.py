@@ -48,4 +48,22 @@ try:
     raise SystemExit("a source NVRTC rejects was accepted")
 except cuda.NvrtcError as e:
     assert 'identifier "SYNTAX" is undefined' in str(e), str(e)
+# A second process finds NVRTC's output in the disk cache and still warns once.
+import subprocess
+import sys
+
+child = subprocess.run([sys.executable, "-c", f'''
+import warnings
+import numpy as np
+from numba import cuda
+twice = cuda.declare_device("twice", "int32(int32)", link=[{warn_cu!r}])
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    @cuda.jit(link=[{warn_cu!r}])
+    def k(r, x):
+        r[0] = twice(x[0])
+    k[1, 1](np.zeros(1, np.int32), np.ones(1, np.int32))
+print(sum("NVRTC log messages" in str(w.message) for w in caught))
+'''], capture_output=True, text=True, env=dict(os.environ))
+assert child.returncode == 0 and child.stdout.strip() == "1", (child.stdout, child.stderr)
 print("cpu nvrtc warnings ok")
