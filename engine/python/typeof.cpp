@@ -7,8 +7,10 @@
 
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <vector>
 
+#include "ir/named_tuples.h"
 #include "python/device_array.h"
 #include "python/errors.h"
 #include "python/record_dtype.h"
@@ -94,6 +96,34 @@ const ir::Type* numpy_scalar_type(PyObject* obj) {
   return t;
 }
 
+// A tuple subclass with `_fields` (collections.namedtuple, typing.NamedTuple):
+// numba's NamedTuple of that class; any other subclass is a plain tuple.
+const ir::Type* named_tuple_type(PyTypeObject* tp, const std::vector<const ir::Type*>& elements) {
+  PyObject* fields = PyObject_GetAttrString(reinterpret_cast<PyObject*>(tp), "_fields");
+  if (!fields) {
+    PyErr_Clear();
+    return ir::tuple(elements);
+  }
+  std::vector<std::string> names;
+  bool ok = PyTuple_Check(fields) && PyTuple_GET_SIZE(fields) == static_cast<Py_ssize_t>(elements.size());
+  for (Py_ssize_t i = 0; ok && i < PyTuple_GET_SIZE(fields); ++i) {
+    const char* s =
+        PyUnicode_Check(PyTuple_GET_ITEM(fields, i)) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(fields, i)) : nullptr;
+    if (!s)
+      ok = false;
+    else
+      names.emplace_back(s);
+  }
+  Py_DECREF(fields);
+  PyErr_Clear();
+  if (!ok) return ir::tuple(elements);
+  // The class is the type's identity: it is kept alive for the process.
+  static std::set<PyTypeObject*>* kept = new std::set<PyTypeObject*>();
+  if (kept->insert(tp).second) Py_INCREF(tp);
+  const char* dot = std::strrchr(tp->tp_name, '.');
+  return ir::named_tuple(dot ? dot + 1 : tp->tp_name, names, elements, tp);
+}
+
 }  // namespace
 
 std::string python_type_name(PyObject* obj) { return Py_TYPE(obj)->tp_name; }
@@ -125,6 +155,7 @@ const ir::Type* typeof_arg(PyObject* obj, ArgInfo* info) {
       elements.push_back(e);
     }
     if (info) info->kind = ArgKind::Tuple;
+    if (tp != &PyTuple_Type) return named_tuple_type(tp, elements);
     return ir::tuple(elements);
   }
   for (int i = 0; i < g_scalar_count; ++i)
