@@ -24,6 +24,7 @@ static void append_slots(const ir::Type* t, std::vector<int>& out) {
       out.push_back(8);
       for (int i = 0; i < 2 * t->ndim; ++i) out.push_back(8);
       return;
+    case ir::TypeKind::TypeRef: return;  // a type argument is a compile-time constant
     case ir::TypeKind::Tuple:
       for (const ir::Type* e : t->elements) append_slots(e, out);
       return;

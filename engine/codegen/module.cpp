@@ -55,13 +55,21 @@ void append_slots(llvm::LLVMContext& c, const ir::Type* t, const std::string& pa
       out.push_back({llvm::PointerType::get(c, 0), true, param});
       for (int i = 0; i < 2 * t->ndim; ++i) out.push_back({llvm::Type::getInt64Ty(c), false, param});
       return;
-    case K::Tuple:
+    case K::TypeRef: return;  // a type argument (np.float32) is known at compile time: no bits
+    case K::Tuple: {
+      // Arrays inside a tuple get no noalias/readonly: the write analysis
+      // follows array names, and two elements may be the same array.
+      size_t first = out.size();
       for (const ir::Type* e : t->elements) append_slots(c, e, param, out);
+      for (size_t i = first; i < out.size(); ++i) out[i].array_data = false;
       return;
+    }
     case K::Extension: {  // codegen/kernel_abi.cpp: members like a tuple, else the one value
       const ir::ExtensionTypeInfo& info = ir::extension_info(t);
       if (info.model == ir::DataModel::Struct) {
+        size_t first = out.size();
         for (const auto& m : info.members) append_slots(c, m.type, param, out);
+        for (size_t i = first; i < out.size(); ++i) out[i].array_data = false;
       } else {
         out.push_back({llvm_type_of(c, t), false, param});
       }

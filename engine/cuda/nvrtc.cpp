@@ -100,6 +100,7 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
   for (const auto& o : options.extra_options) args.push_back(o);
 
   Hasher h;
+  h.add("nvrtc-cache-2");  // entries keep NVRTC's log beside the code (older ones did not)
   h.add(nvrtc_version());
   h.add(source);
   for (const auto& a : args) h.add(a);
@@ -124,6 +125,11 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
     if (read_whole_file(disk_path, out.code) && !out.code.empty()) {
       out.kind = kind;
       out.cached = true;
+      // The first compile in this process: its warnings are reported again
+      // (another process compiled it, and this script never saw them).
+      std::string log;
+      if (read_whole_file(disk_path + ".log", log) && !log.empty())
+        if (NvrtcWarningSink sink = g_warning_sink.load()) sink(concat("NVRTC log messages: ", log));
       std::lock_guard<std::mutex> lock(g_cache_mutex);
       g_memory_cache[key] = out;
       return out;
@@ -154,7 +160,10 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
     check_nvrtc(nvrtcGetPTX(owner.prog, out.code.data()), "nvrtcGetPTX", name);
     while (!out.code.empty() && out.code.back() == '\0') out.code.pop_back();
   }
-  if (!disk_path.empty()) write_file_atomically(disk_path, out.code);
+  if (!disk_path.empty()) {
+    if (!out.log.empty()) write_file_atomically(disk_path + ".log", out.log);  // before the code: hits read both
+    write_file_atomically(disk_path, out.code);
+  }
   if (!out.log.empty())
     if (NvrtcWarningSink sink = g_warning_sink.load()) sink(concat("NVRTC log messages: ", out.log));
   std::lock_guard<std::mutex> lock(g_cache_mutex);

@@ -37,7 +37,8 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
 
 // Where a successful compilation with a non-empty log reports it (the Python
 // layer turns it into one UserWarning "NVRTC log messages: ..."). Called
-// once per actual compilation (never for cache hits), from the compiling
+// once per compilation in this process (a disk-cache hit replays the log
+// kept beside the code; memory-cache hits stay silent), from the compiling
 // thread; `message` is the whole text of the warning.
 using NvrtcWarningSink = void (*)(const std::string& message);
 void set_nvrtc_warning_sink(NvrtcWarningSink sink);

@@ -3,6 +3,7 @@
 #include "ffi/host_compile.h"
 
 #include "cuda/module.h"
+#include "cuda/nvrtc.h"
 #include "ffi/clang_compile.h"
 #include "support/diagnostics.h"
 
@@ -21,6 +22,23 @@ const char* kind_extension(ir::LinkKind k) {
     case ir::LinkKind::LTOIR: return ".ltoir";
   }
   return "?";
+}
+
+// The source checked by NVRTC as a GPU build would compile it, so the CPU
+// backend reports NVRTC's warnings (the "NVRTC log messages" UserWarning)
+// just as a GPU run does. Its error is returned, not thrown: on the CPU the
+// host compiler decides, and NVRTC's log is shown when both reject the source.
+std::string nvrtc_check(const std::string& source, const std::string& shown, const std::string& dir,
+                        const std::vector<std::string>& include_dirs) {
+  cuda::NvrtcOptions opts;
+  opts.include_dirs = include_dirs;
+  for (std::string& d : cuda::extra_search_paths_from_environment()) opts.include_dirs.push_back(std::move(d));
+  try {
+    cuda::compile_cuda_source(source, shown, dir, opts);
+  } catch (const UserError& e) {
+    if (e.kind() == ErrorKind::NvrtcError) return e.message();
+  }
+  return {};
 }
 
 }  // namespace
@@ -64,6 +82,7 @@ std::string host_bitcode(const ir::LinkItem& item, const std::string& function,
         concat("foreign function '", function, "' cannot run on the CPU backend: its source needs CUDA headers (",
                shown, " includes <", header, ">); run it on a GPU, or give the plugin a plain C++ host version"));
 
+  const std::string nvrtc_error = nvrtc_check(source, shown, dir, include_dirs);
   ClangRun run =
       clang_bitcode(item, source, dir, host_prelude(), {"-std=c++17", "-O2", "-fPIC"}, include_dirs, "host-cxx");
   if (!run.started)
@@ -78,6 +97,7 @@ std::string host_bitcode(const ir::LinkItem& item, const std::string& function,
     else if (diag.find("threadIdx") != std::string::npos || diag.find("__sync") != std::string::npos ||
              diag.find("__shfl") != std::string::npos || diag.find("blockIdx") != std::string::npos)
       why = "its source uses GPU intrinsics";
+    if (!nvrtc_error.empty()) throw UserError(ErrorKind::NvrtcError, nvrtc_error);
     if (diag.empty())
       throw UserError(ErrorKind::CompileError, concat("host compilation of '", shown, "' produced no output"));
     throw UserError(ErrorKind::CompileError, concat("foreign function '", function, "' cannot run on the CPU backend: ",

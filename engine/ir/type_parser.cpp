@@ -193,6 +193,12 @@ class Parser {
     if (readonly) syntax_error();
     if (name == "Record" && is_punct("(")) return record_spelling();
     if (name == "nestedarray" && is_punct("(")) return nested_spelling();
+    if (name == "class" && is_punct("(")) {  // a scalar type as a value (numba's NumberClass)
+      next();
+      const Type* instance = type();
+      expect(")");
+      return type_ref(instance);
+    }
     if (name == "UniTuple" && is_punct("(")) {
       next();
       const Type* elem = type();

@@ -5,6 +5,7 @@
 #include "ir/types.h"
 
 #include "ir/extension_types.h"
+#include "ir/named_tuples.h"
 #include "ir/records.h"
 #include "ir/vector_types.h"
 
@@ -89,11 +90,19 @@ std::string Type::str() const {
       return o.str();
     }
     case TypeKind::Tuple: {
-      if (!key.empty()) return key;  // a vector type (ir/vector_types.h)
+      if (!key.empty() && !object) return key;  // a vector type (ir/vector_types.h)
       std::ostringstream o;
       bool uniform = !elements.empty();
       for (const Type* e : elements) uniform = uniform && e == elements[0];
-      if (uniform) {
+      if (object) {  // a named tuple (ir/named_tuples.h), spelled as numba's: Point(int64 x 2)
+        o << key << "(";
+        if (uniform) {
+          o << elements[0]->str() << " x " << elements.size();
+        } else {
+          for (size_t i = 0; i < elements.size(); ++i) o << (i ? ", " : "") << elements[i]->str();
+        }
+        o << ")";
+      } else if (uniform) {
         o << "UniTuple(" << elements[0]->str() << " x " << elements.size() << ")";
       } else {
         o << "Tuple(";
@@ -350,6 +359,17 @@ const Type* described(TypeKind kind, const std::string& key, const void* object,
   t.object = object;
   t.dtype = dtype;
   t.ndim = ndim;
+  return intern(std::move(t));
+}
+
+// A tuple type that carries a class: key its name, object its registry entry
+// (ir/named_tuples.cpp).
+const Type* detail::tuple_of_class(const std::vector<const Type*>& elements, const std::string& key,
+                                   const void* object) {
+  Type t = make(TypeKind::Tuple);
+  t.elements = elements;
+  t.key = key;
+  t.object = object;
   return intern(std::move(t));
 }
 

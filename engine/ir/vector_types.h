@@ -14,6 +14,7 @@ namespace cuhost::ir {
 const Type* vector_type(const Type* base, int n);
 // Parses "float32x4" ("<base>x<n>"); nullptr when `name` is no vector type.
 const Type* vector_type_by_name(const std::string& name);
-inline bool is_vector_type(const Type* t) { return t->kind == TypeKind::Tuple && !t->key.empty(); }
+// (A named tuple has a key too, and its class in `object`: ir/named_tuples.h.)
+inline bool is_vector_type(const Type* t) { return t->kind == TypeKind::Tuple && !t->key.empty() && !t->object; }
 
 }  // namespace cuhost::ir

@@ -360,6 +360,10 @@ PyObject* get_signature_spellings(PyObject* obj, void*) {
   std::vector<std::vector<const ir::Type*>> all = self->state->eager;
   for (const auto& types : compiled_signatures(self))
     if (std::find(all.begin(), all.end(), types) == all.end()) all.push_back(types);
+  // A kernel other kernels called: numba compiled it as a device function
+  // for those calls, and lists them too (their overloads are device compiles).
+  for (const auto& types : self->state->fn->calls())
+    if (std::find(all.begin(), all.end(), types) == all.end()) all.push_back(types);
   PyObject* list = PyList_New(0);
   for (const auto& types : all) {
     PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(types.size()));
@@ -587,7 +591,15 @@ std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherOb
                                                                     const std::vector<const ir::Type*>& types) {
   DispatcherState* st = d->state;
   const auto& fn = ensure_captured(d);
-  if (fn->options.device) {
+  // A kernel called from another kernel (numba compiles it as a device
+  // function for that call): a signature only calls gave is inspected as one.
+  const bool called_only = !fn->options.device &&
+                           std::find(st->order.begin(), st->order.end(), types) == st->order.end() &&
+                           std::find(st->eager.begin(), st->eager.end(), types) == st->eager.end() && [&] {
+                             auto calls = fn->calls();
+                             return std::find(calls.begin(), calls.end(), types) != calls.end();
+                           }();
+  if (fn->options.device || called_only) {
     auto it = st->ptx_for_inspect.find(types);
     if (it != st->ptx_for_inspect.end()) return it->second;
     runtime::TargetOptions t = session_target(fn->options);
@@ -610,7 +622,8 @@ std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherOb
     if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
     if (error) std::rethrow_exception(error);
     st->ptx_for_inspect[types] = k;
-    if (std::find(st->order.begin(), st->order.end(), types) == st->order.end()) st->order.push_back(types);
+    if (!called_only && std::find(st->order.begin(), st->order.end(), types) == st->order.end())
+      st->order.push_back(types);
     return k;
   }
   auto k = compile_for(d, types);

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "python/errors.h"
 #include "python/stream_view.h"
 
 namespace cuhost::python {
@@ -96,7 +97,11 @@ bool parse_shared(PyObject* v, unsigned* out) {
 bool check_block(const unsigned block[3]) {
   unsigned long long threads = 1ULL * block[0] * block[1] * block[2];
   if (threads > kMaxThreadsPerBlock) {
-    PyErr_Format(PyExc_ValueError, "a block of %u x %u x %u = %llu threads exceeds the limit of %u threads per block",
+    // What the driver answers to such a launch (numba-cuda lets its
+    // CUDA_ERROR_INVALID_VALUE escape), raised before any work on either backend.
+    PyErr_Format(exception_class(ErrorKind::CudaAPIError),
+                 "cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE: a block of %u x %u x %u = %llu threads exceeds the "
+                 "limit of %u threads per block",
                  block[0], block[1], block[2], threads, kMaxThreadsPerBlock);
     return false;
   }

@@ -43,6 +43,7 @@ bool pack_complex(PyObject* v, const ir::Type* t, std::uint64_t*& slot) {
 bool pack_launch_argument(PyObject* v, const ir::Type* t, const ArgInfo* info, std::uint64_t*& slot, std::uint64_t* end,
                           const char* kernel) {
   using K = ir::TypeKind;
+  if (t->kind == K::TypeRef) return true;  // a type argument (np.float32): compiled in, no slot
   int needed = t->kind == K::Array ? 1 + 2 * t->ndim : t->kind == K::Complex ? 2 : 1;
   if (t->kind != K::Tuple && slot + needed > end) {
     PyErr_Format(PyExc_ValueError, "too many kernel parameters for kernel '%s'", kernel);

@@ -1,13 +1,16 @@
 // numba's typeof for kernel arguments (see typeof.h): bool -> boolean,
 // int -> int64 (uint64 above INT64_MAX), float -> float64, complex ->
 // complex128, NumPy scalars -> their dtype, arrays -> array(dtype, ndim,
-// layout, readonly), tuples -> Tuple/UniTuple of their elements.
+// layout, readonly), tuples -> Tuple/UniTuple of their elements, NumPy
+// scalar classes -> class(dtype) (a type known at compile time).
 #include "python/typeof.h"
 
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <vector>
 
+#include "ir/named_tuples.h"
 #include "python/device_array.h"
 #include "python/errors.h"
 #include "python/record_dtype.h"
@@ -23,23 +26,47 @@ const ir::Type* g_scalar_kinds[kScalarCache] = {};
 int g_scalar_count = 0;
 PyObject* g_numpy_generic = nullptr;  // numpy.generic, imported on first need
 
+bool load_numpy_generic() {
+  if (g_numpy_generic) return true;
+  PyObject* np = PyImport_ImportModule("numpy");
+  if (!np) {
+    PyErr_Clear();
+    return false;
+  }
+  g_numpy_generic = PyObject_GetAttrString(np, "generic");
+  Py_DECREF(np);
+  if (!g_numpy_generic) PyErr_Clear();
+  return g_numpy_generic != nullptr;
+}
+
+// A NumPy scalar class passed as a value (np.float32): numba's NumberClass,
+// a compile-time constant the kernel can use as a dtype.
+const ir::Type* numpy_scalar_class(PyObject* cls) {
+  for (int i = 0; i < g_scalar_count; ++i)
+    if (reinterpret_cast<PyObject*>(g_scalar_types[i]) == cls) return ir::type_ref(g_scalar_kinds[i]);
+  if (!load_numpy_generic()) return nullptr;
+  int is = PyObject_IsSubclass(cls, g_numpy_generic);
+  if (is <= 0) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  PyObject* np = PyImport_ImportModule("numpy");
+  PyObject* dtype = np ? PyObject_CallMethod(np, "dtype", "O", cls) : nullptr;
+  Py_XDECREF(np);
+  PyObject* name = dtype ? PyObject_GetAttrString(dtype, "name") : nullptr;
+  Py_XDECREF(dtype);
+  const char* s = name ? PyUnicode_AsUTF8(name) : nullptr;
+  const ir::Type* t = s ? ir::scalar_by_name(s) : nullptr;
+  if (!s) PyErr_Clear();
+  Py_XDECREF(name);
+  return t ? ir::type_ref(t) : nullptr;
+}
+
 const ir::Type* numpy_scalar_type(PyObject* obj) {
   PyTypeObject* tp = Py_TYPE(obj);
   for (int i = 0; i < g_scalar_count; ++i)
     if (g_scalar_types[i] == tp) return g_scalar_kinds[i];
-  if (!g_numpy_generic) {
-    PyObject* np = PyImport_ImportModule("numpy");
-    if (!np) {
-      PyErr_Clear();
-      return nullptr;
-    }
-    g_numpy_generic = PyObject_GetAttrString(np, "generic");
-    Py_DECREF(np);
-    if (!g_numpy_generic) {
-      PyErr_Clear();
-      return nullptr;
-    }
-  }
+  if (!load_numpy_generic()) return nullptr;
   int is = PyObject_IsInstance(obj, g_numpy_generic);
   if (is <= 0) {
     PyErr_Clear();
@@ -67,6 +94,34 @@ const ir::Type* numpy_scalar_type(PyObject* obj) {
     ++g_scalar_count;
   }
   return t;
+}
+
+// A tuple subclass with `_fields` (collections.namedtuple, typing.NamedTuple):
+// numba's NamedTuple of that class; any other subclass is a plain tuple.
+const ir::Type* named_tuple_type(PyTypeObject* tp, const std::vector<const ir::Type*>& elements) {
+  PyObject* fields = PyObject_GetAttrString(reinterpret_cast<PyObject*>(tp), "_fields");
+  if (!fields) {
+    PyErr_Clear();
+    return ir::tuple(elements);
+  }
+  std::vector<std::string> names;
+  bool ok = PyTuple_Check(fields) && PyTuple_GET_SIZE(fields) == static_cast<Py_ssize_t>(elements.size());
+  for (Py_ssize_t i = 0; ok && i < PyTuple_GET_SIZE(fields); ++i) {
+    const char* s =
+        PyUnicode_Check(PyTuple_GET_ITEM(fields, i)) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(fields, i)) : nullptr;
+    if (!s)
+      ok = false;
+    else
+      names.emplace_back(s);
+  }
+  Py_DECREF(fields);
+  PyErr_Clear();
+  if (!ok) return ir::tuple(elements);
+  // The class is the type's identity: it is kept alive for the process.
+  static std::set<PyTypeObject*>* kept = new std::set<PyTypeObject*>();
+  if (kept->insert(tp).second) Py_INCREF(tp);
+  const char* dot = std::strrchr(tp->tp_name, '.');
+  return ir::named_tuple(dot ? dot + 1 : tp->tp_name, names, elements, tp);
 }
 
 }  // namespace
@@ -100,6 +155,7 @@ const ir::Type* typeof_arg(PyObject* obj, ArgInfo* info) {
       elements.push_back(e);
     }
     if (info) info->kind = ArgKind::Tuple;
+    if (tp != &PyTuple_Type) return named_tuple_type(tp, elements);
     return ir::tuple(elements);
   }
   for (int i = 0; i < g_scalar_count; ++i)
@@ -156,6 +212,7 @@ const ir::Type* typeof_arg(PyObject* obj, ArgInfo* info) {
     if (PyErr_Occurred()) PyErr_Clear();
     return t;
   }
+  if (PyType_Check(obj)) return numpy_scalar_class(obj);
   return numpy_scalar_type(obj);
 }
 

@@ -716,6 +716,7 @@ const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
   if (const ir::Type* t = type_array_method(*this, a, base)) return t;
   if (const ir::Type* t = type_record_attribute(*this, a, base, false)) return t;
   if (const ir::Type* t = type_vector_attribute(*this, a, base)) return t;
+  if (const ir::Type* t = type_named_tuple_attribute(*this, a, base)) return t;
   if (const ir::Type* t = type_number_attribute(*this, a, base, inf)) return t;
   if (const ir::Type* t = type_storage_attribute(*this, a, base, inf)) return t;
   if (const ir::Type* t = type_extension_attribute(*this, a, base, inf)) return t;

@@ -261,6 +261,9 @@ void type_record_store(Typer& t, const ast::Expr* target, const ir::Type* slot, 
 // and `.x .y .z .w` ("vector.attr"; nullptr when `base` is no vector).
 const ir::Type* type_vector_ctor(Typer& t, const ast::Call& c, const ir::Type* vt, ExprInfo& info);
 const ir::Type* type_vector_attribute(Typer& t, const ast::Attribute& a, const ir::Type* base);
+// A named tuple's field `p.x` (typing/named_tuples.cpp; "namedtuple.attr"),
+// nullptr when `base` is no named tuple or has no such field.
+const ir::Type* type_named_tuple_attribute(Typer& t, const ast::Attribute& a, const ir::Type* base);
 
 // The mangled symbol of a specialization (valid PTX identifier).
 std::string mangle(const std::string& name, const std::vector<const ir::Type*>& args, bool kernel);

@@ -92,6 +92,6 @@ except cuda.TypingError as e:
 try:
     saxpy[4, 2048](np.float32(2), x, y, o)
     raise AssertionError("an oversized block was accepted")
-except ValueError as e:
-    assert str(e) == ("a block of 2048 x 1 x 1 = 2048 threads exceeds the limit of 1024 threads per block"), str(e)
+except cuda.CudaAPIError as e:
+    assert str(e) == ("cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE: a block of 2048 x 1 x 1 = 2048 threads exceeds the limit of 1024 threads per block"), str(e)
 print("null driver launch paths ok")

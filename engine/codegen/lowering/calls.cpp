@@ -32,6 +32,7 @@ std::map<std::string, IntrinsicFn>& table() {
     register_complex(t);
     register_records(t);
     register_vector_types(t);
+    register_named_tuples(t);
     register_half(t);
     register_fp8(t);
     register_cooperative(t);

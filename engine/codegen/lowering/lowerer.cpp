@@ -606,6 +606,7 @@ void Lowerer::setup_params() {
         agg = builder_.CreateInsertValue(agg, fn_->getArg(next++), {0});
         return builder_.CreateInsertValue(agg, fn_->getArg(next++), {1});
       }
+      case K::TypeRef: return llvm::UndefValue::get(llvm_type(t));  // no slot: known at compile time
       case K::Tuple: {
         llvm::Value* agg = llvm::UndefValue::get(llvm_type(t));
         for (unsigned i = 0; i < t->elements.size(); ++i)

@@ -235,6 +235,7 @@ void register_arrays(std::map<std::string, IntrinsicFn>& table);
 void register_print(std::map<std::string, IntrinsicFn>& table);
 void register_complex(std::map<std::string, IntrinsicFn>& table);
 void register_vector_types(std::map<std::string, IntrinsicFn>& table);
+void register_named_tuples(std::map<std::string, IntrinsicFn>& table);
 void register_half(std::map<std::string, IntrinsicFn>& table);
 void register_fp8(std::map<std::string, IntrinsicFn>& table);
 void register_extension(std::map<std::string, IntrinsicFn>& table);

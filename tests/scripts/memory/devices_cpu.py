@@ -49,7 +49,7 @@ assert (a.copy_to_host() == np.arange(a.size)).all()
 try:
     fill[1, dev.MAX_THREADS_PER_BLOCK + 1](a)
     raise SystemExit("an oversized block was launched")
-except ValueError as err:
+except cuda.CudaAPIError as err:
     assert str(err).endswith("exceeds the limit of 1024 threads per block"), str(err)
 cuda.close()
 print("devices ok")

@@ -101,6 +101,11 @@ class _Reader:
                     self.expect(",")
             self.expect(")")
             return _types.Tuple(items)
+        if name == "class" and self.peek("("):
+            self.expect("(")
+            inner = self.type()
+            self.expect(")")
+            return _types.NumberClass(inner)
         if name in ("CPointer", "OptionalType") and self.peek("("):
             self.expect("(")
             inner = self.type()

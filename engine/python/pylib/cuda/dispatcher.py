@@ -166,8 +166,9 @@ class CUDADispatcher(_cuhost.Dispatcher):
 
     @property
     def overloads(self):
-        """{argument types: compiled specialization} for every compiled signature."""
-        return {t: _Overload(self, t) for t in map(_to_types, self._compiled_signatures())}
+        """{argument types: compiled specialization} for every compiled signature
+        (a kernel's calls from other kernels included, as device compiles)."""
+        return {t: _Overload(self, t) for t in map(_to_types, self._signature_spellings)}
 
     @property
     def specializations(self):
