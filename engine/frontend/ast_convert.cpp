@@ -448,7 +448,7 @@ class Converter {
     if (PyFloat_Check(v)) return ir::ConstValue::floating(PyFloat_AsDouble(v));
     if (PyComplex_Check(v)) return ir::ConstValue::complex({PyComplex_RealAsDouble(v), PyComplex_ImagAsDouble(v)});
     if (PyUnicode_Check(v)) return ir::ConstValue::string(py_str(v));
-    if (PyBytes_Check(v)) unsupported(node, "bytes literals are");
+    if (PyBytes_Check(v)) return ir::ConstValue::bytes(std::string(PyBytes_AS_STRING(v), PyBytes_GET_SIZE(v)));
     unsupported(node, "the constant " + py_repr(v) + " is");
   }
 

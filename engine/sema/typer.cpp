@@ -507,6 +507,12 @@ const ir::Type* Typer::type_of(const ast::Expr* e) {
     t = t->pointee;
     note_unwrap();
   }
+  // An IntEnum member read where a number is wanted is its integer (numba's
+  // IntEnumMember converts to int); the contexts that keep Optionals keep
+  // the member too. Only values lowering converts by their type: locals
+  // and constants.
+  if (ir::is_int_enum(t) && !keep_optional_.count(e) && (e->kind == ast::ExprKind::Name || info(e).constant))
+    t = t->pointee;
   ExprInfo& again = info(e);  // same element (references stay valid)
   again.type = t;
   typed_.insert(e);
@@ -687,6 +693,12 @@ const ir::Type* Typer::type_global(const frontend::GlobalValue& g, const ast::Ex
   fail(ErrorKind::TypingError, e.loc,
        concat("Untyped global name '", shown,
               "': ", g.refusal.empty() ? "cannot determine the type of " + g.repr : g.refusal));
+}
+
+const ir::Type* Typer::type_frozen_global(const std::string& frozen, const ast::Expr& e, ExprInfo& inf) {
+  auto it = captured().globals.find(frozen);
+  if (it == captured().globals.end()) return nullptr;
+  return type_global(it->second, e, frozen, inf);
 }
 
 const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {

@@ -87,9 +87,7 @@ Val index_value(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& inf) 
   return l.expr_as(s->index.get(), it);
 }
 
-int elem_align(const ir::Type* dtype) {
-  return dtype->kind == ir::TypeKind::Record ? ir::abi_alignment(dtype) : std::max(1, dtype->byte_size());
-}
+int elem_align(const ir::Type* dtype) { return array_element_alignment(dtype); }
 
 }  // namespace
 
