@@ -112,4 +112,18 @@ def number_into_string(a):
 
 msg = typing_error(number_into_string, np.zeros(2, "U4"))
 assert "cannot store a value of type int64 into an element of type [unichr x 4]" in msg, msg
+# The spellings of the types, and the PTX path (compiled here without a GPU):
+# the constant's characters are stored one by one, truncated and padded.
+from numba.cuda import types  # noqa: E402
+
+assert str(types.UnicodeCharSeq(5)) == "[unichr x 5]" and str(types.CharSeq(3)) == "[char x 3]"
+
+
+def put(a):
+    a[1] = b"ABCD"
+
+
+ptx, _ = cuda.compile_ptx(put, "void(array([char x 3], 1d, C))")
+stores = [line for line in ptx.splitlines() if "st.global.u8" in line]
+assert len(stores) == 3, stores  # "ABC", truncated
 print("char seqs ok")

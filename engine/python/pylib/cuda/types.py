@@ -385,6 +385,22 @@ class Record(Type):
         return self.fields[key][0]
 
 
+class CharSeq(Type):
+    """A NumPy bytes string of fixed width (dtype S<count>)."""
+
+    _char = "char"
+
+    def __init__(self, count):
+        self.count = int(count)
+        super().__init__("[%s x %d]" % (self._char, self.count))
+
+
+class UnicodeCharSeq(CharSeq):
+    """A NumPy unicode string of fixed width (dtype U<count>, UCS-4 code points)."""
+
+    _char = "unichr"
+
+
 class NestedArray(Type):
     """An array field of a record (numba's NestedArray): element type and fixed shape."""
 
