@@ -741,10 +741,13 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
   // np.<ufunc>(..., out) first: np.greater and friends have no scalar key.
   if (const ir::Type* t = type_numpy_ufunc_out(*this, c, inf)) return t;
   const ir::Type* ft = type_of(c.func.get());
+  // *arguments: in calls of jitted functions, and of complex() (typing/complex.cpp).
+  bool unpacks =
+      ft->kind == ir::TypeKind::Dispatcher || (ft->kind == ir::TypeKind::Intrinsic && ft->key == "builtins.complex");
   for (size_t i = 0; i < c.args.size(); ++i)
-    if (c.is_starred(i) && ft->kind != ir::TypeKind::Dispatcher)
+    if (c.is_starred(i) && !unpacks)
       fail(ErrorKind::UnsupportedError, c.args[i]->loc,
-           "*arguments are only supported in calls of jitted functions in kernels");
+           "*arguments are only supported in calls of jitted functions and of complex() in kernels");
   switch (ft->kind) {
     case ir::TypeKind::Intrinsic: {
       const std::string& key = ft->key;
