@@ -114,7 +114,7 @@ const std::map<PyObject*, std::string>& known_objects() {
   k.cuda_size = size;
   if (PyRef builtins = import("builtins")) {
     for (const char* n : {"abs", "min", "max", "round", "int", "float", "bool", "len", "range", "complex", "print",
-                          "enumerate", "zip", "pow"}) {
+                          "enumerate", "zip", "pow", "tuple"}) {
       if (PyRef v = py_attr(builtins.get(), n)) add_key(k, v.get(), std::string("builtins.") + n);
     }
   }
