@@ -364,6 +364,13 @@ std::map<const ir::Type*, PyObject*>& enum_classes() {
   return *classes;
 }
 
+// The values an enum member may hold in kernels: numbers, booleans and
+// tuples of them (members compare by value; strings have no runtime value).
+bool is_enum_value_type(const ir::Type* t) {
+  if (t->is_tuple()) return std::all_of(t->elements.begin(), t->elements.end(), is_enum_value_type);
+  return t->is_scalar();
+}
+
 bool is_enum_class(PyObject* v) {
   PyObject* base = enum_base();
   bool is = base && PyType_Check(v) && v != base && PyObject_IsSubclass(v, base) == 1;
@@ -381,7 +388,7 @@ const ir::Type* enum_member_type(PyObject* value) {
   }
   PyRef payload = py_attr(value, "value");
   ir::ConstValue c;
-  if (!payload || !freeze_constant(payload.get(), nullptr, &c) || !c.type) {
+  if (!payload || !freeze_constant(payload.get(), nullptr, &c) || !c.type || !is_enum_value_type(c.type)) {
     PyErr_Clear();
     return nullptr;
   }
@@ -389,8 +396,9 @@ const ir::Type* enum_member_type(PyObject* value) {
   bool is_int = PyLong_Check(value);
   std::string name = py_str(py_attr(cls, "__qualname__").get());
   const ir::Type* value_type = is_int ? ir::int64() : c.type;
+  // numba's spelling: Enum<int64>(Color), IntEnum<int64>(Shape).
   std::string display =
-      concat(is_int ? "IntEnumMember" : "EnumMember", "(<enum '", name, "'>, ", value_type->str(), ")");
+      concat(is_int ? "IntEnum<" : "Enum<", value_type->str(), ">(", py_str(py_attr(cls, "__name__").get()), ")");
   std::string identity =
       concat(py_str(py_attr(cls, "__module__").get()), ".", name, "@", reinterpret_cast<std::uintptr_t>(cls));
   if (PyErr_Occurred()) PyErr_Clear();

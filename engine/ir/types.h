@@ -115,7 +115,7 @@ const Type* complex128();
 const Type* datetime64(const std::string& unit);
 const Type* timedelta64(const std::string& unit);
 // The member type of the enum class known as `identity` (unique per class
-// object), shown as `display` ("EnumMember(<enum 'Color'>, int64)").
+// object), shown as `display` ("Enum<int64>(Color)", numba's spelling).
 const Type* enum_member(const std::string& identity, const std::string& display, bool is_int_enum,
                         const Type* value_type);
 inline bool is_int_enum(const Type* t) { return t->kind == TypeKind::EnumMember && t->is_signed; }

@@ -10,6 +10,7 @@ from enum import Enum, IntEnum
 
 import numpy as np
 from numba import cuda, njit, vectorize
+from numba.core.errors import TypingError
 
 
 class Color(Enum):
@@ -122,4 +123,29 @@ def classify(v):
 
 
 assert (classify(x) == np.where(x >= 500, 500, 2)).all()
+
+
+# A plain Enum member is no number; members of string values have no kernel type.
+class Name(Enum):
+    a = "x"
+
+
+def typing_error(fn):
+    try:
+        cuda.jit(fn)[1, 1](np.zeros(1))
+    except TypingError as e:
+        return str(e)
+    raise AssertionError("no TypingError")
+
+
+def add(o):
+    o[0] = Color.red + 1
+
+
+def named(o):
+    o[0] = Name.a == Name.a
+
+
+assert "cannot add Enum<int64>(Color) and int64" in typing_error(add)
+assert "Untyped global name 'Name.a'" in typing_error(named)
 print("enums ok")
