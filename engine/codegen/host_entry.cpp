@@ -41,6 +41,7 @@ int host_slot_count(const ir::Type* t) {
       int c = host_slot_count(t->pointee);
       return c < 0 ? -1 : 1 + c;
     }
+    case K::EnumMember: return host_slot_count(t->pointee);  // its value
     default: return -1;
   }
 }
@@ -52,7 +53,8 @@ std::string host_boundary_refusal(const ir::Type* t) {
       for (const ir::Type* e : t->elements)
         if (host_slot_count(e) < 0) return host_boundary_refusal(e);
       return "";
-    case K::Optional: return host_boundary_refusal(t->pointee);
+    case K::Optional:
+    case K::EnumMember: return host_boundary_refusal(t->pointee);
     case K::Extension: return concat("values of the extension type ", t->str(), " cannot be boxed or unboxed");
     default:
       if (host_slot_count(t) >= 0) return "";
@@ -91,6 +93,7 @@ class SlotReader {
         for (unsigned i = 0; i < t->elements.size(); ++i) agg = b_.CreateInsertValue(agg, read(t->elements[i]), {i});
         return agg;
       }
+      case K::EnumMember: return read(t->pointee);  // its value
       default: return load(llvm_type_of(c, t));
     }
   }
@@ -132,6 +135,7 @@ class SlotWriter {
         store(b_.CreateZExt(b_.CreateExtractValue(v, {0}), b_.getInt64Ty()));
         write(b_.CreateExtractValue(v, {1}), t->pointee);
         return;
+      case K::EnumMember: write(v, t->pointee); return;  // its value
       default: store(v); return;
     }
   }

@@ -38,6 +38,7 @@ static void append_slots(const ir::Type* t, std::vector<int>& out) {
       }
       return;
     }
+    case ir::TypeKind::EnumMember: append_slots(t->pointee, out); return;  // its value
     default: CUHOST_CHECK(false) << "type " << t->str() << " cannot be a kernel parameter";
   }
 }

@@ -75,6 +75,7 @@ void append_slots(llvm::LLVMContext& c, const ir::Type* t, const std::string& pa
       }
       return;
     }
+    case K::EnumMember: append_slots(c, t->pointee, param, out); return;  // its value
     default: CUHOST_CHECK(false) << "type " << t->str() << " cannot be a kernel parameter";
   }
 }

@@ -6,6 +6,7 @@
 #include <climits>
 
 #include "frontend/capture.h"
+#include "frontend/loop_variables.h"
 #include "frontend/py_ref.h"
 #include "ir/constant.h"
 
@@ -448,7 +449,7 @@ class Converter {
     if (PyFloat_Check(v)) return ir::ConstValue::floating(PyFloat_AsDouble(v));
     if (PyComplex_Check(v)) return ir::ConstValue::complex({PyComplex_RealAsDouble(v), PyComplex_ImagAsDouble(v)});
     if (PyUnicode_Check(v)) return ir::ConstValue::string(py_str(v));
-    if (PyBytes_Check(v)) unsupported(node, "bytes literals are");
+    if (PyBytes_Check(v)) return ir::ConstValue::bytes(std::string(PyBytes_AS_STRING(v), PyBytes_GET_SIZE(v)));
     unsupported(node, "the constant " + py_repr(v) + " is");
   }
 
@@ -622,7 +623,9 @@ ConvertResult convert_function(PyObject* node, const ConvertContext& ctx) {
   }
   CUHOST_CHECK(k == "FunctionDef") << "capture expected a function definition, got " << k;
   Converter c(ctx);
-  return c.run(node);
+  ConvertResult result = c.run(node);
+  split_loop_variables(result);  // numba's SSA: a variable per loop where loops alone use it
+  return result;
 }
 
 }  // namespace cuhost::frontend

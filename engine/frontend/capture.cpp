@@ -61,7 +61,8 @@ PyRef lookup_free_name(PyObject* func, PyObject* code, const std::string& name) 
   return PyRef();
 }
 
-// Every `name.attr` the body reads (Attribute nodes on a bare Name).
+// Every `name.attr` the body reads (Attribute nodes on a bare Name), and
+// every `name["key"]` (an Enum class's member by name: frozen the same way).
 void collect_attrs(const ast::Expr* e, std::set<std::pair<std::string, std::string>>& out) {
   if (!e) return;
   switch (e->kind) {
@@ -73,6 +74,9 @@ void collect_attrs(const ast::Expr* e, std::set<std::pair<std::string, std::stri
     }
     case ast::ExprKind::Subscript: {
       const auto& x = static_cast<const ast::Subscript&>(*e);
+      if (x.value->kind == ast::ExprKind::Name && x.index->kind == ast::ExprKind::Constant &&
+          static_cast<const ast::Constant&>(*x.index).value.kind == ir::ConstValue::Kind::String)
+        out.emplace(static_cast<const ast::Name&>(*x.value).id, static_cast<const ast::Constant&>(*x.index).value.s);
       collect_attrs(x.value.get(), out);
       collect_attrs(x.index.get(), out);
       break;

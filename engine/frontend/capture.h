@@ -22,6 +22,13 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc);
 // and by signature/decorator code that needs the same classification).
 GlobalValue freeze_global(PyObject* value);
 
+// The kernel type of a member of a Python Enum class (EnumMember, or an
+// IntEnum's), keyed by the class object (kept alive); nullptr when `value`
+// is not an enum member or its value has no kernel type. No Python error.
+const ir::Type* enum_member_type(PyObject* value);
+// The Enum class whose member type `t` is (borrowed, kept alive), or nullptr.
+PyObject* enum_class_of(const ir::Type* t);
+
 // Hook for the python/ layer: returns the JitFunction behind a dispatcher
 // object (capturing it if needed; a numba.njit function's device
 // function), or nullptr if `obj` is not a dispatcher. Implemented in

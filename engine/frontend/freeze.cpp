@@ -114,7 +114,7 @@ const std::map<PyObject*, std::string>& known_objects() {
   k.cuda_size = size;
   if (PyRef builtins = import("builtins")) {
     for (const char* n : {"abs", "min", "max", "round", "int", "float", "bool", "len", "range", "complex", "print",
-                          "enumerate", "zip", "pow"}) {
+                          "enumerate", "zip", "pow", "tuple"}) {
       if (PyRef v = py_attr(builtins.get(), n)) add_key(k, v.get(), std::string("builtins.") + n);
     }
   }
@@ -346,11 +346,89 @@ bool freeze_device_array(PyObject* v, PyObject* np, GlobalValue* out) {
   return true;
 }
 
+// enum.Enum, imported once.
+PyObject* enum_base() {
+  static PyObject* base = [] {
+    PyRef m = import("enum");
+    PyObject* b = m ? PyObject_GetAttrString(m.get(), "Enum") : nullptr;
+    if (!b) PyErr_Clear();
+    return b;
+  }();
+  return base;
+}
+
+// The Enum class of each member type made (interned types: one per class
+// and value type). Touched only with the GIL held.
+std::map<const ir::Type*, PyObject*>& enum_classes() {
+  static auto* classes = new std::map<const ir::Type*, PyObject*>();
+  return *classes;
+}
+
+// The values an enum member may hold in kernels: numbers, booleans and
+// tuples of them (members compare by value; strings have no runtime value).
+bool is_enum_value_type(const ir::Type* t) {
+  if (t->is_tuple()) return std::all_of(t->elements.begin(), t->elements.end(), is_enum_value_type);
+  return t->is_scalar();
+}
+
+bool is_enum_class(PyObject* v) {
+  PyObject* base = enum_base();
+  bool is = base && PyType_Check(v) && v != base && PyObject_IsSubclass(v, base) == 1;
+  if (PyErr_Occurred()) PyErr_Clear();
+  return is;
+}
+
 }  // namespace
+
+const ir::Type* enum_member_type(PyObject* value) {
+  PyObject* base = enum_base();
+  if (!base || PyType_Check(value) || PyObject_IsInstance(value, base) != 1) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  PyRef payload = py_attr(value, "value");
+  ir::ConstValue c;
+  if (!payload || !freeze_constant(payload.get(), nullptr, &c) || !c.type || !is_enum_value_type(c.type)) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  PyObject* cls = reinterpret_cast<PyObject*>(Py_TYPE(value));
+  bool is_int = PyLong_Check(value);
+  std::string name = py_str(py_attr(cls, "__qualname__").get());
+  const ir::Type* value_type = is_int ? ir::int64() : c.type;
+  // numba's spelling: Enum<int64>(Color), IntEnum<int64>(Shape).
+  std::string display =
+      concat(is_int ? "IntEnum<" : "Enum<", value_type->str(), ">(", py_str(py_attr(cls, "__name__").get()), ")");
+  std::string identity =
+      concat(py_str(py_attr(cls, "__module__").get()), ".", name, "@", reinterpret_cast<std::uintptr_t>(cls));
+  if (PyErr_Occurred()) PyErr_Clear();
+  const ir::Type* t = ir::enum_member(identity, display, is_int, value_type);
+  // The class is kept alive so that its identity (its address) stays unique,
+  // and so that results of the type can be boxed as its members.
+  auto& classes = enum_classes();
+  if (classes.emplace(t, cls).second) Py_INCREF(cls);
+  return t;
+}
+
+PyObject* enum_class_of(const ir::Type* t) {
+  auto it = enum_classes().find(t);
+  return it == enum_classes().end() ? nullptr : it->second;
+}
 
 GlobalValue freeze_global(PyObject* value) {
   GlobalValue g;
   g.repr = py_repr(value);
+  // An enum member is a constant of its class's member type holding its value.
+  if (const ir::Type* et = enum_member_type(value)) {
+    PyRef payload = py_attr(value, "value");
+    if (payload && freeze_constant(payload.get(), nullptr, &g.constant)) {
+      if (ir::is_int_enum(et)) g.constant = ir::ConstValue::integer(g.constant.i);
+      g.constant.type = et;
+      g.kind = GlobalValue::Kind::Constant;
+      return g;
+    }
+    PyErr_Clear();
+  }
   PyRef np(PyImport_ImportModule("numpy"));
   if (!np) PyErr_Clear();
   if (freeze_constant(value, np.get(), &g.constant)) {
@@ -380,18 +458,12 @@ GlobalValue freeze_global(PyObject* value) {
     g.key = module_key(value);
     return g;
   }
-  // An IntEnum class is a namespace of integer constants (numba's
-  // IntEnumMember converts to int wherever an int is needed): capture freezes
-  // `Cls.member` like an attribute of a user module.
-  if (PyType_Check(value)) {
-    PyRef enum_mod = import("enum");
-    PyRef int_enum = enum_mod ? py_attr(enum_mod.get(), "IntEnum") : PyRef();
-    if (int_enum && value != int_enum.get() && PyObject_IsSubclass(value, int_enum.get()) == 1) {
-      g.kind = GlobalValue::Kind::Module;
-      g.key = "IntEnum " + py_str(py_attr(value, "__qualname__").get());  // never a known namespace
-      return g;
-    }
-    if (PyErr_Occurred()) PyErr_Clear();
+  // An Enum class is a namespace of its members: capture freezes
+  // `Cls.member` and `Cls["member"]` like attributes of a user module.
+  if (is_enum_class(value)) {
+    g.kind = GlobalValue::Kind::Module;
+    g.key = "enum " + py_str(py_attr(value, "__qualname__").get());  // never a known namespace
+    return g;
   }
   if (std::string refusal = jit_function_refusal(value); !refusal.empty()) {
     g.kind = GlobalValue::Kind::Unsupported;

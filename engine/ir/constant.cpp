@@ -64,6 +64,14 @@ ConstValue ConstValue::string(std::string s) {
   return v;
 }
 
+ConstValue ConstValue::bytes(std::string s) {
+  ConstValue v;
+  v.kind = Kind::String;
+  v.type = bytes_literal(s);
+  v.s = std::move(s);
+  return v;
+}
+
 ConstValue ConstValue::tuple(std::vector<ConstValue> items) {
   ConstValue v;
   v.kind = Kind::Tuple;

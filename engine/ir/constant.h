@@ -32,6 +32,7 @@ struct ConstValue {
   static ConstValue floating(double v, const Type* t = nullptr);                 // default float64
   static ConstValue complex(std::complex<double> v, const Type* t = nullptr);
   static ConstValue string(std::string v);
+  static ConstValue bytes(std::string v);  // kind String, typed as a bytes literal
   static ConstValue tuple(std::vector<ConstValue> items);
   std::string repr() const;
 };

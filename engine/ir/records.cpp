@@ -98,6 +98,7 @@ int abi_alignment(const Type* t) {
   switch (t->kind) {
     case TypeKind::Complex: return t->bits / 16;
     case TypeKind::NestedArray: return abi_alignment(t->dtype);
+    case TypeKind::CharSeq: return t->bits / 8;  // its characters'
     case TypeKind::Extension: return static_cast<int>(extension_info(t).align);
     case TypeKind::Record: {
       int a = 1;

@@ -37,11 +37,13 @@ const std::vector<std::int64_t>& nested_shape(const Type* nested);
 std::int64_t described_byte_size(const Type* t);
 // The ABI alignment of a field type (numba's get_abi_alignment of its data
 // type): scalars their size (complex: one part), records their widest field,
-// nested arrays their element's.
+// nested arrays their element's, fixed-width strings their character's.
 int abi_alignment(const Type* t);
-// Whether `t` can be an element of an array (scalars, records, dates and extension types).
+// Whether `t` can be an element of an array (scalars, records, fixed-width
+// strings, dates and extension types).
 inline bool is_array_dtype(const Type* t) {
-  return t->is_scalar() || t->kind == TypeKind::Record || t->kind == TypeKind::Extension || is_datetime_like(t);
+  return t->is_scalar() || t->kind == TypeKind::Record || t->kind == TypeKind::CharSeq ||
+         t->kind == TypeKind::Extension || is_datetime_like(t);
 }
 
 }  // namespace cuhost::ir

@@ -156,6 +156,17 @@ class Parser {
       if (readonly) syntax_error();
       return extension_type_named(next().text);
     }
+    // Fixed-width strings: "[char x 12]" (NumPy S12), "[unichr x 12]" (U12).
+    if (is_punct("[") && peek(1).kind == Token::Ident && (peek(1).text == "char" || peek(1).text == "unichr")) {
+      next();
+      bool unicode = ident() == "unichr";
+      if (peek().kind != Token::Ident || peek().text != "x") syntax_error();
+      next();
+      long n = number();
+      expect("]");
+      if (readonly || n <= 0) syntax_error();
+      return char_seq(static_cast<int>(n), unicode);
+    }
     std::string name = strip_module(ident());
     // datetime64[D], timedelta64[ns]: a unit in brackets (not an array suffix).
     if ((name == "datetime64" || name == "timedelta64") && is_punct("[") && peek(1).kind == Token::Ident &&

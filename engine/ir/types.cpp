@@ -115,6 +115,9 @@ std::string Type::str() const {
     case TypeKind::Optional: return "OptionalType(" + pointee->str() + ")";
     case TypeKind::Range: return "range_state_" + pointee->str();
     case TypeKind::StringLiteral: return "Literal[str](" + key + ")";
+    case TypeKind::BytesLiteral: return "Literal[bytes](" + key + ")";
+    case TypeKind::CharSeq:
+      return std::string("[") + (bits == 32 ? "unichr" : "char") + " x " + std::to_string(ndim) + "]";
     case TypeKind::Module: return "Module(" + key + ")";
     case TypeKind::Intrinsic: return "Function(" + key + ")";
     case TypeKind::Dispatcher: return "Dispatcher";
@@ -128,6 +131,7 @@ std::string Type::str() const {
     case TypeKind::ExtensionMethod: return "BoundFunction(" + dtype->str() + "." + key + ")";
     case TypeKind::NPDatetime: return key.empty() ? "datetime64" : "datetime64[" + key + "]";
     case TypeKind::NPTimedelta: return key.empty() ? "timedelta64" : "timedelta64[" + key + "]";
+    case TypeKind::EnumMember: return key.substr(0, key.find('#'));
   }
   return "?";
 }
@@ -150,6 +154,8 @@ int Type::byte_size() const {
     case TypeKind::Record:
     case TypeKind::NestedArray: return static_cast<int>(described_byte_size(this));
     case TypeKind::Extension: return static_cast<int>(extension_info(this).size);
+    case TypeKind::EnumMember: return pointee->byte_size();
+    case TypeKind::CharSeq: return ndim * bits / 8;
     default: return 0;
   }
 }
@@ -274,6 +280,14 @@ const Type* datetime_kind(TypeKind kind, const std::string& unit) {
   return intern(std::move(t));
 }
 }  // namespace
+const Type* enum_member(const std::string& identity, const std::string& display, bool is_int_enum,
+                        const Type* value_type) {
+  Type t = make(TypeKind::EnumMember);
+  t.key = display + "#" + identity;
+  t.is_signed = is_int_enum;
+  t.pointee = value_type;
+  return intern(std::move(t));
+}
 const Type* datetime64(const std::string& unit) { return datetime_kind(TypeKind::NPDatetime, unit); }
 const Type* timedelta64(const std::string& unit) { return datetime_kind(TypeKind::NPTimedelta, unit); }
 const Type* array(const Type* dtype, int ndim, Layout layout, bool readonly, bool unaligned) {
@@ -321,6 +335,17 @@ const Type* range(const Type* index_type) {
 const Type* string_literal(const std::string& text) {
   Type t = make(TypeKind::StringLiteral);
   t.key = text;
+  return intern(std::move(t));
+}
+const Type* bytes_literal(const std::string& bytes) {
+  Type t = make(TypeKind::BytesLiteral);
+  t.key = bytes;
+  return intern(std::move(t));
+}
+const Type* char_seq(int length, bool unicode) {
+  Type t = make(TypeKind::CharSeq);
+  t.ndim = length;
+  t.bits = unicode ? 32 : 8;
   return intern(std::move(t));
 }
 const Type* module(const std::string& key) {

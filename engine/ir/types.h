@@ -44,6 +44,17 @@ enum class TypeKind : std::uint8_t {
   // "s", "ns", ...; "" generic), INT64_MIN being NaT (ir/datetime.h).
   NPDatetime,
   NPTimedelta,
+  // A member of a Python Enum class, represented by its value (pointee =
+  // the value's type); key = "<display>#<class identity>", is_signed = an
+  // IntEnum (its members are integers wherever a number is needed).
+  EnumMember,
+  // A NumPy fixed-width string (numba's CharSeq, dtype S<n>, and
+  // UnicodeCharSeq, dtype U<n>): ndim = its length in characters, bits = the
+  // width of a character (8, or 32 for UCS-4 code points). Stored as
+  // [n x iW], NUL-padded.
+  CharSeq,
+  // A bytes constant (b"..."): key = its bytes.
+  BytesLiteral,
 };
 
 enum class Layout : std::uint8_t { C, F, A };
@@ -104,6 +115,11 @@ const Type* complex128();
 // datetime64[unit] / timedelta64[unit]; nullptr for an unknown unit.
 const Type* datetime64(const std::string& unit);
 const Type* timedelta64(const std::string& unit);
+// The member type of the enum class known as `identity` (unique per class
+// object), shown as `display` ("Enum<int64>(Color)", numba's spelling).
+const Type* enum_member(const std::string& identity, const std::string& display, bool is_int_enum,
+                        const Type* value_type);
+inline bool is_int_enum(const Type* t) { return t->kind == TypeKind::EnumMember && t->is_signed; }
 inline bool is_datetime_like(const Type* t) {
   return t->kind == TypeKind::NPDatetime || t->kind == TypeKind::NPTimedelta;
 }
@@ -113,6 +129,10 @@ const Type* cpointer(const Type* pointee);
 const Type* optional(const Type* pointee);
 const Type* range(const Type* index_type);
 const Type* string_literal(const std::string& text);
+const Type* bytes_literal(const std::string& bytes);
+// A fixed-width string of `length` characters: bytes (S) or UCS-4 code points (U).
+const Type* char_seq(int length, bool unicode);
+inline bool is_unicode_char_seq(const Type* t) { return t->kind == TypeKind::CharSeq && t->bits == 32; }
 const Type* module(const std::string& key);
 const Type* intrinsic(const std::string& key);
 const Type* dispatcher(const void* jit_function);

@@ -53,6 +53,8 @@ const ir::Type* scalar_of_typestr(const char* t) {
     case 'u': return (size == 1 || size == 2 || size == 4 || size == 8) ? ir::integer(size * 8, false) : nullptr;
     case 'f': return size == 2 ? ir::float16() : size == 4 ? ir::float32() : size == 8 ? ir::float64() : nullptr;
     case 'c': return size == 8 ? ir::complex64() : size == 16 ? ir::complex128() : nullptr;
+    case 'S': return size > 0 ? ir::char_seq(size, false) : nullptr;  // bytes, NUL-padded
+    case 'U': return size > 0 ? ir::char_seq(size, true) : nullptr;   // UCS-4 code points (the size counts them)
     case 'M':
     case 'm': {
       // "M8[D]", "m8[ns]", "M8" (generic unit).

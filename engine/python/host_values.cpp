@@ -7,6 +7,7 @@
 #include <string>
 
 #include "codegen/host_entry.h"
+#include "frontend/capture.h"
 #include "frontend/exception_classes.h"
 #include "ir/records.h"
 #include "python/array_view.h"
@@ -283,6 +284,11 @@ bool pack_host_value(PyObject* v, const ir::Type* t, const ArgInfo* info, std::u
       *slot++ = static_cast<std::uint64_t>(address);
       return true;
     }
+    case K::EnumMember: {  // its value
+      Ref value(PyObject_GetAttrString(v, "value"));
+      if (!value.p) return false;
+      return pack_host_value(value.p, t->pointee, nullptr, slot, function);
+    }
     case K::Tuple: {
       if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != static_cast<Py_ssize_t>(t->elements.size()))
         return pack_error(v, t, function);
@@ -366,6 +372,16 @@ PyObject* box_host_result(const ir::Type* t, const std::uint64_t*& slot, const H
       Py_RETURN_NONE;
     }
     case K::Record: return box_record(t, reinterpret_cast<const void*>(*slot++));
+    case K::EnumMember: {  // the class's member of that value
+      Ref value(box_host_result(t->pointee, slot, args, function));
+      if (!value.p) return nullptr;
+      PyObject* cls = frontend::enum_class_of(t);
+      if (!cls) {
+        PyErr_Format(PyExc_NotImplementedError, "'%s' returns %s, whose class is unknown", function, t->str().c_str());
+        return nullptr;
+      }
+      return PyObject_CallOneArg(cls, value.p);
+    }
     case K::CPointer: return PyLong_FromUnsignedLongLong(*slot++);
     case K::Array: {
       PyObject* r = box_array(t, slot, args, function);

@@ -162,6 +162,13 @@ bool pack_launch_argument(PyObject* v, const ir::Type* t, const ArgInfo* info, s
       *slot++ = reinterpret_cast<std::uint64_t>(data);
       return true;
     }
+    case K::EnumMember: {  // the member's value
+      PyObject* value = PyObject_GetAttrString(v, "value");
+      if (!value) return false;
+      bool ok = pack_launch_argument(value, t->pointee, nullptr, slot, end, kernel);
+      Py_DECREF(value);
+      return ok;
+    }
     case K::Tuple: {
       if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != static_cast<Py_ssize_t>(t->elements.size()))
         return pack_error(kernel, t, v);

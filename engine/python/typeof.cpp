@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ir/named_tuples.h"
+#include "frontend/capture.h"
 #include "python/device_array.h"
 #include "python/errors.h"
 #include "python/record_dtype.h"
@@ -179,7 +180,9 @@ const ir::Type* typeof_arg(PyObject* obj, ArgInfo* info) {
     return view->dtype ? view->type() : nullptr;
   }
   if (PyErr_Occurred()) return nullptr;
-  // Subclasses of the builtin scalars (e.g. IntEnum members) type as their base.
+  // Enum members (IntEnum ones included) have their class's member type.
+  if (const ir::Type* et = frontend::enum_member_type(obj)) return et;
+  // Subclasses of the builtin scalars type as their base.
   if (PyBool_Check(obj)) return ir::boolean();
   if (PyLong_Check(obj)) return ir::int64();
   if (PyFloat_Check(obj)) return ir::float64();

@@ -105,6 +105,11 @@ std::optional<Conversion> conversion_kind(const ir::Type* from, const ir::Type* 
     }
     return worst;
   }
+  if (ir::is_int_enum(from)) {  // numba's IntEnumMember: as its integer, at least a safe conversion
+    auto k = conversion_kind(from->pointee, to);
+    if (!k) return std::nullopt;
+    return std::max(*k, K::Safe);
+  }
   if (to->kind == ir::TypeKind::Optional) {
     if (from->kind == ir::TypeKind::NoneType) return K::Safe;
     auto k = conversion_kind(from, to->pointee);

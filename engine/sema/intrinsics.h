@@ -311,6 +311,11 @@
 // "builtins.complex"  complex(re, im) with two real arguments: type complex64
 //                  when both are float32, else complex128; param_types = the
 //                  component type twice. complex(x) is a "cast".
+// "builtins.complex.unpacking"  complex() with *tuple arguments: ordered_args
+//                  = the arguments as written (each *tuple evaluated once),
+//                  operand_types = the items' types (1 or 2).
+// "builtins.tuple" tuple() (empty) or tuple(t) of a tuple t: ordered_args
+//                  {t}, param_types {t's type}, type = t's type.
 // "cmath.<f>"      sqrt exp log log10 sin cos tan sinh cosh tanh asin acos
 //                  atan asinh acosh atanh: (z) -> C with
 //                  C = complex64 for complex64/float32 z, else complex128;

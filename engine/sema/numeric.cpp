@@ -3,6 +3,8 @@
 // integer arithmetic on int64/uint64 machine integers).
 #include "sema/numeric.h"
 
+#include <algorithm>
+
 #include "ir/datetime.h"
 
 namespace cuhost::sema {
@@ -81,6 +83,12 @@ const ir::Type* unify(const ir::Type* a, const ir::Type* b) {
   if (!a || !b) return nullptr;
   if (const ir::Type* o = unify_optional(a, b)) return o;
   if (is_num_or_bool(a) && is_num_or_bool(b)) return promote(a, b);
+  // An IntEnum member meets a number (or another IntEnum) as its integer value.
+  if (ir::is_int_enum(a) || ir::is_int_enum(b)) {
+    if ((ir::is_int_enum(a) || is_num_or_bool(a)) && (ir::is_int_enum(b) || is_num_or_bool(b)))
+      return unify(ir::is_int_enum(a) ? a->pointee : a, ir::is_int_enum(b) ? b->pointee : b);
+    return nullptr;
+  }
   // datetime64/timedelta64 of one kind meet in the finer unit.
   if (ir::is_datetime_like(a) && a->kind == b->kind) {
     auto unit = ir::common_unit(a->key, b->key);
@@ -149,6 +157,15 @@ bool can_convert(const ir::Type* from, const ir::Type* to) {
   if (to->kind == ir::TypeKind::Optional) return from->kind == ir::TypeKind::NoneType || can_convert(from, to->pointee);
   // numba: an Optional converts to its payload's targets (checked at run time).
   if (from->kind == ir::TypeKind::Optional) return can_convert(from->pointee, to);
+  // A str or bytes constant stores into a fixed-width string (truncated or
+  // NUL-padded, as NumPy assigns); into bytes (S) and from bytes only ASCII.
+  if (to->kind == ir::TypeKind::CharSeq &&
+      (from->kind == ir::TypeKind::StringLiteral || from->kind == ir::TypeKind::BytesLiteral)) {
+    bool ascii = std::all_of(from->key.begin(), from->key.end(), [](char c) { return (c & 0x80) == 0; });
+    return ascii || (from->kind == ir::TypeKind::StringLiteral && ir::is_unicode_char_seq(to));
+  }
+  // numba: an IntEnum member converts wherever its integer value does.
+  if (ir::is_int_enum(from)) return can_convert(from->pointee, to);
   return false;
 }
 

@@ -507,6 +507,12 @@ const ir::Type* Typer::type_of(const ast::Expr* e) {
     t = t->pointee;
     note_unwrap();
   }
+  // An IntEnum member read where a number is wanted is its integer (numba's
+  // IntEnumMember converts to int); the contexts that keep Optionals keep
+  // the member too. Only values lowering converts by their type: locals
+  // and constants.
+  if (ir::is_int_enum(t) && !keep_optional_.count(e) && (e->kind == ast::ExprKind::Name || info(e).constant))
+    t = t->pointee;
   ExprInfo& again = info(e);  // same element (references stay valid)
   again.type = t;
   typed_.insert(e);
@@ -689,6 +695,12 @@ const ir::Type* Typer::type_global(const frontend::GlobalValue& g, const ast::Ex
               "': ", g.refusal.empty() ? "cannot determine the type of " + g.repr : g.refusal));
 }
 
+const ir::Type* Typer::type_frozen_global(const std::string& frozen, const ast::Expr& e, ExprInfo& inf) {
+  auto it = captured().globals.find(frozen);
+  if (it == captured().globals.end()) return nullptr;
+  return type_global(it->second, e, frozen, inf);
+}
+
 const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
   const ir::Type* base = type_of(a.value.get());
   if (base->kind == ir::TypeKind::Intrinsic && base->key == "array.ctypes") {
@@ -730,10 +742,13 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
   // np.<ufunc>(..., out) first: np.greater and friends have no scalar key.
   if (const ir::Type* t = type_numpy_ufunc_out(*this, c, inf)) return t;
   const ir::Type* ft = type_of(c.func.get());
+  // *arguments: in calls of jitted functions, and of complex() (typing/complex.cpp).
+  bool unpacks =
+      ft->kind == ir::TypeKind::Dispatcher || (ft->kind == ir::TypeKind::Intrinsic && ft->key == "builtins.complex");
   for (size_t i = 0; i < c.args.size(); ++i)
-    if (c.is_starred(i) && ft->kind != ir::TypeKind::Dispatcher)
+    if (c.is_starred(i) && !unpacks)
       fail(ErrorKind::UnsupportedError, c.args[i]->loc,
-           "*arguments are only supported in calls of jitted functions in kernels");
+           "*arguments are only supported in calls of jitted functions and of complex() in kernels");
   switch (ft->kind) {
     case ir::TypeKind::Intrinsic: {
       const std::string& key = ft->key;

@@ -33,6 +33,9 @@ class Typer {
 
   // ---- services for the feature rules --------------------------------------
   const frontend::CapturedFunction& captured() const { return *out_->captured; }
+  // Types `e` as the global capture froze under `frozen` ("Color.red" for
+  // `Color.red` or `Color["red"]`); nullptr when capture froze no such name.
+  const ir::Type* type_frozen_global(const std::string& frozen, const ast::Expr& e, ExprInfo& inf);
   // Whether `name` is a local variable (a parameter or assigned) of the function.
   bool is_local(const std::string& name) const { return locals_.count(name) > 0; }
   // The compile-time shape of a local assigned once from an array made in

@@ -125,3 +125,27 @@ TEST_CASE("the parser reports unknown names and bad syntax", "[ir]") {
     }
   }
 }
+
+TEST_CASE("fixed-width strings print and parse as numba's CharSeq spellings", "[ir]") {
+  const Type* s12 = char_seq(12, false);
+  const Type* u3 = char_seq(3, true);
+  CHECK(s12 == char_seq(12, false));
+  CHECK(s12 != char_seq(12, true));
+  CHECK(s12->str() == "[char x 12]");
+  CHECK(u3->str() == "[unichr x 3]");
+  CHECK(s12->byte_size() == 12);
+  CHECK(u3->byte_size() == 12);
+  CHECK(is_unicode_char_seq(u3));
+  CHECK(!is_unicode_char_seq(s12));
+  CHECK(parse_type("[char x 12]") == s12);
+  CHECK(parse_type("array([unichr x 3], 1d, C)") == array(u3, 1, Layout::C));
+  CHECK(bytes_literal("ab")->str() == "Literal[bytes](ab)");
+  for (const char* bad : {"[char x 0]", "[byte x 2]", "[char 2]"}) {
+    try {
+      parse_type(bad);
+      FAIL("no error for " << bad);
+    } catch (const UserError& e) {
+      CHECK(e.kind() != ErrorKind::TypingError);
+    }
+  }
+}

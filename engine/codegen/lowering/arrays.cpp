@@ -92,7 +92,7 @@ Val index_value(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& inf) 
 // may sit at any byte.
 int elem_align(const ir::Type* arr, const ir::Type* dtype) {
   if (arr->kind == ir::TypeKind::Array && arr->unaligned) return 1;
-  return dtype->kind == ir::TypeKind::Record ? ir::abi_alignment(dtype) : std::max(1, dtype->byte_size());
+  return array_element_alignment(dtype);
 }
 
 }  // namespace

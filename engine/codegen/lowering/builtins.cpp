@@ -43,6 +43,11 @@ void register_builtins(std::map<std::string, IntrinsicFn>& table) {
   table["cuda.literal_unroll"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
     return arg(l, inf, 0);
   };
+  table["builtins.tuple"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
+    if (inf.ordered_args.empty() || !inf.ordered_args[0])
+      return {llvm::UndefValue::get(l.llvm_type(inf.type)), inf.type};
+    return l.convert(arg(l, inf, 0), inf.type);
+  };
   table["builtins.abs"] = [](Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) -> Val {
     auto& b = l.b();
     Val z = arg(l, inf, 0);

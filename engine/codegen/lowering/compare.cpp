@@ -13,6 +13,20 @@ llvm::Value* compare_values(Lowerer& l, ast::CompareOpKind op, Val a, Val c) {
   using K = ast::CompareOpKind;
   const ir::Type* t = a.t;
   if (t->kind == ir::TypeKind::Optional) return optional_is(l, op, a, c);
+  if (t->kind == ir::TypeKind::EnumMember) {  // members of one class: their values (typing/compare.cpp)
+    if (op == K::Is) op = K::Eq;
+    if (op == K::IsNot) op = K::NotEq;
+    return compare_values(l, op, {a.v, t->pointee}, {c.v, t->pointee});
+  }
+  if (t->kind == ir::TypeKind::Tuple && (op == K::Eq || op == K::NotEq)) {  // an enum's tuple value: itemwise
+    llvm::Value* all = b.getTrue();
+    for (unsigned k = 0; k < t->elements.size(); ++k) {
+      const ir::Type* et = t->elements[k];
+      all = b.CreateAnd(
+          all, compare_values(l, K::Eq, {b.CreateExtractValue(a.v, {k}), et}, {b.CreateExtractValue(c.v, {k}), et}));
+    }
+    return op == K::Eq ? all : b.CreateNot(all);
+  }
   if (ir::is_datetime_like(t)) return datetime_compare(l, op, a, c);
   if (ir::is_bfloat16(t)) {  // compared in float (exact)
     return compare_values(l, op, l.convert(a, ir::float32()), l.convert(c, ir::float32()));

@@ -285,6 +285,24 @@ void register_complex(std::map<std::string, IntrinsicFn>& table) {
     llvm::Value* im = call_arg(l, inf, 1).v;
     return {make(l, inf.type, re, im), inf.type};
   };
+  table["builtins.complex.unpacking"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
+    // The arguments in order, each `*tuple` evaluated once and split into its items.
+    const auto& call = static_cast<const ast::Call&>(*e);
+    std::vector<Val> items;
+    for (size_t i = 0; i < inf.ordered_args.size(); ++i) {
+      Val v = l.expr(inf.ordered_args[i]);
+      if (!call.is_starred(i)) {
+        items.push_back(v);
+        continue;
+      }
+      for (unsigned k = 0; k < v.t->elements.size(); ++k)
+        items.push_back({l.b().CreateExtractValue(v.v, {k}), v.t->elements[k]});
+    }
+    CUHOST_CHECK(items.size() == 1 || items.size() == 2) << "complex() of " << items.size() << " items";
+    if (items.size() == 1) return l.convert(items[0], inf.type);
+    const ir::Type* part = inf.type == ir::complex64() ? ir::float32() : ir::float64();
+    return {make(l, inf.type, l.convert(items[0], part).v, l.convert(items[1], part).v), inf.type};
+  };
   table["cmath."] = lower_cmath_call;
 }
 

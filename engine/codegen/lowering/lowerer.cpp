@@ -86,7 +86,9 @@ llvm::Type* llvm_type_of(llvm::LLVMContext& c, const ir::Type* t) {
     case K::Range: return llvm_type_of(c, t->pointee);
     case K::NPDatetime:
     case K::NPTimedelta: return llvm::Type::getInt64Ty(c);
+    case K::EnumMember: return llvm_type_of(c, t->pointee);  // the member's value
     case K::Optional: return llvm::StructType::get(c, {llvm::Type::getInt1Ty(c), llvm_type_of(c, t->pointee)});
+    case K::CharSeq: return llvm::ArrayType::get(llvm::Type::getIntNTy(c, unsigned(t->bits)), std::uint64_t(t->ndim));
     case K::Extension: return extension_llvm_type(c, t);
     default:
       // Non-values (modules, functions, type objects, None) carry no bits.
@@ -137,6 +139,7 @@ Val Lowerer::constant(const ir::ConstValue& c, const ir::Type* t) {
     case K::Float: return {llvm::ConstantFP::get(llvm_type(t), as_double()), t};
     case K::NPDatetime:
     case K::NPTimedelta: return {llvm::ConstantInt::get(builder_.getInt64Ty(), as_bits(), true), t};
+    case K::EnumMember: return {constant(c, t->pointee).v, t};
     case K::Complex:
       if (c.kind == CK::Complex) return {complex_constant(*this, t, c.c.real(), c.c.imag()), t};
       return {complex_constant(*this, t, as_double(), 0.0), t};
@@ -157,6 +160,8 @@ Val Lowerer::convert(Val v, const ir::Type* to) {
   if (to && from != to &&
       (from->kind == K::Optional || to->kind == K::Optional || (from->kind == K::NoneType && to->is_scalar())))
     return convert_optional(*this, v, to);
+  if (to && to->kind == K::CharSeq && (from->kind == K::StringLiteral || from->kind == K::BytesLiteral))
+    return char_seq_from_literal(*this, from, to);
   if (!to || from == to || !v.v) return {v.v, to ? to : from};
   auto& b = builder_;
   if ((ir::is_storage_float(from) || ir::is_storage_float(to)) && from->is_scalar() && to->is_scalar()) {
@@ -168,6 +173,9 @@ Val Lowerer::convert(Val v, const ir::Type* to) {
     return bf16_convert(*this, v, to, to->kind == K::Integer ? 'z' : 'n');
   if ((from == ir::float16() && to->kind == K::Integer) || (from->kind == K::Integer && to == ir::float16()))
     return half_int_convert(*this, v, to);
+  // An enum member is its value: to the value's type (or any type an
+  // IntEnum's integer converts to) through the value.
+  if (from->kind == K::EnumMember) return convert({v.v, from->pointee}, to);
   if (ir::is_datetime_like(from) || ir::is_datetime_like(to)) return datetime_convert(*this, v, to);
   if (to->kind == K::Boolean) return {truth(v), to};
   if (to->kind == K::Complex) return complex_convert(*this, v, to);
@@ -621,6 +629,7 @@ void Lowerer::setup_params() {
           agg = builder_.CreateInsertValue(agg, from_slots(info.members[i].type), {i});
         return agg;
       }
+      case K::EnumMember: return from_slots(t->pointee);
       default: return fn_->getArg(next++);
     }
   };

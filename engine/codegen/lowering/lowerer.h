@@ -261,6 +261,12 @@ void for_each_element(Lowerer& l, llvm::Value* arr, int ndim, const std::functio
 Val datetime_convert(Lowerer& l, Val v, const ir::Type* to);  // between units of one kind
 Val datetime_binary(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* result);
 llvm::Value* datetime_compare(Lowerer& l, ast::CompareOpKind op, Val a, Val c);
+// The alignment of an array element: a scalar's size; a record's widest
+// field, a fixed-width string's character (their sizes need not be powers
+// of two) (lowering/memory.cpp).
+int array_element_alignment(const ir::Type* dtype);
+// A str/bytes constant as a fixed-width string `to` (lowering/char_seq.cpp).
+Val char_seq_from_literal(Lowerer& l, const ir::Type* literal, const ir::Type* to);
 // Complex values (lowering/complex.cpp): {F, F} structs.
 Val complex_convert(Lowerer& l, Val v, const ir::Type* to);  // number or complex -> complex `to`
 llvm::Value* complex_truth(Lowerer& l, Val v);

@@ -47,12 +47,6 @@ const ir::ArrayConstant& global_array(Lowerer& l, const ast::Expr* name_expr) {
   return *it->second.array;
 }
 
-// The alignment of an element: a scalar's size, a record's widest field
-// (record sizes need not be powers of two).
-int element_alignment(const ir::Type* dtype) {
-  return dtype->kind == ir::TypeKind::Record ? ir::abi_alignment(dtype) : dtype->byte_size();
-}
-
 Val const_array(Lowerer& l, const ast::Expr* name_expr, const ir::Type* t) {
   const ir::ArrayConstant& a = global_array(l, name_expr);
   llvm::Value* p = l.hooks().const_array(l, a, static_cast<const ast::Name*>(name_expr)->id);
@@ -124,7 +118,7 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
   table["cuda.shared.array"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     const ir::Type* t = inf.type;
     llvm::Type* elem = l.memory_type(t->dtype);
-    int align = std::max(16, element_alignment(t->dtype));
+    int align = std::max(16, array_element_alignment(t->dtype));
     if (inf.shape.size() == 1 && inf.shape[0] == 0) {
       // Dynamic shared memory: the extent is the launch's byte count over the
       // item size (as numba computes it) where the target can read it, else
@@ -145,7 +139,7 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
     llvm::Type* elem = l.memory_type(t->dtype);
     llvm::AllocaInst* a =
         l.entry_alloca(llvm::ArrayType::get(elem, std::uint64_t(element_count(inf.shape))), "local.array");
-    a->setAlignment(llvm::Align(std::max(8, element_alignment(t->dtype))));
+    a->setAlignment(llvm::Align(std::max(8, array_element_alignment(t->dtype))));
     return make_array(l, t, a, inf.shape);
   };
   table["cuda.const.array_like"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
@@ -162,6 +156,11 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
   table["global.device_array"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     return device_array(l, e, inf.type);
   };
+}
+
+int array_element_alignment(const ir::Type* dtype) {
+  bool by_member = dtype->kind == ir::TypeKind::Record || dtype->kind == ir::TypeKind::CharSeq;
+  return by_member ? ir::abi_alignment(dtype) : std::max(1, dtype->byte_size());
 }
 
 }  // namespace cuhost::codegen

@@ -168,7 +168,7 @@ void fill(Lowerer& l, Val view, llvm::Value* base, unsigned d, llvm::Value* valu
   count_up(l, b.CreateExtractValue(view.v, {1, d}), "fill", [&](llvm::Value* i) {
     llvm::Value* p = b.CreateGEP(b.getInt8Ty(), base, b.CreateMul(i, stride));
     if (int(d) + 1 == vt->ndim)
-      b.CreateAlignedStore(value, p, llvm::Align(std::max(1, vt->dtype->byte_size())));
+      b.CreateAlignedStore(value, p, llvm::Align(array_element_alignment(vt->dtype)));
     else
       fill(l, view, p, d + 1, value);
   });
@@ -187,9 +187,9 @@ void copy(Lowerer& l, Val view, llvm::Value* dst, const ir::Type* src_t, llvm::V
     if (int(d) + 1 == vt->ndim) {
       const ir::Type* st = src_t->dtype;
       llvm::Value* x =
-          l.from_memory(b.CreateAlignedLoad(l.memory_type(st), q, llvm::Align(std::max(1, st->byte_size()))), st);
+          l.from_memory(b.CreateAlignedLoad(l.memory_type(st), q, llvm::Align(array_element_alignment(st))), st);
       Val v = l.convert({x, st}, vt->dtype);
-      b.CreateAlignedStore(l.to_memory(v.v, vt->dtype), p, llvm::Align(std::max(1, vt->dtype->byte_size())));
+      b.CreateAlignedStore(l.to_memory(v.v, vt->dtype), p, llvm::Align(array_element_alignment(vt->dtype)));
     } else {
       copy(l, view, p, src_t, q, src_strides, d + 1);
     }
@@ -271,7 +271,7 @@ void store_tuple_into(Lowerer& l, Val view, Val tup) {
   for (unsigned k = 0; k < unsigned(count); ++k) {
     Val v = l.convert({b.CreateExtractValue(tup.v, {k}), tup.t->elements[k]}, dt);
     llvm::Value* p = b.CreateGEP(b.getInt8Ty(), data, b.CreateMul(l.i64(k), stride));
-    b.CreateAlignedStore(l.to_memory(v.v, dt), p, llvm::Align(std::max(1, dt->byte_size())));
+    b.CreateAlignedStore(l.to_memory(v.v, dt), p, llvm::Align(array_element_alignment(dt)));
   }
 }
 
@@ -289,7 +289,7 @@ Val array_item(Lowerer& l, Val arr, llvm::Value* i) {
   const ir::Type* dt = arr.t->dtype;
   if (arr.t->ndim == 1) {
     llvm::Value* x =
-        b.CreateAlignedLoad(l.memory_type(dt), p, llvm::Align(arr.t->unaligned ? 1 : std::max(1, dt->byte_size())));
+        b.CreateAlignedLoad(l.memory_type(dt), p, llvm::Align(arr.t->unaligned ? 1 : array_element_alignment(dt)));
     return {l.from_memory(x, dt), dt};
   }
   const ir::Type* item_t = ir::array(dt, arr.t->ndim - 1, ir::Layout::A, arr.t->readonly, arr.t->unaligned);

@@ -182,6 +182,17 @@ const ir::Type* type_subscript(Typer& t, const ast::Subscript& s, ExprInfo& info
     inf.param_types = {ir::int64()};
     return base->pointee;
   }
+  if (base->kind == ir::TypeKind::Module && base->key.rfind("enum ", 0) == 0 && s.value->kind == ast::ExprKind::Name &&
+      s.index->kind == ast::ExprKind::Constant && !store) {
+    // An Enum class's member by name (`Color["red"]`), frozen by capture like `Color.red`.
+    const auto& key = static_cast<const ast::Constant&>(*s.index).value;
+    if (key.kind == ir::ConstValue::Kind::String) {
+      std::string frozen = static_cast<const ast::Name&>(*s.value).id + "." + key.s;
+      if (const ir::Type* m = t.type_frozen_global(frozen, s, info)) return m;
+      t.typing_error(
+          &s, concat("enum class '", static_cast<const ast::Name&>(*s.value).id, "' has no member '", key.s, "'"));
+    }
+  }
   if (base->kind == ir::TypeKind::TypeRef) {
     t.fail(ErrorKind::UnsupportedError, s.loc,
            "array type spellings such as float32[:] are not supported inside kernels");

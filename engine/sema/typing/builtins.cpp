@@ -115,6 +115,14 @@ const ir::Type* type_builtin_call(Typer& t, const ast::Call& c, const std::strin
   std::string name = key.substr(9);
   // numba: int() keeps an integer's type, float() keeps a float's type.
   if (name == "complex") return type_complex_ctor(t, c, info);
+  if (name == "tuple") {  // tuple() and tuple(a_tuple): tuples are the only iterables it takes in kernels
+    auto args = t.bind(c, "tuple", {"iterable"}, 0, t.info(&c));
+    if (!args[0]) return ir::tuple({});
+    const ir::Type* tt = t.type_of(args[0]);
+    if (!tt->is_tuple()) t.typing_error(args[0], concat("tuple() in kernels takes a tuple, not ", display(tt)));
+    t.info(&c).param_types = {tt};
+    return tt;
+  }
   if (name == "float" && c.args.size() == 1 && c.keywords.empty()) {
     // float("nan"), float("inf"), float("-1.5"): folded like Python parses them.
     const ir::Type* a = t.type_of(c.args[0].get());

@@ -34,6 +34,33 @@ const ir::Type* type_tuple_contains(Typer& t, const ast::Compare& e, const ir::T
   return ir::boolean();
 }
 
+// Enum members (numba's EnumMember/IntEnumMember): `is`, `==` and their
+// negations between members of one class compare the members' values (the
+// operand type is the class's member type); between different classes
+// `is` is false (as in Python), and so is `==` unless both are IntEnum
+// members, which otherwise compare as integers (nullptr: not handled here).
+// A folded link gives none_type and records its value in `folded`.
+const ir::Type* type_enum_compare(Typer& t, const ast::Compare& e, ast::CompareOpKind op, const ir::Type* left,
+                                  const ir::Type* right, bool& folded) {
+  using Op = ast::CompareOpKind;
+  bool le = left->kind == ir::TypeKind::EnumMember, re = right->kind == ir::TypeKind::EnumMember;
+  if (!le && !re) return nullptr;
+  bool identity = op == Op::Is || op == Op::IsNot;
+  bool equality = identity || op == Op::Eq || op == Op::NotEq;
+  bool negated = op == Op::IsNot || op == Op::NotEq;
+  if (left == right && equality) return left;
+  bool numeric = (!le || ir::is_int_enum(left)) && (!re || ir::is_int_enum(right));
+  if (numeric && !identity) return nullptr;  // IntEnum members (or one with a number): as integers
+  if (left->kind == ir::TypeKind::NoneType || right->kind == ir::TypeKind::NoneType ||
+      left->kind == ir::TypeKind::Optional || right->kind == ir::TypeKind::Optional)
+    return nullptr;  // `is None` rules
+  if (!equality)
+    t.typing_error(
+        &e, concat("cannot compare ", display(left), " and ", display(right), " with '", ast::to_string(op), "'"));
+  folded = folded && negated;  // different types: never identical nor equal
+  return ir::none_type();
+}
+
 }  // namespace
 
 const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info) {
@@ -60,6 +87,14 @@ const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info) {
   for (size_t i = 0; i < e.ops.size(); ++i) {
     const ir::Type* right = t.type_of_optional(e.comparators[i].get());
     ast::CompareOpKind op = e.ops[i];
+    if (const ir::Type* member = type_enum_compare(t, e, op, left, right, folded)) {
+      operands.push_back(member);
+      if (member->kind != ir::TypeKind::NoneType) foldable = false;
+      left = right;
+      continue;
+    }
+    if (ir::is_int_enum(left)) left = left->pointee;  // compared as its integer
+    if (ir::is_int_enum(right)) right = right->pointee;
     if (op == ast::CompareOpKind::Is || op == ast::CompareOpKind::IsNot) {
       bool ln = left->kind == ir::TypeKind::NoneType, rn = right->kind == ir::TypeKind::NoneType;
       if (!ln && !rn) {

@@ -101,8 +101,46 @@ const ir::Type* type_number_attribute(Typer& t, const ast::Attribute& a, const i
   return nullptr;
 }
 
+// complex(*parts), complex(re, *rest): the positional arguments with each
+// `*tuple` contributing its items (evaluated once, in order). The call's
+// ordered_args are its arguments as written, operand_types the items' types.
+const ir::Type* type_complex_unpacking(Typer& t, const ast::Call& c) {
+  if (!c.keywords.empty()) t.typing_error(&c, "complex() with *arguments takes no keyword arguments in kernels");
+  std::vector<const ir::Type*> items;
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    const ast::Expr* a = c.args[i].get();
+    if (!c.is_starred(i)) {
+      items.push_back(number_arg(t, a, "complex"));
+      continue;
+    }
+    const ir::Type* tt = t.type_of(a);
+    if (!tt->is_tuple()) t.typing_error(a, concat("*arguments of a call must be a tuple, not ", display(tt)));
+    for (const ir::Type* e : tt->elements) {
+      if (!num_or_bool(e)) t.typing_error(a, concat("complex() needs a number, not ", display(e)));
+      items.push_back(e);
+    }
+  }
+  if (items.empty() || items.size() > 2)
+    t.typing_error(&c, concat("complex() takes at most 2 arguments (", items.size(), " given)"));
+  const ir::Type* re = items[0];
+  const ir::Type* im = items.size() == 2 ? items[1] : nullptr;
+  const ir::Type* result = ir::complex128();
+  if (!im && (re == ir::float32() || re == ir::complex64())) result = ir::complex64();
+  if (im && re == ir::float32() && im == ir::float32()) result = ir::complex64();
+  if (im && (re->kind == ir::TypeKind::Complex || im->kind == ir::TypeKind::Complex))
+    t.typing_error(&c, "complex() arguments in kernels must be real numbers");
+  ExprInfo& inf = t.info(&c);
+  inf.intrinsic = "builtins.complex.unpacking";
+  inf.ordered_args.clear();
+  for (const auto& a : c.args) inf.ordered_args.push_back(a.get());
+  inf.operand_types = items;
+  return result;
+}
+
 const ir::Type* type_complex_ctor(Typer& t, const ast::Call& c, ExprInfo& info) {
   (void)info;
+  for (size_t i = 0; i < c.args.size(); ++i)
+    if (c.is_starred(i)) return type_complex_unpacking(t, c);
   auto args = t.bind(c, "complex", {"real", "imag"}, 1, t.info(&c));
   const ir::Type* re = number_arg(t, args[0], "complex");
   const ir::Type* im = args[1] ? number_arg(t, args[1], "complex") : nullptr;

@@ -165,8 +165,8 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
     }
   }
   if (prefix == "builtins") {
-    static const std::set<std::string> b = {"abs", "min",   "max",     "round", "int",       "float", "bool",
-                                            "len", "range", "complex", "print", "enumerate", "zip",   "pow"};
+    static const std::set<std::string> b = {"abs",   "min",     "max",   "round",     "int", "float", "bool", "len",
+                                            "range", "complex", "print", "enumerate", "zip", "pow",   "tuple"};
     if (!b.count(last)) return false;
     info.type = ir::intrinsic(key);
     return true;

@@ -12,6 +12,7 @@ from . import types as _types
 
 _IDENT = _re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 _NUMBER = _re.compile(r"[0-9]+")
+_CHAR_SEQ = _re.compile(r"\[(char|unichr) x ([0-9]+)\]")
 
 
 class _Reader:
@@ -67,6 +68,11 @@ class _Reader:
             self.pos += len(spelling)
             return obj
         start = self.pos
+        seq = _CHAR_SEQ.match(self.text, self.pos)
+        if seq:  # "[char x 12]", "[unichr x 3]": fixed-width strings
+            self.pos = seq.end()
+            cls = _types.UnicodeCharSeq if seq.group(1) == "unichr" else _types.CharSeq
+            return cls(int(seq.group(2)))
         readonly = unaligned = False
         if self.text.startswith("unaligned ", self.pos):
             unaligned = True

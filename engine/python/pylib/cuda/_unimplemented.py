@@ -32,7 +32,7 @@ _MODULES = set("""
     core.interpreter core.ir core.ir_utils core.optional core.options core.postproc core.pythonapi core.registry
     core.removerefctpass core.sigutils core.ssa core.targetconfig core.tracing core.transforms core.typed_passes
     core.typeinfer core.untyped_passes
-    codegen cudamath debuginfo descriptor intrinsics itanium_mangler libdevicedecl
+    codegen cudamath debuginfo intrinsics itanium_mangler libdevicedecl
     libdeviceimpl lowering mathimpl nvvmutils printimpl stubs target ufuncs
     flags cuda_paths cache_hints fp8 api_util initialize locks
     cudadrv.drvapi cudadrv.mappings cudadrv.ndarray

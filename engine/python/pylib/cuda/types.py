@@ -385,6 +385,22 @@ class Record(Type):
         return self.fields[key][0]
 
 
+class CharSeq(Type):
+    """A NumPy bytes string of fixed width (dtype S<count>)."""
+
+    _char = "char"
+
+    def __init__(self, count):
+        self.count = int(count)
+        super().__init__("[%s x %d]" % (self._char, self.count))
+
+
+class UnicodeCharSeq(CharSeq):
+    """A NumPy unicode string of fixed width (dtype U<count>, UCS-4 code points)."""
+
+    _char = "unichr"
+
+
 class NestedArray(Type):
     """An array field of a record (numba's NestedArray): element type and fixed shape."""
 
@@ -643,11 +659,50 @@ complex_domain = frozenset([complex64, complex128])
 number_domain = real_domain | integer_domain | complex_domain
 __all__ += ["char", "uchar", "short", "ushort", "int_", "long_", "longlong", "uint", "ulong", "ulonglong"]
 
+class EnumMember(Type):
+    """The type of the members of an Enum class (numba's EnumMember): a
+    member is its value (of type `dtype`) in compiled code."""
+
+    basename = "Enum"
+
+    def __init__(self, cls, dtype):
+        if not isinstance(cls, type) or not isinstance(dtype, Type):
+            raise TypeError("%s(cls, dtype) needs an Enum class and a type" % type(self).__name__)
+        self.instance_class = cls
+        self.dtype = dtype
+        super().__init__("%s<%s>(%s)" % (self.basename, dtype, cls.__name__))
+
+    @property
+    def key(self):
+        return self.instance_class, self.dtype
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self.key == other.key
+
+    def __hash__(self):
+        return hash(self.key)
+
+
+class IntEnumMember(EnumMember):
+    """The type of the members of an IntEnum class: integers wherever one converts."""
+
+    basename = "IntEnum"
+
+    def can_convert_to(self, typingctx, other):
+        conv = typingctx.can_convert(self.dtype, other)
+        if conv is None:
+            return None
+        from ._ext.conversions import Conversion
+
+        return max(conv, Conversion.safe)
+
+
+
 # numba type names cuhost's engine has no type for yet (not exported by `*`).
 from ._missing import missing as _missing  # noqa: E402
 
 _missing(globals(), """
-    IntEnumMember EnumMember List Set ListType DictType NamedTuple
+    List Set ListType DictType NamedTuple
     NamedUniTuple Dispatcher ExternalFunction FunctionType Bytes
     range_iter32_type range_iter64_type range_state32_type range_state64_type slice2_type slice3_type
     pyobject unicode_type string undefined ffi_forced_object voidptr

@@ -99,8 +99,9 @@ class TypingContext:
         return self.unify_types(a, b)
 
     def can_convert(self, fromty, toty):
-        return fromty == toty or (isinstance(fromty, (types.Number, types.Boolean))
-                                  and isinstance(toty, (types.Number, types.Boolean)))
+        from .conversions import can_convert
+
+        return can_convert(self, fromty, toty)
 
     def resolve_value_type(self, val):
         from ..typing.typeof import typeof
