@@ -107,7 +107,9 @@ expect(lambda: node.set_args(np.float32(1.0), dx[0], dy[0], "x"), Exception,
        "cannot determine the kernel type of argument 3 of kernel 'scale_add' (a str)")
 expect(lambda: node.set_args(1.0, dx[0], dy[0], outs[0], colour=1), TypeError,
        "set_args() got an unexpected keyword argument 'colour'")
-expect(lambda: node.set_args(np.float32(1.0), dx[0], dy[0], outs[0], blockdim=4096), ValueError, "4096")
+# The same check and error as a launch (numba-cuda's launch gets the driver's CudaAPIError).
+expect(lambda: node.set_args(np.float32(1.0), dx[0], dy[0], outs[0], blockdim=4096), cuda.CudaAPIError, "4096",
+       "exceeds the limit of 1024 threads per block")
 
 # Dynamic shared memory and block size change together.
 filled = cuda.device_array(N, np.float32)
