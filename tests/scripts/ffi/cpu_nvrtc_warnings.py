@@ -1,3 +1,4 @@
+# backends: cpu
 # On the CPU backend a linked .cu source is also checked by NVRTC, so its
 # warnings reach the script as the GPU build's do: one UserWarning
 # "NVRTC log messages: ..." carrying NVRTC's log; a source both compilers

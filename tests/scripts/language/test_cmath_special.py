@@ -121,7 +121,10 @@ for v, g in zip(z, o):
         w = cmath.phase(v)
     except (ValueError, OverflowError):
         continue
-    assert (math.isnan(g) and math.isnan(w)) or (g == w and math.copysign(1, g) == math.copysign(1, w)), (v, g, w)
+    exact = (math.isnan(g) and math.isnan(w)) or (g == w and math.copysign(1, g) == math.copysign(1, w))
+    # libdevice's atan2 is within 2 ulps on a finite non-zero value (CUDA's documented accuracy).
+    close = on_gpu and math.isfinite(w) and w != 0 and abs(g - w) <= 2 * np.spacing(abs(w))
+    assert exact or close, (v, g, w)
 
 assert total > 10000, total
 print("cmath special values ok")
