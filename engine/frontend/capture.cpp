@@ -327,25 +327,24 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
   ConvertResult converted = convert_function(def_node, ctx);
   out->def = std::move(converted.def);
   out->first_line = out->def->loc.line;
-  // Default values are the function object's (evaluated when it was defined).
+  // Default values are the function object's (evaluated when it was defined),
+  // frozen once: `defaults` keeps them all (the cache key and the typing
+  // errors read them), the last positional parameters the constant ones.
   if (PyRef defaults = py_attr(pyfunc, "__defaults__"); defaults && PyTuple_Check(defaults.get())) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(defaults.get()); ++i)
+      out->defaults.push_back(freeze_global(PyTuple_GET_ITEM(defaults.get(), i)));
     std::vector<ast::Param*> positional;
     for (auto& p : out->def->params)
       if (!p.vararg) positional.push_back(&p);
-    const Py_ssize_t n = PyTuple_GET_SIZE(defaults.get());
-    for (Py_ssize_t i = 0; i < n && size_t(n) <= positional.size(); ++i) {
-      GlobalValue g = freeze_global(PyTuple_GET_ITEM(defaults.get(), i));
-      ast::Param* p = positional[positional.size() - size_t(n) + size_t(i)];
+    const size_t n = out->defaults.size();
+    for (size_t i = 0; i < n && n <= positional.size(); ++i) {
+      const GlobalValue& g = out->defaults[i];
+      ast::Param* p = positional[positional.size() - n + i];
       if (g.kind == GlobalValue::Kind::Constant)
         p->default_value = g.constant;
       else
         p->default_value.reset();  // not a constant: callers must pass it
     }
-  }
-
-  if (PyRef defaults = py_attr(pyfunc, "__defaults__"); defaults && PyTuple_Check(defaults.get())) {
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(defaults.get()); ++i)
-      out->defaults.push_back(freeze_global(PyTuple_GET_ITEM(defaults.get(), i)));
   }
   for (const std::string& name : converted.loaded) {
     if (converted.stored.count(name)) continue;

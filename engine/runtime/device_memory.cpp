@@ -9,6 +9,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -387,19 +388,14 @@ void set_on_device(std::uintptr_t dst, unsigned char value, std::size_t bytes, s
 }
 
 void synchronize_stream(std::uintptr_t stream) {
-  if (device_is_host()) {
-    if (capture_in_progress()) refuse_on_captured_stream(stream, "wait for the stream", kWaitReason);
-    return;
-  }
+  const bool capturing = capture_in_progress();
+  if (capturing) refuse_on_captured_stream(stream, "wait for the stream", kWaitReason);
+  if (device_is_host()) return;
   make_context_current();
-  if (capture_in_progress()) {
-    refuse_on_captured_stream(stream, "wait for the stream", kWaitReason);
-    // Another stream: the driver's thread-local capture mode counts waiting
-    // for any stream as unsafe; it is not for this capture.
-    cuda::RelaxedCaptureMode relaxed;
-    cuda::synchronize_stream(as_stream(stream));
-    return;
-  }
+  // Another stream than the captured one: the driver's thread-local capture
+  // mode counts waiting for any stream as unsafe; it is not for this capture.
+  std::optional<cuda::RelaxedCaptureMode> relaxed;
+  if (capturing) relaxed.emplace();
   cuda::synchronize_stream(as_stream(stream));
 }
 

@@ -87,14 +87,6 @@ Val index_value(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& inf) 
   return l.expr_as(s->index.get(), it);
 }
 
-// The alignment of an element access through `arr` (an array or a pointer):
-// 1 in an unaligned array (a packed record's nested array), whose elements
-// may sit at any byte.
-int elem_align(const ir::Type* arr, const ir::Type* dtype) {
-  if (arr->kind == ir::TypeKind::Array && arr->unaligned) return 1;
-  return array_element_alignment(dtype);
-}
-
 }  // namespace
 
 Val lower_subscript(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& inf) {
@@ -125,7 +117,8 @@ Val lower_subscript(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& i
   llvm::Value* p = l.element_address(s->value.get(), arr, s->index.get(), index);
   const ir::Type* dtype = arr.t->kind == ir::TypeKind::CPointer ? arr.t->pointee : arr.t->dtype;
   if (dtype->kind == ir::TypeKind::Record) return l.convert({p, dtype}, inf.type);  // a reference to the element
-  llvm::LoadInst* load = b.CreateAlignedLoad(l.memory_type(dtype), p, llvm::Align(elem_align(arr.t, dtype)));
+  llvm::LoadInst* load =
+      b.CreateAlignedLoad(l.memory_type(dtype), p, llvm::Align(element_access_alignment(arr.t, dtype)));
   bool readonly = arr.t->kind == ir::TypeKind::Array && (arr.t->readonly || l.is_readonly_array(s->value.get()));
   if (readonly && l.hooks().is_gpu())
     load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(l.ctx(), {}));
@@ -152,7 +145,7 @@ void store_subscript(Lowerer& l, const ast::Subscript* s, Val value) {
     return;
   }
   Val v = l.convert(value, dtype);
-  l.b().CreateAlignedStore(l.to_memory(v.v, dtype), p, llvm::Align(elem_align(arr.t, dtype)));
+  l.b().CreateAlignedStore(l.to_memory(v.v, dtype), p, llvm::Align(element_access_alignment(arr.t, dtype)));
 }
 
 void augassign_subscript(Lowerer& l, const ast::AugAssign* s) {
@@ -171,13 +164,13 @@ void augassign_subscript(Lowerer& l, const ast::AugAssign* s) {
   Val index = l.expr_as(target->index.get(), index_t);
   llvm::Value* p = l.element_address(target->value.get(), arr, target->index.get(), index);
   const ir::Type* dtype = arr.t->kind == ir::TypeKind::CPointer ? arr.t->pointee : arr.t->dtype;
-  llvm::Value* cur =
-      l.from_memory(l.b().CreateAlignedLoad(l.memory_type(dtype), p, llvm::Align(elem_align(arr.t, dtype))), dtype);
+  llvm::Value* cur = l.from_memory(
+      l.b().CreateAlignedLoad(l.memory_type(dtype), p, llvm::Align(element_access_alignment(arr.t, dtype))), dtype);
   Val rhs = l.expr(s->value.get());
   Val res = binary_op(l, s->op, l.convert({cur, dtype}, ti.operand_types[0]), l.convert(rhs, ti.operand_types[1]),
                       ti.param_types[0], s->loc);
   Val stored = l.convert(res, dtype);
-  l.b().CreateAlignedStore(l.to_memory(stored.v, dtype), p, llvm::Align(elem_align(arr.t, dtype)));
+  l.b().CreateAlignedStore(l.to_memory(stored.v, dtype), p, llvm::Align(element_access_alignment(arr.t, dtype)));
 }
 
 void register_arrays(std::map<std::string, IntrinsicFn>& table) {

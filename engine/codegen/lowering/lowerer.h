@@ -265,6 +265,10 @@ llvm::Value* datetime_compare(Lowerer& l, ast::CompareOpKind op, Val a, Val c);
 // field, a fixed-width string's character (their sizes need not be powers
 // of two) (lowering/memory.cpp).
 int array_element_alignment(const ir::Type* dtype);
+// The alignment of an element access through `container` (an array or a
+// pointer): 1 in an unaligned array (a packed record's nested array), whose
+// elements may sit at any byte; array_element_alignment otherwise.
+int element_access_alignment(const ir::Type* container, const ir::Type* dtype);
 // A str/bytes constant as a fixed-width string `to` (lowering/char_seq.cpp).
 Val char_seq_from_literal(Lowerer& l, const ir::Type* literal, const ir::Type* to);
 // Complex values (lowering/complex.cpp): {F, F} structs.

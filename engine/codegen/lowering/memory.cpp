@@ -163,4 +163,9 @@ int array_element_alignment(const ir::Type* dtype) {
   return by_member ? ir::abi_alignment(dtype) : std::max(1, dtype->byte_size());
 }
 
+int element_access_alignment(const ir::Type* container, const ir::Type* dtype) {
+  if (container->kind == ir::TypeKind::Array && container->unaligned) return 1;
+  return array_element_alignment(dtype);
+}
+
 }  // namespace cuhost::codegen

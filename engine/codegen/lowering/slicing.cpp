@@ -288,8 +288,7 @@ Val array_item(Lowerer& l, Val arr, llvm::Value* i) {
   llvm::Value* p = b.CreateGEP(b.getInt8Ty(), data, b.CreateMul(i, b.CreateExtractValue(arr.v, {2, 0})));
   const ir::Type* dt = arr.t->dtype;
   if (arr.t->ndim == 1) {
-    llvm::Value* x =
-        b.CreateAlignedLoad(l.memory_type(dt), p, llvm::Align(arr.t->unaligned ? 1 : array_element_alignment(dt)));
+    llvm::Value* x = b.CreateAlignedLoad(l.memory_type(dt), p, llvm::Align(element_access_alignment(arr.t, dt)));
     return {l.from_memory(x, dt), dt};
   }
   const ir::Type* item_t = ir::array(dt, arr.t->ndim - 1, ir::Layout::A, arr.t->readonly, arr.t->unaligned);
