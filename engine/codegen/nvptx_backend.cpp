@@ -27,6 +27,7 @@
 #include <llvm/Target/TargetOptions.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <mutex>
 #include <set>
 #include <utility>
@@ -74,6 +75,45 @@ std::vector<std::pair<int, int>> supported_ccs() {
   return ccs;
 }
 
+namespace {
+
+// Targets newer than LLVM's NVPTX backend knows, with the PTX ISA version
+// each first appears in. PTX written for an older chip is valid PTX for these
+// (architecture- and family-specific targets add features, never remove
+// baseline ones), so code is generated for the newest chip LLVM knows and the
+// text's .target/.version are raised (retarget_ptx). nvJitLink/ptxas then
+// compile it for the requested target.
+struct NewerTarget {
+  const char* name;
+  int ptx_major, ptx_minor;
+};
+constexpr NewerTarget kNewerTargets[] = {
+    {"sm_100", 8, 6}, {"sm_100a", 8, 6}, {"sm_100f", 8, 8}, {"sm_101", 8, 6}, {"sm_101a", 8, 6}, {"sm_101f", 8, 8},
+    {"sm_103", 8, 8}, {"sm_103a", 8, 8}, {"sm_103f", 8, 8}, {"sm_110", 9, 0}, {"sm_110a", 9, 0}, {"sm_110f", 9, 0},
+    {"sm_120", 8, 7}, {"sm_120a", 8, 7}, {"sm_120f", 8, 8}, {"sm_121", 8, 8}, {"sm_121a", 8, 8}, {"sm_121f", 8, 8},
+};
+
+const NewerTarget* newer_target(const std::string& name) {
+  for (const NewerTarget& t : kNewerTargets)
+    if (name == t.name) return &t;
+  return nullptr;
+}
+
+bool llvm_knows_cpu(const std::string& cpu) {
+  init_nvptx();
+  std::string error;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(nvptx_triple(), error);
+  std::unique_ptr<llvm::MCSubtargetInfo> sti(target ? target->createMCSubtargetInfo(nvptx_triple(), "sm_50", "")
+                                                    : nullptr);
+  return sti && sti->isCPUStringValid(cpu);
+}
+
+std::string specific_target(int cc_major, int cc_minor, const std::string& suffix) {
+  return concat("sm_", cc_major, cc_minor, suffix);
+}
+
+}  // namespace
+
 std::string nvptx_cpu(int cc_major, int cc_minor, const std::string& suffix) {
   const auto& ccs = supported_ccs();
   std::pair<int, int> chosen = ccs.empty() ? std::pair<int, int>(9, 0) : ccs.front();
@@ -81,18 +121,37 @@ std::string nvptx_cpu(int cc_major, int cc_minor, const std::string& suffix) {
     if (cc <= std::pair<int, int>(cc_major, cc_minor)) chosen = cc;
   std::string cpu = concat("sm_", chosen.first, chosen.second);
   if (suffix.empty()) return cpu;
-  // An architecture-specific target is for exactly that chip: no fallback.
-  std::string specific = concat("sm_", cc_major, cc_minor, suffix);
-  init_nvptx();
-  std::string error;
-  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(nvptx_triple(), error);
-  std::unique_ptr<llvm::MCSubtargetInfo> sti(target ? target->createMCSubtargetInfo(nvptx_triple(), "sm_50", "")
-                                                    : nullptr);
-  if (!sti || !sti->isCPUStringValid(specific))
-    throw UserError(ErrorKind::NotImplementedError,
-                    concat("cc=(", cc_major, ", ", cc_minor, ", '", suffix, "'): LLVM ", LLVM_VERSION_STRING,
-                           "'s NVPTX backend has no ", specific, " target"));
-  return specific;
+  // An architecture- or family-specific target is for exactly that chip (or
+  // family): no fallback to an older one, unless retarget_ptx relabels it.
+  std::string specific = specific_target(cc_major, cc_minor, suffix);
+  if (llvm_knows_cpu(specific)) return specific;
+  if (newer_target(specific)) return cpu;
+  throw UserError(ErrorKind::NotImplementedError,
+                  concat("cc=(", cc_major, ", ", cc_minor, ", '", suffix, "'): LLVM ", LLVM_VERSION_STRING,
+                         "'s NVPTX backend has no ", specific, " target"));
+}
+
+std::string retarget_ptx(std::string ptx, int cc_major, int cc_minor, const std::string& suffix) {
+  if (suffix.empty()) return ptx;
+  std::string specific = specific_target(cc_major, cc_minor, suffix);
+  const NewerTarget* t = newer_target(specific);
+  if (!t || llvm_knows_cpu(specific)) return ptx;
+  auto replace_line_value = [&ptx](const std::string& directive, const std::string& value) {
+    std::size_t at = ptx.find("\n" + directive + " ");
+    if (at == std::string::npos) return;
+    at += directive.size() + 2;
+    std::size_t end = ptx.find('\n', at);
+    ptx.replace(at, end - at, value);
+  };
+  replace_line_value(".target", specific);
+  std::size_t at = ptx.find("\n.version ");
+  if (at != std::string::npos) {
+    int major = 0, minor = 0;
+    if (std::sscanf(ptx.c_str() + at + 10, "%d.%d", &major, &minor) == 2 &&
+        std::pair<int, int>(major, minor) < std::pair<int, int>(t->ptx_major, t->ptx_minor))
+      replace_line_value(".version", concat(t->ptx_major, ".", t->ptx_minor));
+  }
+  return ptx;
 }
 
 std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int cc_minor, bool fastmath,

@@ -23,6 +23,12 @@ namespace cuhost::codegen {
 std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(int cc_major, int cc_minor, bool fastmath,
                                                                const std::string& suffix = "", int opt = 3);
 
+// The PTX text for `suffix` targets newer than LLVM's NVPTX backend knows
+// (sm_100f, sm_120a...): code generated for the newest chip it knows, with
+// the .target and .version directives raised to the requested target's. Other
+// PTX is returned unchanged.
+std::string retarget_ptx(std::string ptx, int cc_major, int cc_minor, const std::string& suffix);
+
 // The compute capabilities LLVM's NVPTX backend emits PTX for (sm_50 and
 // newer, without architecture-specific variants), ascending: numba-cuda's
 // nvrtc.get_supported_ccs for the compiler cuhost uses.

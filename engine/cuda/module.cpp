@@ -126,7 +126,7 @@ std::vector<LinkInput> read_link_items(const std::vector<ir::LinkItem>& items, i
       in.kind = link_kind_from_path(item.path);
       in.name = item.name.empty() ? basename_of(item.path) : item.name;
       std::ifstream f(item.path, std::ios::binary);
-      if (!f) throw UserError(ErrorKind::FileNotFoundError, concat(item.path, " not found"));
+      if (!f) throw UserError(ErrorKind::LinkFileNotFound, concat(item.path, " not found"));
       std::ostringstream buf;
       buf << f.rdbuf();
       in.data = buf.str();

@@ -110,7 +110,7 @@ void read_item_source(const ir::LinkItem& item, std::string* source, std::string
   dir->clear();
   if (!item.from_path()) return;
   if (!read_whole_file(item.path, *source))
-    throw UserError(ErrorKind::FileNotFoundError, concat(item.path, " not found"));
+    throw UserError(ErrorKind::LinkFileNotFound, concat(item.path, " not found"));
   auto slash = item.path.find_last_of('/');
   *dir = slash == std::string::npos ? "." : item.path.substr(0, slash);
 }

@@ -101,18 +101,22 @@ int add_errors(PyObject* module) {
   PyObject* root =
       PyErr_NewExceptionWithDoc("_cuhost.CudaError", "Base class of cuhost's errors.", PyExc_Exception, nullptr);
   if (!root || PyModule_AddObjectRef(module, "CudaError", root) < 0) return -1;
-  const ErrorKind own[] = {ErrorKind::TypingError,      ErrorKind::UnsupportedError, ErrorKind::CompileError,
-                           ErrorKind::NvrtcError,       ErrorKind::LinkerError,      ErrorKind::CudaAPIError,
-                           ErrorKind::CudaSupportError, ErrorKind::KernelError,      ErrorKind::PluginError,
-                           ErrorKind::NcclError,        ErrorKind::GraphCaptureError};
+  const ErrorKind own[] = {ErrorKind::TypingError,      ErrorKind::UnsupportedError,  ErrorKind::CompileError,
+                           ErrorKind::NvrtcError,       ErrorKind::LinkerError,       ErrorKind::CudaAPIError,
+                           ErrorKind::CudaSupportError, ErrorKind::KernelError,       ErrorKind::PluginError,
+                           ErrorKind::NcclError,        ErrorKind::GraphCaptureError, ErrorKind::LinkFileNotFound};
   for (ErrorKind kind : own) {
     std::string qualified = std::string("_cuhost.") + error_kind_name(kind);
     // CudaSupportError is an ImportError too, as numba-cuda's (`except
     // ImportError` and its `.msg` keep working).
-    // LinkerError is a RuntimeError, as numba-cuda's.
-    PyObject* bases = kind == ErrorKind::CudaSupportError ? PyTuple_Pack(2, root, PyExc_ImportError)
-                      : kind == ErrorKind::LinkerError    ? PyTuple_Pack(2, root, PyExc_RuntimeError)
-                                                          : Py_NewRef(root);
+    // LinkerError is a RuntimeError, as numba-cuda's. A link file that does
+    // not exist is both numba-cuda's LinkerError and Python's
+    // FileNotFoundError (FFI.md names both).
+    PyObject* linker = g_classes[static_cast<int>(ErrorKind::LinkerError)];
+    PyObject* bases = kind == ErrorKind::CudaSupportError   ? PyTuple_Pack(2, root, PyExc_ImportError)
+                      : kind == ErrorKind::LinkerError      ? PyTuple_Pack(2, root, PyExc_RuntimeError)
+                      : kind == ErrorKind::LinkFileNotFound ? PyTuple_Pack(2, linker, PyExc_FileNotFoundError)
+                                                            : Py_NewRef(root);
     if (!bases) return -1;
     PyObject* cls = PyErr_NewException(qualified.c_str(), bases, nullptr);
     Py_DECREF(bases);

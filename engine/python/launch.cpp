@@ -24,6 +24,7 @@
 #include "python/dispatcher.h"
 #include "python/errors.h"
 #include "python/config_flags.h"
+#include "python/device_array.h"
 #include "python/launch_capture.h"
 #include "python/launch_pack.h"
 #include "python/launch_config.h"
@@ -197,6 +198,21 @@ PyObject* launch_with_preparation(LauncherObject* self, PyObject* const* args, P
 
 PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_t n, bool prepared);
 
+// Whether a tuple argument holds a host NumPy array at some depth (on the
+// GPU, launch_with_preparation then moves it as it moves a bare one).
+bool tuple_holds_host_array(PyObject* v) {
+  auto* ndarray = reinterpret_cast<PyTypeObject*>(numpy_ndarray_type());
+  if (!ndarray) {
+    PyErr_Clear();
+    return false;
+  }
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(v); ++i) {
+    PyObject* item = PyTuple_GET_ITEM(v, i);
+    if (PyTuple_Check(item) ? tuple_holds_host_array(item) : PyObject_TypeCheck(item, ndarray)) return true;
+  }
+  return false;
+}
+
 PyObject* launch_with(LauncherObject* self, PyObject* const* args, Py_ssize_t n) {
   if (PyList_GET_SIZE(self->dispatcher->extensions) > 0) return launch_with_preparation(self, args, n);
   return launch_prepared(self, args, n, false);
@@ -226,6 +242,8 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
   bool any_other_device = false;
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject* a = args[i];
+    if (on_gpu && !prepared && PyTuple_Check(a) && tuple_holds_host_array(a))
+      return launch_with_preparation(self, args, n);
     new (&infos[i]) ArgInfo;
     types[i] = typeof_arg(a, &infos[i]);
     any_host_array |= infos[i].kind == ArgKind::HostArray || infos[i].kind == ArgKind::HostRecord;

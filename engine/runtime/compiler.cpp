@@ -134,7 +134,8 @@ NvptxOutput finish_nvptx(codegen::LoweredModule& lowered, const codegen::ModuleR
   out.static_shared_bytes = static_shared_of(*lowered.module);
   {
     log::StageTimer timer(name, "ptx");
-    out.ptx = codegen::emit_ptx(*lowered.module, *tm);
+    out.ptx =
+        codegen::retarget_ptx(codegen::emit_ptx(*lowered.module, *tm), req.cc_major, req.cc_minor, req.arch_suffix);
   }
   return out;
 }

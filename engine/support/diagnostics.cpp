@@ -19,6 +19,7 @@ const char* error_kind_name(ErrorKind kind) {
     case ErrorKind::CompileError: return "CompileError";
     case ErrorKind::NvrtcError: return "NvrtcError";
     case ErrorKind::LinkerError: return "LinkerError";
+    case ErrorKind::LinkFileNotFound: return "LinkFileNotFoundError";
     case ErrorKind::CudaAPIError: return "CudaAPIError";
     case ErrorKind::CudaSupportError: return "CudaSupportError";
     case ErrorKind::KernelError: return "KernelError";

@@ -29,6 +29,7 @@ enum class ErrorKind {
   CompileError,         // cuda.CompileError (LLVM/NVPTX failures on valid input)
   NvrtcError,           // cuda.NvrtcError (carries the NVRTC log)
   LinkerError,          // cuda.LinkerError (carries the nvJitLink log)
+  LinkFileNotFound,     // cuda.LinkFileNotFoundError: a LinkerError and a FileNotFoundError (a missing link file)
   CudaAPIError,         // cuda.CudaAPIError (names the driver function and error)
   CudaSupportError,     // cuda.CudaSupportError (no driver / no device)
   KernelError,          // cuda.KernelError (a fault or trap inside a kernel)

@@ -1,5 +1,6 @@
 # What compile() and friends emit: the architectures LLVM's NVPTX backend
-# knows (find_closest_arch, cc=(9, 0, "a") for sm_90a), opt=False as NVVM's
+# knows (find_closest_arch, cc=(9, 0, "a") for sm_90a), newer targets
+# (sm_100f) relabelled, opt=False as NVVM's
 # -opt=0 (locals in local memory, no fma contraction), lambdas (their C-ABI
 # symbol made a valid PTX name), kernels returning None, types.NoneType.
 # stdout: compile targets ok
@@ -21,6 +22,19 @@ else:
 
 ptx, resty = cuda.compile_ptx(lambda: None, (), cc=(9, 0, "a"))
 assert ".target sm_90a" in ptx and isinstance(resty, types.NoneType), ptx
+# Targets newer than LLVM knows: code for the newest chip it knows (valid PTX
+# for them), with .target and the PTX ISA version raised to theirs.
+for cc, target, version in (((10, 0, "f"), "sm_100f", "8.8"), ((10, 0, "a"), "sm_100a", "8.6"),
+                            ((12, 0, "a"), "sm_120a", "8.7")):
+    ptx, _ = cuda.compile_ptx(lambda a: None, (types.float32[::1],), cc=cc)
+    lines = ptx.splitlines()
+    assert ".target " + target in lines and ".version " + version in lines, (cc, ptx[:300])
+try:
+    cuda.compile_ptx(lambda: None, (), cc=(13, 0, "f"))
+except NotImplementedError as e:
+    assert "no sm_130f target" in str(e), str(e)
+else:
+    raise AssertionError("sm_130f accepted")
 try:
     cuda.compile_ptx(lambda: None, (), cc=(8, 0, "a"))
 except NotImplementedError as e:

@@ -67,6 +67,7 @@ assert again == [], [str(w.message) for w in again]
 missing = cuda.declare_device("ffi_kind_ptx", "int32(int32)", link=os.path.join(tmp, "nothere.ptx"))
 odd = cuda.declare_device("ffi_kind_ptx", "int32(int32)", link=os.path.join(tmp, "lib.PTX"))
 for decl, exc, text in ((missing, FileNotFoundError, "nothere.ptx not found"),
+                        (missing, _cuhost.LinkerError, "nothere.ptx not found"),
                         (odd, _cuhost.LinkerError, "extension .PTX")):
     @cuda.jit
     def k(out):

@@ -3,7 +3,8 @@
 # data run; GPU-only kinds (.ptx .cubin .fatbin .a .o .ltoir, by path or as
 # LinkableCode) give the documented NotImplementedError naming the function
 # and the item; unknown, wrong-case or missing extensions give an error naming
-# the extension; a missing .cu is FileNotFoundError "<path> not found".
+# the extension; a missing file is LinkerError and FileNotFoundError
+# "<path> not found".
 # Errors surface when the kernel links, not at declaration.
 # backends: cpu
 # stdout: link items cpu ok
@@ -49,7 +50,7 @@ def fails(exc, fragments, link):
         assert type(e) is exc, (exc, type(e), str(e))
         for frag in fragments:
             assert frag in str(e), (frag, str(e))
-        return
+        return e
     raise AssertionError("linking %r worked" % (link,))
 
 
@@ -84,11 +85,12 @@ weird = os.path.join(tmp, "ops.cuh")
 shutil.copy(CU, weird)
 fails(LinkerError, ["extension .cuh"], weird)
 
-# A missing source is FileNotFoundError; a GPU-only kind cannot run here whether or not it exists.
-path = os.path.join(tmp, "missing.cu")
-fails(FileNotFoundError, [path + " not found"], path)
-path = os.path.join(tmp, "missing.ltoir")
-fails(NotImplementedError, ["cannot run on the CPU backend", path], path)
+# A missing file is "<path> not found", of any kind, as on the GPU: an error
+# that is both numba-cuda's LinkerError and FileNotFoundError.
+for name in ("missing.cu", "missing.ltoir", "missing.a"):
+    path = os.path.join(tmp, name)
+    e = fails(_cuhost.LinkFileNotFoundError, [path + " not found"], path)
+    assert isinstance(e, FileNotFoundError) and isinstance(e, LinkerError), type(e).__mro__
 
 # LinkableCode.from_path picks the class by extension.
 for ext, cls in ((".ptx", cuda.PTXSource), (".cubin", cuda.Cubin), (".fatbin", cuda.Fatbin), (".a", cuda.Archive),

@@ -110,7 +110,8 @@ expect(Exception, runtime_args, 1, match="compile-time constants")
 # Values that cannot cross the boundary, and constructs cuhost cannot compile.
 expect(NotImplementedError, njit(lambda s: s), "text", match="is a str")
 expect(NotImplementedError, njit(parallel=True)(lambda x: x), 1, match="parallel=True")
-expect(NotImplementedError, __import__("numba").jit(forceobj=True)(lambda x: x), 1, match="forceobj=True (object mode)")
+expect(NotImplementedError, __import__("numba").jit(nopython=False)(lambda x: x), 1,
+       match="nopython=False (object mode fallback)")
 
 
 @njit

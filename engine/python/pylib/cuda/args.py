@@ -7,7 +7,9 @@ argument-preparation extensions (``cuda.jit(extensions=[...])`` or
 ``kernel.extensions.append(...)``): objects whose ``prepare_args(ty, val,
 stream=, retr=)`` returns the (type, value) to launch with and may append
 write-back callbacks to ``retr``. The C++ launcher hands a launch here only
-when a hint or an extension is present (engine/python/launch.cpp).
+when a hint or an extension is present, or, on the GPU, a tuple argument
+holds host arrays: those move as a bare host array does (copied in, and
+back unless read-only), at any depth (engine/python/launch.cpp).
 """
 __all__ = ["ArgHint", "In", "Out", "InOut", "wrap_arg"]
 
@@ -87,6 +89,23 @@ def _type_of(value):
         return None
 
 
+def _prepare_tuple(value, retr, stream):
+    """A tuple argument with its host arrays and hints, at any depth, turned
+    into device arrays (write-backs appended to `retr`)."""
+    import numpy as np
+
+    items = []
+    for item in value:
+        if isinstance(item, tuple):
+            item = _prepare_tuple(item, retr, stream)
+        elif isinstance(item, np.ndarray):
+            item = (InOut if item.flags.writeable else In)(item).to_device(retr, stream=stream)
+        elif isinstance(item, ArgHint):
+            item = item.to_device(retr, stream=stream)
+        items.append(item)
+    return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+
+
 def _launch_with_preparation(launcher, args, extensions):
     """Prepares each argument (extensions first, in order, then hints), launches
     with the results and runs the write-backs, in order."""
@@ -99,6 +118,8 @@ def _launch_with_preparation(launcher, args, extensions):
             ty, value = extension.prepare_args(ty, value, stream=stream, retr=retr)
         if isinstance(value, ArgHint):
             value = value.to_device(retr, stream=stream)
+        elif isinstance(value, tuple):
+            value = _prepare_tuple(value, retr, stream)
         prepared.append(value)
     launcher._launch_prepared(*prepared)
     for write_back in retr:

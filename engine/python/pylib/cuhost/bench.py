@@ -87,11 +87,14 @@ def _summarize(name, samples_ms, bytes=None, flops=None, elements=None, unit="ms
     return r
 
 
-def measure(fn, name, warmup=2, repeats=10, bytes=None, flops=None, elements=None, sync=True):
+def measure(fn, name, warmup=2, repeats=10, bytes=None, flops=None, elements=None, sync=True, calls=1):
     """Time `fn()` (which launches work) `repeats` times after `warmup` runs.
 
-    On a GPU each sample is the CUDA-event time of one call on the default
-    stream; elsewhere it is wall time including synchronization.
+    On a GPU each sample is the CUDA-event time of `calls` back-to-back calls
+    on the default stream, divided by `calls`; elsewhere it is wall time
+    including synchronization. With calls > 1 a call's host work overlaps
+    the previous call's kernels, so the figure is the device time per call
+    wherever the host keeps up (the throughput of repeated calls).
     """
     cuda = _cuda()
     for _ in range(warmup):
@@ -103,18 +106,21 @@ def measure(fn, name, warmup=2, repeats=10, bytes=None, flops=None, elements=Non
         start, stop = cuda.event(timing=True), cuda.event(timing=True)
         for _ in range(repeats):
             start.record()
-            fn()
+            for _ in range(calls):
+                fn()
             stop.record()
             stop.synchronize()
-            samples.append(cuda.event_elapsed_time(start, stop))
+            samples.append(cuda.event_elapsed_time(start, stop) / calls)
     else:
         for _ in range(repeats):
             t0 = time.perf_counter()
-            fn()
+            for _ in range(calls):
+                fn()
             if sync:
                 cuda.synchronize()
-            samples.append((time.perf_counter() - t0) * 1e3)
-    return _summarize(name, samples, bytes=bytes, flops=flops, elements=elements)
+            samples.append((time.perf_counter() - t0) * 1e3 / calls)
+    return _summarize(name, samples, bytes=bytes, flops=flops, elements=elements,
+                      extra={"calls_per_sample": calls} if calls > 1 else None)
 
 
 def per_call(fn, name, calls=20000, rounds=5, warmup=1000):

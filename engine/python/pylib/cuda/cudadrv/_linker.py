@@ -88,7 +88,7 @@ class _Linker:
             with open(path, "rb") as f:
                 data = f.read()
         except FileNotFoundError:
-            raise LinkerError("%s not found" % path)
+            raise _cuhost.LinkFileNotFoundError("%s not found" % path) from None
         self.add_data(data, kind, pathlib.Path(path).name)
 
     def add_data(self, data, kind, name):

@@ -8,6 +8,8 @@ the setup/teardown callbacks of these objects.
 import io as _io
 import os as _os
 
+import _cuhost
+
 __all__ = ["LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "Archive", "Object", "LTOIR"]
 
 
@@ -39,7 +41,7 @@ class LinkableCode:
         if kind is None:
             raise ValueError("Don't know how to link file with extension %s: %r" % (ext or "(none)", path))
         if not _os.path.isfile(path):
-            raise FileNotFoundError("%s not found" % path)
+            raise _cuhost.LinkFileNotFoundError("%s not found" % path)
         with open(path, "rb") as f:
             code = kind(f.read(), name=_os.path.basename(path))
         code._cuhost_source_dir = _os.path.dirname(_os.path.abspath(path))  # quoted #includes of a .cu

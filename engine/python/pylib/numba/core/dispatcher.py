@@ -23,10 +23,13 @@ _HOST_OPTIONS = ("nopython", "nogil", "cache", "fastmath", "error_model", "bound
                  "locals", "debug", "opt", "no_rewrites", "_nrt", "no_cpython_wrapper", "no_cfunc_wrapper",
                  "target", "_dbg_optnone", "_dbg_extend_lifetimes")
 _REFUSED_OPTIONS = {"parallel": "parallel=True (numba's parallel accelerator)",
-                    "forceobj": "forceobj=True (object mode)",
                     "looplift": "looplift=True (object mode loop lifting)",
                     "pipeline_class": "a custom pipeline_class",
-                    "nopython": "nopython=False (object mode)"}
+                    "nopython": "nopython=False (object mode fallback)"}
+# forceobj=True asks for object mode: the function runs on Python objects
+# through the interpreter (_ObjectModeDispatcher); loop lifting, an
+# optimization of object mode, may be asked for beside it.
+_OBJECT_MODE_OPTIONS = ("forceobj", "looplift")
 
 
 def _refusal(options, py_func=None):
@@ -37,7 +40,7 @@ def _refusal(options, py_func=None):
     if code is not None and code.co_flags & _inspect.CO_COROUTINE:
         return "a coroutine (async def)"
     for name, construct in _REFUSED_OPTIONS.items():
-        if name not in options:
+        if name not in options or (name == "looplift" and options.get("forceobj")):
             continue
         value = options[name]
         if (name == "nopython" and value is False) or (name != "nopython" and value not in (False, None)):
@@ -219,11 +222,34 @@ class _RefusedDispatcher(Dispatcher):
         self._check_supported()
 
 
+class _ObjectModeDispatcher(Dispatcher):
+    """numba.jit(forceobj=True): object mode, where every operation works on
+    Python objects through the C API, which is the interpreter's semantics:
+    calls run the Python function itself. Kernels cannot call it (numba's
+    CUDA target has no object mode)."""
+
+    def __call__(self, *args, **kwargs):
+        return self.py_func(*args, **kwargs)
+
+    def compile(self, sig):
+        return self
+
+    def _device_dispatcher(self):
+        raise NotImplementedError("%s is compiled in object mode (forceobj=True): kernels cannot call it"
+                                  % (self.__qualname__,))
+
+
+def _dispatcher_class(options, py_func):
+    if _refusal(options, py_func) is not None:
+        return _RefusedDispatcher
+    return _ObjectModeDispatcher if options.get("forceobj") else Dispatcher
+
+
 def _rebuild(uuid, py_func, options, sigs, can_compile):
     hit = Dispatcher._memo.get(uuid)
     if hit is not None:
         return hit
-    d = (Dispatcher if _refusal(options, py_func) is None else _RefusedDispatcher)(py_func, options)
+    d = _dispatcher_class(options, py_func)(py_func, options)
     d.__dict__["_uuid_value"] = uuid
     Dispatcher._memo[uuid] = d
     for args, _ in sigs:
@@ -239,14 +265,15 @@ def make_dispatcher(py_func, sigs=None, options=None):
     """numba.jit's work: the dispatcher, with its explicit signatures compiled
     (which, as in numba, turns lazy compilation off)."""
     options = dict(options or {})
-    unknown = [k for k in options if k not in _HOST_OPTIONS and k not in _REFUSED_OPTIONS]
+    unknown = [k for k in options
+               if k not in _HOST_OPTIONS and k not in _REFUSED_OPTIONS and k not in _OBJECT_MODE_OPTIONS]
     if unknown:
         raise KeyError("Unrecognized options: {%s}" % ", ".join(repr(k) for k in unknown))
     if options.get("target") not in (None, "cpu"):
         raise NotImplementedError("numba.jit(target=%r) is not supported by cuhost (use cuda.jit for the GPU)"
                                   % (options["target"],))
-    d = (Dispatcher if _refusal(options, py_func) is None else _RefusedDispatcher)(py_func, options)
-    if sigs:
+    d = _dispatcher_class(options, py_func)(py_func, options)
+    if sigs and not isinstance(d, _ObjectModeDispatcher):  # object mode has no typed specializations
         d._check_supported()
         for sig in sigs:
             d._add_signature(sig)
