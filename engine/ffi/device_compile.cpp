@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <future>
 
 #include "cuda/module.h"
 #include "cuda/nvrtc.h"
@@ -64,7 +66,27 @@ std::string device_bitcode(const ir::LinkItem& item, int cc_major, int cc_minor)
                                     concat("-D__CUDA_ARCH__=", arch)};
   std::vector<std::string> includes = item.include_dirs;
   for (const std::string& d : cuda::extra_search_paths_from_environment()) includes.push_back(d);
+  // NVRTC's log of the source is what users are warned with ("NVRTC log
+  // messages: ..."), whichever compiler builds it: NVRTC checks it on a
+  // thread of its own while clang compiles, so the warnings cost no time.
+  cuda::NvrtcOptions check;
+  check.cc_major = cc_major;
+  check.cc_minor = cc_minor;
+  check.include_dirs = includes;
+  check.report_warnings = false;
+  const std::string shown = item.from_path() ? item.path : (item.name.empty() ? "<in-memory source>" : item.name);
+  std::future<bool> nvrtc_warned = std::async(std::launch::async, [&]() {
+    try {
+      return !cuda::compile_cuda_source(source, shown, dir, check).log.empty();
+    } catch (const std::exception&) {
+      return false;  // NVRTC's errors are reported when (and if) the NVRTC path builds it
+    }
+  });
   ClangRun run = clang_bitcode(item, source, dir, device_prelude(), flags, includes, "device-cxx");
+  if (nvrtc_warned.get() && run.ok) {
+    check.report_warnings = true;
+    cuda::compile_cuda_source(source, shown, dir, check);  // a cache hit: reports the log once
+  }
   if (!run.ok) {
     log::info(concat("[", run.shown, "] not inlined: clang cannot compile it as plain C++ for NVPTX; NVRTC links it"));
     return "";

@@ -7,8 +7,8 @@
 
 namespace cuhost::python {
 
-// Warns when grid[0]*grid[1]*grid[2] is below twice the current device's
-// multiprocessor count. Returns false with a Python exception set when the
+// Warns when grid[0]*grid[1]*grid[2] is below 128 blocks (numba-cuda's
+// threshold). Returns false with a Python exception set when the
 // warning was turned into an error.
 bool warn_if_low_occupancy(const unsigned grid[3]);
 

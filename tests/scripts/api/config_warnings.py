@@ -1,6 +1,6 @@
 # numba-cuda's configuration-driven warnings, each read when it applies:
-# CUDA_LOW_OCCUPANCY_WARNINGS at kernel[grid, block] (grid below twice the
-# device's multiprocessors), CUDA_WARN_ON_IMPLICIT_COPY when a launch is
+# CUDA_LOW_OCCUPANCY_WARNINGS at kernel[grid, block] (a grid of fewer than
+# 128 blocks, numba-cuda's threshold on every device), CUDA_WARN_ON_IMPLICIT_COPY when a launch is
 # given a host array (a GPU launch copies it; the CPU backend warns alike),
 # and debug with optimization (config.CUDA_DEBUGINFO_DEFAULT / config.OPT
 # as the defaults of cuda.jit's debug and opt).
@@ -33,14 +33,14 @@ def add_one(r, x):
         r[i] = x[i] + 1
 
 
-sms = cuda.get_current_device().MULTIPROCESSOR_COUNT
-small, large = max(1, 2 * sms - 1), 2 * sms
+small, large = 127, 128
 old = set_config("CUDA_LOW_OCCUPANCY_WARNINGS", 1)
 got = caught(lambda: add_one[small, 1])
 assert got == [(NumbaPerformanceWarning, "Grid size %d will likely result in GPU under-utilization due to low "
                 "occupancy." % small)], got
 assert caught(lambda: add_one[large, 1]) == []
-assert caught(lambda: add_one[(sms, 2), 1]) == []  # the whole grid counts
+assert caught(lambda: add_one[(64, 2), 1]) == []  # the whole grid counts
+assert len(caught(lambda: add_one[(8, 2, 7), 1])) == 1
 config.CUDA_LOW_OCCUPANCY_WARNINGS = 0
 assert caught(lambda: add_one[1, 7]) == []
 config.CUDA_LOW_OCCUPANCY_WARNINGS = old
