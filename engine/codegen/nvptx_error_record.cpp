@@ -8,6 +8,9 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/Module.h>
+
+#include <vector>
 
 #include "codegen/lowering/lowerer.h"
 #include "support/diagnostics.h"
@@ -39,6 +42,16 @@ std::int64_t add_site(llvm::Module& m, const std::string& text) {
 }
 
 }  // namespace
+
+void drop_unreferenced_error_record(llvm::Module& m) {
+  llvm::GlobalVariable* record = m.getNamedGlobal(kErrorRecordSymbol);
+  if (!record || !record->use_empty()) return;
+  record->eraseFromParent();
+  std::vector<llvm::GlobalVariable*> sites;
+  for (llvm::GlobalVariable& g : m.globals())
+    if (g.getName().starts_with(kErrorSitePrefix) && g.use_empty()) sites.push_back(&g);
+  for (llvm::GlobalVariable* g : sites) g->eraseFromParent();
+}
 
 bool is_error_record_global(const std::string& name) {
   return name == kErrorRecordSymbol || name.rfind(kErrorSitePrefix, 0) == 0;

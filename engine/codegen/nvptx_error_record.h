@@ -7,8 +7,9 @@
 #include "codegen/kernel_abi.h"
 
 namespace llvm {
+class Module;
 class Value;
-}
+}  // namespace llvm
 
 namespace cuhost::codegen {
 
@@ -24,5 +25,11 @@ void emit_gpu_error_report(Lowerer& l, ErrorRecordKind kind, const std::string& 
 // Whether a global of a module belongs to the error-record contract (so
 // internalization must keep it visible to the host).
 bool is_error_record_global(const std::string& name);
+
+// After optimization: removes the error record and its site texts when no
+// code reports to it any more (every check was proven never to fail, as
+// range()'s zero-step check on a grid-stride step), so the host neither
+// finds a record nor synchronizes after each launch to read it.
+void drop_unreferenced_error_record(llvm::Module& m);
 
 }  // namespace cuhost::codegen

@@ -21,6 +21,7 @@
 #include "codegen/host_libdevice.h"
 #include "codegen/module.h"
 #include "codegen/nvptx_backend.h"
+#include "codegen/nvptx_error_record.h"
 #include "codegen/nvptx_foreign.h"
 #include "cpu/cancellation.h"
 #include "cpu/jit.h"
@@ -129,6 +130,7 @@ NvptxOutput finish_nvptx(codegen::LoweredModule& lowered, const codegen::ModuleR
     log::StageTimer timer(name, "optimization");
     codegen::link_libdevice(*lowered.module, lowered.keep, req.fastmath);
     codegen::optimize_module(*lowered.module, *tm, opt);
+    codegen::drop_unreferenced_error_record(*lowered.module);
   }
   out.ir = codegen::module_text(*lowered.module);
   out.static_shared_bytes = static_shared_of(*lowered.module);

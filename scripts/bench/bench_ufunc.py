@@ -1,5 +1,6 @@
 # Universal functions (issue 15): a @vectorize saxpy and a cuda.reduce sum at
-# 2^26 float32 elements on device arrays, timed with CUDA events, and the
+# 2^26 float32 elements on device arrays, timed with CUDA events (device time:
+# 10 back-to-back calls per sample; and one call per sample), and the
 # host cost of one small ufunc call against a plain kernel launch doing the
 # same work. The same script runs under numba-cuda (python3); where CuPy is
 # present its cupy.ElementwiseKernel and cupy.sum give rows of system "cupy";
@@ -41,8 +42,13 @@ if bench.kernels_run():  # not under the null driver (host-cost runs)
     np.testing.assert_allclose(out.copy_to_host()[:1000], 2 * hx[:1000] + y.copy_to_host()[:1000], rtol=1e-6)
     assert abs(res.copy_to_host()[0] - hx.astype(np.float64).sum()) <= 1e-4 * n
 
-bench.report(bench.measure(lambda: saxpy_ufunc(a, x, y, out=out), "ufunc_saxpy", repeats=20, bytes=12 * n))
-bench.report(bench.measure(lambda: sum_reduce(x, res=res), "ufunc_reduce_sum", repeats=20, bytes=4 * n))
+# Device time per call: each sample is 10 back-to-back calls (the host work
+# of a call overlaps the previous call's kernels), as raw/ufunc.cu times its
+# launches; the _single rows time one call each (host work included).
+bench.report(bench.measure(lambda: saxpy_ufunc(a, x, y, out=out), "ufunc_saxpy", repeats=20, bytes=12 * n,
+                           calls=10))
+bench.report(bench.measure(lambda: sum_reduce(x, res=res), "ufunc_reduce_sum", repeats=20, bytes=4 * n, calls=10))
+bench.report(bench.measure(lambda: sum_reduce(x, res=res), "ufunc_reduce_sum_single", repeats=20, bytes=4 * n))
 
 # Host cost per call on small inputs: the ufunc (type resolution, broadcast
 # checks, launch configuration, launch) against launching a kernel directly.
@@ -61,8 +67,9 @@ if cp is not None and GPU:
     cy = cp.asarray(y.copy_to_host())
     co = cp.empty_like(cx)
     ek = cp.ElementwiseKernel("float32 a, float32 x, float32 y", "float32 z", "z = a * x + y", "saxpy_ek")
-    for name, fn, kw in (("ufunc_saxpy", lambda: ek(a, cx, cy, co), {"bytes": 12 * n}),
-                         ("ufunc_reduce_sum", lambda: cp.sum(cx), {"bytes": 4 * n})):
+    for name, fn, kw in (("ufunc_saxpy", lambda: ek(a, cx, cy, co), {"bytes": 12 * n, "calls": 10}),
+                         ("ufunc_reduce_sum", lambda: cp.sum(cx), {"bytes": 4 * n, "calls": 10}),
+                         ("ufunc_reduce_sum_single", lambda: cp.sum(cx), {"bytes": 4 * n})):
         r = bench.measure(fn, name, repeats=20, **kw)
         r["system"] = "cupy"
         bench.report(r)
