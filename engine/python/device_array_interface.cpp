@@ -132,6 +132,55 @@ const ir::Type* device_array_type(DeviceArrayObject* a) {
   return a->kernel_type;
 }
 
+namespace {
+
+// An opaque typestr ('<V2') says only the item size; the producer's own
+// dtype may say more: CuPy's arrays of ml_dtypes' bfloat16 export '<V2' and
+// carry that dtype. Null when it says nothing either.
+const ir::Type* opaque_scalar_of_producer(PyObject* obj, std::int64_t itemsize) {
+  if (itemsize != 2) return nullptr;
+  PyObject* dtype = PyObject_GetAttrString(obj, "dtype");
+  if (!dtype) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  const ir::Type* scalar = nullptr;
+  std::int64_t size = 0;
+  if (!describe_dtype(dtype, &scalar, &size) || size != itemsize) scalar = nullptr;
+  PyErr_Clear();
+  Py_DECREF(dtype);
+  return scalar && scalar->kind == ir::TypeKind::Float ? scalar : nullptr;
+}
+
+// A producer whose __cuda_array_interface__ refuses its own dtype with a
+// TypeError (PyTorch's bfloat16 tensors) and exports DLPack: the DLPack view.
+// The capsule is released here; the producer, an argument of the launch,
+// keeps the memory alive.
+bool dlpack_fallback_view(PyObject* obj, ArrayView* out) {
+  static PyObject* dlpack = PyUnicode_InternFromString("__dlpack__");
+  PyObject* method = nullptr;
+  if (_PyObject_LookupAttr(obj, dlpack, &method) <= 0) return false;  // the TypeError stays set
+  PyObject* saved_type = nullptr;
+  PyObject* saved_value = nullptr;
+  PyObject* saved_tb = nullptr;
+  PyErr_Fetch(&saved_type, &saved_value, &saved_tb);
+  PyObject* capsule = PyObject_CallNoArgs(method);
+  Py_DECREF(method);
+  if (!capsule) {  // DLPack fails too: the interface's own error says more
+    PyErr_Clear();
+    PyErr_Restore(saved_type, saved_value, saved_tb);
+    return false;
+  }
+  Py_XDECREF(saved_type);
+  Py_XDECREF(saved_value);
+  Py_XDECREF(saved_tb);
+  bool ok = dlpack_array_view(capsule, out);
+  Py_DECREF(capsule);
+  return ok;
+}
+
+}  // namespace
+
 bool device_array_view(PyObject* obj, ArrayView* out) {
   if (is_device_array(obj)) {
     auto* a = reinterpret_cast<DeviceArrayObject*>(obj);
@@ -160,11 +209,14 @@ bool device_array_view(PyObject* obj, ArrayView* out) {
   static PyObject* name = PyUnicode_InternFromString("__cuda_array_interface__");
   PyObject* iface = nullptr;
   // Looks the attribute up without raising (and then clearing) AttributeError.
-  if (_PyObject_LookupAttr(obj, name, &iface) <= 0) return false;  // absent, or an error from a property
+  const int found = _PyObject_LookupAttr(obj, name, &iface);
+  if (found < 0 && PyErr_ExceptionMatches(PyExc_TypeError)) return dlpack_fallback_view(obj, out);
+  if (found <= 0) return false;  // absent, or another error from a property
   InterfaceInfo info;
   bool ok = parse_array_interface(iface, &info);
+  if (ok && !info.scalar) info.scalar = opaque_scalar_of_producer(obj, info.itemsize);
   if (ok && !info.scalar) {
-    PyErr_Format(PyExc_TypeError, "arrays of typestr %S cannot be passed to kernels", info.typestr);
+    PyErr_Format(PyExc_TypeError, "arrays of typestr %R cannot be passed to kernels", info.typestr);
     ok = false;
   }
   Py_DECREF(iface);
