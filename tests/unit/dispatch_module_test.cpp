@@ -67,7 +67,7 @@ TEST_CASE("link items are read from files and memory", "[dispatch]") {
   std::string msg;
   ir::LinkItem missing;
   missing.path = "/tmp/definitely_missing_cuhost.cubin";
-  CHECK(kind_of_error([&] { cuda::read_link_items({missing}, 9, 0, false); }, &msg) == ErrorKind::FileNotFoundError);
+  CHECK(kind_of_error([&] { cuda::read_link_items({missing}, 9, 0, false); }, &msg) == ErrorKind::LinkFileNotFound);
   CHECK(msg == "/tmp/definitely_missing_cuhost.cubin not found");
   ir::LinkItem bad_ext;
   bad_ext.path = "/tmp/whatever.txt";

@@ -5,6 +5,9 @@
 
 #include <unistd.h>
 
+#include <cstdio>
+#include <fstream>
+
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -61,15 +64,21 @@ TEST_CASE("a plain C++ .cu compiles to host bitcode defining the function", "[ff
 }
 
 TEST_CASE("GPU-only items cannot run on the CPU", "[ffi]") {
+  const std::string path = "/tmp/cuhost_unit_gpu_only_lib.ptx";
+  std::ofstream(path) << "// ptx";
   ir::LinkItem ptx;
   ptx.kind = ir::LinkKind::PTXSource;
-  ptx.path = "/somewhere/lib.ptx";
+  ptx.path = path;
   ErrorKind kind{};
   std::string m = error_of(ptx, &kind);
+  std::remove(path.c_str());
   CHECK(kind == ErrorKind::NotImplementedError);
-  CHECK(m ==
-        "foreign function 'f' cannot run on the CPU backend: '/somewhere/lib.ptx' ships only GPU code (.ptx); "
-        "link a .cu source that is plain C++, or run on a GPU");
+  CHECK(m == "foreign function 'f' cannot run on the CPU backend: '" + path +
+                 "' ships only GPU code (.ptx); link a .cu source that is plain C++, or run on a GPU");
+  // A GPU-only file that does not exist is reported as missing first, as on a GPU.
+  ptx.path = "/somewhere/lib.ptx";
+  CHECK(error_of(ptx, &kind) == "/somewhere/lib.ptx not found");
+  CHECK(kind == ErrorKind::LinkFileNotFound);
 }
 
 TEST_CASE("sources needing CUDA headers or intrinsics are refused with the reason", "[ffi]") {
@@ -85,11 +94,11 @@ TEST_CASE("sources needing CUDA headers or intrinsics are refused with the reaso
                                        : "could not be started (install clang-19)") != std::string::npos);
 }
 
-TEST_CASE("a missing file is FileNotFoundError", "[ffi]") {
+TEST_CASE("a missing file is LinkFileNotFound (LinkerError and FileNotFoundError)", "[ffi]") {
   ir::LinkItem item;
   item.kind = ir::LinkKind::CUSource;
   item.path = "/nonexistent/functions.cu";
   ErrorKind kind{};
   CHECK(error_of(item, &kind) == "/nonexistent/functions.cu not found");
-  CHECK(kind == ErrorKind::FileNotFoundError);
+  CHECK(kind == ErrorKind::LinkFileNotFound);
 }

@@ -182,7 +182,7 @@ TEST_CASE("ffi: path errors name the file or the extension", "[ffi]") {
                               "/tmp/cuhost_ffi_missing.a", "/tmp/cuhost_ffi_missing.cu"}) {
     ir::LinkItem item;
     item.path = missing;
-    CHECK(error_of([&] { cuda::read_link_items({item}, 9, 0, false); }, &msg) == ErrorKind::FileNotFoundError);
+    CHECK(error_of([&] { cuda::read_link_items({item}, 9, 0, false); }, &msg) == ErrorKind::LinkFileNotFound);
     CHECK(msg == std::string(missing) + " not found");
   }
   for (const char* bad : {"lib.LTOIR", "lib.Cu", "lib.obj", "lib.cuh"}) {
