@@ -18,6 +18,7 @@
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/InductiveRangeCheckElimination.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -35,6 +36,7 @@
 #include "codegen/cpu_guard_narrowing.h"
 #include "codegen/libdevice_bitcode.h"
 #include "codegen/module.h"
+#include "codegen/negated_products.h"
 #include "codegen/nvptx_error_record.h"
 #include "support/diagnostics.h"
 
@@ -252,6 +254,15 @@ void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt, LoopSpli
     // computable and it stays scalar).
     pb.registerScalarOptimizerLateEPCallback(
         [](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) { fpm.addPass(llvm::IRCEPass()); });
+  }
+  if (opt >= 1) {
+    // Once variables are SSA values (both products then read the same
+    // value), with a common-subexpression elimination after it to merge the
+    // rewritten products with their twins (negated_products.h).
+    pb.registerScalarOptimizerLateEPCallback([](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
+      fpm.addPass(NegatedProductSharingPass());
+      fpm.addPass(llvm::EarlyCSEPass());
+    });
   }
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);

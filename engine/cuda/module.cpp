@@ -3,7 +3,8 @@
 // kernel object and the device ordinal, and holds the kernel alive so its
 // address cannot be reused by another kernel while the entry is cached. A
 // kernel is linked once per architecture: the devices of one architecture
-// load the same cubin, each into its own context.
+// load the same image (a cubin, or the PTX of a kernel without foreign code),
+// each into its own context.
 #include "cuda/module.h"
 
 #include <atomic>
@@ -227,6 +228,18 @@ std::string link_for_device(const runtime::CompiledKernel& kernel_ref, int major
   return std::move(linked.cubin);
 }
 
+// The image a kernel is loaded from. A kernel with no foreign code is its own
+// PTX, compiled by the driver as a whole program: nvJitLink compiles PTX as
+// relocatable code, where each call of a function the module keeps (libdevice's
+// slow paths of sin and cos, 64-bit division) follows the full ABI, saving
+// and restoring registers around it inside hot loops (4% on P7's
+// transcendental kernel). The driver keeps its own cache of compiled PTX.
+// Kernels with foreign items are linked by nvJitLink (link_for_device).
+std::string image_for_device(const runtime::CompiledKernel& kernel, int major, int minor) {
+  if (kernel.link.empty()) return kernel.ptx;
+  return link_for_device(kernel, major, minor);
+}
+
 // Loads a linked cubin into `device`'s context (the current one), runs the
 // module's setup callbacks and caches the entry function.
 CUfunction load_linked(Cache& c, const std::shared_ptr<const runtime::CompiledKernel>& kernel_ptr, int device,
@@ -236,8 +249,14 @@ CUfunction load_linked(Cache& c, const std::shared_ptr<const runtime::CompiledKe
   log::StageTimer timer(kernel->name, "load");
   const DriverTable& d = driver();
   CUlibrary lib = nullptr;
-  check(d.cuLibraryLoadData(&lib, cubin->data(), nullptr, nullptr, 0, nullptr, nullptr, 0), "cuLibraryLoadData",
-        kernel->name);
+  CUresult loaded = d.cuLibraryLoadData(&lib, cubin->data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+  if (loaded != CUDA_SUCCESS && kernel->link.empty() && *cubin == kernel->ptx) {
+    // The driver's JIT reports no log: nvJitLink compiles the same PTX and
+    // says what is wrong (or loads where the driver could not).
+    cubin = std::make_shared<const std::string>(link_for_device(*kernel, major, minor));
+    loaded = d.cuLibraryLoadData(&lib, cubin->data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+  }
+  check(loaded, "cuLibraryLoadData", kernel->name);
   std::vector<std::shared_ptr<void>> teardowns;
   for (const ir::LinkItem& item : kernel->link)
     if (item.teardown_callback) teardowns.push_back(item.teardown_callback);
@@ -303,7 +322,7 @@ CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>&
   for (const auto& [k, other] : c.entries)
     if (k.first == kernel.get() && other.cc_major == major && other.cc_minor == minor && other.cubin)
       cubin = other.cubin;
-  if (!cubin) cubin = std::make_shared<const std::string>(link_for_device(*kernel, major, minor));
+  if (!cubin) cubin = std::make_shared<const std::string>(image_for_device(*kernel, major, minor));
   return load_linked(c, kernel, device, major, minor, std::move(cubin));
 }
 
