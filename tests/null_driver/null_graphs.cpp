@@ -233,10 +233,47 @@ CUresult exec_update(CUgraphExec exec, CUgraph graph, CUgraphExecUpdateResultInf
 
 }  // namespace
 
+namespace {
+
+// A PTX image (what kernels without foreign code load from): the sizes of
+// the `.param` declarations of `.entry <name>(...)`.
+bool ptx_param_sizes(const std::string& image, const std::string& name, std::vector<std::size_t>* sizes) {
+  const std::string entry = ".entry " + name + "(";
+  std::size_t at = image.find(entry);
+  if (at == std::string::npos) return false;
+  const std::size_t end = image.find(')', at);
+  if (end == std::string::npos) return false;
+  sizes->clear();
+  for (std::size_t p = image.find(".param", at); p != std::string::npos && p < end; p = image.find(".param", p + 6)) {
+    const std::size_t line_end = image.find_first_of(",)", p);
+    const std::string decl = image.substr(p, line_end - p);
+    std::size_t bytes = 8;
+    if (decl.find(".u32") != std::string::npos || decl.find(".s32") != std::string::npos ||
+        decl.find(".b32") != std::string::npos || decl.find(".f32") != std::string::npos)
+      bytes = 4;
+    else if (decl.find(".u16") != std::string::npos || decl.find(".b16") != std::string::npos ||
+             decl.find(".s16") != std::string::npos || decl.find(".f16") != std::string::npos)
+      bytes = 2;
+    else if (decl.find(".u8") != std::string::npos || decl.find(".b8") != std::string::npos ||
+             decl.find(".s8") != std::string::npos)
+      bytes = 1;
+    if (std::size_t bracket = decl.find('['); bracket != std::string::npos)  // .b8 name[16]: an aggregate
+      bytes *= std::stoul(decl.substr(bracket + 1));
+    sizes->push_back(bytes);
+  }
+  return true;
+}
+
+}  // namespace
+
 // Each EIATTR_KPARAM_INFO (attribute 0x17, a 12-byte value) of section
 // .nv.info.<name> holds an ordinal and, in bits 18-31 of its last word, the
-// parameter's size in bytes.
+// parameter's size in bytes. A PTX image declares them in its .entry.
 bool kparam_sizes(const std::string& image, const std::string& name, std::vector<std::size_t>* sizes) {
+  if (image.compare(0, 4,
+                    "\x7f"
+                    "ELF") != 0)
+    return ptx_param_sizes(image, name, sizes);
   const auto* b = reinterpret_cast<const unsigned char*>(image.data());
   auto u16 = [&](std::size_t at) {
     std::uint16_t v;
