@@ -236,8 +236,39 @@ std::string link_for_device(const runtime::CompiledKernel& kernel_ref, int major
 // transcendental kernel). The driver keeps its own cache of compiled PTX.
 // Kernels with foreign items are linked by nvJitLink (link_for_device).
 std::string image_for_device(const runtime::CompiledKernel& kernel, int major, int minor) {
-  if (kernel.link.empty()) return kernel.ptx;
+  // Functions declared but not defined (a declare_device without its code)
+  // only a link resolves, and nvJitLink names them when it cannot.
+  if (kernel.link.empty() && kernel.ptx.find(".extern .func") == std::string::npos) return kernel.ptx;
   return link_for_device(kernel, major, minor);
+}
+
+// Loads `image` and finds the kernel's entry function in it. On failure the
+// library is unloaded, and the failing step and its result are returned (the
+// driver may compile a PTX image lazily, when the kernel is looked up).
+struct LoadedImage {
+  CUlibrary library = nullptr;
+  CUfunction function = nullptr;
+  CUresult result = CUDA_SUCCESS;
+  const char* step = "";
+};
+LoadedImage load_image(const std::string& image, const std::string& symbol) {
+  const DriverTable& d = driver();
+  LoadedImage out;
+  out.step = "cuLibraryLoadData";
+  out.result = d.cuLibraryLoadData(&out.library, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+  if (out.result != CUDA_SUCCESS) return out;
+  CUkernel k = nullptr;
+  out.step = "cuLibraryGetKernel";
+  out.result = d.cuLibraryGetKernel(&k, out.library, symbol.c_str());
+  if (out.result == CUDA_SUCCESS) {
+    out.step = "cuKernelGetFunction";
+    out.result = d.cuKernelGetFunction(&out.function, k);
+  }
+  if (out.result != CUDA_SUCCESS) {
+    d.cuLibraryUnload(out.library);
+    out.library = nullptr;
+  }
+  return out;
 }
 
 // Loads a linked cubin into `device`'s context (the current one), runs the
@@ -248,15 +279,15 @@ CUfunction load_linked(Cache& c, const std::shared_ptr<const runtime::CompiledKe
   auto key = std::make_pair(kernel, device);
   log::StageTimer timer(kernel->name, "load");
   const DriverTable& d = driver();
-  CUlibrary lib = nullptr;
-  CUresult loaded = d.cuLibraryLoadData(&lib, cubin->data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
-  if (loaded != CUDA_SUCCESS && kernel->link.empty() && *cubin == kernel->ptx) {
+  LoadedImage loaded = load_image(*cubin, kernel->symbol);
+  if (loaded.result != CUDA_SUCCESS && *cubin == kernel->ptx) {
     // The driver's JIT reports no log: nvJitLink compiles the same PTX and
     // says what is wrong (or loads where the driver could not).
     cubin = std::make_shared<const std::string>(link_for_device(*kernel, major, minor));
-    loaded = d.cuLibraryLoadData(&lib, cubin->data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+    loaded = load_image(*cubin, kernel->symbol);
   }
-  check(loaded, "cuLibraryLoadData", kernel->name);
+  check(loaded.result, loaded.step, kernel->name);
+  CUlibrary lib = loaded.library;
   std::vector<std::shared_ptr<void>> teardowns;
   for (const ir::LinkItem& item : kernel->link)
     if (item.teardown_callback) teardowns.push_back(item.teardown_callback);
@@ -270,10 +301,7 @@ CUfunction load_linked(Cache& c, const std::shared_ptr<const runtime::CompiledKe
   }
   auto owner = std::make_unique<LoadedLibrary>(lib, device, std::move(teardowns));
 
-  CUkernel k = nullptr;
-  check(d.cuLibraryGetKernel(&k, lib, kernel->symbol.c_str()), "cuLibraryGetKernel", kernel->name);
-  CUfunction f = nullptr;
-  check(d.cuKernelGetFunction(&f, k), "cuKernelGetFunction", kernel->name);
+  CUfunction f = loaded.function;
 
   for (const ir::LinkItem& item : kernel->link) {
     if (!item.setup_callback || !g_runner) continue;
