@@ -54,17 +54,7 @@ bool is_directory(const std::string& p) {
 }
 
 std::mutex g_cache_mutex;
-// Entries keep their log until a call that reports warnings has reported it.
-struct CacheEntry {
-  NvrtcOutput output;
-  bool log_reported = false;
-};
-std::map<std::string, CacheEntry> g_memory_cache;
-
-void report_log(const std::string& log) {
-  if (log.empty()) return;
-  if (NvrtcWarningSink sink = g_warning_sink.load()) sink(concat("NVRTC log messages: ", log));
-}
+std::map<std::string, NvrtcOutput> g_memory_cache;
 
 }  // namespace
 
@@ -118,23 +108,12 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
   const std::string key = h.hex();
 
   {
-    NvrtcOutput out;
-    bool report = false;
-    {
-      std::unique_lock<std::mutex> lock(g_cache_mutex);
-      auto it = g_memory_cache.find(key);
-      if (it != g_memory_cache.end()) {
-        out = it->second.output;
-        out.cached = true;
-        if (options.report_warnings) {
-          report = !it->second.log_reported;
-          it->second.log_reported = true;
-          if (!report) out.log.clear();  // warnings were reported on an earlier compile
-        }
-      }
-    }
-    if (out.cached) {
-      if (report) report_log(out.log);  // outside the lock: the sink takes the GIL
+    std::lock_guard<std::mutex> lock(g_cache_mutex);
+    auto it = g_memory_cache.find(key);
+    if (it != g_memory_cache.end()) {
+      NvrtcOutput out = it->second;
+      out.cached = true;
+      out.log.clear();  // warnings were reported on the first compile
       return out;
     }
   }
@@ -148,10 +127,11 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
       out.cached = true;
       // The first compile in this process: its warnings are reported again
       // (another process compiled it, and this script never saw them).
-      read_whole_file(disk_path + ".log", out.log);
-      if (options.report_warnings) report_log(out.log);
+      std::string log;
+      if (read_whole_file(disk_path + ".log", log) && !log.empty())
+        if (NvrtcWarningSink sink = g_warning_sink.load()) sink(concat("NVRTC log messages: ", log));
       std::lock_guard<std::mutex> lock(g_cache_mutex);
-      g_memory_cache[key] = CacheEntry{out, options.report_warnings};
+      g_memory_cache[key] = out;
       return out;
     }
   }
@@ -184,9 +164,12 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
     if (!out.log.empty()) write_file_atomically(disk_path + ".log", out.log);  // before the code: hits read both
     write_file_atomically(disk_path, out.code);
   }
-  if (options.report_warnings) report_log(out.log);
+  if (!out.log.empty())
+    if (NvrtcWarningSink sink = g_warning_sink.load()) sink(concat("NVRTC log messages: ", out.log));
   std::lock_guard<std::mutex> lock(g_cache_mutex);
-  g_memory_cache[key] = CacheEntry{out, options.report_warnings};
+  NvrtcOutput cached = out;
+  cached.log.clear();
+  g_memory_cache[key] = cached;
   return out;
 }
 

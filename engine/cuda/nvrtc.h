@@ -19,9 +19,6 @@ struct NvrtcOptions {
   std::string cuda_include_dir;           // empty: NUMBA_CUDA_INCLUDE_PATH or <toolkit>/include
   std::vector<std::string> extra_options;
   std::string arch;  // "sm_XY[a|f]" to compile for exactly; empty: arch_for(cc_major, cc_minor)
-  // false: the log is returned but not reported; the first later call with
-  // the same source and options that reports does (see the sink below).
-  bool report_warnings = true;
 };
 
 struct NvrtcOutput {
@@ -41,9 +38,8 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
 // Where a successful compilation with a non-empty log reports it (the Python
 // layer turns it into one UserWarning "NVRTC log messages: ..."). Called
 // once per compilation in this process (a disk-cache hit replays the log
-// kept beside the code; memory-cache hits stay silent unless no call has
-// reported it yet), from the compiling thread; `message` is the whole text
-// of the warning.
+// kept beside the code; memory-cache hits stay silent), from the compiling
+// thread; `message` is the whole text of the warning.
 using NvrtcWarningSink = void (*)(const std::string& message);
 void set_nvrtc_warning_sink(NvrtcWarningSink sink);
 

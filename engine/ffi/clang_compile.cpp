@@ -146,6 +146,7 @@ ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& source, cons
     } else {
       run.ok = true;
       run.bitcode = std::move(stored);
+      read_whole_file(cached_path + ".diag", run.diagnostics);  // a compile's warnings, when it had any
     }
     std::lock_guard<std::mutex> lock(g_mutex);
     g_memory_cache[key] = run;
@@ -172,7 +173,11 @@ ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& source, cons
   }
   run.ok = rc == 0 && read_whole_file(tmp.path + "/out.bc", run.bitcode) && !run.bitcode.empty();
   if (!run.ok) run.bitcode.clear();
-  if (!cached_path.empty()) write_file_atomically(cached_path, run.ok ? run.bitcode : kFailedMarker + run.diagnostics);
+  if (!cached_path.empty()) {
+    // Warnings beside the code, before it: a hit that reads the code reads them too.
+    if (run.ok && !run.diagnostics.empty()) write_file_atomically(cached_path + ".diag", run.diagnostics);
+    write_file_atomically(cached_path, run.ok ? run.bitcode : kFailedMarker + run.diagnostics);
+  }
   std::lock_guard<std::mutex> lock(g_mutex);
   g_memory_cache[key] = run;
   return run;

@@ -21,7 +21,7 @@ struct ClangRun {
   bool started = true;      // false: clang could not be started
   bool ok = false;          // compiled: `bitcode` holds the module
   std::string bitcode;      // LLVM bitcode
-  std::string diagnostics;  // clang's stderr
+  std::string diagnostics;  // clang's stderr (its warnings too, from the cache)
   std::string shown;        // how messages name the item (its path or name)
 };
 

@@ -4,8 +4,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <exception>
-#include <future>
 
 #include "cuda/module.h"
 #include "cuda/nvrtc.h"
@@ -59,6 +57,7 @@ std::string device_bitcode(const ir::LinkItem& item, int cc_major, int cc_minor)
                                     "-march=" + cpu,
                                     "-std=c++17",
                                     "-O3",
+                                    "-Wall",               // warnings decide whether NVRTC's log is wanted (below)
                                     "-ffp-contract=fast",  // NVRTC's default --fmad=true
                                     "-fno-math-errno",
                                     "-fno-exceptions",
@@ -66,26 +65,22 @@ std::string device_bitcode(const ir::LinkItem& item, int cc_major, int cc_minor)
                                     concat("-D__CUDA_ARCH__=", arch)};
   std::vector<std::string> includes = item.include_dirs;
   for (const std::string& d : cuda::extra_search_paths_from_environment()) includes.push_back(d);
-  // NVRTC's log of the source is what users are warned with ("NVRTC log
-  // messages: ..."), whichever compiler builds it: NVRTC checks it on a
-  // thread of its own while clang compiles, so the warnings cost no time.
-  cuda::NvrtcOptions check;
-  check.cc_major = cc_major;
-  check.cc_minor = cc_minor;
-  check.include_dirs = includes;
-  check.report_warnings = false;
-  const std::string shown = item.from_path() ? item.path : (item.name.empty() ? "<in-memory source>" : item.name);
-  std::future<bool> nvrtc_warned = std::async(std::launch::async, [&]() {
-    try {
-      return !cuda::compile_cuda_source(source, shown, dir, check).log.empty();
-    } catch (const std::exception&) {
-      return false;  // NVRTC's errors are reported when (and if) the NVRTC path builds it
-    }
-  });
   ClangRun run = clang_bitcode(item, source, dir, device_prelude(), flags, includes, "device-cxx");
-  if (nvrtc_warned.get() && run.ok) {
-    check.report_warnings = true;
-    cuda::compile_cuda_source(source, shown, dir, check);  // a cache hit: reports the log once
+  // Users are warned with NVRTC's own log ("NVRTC log messages: ..."),
+  // whichever compiler builds the source. NVRTC runs only for sources clang
+  // warns about (-Wall), so clean sources keep clang's speed; a warning only
+  // NVRTC gives goes unreported on this path.
+  if (run.ok && run.diagnostics.find("warning:") != std::string::npos) {
+    cuda::NvrtcOptions check;
+    check.cc_major = cc_major;
+    check.cc_minor = cc_minor;
+    check.include_dirs = includes;
+    const std::string shown = item.from_path() ? item.path : (item.name.empty() ? "<in-memory source>" : item.name);
+    try {
+      cuda::compile_cuda_source(source, shown, dir, check);  // reports the log once per process
+    } catch (const UserError&) {
+      // NVRTC rejects what clang compiled: nothing to warn about here
+    }
   }
   if (!run.ok) {
     log::info(concat("[", run.shown, "] not inlined: clang cannot compile it as plain C++ for NVPTX; NVRTC links it"));

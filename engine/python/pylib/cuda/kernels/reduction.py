@@ -1,14 +1,15 @@
 """numba.cuda.kernels.reduction: cuda.reduce / cuda.Reduce.
 
 Reduce(binop) folds a 1-d array with an associative, commutative binary
-function, compiled as a device function. The work is a generated kernel
-(compiled by cuda.jit like any kernel): each thread folds a grid-stride
-slice of the input (a grid-stride loop over the array's size, which
-cuhost's compiler unrolls), each block folds its threads' values in shared memory
-and writes one partial; a second launch of the same kernel with one block
-folds the partials with `init` into the result. Any size works: a block
-folds only its threads that hold a value, so no identity element is needed,
-and an empty input gives `init`.
+function, compiled as a device function. The work is one generated kernel
+(compiled by cuda.jit like any kernel) and one launch: each thread folds a
+grid-stride slice of the input (a grid-stride loop over the array's size,
+which cuhost's compiler unrolls), each block folds its threads' values in
+shared memory and stores one partial, and the last block to finish (a
+counter taken after a memory fence, as CUDA's threadFenceReduction sample
+does) folds the partials with `init` into the result and resets the counter
+for the next call. Any size works: a block folds only its threads that hold
+a value, so no identity element is needed, and an empty input gives `init`.
 """
 import threading as _threading
 
@@ -20,11 +21,12 @@ from ..np.ufunc.launch import compile_kernel, device_function, resident_threads
 
 _BLOCK = 256
 
-# _mode: 0 writes the block's partial, 1 the final value combined with
-# _init, 2 the final value alone (ufunc.reduce has no initial value).
+# _mode: 1 combines the result with _init, 2 gives it alone (ufunc.reduce
+# has no initial value). _fold folds _sm[0.._m) into _sm[0].
 _SOURCE = """\
-def {name}(_arr, _out, _init, _mode):
+def {name}(_arr, _partials, _counter, _out, _init, _mode):
     _sm = _cuda.shared.array({block}, _dt)
+    _last = _cuda.shared.array(1, _cuda.int32)
     _tid = _cuda.threadIdx.x
     _bs = _cuda.blockDim.x
     _g = _cuda.blockIdx.x * _bs + _tid
@@ -38,19 +40,43 @@ def {name}(_arr, _out, _init, _mode):
     _m = _n - _cuda.blockIdx.x * _bs
     if _m > _bs:
         _m = _bs
+    _fold(_sm, _m, _tid)
+    _blocks = _cuda.gridDim.x
+    if _blocks > 1:
+        if _tid == 0:
+            _partials[_cuda.blockIdx.x] = _sm[0]
+            _cuda.threadfence()
+            _last[0] = _cuda.atomic.add(_counter, 0, 1) == _blocks - 1
+        _cuda.syncthreads()
+        if _last[0] == 0:
+            return
+        if _tid < _blocks:
+            _acc = _partials[_tid]
+            for _j in range(_tid + _bs, _blocks, _bs):
+                _acc = _dt(_core(_acc, _partials[_j]))
+            _sm[_tid] = _acc
+        _cuda.syncthreads()
+        _m = _blocks
+        if _m > _bs:
+            _m = _bs
+        _fold(_sm, _m, _tid)
+    if _tid == 0:
+        if _blocks > 1:
+            _counter[0] = 0
+        if _mode == 1:
+            _out[0] = _dt(_core(_init, _sm[0]))
+        else:
+            _out[0] = _sm[0]
+
+
+@_cuda.jit(device=True)
+def _fold(_sm, _m, _tid):
     while _m > 1:
         _h = (_m + 1) // 2
         if _tid + _h < _m:
             _sm[_tid] = _dt(_core(_sm[_tid], _sm[_tid + _h]))
         _cuda.syncthreads()
         _m = _h
-    if _tid == 0:
-        if _mode == 0:
-            _out[_cuda.blockIdx.x] = _sm[0]
-        elif _mode == 1:
-            _out[0] = _dt(_core(_init, _sm[0]))
-        else:
-            _out[0] = _sm[0]
 """
 
 
@@ -90,11 +116,11 @@ class Reduce:
             k = self._kernels[dtype] = compile_kernel(src, name, glbls)
         return k
 
-    def _launchers(self, dtype, n, stream):
-        """(first pass, second pass or None, partials buffer) for n elements
-        on `stream`: configured launchers and the block partials, kept per
-        dtype, grid and stream (work on one stream is ordered, so reusing
-        its buffer is safe; each stream, and each thread on the default
+    def _launcher(self, dtype, n, stream):
+        """(launcher, partials, counter) for n elements on `stream`: the
+        configured kernel, the blocks' partials and the last-block counter,
+        kept per dtype, grid and stream (work on one stream is ordered, so
+        reusing them is safe; each stream, and each thread on the default
         stream, gets its own)."""
         blocks = min((n + _BLOCK - 1) // _BLOCK, max(1, resident_threads() // _BLOCK))
         # The default stream may be per thread: its entries are per thread too.
@@ -102,19 +128,16 @@ class Reduce:
         entry = self._plans.get(key)
         if entry is not None and entry[0] is stream:
             return entry[1]
-        from ..api import device_array
+        from ..api import device_array, to_device
 
         kernel = self._kernel(dtype)
-        if blocks == 1:
-            launchers = (kernel[1, _BLOCK, stream] if stream else kernel[1, _BLOCK], None, None)
-        else:
-            partials = device_array(blocks, dtype=dtype, stream=stream) if stream else device_array(blocks, dtype=dtype)
-            launchers = (kernel[blocks, _BLOCK, stream] if stream else kernel[blocks, _BLOCK],
-                         kernel[1, _BLOCK, stream] if stream else kernel[1, _BLOCK], partials)
+        kw = {"stream": stream} if stream else {}
+        plan = (kernel[blocks, _BLOCK, stream] if stream else kernel[blocks, _BLOCK],
+                device_array(blocks, dtype=dtype, **kw), to_device(np.zeros(1, np.int32), **kw))
         if len(self._plans) > 16:
             self._plans.clear()
-        self._plans[key] = (stream, launchers)  # the entry keeps its stream alive (ids stay unique)
-        return launchers
+        self._plans[key] = (stream, plan)  # the entry keeps its stream alive (ids stay unique)
+        return plan
 
     def __call__(self, arr, size=None, res=None, init=0, stream=0):
         """Fold the first `size` elements of `arr` (all by default) and
@@ -159,13 +182,9 @@ class Reduce:
         if not on_device:
             arr = to_device(arr, **kw)
         init_v = dtype.type(init)
-        first, second, partials = self._launchers(dtype, n, stream)
+        launch, partials, counter = self._launcher(dtype, n, stream)
         out = res if res is not None else device_array(1, dtype=dtype, **kw)
-        if second is None:
-            first(arr, out, init_v, final_mode)
-        else:
-            first(arr, partials, init_v, 0)
-            second(partials, out, init_v, final_mode)
+        launch(arr, partials, counter, out, init_v, final_mode)
         if res is not None:
             return None
         host = out.copy_to_host(**kw)
