@@ -228,17 +228,27 @@ std::string link_for_device(const runtime::CompiledKernel& kernel_ref, int major
   return std::move(linked.cubin);
 }
 
-// The image a kernel is loaded from. A kernel with no foreign code is its own
-// PTX, compiled by the driver as a whole program: nvJitLink compiles PTX as
-// relocatable code, where each call of a function the module keeps (libdevice's
-// slow paths of sin and cos, 64-bit division) follows the full ABI, saving
-// and restoring registers around it inside hot loops (4% on P7's
-// transcendental kernel). The driver keeps its own cache of compiled PTX.
-// Kernels with foreign items are linked by nvJitLink (link_for_device).
+// The image a kernel is loaded from. nvJitLink compiles PTX as relocatable
+// code, where each call of a function the module keeps (libdevice's slow
+// paths of sin and cos) follows the full ABI, saving and restoring registers
+// around it inside hot loops (4% on P7's transcendental kernel). A kernel
+// with such calls and no foreign code is loaded from its PTX instead, which
+// the driver compiles as a whole program (and keeps in its own cache). The
+// others go through nvJitLink (link_for_device), which starts faster on a
+// cold process (the driver's PTX compiler costs ~15 ms more to bring up) and
+// whose cubins cuhost caches.
+bool has_function_definitions(const std::string& ptx) {
+  for (const char* directive : {"\n.func ", "\n.visible .func ", "\n.weak .func "})
+    if (ptx.find(directive) != std::string::npos) return true;
+  return false;
+}
+
 std::string image_for_device(const runtime::CompiledKernel& kernel, int major, int minor) {
   // Functions declared but not defined (a declare_device without its code)
   // only a link resolves, and nvJitLink names them when it cannot.
-  if (kernel.link.empty() && kernel.ptx.find(".extern .func") == std::string::npos) return kernel.ptx;
+  if (kernel.link.empty() && has_function_definitions(kernel.ptx) &&
+      kernel.ptx.find(".extern .func") == std::string::npos)
+    return kernel.ptx;
   return link_for_device(kernel, major, minor);
 }
 
