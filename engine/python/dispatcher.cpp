@@ -12,6 +12,7 @@
 #include "codegen/kernel_abi.h"
 #include "cuda/module.h"
 #include "frontend/capture.h"
+#include "python/argument_conversions.h"
 #include "python/compile_warnings.h"
 #include "python/config_flags.h"
 #include "python/dispatcher_cache.h"
@@ -28,62 +29,6 @@
 namespace cuhost::python {
 namespace {
 
-// numba's conversions accepted when explicit signatures pick the types, by
-// kind as numba ranks them: exact, promotion (widening within a kind), safe
-// (no information lost across kinds, e.g. int32 -> float64), unsafe
-// (narrowing). A float or complex never becomes an integer, nor a complex a
-// real, at a launch (numba-cuda's argument preparation refuses them too).
-constexpr int kPromote = 1;
-constexpr int kSafe = 100;
-constexpr int kUnsafe = 10000;
-
-int scalar_conversion(const ir::Type* actual, const ir::Type* param) {
-  using K = ir::TypeKind;
-  if (actual->kind == K::Complex && param->kind != K::Complex) return -1;
-  if (actual->kind == K::Float && (param->kind == K::Integer || param->kind == K::Boolean)) return -1;
-  if (actual->kind == param->kind) {
-    if (actual->kind == K::Integer && actual->is_signed != param->is_signed)
-      return !actual->is_signed && param->bits > actual->bits ? kSafe : kUnsafe;
-    return param->bits >= actual->bits ? kPromote : kUnsafe;
-  }
-  if (actual->kind == K::Boolean) return kSafe;
-  if (actual->kind == K::Integer && param->kind == K::Float)
-    return actual->bits < (param->bits == 64 ? 53 : 24) ? kSafe : kUnsafe;
-  if (actual->kind == K::Integer && param->kind == K::Complex)
-    return actual->bits < (param->bits == 128 ? 53 : 24) ? kSafe : kUnsafe;
-  if (actual->kind == K::Float && param->kind == K::Complex) return param->bits >= 2 * actual->bits ? kSafe : kUnsafe;
-  return kUnsafe;
-}
-
-// Returns -1 when `actual` cannot be passed as `param`, else a cost (0 exact).
-int conversion_cost(const ir::Type* actual, const ir::Type* param) {
-  if (actual == param) return 0;
-  using K = ir::TypeKind;
-  if (param->is_scalar() && actual->is_scalar()) return scalar_conversion(actual, param);
-  if (param->kind == K::CPointer) {
-    if (actual->kind == K::Integer) return 1;
-    if (actual->is_array() && actual->dtype == param->pointee) return 1;
-    return -1;
-  }
-  if (param->is_array() && actual->is_array()) {
-    if (param->dtype != actual->dtype || param->ndim != actual->ndim) return -1;
-    if (actual->readonly && !param->readonly) return -1;
-    if (param->layout != ir::Layout::A && param->layout != actual->layout) return -1;
-    return 1;
-  }
-  if (param->is_tuple() && actual->is_tuple()) {
-    if (param->elements.size() != actual->elements.size()) return -1;
-    int total = 0;
-    for (size_t i = 0; i < param->elements.size(); ++i) {
-      int c = conversion_cost(actual->elements[i], param->elements[i]);
-      if (c < 0) return -1;
-      total += c;
-    }
-    return total;
-  }
-  return -1;
-}
-
 // A specialized dispatcher (one signature given as such) launches its kernel
 // with whatever arguments it gets, as numba-cuda's does: an array whose
 // elements have the signature's size and ndim is read as the signature's
@@ -92,7 +37,7 @@ int conversion_cost(const ir::Type* actual, const ir::Type* param) {
 bool reinterpretable(const std::vector<const ir::Type*>& actual, const std::vector<const ir::Type*>& params) {
   if (actual.size() != params.size()) return false;
   for (size_t i = 0; i < actual.size(); ++i) {
-    if (conversion_cost(actual[i], params[i]) >= 0) continue;
+    if (conversion_cost(actual[i], params[i], ConversionRules::Launch) >= 0) continue;
     const ir::Type* a = actual[i];
     const ir::Type* p = params[i];
     if (!a->is_array() || !p->is_array() || a->ndim != p->ndim) return false;
@@ -100,12 +45,6 @@ bool reinterpretable(const std::vector<const ir::Type*>& actual, const std::vect
     if (p->layout != ir::Layout::A && p->layout != a->layout) return false;
   }
   return true;
-}
-
-std::string arg_list(const std::vector<const ir::Type*>& types) {
-  std::string s;
-  for (size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + types[i]->str();
-  return s;
 }
 
 // numba's repr of a type, as its dispatcher's messages print them.
@@ -132,20 +71,13 @@ const std::vector<const ir::Type*>& choose_eager(DispatcherObject* d, const std:
   std::vector<std::pair<int, size_t>> candidates;  // (cost, signature index)
   for (size_t s = 0; s < st->eager.size(); ++s) {
     const auto& params = st->eager[s];
-    if (params.size() != actual.size()) continue;
-    int total = 0;
-    bool ok = true;
-    for (size_t i = 0; i < params.size() && ok; ++i) {
-      int c = conversion_cost(actual[i], params[i]);
-      if (c < 0) ok = false;
-      total += c;
-    }
-    if (ok) candidates.emplace_back(total, s);
+    int cost = signature_cost(actual, params, ConversionRules::Launch);
+    if (cost >= 0) candidates.emplace_back(cost, s);
   }
   if (candidates.empty() && st->specialized && st->eager.size() == 1 && reinterpretable(actual, st->eager[0]))
     return st->eager[0];
   if (candidates.empty()) {
-    std::string msg = concat("No matching definition for argument type(s) ", arg_list(actual), " in kernel '",
+    std::string msg = concat("No matching definition for argument type(s) ", type_list(actual), " in kernel '",
                              st->fn->name, "'; its signatures are:");
     for (const auto& params : st->eager) msg += "\n  " + types_str(params);
     throw UserError(ErrorKind::TypeError, msg);

@@ -15,6 +15,7 @@
 #include "cpu/host_call_errors.h"
 #include "cpu/print_output.h"
 #include "ir/type_parser.h"
+#include "python/argument_conversions.h"
 #include "python/dispatcher.h"
 #include "python/errors.h"
 #include "python/host_values.h"
@@ -72,72 +73,14 @@ const std::shared_ptr<runtime::JitFunction>& function_of(HostDispatcherObject* s
   return st->fn;
 }
 
-// --- conversions for explicit signatures (numba's CPU dispatcher) ----------------
-
-constexpr int kPromote = 1;
-constexpr int kSafe = 100;
-constexpr int kUnsafe = 10000;
-
-// -1 when `actual` cannot become `param`, else a cost: numba's type
-// conversion ranks (exact, promotion, safe, unsafe). Unlike a kernel launch,
-// floats convert to integers (unsafely), as numba's unboxing does.
-int conversion_cost(const ir::Type* actual, const ir::Type* param) {
-  using K = ir::TypeKind;
-  if (actual == param) return 0;
-  if (actual->is_scalar() && param->is_scalar()) {
-    if (actual->kind == K::Complex && param->kind != K::Complex) return -1;
-    if (actual->kind == param->kind) {
-      if (actual->kind == K::Integer && actual->is_signed != param->is_signed)
-        return !actual->is_signed && param->bits > actual->bits ? kSafe : kUnsafe;
-      return param->bits >= actual->bits ? kPromote : kUnsafe;
-    }
-    if (actual->kind == K::Boolean) return kSafe;
-    if (actual->kind == K::Integer && param->kind == K::Float)
-      return actual->bits < (param->bits == 64 ? 53 : 24) ? kSafe : kUnsafe;
-    if (actual->kind == K::Float && param->kind == K::Complex) return param->bits >= 2 * actual->bits ? kSafe : kUnsafe;
-    return kUnsafe;
-  }
-  if (actual->is_array() && param->is_array()) {
-    if (param->dtype != actual->dtype || param->ndim != actual->ndim) return -1;
-    if (actual->readonly && !param->readonly) return -1;
-    if (param->layout != ir::Layout::A && param->layout != actual->layout) return -1;
-    return kPromote;
-  }
-  if (actual->is_tuple() && param->is_tuple()) {
-    if (actual->elements.size() != param->elements.size()) return -1;
-    int total = 0;
-    for (size_t i = 0; i < actual->elements.size(); ++i) {
-      int c = conversion_cost(actual->elements[i], param->elements[i]);
-      if (c < 0) return -1;
-      total += c;
-    }
-    return total;
-  }
-  if (param->kind == K::Optional) return actual->kind == K::NoneType ? kSafe : conversion_cost(actual, param->pointee);
-  return -1;
-}
-
-std::string type_list(const std::vector<const ir::Type*>& types) {
-  std::string s;
-  for (size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + types[i]->str();
-  return s;
-}
-
 // The explicit signature calls with `actual` use. numba's messages.
 const ir::Signature& choose_signature(HostDispatcherObject* self, const std::vector<const ir::Type*>& actual) {
   HostState* st = self->state;
   std::vector<std::pair<int, size_t>> candidates;
   for (size_t s = 0; s < st->eager.size(); ++s) {
     const auto& params = st->eager[s].args;
-    if (params.size() != actual.size()) continue;
-    int total = 0;
-    bool ok = true;
-    for (size_t i = 0; i < params.size() && ok; ++i) {
-      int c = conversion_cost(actual[i], params[i]);
-      ok = c >= 0;
-      total += c;
-    }
-    if (ok) candidates.emplace_back(total, s);
+    int cost = signature_cost(actual, params, ConversionRules::HostCall);
+    if (cost >= 0) candidates.emplace_back(cost, s);
   }
   if (candidates.empty())
     throw UserError(ErrorKind::TypeError, concat("No matching definition for argument type(s) ", type_list(actual)));
