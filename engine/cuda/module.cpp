@@ -74,7 +74,7 @@ struct Entry {
   CUfunction function = nullptr;
   KernelErrorRecord errors;
   int cc_major = 0, cc_minor = 0;
-  std::shared_ptr<const std::string> cubin;  // shared by the devices of one architecture
+  std::shared_ptr<const std::string> image;  // cubin or PTX, shared by the devices of one architecture
 };
 
 struct Cache {
@@ -281,20 +281,21 @@ LoadedImage load_image(const std::string& image, const std::string& symbol) {
   return out;
 }
 
-// Loads a linked cubin into `device`'s context (the current one), runs the
-// module's setup callbacks and caches the entry function.
+// Loads a kernel's image (image_for_device) into `device`'s context (the
+// current one), runs the module's setup callbacks and caches the entry
+// function.
 CUfunction load_linked(Cache& c, const std::shared_ptr<const runtime::CompiledKernel>& kernel_ptr, int device,
-                       int major, int minor, std::shared_ptr<const std::string> cubin) {
+                       int major, int minor, std::shared_ptr<const std::string> image) {
   const runtime::CompiledKernel* kernel = kernel_ptr.get();
   auto key = std::make_pair(kernel, device);
   log::StageTimer timer(kernel->name, "load");
   const DriverTable& d = driver();
-  LoadedImage loaded = load_image(*cubin, kernel->symbol);
-  if (loaded.result != CUDA_SUCCESS && *cubin == kernel->ptx) {
+  LoadedImage loaded = load_image(*image, kernel->symbol);
+  if (loaded.result != CUDA_SUCCESS && *image == kernel->ptx) {
     // The driver's JIT reports no log: nvJitLink compiles the same PTX and
     // says what is wrong (or loads where the driver could not).
-    cubin = std::make_shared<const std::string>(link_for_device(*kernel, major, minor));
-    loaded = load_image(*cubin, kernel->symbol);
+    image = std::make_shared<const std::string>(link_for_device(*kernel, major, minor));
+    loaded = load_image(*image, kernel->symbol);
   }
   check(loaded.result, loaded.step, kernel->name);
   CUlibrary lib = loaded.library;
@@ -334,7 +335,7 @@ CUfunction load_linked(Cache& c, const std::shared_ptr<const runtime::CompiledKe
   e.kernel = kernel_ptr;
   e.cc_major = major;
   e.cc_minor = minor;
-  e.cubin = std::move(cubin);
+  e.image = std::move(image);
   e.library = std::move(owner);
   e.function = f;
   c.entries.emplace(key, std::move(e));
@@ -356,12 +357,12 @@ CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>&
   // Loaded into the device's own context (functions and globals are per context).
   make_primary_context_current(device);
   // Another device of the same architecture already linked this kernel.
-  std::shared_ptr<const std::string> cubin;
+  std::shared_ptr<const std::string> image;
   for (const auto& [k, other] : c.entries)
-    if (k.first == kernel.get() && other.cc_major == major && other.cc_minor == minor && other.cubin)
-      cubin = other.cubin;
-  if (!cubin) cubin = std::make_shared<const std::string>(image_for_device(*kernel, major, minor));
-  return load_linked(c, kernel, device, major, minor, std::move(cubin));
+    if (k.first == kernel.get() && other.cc_major == major && other.cc_minor == minor && other.image)
+      image = other.image;
+  if (!image) image = std::make_shared<const std::string>(image_for_device(*kernel, major, minor));
+  return load_linked(c, kernel, device, major, minor, std::move(image));
 }
 
 KernelErrorRecord kernel_error_record(const runtime::CompiledKernel* kernel, int device) {

@@ -75,9 +75,8 @@ std::string device_bitcode(const ir::LinkItem& item, int cc_major, int cc_minor)
     check.cc_major = cc_major;
     check.cc_minor = cc_minor;
     check.include_dirs = includes;
-    const std::string shown = item.from_path() ? item.path : (item.name.empty() ? "<in-memory source>" : item.name);
     try {
-      cuda::compile_cuda_source(source, shown, dir, check);  // reports the log once per process
+      cuda::compile_cuda_source(source, run.shown, dir, check);  // reports the log once per process
     } catch (const UserError&) {
       // NVRTC rejects what clang compiled: nothing to warn about here
     }

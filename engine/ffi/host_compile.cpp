@@ -2,8 +2,6 @@
 // host_compile.h), through clang_compile.h.
 #include "ffi/host_compile.h"
 
-#include <fstream>
-
 #include "cuda/module.h"
 #include "cuda/nvrtc.h"
 #include "ffi/clang_compile.h"
@@ -71,16 +69,14 @@ std::string host_bitcode(const ir::LinkItem& item, const std::string& function,
   // A path item's kind comes from its extension here too, so an unknown or
   // missing extension gives the same error naming it as on the GPU.
   ir::LinkKind kind = item.from_path() ? cuda::link_kind_from_path(item.path) : item.kind;
-  // A missing file is reported as missing, whatever its kind, as on the GPU.
-  if (item.from_path() && !std::ifstream(item.path))
-    throw UserError(ErrorKind::LinkFileNotFound, concat(item.path, " not found"));
+  // Read first: a missing file is reported as missing, whatever its kind, as on the GPU.
+  std::string source, dir;
+  read_item_source(item, &source, &dir);
   if (kind != ir::LinkKind::CUSource)
     throw UserError(
         ErrorKind::NotImplementedError,
         concat("foreign function '", function, "' cannot run on the CPU backend: '", shown, "' ships only GPU code (",
                kind_extension(kind), "); link a .cu source that is plain C++, or run on a GPU"));
-  std::string source, dir;
-  read_item_source(item, &source, &dir);
   if (std::string header = cuda_header_included(source); !header.empty())
     throw UserError(
         ErrorKind::CompileError,
