@@ -33,15 +33,10 @@ std::unique_ptr<llvm::TargetMachine> make_host_target_machine() {
   std::string error;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target) throw UserError(ErrorKind::CompileError, "host target unavailable: " + error);
-  std::string features;
-  for (const auto& [name, on] : llvm::sys::getHostCPUFeatures()) {
-    if (!features.empty()) features += ",";
-    features += (on ? "+" : "-") + name.str();
-  }
   llvm::TargetOptions options;
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(triple, cpu::host_cpu_name(), features, options,
-                                                                      llvm::Reloc::PIC_, std::nullopt,
-                                                                      llvm::CodeGenOptLevel::Aggressive));
+  std::unique_ptr<llvm::TargetMachine> tm(
+      target->createTargetMachine(triple, cpu::host_cpu_name(), cpu::host_cpu_features(), options, llvm::Reloc::PIC_,
+                                  std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!tm) throw UserError(ErrorKind::CompileError, "cannot create a target machine for the host");
   return tm;
 }

@@ -16,11 +16,14 @@
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/TargetParser/Host.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <mutex>
 #include <set>
 
@@ -45,6 +48,7 @@ class HostJit {
   const std::string& triple() const { return triple_; }
   const std::string& data_layout() const { return data_layout_; }
   const std::string& cpu() const { return cpu_; }
+  const std::string& features() const { return features_; }
   bool whitelisted(const std::string& name) const { return names_.count(name) != 0; }
 
   // Errors ORC reports asynchronously (materialization failures), kept so
@@ -68,6 +72,21 @@ class HostJit {
     triple_ = jtmb->getTargetTriple().str();
     cpu_ = jtmb->getCPU();
     if (cpu_.empty()) cpu_ = llvm::sys::getHostCPUName().str();
+    features_ = jtmb->getFeatures().getString();
+    if (const char* forced = std::getenv("CUHOST_CPU"); forced && *forced) {
+      // A named CPU (x86-64-v2, haswell, ...) and its own features, not the
+      // host's: code that behaves the same on every machine of that level.
+      std::string error;
+      const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple_, error);
+      std::unique_ptr<llvm::MCSubtargetInfo> sti(target ? target->createMCSubtargetInfo(triple_, "", "") : nullptr);
+      if (!sti || !sti->isCPUStringValid(forced))
+        throw UserError(ErrorKind::ValueError, concat("CUHOST_CPU='", forced, "' is not a CPU LLVM knows for ", triple_,
+                                                      " (e.g. x86-64, x86-64-v3, haswell, znver3)"));
+      cpu_ = forced;
+      features_.clear();
+      jtmb->setCPU(cpu_);
+      jtmb->getFeatures() = llvm::SubtargetFeatures();
+    }
     auto dl = jtmb->getDefaultDataLayoutForTarget();
     if (!dl) throw UserError(ErrorKind::CompileError, "no data layout for the host: " + error_text(dl.takeError()));
     data_layout_ = dl->getStringRepresentation();
@@ -103,7 +122,7 @@ class HostJit {
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   llvm::orc::JITDylib* runtime_ = nullptr;
   std::set<std::string> names_;
-  std::string triple_, data_layout_, cpu_;
+  std::string triple_, data_layout_, cpu_, features_;
   std::mutex reported_mutex_;
   std::string reported_;
   std::atomic<unsigned> counter_{0};
@@ -139,6 +158,7 @@ std::string join_quoted(const std::vector<std::string>& names) {
 std::string host_triple() { return HostJit::instance().triple(); }
 std::string host_data_layout() { return HostJit::instance().data_layout(); }
 std::string host_cpu_name() { return HostJit::instance().cpu(); }
+std::string host_cpu_features() { return HostJit::instance().features(); }
 
 std::vector<void*> add_module(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> context,
                               const std::vector<std::string>& symbols) {

@@ -42,7 +42,8 @@
 // - Fibers are cooperative: a thread that spins on memory another thread of
 //   its block must write (without a barrier or warp operation in the loop)
 //   never yields and hangs, unlike on GPUs with independent thread scheduling.
-// - Environment: CUHOST_CPU_WORKERS (pool size, default: the cores),
+// - Environment: CUHOST_CPU_WORKERS (pool size, default: the cores the
+//   process may use: affinity mask and cgroup CPU quota),
 //   CUHOST_CPU_FIBER_STACK (bytes per fiber, k/m suffix, default 64k; a
 //   guard page below each stack turns an overflow into a fault).
 #include "cpu/launcher.h"

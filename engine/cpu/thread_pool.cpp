@@ -5,8 +5,12 @@
 #include "cpu/thread_pool.h"
 
 #include <pthread.h>
+#include <sched.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace cuhost::cpu {
 
@@ -21,13 +25,31 @@ inline void cpu_relax() {
 #endif
 }
 
+// The cores this process may use: its affinity mask, capped by a cgroup v2
+// CPU quota (a container started with --cpus=2 on a 64-core host gets 2
+// workers, not 64 threads contending for two cores' time).
+unsigned usable_cores() {
+  unsigned n = std::thread::hardware_concurrency();
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) n = static_cast<unsigned>(CPU_COUNT(&set));
+  if (std::FILE* f = std::fopen("/sys/fs/cgroup/cpu.max", "r")) {
+    char quota[32] = {0};
+    long long period = 0;
+    if (std::fscanf(f, "%31s %lld", quota, &period) == 2 && std::strcmp(quota, "max") != 0 && period > 0) {
+      long long q = std::atoll(quota);
+      if (q > 0) n = std::min<unsigned>(n, static_cast<unsigned>(std::max<long long>(1, (q + period - 1) / period)));
+    }
+    std::fclose(f);
+  }
+  return n == 0 ? 1 : n;
+}
+
 unsigned default_size() {
   if (const char* env = std::getenv("CUHOST_CPU_WORKERS")) {
     long v = std::strtol(env, nullptr, 10);
     if (v >= 1 && v <= 4096) return static_cast<unsigned>(v);
   }
-  unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 1 : n;
+  return usable_cores();
 }
 }  // namespace
 

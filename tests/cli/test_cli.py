@@ -366,6 +366,23 @@ def python_is_initialized_once():
     assert p.returncode == 0 and p.stdout.strip() == "3 (3, 11)", (p.stdout, p.stderr)
 
 
+@case
+def cpu_target_is_the_hosts_or_the_one_named():
+    code = ("from numba import cuda\nimport numpy as np, math\n"
+            "@cuda.jit\ndef k(x, y, out):\n    i = cuda.grid(1)\n"
+            "    if i < out.size:\n        out[i] = math.exp(x[i]) * y[i] + math.sqrt(abs(x[i]))\n"
+            "rng = np.random.default_rng(7)\nx = rng.standard_normal(1000)\ny = rng.standard_normal(1000)\n"
+            "out = np.empty_like(x)\nk[8, 128](x, y, out)\n"
+            "print(np.allclose(out, np.exp(x) * y + np.sqrt(np.abs(x)), rtol=1e-12))\n")
+    path = script(code)
+    for cpu in ("", "x86-64", "x86-64-v3"):
+        p = run("--backend", "cpu", "run", path, env={"CUHOST_CPU": cpu})
+        assert p.returncode == 0 and p.stdout.strip() == "True", (cpu, p.stdout, p.stderr)
+    p = run("--backend", "cpu", "run", path, env={"CUHOST_CPU": "pentium9000"})
+    assert p.returncode == 1, p.returncode
+    assert "ValueError: CUHOST_CPU='pentium9000' is not a CPU LLVM knows" in p.stderr, p.stderr
+
+
 failed = [r for r in results if r[1] is not None]
 for name, err in results:
     print(("ok   " if err is None else "FAIL ") + name + ("" if err is None else ": " + err))

@@ -7,7 +7,8 @@
     run.py table   --cuhost DIR [--cuhost DIR ...] --reference DIR   per-module table (Markdown)
     run.py acceptance --cuhost DIR [--cuhost DIR ...] --reference DIR   the goal groups (acceptance.py)
     run.py ratchet --results DIR [--update]     check (or extend) the list of tests that must pass
-    run.py ci      --cuhost BIN [--work DIR]     fetch, run on the CPU backend, check the ratchet
+    run.py ci      --cuhost BIN [--work DIR] [MODULE...]  fetch, run on the CPU backend, check the ratchet
+                                                 (modules holding a lost test run once more, alone)
 
 numba-cuda's tests come from its wheel on the package registry, fetched at
 test time into the work folder (default build/conformance) and never
@@ -138,7 +139,8 @@ def run_module(args, module, tests_root, env, out_dir):
     else:
         cmd = [args.python]
     cmd += ["-m", "pytest", "-p", "conformance_plugin", "-p", "no:cacheprovider", "--import-mode=append",
-            "-o", "addopts=", "-q", "--conformance-out", jsonl, "--conformance-tests-root", tests_root,
+            "-o", "addopts=", "-o", "faulthandler_timeout=%d" % max(1, args.timeout * 2 // 3),
+            "-q", "--conformance-out", jsonl, "--conformance-tests-root", tests_root,
             "--conformance-impl", args.impl, "--rootdir", tests_root, os.path.join(tests_root, module)]
     cwd = tempfile.mkdtemp(prefix="conformance-")
     start = time.time()
@@ -196,6 +198,9 @@ def run(args):
     env["PYTHONPATH"] = os.pathsep.join(paths + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     modules = args.modules or [m for m in list_modules(tests_root) if scope.in_scope(m)]
     results = []
+    # `ci` keeps its standard output for the verdict (a CI log may show only
+    # the lines around a failure) and writes the per-module lines to a file.
+    progress = open(os.path.join(out_dir, "progress.txt"), "w") if getattr(args, "quiet", False) else sys.stdout
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(run_module, args, m, tests_root, env, out_dir) for m in modules]
         for fut in concurrent.futures.as_completed(futures):
@@ -203,9 +208,12 @@ def run(args):
             results.append(r)
             counts = _counts(r["tests"])
             print("%-48s %-14s %5.1fs  %s" % (r["module"], r["status"], r["seconds"],
-                                              " ".join("%s=%d" % kv for kv in sorted(counts.items()))), flush=True)
+                                              " ".join("%s=%d" % kv for kv in sorted(counts.items()))),
+                  file=progress, flush=True)
     results.sort(key=lambda r: r["module"])
-    write_results(out_dir, args, results)
+    write_results(out_dir, args, results, progress)
+    if progress is not sys.stdout:
+        progress.close()
     return results
 
 
@@ -216,7 +224,7 @@ def _counts(tests):
     return counts
 
 
-def write_results(out_dir, args, results):
+def write_results(out_dir, args, results, progress=sys.stdout):
     meta = {"impl": args.impl, "backend": getattr(args, "backend", None) if args.impl == "cuhost" else "cuda",
             "numba_cuda_tests": scope.NUMBA_VERSION, "date": datetime.datetime.now().isoformat(timespec="seconds")}
     summary = {"meta": meta, "modules": {}}
@@ -234,7 +242,8 @@ def write_results(out_dir, args, results):
     for r in results:
         for k, v in _counts(r["tests"]).items():
             total[k] = total.get(k, 0) + v
-    print("total over %d modules: %s" % (len(results), " ".join("%s=%d" % kv for kv in sorted(total.items()))))
+    print("total over %d modules: %s" % (len(results), " ".join("%s=%d" % kv for kv in sorted(total.items()))),
+          file=progress)
 
 
 # --- reading results ----------------------------------------------------------
@@ -295,10 +304,7 @@ def acceptance_report(args):
 def ratchet(args):
     _, res = load(args.results)
     passing = {t for tests in res.values() for t, o in tests.items() if o == PASS}
-    required = set()
-    if os.path.exists(args.list):
-        with open(args.list) as f:
-            required = {line.strip() for line in f if line.strip() and not line.startswith("#")}
+    required = _ratchet_list(args.list)
     lost = sorted(required - passing)
     new = sorted(passing - required)
     if args.update:
@@ -318,6 +324,69 @@ def ratchet(args):
         else ""))
     print("%d passed, %d failed" % (len(required) - len(lost), len(lost)))
     return 1 if lost else 0
+
+
+def _ratchet_list(path):
+    if not os.path.exists(path):
+        return set()
+    with open(path) as f:
+        return {line.strip() for line in f if line.strip() and not line.startswith("#")}
+
+
+def _by_test(results):
+    return {t: rec for r in results for t, rec in r["tests"].items()}
+
+
+def _first_line(text, width=300):
+    line = next((ln.strip() for ln in (text or "").splitlines() if ln.strip()), "")
+    return line if len(line) <= width else line[:width] + "..."
+
+
+def ci(args):
+    """The CI check: the whole in-scope suite on the CPU backend, then the
+    ratchet. A module holding a lost test runs once more, alone, so a test
+    that fails only under load is told apart from one that fails every time;
+    the verdict (lost tests with their reasons, flaky ones, modules that hung
+    or crashed with the end of their log) comes first in the output."""
+    out = os.path.join(os.path.abspath(args.work), "cpu-results")
+    common = dict(impl="cuhost", cuhost=args.cuhost, backend="cpu", work=args.work, timeout=args.timeout,
+                  python=None, site=None, quiet=True)
+    results = run(argparse.Namespace(out=out, jobs=args.jobs, modules=args.modules, **common))
+    required = _ratchet_list(args.list)
+    if args.modules:  # a partial run checks the listed tests of its modules only
+        required = {t for t in required if t.split("::")[0] in args.modules}
+    first = _by_test(results)
+    lost = sorted(t for t in required if first.get(t, {}).get("outcome") != PASS)
+    second = {}
+    if lost:
+        modules = sorted({t.split("::")[0] for t in lost})
+        second = _by_test(run(argparse.Namespace(out=os.path.join(out, "rerun"), jobs=1, modules=modules,
+                                                 **common)))
+    still = [t for t in lost if second.get(t, {}).get("outcome") != PASS]
+    flaky = [t for t in lost if t not in still]
+    none = {"outcome": "not run", "reason": ""}
+    for t in still:
+        a, b = first.get(t, none), second.get(t, none)
+        print("NO LONGER PASSES: %s\n    %s: %s\n    run alone: %s: %s" % (
+            t, a["outcome"], _first_line(a["reason"]), b["outcome"], _first_line(b["reason"])))
+    for t in flaky:
+        a = first.get(t, none)
+        print("FLAKY (passed when its module ran alone): %s\n    %s: %s" % (t, a["outcome"],
+                                                                              _first_line(a["reason"])))
+    for r in results:
+        if r["status"] != "ok" and any(t in required for t in r["tests"]):
+            print("module %s: %s after %.0f s; end of its log (%s):" % (
+                r["module"], r["status"], r["seconds"], os.path.join(out, "logs")))
+            log = os.path.join(out, "logs", r["module"][:-3].replace(os.sep, "__") + ".log")
+            with open(log, errors="replace") as f:
+                for line in f.read().splitlines()[-30:]:
+                    print("    " + line[:300])
+    passing = {t for t, rec in first.items() if rec["outcome"] == PASS}
+    print("ratchet: %d of %d listed tests pass (%d only when run alone); %d pass that are not listed" % (
+        len(required) - len(still), len(required), len(flaky), len(passing - required)))
+    print("per-module lines: %s" % os.path.join(out, "progress.txt"))
+    print("%d passed, %d failed" % (len(required) - len(still), len(still)))
+    return 1 if still else 0
 
 
 def _outcome_of(res, test_id):
@@ -360,7 +429,9 @@ def main():
     c.add_argument("--cuhost", required=True)
     c.add_argument("--work", default=default_work)
     c.add_argument("--jobs", type=int, default=2)
-    c.add_argument("--timeout", type=int, default=300)
+    c.add_argument("--timeout", type=int, default=180)
+    c.add_argument("--list", default=RATCHET)
+    c.add_argument("modules", nargs="*", help="default: every in-scope module")
     args = ap.parse_args()
     if args.cmd == "fetch":
         print(fetch(os.path.abspath(args.work)))
@@ -375,10 +446,7 @@ def main():
     elif args.cmd == "ratchet":
         return ratchet(args)
     elif args.cmd == "ci":
-        out = os.path.join(args.work, "cpu-results")
-        run(argparse.Namespace(impl="cuhost", cuhost=args.cuhost, backend="cpu", out=out, work=args.work,
-                               jobs=args.jobs, timeout=args.timeout, modules=[], python=None, site=None))
-        return ratchet(argparse.Namespace(results=out, list=RATCHET, update=False))
+        return ci(args)
     return 0
 
 
