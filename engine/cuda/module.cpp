@@ -21,6 +21,7 @@
 #include "cuda/nvrtc.h"
 #include "cuda/toolkit_info.h"
 #include "runtime/compiler.h"
+#include "support/blocking_wait.h"
 #include "support/diagnostics.h"
 #include "support/hash.h"
 #include "support/source_hash.h"
@@ -78,7 +79,8 @@ struct Entry {
 };
 
 struct Cache {
-  std::mutex mutex;
+  // Recursive: a module's setup callback may launch other kernels, loading them.
+  std::recursive_mutex mutex;
   std::map<std::pair<const runtime::CompiledKernel*, int>, Entry> entries;
 };
 
@@ -347,7 +349,7 @@ CUfunction load_linked(Cache& c, const std::shared_ptr<const runtime::CompiledKe
 CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>& kernel, int device) {
   CUHOST_CHECK(kernel && kernel->target == runtime::Target::NVPTX) << "kernel_function needs an NVPTX kernel";
   Cache& c = cache();
-  std::lock_guard<std::mutex> lock(c.mutex);
+  auto lock = support::lock_blocking(c.mutex);
   auto key = std::make_pair(kernel.get(), device);
   auto it = c.entries.find(key);
   if (it != c.entries.end()) return it->second.function;
@@ -367,7 +369,7 @@ CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>&
 
 KernelErrorRecord kernel_error_record(const runtime::CompiledKernel* kernel, int device) {
   Cache& c = cache();
-  std::lock_guard<std::mutex> lock(c.mutex);
+  auto lock = support::lock_blocking(c.mutex);
   auto it = c.entries.find(std::make_pair(kernel, device));
   return it == c.entries.end() ? KernelErrorRecord{} : it->second.errors;
 }
@@ -394,7 +396,7 @@ void unload_all_modules() {
   Cache& c = cache();
   std::map<std::pair<const runtime::CompiledKernel*, int>, Entry> doomed;
   {
-    std::lock_guard<std::mutex> lock(c.mutex);
+    auto lock = support::lock_blocking(c.mutex);
     doomed.swap(c.entries);
   }
   doomed.clear();

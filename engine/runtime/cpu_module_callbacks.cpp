@@ -10,6 +10,7 @@
 
 #include "cpu/driver_model.h"
 #include "runtime/compiler.h"
+#include "support/blocking_wait.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::runtime {
@@ -49,7 +50,7 @@ void set_cpu_module_callback_runner(CpuModuleCallbackRunner runner) { state().ru
 void ensure_cpu_module_loaded(const CompiledKernel& kernel) {
   if (!kernel.has_module_callbacks) return;
   State& s = state();
-  std::lock_guard<std::recursive_mutex> lock(s.mutex);
+  auto lock = support::lock_blocking(s.mutex);  // the loader may be waiting for the GIL in a callback
   if (s.loaded.count(&kernel)) return;
   LoadedModule module;
   module.token.reset(new char(0));
@@ -79,7 +80,7 @@ void unload_cpu_modules() {
   State& s = state();
   std::vector<LoadedModule> doomed;
   {
-    std::lock_guard<std::recursive_mutex> lock(s.mutex);
+    auto lock = support::lock_blocking(s.mutex);
     for (auto& entry : s.loaded) doomed.push_back(std::move(entry.second));
     s.loaded.clear();
   }
