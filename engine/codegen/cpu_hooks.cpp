@@ -10,6 +10,7 @@
 #include <set>
 
 #include "codegen/lowering/lowerer.h"
+#include "cpu/cpu_abi.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -23,6 +24,12 @@ constexpr int kGdimOffset = 36;
 constexpr int kSharedOffset = 48;
 constexpr int kDynamicSharedOffset = 56;
 constexpr int kDynamicSharedBytesOffset = 72;
+
+void check_shared_alignment(std::int64_t align) {
+  if (align > kCuhostCpuSharedAlign)
+    throw UserError(ErrorKind::ValueError, concat("a shared array alignment of ", align,
+                                                  " bytes is more than the CPU backend's ", kCuhostCpuSharedAlign));
+}
 
 class CpuHooks : public TargetHooks {
  public:
@@ -152,13 +159,17 @@ class CpuHooks : public TargetHooks {
   }
 
   llvm::Value* shared_array(Lowerer& l, llvm::Type* elem, std::int64_t count, int align) override {
+    check_shared_alignment(align);
     std::int64_t size = std::int64_t(l.module().getDataLayout().getTypeAllocSize(elem)) * count;
     std::int64_t& top = l.state().static_shared_bytes;
     std::int64_t offset = (top + align - 1) / align * align;
     top = offset + size;
     return l.b().CreateInBoundsGEP(l.b().getInt8Ty(), field_ptr(l, kSharedOffset), l.i64(offset));
   }
-  llvm::Value* dynamic_shared(Lowerer& l) override { return field_ptr(l, kDynamicSharedOffset); }
+  llvm::Value* dynamic_shared(Lowerer& l, std::int64_t align) override {
+    check_shared_alignment(align);  // the start is rounded up to it (static_shared_bytes)
+    return field_ptr(l, kDynamicSharedOffset);
+  }
   llvm::Value* dynamic_shared_bytes(Lowerer& l) override {
     llvm::Value* p =
         l.b().CreateConstInBoundsGEP1_64(l.b().getInt8Ty(), ctx(l), std::uint64_t(kDynamicSharedBytesOffset));

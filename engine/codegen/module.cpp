@@ -395,7 +395,8 @@ LoweredModule lower_module(const ModuleRequest& r) {
   emit_c_abi_symbols(state, out, r.target == CodegenTarget::NVPTX);
   if (debug_info) debug_info->finish();
   inline_marked_calls(m);
-  out.static_shared_bytes = state.static_shared_bytes;
+  const std::int64_t dyn = state.dynamic_shared_align;
+  out.static_shared_bytes = (state.static_shared_bytes + dyn - 1) / dyn * dyn;
 
   // Link items of the whole call tree, each once.
   std::set<std::string> seen;

@@ -149,7 +149,7 @@ class NvptxHooks : public TargetHooks {
     return l.b().CreateAddrSpaceCast(g, l.b().getPtrTy());
   }
 
-  llvm::Value* dynamic_shared(Lowerer& l) override {
+  llvm::Value* dynamic_shared(Lowerer& l, std::int64_t align) override {
     const char* name = "cuhost_dynamic_shared";
     llvm::GlobalVariable* g = l.module().getGlobalVariable(name, true);
     if (!g) {
@@ -158,6 +158,7 @@ class NvptxHooks : public TargetHooks {
                                    llvm::GlobalValue::NotThreadLocal, kShared);
       g->setAlignment(llvm::Align(16));
     }
+    if (g->getAlign().valueOrOne().value() < std::uint64_t(align)) g->setAlignment(llvm::Align(std::uint64_t(align)));
     return l.b().CreateAddrSpaceCast(g, l.b().getPtrTy());
   }
 

@@ -61,7 +61,8 @@ class TargetHooks {
 
   // Pointers (generic address space) to memory of each kind.
   virtual llvm::Value* shared_array(Lowerer& l, llvm::Type* elem, std::int64_t count, int align) = 0;
-  virtual llvm::Value* dynamic_shared(Lowerer& l) = 0;
+  // `align`: the bytes the dynamic region's start must be aligned to.
+  virtual llvm::Value* dynamic_shared(Lowerer& l, std::int64_t align) = 0;
   // The launch's dynamic shared bytes as i64, or null when the target cannot tell.
   virtual llvm::Value* dynamic_shared_bytes(Lowerer& l) = 0;
   virtual llvm::Value* const_array(Lowerer& l, const ir::ArrayConstant& data, const std::string& name) = 0;

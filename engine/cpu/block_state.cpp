@@ -24,7 +24,7 @@ namespace cuhost::cpu {
 
 namespace {
 using ThreadFn = void (*)(void**, CuhostThreadCtx*);
-constexpr std::size_t kSharedAlign = 64;
+constexpr std::size_t kSharedAlign = std::size_t(kCuhostCpuSharedAlign);
 
 std::size_t round_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
 }  // namespace

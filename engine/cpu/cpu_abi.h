@@ -16,6 +16,11 @@
 
 #include <cstdint>
 
+// The start of a block's shared memory (CuhostThreadCtx::shared) is aligned
+// to this many bytes, so a shared array's `alignment=` up to it holds for its
+// address, not only for its offset; codegen refuses larger ones.
+constexpr std::int64_t kCuhostCpuSharedAlign = 4096;
+
 extern "C" {
 
 struct CuhostThreadCtx {

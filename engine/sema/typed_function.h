@@ -49,6 +49,9 @@ struct ExprInfo {
   // cuda.shared.array / cuda.local.array / cuda.const.array_like: the literal
   // shape (a 0 extent in a 1-d shared array means dynamic shared memory).
   std::vector<std::int64_t> shape;
+  // cuda.shared.array / cuda.local.array: the `alignment=` in bytes (a power
+  // of two, a multiple of 8), 0 when not given.
+  std::int64_t alignment = 0;
   // A value known at compile time (literals, frozen globals, folded ints such
   // as shapes): lowering emits a constant.
   std::optional<ir::ConstValue> constant;

@@ -73,6 +73,9 @@ struct ModuleState {
   std::vector<std::shared_ptr<const sema::TypedFunction>> pending;  // declared, body not yet lowered
   std::vector<std::shared_ptr<const sema::TypedFunction>> keep_alive;
   std::int64_t static_shared_bytes = 0;  // CPU layout of static shared arrays
+  // The largest `alignment=` of a dynamic shared array: on the CPU the
+  // dynamic region starts after the static arrays, rounded up to this.
+  std::int64_t dynamic_shared_align = 16;
   std::map<std::string, llvm::Function*> foreign_decls;
   // Functions linked from extension-API IR, by IR text: (function, takes the context arguments).
   std::map<std::string, std::pair<llvm::Function*, bool>> extension_functions;

@@ -118,13 +118,14 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
   table["cuda.shared.array"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     const ir::Type* t = inf.type;
     llvm::Type* elem = l.memory_type(t->dtype);
-    int align = std::max(16, array_element_alignment(t->dtype));
+    int align = std::max<std::int64_t>({16, array_element_alignment(t->dtype), inf.alignment});
     if (inf.shape.size() == 1 && inf.shape[0] == 0) {
       // Dynamic shared memory: the extent is the launch's byte count over the
       // item size (as numba computes it) where the target can read it, else
       // unbounded.
       std::vector<std::int64_t> shape = {std::int64_t(1) << 40};
-      Val arr = make_array(l, t, l.hooks().dynamic_shared(l), shape);
+      l.state().dynamic_shared_align = std::max<std::int64_t>(l.state().dynamic_shared_align, align);
+      Val arr = make_array(l, t, l.hooks().dynamic_shared(l, align), shape);
       if (llvm::Value* bytes = l.hooks().dynamic_shared_bytes(l)) {
         llvm::Value* n = l.b().CreateUDiv(bytes, l.i64(std::max(1, t->dtype->byte_size())));
         arr.v = l.b().CreateInsertValue(arr.v, n, {1, 0});
@@ -139,7 +140,7 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
     llvm::Type* elem = l.memory_type(t->dtype);
     llvm::AllocaInst* a =
         l.entry_alloca(llvm::ArrayType::get(elem, std::uint64_t(element_count(inf.shape))), "local.array");
-    a->setAlignment(llvm::Align(std::max(8, array_element_alignment(t->dtype))));
+    a->setAlignment(llvm::Align(std::max<std::int64_t>({8, array_element_alignment(t->dtype), inf.alignment})));
     return make_array(l, t, a, inf.shape);
   };
   table["cuda.const.array_like"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {

@@ -153,6 +153,22 @@ std::vector<std::int64_t> literal_shape(Typer& t, const ast::Call& call, const a
   return out;
 }
 
+// numba-cuda's rules for `alignment=`: None or a literal integer (else a
+// TypingError naming RequireLiteralValue), and then positive, a power of two
+// and a multiple of the pointer size (else a ValueError). 0 stands for None.
+std::int64_t alignment_arg(Typer& t, const ast::Expr* e) {
+  t.type_of(e);
+  const auto& c = t.constant(e);
+  if (c && c->kind == ir::ConstValue::Kind::None) return 0;
+  if (!c || (c->kind != ir::ConstValue::Kind::Int && c->kind != ir::ConstValue::Kind::UInt))
+    t.typing_error(e, "RequireLiteralValue: alignment must be a constant integer");
+  const std::int64_t a = c->i;
+  if (a <= 0) t.fail(ErrorKind::ValueError, e->loc, "Alignment must be positive");
+  if ((a & (a - 1)) != 0) t.fail(ErrorKind::ValueError, e->loc, "Alignment must be a power of 2");
+  if (a % 8 != 0) t.fail(ErrorKind::ValueError, e->loc, "Alignment must be a multiple of 8");
+  return a;
+}
+
 }  // namespace
 
 const ir::Type* dtype_arg(Typer& t, const ast::Expr* d, const std::string& fname) {
@@ -224,9 +240,10 @@ const ir::Type* type_array_call(Typer& t, const ast::Call& c, const std::string&
   (void)info;
   if (key == "cuda.shared.array" || key == "cuda.local.array") {
     std::string fname = key;
-    auto args = t.bind(c, "array", {"shape", "dtype"}, 2, t.info(&c));
+    auto args = t.bind(c, "array", {"shape", "dtype", "alignment"}, 2, t.info(&c));
     std::vector<std::int64_t> shape = literal_shape(t, c, args[0], fname);
     const ir::Type* dtype = dtype_arg(t, args[1], fname);
+    const std::int64_t alignment = args[2] ? alignment_arg(t, args[2]) : 0;
     if (key == "cuda.local.array") {
       for (auto e : shape)
         if (e == 0) t.fail(ErrorKind::ValueError, args[0]->loc, "cuda.local.array() extents must be positive");
@@ -236,7 +253,8 @@ const ir::Type* type_array_call(Typer& t, const ast::Call& c, const std::string&
     }
     ExprInfo& inf = t.info(&c);
     inf.shape = shape;
-    inf.param_types = {nullptr, nullptr};
+    inf.alignment = alignment;
+    inf.param_types = {nullptr, nullptr, nullptr};
     return ir::array(dtype, static_cast<int>(shape.size()), ir::Layout::C);
   }
   if (key == "cuda.const.array_like") {
