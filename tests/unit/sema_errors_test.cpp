@@ -425,7 +425,7 @@ TEST_CASE("bad kernels report the error, message, line and column", "[sema][fron
        {"int64"},
        true,
        ErrorKind::TypingError,
-       "array() takes 2 arguments (1 given)",
+       "array() takes from 2 to 3 arguments (1 given)",
        4,
        9},
       {"from numba import cuda\ndef f(a):\n    cuda.atomic.and_(a, 0, 1)\n",
