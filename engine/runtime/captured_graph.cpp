@@ -13,6 +13,7 @@
 #include "runtime/device_memory.h"
 #include "runtime/devices.h"
 #include "runtime/kernel_launch.h"
+#include "support/blocking_wait.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::runtime {
@@ -84,7 +85,7 @@ void CapturedGraph::replay_on_cpu() {
 }
 
 void CapturedGraph::launch(std::uintptr_t stream) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  auto lock = support::lock_blocking(mutex_);  // a module load under it may run Python
   if (backend_ != Backend::Cuda) {
     replay_on_cpu();
     return;
@@ -103,7 +104,7 @@ void CapturedGraph::launch(std::uintptr_t stream) {
 void CapturedGraph::set_kernel_arguments(std::size_t k, const std::uint64_t* slots, std::size_t count,
                                          const unsigned grid[3], const unsigned block[3], unsigned shared,
                                          std::shared_ptr<void> owner) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  auto lock = support::lock_blocking(mutex_);  // a module load under it may run Python
   CUHOST_CHECK(k < kernels_.size()) << "captured kernel " << k << " of " << kernels_.size();
   CapturedKernel& target = kernels_[k];
   CUHOST_CHECK(count == target.slots.size()) << "slot count " << count << " for kernel '" << target.kernel->name << "'";
@@ -144,7 +145,7 @@ void CapturedGraph::set_kernel_arguments(std::size_t k, const std::uint64_t* slo
 
 void CapturedGraph::update_from(const CapturedGraph& other) {
   if (&other == this) return;
-  std::lock_guard<std::mutex> lock(mutex_);
+  auto lock = support::lock_blocking(mutex_);  // a module load under it may run Python
   if (other.backend_ != backend_)
     throw UserError(ErrorKind::ValueError, "graph update: the graphs are of two backends");
   if (other.device_ != device_)

@@ -19,6 +19,7 @@
 #include "runtime/devices.h"
 #include "runtime/kernel_launch.h"
 #include "runtime/session.h"
+#include "support/blocking_wait.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::runtime {
@@ -151,7 +152,7 @@ std::shared_ptr<CapturedGraph> end_capture(std::uintptr_t stream) {
     std::snprintf(text, sizeof text, "stream 0x%" PRIxPTR, stream);
     throw UserError(ErrorKind::GraphCaptureError, concat(text, " is not being captured"));
   }
-  std::lock_guard<std::mutex> lock(c->mutex);
+  auto lock = support::lock_blocking(c->mutex);
   if (session().backend == Backend::Cuda) {
     DeviceScope scope(c->device);
     make_device_current(c->device);
@@ -165,7 +166,7 @@ void abort_capture(std::uintptr_t stream) noexcept {
   std::shared_ptr<Capture> c = take(stream);
   if (!c || session().backend != Backend::Cuda) return;
   try {
-    std::lock_guard<std::mutex> lock(c->mutex);
+    auto lock = support::lock_blocking(c->mutex);
     DeviceScope scope(c->device);
     make_device_current(c->device);
     cuda::end_capture(reinterpret_cast<CUstream>(stream));  // the graph (if any) is destroyed at once
@@ -185,7 +186,7 @@ bool capture_kernel_launch(const KernelLaunchRequest& q) {
                     concat("kernel '", q.kernel->name, "' runs on device ", q.device, ", but ", c->label,
                            " is being captured on device ", c->device, "; launch it inside `with cuda.gpus[", c->device,
                            "]:` (or Runtime::set_device)"));
-  std::lock_guard<std::mutex> lock(c->mutex);
+  auto lock = support::lock_blocking(c->mutex);
   CapturedKernel k;
   k.kernel = q.kernel;
   for (int d = 0; d < 3; ++d) {
@@ -234,7 +235,7 @@ bool capture_copy(CopyKind kind, std::uintptr_t dst, std::uintptr_t src, std::si
     refuse(*c, concat("copy ", bytes, " bytes ", copy_words(kind), " in pageable memory"),
            "a graph replays copies of page-locked host memory only (the host array must stay where it is for every "
            "launch of the graph); use cuda.pinned_array or cuda.mapped_array for the host side");
-  std::lock_guard<std::mutex> lock(c->mutex);
+  auto lock = support::lock_blocking(c->mutex);
   c->graph->add_copy({kind, dst, src, bytes});
   return session().backend != Backend::Cuda;  // the driver captures the copy the caller queues next
 }
@@ -252,7 +253,7 @@ bool capture_memset(std::uintptr_t dst, unsigned char value, std::size_t bytes, 
     return false;
   }
   if (!c) return false;
-  std::lock_guard<std::mutex> lock(c->mutex);
+  auto lock = support::lock_blocking(c->mutex);
   CapturedCopy m;
   m.kind = CopyKind::Memset;
   m.dst = dst;
