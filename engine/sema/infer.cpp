@@ -43,6 +43,10 @@ struct Frame {
   CacheKey key;
   std::shared_ptr<TypedFunction> out;  // filled in while typing
   Typer* typer = nullptr;
+  // Typed against the provisional return type of a function further out
+  // (mutual recursion): not cached, the outer function retypes it as that
+  // type settles.
+  bool provisional = false;
 };
 thread_local std::vector<Frame> t_stack;
 
@@ -98,7 +102,8 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
     auto it = cache().entries.find(key);
     if (it != cache().entries.end()) return it->second;
   }
-  for (const auto& frame : t_stack) {
+  for (size_t depth = 0; depth < t_stack.size(); ++depth) {
+    const Frame& frame = t_stack[depth];
     if (frame.fn != fn.get()) continue;
     // Recursion (numba's rules): the call's type is the function's return
     // type, declared by an explicit signature or, without one, inferred from
@@ -110,9 +115,10 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
     if (same && frame.typer && !kernel) {
       if (frame.out->return_type) {
         frame.typer->note_recursion();
+        for (size_t inner = depth + 1; inner < t_stack.size(); ++inner) t_stack[inner].provisional = true;
         return frame.out;
       }
-      if (!frame.typer->strict()) throw Pending{fn->name, fn->captured->def->loc};
+      if (!frame.typer->strict()) throw Pending{fn->name, fn->captured->def->loc, fn.get()};
       throw UserError(ErrorKind::TypingError,
                       concat("cannot type infer runaway recursion: no return statement of '", fn->name,
                              "' gives a type without calling it again"),
@@ -202,6 +208,7 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
     out->symbol = mangle(fn->name, arg_types, kernel);
     if (any_constant) out->symbol = mangle(fn->name + "/" + ckey, arg_types, kernel);
   }
+  if (t_stack.back().provisional) return out;
   std::lock_guard<std::mutex> lock(cache().mutex);
   auto [it, inserted] = cache().entries.emplace(key, out);
   return it->second;

@@ -95,6 +95,7 @@ void Typer::run() {
     CUHOST_CHECK(iteration < 200) << "type inference of " << def.name << " did not converge";
     pass();
     if (!changed_ && !pending_) break;
+    if (!changed_ && pending_ && outer_pending_) throw *outer_pending_;  // mutual recursion: the caller waits too
     if (!changed_ && pending_) {
       strict_ = true;
       pass();  // reports the first read of an unassigned local
@@ -163,6 +164,7 @@ void Typer::pass() {
   return_stmts_.clear();
   changed_ = false;
   pending_ = false;
+  outer_pending_.reset();
   loop_depth_ = 0;
   uses_barriers_ = false;
   uses_warp_ops_ = false;
@@ -205,8 +207,9 @@ void Typer::body(const ast::Body& b) {
 void Typer::guarded(const std::function<void()>& f) {
   try {
     f();
-  } catch (const Pending&) {
+  } catch (const Pending& p) {
     pending_ = true;
+    if (p.waiting_on && p.waiting_on != static_cast<const void*>(out_->function.get())) outer_pending_ = p;
   }
 }
 

@@ -22,6 +22,10 @@ namespace cuhost::sema {
 struct Pending {
   std::string name;
   ast::SourceLoc loc;
+  // A recursive call whose callee is still being typed further out (its
+  // return type is not known yet): the function being typed, which that
+  // callee's typing is waiting on. Null for a local read before assignment.
+  const void* waiting_on = nullptr;
 };
 
 class Typer {
@@ -140,6 +144,10 @@ class Typer {
   bool uses_warp_ops_ = false;
   bool uses_grid_sync_ = false;
   bool recursive_ = false;
+  // A call that waits on a function typed further out on this thread
+  // (mutual recursion): this function cannot be typed before that one has a
+  // provisional return type, so the wait is passed on to the caller.
+  std::optional<Pending> outer_pending_;
   int provisional_changes_ = 0;
   std::vector<std::shared_ptr<const TypedFunction>> callees_;
   std::vector<std::shared_ptr<const ir::ForeignFunction>> foreign_;
