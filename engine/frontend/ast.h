@@ -111,7 +111,8 @@ struct IfExp : Expr {
   IfExp() : Expr(ExprKind::IfExp) {}
 };
 struct Tuple : Expr {
-  std::vector<ExprPtr> elts;  // also used for list displays in shapes: [2, 3]
+  std::vector<ExprPtr> elts;  // also used for list displays: [2, 3]
+  bool is_list = false;       // written [..]: refused where numba refuses lists (array shapes)
   Tuple() : Expr(ExprKind::Tuple) {}
 };
 struct Slice : Expr {

@@ -162,6 +162,7 @@ ExprPtr clone(const Expr& e, const CloneOptions& o) {
     case ExprKind::Tuple: {
       const auto& t = static_cast<const Tuple&>(e);
       auto out = with_loc(t);
+      out->is_list = t.is_list;
       for (const auto& v : t.elts) out->elts.push_back(clone(*v, o));
       return out;
     }

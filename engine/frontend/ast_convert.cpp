@@ -569,6 +569,7 @@ class Converter {
     if (k == "Tuple" || k == "List") {
       auto t = std::make_unique<ast::Tuple>();
       t->loc = l;
+      t->is_list = k == "List";
       PyRef elts = attr(node, "elts");
       for (Py_ssize_t i = 0; i < PyList_GET_SIZE(elts.get()); ++i) {
         PyObject* e = PyList_GET_ITEM(elts.get(), i);

@@ -192,7 +192,7 @@ TEST_CASE("expression typing follows numba", "[sema]") {
       {"cuda.libdevice.pow(a, b)", {"float64", "int32"}, "float64"},
       {"cuda.shared.array(16, np.float32)", {}, "array(float32, 1d, C)"},
       {"cuda.shared.array((4, 8), dtype=cuda.int32)", {}, "array(int32, 2d, C)"},
-      {"cuda.local.array([2, 3], np.float64)", {}, "array(float64, 2d, C)"},
+      {"cuda.local.array((2, 3), np.float64)", {}, "array(float64, 2d, C)"},
       {"cuda.shared.array(shape=0, dtype=np.uint8)", {}, "array(uint8, 1d, C)"},
   };
   for (const auto& c : cases) {

@@ -93,6 +93,18 @@ const ir::Type* tuple_subscript(Typer& t, const ast::Subscript& s, const ir::Typ
 // How numba shows an argument type in a resolution failure: literal
 // integers as Literal[int](n), tuple displays element by element.
 std::string numba_argument(Typer& t, const ast::Expr* e) {
+  if (e->kind == ast::ExprKind::Tuple && static_cast<const ast::Tuple&>(*e).is_list) {
+    // numba's reflected list of literal integers: list(int64)<iv=[5, 6]>.
+    std::string values;
+    bool literal_ints = true;
+    for (const auto& el : static_cast<const ast::Tuple&>(*e).elts) {
+      t.type_of(el.get());
+      const auto& c = t.constant(el.get());
+      literal_ints = literal_ints && c && c->kind == ir::ConstValue::Kind::Int;
+      if (literal_ints) values += (values.empty() ? "" : ", ") + std::to_string(c->i);
+    }
+    return literal_ints ? concat("list(int64)<iv=[", values, "]>") : std::string("list(...)");
+  }
   if (e->kind == ast::ExprKind::Tuple) {
     std::vector<std::string> items;
     for (const auto& el : static_cast<const ast::Tuple&>(*e).elts) items.push_back(numba_argument(t, el.get()));
@@ -135,6 +147,7 @@ std::vector<std::int64_t> literal_shape(Typer& t, const ast::Call& call, const a
     array_resolution_error(t, call, shape, fname,
                            concat(fname, "() needs a literal shape (an integer or a tuple of integers)"));
   };
+  if (shape->kind == ast::ExprKind::Tuple && static_cast<const ast::Tuple&>(*shape).is_list) bad();  // as numba
   if (!c) bad();
   if (c->kind == ir::ConstValue::Kind::Int || c->kind == ir::ConstValue::Kind::UInt) {
     out.push_back(c->i);
