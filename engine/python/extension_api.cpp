@@ -225,8 +225,8 @@ class BridgeHooks : public sema::ExtensionHooks {
     PyArgs a = to_python(args);
     PyObject* b = checked(bridge(), "the extension API is not available");
     PyRef r(checked(
-        PyObject_CallMethod(b, "resolve_call", "OOOO", static_cast<PyObject*>(const_cast<void*>(handle_of(callee))),
-                            a.types.get(), a.keywords.get(), a.literals.get()),
+        PyObject_CallMethod(b, "resolve_call", "OOOOi", static_cast<PyObject*>(const_cast<void*>(handle_of(callee))),
+                            a.types.get(), a.keywords.get(), a.literals.get(), int(sema::typing_for_host())),
         "typing a call of " + callee.name));
     return read_resolution(r.get());
   }
@@ -234,7 +234,8 @@ class BridgeHooks : public sema::ExtensionHooks {
   std::optional<sema::ExtensionResolution> attribute(const ir::Type* base, const std::string& name) override {
     Gil gil;
     PyObject* b = checked(bridge(), "the extension API is not available");
-    PyRef r(checked(PyObject_CallMethod(b, "resolve_attribute", "ss", base->str().c_str(), name.c_str()),
+    PyRef r(checked(PyObject_CallMethod(b, "resolve_attribute", "ssi", base->str().c_str(), name.c_str(),
+                                        int(sema::typing_for_host())),
                     "typing attribute " + name));
     if (r.get() == Py_None) return std::nullopt;
     return read_resolution(r.get());
@@ -245,9 +246,10 @@ class BridgeHooks : public sema::ExtensionHooks {
     Gil gil;
     PyArgs a = to_python(args);
     PyObject* b = checked(bridge(), "the extension API is not available");
-    PyRef r(checked(PyObject_CallMethod(b, "resolve_method", "ssOOO", receiver->str().c_str(), name.c_str(),
-                                        a.types.get(), a.keywords.get(), a.literals.get()),
-                    "typing method " + name));
+    PyRef r(
+        checked(PyObject_CallMethod(b, "resolve_method", "ssOOOi", receiver->str().c_str(), name.c_str(), a.types.get(),
+                                    a.keywords.get(), a.literals.get(), int(sema::typing_for_host())),
+                "typing method " + name));
     return read_resolution(r.get());
   }
 };

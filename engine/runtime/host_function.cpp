@@ -27,6 +27,7 @@
 #include "frontend/captured.h"
 #include "runtime/compiler.h"
 #include "runtime/plugin_modules.h"
+#include "sema/extension_hooks.h"
 #include "sema/infer.h"
 #include "support/diagnostics.h"
 #include "support/log.h"
@@ -108,6 +109,7 @@ std::shared_ptr<const CompiledHostFunction> build(const std::shared_ptr<JitFunct
   std::shared_ptr<const sema::TypedFunction> typed;
   {
     log::StageTimer timer(name, "typing");
+    sema::HostTypingScope host_typing;  // target="cpu" implementations of the extension API
     typed = sema::infer_device(fn, arg_types, declared_return);
   }
   refuse_cuda_features(*typed);

@@ -85,6 +85,22 @@ class ExtensionHooks {
 ExtensionHooks* extension_hooks();
 void set_extension_hooks(ExtensionHooks* hooks);
 
+// Whether the functions typed on this thread run on the host (numba.njit):
+// the extension API then takes target="cpu" and generic implementations and
+// never CUDA ones (numba's target-specific @overload), and typed functions
+// are cached apart from kernels' ones. Set for a scope by HostTypingScope.
+bool typing_for_host();
+class HostTypingScope {
+ public:
+  HostTypingScope();
+  ~HostTypingScope();
+  HostTypingScope(const HostTypingScope&) = delete;
+  HostTypingScope& operator=(const HostTypingScope&) = delete;
+
+ private:
+  bool previous_;
+};
+
 // What lowering needs of a Codegen resolution, kept in the ExprInfo.
 struct ExtensionLowering {
   std::string ir_text;

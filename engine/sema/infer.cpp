@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 
+#include "sema/extension_hooks.h"
 #include "sema/typer.h"
 #include "sema/unroll.h"
 
@@ -20,9 +21,10 @@ struct CacheKey {
   const ir::Type* declared;
   bool kernel;
   std::string constants;  // literal arguments (constants_key)
+  bool host;              // typed for numba.njit (extension implementations differ by target)
   bool operator<(const CacheKey& o) const {
-    return std::tie(fn, captured, args, declared, kernel, constants) <
-           std::tie(o.fn, o.captured, o.args, o.declared, o.kernel, o.constants);
+    return std::tie(fn, captured, args, declared, kernel, constants, host) <
+           std::tie(o.fn, o.captured, o.args, o.declared, o.kernel, o.constants, o.host);
   }
 };
 
@@ -96,7 +98,7 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
   bool any_constant = false;
   for (const auto& c : arg_constants) any_constant = any_constant || c.has_value();
   const std::string ckey = any_constant ? constants_key(arg_constants) : std::string();
-  CacheKey key{fn.get(), fn->captured.get(), arg_types, declared_return, kernel, ckey};
+  CacheKey key{fn.get(), fn->captured.get(), arg_types, declared_return, kernel, ckey, typing_for_host()};
   {
     std::lock_guard<std::mutex> lock(cache().mutex);
     auto it = cache().entries.find(key);

@@ -57,29 +57,36 @@ def _cached(key, compute):
     return hit
 
 
-def resolve_call(obj, arg_spellings, keywords, literals):
-    key = ("call", id(obj), arg_spellings, keywords, literals)
-    return _cached(key, lambda: _answer(resolve.resolve_call(obj, _call_args(arg_spellings, keywords, literals))))
+def _for_target(host, compute):
+    """compute() with the target being compiled for: the host (numba.njit) or CUDA."""
+    with registry.compiling_for("cpu" if host else "cuda"):
+        return compute()
 
 
-def resolve_attribute(base_spelling, attr):
-    key = ("attr", base_spelling, attr)
+def resolve_call(obj, arg_spellings, keywords, literals, host=0):
+    key = ("call", host, id(obj), arg_spellings, keywords, literals)
+    return _cached(key, lambda: _for_target(host, lambda: _answer(
+        resolve.resolve_call(obj, _call_args(arg_spellings, keywords, literals)))))
+
+
+def resolve_attribute(base_spelling, attr, host=0):
+    key = ("attr", host, base_spelling, attr)
 
     def compute():
         impl = resolve.resolve_attribute(to_type(base_spelling), attr)
         return None if impl is None else _answer(impl)
 
-    return _cached(key, compute)
+    return _cached(key, lambda: _for_target(host, compute))
 
 
-def resolve_method(receiver_spelling, name, arg_spellings, keywords, literals):
-    key = ("method", receiver_spelling, name, arg_spellings, keywords, literals)
+def resolve_method(receiver_spelling, name, arg_spellings, keywords, literals, host=0):
+    key = ("method", host, receiver_spelling, name, arg_spellings, keywords, literals)
 
     def compute():
         call = _call_args(arg_spellings, keywords, literals)
         return _answer(resolve.resolve_method(to_type(receiver_spelling), name, call))
 
-    return _cached(key, compute)
+    return _cached(key, lambda: _for_target(host, compute))
 
 
 def forget():

@@ -12,19 +12,37 @@ target). Typing (resolve.py) reads them:
 - lowering: implementations of calls, attributes, casts and constants keyed
   by a function (or a string key) and formal argument types.
 """
+import contextlib as _contextlib
 import inspect as _inspect
+import threading as _threading
 
 # Targets an implementation applies to on this target, most specific first.
 TARGETS = ("cuda", "gpu", "generic")
 
+_compiling = _threading.local()  # .target: "cuda" (kernels, device functions) or "cpu" (numba.njit)
+
+
+@_contextlib.contextmanager
+def compiling_for(target):
+    """Typing in this scope is for `target` ("cuda" or "cpu"): target_rank follows it."""
+    previous = getattr(_compiling, "target", "cuda")
+    _compiling.target = target
+    try:
+        yield
+    finally:
+        _compiling.target = previous
+
 
 def target_rank(target):
-    """0 for implementations specific to CUDA, 1 for generic ones, None for other targets."""
+    """0 for implementations specific to the target being compiled for (CUDA,
+    or the CPU for numba.njit), 1 for generic ones, None for other targets."""
     target = target or "generic"
-    if target in ("cuda", "gpu"):
-        return 0
     if target == "generic":
         return 1
+    if getattr(_compiling, "target", "cuda") == "cpu":
+        return 0 if target == "cpu" else None
+    if target in ("cuda", "gpu"):
+        return 0
     return None
 
 
