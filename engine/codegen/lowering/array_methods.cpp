@@ -117,6 +117,22 @@ void register_array_methods(std::map<std::string, IntrinsicFn>& table) {
   };
   table["array.real"] = part(false);
   table["array.imag"] = part(true);
+  // a.x of a structured array: the field of every element (its offset into
+  // the record), the same shape and byte strides.
+  table["array.record_field"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
+    auto& b = l.b();
+    const auto* attr = static_cast<const ast::Attribute*>(e);
+    Val arr = l.expr(attr->value.get());
+    const ir::RecordField* f = ir::record_layout(arr.t->dtype).find(attr->attr);
+    CUHOST_CHECK(f) << "record field '" << attr->attr << "' typed but not found";
+    llvm::Value* out = llvm::UndefValue::get(l.llvm_type(inf.type));
+    out = b.CreateInsertValue(out, b.CreateGEP(b.getInt8Ty(), b.CreateExtractValue(arr.v, {0}), l.i64(f->offset)), {0});
+    for (unsigned d = 0; d < unsigned(arr.t->ndim); ++d) {
+      out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {1, d}), {1, d});
+      out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {2, d}), {2, d});
+    }
+    return {out, inf.type};
+  };
   table["array.ctypes.data"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     // a.ctypes.data: the Attribute `data` of the Attribute `ctypes` of a.
     const auto* ctypes = static_cast<const ast::Attribute*>(static_cast<const ast::Attribute*>(e)->value.get());

@@ -10,6 +10,7 @@
 // Lowering: codegen/lowering/array_methods.cpp.
 #include <optional>
 
+#include "ir/records.h"
 #include "sema/typer.h"
 
 namespace cuhost::sema {
@@ -46,6 +47,18 @@ const ir::Type* type_array_method(Typer& t, const ast::Attribute& a, const ir::T
   if (is_reduction_method(a.attr)) return ir::intrinsic("array." + a.attr);
   if (a.attr == "view" || a.attr == "copy") return ir::intrinsic("array.method." + a.attr);
   if (a.attr == "ctypes") return ir::intrinsic("array.ctypes");
+  if (base->dtype->kind == ir::TypeKind::Record) {
+    // numba's attribute view of a structured array (np.recarray style):
+    // `a.x` is the field of every element, same shape and byte strides.
+    if (const ir::RecordField* f = ir::record_layout(base->dtype).find(a.attr)) {
+      if (f->type->kind == ir::TypeKind::NestedArray)
+        t.fail(ErrorKind::UnsupportedError, a.loc,
+               concat("field '", a.attr, "' is itself an array: index an element first (a[i].", a.attr, ")"));
+      t.info(&a).intrinsic = "array.record_field";
+      const bool packed = !ir::record_layout(base->dtype).aligned;  // align=False: fields at any offset
+      return ir::array(f->type, base->ndim, ir::Layout::A, base->readonly, base->unaligned || packed);
+    }
+  }
   if (a.attr == "real" || a.attr == "imag") {
     const ir::Type* dt = base->dtype;
     if (dt->kind == ir::TypeKind::Complex) {
