@@ -4,10 +4,10 @@
 #include "python/dispatcher.h"
 
 #include <algorithm>
-#include <thread>
 #include <cctype>
 #include <cstring>
 #include <exception>
+#include <mutex>
 
 #include "codegen/kernel_abi.h"
 #include "cuda/module.h"
@@ -24,6 +24,7 @@
 #include "runtime/devices.h"
 #include "runtime/session.h"
 #include "sema/typed_function.h"
+#include "support/blocking_wait.h"
 #include "support/log.h"
 
 namespace cuhost::python {
@@ -442,16 +443,16 @@ PyTypeObject DispatcherType = [] {
 
 const std::shared_ptr<runtime::JitFunction>& ensure_captured(DispatcherObject* d) {
   DispatcherState* st = d->state;
-  const unsigned long me = PyThread_get_thread_ident();
-  // Another thread capturing the same function (capture runs Python code,
-  // which may release the GIL): wait for it rather than compile it uncaptured.
-  while (st->capturing && st->capturing_thread != me && !st->fn->captured) {
-    Py_BEGIN_ALLOW_THREADS std::this_thread::yield();
-    Py_END_ALLOW_THREADS
-  }
+  if (st->fn->captured) return st->fn;
+  // Captures run one tree at a time: capturing a function captures the jitted
+  // functions it calls, and a function captured inside another's tree is only
+  // usable once the whole tree is (mutual recursion). Capture runs Python code,
+  // which may give up the GIL; another thread that needs a capture waits for
+  // the tree without the GIL (support/blocking_wait.h).
+  static std::recursive_mutex capture_mutex;
+  auto lock = support::lock_blocking(capture_mutex);
   if (st->fn->captured || st->capturing) return st->fn;  // a recursive reference finds it being captured
   st->capturing = true;
-  st->capturing_thread = me;
   try {
     log::StageTimer timer(st->fn->name, "capture");
     st->fn->captured = frontend::capture(d->py_func);

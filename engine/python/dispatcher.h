@@ -44,7 +44,6 @@ struct LaunchPlan {
 struct DispatcherState {
   std::shared_ptr<runtime::JitFunction> fn;
   bool capturing = false;
-  unsigned long capturing_thread = 0;               // PyThread ident of the capturer (capture may release the GIL)
   std::vector<std::vector<const ir::Type*>> eager;  // explicit signatures (argument types)
   // cuda.jit(sig) with one signature (not a list): numba-cuda's "specialized"
   // dispatcher, which launches its kernel without checking argument types.
