@@ -143,6 +143,10 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
     a->setAlignment(llvm::Align(std::max<std::int64_t>({8, array_element_alignment(t->dtype), inf.alignment})));
     return make_array(l, t, a, inf.shape);
   };
+  // np.dtype(...): a type known at compile time, no bits.
+  table["numpy.dtype"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
+    return {llvm::UndefValue::get(l.llvm_type(inf.type)), inf.type};
+  };
   table["cuda.const.array_like"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     return const_array(l, inf.ordered_args.at(0), inf.type);
   };

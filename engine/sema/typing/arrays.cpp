@@ -270,6 +270,22 @@ const ir::Type* type_array_call(Typer& t, const ast::Call& c, const std::string&
     inf.param_types = {nullptr, nullptr, nullptr};
     return ir::array(dtype, static_cast<int>(shape.size()), ir::Layout::C);
   }
+  if (key == "numpy.dtype") {
+    // A dtype known at compile time: the scalar type, usable wherever a
+    // dtype is (cuda.local.array(..., dtype=np.dtype('f4')), casts).
+    auto args = t.bind(c, "dtype", {"dtype"}, 1, t.info(&c));
+    const ir::Type* at = t.type_of(args[0]);
+    const ir::Type* scalar = nullptr;
+    if (at->kind == ir::TypeKind::TypeRef) scalar = at->pointee;
+    if (at->kind == ir::TypeKind::StringLiteral) scalar = ir::scalar_by_name(at->key);
+    if (!scalar || !ir::is_array_dtype(scalar))
+      t.typing_error(args[0],
+                     concat("np.dtype(", at->kind == ir::TypeKind::StringLiteral ? "'" + at->key + "'" : display(at),
+                            ") is not a dtype kernels support (numbers, booleans, records: "
+                            "np.dtype('float32'), np.dtype(np.int8))"));
+    t.info(&c).param_types = {nullptr};
+    return ir::type_ref(scalar);
+  }
   if (key == "cuda.const.array_like") {
     auto args = t.bind(c, "array_like", {"ary"}, 1, t.info(&c));
     const ast::Expr* a = args[0];

@@ -156,6 +156,10 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
       info.type = ir::type_ref(s);
       return true;
     }
+    if (last == "dtype") {  // np.dtype('float32'), np.dtype(np.int8): typing/arrays.cpp
+      info.type = ir::intrinsic(key);
+      return true;
+    }
     return false;
   }
   if (prefix == "cuda" || prefix == "numba" || prefix == "numba.types") {
