@@ -80,7 +80,10 @@ Val load_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, int a
 }
 
 void copy_record(Lowerer& l, llvm::Value* dst, llvm::Value* src, const ir::Type* rec) {
-  llvm::Align a(ir::abi_alignment(rec));
+  // A packed record may sit at any byte (element i of an array of 9-byte
+  // records is at 9 * i), so it is copied with alignment 1, as its fields are
+  // accessed; a wider copy faults on a GPU (misaligned address).
+  llvm::Align a(ir::record_layout(rec).aligned ? ir::abi_alignment(rec) : 1);
   l.b().CreateMemCpy(dst, a, src, a, l.i64(rec->byte_size()));
 }
 
