@@ -463,7 +463,7 @@ PyObject* m_copy_to_host(PyObject* o, PyObject* args, PyObject* kwargs) {
   DeviceArrayObject* self = as_array(o);
   std::uintptr_t stream = 0;
   bool sync = true;
-  if (!copy_stream(stream_arg, &stream, &sync)) return nullptr;
+  if (!array_copy_stream(self, stream_arg, &stream, &sync)) return nullptr;
   PyObject* host = nullptr;
   if (ary == Py_None) {
     PyObject* shape = int_tuple(self->ndim, self->shape);
@@ -531,7 +531,7 @@ PyObject* m_copy_to_device(PyObject* o, PyObject* args, PyObject* kwargs) {
   }
   std::uintptr_t stream = 0;
   bool sync = true;
-  if (!copy_stream(stream_arg, &stream, &sync)) return nullptr;
+  if (!array_copy_stream(self, stream_arg, &stream, &sync)) return nullptr;
   ArrayGeometry self_core = array_core(geometry_of(self));
   if (is_device_array(ary)) {
     DeviceArrayObject* src = as_array(ary);

@@ -121,6 +121,10 @@ void copy_device_to_device(const DeviceArrayObject* src, const DeviceArrayObject
 // the copy must complete before returning). 0/None mean the default launch
 // stream, synchronously (numba's copies on stream 0 are synchronous).
 bool copy_stream(PyObject* stream_arg, std::uintptr_t* handle, bool* synchronous);
+// The same for a copy into or out of `array`: with no stream given (absent,
+// None or 0), numba's default is the stream the array was made on (its
+// .stream); the copy then runs there and is complete when the call returns.
+bool array_copy_stream(const DeviceArrayObject* array, PyObject* stream_arg, std::uintptr_t* handle, bool* synchronous);
 
 // Whether every byte of a host region is page-locked (cuda.pinned_array):
 // copies from it may run asynchronously, and a graph may capture them.

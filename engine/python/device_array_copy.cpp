@@ -220,4 +220,13 @@ bool copy_stream(PyObject* stream_arg, std::uintptr_t* handle, bool* synchronous
   return true;
 }
 
+bool array_copy_stream(const DeviceArrayObject* array, PyObject* stream_arg, std::uintptr_t* handle,
+                       bool* synchronous) {
+  if (!copy_stream(stream_arg, handle, synchronous)) return false;
+  const bool none_given = *handle == 0 && *synchronous;
+  if (none_given && array->stream && PyObject_TypeCheck(array->stream, &StreamType))
+    return stream_handle(array->stream, handle);
+  return true;
+}
+
 }  // namespace cuhost::python

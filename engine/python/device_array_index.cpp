@@ -210,8 +210,8 @@ int do_setitem(DeviceArrayObject* self, PyObject* key, PyObject* value, PyObject
   }
   std::uintptr_t stream = 0;
   bool synchronous = true;
-  if (!copy_stream(stream_arg, &stream, &synchronous)) return -1;
-  if (synchronous) stream = default_launch_stream();
+  if (!array_copy_stream(self, stream_arg, &stream, &synchronous)) return -1;
+  if (synchronous && !stream) stream = default_launch_stream();
   PyObject* view = device_array_view_of(self, key);
   if (!view) return -1;
   DeviceArrayObject* dst = as_array(view);
