@@ -94,6 +94,25 @@ Val lower_copy(Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) {
 
 }  // namespace
 
+namespace {
+
+// A view of one part of every element of `arr` (a complex number's real or
+// imaginary half, a record's field): `offset` bytes into each element, the
+// same shape and byte strides, typed `view`.
+Val element_part_view(Lowerer& l, Val arr, std::int64_t offset, const ir::Type* view) {
+  auto& b = l.b();
+  llvm::Value* data = b.CreateExtractValue(arr.v, {0});
+  if (offset) data = b.CreateGEP(b.getInt8Ty(), data, l.i64(offset));
+  llvm::Value* out = b.CreateInsertValue(llvm::UndefValue::get(l.llvm_type(view)), data, {0});
+  for (unsigned d = 0; d < unsigned(arr.t->ndim); ++d) {
+    out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {1, d}), {1, d});
+    out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {2, d}), {2, d});
+  }
+  return {out, view};
+}
+
+}  // namespace
+
 void register_array_methods(std::map<std::string, IntrinsicFn>& table) {
   table["array.method.view"] = lower_view;
   table["array.method.copy"] = lower_copy;
@@ -101,18 +120,9 @@ void register_array_methods(std::map<std::string, IntrinsicFn>& table) {
   // first or second component (a.real of a real array is the array).
   auto part = [](bool imag) {
     return [imag](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
-      auto& b = l.b();
       Val arr = l.expr(static_cast<const ast::Attribute*>(e)->value.get());
       if (arr.t->dtype->kind != ir::TypeKind::Complex) return arr;
-      llvm::Value* out = llvm::UndefValue::get(l.llvm_type(inf.type));
-      llvm::Value* data = b.CreateExtractValue(arr.v, {0});
-      if (imag) data = b.CreateGEP(b.getInt8Ty(), data, l.i64(arr.t->dtype->byte_size() / 2));
-      out = b.CreateInsertValue(out, data, {0});
-      for (unsigned d = 0; d < unsigned(arr.t->ndim); ++d) {
-        out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {1, d}), {1, d});
-        out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {2, d}), {2, d});
-      }
-      return {out, inf.type};
+      return element_part_view(l, arr, imag ? arr.t->dtype->byte_size() / 2 : 0, inf.type);
     };
   };
   table["array.real"] = part(false);
@@ -120,18 +130,11 @@ void register_array_methods(std::map<std::string, IntrinsicFn>& table) {
   // a.x of a structured array: the field of every element (its offset into
   // the record), the same shape and byte strides.
   table["array.record_field"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
-    auto& b = l.b();
     const auto* attr = static_cast<const ast::Attribute*>(e);
     Val arr = l.expr(attr->value.get());
     const ir::RecordField* f = ir::record_layout(arr.t->dtype).find(attr->attr);
     CUHOST_CHECK(f) << "record field '" << attr->attr << "' typed but not found";
-    llvm::Value* out = llvm::UndefValue::get(l.llvm_type(inf.type));
-    out = b.CreateInsertValue(out, b.CreateGEP(b.getInt8Ty(), b.CreateExtractValue(arr.v, {0}), l.i64(f->offset)), {0});
-    for (unsigned d = 0; d < unsigned(arr.t->ndim); ++d) {
-      out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {1, d}), {1, d});
-      out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {2, d}), {2, d});
-    }
-    return {out, inf.type};
+    return element_part_view(l, arr, f->offset, inf.type);
   };
   table["array.ctypes.data"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     // a.ctypes.data: the Attribute `data` of the Attribute `ctypes` of a.
