@@ -184,14 +184,23 @@ std::int64_t alignment_arg(Typer& t, const ast::Expr* e) {
 
 }  // namespace
 
+namespace {
+
+// The dtype a value names: a type object (np.float32) or a dtype name
+// ('float32', 'f4'); null when it names none.
+const ir::Type* named_dtype(const ir::Type* dt) {
+  if (dt->kind == ir::TypeKind::TypeRef) return dt->pointee;
+  if (dt->kind == ir::TypeKind::StringLiteral) return ir::scalar_by_name(dt->key);
+  return nullptr;
+}
+
+}  // namespace
+
 const ir::Type* dtype_arg(Typer& t, const ast::Expr* d, const std::string& fname) {
   const ir::Type* dt = t.type_of(d);
-  const ir::Type* scalar = nullptr;
-  if (dt->kind == ir::TypeKind::TypeRef) scalar = dt->pointee;
-  if (dt->kind == ir::TypeKind::StringLiteral) {
-    scalar = ir::scalar_by_name(dt->key);
-    if (!scalar) t.typing_error(d, concat("Invalid NumPy dtype specified: '", dt->key, "'"));
-  }
+  const ir::Type* scalar = named_dtype(dt);
+  if (!scalar && dt->kind == ir::TypeKind::StringLiteral)
+    t.typing_error(d, concat("Invalid NumPy dtype specified: '", dt->key, "'"));
   if (!scalar || !ir::is_array_dtype(scalar)) {
     t.typing_error(d, concat(fname, "() needs a dtype such as float32 or np.float32, not ", display(dt)));
   }
@@ -275,9 +284,7 @@ const ir::Type* type_array_call(Typer& t, const ast::Call& c, const std::string&
     // dtype is (cuda.local.array(..., dtype=np.dtype('f4')), casts).
     auto args = t.bind(c, "dtype", {"dtype"}, 1, t.info(&c));
     const ir::Type* at = t.type_of(args[0]);
-    const ir::Type* scalar = nullptr;
-    if (at->kind == ir::TypeKind::TypeRef) scalar = at->pointee;
-    if (at->kind == ir::TypeKind::StringLiteral) scalar = ir::scalar_by_name(at->key);
+    const ir::Type* scalar = named_dtype(at);
     if (!scalar || !ir::is_array_dtype(scalar))
       t.typing_error(args[0],
                      concat("np.dtype(", at->kind == ir::TypeKind::StringLiteral ? "'" + at->key + "'" : display(at),
