@@ -25,10 +25,10 @@ constexpr int kSharedOffset = 48;
 constexpr int kDynamicSharedOffset = 56;
 constexpr int kDynamicSharedBytesOffset = 72;
 
+// Typing bounds alignment= by kCuhostCpuSharedAlign (sema/typing/arrays.cpp).
 void check_shared_alignment(std::int64_t align) {
-  if (align > kCuhostCpuSharedAlign)
-    throw UserError(ErrorKind::ValueError, concat("a shared array alignment of ", align,
-                                                  " bytes is more than the CPU backend's ", kCuhostCpuSharedAlign));
+  CUHOST_CHECK(align <= kCuhostCpuSharedAlign)
+      << "shared array alignment " << align << " above the CPU backend's " << kCuhostCpuSharedAlign;
 }
 
 class CpuHooks : public TargetHooks {

@@ -169,6 +169,8 @@ std::vector<std::int64_t> literal_shape(Typer& t, const ast::Call& call, const a
 // numba-cuda's rules for `alignment=`: None or a literal integer (else a
 // TypingError naming RequireLiteralValue), and then positive, a power of two
 // and a multiple of the pointer size (else a ValueError). 0 stands for None.
+// cuhost also bounds it by a page (4096 bytes): the most the CPU backend's
+// shared memory and fiber stacks can honour, and far beyond any GPU need.
 std::int64_t alignment_arg(Typer& t, const ast::Expr* e) {
   t.type_of(e);
   const auto& c = t.constant(e);
@@ -179,6 +181,7 @@ std::int64_t alignment_arg(Typer& t, const ast::Expr* e) {
   if (a <= 0) t.fail(ErrorKind::ValueError, e->loc, "Alignment must be positive");
   if ((a & (a - 1)) != 0) t.fail(ErrorKind::ValueError, e->loc, "Alignment must be a power of 2");
   if (a % 8 != 0) t.fail(ErrorKind::ValueError, e->loc, "Alignment must be a multiple of 8");
+  if (a > 4096) t.fail(ErrorKind::ValueError, e->loc, concat("Alignment must be at most 4096, not ", a));
   return a;
 }
 

@@ -3,7 +3,7 @@
 # local memory, scalar and record dtypes, after an odd-sized shared array),
 # the PTX declares it, and bad values fail as numba-cuda's do: a literal
 # integer is required (TypingError naming RequireLiteralValue), and it must
-# be positive, a power of two and a multiple of 8 (ValueError).
+# be positive, a power of two, a multiple of 8 and at most 4096 (ValueError).
 # stdout: alignment ok
 # stdout: errors ok
 import numpy as np
@@ -55,6 +55,8 @@ print("alignment ok")
 for bad, error, text in ((3, ValueError, "Alignment must be a power of 2"), (0, ValueError, "Alignment must be positive"),
                          (-8, ValueError, "Alignment must be positive"),
                          (4, ValueError, "Alignment must be a multiple of 8"),
+                         (8192, ValueError, "Alignment must be at most 4096, not 8192"),
+                         (1 << 33, ValueError, "Alignment must be at most 4096, not 8589934592"),
                          ("16", TypingError, "RequireLiteralValue: alignment must be a constant integer"),
                          (2.0, TypingError, "RequireLiteralValue: alignment must be a constant integer")):
     for kind in ("local", "shared"):
