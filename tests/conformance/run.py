@@ -128,10 +128,17 @@ def _numba_cuda_tests_root(python):
     return out[1].strip()
 
 
+def _file_stem(module):
+    return module[:-3].replace(os.sep, "__")
+
+
+def _module_log(out_dir, module):
+    return os.path.join(out_dir, "logs", _file_stem(module) + ".log")
+
+
 def run_module(args, module, tests_root, env, out_dir):
-    name = module[:-3].replace(os.sep, "__")
-    jsonl = os.path.join(out_dir, "raw", name + ".jsonl")
-    log = os.path.join(out_dir, "logs", name + ".log")
+    jsonl = os.path.join(out_dir, "raw", _file_stem(module) + ".jsonl")
+    log = _module_log(out_dir, module)
     if os.path.exists(jsonl):
         os.remove(jsonl)
     if args.impl == "cuhost":
@@ -377,8 +384,7 @@ def ci(args):
         if r["status"] != "ok" and any(t in required for t in r["tests"]):
             print("module %s: %s after %.0f s; end of its log (%s):" % (
                 r["module"], r["status"], r["seconds"], os.path.join(out, "logs")))
-            log = os.path.join(out, "logs", r["module"][:-3].replace(os.sep, "__") + ".log")
-            with open(log, errors="replace") as f:
+            with open(_module_log(out, r["module"]), errors="replace") as f:
                 for line in f.read().splitlines()[-30:]:
                     print("    " + line[:300])
     passing = {t for t, rec in first.items() if rec["outcome"] == PASS}
