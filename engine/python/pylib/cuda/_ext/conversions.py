@@ -88,5 +88,6 @@ def resolve_overload(typingctx, key, cases, args, allow_ambiguous=True, unsafe_c
     if not allow_ambiguous:
         tied = [case for rating, case in rated if rating == best_rating]
         if len(tied) > 1:
-            raise TypeError("Ambiguous overloading for %s %s:\n%s" % (key, tuple(args), "\n".join(map(str, tied))))
+            listed = "\n".join("%s -> %s" % (tuple(case.args), case.return_type) for case in tied)  # numba's str(sig)
+            raise TypeError("Ambiguous overloading for %s %s:\n%s" % (key, tuple(args), listed))
     return best
