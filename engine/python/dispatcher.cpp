@@ -497,10 +497,10 @@ LaunchPlan* plan_for(DispatcherObject* d, const ir::Type* const* types, int n) {
     throw UserError(ErrorKind::ValueError, concat("kernel '", st->fn->name, "' is launched with ", n,
                                                   " arguments; at most ", kMaxLaunchArgs, " are supported"));
   std::vector<const ir::Type*> actual(types, types + n);
-  const std::uint64_t learned = learned_conversions(TypeManager::Kernels);
   bool by_conversion = false;
   std::vector<const ir::Type*> params = st->eager.empty() ? actual : choose_eager(d, actual, &by_conversion);
-  if (stale && stale->params == params) {  // numba-cuda would choose the same again
+  const std::uint64_t learned = learned_conversions(TypeManager::Kernels);  // including what this choice learned
+  if (stale && stale->params == params) {                                   // numba-cuda would choose the same again
     stale->learned = learned;
     return stale;
   }

@@ -135,7 +135,6 @@ HostPlan* plan_for(HostDispatcherObject* self, const ir::Type* const* types, int
     }
   std::vector<const ir::Type*> actual(types, types + n);
   auto plan = std::make_unique<HostPlan>();
-  plan->learned = learned_conversions(TypeManager::HostCalls);
   plan->nargs = n;
   std::copy(types, types + n, plan->key);
   const ir::Signature* exact = nullptr;
@@ -147,6 +146,7 @@ HostPlan* plan_for(HostDispatcherObject* self, const ir::Type* const* types, int
     plan->fn = compile(self, actual, nullptr);
   } else if (!st->eager.empty()) {
     const ir::Signature& sig = choose_explicit(self, actual, &plan->by_conversion);
+    plan->learned = learned_conversions(TypeManager::HostCalls);  // including what this choice learned
     plan->fn = compile(self, sig.args, sig.return_type);
   } else {
     throw UserError(ErrorKind::TypeError, concat("No matching definition for argument type(s) ", type_list(actual)));
