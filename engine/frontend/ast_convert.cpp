@@ -6,7 +6,6 @@
 #include <climits>
 
 #include "frontend/capture.h"
-#include "frontend/loop_variables.h"
 #include "frontend/py_ref.h"
 #include "ir/constant.h"
 
@@ -624,9 +623,7 @@ ConvertResult convert_function(PyObject* node, const ConvertContext& ctx) {
   }
   CUHOST_CHECK(k == "FunctionDef") << "capture expected a function definition, got " << k;
   Converter c(ctx);
-  ConvertResult result = c.run(node);
-  split_loop_variables(result);  // numba's SSA: a variable per loop where loops alone use it
-  return result;
+  return c.run(node);
 }
 
 }  // namespace cuhost::frontend
