@@ -103,7 +103,7 @@ TEST_CASE("the nccl options lend communicators and name the devices of one proce
   CHECK(usage_error({"--nccl", "--nccl-devices", ",", "info"}).find("invalid value for --nccl-devices") == 0);
 }
 
-TEST_CASE("--memory-quota takes sizes in powers of 1024", "[cli]") {
+TEST_CASE("the memory-quota option takes sizes in powers of 1024", "[cli]") {
   CHECK(parse({"--memory-quota", "512M", "info"}).options.memory_quota == std::size_t(512) << 20);
   CHECK(parse({"--memory-quota=2G", "info"}).options.memory_quota == std::size_t(2) << 30);
   CHECK(parse({"run", "--memory-quota", "64KiB", "k.py"}).options.memory_quota == std::size_t(64) << 10);

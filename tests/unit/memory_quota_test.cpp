@@ -57,7 +57,7 @@ TEST_CASE("memory quota: without a quota everything is counted and nothing refus
   CHECK(memory_quota_in_use() == 0);
 }
 
-TEST_CASE("memory quota: raw allocations are refunded by address; a manager's are counted once", "[memory]") {
+TEST_CASE("memory quota: raw allocations are refunded by address, a manager's counted once", "[memory]") {
   QuotaScope q(1 << 20);
   std::uintptr_t address = 0xabc000;
   int result = raw_allocation_within_quota(4096, 2, &address, [] { return 0; });
