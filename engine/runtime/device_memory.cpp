@@ -222,23 +222,26 @@ std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate(std::size_t bytes, 
   a->device_ = current_device();
   if (bytes == 0) return a;  // address 0: nothing to free
   if (capture_in_progress()) refuse_allocation_in_capture("device memory", bytes);
-  const std::size_t charge = quota == QuotaUse::Counted ? bytes : 0;
+  const std::size_t charge = quota == QuotaUse::Counted && allocations_counted() ? bytes : 0;
   if (g_external_allocate && uses_external_allocator(a->device_)) {
-    // The external manager's memory counts too; it is given back when the
-    // manager's handle is released (the destructor).
+    // The external manager's memory counts too, given back when its handle
+    // is released (the destructor). Only the quota's refusal is retried
+    // after releasing the pending frees; the manager handles its own.
+    if (charge)
+      with_retry(a->device_, [&] { return charged_attempt(charge, "cuMemAlloc", [] { return std::uintptr_t(0); }); });
     bool taken = false;
-    with_retry(a->device_, [&]() -> std::uintptr_t {
-      return charged_attempt(charge, "cuMemAlloc", [&]() -> std::uintptr_t {
-        UncountedRawAllocations counted_here;  // the manager's own cuMemAlloc: counted once, here
-        taken = g_external_allocate(a->device_, bytes, &a->address_, &a->external_owner_);
-        if (!taken) refund_memory_quota(charge);  // declined: cuhost allocates (and charges) below
-        return a->address_;
-      });
-    });
+    try {
+      UncountedAllocations counted_here;  // the manager's own cuMemAlloc: counted once, here
+      taken = g_external_allocate(a->device_, bytes, &a->address_, &a->external_owner_);
+    } catch (...) {
+      refund_memory_quota(charge);
+      throw;
+    }
     if (taken) {
       a->charged_ = charge;
       return a;
     }
+    refund_memory_quota(charge);  // declined: cuhost allocates (and charges) below
   }
   if (a->backend_ == Backend::Cuda) {
     make_device_current(a->device_);

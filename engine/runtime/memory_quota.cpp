@@ -29,9 +29,9 @@ thread_local int t_uncounted_depth = 0;
 
 }  // namespace
 
-UncountedRawAllocations::UncountedRawAllocations() { ++t_uncounted_depth; }
-UncountedRawAllocations::~UncountedRawAllocations() { --t_uncounted_depth; }
-bool raw_allocations_counted() { return t_uncounted_depth == 0; }
+UncountedAllocations::UncountedAllocations() { ++t_uncounted_depth; }
+UncountedAllocations::~UncountedAllocations() { --t_uncounted_depth; }
+bool allocations_counted() { return t_uncounted_depth == 0; }
 
 void set_memory_quota(std::size_t bytes) { g_quota.store(bytes, std::memory_order_relaxed); }
 

@@ -32,24 +32,25 @@ void refund_memory_quota(std::size_t bytes);
 void remember_raw_allocation(std::uintptr_t address, std::size_t charged);
 void refund_raw_allocation(std::uintptr_t address);
 
-// While one lives on a thread, raw driver allocations made there are not
-// counted: an external memory manager's own allocations (a Python plugin's
-// cuMemAlloc) are counted once, as the device arrays that asked for them.
-class UncountedRawAllocations {
+// While one lives on a thread, allocations made there (raw driver calls,
+// device arrays) are not counted: they are an external memory manager's own
+// (a Python plugin's cuMemAlloc), counted once, as the device arrays that
+// asked for them.
+class UncountedAllocations {
  public:
-  UncountedRawAllocations();
-  ~UncountedRawAllocations();
-  UncountedRawAllocations(const UncountedRawAllocations&) = delete;
-  UncountedRawAllocations& operator=(const UncountedRawAllocations&) = delete;
+  UncountedAllocations();
+  ~UncountedAllocations();
+  UncountedAllocations(const UncountedAllocations&) = delete;
+  UncountedAllocations& operator=(const UncountedAllocations&) = delete;
 };
-bool raw_allocations_counted();
+bool allocations_counted();
 
 // Runs `allocate()` (a driver call: 0 on success, the address in
 // `*address`) with `bytes` charged first; returns `out_of_memory` (the
 // driver's CUDA_ERROR_OUT_OF_MEMORY) without calling it when past the quota.
 template <typename Result, typename Address, typename Allocate>
 Result raw_allocation_within_quota(std::size_t bytes, Result out_of_memory, const Address* address, Allocate allocate) {
-  if (!raw_allocations_counted()) return allocate();
+  if (!allocations_counted()) return allocate();
   if (!try_charge_memory_quota(bytes)) return out_of_memory;
   Result r = allocate();
   if (r == Result{})

@@ -72,7 +72,7 @@ TEST_CASE("memory quota: raw allocations are refunded by address, a manager's co
   refund_raw_allocation(address);  // freed twice: refunded once
   CHECK(memory_quota_in_use() == 0);
   {
-    UncountedRawAllocations manager;  // an external memory manager allocating for an array
+    UncountedAllocations manager;  // an external memory manager allocating for an array
     CHECK(raw_allocation_within_quota(std::size_t(2) << 20, 2, &address, [] { return 0; }) == 0);
     CHECK(memory_quota_in_use() == 0);
   }
