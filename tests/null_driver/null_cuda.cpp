@@ -586,7 +586,7 @@ namespace {
 
 // Each entry records its failures (null_failures.h).
 #define NULL_ENTRY(name, fn) \
-  { #name, reinterpret_cast < void*>(&null_driver::Recorded<&fn>::call) }
+  { #name, reinterpret_cast < void*>(&null_driver::Recorded <&fn>::call) }
 const Entry g_entries[] = {
     NULL_ENTRY(cuInit, null_init),
     NULL_ENTRY(cuDriverGetVersion, null_driver_version),

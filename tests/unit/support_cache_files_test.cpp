@@ -161,7 +161,9 @@ TEST_CASE("a cache folder owned by another user is refused", "[cache]") {
   CHECK(err.find("not using the cache folder " + dir + ": it belongs to another user (uid " +
                  std::to_string(nobody->pw_uid) + "; cuhost runs as uid 0)") != std::string::npos);
   // A plugin folder of another user is refused for the same reason; root's are trusted.
-  CHECK(support::untrusted_folder_reason(dir, support::OwnerRule::CurrentUserOrRoot).find("it belongs to another user") == 0);
+  CHECK(
+      support::untrusted_folder_reason(dir, support::OwnerRule::CurrentUserOrRoot).find("it belongs to another user") ==
+      0);
   CHECK(support::untrusted_folder_reason(t.path, support::OwnerRule::CurrentUserOrRoot).empty());
 }
 
