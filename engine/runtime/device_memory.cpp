@@ -186,8 +186,8 @@ std::function<void()> releaser(Backend backend, int device, std::uintptr_t addre
   };
 }
 
-// Runs `allocate` with `bytes` charged to the quota first (when `charged`
-// is non-zero); a failed allocation gives them back.
+// Runs `allocate` with `charged` bytes charged to the quota first (nothing
+// when zero); a failed allocation gives them back.
 template <typename Fn>
 std::uintptr_t charged_attempt(std::size_t charged, const char* driver_call, Fn allocate) {
   if (charged) charge_memory_quota(charged, driver_call);
