@@ -13,6 +13,11 @@
 
 namespace cuhost::runtime {
 
+// Whether an allocation counts against the device-memory quota
+// (memory_quota.h): scripts' memory does; the host's own buffers and
+// cuhost's bounded launch-staging buffers do not.
+enum class QuotaUse { Counted, Exempt };
+
 // One allocation, released when the last owner lets go (views share it):
 // cuhost's own memory goes to the device's pending-free queue
 // (pending_frees.h); memory from an external allocator is handed back to it.
@@ -22,7 +27,8 @@ class DeviceAllocation {
   // MemoryError-like RuntimeError on the CPU; GraphCaptureError on a thread
   // that is capturing a graph). A failed allocation releases the pending
   // frees and tries once more, as numba-cuda does.
-  static std::shared_ptr<DeviceAllocation> allocate(std::size_t bytes);
+  // Past the quota: CudaAPIError naming it (after the same release-and-retry).
+  static std::shared_ptr<DeviceAllocation> allocate(std::size_t bytes, QuotaUse quota = QuotaUse::Counted);
   // Managed (unified) memory: cuMemAllocManaged, attached globally or to the
   // host; host memory on the CPU backend, where the host is the device.
   static std::shared_ptr<DeviceAllocation> allocate_managed(std::size_t bytes, bool attach_global);
@@ -45,6 +51,7 @@ class DeviceAllocation {
   Backend backend_ = Backend::Cpu;
   int device_ = 0;
   bool managed_ = false;
+  std::size_t charged_ = 0;          // bytes counted against the quota, refunded when really freed
   std::size_t pooled_capacity_ = 0;  // > 0: a launch temporary that goes back to its stream's pool
   std::uintptr_t pool_stream_ = 0;
   std::shared_ptr<void> external_owner_;

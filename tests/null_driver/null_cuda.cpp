@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "null_failures.h"
 #include "null_graphs.h"
 
 namespace {
@@ -583,8 +584,9 @@ const void* context_of_stream(CUstream s) { return stream_context(s); }
 
 namespace {
 
+// Each entry records its failures (null_failures.h).
 #define NULL_ENTRY(name, fn) \
-  { #name, reinterpret_cast < void*>(&fn) }
+  { #name, reinterpret_cast < void*>(&null_driver::Recorded <&fn>::call) }
 const Entry g_entries[] = {
     NULL_ENTRY(cuInit, null_init),
     NULL_ENTRY(cuDriverGetVersion, null_driver_version),
@@ -667,6 +669,12 @@ const Entry g_entries[] = {
 #undef NULL_ENTRY
 
 }  // namespace
+
+const char* null_driver::entry_name(const void* fn) {
+  for (const auto& e : g_entries)
+    if (e.fn == fn) return e.name;
+  return "?";
+}
 
 extern "C" __attribute__((visibility("default"))) CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int,
                                                                                cuuint64_t,
