@@ -32,6 +32,7 @@
 #include "python/launch_staging.h"
 #include "python/launch_warnings.h"
 #include "python/record_dtype.h"
+#include "python/array_order.h"
 #include "python/stream_view.h"
 #include "python/streams.h"
 #include "python/type_object.h"
@@ -372,7 +373,13 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
       if (runtime::capture_kernel_launch(q)) Py_RETURN_NONE;
     }
     if (on_gpu) {
+      // Device arrays written on other streams are waited for; the kernel
+      // may write every array it gets, so each is recorded as written.
+      for (Py_ssize_t i = 0; i < n; ++i)
+        if (infos[i].view.order) order_before(array_bytes(infos[i].view), stream, device);
       run_cuda(plan, device, grid, block, self->shared_bytes, stream, params);
+      for (Py_ssize_t i = 0; i < n; ++i)
+        if (infos[i].view.order) order_after_write(array_bytes(infos[i].view), stream, device, false);
       if (is_staged) {
         without_gil([&] { staged.finish(); });
       }

@@ -53,6 +53,8 @@ SUM, PROD, MAX, MIN, AVG = ReduceOp.SUM, ReduceOp.PROD, ReduceOp.MAX, ReduceOp.M
 
 
 def _op(op):
+    if op.__class__ is ReduceOp:  # the common case, on every call: no lookup
+        return op
     if isinstance(op, str):
         try:
             return ReduceOp[op.upper()]
@@ -85,7 +87,7 @@ class Communicator:
         """Every rank receives the reduction of all ranks' ``send`` (in place
         when ``recv`` is None). Returns the receiving array."""
         recv = send if recv is None else recv
-        self._c.all_reduce(send, recv, int(_op(op)), stream)
+        self._c.all_reduce(send, recv, _op(op), stream)
         return recv
 
     def reduce(self, send, recv=None, op=SUM, root=0, stream=None):

@@ -1,0 +1,180 @@
+// Cross-stream ordering of the work on one allocation (see access_order.h).
+// Events come from a pool per device (created in the device's primary
+// context, as an event must be recorded on a stream of its own context) and
+// go back to it when the write they mark is superseded.
+#include "runtime/access_order.h"
+
+#include <cuda.h>
+
+#include <algorithm>
+
+#include "cuda/context.h"
+#include "cuda/driver.h"
+
+namespace cuhost::runtime {
+
+namespace {
+
+// More records than this are merged per stream (see wrote()).
+constexpr std::size_t kMaxWrites = 32;
+
+struct EventPool {
+  std::mutex mutex;
+  std::vector<CUevent> free[cuda::kMaxDevices];
+};
+EventPool& event_pool() {
+  static auto* pool = new EventPool();  // events live as long as the primary contexts: the process
+  return *pool;
+}
+
+CUevent take_event(int device) {
+  EventPool& pool = event_pool();
+  {
+    std::lock_guard<std::mutex> lock(pool.mutex);
+    auto& list = pool.free[device];
+    if (!list.empty()) {
+      CUevent e = list.back();
+      list.pop_back();
+      return e;
+    }
+  }
+  // Created in the device's context without touching what cuhost believes
+  // is current on this thread (cuda/context.h): pushed, then popped.
+  CUHOST_CU(cuCtxPushCurrent, cuda::primary_context(device));
+  CUevent e = nullptr;
+  CUresult r = cuda::driver().cuEventCreate(&e, CU_EVENT_DISABLE_TIMING);
+  CUcontext popped = nullptr;
+  cuda::driver().cuCtxPopCurrent(&popped);
+  cuda::check(r, "cuEventCreate");
+  return e;
+}
+
+void give_event(int device, CUevent e) noexcept {
+  EventPool& pool = event_pool();
+  std::lock_guard<std::mutex> lock(pool.mutex);
+  pool.free[device].push_back(e);
+}
+
+bool overlaps(std::uintptr_t a_lo, std::uintptr_t a_hi, std::uintptr_t b_lo, std::uintptr_t b_hi) {
+  return a_lo < b_hi && b_lo < a_hi;
+}
+
+// The device whose context a stream belongs to: the driver's answer for a
+// real handle, the issuing device for the special ones.
+int owner_device(StreamRef s) {
+  constexpr std::uintptr_t kLastSpecialHandle = 2;
+  if (s.handle > kLastSpecialHandle) {
+    const int d = cuda::device_of_stream(reinterpret_cast<CUstream>(s.handle));
+    if (d >= 0) return d;
+  }
+  return s.device;
+}
+
+}  // namespace
+
+AccessOrder::~AccessOrder() {
+  for (Write& w : writes_) release_event(w);
+}
+
+void AccessOrder::record_event(Write& w) {
+  const int device = owner_device(w.stream);
+  CUevent e = take_event(device);
+  CUresult r = cuda::driver().cuEventRecord(e, reinterpret_cast<CUstream>(w.stream.handle));
+  if (r != CUDA_SUCCESS) {
+    give_event(device, e);
+    cuda::check(r, "cuEventRecord");
+  }
+  w.event = e;
+  w.event_device = device;
+}
+
+void AccessOrder::release_event(Write& w) noexcept {
+  if (w.event) give_event(w.event_device, static_cast<CUevent>(w.event));
+  w.event = nullptr;
+}
+
+void AccessOrder::before(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (Write& w : writes_) {
+    if (same_stream(w.stream, stream)) continue;
+    shared_ = true;
+    if (!overlaps(w.lo, w.hi, lo, hi)) continue;
+    // A write that recorded no event yet is marked now: the wait then also
+    // covers work its stream queued after it, which is late but never wrong.
+    if (!w.event) record_event(w);
+    CUHOST_CU(cuStreamWaitEvent, reinterpret_cast<CUstream>(stream.handle), static_cast<CUevent>(w.event), 0);
+  }
+}
+
+void AccessOrder::wrote(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi, bool completed) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  // The common case, one stream rewriting the same bytes: nothing changes.
+  if (!shared_ && !completed && writes_.size() == 1 && same_stream(writes_[0].stream, stream) && writes_[0].lo == lo &&
+      writes_[0].hi == hi)
+    return;
+  // Records inside the new range are superseded: the writing stream waited
+  // for those of other streams in before(), and follows its own.
+  auto covered = [&](Write& w) {
+    if (w.lo < lo || w.hi > hi) return false;
+    release_event(w);
+    return true;
+  };
+  writes_.erase(std::remove_if(writes_.begin(), writes_.end(), covered), writes_.end());
+  for (const Write& w : writes_) shared_ |= !same_stream(w.stream, stream);
+  if (completed) return;
+  Write w;
+  w.stream = stream;
+  w.lo = lo;
+  w.hi = hi;
+  if (shared_) record_event(w);
+  writes_.push_back(w);
+  if (writes_.size() <= kMaxWrites) return;
+  // Many disjoint writes: one record per stream spanning its ranges, marked
+  // by its newest event (a stream's later event covers its earlier work).
+  std::vector<Write> merged;
+  for (Write& x : writes_) {
+    auto it =
+        std::find_if(merged.begin(), merged.end(), [&](const Write& m) { return same_stream(m.stream, x.stream); });
+    if (it == merged.end()) {
+      merged.push_back(x);
+      x.event = nullptr;
+      continue;
+    }
+    it->lo = std::min(it->lo, x.lo);
+    it->hi = std::max(it->hi, x.hi);
+    if (x.event) {
+      release_event(*it);
+      it->event = x.event;
+      it->event_device = x.event_device;
+      x.event = nullptr;
+    } else if (it->event) {
+      release_event(*it);  // a newer, unmarked write: the record is marked when needed
+    }
+  }
+  writes_.swap(merged);
+}
+
+bool AccessOrder::written_from_other_device(int device) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  bool any = false;
+  for (Write& w : writes_) {
+    if (owner_device(w.stream) == device) continue;
+    if (!w.event) {
+      try {
+        record_event(w);
+      } catch (...) {
+        continue;  // no context left: nothing of it runs any more
+      }
+    }
+    any = true;
+  }
+  return any;
+}
+
+void AccessOrder::finish_writes() noexcept {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (Write& w : writes_)
+    if (w.event) cuda::driver().cuEventSynchronize(static_cast<CUevent>(w.event));
+}
+
+}  // namespace cuhost::runtime
