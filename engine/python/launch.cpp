@@ -375,11 +375,15 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
     if (on_gpu) {
       // Device arrays written on other streams are waited for; the kernel
       // may write every array it gets, so each is recorded as written.
-      for (Py_ssize_t i = 0; i < n; ++i)
-        if (infos[i].view.order) order_before(array_bytes(infos[i].view), stream, device);
+      ArrayBytes touched[kMaxLaunchArgs];
+      for (Py_ssize_t i = 0; i < n; ++i) {
+        if (!infos[i].view.order) continue;
+        touched[i] = array_bytes(infos[i].view);
+        order_before(touched[i], stream, device);
+      }
       run_cuda(plan, device, grid, block, self->shared_bytes, stream, params);
       for (Py_ssize_t i = 0; i < n; ++i)
-        if (infos[i].view.order) order_after_write(array_bytes(infos[i].view), stream, device, false);
+        if (touched[i].order) order_after_write(touched[i], stream, device, false);
       if (is_staged) {
         without_gil([&] { staged.finish(); });
       }

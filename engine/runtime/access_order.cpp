@@ -18,6 +18,17 @@ namespace {
 // More records than this are merged per stream (see wrote()).
 constexpr std::size_t kMaxWrites = 32;
 
+// A stream as one integer: the handle, and for the special handles (0, 1, 2)
+// the device too. kNoWrites (an odd value no handle has) and kMixed are the
+// other states of AccessOrder::quiet_.
+constexpr std::uintptr_t kLastSpecialHandle = 2;
+constexpr std::uint64_t kNoWrites = 0;
+constexpr std::uint64_t kMixed = 3;
+std::uint64_t key_of(StreamRef s) {
+  if (s.handle > kLastSpecialHandle) return s.handle;
+  return (static_cast<std::uint64_t>(s.device + 1) << 48) | (s.handle + 4);
+}
+
 struct EventPool {
   std::mutex mutex;
   std::vector<CUevent> free[cuda::kMaxDevices];
@@ -62,7 +73,6 @@ bool overlaps(std::uintptr_t a_lo, std::uintptr_t a_hi, std::uintptr_t b_lo, std
 // The device whose context a stream belongs to: the driver's answer for a
 // real handle, the issuing device for the special ones.
 int owner_device(StreamRef s) {
-  constexpr std::uintptr_t kLastSpecialHandle = 2;
   if (s.handle > kLastSpecialHandle) {
     const int d = cuda::device_of_stream(reinterpret_cast<CUstream>(s.handle));
     if (d >= 0) return d;
@@ -93,7 +103,22 @@ void AccessOrder::release_event(Write& w) noexcept {
   w.event = nullptr;
 }
 
+void AccessOrder::note_quiet() {
+  std::uint64_t q = kNoWrites;
+  for (const Write& w : writes_) {
+    const std::uint64_t k = key_of(w.stream);
+    if (q != kNoWrites && q != k) {
+      q = kMixed;
+      break;
+    }
+    q = k;
+  }
+  quiet_.store(q, std::memory_order_release);
+}
+
 void AccessOrder::before(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi) {
+  const std::uint64_t q = quiet_.load(std::memory_order_acquire);
+  if (q == kNoWrites || q == key_of(stream)) return;  // nothing written by another stream
   std::lock_guard<std::mutex> lock(mutex_);
   for (Write& w : writes_) {
     if (same_stream(w.stream, stream)) continue;
@@ -121,14 +146,20 @@ void AccessOrder::wrote(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi, 
   };
   writes_.erase(std::remove_if(writes_.begin(), writes_.end(), covered), writes_.end());
   for (const Write& w : writes_) shared_ |= !same_stream(w.stream, stream);
-  if (completed) return;
+  if (completed) {
+    note_quiet();
+    return;
+  }
   Write w;
   w.stream = stream;
   w.lo = lo;
   w.hi = hi;
   if (shared_) record_event(w);
   writes_.push_back(w);
-  if (writes_.size() <= kMaxWrites) return;
+  if (writes_.size() <= kMaxWrites) {
+    note_quiet();
+    return;
+  }
   // Many disjoint writes: one record per stream spanning its ranges, marked
   // by its newest event (a stream's later event covers its earlier work).
   std::vector<Write> merged;
@@ -152,6 +183,7 @@ void AccessOrder::wrote(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi, 
     }
   }
   writes_.swap(merged);
+  note_quiet();
 }
 
 bool AccessOrder::written_from_other_device(int device) {

@@ -11,6 +11,7 @@
 // and does not use this.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <vector>
@@ -57,6 +58,13 @@ class AccessOrder {
   void record_event(Write& w);
   void release_event(Write& w) noexcept;
 
+  // Called with mutex_ held after writes_ changed: sets quiet_.
+  void note_quiet();
+
+  // When every listed write was made by one stream (or none is listed),
+  // that stream's key (see access_order.cpp; kNoWrites when none): work on
+  // it needs no wait, which before() sees without taking the lock.
+  std::atomic<std::uint64_t> quiet_{0};
   std::mutex mutex_;
   std::vector<Write> writes_;
   // Set once two streams used the memory: from then on every write records

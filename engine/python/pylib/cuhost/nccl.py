@@ -29,7 +29,6 @@ multi-process programs run and are tested without a GPU. Failures of the
 library raise ``NcclError``; wrong arrays raise ``TypeError``/``ValueError``
 before anything is sent.
 """
-import contextlib as _contextlib
 import enum as _enum
 
 import _cuhost
@@ -188,16 +187,29 @@ def get_world_size():
     return communicator().size
 
 
-@_contextlib.contextmanager
+class _Group:
+    """``with group():`` (a class, not a generator context manager: a group
+    per step of a loop of small collectives is on the hot path)."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        _cuhost._group_start()
+        return self
+
+    def __exit__(self, *exc):
+        _cuhost._group_end()
+        return False
+
+
+_GROUP = _Group()
+
+
 def group():
     """Brackets collectives and sends/receives so that they progress
     together (ncclGroupStart/ncclGroupEnd): several communicators of one
     process, or a rank's sends and receives that depend on each other."""
-    _cuhost._group_start()
-    try:
-        yield
-    finally:
-        _cuhost._group_end()
+    return _GROUP
 
 
 def is_available():
