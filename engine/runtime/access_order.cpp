@@ -86,16 +86,25 @@ AccessOrder::~AccessOrder() {
   for (Write& w : writes_) release_event(w);
 }
 
-void AccessOrder::record_event(Write& w) {
+bool AccessOrder::record_event(Write& w) {
   const int device = owner_device(w.stream);
   CUevent e = take_event(device);
   CUresult r = cuda::driver().cuEventRecord(e, reinterpret_cast<CUstream>(w.stream.handle));
+  if (r == CUDA_ERROR_INVALID_HANDLE) {
+    // A stream of a context cuhost did not retain (a host's own context):
+    // no event of cuhost's can mark it, so the write is waited for here.
+    give_event(device, e);
+    CUHOST_CU(cuStreamSynchronize, reinterpret_cast<CUstream>(w.stream.handle));
+    w.hi = w.lo;  // finished: overlaps nothing any more
+    return false;
+  }
   if (r != CUDA_SUCCESS) {
     give_event(device, e);
     cuda::check(r, "cuEventRecord");
   }
   w.event = e;
   w.event_device = device;
+  return true;
 }
 
 void AccessOrder::release_event(Write& w) noexcept {
@@ -126,7 +135,7 @@ void AccessOrder::before(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi)
     if (!overlaps(w.lo, w.hi, lo, hi)) continue;
     // A write that recorded no event yet is marked now: the wait then also
     // covers work its stream queued after it, which is late but never wrong.
-    if (!w.event) record_event(w);
+    if (!w.event && !record_event(w)) continue;
     CUHOST_CU(cuStreamWaitEvent, reinterpret_cast<CUstream>(stream.handle), static_cast<CUevent>(w.event), 0);
   }
 }
@@ -154,7 +163,10 @@ void AccessOrder::wrote(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi, 
   w.stream = stream;
   w.lo = lo;
   w.hi = hi;
-  if (shared_) record_event(w);
+  if (shared_ && !record_event(w)) {
+    note_quiet();
+    return;
+  }
   writes_.push_back(w);
   if (writes_.size() <= kMaxWrites) {
     note_quiet();
@@ -191,12 +203,10 @@ bool AccessOrder::written_from_other_device(int device) {
   bool any = false;
   for (Write& w : writes_) {
     if (owner_device(w.stream) == device) continue;
-    if (!w.event) {
-      try {
-        record_event(w);
-      } catch (...) {
-        continue;  // no context left: nothing of it runs any more
-      }
+    try {
+      if (!w.event && !record_event(w)) continue;
+    } catch (...) {
+      continue;  // no context left: nothing of it runs any more
     }
     any = true;
   }

@@ -55,7 +55,9 @@ class AccessOrder {
     void* event = nullptr;  // CUevent recorded after the write; null until needed
     int event_device = -1;  // the pool the event goes back to
   };
-  void record_event(Write& w);
+  // Records w's event; false when its stream could not be marked and the
+  // write was waited for instead (it then overlaps nothing).
+  bool record_event(Write& w);
   void release_event(Write& w) noexcept;
 
   // Called with mutex_ held after writes_ changed: sets quiet_.
