@@ -86,9 +86,30 @@ AccessOrder::~AccessOrder() {
   for (Write& w : writes_) release_event(w);
 }
 
+namespace {
+// Makes a device's primary context current for a scope when a stream is a
+// special handle, which names the stream of whichever context is current.
+class SpecialHandleScope {
+ public:
+  explicit SpecialHandleScope(StreamRef s) : active_(s.handle <= kLastSpecialHandle) {
+    if (active_) CUHOST_CU(cuCtxPushCurrent, cuda::primary_context(s.device));
+  }
+  ~SpecialHandleScope() {
+    CUcontext popped = nullptr;
+    if (active_) cuda::driver().cuCtxPopCurrent(&popped);
+  }
+  SpecialHandleScope(const SpecialHandleScope&) = delete;
+  SpecialHandleScope& operator=(const SpecialHandleScope&) = delete;
+
+ private:
+  bool active_;
+};
+}  // namespace
+
 bool AccessOrder::record_event(Write& w) {
   const int device = owner_device(w.stream);
   CUevent e = take_event(device);
+  SpecialHandleScope on_device(w.stream);
   CUresult r = cuda::driver().cuEventRecord(e, reinterpret_cast<CUstream>(w.stream.handle));
   if (r == CUDA_ERROR_INVALID_HANDLE) {
     // A stream of a context cuhost did not retain (a host's own context):
