@@ -33,10 +33,11 @@ parser.add_argument("--no-overlap", action="store_true", help="exchange, then up
 args = parser.parse_args()
 
 
+# Threads run along the columns (x), so a warp reads consecutive elements of a row.
 @cuda.jit
 def jacobi_rows(cur, out, first):
     """Rows first, first + 1, ... of the next grid into `out` (a view of them)."""
-    k, j = cuda.grid(2)
+    j, k = cuda.grid(2)
     if k < out.shape[0] and 1 <= j < cur.shape[1] - 1:
         i = first + k
         out[k, j] = 0.25 * (cur[i - 1, j] + cur[i + 1, j] + cur[i, j - 1] + cur[i, j + 1])
@@ -45,7 +46,7 @@ def jacobi_rows(cur, out, first):
 @cuda.jit
 def jacobi_edges(cur, top, bottom):
     """The first and last owned rows (local rows 1 and m) into 1-row views."""
-    e, j = cuda.grid(2)
+    j, e = cuda.grid(2)
     if 1 <= j < cur.shape[1] - 1:
         last = cur.shape[0] - 2
         if e == 0:
@@ -72,8 +73,8 @@ def reference(g, steps):
 
 class Domain:
     """The rows one rank owns: global rows lo..hi-1, held with a halo row
-    (or the fixed boundary) above and below, twice (current and next), and
-    the rank's two streams."""
+    (or the fixed boundary) above and below, twice (current and next), with
+    the views of them each step uses (made once), and the rank's two streams."""
 
     def __init__(self, comm, world, grid):
         self.comm = comm
@@ -83,35 +84,44 @@ class Domain:
         self.down = comm.rank + 1 if comm.rank < world - 1 else None
         with cuda.gpus[comm.device]:
             local = grid[self.lo - 1:self.hi + 1]
-            self.cur, self.nxt = cuda.to_device(local), cuda.to_device(local)
+            grids = cuda.to_device(local), cuda.to_device(local)
             self.edge_stream = cuda.stream()  # edge rows and the exchange
             self.interior_stream = self.edge_stream if args.no_overlap else cuda.stream()
+        m = local.shape[0] - 2  # owned rows: local rows 1..m
+        self.views = [{"all": a, "top": a[1:2], "bottom": a[m:m + 1], "interior": a[2:m] if m > 2 else None,
+                       "first": a[1], "last": a[m], "halo_up": a[0], "halo_down": a[m + 1]} for a in grids]
+        self.now = 0  # index of the current grid
+        columns = (local.shape[1] + 127) // 128
+        self.edge_grid = (columns, 2), (128, 1)
+        self.interior_grid = (columns, (max(m - 2, 1) + 3) // 4), (128, 4)
 
-    def blocks(self, rows):
-        return (rows + 15) // 16, (self.cur.shape[1] + 15) // 16
+    @property
+    def cur(self):
+        return self.views[self.now]["all"]
 
     def update_edges(self):
-        m, nxt = self.cur.shape[0] - 2, self.nxt
-        jacobi_edges[self.blocks(2), (16, 16), self.edge_stream](self.cur, nxt[1:2], nxt[m:m + 1])
+        cur, nxt = self.views[self.now], self.views[1 - self.now]
+        blocks, threads = self.edge_grid
+        jacobi_edges[blocks, threads, self.edge_stream](cur["all"], nxt["top"], nxt["bottom"])
 
     def exchange(self):
         """Sends the new edge rows, receives the neighbours' into the halo rows."""
-        c, a, s = self.comm, self.nxt, self.edge_stream
-        m = a.shape[0] - 2
+        c, nxt, s = self.comm, self.views[1 - self.now], self.edge_stream
         if self.up is not None:
-            c.send(a[1], peer=self.up, stream=s)
-            c.recv(a[0], peer=self.up, stream=s)
+            c.send(nxt["first"], peer=self.up, stream=s)
+            c.recv(nxt["halo_up"], peer=self.up, stream=s)
         if self.down is not None:
-            c.send(a[m], peer=self.down, stream=s)
-            c.recv(a[m + 1], peer=self.down, stream=s)
+            c.send(nxt["last"], peer=self.down, stream=s)
+            c.recv(nxt["halo_down"], peer=self.down, stream=s)
 
     def update_interior(self):
-        m = self.cur.shape[0] - 2
-        if m > 2:
-            jacobi_rows[self.blocks(m - 2), (16, 16), self.interior_stream](self.cur, self.nxt[2:m], 2)
+        cur, nxt = self.views[self.now], self.views[1 - self.now]
+        if nxt["interior"] is not None:
+            blocks, threads = self.interior_grid
+            jacobi_rows[blocks, threads, self.interior_stream](cur["all"], nxt["interior"], 2)
 
     def swap(self):
-        self.cur, self.nxt = self.nxt, self.cur
+        self.now = 1 - self.now
 
 
 comms = nccl.communicators()  # one per device of this process (one per process under MPI)
@@ -122,15 +132,17 @@ domains = [Domain(c, world, grid) for c in comms]
 
 
 def step():
+    # select_device, not `with cuda.gpus[i]:`, in the loop: it costs less on
+    # the host, which must stay ahead of the GPUs.
     for d in domains:
-        with cuda.gpus[d.comm.device]:
-            d.update_edges()
+        cuda.select_device(d.comm.device)
+        d.update_edges()
     with nccl.group():
         for d in domains:
             d.exchange()  # each communicator runs on its own device
     for d in domains:
-        with cuda.gpus[d.comm.device]:
-            d.update_interior()
+        cuda.select_device(d.comm.device)
+        d.update_interior()
         d.swap()
 
 
