@@ -46,9 +46,10 @@ void order_before(const ArrayBytes& bytes, std::uintptr_t stream, int device) {
   bytes.order->before({stream, device}, bytes.lo, bytes.hi);
 }
 
-void order_after_write(const ArrayBytes& bytes, std::uintptr_t stream, int device, bool completed) {
+void order_after_write(const ArrayBytes& bytes, std::uintptr_t stream, int device, bool completed,
+                       runtime::MarkBatch* batch) {
   if (!bytes.order || runtime::capture_in_progress()) return;
-  bytes.order->wrote({stream, device}, bytes.lo, bytes.hi, completed);
+  bytes.order->wrote({stream, device}, bytes.lo, bytes.hi, completed, batch);
 }
 
 }  // namespace cuhost::python

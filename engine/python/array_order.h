@@ -8,7 +8,8 @@
 
 namespace cuhost::runtime {
 class AccessOrder;
-}
+struct MarkBatch;
+}  // namespace cuhost::runtime
 
 namespace cuhost::python {
 
@@ -27,6 +28,9 @@ ArrayBytes array_bytes(const ArrayView& v);
 // on (the owner of the special handles 0 / legacy / per-thread). Nothing
 // while a graph is being captured: a capture orders its nodes itself.
 void order_before(const ArrayBytes& bytes, std::uintptr_t stream, int device);
-void order_after_write(const ArrayBytes& bytes, std::uintptr_t stream, int device, bool completed);
+// Writes queued together (a launch's array arguments) pass one `batch`:
+// they share the event that marks them.
+void order_after_write(const ArrayBytes& bytes, std::uintptr_t stream, int device, bool completed,
+                       runtime::MarkBatch* batch = nullptr);
 
 }  // namespace cuhost::python

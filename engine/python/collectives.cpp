@@ -8,6 +8,7 @@
 // the communicator and the given stream (its default stream when none).
 #include <Python.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -25,6 +26,7 @@
 #include "python/module.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
+#include "runtime/access_order.h"
 #include "runtime/devices.h"
 #include "runtime/session.h"
 
@@ -426,8 +428,15 @@ PyObject* py_communicators(PyObject*, PyObject*) {
 void finish_group_writes(bool record) {
   std::vector<PendingWrite> writes;
   writes.swap(t_group_writes);
+  std::vector<runtime::MarkBatch> marks;  // one event per stream marks the group's work there
   for (PendingWrite& w : writes) {
-    if (record) order_after_write(w.bytes, w.stream, w.device, false);
+    if (record) {
+      auto it = std::find_if(marks.begin(), marks.end(), [&](const runtime::MarkBatch& m) {
+        return runtime::same_stream(m.stream, {w.stream, w.device});
+      });
+      if (it == marks.end()) it = marks.insert(marks.end(), runtime::MarkBatch{{w.stream, w.device}, nullptr});
+      order_after_write(w.bytes, w.stream, w.device, false, &*it);
+    }
     Py_DECREF(w.owner);
   }
 }

@@ -33,6 +33,7 @@
 #include "python/launch_warnings.h"
 #include "python/record_dtype.h"
 #include "python/array_order.h"
+#include "runtime/access_order.h"
 #include "python/stream_view.h"
 #include "python/streams.h"
 #include "python/type_object.h"
@@ -382,8 +383,9 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
         order_before(touched[i], stream, device);
       }
       run_cuda(plan, device, grid, block, self->shared_bytes, stream, params);
+      runtime::MarkBatch launched;  // one event marks the launch for every array it wrote
       for (Py_ssize_t i = 0; i < n; ++i)
-        if (touched[i].order) order_after_write(touched[i], stream, device, false);
+        if (touched[i].order) order_after_write(touched[i], stream, device, false, &launched);
       if (is_staged) {
         without_gil([&] { staged.finish(); });
       }

@@ -1,7 +1,7 @@
 // Cross-stream ordering of the work on one allocation (see access_order.h).
 // Events come from a pool per device (created in the device's primary
 // context, as an event must be recorded on a stream of its own context) and
-// go back to it when the write they mark is superseded.
+// go back to it when the last write they mark is superseded.
 #include "runtime/access_order.h"
 
 #include <cuda.h>
@@ -66,6 +66,19 @@ void give_event(int device, CUevent e) noexcept {
   pool.free[device].push_back(e);
 }
 
+}  // namespace
+
+struct StreamMark {
+  StreamMark(CUevent e, int d) : event(e), device(d) {}
+  ~StreamMark() { give_event(device, event); }
+  StreamMark(const StreamMark&) = delete;
+  StreamMark& operator=(const StreamMark&) = delete;
+  CUevent event;
+  int device;
+};
+
+namespace {
+
 bool overlaps(std::uintptr_t a_lo, std::uintptr_t a_hi, std::uintptr_t b_lo, std::uintptr_t b_hi) {
   return a_lo < b_hi && b_lo < a_hi;
 }
@@ -80,13 +93,6 @@ int owner_device(StreamRef s) {
   return s.device;
 }
 
-}  // namespace
-
-AccessOrder::~AccessOrder() {
-  for (Write& w : writes_) release_event(w);
-}
-
-namespace {
 // Makes a device's primary context current for a scope when a stream is a
 // special handle, which names the stream of whichever context is current.
 class SpecialHandleScope {
@@ -104,9 +110,16 @@ class SpecialHandleScope {
  private:
   bool active_;
 };
+
 }  // namespace
 
-bool AccessOrder::record_event(Write& w) {
+AccessOrder::~AccessOrder() = default;
+
+bool AccessOrder::mark(Write& w, MarkBatch* batch) {
+  if (batch && batch->mark && same_stream(batch->stream, w.stream)) {
+    w.mark = batch->mark;
+    return true;
+  }
   const int device = owner_device(w.stream);
   CUevent e = take_event(device);
   SpecialHandleScope on_device(w.stream);
@@ -123,14 +136,9 @@ bool AccessOrder::record_event(Write& w) {
     give_event(device, e);
     cuda::check(r, "cuEventRecord");
   }
-  w.event = e;
-  w.event_device = device;
+  w.mark = std::make_shared<StreamMark>(e, device);
+  if (batch) *batch = MarkBatch{w.stream, w.mark};
   return true;
-}
-
-void AccessOrder::release_event(Write& w) noexcept {
-  if (w.event) give_event(w.event_device, static_cast<CUevent>(w.event));
-  w.event = nullptr;
 }
 
 void AccessOrder::note_quiet() {
@@ -156,12 +164,12 @@ void AccessOrder::before(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi)
     if (!overlaps(w.lo, w.hi, lo, hi)) continue;
     // A write that recorded no event yet is marked now: the wait then also
     // covers work its stream queued after it, which is late but never wrong.
-    if (!w.event && !record_event(w)) continue;
-    CUHOST_CU(cuStreamWaitEvent, reinterpret_cast<CUstream>(stream.handle), static_cast<CUevent>(w.event), 0);
+    if (!w.mark && !mark(w)) continue;
+    CUHOST_CU(cuStreamWaitEvent, reinterpret_cast<CUstream>(stream.handle), w.mark->event, 0);
   }
 }
 
-void AccessOrder::wrote(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi, bool completed) {
+void AccessOrder::wrote(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi, bool completed, MarkBatch* batch) {
   std::lock_guard<std::mutex> lock(mutex_);
   // The common case, one stream rewriting the same bytes: nothing changes.
   if (!shared_ && !completed && writes_.size() == 1 && same_stream(writes_[0].stream, stream) && writes_[0].lo == lo &&
@@ -169,11 +177,7 @@ void AccessOrder::wrote(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi, 
     return;
   // Records inside the new range are superseded: the writing stream waited
   // for those of other streams in before(), and follows its own.
-  auto covered = [&](Write& w) {
-    if (w.lo < lo || w.hi > hi) return false;
-    release_event(w);
-    return true;
-  };
+  auto covered = [&](const Write& w) { return w.lo >= lo && w.hi <= hi; };
   writes_.erase(std::remove_if(writes_.begin(), writes_.end(), covered), writes_.end());
   for (const Write& w : writes_) shared_ |= !same_stream(w.stream, stream);
   if (completed) {
@@ -184,7 +188,7 @@ void AccessOrder::wrote(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi, 
   w.stream = stream;
   w.lo = lo;
   w.hi = hi;
-  if (shared_ && !record_event(w)) {
+  if (shared_ && !mark(w, batch)) {
     note_quiet();
     return;
   }
@@ -200,20 +204,13 @@ void AccessOrder::wrote(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi, 
     auto it =
         std::find_if(merged.begin(), merged.end(), [&](const Write& m) { return same_stream(m.stream, x.stream); });
     if (it == merged.end()) {
-      merged.push_back(x);
-      x.event = nullptr;
+      merged.push_back(std::move(x));
       continue;
     }
     it->lo = std::min(it->lo, x.lo);
     it->hi = std::max(it->hi, x.hi);
-    if (x.event) {
-      release_event(*it);
-      it->event = x.event;
-      it->event_device = x.event_device;
-      x.event = nullptr;
-    } else if (it->event) {
-      release_event(*it);  // a newer, unmarked write: the record is marked when needed
-    }
+    // The newer write's mark (or none: marked when needed, covering both).
+    it->mark = std::move(x.mark);
   }
   writes_.swap(merged);
   note_quiet();
@@ -225,7 +222,7 @@ bool AccessOrder::written_from_other_device(int device) {
   for (Write& w : writes_) {
     if (owner_device(w.stream) == device) continue;
     try {
-      if (!w.event && !record_event(w)) continue;
+      if (!w.mark && !mark(w)) continue;
     } catch (...) {
       continue;  // no context left: nothing of it runs any more
     }
@@ -237,7 +234,7 @@ bool AccessOrder::written_from_other_device(int device) {
 void AccessOrder::finish_writes() noexcept {
   std::lock_guard<std::mutex> lock(mutex_);
   for (Write& w : writes_)
-    if (w.event) cuda::driver().cuEventSynchronize(static_cast<CUevent>(w.event));
+    if (w.mark) cuda::driver().cuEventSynchronize(w.mark->event);
 }
 
 }  // namespace cuhost::runtime

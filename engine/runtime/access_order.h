@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -24,6 +25,19 @@ namespace cuhost::runtime {
 struct StreamRef {
   std::uintptr_t handle = 0;
   int device = 0;
+};
+
+// An event recorded on a stream after some work; the writes it marks share
+// it (every array argument of one launch), and the last one to go returns
+// it to its device's pool.
+struct StreamMark;
+
+// The mark a batch of writes queued together on one stream share: a launch
+// passes one for all its array arguments, the end of a collectives group
+// one for the writes of its calls.
+struct MarkBatch {
+  StreamRef stream;
+  std::shared_ptr<StreamMark> mark;
 };
 
 class AccessOrder {
@@ -38,8 +52,9 @@ class AccessOrder {
   // Throws UserError on driver failures.
   void before(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi);
   // Records that work writing [lo, hi) was just queued on `stream`;
-  // `completed` when it has already finished (a synchronous copy).
-  void wrote(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi, bool completed);
+  // `completed` when it has already finished (a synchronous copy). Writes
+  // with one `batch` share the event that marks them.
+  void wrote(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi, bool completed, MarkBatch* batch = nullptr);
   // Whether a write queued on a stream of another device than `device` may
   // still be running: such memory must not be freed before it finishes
   // (freeing waits only for the memory's own device).
@@ -52,13 +67,12 @@ class AccessOrder {
   struct Write {
     StreamRef stream;
     std::uintptr_t lo = 0, hi = 0;
-    void* event = nullptr;  // CUevent recorded after the write; null until needed
-    int event_device = -1;  // the pool the event goes back to
+    std::shared_ptr<StreamMark> mark;  // recorded after the write; null until needed
   };
-  // Records w's event; false when its stream could not be marked and the
-  // write was waited for instead (it then overlaps nothing).
-  bool record_event(Write& w);
-  void release_event(Write& w) noexcept;
+  // Marks w (from `batch` when it holds a mark of w's stream); false when
+  // its stream could not be marked and the write was waited for instead (it
+  // then overlaps nothing).
+  bool mark(Write& w, MarkBatch* batch = nullptr);
 
   // Called with mutex_ held after writes_ changed: sets quiet_.
   void note_quiet();
