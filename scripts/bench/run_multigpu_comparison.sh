@@ -32,6 +32,9 @@ if command -v mpirun >/dev/null; then
   if [ "$(id -u)" = 0 ]; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   fi
+  # Containers often forbid the cross-process memory attach (CMA) that
+  # Open MPI's shared-memory transport would use; MPI only bootstraps NCCL here.
+  export OMPI_MCA_btl_vader_single_copy_mechanism=none
   run mpirun --oversubscribe --bind-to none -n "$n" cuhost run --nccl allreduce_bandwidth.py \
     --json "$out/allreduce_cuhost_mpi.json"
 fi

@@ -3,7 +3,7 @@ over 1..N devices of one process: strong scaling (one grid split over more
 devices) and weak scaling (the grid grows with the devices), as time per step
 and speed-up / efficiency against one device.
 
-    python3 stencil_scaling.py --cuhost cuhost [--devices 4] [--ny 8192] [--nx 8192] [--steps 200]
+    python3 stencil_scaling.py --cuhost cuhost [--devices 4] [--ny 8192] [--nx 8192] [--steps 500]
 
 Each configuration is one `cuhost run --nccl --nccl-devices 0,..,k-1
 halo_stencil.py --no-check` process; the example times the steps after the
@@ -24,7 +24,7 @@ parser.add_argument("--cuhost", default="cuhost")
 parser.add_argument("--devices", type=int, default=0, help="largest device count (default: all)")
 parser.add_argument("--ny", type=int, default=8192)
 parser.add_argument("--nx", type=int, default=8192)
-parser.add_argument("--steps", type=int, default=200)
+parser.add_argument("--steps", type=int, default=500)
 parser.add_argument("--no-overlap", action="store_true", help="the example's exchange and update on one stream")
 args = parser.parse_args()
 
@@ -37,7 +37,9 @@ def device_count():
 
 def run(k, ny):
     cmd = [args.cuhost, "--nccl", "--nccl-devices", ",".join(str(i) for i in range(k)), "run", example,
-           "--ny", str(ny), "--nx", str(args.nx), "--steps", str(args.steps), "--no-check"] + (["--no-overlap"] if args.no_overlap else [])
+           "--ny", str(ny), "--nx", str(args.nx), "--steps", str(args.steps), "--no-check"]
+    if args.no_overlap:
+        cmd.append("--no-overlap")
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit("failed: %s\n%s%s" % (" ".join(cmd), out.stdout, out.stderr))
