@@ -202,7 +202,7 @@ bool collective_stream(PyObject* arg, const dist::Communicator& comm, const char
 
 // Runs `fn` on the communicator's device with the GIL released, on
 // `stream` after the work of other streams that wrote `read` or `written`
-// (either may be null); `written` is then recorded as written there.
+// (either may be null); both are then recorded as used there.
 template <class Fn>
 PyObject* run(const dist::Communicator& comm, std::uintptr_t stream, const Buffer* read, const Buffer* written,
               Fn&& fn) {
@@ -220,12 +220,16 @@ PyObject* run(const dist::Communicator& comm, std::uintptr_t stream, const Buffe
     }
     Py_END_ALLOW_THREADS;
     if (error) std::rethrow_exception(error);
-    if (written && written->bytes.order) {
+    // The arrays read are recorded too, as a kernel's arguments are: a later
+    // write on another stream must not overtake the read.
+    runtime::MarkBatch queued;
+    for (const Buffer* b : {read, written}) {
+      if (!b || !b->bytes.order) continue;
       if (t_group_depth > 0) {
-        Py_INCREF(written->owner);
-        t_group_writes.push_back({written->owner, written->bytes, stream, comm.device()});
+        Py_INCREF(b->owner);
+        t_group_writes.push_back({b->owner, b->bytes, stream, comm.device()});
       } else {
-        order_after_write(written->bytes, stream, comm.device(), false);
+        order_after_write(b->bytes, stream, comm.device(), false, &queued);
       }
     }
     Py_RETURN_NONE;
