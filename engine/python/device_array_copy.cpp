@@ -152,11 +152,15 @@ void copy_device_to_host(const DeviceArrayObject* src, const HostRegion& dst, st
   }
   runtime::DeviceScope on_device(src->device);
   stream = resolve(stream);
-  order_before(array_bytes(src), stream, src->device);
+  const ArrayBytes read = array_bytes(src);
+  order_before(read, stream, src->device);
   Span span = span_of(nd, src->shape, src->strides, isz);
   std::uintptr_t low = src->data + span.low;
   if (dense(nd, src->shape, src->strides, isz) && same_strides(nd, src->shape, src->strides, dst.strides)) {
     runtime::copy_to_host(dst.data + span.low, low, static_cast<size_t>(span.bytes), stream, synchronous);
+    // A copy still running reads the array: a later write on another
+    // stream waits for it, as for a write.
+    if (!synchronous) order_after_write(read, stream, src->device, false);
     return;
   }
   std::vector<char> staging(static_cast<size_t>(span.bytes));
@@ -187,7 +191,8 @@ void copy_device_to_device(const DeviceArrayObject* src, const DeviceArrayObject
   if (dense(nd, src->shape, src->strides, isz) && dense(nd, dst->shape, dst->strides, isz) &&
       same_strides(nd, dst->shape, src->strides, dst->strides)) {
     const ArrayBytes written = array_bytes(dst);
-    order_before(array_bytes(src), stream, dst->device);
+    const ArrayBytes read = array_bytes(src);
+    order_before(read, stream, dst->device);
     order_before(written, stream, dst->device);
     Span span = span_of(nd, src->shape, src->strides, isz);
     if (src->device >= 0 && dst->device >= 0 && src->device != dst->device)
@@ -196,6 +201,7 @@ void copy_device_to_device(const DeviceArrayObject* src, const DeviceArrayObject
     else
       runtime::copy_on_device(dst->data + span.low, src->data + span.low, static_cast<size_t>(span.bytes), stream,
                               synchronous);
+    if (!synchronous) order_after_write(read, stream, dst->device, false);  // see copy_device_to_host
     order_after_write(written, stream, dst->device, synchronous);
     return;
   }
