@@ -90,7 +90,7 @@ int owner_device(StreamRef s) {
     const int d = cuda::device_of_stream(reinterpret_cast<CUstream>(s.handle));
     if (d >= 0) return d;
   }
-  return s.device;
+  return s.device >= 0 && s.device < cuda::kMaxDevices ? s.device : 0;
 }
 
 // Makes a device's primary context current for a scope when a stream is a
