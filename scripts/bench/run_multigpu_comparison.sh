@@ -22,7 +22,7 @@ echo "GPUs: $n" | tee "$out/multigpu.log"
 run() { echo "== $*" | tee -a "$out/multigpu.log"; timeout 1800 "$@" 2>&1 | tee -a "$out/multigpu.log"; }
 rm -f "$out"/allreduce_*.json
 if python3 -c "import torch" 2>/dev/null; then
-  run torchrun --nproc_per_node "$n" allreduce_bandwidth.py --torch --json "$out/allreduce_torch.json"
+  run python3 -m torch.distributed.run --nproc_per_node "$n" allreduce_bandwidth.py --torch --json "$out/allreduce_torch.json"
 fi
 run cuhost run --nccl allreduce_bandwidth.py --json "$out/allreduce_cuhost_process.json"
 run cuhost run --nccl allreduce_bandwidth.py --threads --json "$out/allreduce_cuhost_threads.json"

@@ -144,7 +144,7 @@ conf_log=$(log_of "conformance under cuhost: ${conf_modules[*]}")
 bench=scripts/bench
 rm -f "$out"/allreduce_*.json
 if python3 -c "import torch" 2>/dev/null; then
-  item "bench: PyTorch all-reduce" 150 torchrun --nproc_per_node "$n" $bench/allreduce_bandwidth.py --torch \
+  item "bench: PyTorch all-reduce" 150 python3 -m torch.distributed.run --nproc_per_node "$n" $bench/allreduce_bandwidth.py --torch \
     --json "$out/allreduce_torch.json"
 fi
 item "bench: cuhost all-reduce, one thread" 120 cuhost run --nccl $bench/allreduce_bandwidth.py \
