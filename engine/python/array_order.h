@@ -26,7 +26,8 @@ ArrayBytes array_bytes(const ArrayView& v);
 
 // `stream` is the handle the work goes to, `device` the device it is issued
 // on (the owner of the special handles 0 / legacy / per-thread). Nothing
-// while a graph is being captured: a capture orders its nodes itself.
+// while a graph is being captured, on any thread: a capture orders its
+// nodes itself, and a wait for an event recorded outside it would end it.
 void order_before(const ArrayBytes& bytes, std::uintptr_t stream, int device);
 // Writes queued together (a launch's array arguments) pass one `batch`:
 // they share the event that marks them.
