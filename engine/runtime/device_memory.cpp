@@ -21,6 +21,7 @@
 #include "cuda/graph.h"
 #include "cuda/memory.h"
 #include "cuda/stream.h"
+#include "runtime/access_order.h"
 #include "runtime/devices.h"
 #include "runtime/graph_capture.h"
 #include "runtime/memory_quota.h"
@@ -222,6 +223,8 @@ std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate(std::size_t bytes, 
   a->device_ = current_device();
   if (bytes == 0) return a;  // address 0: nothing to free
   if (capture_in_progress()) refuse_allocation_in_capture("device memory", bytes);
+  if (a->backend_ == Backend::Cuda && !(t_temporary_active && bytes <= kPoolMaxBlock))
+    a->order_ = std::make_shared<AccessOrder>();
   const std::size_t charge = quota == QuotaUse::Counted && allocations_counted() ? bytes : 0;
   if (g_external_allocate && uses_external_allocator(a->device_)) {
     // The external manager's memory counts too, given back when its handle
@@ -288,6 +291,7 @@ std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate_managed(std::size_t
   if (bytes == 0) return a;
   if (capture_in_progress()) refuse_allocation_in_capture("managed memory", bytes);
   if (a->backend_ == Backend::Cuda) {
+    a->order_ = std::make_shared<AccessOrder>();
     make_device_current(a->device_);
     a->address_ = with_retry(a->device_, [&] {
       return charged_attempt(bytes, "cuMemAllocManaged", [&] { return cuda::managed_alloc(bytes, attach_global); });
@@ -318,6 +322,21 @@ DeviceAllocation::~DeviceAllocation() {
     }
   }
   if (backend_ != Backend::Cuda) cpu_forget(address_);
+  // Freeing waits for the memory's own device only: writes that other
+  // devices' streams (peer access, peer copies) may still be making are
+  // waited for first.
+  bool other_writers = false;
+  try {
+    other_writers = order_ && order_->written_from_other_device(device_);
+  } catch (...) {
+  }
+  if (other_writers) {
+    queue_free(device_, size_, [order = order_, release = releaser(backend_, device_, address_, charged_)] {
+      order->finish_writes();
+      release();
+    });
+    return;
+  }
   queue_free(device_, size_, releaser(backend_, device_, address_, charged_));
 }
 

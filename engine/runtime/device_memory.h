@@ -18,6 +18,8 @@ namespace cuhost::runtime {
 // cuhost's bounded launch-staging buffers do not.
 enum class QuotaUse { Counted, Exempt };
 
+class AccessOrder;
+
 // One allocation, released when the last owner lets go (views share it):
 // cuhost's own memory goes to the device's pending-free queue
 // (pending_frees.h); memory from an external allocator is handed back to it.
@@ -43,6 +45,10 @@ class DeviceAllocation {
   bool managed() const { return managed_; }
   // The external allocator's handle on this memory (null for cuhost's own).
   const std::shared_ptr<void>& external_owner() const { return external_owner_; }
+  // The cross-stream ordering of work on this memory (runtime/access_order.h):
+  // set for CUDA memory whose users may run on several streams, null for the
+  // CPU backend and launch temporaries (used on one stream only).
+  AccessOrder* order() const { return order_.get(); }
 
  private:
   DeviceAllocation() = default;
@@ -55,6 +61,7 @@ class DeviceAllocation {
   std::size_t pooled_capacity_ = 0;  // > 0: a launch temporary that goes back to its stream's pool
   std::uintptr_t pool_stream_ = 0;
   std::shared_ptr<void> external_owner_;
+  std::shared_ptr<AccessOrder> order_;  // shared: a release may need it after the allocation is gone
 };
 
 // An allocator that replaces cuhost's own for a device (numba-cuda's external
