@@ -392,6 +392,10 @@ void Lowerer::lower_augassign(const ast::AugAssign* s) {
     augassign_subscript(*this, s);
     return;
   }
+  if (s->target->kind == ast::ExprKind::Attribute) {  // r.x += v: the record is evaluated once
+    augassign_record_field(*this, s);
+    return;
+  }
   const sema::ExprInfo& ti = info(s->target.get());
   CUHOST_CHECK(ti.operand_types.size() == 2 && !ti.param_types.empty()) << "augmented assignment not typed";
   Val cur = expr(s->target.get());
