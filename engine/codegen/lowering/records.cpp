@@ -172,6 +172,37 @@ void augassign_record_field(Lowerer& l, const ast::AugAssign* s) {
   store_record_value(l, f.address, f.field->type, res, f.align);
 }
 
-void register_records(std::map<std::string, IntrinsicFn>& table) { table["record.field"] = lower_record_field; }
+// a['x'] of a structured array: field x of every element, the array's shape
+// and byte strides, then an array field's own C-ordered dimensions.
+Val lower_record_array_field(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
+  auto& b = l.b();
+  CUHOST_CHECK(e->kind == ast::ExprKind::Subscript && inf.record_field >= 0) << "record array field not typed";
+  Val arr = l.expr(static_cast<const ast::Subscript*>(e)->value.get());
+  CUHOST_CHECK(arr.t->kind == ir::TypeKind::Array && arr.t->dtype->kind == ir::TypeKind::Record)
+      << "record array field of " << arr.t->str();
+  const ir::RecordField& f = ir::record_layout(arr.t->dtype).fields.at(static_cast<size_t>(inf.record_field));
+  llvm::Value* data = b.CreateExtractValue(arr.v, {0});
+  if (f.offset) data = b.CreateGEP(b.getInt8Ty(), data, l.i64(f.offset));
+  llvm::Value* out = b.CreateInsertValue(llvm::UndefValue::get(l.llvm_type(inf.type)), data, {0});
+  const unsigned outer = unsigned(arr.t->ndim);
+  for (unsigned d = 0; d < outer; ++d) {
+    out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {1, d}), {1, d});
+    out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {2, d}), {2, d});
+  }
+  if (f.type->kind == ir::TypeKind::NestedArray) {
+    const auto& shape = ir::nested_shape(f.type);
+    const std::vector<std::int64_t> strides = nested_strides(f.type);
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      out = b.CreateInsertValue(out, l.i64(shape[d]), {1, outer + d});
+      out = b.CreateInsertValue(out, l.i64(strides[d]), {2, outer + d});
+    }
+  }
+  return {out, inf.type};
+}
+
+void register_records(std::map<std::string, IntrinsicFn>& table) {
+  table["record.field"] = lower_record_field;
+  table["record.array_field"] = lower_record_array_field;
+}
 
 }  // namespace cuhost::codegen

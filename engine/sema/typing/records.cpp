@@ -75,8 +75,10 @@ const ir::RecordField& field_by_name(Typer& t, const ir::Type* rec, const std::s
   return check_aligned(t, rec, *f, loc);
 }
 
-// numba's message for r['name'] naming no field (its StaticGetItemRecord).
-const ir::RecordField& field_by_key(Typer& t, const ir::Type* rec, const std::string& name, const ast::SourceLoc& loc) {
+// Field `name` of `rec`, with numba's message for r['name'] naming no field
+// (its StaticGetItemRecord).
+const ir::RecordField& require_field(Typer& t, const ir::Type* rec, const std::string& name,
+                                     const ast::SourceLoc& loc) {
   const ir::RecordLayout& layout = ir::record_layout(rec);
   const ir::RecordField* f = layout.find(name);
   if (!f) {
@@ -85,7 +87,11 @@ const ir::RecordField& field_by_key(Typer& t, const ir::Type* rec, const std::st
     if (layout.fields.size() == 1) names += ",";
     t.fail(ErrorKind::TypingError, loc, concat("Field '", name, "' was not found in record with fields (", names, ")"));
   }
-  return check_aligned(t, rec, *f, loc);
+  return *f;
+}
+
+const ir::RecordField& field_by_key(Typer& t, const ir::Type* rec, const std::string& name, const ast::SourceLoc& loc) {
+  return check_aligned(t, rec, require_field(t, rec, name, loc), loc);
 }
 
 // Marks `e` (whose record operand is `operand`) as a field access of `f`:
@@ -115,6 +121,24 @@ const ir::Type* type_record_attribute(Typer& t, const ast::Attribute& a, const i
 const ir::Type* type_record_subscript(Typer& t, const ast::Subscript& s, const ir::Type* base, bool store) {
   const ast::Expr* idx = s.index.get();
   const ir::Type* it = t.type_of(idx);
+  if (base->is_array()) {
+    // numba's a['x'] of a structured array: a view of field x of every
+    // element, with the array's shape and byte strides; an array field adds
+    // its own dimensions (C-ordered inside each element). Lowering:
+    // "record.array_field" (codegen/lowering/records.cpp).
+    const ir::RecordField& f = require_field(t, base->dtype, it->key, s.loc);
+    if (store)
+      t.typing_error(&s, concat("cannot assign to field '", f.name, "' of every element of ", display(base),
+                                ": index an element first"));
+    ExprInfo& inf = t.info(&s);
+    inf.intrinsic = "record.array_field";
+    inf.record_field = static_cast<int>(&f - ir::record_layout(base->dtype).fields.data());
+    // A packed record's fields may sit at any byte (as a.x's view).
+    const bool unaligned = base->unaligned || !ir::record_layout(base->dtype).aligned;
+    if (f.type->kind == ir::TypeKind::NestedArray)
+      return ir::array(f.type->dtype, base->ndim + f.type->ndim, ir::Layout::A, base->readonly, unaligned);
+    return ir::array(f.type, base->ndim, ir::Layout::A, base->readonly, unaligned);
+  }
   const auto& c = t.constant(idx);
   if (it->kind == ir::TypeKind::StringLiteral) {
     const ir::RecordField& f = field_by_key(t, base, it->key, s.loc);

@@ -164,6 +164,41 @@ for dtype in (packed, aligned):
     assert_records_equal(a, e, "updates %s" % dtype.isalignedstruct)
 
 
+# A string key on a structured array (or an array field of records) is
+# numba's view of that field of every element; an array field adds its own
+# dimensions. Iterating an array of records gives references to elements.
+@cuda.jit
+def field_views(a, out, iout):
+    i = cuda.grid(1)
+    if i < a.size:
+        xs = a["m"]["pos"]["x"]
+        q = a["m"]["q"]
+        out[i, 0] = xs[i] + a[i]["pts"]["x"][1]
+        out[i, 1] = a["pts"][i, 0]["x"] * a["v"][i, 2]
+        iout[i, 0] = q[i, 1] - q.shape[1] + a["pts"]["y"][i, 1]
+        total = 0
+        for p in a[i]["pts"]:
+            total += p["k"]
+            p["y"] = total
+        iout[i, 1] = total
+        a["m"]["t"][i] += 1  # a write through the view
+
+
+for dtype in (packed, aligned):
+    a = sample(dtype)
+    e = a.copy()
+    out = np.zeros((N, 2), np.float64)
+    iout = np.zeros((N, 2), np.int64)
+    field_views[1, 32](a, out, iout)
+    np.testing.assert_allclose(out[:, 0], e["m"]["pos"]["x"] + e["pts"]["x"][:, 1], rtol=1e-6)
+    np.testing.assert_allclose(out[:, 1], e["pts"]["x"][:, 0] * e["v"][:, 2], rtol=1e-6)
+    np.testing.assert_array_equal(iout[:, 0], e["m"]["q"][:, 1].astype(np.int64) - 2 + e["pts"]["y"][:, 1])
+    np.testing.assert_array_equal(iout[:, 1], e["pts"]["k"].astype(np.int64).sum(axis=1))
+    e["pts"]["y"] = np.cumsum(e["pts"]["k"].astype(np.int64), axis=1)
+    e["m"]["t"] += 1
+    assert_records_equal(a, e, "field views %s" % dtype.isalignedstruct)
+
+
 # A record argument (numba-cuda passes it by reference: writes reach the
 # host's record), and nested records passed to device functions.
 @cuda.jit(device=True)
@@ -389,6 +424,11 @@ def index_a_number(a):
     a[0]["m"]["pos"]["x"]["z"] = 1
 
 
+@cuda.jit
+def store_whole_field(a):
+    a["m"]["t"] = 1
+
+
 misaligned = np.dtype([("c", np.int8), ("inner", np.dtype([("b", np.int8), ("w", np.float64)]))])
 
 
@@ -417,5 +457,7 @@ expect("TypingError", "'float32' object is not subscriptable", 'a[0]["m"]["pos"]
        lambda: index_a_number[1, 1](pk))
 expect("TypeError", "Record(b[type=int8;offset=0],w[type=float64;offset=1];9;False).w of type float64 is not aligned",
        'a[0]["inner"]["w"]', lambda: misaligned_nested[1, 1](np.zeros(2, misaligned)))
-assert checks == 9, checks
+expect("TypingError", "cannot assign to field 't' of every element of", 'a["m"]["t"] = 1',
+       lambda: store_whole_field[1, 1](pk))
+assert checks == 10, checks
 print("nested record keys ok")
