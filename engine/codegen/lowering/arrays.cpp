@@ -111,7 +111,7 @@ Val lower_subscript(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& i
   if (inf.intrinsic == "array.view") return lower_array_view(l, s, inf);
   if (inf.intrinsic == "tuple.slice") return lower_tuple_slice(l, s, inf);
   if (inf.intrinsic == "record.field") return lower_record_field(l, s, inf);
-  if (inf.intrinsic == "record.array_field") return lower_intrinsic(l, s, inf);  // a['x'] of a record array
+  if (inf.intrinsic == "array.record_field") return lower_record_array_field(l, s, inf);  // a['x']
   if (inf.intrinsic != "array.getitem") l.unsupported(s->loc, "unsupported subscript");
   Val arr = l.expr(s->value.get());
   Val index = index_value(l, s, inf);

@@ -172,12 +172,10 @@ void augassign_record_field(Lowerer& l, const ast::AugAssign* s) {
   store_record_value(l, f.address, f.field->type, res, f.align);
 }
 
-// a['x'] of a structured array: field x of every element, the array's shape
-// and byte strides, then an array field's own C-ordered dimensions.
 Val lower_record_array_field(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
   auto& b = l.b();
-  CUHOST_CHECK(e->kind == ast::ExprKind::Subscript && inf.record_field >= 0) << "record array field not typed";
-  Val arr = l.expr(static_cast<const ast::Subscript*>(e)->value.get());
+  CUHOST_CHECK(inf.record_field >= 0) << "record array field not typed";
+  Val arr = l.expr(record_operand(e));
   CUHOST_CHECK(arr.t->kind == ir::TypeKind::Array && arr.t->dtype->kind == ir::TypeKind::Record)
       << "record array field of " << arr.t->str();
   const ir::RecordField& f = ir::record_layout(arr.t->dtype).fields.at(static_cast<size_t>(inf.record_field));
@@ -200,9 +198,6 @@ Val lower_record_array_field(Lowerer& l, const ast::Expr* e, const sema::ExprInf
   return {out, inf.type};
 }
 
-void register_records(std::map<std::string, IntrinsicFn>& table) {
-  table["record.field"] = lower_record_field;
-  table["record.array_field"] = lower_record_array_field;
-}
+void register_records(std::map<std::string, IntrinsicFn>& table) { table["record.field"] = lower_record_field; }
 
 }  // namespace cuhost::codegen

@@ -25,6 +25,10 @@ void store_record_field(Lowerer& l, const ast::Expr* target, Val value);
 // `r.x op= v` / `r['x'] op= v` on a scalar field: the record operand is
 // evaluated once, the field loaded and stored at the same address.
 void augassign_record_field(Lowerer& l, const ast::AugAssign* s);
+// a.x / a['x'] of a structured array ("array.record_field"): field x of every
+// element, the array's shape and byte strides, then an array field's own
+// C-ordered dimensions.
+Val lower_record_array_field(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf);
 void register_records(std::map<std::string, IntrinsicFn>& table);
 
 }  // namespace cuhost::codegen

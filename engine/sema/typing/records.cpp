@@ -124,14 +124,14 @@ const ir::Type* type_record_subscript(Typer& t, const ast::Subscript& s, const i
   if (base->is_array()) {
     // numba's a['x'] of a structured array: a view of field x of every
     // element, with the array's shape and byte strides; an array field adds
-    // its own dimensions (C-ordered inside each element). Lowering:
-    // "record.array_field" (codegen/lowering/records.cpp).
+    // its own dimensions (C-ordered inside each element), as a.x
+    // (typing/array_methods.cpp). Lowering: codegen/lowering/records.cpp.
     const ir::RecordField& f = require_field(t, base->dtype, it->key, s.loc);
     if (store)
       t.typing_error(&s, concat("cannot assign to field '", f.name, "' of every element of ", display(base),
                                 ": index an element first"));
     ExprInfo& inf = t.info(&s);
-    inf.intrinsic = "record.array_field";
+    inf.intrinsic = "array.record_field";
     inf.record_field = static_cast<int>(&f - ir::record_layout(base->dtype).fields.data());
     // A packed record's fields may sit at any byte (as a.x's view).
     const bool unaligned = base->unaligned || !ir::record_layout(base->dtype).aligned;

@@ -175,7 +175,7 @@ def field_views(a, out, iout):
         q = a["m"]["q"]
         out[i, 0] = xs[i] + a[i]["pts"]["x"][1]
         out[i, 1] = a["pts"][i, 0]["x"] * a["v"][i, 2]
-        iout[i, 0] = q[i, 1] - q.shape[1] + a["pts"]["y"][i, 1]
+        iout[i, 0] = q[i, 1] - q.shape[1] + a["pts"]["y"][i, 1] + a.m.q[i, 0] * 3
         total = 0
         for p in a[i]["pts"]:
             total += p["k"]
@@ -192,7 +192,8 @@ for dtype in (packed, aligned):
     field_views[1, 32](a, out, iout)
     np.testing.assert_allclose(out[:, 0], e["m"]["pos"]["x"] + e["pts"]["x"][:, 1], rtol=1e-6)
     np.testing.assert_allclose(out[:, 1], e["pts"]["x"][:, 0] * e["v"][:, 2], rtol=1e-6)
-    np.testing.assert_array_equal(iout[:, 0], e["m"]["q"][:, 1].astype(np.int64) - 2 + e["pts"]["y"][:, 1])
+    np.testing.assert_array_equal(
+        iout[:, 0], e["m"]["q"][:, 1].astype(np.int64) - 2 + e["pts"]["y"][:, 1] + e["m"]["q"][:, 0] * 3)
     np.testing.assert_array_equal(iout[:, 1], e["pts"]["k"].astype(np.int64).sum(axis=1))
     e["pts"]["y"] = np.cumsum(e["pts"]["k"].astype(np.int64), axis=1)
     e["m"]["t"] += 1
