@@ -13,7 +13,7 @@
 import re
 
 import numpy as np
-from numba import cuda
+from numba import cuda, literal_unroll
 
 rng = np.random.default_rng(2026)
 N = 29
@@ -198,6 +198,26 @@ for dtype in (packed, aligned):
     e["pts"]["y"] = np.cumsum(e["pts"]["k"].astype(np.int64), axis=1)
     e["m"]["t"] += 1
     assert_records_equal(a, e, "field views %s" % dtype.isalignedstruct)
+
+
+# Keys from literal_unroll: one copy of the body per field name.
+@cuda.jit
+def unrolled_keys(a, v):
+    i = cuda.grid(1)
+    if i < a.size:
+        for key in literal_unroll(("x", "y", "k")):
+            a[i]["m"]["pos"][key] += v
+        for key in literal_unroll(("s", "q")):
+            a[i].m[key] = a[i]["m"][key]  # a scalar and a whole array field, onto themselves
+
+
+for dtype in (packed, aligned):
+    a = sample(dtype)
+    e = a.copy()
+    unrolled_keys[1, 32](a, 3)
+    for key in ("x", "y", "k"):
+        e["m"]["pos"][key] += 3
+    assert_records_equal(a, e, "unrolled keys %s" % dtype.isalignedstruct)
 
 
 # A record argument (numba-cuda passes it by reference: writes reach the
