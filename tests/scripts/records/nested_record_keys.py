@@ -3,12 +3,14 @@
 # writes and augmented assignments (+=, -=, *=, //=, ^=), on record arrays, a
 # record variable (r = a[i]), record arguments and records passed to device
 # functions, through arrays of records nested in records, three levels deep,
-# on packed (NumPy's default) and aligned (align=True) dtypes and on an
-# aligned record nested in a packed one. Results against NumPy on random
-# data; an augmented assignment evaluates its record once. The PTX of the
-# packed accesses is byte-wise (a packed element sits at any byte, and so
-# does an aligned record nested in it). Refusals: numba's error class,
-# message and the line:column of the access.
+# on packed (NumPy's default) and aligned (align=True) dtypes, on an aligned
+# record nested in a packed one and on records nested at an odd offset;
+# keys from literal_unroll; a["m"]["pos"]["x"] and a.m.q as views of every
+# element; iteration over an array field of records. Results against NumPy
+# on random data; an augmented assignment evaluates its record once. The PTX
+# of the packed accesses is byte-wise (a packed element sits at any byte,
+# and so does an aligned record nested in it). Refusals: numba's error
+# class, message and the line:column of the access.
 # stdout: nested record keys ok
 import re
 
