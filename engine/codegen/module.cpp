@@ -397,6 +397,7 @@ LoweredModule lower_module(const ModuleRequest& r) {
   inline_marked_calls(m);
   const std::int64_t dyn = state.dynamic_shared_align;
   out.static_shared_bytes = (state.static_shared_bytes + dyn - 1) / dyn * dyn;
+  out.dynamic_shared_padding = state.dynamic_shared_padding;
 
   // Link items of the whole call tree, each once.
   std::set<std::string> seen;

@@ -49,12 +49,13 @@ struct ModuleRequest {
 struct LoweredModule {
   std::unique_ptr<llvm::LLVMContext> context;
   std::unique_ptr<llvm::Module> module;
-  std::string entry_symbol;              // kernel entry (GPU) / exported function
-  std::string cpu_thread_symbol;         // CPU: S.cpu.thread
-  std::string cpu_block_symbol;          // CPU: S.cpu.block (empty when barriers/warp ops)
-  std::vector<std::string> keep;         // symbols that stay external
-  std::int64_t static_shared_bytes = 0;  // CPU layout of static shared arrays
-  std::vector<ir::LinkItem> link;        // foreign items of the call tree, deduplicated
+  std::string entry_symbol;                 // kernel entry (GPU) / exported function
+  std::string cpu_thread_symbol;            // CPU: S.cpu.thread
+  std::string cpu_block_symbol;             // CPU: S.cpu.block (empty when barriers/warp ops)
+  std::vector<std::string> keep;            // symbols that stay external
+  std::int64_t static_shared_bytes = 0;     // CPU layout of static shared arrays
+  std::int64_t dynamic_shared_padding = 0;  // GPU: bytes each launch adds to the dynamic window (LowerState)
+  std::vector<ir::LinkItem> link;           // foreign items of the call tree, deduplicated
   std::vector<std::shared_ptr<const ir::ForeignFunction>>
       foreign;  // foreign functions called (CPU links their host code)
 };

@@ -126,7 +126,7 @@ void CapturedGraph::set_kernel_arguments(std::size_t k, const std::uint64_t* slo
       l.grid[d] = grid[d];
       l.block[d] = block[d];
     }
-    l.shared_bytes = shared;
+    l.shared_bytes = shared + unsigned(target.kernel->dynamic_shared_padding);  // as LoadedKernel::launch adds it
     l.params = params.data();
     l.kernel_name = &target.kernel->name;
     exec_->set_kernel_params(target.node, l);

@@ -211,6 +211,7 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
     kernel->llvm_ir_unoptimized = std::move(out.unoptimized_ir);
     kernel->ptx = std::move(out.ptx);
     kernel->static_shared_bytes = out.static_shared_bytes;
+    kernel->dynamic_shared_padding = std::size_t(lowered.dynamic_shared_padding);
     if (cache_key) store_cached_kernel(*cache_key, *kernel);
     return kernel;
   }

@@ -50,6 +50,9 @@ struct CompiledKernel {
   std::vector<ir::LinkItem> link;         // foreign items every callee brought along, deduplicated
   bool use_cooperative = false;
   std::size_t static_shared_bytes = 0;
+  // GPU: bytes every launch adds to the dynamic shared window, room for its
+  // arrays to round their start up to an alignment above 16 bytes.
+  std::size_t dynamic_shared_padding = 0;
   bool uses_barriers = false;
   bool uses_warp_ops = false;
   // CPU only: entry points in the ORC JIT (see cpu/cpu_abi.h); kept alive by the JIT.

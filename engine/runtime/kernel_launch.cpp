@@ -45,6 +45,7 @@ cuda::KernelLaunch LoadedKernel::launch(const std::shared_ptr<const CompiledKern
   cuda::KernelLaunch l;
   l.function = function(kernel, device);
   OnDevice& d = at(last_);
+  shared += unsigned(kernel->dynamic_shared_padding);
   // Static plus dynamic shared memory above 48 KiB needs the function's opt-in.
   if (shared > d.opt_in && d.static_shared + shared > 48 * 1024) {
     cuda::set_max_dynamic_shared(l.function, shared, kernel->name);

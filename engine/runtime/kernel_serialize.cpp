@@ -16,7 +16,7 @@ namespace cuhost::runtime {
 
 namespace {
 
-constexpr const char* kFormat = "cuhost-compiled-kernel-1";
+constexpr const char* kFormat = "cuhost-compiled-kernel-2";
 
 void put(std::string& out, const std::string& s) {
   std::uint64_t n = s.size();
@@ -84,6 +84,7 @@ std::string serialize_kernel(const CompiledKernel& k) {
   put(out, std::uint64_t(k.target));
   put(out, k.symbol);
   put(out, std::uint64_t(k.static_shared_bytes));
+  put(out, std::uint64_t(k.dynamic_shared_padding));
   put(out, std::uint64_t(k.uses_barriers));
   put(out, std::uint64_t(k.uses_warp_ops));
   put(out, std::uint64_t(k.use_cooperative));
@@ -117,6 +118,7 @@ std::shared_ptr<CompiledKernel> deserialize_kernel(const std::string& data, cons
   k->target = Target(target);
   k->symbol = r.str();
   k->static_shared_bytes = r.num();
+  k->dynamic_shared_padding = r.num();
   k->uses_barriers = r.num() != 0;
   k->uses_warp_ops = r.num() != 0;
   k->use_cooperative = r.num() != 0;

@@ -76,6 +76,9 @@ struct ModuleState {
   // The largest `alignment=` of a dynamic shared array: on the CPU the
   // dynamic region starts after the static arrays, rounded up to this.
   std::int64_t dynamic_shared_align = 16;
+  // GPU: bytes a dynamic shared array may skip to reach an alignment above
+  // the 16 bytes the driver gives the window (the launch adds them).
+  std::int64_t dynamic_shared_padding = 0;
   std::map<std::string, llvm::Function*> foreign_decls;
   // Functions linked from extension-API IR, by IR text: (function, takes the context arguments).
   std::map<std::string, std::pair<llvm::Function*, bool>> extension_functions;

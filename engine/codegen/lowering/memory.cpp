@@ -114,6 +114,12 @@ Val device_array(Lowerer& l, const ast::Expr* name_expr, const ir::Type* t) {
 
 }  // namespace
 
+// What ptxas and the driver guarantee on the GPU: a thread's local frame and
+// the dynamic shared window start on 16-byte boundaries, whatever the PTX
+// declares (alignment=64 arrays were seen at ...410 on an H200).
+constexpr std::int64_t kGpuFrameAlign = 16;
+constexpr std::int64_t kGpuWindowAlign = 16;
+
 void register_memory(std::map<std::string, IntrinsicFn>& table) {
   table["cuda.shared.array"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     const ir::Type* t = inf.type;
@@ -125,8 +131,19 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
       // unbounded.
       std::vector<std::int64_t> shape = {std::int64_t(1) << 40};
       l.state().dynamic_shared_align = std::max<std::int64_t>(l.state().dynamic_shared_align, align);
-      Val arr = make_array(l, t, l.hooks().dynamic_shared(l, align), shape);
+      llvm::Value* start = l.hooks().dynamic_shared(l, align);
+      llvm::Value* padding = nullptr;
+      if (l.hooks().is_gpu() && align > kGpuWindowAlign) {
+        // The driver places the window on a 16-byte boundary only: the start
+        // is rounded up at run time, into bytes each launch adds for it.
+        auto& b = l.b();
+        padding = b.CreateAnd(b.CreateNeg(b.CreatePtrToInt(start, b.getInt64Ty())), l.i64(align - 1));
+        start = b.CreateGEP(b.getInt8Ty(), start, padding, "dynamic.shared.aligned");
+        l.state().dynamic_shared_padding = std::max(l.state().dynamic_shared_padding, align - kGpuWindowAlign);
+      }
+      Val arr = make_array(l, t, start, shape);
       if (llvm::Value* bytes = l.hooks().dynamic_shared_bytes(l)) {
+        if (padding) bytes = l.b().CreateSub(bytes, padding);
         llvm::Value* n = l.b().CreateUDiv(bytes, l.i64(std::max(1, t->dtype->byte_size())));
         arr.v = l.b().CreateInsertValue(arr.v, n, {1, 0});
       }
@@ -143,7 +160,6 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
     // ptxas places a thread's local frame on a 16-byte boundary only, so an
     // alignment above that (alignment=64) is made by hand on the GPU: room
     // for the padding, and the address rounded up to the next multiple.
-    constexpr std::int64_t kGpuFrameAlign = 16;
     if (!l.hooks().is_gpu() || align <= kGpuFrameAlign) {
       llvm::AllocaInst* a = l.entry_alloca(array_type, "local.array");
       a->setAlignment(llvm::Align(std::uint64_t(align)));
