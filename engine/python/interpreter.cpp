@@ -10,6 +10,7 @@
 
 #include "python/main_command.h"
 #include "python/module.h"
+#include "python/python_env.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::python {
@@ -153,27 +154,41 @@ void read_command_line(PyConfig& config, const std::vector<std::string>& command
     command.kind = MainCommand::Kind::Stdin;
   }
   command.inspect = config.inspect != 0;
+#if PY_VERSION_HEX >= 0x030B0000  // -P and PyConfig.safe_path are Python 3.11's
   command.safe_path = config.safe_path != 0;
+#else
+  command.safe_path = config.isolated != 0;
+#endif
 }
 
 }  // namespace
 
 void initialize_interpreter(const InterpreterConfig& options) {
   if (g_initialized) return;
-  register_builtin_module();  // must precede Py_Initialize
+  const PythonEnv env = inspect_python_env(options.python_env);  // refused before anything starts
+  register_builtin_module();                                     // must precede Py_Initialize
   if (!options.command_line.empty()) preinitialize(options.command_line);
 
   PyConfig config;
   PyConfig_InitPythonConfig(&config);
   config.parse_argv = 0;
   config.install_signal_handlers = 1;
-  // A bundle ships its own standard library: CUHOST_PYTHONHOME points at it.
-  if (const char* home = std::getenv("CUHOST_PYTHONHOME")) {
-    PyStatus s = PyConfig_SetBytesString(&config, &config.home, home);
-    if (PyStatus_Exception(s)) throw UserError(ErrorKind::RuntimeError, "invalid CUHOST_PYTHONHOME");
+  if (env.kind != PythonEnv::Kind::None) {
+    // The environment's python3 as sys.executable while site.py runs: site
+    // finds pyvenv.cfg beside it (a venv) or takes the prefix (home), and
+    // sets sys.prefix and site-packages as that python3 has them. home keeps
+    // the standard library the embedded Python's own (for a venv).
+    check(PyConfig_SetBytesString(&config, &config.home, env.stdlib_home.c_str()), "home");
+    check(PyConfig_SetBytesString(&config, &config.executable, env.python.c_str()), "executable");
+  } else {
+    // A bundle ships its own standard library: CUHOST_PYTHONHOME points at it.
+    if (const char* home = std::getenv("CUHOST_PYTHONHOME")) {
+      PyStatus s = PyConfig_SetBytesString(&config, &config.home, home);
+      if (PyStatus_Exception(s)) throw UserError(ErrorKind::RuntimeError, "invalid CUHOST_PYTHONHOME");
+    }
+    if (!options.executable.empty())
+      check(PyConfig_SetBytesString(&config, &config.executable, options.executable.c_str()), "executable");
   }
-  if (!options.executable.empty())
-    check(PyConfig_SetBytesString(&config, &config.executable, options.executable.c_str()), "executable");
   if (!options.command_line.empty()) read_command_line(config, options.command_line);
   PyStatus status = Py_InitializeFromConfig(&config);
   PyConfig_Clear(&config);
@@ -181,6 +196,13 @@ void initialize_interpreter(const InterpreterConfig& options) {
     throw UserError(ErrorKind::RuntimeError,
                     std::string("cannot initialize the embedded Python: ") + (status.err_msg ? status.err_msg : "?"));
   g_initialized = true;
+  if (env.kind != PythonEnv::Kind::None && !options.executable.empty()) {
+    // Then the host itself is sys.executable again, so that subprocesses and
+    // multiprocessing children start it (and find the environment too).
+    PyObject* exe = PyUnicode_DecodeFSDefault(options.executable.c_str());
+    PySys_SetObject("executable", exe);
+    Py_DECREF(exe);
+  }
 
   PyObject* sys_path = PySys_GetObject("path");  // borrowed
   PyObject* dir = PyUnicode_DecodeFSDefault(options.pylib_dir.c_str());
