@@ -26,6 +26,17 @@ std::string folder_of(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
+std::string absolute(const std::string& path) {
+  if (path.empty() || path[0] == '/') return path;
+  char cwd[PATH_MAX];
+  return getcwd(cwd, sizeof(cwd)) ? std::string(cwd) + "/" + path : path;
+}
+
+std::string without_trailing_slash(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  return path;
+}
+
 // The path cuhost was started through, links unresolved: argv[0] when it
 // names a folder, else the first match on PATH (as a shell found it).
 std::string invoked_path(const char* argv0) {
@@ -40,17 +51,6 @@ std::string invoked_path(const char* argv0) {
     if (access(candidate.c_str(), X_OK) == 0 && is_file(candidate)) return candidate;
   }
   return {};
-}
-
-std::string absolute(const std::string& path) {
-  if (path.empty() || path[0] == '/') return path;
-  char cwd[PATH_MAX];
-  return getcwd(cwd, sizeof(cwd)) ? std::string(cwd) + "/" + path : path;
-}
-
-std::string without_trailing_slash(std::string path) {
-  while (path.size() > 1 && path.back() == '/') path.pop_back();
-  return path;
 }
 
 }  // namespace

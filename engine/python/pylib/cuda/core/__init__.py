@@ -21,9 +21,17 @@ _nvidia = _installed.nvidia_subpackage("core")
 if _nvidia is None:
     from ._cuda_python import *  # noqa: F401,F403
 else:
-    __path__.insert(0, _nvidia)
+    # NVIDIA's wheel copies its cu12/cu13 module's namespace over its own
+    # (__name__, __path__ and __spec__ included); this package keeps its
+    # identity and searches NVIDIA's folders first, then its own.
+    _own = {k: globals()[k] for k in ("__name__", "__package__", "__spec__", "__file__", "__loader__")}
+    _own_path = list(__path__)
+    __path__[:] = [_nvidia] + _own_path
     _init = _os.path.join(_nvidia, "__init__.py")
     with open(_init, "rb") as _f:
         exec(compile(_f.read(), _init, "exec"), globals())  # NVIDIA's cuda.core, in this package
-    del _f, _init
+    _theirs = [p for p in globals()["__path__"] if p not in _own_path]
+    globals().update(_own)
+    __path__ = _theirs + [p for p in [_nvidia] if p not in _theirs] + _own_path
+    del _f, _init, _own, _own_path, _theirs
 from . import config, errors  # noqa: E402,F401  (config: the alias of cuda.config, see _aliases.py)
