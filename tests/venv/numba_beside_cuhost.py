@@ -1,9 +1,10 @@
 """numba itself (installed in the environment) and cuhost in one process:
 numba's njit(parallel=True) with prange compiled and run by numba, a cuhost
-kernel beside it, both checked against NumPy on random data."""
+kernel beside it whose signature is made of numba's own type objects, both
+checked against NumPy on random data."""
 import numpy as np
 import numba
-from numba import cuda, njit, prange
+from numba import cuda, float64, njit, prange, void
 
 assert not numba.__version__.startswith("0.0.0+cuhost"), numba.__version__
 
@@ -19,11 +20,11 @@ def row_norms(a):
     return out
 
 
-@cuda.jit
+@cuda.jit(void(float64[:, :], float64[::1], float64[:, :]))
 def scale_rows(a, norms, out):
     i, j = cuda.grid(2)
     if i < a.shape[0] and j < a.shape[1]:
-        out[i, j] = a[i, j] / norms[i]
+        out[i, j] = a[i, j] / norms[i] + numba.float64(0)
 
 
 rng = np.random.default_rng(7)
@@ -31,9 +32,12 @@ a = rng.standard_normal((257, 33))
 norms = row_norms(a)
 np.testing.assert_allclose(norms, np.linalg.norm(a, axis=1), rtol=1e-12)
 assert type(row_norms).__module__.startswith("numba.core"), type(row_norms)
+assert type(float64).__module__.startswith("numba.core.types"), type(float64)
 print("prange ok", numba.get_num_threads() >= 1)
 
 out = np.empty_like(a)
 scale_rows[(9, 2), (32, 32)](a, norms, out)
+assert [str(t) for t in scale_rows.signatures[0]] == ["array(float64, 2d, A)", "array(float64, 1d, C)",
+                                                       "array(float64, 2d, A)"], scale_rows.signatures
 np.testing.assert_allclose(out, a / np.linalg.norm(a, axis=1)[:, None], rtol=1e-12)
 print("kernel ok")
