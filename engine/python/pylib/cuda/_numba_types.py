@@ -1,9 +1,15 @@
-"""numba's own type objects, where numba itself is installed beside cuhost
-(_installed.py), taken wherever cuhost takes types: `cuda.jit(void(float32[:]))`
-with numba's `void` and `float32`, numba's Signature objects, tuples of
-numba's types for compile_ptx and declare_device. They are converted through
-their numba spelling ("array(float32, 1d, A)"), which cuhost's type parser
-reads; cuhost's own objects pass through unchanged."""
+"""numba's own objects, where numba itself is installed beside cuhost
+(_installed.py), taken where cuhost takes its own:
+
+- types: `cuda.jit(void(float32[:]))` with numba's `void` and `float32`,
+  numba's Signature objects, tuples of numba's types for compile_ptx and
+  declare_device. They are converted through their numba spelling
+  ("array(float32, 1d, A)"), which cuhost's type parser reads; cuhost's own
+  objects pass through unchanged.
+- @njit functions called by kernels: as numba-cuda does, the function's
+  Python source is compiled as a device function (device_function; the
+  capture hook in python/hooks.cpp asks for it).
+"""
 import sys
 
 
@@ -35,3 +41,15 @@ def from_numba(obj):
     if isinstance(obj, (list, tuple)) and any(isinstance(o, (numba_type, numba_signature)) for o in obj):
         return type(obj)(from_numba(o) for o in obj)
     return obj
+
+
+def device_function(dispatcher):
+    """The device function a kernel calls for numba's @njit `dispatcher`
+    (one per dispatcher, kept on it)."""
+    device = dispatcher.__dict__.get("_cuhost_device_function")
+    if device is None:
+        from .compiler import jit
+
+        device = jit(device=True)(dispatcher.py_func)
+        dispatcher._cuhost_device_function = device
+    return device
