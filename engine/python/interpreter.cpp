@@ -27,6 +27,20 @@ void set_argv(const std::vector<std::string>& argv) {
   Py_DECREF(list);
 }
 
+// The pending exception, taken (PyErr_Fetch is deprecated from 3.12 on).
+PyObject* raised_exception() {
+#if PY_VERSION_HEX >= 0x030C0000
+  return PyErr_GetRaisedException();
+#else
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  Py_XDECREF(type);
+  Py_XDECREF(tb);
+  return value;
+#endif
+}
+
 // Converts the pending exception into an exit code the way `python3` does.
 int exit_code_from_exception() {
   if (!PyErr_Occurred()) return 0;
@@ -34,9 +48,7 @@ int exit_code_from_exception() {
     PyErr_Print();
     return 1;
   }
-  PyObject *type, *value, *tb;
-  PyErr_Fetch(&type, &value, &tb);
-  PyErr_NormalizeException(&type, &value, &tb);
+  PyObject* value = raised_exception();
   int code = 0;
   PyObject* arg = value ? PyObject_GetAttrString(value, "code") : nullptr;
   if (!arg) PyErr_Clear();
@@ -54,9 +66,7 @@ int exit_code_from_exception() {
     code = 1;
   }
   Py_XDECREF(arg);
-  Py_XDECREF(type);
   Py_XDECREF(value);
-  Py_XDECREF(tb);
   return code;
 }
 

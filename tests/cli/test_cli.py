@@ -350,13 +350,20 @@ def numba_import_means_cuhost():
 
 
 @case
-def numba_import_wins_over_installed_numba():
+def installed_numba_is_numba_and_numba_cuda_is_cuhost():
+    # Where numba is installed, `import numba` is numba itself (README, "Use it
+    # in your environment"); numba.cuda stays cuhost's, and CUHOST_REAL_NUMBA=0
+    # keeps cuhost's own numba package.
     fake = tempfile.mkdtemp()
     os.makedirs(os.path.join(fake, "numba"))
     with open(os.path.join(fake, "numba", "__init__.py"), "w") as f:
-        f.write("raise RuntimeError('the real numba was imported')\n")
-    p = run("run", script("from numba import cuda\nprint(cuda.__name__)\n"), env={"PYTHONPATH": fake})
-    assert p.returncode == 0 and p.stdout.strip() == "cuda", (p.stdout, p.stderr)
+        f.write("__version__ = '0.99.0+installed'\n")
+    code = "import numba\nfrom numba import cuda\nprint(numba.__version__, cuda.__name__, cuda.implementation)\n"
+    p = run("run", script(code), env={"PYTHONPATH": fake})
+    assert p.returncode == 0 and p.stdout.strip() == "0.99.0+installed cuda cuhost", (p.stdout, p.stderr)
+    p = run("run", script(code), env={"PYTHONPATH": fake, "CUHOST_REAL_NUMBA": "0"})
+    assert p.returncode == 0 and p.stdout.split()[0].startswith("0.0.0+cuhost"), (p.stdout, p.stderr)
+    assert p.stdout.split()[1:] == ["cuda", "cuhost"], p.stdout
 
 
 @case

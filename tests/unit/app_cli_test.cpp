@@ -102,3 +102,16 @@ TEST_CASE("the nccl options lend communicators and name the devices of one proce
         "invalid value for --nccl-devices: '0,x' (expected device ordinals such as 0,1)");
   CHECK(usage_error({"--nccl", "--nccl-devices", ",", "info"}).find("invalid value for --nccl-devices") == 0);
 }
+
+TEST_CASE("python-env in both option forms, and jupyter-kernel keeps its own arguments", "[cli]") {
+  CommandLine cl = parse({"--python-env", "/e/v", "-c", "pass"});
+  CHECK(cl.command == "python");
+  CHECK(cl.python_env == "/e/v");
+  CHECK(cl.python_argv == std::vector<std::string>{"cuhost", "-c", "pass"});
+  cl = parse({"--python-env=v", "run", "k.py"});
+  CHECK(cl.python_env == "v");
+  cl = parse({"--backend", "cpu", "jupyter-kernel", "install", "--user", "--name", "gpu"});
+  CHECK(cl.command == "jupyter-kernel");
+  CHECK(cl.args == std::vector<std::string>{"install", "--user", "--name", "gpu"});
+  CHECK(usage_error({"jupyter-kernel"}).find("'jupyter-kernel' needs a subcommand") == 0);
+}

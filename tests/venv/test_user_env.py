@@ -117,6 +117,16 @@ def refused_cases():
         assert p.returncode == 1 and "does not exist" in p.stderr, p.stderr
 
     @case
+    def venv_without_numpy_says_so():
+        d = os.path.join(WORK, "venv-without-numpy")
+        if not os.path.exists(os.path.join(d, "pyvenv.cfg")):
+            subprocess.run([PYTHON, "-m", "venv", "--without-pip", d], check=True)
+        p = run(["-c", "import sys; print(sys.prefix); from numba import cuda"], env=clean_env(VIRTUAL_ENV=d))
+        assert p.returncode == 1 and p.stdout.strip() == d, (p.stdout, p.stderr)
+        assert ("\nModuleNotFoundError: cuhost's `cuda` module needs NumPy, which the Python environment %s does not "
+                "have: install it there (cuhost -m pip install numpy)\n" % d) in p.stderr, p.stderr
+
+    @case
     def prefix_form_is_the_installation():
         base = run(["-c", "import sys; print(sys.base_prefix)"]).stdout.strip()
         code = "import sys, numpy; print(sys.prefix); print(numpy.__version__)"

@@ -15,6 +15,15 @@ import sys as _sys
 
 import _cuhost
 
+try:
+    import numpy as _numpy  # noqa: F401
+except ModuleNotFoundError as _e:
+    if _e.name != "numpy":
+        raise
+    raise ModuleNotFoundError(
+        "cuhost's `cuda` module needs NumPy, which the Python environment %s does not have: install it there "
+        "(cuhost -m pip install numpy)" % _sys.prefix, name="numpy") from None
+
 # numba.cuda is extensible the way a namespace package is: a folder
 # `numba/cuda/` on any sys.path entry contributes subpackages (numba-cuda's
 # own test package `numba.cuda.tests` is laid out so, and so may a user's
