@@ -9,6 +9,9 @@ environment"), run by CTest:
         a venv with numba and NVIDIA's cuda-python: `import numba` is numba
         (njit parallel=True and prange beside cuhost's kernels), numba.cuda is
         cuhost, cuda.bindings / cuda.core / cuda.pathfinder are NVIDIA's.
+    test_user_env.py stumpy CUHOST PYTHON WORK
+        stumpy (numba on the CPU, numba.cuda on the GPU) in a venv with numba:
+        stump and gpu_stump checked against a brute-force matrix profile.
     test_user_env.py notebook CUHOST PYTHON WORK
         a venv with ipykernel and nbconvert: `cuhost jupyter-kernel install`
         and `cuhost -m ipykernel install` register the kernel; a notebook
@@ -39,6 +42,7 @@ EXTRA = "tabulate==0.9.0"  # one pure-Python package
 NUMBA = "numba==0.68.1"
 CUDA_PYTHON = ["cuda-bindings==13.5.0", "cuda-core==1.2.2", "cuda-pathfinder==1.9.1"]
 JUPYTER = ["ipykernel==7.4.0", "nbconvert==7.17.2"]
+STUMPY = "stumpy==1.14.1"
 results = []
 
 
@@ -268,6 +272,16 @@ def alongside_cases():
         assert p.returncode == 0 and "kernels ok" in p.stdout, p.stdout + p.stderr
 
 
+def stumpy_cases():
+    venv = pypi_env("stumpy-venv", [NUMPY2, NUMBA, STUMPY])
+
+    @case
+    def stumpy_stump_and_gpu_stump():
+        p = run(["run", os.path.join(HERE, "stumpy_beside_cuhost.py")], env=clean_env(VIRTUAL_ENV=venv), timeout=900)
+        assert p.returncode == 0, p.stdout + p.stderr[-3000:]
+        assert "stump and gpu_stump ok %s" % STUMPY.split("==")[1] in p.stdout, p.stdout
+
+
 def notebook_cases():
     venv = pypi_env("notebook-venv", [NUMPY2, *JUPYTER])
     prefix = os.path.join(WORK, "jupyter-prefix")
@@ -308,7 +322,8 @@ def notebook_cases():
 
 
 os.makedirs(WORK, exist_ok=True)
-{"refused": refused_cases, "numpy2": numpy2_cases, "alongside": alongside_cases, "notebook": notebook_cases}[MODE]()
+{"refused": refused_cases, "numpy2": numpy2_cases, "alongside": alongside_cases, "stumpy": stumpy_cases,
+ "notebook": notebook_cases}[MODE]()
 failed = 0
 for name, why in results:
     print(("PASS " if why is None else "FAIL ") + name + ("" if why is None else ": " + why))
