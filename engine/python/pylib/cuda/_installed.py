@@ -32,6 +32,13 @@ def _elsewhere():
     return [e for e in sys.path if isinstance(e, str) and os.path.abspath(e or ".") != _PYLIB]
 
 
+def is_numba_folder(folder):
+    """True for numba's own package folder (its compiler is there), not for
+    folders merely named numba (numba-cuda's layout, a test overlay)."""
+    return bool(folder) and os.path.exists(os.path.join(folder, "__init__.py")) and os.path.exists(
+        os.path.join(folder, "core", "dispatcher.py"))
+
+
 def real_numba_spec():
     """The spec of numba itself when installed outside cuhost, else None.
     Decided once per process: `numba` is then one thing for good."""
@@ -42,8 +49,8 @@ def real_numba_spec():
                 spec = importlib.machinery.PathFinder.find_spec("numba", _elsewhere())
             except (ImportError, ValueError):
                 spec = None
-            if spec is not None and (spec.origin is None or not spec.origin.endswith("__init__.py")):
-                spec = None  # a namespace folder (numba-cuda's own layout), not numba
+            if spec is not None and not is_numba_folder(os.path.dirname(spec.origin or "")):
+                spec = None  # a namespace folder (numba-cuda's own layout) or another package named numba
         _decided["numba"] = spec
     return _decided["numba"]
 
