@@ -35,9 +35,9 @@ static po::options_description option_table() {
       "nccl-devices", po::value<std::string>(), "with --nccl in one process: the devices, e.g. 0,1 (default: all)")(
       "python-env", po::value<std::string>(),
       "use this Python environment (a venv, or a conda environment's folder) as its python3 would: its "
-      "sys.prefix and site-packages (default: CUHOST_PYTHON_ENV, the venv whose bin/ holds the link cuhost was "
-      "started through, or the active venv, VIRTUAL_ENV)")("output,o", po::value<std::string>(),
-                                                           "bench: write results as JSON to this file");
+      "sys.prefix and site-packages (default: the venv whose bin/ holds the link cuhost was started through, "
+      "CUHOST_PYTHON_ENV, or the active venv, VIRTUAL_ENV)")("output,o", po::value<std::string>(),
+                                                             "bench: write results as JSON to this file");
   return opts;
 }
 
@@ -55,8 +55,9 @@ std::string usage() {
       << option_table() << "\n"
       << "Environment:\n"
       << "  CUHOST_PLUGIN_PATH     colon-separated plugin directories\n"
-      << "  CUHOST_PYTHON_ENV      default for --python-env (cuhost sets it for the processes a script starts);\n"
-      << "                         without either, the venv cuhost was linked into, or the active one (VIRTUAL_ENV)\n"
+      << "  CUHOST_PYTHON_ENV      default for --python-env after the venv whose bin/ holds the link cuhost was\n"
+      << "                         started through (cuhost sets it for the processes a script starts); then the\n"
+      << "                         active venv (VIRTUAL_ENV)\n"
       << "  NUMBA_CUDA_INCLUDE_PATH, NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS  include paths for NVRTC\n\n"
       << "  CUHOST_BACKEND, CUHOST_DEVICE, CUHOST_KERNEL_TIMEOUT   defaults for --backend, --device and\n"
       << "                         --kernel-timeout (cuhost sets them for the processes a script starts\n"

@@ -57,13 +57,9 @@ std::string invoked_path(const char* argv0) {
 
 PythonEnvChoice choose_python_env(const std::string& given, const char* argv0) {
   PythonEnvChoice choice;
-  const char* inherited = std::getenv("CUHOST_PYTHON_ENV");
-  if (!given.empty()) {
-    choice.dir = without_trailing_slash(absolute(given));
-  } else if (inherited && *inherited) {
-    choice.dir = without_trailing_slash(absolute(inherited));
-  }
-  // A link to cuhost in a venv's bin/ (python3 finds its venv the same way).
+  if (!given.empty()) choice.dir = without_trailing_slash(absolute(given));
+  // A link to cuhost in a venv's bin/: that venv, as for the venv's python3
+  // (whatever the environment variables say).
   std::string invoked = invoked_path(argv0);
   if (!invoked.empty()) {
     std::string venv = folder_of(folder_of(invoked));
@@ -72,9 +68,10 @@ PythonEnvChoice choose_python_env(const std::string& given, const char* argv0) {
       if (choice.dir == venv) choice.executable = invoked;
     }
   }
-  if (choice.dir.empty())
-    if (const char* active = std::getenv("VIRTUAL_ENV"); active && *active)
-      choice.dir = without_trailing_slash(absolute(active));
+  for (const char* variable : {"CUHOST_PYTHON_ENV", "VIRTUAL_ENV"}) {
+    const char* value = std::getenv(variable);
+    if (choice.dir.empty() && value && *value) choice.dir = without_trailing_slash(absolute(value));
+  }
   if (!choice.dir.empty())
     setenv("CUHOST_PYTHON_ENV", choice.dir.c_str(), 1);  // absolute: children may start elsewhere
   return choice;

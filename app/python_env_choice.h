@@ -13,10 +13,10 @@ struct PythonEnvChoice {
   std::string executable;  // sys.executable: the link in the venv's bin/ it was started through, or empty
 };
 
-// In order: --python-env (`given`), CUHOST_PYTHON_ENV (a parent cuhost's
-// choice), the venv whose bin/ holds the link cuhost was started through
-// (argv[0], looked up on PATH when it names no folder), VIRTUAL_ENV (an
-// activated venv). The choice is put in CUHOST_PYTHON_ENV for the processes
+// In order: --python-env (`given`), the venv whose bin/ holds the link cuhost
+// was started through (argv[0], looked up on PATH when it names no folder),
+// CUHOST_PYTHON_ENV (a parent cuhost's choice), VIRTUAL_ENV (an activated
+// venv). The choice is put in CUHOST_PYTHON_ENV for the processes
 // a script starts.
 PythonEnvChoice choose_python_env(const std::string& given, const char* argv0);
 

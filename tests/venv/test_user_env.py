@@ -172,6 +172,9 @@ def numpy2_cases():
         env = clean_env(PATH=os.path.join(venv, "bin") + os.pathsep + os.environ.get("PATH", ""))
         p = run(["-c", "import sys; print(sys.prefix)"], env=env, exe="cuhost")
         assert p.returncode == 0 and p.stdout.strip() == site[2], (p.stdout, p.stderr)
+        # The link's venv wins over one a parent passed on, as for the venv's python3.
+        p = run(["-c", "import sys; print(sys.prefix)"], env=clean_env(CUHOST_PYTHON_ENV=WORK), exe=link)
+        assert p.returncode == 0 and p.stdout.strip() == site[2], (p.stdout, p.stderr)
 
     @case
     def cuhosts_own_numba_and_bindings_without_them():

@@ -50,8 +50,8 @@ struct RuntimeOptions {
   // Python's own site-packages. Runtime::initialize throws (a cuhost user
   // error naming both versions) for an environment made for another Python
   // major.minor than the embedded one. The cuhost executable fills it from
-  // --python-env, CUHOST_PYTHON_ENV, the venv whose bin/ holds the link it
-  // was started through, or VIRTUAL_ENV, in that order.
+  // --python-env, the venv whose bin/ holds the link it was started through,
+  // CUHOST_PYTHON_ENV or VIRTUAL_ENV, in that order.
   std::string python_env;
   // Start the backend (load the driver, cuInit) at its first use instead of
   // during the interpreter's start. A process that forks before it uses the
