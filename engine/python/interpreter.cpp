@@ -145,21 +145,24 @@ void preinitialize(const std::vector<std::string>& command_line) {
   check(Py_PreInitializeFromBytesArgs(&preconfig, static_cast<Py_ssize_t>(argv.size()), argv.data()), "preconfig");
 }
 
-void read_command_line(PyConfig& config, const std::vector<std::string>& command_line) {
+// What it names to run is returned as CPython's wide text: it is encoded
+// once the interpreter runs (Python 3.12's allocator needs one).
+std::wstring read_command_line(PyConfig& config, const std::vector<std::string>& command_line) {
   std::vector<char*> argv = argv_of(command_line);
   config.parse_argv = 1;
   check(PyConfig_SetBytesArgv(&config, static_cast<Py_ssize_t>(argv.size()), argv.data()), "argv");
   check(PyConfig_Read(&config), "command line");
+  std::wstring named;
   MainCommand& command = main_command();
   if (config.run_command) {
     command.kind = MainCommand::Kind::Code;
-    command.text = from_wide(config.run_command);
+    named = config.run_command;
   } else if (config.run_module) {
     command.kind = MainCommand::Kind::Module;
-    command.text = from_wide(config.run_module);
+    named = config.run_module;
   } else if (config.run_filename) {
     command.kind = MainCommand::Kind::File;
-    command.text = from_wide(config.run_filename);
+    named = config.run_filename;
   } else {
     command.kind = MainCommand::Kind::Stdin;
   }
@@ -169,6 +172,7 @@ void read_command_line(PyConfig& config, const std::vector<std::string>& command
 #else
   command.safe_path = config.isolated != 0;
 #endif
+  return named;
 }
 
 }  // namespace
@@ -199,13 +203,15 @@ void initialize_interpreter(const InterpreterConfig& options) {
     if (!options.executable.empty())
       check(PyConfig_SetBytesString(&config, &config.executable, options.executable.c_str()), "executable");
   }
-  if (!options.command_line.empty()) read_command_line(config, options.command_line);
+  std::wstring named;
+  if (!options.command_line.empty()) named = read_command_line(config, options.command_line);
   PyStatus status = Py_InitializeFromConfig(&config);
   PyConfig_Clear(&config);
   if (PyStatus_Exception(status))
     throw UserError(ErrorKind::RuntimeError,
                     std::string("cannot initialize the embedded Python: ") + (status.err_msg ? status.err_msg : "?"));
   g_initialized = true;
+  if (!named.empty()) main_command().text = from_wide(named.c_str());
   if (env.kind != PythonEnv::Kind::None && !options.executable.empty()) {
     // Then the host itself is sys.executable again, so that subprocesses and
     // multiprocessing children start it (and find the environment too).
