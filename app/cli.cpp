@@ -37,7 +37,11 @@ static po::options_description option_table() {
       "lend collective communicators to the script (cuhost.nccl): NCCL over this process's GPUs, or one "
       "per rank when an MPI launcher (mpirun -n N cuhost run ...) started it; MPI carries them on the CPU backend")(
       "nccl-devices", po::value<std::string>(), "with --nccl in one process: the devices, e.g. 0,1 (default: all)")(
-      "output,o", po::value<std::string>(), "bench: write results as JSON to this file");
+      "python-env", po::value<std::string>(),
+      "use this Python environment (a venv, or a conda environment's folder) as its python3 would: its "
+      "sys.prefix and site-packages (default: the venv whose bin/ holds the link cuhost was started through, "
+      "CUHOST_PYTHON_ENV, or the active venv, VIRTUAL_ENV)")("output,o", po::value<std::string>(),
+                                                             "bench: write results as JSON to this file");
   return opts;
 }
 
@@ -49,10 +53,15 @@ std::string usage() {
       << "                         the exit code is the script's (1 after an uncaught exception)\n"
       << "  info                   versions, backends and GPUs\n"
       << "  plugins                list plugins on the search path with their functions and status\n"
-      << "  bench [SCRIPTS...]     run benchmark scripts (default: scripts/bench) and print a table\n\n"
+      << "  bench [SCRIPTS...]     run benchmark scripts (default: scripts/bench) and print a table\n"
+      << "  jupyter-kernel install [--user | --sys-prefix | --prefix DIR] [--name NAME] [--display-name TEXT]\n"
+      << "                         register a Jupyter kernel that runs cuhost (ipykernel) in this environment\n\n"
       << option_table() << "\n"
       << "Environment:\n"
       << "  CUHOST_PLUGIN_PATH     colon-separated plugin directories\n"
+      << "  CUHOST_PYTHON_ENV      default for --python-env after the venv whose bin/ holds the link cuhost was\n"
+      << "                         started through (cuhost sets it for the processes a script starts); then the\n"
+      << "                         active venv (VIRTUAL_ENV)\n"
       << "  NUMBA_CUDA_INCLUDE_PATH, NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS  include paths for NVRTC\n\n"
       << "  CUHOST_BACKEND, CUHOST_DEVICE, CUHOST_KERNEL_TIMEOUT, CUHOST_MEMORY_QUOTA   defaults for\n"
       << "                         --backend, --device, --kernel-timeout and --memory-quota (cuhost sets\n"
@@ -70,15 +79,15 @@ std::string python_usage() {
          "`cuhost ./run` or `cuhost run run`.\n";
 }
 
-static const std::set<std::string> kCommands = {"run", "info", "plugins", "bench"};
+static const std::set<std::string> kCommands = {"run", "info", "plugins", "bench", "jupyter-kernel"};
 
 // A cuhost option token (`--backend`, `--backend=cpu`, `-v`), and whether
 // its value is the next token.
 static bool is_cuhost_option(const std::string& token, bool long_only, bool& value_follows) {
   static const std::set<std::string> long_flags = {"--help", "--version", "--verbose", "--no-bounds-check", "--nccl"};
-  static const std::set<std::string> long_valued = {"--backend",      "--device",      "--streams",
-                                                    "--plugin-path",  "--output",      "--kernel-timeout",
-                                                    "--nccl-devices", "--memory-quota"};
+  static const std::set<std::string> long_valued = {"--backend",      "--device",       "--streams",
+                                                    "--plugin-path",  "--output",       "--kernel-timeout",
+                                                    "--nccl-devices", "--memory-quota", "--python-env"};
   static const std::set<std::string> short_flags = {"-h", "-v"};
   static const std::set<std::string> short_valued = {"-b", "-d", "-o"};
   value_follows = false;
@@ -105,7 +114,8 @@ static bool takes_value(const std::string& token) {
                                                    "--plugin-path",
                                                    "--kernel-timeout",
                                                    "--nccl-devices",
-                                                   "--memory-quota"};
+                                                   "--memory-quota",
+                                                   "--python-env"};
   return with_value.count(token) > 0;
 }
 
@@ -221,6 +231,7 @@ CommandLine parse_command_line(int argc, char** argv) {
     }
     positionals.push_back(token);
     if (positionals.size() == 2 && positionals[0] == "run") script_found = true;
+    if (positionals.size() == 1 && positionals[0] == "jupyter-kernel") script_found = true;  // the rest is its own
   }
 
   po::variables_map vm;
@@ -255,6 +266,7 @@ CommandLine parse_command_line(int argc, char** argv) {
     cl.memory_quota_given = true;
   }
   if (vm.count("plugin-path")) cl.options.plugin_paths = vm["plugin-path"].as<std::vector<std::string>>();
+  if (vm.count("python-env")) cl.python_env = vm["python-env"].as<std::string>();
   if (vm.count("output")) cl.output = vm["output"].as<std::string>();
   cl.communicators = vm.count("nccl") > 0;
   if (vm.count("nccl-devices")) {
@@ -264,7 +276,7 @@ CommandLine parse_command_line(int argc, char** argv) {
   }
   if (cl.help || cl.version || python_mode) return cl;
 
-  if (positionals.empty()) throw UsageError{"missing command (run, info, plugins or bench)"};
+  if (positionals.empty()) throw UsageError{"missing command (run, info, plugins, bench or jupyter-kernel)"};
   cl.command = positionals[0];
   if (cl.command == "run") {
     if (positionals.size() < 2) throw UsageError{"'run' needs a script path"};
@@ -275,6 +287,11 @@ CommandLine parse_command_line(int argc, char** argv) {
       throw UsageError{"'" + cl.command + "' takes no arguments (got '" + positionals[1] + "')"};
   } else if (cl.command == "bench") {
     cl.args.assign(positionals.begin() + 1, positionals.end());
+  } else if (cl.command == "jupyter-kernel") {
+    if (cl.args.empty() || cl.args[0] != "install")
+      throw UsageError{
+          "'jupyter-kernel' needs a subcommand: jupyter-kernel install [--user | --sys-prefix | --prefix "
+          "DIR] [--name NAME]"};
   } else {
     throw UsageError{"unknown command '" + cl.command + "'"};
   }

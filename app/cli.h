@@ -15,9 +15,9 @@
 namespace cuhost::app {
 
 struct CommandLine {
-  std::string command;            // "run", "info", "plugins", "bench", "python", or "" with --help/--version
-  std::string script;             // run: the script path
-  std::vector<std::string> args;  // run: arguments after the script; bench: scripts
+  std::string command;  // "run", "info", "plugins", "bench", "jupyter-kernel", "python", or "" with --help/--version
+  std::string script;   // run: the script path
+  std::vector<std::string> args;  // run: arguments after the script; bench: scripts; jupyter-kernel: its arguments
   // python: argv[0] and everything after cuhost's own options, for CPython's
   // own parser (RuntimeOptions::python_command_line)
   std::vector<std::string> python_argv;
@@ -30,8 +30,9 @@ struct CommandLine {
   CommunicatorOptions communicator_options;
   bool help = false;
   bool version = false;
-  bool json = false;   // bench: also write JSON
-  std::string output;  // bench: JSON path
+  bool json = false;       // bench: also write JSON
+  std::string output;      // bench: JSON path
+  std::string python_env;  // --python-env (see python_env_choice.h)
 };
 
 // Thrown for a bad command line; main prints the message and usage, exits 2.

@@ -15,6 +15,7 @@
 #include <cuhost/runtime.h>
 
 #include "cli.h"
+#include "python_env_choice.h"
 
 namespace {
 
@@ -45,12 +46,15 @@ bool check_script(const std::string& path, std::string& why) {
 // wraps the binary (a GPU bundle's script that sets the library path) names
 // itself in CUHOST_EXECUTABLE, so that children started through
 // sys.executable go through it again; the variable is not passed on.
-std::string own_path(const char* argv0) {
+// A link in a venv's bin/ that cuhost was started through is kept (python3
+// in a venv is such a link too).
+std::string own_path(const char* argv0, const std::string& venv_link) {
   if (const char* launcher = std::getenv("CUHOST_EXECUTABLE"); launcher && *launcher) {
     std::string path = launcher;
     unsetenv("CUHOST_EXECUTABLE");
     return path;
   }
+  if (!venv_link.empty()) return venv_link;
   char buf[4096];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
   return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string(argv0);
@@ -143,7 +147,9 @@ int main(int argc, char** argv) {
     if (!check_script(cl.script, why)) return usage_error(why);
   }
   inherit_through_environment(cl);
-  cl.options.python_executable = own_path(argv[0]);
+  const cuhost::app::PythonEnvChoice env = cuhost::app::choose_python_env(cl.python_env, argv[0]);
+  cl.options.python_env = env.dir;
+  cl.options.python_executable = own_path(argv[0], env.executable);
   if (cl.command == "python") cl.options.python_command_line = cl.python_argv;
   // `-c` commands (multiprocessing's spawn and forkserver children among
   // them) start the driver at first use: the forkserver forks its workers
@@ -169,6 +175,7 @@ int main(int argc, char** argv) {
       if (!cl.output.empty()) args.insert(args.begin(), {"--output", cl.output});
       return runtime.run_module_main("cuhost.bench", args);
     }
+    if (cl.command == "jupyter-kernel") return runtime.run_module_main("cuhost.jupyter", cl.args);
   } catch (const std::exception& e) {
     std::cerr << "cuhost: error: " << e.what() << "\n";
     return 1;

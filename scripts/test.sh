@@ -41,3 +41,27 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUHOST_TEST_BACKEND="$
 cmake --build build -j "$jobs"
 cd build
 ctest --output-on-failure -j "$jobs" "$@"
+
+# --- NumPy 2 pass ------------------------------------------------------------
+# The script tests again inside a venv with NumPy 2 from PyPI (the NumPy
+# numba-cuda's users have), made by tests/venv/make_env.py with the Python
+# cuhost embeds; cuhost uses the venv through CUHOST_PYTHON_ENV. The venv sees
+# the system's other test packages (cffi, llvmlite, ml_dtypes) after its own.
+# Without PyPI the pass says so and is skipped, not passed.
+# CUHOST_NUMPY2_PASS=0 leaves it out.
+if [[ "${CUHOST_NUMPY2_PASS:-1}" != 0 ]]; then
+  python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' CMakeCache.txt)
+  numpy2_env="$PWD/numpy2-pass-venv"
+  set +e
+  "$python" ../tests/venv/make_env.py --python "$python" --system-site-packages "$numpy2_env" numpy==2.4.6
+  made=$?
+  set -e
+  if [[ $made == 77 ]]; then
+    echo "NumPy 2 pass SKIPPED: NumPy 2 could not be installed from PyPI (see above); it did not run"
+  elif [[ $made != 0 ]]; then
+    exit "$made"
+  else
+    echo "NumPy 2 pass: the script tests under $("$numpy2_env/bin/python" -c 'import numpy; print("NumPy", numpy.__version__)')"
+    CUHOST_PYTHON_ENV="$numpy2_env" ctest --output-on-failure -j "$jobs" -L script "$@"
+  fi
+fi

@@ -15,11 +15,18 @@ find_library(CUHOST_LIBLLVM NAMES LLVM-19 LLVM PATHS ${LLVM_LIBRARY_DIR} NO_DEFA
 target_link_libraries(cuhost_llvm INTERFACE ${CUHOST_LIBLLVM})
 set(CUHOST_LLVM_TOOLS_DIR ${LLVM_TOOLS_BINARY_DIR})
 
-# --- CPython 3.11 for embedding: always the system interpreter ----------------
-set(Python3_EXECUTABLE /usr/bin/python3.11 CACHE FILEPATH "Python used for embedding and tests" FORCE)
+# --- CPython 3.10+ for embedding --------------------------------------------
+# The system interpreter unless the build names another one
+# (-DPython3_EXECUTABLE=/path/to/python3.X, which needs its libpython and
+# headers); cuhost embeds exactly that Python, and `cuhost info` shows it.
+set(Python3_EXECUTABLE /usr/bin/python3.11 CACHE FILEPATH "Python used for embedding and tests")
 set(Python3_FIND_STRATEGY LOCATION)
 set(Python3_FIND_VIRTUALENV STANDARD)
-find_package(Python3 3.11 EXACT REQUIRED COMPONENTS Interpreter Development.Embed)
+find_package(Python3 3.10 REQUIRED COMPONENTS Interpreter Development.Embed)
+# Where its standard library lies: a user's venv keeps it (python/python_env.cpp).
+execute_process(COMMAND ${Python3_EXECUTABLE} -c "import sys; print(sys.base_prefix)"
+  OUTPUT_VARIABLE CUHOST_PYTHON_PREFIX OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+message(STATUS "cuhost: embedding Python ${Python3_VERSION} (prefix ${CUHOST_PYTHON_PREFIX})")
 
 # --- Boost.Program_options (CLI only) ----------------------------------------
 find_package(Boost 1.74 REQUIRED COMPONENTS program_options)

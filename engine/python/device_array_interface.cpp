@@ -13,6 +13,16 @@ namespace cuhost::python {
 
 namespace {
 
+// An attribute that may be absent: 1 found, 0 absent (no error set), -1 error
+// (PyObject_GetOptionalAttr from Python 3.13, _PyObject_LookupAttr before).
+int optional_attribute(PyObject* obj, PyObject* name, PyObject** result) {
+#if PY_VERSION_HEX >= 0x030D0000
+  return PyObject_GetOptionalAttr(obj, name, result);
+#else
+  return _PyObject_LookupAttr(obj, name, result);
+#endif
+}
+
 bool interface_error(const char* detail) {
   PyErr_Format(PyExc_TypeError, "malformed __cuda_array_interface__: %s", detail);
   return false;
@@ -159,7 +169,7 @@ const ir::Type* opaque_scalar_of_producer(PyObject* obj, std::int64_t itemsize) 
 bool dlpack_fallback_view(PyObject* obj, ArrayView* out) {
   static PyObject* dlpack = PyUnicode_InternFromString("__dlpack__");
   PyObject* method = nullptr;
-  if (_PyObject_LookupAttr(obj, dlpack, &method) <= 0) return false;  // the TypeError stays set
+  if (optional_attribute(obj, dlpack, &method) <= 0) return false;  // the TypeError stays set
   PyObject* saved_type = nullptr;
   PyObject* saved_value = nullptr;
   PyObject* saved_tb = nullptr;
@@ -210,7 +220,7 @@ bool device_array_view(PyObject* obj, ArrayView* out) {
   static PyObject* name = PyUnicode_InternFromString("__cuda_array_interface__");
   PyObject* iface = nullptr;
   // Looks the attribute up without raising (and then clearing) AttributeError.
-  const int found = _PyObject_LookupAttr(obj, name, &iface);
+  const int found = optional_attribute(obj, name, &iface);
   if (found < 0 && PyErr_ExceptionMatches(PyExc_TypeError)) return dlpack_fallback_view(obj, out);
   if (found <= 0) return false;  // absent, or another error from a property
   InterfaceInfo info;

@@ -10,11 +10,41 @@
 #include "python/host_dispatcher.h"
 #include "python/record_dtype.h"
 
+#include <cstring>
+
 namespace cuhost::frontend {
+
+namespace {
+
+// numba's own @njit function, where numba is installed beside cuhost: its
+// Python function becomes a device function, as numba-cuda compiles it
+// (cuda/_numba_types.py keeps one per numba dispatcher).
+PyObject* device_function_of_numba_njit(PyObject* obj) {
+  if (std::strcmp(Py_TYPE(obj)->tp_name, "CPUDispatcher") != 0 || !PyObject_HasAttrString(obj, "py_func"))
+    return nullptr;
+  PyObject* helpers = PyImport_ImportModule("cuda._numba_types");
+  PyObject* device = helpers ? PyObject_CallMethod(helpers, "device_function", "O", obj) : nullptr;
+  Py_XDECREF(helpers);
+  if (!device || !python::is_dispatcher(device)) {
+    PyErr_Clear();
+    Py_XDECREF(device);
+    return nullptr;
+  }
+  return device;  // kept alive by the numba dispatcher that holds it
+}
+
+}  // namespace
 
 std::shared_ptr<runtime::JitFunction> jit_function_of(PyObject* obj) {
   if (obj && python::is_host_dispatcher(obj)) return python::host_dispatcher_function(obj);
-  if (!obj || !python::is_dispatcher(obj)) return nullptr;
+  if (obj && !python::is_dispatcher(obj)) {
+    PyObject* device = device_function_of_numba_njit(obj);
+    if (!device) return nullptr;
+    auto function = python::ensure_captured(reinterpret_cast<python::DispatcherObject*>(device));
+    Py_DECREF(device);
+    return function;
+  }
+  if (!obj) return nullptr;
   return python::ensure_captured(reinterpret_cast<python::DispatcherObject*>(obj));
 }
 

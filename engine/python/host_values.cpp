@@ -335,7 +335,11 @@ PyObject* box_host_result(const ir::Type* t, const std::uint64_t*& slot, const H
       }
       if (t->bits == 16 && !ir::is_storage_float(t)) {
         std::uint16_t h = static_cast<std::uint16_t>(bits & 0xffff);
+#if PY_VERSION_HEX >= 0x030B0000
         return PyFloat_FromDouble(PyFloat_Unpack2(reinterpret_cast<const char*>(&h), 1));
+#else  // Python 3.10 names it _PyFloat_Unpack2
+        return PyFloat_FromDouble(_PyFloat_Unpack2(reinterpret_cast<const unsigned char*>(&h), 1));
+#endif
       }
       PyErr_Format(PyExc_NotImplementedError, "'%s' returns %s, which cannot be boxed", function, t->str().c_str());
       return nullptr;

@@ -10,6 +10,7 @@
 
 #include "python/main_command.h"
 #include "python/module.h"
+#include "python/python_env.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::python {
@@ -26,6 +27,20 @@ void set_argv(const std::vector<std::string>& argv) {
   Py_DECREF(list);
 }
 
+// The pending exception, taken (PyErr_Fetch is deprecated from 3.12 on).
+PyObject* raised_exception() {
+#if PY_VERSION_HEX >= 0x030C0000
+  return PyErr_GetRaisedException();
+#else
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  Py_XDECREF(type);
+  Py_XDECREF(tb);
+  return value;
+#endif
+}
+
 // Converts the pending exception into an exit code the way `python3` does.
 int exit_code_from_exception() {
   if (!PyErr_Occurred()) return 0;
@@ -33,9 +48,7 @@ int exit_code_from_exception() {
     PyErr_Print();
     return 1;
   }
-  PyObject *type, *value, *tb;
-  PyErr_Fetch(&type, &value, &tb);
-  PyErr_NormalizeException(&type, &value, &tb);
+  PyObject* value = raised_exception();
   int code = 0;
   PyObject* arg = value ? PyObject_GetAttrString(value, "code") : nullptr;
   if (!arg) PyErr_Clear();
@@ -53,9 +66,7 @@ int exit_code_from_exception() {
     code = 1;
   }
   Py_XDECREF(arg);
-  Py_XDECREF(type);
   Py_XDECREF(value);
-  Py_XDECREF(tb);
   return code;
 }
 
@@ -134,53 +145,80 @@ void preinitialize(const std::vector<std::string>& command_line) {
   check(Py_PreInitializeFromBytesArgs(&preconfig, static_cast<Py_ssize_t>(argv.size()), argv.data()), "preconfig");
 }
 
-void read_command_line(PyConfig& config, const std::vector<std::string>& command_line) {
+// What it names to run is returned as CPython's wide text: it is encoded
+// once the interpreter runs (Python 3.12's allocator needs one).
+std::wstring read_command_line(PyConfig& config, const std::vector<std::string>& command_line) {
   std::vector<char*> argv = argv_of(command_line);
   config.parse_argv = 1;
   check(PyConfig_SetBytesArgv(&config, static_cast<Py_ssize_t>(argv.size()), argv.data()), "argv");
   check(PyConfig_Read(&config), "command line");
+  std::wstring named;
   MainCommand& command = main_command();
   if (config.run_command) {
     command.kind = MainCommand::Kind::Code;
-    command.text = from_wide(config.run_command);
+    named = config.run_command;
   } else if (config.run_module) {
     command.kind = MainCommand::Kind::Module;
-    command.text = from_wide(config.run_module);
+    named = config.run_module;
   } else if (config.run_filename) {
     command.kind = MainCommand::Kind::File;
-    command.text = from_wide(config.run_filename);
+    named = config.run_filename;
   } else {
     command.kind = MainCommand::Kind::Stdin;
   }
   command.inspect = config.inspect != 0;
+#if PY_VERSION_HEX >= 0x030B0000  // -P and PyConfig.safe_path are Python 3.11's
   command.safe_path = config.safe_path != 0;
+#else
+  command.safe_path = config.isolated != 0;
+#endif
+  return named;
 }
 
 }  // namespace
 
 void initialize_interpreter(const InterpreterConfig& options) {
   if (g_initialized) return;
-  register_builtin_module();  // must precede Py_Initialize
+  const PythonEnv env = inspect_python_env(options.python_env);  // refused before anything starts
+  register_builtin_module();                                     // must precede Py_Initialize
   if (!options.command_line.empty()) preinitialize(options.command_line);
 
   PyConfig config;
   PyConfig_InitPythonConfig(&config);
   config.parse_argv = 0;
   config.install_signal_handlers = 1;
-  // A bundle ships its own standard library: CUHOST_PYTHONHOME points at it.
-  if (const char* home = std::getenv("CUHOST_PYTHONHOME")) {
-    PyStatus s = PyConfig_SetBytesString(&config, &config.home, home);
-    if (PyStatus_Exception(s)) throw UserError(ErrorKind::RuntimeError, "invalid CUHOST_PYTHONHOME");
+  if (env.kind != PythonEnv::Kind::None) {
+    // The environment's python3 as sys.executable while site.py runs: site
+    // finds pyvenv.cfg beside it (a venv) or takes the prefix (home), and
+    // sets sys.prefix and site-packages as that python3 has them. home keeps
+    // the standard library the embedded Python's own (for a venv).
+    check(PyConfig_SetBytesString(&config, &config.home, env.stdlib_home.c_str()), "home");
+    check(PyConfig_SetBytesString(&config, &config.executable, env.python.c_str()), "executable");
+  } else {
+    // A bundle ships its own standard library: CUHOST_PYTHONHOME points at it.
+    if (const char* home = std::getenv("CUHOST_PYTHONHOME")) {
+      PyStatus s = PyConfig_SetBytesString(&config, &config.home, home);
+      if (PyStatus_Exception(s)) throw UserError(ErrorKind::RuntimeError, "invalid CUHOST_PYTHONHOME");
+    }
+    if (!options.executable.empty())
+      check(PyConfig_SetBytesString(&config, &config.executable, options.executable.c_str()), "executable");
   }
-  if (!options.executable.empty())
-    check(PyConfig_SetBytesString(&config, &config.executable, options.executable.c_str()), "executable");
-  if (!options.command_line.empty()) read_command_line(config, options.command_line);
+  std::wstring named;
+  if (!options.command_line.empty()) named = read_command_line(config, options.command_line);
   PyStatus status = Py_InitializeFromConfig(&config);
   PyConfig_Clear(&config);
   if (PyStatus_Exception(status))
     throw UserError(ErrorKind::RuntimeError,
                     std::string("cannot initialize the embedded Python: ") + (status.err_msg ? status.err_msg : "?"));
   g_initialized = true;
+  if (!named.empty()) main_command().text = from_wide(named.c_str());
+  if (env.kind != PythonEnv::Kind::None && !options.executable.empty()) {
+    // Then the host itself is sys.executable again, so that subprocesses and
+    // multiprocessing children start it (and find the environment too).
+    PyObject* exe = PyUnicode_DecodeFSDefault(options.executable.c_str());
+    PySys_SetObject("executable", exe);
+    Py_DECREF(exe);
+  }
 
   PyObject* sys_path = PySys_GetObject("path");  // borrowed
   PyObject* dir = PyUnicode_DecodeFSDefault(options.pylib_dir.c_str());

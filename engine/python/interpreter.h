@@ -13,6 +13,7 @@ struct InterpreterConfig {
   std::string pylib_dir;                  // holds the `cuda`, `numba` and `cuhost` packages
   std::vector<std::string> command_line;  // python3-style argv, or empty (see RuntimeOptions)
   std::string executable;                 // sys.executable, or empty for CPython's choice
+  std::string python_env = {};            // a venv or prefix folder (python_env.h), or empty
 };
 
 // Initializes the interpreter (idempotent).

@@ -53,7 +53,8 @@ class RuntimeImpl final : public Runtime {
     runtime::start_session(options);
     streams_requested_ = options.streams;
     log::StageTimer timer("startup", "interpreter");
-    python::initialize_interpreter({support::python_dir(), options.python_command_line, options.python_executable});
+    python::initialize_interpreter(
+        {support::python_dir(), options.python_command_line, options.python_executable, options.python_env});
   }
 
   int run_file(const std::string& path, const std::vector<std::string>& args) override {

@@ -367,13 +367,28 @@ def numba_import_means_cuhost():
 
 
 @case
-def numba_import_wins_over_installed_numba():
+def installed_numba_is_numba_and_numba_cuda_is_cuhost():
+    # Where numba is installed, `import numba` is numba itself (README, "Use it
+    # in your environment"); numba.cuda stays cuhost's, and CUHOST_REAL_NUMBA=0
+    # keeps cuhost's own numba package.
     fake = tempfile.mkdtemp()
-    os.makedirs(os.path.join(fake, "numba"))
+    os.makedirs(os.path.join(fake, "numba", "core"))
     with open(os.path.join(fake, "numba", "__init__.py"), "w") as f:
-        f.write("raise RuntimeError('the real numba was imported')\n")
-    p = run("run", script("from numba import cuda\nprint(cuda.__name__)\n"), env={"PYTHONPATH": fake})
+        f.write("__version__ = '0.99.0+installed'\n")
+    open(os.path.join(fake, "numba", "core", "dispatcher.py"), "w").close()  # numba's compiler is what makes it numba
+    # A folder merely named numba (numba-cuda's source layout, a test overlay) is not numba.
+    overlay = tempfile.mkdtemp()
+    os.makedirs(os.path.join(overlay, "numba", "cuda"))
+    with open(os.path.join(overlay, "numba", "__init__.py"), "w") as f:
+        f.write("raise RuntimeError('an overlay named numba was imported')\n")
+    p = run("run", script("from numba import cuda\nprint(cuda.__name__)\n"), env={"PYTHONPATH": overlay})
     assert p.returncode == 0 and p.stdout.strip() == "cuda", (p.stdout, p.stderr)
+    code = "import numba\nfrom numba import cuda\nprint(numba.__version__, cuda.__name__, cuda.implementation)\n"
+    p = run("run", script(code), env={"PYTHONPATH": fake})
+    assert p.returncode == 0 and p.stdout.strip() == "0.99.0+installed cuda cuhost", (p.stdout, p.stderr)
+    p = run("run", script(code), env={"PYTHONPATH": fake, "CUHOST_REAL_NUMBA": "0"})
+    assert p.returncode == 0 and p.stdout.split()[0].startswith("0.0.0+cuhost"), (p.stdout, p.stderr)
+    assert p.stdout.split()[1:] == ["cuda", "cuhost"], p.stdout
 
 
 @case

@@ -118,3 +118,16 @@ TEST_CASE("the memory-quota option takes sizes in powers of 1024", "[cli]") {
   CHECK(usage_error({"--memory-quota", "G", "info"}).find("invalid value for --memory-quota: 'G'") == 0);
   CHECK(usage_error({"--memory-quota", "99999999999999T", "info"}).find("invalid value") == 0);
 }
+
+TEST_CASE("python-env in both option forms, and jupyter-kernel keeps its own arguments", "[cli]") {
+  CommandLine cl = parse({"--python-env", "/e/v", "-c", "pass"});
+  CHECK(cl.command == "python");
+  CHECK(cl.python_env == "/e/v");
+  CHECK(cl.python_argv == std::vector<std::string>{"cuhost", "-c", "pass"});
+  cl = parse({"--python-env=v", "run", "k.py"});
+  CHECK(cl.python_env == "v");
+  cl = parse({"--backend", "cpu", "jupyter-kernel", "install", "--user", "--name", "gpu"});
+  CHECK(cl.command == "jupyter-kernel");
+  CHECK(cl.args == std::vector<std::string>{"install", "--user", "--name", "gpu"});
+  CHECK(usage_error({"jupyter-kernel"}).find("'jupyter-kernel' needs a subcommand") == 0);
+}

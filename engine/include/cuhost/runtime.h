@@ -46,6 +46,16 @@ struct RuntimeOptions {
   // executable passes its own path, so subprocesses and multiprocessing
   // children start cuhost again.
   std::string python_executable;
+  // The user's Python environment, used as its own python3 would use it:
+  // a venv (a folder with pyvenv.cfg: sys.prefix, its site-packages, `pip
+  // install` landing there) or a complete installation such as a conda
+  // environment (its lib/python3.X and site-packages). Empty: the embedded
+  // Python's own site-packages. Runtime::initialize throws (a cuhost user
+  // error naming both versions) for an environment made for another Python
+  // major.minor than the embedded one. The cuhost executable fills it from
+  // --python-env, the venv whose bin/ holds the link it was started through,
+  // CUHOST_PYTHON_ENV or VIRTUAL_ENV, in that order.
+  std::string python_env;
   // Start the backend (load the driver, cuInit) at its first use instead of
   // during the interpreter's start. A process that forks before it uses the
   // GPU (multiprocessing's forkserver) then leaves its children a driver they

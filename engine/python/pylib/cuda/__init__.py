@@ -15,16 +15,33 @@ import sys as _sys
 
 import _cuhost
 
+try:
+    import numpy as _numpy  # noqa: F401
+except ModuleNotFoundError as _e:
+    if _e.name != "numpy":
+        raise
+    raise ModuleNotFoundError(
+        "cuhost's `cuda` module needs NumPy, which the Python environment %s does not have: install it there "
+        "(cuhost -m pip install numpy)" % _sys.prefix, name="numpy") from None
+
 # numba.cuda is extensible the way a namespace package is: a folder
 # `numba/cuda/` on any sys.path entry contributes subpackages (numba-cuda's
 # own test package `numba.cuda.tests` is laid out so, and so may a user's
-# extension). cuhost's own modules come first.
+# extension). cuhost's own modules come first. numba's own built-in CUDA
+# target (numba/cuda in an installed numba) is not such an extension:
+# numba.cuda is cuhost, as with numba-cuda installed.
+from . import _aliases, _installed, _unimplemented  # noqa: E402
+
 for _entry in list(_sys.path):
     _extra = _os.path.join(_entry or ".", "numba", "cuda")
     if isinstance(_entry, str) and _os.path.isdir(_extra) and _os.path.abspath(_extra) not in map(_os.path.abspath, __path__):
+        if _installed.is_numba_folder(_os.path.dirname(_extra)):
+            continue
         __path__.append(_extra)
 
-from . import _aliases, _unimplemented
+# NVIDIA's cuda-python beside cuhost: its cuda.bindings, cuda.core and
+# cuda.pathfinder are served (see _installed.py).
+_installed.install(__path__)
 
 _cuhost._record_exec_sources()  # kernels defined in exec()/compile() text compile too
 

@@ -18,15 +18,15 @@ Rules, applied repeatedly until none matches (longest prefix first):
     numba.extending, numba.core.extending -> cuda.extending
     numba.core.typing[.X]  -> cuda.typing[.X]
     cuda.core.config       -> cuda.config            (one config module)
+    cuda._bindings         -> cuda.bindings          (the stand-in for cuda-python's bindings,
+                                                      by the name cuhost's driver layer uses)
 
 A name the rules map is imported under its real name first, then registered
 under the alias; the module keeps its own __spec__ and __name__.
 
-NVIDIA's cuda-python also lives under `cuda` (cuda.core, cuda.bindings,
-cuda.pathfinder). cuhost owns the top-level `cuda` name, so cuda-python
-cannot be imported inside cuhost: `cuda.core` is numba-cuda's
-`numba.cuda.core`, and the few cuda-python names numba-cuda's code imports
-from it are stand-ins declared in cuda/core/_cuda_python.py (see there).
+Where numba itself is installed (_installed.py), `numba` is numba and only
+the numba.cuda rule applies; where NVIDIA's cuda-python is, cuda.bindings is
+NVIDIA's and cuda._bindings is the stand-in under its own name.
 """
 import importlib
 
@@ -43,14 +43,29 @@ _PREFIX_RULES = (
     ("numba.extending", "cuda.extending"),
     ("numba.core.typing", "cuda.typing"),
     ("cuda.core.config", "cuda.config"),
+    ("cuda._bindings", "cuda.bindings"),
 )
+
+
+def _rules():
+    from . import _installed
+
+    rules = _PREFIX_RULES
+    if _installed.has_real_numba():
+        rules = tuple(r for r in rules if not r[0].startswith("numba.") or r[0] == "numba.cuda")
+    if _installed.nvidia_subpackage("bindings") is not None:
+        rules = tuple(r for r in rules if r[0] != "cuda._bindings")
+    return rules
 
 
 def real_name(fullname):
     """The module `fullname` is an alias of, or None when it is a real name."""
+    if not (fullname.startswith("numba.") or fullname.startswith("cuda.")):
+        return None
+    rules = _rules()
     name = fullname
-    for _ in range(len(_PREFIX_RULES)):
-        for alias, target in _PREFIX_RULES:
+    for _ in range(len(rules)):
+        for alias, target in rules:
             if name == alias or name.startswith(alias + "."):
                 name = target + name[len(alias):]
                 break

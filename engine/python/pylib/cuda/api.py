@@ -270,7 +270,7 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
     """Opens the memory another process shared (its IPC handle's 64 bytes,
     or a CUipcMemHandle) as a device array of `shape` and `dtype` for the
     block; `offset` is the array's byte offset into the shared allocation."""
-    from .bindings.driver import CUipcMemHandle
+    from ._bindings.driver import CUipcMemHandle
     from .cudadrv._ipc import IpcHandle
 
     dtype = np.dtype(dtype)

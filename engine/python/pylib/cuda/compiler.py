@@ -11,6 +11,7 @@ import atexit as _atexit
 import _cuhost
 
 from . import types as _types
+from ._numba_types import from_numba as _from_numba
 from .cudadrv.linkable_code import (  # noqa: F401  (re-exported: cuda.LinkableCode, ...)
     LinkableCode, PTXSource, CUSource, Fatbin, Cubin, Archive, Object, LTOIR)
 
@@ -70,6 +71,7 @@ def jit(func_or_sig=None, device=False, **options):
     ``@jit(["void(float32[::1])", "void(float64[::1])"])`` and signature
     objects built from ``cuda.types``.
     """
+    func_or_sig = _from_numba(func_or_sig)  # numba's own types, where numba is installed
     for name in options:
         if name not in _KNOWN_OPTIONS:
             raise TypeError("cuda.jit() got an unexpected option '%s' (known: %s)" % (name, ", ".join(_KNOWN_OPTIONS)))
@@ -147,6 +149,7 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     LLVM's NVPTX backend cannot produce NVVM LTO-IR."""
     _check_compile_options(abi, output, forceinline, device)
     cc = _cc_tuple(cc)
+    sig = _from_numba(sig)
     code, resty = _cuhost._compile(pyfunc, sig, device=device, fastmath=fastmath, cc=cc, opt=True if opt is None
                                    else bool(opt), abi=abi, abi_info=abi_info, lineinfo=lineinfo, output=output,
                                    debug=bool(debug), launch_bounds=launch_bounds)
@@ -218,7 +221,7 @@ def declare_device(name, sig, link=None, use_cooperative=False, abi="numba", *, 
     python_name: how error messages name it (plugins: "plugin.function");
     cpu_link: items the CPU backend links instead of `link` (a host implementation).
     """
-    obj = _cuhost._declare_device(name, sig, link, use_cooperative, abi, python_name, cpu_link)
+    obj = _cuhost._declare_device(name, _from_numba(sig), link, use_cooperative, abi, python_name, cpu_link)
     ret, args = obj._sig_spellings
     obj.sig = _types.Signature(_to_type(ret), tuple(_to_type(a) for a in args))
     return obj

@@ -22,7 +22,7 @@ import weakref
 import _cuhost
 
 from .. import config
-from ..bindings import driver as binding
+from .._bindings import driver as binding
 from . import _memory
 from ._memory_managers import PendingDeallocs, _ensure_memory_manager, is_cuhost_allocator
 from .error import CudaSupportError

@@ -11,7 +11,7 @@ its memory is copied into a new allocation on the opening device.
 """
 import _cuhost
 
-from ..bindings import driver as binding
+from .._bindings import driver as binding
 from . import _memory
 
 

@@ -10,7 +10,7 @@ import weakref
 
 import _cuhost
 
-from ..bindings import driver as binding
+from .._bindings import driver as binding
 from . import _memory
 from ._contexts import driver
 

@@ -16,7 +16,7 @@ import sys
 import _cuhost
 from _cuhost import Event, Stream, event_elapsed_time  # noqa: F401
 
-from ..bindings import driver as binding  # noqa: F401
+from .._bindings import driver as binding  # noqa: F401
 from ._contexts import (  # noqa: F401
     CU_STREAM_DEFAULT, MIN_REQUIRED_CC, Context, Device, Driver, _ActiveContext, driver, require_driver)
 from ._memory import (  # noqa: F401
