@@ -1,0 +1,596 @@
+// numba's dead_branch_prune, re-decided on cuhost's AST. numba looks at the
+// condition of each branch in its IR (after CPython folded literal
+// expressions): a constant (a literal, a global, a variable whose only
+// definition is one) prunes by its truth; a comparison prunes when both
+// sides are constants (evaluated as Python does), or when a side is an
+// argument and one side is None-typed (`x is None` with x None or omitted,
+// decided on the types). `not`, `and` and `or` in a condition are jumps in
+// the bytecode, so each operand is its own branch. Nothing else prunes (a
+// boolean argument alone does not: find_const fails on an ir.Arg).
+#include "sema/branch_pruning.h"
+
+#include <cmath>
+#include <map>
+
+#include "sema/typer.h"
+
+namespace cuhost::sema {
+
+namespace {
+
+using K = ir::ConstValue::Kind;
+using Value = ir::ConstValue;
+using i128 = __int128;
+
+bool is_int_like(const Value& v) { return v.kind == K::Bool || v.kind == K::Int || v.kind == K::UInt; }
+bool is_number(const Value& v) { return is_int_like(v) || v.kind == K::Float; }
+i128 as_int(const Value& v) {
+  if (v.kind == K::Bool) return v.b ? 1 : 0;
+  if (v.kind == K::UInt) return static_cast<i128>(v.u);
+  return v.i;
+}
+long double as_real(const Value& v) {
+  return v.kind == K::Float ? static_cast<long double>(v.f) : static_cast<long double>(as_int(v));
+}
+
+// Python's bool() of a constant.
+std::optional<bool> truth(const Value& v) {
+  switch (v.kind) {
+    case K::None: return false;
+    case K::Bool: return v.b;
+    case K::Int: return v.i != 0;
+    case K::UInt: return v.u != 0;
+    case K::Float: return v.f != 0.0;  // nan is true
+    case K::Complex: return v.c != std::complex<double>(0, 0);
+    case K::String: return !v.s.empty();
+    case K::Tuple: return !v.items.empty();
+  }
+  return std::nullopt;
+}
+
+// An integer result as numba types the folded literal (int64, else uint64);
+// CPython folds with unbounded ints, and numba refuses wider values, so
+// those are left unfolded here.
+std::optional<Value> int_value(i128 r) {
+  if (r >= INT64_MIN && r <= INT64_MAX) return Value::integer(static_cast<std::int64_t>(r));
+  if (r > INT64_MAX && r <= static_cast<i128>(UINT64_MAX))
+    return Value::unsigned_integer(static_cast<std::uint64_t>(r));
+  return std::nullopt;
+}
+
+i128 floor_div(i128 a, i128 b) {
+  i128 q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+std::optional<Value> fold_binop(ast::BinOpKind op, const Value& a, const Value& b) {
+  using B = ast::BinOpKind;
+  if (!is_number(a) || !is_number(b)) return std::nullopt;
+  if (is_int_like(a) && is_int_like(b)) {
+    i128 x = as_int(a), y = as_int(b);
+    const i128 limit = static_cast<i128>(1) << 100;  // no i128 overflow below
+    switch (op) {
+      case B::Add: return int_value(x + y);
+      case B::Sub: return int_value(x - y);
+      case B::Mult:
+        if ((x > limit || x < -limit) || (y > limit || y < -limit)) return std::nullopt;
+        if (x != 0 && (y > limit / (x < 0 ? -x : x) || y < -limit / (x < 0 ? -x : x))) return std::nullopt;
+        return int_value(x * y);
+      case B::FloorDiv:
+        if (y == 0) return std::nullopt;
+        return int_value(floor_div(x, y));
+      case B::Mod:
+        if (y == 0) return std::nullopt;
+        return int_value(x - floor_div(x, y) * y);
+      case B::Div:
+        if (y == 0) return std::nullopt;
+        return Value::floating(static_cast<double>(static_cast<long double>(x) / static_cast<long double>(y)));
+      case B::BitAnd: return int_value(x & y);
+      case B::BitOr: return int_value(x | y);
+      case B::BitXor: return int_value(x ^ y);
+      case B::LShift:
+        if (y < 0 || y > 64) return std::nullopt;
+        if (x > limit || x < -limit) return std::nullopt;
+        return int_value(x * (static_cast<i128>(1) << static_cast<int>(y)));
+      case B::RShift:
+        if (y < 0) return std::nullopt;
+        return int_value(y >= 120 ? (x < 0 ? -1 : 0) : (x >> static_cast<int>(y)));
+      case B::Pow: {
+        if (y < 0 || y > 128) return std::nullopt;  // a negative exponent gives a float: not folded here
+        i128 r = 1;
+        for (i128 k = 0; k < y; ++k) {
+          if (r > limit || r < -limit || (x != 0 && (x > limit || x < -limit))) return std::nullopt;
+          r *= x;
+        }
+        return int_value(r);
+      }
+      default: return std::nullopt;
+    }
+  }
+  double x = static_cast<double>(as_real(a)), y = static_cast<double>(as_real(b));
+  switch (op) {
+    case B::Add: return Value::floating(x + y);
+    case B::Sub: return Value::floating(x - y);
+    case B::Mult: return Value::floating(x * y);
+    case B::Div:
+      if (y == 0.0) return std::nullopt;
+      return Value::floating(x / y);
+    default: return std::nullopt;  // float // % ** are not needed for a truth
+  }
+}
+
+std::optional<Value> fold_unary(ast::UnaryOpKind op, const Value& v) {
+  using U = ast::UnaryOpKind;
+  if (op == U::Not) {
+    auto t = truth(v);
+    if (!t) return std::nullopt;
+    return Value::boolean(!*t);
+  }
+  if (is_int_like(v)) {
+    if (op == U::USub) return int_value(-as_int(v));
+    if (op == U::UAdd) return int_value(as_int(v));
+    if (op == U::Invert) return int_value(-as_int(v) - 1);
+  }
+  if (v.kind == K::Float) {
+    if (op == U::USub) return Value::floating(-v.f);
+    if (op == U::UAdd) return v;
+  }
+  return std::nullopt;
+}
+
+// Python's `a op b` of two constants where Python answers without raising
+// (numba catches the exception and leaves the branch); None is numba's
+// NoneType there, equal only to itself.
+std::optional<bool> compare_values(const Value& a, ast::CompareOpKind op, const Value& b) {
+  using C = ast::CompareOpKind;
+  auto equal = [&]() -> std::optional<bool> {
+    if (a.kind == K::None || b.kind == K::None) return a.kind == b.kind;
+    if (is_number(a) && is_number(b)) {
+      if (is_int_like(a) && is_int_like(b)) return as_int(a) == as_int(b);
+      return as_real(a) == as_real(b);
+    }
+    if (a.kind == K::String && b.kind == K::String) return a.type == b.type && a.s == b.s;
+    if (a.kind == K::Tuple && b.kind == K::Tuple) {
+      if (a.items.size() != b.items.size()) return false;
+      for (size_t i = 0; i < a.items.size(); ++i) {
+        auto e = compare_values(a.items[i], C::Eq, b.items[i]);
+        if (!e) return std::nullopt;
+        if (!*e) return false;
+      }
+      return true;
+    }
+    if (a.kind == K::Complex || b.kind == K::Complex) return std::nullopt;
+    return false;  // values of unrelated kinds are unequal
+  };
+  switch (op) {
+    case C::Eq: return equal();
+    case C::NotEq: {
+      auto e = equal();
+      if (!e) return std::nullopt;
+      return !*e;
+    }
+    case C::Is:
+    case C::IsNot: {
+      // Constants of one code object are one object when equal and of one kind.
+      auto e = a.kind == b.kind ? equal() : std::optional<bool>(false);
+      if (!e) return std::nullopt;
+      return op == C::Is ? *e : !*e;
+    }
+    case C::Lt:
+    case C::LtE:
+    case C::Gt:
+    case C::GtE: {
+      int order;
+      if (is_number(a) && is_number(b)) {
+        if (a.kind == K::Float && std::isnan(a.f)) return false;
+        if (b.kind == K::Float && std::isnan(b.f)) return false;
+        if (is_int_like(a) && is_int_like(b)) {
+          order = as_int(a) < as_int(b) ? -1 : as_int(a) > as_int(b) ? 1 : 0;
+        } else {
+          order = as_real(a) < as_real(b) ? -1 : as_real(a) > as_real(b) ? 1 : 0;
+        }
+      } else if (a.kind == K::String && b.kind == K::String && a.type == b.type) {
+        order = a.s.compare(b.s) < 0 ? -1 : a.s == b.s ? 0 : 1;  // UTF-8 keeps code point order
+      } else {
+        return std::nullopt;  // TypeError in Python (None, mixed kinds), or tuples: not decided
+      }
+      if (op == C::Lt) return order < 0;
+      if (op == C::LtE) return order <= 0;
+      if (op == C::Gt) return order > 0;
+      return order >= 0;
+    }
+    case C::In:
+    case C::NotIn: {
+      std::optional<bool> found;
+      if (b.kind == K::Tuple) {
+        found = false;
+        for (const Value& item : b.items) {
+          auto e = compare_values(a, C::Eq, item);
+          if (!e) return std::nullopt;
+          if (*e) found = true;
+        }
+      } else if (a.kind == K::String && b.kind == K::String && a.type == b.type) {
+        found = b.s.find(a.s) != std::string::npos;
+      }
+      if (!found) return std::nullopt;
+      return op == C::In ? *found : !*found;
+    }
+  }
+  return std::nullopt;
+}
+
+// Whether evaluating `e` can have an effect (a call): a condition decided
+// here is not evaluated at all, so operands evaluated before the deciding
+// one must have none.
+bool pure(const ast::Expr* e) {
+  if (!e) return true;
+  switch (e->kind) {
+    case ast::ExprKind::Name:
+    case ast::ExprKind::Constant: return true;
+    case ast::ExprKind::Attribute: return pure(static_cast<const ast::Attribute*>(e)->value.get());
+    case ast::ExprKind::Subscript: {  // an element read
+      auto* s = static_cast<const ast::Subscript*>(e);
+      return pure(s->value.get()) && pure(s->index.get());
+    }
+    case ast::ExprKind::Slice: {
+      auto* s = static_cast<const ast::Slice*>(e);
+      return pure(s->lower.get()) && pure(s->upper.get()) && pure(s->step.get());
+    }
+    case ast::ExprKind::BinOp: {
+      auto* b = static_cast<const ast::BinOp*>(e);
+      return pure(b->left.get()) && pure(b->right.get());
+    }
+    case ast::ExprKind::UnaryOp: return pure(static_cast<const ast::UnaryOp*>(e)->operand.get());
+    case ast::ExprKind::BoolOp:
+      for (const auto& v : static_cast<const ast::BoolOp*>(e)->values)
+        if (!pure(v.get())) return false;
+      return true;
+    case ast::ExprKind::Compare: {
+      auto* c = static_cast<const ast::Compare*>(e);
+      if (!pure(c->left.get())) return false;
+      for (const auto& v : c->comparators)
+        if (!pure(v.get())) return false;
+      return true;
+    }
+    case ast::ExprKind::Tuple:
+      for (const auto& v : static_cast<const ast::Tuple*>(e)->elts)
+        if (!pure(v.get())) return false;
+      return true;
+    default: return false;
+  }
+}
+
+// The definitions of each local: the value of every plain `name = value`,
+// null for any other store (augmented assignment, unpacking, loop target).
+void collect_definitions(const ast::Body& body, std::map<std::string, std::vector<const ast::Expr*>>& out);
+
+void collect_target(const ast::Expr* target, const ast::Expr* value,
+                    std::map<std::string, std::vector<const ast::Expr*>>& out) {
+  if (target->kind == ast::ExprKind::Name) {
+    out[static_cast<const ast::Name*>(target)->id].push_back(value);
+  } else if (target->kind == ast::ExprKind::Tuple) {
+    for (const auto& e : static_cast<const ast::Tuple*>(target)->elts) collect_target(e.get(), nullptr, out);
+  }
+}
+
+void collect_definitions(const ast::Body& body, std::map<std::string, std::vector<const ast::Expr*>>& out) {
+  for (const auto& s : body) {
+    switch (s->kind) {
+      case ast::StmtKind::Assign: {
+        const auto& a = static_cast<const ast::Assign&>(*s);
+        for (const auto& t : a.targets) collect_target(t.get(), a.value.get(), out);
+        break;
+      }
+      case ast::StmtKind::AugAssign:
+        collect_target(static_cast<const ast::AugAssign&>(*s).target.get(), nullptr, out);
+        break;
+      case ast::StmtKind::For: {
+        const auto& f = static_cast<const ast::For&>(*s);
+        collect_target(f.target.get(), nullptr, out);
+        collect_definitions(f.body, out);
+        break;
+      }
+      case ast::StmtKind::While: collect_definitions(static_cast<const ast::While&>(*s).body, out); break;
+      case ast::StmtKind::If: {
+        const auto& i = static_cast<const ast::If&>(*s);
+        collect_definitions(i.body, out);
+        collect_definitions(i.orelse, out);
+        break;
+      }
+      default: break;
+    }
+  }
+}
+
+// One side of a comparison as numba's dead_branch_prune resolves it.
+struct Side {
+  enum class What { Unknown, Value, NoneArg, LiteralArg };
+  What what = What::Unknown;
+  Value value;
+};
+
+class Pruner {
+ public:
+  explicit Pruner(Typer& t) : t_(t) { collect_definitions(t.captured().def->body, defs_); }
+
+  // The truth of `e` as the condition of a branch.
+  std::optional<bool> condition(const ast::Expr* e, int depth = 0) {
+    if (depth > 32) return std::nullopt;
+    switch (e->kind) {
+      case ast::ExprKind::UnaryOp: {
+        auto* u = static_cast<const ast::UnaryOp*>(e);
+        if (u->op != ast::UnaryOpKind::Not) break;
+        auto r = condition(u->operand.get(), depth + 1);  // `if not x` jumps on x
+        if (!r) return std::nullopt;
+        return !*r;
+      }
+      case ast::ExprKind::BoolOp: {
+        auto* b = static_cast<const ast::BoolOp*>(e);
+        bool is_and = b->op == ast::BoolOpKind::And;
+        bool unknown = false;
+        for (size_t i = 0; i < b->values.size(); ++i) {
+          auto r = condition(b->values[i].get(), depth + 1);
+          if (!r) {
+            unknown = true;
+            continue;
+          }
+          // A false operand of `and` (true of `or`) decides every path through it.
+          if (*r != is_and) return evaluated_before_pure(b->values, i) ? std::optional<bool>(*r) : std::nullopt;
+        }
+        if (unknown) return std::nullopt;
+        return is_and;
+      }
+      case ast::ExprKind::Compare: {
+        auto* c = static_cast<const ast::Compare*>(e);
+        bool unknown = false;
+        std::vector<const ast::Expr*> evaluated{c->left.get()};
+        for (size_t i = 0; i < c->ops.size(); ++i) {
+          const ast::Expr* lhs = i == 0 ? c->left.get() : c->comparators[i - 1].get();
+          auto r = link(lhs, c->ops[i], c->comparators[i].get());
+          if (r && !*r) {
+            for (const ast::Expr* x : evaluated)
+              if (!pure(x)) return std::nullopt;
+            return false;
+          }
+          evaluated.push_back(c->comparators[i].get());
+          if (!r) unknown = true;
+        }
+        if (unknown) return std::nullopt;
+        return true;
+      }
+      default: break;
+    }
+    return value_truth(e, depth);
+  }
+
+  // The truth of `e` where numba branches on its value (an operand of a
+  // boolean expression, or a condition that is no jump of its own).
+  std::optional<bool> value_truth(const ast::Expr* e, int depth = 0) {
+    if (depth > 32) return std::nullopt;
+    const ast::Expr* d = definition(e);
+    if (auto r = single_comparison(d)) return r;
+    if (auto v = find_const(e)) return truth(*v);
+    return std::nullopt;
+  }
+
+  // A comparison `a op b` (one operator), or `not (a is b)` that CPython
+  // rewrites to `a is not b` (also in/not in): numba's binop condition.
+  std::optional<bool> single_comparison(const ast::Expr* e) {
+    if (!e) return std::nullopt;
+    bool negate = false;
+    if (e->kind == ast::ExprKind::UnaryOp) {
+      auto* u = static_cast<const ast::UnaryOp*>(e);
+      if (u->op != ast::UnaryOpKind::Not || u->operand->kind != ast::ExprKind::Compare) return std::nullopt;
+      auto* c = static_cast<const ast::Compare*>(u->operand.get());
+      if (c->ops.size() != 1) return std::nullopt;
+      using C = ast::CompareOpKind;
+      C op = c->ops[0];
+      if (op != C::Is && op != C::IsNot && op != C::In && op != C::NotIn) return std::nullopt;
+      e = c;
+      negate = true;
+    }
+    if (e->kind != ast::ExprKind::Compare) return std::nullopt;
+    auto* c = static_cast<const ast::Compare*>(e);
+    if (c->ops.size() != 1) return std::nullopt;
+    auto r = link(c->left.get(), c->ops[0], c->comparators[0].get());
+    if (!r) return std::nullopt;
+    return negate ? !*r : *r;
+  }
+
+ private:
+  bool evaluated_before_pure(const std::vector<ast::ExprPtr>& values, size_t i) {
+    for (size_t k = 0; k < i; ++k)
+      if (!pure(values[k].get())) return false;
+    return true;
+  }
+
+  bool is_parameter(const std::string& id) const {
+    for (const auto& p : t_.captured().def->params)
+      if (p.name == id) return true;
+    return false;
+  }
+
+  // The parameter index of a never reassigned parameter named by `e`, or -1.
+  int argument(const ast::Expr* e) {
+    if (e->kind != ast::ExprKind::Name) return -1;
+    const std::string& id = static_cast<const ast::Name*>(e)->id;
+    const auto& params = t_.captured().def->params;
+    for (size_t i = 0; i < params.size(); ++i)
+      if (params[i].name == id) return defs_.count(id) ? -1 : static_cast<int>(i);
+    return -1;
+  }
+
+  // The expression a name stands for: numba's get_definition follows
+  // variables with a single definition (`y = x` reads as x).
+  const ast::Expr* definition(const ast::Expr* e) {
+    for (int depth = 0; depth < 32 && e && e->kind == ast::ExprKind::Name; ++depth) {
+      const std::string& id = static_cast<const ast::Name*>(e)->id;
+      if (argument(e) >= 0 || !t_.is_local(id)) return e;
+      if (is_parameter(id)) return nullptr;  // reassigned: which definition reaches is not known here
+      auto it = defs_.find(id);
+      if (it == defs_.end() || it->second.size() != 1 || !it->second[0]) return nullptr;
+      e = it->second[0];
+    }
+    return e;
+  }
+
+  // numba's find_const: a literal (after CPython's folding), a global
+  // constant, or a local whose only definition is one of those.
+  std::optional<Value> find_const(const ast::Expr* e) {
+    const ast::Expr* d = definition(e);
+    if (!d) return std::nullopt;
+    if (d->kind == ast::ExprKind::Name) {
+      const std::string& id = static_cast<const ast::Name*>(d)->id;
+      if (t_.is_local(id)) return std::nullopt;  // an argument (ir.Arg)
+      auto g = t_.captured().globals.find(id);
+      if (g == t_.captured().globals.end() || g->second.kind != frontend::GlobalValue::Kind::Constant)
+        return std::nullopt;
+      return g->second.constant;
+    }
+    if (auto v = semantic_constant(d)) return v;
+    return cpython_fold(d);
+  }
+
+  // numba's rewrite_semantic_constants, which runs before the pruning:
+  // `a.ndim` of an array argument and `len(t)` of a tuple argument.
+  std::optional<Value> semantic_constant(const ast::Expr* e) {
+    const ast::Expr* of = nullptr;
+    if (e->kind == ast::ExprKind::Attribute && static_cast<const ast::Attribute*>(e)->attr == "ndim") {
+      of = static_cast<const ast::Attribute*>(e)->value.get();
+    } else if (e->kind == ast::ExprKind::Call) {
+      auto* c = static_cast<const ast::Call*>(e);
+      if (c->func->kind != ast::ExprKind::Name || c->args.size() != 1 || !c->keywords.empty() || c->is_starred(0))
+        return std::nullopt;
+      const std::string& fn = static_cast<const ast::Name*>(c->func.get())->id;
+      auto g = t_.captured().globals.find(fn);
+      if (t_.is_local(fn) || g == t_.captured().globals.end() ||
+          g->second.kind != frontend::GlobalValue::Kind::Intrinsic || g->second.key != "builtins.len")
+        return std::nullopt;
+      of = c->args[0].get();
+    } else {
+      return std::nullopt;
+    }
+    const ast::Expr* d = definition(of);
+    int i = d ? argument(d) : -1;
+    if (i < 0 || static_cast<size_t>(i) >= t_.out().arg_types.size()) return std::nullopt;
+    const ir::Type* at = t_.out().arg_types[i];
+    if (e->kind == ast::ExprKind::Attribute) {
+      if (!at->is_array()) return std::nullopt;
+      return Value::integer(at->ndim);
+    }
+    if (!at->is_tuple()) return std::nullopt;
+    return Value::integer(static_cast<std::int64_t>(at->elements.size()));
+  }
+
+  // A literal expression as CPython's compiler folds it: constants, unary
+  // and binary operators on them, tuples of them. Names are not folded.
+  std::optional<Value> cpython_fold(const ast::Expr* e) {
+    switch (e->kind) {
+      case ast::ExprKind::Constant: return static_cast<const ast::Constant*>(e)->value;
+      case ast::ExprKind::UnaryOp: {
+        auto* u = static_cast<const ast::UnaryOp*>(e);
+        auto v = cpython_fold(u->operand.get());
+        if (!v) return std::nullopt;
+        return fold_unary(u->op, *v);
+      }
+      case ast::ExprKind::BinOp: {
+        auto* b = static_cast<const ast::BinOp*>(e);
+        auto l = cpython_fold(b->left.get());
+        if (!l) return std::nullopt;
+        auto r = cpython_fold(b->right.get());
+        if (!r) return std::nullopt;
+        return fold_binop(b->op, *l, *r);
+      }
+      case ast::ExprKind::Tuple: {
+        auto* tu = static_cast<const ast::Tuple*>(e);
+        if (tu->is_list) return std::nullopt;
+        std::vector<Value> items;
+        for (const auto& x : tu->elts) {
+          auto v = cpython_fold(x.get());
+          if (!v) return std::nullopt;
+          items.push_back(*v);
+        }
+        return Value::tuple(std::move(items));
+      }
+      default: return std::nullopt;
+    }
+  }
+
+  Side side(const ast::Expr* e) {
+    Side s;
+    const ast::Expr* d = definition(e);
+    if (d) {
+      int i = argument(d);
+      if (i >= 0) {
+        const TypedFunction& f = t_.out();
+        const ir::Type* at = static_cast<size_t>(i) < f.arg_types.size() ? f.arg_types[i] : nullptr;
+        const auto* c =
+            static_cast<size_t>(i) < f.arg_constants.size() && f.arg_constants[i] ? &*f.arg_constants[i] : nullptr;
+        if ((at && at->kind == ir::TypeKind::NoneType) || (c && c->kind == K::None)) {
+          s.what = Side::What::NoneArg;
+        } else if (c) {
+          s.what = Side::What::LiteralArg;  // numba compares its literal_type, never None
+        }
+        return s;
+      }
+    }
+    if (auto v = find_const(e)) {
+      s.what = Side::What::Value;
+      s.value = *v;
+    }
+    return s;
+  }
+
+  // One comparison `a op b` of a condition.
+  std::optional<bool> link(const ast::Expr* a, ast::CompareOpKind op, const ast::Expr* b) {
+    Side l = side(a), r = side(b);
+    if (l.what == Side::What::Unknown || r.what == Side::What::Unknown) return std::nullopt;
+    using W = Side::What;
+    if (l.what == W::Value && r.what == W::Value) return compare_values(l.value, op, r.value);
+    // An argument on a side: numba decides on the types, and only with a
+    // None-typed side (NoneType equals, and is, only itself).
+    auto none_typed = [](const Side& s) {
+      return s.what == W::NoneArg || (s.what == W::Value && s.value.kind == K::None);
+    };
+    if (!none_typed(l) && !none_typed(r)) return std::nullopt;
+    bool same = none_typed(l) && none_typed(r);
+    using C = ast::CompareOpKind;
+    switch (op) {
+      case C::Is:
+      case C::Eq: return same;
+      case C::IsNot:
+      case C::NotEq: return !same;
+      default: return std::nullopt;
+    }
+  }
+
+  Typer& t_;
+  std::map<std::string, std::vector<const ast::Expr*>> defs_;
+};
+
+}  // namespace
+
+std::optional<bool> pruned_condition(Typer& t, const ast::Expr* test) {
+  Pruner p(t);
+  auto r = p.condition(test);
+  if (!r) return std::nullopt;
+  t.set_typed(test, ir::boolean());
+  t.info(test).constant = Value::boolean(*r);
+  return r;
+}
+
+std::optional<bool> pruned_operand(Typer& t, const ast::Expr* operand) {
+  Pruner p(t);
+  auto r = p.value_truth(operand);
+  if (!r) return std::nullopt;
+  // Lowering reads the operand's constant, so it must hold the operand's
+  // value: one the typer folded, or the boolean of a comparison.
+  ExprInfo& inf = t.info(operand);
+  if (inf.constant) return constant_truth(inf.constant) == r ? r : std::nullopt;
+  if (inf.type != ir::boolean()) return std::nullopt;
+  inf.constant = Value::boolean(*r);
+  return r;
+}
+
+}  // namespace cuhost::sema
