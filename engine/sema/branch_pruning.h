@@ -6,6 +6,7 @@
 // both sides.
 #pragma once
 
+#include <functional>
 #include <optional>
 
 #include "frontend/ast.h"
@@ -31,5 +32,12 @@ std::optional<bool> pruned_condition(Typer& t, const ast::Expr* test);
 // typing the operand; when known, the operand's ExprInfo holds its value as
 // a constant, which lowering reads.
 std::optional<bool> pruned_operand(Typer& t, const ast::Expr* operand);
+
+// Whether control never falls off the end of `b`: its last statement
+// returns, raises, breaks or continues, or is an `if` whose kept sides all
+// do (`truth` gives an `if` condition's pruned truth, nullopt when both sides
+// are kept). Statements after an `if` pruned to such a side are dead: numba
+// neither types nor compiles them.
+bool leaves_block(const ast::Body& b, const std::function<std::optional<bool>(const ast::Expr*)>& truth);
 
 }  // namespace cuhost::sema

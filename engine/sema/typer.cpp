@@ -202,7 +202,17 @@ void Typer::provisional_return() {
 }
 
 void Typer::body(const ast::Body& b) {
-  for (const auto& s : b) stmt(*s);
+  auto pruned = [this](const ast::Expr* test) { return pruned_condition(*this, test); };
+  for (const auto& s : b) {
+    stmt(*s);
+    // Past an `if` pruned to a side that leaves the block, the rest is dead
+    // code numba never types (lowering skips it too).
+    if (s->kind == ast::StmtKind::If) {
+      const auto& i = static_cast<const ast::If&>(*s);
+      auto live = pruned(i.test.get());
+      if (live && leaves_block(*live ? i.body : i.orelse, pruned)) return;
+    }
+  }
 }
 
 void Typer::guarded(const std::function<void()>& f) {

@@ -13,6 +13,7 @@
 #include "runtime/fastmath_flags.h"
 #include "frontend/captured.h"
 #include "ir/extension_types.h"
+#include "sema/branch_pruning.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -393,7 +394,17 @@ void Lowerer::assign_to(const ast::Expr* target, Val value) {
 }
 
 void Lowerer::body(const ast::Body& stmts) {
-  for (const ast::StmtPtr& s : stmts) stmt(s.get());
+  auto truth = [this](const ast::Expr* test) { return sema::constant_truth(info(test).constant); };
+  for (const ast::StmtPtr& s : stmts) {
+    stmt(s.get());
+    // An `if` pruned to a side that leaves the block: the rest is dead and
+    // was not typed (sema/branch_pruning.h).
+    if (s->kind == ast::StmtKind::If) {
+      auto* i = static_cast<const ast::If*>(s.get());
+      auto live = truth(i->test.get());
+      if (live && sema::leaves_block(*live ? i->body : i->orelse, truth)) return;
+    }
+  }
 }
 
 void Lowerer::lower_augassign(const ast::AugAssign* s) {

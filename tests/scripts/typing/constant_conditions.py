@@ -59,6 +59,12 @@ ARGS = [  # (function source, extra arguments, numba's type)
     ("def f(u, c):\n    if not True:\n        return u[0] + (1, 2)\n    return u[0]\n", (True,), "uint64"),
     ("def f(u, c):\n    y = not True\n    if y:\n        return u[0] + (1, 2)\n    return u[0]\n", (True,), "uint64"),
     ("def f(u, c):\n    if c and False:\n        return u[0] + (1, 2)\n    return u[1]\n", (True,), "uint64"),
+    # Code after an `if` pruned to a side that returns is dead: never typed.
+    ("def f(u, x=None):\n    if x is None:\n        return u[0]\n    return u[0] + (1, 2)\n", (), "uint64"),
+    ("def f(u, c):\n    if 1 < 2:\n        return u[0]\n    return u[0] + (1, 2)\n", (True,), "uint64"),
+    ("def f(u, c):\n    if u.ndim == 1:\n        return u[0]\n    return u[0] + (1, 2)\n", (True,), "uint64"),
+    ("def f(u, c):\n    for i in range(2):\n        if True:\n            break\n        c = u[0] + (1, 2)\n    return u[0]\n",
+     (True,), "uint64"),
     ("def f(u, c):\n    while False:\n        return u[0] + (1, 2)\n    return u[0]\n", (True,), "uint64"),
     ("def f(u, c):\n    return (u[0] if c else 5) if True else (1, 2)\n", (True,), RUNTIME),
     ("def f(u, c):\n    return u[0] if u.ndim == 1 else (1, 2)\n", (True,), "uint64"),
@@ -100,6 +106,13 @@ def pick(a, i, scale=None):
     return v, w
 
 
+@cuda.jit(device=True)
+def early(a, i, scale=None):
+    if scale is None:
+        return a[i]
+    return a[i] + (1, 2)  # dead when scale is None: never typed or compiled
+
+
 @cuda.jit
 def kernel(u, c, out, rounded, flags):
     i = cuda.grid(1)
@@ -110,6 +123,7 @@ def kernel(u, c, out, rounded, flags):
         out[i, 2] = 0 or u[i]
         out[i, 3] = u[i] if 1 < 2 else 5
         out[i, 4] = (ZERO != 0) or u[i]
+        out[i, 5] = early(u, i)
         rounded[i] = u[i] if c[i] else 5
         flags[i] = c[i] and False or (1 < 2)
 
@@ -117,11 +131,11 @@ def kernel(u, c, out, rounded, flags):
 rng = np.random.default_rng(3)
 u = rng.integers(2**53, 2**63, 200, dtype=np.uint64) | np.uint64(1)
 c = rng.random(200) < 0.5
-out = np.zeros((200, 5), np.uint64)
+out = np.zeros((200, 6), np.uint64)
 rounded = np.zeros(200, np.float64)
 flags = np.zeros(200, np.bool_)
 kernel[2, 128](u, c, out, rounded, flags)
-for j in range(5):
+for j in range(6):
     assert np.array_equal(out[:, j], u), (j, out[:, j], u)
 assert np.array_equal(rounded, np.where(c, u.astype(np.float64), 5.0)), rounded
 assert flags.all(), flags
@@ -141,7 +155,8 @@ try:
     refused[1, 1](u, np.zeros(1, np.uint64))
 except TypingError as e:
     text = str(e)
-    assert "constant_conditions.py:132:43" in text and "cannot add uint64 and UniTuple(int64 x 2)" in text, text
+    line = next(n for n, l in enumerate(open(__file__), 1) if "if scale is not None else a[i] + (1, 2)" in l)
+    assert "constant_conditions.py:%d:43" % line in text and "cannot add uint64 and UniTuple(int64 x 2)" in text, text
 else:
     raise AssertionError("the untaken side was not typed")
 print("constant conditions ok")
