@@ -6,6 +6,7 @@
 #include <climits>
 
 #include "frontend/capture.h"
+#include "frontend/literal_folding.h"
 #include "frontend/loop_variables.h"
 #include "frontend/py_ref.h"
 #include "ir/constant.h"
@@ -519,6 +520,17 @@ class Converter {
         c->keywords.push_back(std::move(K));
       }
       return c;
+    }
+    if (k == "BinOp" || k == "UnaryOp") {
+      // `2**63`, `-1`, `1 << 40`: the constant CPython's compiler folds them
+      // to (frontend/literal_folding.h); beyond 64 bits it is refused, as
+      // numba refuses to type the folded constant.
+      if (PyRef v = fold_literal_operator(node)) {
+        auto c = std::make_unique<ast::Constant>();
+        c->loc = l;
+        c->value = constant_of(node, v.get());
+        return c;
+      }
     }
     if (k == "BinOp") {
       auto b = std::make_unique<ast::BinOp>();
