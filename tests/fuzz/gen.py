@@ -17,7 +17,6 @@ Kinds tracked per expression: 'b' bool, 'i' integer, 'f' float, and whether a
 float may be float32 (for the tolerance only).
 """
 import random
-import re
 
 INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 FLOAT_DTYPES = ["float32", "float64"]
@@ -190,8 +189,6 @@ class Gen:
                 a, _ = self.expr(scope, "i", d)
                 b, _ = self.expr(scope, "i", d)
                 op = r.choice(["<<", ">>"])
-                if re.match(r"^\(?-?\d+\)?$", a):
-                    a = "np.int64(%s)" % a   # numba folds literal shifts with unbounded ints
                 return "(%s %s ((%s) & 63))" % (a, op, b), False
             if c < 0.55:
                 a, _ = self.expr(scope, "i", d)
@@ -282,18 +279,20 @@ class Gen:
                 return "(%s if %s else %s)" % (a, cond, b), fa and fb
             if c < 0.9:
                 a, fa = self.expr(scope, "f", d)
-                lit = r.choice([self.int_literal(), repr(round(r.uniform(-5, 5), 2)), "0.5"])
-                # max/min of a float and a literal: the literal's type joins (float32 with an int is float64).
-                return "%s(%s, %s)" % (r.choice(["min", "max"]), a, lit), False
+                # max/min of a float and an int literal: the literal's type joins (float32 with an
+                # int is float64). Not two floats: numba-cuda's fmin/fmax return the other operand
+                # of a NaN, numba's CPU min/max keep Python's order.
+                return "%s(%s, %s)" % (r.choice(["min", "max"]), a, self.int_literal()), False
             if c < 0.92 and self.u64_sources(scope):
                 # uint64 with a bare int literal: float64 in numba (NumPy promotion), unless a
                 # constant condition prunes the literal's side.
                 u = self.u64_sources(scope)
                 cond = self.cond(scope, d)
                 lit = self.int_literal()
-                form = r.choice(["max(%s, %s)", "min(%s, %s)", "(%s if " + cond + " else %s)"])
-                args = (u, lit) if r.random() < 0.5 else (lit, u)
-                return "np.float64(%s)" % (form % args), False
+                a, b = (u, lit) if r.random() < 0.5 else (lit, u)
+                form = r.choice(["max", "min", "ternary"])
+                e = "(%s if %s else %s)" % (a, cond, b) if form == "ternary" else "%s(%s, %s)" % (form, a, b)
+                return "np.float64(%s)" % e, False
             if c < 0.93 and self.helpers:
                 return self.call(scope, "f", d)
             return self.leaf(scope, "f")
