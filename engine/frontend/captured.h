@@ -77,4 +77,8 @@ struct CapturedFunction {
   SourceLocation where(const ast::SourceLoc& loc) const;
 };
 
+// The same function with another body (a rewriting of its AST before typing:
+// literal_unroll, variable versions): every other field is copied.
+std::shared_ptr<CapturedFunction> with_definition(const CapturedFunction& f, std::unique_ptr<ast::FunctionDef> def);
+
 }  // namespace cuhost::frontend

@@ -23,6 +23,7 @@
 #include "runtime/fastmath_flags.h"
 #include "runtime/devices.h"
 #include "runtime/session.h"
+#include "sema/conversions.h"
 #include "sema/typed_function.h"
 #include "support/blocking_wait.h"
 #include "support/log.h"
@@ -31,16 +32,18 @@ namespace cuhost::python {
 namespace {
 
 // A specialized dispatcher (one signature given as such) launches its kernel
-// with whatever arguments it gets, as numba-cuda's does: an array whose
-// elements have the signature's size and ndim is read as the signature's
-// dtype (a uint32 array given to an int32[:, :] kernel). Other mismatches
-// would misplace the kernel's parameters, so they are still refused.
-bool reinterpretable(const std::vector<const ir::Type*>& actual, const std::vector<const ir::Type*>& params) {
+// with whatever arguments it gets, as numba-cuda's does (it chooses nothing):
+// values the relation converts, integers as pointers, and an array whose
+// elements have the signature's size and ndim read as the signature's dtype
+// (a uint32 array given to an int32[:, :] kernel). Other mismatches would
+// misplace the kernel's parameters, so they are still refused.
+bool launchable_as(const std::vector<const ir::Type*>& actual, const std::vector<const ir::Type*>& params) {
   if (actual.size() != params.size()) return false;
   for (size_t i = 0; i < actual.size(); ++i) {
-    if (conversion_cost(actual[i], params[i], ConversionRules::Launch) >= 0) continue;
     const ir::Type* a = actual[i];
     const ir::Type* p = params[i];
+    if (sema::conversion_kind(a, p)) continue;
+    if (p->kind == ir::TypeKind::CPointer && (a->is_integer() || (a->is_array() && a->dtype == p->pointee))) continue;
     if (!a->is_array() || !p->is_array() || a->ndim != p->ndim) return false;
     if (a->dtype->byte_size() != p->dtype->byte_size() || (a->readonly && !p->readonly)) return false;
     if (p->layout != ir::Layout::A && p->layout != a->layout) return false;
@@ -48,53 +51,41 @@ bool reinterpretable(const std::vector<const ir::Type*>& actual, const std::vect
   return true;
 }
 
-// numba's repr of a type, as its dispatcher's messages print them.
-std::string numba_repr(const ir::Type* t) {
-  if (!t->is_array()) return t->str();
-  return concat("Array(", t->dtype->str(), ", ", t->ndim, ", '",
-                (t->layout == ir::Layout::C   ? "C"
-                 : t->layout == ir::Layout::F ? "F"
-                                              : "A"),
-                "', ", t->readonly ? "True" : "False", ", aligned=True)");
+[[noreturn]] void no_matching_definition(DispatcherState* st, const std::vector<const ir::Type*>& actual) {
+  std::string msg = concat("No matching definition for argument type(s) ", type_list(actual), " in kernel '",
+                           st->fn->name, "'; its signatures are:");
+  for (const auto& params : st->eager) msg += "\n  " + types_str(params);
+  throw UserError(ErrorKind::TypeError, msg);
 }
 
-std::string numba_reprs(const std::vector<const ir::Type*>& types) {
-  std::string s = "(";
-  for (size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + numba_repr(types[i]);
-  return s + ")";
-}
-
-// The eager signature a launch with `actual` uses: the one needing the
-// cheapest conversions. No candidate, or two equally good ones, is a
-// TypeError with numba-cuda's message.
-const std::vector<const ir::Type*>& choose_eager(DispatcherObject* d, const std::vector<const ir::Type*>& actual) {
+// The eager signature a launch with `actual` uses: numba-cuda's choice
+// (argument_conversions.h). No candidate, or a tie, is numba-cuda's
+// TypeError. `by_conversion` is set when another call could choose
+// differently once the kernels' type manager learns more conversions.
+const std::vector<const ir::Type*>& choose_eager(DispatcherObject* d, const std::vector<const ir::Type*>& actual,
+                                                 bool* by_conversion = nullptr) {
   DispatcherState* st = d->state;
-  std::vector<std::pair<int, size_t>> candidates;  // (cost, signature index)
-  for (size_t s = 0; s < st->eager.size(); ++s) {
-    const auto& params = st->eager[s];
-    int cost = signature_cost(actual, params, ConversionRules::Launch);
-    if (cost >= 0) candidates.emplace_back(cost, s);
-  }
-  if (candidates.empty() && st->specialized && st->eager.size() == 1 && reinterpretable(actual, st->eager[0]))
+  if (by_conversion) *by_conversion = false;
+  if (st->specialized && st->eager.size() == 1) {
+    if (!launchable_as(actual, st->eager[0])) no_matching_definition(st, actual);
     return st->eager[0];
-  if (candidates.empty()) {
-    std::string msg = concat("No matching definition for argument type(s) ", type_list(actual), " in kernel '",
-                             st->fn->name, "'; its signatures are:");
-    for (const auto& params : st->eager) msg += "\n  " + types_str(params);
-    throw UserError(ErrorKind::TypeError, msg);
   }
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  if (candidates.size() > 1 && candidates[0].first == candidates[1].first) {
-    PyObject* r = PyObject_Repr(d->py_func);
-    std::string func = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : st->fn->name;
-    Py_XDECREF(r);
-    PyErr_Clear();
-    throw UserError(ErrorKind::TypeError, concat("Ambiguous overloading for ", func, " ", numba_reprs(actual), ":\n",
-                                                 numba_reprs(st->eager[candidates[0].second]), " -> none\n",
-                                                 numba_reprs(st->eager[candidates[1].second]), " -> none"));
+  SignatureChoice choice = choose_signature(TypeManager::Kernels, actual, st->eager);
+  using O = SignatureChoice::Outcome;
+  if (choice.outcome == O::Chosen) {
+    if (by_conversion) *by_conversion = !choice.exact;
+    return st->eager[choice.index];
   }
-  return st->eager[candidates[0].second];
+  if (choice.outcome == O::NoMatch) no_matching_definition(st, actual);
+  if (choice.outcome == O::Unexplained)
+    throw UserError(ErrorKind::RuntimeError, "_explain_ambiguous must raise an exception");
+  PyObject* r = PyObject_Repr(d->py_func);
+  std::string func = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : st->fn->name;
+  Py_XDECREF(r);
+  PyErr_Clear();
+  std::string msg = concat("Ambiguous overloading for ", func, " ", numba_reprs(actual), ":");
+  for (size_t s : choice.tied) msg += "\n" + numba_reprs(st->eager[s]) + " -> none";
+  throw UserError(ErrorKind::TypeError, msg);
 }
 
 std::shared_ptr<const runtime::CompiledKernel> compile_with(
@@ -500,13 +491,22 @@ LaunchPlan* find_plan(DispatcherObject* d, const ir::Type* const* types, int n) 
 
 LaunchPlan* plan_for(DispatcherObject* d, const ir::Type* const* types, int n) {
   DispatcherState* st = d->state;
-  if (LaunchPlan* p = find_plan(d, types, n)) return p;
+  LaunchPlan* stale = find_plan(d, types, n);
+  if (stale && !choice_outdated(TypeManager::Kernels, stale->by_conversion, stale->learned)) return stale;
   if (n > kMaxLaunchArgs)
     throw UserError(ErrorKind::ValueError, concat("kernel '", st->fn->name, "' is launched with ", n,
                                                   " arguments; at most ", kMaxLaunchArgs, " are supported"));
   std::vector<const ir::Type*> actual(types, types + n);
-  std::vector<const ir::Type*> params = st->eager.empty() ? actual : choose_eager(d, actual);
+  bool by_conversion = false;
+  std::vector<const ir::Type*> params = st->eager.empty() ? actual : choose_eager(d, actual, &by_conversion);
+  const std::uint64_t learned = learned_conversions(TypeManager::Kernels);  // including what this choice learned
+  if (stale && stale->params == params) {                                   // numba-cuda would choose the same again
+    stale->learned = learned;
+    return stale;
+  }
   auto plan = std::make_unique<LaunchPlan>();
+  plan->by_conversion = by_conversion;
+  plan->learned = learned;
   plan->nargs = n;
   std::copy(types, types + n, plan->key);
   plan->kernel = compile_for(d, params);
@@ -515,6 +515,10 @@ LaunchPlan* plan_for(DispatcherObject* d, const ir::Type* const* types, int n) {
     int slots = static_cast<int>(codegen::param_slot_sizes(t).size());
     plan->param_slots.push_back(slots);
     plan->total_slots += slots;
+  }
+  if (stale) {  // the choice changed: this fingerprint's plan is replaced
+    *stale = std::move(*plan);
+    return stale;
   }
   st->plans.push_back(std::move(plan));
   return st->plans.back().get();

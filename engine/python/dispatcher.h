@@ -8,6 +8,7 @@
 
 #include <cuda.h>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -37,6 +38,10 @@ struct LaunchPlan {
   std::vector<const ir::Type*> params;
   std::vector<int> param_slots;  // slots of each parameter
   int total_slots = 0;
+  // Chosen among eager signatures by conversion, when the kernels' type
+  // manager had learned `learned` conversions (argument_conversions.h).
+  bool by_conversion = false;
+  std::uint64_t learned = 0;
   runtime::LoadedKernel loaded;  // CUDA: the function, loaded at the first launch
   unsigned forall_block = 0;     // CUDA: forall's occupancy block size without dynamic shared memory (0: not yet)
 };

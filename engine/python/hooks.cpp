@@ -2,6 +2,7 @@
 // frontend/capture.h): capture asks them what a global that is a @cuda.jit
 // object, a numba.njit function or a cuda.declare_device result stands for.
 #include "frontend/capture.h"
+#include "python/conversion_api.h"
 #include "python/device_array.h"
 #include "python/dispatcher.h"
 #include "python/extension_api.h"
@@ -46,7 +47,7 @@ int add_dispatcher(PyObject* module) {
   if (add_dispatcher_type(module) < 0 || add_typeof(module) < 0 || add_call_key(module) < 0 || add_launch(module) < 0 ||
       add_compile_api(module) < 0 || add_declare_device(module) < 0 || add_exec_sources(module) < 0 ||
       add_record_dtype(module) < 0 || add_device_record(module) < 0 || add_extension_api(module) < 0 ||
-      add_launch_config(module) < 0 || add_host_dispatcher(module) < 0)
+      add_launch_config(module) < 0 || add_host_dispatcher(module) < 0 || add_conversion_api(module) < 0)
     return -1;
   return 0;
 }

@@ -33,6 +33,10 @@ struct HostPlan {
   int nargs = 0;
   const ir::Type* key[kMaxHostArgs] = {};
   std::shared_ptr<const runtime::CompiledHostFunction> fn;
+  // Chosen among explicit signatures by conversion, when numba's type
+  // manager had learned `learned` conversions (argument_conversions.h).
+  bool by_conversion = false;
+  std::uint64_t learned = 0;
 };
 
 struct HostState {
@@ -73,24 +77,32 @@ const std::shared_ptr<runtime::JitFunction>& function_of(HostDispatcherObject* s
   return st->fn;
 }
 
-// The explicit signature calls with `actual` use. numba's messages.
-const ir::Signature& choose_signature(HostDispatcherObject* self, const std::vector<const ir::Type*>& actual) {
+// The explicit signature calls with `actual` use: numba's choice
+// (argument_conversions.h) and its messages. `by_conversion` is set when a
+// later call could choose differently once the type manager learns more.
+const ir::Signature& choose_explicit(HostDispatcherObject* self, const std::vector<const ir::Type*>& actual,
+                                     bool* by_conversion) {
   HostState* st = self->state;
-  std::vector<std::pair<int, size_t>> candidates;
-  for (size_t s = 0; s < st->eager.size(); ++s) {
-    const auto& params = st->eager[s].args;
-    int cost = signature_cost(actual, params, ConversionRules::HostCall);
-    if (cost >= 0) candidates.emplace_back(cost, s);
-  }
-  if (candidates.empty())
+  std::vector<std::vector<const ir::Type*>> params;
+  for (const ir::Signature& sig : st->eager) params.push_back(sig.args);
+  SignatureChoice choice = choose_signature(TypeManager::HostCalls, actual, params);
+  using O = SignatureChoice::Outcome;
+  *by_conversion = choice.outcome == O::Chosen && !choice.exact;
+  if (choice.outcome == O::Chosen) return st->eager[choice.index];
+  if (choice.outcome == O::NoMatch)
     throw UserError(ErrorKind::TypeError, concat("No matching definition for argument type(s) ", type_list(actual)));
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  if (candidates.size() > 1 && candidates[0].first == candidates[1].first)
-    throw UserError(ErrorKind::TypeError,
-                    concat("Ambiguous overloading for ", *self->name, " (", type_list(actual), "):\n",
-                           st->eager[candidates[0].second].str(), "\n", st->eager[candidates[1].second].str()));
-  return st->eager[candidates[0].second];
+  if (choice.outcome == O::Unexplained)
+    throw UserError(ErrorKind::RuntimeError, "_explain_ambiguous must raise an exception");
+  PyObject* r = PyObject_Repr(self->py_func);
+  std::string func = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : *self->name;
+  Py_XDECREF(r);
+  PyErr_Clear();
+  std::string msg = concat("Ambiguous overloading for ", func, " ", numba_reprs(actual), ":");
+  for (size_t s : choice.tied) {
+    const ir::Signature& sig = st->eager[s];
+    msg += "\n" + numba_reprs(sig.args) + " -> " + (sig.return_type ? sig.return_type->str() : "none");
+  }
+  throw UserError(ErrorKind::TypeError, msg);
 }
 
 // --- compilation -------------------------------------------------------------------
@@ -115,9 +127,12 @@ std::shared_ptr<const runtime::CompiledHostFunction> compile(HostDispatcherObjec
 
 HostPlan* plan_for(HostDispatcherObject* self, const ir::Type* const* types, int n) {
   HostState* st = self->state;
+  HostPlan* stale = nullptr;
   for (const auto& p : st->plans)
-    if (p->nargs == n && std::memcmp(p->key, types, sizeof(const ir::Type*) * static_cast<size_t>(n)) == 0)
-      return p.get();
+    if (p->nargs == n && std::memcmp(p->key, types, sizeof(const ir::Type*) * static_cast<size_t>(n)) == 0) {
+      if (!choice_outdated(TypeManager::HostCalls, p->by_conversion, p->learned)) return p.get();
+      stale = p.get();
+    }
   std::vector<const ir::Type*> actual(types, types + n);
   auto plan = std::make_unique<HostPlan>();
   plan->nargs = n;
@@ -130,10 +145,15 @@ HostPlan* plan_for(HostDispatcherObject* self, const ir::Type* const* types, int
   } else if (st->can_compile) {
     plan->fn = compile(self, actual, nullptr);
   } else if (!st->eager.empty()) {
-    const ir::Signature& sig = choose_signature(self, actual);
+    const ir::Signature& sig = choose_explicit(self, actual, &plan->by_conversion);
+    plan->learned = learned_conversions(TypeManager::HostCalls);  // including what this choice learned
     plan->fn = compile(self, sig.args, sig.return_type);
   } else {
     throw UserError(ErrorKind::TypeError, concat("No matching definition for argument type(s) ", type_list(actual)));
+  }
+  if (stale) {  // chosen again (compiles are cached: the same signature costs nothing)
+    *stale = std::move(*plan);
+    return stale;
   }
   st->plans.push_back(std::move(plan));
   return st->plans.back().get();

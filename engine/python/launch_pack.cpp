@@ -76,10 +76,18 @@ bool pack_launch_argument(PyObject* v, const ir::Type* t, const ArgInfo* info, s
         }
         Py_DECREF(idx);
         if (PyErr_Occurred()) return false;
-      } else {
+      } else if (std::strcmp(Py_TYPE(v)->tp_name, "numpy.bool") == 0 ||
+                 std::strcmp(Py_TYPE(v)->tp_name, "numpy.bool_") == 0) {
         int b = PyObject_IsTrue(v);  // NumPy bool_ has no __index__
-        if (b < 0 || (!PyBool_Check(v) && Py_TYPE(v)->tp_as_number == nullptr)) return pack_error(kernel, t, v);
+        if (b < 0) return false;
         value = b;
+      } else {
+        // A float or complex chosen for an integer parameter (an unsafe
+        // conversion numba's overload choice allows): numba-cuda's ctypes
+        // packing refuses it with this TypeError.
+        if (!PyErr_Occurred())
+          PyErr_Format(PyExc_TypeError, "'%s' object cannot be interpreted as an integer", Py_TYPE(v)->tp_name);
+        return false;
       }
       *slot = 0;
       std::memcpy(slot, &value, static_cast<size_t>(t->bits / 8));  // little-endian: the low bytes

@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 
+#include "frontend/ssa_versions.h"
 #include "sema/extension_hooks.h"
 #include "sema/typer.h"
 #include "sema/unroll.h"
@@ -160,30 +161,49 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFun
   struct Pop {
     ~Pop() { t_stack.pop_back(); }
   } pop;
-  // A loop over literal_unroll of a heterogeneous tuple restarts typing on a
-  // copy of the AST with that loop unrolled (sema/unroll.h); copies of
-  // nested loops are found and unrolled in later rounds.
+  // Typing restarts on a rewritten copy of the AST: a loop over
+  // literal_unroll of a heterogeneous tuple is unrolled (sema/unroll.h;
+  // copies of nested loops are found and unrolled in later rounds), and a
+  // function whose variables take values of several types is typed per
+  // version of each variable, as numba types it (frontend/ssa_versions.h).
+  // Functions whose every assignment has its variable's type type the same
+  // either way and keep their AST (the common case, and the cheaper one).
+  auto restart = [&](std::shared_ptr<const frontend::CapturedFunction> captured) {
+    auto retry = std::make_shared<TypedFunction>();
+    retry->captured = std::move(captured);
+    retry->function = out->function;
+    retry->is_kernel = out->is_kernel;
+    retry->abi = out->abi;
+    retry->arg_types = out->arg_types;
+    retry->arg_constants = out->arg_constants;
+    if (!kernel && declared_return && declared_return->kind != ir::TypeKind::Void) retry->return_type = declared_return;
+    out = retry;
+    t_stack.back().out = out;
+  };
+  bool versioned = false;
+  auto restart_versioned = [&] {
+    versioned = true;
+    auto def = frontend::version_variables(*out->captured->def);
+    if (!def) return false;
+    restart(frontend::with_definition(*out->captured, std::move(def)));
+    return true;
+  };
   for (int round = 0;; ++round) {
     Typer typer(out);
     t_stack.back().typer = &typer;
     try {
       typer.run();
+      if (!versioned && !typer.widened().empty() && restart_versioned()) continue;
       break;
     } catch (const UnrollRequest& request) {
       if (round >= 64)
         throw UserError(ErrorKind::UnsupportedError, "too many literal_unroll loops in one function",
                         fn->captured->where(request.loop->loc), fn->name);
-      auto retry = std::make_shared<TypedFunction>();
-      retry->captured = unroll_loop(*out->captured, request);
-      retry->function = out->function;
-      retry->is_kernel = out->is_kernel;
-      retry->abi = out->abi;
-      retry->arg_types = out->arg_types;
-      retry->arg_constants = out->arg_constants;
-      if (!kernel && declared_return && declared_return->kind != ir::TypeKind::Void)
-        retry->return_type = declared_return;
-      out = retry;
-      t_stack.back().out = out;
+      restart(unroll_loop(*out->captured, request));
+    } catch (const UserError&) {
+      // An error may come from giving a variable one type (a unification
+      // numba never makes): the versioned typing decides.
+      if (versioned || !restart_versioned()) throw;
     }
   }
   if (!kernel && declared_return && declared_return->kind != ir::TypeKind::Void) {

@@ -3,6 +3,7 @@
 // sema/typing/. Feature-specific typing lives in those files.
 #include "sema/typer.h"
 
+#include "frontend/ssa_versions.h"
 #include "ir/layout.h"
 #include "ir/vector_types.h"
 #include "sema/branch_pruning.h"
@@ -163,6 +164,7 @@ void Typer::pass() {
   typed_.clear();
   returns_.clear();
   return_stmts_.clear();
+  widened_.clear();
   changed_ = false;
   pending_ = false;
   outer_pending_.reset();
@@ -247,15 +249,23 @@ void Typer::assign_local(const std::string& name, const ir::Type* t, const ast::
   auto it = locals_.find(name);
   CUHOST_CHECK(it != locals_.end()) << "assignment to unknown local " << name;
   if (t->kind == ir::TypeKind::Void)
-    typing_error(at, concat("cannot assign the result of a call that returns nothing to '", name, "'"));
+    typing_error(at, concat("cannot assign the result of a call that returns nothing to '",
+                            frontend::source_variable_name(name), "'"));
+  // Where the value comes from: the assignment's value (for a join's copy,
+  // where the version it copies was assigned).
+  const ast::SourceLoc& from = assigned_value_ ? assigned_value_->loc : at->loc;
   if (!it->second) {
     it->second = t;
+    first_assignment_[name] = from;
     changed_ = true;
     return;
   }
+  if (t != it->second) widened_.insert(name);
   const ir::Type* u = unify(it->second, t);
   if (!u) {
-    typing_error(at, concat("cannot unify ", display(it->second), " and ", display(t), " for variable '", name, "'"));
+    typing_error(at, concat("cannot unify ", display(it->second), " and ", display(t), " for variable '",
+                            frontend::source_variable_name(name), "' (assigned at lines ", first_assignment_[name].line,
+                            " and ", from.line, ")"));
   }
   if (u != it->second) {
     it->second = u;
@@ -381,6 +391,11 @@ void Typer::stmt(const ast::Stmt& s) {
       guarded([&] {
         const ir::Type* vt = type_of_optional(a.value.get());
         for (const auto& t : a.targets) {
+          assigned_value_ = a.value.get();
+          struct Reset {
+            const ast::Expr*& p;
+            ~Reset() { p = nullptr; }
+          } reset{assigned_value_};
           assign_to(t.get(), vt, a.loc);
           const auto& c = info(a.value.get()).constant;
           if (t->kind == ast::ExprKind::Name && c && c->kind != ir::ConstValue::Kind::String) {
@@ -406,7 +421,8 @@ void Typer::stmt(const ast::Stmt& s) {
           if (!lt) {
             if (strict_)
               fail(ErrorKind::NameError, a.target->loc,
-                   concat("local variable '", n.id, "' is referenced before assignment"));
+                   concat("local variable '", frontend::source_variable_name(n.id),
+                          "' is referenced before assignment"));
             throw Pending{n.id, a.target->loc};
           }
           tinfo = &info(a.target.get());
@@ -646,7 +662,8 @@ const ir::Type* Typer::type_name(const ast::Name& n, ExprInfo& inf) {
   if (local != locals_.end()) {
     if (!local->second) {
       if (strict_)
-        fail(ErrorKind::NameError, n.loc, concat("local variable '", n.id, "' is referenced before assignment"));
+        fail(ErrorKind::NameError, n.loc,
+             concat("local variable '", frontend::source_variable_name(n.id), "' is referenced before assignment"));
       throw Pending{n.id, n.loc};
     }
     auto c = const_locals_.find(n.id);

@@ -105,6 +105,11 @@ class Typer {
   // reach a fixed point.
   void note_recursion() { recursive_ = true; }
   bool strict() const { return strict_; }
+  // The locals some assignment of the last pass gave a type other than the
+  // local's own (the unification of all its assignments): numba, which
+  // types each version of a variable, may type the function differently
+  // (infer.cpp then types its versioned rewriting, frontend/ssa_versions.h).
+  const std::set<std::string>& widened() const { return widened_; }
 
  private:
   void pass();
@@ -148,6 +153,9 @@ class Typer {
   // (mutual recursion): this function cannot be typed before that one has a
   // provisional return type, so the wait is passed on to the caller.
   std::optional<Pending> outer_pending_;
+  std::set<std::string> widened_;
+  const ast::Expr* assigned_value_ = nullptr;               // the value of the assignment being typed, if any
+  std::map<std::string, ast::SourceLoc> first_assignment_;  // local -> where it was first given a type
   int provisional_changes_ = 0;
   std::vector<std::shared_ptr<const TypedFunction>> callees_;
   std::vector<std::shared_ptr<const ir::ForeignFunction>> foreign_;

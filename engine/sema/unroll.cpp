@@ -124,20 +124,12 @@ std::shared_ptr<const frontend::CapturedFunction> unroll_loop(const frontend::Ca
     return true;
   };
 
-  auto out = std::make_shared<frontend::CapturedFunction>();
-  out->name = f.name;
-  out->qualname = f.qualname;
-  out->filename = f.filename;
-  out->first_line = f.first_line;
-  out->source = f.source;
-  out->file_lines = f.file_lines;
-  out->globals = f.globals;
+  auto out = frontend::with_definition(f, ast::clone(*f.def, outer));
   frontend::GlobalValue range;
   range.kind = frontend::GlobalValue::Kind::Intrinsic;
   range.key = "builtins.range";
   range.repr = "<class 'range'>";
   out->globals[range_name] = range;
-  out->def = ast::clone(*f.def, outer);
   return out;
 }
 

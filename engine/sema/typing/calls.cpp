@@ -158,12 +158,14 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
   CallBinding binding = bind_call(t, c, *fn);
   std::vector<const ir::Type*> arg_types;
   std::vector<std::optional<ir::ConstValue>> arg_constants;
+  std::vector<bool> arg_literal;  // numba types the argument as a Literal (rates a promotion at best)
   const auto& def_params = fn->captured->def->params;
   for (size_t i = 0; i < binding.named.size(); ++i) {
     const BoundArg& b = binding.named[i];
     if (!b.expr) {  // omitted: the parameter's default, as a constant argument
       arg_types.push_back(def_params[i].default_value->type);
       arg_constants.push_back(def_params[i].default_value);
+      arg_literal.push_back(false);
       continue;
     }
     const ir::Type* at = b.type;
@@ -176,9 +178,10 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
     const auto& k = t.info(b.expr).constant;
     // Functions with an explicit signature or the C ABI (one fixed symbol)
     // are compiled once, never per literal.
-    bool by_literal = !fn->options.return_type && fn->options.abi != ir::Abi::C && b.element < 0;
-    arg_constants.push_back(
-        by_literal && k && literal_expression(b.expr) && literal_argument(*k) && k->type == at ? k : std::nullopt);
+    const bool literal = b.element < 0 && k && literal_expression(b.expr) && literal_argument(*k) && k->type == at;
+    arg_literal.push_back(literal);
+    bool by_literal = !fn->options.return_type && fn->options.abi != ir::Abi::C;
+    arg_constants.push_back(by_literal && literal ? k : std::nullopt);
   }
   if (binding.has_vararg) {
     std::vector<const ir::Type*> extra;
@@ -202,7 +205,7 @@ const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* c
   const ir::Type* declared = fn->options.return_type;
   const auto& signatures = fn->options.device_signatures;
   if (!signatures.empty()) {
-    std::optional<size_t> chosen = best_signature(arg_types, signatures);
+    std::optional<size_t> chosen = best_signature(arg_types, signatures, arg_literal);
     if (!chosen)
       t.typing_error(&c, concat("Invalid use of type(CUDADispatcher(<function ", fn->name, ">)) with parameters ",
                                 type_list(arg_types), "; its signatures are ", signature_list(signatures)));

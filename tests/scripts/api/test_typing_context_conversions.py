@@ -1,5 +1,6 @@
 # numba.cuda.descriptor.cuda_target.typing_context.can_convert: numba's
-# Conversion kinds between scalars (exact, promote, safe, unsafe, none),
+# Conversion kinds between scalars (exact, promote, safe, unsafe, none;
+# int64 -> float64 is safe, numba's deliberate exception),
 # IntEnumMember converting like its integer (at least safe) and never to an
 # array; the target context is not implemented and says so when used.
 # stdout: conversions ok
@@ -25,7 +26,7 @@ assert ctx.can_convert(member, types.int8) == 4  # unsafe
 cases = [
     (types.int32, types.int32, 1), (types.int32, types.int64, 2), (types.int64, types.int32, 4),
     (types.uint32, types.int64, 3), (types.int32, types.uint64, 4), (types.int32, types.float64, 3),
-    (types.int64, types.float64, 4), (types.float32, types.float64, 2), (types.float64, types.float32, 4),
+    (types.int64, types.float64, 3), (types.float32, types.float64, 2), (types.float64, types.float32, 4),
     (types.float64, types.int64, 4), (types.float32, types.complex128, 3), (types.complex64, types.float64, None),
     (types.boolean, types.int8, 3), (types.int64, types.int64[:], None),
 ]

@@ -22,7 +22,14 @@ np.testing.assert_array_equal(a, np.full(40, v, np.float32))
 fill[1, 64](a, np.int16(7))
 np.testing.assert_array_equal(a, np.full(40, 7, np.float32))
 
-bads = [(np.zeros(4, np.float64), 1), (np.zeros((2, 2), np.float32), 1), (a, 1.5),
+# A float for the int32 parameter: numba-cuda packs it with ctypes, which refuses it.
+try:
+    fill[1, 32](a, 1.5)
+    raise AssertionError("a float was packed as an int32")
+except TypeError as e:
+    assert str(e) == "'float' object cannot be interpreted as an integer", str(e)
+
+bads = [(np.zeros(4, np.float64), 1), (np.zeros((2, 2), np.float32), 1),
         (cuda.to_device(np.zeros(8, np.float32))[::2], 1)]
 if cuda.backend() == "cpu":
     # Host arrays run in place on the CPU, so a strided view keeps its A layout;

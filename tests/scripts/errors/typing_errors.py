@@ -65,8 +65,11 @@ def calls_helper(a):
 
 @cuda.jit
 def unify(a):
-    x = 1
-    x = a
+    if a[0] > 0:
+        x = 1
+    else:
+        x = a
+    a[1] = x
 
 
 @cuda.jit
@@ -85,8 +88,9 @@ expect("TypingError", "kernels must not return a value", 40, 5, lambda: returns[
 expect("UnsupportedError", "try statements are not supported in kernels", 45, 5, lambda: uses_try[1, 1](out))
 expect("TypingError", "module 'cuda' has no attribute 'foo'", 53, 12, lambda: unknown_attr[1, 1](out))
 expect("TypingError", "while typing call to device function 'helper'", 58, 12, lambda: calls_helper[1, 1](out))
-expect("TypingError", "cannot unify int64 and array(float32, 1d, C) for variable 'x'", 69, 5, lambda: unify[1, 1](out))
-expect("TypingError", "cannot assign a 2-d array to a 1-d array slice", 74, 5,
+expect("TypingError", "cannot unify int64 and array(float32, 1d, C) for variable 'x' (assigned at lines 69 and 71)",
+       68, 5, lambda: unify[1, 1](out))
+expect("TypingError", "cannot assign a 2-d array to a 1-d array slice", 77, 5,
        lambda: partial[1, 1](np.zeros((2, 2), dtype=np.float32)))
-expect("NameError", "name 'not_defined_anywhere' is not defined", 79, 12, lambda: undefined[1, 1](out))
+expect("NameError", "name 'not_defined_anywhere' is not defined", 82, 12, lambda: undefined[1, 1](out))
 print("typing errors: %d checks passed" % checks)

@@ -212,9 +212,11 @@ def expect_error(kind, message, line, col, launch):
 @cuda.jit
 def k_bad_unify(out, a):
     v = None
-    v = 1
-    v = a
-    out[0] = 1
+    if out[0] > 0:
+        v = 1
+    if out[1] > 0:
+        v = a
+    out[0] = v is None
 
 
 @cuda.jit
@@ -223,9 +225,12 @@ def k_bad_is(out, xs):
     out[0] = r is xs
 
 
-expect_error("TypingError", "cannot unify OptionalType(int64) and array(float32, 1d, C) for variable 'v'", 216, 5,
-             lambda: k_bad_unify[1, 1](np.zeros(1, np.int32), np.zeros(3, np.float32)))
-expect_error("TypingError", "'is' comparisons in kernels are only supported with None", 223, 14,
+# A variable assigned values of several types is typed per version (numba's
+# SSA form): only where versions meet must their types unify.
+expect_error("TypingError", "cannot unify array(float32, 1d, C) and OptionalType(int64) for variable 'v' "
+             "(assigned at lines 218 and 215)", 217, 5,
+             lambda: k_bad_unify[1, 1](np.zeros(2, np.int32), np.zeros(3, np.float32)))
+expect_error("TypingError", "'is' comparisons in kernels are only supported with None", 225, 14,
              lambda: k_bad_is[1, 1](np.zeros(1, np.int32), xs))
 
 

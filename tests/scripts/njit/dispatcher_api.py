@@ -35,11 +35,15 @@ assert g.signatures == [(types.float64, types.float64)]
 assert g(1, 2) == 3.0 and isinstance(g(1, 2), float)
 g2 = njit([types.int32(types.int32, types.int32), types.float64(types.float64, types.float64)])(add)
 assert isinstance(g2(np.int32(1), np.int32(2)), int) and isinstance(g2(1.5, 2.0), float)
+# int64 -> float64 is safe in numba's rules (int64 -> int32 unsafe): fewer unsafe conversions win.
+assert g2(1, 2) == 3.0 and isinstance(g2(1, 2), float)
+g3 = njit([types.int32(types.int32, types.int32), types.float32(types.float32, types.float32)])(add)
 try:
-    g2(1, 2)  # int64 converts unsafely to both: numba's ambiguity
+    g3(1, 2)  # int64 converts unsafely to both: numba's ambiguity
     raise AssertionError("no ambiguity")
 except TypeError as e:
-    assert "Ambiguous overloading for add (int64, int64)" in str(e), str(e)
+    assert str(e) == ("Ambiguous overloading for %r (int64, int64):\n(int32, int32) -> int32\n"
+                      "(float32, float32) -> float32" % (add,)), str(e)
 assert len(g2.signatures) == 2
 
 h = njit(add)

@@ -103,6 +103,13 @@ class TypingContext:
 
         return can_convert(self, fromty, toty)
 
+    def resolve_overload(self, key, cases, args, kws, allow_ambiguous=True, unsafe_casting=True,
+                         exact_match_required=False):
+        from .conversions import resolve_overload
+
+        assert not kws, "Keyword arguments are not supported, yet"
+        return resolve_overload(self, key, cases, args, allow_ambiguous, unsafe_casting, exact_match_required)
+
     def resolve_value_type(self, val):
         from ..typing.typeof import typeof
 
@@ -397,15 +404,11 @@ class TypeCallableCandidate(Candidate):
 
 
 def _select_case(cases, args):
-    """The first case matching exactly, else the first the arguments convert to."""
-    for sig in cases:
-        if tuple(sig.args) == tuple(types.unliteral(a) for a in args):
-            return sig
-    for sig in cases:
-        if len(sig.args) == len(args) and all(typing_context.can_convert(types.unliteral(a), f)
-                                              for a, f in zip(args, sig.args)):
-            return sig
-    return None
+    """A ConcreteTemplate's case for these arguments: numba's resolve_overload
+    (the best-rated case, the first declared among equals)."""
+    from .conversions import resolve_overload
+
+    return resolve_overload(typing_context, None, cases, [types.unliteral(a) for a in args])
 
 
 class TemplateCandidate(Candidate):

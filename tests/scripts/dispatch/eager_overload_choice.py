@@ -1,0 +1,231 @@
+# Kernel launches choose among eager signatures as numba-cuda does (its
+# dispatcher's type manager: the fewest unsafe, then safe, then promoting
+# conversions; a tie is "Ambiguous overloading"): a table of argument types
+# against signature sets, pinned from numba, each launch's result checked
+# against a NumPy reference of the signature numba picks. Then the reported
+# case (an int64 launches the float64 version), a float chosen for an
+# integer parameter (refused at packing, as numba-cuda's ctypes does), the
+# conversions the kernels' type manager learns, and device functions'
+# choice (the typing context's: ties to the first, literals promote).
+# stdout: eager overload choice ok
+import numpy as np
+
+rng = np.random.default_rng(20261128)
+
+# The argument values, drawn at random in ranges where converting them to
+# any candidate parameter type of the sets below gives a different result.
+VALUES = {
+    "int": int(rng.integers(2**40, 2**41)),
+    "np.int64": np.int64(-rng.integers(2**43, 2**44)),
+    "np.int32": np.int32(-rng.integers(2**30, 2**31)),
+    "np.int16": np.int16(-rng.integers(2**14, 2**15)),
+    "np.int8": np.int8(-rng.integers(64, 128)),
+    "np.uint8": np.uint8(rng.integers(128, 256)),
+    "np.uint16": np.uint16(rng.integers(2**15, 2**16)),
+    "np.uint32": np.uint32(rng.integers(2**31, 2**32)),
+    "np.uint64": np.uint64(2**63) + np.uint64(rng.integers(2**40, 2**41)),
+    "bool": True,
+    "np.float16": np.float16(rng.uniform(0.1, 0.9)),
+    "np.float32": np.float32(rng.uniform(0.1, 0.9)),
+    "float": float(rng.uniform(0.1, 0.9)),
+    "complex": complex(rng.uniform(0.1, 0.9), 1.0),
+}
+
+SHORT = {"u2": "uint16", "i2": "int16", "u4": "uint32", "i4": "int32", "i8": "int64", "f4": "float32",
+         "f8": "float64"}
+
+# numba's choice for each (signature set, argument): the index of the
+# signature it calls, "amb" (TypeError: Ambiguous overloading) or "none"
+# (TypeError: No matching definition). Pinned from numba 0.68's njit; the
+# choice is the same algorithm for kernel launches (numba-cuda's dispatcher).
+TABLE = """
+i4|f8     int:1 np.int64:1 np.int32:0 np.int16:0 np.int8:0 np.uint8:amb np.uint16:amb np.uint32:1 np.uint64:1
+          bool:amb np.float16:1 np.float32:1 float:1 complex:none
+i8|f4     int:0 np.int64:0 np.int32:0 np.int16:0 np.int8:0 np.uint8:amb np.uint16:0 np.uint32:0 np.uint64:amb
+          bool:amb np.float16:1 np.float32:1 float:amb complex:none
+f4|f8     int:1 np.int64:1 np.int32:1 np.int16:amb np.int8:amb np.uint8:amb np.uint16:1 np.uint32:1
+          np.uint64:1 bool:amb np.float16:amb np.float32:0 float:1 complex:none
+u4|i8     int:1 np.int64:1 np.int32:1 np.int16:1 np.int8:1 np.uint32:0 np.uint64:amb bool:amb np.float16:amb
+          np.float32:amb float:amb complex:none
+i2|f4|f8  int:2 np.int64:2 np.int32:2 np.int16:0 np.uint8:amb np.uint16:2 np.uint32:2 np.uint64:2 bool:amb
+          np.float16:amb np.float32:1 float:2 complex:none
+u2|i4|f4  int:amb np.int64:amb np.int32:1 np.int16:1 np.int8:1 np.uint32:amb np.uint64:amb bool:amb float:amb
+          complex:none
+"""
+
+
+def expectations():
+    current = None
+    for line in TABLE.strip().splitlines():
+        words = line.split()
+        if not line.startswith(" "):
+            current = words.pop(0)
+        for w in words:
+            value, outcome = w.split(":")
+            yield current, value, outcome
+
+
+def body(r, x):
+    r[0] = x
+    r[1] = x * 4611686018427387904 * 4  # 0 for an integer parameter (wraps), not for a float one
+    r[2] = x * x  # float32 rounds where float64 does not
+
+
+def host_reference(value, dtype):
+    """body's results when x has type dtype, computed with NumPy."""
+    dt = np.dtype(dtype)
+    x = np.array([value]).astype(dt) if not isinstance(value, complex) else None
+    r = np.zeros(3)
+    with np.errstate(over="ignore"):
+        r[0] = x[0]
+        if dt.kind in "iu":
+            wide = x.astype(np.int64 if dt.kind == "i" else np.uint64)
+            r[1] = 0.0
+            r[2] = (wide * wide)[0]
+        else:
+            r[1] = np.float64(x[0]) * 4611686018427387904.0 * 4.0
+            r[2] = (x * x)[0]
+    return r
+
+
+def type_repr(value):
+    return {"int": "int64", "bool": "bool", "float": "float64", "complex": "complex128"}.get(
+        type(value).__name__, str(np.asarray(value).dtype))
+
+
+ARRAY_REPR = "Array(float64, 1, 'C', False, aligned=True)"
+
+from numba import cuda
+
+dispatchers = {}
+for set_name in sorted({s for s, _, _ in expectations()}):
+    dispatchers[set_name] = cuda.jit(["void(float64[::1], %s)" % SHORT[c] for c in set_name.split("|")])(body)
+
+checked = 0
+for set_name, vname, outcome in expectations():
+    k, v, codes = dispatchers[set_name], VALUES[vname], set_name.split("|")
+    r = cuda.to_device(np.zeros(3))
+    where = "%s with %s" % (set_name, vname)
+    if outcome in ("none", "amb"):
+        try:
+            k[1, 1](r, v)
+            raise AssertionError("%s: launched, numba-cuda raises" % where)
+        except TypeError as e:
+            msg = str(e)
+        if outcome == "none":
+            assert msg.startswith("No matching definition for argument type(s) array(float64, 1d, C), %s" %
+                                  type_repr(v)), msg
+        else:
+            first, *tied = msg.split("\n")
+            assert first == "Ambiguous overloading for %r (%s, %s):" % (body, ARRAY_REPR, type_repr(v)), (where, msg)
+            sigs = ["(%s, %s) -> none" % (ARRAY_REPR, SHORT[c]) for c in codes]
+            assert len(tied) >= 2 and all(t in sigs for t in tied), (where, msg)
+    else:
+        k[1, 1](r, v)
+        refs = [host_reference(v, SHORT[c]) for c in codes]
+        chosen = int(outcome)
+        for i, ref in enumerate(refs):  # each overload gives a different result: the check can fail
+            assert i == chosen or not np.array_equal(ref, refs[chosen]), (where, i)
+        got = r.copy_to_host()
+        assert np.array_equal(got, refs[chosen]), (where, got, refs)
+    checked += 1
+assert checked == 77, checked
+
+
+# The reported case: a kernel compiled for (float64[::1], int32) and
+# (float64[::1], float64) launched with an np.int64 runs the float64 version.
+@cuda.jit(["void(float64[::1], int32)", "void(float64[::1], float64)"])
+def scale(a, s):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = a[i] * s
+
+
+a = rng.uniform(-1, 1, 64)
+big = np.int64(rng.integers(2**40, 2**41))
+d = cuda.to_device(a)
+scale[2, 32](d, big)
+assert np.array_equal(d.copy_to_host(), a * float(big))  # int32 would have wrapped big
+small = np.int16(rng.integers(-300, -2))
+scale[2, 32](d, small)  # int16 -> int32 promotes: the int32 version, same values
+assert np.array_equal(d.copy_to_host(), a * float(big) * float(small))
+assert len(scale.overloads) == 2
+
+
+# A float the choice sends to an integer parameter: numba-cuda picks the
+# signature (one unsafe conversion beats two) and its ctypes packing refuses.
+@cuda.jit(["void(float64[::1], int32, float64)", "void(float64[::1], float16, float16)"])
+def mixed(r, i, x):
+    r[0] = i + x
+
+
+try:
+    mixed[1, 1](cuda.to_device(np.zeros(1)), 0.5, 0.25)
+    raise AssertionError("a float was packed as an int32")
+except TypeError as e:
+    assert str(e) == "'float' object cannot be interpreted as an integer", str(e)
+
+
+# Conversions other than the casting table's (array layouts here) are
+# learned by the kernels' type manager only when no signature fits a launch.
+def first_times(r, m, x):
+    r[0] = m[0, 0] * x
+    r[1] = x * 4611686018427387904 * 4
+
+
+learn = cuda.jit(["void(float64[::1], int16[:, ::1], int32)", "void(float64[::1], int16[:, :], float64)"])(first_times)
+m = rng.integers(1, 100, (3, 3)).astype(np.int16)
+kx = np.int64(rng.integers(2, 50))
+r = cuda.to_device(np.zeros(2))
+learn[1, 1](r, m, kx)
+assert r.copy_to_host()[1] == 0.0  # int32: the layout conversion is not known yet
+try:
+    learn[1, 1](r, m, 1j)
+    raise AssertionError("complex accepted")
+except TypeError as e:
+    assert "No matching definition" in str(e), str(e)
+learn[1, 1](r, m, kx)
+assert r.copy_to_host()[1] == float(kx) * 2.0**64  # float64: C -> A learned, fewer unsafe conversions
+
+
+# A tie of the type manager that the typing context resolves: RuntimeError.
+def total(r, a, x, y):
+    r[0] = a[0] + x + y
+
+
+tri = cuda.jit(["void(float64[::1], uint16[::1], int32, float64)", "void(float64[::1], uint16[::1], float64, int32)",
+                "void(float64[::1], uint16[:], float64, float64)"])(total)
+u = rng.integers(1, 100, 4).astype(np.uint16)
+try:
+    tri[1, 1](r, u, np.int64(1), np.int64(2))
+    raise AssertionError("no RuntimeError")
+except RuntimeError as e:
+    assert str(e) == "_explain_ambiguous must raise an exception", str(e)
+try:
+    tri[1, 1](r, u, 1j, 1j)
+except TypeError:
+    pass
+far = np.int64(rng.integers(2**40, 2**41))
+tri[1, 1](r, u, far, np.int64(2))  # the third now: no unsafe conversion (int32 would wrap `far`)
+assert r.copy_to_host()[0] == float(u[0]) + float(far) + 2.0
+
+
+# Device functions with explicit signatures: the typing context's choice,
+# the first declared among ties, a literal argument a promotion at best.
+@cuda.jit(["int64(int64, int32)", "int64(int32, int64)"], device=True)
+def add_dev(p, q):
+    return p + q
+
+
+@cuda.jit
+def call_dev(r, u, v):
+    r[0] = add_dev(3, v)  # literal 3: (int32, int64) rates better
+    r[1] = add_dev(u, v)  # two int64 variables: a tie, the first declared wins
+
+
+vv = np.int64(rng.integers(2**40, 2**41))
+r = cuda.to_device(np.zeros(2))
+call_dev[1, 1](r, np.int64(3), vv)
+wrapped = int(np.array([vv]).astype(np.int32)[0])
+assert np.array_equal(r.copy_to_host(), [3.0 + float(vv), 3.0 + wrapped]), (r.copy_to_host(), vv)
+print("eager overload choice ok")
