@@ -6,6 +6,7 @@
 #include "cli.h"
 
 #include <boost/program_options.hpp>
+#include <cctype>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -29,6 +30,9 @@ static po::options_description option_table() {
       "no-bounds-check", "CPU backend: turn off array bounds checks (faster)")(
       "kernel-timeout", po::value<double>(),
       "CPU backend: stop a kernel launch running longer than SECONDS with a KernelError")(
+      "memory-quota", po::value<std::string>(),
+      "device and managed memory the script may hold at once, e.g. 512M or 2G (K, M, G, T: powers of 1024); "
+      "an allocation past it raises CudaAPIError (CUDA_ERROR_OUT_OF_MEMORY)")(
       "nccl",
       "lend collective communicators to the script (cuhost.nccl): NCCL over this process's GPUs, or one "
       "per rank when an MPI launcher (mpirun -n N cuhost run ...) started it; MPI carries them on the CPU backend")(
@@ -50,9 +54,9 @@ std::string usage() {
       << "Environment:\n"
       << "  CUHOST_PLUGIN_PATH     colon-separated plugin directories\n"
       << "  NUMBA_CUDA_INCLUDE_PATH, NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS  include paths for NVRTC\n\n"
-      << "  CUHOST_BACKEND, CUHOST_DEVICE, CUHOST_KERNEL_TIMEOUT   defaults for --backend, --device and\n"
-      << "                         --kernel-timeout (cuhost sets them for the processes a script starts\n"
-      << "                         when the options were given)\n\n"
+      << "  CUHOST_BACKEND, CUHOST_DEVICE, CUHOST_KERNEL_TIMEOUT, CUHOST_MEMORY_QUOTA   defaults for\n"
+      << "                         --backend, --device, --kernel-timeout and --memory-quota (cuhost sets\n"
+      << "                         them for the processes a script starts when the options were given)\n\n"
       << python_usage() << "\n"
       << "Exit codes: the script's own; 2 for a bad command line.\n";
   return out.str();
@@ -72,8 +76,9 @@ static const std::set<std::string> kCommands = {"run", "info", "plugins", "bench
 // its value is the next token.
 static bool is_cuhost_option(const std::string& token, bool long_only, bool& value_follows) {
   static const std::set<std::string> long_flags = {"--help", "--version", "--verbose", "--no-bounds-check", "--nccl"};
-  static const std::set<std::string> long_valued = {"--backend", "--device",         "--streams",     "--plugin-path",
-                                                    "--output",  "--kernel-timeout", "--nccl-devices"};
+  static const std::set<std::string> long_valued = {"--backend",      "--device",      "--streams",
+                                                    "--plugin-path",  "--output",      "--kernel-timeout",
+                                                    "--nccl-devices", "--memory-quota"};
   static const std::set<std::string> short_flags = {"-h", "-v"};
   static const std::set<std::string> short_valued = {"-b", "-d", "-o"};
   value_follows = false;
@@ -90,9 +95,17 @@ static bool is_cuhost_option(const std::string& token, bool long_only, bool& val
 }
 
 static bool takes_value(const std::string& token) {
-  static const std::set<std::string> with_value = {
-      "--backend",     "-b", "--device", "-d", "--streams", "--output", "-o", "--plugin-path", "--kernel-timeout",
-      "--nccl-devices"};
+  static const std::set<std::string> with_value = {"--backend",
+                                                   "-b",
+                                                   "--device",
+                                                   "-d",
+                                                   "--streams",
+                                                   "--output",
+                                                   "-o",
+                                                   "--plugin-path",
+                                                   "--kernel-timeout",
+                                                   "--nccl-devices",
+                                                   "--memory-quota"};
   return with_value.count(token) > 0;
 }
 
@@ -110,6 +123,34 @@ static std::vector<int> parse_device_list(const std::string& text) {
   }
   if (devices.empty()) throw UsageError{"invalid value for --nccl-devices: no devices given"};
   return devices;
+}
+
+bool parse_memory_size(const std::string& text, std::size_t* bytes) {
+  std::size_t i = 0;
+  unsigned long long value = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    if (value > (~0ull - 9) / 10) return false;
+    value = value * 10 + static_cast<unsigned>(text[i] - '0');
+  }
+  if (i == 0) return false;
+  std::string unit = text.substr(i);
+  for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (unit.size() > 1 && unit.back() == 'B') unit.pop_back();  // 512MB, 2GiB
+  if (unit.size() > 1 && unit.back() == 'I') unit.pop_back();
+  int shift = 0;
+  if (unit == "K")
+    shift = 10;
+  else if (unit == "M")
+    shift = 20;
+  else if (unit == "G")
+    shift = 30;
+  else if (unit == "T")
+    shift = 40;
+  else if (!unit.empty() && unit != "B")
+    return false;
+  if (shift && value > (~0ull >> shift)) return false;
+  *bytes = static_cast<std::size_t>(value << shift);
+  return true;
 }
 
 static Backend parse_backend(const std::string& name) {
@@ -205,6 +246,13 @@ CommandLine parse_command_line(int argc, char** argv) {
     cl.options.kernel_timeout = vm["kernel-timeout"].as<double>();
     if (!(cl.options.kernel_timeout > 0)) throw UsageError{"invalid value for --kernel-timeout: must be > 0 seconds"};
     cl.kernel_timeout_given = true;
+  }
+  if (vm.count("memory-quota")) {
+    const std::string text = vm["memory-quota"].as<std::string>();
+    if (!parse_memory_size(text, &cl.options.memory_quota) || cl.options.memory_quota == 0)
+      throw UsageError{"invalid value for --memory-quota: '" + text +
+                       "' (expected a size above 0 such as 512M, 2G or 1048576)"};
+    cl.memory_quota_given = true;
   }
   if (vm.count("plugin-path")) cl.options.plugin_paths = vm["plugin-path"].as<std::vector<std::string>>();
   if (vm.count("output")) cl.output = vm["output"].as<std::string>();

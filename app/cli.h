@@ -6,6 +6,7 @@
 // sys.executable; cuhost's own options then come first, in their long form.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@ struct CommandLine {
   bool backend_given = false;  // --backend / --device were on the command line
   bool device_given = false;
   bool kernel_timeout_given = false;
+  bool memory_quota_given = false;
   RuntimeOptions options;
   bool communicators = false;  // --nccl: create communicators for the script
   CommunicatorOptions communicator_options;
@@ -38,6 +40,9 @@ struct UsageError {
 };
 
 CommandLine parse_command_line(int argc, char** argv);
+// "512M", "2G", "1048576", "64KiB" -> bytes (K, M, G, T are powers of 1024);
+// false for anything else or an overflow.
+bool parse_memory_size(const std::string& text, std::size_t* bytes);
 std::string usage();
 std::string python_usage();  // the python3 form, part of usage()
 

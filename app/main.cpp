@@ -81,6 +81,12 @@ void inherit_through_environment(cuhost::app::CommandLine& cl) {
   } else if (const char* t = std::getenv("CUHOST_KERNEL_TIMEOUT")) {
     cl.options.kernel_timeout = std::max(0.0, std::atof(t));
   }
+  if (cl.memory_quota_given) {
+    setenv("CUHOST_MEMORY_QUOTA", std::to_string(cl.options.memory_quota).c_str(), 1);
+  } else if (const char* q = std::getenv("CUHOST_MEMORY_QUOTA")) {
+    std::size_t bytes = 0;
+    if (cuhost::app::parse_memory_size(q, &bytes)) cl.options.memory_quota = bytes;
+  }
   if (!cl.options.plugin_paths.empty()) {  // same search order: the given folders, then the variable's
     std::string joined;
     for (const auto& p : cl.options.plugin_paths) joined += (joined.empty() ? "" : ":") + p;

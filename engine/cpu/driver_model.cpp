@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "cpu/device_properties.h"
+#include "runtime/memory_quota.h"
 
 namespace cuhost::cpu {
 
@@ -343,12 +344,25 @@ const cuda::BindingCall g_calls[] = {
        out[1] = total;
        return ok();
      }},
-    {"cuMemAlloc", 1, 1, 0, [](const U* in, U* out) { return mem_alloc(out, as<std::size_t>(in[0])); }},
-    {"cuMemFree", 1, 0, 0, [](const U* in, U*) { return mem_free(static_cast<std::uintptr_t>(in[0])); }},
+    // A script's raw device allocations count against the memory quota (runtime/memory_quota.h).
+    {"cuMemAlloc", 1, 1, 0,
+     [](const U* in, U* out) {
+       const std::size_t bytes = as<std::size_t>(in[0]);
+       return runtime::raw_allocation_within_quota(bytes, CUDA_ERROR_OUT_OF_MEMORY, &out[0],
+                                                   [&] { return mem_alloc(out, bytes); });
+     }},
+    {"cuMemFree", 1, 0, 0,
+     [](const U* in, U*) {
+       CUresult r = mem_free(static_cast<std::uintptr_t>(in[0]));
+       if (r == CUDA_SUCCESS && in[0]) runtime::refund_raw_allocation(static_cast<std::uintptr_t>(in[0]));
+       return r;
+     }},
     {"cuMemAllocManaged", 2, 1, 0,
      [](const U* in, U* out) {
        if (in[1] != CU_MEM_ATTACH_GLOBAL && in[1] != CU_MEM_ATTACH_HOST) return CUDA_ERROR_INVALID_VALUE;
-       return mem_alloc(out, as<std::size_t>(in[0]));
+       const std::size_t bytes = as<std::size_t>(in[0]);
+       return runtime::raw_allocation_within_quota(bytes, CUDA_ERROR_OUT_OF_MEMORY, &out[0],
+                                                   [&] { return mem_alloc(out, bytes); });
      }},
     {"cuMemAllocHost", 1, 1, 0, [](const U* in, U* out) { return mem_alloc(out, as<std::size_t>(in[0])); }},
     {"cuMemFreeHost", 1, 0, 0, [](const U* in, U*) { return mem_free(static_cast<std::uintptr_t>(in[0])); }},

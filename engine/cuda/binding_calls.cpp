@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "cuda/driver.h"
+#include "runtime/memory_quota.h"
 
 namespace cuhost::cuda {
 
@@ -138,19 +139,30 @@ const BindingCall g_calls[] = {
        out[1] = from(total);
        return r;
      }},
+    // A script's raw device allocations count against the memory quota too.
     {"cuMemAlloc", 1, 1, 0,
      [](const U* in, U* out) {
        CUdeviceptr p = 0;
-       CUresult r = driver().cuMemAlloc(&p, as<std::size_t>(in[0]));
+       const std::size_t bytes = as<std::size_t>(in[0]);
+       CUresult r = runtime::raw_allocation_within_quota(bytes, CUDA_ERROR_OUT_OF_MEMORY, &p,
+                                                         [&] { return driver().cuMemAlloc(&p, bytes); });
        out[0] = from(p);
        return r;
      }},
-    {"cuMemFree", 1, 0, 0, [](const U* in, U*) { return driver().cuMemFree(as<CUdeviceptr>(in[0])); }},
+    {"cuMemFree", 1, 0, 0,
+     [](const U* in, U*) {
+       CUresult r = driver().cuMemFree(as<CUdeviceptr>(in[0]));
+       if (r == CUDA_SUCCESS) runtime::refund_raw_allocation(as<CUdeviceptr>(in[0]));
+       return r;
+     }},
     {"cuMemAllocManaged", 2, 1, 0,
      [](const U* in, U* out) {
        CUHOST_NEED(cuMemAllocManaged);
        CUdeviceptr p = 0;
-       CUresult r = driver().cuMemAllocManaged(&p, as<std::size_t>(in[0]), as<unsigned>(in[1]));
+       const std::size_t bytes = as<std::size_t>(in[0]);
+       CUresult r = runtime::raw_allocation_within_quota(bytes, CUDA_ERROR_OUT_OF_MEMORY, &p, [&] {
+         return driver().cuMemAllocManaged(&p, bytes, as<unsigned>(in[1]));
+       });
        out[0] = from(p);
        return r;
      }},

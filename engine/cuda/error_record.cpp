@@ -7,6 +7,7 @@
 
 #include "codegen/kernel_abi.h"
 #include "cuda/driver.h"
+#include "cuda/image_symbols.h"
 #include "support/diagnostics.h"
 #include "support/kernel_errors.h"
 
@@ -18,7 +19,9 @@ std::string site_text(CUlibrary library, long long n) {
   CUdeviceptr ptr = 0;
   std::size_t bytes = 0;
   const std::string name = concat(codegen::kErrorSitePrefix, n);
-  if (driver().cuLibraryGetGlobal(&ptr, &bytes, library, name.c_str()) != CUDA_SUCCESS || bytes == 0) return "?";
+  if (!library_may_define(reinterpret_cast<std::uintptr_t>(library), name) ||
+      driver().cuLibraryGetGlobal(&ptr, &bytes, library, name.c_str()) != CUDA_SUCCESS || bytes == 0)
+    return "?";
   std::vector<char> text(bytes);
   check(driver().cuMemcpyDtoH(text.data(), ptr, bytes), "cuMemcpyDtoH");
   text.back() = '\0';

@@ -17,6 +17,7 @@
 #include "codegen/kernel_abi.h"
 #include "cuda/context.h"
 #include "cuda/driver.h"
+#include "cuda/image_symbols.h"
 #include "cuda/module_globals.h"
 #include "cuda/nvrtc.h"
 #include "cuda/toolkit_info.h"
@@ -24,6 +25,7 @@
 #include "support/blocking_wait.h"
 #include "support/diagnostics.h"
 #include "support/hash.h"
+#include "support/cache_files.h"
 #include "support/source_hash.h"
 #include "support/log.h"
 
@@ -52,7 +54,10 @@ class LoadedLibrary {
         std::string ignored;
         if (g_runner) g_runner(cb, reinterpret_cast<std::uintptr_t>(library_), &ignored);
       }
-      if (library_) d.cuLibraryUnload(library_);
+      if (library_) {
+        forget_library_globals(reinterpret_cast<std::uintptr_t>(library_));
+        d.cuLibraryUnload(library_);
+      }
       if (switched) restore_current_context(previous);
     } catch (...) {
     }
@@ -222,7 +227,7 @@ std::string link_for_device(const runtime::CompiledKernel& kernel_ref, int major
     // Linked cubins are cached on disk by the content of every input, so a
     // kernel from the kernel cache loads without running nvJitLink again.
     std::string cubin_path = cubin_cache_path(inputs, major, minor, lto, extra);
-    if (cubin_path.empty() || !read_whole_file(cubin_path, linked.cubin) || linked.cubin.empty()) {
+    if (cubin_path.empty() || !read_cache_entry(cubin_path, linked.cubin) || linked.cubin.empty()) {
       linked = link(inputs, major, minor, lto, extra);
       if (!cubin_path.empty()) write_file_atomically(cubin_path, linked.cubin);
     }
@@ -313,6 +318,8 @@ CUfunction load_linked(Cache& c, const std::shared_ptr<const runtime::CompiledKe
     std::call_once(once, [] { std::atexit([] { unload_all_modules(); }); });
   }
   auto owner = std::make_unique<LoadedLibrary>(lib, device, std::move(teardowns));
+  // What the image defines, so no lookup below asks the driver for a global it lacks.
+  remember_library_globals(reinterpret_cast<std::uintptr_t>(lib), defined_globals(*image));
 
   CUfunction f = loaded.function;
 
@@ -330,7 +337,8 @@ CUfunction load_linked(Cache& c, const std::shared_ptr<const runtime::CompiledKe
   Entry e;
   CUdeviceptr record = 0;
   std::size_t record_bytes = 0;
-  if (d.cuLibraryGetGlobal(&record, &record_bytes, lib, codegen::kErrorRecordSymbol) == CUDA_SUCCESS) {
+  if (library_may_define(reinterpret_cast<std::uintptr_t>(lib), codegen::kErrorRecordSymbol) &&
+      d.cuLibraryGetGlobal(&record, &record_bytes, lib, codegen::kErrorRecordSymbol) == CUDA_SUCCESS) {
     e.errors.record = static_cast<std::uintptr_t>(record);
     e.errors.library = reinterpret_cast<std::uintptr_t>(lib);
   }
@@ -377,7 +385,9 @@ KernelErrorRecord kernel_error_record(const runtime::CompiledKernel* kernel, int
 void library_global(std::uintptr_t library, const std::string& name, std::uintptr_t* address, std::size_t* size) {
   CUdeviceptr ptr = 0;
   std::size_t bytes = 0;
-  CUresult r = driver().cuLibraryGetGlobal(&ptr, &bytes, reinterpret_cast<CUlibrary>(library), name.c_str());
+  CUresult r = library_may_define(library, name)
+                   ? driver().cuLibraryGetGlobal(&ptr, &bytes, reinterpret_cast<CUlibrary>(library), name.c_str())
+                   : CUDA_ERROR_NOT_FOUND;  // the image has no such global: the driver need not be asked
   if (r != CUDA_SUCCESS)
     throw UserError(ErrorKind::CudaAPIError,
                     concat("cuLibraryGetGlobal failed: ", error_name(r), " for __device__ variable '", name, "'"));

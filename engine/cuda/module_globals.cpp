@@ -8,6 +8,7 @@
 #include <cuda.h>
 
 #include "cuda/driver.h"
+#include "cuda/image_symbols.h"
 #include "cuhost/plugin_abi.h"
 #include "support/diagnostics.h"
 
@@ -26,7 +27,9 @@ class CudaModuleGlobals : public plugin::ModuleGlobals {
     CUdeviceptr ptr = 0;
     std::size_t size = 0;
     InContext in(context_);  // a library's globals are per context
-    CUresult r = driver().cuLibraryGetGlobal(&ptr, &size, library_, name.c_str());
+    CUresult r = library_may_define(reinterpret_cast<std::uintptr_t>(library_), name)
+                     ? driver().cuLibraryGetGlobal(&ptr, &size, library_, name.c_str())
+                     : CUDA_ERROR_NOT_FOUND;  // not in the image: no failing driver call
     if (r == CUDA_ERROR_NOT_FOUND) {
       *error = concat("no global named '", name, "' in the module (declare it extern \"C\" __device__ in the ",
                       "plugin's source)");

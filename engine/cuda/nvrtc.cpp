@@ -18,6 +18,7 @@
 #include "cuda/toolkit_info.h"
 #include "support/diagnostics.h"
 #include "support/hash.h"
+#include "support/cache_files.h"
 #include "support/source_hash.h"
 #include "support/log.h"
 
@@ -122,13 +123,13 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
   const std::string disk_path = dir.empty() ? "" : dir + "/" + key + (options.lto ? ".ltoir" : ".ptx");
   if (!disk_path.empty()) {
     NvrtcOutput out;
-    if (read_whole_file(disk_path, out.code) && !out.code.empty()) {
+    if (read_cache_entry(disk_path, out.code) && !out.code.empty()) {
       out.kind = kind;
       out.cached = true;
       // The first compile in this process: its warnings are reported again
       // (another process compiled it, and this script never saw them).
       std::string log;
-      if (read_whole_file(disk_path + ".log", log) && !log.empty())
+      if (read_cache_entry(disk_path + ".log", log) && !log.empty())
         if (NvrtcWarningSink sink = g_warning_sink.load()) sink(concat("NVRTC log messages: ", log));
       std::lock_guard<std::mutex> lock(g_cache_mutex);
       g_memory_cache[key] = out;

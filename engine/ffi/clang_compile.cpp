@@ -17,6 +17,7 @@
 #include "support/diagnostics.h"
 #include "support/hash.h"
 #include "support/log.h"
+#include "support/cache_files.h"
 #include "support/source_hash.h"
 
 extern char** environ;
@@ -139,14 +140,14 @@ ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& source, cons
   const std::string cache = cache_folder(cache_kind);
   const std::string cached_path = cache.empty() ? "" : cache + "/" + key + ".bc";
   std::string stored;
-  if (!cached_path.empty() && read_whole_file(cached_path, stored) && !stored.empty()) {
+  if (!cached_path.empty() && read_cache_entry(cached_path, stored) && !stored.empty()) {
     const std::string marker = kFailedMarker;
     if (stored.compare(0, marker.size(), marker) == 0) {
       run.diagnostics = stored.substr(marker.size());
     } else {
       run.ok = true;
       run.bitcode = std::move(stored);
-      read_whole_file(cached_path + ".diag", run.diagnostics);  // a compile's warnings, when it had any
+      read_cache_entry(cached_path + ".diag", run.diagnostics);  // a compile's warnings, when it had any
     }
     std::lock_guard<std::mutex> lock(g_mutex);
     g_memory_cache[key] = run;

@@ -7,7 +7,6 @@
 
 #include "frontend/capture.h"
 #include "frontend/literal_folding.h"
-#include "frontend/loop_variables.h"
 #include "frontend/py_ref.h"
 #include "ir/constant.h"
 
@@ -636,9 +635,7 @@ ConvertResult convert_function(PyObject* node, const ConvertContext& ctx) {
   }
   CUHOST_CHECK(k == "FunctionDef") << "capture expected a function definition, got " << k;
   Converter c(ctx);
-  ConvertResult result = c.run(node);
-  split_loop_variables(result);  // numba's SSA: a variable per loop where loops alone use it
-  return result;
+  return c.run(node);
 }
 
 }  // namespace cuhost::frontend

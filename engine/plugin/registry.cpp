@@ -14,7 +14,9 @@
 #include <sstream>
 
 #include "runtime/session.h"
+#include "support/cache_files.h"
 #include "support/diagnostics.h"
+#include "support/folder_trust.h"
 #include "support/hash.h"
 #include "support/install_layout.h"
 
@@ -105,6 +107,12 @@ std::vector<PluginRecord> scan() {
     r.directory = dir;
     r.name = dir.substr(dir.find_last_of('/') + 1);
     try {
+      // A plugin folder someone else can write could hand cuhost their library.
+      if (std::string why = support::untrusted_folder_reason(dir, support::OwnerRule::CurrentUserOrRoot);
+          !why.empty()) {
+        support::warn_untrusted_folder("the plugin folder", dir, why, "its plugin is not loaded");
+        throw UserError(ErrorKind::PluginError, concat("plugin folder ", dir, " is not trusted: ", why));
+      }
       r.manifest = load_manifest(dir);
       r.name = r.manifest.name;
       if (auto it = name_owner.find(r.name); it != name_owner.end())
@@ -135,18 +143,26 @@ void register_in_memory(const std::string& manifest_text, const std::map<std::st
     h.add(name);
     h.add(data);
   }
-  std::string base = std::getenv("CUHOST_CACHE_DIR") ? std::getenv("CUHOST_CACHE_DIR") : "/tmp";
-  std::string dir = base + "/cuhost-plugin-" + h.hex();
-  mkdir(dir.c_str(), 0755);
+  // In the private cache folder (or a fresh private temporary one): a
+  // predictable name in a shared folder could be planted by another user.
+  std::string base = cache_folder("plugins");
+  if (base.empty()) {
+    char tmpl[] = "/tmp/cuhost-plugins-XXXXXX";
+    if (!mkdtemp(tmpl))
+      throw UserError(ErrorKind::PluginError, concat("in-memory plugin ", origin, ": cannot create a private folder"));
+    base = tmpl;
+  }
+  std::string dir = base + "/" + h.hex();
+  mkdir(dir.c_str(), 0700);
   for (const auto& [name, data] : files) {
     if (name.find("..") != std::string::npos || name.empty() || name[0] == '/')
       throw UserError(ErrorKind::PluginError, concat("in-memory plugin ", origin, ": invalid file name '", name, "'"));
     std::string path = dir + "/" + name;
     for (size_t pos = path.find('/', dir.size() + 1); pos != std::string::npos; pos = path.find('/', pos + 1))
-      mkdir(path.substr(0, pos).c_str(), 0755);
-    std::ofstream(path, std::ios::binary) << data;
+      mkdir(path.substr(0, pos).c_str(), 0700);
+    write_file_atomically(path, data);
   }
-  std::ofstream(dir + "/plugin.toml") << manifest_text;
+  write_file_atomically(dir + "/plugin.toml", manifest_text);
   parse_manifest(manifest_text, origin, dir);  // validate now: the embedder hears of errors at once
   std::lock_guard<std::mutex> lock(g_mutex);
   if (std::find(g_in_memory_dirs.begin(), g_in_memory_dirs.end(), dir) == g_in_memory_dirs.end())

@@ -10,6 +10,10 @@
 
 #include "ir/types.h"
 
+namespace cuhost::runtime {
+class AccessOrder;
+}
+
 namespace cuhost::python {
 
 constexpr int kMaxDims = 8;
@@ -29,6 +33,9 @@ struct ArrayView {
   std::uintptr_t interface_stream = 0;
   // The device the memory lives on, when known (DeviceNDArrays); -1 otherwise.
   int device = -1;
+  // The cross-stream ordering of its allocation (DeviceNDArrays cuhost
+  // allocated on the CUDA backend), else null (python/array_order.h).
+  runtime::AccessOrder* order = nullptr;
   const ir::Type* type() const { return ir::array(dtype, ndim, layout, readonly); }
 };
 

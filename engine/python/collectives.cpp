@@ -8,21 +8,25 @@
 // the communicator and the given stream (its default stream when none).
 #include <Python.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cuda/nccl.h"
 #include "dist/communicators.h"
 #include "dist/mpi.h"
 #include "ir/types.h"
 #include "python/array_devices.h"
+#include "python/array_order.h"
 #include "python/array_view.h"
 #include "python/device_array.h"
 #include "python/errors.h"
 #include "python/module.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
+#include "runtime/access_order.h"
 #include "runtime/devices.h"
 #include "runtime/session.h"
 
@@ -49,7 +53,22 @@ struct Buffer {
   bool typed = false;  // dtype is one of NCCL's types (below)
   dist::DataType type = dist::DataType::UInt8;
   int device = 0;
+  ArrayBytes bytes;           // for the cross-stream ordering of its memory
+  PyObject* owner = nullptr;  // the array (borrowed)
 };
+
+// Inside nccl.group(), NCCL queues the work of the calls at the group's
+// end: the writes are recorded for the cross-stream ordering then (an event
+// recorded at the call would mark the stream before the work). The arrays
+// are kept alive until then.
+struct PendingWrite {
+  PyObject* owner;
+  ArrayBytes bytes;
+  std::uintptr_t stream;
+  int device;
+};
+thread_local int t_group_depth = 0;
+thread_local std::vector<PendingWrite> t_group_writes;
 
 bool nccl_type_of(const ir::Type* t, dist::DataType* out) {
   if (t->kind == ir::TypeKind::Integer) {
@@ -107,6 +126,8 @@ bool read_buffer(PyObject* obj, const char* op, const char* role, bool writable,
     return false;
   }
   out->data = view.data;
+  out->bytes = array_bytes(view);
+  out->owner = obj;
   out->count = static_cast<std::size_t>(element_count(view.ndim, view.shape));
   out->itemsize = static_cast<std::size_t>(itemsize);
   out->dtype = view.dtype;
@@ -179,12 +200,17 @@ bool collective_stream(PyObject* arg, const dist::Communicator& comm, const char
   return true;
 }
 
-// Runs `fn` on the communicator's device with the GIL released.
+// Runs `fn` on the communicator's device with the GIL released, on
+// `stream` after the work of other streams that wrote `read` or `written`
+// (either may be null); both are then recorded as used there.
 template <class Fn>
-PyObject* run(const dist::Communicator& comm, Fn&& fn) {
+PyObject* run(const dist::Communicator& comm, std::uintptr_t stream, const Buffer* read, const Buffer* written,
+              Fn&& fn) {
   return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     runtime::DeviceScope scope(on_gpu() ? comm.device() : -1);
     if (on_gpu()) runtime::make_device_current(comm.device());
+    if (read) order_before(read->bytes, stream, comm.device());
+    if (written) order_before(written->bytes, stream, comm.device());
     std::exception_ptr error;
     Py_BEGIN_ALLOW_THREADS;
     try {
@@ -194,6 +220,18 @@ PyObject* run(const dist::Communicator& comm, Fn&& fn) {
     }
     Py_END_ALLOW_THREADS;
     if (error) std::rethrow_exception(error);
+    // The arrays read are recorded too, as a kernel's arguments are: a later
+    // write on another stream must not overtake the read.
+    runtime::MarkBatch queued;
+    for (const Buffer* b : {read, written}) {
+      if (!b || !b->bytes.order) continue;
+      if (t_group_depth > 0) {
+        Py_INCREF(b->owner);
+        t_group_writes.push_back({b->owner, b->bytes, stream, comm.device()});
+      } else {
+        order_after_write(b->bytes, stream, comm.device(), false, &queued);
+      }
+    }
     Py_RETURN_NONE;
   });
 }
@@ -224,7 +262,7 @@ PyObject* m_all_reduce(PyObject* self, PyObject* args) {
       !count_is(r, s.count, "all_reduce", "the receive array", "as many as the send array") ||
       !collective_stream(stream_obj, c, "all_reduce", &stream))
     return nullptr;
-  return run(c, [&] { c.all_reduce(s.data, r.data, s.count, s.type, op, stream); });
+  return run(c, stream, &s, &r, [&] { c.all_reduce(s.data, r.data, s.count, s.type, op, stream); });
 }
 
 // reduce(send, recv_or_None, op, root, stream)
@@ -251,7 +289,8 @@ PyObject* m_reduce(PyObject* self, PyObject* args) {
   } else if (recv_obj != Py_None && !read_buffer(recv_obj, "reduce", "the receive array", true, c, &r)) {
     return nullptr;
   }
-  return run(c, [&] { c.reduce(s.data, r.data, s.count, s.type, op, root, stream); });
+  return run(c, stream, &s, r.data ? &r : nullptr,
+             [&] { c.reduce(s.data, r.data, s.count, s.type, op, root, stream); });
 }
 
 // broadcast(send, recv, root, stream): send is read on the root only.
@@ -271,7 +310,8 @@ PyObject* m_broadcast(PyObject* self, PyObject* args) {
       !(read_buffer(send_obj, "broadcast", "the send array", false, c, &s) && same_dtype(s, r, "broadcast") &&
         count_is(r, s.count, "broadcast", "the receive array", "as many as the send array")))
     return nullptr;
-  return run(c, [&] { c.broadcast(s.data, r.data, moved_count(r, r.count), moved_type(r), root, stream); });
+  return run(c, stream, &s, &r,
+             [&] { c.broadcast(s.data, r.data, moved_count(r, r.count), moved_type(r), root, stream); });
 }
 
 // reduce_scatter(send, recv, op, stream): send has size * recv elements.
@@ -290,7 +330,7 @@ PyObject* m_reduce_scatter(PyObject* self, PyObject* args) {
                 "the communicator's size times the receive array's") ||
       !collective_stream(stream_obj, c, "reduce_scatter", &stream))
     return nullptr;
-  return run(c, [&] { c.reduce_scatter(s.data, r.data, r.count, s.type, op, stream); });
+  return run(c, stream, &s, &r, [&] { c.reduce_scatter(s.data, r.data, r.count, s.type, op, stream); });
 }
 
 // all_gather(send, recv, stream): recv has size * send elements.
@@ -306,7 +346,7 @@ PyObject* m_all_gather(PyObject* self, PyObject* args) {
                 "the communicator's size times the send array's") ||
       !collective_stream(stream_obj, c, "all_gather", &stream))
     return nullptr;
-  return run(c, [&] { c.all_gather(s.data, r.data, moved_count(s, s.count), moved_type(s), stream); });
+  return run(c, stream, &s, &r, [&] { c.all_gather(s.data, r.data, moved_count(s, s.count), moved_type(s), stream); });
 }
 
 // send(array, peer, stream) / recv(array, peer, stream)
@@ -322,7 +362,7 @@ PyObject* point_to_point(PyObject* self, PyObject* args, bool sending) {
       !read_buffer(obj, op, sending ? "the array" : "the receive array", !sending, c, &b) ||
       !collective_stream(stream_obj, c, op, &stream))
     return nullptr;
-  return run(c, [&] {
+  return run(c, stream, sending ? &b : nullptr, sending ? nullptr : &b, [&] {
     if (sending)
       c.send(b.data, moved_count(b, b.count), moved_type(b), peer, stream);
     else
@@ -387,6 +427,24 @@ PyObject* py_communicators(PyObject*, PyObject*) {
   });
 }
 
+// Records the writes of a group that ended (see PendingWrite), or drops
+// them when it failed.
+void finish_group_writes(bool record) {
+  std::vector<PendingWrite> writes;
+  writes.swap(t_group_writes);
+  std::vector<runtime::MarkBatch> marks;  // one event per stream marks the group's work there
+  for (PendingWrite& w : writes) {
+    if (record) {
+      auto it = std::find_if(marks.begin(), marks.end(), [&](const runtime::MarkBatch& m) {
+        return runtime::same_stream(m.stream, {w.stream, w.device});
+      });
+      if (it == marks.end()) it = marks.insert(marks.end(), runtime::MarkBatch{{w.stream, w.device}, nullptr});
+      order_after_write(w.bytes, w.stream, w.device, false, &*it);
+    }
+    Py_DECREF(w.owner);
+  }
+}
+
 PyObject* group_call(bool start) {
   return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     std::exception_ptr error;
@@ -400,6 +458,11 @@ PyObject* group_call(bool start) {
       error = std::current_exception();
     }
     Py_END_ALLOW_THREADS;
+    if (start) {
+      if (!error) ++t_group_depth;
+    } else if (t_group_depth > 0 && --t_group_depth == 0) {
+      finish_group_writes(!error);
+    }
     if (error) std::rethrow_exception(error);
     Py_RETURN_NONE;
   });

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "python/array_order.h"
 #include "python/device_array.h"
 #include "python/streams.h"
 #include "python/errors.h"
@@ -124,17 +125,21 @@ void copy_host_to_device(const HostRegion& src, const DeviceArrayObject* dst, st
   }
   runtime::DeviceScope on_device(dst->device);
   stream = resolve(stream);
+  const ArrayBytes written = array_bytes(dst);
+  order_before(written, stream, dst->device);
   Span span = span_of(nd, dst->shape, dst->strides, isz);
   std::uintptr_t low = dst->data + span.low;
   bool dst_dense = dense(nd, dst->shape, dst->strides, isz);
   if (dst_dense && same_strides(nd, dst->shape, dst->strides, src.strides)) {
     runtime::copy_to_device(low, src.data + span.low, static_cast<size_t>(span.bytes), stream, synchronous);
+    order_after_write(written, stream, dst->device, synchronous);
     return;
   }
   std::vector<char> staging(static_cast<size_t>(span.bytes));
   if (!dst_dense) runtime::copy_to_host(staging.data(), low, staging.size(), stream, true);
   strided_copy(staging.data() - span.low, dst->strides, src.data, src.strides, dst->shape, nd, isz);
   runtime::copy_to_device(low, staging.data(), staging.size(), stream, true);
+  order_after_write(written, stream, dst->device, true);
 }
 
 void copy_device_to_host(const DeviceArrayObject* src, const HostRegion& dst, std::uintptr_t stream, bool synchronous) {
@@ -147,10 +152,15 @@ void copy_device_to_host(const DeviceArrayObject* src, const HostRegion& dst, st
   }
   runtime::DeviceScope on_device(src->device);
   stream = resolve(stream);
+  const ArrayBytes read = array_bytes(src);
+  order_before(read, stream, src->device);
   Span span = span_of(nd, src->shape, src->strides, isz);
   std::uintptr_t low = src->data + span.low;
   if (dense(nd, src->shape, src->strides, isz) && same_strides(nd, src->shape, src->strides, dst.strides)) {
     runtime::copy_to_host(dst.data + span.low, low, static_cast<size_t>(span.bytes), stream, synchronous);
+    // A copy still running reads the array: a later write on another
+    // stream waits for it, as for a write.
+    if (!synchronous) order_after_write(read, stream, src->device, false);
     return;
   }
   std::vector<char> staging(static_cast<size_t>(span.bytes));
@@ -180,6 +190,10 @@ void copy_device_to_device(const DeviceArrayObject* src, const DeviceArrayObject
   stream = resolve(stream);
   if (dense(nd, src->shape, src->strides, isz) && dense(nd, dst->shape, dst->strides, isz) &&
       same_strides(nd, dst->shape, src->strides, dst->strides)) {
+    const ArrayBytes written = array_bytes(dst);
+    const ArrayBytes read = array_bytes(src);
+    order_before(read, stream, dst->device);
+    order_before(written, stream, dst->device);
     Span span = span_of(nd, src->shape, src->strides, isz);
     if (src->device >= 0 && dst->device >= 0 && src->device != dst->device)
       runtime::copy_between_devices(dst->data + span.low, dst->device, src->data + span.low, src->device,
@@ -187,6 +201,8 @@ void copy_device_to_device(const DeviceArrayObject* src, const DeviceArrayObject
     else
       runtime::copy_on_device(dst->data + span.low, src->data + span.low, static_cast<size_t>(span.bytes), stream,
                               synchronous);
+    if (!synchronous) order_after_write(read, stream, dst->device, false);  // see copy_device_to_host
+    order_after_write(written, stream, dst->device, synchronous);
     return;
   }
   // Mixed layouts: through a C-ordered host copy.

@@ -198,6 +198,7 @@ bool device_array_view(PyObject* obj, ArrayView* out) {
     out->readonly = a->readonly;
     out->layout = device_array_type(a)->layout;
     out->device = a->device;
+    out->order = a->memory ? a->memory->order() : nullptr;
     return true;
   }
   if (PyLong_Check(obj) || PyFloat_Check(obj) || PyBool_Check(obj)) return false;

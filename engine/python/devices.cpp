@@ -4,6 +4,7 @@
 // answers them. The current device is per thread (runtime/devices.h). On the
 // CPU backend there is one device, the CPU itself (cpu/device_properties.h):
 // ordinal 0, compute capability 9.0, host memory.
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -17,6 +18,7 @@
 #include "python/errors.h"
 #include "runtime/device_memory.h"
 #include "runtime/devices.h"
+#include "runtime/memory_quota.h"
 #include "runtime/session.h"
 
 namespace cuhost::python {
@@ -204,12 +206,23 @@ PyObject* py_close(PyObject*, PyObject*){CUHOST_PY_GUARD(
     },
     nullptr)}
 
+// Under a memory quota (runtime/memory_quota.h) the device looks as large as
+// the quota, so scripts that size their work by it stay within it.
+PyObject* memory_info_value(std::size_t free_bytes, std::size_t total) {
+  if (std::size_t quota = runtime::memory_quota()) {
+    const std::size_t used = runtime::memory_quota_in_use();
+    total = std::min(total, quota);
+    free_bytes = std::min(free_bytes, used < quota ? quota - used : 0);
+  }
+  return Py_BuildValue("(nn)", static_cast<Py_ssize_t>(free_bytes), static_cast<Py_ssize_t>(total));
+}
+
 PyObject* py_memory_info(PyObject*, PyObject*) {
   if (cpu()) {
     std::size_t free_bytes = 0;
     std::size_t total = 0;
     cpu::memory_info(&free_bytes, &total);
-    return Py_BuildValue("(nn)", static_cast<Py_ssize_t>(free_bytes), static_cast<Py_ssize_t>(total));
+    return memory_info_value(free_bytes, total);
   }
   CUHOST_PY_GUARD(
       {
@@ -217,7 +230,7 @@ PyObject* py_memory_info(PyObject*, PyObject*) {
         std::size_t free_bytes = 0;
         std::size_t total = 0;
         cuda::memory_info(&free_bytes, &total);
-        return Py_BuildValue("(nn)", static_cast<Py_ssize_t>(free_bytes), static_cast<Py_ssize_t>(total));
+        return memory_info_value(free_bytes, total);
       },
       nullptr)
 }

@@ -20,6 +20,7 @@
 #include "cuda/launch.h"
 #include "cuda/module.h"
 #include "python/array_devices.h"
+#include "python/array_order.h"
 #include "python/array_view.h"
 #include "python/dispatcher.h"
 #include "python/errors.h"
@@ -36,6 +37,7 @@
 #include "python/streams.h"
 #include "python/type_object.h"
 #include "python/typeof.h"
+#include "runtime/access_order.h"
 #include "runtime/devices.h"
 #include "runtime/graph_capture.h"
 #include "runtime/kernel_launch.h"
@@ -372,7 +374,18 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
       if (runtime::capture_kernel_launch(q)) Py_RETURN_NONE;
     }
     if (on_gpu) {
+      // Device arrays written on other streams are waited for; the kernel
+      // may write every array it gets, so each is recorded as written.
+      ArrayBytes touched[kMaxLaunchArgs];
+      for (Py_ssize_t i = 0; i < n; ++i) {
+        if (!infos[i].view.order) continue;
+        touched[i] = array_bytes(infos[i].view);
+        order_before(touched[i], stream, device);
+      }
       run_cuda(plan, device, grid, block, self->shared_bytes, stream, params);
+      runtime::MarkBatch launched;  // one event marks the launch for every array it wrote
+      for (Py_ssize_t i = 0; i < n; ++i)
+        if (touched[i].order) order_after_write(touched[i], stream, device, false, &launched);
       if (is_staged) {
         without_gil([&] { staged.finish(); });
       }

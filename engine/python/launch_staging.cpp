@@ -85,7 +85,8 @@ bool StagedHostArrays::stage(ArgInfo* infos, Py_ssize_t n, std::uintptr_t stream
     slot->device.reset();
     slot->host.reset();
     slot->host = runtime::PinnedAllocation::allocate(capacity);
-    slot->device = runtime::DeviceAllocation::allocate(capacity);
+    // cuhost's own bounded cache (<= 4 MiB per stream), not the script's memory: not counted.
+    slot->device = runtime::DeviceAllocation::allocate(capacity, runtime::QuotaUse::Exempt);
     slot->capacity = capacity;
   }
   slot->busy = true;

@@ -23,6 +23,7 @@
 #include "support/hash.h"
 #include "support/log.h"
 #include "runtime/kernel_serialize.h"
+#include "support/cache_files.h"
 #include "support/source_hash.h"
 
 namespace cuhost::runtime {
@@ -217,7 +218,7 @@ std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const
                                                    const std::vector<const ir::Type*>& arg_types) {
   std::string path = entry_path(key);
   std::string data;
-  if (path.empty() || !read_whole_file(path, data)) return nullptr;
+  if (path.empty() || !read_cache_entry(path, data)) return nullptr;
   auto reject = [&](const char* why) -> std::shared_ptr<CompiledKernel> {
     log::info(concat("[", fn.name, "] kernel cache entry ", path, " rejected (", why, "); recompiling"));
     std::remove(path.c_str());

@@ -2,6 +2,8 @@
 // 256-byte aligned like cuMemAlloc's, so kernels see the same alignment.
 #include "runtime/device_memory.h"
 
+#include <sys/sysinfo.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -19,8 +21,10 @@
 #include "cuda/graph.h"
 #include "cuda/memory.h"
 #include "cuda/stream.h"
+#include "runtime/access_order.h"
 #include "runtime/devices.h"
 #include "runtime/graph_capture.h"
+#include "runtime/memory_quota.h"
 #include "runtime/pending_frees.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
@@ -39,7 +43,19 @@ constexpr std::size_t kAlignment = 256;
                          " (CPU backend: CUDA_ERROR_OUT_OF_MEMORY; this memory is host memory)"));
 }
 
+// Whether `bytes` exceed the machine's memory and swap: such a request fails
+// at once, as a GPU refuses more than it has, instead of being put to the
+// allocator (which may be one that aborts on absurd sizes, as
+// AddressSanitizer's does by default).
+bool beyond_host_memory(std::size_t bytes) {
+  struct sysinfo info {};
+  if (sysinfo(&info) != 0) return false;
+  const unsigned long long total = (static_cast<unsigned long long>(info.totalram) + info.totalswap) * info.mem_unit;
+  return total > 0 && bytes > total;
+}
+
 void* aligned_host(std::size_t bytes, const char* what) {
+  if (beyond_host_memory(bytes)) out_of_host_memory(bytes, what);
   std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
   void* p = rounded >= bytes ? std::aligned_alloc(kAlignment, rounded) : nullptr;
   if (!p) out_of_host_memory(bytes, what);
@@ -59,6 +75,7 @@ CpuAllocations& cpu_allocations() {
 }
 
 std::uintptr_t cpu_device_alloc(std::size_t bytes) {
+  if (beyond_host_memory(bytes)) out_of_host_memory(bytes, "device memory");
   const std::size_t page = cpu::page_size();
   std::size_t rounded = (bytes + page - 1) / page * page;
   void* p = rounded >= bytes ? std::aligned_alloc(page, rounded) : nullptr;
@@ -148,14 +165,17 @@ std::uintptr_t with_retry(int device, Fn attempt) {
   return attempt();
 }
 
-// Frees cuhost's own device memory (runs from the pending-free queue).
-std::function<void()> releaser(Backend backend, int device, std::uintptr_t address) {
+// Frees cuhost's own device memory (runs from the pending-free queue) and
+// gives `charged` bytes back to the quota: memory waiting in the queue is
+// still held, so it counts until then.
+std::function<void()> releaser(Backend backend, int device, std::uintptr_t address, std::size_t charged) {
   if (backend != Backend::Cuda)
-    return [address] {
+    return [address, charged] {
       cpu::release_export(address);
       std::free(reinterpret_cast<void*>(address));
+      refund_memory_quota(charged);
     };
-  return [device, address] {
+  return [device, address, charged] {
     try {
       DeviceScope scope(device);  // freed in its own context; the thread's device is kept
       make_device_current(device);
@@ -163,7 +183,21 @@ std::function<void()> releaser(Backend backend, int device, std::uintptr_t addre
     } catch (...) {
       // no context: the memory went with it
     }
+    refund_memory_quota(charged);
   };
+}
+
+// Runs `allocate` with `charged` bytes charged to the quota first (nothing
+// when zero); a failed allocation gives them back.
+template <typename Fn>
+std::uintptr_t charged_attempt(std::size_t charged, const char* driver_call, Fn allocate) {
+  if (charged) charge_memory_quota(charged, driver_call);
+  try {
+    return allocate();
+  } catch (...) {
+    refund_memory_quota(charged);
+    throw;
+  }
 }
 }  // namespace
 
@@ -182,39 +216,69 @@ bool uses_external_allocator(int device) {
   return device >= 0 && device < 64 && (g_external_devices.load(std::memory_order_relaxed) >> device & 1);
 }
 
-std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate(std::size_t bytes) {
+std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate(std::size_t bytes, QuotaUse quota) {
   std::shared_ptr<DeviceAllocation> a(new DeviceAllocation());
   a->size_ = bytes;
   a->backend_ = session().backend;
   a->device_ = current_device();
   if (bytes == 0) return a;  // address 0: nothing to free
   if (capture_in_progress()) refuse_allocation_in_capture("device memory", bytes);
-  if (g_external_allocate && uses_external_allocator(a->device_) &&
-      g_external_allocate(a->device_, bytes, &a->address_, &a->external_owner_))
-    return a;
+  if (a->backend_ == Backend::Cuda && !(t_temporary_active && bytes <= kPoolMaxBlock))
+    a->order_ = std::make_shared<AccessOrder>();
+  const std::size_t charge = quota == QuotaUse::Counted && allocations_counted() ? bytes : 0;
+  if (g_external_allocate && uses_external_allocator(a->device_)) {
+    // The external manager's memory counts too, given back when its handle
+    // is released (the destructor). Only the quota's refusal is retried
+    // after releasing the pending frees; the manager handles its own.
+    if (charge)
+      with_retry(a->device_, [&] { return charged_attempt(charge, "cuMemAlloc", [] { return std::uintptr_t(0); }); });
+    bool taken = false;
+    try {
+      UncountedAllocations counted_here;  // the manager's own cuMemAlloc: counted once, here
+      taken = g_external_allocate(a->device_, bytes, &a->address_, &a->external_owner_);
+    } catch (...) {
+      refund_memory_quota(charge);
+      throw;
+    }
+    if (taken) {
+      a->charged_ = charge;
+      return a;
+    }
+    refund_memory_quota(charge);  // declined: cuhost allocates (and charges) below
+  }
   if (a->backend_ == Backend::Cuda) {
     make_device_current(a->device_);
     if (t_temporary_active && bytes <= kPoolMaxBlock) {
       std::size_t bucket = pool_bucket(bytes);
       a->pooled_capacity_ = bucket;
       a->pool_stream_ = t_temporary_stream;
-      TemporaryPool& pool = temporary_pool();
-      {
-        std::lock_guard<std::mutex> lock(pool.mutex);
-        auto& blocks = pool.free_blocks[{a->device_, a->pool_stream_, bucket}];
-        if (!blocks.empty()) {
-          a->address_ = blocks.back();
-          blocks.pop_back();
-          return a;
-        }
-      }
-      a->address_ = with_retry(a->device_, [&] { return cuda::device_alloc(bucket); });
+      // A launch temporary counts while a launch holds it, not while it
+      // waits in the pool (cuhost's own cache).
+      a->address_ = with_retry(a->device_, [&]() -> std::uintptr_t {
+        return charged_attempt(charge, "cuMemAlloc", [&]() -> std::uintptr_t {
+          TemporaryPool& pool = temporary_pool();
+          {
+            std::lock_guard<std::mutex> lock(pool.mutex);
+            auto& blocks = pool.free_blocks[{a->device_, a->pool_stream_, bucket}];
+            if (!blocks.empty()) {
+              std::uintptr_t address = blocks.back();
+              blocks.pop_back();
+              return address;
+            }
+          }
+          return cuda::device_alloc(bucket);
+        });
+      });
+      a->charged_ = charge;
       return a;
     }
-    a->address_ = with_retry(a->device_, [&] { return cuda::device_alloc(bytes); });
+    a->address_ = with_retry(
+        a->device_, [&] { return charged_attempt(charge, "cuMemAlloc", [&] { return cuda::device_alloc(bytes); }); });
   } else {
-    a->address_ = with_retry(a->device_, [&] { return cpu_device_alloc(bytes); });
+    a->address_ = with_retry(
+        a->device_, [&] { return charged_attempt(charge, "cuMemAlloc", [&] { return cpu_device_alloc(bytes); }); });
   }
+  a->charged_ = charge;
   return a;
 }
 
@@ -227,16 +291,25 @@ std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate_managed(std::size_t
   if (bytes == 0) return a;
   if (capture_in_progress()) refuse_allocation_in_capture("managed memory", bytes);
   if (a->backend_ == Backend::Cuda) {
+    a->order_ = std::make_shared<AccessOrder>();
     make_device_current(a->device_);
-    a->address_ = with_retry(a->device_, [&] { return cuda::managed_alloc(bytes, attach_global); });
+    a->address_ = with_retry(a->device_, [&] {
+      return charged_attempt(bytes, "cuMemAllocManaged", [&] { return cuda::managed_alloc(bytes, attach_global); });
+    });
   } else {
-    a->address_ = with_retry(a->device_, [&] { return cpu_device_alloc(bytes); });
+    a->address_ = with_retry(a->device_, [&] {
+      return charged_attempt(bytes, "cuMemAllocManaged", [&] { return cpu_device_alloc(bytes); });
+    });
   }
+  a->charged_ = bytes;
   return a;
 }
 
 DeviceAllocation::~DeviceAllocation() {
-  if (external_owner_) return;  // the owner's release hands the memory back
+  if (external_owner_) {  // the owner's release (a member, after this body) hands the memory back
+    refund_memory_quota(charged_);
+    return;
+  }
   if (!address_) return;
   if (pooled_capacity_) {
     TemporaryPool& pool = temporary_pool();
@@ -244,11 +317,27 @@ DeviceAllocation::~DeviceAllocation() {
     auto& blocks = pool.free_blocks[{device_, pool_stream_, pooled_capacity_}];
     if (blocks.size() < kPoolMaxPerBucket) {
       blocks.push_back(address_);
+      refund_memory_quota(charged_);
       return;
     }
   }
   if (backend_ != Backend::Cuda) cpu_forget(address_);
-  queue_free(device_, size_, releaser(backend_, device_, address_));
+  // Freeing waits for the memory's own device only: writes that other
+  // devices' streams (peer access, peer copies) may still be making are
+  // waited for first.
+  bool other_writers = false;
+  try {
+    other_writers = order_ && order_->written_from_other_device(device_);
+  } catch (...) {
+  }
+  if (other_writers) {
+    queue_free(device_, size_, [order = order_, release = releaser(backend_, device_, address_, charged_)] {
+      order->finish_writes();
+      release();
+    });
+    return;
+  }
+  queue_free(device_, size_, releaser(backend_, device_, address_, charged_));
 }
 
 bool find_allocation(std::uintptr_t pointer, std::uintptr_t* base, std::size_t* size) {

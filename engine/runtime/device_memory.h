@@ -13,6 +13,13 @@
 
 namespace cuhost::runtime {
 
+// Whether an allocation counts against the device-memory quota
+// (memory_quota.h): scripts' memory does; the host's own buffers and
+// cuhost's bounded launch-staging buffers do not.
+enum class QuotaUse { Counted, Exempt };
+
+class AccessOrder;
+
 // One allocation, released when the last owner lets go (views share it):
 // cuhost's own memory goes to the device's pending-free queue
 // (pending_frees.h); memory from an external allocator is handed back to it.
@@ -22,7 +29,8 @@ class DeviceAllocation {
   // MemoryError-like RuntimeError on the CPU; GraphCaptureError on a thread
   // that is capturing a graph). A failed allocation releases the pending
   // frees and tries once more, as numba-cuda does.
-  static std::shared_ptr<DeviceAllocation> allocate(std::size_t bytes);
+  // Past the quota: CudaAPIError naming it (after the same release-and-retry).
+  static std::shared_ptr<DeviceAllocation> allocate(std::size_t bytes, QuotaUse quota = QuotaUse::Counted);
   // Managed (unified) memory: cuMemAllocManaged, attached globally or to the
   // host; host memory on the CPU backend, where the host is the device.
   static std::shared_ptr<DeviceAllocation> allocate_managed(std::size_t bytes, bool attach_global);
@@ -37,6 +45,10 @@ class DeviceAllocation {
   bool managed() const { return managed_; }
   // The external allocator's handle on this memory (null for cuhost's own).
   const std::shared_ptr<void>& external_owner() const { return external_owner_; }
+  // The cross-stream ordering of work on this memory (runtime/access_order.h):
+  // set for CUDA memory whose users may run on several streams, null for the
+  // CPU backend and launch temporaries (used on one stream only).
+  AccessOrder* order() const { return order_.get(); }
 
  private:
   DeviceAllocation() = default;
@@ -45,9 +57,11 @@ class DeviceAllocation {
   Backend backend_ = Backend::Cpu;
   int device_ = 0;
   bool managed_ = false;
+  std::size_t charged_ = 0;          // bytes counted against the quota, refunded when really freed
   std::size_t pooled_capacity_ = 0;  // > 0: a launch temporary that goes back to its stream's pool
   std::uintptr_t pool_stream_ = 0;
   std::shared_ptr<void> external_owner_;
+  std::shared_ptr<AccessOrder> order_;  // shared: a release may need it after the allocation is gone
 };
 
 // An allocator that replaces cuhost's own for a device (numba-cuda's external

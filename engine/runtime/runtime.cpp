@@ -21,6 +21,7 @@
 #include "python/interpreter.h"
 #include "python/script_kernels.h"
 #include "runtime/device_memory.h"
+#include "runtime/memory_quota.h"
 #include "runtime/host_kernel.h"
 #include "runtime/devices.h"
 #include "runtime/session.h"
@@ -179,8 +180,13 @@ class RuntimeImpl final : public Runtime {
       std::shared_ptr<runtime::DeviceAllocation> a_;
     };
     runtime::make_context_current();
-    return std::make_shared<Owned>(runtime::DeviceAllocation::allocate(bytes));
+    // The host's own memory: not counted against the scripts' quota.
+    return std::make_shared<Owned>(runtime::DeviceAllocation::allocate(bytes, runtime::QuotaUse::Exempt));
   }
+
+  void set_memory_quota(std::size_t bytes) override { runtime::set_memory_quota(bytes); }
+
+  std::size_t memory_quota_in_use() const override { return runtime::memory_quota_in_use(); }
 
   void copy_to_device(std::uintptr_t dst, const void* src, std::size_t bytes) override {
     runtime::make_context_current();

@@ -15,6 +15,7 @@
 #include "cuda/context.h"
 #include "cuda/driver.h"
 #include "dist/launcher_env.h"
+#include "runtime/memory_quota.h"
 #include "support/diagnostics.h"
 #include "support/log.h"
 
@@ -132,6 +133,7 @@ void start_session(const RuntimeOptions& options) {
   s.device = options.device < 0 ? 0 : options.device;
   s.bounds_check = options.bounds_check;
   cpu::set_kernel_timeout(options.kernel_timeout);
+  set_memory_quota(options.memory_quota);
   s.plugin_paths = options.plugin_paths;
   if (options.defer_backend_start && !g_startup) {
     g_deferred_options = options;

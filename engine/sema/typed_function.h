@@ -52,6 +52,12 @@ struct ExprInfo {
   // cuda.shared.array / cuda.local.array: the `alignment=` in bytes (a power
   // of two, a multiple of 8), 0 when not given.
   std::int64_t alignment = 0;
+  // A record field access ("record.field" / "record.setarray" /
+  // "record.setrecord"): the field's index in its record's layout, and the
+  // alignment its address is known to have (an aligned record nested in a
+  // packed one may sit at any byte; typing/records.cpp).
+  int record_field = -1;
+  int record_field_align = 1;
   // A value known at compile time (literals, frozen globals, folded ints such
   // as shapes): lowering emits a constant.
   std::optional<ir::ConstValue> constant;

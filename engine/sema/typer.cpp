@@ -426,15 +426,13 @@ void Typer::stmt(const ast::Stmt& s) {
             throw Pending{n.id, a.target->loc};
           }
           tinfo = &info(a.target.get());
-        } else if (a.target->kind == ast::ExprKind::Attribute) {  // r.x += v: a scalar record field
+        } else if (a.target->kind == ast::ExprKind::Attribute) {  // r.x += v (a whole array or record
+          // field is refused by the operator's typing, a TypingError as in numba-cuda)
           const auto& at = static_cast<const ast::Attribute&>(*a.target);
           const ir::Type* base = type_of(at.value.get());
           lt = type_record_attribute(*this, at, base, true);
           if (!lt)
             typing_error(a.target.get(), concat("cannot assign to attribute '", at.attr, "' of ", display(base)));
-          if (info(a.target.get()).intrinsic != "record.field")
-            fail(ErrorKind::UnsupportedError, a.target->loc,
-                 "augmented assignment to a whole array or record field is not supported in kernels");
         } else {
           tinfo = &info(a.target.get());
           lt = type_subscript(*this, static_cast<const ast::Subscript&>(*a.target), *tinfo, true);

@@ -1,11 +1,8 @@
-// Content keys for foreign sources and the on-disk cache helpers (see
-// source_hash.h).
+// Content keys for foreign sources (see source_hash.h).
 #include "support/source_hash.h"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -46,16 +43,6 @@ void hash_recursive(const std::string& text, const std::string& dir, const std::
   }
 }
 
-void make_dirs(const std::string& path) {
-  std::string cur;
-  std::istringstream parts(path);
-  std::string part;
-  while (std::getline(parts, part, '/')) {
-    cur += part + "/";
-    mkdir(cur.c_str(), 0755);
-  }
-}
-
 }  // namespace
 
 void hash_quoted_includes(const std::string& text, const std::string& dir, const std::vector<std::string>& search,
@@ -71,32 +58,6 @@ bool read_whole_file(const std::string& path, std::string& out) {
   ss << in.rdbuf();
   out = ss.str();
   return true;
-}
-
-std::string cache_folder(const std::string& kind) {
-  std::string base;
-  if (const char* d = std::getenv("CUHOST_CACHE_DIR")) {
-    base = d;
-  } else if (const char* x = std::getenv("XDG_CACHE_HOME")) {
-    base = std::string(x) + "/cuhost";
-  } else if (const char* home = std::getenv("HOME")) {
-    base = std::string(home) + "/.cache/cuhost";
-  } else {
-    return "";
-  }
-  std::string dir = base + "/" + kind;
-  make_dirs(dir);
-  return dir;
-}
-
-void write_file_atomically(const std::string& path, const std::string& data) {
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f.write(data.data(), static_cast<std::streamsize>(data.size()));
-    if (!f) return;  // a cache that cannot be written is only slower
-  }
-  std::rename(tmp.c_str(), path.c_str());
 }
 
 }  // namespace cuhost

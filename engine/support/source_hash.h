@@ -18,12 +18,4 @@ void hash_quoted_includes(const std::string& text, const std::string& dir, const
 // Reads a whole file; false when it cannot be read.
 bool read_whole_file(const std::string& path, std::string& out);
 
-// The per-user cache folder for a kind of artifact ("nvrtc", "host-cxx"):
-// $CUHOST_CACHE_DIR/<kind>, else $XDG_CACHE_HOME/cuhost/<kind>, else
-// ~/.cache/cuhost/<kind>; empty when none can be determined. Created on demand.
-std::string cache_folder(const std::string& kind);
-
-// Writes `data` to `path` atomically (temporary file + rename).
-void write_file_atomically(const std::string& path, const std::string& data);
-
 }  // namespace cuhost

@@ -11,6 +11,14 @@ Rank 0 prints the table; --json FILE also writes it (compare with
 run_multigpu_comparison.sh). On the CPU backend it measures MPI between
 processes (or a copy, in one process). Not named bench_*: `cuhost bench`
 runs those on their own, and this one needs --nccl or several processes.
+
+Both sides are timed the same way: each rank's all-reduces run on one
+stream (PyTorch's: its current stream, which NCCL's own stream is joined
+to), after the same untimed warm-up, between two CUDA events recorded on
+that stream; a size's time is the slowest rank's event time / --iters. In
+one process, cuhost drives its devices from one thread (the calls of one
+iteration in one nccl.group()), or with --threads from one thread per
+device, as PyTorch's one process per GPU does.
 """
 import argparse
 import json
@@ -25,6 +33,7 @@ parser.add_argument("--max-bytes", type=int, default=1 << 30)
 parser.add_argument("--iters", type=int, default=20)
 parser.add_argument("--warmup", type=int, default=5)
 parser.add_argument("--json", default="")
+parser.add_argument("--threads", action="store_true", help="one process: one thread per device, no group")
 args = parser.parse_args()
 
 sizes = []
@@ -60,52 +69,118 @@ def run_torch():
         for _ in range(args.warmup):
             dist.all_reduce(x)
         torch.cuda.synchronize()
-        start = time.perf_counter()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
         for _ in range(args.iters):
             dist.all_reduce(x)
-        torch.cuda.synchronize()
-        rows.append((nbytes, (time.perf_counter() - start) / args.iters))
+        end.record()
+        end.synchronize()
+        seconds = torch.tensor([start.elapsed_time(end) / 1e3 / args.iters], device="cuda")
+        dist.all_reduce(seconds, op=dist.ReduceOp.MAX)  # the slowest rank's time
+        rows.append((nbytes, seconds.item()))
     if rank == 0:
         report(world, rows, "PyTorch %s (NCCL %s)" % (torch.__version__, ".".join(map(str, torch.cuda.nccl.version()))))
     dist.destroy_process_group()
 
 
 def run_cuhost():
+    import threading
+
     import numpy as np
     from numba import cuda
     from cuhost import nccl
 
     comms = nccl.communicators()
     world = comms[0].size
-    buffers = {}
+    gpu = cuda.backend() == "cuda"
+    streams, buffers = {}, {}
+    for c in comms:
+        with cuda.gpus[c.device]:
+            streams[c.rank] = cuda.stream()
 
-    def all_reduce_everywhere(nbytes):
-        with nccl.group():
-            for c in comms:
-                with cuda.gpus[c.device]:
-                    c.all_reduce(buffers[c.rank])
+    def timed(c, iterations):
+        """Runs `iterations` all-reduces of communicator c (its own thread),
+        returning the seconds its stream took."""
+        with cuda.gpus[c.device]:
+            s, x = streams[c.rank], buffers[c.rank]
+            if not gpu:
+                t0 = time.perf_counter()
+                for _ in range(iterations):
+                    c.all_reduce(x, stream=s)
+                return time.perf_counter() - t0
+            start, end = cuda.event(), cuda.event()
+            start.record(s)
+            for _ in range(iterations):
+                c.all_reduce(x, stream=s)
+            end.record(s)
+            end.synchronize()
+            return start.elapsed_time(end) / 1e3
 
-    def wait():
+    def grouped(iterations):
+        """One thread: each iteration's calls in one group (NCCL needs it
+        for several communicators of one thread)."""
+        if not gpu:
+            t0 = time.perf_counter()
+            for _ in range(iterations):
+                with nccl.group():
+                    for c in comms:
+                        c.all_reduce(buffers[c.rank], stream=streams[c.rank])
+            return [time.perf_counter() - t0]
+        events = {}
         for c in comms:
             with cuda.gpus[c.device]:
-                cuda.synchronize()
+                events[c.rank] = (cuda.event(), cuda.event())
+                events[c.rank][0].record(streams[c.rank])
+        for _ in range(iterations):
+            with nccl.group():
+                for c in comms:
+                    c.all_reduce(buffers[c.rank], stream=streams[c.rank])
+        times = []
+        for c in comms:
+            with cuda.gpus[c.device]:
+                start, end = events[c.rank]
+                end.record(streams[c.rank])
+                end.synchronize()
+                times.append(start.elapsed_time(end) / 1e3)
+        return times
+
+    def threaded(iterations):
+        times = [0.0] * len(comms)
+
+        def work(i):
+            times[i] = timed(comms[i], iterations)
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(len(comms))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return times
+
+    def measure(iterations):
+        if len(comms) == 1:
+            return [timed(comms[0], iterations)]
+        return threaded(iterations) if args.threads else grouped(iterations)
 
     rows = []
     for nbytes in sizes:
         for c in comms:
             with cuda.gpus[c.device]:
                 buffers[c.rank] = cuda.to_device(np.ones(nbytes // 4, dtype=np.float32))
-        for _ in range(args.warmup):
-            all_reduce_everywhere(nbytes)
-        wait()
-        start = time.perf_counter()
-        for _ in range(args.iters):
-            all_reduce_everywhere(nbytes)
-        wait()
-        rows.append((nbytes, (time.perf_counter() - start) / args.iters))
+        measure(args.warmup)
+        seconds = max(measure(args.iters)) / args.iters
+        if len(comms) < world and comms[0].carrier != "self":  # MPI ranks: the slowest rank's time
+            t = np.array([seconds])
+            with cuda.gpus[comms[0].device]:
+                d = cuda.to_device(t)
+                comms[0].all_reduce(d, op=nccl.MAX)
+                seconds = float(d.copy_to_host()[0])
+        rows.append((nbytes, seconds))
         buffers.clear()
     if comms[0].rank == 0:
         scope = "one process" if len(comms) == world else "MPI ranks"
+        if len(comms) > 1:
+            scope += ", a thread per device" if args.threads else ", one thread"
         if comms[0].carrier == "nccl":
             label = "cuhost (NCCL %s, %s)" % (".".join(map(str, nccl.get_version())), scope)
         else:

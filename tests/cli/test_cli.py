@@ -155,6 +155,23 @@ def bad_kernel_timeout_exits_2_and_a_good_one_reaches_children():
 
 
 @case
+def memory_quota_sizes_and_children():
+    for value in ("0", "lots", "5X", "2GiBs", "99999999999999999999"):
+        p = run("--memory-quota", value, "info")
+        assert p.returncode == 2 and ("invalid value for --memory-quota: '%s'" % value) in p.stderr, (value, p.stderr)
+    # Sizes are powers of 1024; the python form takes the option too, and a
+    # child cuhost inherits the quota (CUHOST_MEMORY_QUOTA).
+    show = "from numba import cuda; print(cuda.current_context().get_memory_info().total)"
+    for value, size in (("512K", 512 << 10), ("3M", 3 << 20), ("2GiB", 2 << 30), ("1048577", 1048577)):
+        p = run("--backend", "cpu", "--memory-quota", value, "-c", show)
+        assert p.returncode == 0 and p.stdout.strip() == str(size), (value, p.stdout, p.stderr)
+    child = ("import subprocess, sys; r = subprocess.run([sys.executable, '-c', %r], capture_output=True, "
+             "text=True, timeout=60); print(r.stdout.strip())" % show)
+    p = run("--backend", "cpu", "--memory-quota", "64M", "-c", child)
+    assert p.returncode == 0 and p.stdout.strip() == str(64 << 20), (p.stdout, p.stderr)
+
+
+@case
 def missing_script_of_run_and_of_the_python_form_exit_2():
     p = run("run")
     assert p.returncode == 2 and "'run' needs a script path" in p.stderr, p.stderr

@@ -18,7 +18,8 @@
 // copies, stream waits and event queries work across contexts. Allocations
 // need a current context and remember their device (cuPointerGetAttribute);
 // cuDeviceCanAccessPeer says yes between distinct devices unless
-// CUHOST_NULL_PEER=0.
+// CUHOST_NULL_PEER=0. The work of the streams cuhost creates is deferred
+// until something orders it (null_streams.h), as a GPU may run it late.
 #include <cuda.h>
 
 #include <cstdint>
@@ -31,7 +32,9 @@
 #include <string>
 #include <vector>
 
+#include "null_failures.h"
 #include "null_graphs.h"
+#include "null_streams.h"
 
 namespace {
 
@@ -82,6 +85,18 @@ std::mutex g_mutex;
 NullContext g_contexts[kMaxDevices];
 thread_local NullContext* t_current = nullptr;
 std::map<std::uintptr_t, Allocation> g_allocations;  // base address -> allocation
+std::map<std::uintptr_t, std::size_t> g_pinned;      // page-locked host memory: base -> bytes
+
+// Whether [p, p + n) is page-locked host memory, which an asynchronous copy
+// to the host writes late; pageable memory it writes before returning.
+bool pinned(const void* p, std::size_t n) {
+  auto a = reinterpret_cast<std::uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto it = g_pinned.upper_bound(a);
+  if (it == g_pinned.begin()) return false;
+  --it;
+  return a >= it->first && a + n <= it->first + it->second;
+}
 
 int env_int(const char* name, int fallback) {
   const char* v = std::getenv(name);
@@ -259,7 +274,12 @@ CUresult null_ctx_enable_peer(CUcontext peer, unsigned) {
   if (!t_current->peers.insert(p->device).second) return CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
   return ok();
 }
-CUresult null_sync() { return t_current ? null_driver::check_unsafe_call() : CUDA_ERROR_INVALID_CONTEXT; }
+CUresult null_sync() {
+  if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
+  if (CUresult r = null_driver::check_unsafe_call()) return r;
+  null_driver::drain_context(t_current);
+  return ok();
+}
 CUresult null_alloc(CUdeviceptr* p, size_t bytes) {
   if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   if (CUresult r = null_driver::check_unsafe_call()) return r;
@@ -273,6 +293,7 @@ CUresult null_alloc(CUdeviceptr* p, size_t bytes) {
 CUresult null_alloc_managed(CUdeviceptr* p, size_t bytes, unsigned) { return null_alloc(p, bytes); }
 CUresult null_free(CUdeviceptr p) {
   if (CUresult r = null_driver::check_unsafe_call()) return r;
+  null_driver::drain_context(nullptr);  // freeing waits for the device; queued work must not touch freed memory
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     auto it = g_allocations.find(static_cast<std::uintptr_t>(p));
@@ -305,7 +326,7 @@ CUresult null_ipc_open(CUdeviceptr* p, CUipcMemHandle h, unsigned) {
 CUresult null_ipc_close(CUdeviceptr) { return ok(); }
 CUresult null_memset_sync(CUdeviceptr d, unsigned char v, size_t n) {
   if (CUresult r = null_driver::check_unsafe_call()) return r;
-  std::memset(reinterpret_cast<void*>(d), v, n);
+  null_driver::enqueue(nullptr, t_current, [=] { std::memset(reinterpret_cast<void*>(d), v, n); });
   return ok();
 }
 CUresult null_profiler() { return ok(); }
@@ -317,47 +338,79 @@ CUresult null_active_blocks(int* n, CUfunction, int, size_t) {
 CUresult null_alloc_host(void** p, size_t bytes) {
   if (CUresult r = null_driver::check_unsafe_call()) return r;
   *p = std::calloc(bytes ? bytes : 1, 1);
-  return *p ? ok() : CUDA_ERROR_OUT_OF_MEMORY;
+  if (!*p) return CUDA_ERROR_OUT_OF_MEMORY;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_pinned[reinterpret_cast<std::uintptr_t>(*p)] = bytes;
+  return ok();
 }
 CUresult null_free_host(void* p) {
+  null_driver::drain_context(nullptr);
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_pinned.erase(reinterpret_cast<std::uintptr_t>(p));
+  }
   std::free(p);
   return ok();
 }
-CUresult null_register(void*, size_t, unsigned) { return ok(); }
-CUresult null_unregister(void*) { return ok(); }
+CUresult null_register(void* p, size_t bytes, unsigned) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_pinned[reinterpret_cast<std::uintptr_t>(p)] = bytes;
+  return ok();
+}
+CUresult null_unregister(void* p) {
+  null_driver::drain_context(nullptr);
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_pinned.erase(reinterpret_cast<std::uintptr_t>(p));
+  return ok();
+}
 CUresult null_htod(CUdeviceptr d, const void* h, size_t n) {
   if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   if (CUresult r = null_driver::check_unsafe_call()) return r;
-  std::memcpy(reinterpret_cast<void*>(d), h, n);
+  null_driver::enqueue(nullptr, t_current, [=] { std::memcpy(reinterpret_cast<void*>(d), h, n); });
   return ok();
 }
 CUresult null_dtoh(void* h, CUdeviceptr d, size_t n) {
   if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   if (CUresult r = null_driver::check_unsafe_call()) return r;
-  std::memcpy(h, reinterpret_cast<const void*>(d), n);
+  null_driver::enqueue(nullptr, t_current, [=] { std::memcpy(h, reinterpret_cast<const void*>(d), n); });
   return ok();
 }
 CUresult null_dtod(CUdeviceptr a, CUdeviceptr b, size_t n) {
   if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
-  std::memmove(reinterpret_cast<void*>(a), reinterpret_cast<const void*>(b), n);
+  null_driver::enqueue(nullptr, t_current,
+                       [=] { std::memmove(reinterpret_cast<void*>(a), reinterpret_cast<const void*>(b), n); });
   return ok();
 }
+// An asynchronous copy from the host reads the host bytes when it is queued
+// (the driver stages pageable memory; cuhost never changes a pinned source
+// before the copy is ordered), and writes the device bytes when it runs.
 CUresult null_htod_async(CUdeviceptr d, const void* h, size_t n, CUstream s) {
   if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   if (null_driver::capture_copy(s, reinterpret_cast<void*>(d), h, n)) return ok();
-  std::memcpy(reinterpret_cast<void*>(d), h, n);
+  auto bytes = std::make_shared<std::vector<char>>(static_cast<const char*>(h), static_cast<const char*>(h) + n);
+  null_driver::enqueue(s, t_current, [=] { std::memcpy(reinterpret_cast<void*>(d), bytes->data(), n); });
   return ok();
 }
+// To pageable memory the copy is synchronous (after the stream's work), to
+// page-locked memory it runs with the stream.
 CUresult null_dtoh_async(void* h, CUdeviceptr d, size_t n, CUstream s) {
   if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   if (null_driver::capture_copy(s, h, reinterpret_cast<const void*>(d), n)) return ok();
-  std::memcpy(h, reinterpret_cast<const void*>(d), n);
+  auto copy = [=] { std::memcpy(h, reinterpret_cast<const void*>(d), n); };
+  if (pinned(h, n)) {
+    null_driver::enqueue(s, t_current, copy);
+  } else {
+    null_driver::drain_stream(s, t_current);
+    copy();
+  }
   return ok();
 }
 CUresult null_dtod_async(CUdeviceptr a, CUdeviceptr b, size_t n, CUstream s) {
   if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   if (null_driver::capture_copy(s, reinterpret_cast<void*>(a), reinterpret_cast<const void*>(b), n)) return ok();
-  return null_dtod(a, b, n);
+  null_driver::enqueue(s, t_current,
+                       [=] { std::memmove(reinterpret_cast<void*>(a), reinterpret_cast<const void*>(b), n); });
+  return ok();
 }
 // A peer copy names the context of each side; the pointers must live there.
 CUresult null_peer_async(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, size_t n, CUstream s) {
@@ -365,7 +418,8 @@ CUresult null_peer_async(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CU
   if (n && (device_of(dst) != as_context(dst_ctx)->device || device_of(src) != as_context(src_ctx)->device))
     return CUDA_ERROR_INVALID_VALUE;
   if (null_driver::capture_copy(s, reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), n)) return ok();
-  std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), n);
+  null_driver::enqueue(s, t_current,
+                       [=] { std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), n); });
   return ok();
 }
 const char* plane(CUmemorytype type, const void* host, CUdeviceptr device) {
@@ -373,6 +427,7 @@ const char* plane(CUmemorytype type, const void* host, CUdeviceptr device) {
 }
 CUresult null_copy_2d(const CUDA_MEMCPY2D* c, CUstream s) {
   if (CUresult r = null_driver::check_stream_wait(s)) return r;  // not captured by the null driver
+  null_driver::drain_stream(s, t_current);                       // and done at once
   const char* src = plane(c->srcMemoryType, c->srcHost, c->srcDevice) + c->srcY * c->srcPitch + c->srcXInBytes;
   char* dst =
       const_cast<char*>(plane(c->dstMemoryType, c->dstHost, c->dstDevice)) + c->dstY * c->dstPitch + c->dstXInBytes;
@@ -382,7 +437,7 @@ CUresult null_copy_2d(const CUDA_MEMCPY2D* c, CUstream s) {
 }
 CUresult null_memset(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
   if (null_driver::capture_memset(s, reinterpret_cast<void*>(d), v, n)) return ok();
-  std::memset(reinterpret_cast<void*>(d), v, n);
+  null_driver::enqueue(s, t_current, [=] { std::memset(reinterpret_cast<void*>(d), v, n); });
   return ok();
 }
 CUresult null_mem_info(size_t* free_bytes, size_t* total) {
@@ -403,12 +458,14 @@ CUresult null_pointer_attribute(void* data, CUpointer_attribute attribute, CUdev
     default: return CUDA_ERROR_INVALID_VALUE;
   }
 }
-CUresult null_stream_create(CUstream* s, unsigned) {
+CUresult null_stream_create(CUstream* s, unsigned flags) {
   if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   *s = reinterpret_cast<CUstream>(new NullStream{t_current});
+  null_driver::stream_created(*s, t_current, flags);
   return ok();
 }
 CUresult null_stream_destroy(CUstream s) {
+  null_driver::stream_destroyed(s);
   delete reinterpret_cast<NullStream*>(s);
   return ok();
 }
@@ -419,22 +476,37 @@ CUresult null_stream_get_ctx(CUstream s, CUcontext* c) {
   return ok();
 }
 CUresult null_stream_sync(CUstream s) {
-  return stream_context(s) ? null_driver::check_stream_wait(s) : CUDA_ERROR_INVALID_CONTEXT;
+  NullContext* ctx = stream_context(s);
+  if (!ctx) return CUDA_ERROR_INVALID_CONTEXT;
+  if (CUresult r = null_driver::check_stream_wait(s)) return r;
+  null_driver::drain_stream(s, ctx);
+  return ok();
 }
-CUresult null_stream_wait(CUstream, CUevent, unsigned) { return ok(); }  // across contexts too
+// Across contexts too. The stream's later work runs after the event's work:
+// that work runs now.
+CUresult null_stream_wait(CUstream, CUevent e, unsigned) {
+  null_driver::drain_to_event(e);
+  return ok();
+}
 CUresult null_event_create(CUevent* e, unsigned) {
   if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   *e = reinterpret_cast<CUevent>(new NullEvent{t_current});
   return ok();
 }
 CUresult null_event_destroy(CUevent e) {
+  null_driver::event_destroyed(e);
   delete reinterpret_cast<NullEvent*>(e);
   return ok();
 }
 CUresult null_event_record(CUevent e, CUstream s) {
-  return reinterpret_cast<NullEvent*>(e)->ctx == stream_context(s) ? ok() : CUDA_ERROR_INVALID_HANDLE;
+  if (reinterpret_cast<NullEvent*>(e)->ctx != stream_context(s)) return CUDA_ERROR_INVALID_HANDLE;
+  null_driver::record_event(e, s);
+  return ok();
 }
-CUresult null_event_sync(CUevent) { return ok(); }
+CUresult null_event_sync(CUevent e) {
+  null_driver::drain_to_event(e);
+  return ok();
+}
 CUresult null_elapsed(float* ms, CUevent a, CUevent b) {
   if (reinterpret_cast<NullEvent*>(a)->ctx != reinterpret_cast<NullEvent*>(b)->ctx) return CUDA_ERROR_INVALID_HANDLE;
   *ms = 0.001f;
@@ -583,8 +655,9 @@ const void* context_of_stream(CUstream s) { return stream_context(s); }
 
 namespace {
 
+// Each entry records its failures (null_failures.h).
 #define NULL_ENTRY(name, fn) \
-  { #name, reinterpret_cast < void*>(&fn) }
+  { #name, reinterpret_cast < void*>(&null_driver::Recorded <&fn>::call) }
 const Entry g_entries[] = {
     NULL_ENTRY(cuInit, null_init),
     NULL_ENTRY(cuDriverGetVersion, null_driver_version),
@@ -667,6 +740,12 @@ const Entry g_entries[] = {
 #undef NULL_ENTRY
 
 }  // namespace
+
+const char* null_driver::entry_name(const void* fn) {
+  for (const auto& e : g_entries)
+    if (e.fn == fn) return e.name;
+  return "?";
+}
 
 extern "C" __attribute__((visibility("default"))) CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int,
                                                                                cuuint64_t,

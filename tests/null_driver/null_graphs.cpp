@@ -5,6 +5,7 @@
 // graph take new parameters, an update needs the same sequence of node kinds
 // and functions, and a graph launch performs the copies and logs the kernels.
 #include "null_graphs.h"
+#include "null_streams.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -157,6 +158,7 @@ CUresult instantiate(CUgraphExec* out, CUgraph graph, unsigned long long) {
 
 CUresult graph_launch(CUgraphExec exec, CUstream s) {
   if (context_of_stream(s) != reinterpret_cast<Exec*>(exec)->context) return CUDA_ERROR_INVALID_HANDLE;
+  drain_stream(s, context_of_stream(s));  // the replay below runs at once: after the stream's earlier work
   std::lock_guard<std::mutex> lock(g_mutex);
   if (Capture* c = capture_of(s)) {
     c->invalidated = true;  // (a real driver would add a child graph node)

@@ -6,7 +6,11 @@
 // is queued; an operation runs once every rank of its clique posted its
 // part (in posting order, as NCCL matches them), and a send runs when its
 // receive was posted. Only one process: ncclCommInitRank takes a single
-// rank (nranks 1). Never put it on a real run's library path.
+// rank (nranks 1). Never put it on a real run's library path. The null
+// driver defers stream work (null_streams.h): a rank's call first runs the
+// work queued on its stream, which NCCL would wait for.
+#include <cuda.h>
+#include <dlfcn.h>
 #include <nccl.h>
 
 #include <algorithm>
@@ -219,8 +223,24 @@ void progress(Clique* c) {
   }
 }
 
-ncclResult_t post(ncclComm_t comm, Part part) {
+// Runs the work the null driver queued on `stream` (cuStreamSynchronize of
+// the libcuda.so.1 the process loaded).
+void after_stream(cudaStream_t stream) {
+  using Sync = CUresult (*)(CUstream);
+  static Sync sync = [] {
+    using GetProc = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
+    void* lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    auto get = lib ? reinterpret_cast<GetProc>(dlsym(lib, "cuGetProcAddress_v2")) : nullptr;
+    void* fn = nullptr;
+    if (get) get("cuStreamSynchronize", &fn, 0, 0, nullptr);
+    return reinterpret_cast<Sync>(fn);
+  }();
+  if (sync) sync(reinterpret_cast<CUstream>(stream));
+}
+
+ncclResult_t post(ncclComm_t comm, Part part, cudaStream_t stream) {
   if (!comm || !comm->clique) return ncclInvalidArgument;
+  after_stream(stream);
   std::lock_guard<std::mutex> lock(g_mutex);
   comm->clique->parts[comm->rank].push_back(part);
   progress(comm->clique);
@@ -282,36 +302,39 @@ __attribute__((visibility("default"))) ncclResult_t ncclCommUserRank(const ncclC
   return ncclSuccess;
 }
 __attribute__((visibility("default"))) ncclResult_t ncclAllReduce(const void* s, void* r, size_t n, ncclDataType_t t,
-                                                                  ncclRedOp_t op, ncclComm_t comm, cudaStream_t) {
-  return post(comm, Part{Kind::AllReduce, s, r, n, t, op, 0});
+                                                                  ncclRedOp_t op, ncclComm_t comm,
+                                                                  cudaStream_t stream) {
+  return post(comm, Part{Kind::AllReduce, s, r, n, t, op, 0}, stream);
 }
 __attribute__((visibility("default"))) ncclResult_t ncclReduce(const void* s, void* r, size_t n, ncclDataType_t t,
                                                                ncclRedOp_t op, int root, ncclComm_t comm,
-                                                               cudaStream_t) {
-  return post(comm, Part{Kind::Reduce, s, r, n, t, op, root});
+                                                               cudaStream_t stream) {
+  return post(comm, Part{Kind::Reduce, s, r, n, t, op, root}, stream);
 }
 __attribute__((visibility("default"))) ncclResult_t ncclBroadcast(const void* s, void* r, size_t n, ncclDataType_t t,
-                                                                  int root, ncclComm_t comm, cudaStream_t) {
-  return post(comm, Part{Kind::Broadcast, s, r, n, t, ncclSum, root});
+                                                                  int root, ncclComm_t comm, cudaStream_t stream) {
+  return post(comm, Part{Kind::Broadcast, s, r, n, t, ncclSum, root}, stream);
 }
 __attribute__((visibility("default"))) ncclResult_t ncclReduceScatter(const void* s, void* r, size_t n,
                                                                       ncclDataType_t t, ncclRedOp_t op, ncclComm_t comm,
-                                                                      cudaStream_t) {
-  return post(comm, Part{Kind::ReduceScatter, s, r, n, t, op, 0});
+                                                                      cudaStream_t stream) {
+  return post(comm, Part{Kind::ReduceScatter, s, r, n, t, op, 0}, stream);
 }
 __attribute__((visibility("default"))) ncclResult_t ncclAllGather(const void* s, void* r, size_t n, ncclDataType_t t,
-                                                                  ncclComm_t comm, cudaStream_t) {
-  return post(comm, Part{Kind::AllGather, s, r, n, t, ncclSum, 0});
+                                                                  ncclComm_t comm, cudaStream_t stream) {
+  return post(comm, Part{Kind::AllGather, s, r, n, t, ncclSum, 0}, stream);
 }
 __attribute__((visibility("default"))) ncclResult_t ncclSend(const void* s, size_t n, ncclDataType_t t, int peer,
-                                                             ncclComm_t comm, cudaStream_t) {
+                                                             ncclComm_t comm, cudaStream_t stream) {
+  after_stream(stream);
   std::lock_guard<std::mutex> lock(g_mutex);
   comm->clique->sends[{comm->rank, peer}].push_back(Transfer{s, nullptr, n * type_size(t)});
   progress(comm->clique);
   return ncclSuccess;
 }
 __attribute__((visibility("default"))) ncclResult_t ncclRecv(void* r, size_t n, ncclDataType_t t, int peer,
-                                                             ncclComm_t comm, cudaStream_t) {
+                                                             ncclComm_t comm, cudaStream_t stream) {
+  after_stream(stream);
   std::lock_guard<std::mutex> lock(g_mutex);
   comm->clique->recvs[{peer, comm->rank}].push_back(Transfer{nullptr, r, n * type_size(t)});
   progress(comm->clique);

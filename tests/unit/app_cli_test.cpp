@@ -102,3 +102,19 @@ TEST_CASE("the nccl options lend communicators and name the devices of one proce
         "invalid value for --nccl-devices: '0,x' (expected device ordinals such as 0,1)");
   CHECK(usage_error({"--nccl", "--nccl-devices", ",", "info"}).find("invalid value for --nccl-devices") == 0);
 }
+
+TEST_CASE("the memory-quota option takes sizes in powers of 1024", "[cli]") {
+  CHECK(parse({"--memory-quota", "512M", "info"}).options.memory_quota == std::size_t(512) << 20);
+  CHECK(parse({"--memory-quota=2G", "info"}).options.memory_quota == std::size_t(2) << 30);
+  CHECK(parse({"run", "--memory-quota", "64KiB", "k.py"}).options.memory_quota == std::size_t(64) << 10);
+  CHECK(parse({"--memory-quota", "1048577", "info"}).options.memory_quota == 1048577);
+  CHECK(parse({"--memory-quota", "3t", "info"}).options.memory_quota == std::size_t(3) << 40);
+  CHECK(parse({"--memory-quota", "2G", "info"}).memory_quota_given);
+  CHECK_FALSE(parse({"info"}).memory_quota_given);
+  CHECK(parse({"info"}).options.memory_quota == 0);
+  CHECK(usage_error({"--memory-quota", "0", "info"}) ==
+        "invalid value for --memory-quota: '0' (expected a size above 0 such as 512M, 2G or 1048576)");
+  CHECK(usage_error({"--memory-quota", "2X", "info"}).find("invalid value for --memory-quota: '2X'") == 0);
+  CHECK(usage_error({"--memory-quota", "G", "info"}).find("invalid value for --memory-quota: 'G'") == 0);
+  CHECK(usage_error({"--memory-quota", "99999999999999T", "info"}).find("invalid value") == 0);
+}

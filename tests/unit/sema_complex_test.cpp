@@ -98,10 +98,16 @@ TEST_CASE("complex signature spellings", "[sema][complex]") {
   CHECK(ir::parse_type("c8[:, ::1]")->str() == "array(complex64, 2d, C)");
 }
 
-TEST_CASE("complex values unify with reals in one variable", "[sema][complex]") {
+TEST_CASE("complex values unify with reals where versions of a variable meet", "[sema][complex]") {
+  // Each version of r has its own type (numba's SSA versions); they unify at a join.
   auto tf = infer_source("def f(a, z):\n    r = a\n    r = z\n    return r\n", "f", {"float32", "complex64"});
-  CHECK(local_type(*tf, "r") == "complex64");
+  CHECK(local_type(*tf, "r") == "float32");
+  CHECK(local_type(*tf, "r.1") == "complex64");
   CHECK(tf->return_type->str() == "complex64");
+  auto tj = infer_source("def f(a, z, c):\n    r = a\n    if c:\n        r = z\n    return r\n", "f",
+                         {"float32", "complex64", "boolean"});
+  CHECK(local_type(*tj, "r.2") == "complex64");  // the join of float32 and complex64
+  CHECK(tj->return_type->str() == "complex64");
 }
 
 TEST_CASE("complex misuse is a clear error at its location", "[sema][complex]") {

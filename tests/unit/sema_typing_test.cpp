@@ -201,7 +201,7 @@ TEST_CASE("expression typing follows numba", "[sema]") {
   }
 }
 
-TEST_CASE("locals unify across assignments and loops", "[sema]") {
+TEST_CASE("versions of locals unify where they meet: joins and loop heads", "[sema]") {
   auto tf = infer_source(R"PY(def f(n, x):
     acc = 0
     for i in range(n):
@@ -214,10 +214,16 @@ TEST_CASE("locals unify across assignments and loops", "[sema]") {
     return acc
 )PY",
                          "f", {"int32", "float32"});
-  CHECK(local_type(*tf, "acc") == "float64");
+  // Each assignment is a version of its own (numba's SSA form); the loop's
+  // head joins the version before the loop with the body's.
+  CHECK(local_type(*tf, "acc") == "int64");
+  CHECK(local_type(*tf, "acc.1") == "float64");  // the head: int64 joined with float64
+  CHECK(local_type(*tf, "acc.2") == "float64");
   CHECK(local_type(*tf, "i") == "int32");  // numba: range(int32) -> range_state32
-  CHECK(local_type(*tf, "j") == "float64");
-  CHECK(local_type(*tf, "k") == "int64");
+  CHECK(local_type(*tf, "j") == "int64");
+  CHECK(local_type(*tf, "j.1") == "float64");
+  CHECK(local_type(*tf, "k") == "int32");
+  CHECK(local_type(*tf, "k.1") == "int64");  // the head: int32 joined with k - 1 (int64)
   CHECK(tf->return_type->str() == "float64");
 
   auto tu = infer_source("def g(n):\n    for i in range(n):\n        pass\n    return i\n", "g", {"uint64"});

@@ -6,6 +6,7 @@
 #include <llvm/IR/Constants.h>
 
 #include "codegen/lowering/lowerer.h"
+#include "codegen/lowering/records.h"
 #include "ir/records.h"
 #include "support/diagnostics.h"
 
@@ -97,8 +98,8 @@ Val lower_copy(Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) {
 namespace {
 
 // A view of one part of every element of `arr` (a complex number's real or
-// imaginary half, a record's field): `offset` bytes into each element, the
-// same shape and byte strides, typed `view`.
+// imaginary half): `offset` bytes into each element, the same shape and
+// byte strides, typed `view`.
 Val element_part_view(Lowerer& l, Val arr, std::int64_t offset, const ir::Type* view) {
   auto& b = l.b();
   llvm::Value* data = b.CreateExtractValue(arr.v, {0});
@@ -127,15 +128,8 @@ void register_array_methods(std::map<std::string, IntrinsicFn>& table) {
   };
   table["array.real"] = part(false);
   table["array.imag"] = part(true);
-  // a.x of a structured array: the field of every element (its offset into
-  // the record), the same shape and byte strides.
-  table["array.record_field"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
-    const auto* attr = static_cast<const ast::Attribute*>(e);
-    Val arr = l.expr(attr->value.get());
-    const ir::RecordField* f = ir::record_layout(arr.t->dtype).find(attr->attr);
-    CUHOST_CHECK(f) << "record field '" << attr->attr << "' typed but not found";
-    return element_part_view(l, arr, f->offset, inf.type);
-  };
+  // a.x / a['x'] of a structured array: lowering/records.cpp.
+  table["array.record_field"] = lower_record_array_field;
   table["array.ctypes.data"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     // a.ctypes.data: the Attribute `data` of the Attribute `ctypes` of a.
     const auto* ctypes = static_cast<const ast::Attribute*>(static_cast<const ast::Attribute*>(e)->value.get());

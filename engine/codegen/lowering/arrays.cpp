@@ -111,6 +111,7 @@ Val lower_subscript(Lowerer& l, const ast::Subscript* s, const sema::ExprInfo& i
   if (inf.intrinsic == "array.view") return lower_array_view(l, s, inf);
   if (inf.intrinsic == "tuple.slice") return lower_tuple_slice(l, s, inf);
   if (inf.intrinsic == "record.field") return lower_record_field(l, s, inf);
+  if (inf.intrinsic == "array.record_field") return lower_record_array_field(l, s, inf);  // a['x']
   if (inf.intrinsic != "array.getitem") l.unsupported(s->loc, "unsupported subscript");
   Val arr = l.expr(s->value.get());
   Val index = index_value(l, s, inf);
@@ -140,8 +141,8 @@ void store_subscript(Lowerer& l, const ast::Subscript* s, Val value) {
   Val index = index_value(l, s, inf);
   llvm::Value* p = l.element_address(s->value.get(), arr, s->index.get(), index);
   const ir::Type* dtype = arr.t->kind == ir::TypeKind::CPointer ? arr.t->pointee : arr.t->dtype;
-  if (dtype->kind == ir::TypeKind::Record) {  // a[i] = rec: copies the record's bytes
-    store_record_value(l, p, dtype, value);
+  if (dtype->kind == ir::TypeKind::Record) {  // a[i] = rec: copies the record's bytes (an unaligned view's byte-wise)
+    store_record_value(l, p, dtype, value, element_access_alignment(arr.t, dtype));
     return;
   }
   Val v = l.convert(value, dtype);
@@ -153,6 +154,10 @@ void augassign_subscript(Lowerer& l, const ast::AugAssign* s) {
   const sema::ExprInfo& ti = l.info(target);
   if (ti.intrinsic == "array.setslice")
     l.unsupported(s->loc, "augmented assignment to an array slice is not supported in kernels");
+  if (ti.intrinsic == "record.field") {  // r['x'] += v, a[i]['pos']['x'] += v
+    augassign_record_field(l, s);
+    return;
+  }
   CUHOST_CHECK(ti.operand_types.size() == 2 && ti.param_types.size() >= 1) << "augmented store not typed";
   Val arr = l.expr(target->value.get());
   // param_types[0] of an AugAssign is the operation's result type; the index

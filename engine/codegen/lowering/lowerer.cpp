@@ -147,8 +147,11 @@ Val Lowerer::constant(const ir::ConstValue& c, const ir::Type* t) {
     case K::Tuple: {
       CUHOST_CHECK(c.kind == CK::Tuple && c.items.size() == t->elements.size()) << "tuple constant " << c.repr();
       llvm::Value* agg = llvm::UndefValue::get(llvm_type(t));
-      for (size_t i = 0; i < c.items.size(); ++i)
-        agg = builder_.CreateInsertValue(agg, constant(c.items[i], t->elements[i]).v, {unsigned(i)});
+      for (size_t i = 0; i < c.items.size(); ++i) {
+        // A string literal element (literal_unroll(("x", "y"))) has no bits: it stays undef.
+        if (llvm::Value* item = constant(c.items[i], t->elements[i]).v)
+          agg = builder_.CreateInsertValue(agg, item, {unsigned(i)});
+      }
       return {agg, t};
     }
     default: return {nullptr, t};
@@ -410,6 +413,10 @@ void Lowerer::body(const ast::Body& stmts) {
 void Lowerer::lower_augassign(const ast::AugAssign* s) {
   if (s->target->kind == ast::ExprKind::Subscript) {
     augassign_subscript(*this, s);
+    return;
+  }
+  if (s->target->kind == ast::ExprKind::Attribute) {  // r.x += v: the record is evaluated once
+    augassign_record_field(*this, s);
     return;
   }
   const sema::ExprInfo& ti = info(s->target.get());

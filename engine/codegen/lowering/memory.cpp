@@ -138,10 +138,27 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
   table["cuda.local.array"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {
     const ir::Type* t = inf.type;
     llvm::Type* elem = l.memory_type(t->dtype);
-    llvm::AllocaInst* a =
-        l.entry_alloca(llvm::ArrayType::get(elem, std::uint64_t(element_count(inf.shape))), "local.array");
-    a->setAlignment(llvm::Align(std::max<std::int64_t>({8, array_element_alignment(t->dtype), inf.alignment})));
-    return make_array(l, t, a, inf.shape);
+    llvm::Type* array_type = llvm::ArrayType::get(elem, std::uint64_t(element_count(inf.shape)));
+    const std::int64_t align = std::max<std::int64_t>({8, array_element_alignment(t->dtype), inf.alignment});
+    // ptxas places a thread's local frame on a 16-byte boundary only, so an
+    // alignment above that (alignment=64) is made by hand on the GPU: room
+    // for the padding, and the address rounded up to the next multiple.
+    constexpr std::int64_t kGpuFrameAlign = 16;
+    if (!l.hooks().is_gpu() || align <= kGpuFrameAlign) {
+      llvm::AllocaInst* a = l.entry_alloca(array_type, "local.array");
+      a->setAlignment(llvm::Align(std::uint64_t(align)));
+      return make_array(l, t, a, inf.shape);
+    }
+    auto& b = l.b();
+    const llvm::DataLayout& layout = b.GetInsertBlock()->getModule()->getDataLayout();
+    const std::uint64_t bytes =
+        layout.getTypeAllocSize(array_type).getFixedValue() + std::uint64_t(align - kGpuFrameAlign);
+    // Declared with the frame's real alignment: a larger one would let LLVM
+    // fold the padding away as zero.
+    llvm::AllocaInst* a = l.entry_alloca(llvm::ArrayType::get(b.getInt8Ty(), bytes), "local.array");
+    a->setAlignment(llvm::Align(std::uint64_t(kGpuFrameAlign)));
+    llvm::Value* padding = b.CreateAnd(b.CreateNeg(b.CreatePtrToInt(a, b.getInt64Ty())), l.i64(align - 1));
+    return make_array(l, t, b.CreateGEP(b.getInt8Ty(), a, padding, "local.array.aligned"), inf.shape);
   };
   // np.dtype(...): a type known at compile time, no bits.
   table["numpy.dtype"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {

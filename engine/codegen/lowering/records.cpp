@@ -2,10 +2,14 @@
 // the address of its bytes (a kernel argument's device copy, an element of a
 // record array, a field of an outer record), so `r = a[i]; r.x = 1` writes the
 // array, as in numba. Fields load and store at their offset with their type's
-// ABI alignment (typing rejected misaligned ones); an array field reads as a
-// C-ordered array view of the bytes, and writing a whole array or record
-// field copies into it.
+// ABI alignment (typing rejected misaligned ones), or byte-wise where typing
+// found that the record may sit at any byte (a packed record, or a record
+// nested in one); an array field reads as a C-ordered array view of the
+// bytes, and writing a whole array or record field copies into it. An
+// augmented assignment to a field evaluates its record once.
 #include "codegen/lowering/records.h"
+
+#include <algorithm>
 
 #include <llvm/IR/Constants.h>
 
@@ -30,13 +34,14 @@ struct FieldRef {
 
 FieldRef field_of(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
   Val rec = l.expr(record_operand(e));
-  CUHOST_CHECK(rec.t->kind == ir::TypeKind::Record && inf.shape.size() == 1) << "record field of " << rec.t->str();
+  CUHOST_CHECK(rec.t->kind == ir::TypeKind::Record && inf.record_field >= 0) << "record field of " << rec.t->str();
   const auto& fields = ir::record_layout(rec.t).fields;
-  const ir::RecordField& f = fields.at(static_cast<size_t>(inf.shape[0]));
+  const ir::RecordField& f = fields.at(static_cast<size_t>(inf.record_field));
   // A packed record (NumPy's align=False) may sit at any byte, and so may
-  // its fields: they are accessed with alignment 1, as numba does; a GPU
-  // faults on a misaligned wider access.
-  const int align = ir::record_layout(rec.t).aligned ? ir::abi_alignment(f.type) : 1;
+  // its fields and the records nested in it: typing found the alignment of
+  // the field's address (1 there), and no access is wider; a GPU faults on
+  // a misaligned one.
+  const int align = std::min(inf.record_field_align, ir::abi_alignment(f.type));
   return {record_field_address(l, rec.v, f), &f, align};
 }
 
@@ -59,13 +64,13 @@ llvm::Value* record_field_address(Lowerer& l, llvm::Value* record, const ir::Rec
   return l.b().CreateInBoundsGEP(l.b().getInt8Ty(), record, l.i64(f.offset), f.name);
 }
 
-Val load_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, int align) {
+Val load_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, int align, const ir::Type* view) {
   if (t->kind == ir::TypeKind::Record) return {address, t};
   if (t->kind == ir::TypeKind::NestedArray) {
     const auto& shape = ir::nested_shape(t);
     std::vector<std::int64_t> strides = nested_strides(t);
     // A field of a packed record (align 1): the view's elements may sit at any byte.
-    const ir::Type* at = ir::array(t->dtype, t->ndim, ir::Layout::C, false, align == 1);
+    const ir::Type* at = view ? view : ir::array(t->dtype, t->ndim, ir::Layout::C, false, align == 1);
     llvm::Value* agg = llvm::UndefValue::get(l.llvm_type(at));
     agg = l.b().CreateInsertValue(agg, address, {0});
     for (unsigned d = 0; d < shape.size(); ++d) {
@@ -79,19 +84,21 @@ Val load_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, int a
   return {l.from_memory(v, t), t};
 }
 
-void copy_record(Lowerer& l, llvm::Value* dst, llvm::Value* src, const ir::Type* rec) {
+void copy_record(Lowerer& l, llvm::Value* dst, llvm::Value* src, const ir::Type* rec, int align) {
   // A packed record may sit at any byte (element i of an array of 9-byte
   // records is at 9 * i), so it is copied with alignment 1, as its fields are
-  // accessed; a wider copy faults on a GPU (misaligned address).
-  llvm::Align a(ir::record_layout(rec).aligned ? ir::abi_alignment(rec) : 1);
-  l.b().CreateMemCpy(dst, a, src, a, l.i64(rec->byte_size()));
+  // accessed; a wider copy faults on a GPU (misaligned address). So may an
+  // aligned record nested in a packed one (`align`).
+  int a = ir::record_layout(rec).aligned ? ir::abi_alignment(rec) : 1;
+  if (align > 0) a = std::min(a, align);
+  l.b().CreateMemCpy(dst, llvm::Align(a), src, llvm::Align(a), l.i64(rec->byte_size()));
 }
 
 void store_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, Val value, int align) {
   auto& b = l.b();
   if (t->kind == ir::TypeKind::Record) {
     CUHOST_CHECK(value.t == t) << "storing " << value.t->str() << " into " << t->str();
-    copy_record(l, address, value.v, t);
+    copy_record(l, address, value.v, t, align);
     return;
   }
   if (t->kind == ir::TypeKind::NestedArray) {
@@ -119,11 +126,14 @@ void store_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, Val
     const ir::Type* dst_t = t->dtype;
     llvm::Value* sp = b.CreateGEP(b.getInt8Ty(), src_data, src_off);
     llvm::Value* dp = b.CreateGEP(b.getInt8Ty(), address, b.CreateMul(k, l.i64(dst_t->byte_size())));
+    // The elements are no better aligned than the field (a packed record's
+    // may sit at any byte), nor the source's when it is an unaligned view.
+    const int dst_align = align > 0 ? std::min(align, ir::abi_alignment(dst_t)) : 0;
     if (dst_t->kind == ir::TypeKind::Record) {
-      store_record_value(l, dp, dst_t, {sp, src_t});
+      store_record_value(l, dp, dst_t, {sp, src_t}, value.t->unaligned ? 1 : dst_align);
     } else {
-      Val v = load_record_value(l, sp, src_t);
-      store_record_value(l, dp, dst_t, l.convert(v, dst_t));
+      Val v = load_record_value(l, sp, src_t, value.t->unaligned ? 1 : 0);
+      store_record_value(l, dp, dst_t, l.convert(v, dst_t), dst_align);
     }
     llvm::Value* next = b.CreateAdd(k, l.i64(1));
     k->addIncoming(next, b.GetInsertBlock());
@@ -137,13 +147,55 @@ void store_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, Val
 
 Val lower_record_field(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
   FieldRef f = field_of(l, e, inf);
-  return l.convert(load_record_value(l, f.address, f.field->type, f.align), inf.type);
+  // An array field's view has the type typing gave it (unaligned in a packed record).
+  const ir::Type* view = f.field->type->kind == ir::TypeKind::NestedArray ? inf.type : nullptr;
+  return l.convert(load_record_value(l, f.address, f.field->type, f.align, view), inf.type);
 }
 
 void store_record_field(Lowerer& l, const ast::Expr* target, Val value) {
   const sema::ExprInfo& inf = l.info(target);
   FieldRef f = field_of(l, target, inf);
   store_record_value(l, f.address, f.field->type, value, f.align);
+}
+
+void augassign_record_field(Lowerer& l, const ast::AugAssign* s) {
+  const ast::Expr* target = s->target.get();
+  const sema::ExprInfo& ti = l.info(target);
+  CUHOST_CHECK(ti.intrinsic == "record.field" && ti.operand_types.size() == 2 && !ti.param_types.empty())
+      << "augmented assignment to a record field not typed";
+  // Python's order: the record, then the field's value, then the right-hand side.
+  FieldRef f = field_of(l, target, ti);
+  Val cur = load_record_value(l, f.address, f.field->type, f.align);
+  Val rhs = l.expr(s->value.get());
+  Val res = binary_op(l, s->op, l.convert(cur, ti.operand_types[0]), l.convert(rhs, ti.operand_types[1]),
+                      ti.param_types[0], s->loc);
+  store_record_value(l, f.address, f.field->type, res, f.align);
+}
+
+Val lower_record_array_field(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
+  auto& b = l.b();
+  CUHOST_CHECK(inf.record_field >= 0) << "record array field not typed";
+  Val arr = l.expr(record_operand(e));
+  CUHOST_CHECK(arr.t->kind == ir::TypeKind::Array && arr.t->dtype->kind == ir::TypeKind::Record)
+      << "record array field of " << arr.t->str();
+  const ir::RecordField& f = ir::record_layout(arr.t->dtype).fields.at(static_cast<size_t>(inf.record_field));
+  llvm::Value* data = b.CreateExtractValue(arr.v, {0});
+  if (f.offset) data = b.CreateGEP(b.getInt8Ty(), data, l.i64(f.offset));
+  llvm::Value* out = b.CreateInsertValue(llvm::UndefValue::get(l.llvm_type(inf.type)), data, {0});
+  const unsigned outer = unsigned(arr.t->ndim);
+  for (unsigned d = 0; d < outer; ++d) {
+    out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {1, d}), {1, d});
+    out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {2, d}), {2, d});
+  }
+  if (f.type->kind == ir::TypeKind::NestedArray) {
+    const auto& shape = ir::nested_shape(f.type);
+    const std::vector<std::int64_t> strides = nested_strides(f.type);
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      out = b.CreateInsertValue(out, l.i64(shape[d]), {1, outer + d});
+      out = b.CreateInsertValue(out, l.i64(strides[d]), {2, outer + d});
+    }
+  }
+  return {out, inf.type};
 }
 
 void register_records(std::map<std::string, IntrinsicFn>& table) { table["record.field"] = lower_record_field; }

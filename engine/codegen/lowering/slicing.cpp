@@ -288,6 +288,7 @@ Val array_item(Lowerer& l, Val arr, llvm::Value* i) {
   llvm::Value* p = b.CreateGEP(b.getInt8Ty(), data, b.CreateMul(i, b.CreateExtractValue(arr.v, {2, 0})));
   const ir::Type* dt = arr.t->dtype;
   if (arr.t->ndim == 1) {
+    if (dt->kind == ir::TypeKind::Record) return {p, dt};  // `for r in a`: a reference to the element, as a[i]
     llvm::Value* x = b.CreateAlignedLoad(l.memory_type(dt), p, llvm::Align(element_access_alignment(arr.t, dt)));
     return {l.from_memory(x, dt), dt};
   }

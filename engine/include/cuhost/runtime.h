@@ -29,9 +29,12 @@ struct RuntimeOptions {
   // count; 0 when not launched by one).
   int device = 0;
   static constexpr int kDeviceFromLocalRank = -1;
-  bool verbose = false;                   // per-stage compile timings on stderr
-  bool bounds_check = true;               // CPU backend: IndexError on out-of-range indices
-  double kernel_timeout = 0;              // CPU backend: seconds a launch may run before it is stopped (0: no limit)
+  bool verbose = false;       // per-stage compile timings on stderr
+  bool bounds_check = true;   // CPU backend: IndexError on out-of-range indices
+  double kernel_timeout = 0;  // CPU backend: seconds a launch may run before it is stopped (0: no limit)
+  // Bytes of device and managed memory scripts may hold at once, over all
+  // devices (0: no limit; see Runtime::set_memory_quota for what counts).
+  std::size_t memory_quota = 0;
   int streams = 0;                        // extra named host streams ("s0".."sN-1")
   std::vector<std::string> plugin_paths;  // searched before CUHOST_PLUGIN_PATH
   // A python3-style command line (argv[0] first, then what `python3` takes:
@@ -121,6 +124,21 @@ class Runtime {
 
   // Lends a host-owned device buffer to scripts as cuda.host_array(name).
   virtual void register_buffer(const HostBuffer& buffer) = 0;
+
+  // The device-memory quota: the bytes of device and managed memory
+  // (cuda.device_array, to_device, managed_array, memory of an external
+  // memory manager, raw cuMemAlloc through cuda.bindings) that scripts may
+  // hold at once, counted as requested. An allocation past it raises
+  // CudaAPIError (CUDA_ERROR_OUT_OF_MEMORY) naming the quota, after the
+  // pending deallocations were released, as for a real out-of-memory. Memory
+  // returns to the quota when it is really freed. Not counted: buffers the
+  // host allocates (allocate()) or lends (register_buffer()), pinned and
+  // mapped host memory, cuhost's own launch staging. 0 removes the limit.
+  // Set it before each run_file() to give each script its own limit (memory
+  // still held from earlier scripts counts).
+  virtual void set_memory_quota(std::size_t bytes) = 0;
+  // Bytes counted against the quota now (counted even without a quota).
+  virtual std::size_t memory_quota_in_use() const = 0;
 
   // Adds a plugin directory to the search path before scripts run.
   virtual void add_plugin_path(const std::string& directory) = 0;

@@ -49,14 +49,16 @@ const ir::Type* type_array_method(Typer& t, const ast::Attribute& a, const ir::T
   if (a.attr == "ctypes") return ir::intrinsic("array.ctypes");
   if (base->dtype->kind == ir::TypeKind::Record) {
     // numba's attribute view of a structured array (np.recarray style):
-    // `a.x` is the field of every element, same shape and byte strides.
-    if (const ir::RecordField* f = ir::record_layout(base->dtype).find(a.attr)) {
-      if (f->type->kind == ir::TypeKind::NestedArray)
-        t.fail(ErrorKind::UnsupportedError, a.loc,
-               concat("field '", a.attr, "' is itself an array: index an element first (a[i].", a.attr, ")"));
+    // `a.x` is the field of every element, same shape and byte strides (an
+    // array field adds its own dimensions), as a['x'] (typing/records.cpp).
+    const ir::RecordLayout& layout = ir::record_layout(base->dtype);
+    if (const ir::RecordField* f = layout.find(a.attr)) {
       t.info(&a).intrinsic = "array.record_field";
-      const bool packed = !ir::record_layout(base->dtype).aligned;  // align=False: fields at any offset
-      return ir::array(f->type, base->ndim, ir::Layout::A, base->readonly, base->unaligned || packed);
+      t.info(&a).record_field = static_cast<int>(f - layout.fields.data());
+      const bool unaligned = base->unaligned || !layout.aligned;  // align=False: fields at any offset
+      if (f->type->kind == ir::TypeKind::NestedArray)
+        return ir::array(f->type->dtype, base->ndim + f->type->ndim, ir::Layout::A, base->readonly, unaligned);
+      return ir::array(f->type, base->ndim, ir::Layout::A, base->readonly, unaligned);
     }
   }
   if (a.attr == "real" || a.attr == "imag") {

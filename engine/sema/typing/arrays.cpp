@@ -212,6 +212,10 @@ const ir::Type* dtype_arg(Typer& t, const ast::Expr* d, const std::string& fname
 
 const ir::Type* type_subscript(Typer& t, const ast::Subscript& s, ExprInfo& info, bool store) {
   const ir::Type* base = t.type_of(s.value.get());
+  // a['x'] of a structured array: the field of every element (typing/records.cpp).
+  if (base->is_array() && base->dtype->kind == ir::TypeKind::Record &&
+      t.type_of(s.index.get())->kind == ir::TypeKind::StringLiteral)
+    return type_record_subscript(t, s, base, store);
   if (base->is_array()) return array_subscript(t, s, base, info, store);
   if (base->is_tuple()) return tuple_subscript(t, s, base, store);
   if (base->kind == ir::TypeKind::Record) return type_record_subscript(t, s, base, store);

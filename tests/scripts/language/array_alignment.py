@@ -6,6 +6,8 @@
 # be positive, a power of two, a multiple of 8 and at most 4096 (ValueError).
 # stdout: alignment ok
 # stdout: errors ok
+import re
+
 import numpy as np
 from numba import cuda
 from numba.core.errors import TypingError
@@ -49,7 +51,12 @@ def declared(out):
 
 
 ptx = declared.inspect_asm(declared.signatures[0])
-assert ".shared .align 256" in ptx and ".local .align 128" in ptx, ptx
+# Shared arrays are declared with their alignment. ptxas places a thread's
+# local frame on a 16-byte boundary only (a local array asked for 64 bytes
+# was seen at ...410 on an H200), so a larger local alignment is made at run
+# time: the frame is declared 16-aligned and the address rounded up.
+assert ".shared .align 256" in ptx and ".local .align 16" in ptx, ptx
+assert re.search(r"neg\.s64\s+%rd\d+, %rd\d+;\s+and\.b64\s+%rd\d+, %rd\d+, (127|112);", ptx), ptx
 print("alignment ok")
 
 for bad, error, text in ((3, ValueError, "Alignment must be a power of 2"), (0, ValueError, "Alignment must be positive"),

@@ -3,11 +3,11 @@
 # every element with the array's shape and byte strides, read and written
 # through (writes land in the records), for np.recarray and plain structured
 # arrays, 1-d and 2-d, aligned and packed dtypes; a field that is itself an
-# array is refused with its location. Results against NumPy on random data.
+# array adds its own dimensions (numba's view, C-ordered inside each
+# element). Results against NumPy on random data.
 # stdout: field views ok
 import numpy as np
 from numba import cuda
-from numba.core.errors import UnsupportedError
 
 rng = np.random.default_rng(29)
 
@@ -55,19 +55,30 @@ sums = np.zeros(6)
 sum_rows[1, 8](d_grid, sums)
 np.testing.assert_allclose(sums, (grid["a"] + grid["b"]).sum(axis=1), rtol=1e-12)
 
-nested = np.zeros(4, dtype=np.dtype([("v", np.float32, (3,)), ("n", np.int32)]))
+for aligned in (True, False):
+    nested = np.zeros(5, dtype=np.dtype([("n", np.int16), ("v", np.float32, (3,))], align=aligned))
+    nested["n"] = rng.integers(-50, 50, 5)
+    nested["v"] = rng.standard_normal((5, 3))
+    before = nested.copy()
 
+    @cuda.jit
+    def whole_nested(r, out, dims):
+        v = r.v  # a 2-d view: the records, then the field's own axis
+        for i in range(v.shape[0]):
+            for j in range(v.shape[1]):
+                out[i, j] = v[i, j] * r.n[i]
+        dims[0] = v.shape[1]
+        dims[1] = v.strides[0]
+        dims[2] = v.strides[1]
+        r.v[4, 2] = -1.5  # written through into the last record
 
-@cuda.jit
-def whole_nested(r, out):
-    out[0] = r.v[0, 0]
-
-
-try:
-    whole_nested[1, 1](nested, np.zeros(1, np.float32))
-except UnsupportedError as e:
-    assert "field 'v' is itself an array" in str(e), str(e)
-    assert "array_field_views.py" in str(e), str(e)
-else:
-    raise AssertionError("a nested-array field view was accepted")
+    out = np.zeros((5, 3), np.float32)
+    dims = np.zeros(3, np.int64)
+    whole_nested[1, 1](nested, out, dims)
+    np.testing.assert_allclose(out, before["v"] * before["n"][:, None], rtol=1e-6)
+    assert tuple(dims) == (3, nested.strides[0], 4), dims
+    expect = before.copy()
+    expect["v"][4, 2] = -1.5
+    np.testing.assert_array_equal(nested["v"], expect["v"])
+    np.testing.assert_array_equal(nested["n"], expect["n"])
 print("field views ok")

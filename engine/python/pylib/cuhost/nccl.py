@@ -29,7 +29,6 @@ multi-process programs run and are tested without a GPU. Failures of the
 library raise ``NcclError``; wrong arrays raise ``TypeError``/``ValueError``
 before anything is sent.
 """
-import contextlib as _contextlib
 import enum as _enum
 
 import _cuhost
@@ -53,6 +52,8 @@ SUM, PROD, MAX, MIN, AVG = ReduceOp.SUM, ReduceOp.PROD, ReduceOp.MAX, ReduceOp.M
 
 
 def _op(op):
+    if op.__class__ is ReduceOp:  # the common case, on every call: no lookup
+        return op
     if isinstance(op, str):
         try:
             return ReduceOp[op.upper()]
@@ -85,7 +86,7 @@ class Communicator:
         """Every rank receives the reduction of all ranks' ``send`` (in place
         when ``recv`` is None). Returns the receiving array."""
         recv = send if recv is None else recv
-        self._c.all_reduce(send, recv, int(_op(op)), stream)
+        self._c.all_reduce(send, recv, _op(op), stream)
         return recv
 
     def reduce(self, send, recv=None, op=SUM, root=0, stream=None):
@@ -186,16 +187,29 @@ def get_world_size():
     return communicator().size
 
 
-@_contextlib.contextmanager
+class _Group:
+    """``with group():`` (a class, not a generator context manager: a group
+    per step of a loop of small collectives is on the hot path)."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        _cuhost._group_start()
+        return self
+
+    def __exit__(self, *exc):
+        _cuhost._group_end()
+        return False
+
+
+_GROUP = _Group()
+
+
 def group():
     """Brackets collectives and sends/receives so that they progress
     together (ncclGroupStart/ncclGroupEnd): several communicators of one
     process, or a rank's sends and receives that depend on each other."""
-    _cuhost._group_start()
-    try:
-        yield
-    finally:
-        _cuhost._group_end()
+    return _GROUP
 
 
 def is_available():

@@ -46,12 +46,54 @@ class CacheStats:
 def _writable(folder):
     """Whether `folder` exists (or can be made) and files can be written in it."""
     try:
-        os.makedirs(folder, exist_ok=True)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):
             pass
         return True
     except OSError:
         return False
+
+
+_warned = set()
+
+
+def _untrusted_reason(folder):
+    """Why another user could change what is loaded from `folder` (its index
+    files are pickles: loading one runs code), or None. The rules of cuhost's
+    other caches (support/folder_trust.h): the folder is the current user's
+    and no one else may write it; each folder above belongs to the user or
+    root and, when others may write it, has the sticky bit."""
+    me = os.geteuid()
+    st = os.stat(folder)
+    if st.st_uid != me:
+        return "it belongs to another user (uid %d; cuhost runs as uid %d)" % (st.st_uid, me)
+    if st.st_mode & 0o022:
+        return "it is writable by other users (mode %04o)" % (st.st_mode & 0o7777)
+    up = os.path.dirname(os.path.abspath(folder))
+    while True:
+        ust = os.stat(up)
+        if ust.st_uid not in (me, 0):
+            return "the folder above it, %s, belongs to another user (uid %d)" % (up, ust.st_uid)
+        if ust.st_mode & 0o022 and not ust.st_mode & 0o1000:
+            return ("the folder above it, %s, is writable by other users without the sticky bit (mode %04o)"
+                    % (up, ust.st_mode & 0o7777))
+        parent = os.path.dirname(up)
+        if parent == up:
+            return None
+        up = parent
+
+
+def _usable(folder):
+    if not _writable(folder):
+        return False
+    why = _untrusted_reason(folder)
+    if why is None:
+        return True
+    if folder not in _warned:
+        _warned.add(folder)
+        sys.stderr.write("cuhost: warning: not using the cache folder %s: %s; cache=True kernels are not cached "
+                         "there\n" % (folder, why))
+    return False
 
 
 def _user_cache_folder(source_dir):
@@ -76,7 +118,7 @@ class FunctionCache:
         self._source = os.path.abspath(source)
         source_dir = os.path.dirname(self._source)
         candidates = [os.path.join(source_dir, "__pycache__"), _user_cache_folder(source_dir)]
-        self.cache_path = next((c for c in candidates if _writable(c)), None)
+        self.cache_path = next((c for c in candidates if _usable(c)), None)
         modname = os.path.splitext(os.path.basename(self._source))[0]
         qualname = py_func.__qualname__.replace("<", "").replace(">", "")
         base = "%s.%s-%d.py%d%d" % (modname, qualname, py_func.__code__.co_firstlineno, sys.version_info[0],
