@@ -581,20 +581,27 @@ std::optional<bool> pruned_condition(Typer& t, const ast::Expr* test) {
 }
 
 bool leaves_block(const ast::Body& b, const std::function<std::optional<bool>(const ast::Expr*)>& truth) {
-  if (b.empty()) return false;
-  const ast::Stmt& last = *b.back();
-  switch (last.kind) {
-    case ast::StmtKind::Return:
-    case ast::StmtKind::Raise:
-    case ast::StmtKind::Break:
-    case ast::StmtKind::Continue: return true;
-    case ast::StmtKind::If: {
-      const auto& i = static_cast<const ast::If&>(last);
-      if (auto live = truth(i.test.get())) return leaves_block(*live ? i.body : i.orelse, truth);
-      return leaves_block(i.body, truth) && leaves_block(i.orelse, truth);
+  // The first statement that leaves decides: what follows it is dead (and
+  // may be untyped), so it is never looked at.
+  for (const auto& s : b) {
+    switch (s->kind) {
+      case ast::StmtKind::Return:
+      case ast::StmtKind::Raise:
+      case ast::StmtKind::Break:
+      case ast::StmtKind::Continue: return true;
+      case ast::StmtKind::If: {
+        const auto& i = static_cast<const ast::If&>(*s);
+        if (auto live = truth(i.test.get())) {
+          if (leaves_block(*live ? i.body : i.orelse, truth)) return true;
+        } else if (leaves_block(i.body, truth) && leaves_block(i.orelse, truth)) {
+          return true;
+        }
+        break;
+      }
+      default: break;
     }
-    default: return false;
   }
+  return false;
 }
 
 std::optional<bool> pruned_operand(Typer& t, const ast::Expr* operand) {

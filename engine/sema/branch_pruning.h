@@ -33,7 +33,7 @@ std::optional<bool> pruned_condition(Typer& t, const ast::Expr* test);
 // a constant, which lowering reads.
 std::optional<bool> pruned_operand(Typer& t, const ast::Expr* operand);
 
-// Whether control never falls off the end of `b`: its last statement
+// Whether control never falls off the end of `b`: a statement of it
 // returns, raises, breaks or continues, or is an `if` whose kept sides all
 // do (`truth` gives an `if` condition's pruned truth, nullopt when both sides
 // are kept). Statements after an `if` pruned to such a side are dead: numba

@@ -397,7 +397,10 @@ void Lowerer::assign_to(const ast::Expr* target, Val value) {
 }
 
 void Lowerer::body(const ast::Body& stmts) {
-  auto truth = [this](const ast::Expr* test) { return sema::constant_truth(info(test).constant); };
+  auto truth = [this](const ast::Expr* test) -> std::optional<bool> {
+    auto it = tf_.exprs.find(test);
+    return it == tf_.exprs.end() ? std::nullopt : sema::constant_truth(it->second.constant);
+  };
   for (const ast::StmtPtr& s : stmts) {
     stmt(s.get());
     // An `if` pruned to a side that leaves the block: the rest is dead and

@@ -113,6 +113,18 @@ def early(a, i, scale=None):
     return a[i] + (1, 2)  # dead when scale is None: never typed or compiled
 
 
+@cuda.jit(device=True)
+def skip(a, i):
+    v = a[i]
+    for j in range(3):
+        if not 0:
+            if True:
+                continue
+            if a[j] > v:  # dead: after a pruned `if True: continue`
+                v = a[j] + (1, 2)
+    return v
+
+
 @cuda.jit
 def kernel(u, c, out, rounded, flags):
     i = cuda.grid(1)
@@ -124,6 +136,7 @@ def kernel(u, c, out, rounded, flags):
         out[i, 3] = u[i] if 1 < 2 else 5
         out[i, 4] = (ZERO != 0) or u[i]
         out[i, 5] = early(u, i)
+        out[i, 6] = skip(u, i)
         rounded[i] = u[i] if c[i] else 5
         flags[i] = c[i] and False or (1 < 2)
 
@@ -131,11 +144,11 @@ def kernel(u, c, out, rounded, flags):
 rng = np.random.default_rng(3)
 u = rng.integers(2**53, 2**63, 200, dtype=np.uint64) | np.uint64(1)
 c = rng.random(200) < 0.5
-out = np.zeros((200, 6), np.uint64)
+out = np.zeros((200, 7), np.uint64)
 rounded = np.zeros(200, np.float64)
 flags = np.zeros(200, np.bool_)
 kernel[2, 128](u, c, out, rounded, flags)
-for j in range(6):
+for j in range(7):
     assert np.array_equal(out[:, j], u), (j, out[:, j], u)
 assert np.array_equal(rounded, np.where(c, u.astype(np.float64), 5.0)), rounded
 assert flags.all(), flags
