@@ -433,6 +433,17 @@ class Converter {
     return ast::CompareOpKind::NotIn;
   }
 
+  static bool fits_64_bits(PyObject* v) {
+    if (!PyLong_Check(v)) return true;
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (!overflow) return true;
+    PyLong_AsUnsignedLongLong(v);
+    if (!PyErr_Occurred()) return true;
+    PyErr_Clear();
+    return false;
+  }
+
   ir::ConstValue constant_of(PyObject* node, PyObject* v) {
     if (v == Py_None) return ir::ConstValue::none();
     if (PyBool_Check(v)) return ir::ConstValue::boolean(v == Py_True);
@@ -522,9 +533,10 @@ class Converter {
     }
     if (k == "BinOp" || k == "UnaryOp") {
       // `2**63`, `-1`, `1 << 40`: the constant CPython's compiler folds them
-      // to (frontend/literal_folding.h); beyond 64 bits it is refused, as
-      // numba refuses to type the folded constant.
-      if (PyRef v = fold_literal_operator(node)) {
+      // to (frontend/literal_folding.h). An integer beyond 64 bits stays an
+      // operation: numba refuses to type such a constant, but only where it
+      // types it (not in a pruned branch), so capture must not refuse it.
+      if (PyRef v = fold_literal_operator(node); v && fits_64_bits(v.get())) {
         auto c = std::make_unique<ast::Constant>();
         c->loc = l;
         c->value = constant_of(node, v.get());

@@ -303,6 +303,83 @@ void collect_definitions(const ast::Body& body, std::map<std::string, std::vecto
   }
 }
 
+// Whether the expression tree `e` holds `x`.
+bool holds(const ast::Expr* e, const ast::Expr* x) {
+  if (!e) return false;
+  if (e == x) return true;
+  switch (e->kind) {
+    case ast::ExprKind::Attribute: return holds(static_cast<const ast::Attribute*>(e)->value.get(), x);
+    case ast::ExprKind::Subscript: {
+      auto* s = static_cast<const ast::Subscript*>(e);
+      return holds(s->value.get(), x) || holds(s->index.get(), x);
+    }
+    case ast::ExprKind::Call: {
+      auto* c = static_cast<const ast::Call*>(e);
+      if (holds(c->func.get(), x)) return true;
+      for (const auto& a : c->args)
+        if (holds(a.get(), x)) return true;
+      for (const auto& k : c->keywords)
+        if (holds(k.value.get(), x)) return true;
+      return false;
+    }
+    case ast::ExprKind::BinOp: {
+      auto* b = static_cast<const ast::BinOp*>(e);
+      return holds(b->left.get(), x) || holds(b->right.get(), x);
+    }
+    case ast::ExprKind::UnaryOp: return holds(static_cast<const ast::UnaryOp*>(e)->operand.get(), x);
+    case ast::ExprKind::BoolOp:
+      for (const auto& v : static_cast<const ast::BoolOp*>(e)->values)
+        if (holds(v.get(), x)) return true;
+      return false;
+    case ast::ExprKind::Compare: {
+      auto* c = static_cast<const ast::Compare*>(e);
+      if (holds(c->left.get(), x)) return true;
+      for (const auto& v : c->comparators)
+        if (holds(v.get(), x)) return true;
+      return false;
+    }
+    case ast::ExprKind::IfExp: {
+      auto* i = static_cast<const ast::IfExp*>(e);
+      return holds(i->test.get(), x) || holds(i->body.get(), x) || holds(i->orelse.get(), x);
+    }
+    case ast::ExprKind::Tuple:
+      for (const auto& v : static_cast<const ast::Tuple*>(e)->elts)
+        if (holds(v.get(), x)) return true;
+      return false;
+    case ast::ExprKind::Slice: {
+      auto* s = static_cast<const ast::Slice*>(e);
+      return holds(s->lower.get(), x) || holds(s->upper.get(), x) || holds(s->step.get(), x);
+    }
+    default: return false;
+  }
+}
+
+// Whether statement `s` itself (not its nested blocks) evaluates `x`.
+bool evaluates(const ast::Stmt* s, const ast::Expr* x) {
+  switch (s->kind) {
+    case ast::StmtKind::Assign: {
+      auto* a = static_cast<const ast::Assign*>(s);
+      for (const auto& t : a->targets)
+        if (holds(t.get(), x)) return true;
+      return holds(a->value.get(), x);
+    }
+    case ast::StmtKind::AugAssign: {
+      auto* a = static_cast<const ast::AugAssign*>(s);
+      return holds(a->target.get(), x) || holds(a->value.get(), x);
+    }
+    case ast::StmtKind::If: return holds(static_cast<const ast::If*>(s)->test.get(), x);
+    case ast::StmtKind::While: return holds(static_cast<const ast::While*>(s)->test.get(), x);
+    case ast::StmtKind::For: {
+      auto* f = static_cast<const ast::For*>(s);
+      return holds(f->target.get(), x) || holds(f->iter.get(), x);
+    }
+    case ast::StmtKind::Return: return holds(static_cast<const ast::Return*>(s)->value.get(), x);
+    case ast::StmtKind::ExprStmt: return holds(static_cast<const ast::ExprStmt*>(s)->value.get(), x);
+    case ast::StmtKind::Raise: return holds(static_cast<const ast::Raise*>(s)->exc.get(), x);
+    default: return false;
+  }
+}
+
 // One side of a comparison as numba's dead_branch_prune resolves it.
 struct Side {
   enum class What { Unknown, Value, NoneArg, LiteralArg };
@@ -312,7 +389,15 @@ struct Side {
 
 class Pruner {
  public:
-  explicit Pruner(Typer& t) : t_(t) { collect_definitions(t.captured().def->body, defs_); }
+  // `at`: the statement whose condition is decided; a name's assignment
+  // just before it in its block is the definition that reaches it (numba
+  // prunes after building SSA versions: `k = True; k = False; if k:`).
+  // With `within` instead, the statement is the one that evaluates that
+  // expression (a conditional expression's test).
+  Pruner(Typer& t, const ast::Stmt* at, const ast::Expr* within = nullptr) : t_(t) {
+    collect_definitions(t.captured().def->body, defs_);
+    if (at || within) find_block(t.captured().def->body, at, within);
+  }
 
   // The truth of `e` as the condition of a branch.
   std::optional<bool> condition(const ast::Expr* e, int depth = 0) {
@@ -423,9 +508,89 @@ class Pruner {
 
   // The expression a name stands for: numba's get_definition follows
   // variables with a single definition (`y = x` reads as x).
+  // Finds the block holding `at` (or, with `within`, the statement that
+  // evaluates that expression) and its index there.
+  bool find_block(const ast::Body& b, const ast::Stmt* at, const ast::Expr* within = nullptr) {
+    for (size_t i = 0; i < b.size(); ++i) {
+      const ast::Stmt* s = b[i].get();
+      if (within ? evaluates(s, within) : s == at) {
+        block_ = &b;
+        index_ = i;
+        return true;
+      }
+      switch (s->kind) {
+        case ast::StmtKind::If: {
+          const auto& x = static_cast<const ast::If&>(*s);
+          if (find_block(x.body, at, within) || find_block(x.orelse, at, within)) return true;
+          break;
+        }
+        case ast::StmtKind::While:
+          if (find_block(static_cast<const ast::While&>(*s).body, at, within)) return true;
+          break;
+        case ast::StmtKind::For:
+          if (find_block(static_cast<const ast::For&>(*s).body, at, within)) return true;
+          break;
+        default: break;
+      }
+    }
+    return false;
+  }
+
+  // Whether statement `s` (nested blocks included) stores `id`.
+  static bool stores(const ast::Stmt* s, const std::string& id) {
+    std::map<std::string, std::vector<const ast::Expr*>> d;
+    switch (s->kind) {
+      case ast::StmtKind::Assign:
+        for (const auto& tg : static_cast<const ast::Assign*>(s)->targets) collect_target(tg.get(), nullptr, d);
+        break;
+      case ast::StmtKind::AugAssign:
+        collect_target(static_cast<const ast::AugAssign*>(s)->target.get(), nullptr, d);
+        break;
+      case ast::StmtKind::For: {
+        const auto* f = static_cast<const ast::For*>(s);
+        collect_target(f->target.get(), nullptr, d);
+        collect_definitions(f->body, d);
+        break;
+      }
+      case ast::StmtKind::While: collect_definitions(static_cast<const ast::While*>(s)->body, d); break;
+      case ast::StmtKind::If: {
+        const auto* x = static_cast<const ast::If*>(s);
+        collect_definitions(x->body, d);
+        collect_definitions(x->orelse, d);
+        break;
+      }
+      default: break;
+    }
+    return d.count(id) > 0;
+  }
+
+  // The value of the last `id = value` before the decided statement in its
+  // block: {true, value}; {true, null} when the last store there is another
+  // kind; {false, null} when the block stores no `id` before it.
+  std::pair<bool, const ast::Expr*> reaching(const std::string& id) {
+    if (!block_) return {false, nullptr};
+    for (size_t k = index_; k-- > 0;) {
+      const ast::Stmt* s = (*block_)[k].get();
+      if (!stores(s, id)) continue;
+      if (s->kind == ast::StmtKind::Assign) {
+        const auto* a = static_cast<const ast::Assign*>(s);
+        if (a->targets.size() == 1 && a->targets[0]->kind == ast::ExprKind::Name) return {true, a->value.get()};
+      }
+      return {true, nullptr};
+    }
+    return {false, nullptr};
+  }
+
   const ast::Expr* definition(const ast::Expr* e) {
     for (int depth = 0; depth < 32 && e && e->kind == ast::ExprKind::Name; ++depth) {
       const std::string& id = static_cast<const ast::Name*>(e)->id;
+      if (depth == 0 && t_.is_local(id)) {
+        auto r = reaching(id);
+        if (r.first) {
+          e = r.second;
+          continue;
+        }
+      }
       if (argument(e) >= 0 || !t_.is_local(id)) return e;
       if (is_parameter(id)) return nullptr;  // reassigned: which definition reaches is not known here
       auto it = defs_.find(id);
@@ -567,17 +732,36 @@ class Pruner {
 
   Typer& t_;
   std::map<std::string, std::vector<const ast::Expr*>> defs_;
+  const ast::Body* block_ = nullptr;  // the block of the decided statement
+  size_t index_ = 0;
 };
 
 }  // namespace
 
-std::optional<bool> pruned_condition(Typer& t, const ast::Expr* test) {
-  Pruner p(t);
-  auto r = p.condition(test);
+std::optional<bool> entry_condition(Typer& t, const ast::Expr* test, const ast::Stmt* at) {
+  Pruner p(t, at);
+  return p.condition(test);
+}
+
+namespace {
+
+std::optional<bool> settle(Typer& t, const ast::Expr* test, std::optional<bool> r) {
   if (!r) return std::nullopt;
   t.set_typed(test, ir::boolean());
   t.info(test).constant = Value::boolean(*r);
   return r;
+}
+
+}  // namespace
+
+std::optional<bool> pruned_condition(Typer& t, const ast::Expr* test, const ast::Stmt* at) {
+  Pruner p(t, at, at ? nullptr : test);
+  return settle(t, test, p.condition(test));
+}
+
+std::optional<bool> pruned_loop_condition(Typer& t, const ast::Expr* test) {
+  Pruner p(t, nullptr);  // every iteration: no definition before the loop decides it
+  return settle(t, test, p.condition(test));
 }
 
 bool leaves_block(const ast::Body& b, const std::function<std::optional<bool>(const ast::Expr*)>& truth) {
@@ -605,7 +789,7 @@ bool leaves_block(const ast::Body& b, const std::function<std::optional<bool>(co
 }
 
 std::optional<bool> pruned_operand(Typer& t, const ast::Expr* operand) {
-  Pruner p(t);
+  Pruner p(t, nullptr, operand);
   auto r = p.value_truth(operand);
   if (!r) return std::nullopt;
   // Lowering reads the operand's constant, so it must hold the operand's

@@ -24,7 +24,20 @@ class Typer;
 // the condition's ExprInfo holds the boolean as its constant (so lowering
 // emits only the live side and does not evaluate the condition) and the
 // condition itself is not typed, as numba replaces it by a constant.
-std::optional<bool> pruned_condition(Typer& t, const ast::Expr* test);
+// `at` is the `if` statement whose test this is (null for a conditional
+// expression: then the statement that evaluates it): an assignment just
+// before that statement in its block is the definition of a name that
+// reaches the test.
+std::optional<bool> pruned_condition(Typer& t, const ast::Expr* test, const ast::Stmt* at = nullptr);
+
+// The truth of a `while` loop's condition on every iteration (a constant,
+// `while True:`), with pruned_condition's side effects.
+std::optional<bool> pruned_loop_condition(Typer& t, const ast::Expr* test);
+
+// The truth of a `while` loop's condition on entry (CPython tests it once
+// before the loop, with the definitions reaching the loop): false means the
+// body is dead. No side effect: a true entry says nothing of later tests.
+std::optional<bool> entry_condition(Typer& t, const ast::Expr* test, const ast::Stmt* at);
 
 // The truth of a non-last operand of `and`/`or` used as a value when numba
 // branches on it before typing (a constant, a comparison numba evaluates):

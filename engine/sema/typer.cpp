@@ -211,7 +211,7 @@ void Typer::body(const ast::Body& b) {
     // code numba never types (lowering skips it too).
     if (s->kind == ast::StmtKind::If) {
       const auto& i = static_cast<const ast::If&>(*s);
-      auto live = pruned(i.test.get());
+      auto live = pruned_condition(*this, i.test.get(), s.get());
       if (live && leaves_block(*live ? i.body : i.orelse, pruned)) return;
     }
   }
@@ -469,7 +469,7 @@ void Typer::stmt(const ast::Stmt& s) {
       // numba prunes a branch whose condition it decides before typing
       // (sema/branch_pruning.h): the dead branch is never typed, and
       // lowering skips it (constant_truth).
-      if (auto live = pruned_condition(*this, i.test.get())) {
+      if (auto live = pruned_condition(*this, i.test.get(), &s)) {
         body(*live ? i.body : i.orelse);
         return;
       }
@@ -480,8 +480,13 @@ void Typer::stmt(const ast::Stmt& s) {
     }
     case ast::StmtKind::While: {
       const auto& w = static_cast<const ast::While&>(s);
-      auto live = pruned_condition(*this, w.test.get());
-      if (live && !*live) return;  // `while False:`: numba prunes the body
+      auto entry = entry_condition(*this, w.test.get(), &s);
+      if (entry && !*entry) {  // `while False:`, `w = 0; while w < 0:`: numba prunes the body
+        set_typed(w.test.get(), ir::boolean());
+        info(w.test.get()).constant = ir::ConstValue::boolean(false);
+        return;
+      }
+      auto live = pruned_loop_condition(*this, w.test.get());
       if (!live) guarded([&] { check_truthy(w.test.get()); });
       ++loop_depth_;
       body(w.body);

@@ -189,6 +189,10 @@ class Gen:
                 a, _ = self.expr(scope, "i", d)
                 b, _ = self.expr(scope, "i", d)
                 op = r.choice(["<<", ">>"])
+                if a.lstrip("(-").rstrip(")").isdigit():
+                    # A literal shifted by a literal count folds (as CPython does) past 64
+                    # bits, which numba refuses to type.
+                    a = "np.int64(%s)" % a
                 return "(%s %s ((%s) & 63))" % (a, op, b), False
             if c < 0.55:
                 a, _ = self.expr(scope, "i", d)

@@ -33,6 +33,8 @@ CASES = [  # (condition in `u[0] if COND else 5`, numba's type)
 LOCALS = [  # (body before `return u[0] if k else 5`, numba's type)
     ("k = True", "uint64"), ("k = 0", "int64"), ("k = 1 < 2", "uint64"), ("k = DEBUG", "uint64"),
     ("k = c", RUNTIME),
+    ("k = True\n    k = False", "int64"),  # the assignment that reaches the condition (an SSA version)
+    ("k = 0\n    k += 1", RUNTIME),
 ]
 ARGS = [  # (function source, extra arguments, numba's type)
     ("def f(u, x=None):\n    return u[0] if x is None else 5\n", (), "uint64"),
@@ -65,6 +67,10 @@ ARGS = [  # (function source, extra arguments, numba's type)
     ("def f(u, c):\n    if u.ndim == 1:\n        return u[0]\n    return u[0] + (1, 2)\n", (True,), "uint64"),
     ("def f(u, c):\n    for i in range(2):\n        if True:\n            break\n        c = u[0] + (1, 2)\n    return u[0]\n",
      (True,), "uint64"),
+    # CPython tests a while loop's condition once before entering it, with the definitions before the loop.
+    ("def f(u, c):\n    w = 0\n    while w < 0:\n        w += 1\n        return u[0] + (1, 2)\n    return u[0]\n", (True,),
+     "uint64"),
+    ("def f(u, c):\n    w = 0\n    while w < 2:\n        w += 1\n    return u[0] if w == 2 else 5\n", (True,), RUNTIME),
     ("def f(u, c):\n    while False:\n        return u[0] + (1, 2)\n    return u[0]\n", (True,), "uint64"),
     ("def f(u, c):\n    return (u[0] if c else 5) if True else (1, 2)\n", (True,), RUNTIME),
     ("def f(u, c):\n    return u[0] if u.ndim == 1 else (1, 2)\n", (True,), "uint64"),
@@ -125,6 +131,17 @@ def skip(a, i):
     return v
 
 
+@cuda.jit(device=True)
+def count(a, i):
+    w = 0
+    while w < 3:  # true on entry only: still a loop
+        w += 1
+    n = 0
+    while n < 0:  # false on entry: the body is dead
+        n = a[i] + (1, 2)
+    return a[i] + np.uint64(w - 3)
+
+
 @cuda.jit
 def kernel(u, c, out, rounded, flags):
     i = cuda.grid(1)
@@ -137,6 +154,7 @@ def kernel(u, c, out, rounded, flags):
         out[i, 4] = (ZERO != 0) or u[i]
         out[i, 5] = early(u, i)
         out[i, 6] = skip(u, i)
+        out[i, 7] = count(u, i)
         rounded[i] = u[i] if c[i] else 5
         flags[i] = c[i] and False or (1 < 2)
 
@@ -144,11 +162,11 @@ def kernel(u, c, out, rounded, flags):
 rng = np.random.default_rng(3)
 u = rng.integers(2**53, 2**63, 200, dtype=np.uint64) | np.uint64(1)
 c = rng.random(200) < 0.5
-out = np.zeros((200, 7), np.uint64)
+out = np.zeros((200, 8), np.uint64)
 rounded = np.zeros(200, np.float64)
 flags = np.zeros(200, np.bool_)
 kernel[2, 128](u, c, out, rounded, flags)
-for j in range(7):
+for j in range(8):
     assert np.array_equal(out[:, j], u), (j, out[:, j], u)
 assert np.array_equal(rounded, np.where(c, u.astype(np.float64), 5.0)), rounded
 assert flags.all(), flags
