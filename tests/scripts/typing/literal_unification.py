@@ -53,6 +53,18 @@ assert not problems, "\n".join(problems)
 
 # Values: uint64 above 2**53 stay exact where numba keeps uint64 and are
 # rounded through float64 where numba unifies with a signed literal.
+# A float with an int literal: numba's generic min/max, in Python's order
+# (the first argument stays unless the next is strictly better), so a NaN
+# first argument is the result; numba-cuda's fmin/fmax are for two floats.
+@cuda.jit
+def nan_first(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i, 0] = max(x[i], 5)
+        out[i, 1] = min(x[i], 5)
+        out[i, 2] = max(5, x[i])
+
+
 @cuda.jit
 def kernel(u, c, exact, rounded, small):
     i = cuda.grid(1)
@@ -73,4 +85,10 @@ kernel[3, 128](u, c, exact, rounded, small)
 assert np.array_equal(exact, np.maximum(u, np.uint64(2**63))), exact
 assert np.array_equal(rounded, np.where(c, u.astype(np.float64), 5.0)), rounded
 assert np.array_equal(small, np.minimum(u & np.uint64(255), 200).astype(np.int64)), small
+x = rng.standard_normal(64) * 10
+x[::4] = np.nan
+out = np.zeros((64, 3))
+nan_first[1, 64](x, out)
+py = np.array([[max(v, 5), min(v, 5), max(5, v)] for v in x.tolist()])
+assert np.array_equal(out, py, equal_nan=True), (out, py)
 print("literal unification ok")
