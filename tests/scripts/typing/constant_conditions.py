@@ -190,4 +190,18 @@ except TypingError as e:
     assert "constant_conditions.py:%d:43" % line in text and "cannot add uint64 and UniTuple(int64 x 2)" in text, text
 else:
     raise AssertionError("the untaken side was not typed")
+
+# A runtime condition types both sides: numba refuses to unify them.
+def both(u, c):
+    return u[0] if c else (1, 2)
+
+
+try:
+    njit(both)(U, True)
+except TypingError as e:
+    line = next(n for n, l in enumerate(open(__file__), 1) if "return u[0] if c else (1, 2)" in l)
+    assert "constant_conditions.py:%d:12" % line in str(e), str(e)
+    assert "cannot unify uint64 and UniTuple(int64 x 2) in a conditional expression" in str(e), str(e)
+else:
+    raise AssertionError("a tuple and a number unified")
 print("constant conditions ok")
