@@ -6,6 +6,7 @@
 #include <climits>
 
 #include "frontend/capture.h"
+#include "frontend/literal_folding.h"
 #include "frontend/py_ref.h"
 #include "ir/constant.h"
 
@@ -432,6 +433,17 @@ class Converter {
     return ast::CompareOpKind::NotIn;
   }
 
+  static bool fits_64_bits(PyObject* v) {
+    if (!PyLong_Check(v)) return true;
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (!overflow) return true;
+    PyLong_AsUnsignedLongLong(v);
+    if (!PyErr_Occurred()) return true;
+    PyErr_Clear();
+    return false;
+  }
+
   ir::ConstValue constant_of(PyObject* node, PyObject* v) {
     if (v == Py_None) return ir::ConstValue::none();
     if (PyBool_Check(v)) return ir::ConstValue::boolean(v == Py_True);
@@ -518,6 +530,18 @@ class Converter {
         c->keywords.push_back(std::move(K));
       }
       return c;
+    }
+    if (k == "BinOp" || k == "UnaryOp") {
+      // `2**63`, `-1`, `1 << 40`: the constant CPython's compiler folds them
+      // to (frontend/literal_folding.h). An integer beyond 64 bits stays an
+      // operation: numba refuses to type such a constant, but only where it
+      // types it (not in a pruned branch), so capture must not refuse it.
+      if (PyRef v = fold_literal_operator(node); v && fits_64_bits(v.get())) {
+        auto c = std::make_unique<ast::Constant>();
+        c->loc = l;
+        c->value = constant_of(node, v.get());
+        return c;
+      }
     }
     if (k == "BinOp") {
       auto b = std::make_unique<ast::BinOp>();

@@ -123,7 +123,15 @@ const ir::Type* int_arith(const ir::Type* a, const ir::Type* b) {
   return ir::int64();
 }
 
-const ir::Type* float_arith(const ir::Type* a, const ir::Type* b) { return promote(a, b); }
+const ir::Type* float_arith(const ir::Type* a, const ir::Type* b) {
+  // numba's casting rules reach float32 safely from int8, uint8, int16 and
+  // bool, but from uint16 only unsafely (its safe path is uint16 -> int32 ->
+  // float64), so uint16 with float32 computes in float64, where NumPy's
+  // promotion (and unify) gives float32.
+  auto is_uint16 = [](const ir::Type* t) { return t->is_integer() && !t->is_signed && t->bits == 16; };
+  if ((a == ir::float32() && is_uint16(b)) || (b == ir::float32() && is_uint16(a))) return ir::float64();
+  return promote(a, b);
+}
 
 const ir::Type* arith(const ir::Type* a, const ir::Type* b) {
   if (!is_num_or_bool(a) || !is_num_or_bool(b)) return nullptr;

@@ -29,7 +29,8 @@ const ir::Type* int_arith(const ir::Type* a, const ir::Type* b);
 
 // The operand type of arithmetic where at least one side is a float or a
 // complex: the NumPy promotion of the two (float32 with int16 stays
-// float32, float32 with int32/int64/float64 gives float64).
+// float32, float32 with int32/int64/float64 gives float64), except that
+// uint16 with float32 is float64, as numba's casting rules choose.
 const ir::Type* float_arith(const ir::Type* a, const ir::Type* b);
 
 // The common operand type for arithmetic (ints by int_arith, otherwise

@@ -12,8 +12,12 @@ std::optional<bool> constant_truth(const std::optional<ir::ConstValue>& c) {
     case K::Int: return c->i != 0;
     case K::UInt: return c->u != 0;
     case K::None: return false;
-    default: return std::nullopt;
+    case K::Float: return c->f != 0.0;  // nan is true, as in Python
+    case K::Complex: return c->c != std::complex<double>(0, 0);
+    case K::String: return !c->s.empty();
+    case K::Tuple: return !c->items.empty();
   }
+  return std::nullopt;
 }
 
 const ExprInfo& TypedFunction::info(const ast::Expr* e) const {

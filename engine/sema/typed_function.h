@@ -67,7 +67,7 @@ struct ExprInfo {
 };
 
 // The truth of a constant condition whose branch is pruned (numba's dead
-// branch pruning): booleans, integers and None; nullopt otherwise.
+// branch pruning): Python's bool() of the constant; nullopt without one.
 std::optional<bool> constant_truth(const std::optional<ir::ConstValue>& c);
 
 struct TypedFunction {

@@ -6,6 +6,7 @@
 #include "frontend/ssa_versions.h"
 #include "ir/layout.h"
 #include "ir/vector_types.h"
+#include "sema/branch_pruning.h"
 #include "sema/extension_typing.h"
 #include "sema/function_values.h"
 #include "sema/unroll.h"
@@ -203,7 +204,17 @@ void Typer::provisional_return() {
 }
 
 void Typer::body(const ast::Body& b) {
-  for (const auto& s : b) stmt(*s);
+  auto pruned = [this](const ast::Expr* test) { return pruned_condition(*this, test); };
+  for (const auto& s : b) {
+    stmt(*s);
+    // Past an `if` pruned to a side that leaves the block, the rest is dead
+    // code numba never types (lowering skips it too).
+    if (s->kind == ast::StmtKind::If) {
+      const auto& i = static_cast<const ast::If&>(*s);
+      auto live = pruned_condition(*this, i.test.get(), s.get());
+      if (live && leaves_block(*live ? i.body : i.orelse, pruned)) return;
+    }
+  }
 }
 
 void Typer::guarded(const std::function<void()>& f) {
@@ -455,23 +466,28 @@ void Typer::stmt(const ast::Stmt& s) {
     }
     case ast::StmtKind::If: {
       const auto& i = static_cast<const ast::If&>(s);
-      guarded([&] { check_truthy(i.test.get()); });
-      // numba prunes a branch whose condition is a constant (a literal
-      // argument such as `if debug:`): the dead branch is never typed, and
+      // numba prunes a branch whose condition it decides before typing
+      // (sema/branch_pruning.h): the dead branch is never typed, and
       // lowering skips it (constant_truth).
-      if (typed_.count(i.test.get())) {
-        if (auto live = constant_truth(info(i.test.get()).constant)) {
-          body(*live ? i.body : i.orelse);
-          return;
-        }
+      if (auto live = pruned_condition(*this, i.test.get(), &s)) {
+        body(*live ? i.body : i.orelse);
+        return;
       }
+      guarded([&] { check_truthy(i.test.get()); });
       body(i.body);
       body(i.orelse);
       return;
     }
     case ast::StmtKind::While: {
       const auto& w = static_cast<const ast::While&>(s);
-      guarded([&] { check_truthy(w.test.get()); });
+      auto entry = entry_condition(*this, w.test.get(), &s);
+      if (entry && !*entry) {  // `while False:`, `w = 0; while w < 0:`: numba prunes the body
+        set_typed(w.test.get(), ir::boolean());
+        info(w.test.get()).constant = ir::ConstValue::boolean(false);
+        return;
+      }
+      auto live = pruned_loop_condition(*this, w.test.get());
+      if (!live) guarded([&] { check_truthy(w.test.get()); });
       ++loop_depth_;
       body(w.body);
       --loop_depth_;
@@ -607,6 +623,13 @@ const ir::Type* Typer::type_expr(const ast::Expr* e, ExprInfo& inf) {
     case ast::ExprKind::Compare: return type_compare(*this, static_cast<const ast::Compare&>(*e), inf);
     case ast::ExprKind::IfExp: {
       const auto& x = static_cast<const ast::IfExp&>(*e);
+      // `a if True else b`: numba types only the live branch (sema/branch_pruning.h).
+      if (auto live = pruned_condition(*this, x.test.get())) {
+        const ir::Type* u = type_of_optional(*live ? x.body.get() : x.orelse.get());
+        ExprInfo& again = info(e);
+        again.operand_types = {u, u};
+        return u;
+      }
       check_truthy(x.test.get());
       const ir::Type* b = type_of_optional(x.body.get());
       const ir::Type* o = type_of_optional(x.orelse.get());

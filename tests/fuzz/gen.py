@@ -17,7 +17,6 @@ Kinds tracked per expression: 'b' bool, 'i' integer, 'f' float, and whether a
 float may be float32 (for the tolerance only).
 """
 import random
-import re
 
 INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 FLOAT_DTYPES = ["float32", "float64"]
@@ -108,9 +107,9 @@ class Gen:
         if c < 0.75 and self.arrays_of(kind):
             return self.array_read(scope, kind)
         if kind == "b":
-            # Not a bare literal: numba prunes `x if True else y` and `if
-            # False:` before typing (an open divergence, RELIABILITY.md).
-            return r.choice(["np.bool_(True)", "np.bool_(False)"]), False
+            # Bare literals too: numba prunes on them before typing, and so
+            # does cuhost (sema/branch_pruning.h).
+            return r.choice(["True", "False", "np.bool_(True)", "np.bool_(False)"]), False
         if kind == "i":
             x = r.choice([r.randint(-9, 9), r.randint(-9, 9), 255, 65535, 2**31 - 1, -2**31,
                           2**32, 2**63 - 1, -2**63 + 1, 12345678901])
@@ -121,6 +120,26 @@ class Gen:
         if x in (float("inf"), float("-inf")):
             return ("math.inf" if x > 0 else "(-math.inf)"), False
         return ("(%r)" % x if str(x).startswith("-") else repr(x)), False
+
+    def const_cond(self):
+        """A condition numba decides before typing (dead-branch pruning)."""
+        r = self.r
+        a, b = r.randint(-3, 3), r.randint(-3, 3)
+        return r.choice(["True", "False", "1", "0", "not True", "not 0", "(%d < %d)" % (a, b),
+                         "(%d == %d)" % (a, b), "(%d != %d)" % (a, b), "(1 < 2 < %d)" % a,
+                         "(None is None)", "(%d + %d > 0)" % (a, b), "(True or %s)" % r.choice(["False", "True"])])
+
+    def cond(self, scope, d):
+        """A ternary's or if's condition: now and then a constant one."""
+        if self.r.random() < 0.25:
+            return self.const_cond()
+        return self.expr(scope, "b", d)[0]
+
+    def int_literal(self):
+        r = self.r
+        x = r.choice([r.randint(-9, 9), r.randint(0, 300), 127, 255, 65535, 2**31 - 1, -2**31, 2**32,
+                      2**63 - 1, -2**63 + 1, 12345678901])
+        return "(%d)" % x if x < 0 else str(x)
 
     def arrays_of(self, kind):
         return [a for a in self.read_arrays if (kind == "f") == a[1].startswith("float")
@@ -133,6 +152,16 @@ class Gen:
         if self.r.random() < 0.3:
             return "-1 - ((%s) %% %d)" % (e, n)
         return "(%s) %% %d" % (e, n)
+
+    def u64_sources(self, scope):
+        """A raw uint64 value (a uint64 scalar or array element), or None."""
+        r = self.r
+        cands = [v.name for v in scope if getattr(v, "u64", False)]
+        arrs = [a for a in self.read_arrays if a[1] == "uint64"]
+        if arrs and (not cands or r.random() < 0.5):
+            name, _, shape = r.choice(arrs)
+            return "%s[%s]" % (name, ", ".join(self.index(scope, n) for n in shape))
+        return r.choice(cands) if cands else None
 
     def array_read(self, scope, kind):
         name, dt, shape = self.r.choice(self.arrays_of(kind))
@@ -160,8 +189,10 @@ class Gen:
                 a, _ = self.expr(scope, "i", d)
                 b, _ = self.expr(scope, "i", d)
                 op = r.choice(["<<", ">>"])
-                if re.match(r"^\(?-?\d+\)?$", a):
-                    a = "np.int64(%s)" % a   # numba folds literal shifts with unbounded ints
+                if a.lstrip("(-").rstrip(")").isdigit():
+                    # A literal shifted by a literal count folds (as CPython does) past 64
+                    # bits, which numba refuses to type.
+                    a = "np.int64(%s)" % a
                 return "(%s %s ((%s) & 63))" % (a, op, b), False
             if c < 0.55:
                 a, _ = self.expr(scope, "i", d)
@@ -181,6 +212,11 @@ class Gen:
             if c < 0.75:
                 a, _ = self.expr(scope, "i", d)
                 b, _ = self.expr(scope, "i", d)
+                if r.random() < 0.4:   # a narrow value with a bare literal
+                    a = "np.%s(%s)" % (r.choice(INT_DTYPES[:7]), a)
+                    b = self.int_literal()
+                    if r.random() < 0.5:
+                        a, b = b, a
                 return "%s(%s, %s)" % (r.choice(["min", "max"]), a, b), False
             if c < 0.8:
                 a, _ = self.expr(scope, "f", d)
@@ -190,9 +226,14 @@ class Gen:
                 a, _ = self.expr(scope, "b", d)
                 return "(%s + %s)" % (a, bnd(self.expr(scope, "i", d)[0])), False
             if c < 0.9:
-                cond, _ = self.expr(scope, "b", d)
+                cond = self.cond(scope, d)
                 a, _ = self.expr(scope, "i", d)
                 b, _ = self.expr(scope, "i", d)
+                if r.random() < 0.3:   # a narrow value meets a bare literal
+                    a = "np.%s(%s)" % (r.choice(INT_DTYPES[:7]), a)
+                    b = self.int_literal()
+                    if r.random() < 0.5:
+                        a, b = b, a
                 return "(%s if %s else %s)" % (a, cond, b), False
             if c < 0.95 and self.helpers:
                 return self.call(scope, "i", d)
@@ -231,14 +272,37 @@ class Gen:
                 a, fa = self.expr(scope, "f", d)
                 return r.choice(["(-%s)", "abs(%s)"]) % a, fa
             if c < 0.87:
-                cond, _ = self.expr(scope, "b", d)
+                cond = self.cond(scope, d)
                 a, fa = self.expr(scope, "f", d)
                 b, fb = self.expr(scope, "f", d)
+                if r.random() < 0.3:   # a float with a bare int or float literal
+                    b, fb = r.choice([self.int_literal(), repr(round(r.uniform(-5, 5), 2))]), False
+                    if r.random() < 0.5:
+                        a, b, fa, fb = b, a, fb, fa
+                    return "(%s if %s else %s)" % (a, cond, b), fa or fb   # float32 when pruned to it
                 return "(%s if %s else %s)" % (a, cond, b), fa and fb
+            if c < 0.9:
+                a, fa = self.expr(scope, "f", d)
+                # max/min of a float and an int literal: the literal's type joins (float32 with an
+                # int is float64). Not two floats: numba-cuda's fmin/fmax return the other operand
+                # of a NaN, numba's CPU min/max keep Python's order.
+                return "%s(%s, %s)" % (r.choice(["min", "max"]), a, self.int_literal()), False
+            if c < 0.92 and self.u64_sources(scope):
+                # uint64 with a bare int literal: float64 in numba (NumPy promotion), unless a
+                # constant condition prunes the literal's side.
+                u = self.u64_sources(scope)
+                cond = self.cond(scope, d)
+                lit = self.int_literal()
+                a, b = (u, lit) if r.random() < 0.5 else (lit, u)
+                form = r.choice(["max", "min", "ternary"])
+                e = "(%s if %s else %s)" % (a, cond, b) if form == "ternary" else "%s(%s, %s)" % (form, a, b)
+                return "np.float64(%s)" % e, False
             if c < 0.93 and self.helpers:
                 return self.call(scope, "f", d)
             return self.leaf(scope, "f")
         # bool
+        if c < 0.08:
+            return self.const_cond(), False
         if c < 0.45:
             k = r.choice("iif")
             a, _ = self.expr(scope, k, d)
@@ -300,15 +364,24 @@ class Gen:
         elif c < 0.34 and [v for v in scope if v.kind in "if" and v.name[0] == "v"]:
             v = r.choice([v for v in scope if v.kind in "if" and v.name[0] == "v"])
             if v.kind == "i":
-                op = r.choice(["+=", "-=", "*=", "&=", "|=", "^=", "="])
+                op = r.choice(["+=", "-=", "*=", "&=", "|=", "^=", "=", "retype"])
                 e = self.expr(scope, "i")[0]
-                if op in ("+=", "-=", "*="):
+                if op == "retype":
+                    # Another integer type (or a bare literal, or a bool) for
+                    # the same variable: numba types each SSA version apart.
+                    e = r.choice(["np.%s(%s)" % (r.choice(INT_DTYPES[:7]), e), self.int_literal(),
+                                  self.expr(scope, "b", 2)[0]])
+                    self.emit(depth, "%s = %s" % (v.name, e))
+                elif op in ("+=", "-=", "*="):
                     self.emit(depth, "%s = %s" % (v.name, self.int_arith(v.name, op[0], e)))
                 else:
                     self.emit(depth, "%s %s %s" % (v.name, op, e))
             else:
-                op = r.choice(["+=", "-=", "*=", "="])
+                op = r.choice(["+=", "-=", "*=", "=", "="])
                 e, f32 = self.expr(scope, "f")
+                if op == "=" and r.random() < 0.3:   # a float32, an int or a bare literal now
+                    e, f32 = r.choice([("np.float32(%s)" % e, True), (self.expr(scope, "i", 2)[0], False),
+                                       (self.int_literal(), False), (repr(round(r.uniform(-9, 9), 3)), False)])
                 v.f32 = v.f32 or f32
                 self.emit(depth, "%s %s %s" % (v.name, op, e))
         elif c < 0.46 and sinks:
@@ -316,7 +389,7 @@ class Gen:
         elif c >= 0.9 and not sinks:
             self.emit(depth, "%s = %s" % (self.fresh(), self.expr(scope, "i")[0]))
         elif c < 0.54 and nest:
-            self.emit(depth, "if %s:" % self.expr(scope, "b")[0])
+            self.emit(depth, "if %s:" % self.cond(scope, 3))
             self.block(scope, depth + 1, r.randint(1, 3), in_loop, sinks)
             if r.random() < 0.3:
                 self.emit(depth, "elif %s:" % self.expr(scope, "b")[0])

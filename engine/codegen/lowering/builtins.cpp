@@ -21,9 +21,14 @@ Val min_max(Lowerer& l, const sema::ExprInfo& inf, bool is_max) {
   std::vector<Val> xs;
   for (size_t i = 0; i < inf.ordered_args.size(); ++i) xs.push_back(arg(l, inf, i));
   // Two floats: numba-cuda's fmin/fmax (a NaN operand yields the other),
-  // PTX's min/max.f32/f64 on the GPU.
-  if (xs.size() == 2 && inf.type->kind == ir::TypeKind::Float && xs[0].t->kind == ir::TypeKind::Float &&
-      xs[1].t->kind == ir::TypeKind::Float) {
+  // PTX's min/max.f32/f64 on the GPU. The arguments' own types decide (they
+  // arrive converted to the result's): a float with an integer takes
+  // numba's generic path, Python's order (max(nan, 5) is nan).
+  auto own_float = [&](size_t i) {
+    const ast::Expr* e = inf.ordered_args[i];
+    return e && l.info(e).type && l.info(e).type->kind == ir::TypeKind::Float;
+  };
+  if (xs.size() == 2 && inf.type->kind == ir::TypeKind::Float && own_float(0) && own_float(1)) {
     auto id = is_max ? llvm::Intrinsic::maxnum : llvm::Intrinsic::minnum;
     return {b.CreateBinaryIntrinsic(id, l.convert(xs[0], inf.type).v, l.convert(xs[1], inf.type).v), inf.type};
   }

@@ -13,6 +13,7 @@
 #include "runtime/fastmath_flags.h"
 #include "frontend/captured.h"
 #include "ir/extension_types.h"
+#include "sema/branch_pruning.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -297,9 +298,14 @@ Val Lowerer::expr(const ast::Expr* e) {
       // the result is converted to the expression's type at the end.
       const ir::Type* ut = inf.operand_types.empty() ? inf.type : inf.operand_types[0];
       for (size_t i = 0; i < bo->values.size(); ++i) {
+        // A constant operand but the last (pruned by typing): one that
+        // passes the value on is skipped, one that stops is the result.
+        auto known =
+            i + 1 < bo->values.size() ? sema::constant_truth(info(bo->values[i].get()).constant) : std::nullopt;
+        if (known && *known == (bo->op == ast::BoolOpKind::And)) continue;
         Val v = expr(bo->values[i].get());
         llvm::Value* converted = convert(v, ut).v;
-        if (i + 1 == bo->values.size()) {
+        if (i + 1 == bo->values.size() || known) {
           incoming.push_back({converted, builder_.GetInsertBlock()});
           builder_.CreateBr(done);
           break;
@@ -321,6 +327,10 @@ Val Lowerer::expr(const ast::Expr* e) {
     }
     case ast::ExprKind::IfExp: {
       auto* ie = static_cast<const ast::IfExp*>(e);
+      if (auto live = sema::constant_truth(info(ie->test.get()).constant)) {  // pruned by typing
+        const ir::Type* ut = inf.operand_types.empty() ? inf.type : inf.operand_types[0];
+        return convert(expr_as(*live ? ie->body.get() : ie->orelse.get(), ut), inf.type);
+      }
       llvm::Value* cond = truth(expr(ie->test.get()));
       llvm::BasicBlock* then_bb = llvm::BasicBlock::Create(ctx(), "ifexp.then", fn_);
       llvm::BasicBlock* else_bb = llvm::BasicBlock::Create(ctx(), "ifexp.else", fn_);
@@ -387,7 +397,20 @@ void Lowerer::assign_to(const ast::Expr* target, Val value) {
 }
 
 void Lowerer::body(const ast::Body& stmts) {
-  for (const ast::StmtPtr& s : stmts) stmt(s.get());
+  auto truth = [this](const ast::Expr* test) -> std::optional<bool> {
+    auto it = tf_.exprs.find(test);
+    return it == tf_.exprs.end() ? std::nullopt : sema::constant_truth(it->second.constant);
+  };
+  for (const ast::StmtPtr& s : stmts) {
+    stmt(s.get());
+    // An `if` pruned to a side that leaves the block: the rest is dead and
+    // was not typed (sema/branch_pruning.h).
+    if (s->kind == ast::StmtKind::If) {
+      auto* i = static_cast<const ast::If*>(s.get());
+      auto live = truth(i->test.get());
+      if (live && sema::leaves_block(*live ? i->body : i->orelse, truth)) return;
+    }
+  }
 }
 
 void Lowerer::lower_augassign(const ast::AugAssign* s) {
@@ -556,6 +579,8 @@ void Lowerer::stmt(const ast::Stmt* s) {
     }
     case ast::StmtKind::While: {
       auto* w = static_cast<const ast::While*>(s);
+      auto live = sema::constant_truth(info(w->test.get()).constant);
+      if (live && !*live) return;  // `while False:` (its body is not typed)
       llvm::BasicBlock* header = llvm::BasicBlock::Create(ctx(), "while.cond", fn_);
       llvm::BasicBlock* body_bb = llvm::BasicBlock::Create(ctx(), "while.body", fn_);
       llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx(), "while.end", fn_);

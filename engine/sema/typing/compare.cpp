@@ -1,6 +1,7 @@
 // Typing of comparisons (chained, `is None`) and of `and`/`or`: comparisons
 // convert both sides to numba's common arithmetic type and give bool;
 // boolean operators give the unified type of their operands.
+#include "sema/branch_pruning.h"
 #include "sema/extension_typing.h"
 #include "sema/typer.h"
 
@@ -167,21 +168,29 @@ const ir::Type* type_compare(Typer& t, const ast::Compare& e, ExprInfo& info) {
 
 const ir::Type* type_boolop(Typer& t, const ast::BoolOp& e, ExprInfo& info) {
   (void)info;
+  const bool is_and = e.op == ast::BoolOpKind::And;
   const ir::Type* u = nullptr;
-  for (const auto& v : e.values) {
-    const ir::Type* vt = t.type_of_optional(v.get());
+  for (size_t i = 0; i < e.values.size(); ++i) {
+    const ast::Expr* v = e.values[i].get();
+    const ir::Type* vt = t.type_of_optional(v);
     const ir::Type* payload = is_optional(vt) ? vt->pointee : vt;
     if (!num_or_bool(payload) && vt->kind != ir::TypeKind::NoneType) {
-      t.typing_error(v.get(), concat("cannot use a value of type ", display(vt), " in '",
-                                     e.op == ast::BoolOpKind::And ? "and" : "or", "'"));
+      t.typing_error(v, concat("cannot use a value of type ", display(vt), " in '", is_and ? "and" : "or", "'"));
     }
-    if (!u) {
+    // numba branches on each operand but the last before typing
+    // (sema/branch_pruning.h): a constant one that passes the value on
+    // (truthy in `and`, falsy in `or`) is no result, and one that stops
+    // there is the only result from then on; the rest are not typed.
+    std::optional<bool> known = i + 1 < e.values.size() ? pruned_operand(t, v) : std::nullopt;
+    if (known && *known == is_and) continue;
+    if (u) {
+      const ir::Type* n = unify(u, vt);
+      if (!n) t.typing_error(&e, concat("cannot unify ", display(u), " and ", display(vt), " in a boolean expression"));
+      u = n;
+    } else {
       u = vt;
-      continue;
     }
-    const ir::Type* n = unify(u, vt);
-    if (!n) t.typing_error(&e, concat("cannot unify ", display(u), " and ", display(vt), " in a boolean expression"));
-    u = n;
+    if (known) break;
   }
   ExprInfo& inf = t.info(&e);
   inf.operand_types.assign(e.values.size(), u);
