@@ -26,7 +26,9 @@ constexpr unsigned kGlobalAddressSpace = 1;
 llvm::GlobalVariable* flag_address_global(llvm::Module& m) {
   if (auto* g = m.getNamedGlobal(kGpuCancelFlagSymbol)) return g;
   llvm::Type* i64 = llvm::Type::getInt64Ty(m.getContext());
-  auto* g = new llvm::GlobalVariable(m, i64, /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage,
+  // Weak: a module linking PTX that cuhost compiled under the same option
+  // (compile_ptx output, declare_device) holds one definition of it too.
+  auto* g = new llvm::GlobalVariable(m, i64, /*isConstant=*/false, llvm::GlobalValue::WeakAnyLinkage,
                                      llvm::ConstantInt::get(i64, 0), kGpuCancelFlagSymbol, nullptr,
                                      llvm::GlobalValue::NotThreadLocal, kGlobalAddressSpace,
                                      /*isExternallyInitialized=*/true);

@@ -5,16 +5,20 @@
 # default and an explicit stream wait for their stream and return without a
 # false timeout, host arrays come back as they went in, a launch captured
 # into a graph is not waited for (the capture goes on and the graph
-# replays), and no driver call fails along the way.
+# replays), PTX compiled under the option links into a kernel that has
+# cancellation points of its own (the flag global is weak: one definition),
+# and no driver call fails along the way.
 # backends: cuda
 # cuhost-args: --kernel-timeout 5
 # stdout: null driver deadline ok
 import ctypes
+import os
+import tempfile
 import time
 
 import numpy as np
 from numba import cuda
-from numba.cuda import float64
+from numba.cuda import float64, int32
 from cuhost import graph
 
 null = ctypes.CDLL("libcuda.so.1")
@@ -59,6 +63,37 @@ launches = null.cuhost_null_graph_launches()
 g.launch()
 s.synchronize()
 assert null.cuhost_null_graph_launches() == launches + 1
+
+
+
+def collatz_steps(n):
+    k = 0
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        k += 1
+    return k
+
+
+steps_ptx, _ = cuda.compile_ptx(collatz_steps, (int32,), device=True, abi="c",
+                                abi_info={"abi_name": "collatz_steps_c"})
+assert ".weak .global .align 8 .u64 cuhost_gpu_cancel_flag" in steps_ptx, steps_ptx
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "collatz.ptx")
+    with open(path, "w") as f:
+        f.write(steps_ptx)
+    steps = cuda.declare_device("collatz_steps_c", "int32(int32)", link=path, abi="c")
+
+    @cuda.jit
+    def total_steps(out, n):
+        i = cuda.grid(1)
+        if i < out.size:
+            acc = 0
+            for j in range(n):
+                acc += steps(i + j + 1)
+            out[i] = acc
+
+    d_steps = cuda.device_array(100, np.int32)
+    total_steps[1, 128](d_steps, 10)  # links (one definition of the flag global), loads and launches
 
 failed = null.cuhostNullFailedCalls().decode()
 assert failed == "", failed
