@@ -52,54 +52,78 @@ std::vector<llvm::Loop*> long_loops(llvm::Function& fn, llvm::DominatorTree& dt,
   return out;
 }
 
-// header: phis | n = phi(0 from outside, n.next from the latches)
-//                n.next = n + 1; tick = n.next % interval == 0
-// Only adds instructions, so the loop structure stays valid for the next
-// loop's counter (split_at_tick changes the CFG once all counters exist).
-llvm::Instruction* add_counter(llvm::Loop* loop) {
+// A loop's countdown to its next check: in the header,
+//   n = phi(interval from outside the loop, n.after from the latches)
+//   n.dec = n - 1; tick = n.dec == 0
+// (a subtract and a compare-and-branch per iteration; a counter that resets
+// is not merged into the loop's induction variable by strength reduction).
+// Adding it only adds instructions, so the loop structure stays valid for
+// the next loop's counter; split_at_tick changes the CFG once all exist.
+struct Countdown {
+  llvm::PHINode* count;
+  llvm::Instruction* dec;
+  llvm::Instruction* tick;
+};
+
+Countdown add_countdown(llvm::Loop* loop) {
   llvm::BasicBlock* header = loop->getHeader();
   llvm::Type* i32 = llvm::Type::getInt32Ty(header->getContext());
   llvm::SmallVector<llvm::BasicBlock*, 4> preds(llvm::predecessors(header));
   llvm::IRBuilder<> b(header, header->getFirstNonPHIIt());
-  llvm::PHINode* count = b.CreatePHI(i32, unsigned(preds.size()), "cancel.count");
-  llvm::Value* next = b.CreateAdd(count, b.getInt32(1), "cancel.count.next");
-  for (llvm::BasicBlock* pred : preds) count->addIncoming(loop->contains(pred) ? next : b.getInt32(0), pred);
-  return llvm::cast<llvm::Instruction>(
-      b.CreateICmpEQ(b.CreateAnd(next, b.getInt32(kCancellationInterval - 1)), b.getInt32(0), "cancel.tick"));
+  Countdown c;
+  c.count = b.CreatePHI(i32, unsigned(preds.size()), "cancel.count");
+  c.dec = llvm::cast<llvm::Instruction>(b.CreateSub(c.count, b.getInt32(1), "cancel.count.dec"));
+  // From the latches: n.dec for now; split_at_tick makes it n.after.
+  for (llvm::BasicBlock* pred : preds)
+    c.count->addIncoming(loop->contains(pred) ? static_cast<llvm::Value*>(c.dec) : b.getInt32(kCancellationInterval),
+                         pred);
+  c.tick = llvm::cast<llvm::Instruction>(b.CreateICmpEQ(c.dec, b.getInt32(0), "cancel.tick"));
+  return c;
 }
 
 // header: ... tick; br tick, check, rest
-// check:  addr = load @flag_address; f = load volatile addr; br addr && f, stop, rest
+// check:  addr = load @flag_address; br addr != 0, read, rest
+// read:   f = load volatile addr; br f != 0, stop, rest
 // stop:   exit (PTX); unreachable
-void split_at_tick(llvm::Instruction* tick, llvm::GlobalVariable* flag_address) {
-  llvm::BasicBlock* header = tick->getParent();
+// rest:   n.after = phi(n.dec from header, interval from check and read); the header's other code
+void split_at_tick(const Countdown& c, llvm::GlobalVariable* flag_address) {
+  llvm::BasicBlock* header = c.tick->getParent();
   llvm::Function& fn = *header->getParent();
   llvm::LLVMContext& ctx = fn.getContext();
   llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
-  llvm::BasicBlock* rest = llvm::SplitBlock(header, tick->getNextNode());
+  llvm::BasicBlock* rest = llvm::SplitBlock(header, c.tick->getNextNode());
   llvm::BasicBlock* check = llvm::BasicBlock::Create(ctx, "cancel.check", &fn, rest);
+  llvm::BasicBlock* read = llvm::BasicBlock::Create(ctx, "cancel.read", &fn, rest);
   llvm::BasicBlock* stop = llvm::BasicBlock::Create(ctx, "cancel.stop", &fn, rest);
   llvm::MDBuilder md(ctx);
   header->getTerminator()->eraseFromParent();
   llvm::IRBuilder<> b(header);
-  b.CreateCondBr(tick, check, rest, md.createUnlikelyBranchWeights());
+  b.CreateCondBr(c.tick, check, rest, md.createUnlikelyBranchWeights());
 
   b.SetInsertPoint(check);
   llvm::LoadInst* address = b.CreateAlignedLoad(i64, flag_address, llvm::Align(8), "cancel.flag.address");
   address->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(ctx, {}));
+  b.CreateCondBr(b.CreateICmpNE(address, b.getInt64(0)), read, rest, md.createUnlikelyBranchWeights());
+
+  b.SetInsertPoint(read);
   llvm::Value* flag = b.CreateIntToPtr(address, llvm::PointerType::get(ctx, kGlobalAddressSpace));
   // Host-mapped memory: a volatile load reads it again each time (PTX
   // ld.volatile, which is relaxed at system scope), never from a stale cache.
-  llvm::BasicBlock* read = llvm::BasicBlock::Create(ctx, "cancel.read", &fn, rest);
-  b.CreateCondBr(b.CreateICmpNE(address, b.getInt64(0)), read, rest, md.createUnlikelyBranchWeights());
-  b.SetInsertPoint(read);
   llvm::Value* raised = b.CreateAlignedLoad(i32, flag, llvm::Align(4), /*isVolatile=*/true, "cancel.flag");
   b.CreateCondBr(b.CreateICmpNE(raised, b.getInt32(0)), stop, rest, md.createUnlikelyBranchWeights());
 
   b.SetInsertPoint(stop);
   b.CreateIntrinsic(llvm::Intrinsic::nvvm_exit, {}, {});
   b.CreateUnreachable();
+
+  b.SetInsertPoint(rest, rest->begin());
+  llvm::PHINode* after = b.CreatePHI(i32, 3, "cancel.count.after");
+  after->addIncoming(c.dec, header);
+  after->addIncoming(b.getInt32(kCancellationInterval), check);
+  after->addIncoming(b.getInt32(kCancellationInterval), read);
+  for (unsigned i = 0; i < c.count->getNumIncomingValues(); ++i)
+    if (c.count->getIncomingValue(i) == c.dec) c.count->setIncomingValue(i, after);
 }
 
 }  // namespace
@@ -114,10 +138,10 @@ unsigned insert_gpu_cancellation_points(llvm::Module& m) {
     std::vector<llvm::Loop*> chosen = long_loops(fn, dt, loops);
     if (chosen.empty()) continue;
     if (!flag_address) flag_address = flag_address_global(m);
-    std::vector<llvm::Instruction*> ticks;
-    for (llvm::Loop* loop : chosen) ticks.push_back(add_counter(loop));
-    for (llvm::Instruction* tick : ticks) split_at_tick(tick, flag_address);
-    count += unsigned(ticks.size());
+    std::vector<Countdown> countdowns;
+    for (llvm::Loop* loop : chosen) countdowns.push_back(add_countdown(loop));
+    for (const Countdown& c : countdowns) split_at_tick(c, flag_address);
+    count += unsigned(countdowns.size());
   }
   return count;
 }

@@ -1,8 +1,8 @@
 // Cancellation points for GPU kernel deadlines (--kernel-timeout on the CUDA
 // backend; cuda/kernel_deadline.h is the host side). The driver cannot stop
 // a running kernel, so kernels compiled while a timeout is set stop
-// themselves: every loop of every function defined in the module counts its
-// iterations, and every kCancellationInterval-th iteration reads a flag word
+// themselves: every loop of every function defined in the module counts down
+// its iterations, and every kCancellationInterval-th iteration reads a flag word
 // in host-mapped pinned memory (one volatile load, which PTX treats as
 // relaxed at system scope). When the host's watchdog has raised the flag the
 // thread executes PTX `exit`, from any depth of device-function calls. Run on

@@ -1,12 +1,14 @@
 # --kernel-timeout on the GPU: kernels are compiled with cancellation points
 # (engine/codegen/nvptx_cancellation.cpp). Each loop that may run 1024
-# iterations or more counts them and reads the flag word every 1024th
+# iterations or more counts down from 1024 and, at zero, reads the flag word
 # (a volatile load through the address in cuhost_gpu_cancel_flag); a raised
 # flag ends the thread with PTX `exit`, from device functions too. Loops with
 # a small known trip count get none. The kernels still compute the right
 # results. deadline_ptx_off.py checks the PTX without the option.
 # cuhost-args: --kernel-timeout 0.5
 # stdout: deadline ptx ok
+import re
+
 from _deadline_kernels import FLAG_LOAD, FLAG_SYMBOL, check_results, ptx_texts
 
 texts = ptx_texts()
@@ -15,8 +17,9 @@ nest = texts["row_sums"]
 assert nest.count(FLAG_LOAD) == 2, nest
 assert nest.count("exit;") >= 1, nest
 assert f".global .align 8 .u64 {FLAG_SYMBOL}" in nest, nest
-# The counter: an iteration count masked to the 1024-iteration interval.
-assert "and.b32" in nest and "1023" in nest, nest
+# The countdown: starts at 1024, one subtract per iteration.
+assert re.search(r"mov\.b32\s+%r\d+, 1024;", nest), nest
+assert re.search(r"add\.s32\s+(%r\d+), \1, -1;", nest), nest
 
 spin = texts["wait_for"]
 assert spin.count(FLAG_LOAD) == 1 and "exit;" in spin, spin
