@@ -30,6 +30,13 @@ def fixed_taps(out, x):  # only a 4-iteration loop (unrolled, or never reaching 
         out[i] = acc
 
 
+@cuda.jit
+def peak(out, x):  # a float max: cuhost's compare-and-swap loop, one point
+    i = cuda.grid(1)
+    if i < x.size:
+        cuda.atomic.max(out, 0, x[i])
+
+
 @cuda.jit(device=True)
 def wait_for(flag, limit):  # a device function's spin loop
     n = 0
@@ -48,6 +55,7 @@ def ptx_texts():
         "row_sums": ptx(row_sums, (float64[::1], float64[:, :, ::1])),
         "fixed_taps": ptx(fixed_taps, (float32[::1], float32[::1])),
         "wait_for": ptx(wait_for, (int32[::1], int32), device=True),
+        "peak": ptx(peak, (float64[::1], float64[::1])),
     }
 
 
@@ -62,3 +70,7 @@ def check_results():
     fixed_taps[8, 128](y, x)
     expect = sum(np.roll(x, -t) * (t + 1) for t in range(4))
     np.testing.assert_allclose(y, expect, rtol=1e-5, atol=1e-5)
+    z = rng.standard_normal(5000)
+    top = np.full(1, -np.inf)
+    peak[(z.size + 255) // 256, 256](top, z)
+    assert top[0] == z.max(), (top[0], z.max())
