@@ -4,7 +4,10 @@ without the option and one with it (cancellation points in every loop, and
 each launch waiting for its stream under the watchdog). Goal: the run with
 the option takes at most 1/0.98 of the time without.
 
-    python3 scripts/bench/deadline_overhead.py [--cuhost build/bin/cuhost]
+    python3 scripts/bench/deadline_overhead.py [--cuhost build/bin/cuhost] [--backend cuda] [--small]
+
+(--small: sizes for a quick check that the script runs, e.g. on --backend cpu,
+where the numbers are those of the CPU backend's own cancellation points.)
 
 The children run `cuhost --backend cuda [--kernel-timeout 60] run` on this
 file with --child, print one line per kernel (median seconds per launch over
@@ -18,7 +21,7 @@ import sys
 KERNELS = ("reduction", "transcendental")
 
 
-def child():
+def child(small):
     import time
 
     import numpy as np
@@ -44,13 +47,14 @@ def child():
             out[i] = acc
 
     rng = np.random.default_rng(7)
-    x = cuda.to_device(rng.standard_normal(1 << 26).astype(np.float32))
+    n_sum, n_map, steps = (1 << 16, 1 << 10, 64) if small else (1 << 26, 1 << 20, 2048)
+    x = cuda.to_device(rng.standard_normal(n_sum).astype(np.float32))
     acc = cuda.to_device(np.zeros(1, np.float64))
-    y = cuda.to_device(rng.standard_normal(1 << 20).astype(np.float32))
-    z = cuda.device_array(1 << 20, np.float32)
+    y = cuda.to_device(rng.standard_normal(n_map).astype(np.float32))
+    z = cuda.device_array(n_map, np.float32)
     runs = {
         "reduction": lambda: reduction[264, 256](acc, x),
-        "transcendental": lambda: transcendental[(1 << 20) // 256, 256](z, y, 2048),
+        "transcendental": lambda: transcendental[n_map // 256, 256](z, y, steps),
     }
     for name in KERNELS:
         run = runs[name]
@@ -67,11 +71,11 @@ def child():
         print("%s %.6e" % (name, times[len(times) // 2]), flush=True)
 
 
-def parent(cuhost):
+def parent(cuhost, backend, small):
     here = os.path.abspath(__file__)
     results = {}
     for label, extra in (("without", []), ("with", ["--kernel-timeout", "60"])):
-        cmd = [cuhost, "--backend", "cuda", *extra, "run", here, "--child"]
+        cmd = [cuhost, "--backend", backend, *extra, "run", here, "--child"] + (["--small"] if small else [])
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
         results[label] = {n: float(t) for n, t in (line.split() for line in out.splitlines() if line.strip())}
     print("%-16s %14s %14s %8s" % ("kernel", "without (ms)", "with (ms)", "speed"))
@@ -85,9 +89,12 @@ def parent(cuhost):
 
 if __name__ == "__main__":
     if "--child" in sys.argv:
-        child()
+        child("--small" in sys.argv)
     else:
         p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
         root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
         p.add_argument("--cuhost", default=os.path.join(root, "build", "bin", "cuhost"))
-        parent(p.parse_args().cuhost)
+        p.add_argument("--backend", default="cuda")
+        p.add_argument("--small", action="store_true")
+        a = p.parse_args()
+        parent(a.cuhost, a.backend, a.small)
