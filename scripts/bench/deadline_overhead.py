@@ -28,12 +28,13 @@ def child(small):
     from numba import cuda
 
     @cuda.jit
-    def reduction(out, x):
+    def reduction(out, x, reps):
         start = cuda.grid(1)
         stride = cuda.gridsize(1)
         acc = 0.0
-        for i in range(start, x.size, stride):
-            acc += x[i] * x[i]
+        for r in range(reps):
+            for i in range(start, x.size, stride):
+                acc += x[i] * x[i] + r
         cuda.atomic.add(out, 0, acc)
 
     @cuda.jit
@@ -47,13 +48,15 @@ def child(small):
             out[i] = acc
 
     rng = np.random.default_rng(7)
-    n_sum, n_map, steps = (1 << 16, 1 << 10, 64) if small else (1 << 26, 1 << 20, 2048)
+    # Kernels of a few milliseconds each, so the wait each launch makes under
+    # the option (tens of microseconds) stays below 1% of the time.
+    n_sum, reps, n_map, steps = (1 << 16, 2, 1 << 10, 64) if small else (1 << 26, 40, 1 << 20, 2048)
     x = cuda.to_device(rng.standard_normal(n_sum).astype(np.float32))
     acc = cuda.to_device(np.zeros(1, np.float64))
     y = cuda.to_device(rng.standard_normal(n_map).astype(np.float32))
     z = cuda.device_array(n_map, np.float32)
     runs = {
-        "reduction": lambda: reduction[264, 256](acc, x),
+        "reduction": lambda: reduction[264 * 4, 256](acc, x, reps),
         "transcendental": lambda: transcendental[n_map // 256, 256](z, y, steps),
     }
     for name in KERNELS:
