@@ -29,7 +29,8 @@ static po::options_description option_table() {
       "add a plugin directory to the search path (repeatable; before CUHOST_PLUGIN_PATH)")(
       "no-bounds-check", "CPU backend: turn off array bounds checks (faster)")(
       "kernel-timeout", po::value<double>(),
-      "CPU backend: stop a kernel launch running longer than SECONDS with a KernelError")(
+      "stop a kernel launch running longer than SECONDS with a KernelError (GPU: each launch then waits for "
+      "its stream)")(
       "memory-quota", po::value<std::string>(),
       "device and managed memory the script may hold at once, e.g. 512M or 2G (K, M, G, T: powers of 1024); "
       "an allocation past it raises CudaAPIError (CUDA_ERROR_OUT_OF_MEMORY)")(

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "cuda/driver.h"
+#include "cuda/kernel_deadline.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::cuda {
@@ -80,6 +81,7 @@ void launch_kernel(const KernelLaunch& l) {
   if (r != CUDA_SUCCESS)
     check(r, l.cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel", l.kernel_name ? *l.kernel_name : "");
   if (l.kernel_name) remember(reinterpret_cast<std::uintptr_t>(l.stream), l.kernel_name);
+  wait_under_deadline(l.stream, l.kernel_name ? *l.kernel_name : std::string());
 }
 
 void set_max_dynamic_shared(CUfunction function, unsigned bytes, const std::string& kernel_name) {

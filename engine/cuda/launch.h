@@ -23,6 +23,8 @@ struct KernelLaunch {
 };
 
 // Launches; throws CudaAPIError "cuLaunchKernel failed: CUDA_ERROR_... (...) in kernel 'k'".
+// Under --kernel-timeout it then waits for the stream (cuda/kernel_deadline.h)
+// and throws KernelError when the kernel was stopped at the deadline.
 void launch_kernel(const KernelLaunch& launch);
 
 // Raises the function's dynamic shared memory limit (needed above 48 KiB).

@@ -15,9 +15,11 @@
 #include <sstream>
 
 #include "codegen/kernel_abi.h"
+#include "codegen/nvptx_cancellation.h"
 #include "cuda/context.h"
 #include "cuda/driver.h"
 #include "cuda/image_symbols.h"
+#include "cuda/kernel_deadline.h"
 #include "cuda/module_globals.h"
 #include "cuda/nvrtc.h"
 #include "cuda/toolkit_info.h"
@@ -322,6 +324,7 @@ CUfunction load_linked(Cache& c, const std::shared_ptr<const runtime::CompiledKe
   remember_library_globals(reinterpret_cast<std::uintptr_t>(lib), defined_globals(*image));
 
   CUfunction f = loaded.function;
+  if (library_may_define(reinterpret_cast<std::uintptr_t>(lib), codegen::kGpuCancelFlagSymbol)) bind_cancel_flag(lib);
 
   for (const ir::LinkItem& item : kernel->link) {
     if (!item.setup_callback || !g_runner) continue;

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <set>
 
+#include "cpu/cancellation.h"
 #include "cuda/nvrtc.h"
 #include "cuda/toolkit_info.h"
 #include "ffi/clang_compile.h"
@@ -204,6 +205,7 @@ std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::ve
   h.add(std::string(LLVM_VERSION_STRING));
   h.add(cuda::nvjitlink_version());
   h.add(concat(target.cc_major, ".", target.cc_minor, target.arch_suffix, "|", target.bounds_check));
+  h.add(std::string(cpu::kernel_timeout() > 0 ? "cancellation points" : "no cancellation points"));  // --kernel-timeout
   for (const ir::Type* t : arg_types) {
     // Extension types (cuda.extending) are defined by this process's Python code: never cached.
     if (ir::contains_extension_type(t)) return std::nullopt;

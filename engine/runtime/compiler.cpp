@@ -21,6 +21,7 @@
 #include "codegen/host_libdevice.h"
 #include "codegen/module.h"
 #include "codegen/nvptx_backend.h"
+#include "codegen/nvptx_cancellation.h"
 #include "codegen/nvptx_error_record.h"
 #include "codegen/nvptx_foreign.h"
 #include "cpu/cancellation.h"
@@ -131,6 +132,7 @@ NvptxOutput finish_nvptx(codegen::LoweredModule& lowered, const codegen::ModuleR
     codegen::link_libdevice(*lowered.module, lowered.keep, req.fastmath);
     codegen::optimize_module(*lowered.module, *tm, opt);
     codegen::drop_unreferenced_error_record(*lowered.module);
+    if (cpu::kernel_timeout() > 0) codegen::insert_gpu_cancellation_points(*lowered.module);
   }
   out.ir = codegen::module_text(*lowered.module);
   out.static_shared_bytes = static_shared_of(*lowered.module);

@@ -31,7 +31,7 @@ struct RuntimeOptions {
   static constexpr int kDeviceFromLocalRank = -1;
   bool verbose = false;       // per-stage compile timings on stderr
   bool bounds_check = true;   // CPU backend: IndexError on out-of-range indices
-  double kernel_timeout = 0;  // CPU backend: seconds a launch may run before it is stopped (0: no limit)
+  double kernel_timeout = 0;  // seconds a launch may run before it is stopped (0: no limit; see docs/RELIABILITY.md)
   // Bytes of device and managed memory scripts may hold at once, over all
   // devices (0: no limit; see Runtime::set_memory_quota for what counts).
   std::size_t memory_quota = 0;

@@ -1,0 +1,30 @@
+// Cancellation points for GPU kernel deadlines (--kernel-timeout on the CUDA
+// backend; cuda/kernel_deadline.h is the host side). The driver cannot stop
+// a running kernel, so kernels compiled while a timeout is set stop
+// themselves: every loop of every function defined in the module counts down
+// its iterations, and every kCancellationInterval-th iteration reads a flag word
+// in host-mapped pinned memory (one volatile load, which PTX treats as
+// relaxed at system scope). When the host's watchdog has raised the flag the
+// thread executes PTX `exit`, from any depth of device-function calls. Run on
+// the optimized module, so loops are final; loops with a known trip count
+// below the interval never reach a check and get none. Without a timeout the
+// pass does not run and the PTX is unchanged.
+#pragma once
+
+namespace llvm {
+class Module;
+}
+
+namespace cuhost::codegen {
+
+// The module global holding the flag's device address (an i64 the host
+// writes after loading the module; 0 when not bound: never cancelled).
+inline constexpr const char* kGpuCancelFlagSymbol = "cuhost_gpu_cancel_flag";
+
+// Loop iterations between two reads of the flag.
+inline constexpr unsigned kCancellationInterval = 1024;
+
+// Returns the number of loops given a cancellation point.
+unsigned insert_gpu_cancellation_points(llvm::Module& module);
+
+}  // namespace cuhost::codegen

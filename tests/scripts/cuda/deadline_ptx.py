@@ -1,0 +1,36 @@
+# --kernel-timeout on the GPU: kernels are compiled with cancellation points
+# (engine/codegen/nvptx_cancellation.cpp). Each loop that may run 1024
+# iterations or more counts down from 1024 and, at zero, reads the flag word
+# (a volatile load through the address in cuhost_gpu_cancel_flag); a raised
+# flag ends the thread with PTX `exit`, from device functions too, and from
+# cuhost's own compare-and-swap loops (a float atomic max). Loops with
+# a small known trip count get none. The kernels still compute the right
+# results. deadline_ptx_off.py checks the PTX without the option.
+# cuhost-args: --kernel-timeout 0.5
+# stdout: deadline ptx ok
+import re
+
+from _deadline_kernels import FLAG_LOAD, FLAG_SYMBOL, check_results, ptx_texts
+
+texts = ptx_texts()
+
+nest = texts["row_sums"]
+assert nest.count(FLAG_LOAD) == 2, nest
+assert nest.count("exit;") >= 1, nest
+assert f".global .align 8 .u64 {FLAG_SYMBOL}" in nest, nest
+# The countdown: starts at 1024, one subtract per iteration.
+assert re.search(r"mov\.b32\s+%r\d+, 1024;", nest), nest
+assert re.search(r"add\.s32\s+(%r\d+), \1, -1;", nest), nest
+
+spin = texts["wait_for"]
+assert spin.count(FLAG_LOAD) == 1 and "exit;" in spin, spin
+assert f"{FLAG_SYMBOL}" in spin, spin
+
+cas = texts["peak"]
+assert "atom.global.cas.b64" in cas and cas.count(FLAG_LOAD) == 1, cas
+
+taps = texts["fixed_taps"]
+assert FLAG_LOAD not in taps and FLAG_SYMBOL not in taps and "exit;" not in taps, taps
+
+check_results()
+print("deadline ptx ok")
