@@ -7,6 +7,7 @@
 #include "frontend/ssa_versions.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -181,7 +182,8 @@ class Versioner {
   std::set<std::string> taken_;        // every name of the function, so fresh ones clash with none
   std::set<std::string> plain_taken_;  // variables whose first assignment kept the plain name
   std::map<std::string, int> next_;
-  std::map<std::string, ast::SourceLoc> def_loc_;  // version -> where it is assigned
+  std::map<std::string, ast::SourceLoc> def_loc_;   // version -> where it is assigned
+  std::map<std::string, ir::ConstValue> constant_;  // version -> the literal it was assigned, if one
   std::vector<LoopFrame> loops_;
   std::set<const ast::Stmt*> copy_statements_;                   // the join copies this pass placed
   std::vector<std::pair<std::string, std::string>> copy_edges_;  // (target, source) of each
@@ -276,7 +278,11 @@ class Versioner {
       case ast::StmtKind::Assign: {
         auto& a = static_cast<ast::Assign&>(st);
         read(a.value, s);
-        for (auto& t : a.targets) assign_target(t, s);
+        for (auto& t : a.targets) {
+          assign_target(t, s);
+          if (t->kind == ast::ExprKind::Name && a.value->kind == ast::ExprKind::Constant)
+            constant_[static_cast<ast::Name&>(*t).id] = static_cast<ast::Constant&>(*a.value).value;
+        }
         out.push_back(std::move(sp));
         return true;
       }
@@ -334,12 +340,13 @@ class Versioner {
       }
       case ast::StmtKind::While: {
         auto& w = static_cast<ast::While&>(st);
-        return loop(std::move(sp), out, s, nullptr, w.test, w.body, !is_constant_true(*w.test));
+        const bool enters = entered_for_sure(*w.test, s);
+        return loop(std::move(sp), out, s, nullptr, w.test, w.body, !is_constant_true(*w.test), enters);
       }
       case ast::StmtKind::For: {
         auto& f = static_cast<ast::For&>(st);
         read(f.iter, s);  // evaluated once, before the loop
-        return loop(std::move(sp), out, s, &f.target, f.iter, f.body, true);
+        return loop(std::move(sp), out, s, &f.target, f.iter, f.body, true, false);
       }
       case ast::StmtKind::Break:
         if (!loops_.empty()) loops_.back().breaks.push_back(Site{&out, sp.get(), s});
@@ -361,11 +368,54 @@ class Versioner {
     return false;  // return, raise
   }
 
+  // Whether a `while` test is true on entry, decided as numba prunes it: a
+  // comparison of literals and of versions assigned a literal (`w = 0;
+  // while w < 4:`). CPython tests a while loop's condition once before the
+  // loop and again at the end of each iteration (its loop inversion), so
+  // numba, pruning the first test, leaves such a loop only from the test at
+  // the end of an iteration: the versions it leaves with are the body's,
+  // never the one from before the loop.
+  bool entered_for_sure(const ast::Expr& test, const State& s) const {
+    if (test.kind != ast::ExprKind::Compare) return false;
+    const auto& c = static_cast<const ast::Compare&>(test);
+    if (c.ops.size() != 1) return false;
+    auto number = [&](const ast::Expr& e) -> std::optional<double> {
+      const ir::ConstValue* v = nullptr;
+      if (e.kind == ast::ExprKind::Constant) v = &static_cast<const ast::Constant&>(e).value;
+      if (e.kind == ast::ExprKind::Name) {  // the version reaching the loop
+        const std::string& id = static_cast<const ast::Name&>(e).id;
+        auto reaching = s.find(id);
+        auto it = constant_.find(reaching != s.end() && !reaching->second.empty() ? reaching->second : id);
+        if (it != constant_.end()) v = &it->second;
+      }
+      if (!v) return std::nullopt;
+      switch (v->kind) {
+        case ir::ConstValue::Kind::Bool: return v->b ? 1.0 : 0.0;
+        case ir::ConstValue::Kind::Int: return double(v->i);
+        case ir::ConstValue::Kind::Float: return v->f;
+        default: return std::nullopt;
+      }
+    };
+    auto l = number(*c.left), r = number(*c.comparators[0]);
+    if (!l || !r) return false;
+    switch (c.ops[0]) {
+      case ast::CompareOpKind::Lt: return *l < *r;
+      case ast::CompareOpKind::LtE: return *l <= *r;
+      case ast::CompareOpKind::Gt: return *l > *r;
+      case ast::CompareOpKind::GtE: return *l >= *r;
+      case ast::CompareOpKind::Eq: return *l == *r;
+      case ast::CompareOpKind::NotEq: return *l != *r;
+      default: return false;
+    }
+  }
+
   // A while loop (target null: `test` is read at the head) or a for loop
   // (`target` assigned at the head of each iteration; `test` is the
-  // iterable, already read). `exits_at_head`: the head may leave the loop.
+  // iterable, already read). `exits_at_head`: the head may leave the loop;
+  // `enters`: a while loop's test is true on entry (entered_for_sure), so it
+  // leaves only from the test at the end of an iteration.
   bool loop(ast::StmtPtr sp, ast::Body& out, State& s, ast::ExprPtr* target, ast::ExprPtr& test, ast::Body& body,
-            bool exits_at_head) {
+            bool exits_at_head, bool enters) {
     const ast::SourceLoc loc = sp->loc;
     const State before = s;
     std::map<std::string, int> assigned;
@@ -398,11 +448,20 @@ class Versioner {
         place_copy(e.body, e.before, h, cur);
         head_assigned = true;
       }
-      // The versions the loop leaves with (the head's where it may leave
-      // there, each break's): where they differ, an exit version of its own,
-      // which follows the head's version on every path into the head.
+      // The versions the loop leaves with: the head's where it may leave
+      // there (or, a loop entered for sure, each iteration's end: the test
+      // CPython repeats there), each break's. Where they differ, an exit
+      // version of its own, assigned on each of those paths.
+      const bool from_entry = exits_at_head && !enters;
+      const bool from_bottom = exits_at_head && enters;
+      auto at_end = [&](const Site& e) {
+        const std::string& cur = e.state.at(v);
+        return cur.empty() ? h : cur;
+      };
       std::set<std::string> leaving;
-      if (exits_at_head && head_assigned) leaving.insert(h);
+      if (from_entry && head_assigned) leaving.insert(h);
+      if (from_bottom)
+        for (const Site& e : frame.back_edges) leaving.insert(at_end(e));
       for (const Site& b : frame.breaks)
         if (!b.state.at(v).empty()) leaving.insert(b.state.at(v));
       if (leaving.size() <= 1) {
@@ -411,10 +470,12 @@ class Versioner {
       }
       const std::string x = fresh(v);
       def_loc_[x] = loc;
-      if (exits_at_head) {
+      if (from_entry) {
         if (!before.at(v).empty()) out.push_back(copy_here(x, h));
         for (const Site& e : frame.back_edges) place_copy(e.body, e.before, x, h);
       }
+      if (from_bottom)
+        for (const Site& e : frame.back_edges) place_copy(e.body, e.before, x, at_end(e));
       for (const Site& b : frame.breaks)
         if (!b.state.at(v).empty()) place_copy(b.body, b.before, x, b.state.at(v));
       s[v] = x;

@@ -5,7 +5,7 @@
 # written with numba's types (each checked against numba's njit), on random
 # data; a join numba cannot unify is a TypingError naming the variable and
 # the lines of both assignments, with the caret at the join.
-# stdout: ssa versions ok: 8 checks
+# stdout: ssa versions ok: 9 checks
 import numpy as np
 from numba import cuda
 
@@ -118,6 +118,31 @@ for v in a32:
     if v >= 0.5:
         acc = acc + np.float64(v)  # float64 accumulator: int64 0 joined with float32 + int64 sums
 check("loop versions", loop_out, np.array([2.5, want_x, acc]))
+
+
+@cuda.jit
+def entered_loop(a, out):
+    # CPython tests a while condition before the loop and again at the end
+    # of each iteration; numba prunes the first test when it is true for
+    # sure (w = 0; w < 4), so the loop leaves with the body's version of v
+    # (int64, whose square wraps to 1), never the float64 one from before
+    # the loop. A loop that may not run leaves with the join of both.
+    v = a[0] * 1.0
+    w = 0
+    while w < 4:
+        w += 1
+        v = 9223372036854775807
+    out[0] = v * v
+    u = a[0] * 1.0
+    m = 0
+    while m < a.size - 100:
+        m += 1
+        u = 9223372036854775807
+    out[1] = u * u
+
+
+entered_loop[1, 1](a32, loop_out)
+check("loop entered for sure", loop_out[:2], np.array([1.0, (np.float64(a32[0]) * 1.0) ** 2]))
 
 
 @cuda.jit
