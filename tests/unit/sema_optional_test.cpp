@@ -52,7 +52,7 @@ TEST_CASE("Optional locals unwrap where a value is needed", "[sema][optional]") 
     return s
 )PY",
                          "f", {"int32"});
-  CHECK(local_type(*tf, "v") == "none");                  // versions: None, x, their join
+  CHECK(local_type(*tf, "v") == "none");  // versions: None, x, their join
   CHECK(local_type(*tf, "v.1") == "int32");
   CHECK(local_type(*tf, "v.2") == "OptionalType(int32)");
   CHECK(local_type(*tf, "w") == "OptionalType(int32)");  // assignment keeps the Optional
