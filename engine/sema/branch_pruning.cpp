@@ -257,14 +257,6 @@ class Pruner {
     const ast::Expr* d = definition(e);
     if (auto r = single_comparison(d)) return r;
     if (auto v = find_const(e)) return truth(*v);
-    // A literal argument: a device function called with a literal (`f(x,
-    // False)`) is specialized on it, and numba-cuda prunes on the value
-    // there (its atomics tests take an index that would not type in the
-    // dead branch). An njit function called from Python gets no literal.
-    if (int i = d ? argument(d) : -1; i >= 0) {
-      const auto& literals = t_.out().arg_constants;
-      if (static_cast<size_t>(i) < literals.size() && literals[i]) return truth(*literals[i]);
-    }
     return std::nullopt;
   }
 

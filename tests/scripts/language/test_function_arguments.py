@@ -1,8 +1,8 @@
 # Functions passed as arguments to device functions: an intrinsic
 # (cuda.atomic.*), another device function and a declared type, with literal
 # integer/tuple arguments specializing the callee (shared array shapes) and
-# a literal boolean argument pruning a branch that would not type, as
-# numba-cuda prunes it (its test_atomics relies on it).
+# a literal boolean argument in a condition (numba does not prune on an
+# argument's value, so both branches must type).
 import numpy as np
 from numba import cuda, uint32, float64
 
@@ -28,7 +28,7 @@ def shared_update(ary, idx, val, op, cast, shape, dtype, wrap):
     cuda.syncthreads()
     where = (idx[tx, ty] % shape[0], cast(ty) % shape[1])
     if wrap:
-        where = (where[0] - shape[0], where[1] - 1.5)  # would not type as an index: pruned
+        where = (where[0] - shape[0], where[1] - shape[1])  # typed although never taken
     op(sm, where, val)
     cuda.syncthreads()
     ary[tx, ty] = sm[tx, ty]
