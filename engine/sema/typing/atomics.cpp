@@ -79,7 +79,16 @@ const ir::Type* type_atomic_call(Typer& t, const ast::Call& c, const std::string
     t.typing_error(args[0], concat(fname, "() needs an array as its first argument, not ", display(arr)));
   if (arr->readonly) t.typing_error(args[0], concat(fname, "() cannot modify a readonly ", display(arr)));
   if (!dtype_ok(op, arr->dtype)) t.typing_error(&c, concat(fname, "() does not support ", display(arr)));
-  const ir::Type* idx = array_index_type(t, args[1], arr, fname + "()");
+  // numba-cuda keeps a tuple index into a multi-dimensional array as given
+  // and casts each element to intp when it lowers the address, so real
+  // (float) elements are accepted and truncated there; other indexing
+  // takes integers only.
+  const ir::Type* given = t.type_of(args[1]);
+  bool real_tuple = arr->ndim > 1 && given->is_tuple() && static_cast<int>(given->elements.size()) == arr->ndim;
+  if (real_tuple)
+    for (const ir::Type* e : given->elements) real_tuple = real_tuple && (e->is_integer() || e->is_float());
+  const ir::Type* idx = real_tuple ? ir::tuple(std::vector<const ir::Type*>(given->elements.size(), ir::int64()))
+                                   : array_index_type(t, args[1], arr, fname + "()");
   std::vector<const ir::Type*> param_types = {arr, idx};
   for (size_t i = 2; i < args.size(); ++i) {
     const ir::Type* v = t.type_of(args[i]);
