@@ -34,12 +34,12 @@ struct LoopFrame {
   std::vector<Site> breaks;
 };
 
-void names_assigned(const ast::Expr* target, std::map<std::string, int>& out) {
+void count_target(const ast::Expr* target, std::map<std::string, int>& out) {
   if (!target) return;
   if (target->kind == ast::ExprKind::Name) {
     ++out[static_cast<const ast::Name*>(target)->id];
   } else if (target->kind == ast::ExprKind::Tuple) {
-    for (const auto& e : static_cast<const ast::Tuple*>(target)->elts) names_assigned(e.get(), out);
+    for (const auto& e : static_cast<const ast::Tuple*>(target)->elts) count_target(e.get(), out);
   }
 }
 
@@ -47,12 +47,12 @@ void names_assigned(const ast::Body& body, std::map<std::string, int>& out) {
   for (const auto& s : body) {
     switch (s->kind) {
       case ast::StmtKind::Assign:
-        for (const auto& t : static_cast<const ast::Assign&>(*s).targets) names_assigned(t.get(), out);
+        for (const auto& t : static_cast<const ast::Assign&>(*s).targets) count_target(t.get(), out);
         break;
-      case ast::StmtKind::AugAssign: names_assigned(static_cast<const ast::AugAssign&>(*s).target.get(), out); break;
+      case ast::StmtKind::AugAssign: count_target(static_cast<const ast::AugAssign&>(*s).target.get(), out); break;
       case ast::StmtKind::For: {
         const auto& f = static_cast<const ast::For&>(*s);
-        names_assigned(f.target.get(), out);
+        count_target(f.target.get(), out);
         names_assigned(f.body, out);
         break;
       }
@@ -420,7 +420,7 @@ class Versioner {
     const State before = s;
     std::map<std::string, int> assigned;
     names_assigned(body, assigned);
-    if (target) names_assigned(target->get(), assigned);
+    if (target) count_target(target->get(), assigned);
     std::map<std::string, std::string> head;  // variable -> its version at the loop's head
     State at_head = s;
     for (const auto& a : assigned) {
@@ -585,6 +585,8 @@ std::unique_ptr<ast::FunctionDef> version_variables(const ast::FunctionDef& def)
   Versioner(*out, std::move(versioned)).run();
   return out;
 }
+
+void count_assignments(const ast::Body& body, std::map<std::string, int>& counts) { names_assigned(body, counts); }
 
 std::string source_variable_name(const std::string& id) {
   auto dot = id.find('.');

@@ -8,6 +8,7 @@
 // copies, so the same typer then types it as numba does.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -24,6 +25,12 @@ namespace cuhost::frontend {
 // places phi nodes only where a read needs one. `x += v` on a versioned `x`
 // becomes `x.2 = x.1 + v`. Null when no variable is assigned twice.
 std::unique_ptr<ast::FunctionDef> version_variables(const ast::FunctionDef& def);
+
+// Adds to `counts` how often `body` assigns each name (assignment and
+// augmented-assignment targets, tuple targets' names, for-loop targets,
+// nested blocks included): the typer's and this pass's notion of "assigned
+// more than once".
+void count_assignments(const ast::Body& body, std::map<std::string, int>& counts);
 
 // The name a user wrote for a local of a rewritten function: "x.2" -> "x".
 // (Names a user writes never hold a '.'.)

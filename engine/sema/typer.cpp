@@ -15,40 +15,6 @@ namespace cuhost::sema {
 
 namespace {
 
-void collect_stored(const ast::Expr* target, std::map<std::string, int>& out) {
-  if (!target) return;
-  if (target->kind == ast::ExprKind::Name) {
-    ++out[static_cast<const ast::Name*>(target)->id];
-  } else if (target->kind == ast::ExprKind::Tuple) {
-    for (const auto& e : static_cast<const ast::Tuple*>(target)->elts) collect_stored(e.get(), out);
-  }
-}
-
-void collect_stored(const ast::Body& body, std::map<std::string, int>& out) {
-  for (const auto& s : body) {
-    switch (s->kind) {
-      case ast::StmtKind::Assign:
-        for (const auto& t : static_cast<const ast::Assign&>(*s).targets) collect_stored(t.get(), out);
-        break;
-      case ast::StmtKind::AugAssign: collect_stored(static_cast<const ast::AugAssign&>(*s).target.get(), out); break;
-      case ast::StmtKind::For: {
-        const auto& f = static_cast<const ast::For&>(*s);
-        collect_stored(f.target.get(), out);
-        collect_stored(f.body, out);
-        break;
-      }
-      case ast::StmtKind::While: collect_stored(static_cast<const ast::While&>(*s).body, out); break;
-      case ast::StmtKind::If: {
-        const auto& i = static_cast<const ast::If&>(*s);
-        collect_stored(i.body, out);
-        collect_stored(i.orelse, out);
-        break;
-      }
-      default: break;
-    }
-  }
-}
-
 // Whether control can never fall off the end of `body`.
 bool always_returns(const ast::Body& body) {
   if (body.empty()) return false;
@@ -84,7 +50,7 @@ void Typer::run() {
                 " but ", out_->arg_types.size(), (out_->arg_types.size() == 1 ? " was" : " were"), " given"));
   }
   for (const auto& p : def.params) ++assignment_count_[p.name];
-  collect_stored(def.body, assignment_count_);
+  frontend::count_assignments(def.body, assignment_count_);
   for (size_t i = 0; i < def.params.size(); ++i) {
     locals_[def.params[i].name] = out_->arg_types[i];
     // A literal argument: reads of the never-reassigned parameter fold to it.
