@@ -37,6 +37,7 @@
 #include "python/streams.h"
 #include "python/type_object.h"
 #include "python/typeof.h"
+#include "python/py_api.h"
 #include "runtime/access_order.h"
 #include "runtime/devices.h"
 #include "runtime/graph_capture.h"
@@ -49,17 +50,6 @@ namespace cuhost::python {
 namespace {
 
 constexpr int kMaxSlots = 1024;
-
-// Runs `fn` with the GIL released; a C++ exception it throws is rethrown once
-// the GIL is held again.
-template <class Fn>
-void without_gil(Fn&& fn) {
-  std::exception_ptr error;
-  Py_BEGIN_ALLOW_THREADS try { fn(); } catch (...) {
-    error = std::current_exception();
-  }
-  Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
-}
 
 struct LauncherObject {
   PyObject_HEAD DispatcherObject* dispatcher;  // strong reference

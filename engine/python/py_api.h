@@ -1,0 +1,50 @@
+// The three tools every file of engine/python uses at the CPython API, so
+// that no file counts references or juggles the GIL by hand:
+// - PyRef: the one owning reference (frontend/py_ref.h), released on scope exit;
+// - GilRelease / without_gil(): the GIL released for a blocking call and taken
+//   back on every exit, exceptions included;
+// - guarded(): the one translation of C++ exceptions into Python errors at an
+//   entry point from Python (python/errors.h).
+#pragma once
+
+#include <Python.h>
+
+#include <utility>
+
+#include "frontend/py_ref.h"
+#include "python/errors.h"
+
+namespace cuhost::python {
+
+using frontend::fetch_python_error;
+using frontend::py_attr;
+using frontend::py_repr;
+using frontend::py_str;
+using frontend::PyRef;
+
+// A new reference from a borrowed one (Py_XINCREF'd).
+inline PyRef borrowed(PyObject* o) { return PyRef::borrow(o); }
+
+// Releases the GIL for its lifetime; the destructor takes it back, also while
+// an exception unwinds, so a C++ exception thrown inside reaches its handler
+// with the GIL held.
+class GilRelease {
+ public:
+  GilRelease() : state_(PyEval_SaveThread()) {}
+  ~GilRelease() { PyEval_RestoreThread(state_); }
+  GilRelease(const GilRelease&) = delete;
+  GilRelease& operator=(const GilRelease&) = delete;
+
+ private:
+  PyThreadState* state_;
+};
+
+// Runs `fn` with the GIL released and returns its result; an exception it
+// throws propagates once the GIL is held again.
+template <class Fn>
+decltype(auto) without_gil(Fn&& fn) {
+  GilRelease unlocked;
+  return std::forward<Fn>(fn)();
+}
+
+}  // namespace cuhost::python
