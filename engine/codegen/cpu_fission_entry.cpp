@@ -24,7 +24,7 @@
 namespace cuhost::codegen {
 namespace {
 
-constexpr int kBdimOffset = 24;          // CuhostThreadCtx::bdim (cpu/cpu_abi.h)
+constexpr int kBdimOffset = 24;          // CuhostThreadCtx::bdim (model/cpu_abi.h)
 constexpr std::uint64_t kCtxBytes = 72;  // sizeof(CuhostThreadCtx)
 
 // A do-while loop 0..hi-1 (hi >= 1) around body(iv) at the builder's point.

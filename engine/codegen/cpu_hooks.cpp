@@ -1,7 +1,7 @@
 // TargetHooks for the host: thread indices arrive as trailing parameters
 // (ctx, tid.x, tid.y, tid.z) so the block loop can pass loop variables;
 // block/grid sizes come from CuhostThreadCtx; barriers and warp operations
-// call the cuhost_cpu_* runtime (cpu/cpu_abi.h); math goes to LLVM
+// call the cuhost_cpu_* runtime (model/cpu_abi.h); math goes to LLVM
 // intrinsics or libm; static shared arrays are laid out at fixed offsets of
 // ctx->shared; a failed check reports through the runtime and returns.
 #include <llvm/IR/Constants.h>
@@ -10,13 +10,13 @@
 #include <set>
 
 #include "codegen/lowering/lowerer.h"
-#include "cpu/cpu_abi.h"
+#include "model/cpu_abi.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
 namespace {
 
-// Byte offsets of CuhostThreadCtx fields (cpu/cpu_abi.h).
+// Byte offsets of CuhostThreadCtx fields (model/cpu_abi.h).
 constexpr int kTidOffset = 0;
 constexpr int kBidOffset = 12;
 constexpr int kBdimOffset = 24;

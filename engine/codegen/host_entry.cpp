@@ -11,7 +11,7 @@
 
 #include "codegen/lowering/lowerer.h"
 #include "codegen/module.h"
-#include "cpu/cpu_abi.h"
+#include "model/cpu_abi.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -155,7 +155,7 @@ class SlotWriter {
   std::uint64_t next_ = 0;
 };
 
-// A CuhostThreadCtx of one thread in a one-thread grid (cpu/cpu_abi.h), on
+// A CuhostThreadCtx of one thread in a one-thread grid (model/cpu_abi.h), on
 // the entry's stack: what the body's context parameters need when no
 // launch runs it.
 llvm::Value* one_thread_context(llvm::IRBuilder<>& b) {

@@ -1,7 +1,7 @@
 // Builds the module for one compile request: the kernel entry with one LLVM
 // parameter per ABI slot (array data pointers noalias, read-only ones
 // readonly), PTX kernel marking on the GPU, the CPU thread/block entry
-// wrappers of cpu/cpu_abi.h, exported device-function wrappers, and the
+// wrappers of model/cpu_abi.h, exported device-function wrappers, and the
 // bodies of every jitted callee. Also gathers the foreign link items.
 #include "codegen/module.h"
 
@@ -22,8 +22,8 @@
 #include "codegen/lowering/lowerer.h"
 #include "codegen/nvptx_backend.h"
 #include "ir/extension_types.h"
-#include "cpu/jit.h"
-#include "runtime/jit_function.h"
+#include "codegen/host_target.h"
+#include "model/jit_function.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -324,8 +324,8 @@ LoweredModule lower_module(const ModuleRequest& r) {
     m.setDataLayout(tm->createDataLayout());
     hooks = make_nvptx_hooks();
   } else {
-    m.setTargetTriple(cpu::host_triple());
-    m.setDataLayout(cpu::host_data_layout());
+    m.setTargetTriple(host_target().triple);
+    m.setDataLayout(host_target().data_layout);
     hooks = make_cpu_hooks();
   }
   ModuleState state;

@@ -33,7 +33,7 @@ struct ModuleRequest {
   int max_registers = 0;  // GPU: the kernel's .maxnreg (0: no limit)
   // GPU: launch_bounds (.maxntid, .minnctapersm, .maxclusterrank); 0 = not given.
   int launch_bounds[3] = {0, 0, 0};
-  unsigned fastmath_flags = 0;  // fastmath={...}: runtime::FastMathFlag bits (no ftz, no approximations)
+  unsigned fastmath_flags = 0;  // fastmath={...}: model::FastMathFlag bits (no ftz, no approximations)
   // A device function compiled on its own (compile_text device=True): it is
   // exported with its ABI (numba: i32 f(T* ret, args...); C: T abi_name(args...)).
   bool exported_device = false;

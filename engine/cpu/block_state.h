@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cpu/cpu_abi.h"
+#include "model/cpu_abi.h"
 #include "cpu/fiber.h"
 #include "cpu/grid_barrier.h"
 #include "cpu/launch_state.h"

@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "cpu/device_properties.h"
-#include "runtime/memory_quota.h"
+#include "support/memory_quota.h"
 
 namespace cuhost::cpu {
 
@@ -255,7 +255,7 @@ CUresult module_global(U* out, std::uintptr_t handle, const char* name) {
 
 CUresult not_supported(const U*, U*) { return CUDA_ERROR_NOT_SUPPORTED; }
 
-const cuda::BindingCall g_calls[] = {
+const model::BindingCall g_calls[] = {
     {"cuInit", 1, 0, 0, [](const U*, U*) { return ok(); }},
     {"cuDriverGetVersion", 0, 1, 0,
      [](const U*, U* out) {
@@ -344,24 +344,24 @@ const cuda::BindingCall g_calls[] = {
        out[1] = total;
        return ok();
      }},
-    // A script's raw device allocations count against the memory quota (runtime/memory_quota.h).
+    // A script's raw device allocations count against the memory quota (support/memory_quota.h).
     {"cuMemAlloc", 1, 1, 0,
      [](const U* in, U* out) {
        const std::size_t bytes = as<std::size_t>(in[0]);
-       return runtime::raw_allocation_within_quota(bytes, CUDA_ERROR_OUT_OF_MEMORY, &out[0],
+       return support::raw_allocation_within_quota(bytes, CUDA_ERROR_OUT_OF_MEMORY, &out[0],
                                                    [&] { return mem_alloc(out, bytes); });
      }},
     {"cuMemFree", 1, 0, 0,
      [](const U* in, U*) {
        CUresult r = mem_free(static_cast<std::uintptr_t>(in[0]));
-       if (r == CUDA_SUCCESS && in[0]) runtime::refund_raw_allocation(static_cast<std::uintptr_t>(in[0]));
+       if (r == CUDA_SUCCESS && in[0]) support::refund_raw_allocation(static_cast<std::uintptr_t>(in[0]));
        return r;
      }},
     {"cuMemAllocManaged", 2, 1, 0,
      [](const U* in, U* out) {
        if (in[1] != CU_MEM_ATTACH_GLOBAL && in[1] != CU_MEM_ATTACH_HOST) return CUDA_ERROR_INVALID_VALUE;
        const std::size_t bytes = as<std::size_t>(in[0]);
-       return runtime::raw_allocation_within_quota(bytes, CUDA_ERROR_OUT_OF_MEMORY, &out[0],
+       return support::raw_allocation_within_quota(bytes, CUDA_ERROR_OUT_OF_MEMORY, &out[0],
                                                    [&] { return mem_alloc(out, bytes); });
      }},
     {"cuMemAllocHost", 1, 1, 0, [](const U* in, U* out) { return mem_alloc(out, as<std::size_t>(in[0])); }},
@@ -463,10 +463,10 @@ const cuda::BindingCall g_calls[] = {
 
 }  // namespace
 
-const cuda::BindingCall* find_cpu_binding_call(const std::string& name) {
-  static const std::map<std::string, const cuda::BindingCall*> by_name = [] {
-    std::map<std::string, const cuda::BindingCall*> m;
-    for (const cuda::BindingCall& c : g_calls) m[c.name] = &c;
+const model::BindingCall* find_cpu_binding_call(const std::string& name) {
+  static const std::map<std::string, const model::BindingCall*> by_name = [] {
+    std::map<std::string, const model::BindingCall*> m;
+    for (const model::BindingCall& c : g_calls) m[c.name] = &c;
     return m;
   }();
   auto it = by_name.find(name);
@@ -475,7 +475,7 @@ const cuda::BindingCall* find_cpu_binding_call(const std::string& name) {
 
 std::vector<std::string> cpu_binding_call_names() {
   std::vector<std::string> names;
-  for (const cuda::BindingCall& c : g_calls) names.push_back(c.name);
+  for (const model::BindingCall& c : g_calls) names.push_back(c.name);
   return names;
 }
 

@@ -1,5 +1,5 @@
 // The CPU device seen through the driver API: the entry points numba-cuda's
-// driver layer calls (cuda/binding_calls.h, same table shape), answered for
+// driver layer calls (model/driver_call.h, the table shape cuda/binding_calls.h also serves), answered for
 // the CPU backend, where the host is the device. Device memory, managed and
 // page-locked memory are host memory and copies are memmove; the device has
 // a primary context, and contexts made current form a per-thread stack as
@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "cuda/binding_calls.h"
+#include "model/driver_call.h"
 
 namespace cuhost::cpu {
 
-const cuda::BindingCall* find_cpu_binding_call(const std::string& name);
+const model::BindingCall* find_cpu_binding_call(const std::string& name);
 std::vector<std::string> cpu_binding_call_names();
 
 // The handle of the CPU device's primary context.

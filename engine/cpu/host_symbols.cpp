@@ -7,7 +7,7 @@
 #include <dlfcn.h>
 
 #include "cpu/cancellation.h"
-#include "cpu/cpu_abi.h"
+#include "model/cpu_abi.h"
 #include "cpu/rounding_runtime.h"
 
 namespace cuhost::cpu {

@@ -27,6 +27,7 @@
 #include <mutex>
 #include <set>
 
+#include "codegen/host_target.h"
 #include "cpu/host_symbols.h"
 #include "support/diagnostics.h"
 
@@ -64,35 +65,18 @@ class HostJit {
 
  private:
   HostJit() {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
-    if (!jtmb) throw UserError(ErrorKind::CompileError, "cannot target the host CPU: " + error_text(jtmb.takeError()));
-    jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-    triple_ = jtmb->getTargetTriple().str();
-    cpu_ = jtmb->getCPU();
-    if (cpu_.empty()) cpu_ = llvm::sys::getHostCPUName().str();
-    features_ = jtmb->getFeatures().getString();
-    if (const char* forced = std::getenv("CUHOST_CPU"); forced && *forced) {
-      // A named CPU (x86-64-v2, haswell, ...) and its own features, not the
-      // host's: code that behaves the same on every machine of that level.
-      std::string error;
-      const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple_, error);
-      std::unique_ptr<llvm::MCSubtargetInfo> sti(target ? target->createMCSubtargetInfo(triple_, "", "") : nullptr);
-      if (!sti || !sti->isCPUStringValid(forced))
-        throw UserError(ErrorKind::ValueError, concat("CUHOST_CPU='", forced, "' is not a CPU LLVM knows for ", triple_,
-                                                      " (e.g. x86-64, x86-64-v3, haswell, znver3)"));
-      cpu_ = forced;
-      features_.clear();
-      jtmb->setCPU(cpu_);
-      jtmb->getFeatures() = llvm::SubtargetFeatures();
-    }
-    auto dl = jtmb->getDefaultDataLayoutForTarget();
-    if (!dl) throw UserError(ErrorKind::CompileError, "no data layout for the host: " + error_text(dl.takeError()));
-    data_layout_ = dl->getStringRepresentation();
+    const codegen::HostTarget& host = codegen::host_target();
+    triple_ = host.triple;
+    data_layout_ = host.data_layout;
+    cpu_ = host.cpu;
+    features_ = host.features;
+    llvm::orc::JITTargetMachineBuilder jtmb{llvm::Triple(triple_)};
+    jtmb.setCPU(cpu_);
+    jtmb.getFeatures() = llvm::SubtargetFeatures(features_);
+    jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
 
     auto jit = llvm::orc::LLJITBuilder()
-                   .setJITTargetMachineBuilder(std::move(*jtmb))
+                   .setJITTargetMachineBuilder(std::move(jtmb))
                    .setLinkProcessSymbolsByDefault(false)
                    .setPlatformSetUp(llvm::orc::setUpInactivePlatform)
                    .create();
@@ -155,10 +139,6 @@ std::string join_quoted(const std::vector<std::string>& names) {
 
 }  // namespace
 
-std::string host_triple() { return HostJit::instance().triple(); }
-std::string host_data_layout() { return HostJit::instance().data_layout(); }
-std::string host_cpu_name() { return HostJit::instance().cpu(); }
-std::string host_cpu_features() { return HostJit::instance().features(); }
 
 std::vector<void*> add_module(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> context,
                               const std::vector<std::string>& symbols) {

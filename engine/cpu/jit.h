@@ -15,14 +15,8 @@ class LLVMContext;
 
 namespace cuhost::cpu {
 
-// The target triple and data layout modules must use (the host's), and the
-// CPU code is generated for: the host's own CPU and features, or the CPU the
-// environment names in CUHOST_CPU (x86-64-v3, ...) with that CPU's features
-// (host_cpu_features() is then empty).
-std::string host_triple();
-std::string host_data_layout();
-std::string host_cpu_name();
-std::string host_cpu_features();
+// Modules are built for codegen::host_target() (codegen/host_target.h),
+// the description this JIT is created from.
 
 // Adds a module (taking ownership of it and its context) and returns the
 // addresses of the named symbols, in order. Throws UserError(LinkerError)

@@ -13,7 +13,7 @@ namespace cuhost::cpu {
 
 namespace {
 
-class CpuModuleGlobals : public plugin::ModuleGlobals {
+class CpuModuleGlobals : public model::ModuleGlobals {
  public:
   explicit CpuModuleGlobals(std::vector<GlobalSymbol> globals) : globals_(std::move(globals)) {}
   int backend() const override { return CUHOST_PLUGIN_BACKEND_CPU; }
@@ -63,7 +63,7 @@ std::vector<GlobalSymbol> exported_globals(const llvm::Module& m) {
   return out;
 }
 
-std::shared_ptr<plugin::ModuleGlobals> make_module_globals(std::vector<GlobalSymbol> globals) {
+std::shared_ptr<model::ModuleGlobals> make_module_globals(std::vector<GlobalSymbol> globals) {
   return std::make_shared<CpuModuleGlobals>(std::move(globals));
 }
 

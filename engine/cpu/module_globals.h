@@ -1,5 +1,5 @@
 // The globals of a CPU JIT module as plugin host libraries see them
-// (plugin::ModuleGlobals): a module's defined, externally visible variables
+// (model::ModuleGlobals): a module's defined, externally visible variables
 // are looked up when it is added to the JIT, and reads and writes are plain
 // memcpys. Constant globals (CUDA __constant__ compiles to const host data)
 // are reported read-only.
@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "plugin/host_library.h"
+#include "model/compiled_kernel.h"
+#include "model/module_globals.h"
 
 namespace llvm {
 class Module;
@@ -18,16 +19,11 @@ class Module;
 
 namespace cuhost::cpu {
 
-struct GlobalSymbol {
-  std::string name;
-  std::size_t bytes = 0;
-  bool read_only = false;
-  void* address = nullptr;  // filled in once the module is in the JIT
-};
+using GlobalSymbol = model::GlobalSymbol;
 
 // The defined global variables of `m` that the JIT can look up by name.
 std::vector<GlobalSymbol> exported_globals(const llvm::Module& m);
 
-std::shared_ptr<plugin::ModuleGlobals> make_module_globals(std::vector<GlobalSymbol> globals);
+std::shared_ptr<model::ModuleGlobals> make_module_globals(std::vector<GlobalSymbol> globals);
 
 }  // namespace cuhost::cpu

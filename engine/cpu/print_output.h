@@ -1,5 +1,5 @@
 // Text printed by kernels running on the CPU backend (print() in a kernel
-// lowers to cuhost_cpu_vprintf, cpu/cpu_abi.h). Worker threads append whole
+// lowers to cuhost_cpu_vprintf, model/cpu_abi.h). Worker threads append whole
 // lines to one process-wide queue under a lock, so the lines of two threads
 // never interleave; the launching thread takes the text after the grid
 // finished and writes it where the script's own output goes, which keeps

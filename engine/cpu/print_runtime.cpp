@@ -6,7 +6,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "cpu/cpu_abi.h"
+#include "model/cpu_abi.h"
 #include "cpu/print_output.h"
 
 namespace cuhost::cpu {

@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "cpu/block_state.h"
-#include "cpu/cpu_abi.h"
+#include "model/cpu_abi.h"
 #include "cpu/leave_kernel.h"
 #include "support/diagnostics.h"
 

@@ -8,7 +8,7 @@
 #include <type_traits>
 
 #include "cuda/driver.h"
-#include "runtime/memory_quota.h"
+#include "support/memory_quota.h"
 
 namespace cuhost::cuda {
 
@@ -144,7 +144,7 @@ const BindingCall g_calls[] = {
      [](const U* in, U* out) {
        CUdeviceptr p = 0;
        const std::size_t bytes = as<std::size_t>(in[0]);
-       CUresult r = runtime::raw_allocation_within_quota(bytes, CUDA_ERROR_OUT_OF_MEMORY, &p,
+       CUresult r = support::raw_allocation_within_quota(bytes, CUDA_ERROR_OUT_OF_MEMORY, &p,
                                                          [&] { return driver().cuMemAlloc(&p, bytes); });
        out[0] = from(p);
        return r;
@@ -152,7 +152,7 @@ const BindingCall g_calls[] = {
     {"cuMemFree", 1, 0, 0,
      [](const U* in, U*) {
        CUresult r = driver().cuMemFree(as<CUdeviceptr>(in[0]));
-       if (r == CUDA_SUCCESS) runtime::refund_raw_allocation(as<CUdeviceptr>(in[0]));
+       if (r == CUDA_SUCCESS) support::refund_raw_allocation(as<CUdeviceptr>(in[0]));
        return r;
      }},
     {"cuMemAllocManaged", 2, 1, 0,
@@ -160,7 +160,7 @@ const BindingCall g_calls[] = {
        CUHOST_NEED(cuMemAllocManaged);
        CUdeviceptr p = 0;
        const std::size_t bytes = as<std::size_t>(in[0]);
-       CUresult r = runtime::raw_allocation_within_quota(bytes, CUDA_ERROR_OUT_OF_MEMORY, &p, [&] {
+       CUresult r = support::raw_allocation_within_quota(bytes, CUDA_ERROR_OUT_OF_MEMORY, &p, [&] {
          return driver().cuMemAllocManaged(&p, bytes, as<unsigned>(in[1]));
        });
        out[0] = from(p);

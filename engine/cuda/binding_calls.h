@@ -14,15 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "model/driver_call.h"
+
 namespace cuhost::cuda {
 
-struct BindingCall {
-  const char* name;
-  int inputs;     // integer arguments
-  int outputs;    // integer results (ignored when out_bytes > 0)
-  int out_bytes;  // > 0: the result is this many bytes written over `out`
-  CUresult (*call)(const std::uint64_t* in, std::uint64_t* out);
-};
+using model::BindingCall;
 
 // The entry points the CUDA backend provides (null when `name` is not one).
 const BindingCall* find_binding_call(const std::string& name);

@@ -23,7 +23,8 @@
 #include "cuda/module_globals.h"
 #include "cuda/nvrtc.h"
 #include "cuda/toolkit_info.h"
-#include "runtime/compiler.h"
+#include "model/compiled_kernel.h"
+#include "plugin/host_library.h"
 #include "support/blocking_wait.h"
 #include "support/diagnostics.h"
 #include "support/hash.h"
@@ -77,7 +78,7 @@ class LoadedLibrary {
 };
 
 struct Entry {
-  std::shared_ptr<const runtime::CompiledKernel> kernel;
+  std::shared_ptr<const model::CompiledKernel> kernel;
   std::unique_ptr<LoadedLibrary> library;
   CUfunction function = nullptr;
   KernelErrorRecord errors;
@@ -88,7 +89,7 @@ struct Entry {
 struct Cache {
   // Recursive: a module's setup callback may launch other kernels, loading them.
   std::recursive_mutex mutex;
-  std::map<std::pair<const runtime::CompiledKernel*, int>, Entry> entries;
+  std::map<std::pair<const model::CompiledKernel*, int>, Entry> entries;
 };
 
 Cache& cache() {
@@ -196,8 +197,8 @@ static std::string cubin_cache_path(const std::vector<LinkInput>& inputs, int ma
 namespace {
 
 // Links `kernel` with its foreign items into a cubin for sm_<major><minor>.
-std::string link_for_device(const runtime::CompiledKernel& kernel_ref, int major, int minor) {
-  const runtime::CompiledKernel* kernel = &kernel_ref;
+std::string link_for_device(const model::CompiledKernel& kernel_ref, int major, int minor) {
+  const model::CompiledKernel* kernel = &kernel_ref;
   std::vector<LinkInput> inputs;
   inputs.push_back(LinkInput{ir::LinkKind::PTXSource, kernel->name + ".ptx", kernel->ptx});
   bool lto = false;
@@ -252,7 +253,7 @@ bool has_function_definitions(const std::string& ptx) {
   return false;
 }
 
-std::string image_for_device(const runtime::CompiledKernel& kernel, int major, int minor) {
+std::string image_for_device(const model::CompiledKernel& kernel, int major, int minor) {
   // Functions declared but not defined (a declare_device without its code)
   // only a link resolves, and nvJitLink names them when it cannot.
   if (kernel.link.empty() && has_function_definitions(kernel.ptx) &&
@@ -293,9 +294,9 @@ LoadedImage load_image(const std::string& image, const std::string& symbol) {
 // Loads a kernel's image (image_for_device) into `device`'s context (the
 // current one), runs the module's setup callbacks and caches the entry
 // function.
-CUfunction load_linked(Cache& c, const std::shared_ptr<const runtime::CompiledKernel>& kernel_ptr, int device,
+CUfunction load_linked(Cache& c, const std::shared_ptr<const model::CompiledKernel>& kernel_ptr, int device,
                        int major, int minor, std::shared_ptr<const std::string> image) {
-  const runtime::CompiledKernel* kernel = kernel_ptr.get();
+  const model::CompiledKernel* kernel = kernel_ptr.get();
   auto key = std::make_pair(kernel, device);
   log::StageTimer timer(kernel->name, "load");
   const DriverTable& d = driver();
@@ -357,8 +358,8 @@ CUfunction load_linked(Cache& c, const std::shared_ptr<const runtime::CompiledKe
 
 }  // namespace
 
-CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>& kernel, int device) {
-  CUHOST_CHECK(kernel && kernel->target == runtime::Target::NVPTX) << "kernel_function needs an NVPTX kernel";
+CUfunction kernel_function(const std::shared_ptr<const model::CompiledKernel>& kernel, int device) {
+  CUHOST_CHECK(kernel && kernel->target == model::Target::NVPTX) << "kernel_function needs an NVPTX kernel";
   Cache& c = cache();
   auto lock = support::lock_blocking(c.mutex);
   auto key = std::make_pair(kernel.get(), device);
@@ -378,7 +379,7 @@ CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>&
   return load_linked(c, kernel, device, major, minor, std::move(image));
 }
 
-KernelErrorRecord kernel_error_record(const runtime::CompiledKernel* kernel, int device) {
+KernelErrorRecord kernel_error_record(const model::CompiledKernel* kernel, int device) {
   Cache& c = cache();
   auto lock = support::lock_blocking(c.mutex);
   auto it = c.entries.find(std::make_pair(kernel, device));
@@ -407,7 +408,7 @@ std::uint64_t module_generation() { return g_generation.load(std::memory_order_r
 void unload_all_modules() {
   g_generation.fetch_add(1, std::memory_order_relaxed);
   Cache& c = cache();
-  std::map<std::pair<const runtime::CompiledKernel*, int>, Entry> doomed;
+  std::map<std::pair<const model::CompiledKernel*, int>, Entry> doomed;
   {
     auto lock = support::lock_blocking(c.mutex);
     doomed.swap(c.entries);

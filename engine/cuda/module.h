@@ -16,7 +16,7 @@
 #include "cuda/linker.h"
 #include "ir/foreign.h"
 
-namespace cuhost::runtime {
+namespace cuhost::model {
 struct CompiledKernel;
 }
 
@@ -40,7 +40,7 @@ void device_compute_capability(int device, int* major, int* minor);
 // Links (once per architecture) and loads `kernel` for `device` once, and
 // returns its entry function in that device's context. Loading makes the
 // device's primary context current on the calling thread.
-CUfunction kernel_function(const std::shared_ptr<const runtime::CompiledKernel>& kernel, int device);
+CUfunction kernel_function(const std::shared_ptr<const model::CompiledKernel>& kernel, int device);
 
 // A loaded kernel's error record (codegen/kernel_abi.h): its device address,
 // 0 when the kernel was compiled without checks, and the library holding the
@@ -49,7 +49,7 @@ struct KernelErrorRecord {
   std::uintptr_t record = 0;
   std::uintptr_t library = 0;
 };
-KernelErrorRecord kernel_error_record(const runtime::CompiledKernel* kernel, int device);
+KernelErrorRecord kernel_error_record(const model::CompiledKernel* kernel, int device);
 
 // Runs teardown callbacks and unloads every module (cuda.close(), exit).
 // Functions returned earlier are invalid afterwards: the module generation

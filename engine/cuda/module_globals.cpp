@@ -16,7 +16,7 @@ namespace cuhost::cuda {
 
 namespace {
 
-class CudaModuleGlobals : public plugin::ModuleGlobals {
+class CudaModuleGlobals : public model::ModuleGlobals {
  public:
   explicit CudaModuleGlobals(std::uintptr_t library) : library_(reinterpret_cast<CUlibrary>(library)) {
     if (driver().cuCtxGetCurrent(&context_) != CUDA_SUCCESS) context_ = nullptr;
@@ -84,7 +84,7 @@ class CudaModuleGlobals : public plugin::ModuleGlobals {
 
 }  // namespace
 
-std::shared_ptr<plugin::ModuleGlobals> make_module_globals(std::uintptr_t library) {
+std::shared_ptr<model::ModuleGlobals> make_module_globals(std::uintptr_t library) {
   return std::make_shared<CudaModuleGlobals>(library);
 }
 

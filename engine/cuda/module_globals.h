@@ -1,5 +1,5 @@
 // The globals of a loaded CUlibrary as plugin host libraries see them
-// (plugin::ModuleGlobals): cuLibraryGetGlobal finds them and
+// (model::ModuleGlobals): cuLibraryGetGlobal finds them and
 // cuMemcpyHtoD/DtoH copy, in the module's context (current while it is set
 // up and torn down).
 #pragma once
@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <memory>
 
-#include "plugin/host_library.h"
+#include "model/module_globals.h"
 
 namespace cuhost::cuda {
 
-std::shared_ptr<plugin::ModuleGlobals> make_module_globals(std::uintptr_t library);
+std::shared_ptr<model::ModuleGlobals> make_module_globals(std::uintptr_t library);
 
 }  // namespace cuhost::cuda

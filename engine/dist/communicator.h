@@ -2,7 +2,7 @@
 // vocabulary: all_reduce, reduce, broadcast, reduce_scatter, all_gather,
 // send/recv) on device memory. The host creates them (communicators.h) and
 // lends them to scripts. Three carriers implement it: NCCL on GPUs
-// (cuda/nccl_communicator.cpp), MPI between processes on the CPU backend
+// (dist/nccl_communicator.cpp), MPI between processes on the CPU backend
 // (mpi_communicator.cpp) and a single rank in one process on the CPU
 // backend (self_communicator.cpp). Buffers are device pointers (host memory
 // on the CPU backend) of `count` elements; the callers have checked

@@ -8,8 +8,8 @@
 #include <set>
 #include <string>
 
-#include "cuda/nccl_communicator.h"
-#include "dist/launcher_env.h"
+#include "dist/nccl_communicator.h"
+#include "support/launcher_env.h"
 #include "dist/mpi.h"
 #include "dist/mpi_communicator.h"
 #include "dist/self_communicator.h"
@@ -65,7 +65,7 @@ std::shared_ptr<Communicator> mpi_rank_communicator(bool on_gpu, int device) {
   std::string error;
   if (rank == 0) {
     try {
-      id = cuda::make_nccl_unique_id();
+      id = make_nccl_unique_id();
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -74,7 +74,7 @@ std::shared_ptr<Communicator> mpi_rank_communicator(bool on_gpu, int device) {
   check_mpi(t.MPI_Bcast(&failed, 4, t.byte, 0, t.comm_world), "MPI_Bcast");
   if (failed) throw UserError(ErrorKind::NcclError, rank == 0 ? error : "rank 0 could not create the NCCL unique id");
   check_mpi(t.MPI_Bcast(id.data(), static_cast<int>(id.size()), t.byte, 0, t.comm_world), "MPI_Bcast");
-  return cuda::make_nccl_rank_communicator(id, rank, size, device);
+  return make_nccl_rank_communicator(id, rank, size, device);
 }
 
 }  // namespace
@@ -83,7 +83,7 @@ void create_communicators(const CommunicatorOptions& options) {
   const runtime::Session& s = runtime::session();
   const bool on_gpu = s.backend == Backend::Cuda;
   using Scope = CommunicatorOptions::Scope;
-  const bool mpi = options.scope == Scope::Mpi || (options.scope == Scope::Auto && launcher_environment().launched);
+  const bool mpi = options.scope == Scope::Mpi || (options.scope == Scope::Auto && support::launcher_environment().launched);
   if (mpi) {
     if (!options.devices.empty())
       throw UserError(ErrorKind::ValueError,
@@ -94,7 +94,7 @@ void create_communicators(const CommunicatorOptions& options) {
   }
   std::vector<int> devices = devices_for(options);
   if (on_gpu) {
-    lend(cuda::make_nccl_communicators(devices));
+    lend(make_nccl_communicators(devices));
   } else {
     lend({make_self_communicator(devices.front())});
   }
@@ -103,7 +103,7 @@ void create_communicators(const CommunicatorOptions& options) {
 void lend_nccl_communicator(std::uintptr_t nccl_comm, int device) {
   if (runtime::session().backend != Backend::Cuda)
     throw UserError(ErrorKind::CudaSupportError, "an NCCL communicator can only be lent on the CUDA backend");
-  lend({cuda::borrow_nccl_communicator(nccl_comm, device)});
+  lend({borrow_nccl_communicator(nccl_comm, device)});
 }
 
 std::vector<std::shared_ptr<Communicator>> lent_communicators() {

@@ -3,7 +3,7 @@
 // nvJitLink cannot inline across LLVM's PTX and NVRTC's code; a source that
 // is plain C++ in CUDA clothing (the usual small device library: extern "C"
 // __device__ arithmetic) compiles with clang to NVPTX bitcode instead and is
-// linked into the kernel's LLVM module (codegen/nvptx_foreign.h). Anything
+// linked into the kernel's LLVM module (ffi/device_link.h). Anything
 // else keeps the NVRTC path: items with callbacks or a plugin host library,
 // sources that include CUDA headers or fail to compile as plain C++.
 // CUHOST_INLINE_CU=0 turns the path off.

@@ -44,7 +44,7 @@ std::string nvrtc_check(const std::string& source, const std::string& shown, con
 }  // namespace
 
 // __trap() and assert() end the kernel with an error, as on a GPU, instead of
-// aborting the host process (cpu/cpu_abi.h). glibc's assert() expands to a
+// aborting the host process (model/cpu_abi.h). glibc's assert() expands to a
 // call of __assert_fail, renamed here to cuhost's.
 const char* const kHostTrapDeclarations =
     "extern \"C\" [[noreturn]] void cuhost_cpu_trap(void);\n"

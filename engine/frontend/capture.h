@@ -33,7 +33,7 @@ PyObject* enum_class_of(const ir::Type* t);
 // object (capturing it if needed; a numba.njit function's device
 // function), or nullptr if `obj` is not a dispatcher. Implemented in
 // python/ (hooks.cpp).
-std::shared_ptr<runtime::JitFunction> jit_function_of(PyObject* obj);
+std::shared_ptr<model::JitFunction> jit_function_of(PyObject* obj);
 
 // Hook for the python/ layer: why a jitted object cannot be called from a
 // kernel (a numba.njit function whose compilation is disabled), or "".

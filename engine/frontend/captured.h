@@ -13,7 +13,7 @@
 #include "ir/constant.h"
 #include "ir/extension_types.h"
 #include "ir/foreign.h"
-#include "runtime/jit_function.h"
+#include "model/jit_function.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::frontend {
@@ -51,7 +51,7 @@ struct GlobalValue {
   std::shared_ptr<const ir::ArrayConstant> array;
   std::shared_ptr<const DeviceArrayRef> device_array;
   std::string key;
-  std::shared_ptr<runtime::JitFunction> function;
+  std::shared_ptr<model::JitFunction> function;
   std::shared_ptr<const ir::ForeignFunction> foreign;
   std::shared_ptr<const ir::ExtensionObject> extension;
   const ir::Type* type_object = nullptr;

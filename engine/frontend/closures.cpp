@@ -11,7 +11,7 @@ namespace {
 struct Scope {
   const ast::FunctionDef* def;
   const std::set<std::string>* stored;                                     // its locals and parameters
-  std::map<std::string, std::shared_ptr<runtime::JitFunction>> functions;  // its nested functions so far
+  std::map<std::string, std::shared_ptr<model::JitFunction>> functions;  // its nested functions so far
   const CapturedFunction* captured;                                        // for its frozen globals
   const Scope* parent;
 };
@@ -163,7 +163,7 @@ void capture_in_scope(Scope& scope, CapturedFunction& outer, ConvertResult& conv
     }
     Scope inner{captured->def.get(), &n->result.stored, {}, captured.get(), &scope};
     capture_in_scope(inner, *captured, n->result, resolve_global);
-    auto fn = std::make_shared<runtime::JitFunction>();
+    auto fn = std::make_shared<model::JitFunction>();
     fn->name = n->name;
     fn->options.device = true;
     fn->captured = captured;

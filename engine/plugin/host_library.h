@@ -15,21 +15,12 @@
 #include <vector>
 
 #include "ir/foreign.h"
+#include "model/module_globals.h"
 #include "plugin/manifest.h"
 
 namespace cuhost::plugin {
 
-// One loaded module's globals, as a backend exposes them. Status codes are
-// cuhost_plugin_status values; on failure `error` says why. Never throws.
-class ModuleGlobals {
- public:
-  virtual ~ModuleGlobals() = default;
-  virtual int backend() const = 0;  // a cuhost_plugin_backend
-  virtual int find(const std::string& name, std::uint64_t* address, std::size_t* bytes, bool* read_only,
-                   std::string* error) = 0;
-  virtual int copy_in(std::uint64_t address, const void* src, std::size_t bytes, std::string* error) = 0;
-  virtual int copy_out(void* dst, std::uint64_t address, std::size_t bytes, std::string* error) = 0;
-};
+using model::ModuleGlobals;
 
 // The host libraries set up for one module. Destroying it runs their
 // teardowns, last set up first.

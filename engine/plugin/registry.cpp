@@ -13,7 +13,6 @@
 #include <mutex>
 #include <sstream>
 
-#include "runtime/session.h"
 #include "support/cache_files.h"
 #include "support/diagnostics.h"
 #include "support/folder_trust.h"
@@ -73,15 +72,25 @@ std::vector<std::string> plugin_dirs_in(const std::string& entry) {
 
 std::mutex g_mutex;
 std::vector<std::string> g_in_memory_dirs;
+std::vector<std::string> g_configured_dirs;
 
 }  // namespace
+
+void set_configured_folders(std::vector<std::string> folders) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_configured_dirs = std::move(folders);
+}
+
+void add_configured_folder(const std::string& folder) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_configured_dirs.push_back(folder);
+}
 
 std::vector<std::string> search_path() {
   std::vector<std::string> out;
   {
-    runtime::Session& s = runtime::session();
-    std::lock_guard<std::mutex> lock(s.mutex);
-    for (const auto& p : s.plugin_paths) out.push_back(absolute(p));
+    std::lock_guard<std::mutex> lock(g_mutex);
+    for (const auto& p : g_configured_dirs) out.push_back(absolute(p));
   }
   for (const auto& p : split_colon(std::getenv("CUHOST_PLUGIN_PATH"))) out.push_back(absolute(p));
   std::string installed = support::installed_plugins_dir();

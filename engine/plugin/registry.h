@@ -26,6 +26,11 @@ struct PluginRecord {
 // The folders searched, in order.
 std::vector<std::string> search_path();
 
+// The folders searched before CUHOST_PLUGIN_PATH (RuntimeOptions::plugin_paths,
+// then folders added at run time). The runtime sets them; scripts add to them.
+void set_configured_folders(std::vector<std::string> folders);
+void add_configured_folder(const std::string& folder);
+
 // Scans the search path (and in-memory plugins) and returns every plugin
 // found, loaded or refused, in search order.
 std::vector<PluginRecord> scan();

@@ -41,7 +41,7 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
       throw UserError(ErrorKind::NotImplementedError, concat("Unsupported output type: ", out_s));
     PyObject* func = pyfunc;
     if (is_dispatcher(pyfunc)) func = reinterpret_cast<DispatcherObject*>(pyfunc)->py_func;
-    auto fn = std::make_shared<runtime::JitFunction>();
+    auto fn = std::make_shared<model::JitFunction>();
     PyObject* name = PyObject_GetAttrString(func, "__name__");
     if (name && PyUnicode_Check(name)) fn->name = PyUnicode_AsUTF8(name);
     if (!name) PyErr_Clear();
@@ -50,7 +50,7 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
     {  // fastmath and launch_bounds as cuda.jit reads them
       PyObject* o = Py_BuildValue("{s:O,s:O}", "fastmath", fastmath, "launch_bounds", launch_bounds);
       if (!o) return nullptr;
-      runtime::JitOptions parsed;
+      model::JitOptions parsed;
       try {
         parsed = parse_jit_options(o);
       } catch (...) {
@@ -123,7 +123,7 @@ PyObject* py_link_ptx_for_test(PyObject*, PyObject* args) {
 
 PyObject* py_current_cc(PyObject*, PyObject*){CUHOST_PY_GUARD_V(nullptr,
                                                                 {
-                                                                  runtime::JitOptions o;
+                                                                  model::JitOptions o;
                                                                   runtime::TargetOptions t = session_target(o);
                                                                   if (t.target != runtime::Target::NVPTX)
                                                                     return Py_BuildValue("(ii)", 9, 0);

@@ -18,7 +18,7 @@
 #include "python/errors.h"
 #include "runtime/device_memory.h"
 #include "runtime/devices.h"
-#include "runtime/memory_quota.h"
+#include "support/memory_quota.h"
 #include "runtime/session.h"
 
 namespace cuhost::python {
@@ -206,11 +206,11 @@ PyObject* py_close(PyObject*, PyObject*){CUHOST_PY_GUARD(
     },
     nullptr)}
 
-// Under a memory quota (runtime/memory_quota.h) the device looks as large as
+// Under a memory quota (support/memory_quota.h) the device looks as large as
 // the quota, so scripts that size their work by it stay within it.
 PyObject* memory_info_value(std::size_t free_bytes, std::size_t total) {
-  if (std::size_t quota = runtime::memory_quota()) {
-    const std::size_t used = runtime::memory_quota_in_use();
+  if (std::size_t quota = support::memory_quota()) {
+    const std::size_t used = support::memory_quota_in_use();
     total = std::min(total, quota);
     free_bytes = std::min(free_bytes, used < quota ? quota - used : 0);
   }

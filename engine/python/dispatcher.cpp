@@ -20,7 +20,7 @@
 #include "python/stream_view.h"
 #include "python/type_object.h"
 #include "python/typeof.h"
-#include "runtime/fastmath_flags.h"
+#include "model/fastmath_flags.h"
 #include "runtime/devices.h"
 #include "runtime/session.h"
 #include "sema/conversions.h"
@@ -175,7 +175,7 @@ PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
     return nullptr;
   }
   CUHOST_PY_GUARD_V((Py_DECREF(self), nullptr), {
-    auto fn = std::make_shared<runtime::JitFunction>();
+    auto fn = std::make_shared<model::JitFunction>();
     PyObject* name = PyObject_GetAttrString(py_func, "__name__");
     if (name && PyUnicode_Check(name)) fn->name = PyUnicode_AsUTF8(name);
     if (!name) PyErr_Clear();
@@ -432,7 +432,7 @@ PyTypeObject DispatcherType = [] {
   return t;
 }();
 
-const std::shared_ptr<runtime::JitFunction>& ensure_captured(DispatcherObject* d) {
+const std::shared_ptr<model::JitFunction>& ensure_captured(DispatcherObject* d) {
   DispatcherState* st = d->state;
   if (st->fn->captured) return st->fn;
   // Captures run one tree at a time: capturing a function captures the jitted
@@ -455,7 +455,7 @@ const std::shared_ptr<runtime::JitFunction>& ensure_captured(DispatcherObject* d
   return st->fn;
 }
 
-runtime::TargetOptions session_target(const runtime::JitOptions& options) {
+runtime::TargetOptions session_target(const model::JitOptions& options) {
   runtime::TargetOptions t;
   runtime::Session& s = runtime::session();
   if (s.backend == Backend::Cuda) {

@@ -19,7 +19,7 @@
 #include "ir/types.h"
 #include "runtime/compiler.h"
 #include "runtime/kernel_launch.h"
-#include "runtime/jit_function.h"
+#include "model/jit_function.h"
 
 namespace cuhost::sema {
 struct TypedFunction;
@@ -47,7 +47,7 @@ struct LaunchPlan {
 };
 
 struct DispatcherState {
-  std::shared_ptr<runtime::JitFunction> fn;
+  std::shared_ptr<model::JitFunction> fn;
   bool capturing = false;
   std::vector<std::vector<const ir::Type*>> eager;  // explicit signatures (argument types)
   // cuda.jit(sig) with one signature (not a list): numba-cuda's "specialized"
@@ -74,11 +74,11 @@ extern PyTypeObject DispatcherType;
 inline bool is_dispatcher(PyObject* obj) { return PyObject_TypeCheck(obj, &DispatcherType); }
 
 // Captures the function on first need (GIL held). Throws UserError.
-const std::shared_ptr<runtime::JitFunction>& ensure_captured(DispatcherObject* d);
+const std::shared_ptr<model::JitFunction>& ensure_captured(DispatcherObject* d);
 
 // The target kernels of this session compile for (backend, compute capability,
 // bounds checks).
-runtime::TargetOptions session_target(const runtime::JitOptions& options);
+runtime::TargetOptions session_target(const model::JitOptions& options);
 
 // Compiles (or finds) the kernel specialization for `types` (GIL held). For
 // the C++ launch API.
@@ -95,7 +95,7 @@ LaunchPlan* plan_for(DispatcherObject* d, const ir::Type* const* types, int n);
 
 // Parses the options dict given to cuda.jit (dispatcher_jit_options.cpp).
 // Throws UserError with numba-cuda's exception classes.
-runtime::JitOptions parse_jit_options(PyObject* options);
+model::JitOptions parse_jit_options(PyObject* options);
 
 // The NVPTX compilation of a specialization, for inspection and resource
 // queries: the launched one on a GPU, a PTX-only compile on the CPU backend,

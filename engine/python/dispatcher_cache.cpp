@@ -80,7 +80,7 @@ PyObject* forget_compiled(PyObject* obj, PyObject*){CUHOST_PY_GUARD_V(nullptr,
                                                                       {
                                                                         DispatcherState* st = as_dispatcher(obj)->state;
                                                                         auto fresh =
-                                                                            std::make_shared<runtime::JitFunction>();
+                                                                            std::make_shared<model::JitFunction>();
                                                                         fresh->name = st->fn->name;
                                                                         fresh->options = st->fn->options;
                                                                         st->fn = fresh;

@@ -11,7 +11,7 @@
 #include "python/dispatcher.h"
 #include "python/errors.h"
 #include "python/typeof.h"
-#include "runtime/fastmath_flags.h"
+#include "model/fastmath_flags.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::python {
@@ -34,7 +34,7 @@ std::string repr_of(PyObject* v) {
 }
 
 // fastmath=True/False, or a set (any iterable) of LLVM fast-math flag names.
-void parse_fastmath(PyObject* value, runtime::JitOptions* o) {
+void parse_fastmath(PyObject* value, model::JitOptions* o) {
   if (PyBool_Check(value) || value == Py_None || PyLong_Check(value)) {
     o->fastmath = value != Py_None && truthy(value);
     return;
@@ -51,11 +51,11 @@ void parse_fastmath(PyObject* value, runtime::JitOptions* o) {
   while (PyObject* x = PyIter_Next(it)) {
     std::string name = str_or_empty(x);
     Py_DECREF(x);
-    unsigned bit = runtime::fast_math_flag(name);
+    unsigned bit = model::fast_math_flag(name);
     if (!bit) {
       Py_DECREF(it);
       throw UserError(ErrorKind::ValueError, concat("Unrecognized fastmath flag: ", name.empty() ? "?" : name,
-                                                    " (valid flags: ", runtime::fast_math_flag_names(), ")"));
+                                                    " (valid flags: ", model::fast_math_flag_names(), ")"));
     }
     bits |= bit;
   }
@@ -66,7 +66,7 @@ void parse_fastmath(PyObject* value, runtime::JitOptions* o) {
 
 // launch_bounds=None, an int, or a tuple of up to three ints (numba-cuda's
 // max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster).
-void parse_launch_bounds(PyObject* value, runtime::JitOptions* o) {
+void parse_launch_bounds(PyObject* value, model::JitOptions* o) {
   if (value == Py_None) return;
   std::vector<PyObject*> items;
   if (PyLong_Check(value) && !PyBool_Check(value)) {
@@ -121,8 +121,8 @@ int parse_carveout(PyObject* value) {
 
 }  // namespace
 
-runtime::JitOptions parse_jit_options(PyObject* options) {
-  runtime::JitOptions o;
+model::JitOptions parse_jit_options(PyObject* options) {
+  model::JitOptions o;
   if (!options || options == Py_None) return o;
   if (!PyDict_Check(options)) throw UserError(ErrorKind::TypeError, "jit options must be a dict");
   PyObject *key, *value;

@@ -143,7 +143,7 @@ PyArgs to_python(const sema::ExtensionArgs& a) {
   return out;
 }
 
-std::shared_ptr<runtime::JitFunction> function_of(PyObject* dispatcher) {
+std::shared_ptr<model::JitFunction> function_of(PyObject* dispatcher) {
   auto fn = frontend::jit_function_of(dispatcher);
   if (PyErr_Occurred()) throw_python_error("capturing an implementation failed");
   if (!fn) throw InternalError(__FILE__, __LINE__, "extension bridge", "extension bridge: a dispatcher expected");

@@ -35,7 +35,7 @@ PyObject* device_function_of_numba_njit(PyObject* obj) {
 
 }  // namespace
 
-std::shared_ptr<runtime::JitFunction> jit_function_of(PyObject* obj) {
+std::shared_ptr<model::JitFunction> jit_function_of(PyObject* obj) {
   if (obj && python::is_host_dispatcher(obj)) return python::host_dispatcher_function(obj);
   if (obj && !python::is_dispatcher(obj)) {
     PyObject* device = device_function_of_numba_njit(obj);

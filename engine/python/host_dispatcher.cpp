@@ -40,7 +40,7 @@ struct HostPlan {
 };
 
 struct HostState {
-  std::shared_ptr<runtime::JitFunction> fn;  // the device dispatcher's (captured), once needed
+  std::shared_ptr<model::JitFunction> fn;  // the device dispatcher's (captured), once needed
   runtime::HostCallOptions options;
   bool nogil = false;
   bool can_compile = true;
@@ -60,7 +60,7 @@ struct HostDispatcherObject {
 
 HostDispatcherObject* as_host(PyObject* obj) { return reinterpret_cast<HostDispatcherObject*>(obj); }
 
-const std::shared_ptr<runtime::JitFunction>& function_of(HostDispatcherObject* self) {
+const std::shared_ptr<model::JitFunction>& function_of(HostDispatcherObject* self) {
   HostState* st = self->state;
   if (st->fn) return st->fn;
   // The Python class makes the device dispatcher kernels call (one per
@@ -71,7 +71,7 @@ const std::shared_ptr<runtime::JitFunction>& function_of(HostDispatcherObject* s
     Py_DECREF(device);
     throw UserError(ErrorKind::TypeError, "_device_dispatcher() must return a cuda.jit device function");
   }
-  std::shared_ptr<runtime::JitFunction> fn = ensure_captured(reinterpret_cast<DispatcherObject*>(device));
+  std::shared_ptr<model::JitFunction> fn = ensure_captured(reinterpret_cast<DispatcherObject*>(device));
   Py_DECREF(device);
   st->fn = fn;
   return st->fn;
@@ -496,7 +496,7 @@ PyTypeObject HostDispatcherType = make_type();
 
 bool is_host_dispatcher(PyObject* obj) { return obj && PyObject_TypeCheck(obj, &HostDispatcherType); }
 
-std::shared_ptr<runtime::JitFunction> host_dispatcher_function(PyObject* obj) { return function_of(as_host(obj)); }
+std::shared_ptr<model::JitFunction> host_dispatcher_function(PyObject* obj) { return function_of(as_host(obj)); }
 
 std::string host_dispatcher_refusal(PyObject* obj) {
   if (!is_host_dispatcher(obj) || as_host(obj)->state->can_compile) return "";

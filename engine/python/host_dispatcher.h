@@ -9,7 +9,7 @@
 
 #include <memory>
 
-#include "runtime/jit_function.h"
+#include "model/jit_function.h"
 
 namespace cuhost::python {
 
@@ -17,7 +17,7 @@ bool is_host_dispatcher(PyObject* obj);
 
 // The JitFunction kernels call for a host dispatcher (its device
 // dispatcher's, captured). Throws UserError.
-std::shared_ptr<runtime::JitFunction> host_dispatcher_function(PyObject* obj);
+std::shared_ptr<model::JitFunction> host_dispatcher_function(PyObject* obj);
 
 // Why kernels cannot call `obj` (empty when they can): numba-cuda refuses
 // CPU dispatchers whose compilation is disabled.

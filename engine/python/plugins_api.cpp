@@ -84,9 +84,7 @@ PyObject* py_add_plugin_path(PyObject*, PyObject* arg) {
     PyErr_SetString(PyExc_TypeError, "add_plugin_path() expects a folder path (str)");
     return nullptr;
   }
-  runtime::Session& s = runtime::session();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  s.plugin_paths.push_back(PyUnicode_AsUTF8(arg));
+  plugin::add_configured_folder(PyUnicode_AsUTF8(arg));
   Py_RETURN_NONE;
 }
 

@@ -27,9 +27,13 @@ class Graph;
 class GraphExec;
 }  // namespace cuhost::cuda
 
+namespace cuhost::model {
+struct CompiledKernel;
+}  // namespace cuhost::model
+
 namespace cuhost::runtime {
 
-struct CompiledKernel;
+using model::CompiledKernel;
 
 // Which side launched a captured kernel: its arguments are packed again by
 // the same side (a script's Python values or C++ KernelArgs).

@@ -23,7 +23,8 @@
 #include "codegen/nvptx_backend.h"
 #include "codegen/nvptx_cancellation.h"
 #include "codegen/nvptx_error_record.h"
-#include "codegen/nvptx_foreign.h"
+#include "ffi/device_link.h"
+#include "ffi/host_link.h"
 #include "cpu/cancellation.h"
 #include "cpu/jit.h"
 #include "cuda/linker.h"
@@ -205,7 +206,7 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
   if (nvptx) {
     {
       log::StageTimer timer(name, "foreign-inline");
-      kernel->link = codegen::link_device_foreign(*lowered.module, lowered.link, req.cc_major, req.cc_minor,
+      kernel->link = ffi::link_device_foreign(*lowered.module, lowered.link, req.cc_major, req.cc_minor,
                                                   req.fastmath, &lowered.keep);
     }
     NvptxOutput out = finish_nvptx(lowered, req, fn->options.opt, name);
@@ -221,7 +222,7 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
   {
     log::StageTimer timer(name, "optimization");
     auto tm = codegen::make_host_target_machine();
-    codegen::link_host_foreign(*lowered.module, host_link_sources(lowered, name));
+    ffi::link_host_foreign(*lowered.module, host_link_sources(lowered, name));
     codegen::link_host_libdevice(*lowered.module, req.fastmath);
     codegen::internalize_except(*lowered.module, lowered.keep);
     // Barrier-free kernels: their block loop runs all threads with one

@@ -57,7 +57,7 @@ void ensure_cpu_module_loaded(const CompiledKernel& kernel) {
   module.handle = reinterpret_cast<std::uintptr_t>(module.token.get());
   module.order = s.next_order++;
   std::vector<cpu::ModuleGlobal> globals;
-  for (const cpu::GlobalSymbol& g : kernel.cpu_globals)
+  for (const model::GlobalSymbol& g : kernel.cpu_globals)
     if (g.address) globals.push_back(cpu::ModuleGlobal{g.name, reinterpret_cast<std::uintptr_t>(g.address), g.bytes});
   cpu::register_module_globals(module.handle, std::move(globals));
   for (const ir::LinkItem& item : kernel.link)

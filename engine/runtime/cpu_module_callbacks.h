@@ -12,9 +12,13 @@
 #include <memory>
 #include <string>
 
+namespace cuhost::model {
+struct CompiledKernel;
+}  // namespace cuhost::model
+
 namespace cuhost::runtime {
 
-struct CompiledKernel;
+using model::CompiledKernel;
 
 // The Python layer's runner of a callback (the same as the GPU's).
 using CpuModuleCallbackRunner = bool (*)(const std::shared_ptr<void>& callback, std::uintptr_t handle,

@@ -24,7 +24,7 @@
 #include "runtime/access_order.h"
 #include "runtime/devices.h"
 #include "runtime/graph_capture.h"
-#include "runtime/memory_quota.h"
+#include "support/memory_quota.h"
 #include "runtime/pending_frees.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
@@ -173,7 +173,7 @@ std::function<void()> releaser(Backend backend, int device, std::uintptr_t addre
     return [address, charged] {
       cpu::release_export(address);
       std::free(reinterpret_cast<void*>(address));
-      refund_memory_quota(charged);
+      support::refund_memory_quota(charged);
     };
   return [device, address, charged] {
     try {
@@ -183,7 +183,7 @@ std::function<void()> releaser(Backend backend, int device, std::uintptr_t addre
     } catch (...) {
       // no context: the memory went with it
     }
-    refund_memory_quota(charged);
+    support::refund_memory_quota(charged);
   };
 }
 
@@ -191,11 +191,11 @@ std::function<void()> releaser(Backend backend, int device, std::uintptr_t addre
 // when zero); a failed allocation gives them back.
 template <typename Fn>
 std::uintptr_t charged_attempt(std::size_t charged, const char* driver_call, Fn allocate) {
-  if (charged) charge_memory_quota(charged, driver_call);
+  if (charged) support::charge_memory_quota(charged, driver_call);
   try {
     return allocate();
   } catch (...) {
-    refund_memory_quota(charged);
+    support::refund_memory_quota(charged);
     throw;
   }
 }
@@ -225,7 +225,7 @@ std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate(std::size_t bytes, 
   if (capture_in_progress()) refuse_allocation_in_capture("device memory", bytes);
   if (a->backend_ == Backend::Cuda && !(t_temporary_active && bytes <= kPoolMaxBlock))
     a->order_ = std::make_shared<AccessOrder>();
-  const std::size_t charge = quota == QuotaUse::Counted && allocations_counted() ? bytes : 0;
+  const std::size_t charge = quota == QuotaUse::Counted && support::allocations_counted() ? bytes : 0;
   if (g_external_allocate && uses_external_allocator(a->device_)) {
     // The external manager's memory counts too, given back when its handle
     // is released (the destructor). Only the quota's refusal is retried
@@ -234,17 +234,17 @@ std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate(std::size_t bytes, 
       with_retry(a->device_, [&] { return charged_attempt(charge, "cuMemAlloc", [] { return std::uintptr_t(0); }); });
     bool taken = false;
     try {
-      UncountedAllocations counted_here;  // the manager's own cuMemAlloc: counted once, here
+      support::UncountedAllocations counted_here;  // the manager's own cuMemAlloc: counted once, here
       taken = g_external_allocate(a->device_, bytes, &a->address_, &a->external_owner_);
     } catch (...) {
-      refund_memory_quota(charge);
+      support::refund_memory_quota(charge);
       throw;
     }
     if (taken) {
       a->charged_ = charge;
       return a;
     }
-    refund_memory_quota(charge);  // declined: cuhost allocates (and charges) below
+    support::refund_memory_quota(charge);  // declined: cuhost allocates (and charges) below
   }
   if (a->backend_ == Backend::Cuda) {
     make_device_current(a->device_);
@@ -307,7 +307,7 @@ std::shared_ptr<DeviceAllocation> DeviceAllocation::allocate_managed(std::size_t
 
 DeviceAllocation::~DeviceAllocation() {
   if (external_owner_) {  // the owner's release (a member, after this body) hands the memory back
-    refund_memory_quota(charged_);
+    support::refund_memory_quota(charged_);
     return;
   }
   if (!address_) return;
@@ -317,7 +317,7 @@ DeviceAllocation::~DeviceAllocation() {
     auto& blocks = pool.free_blocks[{device_, pool_stream_, pooled_capacity_}];
     if (blocks.size() < kPoolMaxPerBucket) {
       blocks.push_back(address_);
-      refund_memory_quota(charged_);
+      support::refund_memory_quota(charged_);
       return;
     }
   }

@@ -19,6 +19,7 @@
 #include <tuple>
 
 #include "codegen/cpu_backend.h"
+#include "ffi/host_link.h"
 #include "codegen/host_entry.h"
 #include "codegen/host_libdevice.h"
 #include "codegen/module.h"
@@ -139,7 +140,7 @@ std::shared_ptr<const CompiledHostFunction> build(const std::shared_ptr<JitFunct
   {
     log::StageTimer timer(name, "optimization");
     auto tm = codegen::make_host_target_machine();
-    codegen::link_host_foreign(*lowered.module, host_link_sources(lowered, name));
+    ffi::link_host_foreign(*lowered.module, host_link_sources(lowered, name));
     codegen::link_host_libdevice(*lowered.module, req.fastmath);
     codegen::internalize_except(*lowered.module, lowered.keep);
     codegen::optimize_module(*lowered.module, *tm, fn->options.opt);

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "ir/types.h"
-#include "runtime/jit_function.h"
+#include "model/jit_function.h"
 
 namespace cuhost::sema {
 struct TypedFunction;
@@ -50,7 +50,7 @@ struct CompiledHostFunction {
 // typing errors, NotImplementedError for values that cannot cross the host
 // boundary, TypingError for CUDA-only features (thread indices, barriers,
 // shared memory, ...), which numba's CPU target does not know either.
-std::shared_ptr<const CompiledHostFunction> compile_host_function(const std::shared_ptr<JitFunction>& fn,
+std::shared_ptr<const CompiledHostFunction> compile_host_function(const std::shared_ptr<model::JitFunction>& fn,
                                                                   const std::vector<const ir::Type*>& arg_types,
                                                                   const ir::Type* declared_return,
                                                                   const HostCallOptions& options);

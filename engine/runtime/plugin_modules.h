@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cpu/module_globals.h"
+#include "plugin/host_library.h"
 #include "ir/foreign.h"
 
 namespace llvm {

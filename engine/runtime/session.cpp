@@ -14,8 +14,9 @@
 #include "cpu/cancellation.h"
 #include "cuda/context.h"
 #include "cuda/driver.h"
-#include "dist/launcher_env.h"
-#include "runtime/memory_quota.h"
+#include "plugin/registry.h"
+#include "support/launcher_env.h"
+#include "support/memory_quota.h"
 #include "support/diagnostics.h"
 #include "support/log.h"
 
@@ -41,7 +42,7 @@ std::once_flag g_deferred_once;
 // MPI local rank (which needs the device count).
 int default_device(const RuntimeOptions& options, const cuda::DriverStatus& status) {
   if (options.device != RuntimeOptions::kDeviceFromLocalRank) return options.device;
-  const int rank = dist::launcher_environment().local_rank;
+  const int rank = support::launcher_environment().local_rank;
   if (rank < 0 || status.device_count <= 0) return 0;
   return rank % status.device_count;
 }
@@ -133,8 +134,8 @@ void start_session(const RuntimeOptions& options) {
   s.device = options.device < 0 ? 0 : options.device;
   s.bounds_check = options.bounds_check;
   cpu::set_kernel_timeout(options.kernel_timeout);
-  set_memory_quota(options.memory_quota);
-  s.plugin_paths = options.plugin_paths;
+  support::set_memory_quota(options.memory_quota);
+  plugin::set_configured_folders(options.plugin_paths);
   if (options.defer_backend_start && !g_startup) {
     g_deferred_options = options;
     g_deferred = true;

@@ -32,7 +32,6 @@ struct Session {
   std::string fallback_reason;      // why Auto chose the CPU
   std::vector<LentStream> streams;  // in registration order
   std::vector<HostBuffer> buffers;
-  std::vector<std::string> plugin_paths;
   std::mutex mutex;
   // default_launch_stream()'s answer per device, once resolved; reset (under
   // `mutex`) when the host registers a stream. Read on every launch without

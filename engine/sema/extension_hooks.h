@@ -21,7 +21,7 @@
 
 #include "ir/constant.h"
 #include "ir/extension_types.h"
-#include "runtime/jit_function.h"
+#include "model/jit_function.h"
 
 namespace cuhost::sema {
 
@@ -40,7 +40,7 @@ struct ExtensionArgs {
 // lowering routes its calls to the compiled function.
 struct ExtensionInternalCall {
   std::string placeholder;
-  std::shared_ptr<runtime::JitFunction> function;
+  std::shared_ptr<model::JitFunction> function;
   std::vector<const ir::Type*> arg_types;
   const ir::Type* return_type = nullptr;
 };
@@ -51,7 +51,7 @@ struct ExtensionResolution {
   const ir::Type* return_type = nullptr;  // Codegen, Member
   // DeviceFunction: the implementation, and for each of its parameters the
   // argument (index into ExtensionArgs) or the default value it takes.
-  std::shared_ptr<runtime::JitFunction> function;
+  std::shared_ptr<model::JitFunction> function;
   struct Binding {
     int argument = -1;  // -1: `default_value`
     ir::ConstValue default_value;

@@ -10,7 +10,7 @@ namespace {
 
 struct Registry {
   std::mutex mutex;
-  std::map<const void*, std::weak_ptr<runtime::JitFunction>> jit;
+  std::map<const void*, std::weak_ptr<model::JitFunction>> jit;
   std::map<const void*, std::weak_ptr<const ir::ForeignFunction>> foreign;
 };
 
@@ -25,7 +25,7 @@ bool is_function_value(const ir::Type* t) {
   return t->kind == ir::TypeKind::Intrinsic || t->kind == ir::TypeKind::Dispatcher || t->kind == ir::TypeKind::Foreign;
 }
 
-void remember_function(const std::shared_ptr<runtime::JitFunction>& fn) {
+void remember_function(const std::shared_ptr<model::JitFunction>& fn) {
   if (!fn) return;
   std::lock_guard<std::mutex> lock(registry().mutex);
   registry().jit[fn.get()] = fn;
@@ -37,7 +37,7 @@ void remember_function(const std::shared_ptr<const ir::ForeignFunction>& fn) {
   registry().foreign[fn.get()] = fn;
 }
 
-std::shared_ptr<runtime::JitFunction> jit_function_of(const ir::Type* dispatcher) {
+std::shared_ptr<model::JitFunction> jit_function_of(const ir::Type* dispatcher) {
   std::lock_guard<std::mutex> lock(registry().mutex);
   auto it = registry().jit.find(dispatcher->object);
   return it == registry().jit.end() ? nullptr : it->second.lock();

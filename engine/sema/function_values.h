@@ -12,17 +12,17 @@
 
 #include "ir/foreign.h"
 #include "ir/types.h"
-#include "runtime/jit_function.h"
+#include "model/jit_function.h"
 
 namespace cuhost::sema {
 
 // True for types that are functions as values (no bits at run time).
 bool is_function_value(const ir::Type* t);
 
-void remember_function(const std::shared_ptr<runtime::JitFunction>& fn);
+void remember_function(const std::shared_ptr<model::JitFunction>& fn);
 void remember_function(const std::shared_ptr<const ir::ForeignFunction>& fn);
 // The function behind a Dispatcher / Foreign type (null when unknown).
-std::shared_ptr<runtime::JitFunction> jit_function_of(const ir::Type* dispatcher);
+std::shared_ptr<model::JitFunction> jit_function_of(const ir::Type* dispatcher);
 std::shared_ptr<const ir::ForeignFunction> foreign_function_of(const ir::Type* foreign);
 
 }  // namespace cuhost::sema

@@ -16,7 +16,7 @@ namespace cuhost::sema {
 namespace {
 
 struct CacheKey {
-  const runtime::JitFunction* fn;
+  const model::JitFunction* fn;
   const frontend::CapturedFunction* captured;
   std::vector<const ir::Type*> args;
   const ir::Type* declared;
@@ -42,7 +42,7 @@ Cache& cache() {
 // The specializations being typed on this thread, innermost last: a call
 // back into one of them is recursion.
 struct Frame {
-  const runtime::JitFunction* fn;
+  const model::JitFunction* fn;
   CacheKey key;
   std::shared_ptr<TypedFunction> out;  // filled in while typing
   Typer* typer = nullptr;
@@ -88,7 +88,7 @@ std::string constants_key(const std::vector<std::optional<ir::ConstValue>>& cons
   return out;
 }
 
-std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<runtime::JitFunction>& fn,
+std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<model::JitFunction>& fn,
                                            const std::vector<const ir::Type*>& arg_types,
                                            const ir::Type* declared_return, bool kernel,
                                            const std::vector<std::optional<ir::ConstValue>>& arg_constants = {}) {
@@ -258,16 +258,16 @@ std::string mangle(const std::string& name, const std::vector<const ir::Type*>& 
   return "_cuhost_" + sanitize(name) + "_" + hs;
 }
 
-std::string c_abi_symbol(const runtime::JitFunction& fn) {
+std::string c_abi_symbol(const model::JitFunction& fn) {
   return fn.options.abi_name.empty() ? escape_symbol(fn.name) : fn.options.abi_name;
 }
 
-std::shared_ptr<const TypedFunction> infer_kernel(const std::shared_ptr<runtime::JitFunction>& fn,
+std::shared_ptr<const TypedFunction> infer_kernel(const std::shared_ptr<model::JitFunction>& fn,
                                                   const std::vector<const ir::Type*>& arg_types) {
   return infer(fn, arg_types, nullptr, true);
 }
 
-std::shared_ptr<const TypedFunction> infer_device(const std::shared_ptr<runtime::JitFunction>& fn,
+std::shared_ptr<const TypedFunction> infer_device(const std::shared_ptr<model::JitFunction>& fn,
                                                   const std::vector<const ir::Type*>& arg_types,
                                                   const ir::Type* declared_return,
                                                   const std::vector<std::optional<ir::ConstValue>>& arg_constants) {

@@ -72,7 +72,7 @@ std::optional<bool> constant_truth(const std::optional<ir::ConstValue>& c);
 
 struct TypedFunction {
   std::shared_ptr<const frontend::CapturedFunction> captured;
-  std::shared_ptr<runtime::JitFunction> function;
+  std::shared_ptr<model::JitFunction> function;
   bool is_kernel = false;
   ir::Abi abi = ir::Abi::Numba;
   std::string symbol;  // the LLVM/PTX symbol (mangled unless abi="c")

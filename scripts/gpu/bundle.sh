@@ -12,21 +12,23 @@ cd "$(dirname "$0")/../.."
 root=$PWD
 bash scripts/setup.sh
 command -v xz >/dev/null || apt-get install -y -q xz-utils
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j "$(nproc)"
+# CUHOST_BUILD_DIR: an existing Release build folder to pack (default build/).
+build=${CUHOST_BUILD_DIR:-build}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j "$(nproc)"
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 b=$stage/cuhost
 mkdir -p "$b/bin" "$b/lib" "$b/tests" "$b/site"
-cp build/bin/cuhost "$b/bin/cuhost.bin"
-cp build/bin/cuhost_bench_embed "$b/bin/cuhost_bench_embed.bin"
-cp build/tests/cuhost_unit_tests "$b/tests/cuhost_unit_tests.bin"
+cp $build/bin/cuhost "$b/bin/cuhost.bin"
+cp $build/bin/cuhost_bench_embed "$b/bin/cuhost_bench_embed.bin"
+cp $build/tests/cuhost_unit_tests "$b/tests/cuhost_unit_tests.bin"
 cp /usr/lib/llvm-19/bin/FileCheck "$b/bin/"
 # The data folder (Python packages, plugins, libdevice, test inputs): the
 # engine finds it beside its library, $b/lib/../share/cuhost, as in an install
 # tree (engine/support/install_layout.h), so the bundle works from any path.
-mkdir -p "$b/share" && cp -r build/share/cuhost "$b/share/cuhost"
+mkdir -p "$b/share" && cp -r $build/share/cuhost "$b/share/cuhost"
 
 # Shared libraries the GPU machine lacks (everything but glibc, libstdc++,
 # the CUDA toolkit's own libraries and what Ubuntu 24.04 has anyway).
@@ -39,8 +41,8 @@ copy_deps() {
     esac
   done
 }
-copy_deps build/bin/cuhost  # brings libcuhost.so.X.Y, the engine, into $b/lib
-copy_deps build/tests/cuhost_unit_tests
+copy_deps $build/bin/cuhost  # brings libcuhost.so.X.Y, the engine, into $b/lib
+copy_deps $build/tests/cuhost_unit_tests
 for so in /usr/lib/python3/dist-packages/numpy/core/*.so /usr/lib/python3/dist-packages/numpy/linalg/*.so \
           /usr/lib/python3/dist-packages/_cffi_backend*.so; do
   copy_deps "$so"
@@ -60,8 +62,8 @@ mkdir -p "$b/lib/clang/19/include"
 # libxml2 needs), so the bundle stays under 64 MiB with clang inside.
 for real in libz3.so.4 libxml2.so.2; do
   python3 scripts/gpu/make_stub_library.py "/usr/lib/x86_64-linux-gnu/$real" "$b/lib/$real" \
-    /usr/lib/llvm-19/lib/libLLVM.so.19.1 /usr/lib/llvm-19/lib/libclang-cpp.so.19.1 build/bin/cuhost build/lib/libcuhost.so \
-    build/tests/cuhost_unit_tests
+    /usr/lib/llvm-19/lib/libLLVM.so.19.1 /usr/lib/llvm-19/lib/libclang-cpp.so.19.1 $build/bin/cuhost $build/lib/libcuhost.so \
+    $build/tests/cuhost_unit_tests
 done
 rm -f "$b/lib/"libicu*
 strip --strip-unneeded "$b/lib/"*.so* "$b/bin/cuhost.bin" "$b/bin/cuhost_bench_embed.bin" "$b/tests/cuhost_unit_tests.bin" 2>/dev/null || true

@@ -1,5 +1,5 @@
 // Foreign .cu sources inlined into NVPTX kernels (ffi/device_compile.h,
-// codegen/nvptx_foreign.h): a plain-C++ source is compiled by clang into the
+// ffi/device_link.h): a plain-C++ source is compiled by clang into the
 // kernel's module, leaves the link list and leaves no call in the PTX; a
 // source using CUDA built-ins, one defining a variable, two defining the same
 // symbol, a fastmath kernel and CUHOST_INLINE_CU=0 keep the NVRTC path.
@@ -40,7 +40,7 @@ bool calls(const std::string& ptx, const std::string& symbol) {
 }
 
 std::shared_ptr<const runtime::CompiledKernel> compile(const std::string& source, bool fastmath = false) {
-  runtime::JitOptions options;
+  model::JitOptions options;
   options.fastmath = fastmath;
   return compile_source(source, "k", {"float32[::1]", "float32[::1]"}, runtime::Target::NVPTX, options);
 }

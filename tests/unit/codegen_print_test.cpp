@@ -36,7 +36,7 @@ const char* kPrint =
 
 const std::vector<std::string> kArgs = {"array(int32, 1d, C)", "array(float32, 1d, C)"};
 
-std::shared_ptr<const runtime::CompiledKernel> gpu(runtime::JitOptions o = {}) {
+std::shared_ptr<const runtime::CompiledKernel> gpu(model::JitOptions o = {}) {
   o.cache = false;
   return compile_source(kPrint, "k", kArgs, runtime::Target::NVPTX, o);
 }
@@ -102,7 +102,7 @@ TEST_CASE("print: PTX calls vprintf with a packed buffer and assembles", "[print
 }
 
 TEST_CASE("print: lineinfo and debug emit .file/.loc with the kernel's lines", "[print]") {
-  runtime::JitOptions o;
+  model::JitOptions o;
   o.lineinfo = true;
   auto k = gpu(o);
   INFO(k->ptx);
@@ -113,7 +113,7 @@ TEST_CASE("print: lineinfo and debug emit .file/.loc with the kernel's lines", "
   for (int l : lines) CHECK((l == 0 || (l >= 3 && l <= 12)));  // 0: merged from several lines
   CHECK(k->ptx.find(".debug_info") == std::string::npos);      // directives only, no DWARF
   assemble(k->ptx, "print_lineinfo");
-  runtime::JitOptions d;
+  model::JitOptions d;
   d.debug = true;
   auto kd = gpu(d);
   CHECK(loc_lines(kd->ptx).count(11));
@@ -125,7 +125,7 @@ TEST_CASE("print: lineinfo and debug emit .file/.loc with the kernel's lines", "
 }
 
 TEST_CASE("print: golden IR and PTX of a printing kernel with lineinfo and max_registers", "[print]") {
-  runtime::JitOptions o;
+  model::JitOptions o;
   o.lineinfo = true;
   o.max_registers = 40;
   auto k = gpu(o);
@@ -138,7 +138,7 @@ TEST_CASE("print: golden IR and PTX of a printing kernel with lineinfo and max_r
 }
 
 TEST_CASE("print: max_registers becomes .maxnreg", "[print]") {
-  runtime::JitOptions o;
+  model::JitOptions o;
   o.max_registers = 32;
   auto k = gpu(o);
   INFO(k->ptx);
@@ -151,13 +151,13 @@ TEST_CASE("print: max_registers becomes .maxnreg", "[print]") {
 TEST_CASE("print: the disk cache key follows lineinfo and max_registers", "[print]") {
   runtime::TargetOptions t;
   t.target = runtime::Target::NVPTX;
-  auto key = [&](runtime::JitOptions o) {
+  auto key = [&](model::JitOptions o) {
     auto fn = jit_from_source(kPrint, "k", o);
     auto k = runtime::kernel_cache_key(*fn, types_of(kArgs), t);
     REQUIRE(k.has_value());
     return *k;
   };
-  runtime::JitOptions plain, line, regs;
+  model::JitOptions plain, line, regs;
   line.lineinfo = true;
   regs.max_registers = 64;
   CHECK(key(plain) != key(line));

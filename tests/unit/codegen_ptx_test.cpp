@@ -12,7 +12,7 @@ namespace {
 
 std::shared_ptr<const runtime::CompiledKernel> gpu_kernel(const std::string& src, const std::string& name,
                                                           const std::vector<std::string>& args,
-                                                          runtime::JitOptions opts = {}) {
+                                                          model::JitOptions opts = {}) {
   return compile_source(src, name, args, runtime::Target::NVPTX, opts);
 }
 
@@ -137,7 +137,7 @@ TEST_CASE("codegen: bounds checks only in debug mode", "[codegen]") {
   auto plain = gpu_kernel(kSaxpy, "saxpy", {"float32", "float32[:]", "float32[:]", "float32[:]"});
   CHECK(plain->ptx.find("trap") == std::string::npos);
   CHECK(plain->ptx.find("cuhost_error_record") == std::string::npos);
-  runtime::JitOptions debug;
+  model::JitOptions debug;
   debug.debug = true;
   auto checked = gpu_kernel(kSaxpy, "saxpy", {"float32", "float32[:]", "float32[:]", "float32[:]"}, debug);
   // A failed check fills the visible error record (first thread wins) instead of trapping.
@@ -150,7 +150,7 @@ TEST_CASE("codegen: bounds checks only in debug mode", "[codegen]") {
 
 TEST_CASE("codegen: compile_text exports a C-ABI device function", "[codegen]") {
   const char* src = "def f(a, b):\n    return a + b\n";
-  runtime::JitOptions opts;
+  model::JitOptions opts;
   opts.device = true;
   opts.abi = ir::Abi::C;
   opts.abi_name = "f_c";
@@ -168,7 +168,7 @@ TEST_CASE("codegen: compile_text exports a C-ABI device function", "[codegen]") 
 
 TEST_CASE("codegen: compile_text with the numba ABI returns a status", "[codegen]") {
   const char* src = "def g(a, b):\n    return a * b\n";
-  runtime::JitOptions opts;
+  model::JitOptions opts;
   opts.device = true;
   auto fn = jit_from_source(src, "g", opts);
   runtime::TargetOptions t;

@@ -51,7 +51,7 @@ bool has(const std::string& text, const std::string& pattern) { return std::rege
 }  // namespace
 
 TEST_CASE("codegen: only raising device functions get a status channel", "[codegen][optional]") {
-  runtime::JitOptions opts;
+  model::JitOptions opts;
   opts.opt = 0;  // keep the internal functions visible
   auto k = compile_source(kSource, "k", {"int64[::1]", "int32[::1]"}, runtime::Target::NVPTX, opts);
   const std::string& ir = k->llvm_ir;

@@ -19,12 +19,12 @@
 
 namespace cuhost::testing {
 
-inline std::shared_ptr<runtime::JitFunction> jit_from_source(const std::string& source, const std::string& fname,
-                                                             runtime::JitOptions options = {}) {
+inline std::shared_ptr<model::JitFunction> jit_from_source(const std::string& source, const std::string& fname,
+                                                             model::JitOptions options = {}) {
   Gil gil;
   PyObject* globals = load_module(source);
   auto fn = jit_of(globals, fname);
-  auto copy = std::make_shared<runtime::JitFunction>(*fn);
+  auto copy = std::make_shared<model::JitFunction>(*fn);
   copy->options = options;
   copy->name = fname;
   return copy;
@@ -34,7 +34,7 @@ inline std::shared_ptr<const runtime::CompiledKernel> compile_source(const std::
                                                                      const std::string& fname,
                                                                      const std::vector<std::string>& args,
                                                                      runtime::Target target,
-                                                                     runtime::JitOptions options = {},
+                                                                     model::JitOptions options = {},
                                                                      bool bounds_check = false) {
   auto fn = jit_from_source(source, fname, options);
   runtime::TargetOptions t;

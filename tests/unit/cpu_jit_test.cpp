@@ -12,6 +12,7 @@
 #include <set>
 
 #include "cpu/host_symbols.h"
+#include "codegen/host_target.h"
 #include "cpu/jit.h"
 #include "support/diagnostics.h"
 
@@ -42,11 +43,11 @@ ErrorKind compile_error(const std::string& ir, const std::vector<std::string>& s
 }  // namespace
 
 TEST_CASE("cpu: host triple, data layout and CPU name describe this machine", "[cpu]") {
-  CHECK_FALSE(cpu::host_triple().empty());
-  CHECK_FALSE(cpu::host_data_layout().empty());
-  CHECK_FALSE(cpu::host_cpu_name().empty());
+  CHECK_FALSE(codegen::host_target().triple.empty());
+  CHECK_FALSE(codegen::host_target().data_layout.empty());
+  CHECK_FALSE(codegen::host_target().cpu.empty());
 #if defined(__x86_64__)
-  CHECK_THAT(cpu::host_triple(), Catch::StartsWith("x86_64"));
+  CHECK_THAT(codegen::host_target().triple, Catch::StartsWith("x86_64"));
 #endif
 }
 

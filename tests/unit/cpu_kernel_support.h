@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "codegen_support.h"
-#include "cpu/cpu_abi.h"
+#include "model/cpu_abi.h"
 
 namespace cuhost::testing {
 

@@ -1,5 +1,5 @@
 // CPU launcher tests: hand-written LLVM IR kernels (tests/data/cpu/*.ll, each
-// prefixed with prelude.ll) following engine/cpu/cpu_abi.h are JIT-compiled
+// prefixed with prelude.ll) following engine/model/cpu_abi.h are JIT-compiled
 // with cpu::add_module and run with cpu::launch; results are checked against
 // host references on random data.
 #include <llvm/AsmParser/Parser.h>
@@ -26,7 +26,8 @@
 #include <thread>
 #include <vector>
 
-#include "cpu/cpu_abi.h"
+#include "model/cpu_abi.h"
+#include "codegen/host_target.h"
 #include "cpu/jit.h"
 #include "cpu/launcher.h"
 #include "support/diagnostics.h"
@@ -45,7 +46,7 @@ std::string read_data(const std::string& name) {
 
 // Runs the O3 pipeline for the host, as codegen does before add_module.
 void optimize_for_host(llvm::Module& m) {
-  REQUIRE_FALSE(cpu::host_triple().empty());  // initializes the native target
+  REQUIRE_FALSE(codegen::host_target().triple.empty());  // initializes the native target
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   REQUIRE(bool(jtmb));
   auto tm = jtmb->createTargetMachine();

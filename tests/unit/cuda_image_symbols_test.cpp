@@ -30,7 +30,7 @@ std::string ptx_module(const std::string& body) { return ".version 8.0\n.target 
 TEST_CASE("image symbols: cuhost's PTX and its linked cubin name the error record only when it exists", "[codegen]") {
   const std::vector<std::string> args = {"float32[::1]", "float32[::1]"};
   auto plain = compile_source(kIndexing, "shift", args, runtime::Target::NVPTX);
-  runtime::JitOptions debug;
+  model::JitOptions debug;
   debug.debug = true;
   auto checked = compile_source(kIndexing, "shift", args, runtime::Target::NVPTX, debug);
   const std::string record = codegen::kErrorRecordSymbol;

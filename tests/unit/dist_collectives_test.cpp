@@ -15,7 +15,7 @@
 #include "cuda/nccl.h"
 #include "dist/communicator.h"
 #include "dist/host_reduce.h"
-#include "dist/launcher_env.h"
+#include "support/launcher_env.h"
 #include "dist/self_communicator.h"
 #include "support/half_bits.h"
 
@@ -46,17 +46,17 @@ float from_bfloat16(std::uint16_t b) {
 
 TEST_CASE("a rank reads its place from the launcher's environment", "[dist]") {
   g_env = {{"OMPI_COMM_WORLD_RANK", "3"}, {"OMPI_COMM_WORLD_SIZE", "4"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}};
-  dist::LauncherEnvironment e = dist::read_launcher_environment(fake_env);
+  support::LauncherEnvironment e = support::read_launcher_environment(fake_env);
   CHECK(e.launched);
   CHECK(std::string(e.launcher) == "Open MPI");
   CHECK((e.rank == 3 && e.size == 4 && e.local_rank == 1));
 
   g_env = {{"PMI_RANK", "2"}, {"PMI_SIZE", "3"}, {"MPI_LOCALRANKID", "0"}};
-  e = dist::read_launcher_environment(fake_env);
+  e = support::read_launcher_environment(fake_env);
   CHECK((e.launched && std::string(e.launcher) == "MPICH/PMI" && e.rank == 2 && e.local_rank == 0));
 
   g_env = {{"SLURM_PROCID", "5"}, {"SLURM_NTASKS", "8"}};  // no local id: the rank stands for it
-  e = dist::read_launcher_environment(fake_env);
+  e = support::read_launcher_environment(fake_env);
   CHECK((e.launched && e.rank == 5 && e.size == 8 && e.local_rank == 5));
 
   for (auto bad : std::vector<std::map<std::string, std::string>>{
@@ -65,7 +65,7 @@ TEST_CASE("a rank reads its place from the launcher's environment", "[dist]") {
            {{"OMPI_COMM_WORLD_RANK", "2"}, {"OMPI_COMM_WORLD_SIZE", "2"}},
            {{"OMPI_COMM_WORLD_RANK", "-1"}, {"OMPI_COMM_WORLD_SIZE", "2"}}}) {
     g_env = bad;
-    e = dist::read_launcher_environment(fake_env);
+    e = support::read_launcher_environment(fake_env);
     CHECK(!e.launched);
     CHECK(e.local_rank == -1);
   }

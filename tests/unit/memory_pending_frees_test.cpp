@@ -138,7 +138,7 @@ TEST_CASE("managed allocations are host memory on the CPU backend", "[memory][ma
 namespace {
 std::uint64_t call(const char* name, std::vector<std::uint64_t> in, std::uint64_t* out = nullptr,
                    CUresult expect = CUDA_SUCCESS) {
-  const cuda::BindingCall* c = cpu::find_cpu_binding_call(name);
+  const model::BindingCall* c = cpu::find_cpu_binding_call(name);
   REQUIRE(c != nullptr);
   REQUIRE(static_cast<int>(in.size()) == c->inputs);
   std::uint64_t local[16] = {};

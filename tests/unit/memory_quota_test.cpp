@@ -8,11 +8,11 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/memory_quota.h"
+#include "support/memory_quota.h"
 #include "support/diagnostics.h"
 
 using namespace cuhost;
-using namespace cuhost::runtime;
+using namespace cuhost::support;
 
 namespace {
 

@@ -41,15 +41,9 @@ std::string manifest(const std::string& name) {
 }
 
 std::vector<plugin::PluginRecord> scan_with(const std::string& root) {
-  {
-    runtime::Session& s = runtime::session();
-    std::lock_guard<std::mutex> lock(s.mutex);
-    s.plugin_paths = {root};
-  }
+  plugin::set_configured_folders({root});
   auto records = plugin::scan();
-  runtime::Session& s = runtime::session();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  s.plugin_paths.clear();
+  plugin::set_configured_folders({});
   return records;
 }
 

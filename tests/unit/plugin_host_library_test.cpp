@@ -233,7 +233,7 @@ TEST_CASE("cached GPU kernels keep the plugin that sets their module up", "[plug
   k.link[1].name = "other.ptx";
   k.link[1].data = "// other";
   runtime::store_cached_kernel(key, k);
-  runtime::JitFunction fn;
+  model::JitFunction fn;
   fn.name = "k";
   auto back = runtime::load_cached_kernel(key, fn, {});
   if (old)

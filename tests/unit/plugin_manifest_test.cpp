@@ -149,17 +149,9 @@ TEST_CASE("discovery loads the search path and refuses conflicts, keeping the ot
   write(root + "/e_fine/plugin.toml", replace(replace(replace(kGood, "name = \"demo\"", "name = \"fine\""),
                                                       "symbol = \"demo_twice\"", "symbol = \"fine_twice\""),
                                               "name = \"scaled\"", "name = \"scaled\"\nsymbol = \"fine_scaled\""));
-  {
-    runtime::Session& s = runtime::session();
-    std::lock_guard<std::mutex> lock(s.mutex);
-    s.plugin_paths = {root};
-  }
+  plugin::set_configured_folders({root});
   auto records = plugin::scan();
-  {
-    runtime::Session& s = runtime::session();
-    std::lock_guard<std::mutex> lock(s.mutex);
-    s.plugin_paths.clear();
-  }
+  plugin::set_configured_folders({});
   REQUIRE(records.size() >= 5);
   CHECK(records[0].name == "demo");
   CHECK(records[0].loaded);

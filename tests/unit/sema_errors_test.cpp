@@ -620,7 +620,7 @@ TEST_CASE("bad kernels report the error, message, line and column", "[sema][fron
         obj = PyObject_GetAttrString(cls, kFunc);
       }
       REQUIRE(obj != nullptr);
-      auto fn = std::make_shared<runtime::JitFunction>();
+      auto fn = std::make_shared<model::JitFunction>();
       fn->name = kFunc;
       fn->captured = frontend::capture(obj);
       auto types = testing::types_of(c.args);

@@ -77,11 +77,11 @@ inline PyObject* load_module(const std::string& source, std::string* path_out = 
   return globals;
 }
 
-inline std::shared_ptr<runtime::JitFunction> jit_of(PyObject* globals, const std::string& fname) {
+inline std::shared_ptr<model::JitFunction> jit_of(PyObject* globals, const std::string& fname) {
   PyObject* obj = PyDict_GetItemString(globals, fname.c_str());
   REQUIRE(obj != nullptr);
   if (auto fn = frontend::jit_function_of(obj)) return fn;
-  auto fn = std::make_shared<runtime::JitFunction>();
+  auto fn = std::make_shared<model::JitFunction>();
   fn->name = fname;
   fn->captured = frontend::capture(obj);
   return fn;

@@ -10,13 +10,30 @@
 #include "codegen/debug_info.h"
 #include "codegen/lowering/grid_stride.h"
 #include "codegen/lowering/records.h"
-#include "runtime/fastmath_flags.h"
+#include "model/fastmath_flags.h"
 #include "frontend/captured.h"
 #include "ir/extension_types.h"
 #include "sema/branch_pruning.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
+
+namespace {
+
+// fastmath={...} flag bits (model/fastmath_flags.h) as LLVM's flags.
+llvm::FastMathFlags llvm_fast_math_flags(unsigned bits) {
+  llvm::FastMathFlags f;
+  f.setAllowContract(bits & model::kFmfContract);
+  f.setAllowReciprocal(bits & model::kFmfArcp);
+  f.setNoNaNs(bits & model::kFmfNnan);
+  f.setNoInfs(bits & model::kFmfNinf);
+  f.setNoSignedZeros(bits & model::kFmfNsz);
+  f.setApproxFunc(bits & model::kFmfAfn);
+  f.setAllowReassoc(bits & model::kFmfReassoc);
+  return f;
+}
+
+}  // namespace
 
 Lowerer::Lowerer(ModuleState& state, const sema::TypedFunction& tf, llvm::Function* fn, bool is_kernel_body)
     : state_(state), tf_(tf), fn_(fn), is_kernel_body_(is_kernel_body), builder_(state.module->getContext()) {
@@ -30,7 +47,7 @@ Lowerer::Lowerer(ModuleState& state, const sema::TypedFunction& tf, llvm::Functi
   if (state.options.fastmath) {
     builder_.setFastMathFlags(llvm::FastMathFlags::getFast());
   } else if (state.options.fastmath_flags) {
-    builder_.setFastMathFlags(runtime::llvm_fast_math_flags(state.options.fastmath_flags));
+    builder_.setFastMathFlags(llvm_fast_math_flags(state.options.fastmath_flags));
   }
   // Allocas go before this marker so they stay in the entry block.
   alloca_point_ = llvm::cast<llvm::Instruction>(builder_.CreateAlloca(builder_.getInt8Ty(), nullptr, "alloca.point"));

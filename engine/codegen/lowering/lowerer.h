@@ -51,7 +51,7 @@ struct LoweringOptions {
   bool debug = false;         // bounds checks, division-by-zero reports
   bool bounds_check = false;  // CPU: bounds checks without debug
   bool fastmath = false;
-  unsigned fastmath_flags = 0;  // runtime::FastMathFlag bits when fastmath is a set of flags
+  unsigned fastmath_flags = 0;  // model::FastMathFlag bits when fastmath is a set of flags
   std::string kernel_name;      // for error reports
   // Functions called on the host (numba.njit, codegen/host_entry.h): every
   // raise (and a tuple index out of range) is reported, as numba's CPU

@@ -85,7 +85,7 @@ struct CallBinding {
 // `*tuple` contributing its elements) fill the parameters, the rest go to
 // *args when there is one; keywords fill parameters by name; omitted
 // parameters need a default.
-CallBinding bind_call(Typer& t, const ast::Call& c, const runtime::JitFunction& fn) {
+CallBinding bind_call(Typer& t, const ast::Call& c, const model::JitFunction& fn) {
   const auto& params = fn.captured->def->params;
   CallBinding out;
   out.has_vararg = !params.empty() && params.back().vararg;
@@ -145,7 +145,7 @@ std::optional<ir::ConstValue> literal_argument_of(Typer& t, const ast::Expr* a, 
 
 const ir::Type* type_device_call(Typer& t, const ast::Call& c, const ir::Type* callee, ExprInfo& info) {
   (void)info;
-  std::shared_ptr<runtime::JitFunction> fn;
+  std::shared_ptr<model::JitFunction> fn;
   for (const auto& [name, g] : t.captured().globals) {
     if (g.kind == frontend::GlobalValue::Kind::JitFunction && g.function.get() == callee->object) fn = g.function;
   }

@@ -232,7 +232,7 @@ ast::ExprPtr element_result(const std::string& ufunc, const UfuncInfo& u, const 
 
 // The synthesized function for `ufunc` with inputs of the given kinds
 // (ndim per input, -1 for a scalar) and an output of out_ndim dimensions.
-std::shared_ptr<runtime::JitFunction> synthesize(const std::string& ufunc, const UfuncInfo& u,
+std::shared_ptr<model::JitFunction> synthesize(const std::string& ufunc, const UfuncInfo& u,
                                                  const std::vector<int>& in_ndims, int out_ndim, bool complex_args) {
   auto def = std::make_unique<ast::FunctionDef>();
   def->name = "np_" + ufunc + "_out";
@@ -309,17 +309,17 @@ std::shared_ptr<runtime::JitFunction> synthesize(const std::string& ufunc, const
   }
   cap->def = std::move(def);
 
-  auto fn = std::make_shared<runtime::JitFunction>();
+  auto fn = std::make_shared<model::JitFunction>();
   fn->name = cap->name;
   fn->options.device = true;
   fn->captured = std::move(cap);
   return fn;
 }
 
-std::shared_ptr<runtime::JitFunction> function_for(const std::string& ufunc, const UfuncInfo& u,
+std::shared_ptr<model::JitFunction> function_for(const std::string& ufunc, const UfuncInfo& u,
                                                    const std::vector<int>& in_ndims, int out_ndim, bool complex_args) {
   static std::mutex mu;
-  static std::map<std::string, std::shared_ptr<runtime::JitFunction>> cache;
+  static std::map<std::string, std::shared_ptr<model::JitFunction>> cache;
   std::string key = ufunc + ":" + std::to_string(out_ndim) + (complex_args ? "c" : "r");
   for (int d : in_ndims) key += "," + std::to_string(d);
   std::lock_guard<std::mutex> lock(mu);

@@ -10,7 +10,7 @@
 
 #include <string>
 
-namespace cuhost::codegen {
+namespace cuhost::ffi {
 
 // Collects the diagnostics of `c` while alive; restores the previous handler.
 class LinkDiagnostics {
@@ -38,4 +38,4 @@ class LinkDiagnostics {
   std::string text_;
 };
 
-}  // namespace cuhost::codegen
+}  // namespace cuhost::ffi

@@ -1,11 +1,9 @@
-// Names and LLVM form of the fastmath={...} flags (see fastmath_flags.h).
-#include "runtime/fastmath_flags.h"
-
-#include <llvm/IR/FMF.h>
+// Names of the fastmath={...} flags (see fastmath_flags.h).
+#include "model/fastmath_flags.h"
 
 #include <utility>
 
-namespace cuhost::runtime {
+namespace cuhost::model {
 namespace {
 
 const std::pair<const char*, unsigned> kNames[] = {
@@ -32,16 +30,5 @@ std::string fast_math_flag_names() {
   return out + ", fast";
 }
 
-llvm::FastMathFlags llvm_fast_math_flags(unsigned bits) {
-  llvm::FastMathFlags f;
-  f.setAllowContract(bits & kFmfContract);
-  f.setAllowReciprocal(bits & kFmfArcp);
-  f.setNoNaNs(bits & kFmfNnan);
-  f.setNoInfs(bits & kFmfNinf);
-  f.setNoSignedZeros(bits & kFmfNsz);
-  f.setApproxFunc(bits & kFmfAfn);
-  f.setAllowReassoc(bits & kFmfReassoc);
-  return f;
-}
 
-}  // namespace cuhost::runtime
+}  // namespace cuhost::model

@@ -1,7 +1,7 @@
 // The device-memory quota's count (see memory_quota.h). The count is one
 // atomic updated with compare-and-swap, so concurrent allocations from many
 // threads never pass the quota together.
-#include "runtime/memory_quota.h"
+#include "support/memory_quota.h"
 
 #include <atomic>
 #include <map>
@@ -9,7 +9,7 @@
 
 #include "support/diagnostics.h"
 
-namespace cuhost::runtime {
+namespace cuhost::support {
 
 namespace {
 
@@ -88,4 +88,4 @@ std::string describe_bytes(std::size_t bytes) {
   return concat(bytes, " bytes");
 }
 
-}  // namespace cuhost::runtime
+}  // namespace cuhost::support

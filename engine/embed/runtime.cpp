@@ -21,7 +21,7 @@
 #include "python/interpreter.h"
 #include "python/script_kernels.h"
 #include "runtime/device_memory.h"
-#include "runtime/memory_quota.h"
+#include "support/memory_quota.h"
 #include "runtime/host_kernel.h"
 #include "runtime/devices.h"
 #include "runtime/session.h"
@@ -150,9 +150,7 @@ class RuntimeImpl final : public Runtime {
   }
 
   void add_plugin_path(const std::string& directory) override {
-    runtime::Session& s = runtime::session();
-    std::lock_guard<std::mutex> lock(s.mutex);
-    s.plugin_paths.push_back(directory);
+    plugin::add_configured_folder(directory);
   }
 
   void register_plugin(const std::string& manifest_toml, const std::map<std::string, std::string>& files,
@@ -185,9 +183,9 @@ class RuntimeImpl final : public Runtime {
     return std::make_shared<Owned>(runtime::DeviceAllocation::allocate(bytes, runtime::QuotaUse::Exempt));
   }
 
-  void set_memory_quota(std::size_t bytes) override { runtime::set_memory_quota(bytes); }
+  void set_memory_quota(std::size_t bytes) override { support::set_memory_quota(bytes); }
 
-  std::size_t memory_quota_in_use() const override { return runtime::memory_quota_in_use(); }
+  std::size_t memory_quota_in_use() const override { return support::memory_quota_in_use(); }
 
   void copy_to_device(std::uintptr_t dst, const void* src, std::size_t bytes) override {
     runtime::make_context_current();

@@ -12,7 +12,7 @@
 
 #include "dist/communicator.h"
 
-namespace cuhost::cuda {
+namespace cuhost::dist {
 
 // One communicator per listed device, ranks in list order.
 std::vector<std::shared_ptr<dist::Communicator>> make_nccl_communicators(const std::vector<int>& devices);
@@ -27,4 +27,4 @@ std::shared_ptr<dist::Communicator> make_nccl_rank_communicator(const std::strin
 // A communicator the host made (an ncclComm_t), not destroyed by cuhost.
 std::shared_ptr<dist::Communicator> borrow_nccl_communicator(std::uintptr_t comm, int device);
 
-}  // namespace cuhost::cuda
+}  // namespace cuhost::dist

@@ -1,7 +1,7 @@
 // NCCL communicators (see nccl_communicator.h). Communicators cuhost made live
 // for the process, like the contexts they run in: destroying them at exit
 // could wait for ranks that are gone.
-#include "cuda/nccl_communicator.h"
+#include "dist/nccl_communicator.h"
 
 #include <cstring>
 
@@ -9,7 +9,10 @@
 #include "cuda/nccl.h"
 #include "support/diagnostics.h"
 
-namespace cuhost::cuda {
+namespace cuhost::dist {
+
+// The NCCL loader and the driver context helpers of cuda/.
+using namespace cuhost::cuda;
 
 namespace {
 
@@ -139,4 +142,4 @@ std::shared_ptr<dist::Communicator> borrow_nccl_communicator(std::uintptr_t comm
   return std::make_shared<NcclCommunicator>(reinterpret_cast<ncclComm_t>(comm), device);
 }
 
-}  // namespace cuhost::cuda
+}  // namespace cuhost::dist

@@ -16,7 +16,7 @@ namespace cuhost::frontend {
 struct CapturedFunction;
 }
 
-namespace cuhost::runtime {
+namespace cuhost::model {
 
 struct JitOptions {
   bool device = false;
@@ -91,4 +91,4 @@ struct JitFunction {
   std::shared_ptr<Calls> calls_ = std::make_shared<Calls>();
 };
 
-}  // namespace cuhost::runtime
+}  // namespace cuhost::model

@@ -1,5 +1,5 @@
-// Foreign device code inlined into NVPTX kernels (see nvptx_foreign.h).
-#include "codegen/nvptx_foreign.h"
+// Foreign device code inlined into NVPTX kernels (see device_link.h).
+#include "ffi/device_link.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Function.h>
@@ -9,12 +9,12 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/MemoryBuffer.h>
 
-#include "codegen/link_diagnostics.h"
+#include "ffi/link_diagnostics.h"
 #include "ffi/device_compile.h"
 #include "support/diagnostics.h"
 #include "support/log.h"
 
-namespace cuhost::codegen {
+namespace cuhost::ffi {
 namespace {
 
 // Intrinsics the NVPTX backend lowers to instructions (no library calls).
@@ -106,7 +106,7 @@ void make_inline_compatible(llvm::Module& m) {
 
 std::vector<ir::LinkItem> link_device_foreign(llvm::Module& m, const std::vector<ir::LinkItem>& items, int cc_major,
                                               int cc_minor, bool fastmath, std::vector<std::string>* keep) {
-  if (fastmath || items.empty() || !ffi::device_inlining_enabled()) return items;
+  if (fastmath || items.empty() || !device_inlining_enabled()) return items;
   LinkDiagnostics diagnostics(m.getContext());  // a clash is a fallback, not an exit
   // Every source that can be inlined is linked into one module first; if the
   // sources clash (one symbol defined twice), none is inlined and nvJitLink
@@ -117,7 +117,7 @@ std::vector<ir::LinkItem> link_device_foreign(llvm::Module& m, const std::vector
   std::vector<ir::LinkItem> rest;
   std::vector<ir::LinkItem> taken;
   for (const ir::LinkItem& item : items) {
-    std::string bitcode = ffi::device_bitcode(item, cc_major, cc_minor);
+    std::string bitcode = device_bitcode(item, cc_major, cc_minor);
     if (bitcode.empty()) {
       rest.push_back(item);
       continue;
@@ -161,4 +161,4 @@ std::vector<ir::LinkItem> link_device_foreign(llvm::Module& m, const std::vector
   return rest;
 }
 
-}  // namespace cuhost::codegen
+}  // namespace cuhost::ffi

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-namespace cuhost::runtime {
+namespace cuhost::support {
 
 // 0: no limit. Memory already counted stays counted.
 void set_memory_quota(std::size_t bytes);
@@ -63,4 +63,4 @@ Result raw_allocation_within_quota(std::size_t bytes, Result out_of_memory, cons
 // "4 MiB" for a whole number of KiB/MiB/GiB/TiB, else "N bytes".
 std::string describe_bytes(std::size_t bytes);
 
-}  // namespace cuhost::runtime
+}  // namespace cuhost::support

@@ -2,16 +2,13 @@
 // set of LLVM fast-math flag names; only those flags go on the floating-point
 // instructions (no flush-to-zero and no approximate division, square root or
 // libdevice functions, which only fastmath=True brings). The bits are ours;
-// codegen converts them to llvm::FastMathFlags.
+// codegen converts them to llvm::FastMathFlags (lowering/lowerer.cpp).
 #pragma once
 
 #include <string>
 
-namespace llvm {
-class FastMathFlags;
-}
 
-namespace cuhost::runtime {
+namespace cuhost::model {
 
 enum FastMathFlag : unsigned {
   kFmfContract = 1u << 0,
@@ -30,6 +27,4 @@ unsigned fast_math_flag(const std::string& name);
 // The valid names, for error messages: "afn, arcp, contract, ...".
 std::string fast_math_flag_names();
 
-llvm::FastMathFlags llvm_fast_math_flags(unsigned bits);
-
-}  // namespace cuhost::runtime
+}  // namespace cuhost::model

@@ -5,7 +5,7 @@
 // the CUDA context is made.
 #pragma once
 
-namespace cuhost::dist {
+namespace cuhost::support {
 
 struct LauncherEnvironment {
   bool launched = false;  // a launcher's variables were found
@@ -22,4 +22,4 @@ const LauncherEnvironment& launcher_environment();
 // this over the process environment.
 LauncherEnvironment read_launcher_environment(const char* (*lookup)(const char* name));
 
-}  // namespace cuhost::dist
+}  // namespace cuhost::support

@@ -1,11 +1,11 @@
 // Launcher variables (see launcher_env.h): Open MPI's OMPI_COMM_WORLD_*,
 // MPICH/Hydra's PMI_* and MPI_LOCALRANKID, Slurm's SLURM_*; the first
 // family present wins.
-#include "dist/launcher_env.h"
+#include "support/launcher_env.h"
 
 #include <cstdlib>
 
-namespace cuhost::dist {
+namespace cuhost::support {
 
 namespace {
 
@@ -50,4 +50,4 @@ const LauncherEnvironment& launcher_environment() {
   return env;
 }
 
-}  // namespace cuhost::dist
+}  // namespace cuhost::support

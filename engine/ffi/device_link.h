@@ -16,7 +16,7 @@ namespace llvm {
 class Module;
 }  // namespace llvm
 
-namespace cuhost::codegen {
+namespace cuhost::ffi {
 
 // Links what it can of `items` into `m`; returns the items left for
 // nvJitLink. When some are left, the inlined functions stay visible (added to
@@ -25,4 +25,4 @@ namespace cuhost::codegen {
 std::vector<ir::LinkItem> link_device_foreign(llvm::Module& m, const std::vector<ir::LinkItem>& items, int cc_major,
                                               int cc_minor, bool fastmath, std::vector<std::string>* keep);
 
-}  // namespace cuhost::codegen
+}  // namespace cuhost::ffi
