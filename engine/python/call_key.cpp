@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/typeof.h"
 
 namespace cuhost::python {
@@ -37,30 +37,30 @@ bool add_value(std::vector<char>& key, PyObject* value) {
   return true;
 }
 
-PyObject* py_call_key(PyObject*, PyObject* const* args, Py_ssize_t nargs){
-    CUHOST_PY_GUARD_V(nullptr,
-                      {
-                        if (nargs != 2 || !PyTuple_Check(args[0])) {
-                          PyErr_SetString(PyExc_TypeError, "_call_key(args: tuple, out)");
-                          return nullptr;
-                        }
-                        thread_local std::vector<char> key;
-                        key.clear();
-                        PyObject* tuple = args[0];
-                        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tuple); ++i) {
-                          if (!add_value(key, PyTuple_GET_ITEM(tuple, i))) {
-                            if (PyErr_Occurred()) PyErr_Clear();
-                            Py_RETURN_NONE;
-                          }
-                        }
-                        char sep = 'o';
-                        append(key, &sep, 1);
-                        if (args[1] != Py_None && !add_value(key, args[1])) {
-                          if (PyErr_Occurred()) PyErr_Clear();
-                          Py_RETURN_NONE;
-                        }
-                        return PyBytes_FromStringAndSize(key.data(), static_cast<Py_ssize_t>(key.size()));
-                      })}
+PyObject* py_call_key(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    if (nargs != 2 || !PyTuple_Check(args[0])) {
+      PyErr_SetString(PyExc_TypeError, "_call_key(args: tuple, out)");
+      return nullptr;
+    }
+    thread_local std::vector<char> key;
+    key.clear();
+    PyObject* tuple = args[0];
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tuple); ++i) {
+      if (!add_value(key, PyTuple_GET_ITEM(tuple, i))) {
+        if (PyErr_Occurred()) PyErr_Clear();
+        Py_RETURN_NONE;
+      }
+    }
+    char sep = 'o';
+    append(key, &sep, 1);
+    if (args[1] != Py_None && !add_value(key, args[1])) {
+      if (PyErr_Occurred()) PyErr_Clear();
+      Py_RETURN_NONE;
+    }
+    return PyBytes_FromStringAndSize(key.data(), static_cast<Py_ssize_t>(key.size()));
+  });
+}
 
 PyMethodDef g_methods[] = {
     {"_call_key", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_call_key)), METH_FASTCALL,

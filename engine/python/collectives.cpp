@@ -22,7 +22,7 @@
 #include "python/array_order.h"
 #include "python/array_view.h"
 #include "python/device_array.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/module.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
@@ -62,7 +62,7 @@ struct Buffer {
 // recorded at the call would mark the stream before the work). The arrays
 // are kept alive until then.
 struct PendingWrite {
-  PyObject* owner;
+  PyObject* owner;  // a strong reference, raw: the thread_local list may outlive the interpreter
   ArrayBytes bytes;
   std::uintptr_t stream;
   int device;
@@ -211,15 +211,7 @@ PyObject* run(const dist::Communicator& comm, std::uintptr_t stream, const Buffe
     if (on_gpu()) runtime::make_device_current(comm.device());
     if (read) order_before(read->bytes, stream, comm.device());
     if (written) order_before(written->bytes, stream, comm.device());
-    std::exception_ptr error;
-    Py_BEGIN_ALLOW_THREADS;
-    try {
-      fn();
-    } catch (...) {
-      error = std::current_exception();
-    }
-    Py_END_ALLOW_THREADS;
-    if (error) std::rethrow_exception(error);
+    without_gil(fn);
     // The arrays read are recorded too, as a kernel's arguments are: a later
     // write on another stream must not overtake the read.
     runtime::MarkBatch queued;
@@ -411,19 +403,15 @@ PyGetSetDef g_getset[] = {
 PyObject* py_communicators(PyObject*, PyObject*) {
   return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     auto comms = dist::lent_communicators();
-    PyObject* list = PyList_New(0);
+    PyRef list(PyList_New(0));
     if (!list) return nullptr;
     for (auto& c : comms) {
-      auto* obj = reinterpret_cast<CommunicatorObject*>(CommunicatorType.tp_alloc(&CommunicatorType, 0));
-      if (!obj) {
-        Py_DECREF(list);
-        return nullptr;
-      }
-      obj->comm = new std::shared_ptr<dist::Communicator>(c);
-      PyList_Append(list, reinterpret_cast<PyObject*>(obj));
-      Py_DECREF(obj);
+      PyRef obj(CommunicatorType.tp_alloc(&CommunicatorType, 0));
+      if (!obj) return nullptr;
+      reinterpret_cast<CommunicatorObject*>(obj.get())->comm = new std::shared_ptr<dist::Communicator>(c);
+      if (PyList_Append(list.get(), obj.get()) < 0) return nullptr;
     }
-    return list;
+    return list.release();
   });
 }
 
@@ -434,6 +422,7 @@ void finish_group_writes(bool record) {
   writes.swap(t_group_writes);
   std::vector<runtime::MarkBatch> marks;  // one event per stream marks the group's work there
   for (PendingWrite& w : writes) {
+    PyRef owner(w.owner);  // adopts the reference the pending write held
     if (record) {
       auto it = std::find_if(marks.begin(), marks.end(), [&](const runtime::MarkBatch& m) {
         return runtime::same_stream(m.stream, {w.stream, w.device});
@@ -441,23 +430,22 @@ void finish_group_writes(bool record) {
       if (it == marks.end()) it = marks.insert(marks.end(), runtime::MarkBatch{{w.stream, w.device}, nullptr});
       order_after_write(w.bytes, w.stream, w.device, false, &*it);
     }
-    Py_DECREF(w.owner);
   }
 }
 
 PyObject* group_call(bool start) {
   return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     std::exception_ptr error;
-    Py_BEGIN_ALLOW_THREADS;
-    try {
-      if (start)
-        dist::group_start();
-      else
-        dist::group_end();
-    } catch (...) {
-      error = std::current_exception();
-    }
-    Py_END_ALLOW_THREADS;
+    without_gil([&] {
+      try {
+        if (start)
+          dist::group_start();
+        else
+          dist::group_end();
+      } catch (...) {
+        error = std::current_exception();  // rethrown after the group's bookkeeping
+      }
+    });
     if (start) {
       if (!error) ++t_group_depth;
     } else if (t_group_depth > 0 && --t_group_depth == 0) {

@@ -3,7 +3,7 @@
 // callable inside kernels; sema reaches the declaration through the
 // frontend::foreign_function_of hook. Errors follow FFI.md.
 #include "python/dispatcher.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/type_object.h"
 #include "support/diagnostics.h"
 
@@ -89,16 +89,15 @@ PyObject* py_declare_device(PyObject*, PyObject* args, PyObject* kwargs) {
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sO|OpOOO", const_cast<char**>(kwlist), &name, &sig, &link,
                                    &use_cooperative, &abi, &python_name, &cpu_link))
     return nullptr;
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     auto f = std::make_shared<ir::ForeignFunction>();
     f->name = name;
     f->python_name = python_name && PyUnicode_Check(python_name) ? PyUnicode_AsUTF8(python_name) : name;
     std::string abi_s = "numba";
     if (abi && abi != Py_None) {
-      PyObject* s = PyObject_Str(abi);
+      PyRef s(PyObject_Str(abi));
       if (!s) return nullptr;
-      abi_s = PyUnicode_AsUTF8(s);
-      Py_DECREF(s);
+      abi_s = PyUnicode_AsUTF8(s.get());
     }
     if (abi_s == "numba")
       f->abi = ir::Abi::Numba;
@@ -117,7 +116,7 @@ PyObject* py_declare_device(PyObject*, PyObject* args, PyObject* kwargs) {
     obj->dict = nullptr;
     obj->foreign = new std::shared_ptr<const ir::ForeignFunction>(std::move(f));
     return reinterpret_cast<PyObject*>(obj);
-  })
+  });
 }
 
 PyMethodDef g_methods[] = {

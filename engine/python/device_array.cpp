@@ -9,7 +9,7 @@
 
 #include "ir/layout.h"
 #include "python/array_devices.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/record_dtype.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
@@ -72,32 +72,27 @@ const ir::Type* scalar_of_typestr(const char* t) {
 }
 
 bool describe_dtype(PyObject* dtype, const ir::Type** scalar, std::int64_t* itemsize) {
-  PyObject* hasobject = PyObject_GetAttrString(dtype, "hasobject");
+  PyRef hasobject(PyObject_GetAttrString(dtype, "hasobject"));
   if (!hasobject) return false;
-  int has = PyObject_IsTrue(hasobject);
-  Py_DECREF(hasobject);
-  if (has) {
+  if (PyObject_IsTrue(hasobject.get())) {
     PyErr_SetString(PyExc_TypeError, "a device array cannot hold Python objects (dtype 'object')");
     return false;
   }
-  PyObject* size = PyObject_GetAttrString(dtype, "itemsize");
+  PyRef size(PyObject_GetAttrString(dtype, "itemsize"));
   if (!size) return false;
-  *itemsize = PyLong_AsLongLong(size);
-  Py_DECREF(size);
+  *itemsize = PyLong_AsLongLong(size.get());
   if (*itemsize <= 0) {
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a device array needs a dtype with a fixed, non-zero size");
     return false;
   }
-  PyObject* str = PyObject_GetAttrString(dtype, "str");
+  PyRef str(PyObject_GetAttrString(dtype, "str"));
   if (!str) return false;
-  *scalar = scalar_of_typestr(PyUnicode_AsUTF8(str));
-  Py_DECREF(str);
+  *scalar = scalar_of_typestr(PyUnicode_AsUTF8(str.get()));
   if (!*scalar && *itemsize == 2) {
     // ml_dtypes' bfloat16 has an opaque typestr ('<V2'); its name says what it is.
-    if (PyObject* name = PyObject_GetAttrString(dtype, "name")) {
-      const char* n = PyUnicode_AsUTF8(name);
+    if (PyRef name{PyObject_GetAttrString(dtype, "name")}) {
+      const char* n = PyUnicode_AsUTF8(name.get());
       if (n && std::string(n) == "bfloat16") *scalar = ir::bfloat16();
-      Py_DECREF(name);
     }
     PyErr_Clear();
   }
@@ -193,11 +188,8 @@ PyObject* new_device_array(int ndim, const std::int64_t* shape, const std::int64
     }
   DeviceArrayObject* self = alloc_object();
   if (!self) return nullptr;
-  PyObject* result = reinterpret_cast<PyObject*>(self);
-  if (!set_dtype(self, dtype)) {
-    Py_DECREF(result);
-    return nullptr;
-  }
+  PyRef result(reinterpret_cast<PyObject*>(self));
+  if (!set_dtype(self, dtype)) return nullptr;
   set_stream(self, stream);
   self->ndim = ndim;
   for (int i = 0; i < ndim; ++i) self->shape[i] = shape[i];
@@ -208,7 +200,6 @@ PyObject* new_device_array(int ndim, const std::int64_t* shape, const std::int64
     for (int i = 0; i < ndim; ++i) {
       if (strides[i] < 0) {
         PyErr_SetString(PyExc_ValueError, "device_array: negative strides need an existing allocation");
-        Py_DECREF(result);
         return nullptr;
       }
       self->strides[i] = strides[i];
@@ -220,14 +211,13 @@ PyObject* new_device_array(int ndim, const std::int64_t* shape, const std::int64
   } else {
     c_strides(ndim, shape, self->itemsize, self->strides);
   }
-  CUHOST_PY_GUARD(
-      {
-        self->memory = runtime::DeviceAllocation::allocate(static_cast<std::size_t>(bytes));
-        self->data = self->memory->address();
-        self->device = self->memory->device();
-        return result;
-      },
-      (Py_DECREF(result), nullptr))
+  // On failure `result` drops the half-built array.
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    self->memory = runtime::DeviceAllocation::allocate(static_cast<std::size_t>(bytes));
+    self->data = self->memory->address();
+    self->device = self->memory->device();
+    return result.release();
+  });
 }
 
 PyObject* new_device_view(DeviceArrayObject* owner, PyObject* base, std::uintptr_t data, int ndim,
@@ -236,11 +226,8 @@ PyObject* new_device_view(DeviceArrayObject* owner, PyObject* base, std::uintptr
   if (!check_ndim(ndim)) return nullptr;
   DeviceArrayObject* self = alloc_object();
   if (!self) return nullptr;
-  PyObject* result = reinterpret_cast<PyObject*>(self);
-  if (!set_dtype(self, dtype)) {
-    Py_DECREF(result);
-    return nullptr;
-  }
+  PyRef result(reinterpret_cast<PyObject*>(self));
+  if (!set_dtype(self, dtype)) return nullptr;
   set_stream(self, stream);
   self->device = owner ? owner->device : device_of_borrowed(data);
   if (owner) {
@@ -260,7 +247,7 @@ PyObject* new_device_view(DeviceArrayObject* owner, PyObject* base, std::uintptr
     self->shape[i] = shape[i];
     self->strides[i] = strides[i];
   }
-  return result;
+  return result.release();
 }
 
 // ---- the type --------------------------------------------------------------
@@ -283,23 +270,18 @@ bool parse_shape(PyObject* obj, int* ndim, std::int64_t* shape) {
     shape[0] = PyNumber_AsSsize_t(obj, PyExc_OverflowError);
     return !PyErr_Occurred();
   }
-  PyObject* seq = PySequence_Fast(obj, "shape must be an int or a sequence of ints");
+  PyRef seq(PySequence_Fast(obj, "shape must be an int or a sequence of ints"));
   if (!seq) return false;
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq.get());
   if (n > kMaxDims) {
-    Py_DECREF(seq);
     PyErr_Format(PyExc_ValueError, "device arrays have at most %d dimensions (got %zd)", kMaxDims, n);
     return false;
   }
   *ndim = static_cast<int>(n);
   for (Py_ssize_t i = 0; i < n; ++i) {
-    shape[i] = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i), PyExc_OverflowError);
-    if (PyErr_Occurred()) {
-      Py_DECREF(seq);
-      return false;
-    }
+    shape[i] = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq.get(), i), PyExc_OverflowError);
+    if (PyErr_Occurred()) return false;
   }
-  Py_DECREF(seq);
   return true;
 }
 
@@ -308,17 +290,15 @@ bool parse_shape(PyObject* obj, int* ndim, std::int64_t* shape) {
 // keeps alive.
 PyObject* view_of_memory(PyObject* memory, int ndim, const std::int64_t* shape, const std::int64_t* strides_in,
                          PyObject* dtype, PyObject* stream) {
-  PyObject* pointer = PyObject_GetAttrString(memory, "device_ctypes_pointer");
+  PyRef pointer(PyObject_GetAttrString(memory, "device_ctypes_pointer"));
   if (!pointer) return nullptr;
-  PyObject* value = PyObject_GetAttrString(pointer, "value");
-  Py_DECREF(pointer);
+  PyRef value(PyObject_GetAttrString(pointer.get(), "value"));
   if (!value) return nullptr;
-  std::uintptr_t address = value == Py_None ? 0 : static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(value));
-  Py_DECREF(value);
+  std::uintptr_t address =
+      value.get() == Py_None ? 0 : static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(value.get()));
   if (PyErr_Occurred()) return nullptr;
-  PyObject* size = PyObject_GetAttrString(dtype, "itemsize");
-  std::int64_t itemsize = size ? PyLong_AsLongLong(size) : 0;
-  Py_XDECREF(size);
+  PyRef size(PyObject_GetAttrString(dtype, "itemsize"));
+  std::int64_t itemsize = size ? PyLong_AsLongLong(size.get()) : 0;
   if (PyErr_Occurred()) return nullptr;
   std::int64_t strides[kMaxDims];
   if (strides_in)
@@ -346,32 +326,28 @@ PyObject* da_new(PyTypeObject*, PyObject* args, PyObject* kwargs) {
       return nullptr;
     }
   }
-  PyObject* dtype = to_numpy_dtype(dtype_obj);
+  PyRef dtype(to_numpy_dtype(dtype_obj));
   if (!dtype) return nullptr;
-  PyObject* r = gpu_data == Py_None
-                    ? new_device_array(ndim, shape, have_strides ? strides : nullptr, dtype, false, stream)
-                    : view_of_memory(gpu_data, ndim, shape, have_strides ? strides : nullptr, dtype, stream);
-  Py_DECREF(dtype);
-  return r;
+  return gpu_data == Py_None
+             ? new_device_array(ndim, shape, have_strides ? strides : nullptr, dtype.get(), false, stream)
+             : view_of_memory(gpu_data, ndim, shape, have_strides ? strides : nullptr, dtype.get(), stream);
 }
 
 void da_dealloc(PyObject* o) {
   DeviceArrayObject* self = as_array(o);
   self->memory.~shared_ptr();
-  Py_XDECREF(self->base);
-  Py_XDECREF(self->dtype);
-  Py_XDECREF(self->stream);
+  Py_CLEAR(self->base);
+  Py_CLEAR(self->dtype);
+  Py_CLEAR(self->stream);
   Py_TYPE(o)->tp_free(o);
 }
 
 PyObject* da_repr(PyObject* o) {
   DeviceArrayObject* self = as_array(o);
-  PyObject* shape = int_tuple(self->ndim, self->shape);
+  PyRef shape(int_tuple(self->ndim, self->shape));
   if (!shape) return nullptr;
-  PyObject* r = PyUnicode_FromFormat("<DeviceNDArray shape=%R dtype=%S at %p>", shape, self->dtype,
-                                     reinterpret_cast<void*>(self->data));
-  Py_DECREF(shape);
-  return r;
+  return PyUnicode_FromFormat("<DeviceNDArray shape=%R dtype=%S at %p>", shape.get(), self->dtype,
+                              reinterpret_cast<void*>(self->data));
 }
 
 PyObject* get_shape(PyObject* o, void*) { return int_tuple(as_array(o)->ndim, as_array(o)->shape); }
@@ -464,12 +440,12 @@ PyObject* m_copy_to_host(PyObject* o, PyObject* args, PyObject* kwargs) {
   std::uintptr_t stream = 0;
   bool sync = true;
   if (!array_copy_stream(self, stream_arg, &stream, &sync)) return nullptr;
-  PyObject* host = nullptr;
+  PyRef host;
   if (ary == Py_None) {
     PyObject* shape = int_tuple(self->ndim, self->shape);
     bool fortran = !is_c_contiguous(self->ndim, self->shape, self->strides, self->itemsize) &&
                    is_f_contiguous(self->ndim, self->shape, self->strides, self->itemsize);
-    host = PyObject_CallMethod(numpy_module(), "empty", "NOs", shape, self->dtype, fortran ? "F" : "C");
+    host = PyRef(PyObject_CallMethod(numpy_module(), "empty", "NOs", shape, self->dtype, fortran ? "F" : "C"));
     if (!host) return nullptr;
   } else {
     PyObject* nd = numpy_ndarray_type();
@@ -478,30 +454,21 @@ PyObject* m_copy_to_host(PyObject* o, PyObject* args, PyObject* kwargs) {
       PyErr_Format(PyExc_TypeError, "copy_to_host: ary must be a numpy.ndarray, not %s", Py_TYPE(ary)->tp_name);
       return nullptr;
     }
-    host = Py_NewRef(ary);
+    host = PyRef::borrow(ary);
   }
   HostRegion region;
-  if (!host_region(host, &region, true)) {
-    Py_DECREF(host);
-    return nullptr;
-  }
+  if (!host_region(host.get(), &region, true)) return nullptr;
   if (ary != Py_None) {
-    PyObject* dt = PyObject_GetAttrString(host, "dtype");
-    bool ok = dt && check_array_compatibility(geometry_of(self), self->dtype, geometry_of(region), dt);
-    Py_XDECREF(dt);
-    if (!ok) {
-      Py_DECREF(host);
+    PyRef dt(PyObject_GetAttrString(host.get(), "dtype"));
+    if (!dt || !check_array_compatibility(geometry_of(self), self->dtype, geometry_of(region), dt.get()))
       return nullptr;
-    }
-    if (element_count(self->ndim, self->shape) == 0) return host;
+    if (element_count(self->ndim, self->shape) == 0) return host.release();
   }
-  CUHOST_PY_GUARD(
-      {
-        runtime::NamedOperation name("DeviceNDArray.copy_to_host()");
-        copy_device_to_host(self, region, stream, sync);
-        return host;
-      },
-      (Py_DECREF(host), nullptr))
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    runtime::NamedOperation name("DeviceNDArray.copy_to_host()");
+    copy_device_to_host(self, region, stream, sync);
+    return host.release();
+  });
 }
 
 // The array without its broadcast axes, as a view (the array itself when it has none).
@@ -539,96 +506,67 @@ PyObject* m_copy_to_device(PyObject* o, PyObject* args, PyObject* kwargs) {
     if (!require_contiguous_core(geometry_of(self)) || !require_contiguous_core(geometry_of(src)) ||
         !check_array_compatibility(self_core, self->dtype, array_core(geometry_of(src)), src->dtype))
       return nullptr;
-    PyObject* dst_view = core_view(self);
-    PyObject* src_view = dst_view ? core_view(src) : nullptr;
-    if (!src_view) {
-      Py_XDECREF(dst_view);
+    PyRef dst_view(core_view(self));
+    PyRef src_view(dst_view ? core_view(src) : nullptr);
+    if (!src_view) return nullptr;
+    if (!require_same_shape("copy_to_device", "destination", as_array(dst_view.get())->ndim,
+                            as_array(dst_view.get())->shape, "source", as_array(src_view.get())->ndim,
+                            as_array(src_view.get())->shape))
       return nullptr;
-    }
-    if (!require_same_shape("copy_to_device", "destination", as_array(dst_view)->ndim, as_array(dst_view)->shape,
-                            "source", as_array(src_view)->ndim, as_array(src_view)->shape)) {
-      Py_DECREF(dst_view);
-      Py_DECREF(src_view);
-      return nullptr;
-    }
-    CUHOST_PY_GUARD(
-        {
-          runtime::NamedOperation name("DeviceNDArray.copy_to_device()");
-          copy_device_to_device(as_array(src_view), as_array(dst_view), stream, sync);
-          Py_DECREF(dst_view);
-          Py_DECREF(src_view);
-          Py_RETURN_NONE;
-        },
-        (Py_DECREF(dst_view), Py_DECREF(src_view), nullptr))
+    return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+      runtime::NamedOperation name("DeviceNDArray.copy_to_device()");
+      copy_device_to_device(as_array(src_view.get()), as_array(dst_view.get()), stream, sync);
+      Py_RETURN_NONE;
+    });
   }
-  PyObject* given = PyObject_CallMethod(numpy_module(), "asarray", "O", ary);
+  PyRef given(PyObject_CallMethod(numpy_module(), "asarray", "O", ary));
   if (!given) return nullptr;
-  PyObject* size = PyObject_GetAttrString(given, "size");
-  long long count = size ? PyLong_AsLongLong(size) : -1;
-  Py_XDECREF(size);
+  PyRef size(PyObject_GetAttrString(given.get(), "size"));
+  long long count = size ? PyLong_AsLongLong(size.get()) : -1;
   if (count <= 0) {
-    Py_DECREF(given);
     if (count == 0) Py_RETURN_NONE;
     return nullptr;
   }
-  if (!require_contiguous_core(geometry_of(self))) {
-    Py_DECREF(given);
-    return nullptr;
-  }
+  if (!require_contiguous_core(geometry_of(self))) return nullptr;
   // The host core (broadcast axes at index 0, kept as length 1), contiguous in the destination's order.
-  PyObject* host = nullptr;
+  PyRef host;
   {
-    PyObject* strides = PyObject_GetAttrString(given, "strides");
-    Py_ssize_t n = strides ? PyTuple_Size(strides) : -1;
-    PyObject* index = n >= 0 ? PyTuple_New(n) : nullptr;
-    PyObject* one = PyLong_FromLong(1);
+    PyRef strides(PyObject_GetAttrString(given.get(), "strides"));
+    Py_ssize_t n = strides ? PyTuple_Size(strides.get()) : -1;
+    PyRef index(n >= 0 ? PyTuple_New(n) : nullptr);
+    PyRef one(PyLong_FromLong(1));
     for (Py_ssize_t i = 0; index && one && i < n; ++i) {
-      bool zero = PyLong_AsLongLong(PyTuple_GET_ITEM(strides, i)) == 0;
-      PyTuple_SET_ITEM(index, i, PySlice_New(nullptr, zero ? one : nullptr, nullptr));
+      bool zero = PyLong_AsLongLong(PyTuple_GET_ITEM(strides.get(), i)) == 0;
+      PyTuple_SET_ITEM(index.get(), i, PySlice_New(nullptr, zero ? one.get() : nullptr, nullptr));
     }
-    Py_XDECREF(one);
-    PyObject* core = index ? PyObject_GetItem(given, index) : nullptr;
+    PyRef core(index ? PyObject_GetItem(given.get(), index.get()) : nullptr);
     bool fortran = !is_c_contiguous(self_core.ndim, self_core.shape, self_core.strides, self_core.itemsize);
-    PyObject* asarray = core ? PyObject_GetAttrString(numpy_module(), "asarray") : nullptr;
-    PyObject* call_args = asarray ? PyTuple_Pack(1, core) : nullptr;
-    PyObject* call_kwargs = call_args ? Py_BuildValue("{ss}", "order", fortran ? "F" : "C") : nullptr;
-    host = call_kwargs ? PyObject_Call(asarray, call_args, call_kwargs) : nullptr;
-    Py_XDECREF(call_kwargs);
-    Py_XDECREF(call_args);
-    Py_XDECREF(asarray);
-    Py_XDECREF(core);
-    Py_XDECREF(index);
-    Py_XDECREF(strides);
+    PyRef asarray(core ? PyObject_GetAttrString(numpy_module(), "asarray") : nullptr);
+    PyRef call_args(asarray ? PyTuple_Pack(1, core.get()) : nullptr);
+    PyRef call_kwargs(call_args ? Py_BuildValue("{ss}", "order", fortran ? "F" : "C") : nullptr);
+    host = PyRef(call_kwargs ? PyObject_Call(asarray.get(), call_args.get(), call_kwargs.get()) : nullptr);
   }
-  Py_DECREF(given);
+  given = PyRef();
   if (!host) return nullptr;
   HostRegion region;
-  PyObject* dt = PyObject_GetAttrString(host, "dtype");
-  bool ok = dt && host_region(host, &region, false) &&
-            check_array_compatibility(self_core, self->dtype, array_core(geometry_of(region)), dt);
-  Py_XDECREF(dt);
-  PyObject* dst_view = ok ? core_view(self) : nullptr;
-  if (!dst_view || !require_same_shape("copy_to_device", "device array", as_array(dst_view)->ndim,
-                                       as_array(dst_view)->shape, "host array", region.ndim, region.shape)) {
-    Py_XDECREF(dst_view);
-    Py_DECREF(host);
+  PyRef dt(PyObject_GetAttrString(host.get(), "dtype"));
+  bool ok = dt && host_region(host.get(), &region, false) &&
+            check_array_compatibility(self_core, self->dtype, array_core(geometry_of(region)), dt.get());
+  PyRef dst_view(ok ? core_view(self) : nullptr);
+  if (!dst_view || !require_same_shape("copy_to_device", "device array", as_array(dst_view.get())->ndim,
+                                       as_array(dst_view.get())->shape, "host array", region.ndim, region.shape))
     return nullptr;
-  }
-  CUHOST_PY_GUARD(
-      {
-        runtime::NamedOperation name("DeviceNDArray.copy_to_device()");
-        // A pageable host source must not be released before the copy read
-        // it; a page-locked one (cuda.pinned_array) is copied asynchronously
-        // on an explicit stream, as numba does. During a graph capture the
-        // copy goes as asked, so a captured stream refuses pageable memory
-        // for what it is.
-        const bool wait = sync || (!runtime::capture_in_progress() && !host_region_page_locked(region));
-        copy_host_to_device(region, as_array(dst_view), stream, wait);
-        Py_DECREF(dst_view);
-        Py_DECREF(host);
-        Py_RETURN_NONE;
-      },
-      (Py_DECREF(dst_view), Py_DECREF(host), nullptr))
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    runtime::NamedOperation name("DeviceNDArray.copy_to_device()");
+    // A pageable host source must not be released before the copy read
+    // it; a page-locked one (cuda.pinned_array) is copied asynchronously
+    // on an explicit stream, as numba does. During a graph capture the
+    // copy goes as asked, so a captured stream refuses pageable memory
+    // for what it is.
+    const bool wait = sync || (!runtime::capture_in_progress() && !host_region_page_locked(region));
+    copy_host_to_device(region, as_array(dst_view.get()), stream, wait);
+    Py_RETURN_NONE;
+  });
 }
 
 // np.asarray(device_array): the data copied to the host (numba goes through
@@ -639,21 +577,17 @@ PyObject* m_array(PyObject* o, PyObject* args, PyObject* kwargs) {
   PyObject* copy = Py_None;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:__array__", const_cast<char**>(names), &dtype, &copy))
     return nullptr;
-  PyObject* empty = PyTuple_New(0);
-  PyObject* host = m_copy_to_host(o, empty, nullptr);
-  Py_DECREF(empty);
-  if (!host || dtype == Py_None) return host;
-  PyObject* r = PyObject_CallMethod(host, "astype", "O", dtype);
-  Py_DECREF(host);
-  return r;
+  PyRef empty(PyTuple_New(0));
+  if (!empty) return nullptr;
+  PyRef host(m_copy_to_host(o, empty.get(), nullptr));
+  if (!host || dtype == Py_None) return host.release();
+  return PyObject_CallMethod(host.get(), "astype", "O", dtype);
 }
 
 PyObject* sq_item(PyObject* o, Py_ssize_t i) {
-  PyObject* index = PyLong_FromSsize_t(i);
+  PyRef index(PyLong_FromSsize_t(i));
   if (!index) return nullptr;
-  PyObject* r = device_array_subscript(o, index);
-  Py_DECREF(index);
-  return r;
+  return device_array_subscript(o, index.get());
 }
 
 // numba's DeviceNDArray.flags: the contiguity flags as a dict, with NumPy's
@@ -667,11 +601,9 @@ PyObject* get_flags(PyObject* o, void*) {
 
 // The numba type the array has as a kernel argument (cuda.typing.typeof).
 PyObject* get_numba_type(PyObject* o, void*) {
-  PyObject* mod = PyImport_ImportModule("cuda.typing.typeof");
+  PyRef mod(PyImport_ImportModule("cuda.typing.typeof"));
   if (!mod) return nullptr;
-  PyObject* r = PyObject_CallMethod(mod, "typeof", "O", o);
-  Py_DECREF(mod);
-  return r;
+  return PyObject_CallMethod(mod.get(), "typeof", "O", o);
 }
 
 PyGetSetDef g_getset[] = {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "python/device_array.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/stream_view.h"
 #include "python/streams.h"
 
@@ -26,8 +26,9 @@ struct Selection {
 };
 
 bool select(DeviceArrayObject* self, PyObject* key, Selection* out) {
-  PyObject* items = PyTuple_Check(key) ? Py_NewRef(key) : PyTuple_Pack(1, key);
-  if (!items) return false;
+  PyRef owned_items(PyTuple_Check(key) ? Py_NewRef(key) : PyTuple_Pack(1, key));
+  if (!owned_items) return false;
+  PyObject* items = owned_items.get();
   Py_ssize_t n = PyTuple_GET_SIZE(items);
   int ellipses = 0, consumed = 0;
   for (Py_ssize_t i = 0; i < n; ++i) {
@@ -36,20 +37,17 @@ bool select(DeviceArrayObject* self, PyObject* key, Selection* out) {
       ++ellipses;
     else if (k == Py_None) {
       PyErr_SetString(PyExc_IndexError, "DeviceNDArray indexing does not support None (numpy.newaxis); use reshape");
-      Py_DECREF(items);
       return false;
     } else
       ++consumed;
   }
   if (ellipses > 1) {
     PyErr_SetString(PyExc_IndexError, "an index can only have a single ellipsis ('...')");
-    Py_DECREF(items);
     return false;
   }
   if (consumed > self->ndim) {
     PyErr_Format(PyExc_IndexError, "too many indices for array: array is %d-dimensional, but %d were indexed",
                  self->ndim, consumed);
-    Py_DECREF(items);
     return false;
   }
   out->data = self->data;
@@ -66,7 +64,6 @@ bool select(DeviceArrayObject* self, PyObject* key, Selection* out) {
     } else if (PySlice_Check(k)) {
       Py_ssize_t start, stop, step;
       if (PySlice_Unpack(k, &start, &stop, &step) < 0) {
-        Py_DECREF(items);
         return false;
       }
       Py_ssize_t len = PySlice_AdjustIndices(static_cast<Py_ssize_t>(self->shape[dim]), &start, &stop, step);
@@ -78,7 +75,6 @@ bool select(DeviceArrayObject* self, PyObject* key, Selection* out) {
     } else if (PyIndex_Check(k) && !PyBool_Check(k)) {
       Py_ssize_t idx = PyNumber_AsSsize_t(k, PyExc_IndexError);
       if (idx == -1 && PyErr_Occurred()) {
-        Py_DECREF(items);
         return false;
       }
       std::int64_t extent = self->shape[dim];
@@ -86,7 +82,6 @@ bool select(DeviceArrayObject* self, PyObject* key, Selection* out) {
       if (idx < 0 || idx >= extent) {
         PyErr_Format(PyExc_IndexError, "index %zd is out of bounds for axis %d with size %lld",
                      PyNumber_AsSsize_t(k, nullptr), dim, static_cast<long long>(extent));
-        Py_DECREF(items);
         return false;
       }
       out->data += static_cast<std::intptr_t>(idx * self->strides[dim]);
@@ -95,7 +90,6 @@ bool select(DeviceArrayObject* self, PyObject* key, Selection* out) {
       PyErr_Format(PyExc_IndexError,
                    "only integers, slices (':') and ellipsis ('...') are valid indices of a DeviceNDArray (got %s)",
                    Py_TYPE(k)->tp_name);
-      Py_DECREF(items);
       return false;
     }
   }
@@ -104,7 +98,6 @@ bool select(DeviceArrayObject* self, PyObject* key, Selection* out) {
     out->strides[out->ndim++] = self->strides[dim];
     out->all_integers = false;
   }
-  Py_DECREF(items);
   return true;
 }
 
@@ -129,32 +122,19 @@ PyObject* device_array_subscript(PyObject* o, PyObject* key) {
   if (!view || !sel.all_integers) return view;
   // One element of a structured dtype: a DeviceRecord viewing it (numba-cuda).
   if (is_structured(self->dtype)) return wrap_device_record(view);
+  PyRef element_view(view);
   // One element: read it back and return a NumPy scalar, as numba does.
-  PyObject* host = PyObject_CallMethod(numpy_module(), "empty", "NO", PyTuple_New(0), self->dtype);
-  if (!host) {
-    Py_DECREF(view);
-    return nullptr;
-  }
+  PyRef host(PyObject_CallMethod(numpy_module(), "empty", "NO", PyTuple_New(0), self->dtype));
+  if (!host) return nullptr;
   HostRegion region;
-  if (!host_region(host, &region, true)) {
-    Py_DECREF(view);
-    Py_DECREF(host);
-    return nullptr;
-  }
-  try {
-    copy_device_to_host(as_array(view), region, 0, true);
-  } catch (...) {
-    Py_DECREF(view);
-    Py_DECREF(host);
-    set_python_error_from_current_exception();
-    return nullptr;
-  }
-  Py_DECREF(view);
-  PyObject* empty = PyTuple_New(0);
-  PyObject* scalar = PyObject_GetItem(host, empty);
-  Py_DECREF(empty);
-  Py_DECREF(host);
-  return scalar;
+  if (!host_region(host.get(), &region, true)) return nullptr;
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    copy_device_to_host(as_array(element_view.get()), region, 0, true);
+    element_view = PyRef();
+    PyRef empty(PyTuple_New(0));
+    if (!empty) return nullptr;
+    return PyObject_GetItem(host.get(), empty.get());
+  });
 }
 
 namespace {
@@ -212,11 +192,10 @@ int do_setitem(DeviceArrayObject* self, PyObject* key, PyObject* value, PyObject
   bool synchronous = true;
   if (!array_copy_stream(self, stream_arg, &stream, &synchronous)) return -1;
   if (synchronous && !stream) stream = default_launch_stream();
-  PyObject* view = device_array_view_of(self, key);
+  PyRef view(device_array_view_of(self, key));
   if (!view) return -1;
-  DeviceArrayObject* dst = as_array(view);
-  int rc = -1;
-  try {
+  DeviceArrayObject* dst = as_array(view.get());
+  int rc = guarded(-1, [&]() -> int {
     if (is_device_array(value)) {
       DeviceArrayObject* src = as_array(value);
       bool same = src->ndim == dst->ndim && std::memcmp(src->shape, dst->shape, sizeof(std::int64_t) * dst->ndim) == 0;
@@ -229,42 +208,32 @@ int do_setitem(DeviceArrayObject* self, PyObject* key, PyObject* value, PyObject
         if (eq == 0) PyErr_SetString(PyExc_TypeError, "DeviceNDArray assignment: source and destination dtypes differ");
       } else {
         copy_device_to_device(src, dst, stream, false);
-        rc = 0;
+        return 0;
       }
-    } else {
-      // Host value: convert to the dtype and broadcast to the view's shape.
-      PyObject* np = numpy_module();
-      PyObject* host = PyObject_CallMethod(np, "asarray", "OO", value, self->dtype);
-      PyObject* shape = nullptr;
-      PyObject* wide = nullptr;
-      if (host) {
-        PyObject* value_shape = PyObject_GetAttrString(host, "shape");
-        std::int64_t dims[kMaxDims] = {};
-        Py_ssize_t n = value_shape ? PyTuple_Size(value_shape) : -1;
-        for (Py_ssize_t i = 0; i < n && i < kMaxDims; ++i)
-          dims[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(value_shape, i));
-        Py_XDECREF(value_shape);
-        if (n < 0 || PyErr_Occurred() || !check_assignable(dst, static_cast<int>(n), dims)) Py_CLEAR(host);
-      }
-      if (host) {
-        shape = PyTuple_New(dst->ndim);
-        for (int i = 0; i < dst->ndim; ++i) PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(dst->shape[i]));
-        wide = PyObject_CallMethod(np, "broadcast_to", "OO", host, shape);
-      }
-      HostRegion region;
-      if (wide && host_region(wide, &region, false)) {
-        copy_host_to_device(region, dst, stream, false);
-        rc = 0;
-      }
-      Py_XDECREF(wide);
-      Py_XDECREF(shape);
-      Py_XDECREF(host);
+      return -1;
     }
-  } catch (...) {
-    set_python_error_from_current_exception();
-    rc = -1;
-  }
-  Py_DECREF(view);
+    // Host value: convert to the dtype and broadcast to the view's shape.
+    PyObject* np = numpy_module();
+    PyRef host(PyObject_CallMethod(np, "asarray", "OO", value, self->dtype));
+    if (!host) return -1;
+    {
+      PyRef value_shape(PyObject_GetAttrString(host.get(), "shape"));
+      std::int64_t dims[kMaxDims] = {};
+      Py_ssize_t n = value_shape ? PyTuple_Size(value_shape.get()) : -1;
+      for (Py_ssize_t i = 0; i < n && i < kMaxDims; ++i)
+        dims[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(value_shape.get(), i));
+      if (n < 0 || PyErr_Occurred() || !check_assignable(dst, static_cast<int>(n), dims)) return -1;
+    }
+    PyRef shape(PyTuple_New(dst->ndim));
+    if (!shape) return -1;
+    for (int i = 0; i < dst->ndim; ++i) PyTuple_SET_ITEM(shape.get(), i, PyLong_FromLongLong(dst->shape[i]));
+    PyRef wide(PyObject_CallMethod(np, "broadcast_to", "OO", host.get(), shape.get()));
+    HostRegion region;
+    if (!wide || !host_region(wide.get(), &region, false)) return -1;
+    copy_host_to_device(region, dst, stream, false);
+    return 0;
+  });
+  view = PyRef();
   if (rc == 0 && synchronous && !synchronize_through_stream_object(stream, "default")) rc = -1;
   return rc;
 }
@@ -278,25 +247,20 @@ namespace {
 bool parse_new_shape(PyObject* args, std::int64_t total, int* ndim, std::int64_t* shape) {
   PyObject* src = args;
   if (PyTuple_GET_SIZE(args) == 1 && !PyIndex_Check(PyTuple_GET_ITEM(args, 0))) src = PyTuple_GET_ITEM(args, 0);
-  PyObject* seq = PySequence_Fast(src, "reshape: shape must be ints or a sequence of ints");
+  PyRef seq(PySequence_Fast(src, "reshape: shape must be ints or a sequence of ints"));
   if (!seq) return false;
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq.get());
   if (n > kMaxDims) {
-    Py_DECREF(seq);
     PyErr_Format(PyExc_ValueError, "reshape: at most %d dimensions", kMaxDims);
     return false;
   }
   int unknown = -1;
   std::int64_t known = 1;
   for (Py_ssize_t i = 0; i < n; ++i) {
-    shape[i] = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i), PyExc_OverflowError);
-    if (PyErr_Occurred()) {
-      Py_DECREF(seq);
-      return false;
-    }
+    shape[i] = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq.get(), i), PyExc_OverflowError);
+    if (PyErr_Occurred()) return false;
     if (shape[i] == -1) {
       if (unknown >= 0) {
-        Py_DECREF(seq);
         PyErr_SetString(PyExc_ValueError, "can only specify one unknown dimension");
         return false;
       }
@@ -305,7 +269,6 @@ bool parse_new_shape(PyObject* args, std::int64_t total, int* ndim, std::int64_t
       known *= shape[i];
     }
   }
-  Py_DECREF(seq);
   *ndim = static_cast<int>(n);
   if (unknown >= 0 && known > 0 && total % known == 0)
     shape[unknown] = total / known;
@@ -392,13 +355,13 @@ PyObject* device_array_transpose(PyObject* o, PyObject* args) {
     if (axes == Py_None) axes = nullptr;
   }
   if (axes) {
-    PyObject* seq = PySequence_Fast(axes, "transpose: axes must be a sequence of ints");
+    PyRef seq(PySequence_Fast(axes, "transpose: axes must be a sequence of ints"));
     if (!seq) return nullptr;
-    bool identity = PySequence_Fast_GET_SIZE(seq) == self->ndim;
+    bool identity = PySequence_Fast_GET_SIZE(seq.get()) == self->ndim;
     bool permutation = identity;
     bool seen[kMaxDims] = {};
     for (int i = 0; permutation && i < self->ndim; ++i) {
-      long a = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+      long a = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq.get(), i));
       if (PyErr_Occurred() || a < 0 || a >= self->ndim || seen[a]) {
         PyErr_Clear();
         permutation = identity = false;
@@ -407,12 +370,10 @@ PyObject* device_array_transpose(PyObject* o, PyObject* args) {
         identity = identity && a == i;
       }
     }
-    Py_DECREF(seq);
     if (identity) return Py_NewRef(o);
     if (self->ndim == 2 && !permutation) {
-      PyObject* shown = PySequence_Tuple(axes);
-      if (shown) PyErr_Format(PyExc_ValueError, "invalid axes list %R", shown);
-      Py_XDECREF(shown);
+      PyRef shown(PySequence_Tuple(axes));
+      if (shown) PyErr_Format(PyExc_ValueError, "invalid axes list %R", shown.get());
       return nullptr;
     }
   }
@@ -431,14 +392,11 @@ PyObject* device_array_transpose(PyObject* o, PyObject* args) {
 // contiguous when the item size changes (numpy's rule).
 PyObject* device_array_view_as(PyObject* o, PyObject* dtype_spec) {
   DeviceArrayObject* self = as_array(o);
-  PyObject* dtype = to_numpy_dtype(dtype_spec);
+  PyRef dtype(to_numpy_dtype(dtype_spec));
   if (!dtype) return nullptr;
   const ir::Type* scalar = nullptr;
   std::int64_t itemsize = 0;
-  if (!describe_dtype(dtype, &scalar, &itemsize)) {
-    Py_DECREF(dtype);
-    return nullptr;
-  }
+  if (!describe_dtype(dtype.get(), &scalar, &itemsize)) return nullptr;
   std::int64_t shape[kMaxDims], strides[kMaxDims];
   for (int i = 0; i < self->ndim; ++i) {
     shape[i] = self->shape[i];
@@ -459,17 +417,14 @@ PyObject* device_array_view_as(PyObject* o, PyObject* dtype_spec) {
     else if (itemsize < self->itemsize && self->itemsize % itemsize != 0)
       problem = "When changing to a smaller dtype, its size must be a divisor of the size of original dtype";
     if (problem) {
-      Py_DECREF(dtype);
       PyErr_SetString(PyExc_ValueError, problem);
       return nullptr;
     }
     shape[last] = self->shape[last] * self->itemsize / itemsize;
     strides[last] = itemsize;
   }
-  PyObject* r =
-      new_device_view(self, nullptr, self->data, self->ndim, shape, strides, dtype, self->readonly, self->stream);
-  Py_DECREF(dtype);
-  return r;
+  return new_device_view(self, nullptr, self->data, self->ndim, shape, strides, dtype.get(), self->readonly,
+                         self->stream);
 }
 
 // bind(stream=0): the same view associated with another stream.
@@ -494,20 +449,18 @@ PyObject* device_array_squeeze(PyObject* o, PyObject* args, PyObject* kwargs) {
   if (axis == Py_None) {
     for (int i = 0; i < self->ndim; ++i) drop[i] = self->shape[i] == 1;
   } else {
-    PyObject* seq = PyLong_Check(axis) ? PyTuple_Pack(1, axis) : PySequence_Tuple(axis);
+    PyRef seq(PyLong_Check(axis) ? PyTuple_Pack(1, axis) : PySequence_Tuple(axis));
     if (!seq) return nullptr;
-    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(seq); ++k) {
-      long a = PyLong_AsLong(PyTuple_GET_ITEM(seq, k));
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(seq.get()); ++k) {
+      long a = PyLong_AsLong(PyTuple_GET_ITEM(seq.get(), k));
       if (a < 0) a += self->ndim;
       if (PyErr_Occurred() || a < 0 || a >= self->ndim || self->shape[a] != 1) {
-        Py_DECREF(seq);
         PyErr_Clear();
         PyErr_SetString(PyExc_ValueError, "squeeze: can only select axes of length 1");
         return nullptr;
       }
       drop[a] = true;
     }
-    Py_DECREF(seq);
   }
   std::int64_t shape[kMaxDims], strides[kMaxDims];
   int n = 0;

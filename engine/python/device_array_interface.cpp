@@ -7,7 +7,7 @@
 #include "python/array_view.h"
 #include "runtime/device_memory.h"
 #include "python/device_array.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 
 namespace cuhost::python {
 
@@ -149,16 +149,15 @@ namespace {
 // carry that dtype. Null when it says nothing either.
 const ir::Type* opaque_scalar_of_producer(PyObject* obj, std::int64_t itemsize) {
   if (itemsize != 2) return nullptr;
-  PyObject* dtype = PyObject_GetAttrString(obj, "dtype");
+  PyRef dtype(PyObject_GetAttrString(obj, "dtype"));
   if (!dtype) {
     PyErr_Clear();
     return nullptr;
   }
   const ir::Type* scalar = nullptr;
   std::int64_t size = 0;
-  if (!describe_dtype(dtype, &scalar, &size) || size != itemsize) scalar = nullptr;
+  if (!describe_dtype(dtype.get(), &scalar, &size) || size != itemsize) scalar = nullptr;
   PyErr_Clear();
-  Py_DECREF(dtype);
   return scalar && scalar->kind == ir::TypeKind::Float ? scalar : nullptr;
 }
 
@@ -168,25 +167,21 @@ const ir::Type* opaque_scalar_of_producer(PyObject* obj, std::int64_t itemsize) 
 // keeps the memory alive.
 bool dlpack_fallback_view(PyObject* obj, ArrayView* out) {
   static PyObject* dlpack = PyUnicode_InternFromString("__dlpack__");
-  PyObject* method = nullptr;
-  if (optional_attribute(obj, dlpack, &method) <= 0) return false;  // the TypeError stays set
+  PyObject* found = nullptr;
+  if (optional_attribute(obj, dlpack, &found) <= 0) return false;  // the TypeError stays set
+  PyRef method(found);
   PyObject* saved_type = nullptr;
   PyObject* saved_value = nullptr;
   PyObject* saved_tb = nullptr;
   PyErr_Fetch(&saved_type, &saved_value, &saved_tb);
-  PyObject* capsule = PyObject_CallNoArgs(method);
-  Py_DECREF(method);
+  PyRef type_ref(saved_type), value_ref(saved_value), tb_ref(saved_tb);
+  PyRef capsule(PyObject_CallNoArgs(method.get()));
   if (!capsule) {  // DLPack fails too: the interface's own error says more
     PyErr_Clear();
-    PyErr_Restore(saved_type, saved_value, saved_tb);
+    PyErr_Restore(type_ref.release(), value_ref.release(), tb_ref.release());
     return false;
   }
-  Py_XDECREF(saved_type);
-  Py_XDECREF(saved_value);
-  Py_XDECREF(saved_tb);
-  bool ok = dlpack_array_view(capsule, out);
-  Py_DECREF(capsule);
-  return ok;
+  return dlpack_array_view(capsule.get(), out);
 }
 
 }  // namespace
@@ -218,20 +213,20 @@ bool device_array_view(PyObject* obj, ArrayView* out) {
   if (!ndarray) PyErr_Clear();
   if (ndarray && Py_TYPE(obj) == reinterpret_cast<PyTypeObject*>(ndarray)) return false;
   static PyObject* name = PyUnicode_InternFromString("__cuda_array_interface__");
-  PyObject* iface = nullptr;
+  PyObject* iface_found = nullptr;
   // Looks the attribute up without raising (and then clearing) AttributeError.
-  const int found = optional_attribute(obj, name, &iface);
+  const int found = optional_attribute(obj, name, &iface_found);
   if (found < 0 && PyErr_ExceptionMatches(PyExc_TypeError)) return dlpack_fallback_view(obj, out);
   if (found <= 0) return false;  // absent, or another error from a property
+  PyRef iface(iface_found);
   InterfaceInfo info;
-  bool ok = parse_array_interface(iface, &info);
-  if (ok && !info.scalar) info.scalar = opaque_scalar_of_producer(obj, info.itemsize);
-  if (ok && !info.scalar) {
+  if (!parse_array_interface(iface.get(), &info)) return false;
+  if (!info.scalar) info.scalar = opaque_scalar_of_producer(obj, info.itemsize);
+  if (!info.scalar) {
     PyErr_Format(PyExc_TypeError, "arrays of typestr %R cannot be passed to kernels", info.typestr);
-    ok = false;
+    return false;
   }
-  Py_DECREF(iface);
-  if (!ok) return false;
+  iface = PyRef();  // info.typestr, borrowed from it, is not read after this
   out->data = reinterpret_cast<void*>(info.data);
   out->ndim = info.ndim;
   std::memcpy(out->shape, info.shape, sizeof(std::int64_t) * info.ndim);
@@ -254,16 +249,16 @@ bool host_array_view(PyObject* obj, ArrayView* out) {
     if (is < 0) PyErr_Clear();
     return false;
   }
-  PyObject* dtype = PyObject_GetAttrString(obj, "dtype");
+  PyRef dtype(PyObject_GetAttrString(obj, "dtype"));
   if (!dtype) return false;
   const ir::Type* scalar = nullptr;
   std::int64_t itemsize = 0;
-  bool ok = describe_dtype(dtype, &scalar, &itemsize);
+  bool ok = describe_dtype(dtype.get(), &scalar, &itemsize);
   if (ok && !scalar) {
-    PyErr_Format(PyExc_TypeError, "arrays of dtype %S cannot be passed to kernels", dtype);
+    PyErr_Format(PyExc_TypeError, "arrays of dtype %S cannot be passed to kernels", dtype.get());
     ok = false;
   }
-  Py_DECREF(dtype);
+  dtype = PyRef();
   HostRegion region;
   if (!ok || !host_region(obj, &region, false)) return false;
   out->data = region.data;
@@ -277,34 +272,27 @@ bool host_array_view(PyObject* obj, ArrayView* out) {
 }
 
 PyObject* host_to_device_for_launch(PyObject* host_array, std::uintptr_t stream) {
-  PyObject* dtype = PyObject_GetAttrString(host_array, "dtype");
+  PyRef dtype(PyObject_GetAttrString(host_array, "dtype"));
   if (!dtype) return nullptr;
   HostRegion region;
-  if (!host_region(host_array, &region, false)) {
-    Py_DECREF(dtype);
-    return nullptr;
-  }
-  PyObject* copy = nullptr;
+  if (!host_region(host_array, &region, false)) return nullptr;
+  PyRef copy;
   {
     runtime::LaunchTemporaryScope temporaries(stream);  // pooled per stream: no cuMemAlloc per launch
     // An F-contiguous array keeps its order (numba's to_device does), so a
     // kernel compiled for F layout accepts it; anything else becomes C.
     bool fortran = !is_c_contiguous(region.ndim, region.shape, region.strides, region.itemsize) &&
                    is_f_contiguous(region.ndim, region.shape, region.strides, region.itemsize);
-    copy = new_device_array(region.ndim, region.shape, nullptr, dtype, fortran, nullptr);
+    copy = PyRef(new_device_array(region.ndim, region.shape, nullptr, dtype.get(), fortran, nullptr));
   }
-  Py_DECREF(dtype);
+  dtype = PyRef();
   if (!copy) return nullptr;
-  try {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     // Synchronous when staged; a direct copy from the pageable host array is
     // ordered before the launch on the same stream.
-    copy_host_to_device(region, reinterpret_cast<DeviceArrayObject*>(copy), stream, false);
-  } catch (...) {
-    Py_DECREF(copy);
-    set_python_error_from_current_exception();
-    return nullptr;
-  }
-  return copy;
+    copy_host_to_device(region, reinterpret_cast<DeviceArrayObject*>(copy.get()), stream, false);
+    return copy.release();
+  });
 }
 
 int copy_back_after_launch(PyObject* device_copy, PyObject* host_array, std::uintptr_t stream) {
@@ -315,12 +303,10 @@ int copy_back_after_launch(PyObject* device_copy, PyObject* host_array, std::uin
   HostRegion region;
   if (!host_region(host_array, &region, false)) return -1;
   if (region.readonly) return 0;  // kernels cannot have written a read-only argument
-  CUHOST_PY_GUARD(
-      {
-        copy_device_to_host(reinterpret_cast<DeviceArrayObject*>(device_copy), region, stream, true);
-        return 0;
-      },
-      -1)
+  return guarded(-1, [&] {
+    copy_device_to_host(reinterpret_cast<DeviceArrayObject*>(device_copy), region, stream, true);
+    return 0;
+  });
 }
 
 }  // namespace cuhost::python

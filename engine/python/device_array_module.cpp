@@ -6,8 +6,8 @@
 #include "python/array_view.h"
 #include "python/config_flags.h"
 #include "python/device_array.h"
-#include "python/errors.h"
 #include "python/module.h"
+#include "python/py_api.h"
 #include "python/stream_view.h"
 #include "python/streams.h"
 #include "runtime/device_memory.h"
@@ -25,16 +25,15 @@ bool shape_of(PyObject* obj, int* ndim, std::int64_t* shape, const char* what) {
     shape[0] = PyNumber_AsSsize_t(obj, PyExc_OverflowError);
     return !PyErr_Occurred();
   }
-  PyObject* seq = PySequence_Fast(obj, what);
+  PyRef seq(PySequence_Fast(obj, what));
   if (!seq) return false;
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq.get());
   bool ok = n <= kMaxDims;
   if (!ok) PyErr_Format(PyExc_ValueError, "device arrays have at most %d dimensions (got %zd)", kMaxDims, n);
   for (Py_ssize_t i = 0; ok && i < n; ++i) {
-    shape[i] = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i), PyExc_OverflowError);
+    shape[i] = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq.get(), i), PyExc_OverflowError);
     if (PyErr_Occurred()) ok = false;
   }
-  Py_DECREF(seq);
   *ndim = static_cast<int>(n);
   return ok;
 }
@@ -60,12 +59,10 @@ PyObject* py_device_array(PyObject*, PyObject* args) {
     PyErr_Format(PyExc_ValueError, "order must be 'C' or 'F', not '%s'", order);
     return nullptr;
   }
-  PyObject* dtype = to_numpy_dtype(dtype_obj);
+  PyRef dtype(to_numpy_dtype(dtype_obj));
   if (!dtype) return nullptr;
-  PyObject* r =
-      new_device_array(ndim, shape, strides_obj != Py_None ? strides : nullptr, dtype, order[0] == 'F', stream);
-  Py_DECREF(dtype);
-  return r;
+  return new_device_array(ndim, shape, strides_obj != Py_None ? strides : nullptr, dtype.get(), order[0] == 'F',
+                          stream);
 }
 
 // _to_device(ndarray, stream, copy): a new device array holding the host data.
@@ -76,7 +73,7 @@ PyObject* py_to_device(PyObject*, PyObject* args) {
   if (!PyArg_ParseTuple(args, "OOp:_to_device", &host, &stream_arg, &copy)) return nullptr;
   HostRegion region;
   if (!host_region(host, &region, false)) return nullptr;
-  PyObject* dtype = PyObject_GetAttrString(host, "dtype");
+  PyRef dtype(PyObject_GetAttrString(host, "dtype"));
   if (!dtype) return nullptr;
   // Broadcast axes (stride 0) stay broadcast on the device, as numba keeps
   // the host's strides: only the core (those axes at length 1) is copied.
@@ -92,13 +89,13 @@ PyObject* py_to_device(PyObject*, PyObject* args) {
   bool fortran = !is_c_contiguous(region.ndim, region.shape, region.strides, region.itemsize) &&
                  is_f_contiguous(region.ndim, region.shape, region.strides, region.itemsize);
   PyObject* stream_keep = (stream_arg == Py_None) ? nullptr : stream_arg;
-  PyObject* dev = new_device_array(region.ndim, region.shape, nullptr, dtype, fortran, stream_keep);
+  PyRef dev(new_device_array(region.ndim, region.shape, nullptr, dtype.get(), fortran, stream_keep));
   if (dev && broadcast) {
-    DeviceArrayObject* core = as_array(dev);
+    DeviceArrayObject* core = as_array(dev.get());
     std::int64_t strides[kMaxDims];
     for (int i = 0; i < region.ndim; ++i) strides[i] = region.strides[i] == 0 ? 0 : core->strides[i];
-    PyObject* view =
-        new_device_view(core, nullptr, core->data, region.ndim, full_shape, strides, dtype, false, stream_keep);
+    PyRef view(
+        new_device_view(core, nullptr, core->data, region.ndim, full_shape, strides, dtype.get(), false, stream_keep));
     if (view && copy) {
       std::uintptr_t stream = 0;
       bool sync = true;
@@ -106,28 +103,18 @@ PyObject* py_to_device(PyObject*, PyObject* args) {
                   copy_host_to_device(region, core, stream, sync);
                   return true;
                 });
-      if (!ok) Py_CLEAR(view);
+      if (!ok) return nullptr;
     }
-    Py_DECREF(dev);
-    Py_DECREF(dtype);
-    return view;
+    return view.release();
   }
-  Py_DECREF(dtype);
-  if (!dev || !copy) return dev;
+  if (!dev || !copy) return dev.release();
   std::uintptr_t stream = 0;
   bool sync = true;
-  if (!copy_stream(stream_arg, &stream, &sync)) {
-    Py_DECREF(dev);
-    return nullptr;
-  }
-  try {
-    copy_host_to_device(region, as_array(dev), stream, sync);
-  } catch (...) {
-    Py_DECREF(dev);
-    set_python_error_from_current_exception();
-    return nullptr;
-  }
-  return dev;
+  if (!copy_stream(stream_arg, &stream, &sync)) return nullptr;
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    copy_host_to_device(region, as_array(dev.get()), stream, sync);
+    return dev.release();
+  });
 }
 
 PyObject* py_is_cuda_array(PyObject*, PyObject* obj) {
@@ -148,7 +135,7 @@ PyObject* py_as_cuda_array(PyObject*, PyObject* args, PyObject* kwargs) {
     DeviceArrayObject* a = as_array(obj);
     return new_device_view(a, nullptr, a->data, a->ndim, a->shape, a->strides, a->dtype, a->readonly, a->stream);
   }
-  PyObject* iface = PyObject_GetAttrString(obj, "__cuda_array_interface__");
+  PyRef iface(PyObject_GetAttrString(obj, "__cuda_array_interface__"));
   if (!iface) {
     if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return nullptr;
     PyErr_Clear();
@@ -159,31 +146,18 @@ PyObject* py_as_cuda_array(PyObject*, PyObject* args, PyObject* kwargs) {
     return nullptr;
   }
   InterfaceInfo info;
-  PyObject* result = nullptr;
-  if (parse_array_interface(iface, &info)) {
-    PyObject* dtype = to_numpy_dtype(info.typestr);
-    PyObject* stream = info.stream ? new_stream_object(info.stream, "external", nullptr) : nullptr;
-    // numba-cuda synchronizes on the producer's stream through the Stream
-    // object, unless CUDA_ARRAY_INTERFACE_SYNC is off.
-    bool synced = !(sync && info.stream && stream && config_flag("CUDA_ARRAY_INTERFACE_SYNC"));
-    if (!synced) {
-      PyObject* r = PyObject_CallMethod(stream, "synchronize", nullptr);
-      synced = r != nullptr;
-      Py_XDECREF(r);
-    }
-    if (synced && dtype && (!info.stream || stream)) {
-      try {
-        result =
-            new_device_view(nullptr, obj, info.data, info.ndim, info.shape, info.strides, dtype, info.readonly, stream);
-      } catch (...) {
-        set_python_error_from_current_exception();
-      }
-    }
-    Py_XDECREF(dtype);
-    Py_XDECREF(stream);
-  }
-  Py_DECREF(iface);
-  return result;
+  if (!parse_array_interface(iface.get(), &info)) return nullptr;
+  PyRef dtype(to_numpy_dtype(info.typestr));
+  PyRef stream(info.stream ? new_stream_object(info.stream, "external", nullptr) : nullptr);
+  // numba-cuda synchronizes on the producer's stream through the Stream
+  // object, unless CUDA_ARRAY_INTERFACE_SYNC is off.
+  bool synced = !(sync && info.stream && stream && config_flag("CUDA_ARRAY_INTERFACE_SYNC"));
+  if (!synced) synced = bool(PyRef(PyObject_CallMethod(stream.get(), "synchronize", nullptr)));
+  if (!synced || !dtype || (info.stream && !stream)) return nullptr;
+  return guarded<PyObject*>(nullptr, [&] {
+    return new_device_view(nullptr, obj, info.data, info.ndim, info.shape, info.strides, dtype.get(), info.readonly,
+                           stream.get());
+  });
 }
 
 // _roundtrip_for_test(host, fn=None): the launcher's copy-in of a host array,
@@ -199,22 +173,16 @@ PyObject* py_roundtrip_for_test(PyObject*, PyObject* args) {
     return nullptr;
   }
   std::uintptr_t stream = 0;
-  CUHOST_PY_GUARD({ stream = default_launch_stream(); }, nullptr)
-  PyObject* dev = host_to_device_for_launch(host, stream);
-  if (!dev) return nullptr;
-  if (fn != Py_None) {
-    PyObject* r = PyObject_CallOneArg(fn, dev);
-    if (!r) {
-      Py_DECREF(dev);
-      return nullptr;
-    }
-    Py_DECREF(r);
-  }
-  if (copy_back_after_launch(dev, host, stream) < 0) {
-    Py_DECREF(dev);
+  if (!guarded(false, [&] {
+        stream = default_launch_stream();
+        return true;
+      }))
     return nullptr;
-  }
-  return dev;
+  PyRef dev(host_to_device_for_launch(host, stream));
+  if (!dev) return nullptr;
+  if (fn != Py_None && !PyRef(PyObject_CallOneArg(fn, dev.get()))) return nullptr;
+  if (copy_back_after_launch(dev.get(), host, stream) < 0) return nullptr;
+  return dev.release();
 }
 
 const char* layout_name(ir::Layout l) { return l == ir::Layout::C ? "C" : l == ir::Layout::F ? "F" : "A"; }

@@ -4,6 +4,7 @@
 // gpu_data, device_ctypes_pointer, get_ipc_handle() and split(). Each
 // attribute here forwards to `_array_<name>(self, ...)` of that module.
 #include "python/device_array.h"
+#include "python/py_api.h"
 
 namespace cuhost::python {
 
@@ -19,20 +20,14 @@ PyObject* helper(const char* name) {
 }
 
 PyObject* forward(const char* name, PyObject* self, PyObject* args, PyObject* kwargs) {
-  PyObject* fn = helper(name);
+  PyRef fn(helper(name));
   if (!fn) return nullptr;
   Py_ssize_t n = args ? PyTuple_GET_SIZE(args) : 0;
-  PyObject* all = PyTuple_New(n + 1);
-  if (!all) {
-    Py_DECREF(fn);
-    return nullptr;
-  }
-  PyTuple_SET_ITEM(all, 0, Py_NewRef(self));
-  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(all, i + 1, Py_NewRef(PyTuple_GET_ITEM(args, i)));
-  PyObject* r = PyObject_Call(fn, all, kwargs);
-  Py_DECREF(all);
-  Py_DECREF(fn);
-  return r;
+  PyRef all(PyTuple_New(n + 1));
+  if (!all) return nullptr;
+  PyTuple_SET_ITEM(all.get(), 0, Py_NewRef(self));
+  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(all.get(), i + 1, Py_NewRef(PyTuple_GET_ITEM(args, i)));
+  return PyObject_Call(fn.get(), all.get(), kwargs);
 }
 
 }  // namespace

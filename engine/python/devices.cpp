@@ -15,7 +15,7 @@
 #include "cuda/module.h"
 #include "cuda/stream.h"
 #include "python/device_array.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "runtime/device_memory.h"
 #include "runtime/devices.h"
 #include "support/memory_quota.h"
@@ -129,17 +129,16 @@ PyObject* py_device_attribute(PyObject*, PyObject* args) {
     PyErr_Format(exception_class(ErrorKind::CudaSupportError), "the CPU device has no value for %s", name);
     return nullptr;
   }
-  CUHOST_PY_GUARD({ return PyLong_FromLong(cuda::device_attribute(ordinal, found->attribute)); }, nullptr)
+  return guarded<PyObject*>(
+      nullptr, [&]() -> PyObject* { return PyLong_FromLong(cuda::device_attribute(ordinal, found->attribute)); });
 }
 
 PyObject* py_device_attribute_names(PyObject*, PyObject*) {
-  PyObject* list = PyList_New(0);
-  for (const auto& a : g_attributes) {
-    PyObject* s = PyUnicode_FromString(a.name);
-    PyList_Append(list, s);
-    Py_DECREF(s);
-  }
-  return list;
+  PyRef list(PyList_New(0));
+  if (!list) return nullptr;
+  for (const auto& a : g_attributes)
+    if (!list_append_new(list.get(), PyUnicode_FromString(a.name))) return nullptr;
+  return list.release();
 }
 
 // _device_name(ordinal) -> str (as numba-cuda's Device.name).
@@ -148,7 +147,8 @@ PyObject* py_device_name(PyObject*, PyObject* arg) {
   if (PyErr_Occurred()) return nullptr;
   if (!valid_ordinal(ordinal)) return nullptr;
   if (cpu()) return PyUnicode_FromString(cpu::device_name().c_str());
-  CUHOST_PY_GUARD({ return PyUnicode_FromString(cuda::device_name(ordinal).c_str()); }, nullptr)
+  return guarded<PyObject*>(nullptr,
+                            [&]() -> PyObject* { return PyUnicode_FromString(cuda::device_name(ordinal).c_str()); });
 }
 
 PyObject* py_current_device_id(PyObject*, PyObject*) {
@@ -162,12 +162,10 @@ PyObject* py_select_device(PyObject*, PyObject* arg) {
   if (PyErr_Occurred()) return nullptr;
   if (!valid_ordinal(ordinal)) return nullptr;
   if (cpu()) return PyLong_FromLong(0);
-  CUHOST_PY_GUARD(
-      {
-        runtime::select_device(ordinal);
-        return PyLong_FromLong(ordinal);
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    runtime::select_device(ordinal);
+    return PyLong_FromLong(ordinal);
+  });
 }
 
 // _can_access_peer(device, peer): whether kernels on `device` can use the
@@ -177,34 +175,28 @@ PyObject* py_can_access_peer(PyObject*, PyObject* args) {
   if (!PyArg_ParseTuple(args, "ii:_can_access_peer", &device, &peer)) return nullptr;
   if (!valid_ordinal(device) || !valid_ordinal(peer)) return nullptr;
   if (cpu()) Py_RETURN_FALSE;
-  CUHOST_PY_GUARD({ return PyBool_FromLong(cuda::can_access_peer(device, peer)); }, nullptr)
+  return guarded<PyObject*>(nullptr,
+                            [&]() -> PyObject* { return PyBool_FromLong(cuda::can_access_peer(device, peer)); });
 }
 
 // _close(): waits for every device cuhost used, unloads every kernel module
 // (their teardown callbacks run) and drops the calling thread's device
 // choice, as numba-cuda's close() drops the thread's context.
-PyObject* py_close(PyObject*, PyObject*){CUHOST_PY_GUARD(
-    {
-      if (!cpu()) {
-        for (int device : runtime::devices_in_use()) {
-          runtime::DeviceScope scope(device);
-          runtime::make_device_current(device);
-          Py_BEGIN_ALLOW_THREADS;
-          try {
-            cuda::synchronize_context();
-          } catch (...) {
-            Py_BLOCK_THREADS;
-            throw;
-          }
-          Py_END_ALLOW_THREADS;
-        }
-        cuda::unload_all_modules();
+PyObject* py_close(PyObject*, PyObject*) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    if (!cpu()) {
+      for (int device : runtime::devices_in_use()) {
+        runtime::DeviceScope scope(device);
+        runtime::make_device_current(device);
+        without_gil([&] { cuda::synchronize_context(); });
       }
-      runtime::forget_selected_device();
-      if (!cpu()) runtime::make_context_current();
-      Py_RETURN_NONE;
-    },
-    nullptr)}
+      cuda::unload_all_modules();
+    }
+    runtime::forget_selected_device();
+    if (!cpu()) runtime::make_context_current();
+    Py_RETURN_NONE;
+  });
+}
 
 // Under a memory quota (support/memory_quota.h) the device looks as large as
 // the quota, so scripts that size their work by it stay within it.
@@ -224,15 +216,13 @@ PyObject* py_memory_info(PyObject*, PyObject*) {
     cpu::memory_info(&free_bytes, &total);
     return memory_info_value(free_bytes, total);
   }
-  CUHOST_PY_GUARD(
-      {
-        runtime::make_context_current();
-        std::size_t free_bytes = 0;
-        std::size_t total = 0;
-        cuda::memory_info(&free_bytes, &total);
-        return memory_info_value(free_bytes, total);
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    runtime::make_context_current();
+    std::size_t free_bytes = 0;
+    std::size_t total = 0;
+    cuda::memory_info(&free_bytes, &total);
+    return memory_info_value(free_bytes, total);
+  });
 }
 
 PyMethodDef g_functions[] = {

@@ -11,7 +11,7 @@
 #include "cuda/linker.h"
 #include "cuda/module.h"
 #include "python/dispatcher.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/stream_view.h"
 #include "runtime/kernel_resources.h"
 #include "runtime/devices.h"
@@ -41,51 +41,46 @@ PyObject* spellings_tuple(const std::vector<const ir::Type*>& types) {
 // _nvptx(signature) -> {"ptx", "llvm", "llvm_optimized", "symbol", "args", "return", "link"}
 PyObject* dispatcher_nvptx(PyObject* obj, PyObject* signature) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     std::vector<const ir::Type*> types = types_for(self, signature);
     auto k = nvptx_specialization(self, types);
     const ir::Type* ret = k->return_type ? k->return_type : ir::none_type();
-    PyObject* args = spellings_tuple(types);
-    PyObject* links = PyList_New(0);
+    PyRef args(spellings_tuple(types));
+    PyRef links(PyList_New(0));
+    if (!args || !links) return nullptr;
     for (const ir::LinkItem& item : k->link) {
-      PyObject* name = PyUnicode_FromString((item.from_path() ? item.path : item.name).c_str());
-      PyList_Append(links, name);
-      Py_DECREF(name);
+      PyRef name(PyUnicode_FromString((item.from_path() ? item.path : item.name).c_str()));
+      if (!name || PyList_Append(links.get(), name.get()) < 0) return nullptr;
     }
-    PyObject* d = Py_BuildValue("{s:N,s:s#,s:s#,s:s#,s:s,s:N,s:s}", "link", links, "ptx", k->ptx.data(),
-                                static_cast<Py_ssize_t>(k->ptx.size()), "llvm", k->llvm_ir_unoptimized.data(),
-                                static_cast<Py_ssize_t>(k->llvm_ir_unoptimized.size()), "llvm_optimized",
-                                k->llvm_ir.data(), static_cast<Py_ssize_t>(k->llvm_ir.size()), "symbol",
-                                k->symbol.c_str(), "args", args, "return", ret->str().c_str());
-    return d;
-  })
+    return Py_BuildValue("{s:N,s:s#,s:s#,s:s#,s:s,s:N,s:s}", "link", links.release(), "ptx", k->ptx.data(),
+                         static_cast<Py_ssize_t>(k->ptx.size()), "llvm", k->llvm_ir_unoptimized.data(),
+                         static_cast<Py_ssize_t>(k->llvm_ir_unoptimized.size()), "llvm_optimized", k->llvm_ir.data(),
+                         static_cast<Py_ssize_t>(k->llvm_ir.size()), "symbol", k->symbol.c_str(), "args",
+                         args.release(), "return", ret->str().c_str());
+  });
 }
 
 // _resources(signature) -> {"regs", "local", "shared", "const", "max_threads"}
 PyObject* dispatcher_resources(PyObject* obj, PyObject* signature) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     std::vector<const ir::Type*> types = types_for(self, signature);
     auto k = nvptx_specialization(self, types);
     runtime::Session& s = runtime::session();
     bool gpu = s.backend == Backend::Cuda;
     if (gpu) ensure_context();
-    runtime::KernelResources r;
-    std::exception_ptr error;
-    Py_BEGIN_ALLOW_THREADS try { r = runtime::kernel_resources(k, gpu, runtime::current_device()); } catch (...) {
-      error = std::current_exception();
-    }
-    Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+    runtime::KernelResources r =
+        without_gil([&] { return runtime::kernel_resources(k, gpu, runtime::current_device()); });
     return Py_BuildValue("{s:i,s:i,s:i,s:i,s:i}", "regs", r.registers, "local", r.local_bytes, "shared", r.shared_bytes,
                          "const", r.const_bytes, "max_threads", r.max_threads);
-  })
+  });
 }
 
 // _cubin(signature) -> bytes: the kernel assembled for sm_90 (or the device's
 // architecture) by nvJitLink, for inspect_sass.
 PyObject* dispatcher_cubin(PyObject* obj, PyObject* signature) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     std::vector<const ir::Type*> types = types_for(self, signature);
     auto k = nvptx_specialization(self, types);
     if (!k->link.empty())
@@ -95,37 +90,34 @@ PyObject* dispatcher_cubin(PyObject* obj, PyObject* signature) {
     runtime::TargetOptions t = session_target(self->state->fn->options);
     int major = t.target == runtime::Target::NVPTX ? t.cc_major : 9;
     int minor = t.target == runtime::Target::NVPTX ? t.cc_minor : 0;
-    cuda::LinkResult r;
-    std::exception_ptr error;
-    Py_BEGIN_ALLOW_THREADS try {
-      r = cuda::link({cuda::LinkInput{ir::LinkKind::PTXSource, k->name + ".ptx", k->ptx}}, major, minor, false);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+    cuda::LinkResult r = without_gil([&] {
+      return cuda::link({cuda::LinkInput{ir::LinkKind::PTXSource, k->name + ".ptx", k->ptx}}, major, minor, false);
+    });
     return PyBytes_FromStringAndSize(r.cubin.data(), static_cast<Py_ssize_t>(r.cubin.size()));
-  })
+  });
 }
 
 // _host_llvm(signature) -> str: the optimized module the session's backend
 // runs (the CPU backend's host code; tests of its code generation read it).
 PyObject* dispatcher_host_llvm(PyObject* obj, PyObject* signature) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     auto k = compile_specialization(self, types_for(self, signature));
     return PyUnicode_FromStringAndSize(k->llvm_ir.data(), static_cast<Py_ssize_t>(k->llvm_ir.size()));
-  })
+  });
 }
 
 PyObject* dispatcher_compiled_signatures(PyObject* obj, PyObject*) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
-  PyObject* list = PyList_New(0);
-  for (const auto& types : compiled_signatures(self)) {
-    PyObject* t = spellings_tuple(types);
-    PyList_Append(list, t);
-    Py_DECREF(t);
-  }
-  return list;
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    PyRef list(PyList_New(0));
+    if (!list) return nullptr;
+    for (const auto& types : compiled_signatures(self)) {
+      PyRef t(spellings_tuple(types));
+      if (!t || PyList_Append(list.get(), t.get()) < 0) return nullptr;
+    }
+    return list.release();
+  });
 }
 
 }  // namespace
@@ -167,7 +159,7 @@ PyObject* dispatcher_inspect_types(PyObject* obj, PyObject* args, PyObject* kwar
   PyObject* signature = nullptr;
   static const char* kwlist[] = {"file", "signature", nullptr};
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO", const_cast<char**>(kwlist), &file, &signature)) return nullptr;
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     std::string text;
     std::vector<std::vector<const ir::Type*>> all;
     if (signature && signature != Py_None)
@@ -178,41 +170,34 @@ PyObject* dispatcher_inspect_types(PyObject* obj, PyObject* args, PyObject* kwar
     for (const auto& types : all)
       text += describe_types(self->state->fn->options.device ? *nvptx_specialization(self, types)
                                                              : *compile_specialization(self, types));
-    PyObject* s = PyUnicode_FromString(text.c_str());
+    PyRef s(PyUnicode_FromString(text.c_str()));
+    if (!s) return nullptr;
     if (file && file != Py_None) {
-      PyObject* r = PyObject_CallMethod(file, "write", "O", s);
-      Py_DECREF(s);
-      if (!r) return nullptr;
-      Py_DECREF(r);
+      if (!PyRef(PyObject_CallMethod(file, "write", "O", s.get()))) return nullptr;
       Py_RETURN_NONE;
     }
-    return s;
-  })
+    return s.release();
+  });
 }
 
 // _typemap(signature) -> {local name: type spelling} of one specialization
 // (numba's type annotation typemap, for the locals and parameters).
 PyObject* dispatcher_typemap(PyObject* obj, PyObject* signature) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     std::vector<const ir::Type*> types = signature_types(signature);
     auto k = self->state->fn->options.device ? nvptx_specialization(self, types) : compile_specialization(self, types);
-    PyObject* out = PyDict_New();
+    PyRef out(PyDict_New());
     if (!out) return nullptr;
     if (k->typed) {
       for (const auto& [name, type] : k->typed->locals) {
         if (!type) continue;
-        PyObject* s = PyUnicode_FromString(type->str().c_str());
-        if (!s || PyDict_SetItemString(out, name.c_str(), s) < 0) {
-          Py_XDECREF(s);
-          Py_DECREF(out);
-          return nullptr;
-        }
-        Py_DECREF(s);
+        PyRef s(PyUnicode_FromString(type->str().c_str()));
+        if (!s || PyDict_SetItemString(out.get(), name.c_str(), s.get()) < 0) return nullptr;
       }
     }
-    return out;
-  })
+    return out.release();
+  });
 }
 
 // _cooperative(signature, threads, dynamic_shared) -> (cooperative, max_blocks):
@@ -225,7 +210,7 @@ PyObject* dispatcher_cooperative(PyObject* obj, PyObject* args) {
   PyObject* signature = nullptr;
   unsigned threads = 0, dynamic_shared = 0;
   if (!PyArg_ParseTuple(args, "OII", &signature, &threads, &dynamic_shared)) return nullptr;
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     std::vector<const ir::Type*> types = types_for(self, signature);
     auto k = nvptx_specialization(self, types);
     runtime::Session& s = runtime::session();
@@ -246,14 +231,14 @@ PyObject* dispatcher_cooperative(PyObject* obj, PyObject* args) {
       blocks = cpu::max_cooperative_blocks(threads);
     }
     return Py_BuildValue("(Nl)", PyBool_FromLong(k->use_cooperative), blocks);
-  })
+  });
 }
 
 // _cufunc(signature) -> the CUfunction (an int) the launcher uses for one
 // signature, loaded now; None on the CPU backend (no driver function).
 PyObject* dispatcher_cufunc(PyObject* obj, PyObject* signature) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     std::vector<const ir::Type*> types = types_for(self, signature);
     runtime::Session& s = runtime::session();
     if (s.backend != Backend::Cuda) {
@@ -263,7 +248,7 @@ PyObject* dispatcher_cufunc(PyObject* obj, PyObject* signature) {
     auto k = nvptx_specialization(self, types);
     ensure_context();
     return PyLong_FromUnsignedLongLong(reinterpret_cast<std::uintptr_t>(cuda::kernel_function(k, s.device)));
-  })
+  });
 }
 
 PyMethodDef g_methods[] = {

@@ -13,7 +13,7 @@
 
 #include "cpu/driver_model.h"
 #include "cuda/binding_calls.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/module.h"
 #include "runtime/session.h"
 
@@ -28,7 +28,7 @@ const cuda::BindingCall* lookup(const std::string& name) {
 }
 
 // Converts one argument; `keep` holds buffers and strings for the call's duration.
-bool argument(PyObject* obj, std::uint64_t* out, std::vector<Py_buffer>* buffers, std::vector<PyObject*>* keep) {
+bool argument(PyObject* obj, std::uint64_t* out, std::vector<Py_buffer>* buffers, std::vector<PyRef>* keep) {
   if (obj == Py_None) {
     *out = 0;
     return true;
@@ -38,10 +38,10 @@ bool argument(PyObject* obj, std::uint64_t* out, std::vector<Py_buffer>* buffers
     return !PyErr_Occurred();
   }
   if (PyUnicode_Check(obj)) {
-    PyObject* encoded = PyUnicode_AsUTF8String(obj);
+    PyRef encoded(PyUnicode_AsUTF8String(obj));
     if (!encoded) return false;
-    keep->push_back(encoded);
-    *out = reinterpret_cast<std::uintptr_t>(PyBytes_AS_STRING(encoded));
+    *out = reinterpret_cast<std::uintptr_t>(PyBytes_AS_STRING(encoded.get()));
+    keep->push_back(std::move(encoded));
     return true;
   }
   if (PyObject_CheckBuffer(obj)) {
@@ -51,15 +51,14 @@ bool argument(PyObject* obj, std::uint64_t* out, std::vector<Py_buffer>* buffers
     *out = reinterpret_cast<std::uintptr_t>(view.buf);
     return true;
   }
-  PyObject* number = PyNumber_Long(obj);  // handle types define __int__
+  PyRef number(PyNumber_Long(obj));  // handle types define __int__
   if (!number) {
     PyErr_Clear();
     PyErr_Format(PyExc_TypeError, "a driver argument must be an int, a handle, bytes or str, not %s",
                  Py_TYPE(obj)->tp_name);
     return false;
   }
-  *out = PyLong_AsUnsignedLongLongMask(number);
-  Py_DECREF(number);
+  *out = PyLong_AsUnsignedLongLongMask(number.get());
   return !PyErr_Occurred();
 }
 
@@ -83,20 +82,17 @@ PyObject* py_driver_call(PyObject*, PyObject* args) {
     std::uint64_t in[16] = {};
     std::uint64_t out[16] = {};
     std::vector<Py_buffer> buffers;
-    std::vector<PyObject*> keep;
+    std::vector<PyRef> keep;
     bool ok = true;
     for (Py_ssize_t i = 1; i < n && ok; ++i) ok = argument(PyTuple_GET_ITEM(args, i), &in[i - 1], &buffers, &keep);
     CUresult result = CUDA_SUCCESS;
-    if (ok) {
-      try {
-        result = call->call(in, out);
-      } catch (...) {
-        ok = false;
-        set_python_error_from_current_exception();
-      }
-    }
+    // The call's error becomes the Python error here, so the buffers are released either way.
+    ok = ok && guarded(false, [&] {
+           result = call->call(in, out);
+           return true;
+         });
     for (Py_buffer& b : buffers) PyBuffer_Release(&b);
-    for (PyObject* k : keep) Py_DECREF(k);
+    keep.clear();
     if (!ok) return nullptr;
     if (call->out_bytes > 0) {
       PyObject* blob = PyBytes_FromStringAndSize(reinterpret_cast<const char*>(out), call->out_bytes);
@@ -112,13 +108,11 @@ PyObject* py_driver_call(PyObject*, PyObject* args) {
 
 PyObject* py_driver_functions(PyObject*, PyObject*) {
   std::vector<std::string> names = cpu() ? cpu::cpu_binding_call_names() : cuda::binding_call_names();
-  PyObject* list = PyList_New(0);
-  for (const std::string& s : names) {
-    PyObject* item = PyUnicode_FromString(s.c_str());
-    PyList_Append(list, item);
-    Py_DECREF(item);
-  }
-  return list;
+  PyRef list(PyList_New(0));
+  if (!list) return nullptr;
+  for (const std::string& s : names)
+    if (!list_append_new(list.get(), PyUnicode_FromString(s.c_str()))) return nullptr;
+  return list.release();
 }
 
 PyMethodDef g_functions[] = {

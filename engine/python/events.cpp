@@ -9,7 +9,7 @@
 
 #include "cuda/event.h"
 #include "python/device_array.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/stream_view.h"
 #include "python/streams.h"
 #include "python/type_object.h"
@@ -59,21 +59,20 @@ PyObject* py_event(PyObject*, PyObject* args, PyObject* kwargs) {
   static const char* names[] = {"timing", nullptr};
   int timing = 1;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p:event", const_cast<char**>(names), &timing)) return nullptr;
-  auto* self = reinterpret_cast<EventObject*>(EventType.tp_alloc(&EventType, 0));
-  if (!self) return nullptr;
+  PyRef owner(EventType.tp_alloc(&EventType, 0));
+  if (!owner) return nullptr;
+  auto* self = reinterpret_cast<EventObject*>(owner.get());
   self->event = nullptr;
   self->device = runtime::current_device();
   self->timing = timing != 0;
   self->recorded = false;
   self->host_ms = 0;
-  if (cpu()) return reinterpret_cast<PyObject*>(self);
-  CUHOST_PY_GUARD(
-      {
-        runtime::make_context_current();
-        self->event = new cuda::Event(self->timing);
-        return reinterpret_cast<PyObject*>(self);
-      },
-      (Py_DECREF(self), nullptr))
+  if (cpu()) return owner.release();
+  return guarded<PyObject*>(nullptr, [&] {  // on failure `owner` drops the event
+    runtime::make_context_current();
+    self->event = new cuda::Event(self->timing);
+    return owner.release();
+  });
 }
 
 void event_dealloc(PyObject* o) {
@@ -94,23 +93,21 @@ PyObject* m_record(PyObject* o, PyObject* args, PyObject* kwargs) {
   PyObject* stream = nullptr;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:record", const_cast<char**>(names), &stream)) return nullptr;
   EventObject* self = as_event(o);
-  CUHOST_PY_GUARD(
-      {
-        std::uintptr_t h = 0;
-        if (!target_stream(stream, &h, self->device)) return nullptr;
-        runtime::NamedOperation name("Event.record()");
-        runtime::refuse_on_captured_stream(h, "record an event on the stream", kEventReason);
-        if (self->event) {
-          runtime::DeviceScope scope(self->device);
-          runtime::make_context_current();
-          self->event->record(reinterpret_cast<CUstream>(h));
-        } else {
-          self->host_ms = now_ms();
-        }
-        self->recorded = true;
-        Py_RETURN_NONE;
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    std::uintptr_t h = 0;
+    if (!target_stream(stream, &h, self->device)) return nullptr;
+    runtime::NamedOperation name("Event.record()");
+    runtime::refuse_on_captured_stream(h, "record an event on the stream", kEventReason);
+    if (self->event) {
+      runtime::DeviceScope scope(self->device);
+      runtime::make_context_current();
+      self->event->record(reinterpret_cast<CUstream>(h));
+    } else {
+      self->host_ms = now_ms();
+    }
+    self->recorded = true;
+    Py_RETURN_NONE;
+  });
 }
 
 PyObject* m_wait(PyObject* o, PyObject* args, PyObject* kwargs) {
@@ -118,50 +115,37 @@ PyObject* m_wait(PyObject* o, PyObject* args, PyObject* kwargs) {
   PyObject* stream = nullptr;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:wait", const_cast<char**>(names), &stream)) return nullptr;
   EventObject* self = as_event(o);
-  CUHOST_PY_GUARD(
-      {
-        std::uintptr_t h = 0;
-        if (!target_stream(stream, &h, runtime::current_device())) return nullptr;
-        runtime::NamedOperation name("Event.wait()");
-        runtime::refuse_on_captured_stream(h, "make the stream wait for an event", kEventReason);
-        if (self->event) {
-          runtime::make_context_current();
-          self->event->wait(reinterpret_cast<CUstream>(h));
-        }
-        Py_RETURN_NONE;
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    std::uintptr_t h = 0;
+    if (!target_stream(stream, &h, runtime::current_device())) return nullptr;
+    runtime::NamedOperation name("Event.wait()");
+    runtime::refuse_on_captured_stream(h, "make the stream wait for an event", kEventReason);
+    if (self->event) {
+      runtime::make_context_current();
+      self->event->wait(reinterpret_cast<CUstream>(h));
+    }
+    Py_RETURN_NONE;
+  });
 }
 
 PyObject* m_synchronize(PyObject* o, PyObject*) {
   EventObject* self = as_event(o);
-  CUHOST_PY_GUARD(
-      {
-        if (self->event) {
-          runtime::make_context_current();
-          Py_BEGIN_ALLOW_THREADS;
-          try {
-            self->event->synchronize();
-          } catch (...) {
-            Py_BLOCK_THREADS;
-            throw;
-          }
-          Py_END_ALLOW_THREADS;
-        }
-        Py_RETURN_NONE;
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    if (self->event) {
+      runtime::make_context_current();
+      without_gil([&] { self->event->synchronize(); });
+    }
+    Py_RETURN_NONE;
+  });
 }
 
 PyObject* m_query(PyObject* o, PyObject*) {
   EventObject* self = as_event(o);
-  CUHOST_PY_GUARD(
-      {
-        if (!self->event) Py_RETURN_TRUE;
-        runtime::make_context_current();
-        return PyBool_FromLong(self->event->query());
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    if (!self->event) Py_RETURN_TRUE;
+    runtime::make_context_current();
+    return PyBool_FromLong(self->event->query());
+  });
 }
 
 PyObject* elapsed(EventObject* start, PyObject* end_obj) {
@@ -175,18 +159,16 @@ PyObject* elapsed(EventObject* start, PyObject* end_obj) {
                     "cuEventElapsedTime failed: CUDA_ERROR_INVALID_HANDLE (an event was created with timing=False)");
     return nullptr;
   }
-  CUHOST_PY_GUARD(
-      {
-        if (start->event && end->event) {
-          runtime::make_context_current();
-          return PyFloat_FromDouble(start->event->elapsed_ms(*end->event));
-        }
-        if (!start->recorded || !end->recorded)
-          throw UserError(ErrorKind::CudaAPIError,
-                          "cuEventElapsedTime failed: CUDA_ERROR_INVALID_HANDLE (an event was never recorded)");
-        return PyFloat_FromDouble(end->host_ms - start->host_ms);
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    if (start->event && end->event) {
+      runtime::make_context_current();
+      return PyFloat_FromDouble(start->event->elapsed_ms(*end->event));
+    }
+    if (!start->recorded || !end->recorded)
+      throw UserError(ErrorKind::CudaAPIError,
+                      "cuEventElapsedTime failed: CUDA_ERROR_INVALID_HANDLE (an event was never recorded)");
+    return PyFloat_FromDouble(end->host_ms - start->host_ms);
+  });
 }
 
 PyObject* m_elapsed_time(PyObject* o, PyObject* other) { return elapsed(as_event(o), other); }

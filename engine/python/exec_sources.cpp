@@ -14,6 +14,7 @@
 
 #include "frontend/capture.h"
 #include "python/dispatcher.h"
+#include "python/py_api.h"
 
 namespace cuhost::python {
 namespace {
@@ -39,10 +40,10 @@ PyObject* source_argument(PyObject* args, PyObject* kwargs) {
 }
 
 PyObject* recording_compile(PyObject*, PyObject* args, PyObject* kwargs) {
-  PyObject* result = PyObject_Call(g_compile, args, kwargs);
+  PyRef result(PyObject_Call(g_compile, args, kwargs));
   PyObject* source = result ? source_argument(args, kwargs) : nullptr;
-  if (source && remember(result, source) < 0) Py_CLEAR(result);
-  return result;
+  if (source && remember(result.get(), source) < 0) return nullptr;
+  return result.release();
 }
 
 PyObject* recording_exec(PyObject*, PyObject* args, PyObject* kwargs) {
@@ -51,22 +52,13 @@ PyObject* recording_exec(PyObject*, PyObject* args, PyObject* kwargs) {
   // exec(text) compiles as "<string>" with the caller's __future__ flags;
   // compile() called from here inherits the same flags (this frame is the
   // caller's), so the code is the one exec would have made.
-  PyObject* code = PyObject_CallFunction(g_compile, "Oss", source, "<string>", "exec");
-  if (!code) return nullptr;
-  if (remember(code, source) < 0) {
-    Py_DECREF(code);
-    return nullptr;
-  }
-  PyObject* head = PyTuple_Pack(1, code);
-  PyObject* rest = PyTuple_GetSlice(args, 1, PyTuple_GET_SIZE(args));
-  PyObject* call_args = head && rest ? PySequence_Concat(head, rest) : nullptr;
-  Py_DECREF(code);
-  Py_XDECREF(head);
-  Py_XDECREF(rest);
+  PyRef code(PyObject_CallFunction(g_compile, "Oss", source, "<string>", "exec"));
+  if (!code || remember(code.get(), source) < 0) return nullptr;
+  PyRef head(PyTuple_Pack(1, code.get()));
+  PyRef rest(PyTuple_GetSlice(args, 1, PyTuple_GET_SIZE(args)));
+  PyRef call_args(head && rest ? PySequence_Concat(head.get(), rest.get()) : nullptr);
   if (!call_args) return nullptr;
-  PyObject* result = PyObject_Call(g_exec, call_args, kwargs);
-  Py_DECREF(call_args);
-  return result;
+  return PyObject_Call(g_exec, call_args.get(), kwargs);
 }
 
 PyMethodDef g_exec_def = {"exec", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(recording_exec)),
@@ -88,13 +80,11 @@ PyObject* install(PyObject*, PyObject*) {
   Py_INCREF(g_exec);
   Py_INCREF(g_compile);
   g_sources = PyDict_New();
-  PyObject* exec = PyCFunction_New(&g_exec_def, nullptr);
-  PyObject* compile = PyCFunction_New(&g_compile_def, nullptr);
-  int failed = !exec || !compile || PyDict_SetItemString(builtins, "exec", exec) < 0 ||
-               PyDict_SetItemString(builtins, "compile", compile) < 0;
-  Py_XDECREF(exec);
-  Py_XDECREF(compile);
-  if (failed) return nullptr;
+  PyRef exec(PyCFunction_New(&g_exec_def, nullptr));
+  PyRef compile(PyCFunction_New(&g_compile_def, nullptr));
+  if (!exec || !compile || PyDict_SetItemString(builtins, "exec", exec.get()) < 0 ||
+      PyDict_SetItemString(builtins, "compile", compile.get()) < 0)
+    return nullptr;
   Py_RETURN_NONE;
 }
 

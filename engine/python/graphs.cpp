@@ -10,7 +10,7 @@
 #include <new>
 
 #include "python/dispatcher.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/launch_capture.h"
 #include "python/launch_pack.h"
 #include "python/stream_view.h"
@@ -83,7 +83,7 @@ PyObject* graph_new(PyTypeObject* type, PyObject*, PyObject*) {
 void graph_dealloc(PyObject* o) {
   GraphObject* self = as_graph(o);
   self->graph.~shared_ptr();  // the argument tuples it owns are released here, with the GIL held
-  Py_XDECREF(self->stream);
+  Py_CLEAR(self->stream);
   Py_TYPE(o)->tp_free(o);
 }
 
@@ -92,33 +92,31 @@ PyObject* graph_launch(PyObject* o, PyObject* args, PyObject* kwargs) {
   PyObject* stream_arg = nullptr;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:launch", const_cast<char**>(names), &stream_arg)) return nullptr;
   GraphObject* self = as_graph(o);
-  CUHOST_PY_GUARD(
-      {
-        runtime::CapturedGraph& g = captured(self);
-        std::uintptr_t stream = 0;
-        int owner = -1;
-        if (!stream_argument(stream_arg, g.stream(), g.device(), &stream, &owner)) return nullptr;
-        if (owner >= 0 && owner != g.device())
-          throw UserError(ErrorKind::ValueError, concat("Graph.launch(): the graph was captured on device ", g.device(),
-                                                        " and runs there, but the stream belongs to device ", owner,
-                                                        "; launch it on a stream of device ", g.device()));
-        runtime::NamedOperation name("Graph.launch()");
-        runtime::refuse_on_captured_stream(stream, "launch a graph on the stream",
-                                           "cuhost's graphs do not nest; launch the graph outside the capture");
-        std::shared_ptr<runtime::CapturedGraph> keep = self->graph;
-        std::exception_ptr error;
-        Py_BEGIN_ALLOW_THREADS;
-        try {
-          keep->launch(stream);
-        } catch (...) {
-          error = std::current_exception();
-        }
-        Py_END_ALLOW_THREADS;
-        write_kernel_output();  // CPU replays print like eager launches, failed ones too
-        if (error) std::rethrow_exception(error);
-        Py_RETURN_NONE;
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    runtime::CapturedGraph& g = captured(self);
+    std::uintptr_t stream = 0;
+    int owner = -1;
+    if (!stream_argument(stream_arg, g.stream(), g.device(), &stream, &owner)) return nullptr;
+    if (owner >= 0 && owner != g.device())
+      throw UserError(ErrorKind::ValueError, concat("Graph.launch(): the graph was captured on device ", g.device(),
+                                                    " and runs there, but the stream belongs to device ", owner,
+                                                    "; launch it on a stream of device ", g.device()));
+    runtime::NamedOperation name("Graph.launch()");
+    runtime::refuse_on_captured_stream(stream, "launch a graph on the stream",
+                                       "cuhost's graphs do not nest; launch the graph outside the capture");
+    std::shared_ptr<runtime::CapturedGraph> keep = self->graph;
+    std::exception_ptr error;
+    without_gil([&] {
+      try {
+        keep->launch(stream);
+      } catch (...) {
+        error = std::current_exception();  // rethrown once the output is written
+      }
+    });
+    write_kernel_output();  // CPU replays print like eager launches, failed ones too
+    if (error) std::rethrow_exception(error);
+    Py_RETURN_NONE;
+  });
 }
 
 PyObject* graph_update(PyObject* o, PyObject* other) {
@@ -126,42 +124,39 @@ PyObject* graph_update(PyObject* o, PyObject* other) {
     PyErr_Format(PyExc_TypeError, "Graph.update() takes another Graph, not %s", Py_TYPE(other)->tp_name);
     return nullptr;
   }
-  CUHOST_PY_GUARD(
-      {
-        captured(as_graph(o)).update_from(captured(as_graph(other)));
-        Py_RETURN_NONE;
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    captured(as_graph(o)).update_from(captured(as_graph(other)));
+    Py_RETURN_NONE;
+  });
 }
 
 PyObject* graph_kernels(PyObject* o, void*) {
   GraphObject* self = as_graph(o);
-  CUHOST_PY_GUARD(
-      {
-        const std::size_t n = captured(self).kernels().size();
-        PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(n));
-        if (!tuple) return nullptr;
-        for (std::size_t i = 0; i < n; ++i) {
-          auto* node = PyObject_New(KernelNodeObject, &KernelNodeType);
-          if (!node) {
-            Py_DECREF(tuple);
-            return nullptr;
-          }
-          Py_INCREF(o);
-          node->graph = self;
-          node->index = static_cast<Py_ssize_t>(i);
-          PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), reinterpret_cast<PyObject*>(node));
-        }
-        return tuple;
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    const std::size_t n = captured(self).kernels().size();
+    PyRef tuple(PyTuple_New(static_cast<Py_ssize_t>(n)));
+    if (!tuple) return nullptr;
+    for (std::size_t i = 0; i < n; ++i) {
+      auto* node = PyObject_New(KernelNodeObject, &KernelNodeType);
+      if (!node) return nullptr;
+      Py_INCREF(o);
+      node->graph = self;
+      node->index = static_cast<Py_ssize_t>(i);
+      PyTuple_SET_ITEM(tuple.get(), static_cast<Py_ssize_t>(i), reinterpret_cast<PyObject*>(node));
+    }
+    return tuple.release();
+  });
 }
 
-PyObject* graph_node_count(PyObject* o, void*){
-    CUHOST_PY_GUARD({ return PyLong_FromSize_t(captured(as_graph(o)).node_count()); }, nullptr)}
+PyObject* graph_node_count(PyObject* o, void*) {
+  return guarded<PyObject*>(nullptr,
+                            [&]() -> PyObject* { return PyLong_FromSize_t(captured(as_graph(o)).node_count()); });
+}
 
-PyObject* graph_copy_count(PyObject* o, void*){
-    CUHOST_PY_GUARD({ return PyLong_FromSize_t(captured(as_graph(o)).copies().size()); }, nullptr)}
+PyObject* graph_copy_count(PyObject* o, void*) {
+  return guarded<PyObject*>(nullptr,
+                            [&]() -> PyObject* { return PyLong_FromSize_t(captured(as_graph(o)).copies().size()); });
+}
 
 PyObject* graph_stream(PyObject* o, void*) {
   GraphObject* self = as_graph(o);
@@ -170,8 +165,9 @@ PyObject* graph_stream(PyObject* o, void*) {
 
 PyObject* graph_captured(PyObject* o, void*) { return PyBool_FromLong(as_graph(o)->graph != nullptr); }
 
-Py_ssize_t graph_len(PyObject* o){
-    CUHOST_PY_GUARD({ return static_cast<Py_ssize_t>(captured(as_graph(o)).operation_count()); }, -1)}
+Py_ssize_t graph_len(PyObject* o) {
+  return guarded<Py_ssize_t>(-1, [&] { return static_cast<Py_ssize_t>(captured(as_graph(o)).operation_count()); });
+}
 
 PyObject* graph_repr(PyObject* o) {
   GraphObject* self = as_graph(o);
@@ -210,31 +206,36 @@ const runtime::CapturedKernel& node_kernel(KernelNodeObject* n) {
 }
 
 void node_dealloc(PyObject* o) {
-  Py_XDECREF(reinterpret_cast<PyObject*>(as_node(o)->graph));
+  Py_CLEAR(as_node(o)->graph);
   PyObject_Free(o);
 }
 
 PyObject* dims_tuple(const unsigned d[3]) { return Py_BuildValue("(III)", d[0], d[1], d[2]); }
 
-PyObject* node_name(PyObject* o, void*){
-    CUHOST_PY_GUARD({ return PyUnicode_FromString(node_kernel(as_node(o)).kernel->name.c_str()); },
-                    nullptr)} PyObject* node_griddim(PyObject* o, void*){
-    CUHOST_PY_GUARD({ return dims_tuple(node_kernel(as_node(o)).grid); }, nullptr)} PyObject* node_blockdim(PyObject* o,
-                                                                                                            void*){
-    CUHOST_PY_GUARD({ return dims_tuple(node_kernel(as_node(o)).block); },
-                    nullptr)} PyObject* node_sharedmem(PyObject* o, void*){
-    CUHOST_PY_GUARD({ return PyLong_FromUnsignedLong(node_kernel(as_node(o)).shared); }, nullptr)}
+PyObject* node_name(PyObject* o, void*) {
+  return guarded<PyObject*>(
+      nullptr, [&]() -> PyObject* { return PyUnicode_FromString(node_kernel(as_node(o)).kernel->name.c_str()); });
+}
+PyObject* node_griddim(PyObject* o, void*) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* { return dims_tuple(node_kernel(as_node(o)).grid); });
+}
+PyObject* node_blockdim(PyObject* o, void*) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* { return dims_tuple(node_kernel(as_node(o)).block); });
+}
+PyObject* node_sharedmem(PyObject* o, void*) {
+  return guarded<PyObject*>(nullptr,
+                            [&]() -> PyObject* { return PyLong_FromUnsignedLong(node_kernel(as_node(o)).shared); });
+}
 
 // Item `i` of a script launch's (dispatcher, arguments) owner; None for C++ launches.
-PyObject* owner_item(PyObject* o, Py_ssize_t i){CUHOST_PY_GUARD(
-    {
-      const runtime::CapturedKernel& k = node_kernel(as_node(o));
-      if (k.origin != runtime::LaunchOrigin::Script) Py_RETURN_NONE;
-      return Py_NewRef(PyTuple_GET_ITEM(script_launch_tuple(k.owner), i));
-    },
-    nullptr)} PyObject* node_kernel_obj(PyObject* o, void*) {
-  return owner_item(o, 0);
+PyObject* owner_item(PyObject* o, Py_ssize_t i) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    const runtime::CapturedKernel& k = node_kernel(as_node(o));
+    if (k.origin != runtime::LaunchOrigin::Script) Py_RETURN_NONE;
+    return Py_NewRef(PyTuple_GET_ITEM(script_launch_tuple(k.owner), i));
+  });
 }
+PyObject* node_kernel_obj(PyObject* o, void*) { return owner_item(o, 0); }
 PyObject* node_args(PyObject* o, void*) { return owner_item(o, 1); }
 
 PyObject* node_index(PyObject* o, void*) { return PyLong_FromSsize_t(as_node(o)->index); }
@@ -272,7 +273,7 @@ PyObject* node_set_args(PyObject* o, PyObject* args, PyObject* kwargs) {
       }
     }
   }
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     runtime::CapturedGraph& g = captured(n->graph);
     const runtime::CapturedKernel& k = g.kernels()[static_cast<std::size_t>(n->index)];
     const char* kname = k.kernel->name.c_str();
@@ -328,7 +329,7 @@ PyObject* node_set_args(PyObject* o, PyObject* args, PyObject* kwargs) {
     g.set_kernel_arguments(static_cast<std::size_t>(n->index), slots, static_cast<std::size_t>(cursor - slots), grid,
                            block, shared, std::move(owner));
     Py_RETURN_NONE;
-  })
+  });
 }
 
 PyMethodDef g_node_methods[] = {
@@ -350,18 +351,18 @@ PyGetSetDef g_node_getset[] = {
 
 // --- capture entry points --------------------------------------------------
 
-PyObject* py_begin_capture(PyObject*, PyObject* stream_arg){CUHOST_PY_GUARD(
-    {
-      // The capture belongs to the stream's device (the calling thread's
-      // when the stream does not say).
-      int device = runtime::current_device();
-      std::uintptr_t stream = 0;
-      int owner = -1;
-      if (!stream_argument(stream_arg, runtime::default_launch_stream(device), device, &stream, &owner)) return nullptr;
-      runtime::begin_capture(stream, owner >= 0 ? owner : device);
-      return PyLong_FromSize_t(stream);
-    },
-    nullptr)}
+PyObject* py_begin_capture(PyObject*, PyObject* stream_arg) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    // The capture belongs to the stream's device (the calling thread's
+    // when the stream does not say).
+    int device = runtime::current_device();
+    std::uintptr_t stream = 0;
+    int owner = -1;
+    if (!stream_argument(stream_arg, runtime::default_launch_stream(device), device, &stream, &owner)) return nullptr;
+    runtime::begin_capture(stream, owner >= 0 ? owner : device);
+    return PyLong_FromSize_t(stream);
+  });
+}
 
 // _graph_end_capture(handle, graph, stream_obj)
 PyObject* py_end_capture(PyObject*, PyObject* args) {
@@ -370,13 +371,11 @@ PyObject* py_end_capture(PyObject*, PyObject* args) {
     return nullptr;
   std::uintptr_t handle = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(handle_obj));
   if (PyErr_Occurred()) return nullptr;
-  CUHOST_PY_GUARD(
-      {
-        as_graph(graph_obj)->graph = runtime::end_capture(handle);
-        if (stream_obj != Py_None) Py_XSETREF(as_graph(graph_obj)->stream, Py_NewRef(stream_obj));
-        Py_RETURN_NONE;
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    as_graph(graph_obj)->graph = runtime::end_capture(handle);
+    if (stream_obj != Py_None) Py_XSETREF(as_graph(graph_obj)->stream, Py_NewRef(stream_obj));
+    Py_RETURN_NONE;
+  });
 }
 
 PyObject* py_abort_capture(PyObject*, PyObject* handle_obj) {
@@ -386,15 +385,15 @@ PyObject* py_abort_capture(PyObject*, PyObject* handle_obj) {
   Py_RETURN_NONE;
 }
 
-PyObject* py_is_capturing(PyObject*, PyObject* stream_arg){CUHOST_PY_GUARD(
-    {
-      const int device = runtime::current_device();
-      std::uintptr_t stream = 0;
-      int owner = -1;
-      if (!stream_argument(stream_arg, runtime::default_launch_stream(device), device, &stream, &owner)) return nullptr;
-      return PyBool_FromLong(runtime::is_captured(stream));
-    },
-    nullptr)}
+PyObject* py_is_capturing(PyObject*, PyObject* stream_arg) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    const int device = runtime::current_device();
+    std::uintptr_t stream = 0;
+    int owner = -1;
+    if (!stream_argument(stream_arg, runtime::default_launch_stream(device), device, &stream, &owner)) return nullptr;
+    return PyBool_FromLong(runtime::is_captured(stream));
+  });
+}
 
 PyMethodDef g_functions[] = {
     {"_graph_begin_capture", py_begin_capture, METH_O, "Starts capturing a stream; returns its handle."},

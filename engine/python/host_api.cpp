@@ -5,7 +5,7 @@
 
 #include "cuda/driver.h"
 #include "cuda/toolkit_info.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/module.h"
 #include "runtime/session.h"
 
@@ -17,21 +17,19 @@ PyObject* py_version(PyObject*, PyObject*) { return PyUnicode_FromString(CUHOST_
 
 PyObject* py_backend(PyObject*, PyObject*) { return PyUnicode_FromString(backend_name(runtime::session().backend)); }
 
-PyObject* py_versions(PyObject*, PyObject*){CUHOST_PY_GUARD(
-    {
-      return Py_BuildValue("{s:s,s:s,s:s,s:s}", "cuhost", CUHOST_VERSION, "llvm", LLVM_VERSION_STRING, "nvrtc",
-                           cuda::nvrtc_version().c_str(), "nvjitlink", cuda::nvjitlink_version().c_str());
-    },
-    nullptr)}
+PyObject* py_versions(PyObject*, PyObject*) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    return Py_BuildValue("{s:s,s:s,s:s,s:s}", "cuhost", CUHOST_VERSION, "llvm", LLVM_VERSION_STRING, "nvrtc",
+                         cuda::nvrtc_version().c_str(), "nvjitlink", cuda::nvjitlink_version().c_str());
+  });
+}
 
 PyObject* py_nvrtc_supported_archs(PyObject*, PyObject*) {
-  PyObject* list = PyList_New(0);
-  for (int arch : cuda::nvrtc_supported_archs()) {
-    PyObject* item = PyLong_FromLong(arch);
-    PyList_Append(list, item);
-    Py_DECREF(item);
-  }
-  return list;
+  PyRef list(PyList_New(0));
+  if (!list) return nullptr;
+  for (int arch : cuda::nvrtc_supported_archs())
+    if (!list_append_new(list.get(), PyLong_FromLong(arch))) return nullptr;
+  return list.release();
 }
 
 PyObject* py_driver_status(PyObject*, PyObject*) {
@@ -39,19 +37,19 @@ PyObject* py_driver_status(PyObject*, PyObject*) {
   return Py_BuildValue("(Osii)", s.available ? Py_True : Py_False, s.reason.c_str(), s.version, s.device_count);
 }
 
-PyObject* py_devices(PyObject*, PyObject*){CUHOST_PY_GUARD(
-    {
-      PyObject* list = PyList_New(0);
-      for (const auto& d : cuda::list_devices()) {
-        PyObject* item = Py_BuildValue("{s:i,s:s,s:(ii),s:n,s:i}", "id", d.ordinal, "name", d.name.c_str(),
-                                       "compute_capability", d.cc_major, d.cc_minor, "total_memory",
-                                       static_cast<Py_ssize_t>(d.total_memory), "multiprocessors", d.multiprocessors);
-        PyList_Append(list, item);
-        Py_DECREF(item);
-      }
-      return list;
-    },
-    nullptr)}
+PyObject* py_devices(PyObject*, PyObject*) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    PyRef list(PyList_New(0));
+    if (!list) return nullptr;
+    for (const auto& d : cuda::list_devices()) {
+      PyObject* item = Py_BuildValue("{s:i,s:s,s:(ii),s:n,s:i}", "id", d.ordinal, "name", d.name.c_str(),
+                                     "compute_capability", d.cc_major, d.cc_minor, "total_memory",
+                                     static_cast<Py_ssize_t>(d.total_memory), "multiprocessors", d.multiprocessors);
+      if (!list_append_new(list.get(), item)) return nullptr;
+    }
+    return list.release();
+  });
+}
 
 PyMethodDef g_methods[] = {
     {"version", py_version, METH_NOARGS, "cuhost's version string."},

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "python/device_array.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/type_object.h"
 #include "runtime/device_memory.h"
 #include "runtime/session.h"
@@ -50,15 +50,14 @@ PyObject* py_pinned_buffer(PyObject*, PyObject* arg) {
     PyErr_SetString(PyExc_ValueError, "_pinned_buffer: negative size");
     return nullptr;
   }
-  auto* self = reinterpret_cast<PinnedBufferObject*>(PinnedBufferType.tp_alloc(&PinnedBufferType, 0));
-  if (!self) return nullptr;
+  PyRef owner(PinnedBufferType.tp_alloc(&PinnedBufferType, 0));
+  if (!owner) return nullptr;
+  auto* self = reinterpret_cast<PinnedBufferObject*>(owner.get());
   new (&self->memory) std::shared_ptr<runtime::PinnedAllocation>();
-  CUHOST_PY_GUARD(
-      {
-        self->memory = runtime::PinnedAllocation::allocate(static_cast<std::size_t>(n));
-        return reinterpret_cast<PyObject*>(self);
-      },
-      (Py_DECREF(self), nullptr))
+  return guarded<PyObject*>(nullptr, [&] {  // on failure `owner` drops the empty buffer
+    self->memory = runtime::PinnedAllocation::allocate(static_cast<std::size_t>(n));
+    return owner.release();
+  });
 }
 
 // MemAlloc: the base of numba's host-addressable memory objects (PinnedMemory,
@@ -66,19 +65,16 @@ PyObject* py_pinned_buffer(PyObject*, PyObject* arg) {
 // the instance's `_bufptr_` (address) and `_buflen_` (bytes) attributes, so
 // np.ndarray(buffer=mem) views the memory in place.
 int memalloc_getbuffer(PyObject* o, Py_buffer* view, int flags) {
-  PyObject* ptr = PyObject_GetAttrString(o, "_bufptr_");
-  PyObject* len = ptr ? PyObject_GetAttrString(o, "_buflen_") : nullptr;
+  PyRef ptr(PyObject_GetAttrString(o, "_bufptr_"));
+  PyRef len(ptr ? PyObject_GetAttrString(o, "_buflen_") : nullptr);
   if (!ptr || !len) {
-    Py_XDECREF(ptr);
     PyErr_Clear();
     PyErr_Format(PyExc_TypeError, "a bytes-like object is required, not '%s' (it is not host-addressable memory)",
                  Py_TYPE(o)->tp_name);
     return -1;
   }
-  void* address = PyLong_AsVoidPtr(ptr);
-  Py_ssize_t n = PyLong_AsSsize_t(len);
-  Py_DECREF(ptr);
-  Py_DECREF(len);
+  void* address = PyLong_AsVoidPtr(ptr.get());
+  Py_ssize_t n = PyLong_AsSsize_t(len.get());
   if (PyErr_Occurred()) return -1;
   return PyBuffer_FillInfo(view, o, address, n, 0, flags);
 }
@@ -119,31 +115,24 @@ PyObject* py_host_array(PyObject*, PyObject* arg) {
   if (!found) {
     std::string message = "no host array named '" + name + "'; the host registered " +
                           (available.empty() ? std::string("none (see Runtime::register_buffer)") : available);
-    PyObject* text = PyUnicode_FromString(message.c_str());
-    if (text) {
-      PyErr_SetObject(PyExc_KeyError, text);
-      Py_DECREF(text);
-    }
+    if (PyRef text{PyUnicode_FromString(message.c_str())}) PyErr_SetObject(PyExc_KeyError, text.get());
     return nullptr;
   }
   if (buffer.shape.size() > static_cast<size_t>(kMaxDims)) {
     PyErr_Format(PyExc_ValueError, "host array '%s' has more than %d dimensions", name.c_str(), kMaxDims);
     return nullptr;
   }
-  PyObject* spec = PyUnicode_FromString(buffer.dtype.c_str());
-  PyObject* dtype = spec ? to_numpy_dtype(spec) : nullptr;
-  Py_XDECREF(spec);
+  PyRef spec(PyUnicode_FromString(buffer.dtype.c_str()));
+  PyRef dtype(spec ? to_numpy_dtype(spec.get()) : nullptr);
   if (!dtype) return nullptr;
-  PyObject* size = PyObject_GetAttrString(dtype, "itemsize");
-  std::int64_t itemsize = size ? PyLong_AsLongLong(size) : 0;
-  Py_XDECREF(size);
+  PyRef size(PyObject_GetAttrString(dtype.get(), "itemsize"));
+  std::int64_t itemsize = size ? PyLong_AsLongLong(size.get()) : 0;
   int ndim = static_cast<int>(buffer.shape.size());
   std::int64_t strides[kMaxDims];
   c_strides(ndim, buffer.shape.data(), itemsize, strides);
   PyObject* r = PyErr_Occurred() ? nullptr
                                  : new_device_view(nullptr, nullptr, buffer.device_pointer, ndim, buffer.shape.data(),
-                                                   strides, dtype, false, nullptr);
-  Py_DECREF(dtype);
+                                                   strides, dtype.get(), false, nullptr);
   if (r && runtime::session().backend == Backend::Cuda && buffer.device >= 0)
     reinterpret_cast<DeviceArrayObject*>(r)->device = buffer.device;  // on the device the host lent it from
   return r;
@@ -152,13 +141,11 @@ PyObject* py_host_array(PyObject*, PyObject* arg) {
 PyObject* py_host_array_names(PyObject*, PyObject*) {
   runtime::Session& s = runtime::session();
   std::lock_guard<std::mutex> lock(s.mutex);
-  PyObject* list = PyList_New(0);
-  for (const auto& b : s.buffers) {
-    PyObject* n = PyUnicode_FromString(b.name.c_str());
-    PyList_Append(list, n);
-    Py_DECREF(n);
-  }
-  return list;
+  PyRef list(PyList_New(0));
+  if (!list) return nullptr;
+  for (const auto& b : s.buffers)
+    if (!list_append_new(list.get(), PyUnicode_FromString(b.name.c_str()))) return nullptr;
+  return list.release();
 }
 
 PyMethodDef g_functions[] = {

@@ -10,6 +10,7 @@
 
 #include "python/main_command.h"
 #include "python/module.h"
+#include "python/py_api.h"
 #include "python/python_env.h"
 #include "support/diagnostics.h"
 
@@ -20,11 +21,10 @@ namespace {
 bool g_initialized = false;
 
 void set_argv(const std::vector<std::string>& argv) {
-  PyObject* list = PyList_New(static_cast<Py_ssize_t>(argv.size()));
+  PyRef list(PyList_New(static_cast<Py_ssize_t>(argv.size())));
   for (size_t i = 0; i < argv.size(); ++i)
-    PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), PyUnicode_DecodeFSDefault(argv[i].c_str()));
-  PySys_SetObject("argv", list);
-  Py_DECREF(list);
+    PyList_SET_ITEM(list.get(), static_cast<Py_ssize_t>(i), PyUnicode_DecodeFSDefault(argv[i].c_str()));
+  PySys_SetObject("argv", list.get());
 }
 
 // The pending exception, taken (PyErr_Fetch is deprecated from 3.12 on).
@@ -35,8 +35,7 @@ PyObject* raised_exception() {
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
   PyErr_NormalizeException(&type, &value, &tb);
-  Py_XDECREF(type);
-  Py_XDECREF(tb);
+  PyRef type_ref(type), tb_ref(tb);
   return value;
 #endif
 }
@@ -48,25 +47,19 @@ int exit_code_from_exception() {
     PyErr_Print();
     return 1;
   }
-  PyObject* value = raised_exception();
+  PyRef value(raised_exception());
   int code = 0;
-  PyObject* arg = value ? PyObject_GetAttrString(value, "code") : nullptr;
+  PyRef arg(value ? PyObject_GetAttrString(value.get(), "code") : nullptr);
   if (!arg) PyErr_Clear();
-  if (!arg || arg == Py_None) {
+  if (!arg || arg.get() == Py_None) {
     code = 0;
-  } else if (PyLong_Check(arg)) {
-    code = static_cast<int>(PyLong_AsLong(arg));
+  } else if (PyLong_Check(arg.get())) {
+    code = static_cast<int>(PyLong_AsLong(arg.get()));
   } else {  // sys.exit("message"): print it, exit 1
-    PyObject* text = PyObject_Str(arg);
-    if (text) {
-      PySys_WriteStderr("%s\n", PyUnicode_AsUTF8(text));
-      Py_DECREF(text);
-    }
+    if (PyRef text{PyObject_Str(arg.get())}) PySys_WriteStderr("%s\n", PyUnicode_AsUTF8(text.get()));
     PyErr_Clear();
     code = 1;
   }
-  Py_XDECREF(arg);
-  Py_XDECREF(value);
   return code;
 }
 
@@ -75,17 +68,16 @@ int exit_code_from_exception() {
 void flush_std_streams() {
   for (const char* name : {"stdout", "stderr"}) {
     PyObject* stream = PySys_GetObject(name);  // borrowed
-    if (stream && stream != Py_None) {
-      PyObject* r = PyObject_CallMethod(stream, "flush", nullptr);
-      if (!r) PyErr_Clear();
-      Py_XDECREF(r);
-    }
+    if (stream && stream != Py_None && !PyRef(PyObject_CallMethod(stream, "flush", nullptr))) PyErr_Clear();
   }
 }
 
 int finish(PyObject* result) {
-  int code = result ? 0 : exit_code_from_exception();
-  Py_XDECREF(result);
+  int code = 0;
+  {
+    PyRef owned(result);  // dropped before the streams are flushed, as its finalizers may print
+    code = result ? 0 : exit_code_from_exception();
+  }
   flush_std_streams();
   return code;
 }
@@ -96,9 +88,8 @@ PyObject* fresh_main_dict(const std::string& file) {
   PyObject* builtins = PyEval_GetBuiltins();
   PyDict_SetItemString(globals, "__builtins__", builtins);
   if (!file.empty()) {
-    PyObject* f = PyUnicode_DecodeFSDefault(file.c_str());
-    PyDict_SetItemString(globals, "__file__", f);
-    Py_DECREF(f);
+    PyRef f(PyUnicode_DecodeFSDefault(file.c_str()));
+    PyDict_SetItemString(globals, "__file__", f.get());
   }
   return globals;
 }
@@ -215,22 +206,19 @@ void initialize_interpreter(const InterpreterConfig& options) {
   if (env.kind != PythonEnv::Kind::None && !options.executable.empty()) {
     // Then the host itself is sys.executable again, so that subprocesses and
     // multiprocessing children start it (and find the environment too).
-    PyObject* exe = PyUnicode_DecodeFSDefault(options.executable.c_str());
-    PySys_SetObject("executable", exe);
-    Py_DECREF(exe);
+    PyRef exe(PyUnicode_DecodeFSDefault(options.executable.c_str()));
+    PySys_SetObject("executable", exe.get());
   }
 
   PyObject* sys_path = PySys_GetObject("path");  // borrowed
-  PyObject* dir = PyUnicode_DecodeFSDefault(options.pylib_dir.c_str());
-  PyList_Insert(sys_path, 0, dir);
-  Py_DECREF(dir);
+  PyRef dir(PyUnicode_DecodeFSDefault(options.pylib_dir.c_str()));
+  PyList_Insert(sys_path, 0, dir.get());
   // A bundle's third-party packages (NumPy, cffi for 3.11) sit in <home>/site;
   // they are added here rather than through PYTHONPATH, which would leak into
   // other Pythons on the machine.
   if (const char* home = std::getenv("CUHOST_PYTHONHOME")) {
-    PyObject* site = PyUnicode_DecodeFSDefault((std::string(home) + "/site").c_str());
-    PyList_Append(sys_path, site);
-    Py_DECREF(site);
+    PyRef site(PyUnicode_DecodeFSDefault((std::string(home) + "/site").c_str()));
+    PyList_Append(sys_path, site.get());
   }
 }
 
@@ -251,48 +239,43 @@ int run_file(const std::string& path, const std::vector<std::string>& args) {
   std::string folder = ".";
   if (auto slash = path.find_last_of('/'); slash != std::string::npos) folder = path.substr(0, slash);
   PyObject* sys_path = PySys_GetObject("path");
-  PyObject* f = PyUnicode_DecodeFSDefault(folder.c_str());
-  PyList_Insert(sys_path, 1, f);
-  Py_DECREF(f);
+  PyRef f(PyUnicode_DecodeFSDefault(folder.c_str()));
+  PyList_Insert(sys_path, 1, f.get());
 
   PyObject* globals = fresh_main_dict(path);
-  PyObject* code = Py_CompileStringExFlags(buffer.str().c_str(), path.c_str(), Py_file_input, nullptr, -1);
+  PyRef code(Py_CompileStringExFlags(buffer.str().c_str(), path.c_str(), Py_file_input, nullptr, -1));
   if (!code) return finish(nullptr);
-  PyObject* result = PyEval_EvalCode(code, globals, globals);
-  Py_DECREF(code);
+  PyObject* result = PyEval_EvalCode(code.get(), globals, globals);
+  code = PyRef();
   return finish(result);
 }
 
 // Makes source text given as a string visible to inspect.getsource (which
 // kernels compiled from it need) by entering it into linecache.
 void remember_source(const std::string& source, const std::string& filename) {
-  PyObject* linecache = PyImport_ImportModule("linecache");
+  PyRef linecache(PyImport_ImportModule("linecache"));
   if (!linecache) {
     PyErr_Clear();
     return;
   }
-  PyObject* cache = PyObject_GetAttrString(linecache, "cache");
-  PyObject* text = PyUnicode_FromStringAndSize(source.data(), static_cast<Py_ssize_t>(source.size()));
-  PyObject* lines = text ? PyObject_CallMethod(text, "splitlines", "O", Py_True) : nullptr;
+  PyRef cache(PyObject_GetAttrString(linecache.get(), "cache"));
+  PyRef text(PyUnicode_FromStringAndSize(source.data(), static_cast<Py_ssize_t>(source.size())));
+  PyRef lines(text ? PyObject_CallMethod(text.get(), "splitlines", "O", Py_True) : nullptr);
   if (cache && lines) {
-    PyObject* entry = Py_BuildValue("(nOOs)", static_cast<Py_ssize_t>(source.size()), Py_None, lines, filename.c_str());
-    if (entry) PyDict_SetItemString(cache, filename.c_str(), entry);
-    Py_XDECREF(entry);
+    PyRef entry(
+        Py_BuildValue("(nOOs)", static_cast<Py_ssize_t>(source.size()), Py_None, lines.get(), filename.c_str()));
+    if (entry) PyDict_SetItemString(cache.get(), filename.c_str(), entry.get());
   }
   if (PyErr_Occurred()) PyErr_Clear();
-  Py_XDECREF(lines);
-  Py_XDECREF(text);
-  Py_XDECREF(cache);
-  Py_DECREF(linecache);
 }
 
 int run_string(const std::string& source, const std::string& filename) {
   remember_source(source, filename);
   PyObject* globals = fresh_main_dict(filename);
-  PyObject* code = Py_CompileStringExFlags(source.c_str(), filename.c_str(), Py_file_input, nullptr, -1);
+  PyRef code(Py_CompileStringExFlags(source.c_str(), filename.c_str(), Py_file_input, nullptr, -1));
   if (!code) return finish(nullptr);
-  PyObject* result = PyEval_EvalCode(code, globals, globals);
-  Py_DECREF(code);
+  PyObject* result = PyEval_EvalCode(code.get(), globals, globals);
+  code = PyRef();
   return finish(result);
 }
 
@@ -300,10 +283,10 @@ int run_module_main(const std::string& module, const std::vector<std::string>& a
   std::vector<std::string> argv{module};
   argv.insert(argv.end(), args.begin(), args.end());
   set_argv(argv);
-  PyObject* runpy = PyImport_ImportModule("runpy");
+  PyRef runpy(PyImport_ImportModule("runpy"));
   if (!runpy) return finish(nullptr);
-  PyObject* result = PyObject_CallMethod(runpy, "run_module", "(sOs)", module.c_str(), Py_None, "__main__");
-  Py_DECREF(runpy);
+  PyObject* result = PyObject_CallMethod(runpy.get(), "run_module", "(sOs)", module.c_str(), Py_None, "__main__");
+  runpy = PyRef();
   return finish(result);
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cpu/print_output.h"
+#include "python/py_api.h"
 #include "runtime/graph_capture.h"
 #include "support/diagnostics.h"
 
@@ -42,15 +43,15 @@ void refuse_host_arguments_in_capture(const char* kernel, const ArgInfo* infos, 
 }
 
 std::shared_ptr<void> script_launch_owner(DispatcherObject* d, PyObject* const* args, Py_ssize_t n) {
-  PyObject* values = PyTuple_New(n);
+  PyRef values(PyTuple_New(n));
   if (!values) throw std::bad_alloc();
-  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(values, i, Py_NewRef(args[i]));
-  PyObject* owner = PyTuple_Pack(2, reinterpret_cast<PyObject*>(d), values);
-  Py_DECREF(values);
+  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(values.get(), i, Py_NewRef(args[i]));
+  PyObject* owner = PyTuple_Pack(2, reinterpret_cast<PyObject*>(d), values.get());
   if (!owner) throw std::bad_alloc();
+  // The graph may drop the owner on any thread: the deleter takes the GIL.
   return std::shared_ptr<void>(owner, [](void* p) {
     PyGILState_STATE gil = PyGILState_Ensure();
-    Py_DECREF(static_cast<PyObject*>(p));
+    PyRef dropped(static_cast<PyObject*>(p));
     PyGILState_Release(gil);
   });
 }

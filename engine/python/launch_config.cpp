@@ -3,7 +3,7 @@
 // compilation: the launcher and the argument tuple outlive the call.
 #include "python/launch_config.h"
 
-#include "python/errors.h"
+#include "python/py_api.h"
 
 namespace cuhost::python {
 
@@ -27,37 +27,31 @@ PyMethodDef g_methods[] = {{"_current_launch_config", py_current_launch_config, 
 PyObject* current_launch_args() { return Py_NewRef(t_args ? t_args : Py_None); }
 
 bool compile_for_launch(PyObject* launcher, DispatcherObject* d, PyObject* const* args, Py_ssize_t n) {
-  PyObject* tuple = PyTuple_New(n);
+  PyRef tuple(PyTuple_New(n));
   if (!tuple) return false;
-  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
+  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(tuple.get(), i, Py_NewRef(args[i]));
   PyObject* saved_config = t_config;
   PyObject* saved_args = t_args;
   t_config = launcher;
-  t_args = tuple;
-  PyObject* method = PyObject_GetAttrString(reinterpret_cast<PyObject*>(d), "_compile_for_args");
-  PyObject* r = method ? PyObject_Call(method, tuple, nullptr) : nullptr;
+  t_args = tuple.get();
+  PyRef method(PyObject_GetAttrString(reinterpret_cast<PyObject*>(d), "_compile_for_args"));
+  PyRef r(method ? PyObject_Call(method.get(), tuple.get(), nullptr) : nullptr);
   t_config = saved_config;
   t_args = saved_args;
-  Py_XDECREF(method);
-  Py_DECREF(tuple);
-  Py_XDECREF(r);
-  return r != nullptr;
+  return bool(r);
 }
 
 bool run_pre_launch_callbacks(PyObject* callbacks, DispatcherObject* d, PyObject* launcher) {
   if (!callbacks || PyList_GET_SIZE(callbacks) == 0) return true;
   // A copy: a callback may change the list.
-  PyObject* list = PyList_GetSlice(callbacks, 0, PyList_GET_SIZE(callbacks));
+  PyRef list(PyList_GetSlice(callbacks, 0, PyList_GET_SIZE(callbacks)));
   if (!list) return false;
-  bool ok = true;
-  for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(list); ++i) {
-    PyObject* r =
-        PyObject_CallFunctionObjArgs(PyList_GET_ITEM(list, i), reinterpret_cast<PyObject*>(d), launcher, nullptr);
-    ok = r != nullptr;
-    Py_XDECREF(r);
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list.get()); ++i) {
+    PyRef r(PyObject_CallFunctionObjArgs(PyList_GET_ITEM(list.get(), i), reinterpret_cast<PyObject*>(d), launcher,
+                                         nullptr));
+    if (!r) return false;
   }
-  Py_DECREF(list);
-  return ok;
+  return true;
 }
 
 int add_launch_config(PyObject* module) { return PyModule_AddFunctions(module, g_methods); }

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/stream_view.h"
 
 namespace cuhost::python {
@@ -14,11 +14,10 @@ namespace {
 std::string dims_repr(PyObject* const* items, Py_ssize_t n) {
   std::string out = "[";
   for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* r = PyObject_Repr(items[i]);
+    PyRef r(PyObject_Repr(items[i]));
     if (i) out += ", ";
-    out += r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : "?";
+    out += r && PyUnicode_Check(r.get()) ? PyUnicode_AsUTF8(r.get()) : "?";
     if (!r) PyErr_Clear();
-    Py_XDECREF(r);
   }
   return out + "]";
 }
@@ -48,11 +47,10 @@ bool parse_dims(PyObject* v, unsigned out[3], const char* what) {
       PyErr_Format(PyExc_TypeError, "%s must be a sequence of integers, got %s", what, dims_repr(items, n).c_str());
       return false;
     }
-    PyObject* idx = PyNumber_Index(x);
+    PyRef idx(PyNumber_Index(x));
     if (!idx) return false;
     int overflow = 0;
-    long long value = PyLong_AsLongLongAndOverflow(idx, &overflow);
-    Py_DECREF(idx);
+    long long value = PyLong_AsLongLongAndOverflow(idx.get(), &overflow);
     if (overflow > 0 || value > 0xffffffffLL) {
       PyErr_Format(PyExc_ValueError, "%s dimension %zd is too large", what, i);
       return false;

@@ -5,6 +5,7 @@
 
 #include "python/array_view.h"
 #include "python/device_array.h"
+#include "python/py_api.h"
 #include "python/record_dtype.h"
 #include "runtime/session.h"
 #include "support/half_bits.h"
@@ -67,14 +68,13 @@ bool pack_launch_argument(PyObject* v, const ir::Type* t, const ArgInfo* info, s
           value = static_cast<long long>(u);
         }
       } else if (PyIndex_Check(v)) {
-        PyObject* idx = PyNumber_Index(v);
+        PyRef idx(PyNumber_Index(v));
         if (!idx) return false;
-        value = PyLong_AsLongLong(idx);
+        value = PyLong_AsLongLong(idx.get());
         if (value == -1 && PyErr_Occurred()) {
           PyErr_Clear();
-          value = static_cast<long long>(PyLong_AsUnsignedLongLong(idx));
+          value = static_cast<long long>(PyLong_AsUnsignedLongLong(idx.get()));
         }
-        Py_DECREF(idx);
         if (PyErr_Occurred()) return false;
       } else if (std::strcmp(Py_TYPE(v)->tp_name, "numpy.bool") == 0 ||
                  std::strcmp(Py_TYPE(v)->tp_name, "numpy.bool_") == 0) {
@@ -116,10 +116,9 @@ bool pack_launch_argument(PyObject* v, const ir::Type* t, const ArgInfo* info, s
     case K::NPDatetime:
     case K::NPTimedelta: {
       // np.datetime64 / np.timedelta64: their int64 count (NaT is INT64_MIN).
-      PyObject* word = PyObject_CallMethod(v, "astype", "s", "int64");
+      PyRef word(PyObject_CallMethod(v, "astype", "s", "int64"));
       if (!word) return false;
-      long long value = PyLong_AsLongLong(word);
-      Py_DECREF(word);
+      long long value = PyLong_AsLongLong(word.get());
       if (value == -1 && PyErr_Occurred()) return false;
       std::memcpy(slot, &value, sizeof value);
       ++slot;
@@ -171,11 +170,9 @@ bool pack_launch_argument(PyObject* v, const ir::Type* t, const ArgInfo* info, s
       return true;
     }
     case K::EnumMember: {  // the member's value
-      PyObject* value = PyObject_GetAttrString(v, "value");
+      PyRef value(PyObject_GetAttrString(v, "value"));
       if (!value) return false;
-      bool ok = pack_launch_argument(value, t->pointee, nullptr, slot, end, kernel);
-      Py_DECREF(value);
-      return ok;
+      return pack_launch_argument(value.get(), t->pointee, nullptr, slot, end, kernel);
     }
     case K::Tuple: {
       if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != static_cast<Py_ssize_t>(t->elements.size()))

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "python/device_array.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "runtime/device_memory.h"
 #include "runtime/ipc.h"
 #include "runtime/pending_frees.h"
@@ -75,13 +75,15 @@ PyObject* py_queue_free(PyObject*, PyObject* args) {
     return nullptr;
   }
   Py_INCREF(release);
+  // The closure holds a raw strong reference (it may be copied or dropped
+  // without the GIL); the call adopts it and drops it with the GIL held.
   runtime::queue_free(device, static_cast<std::size_t>(bytes < 0 ? 0 : bytes), [release] {
     if (!Py_IsInitialized()) return;
     PyGILState_STATE g = PyGILState_Ensure();
-    PyObject* r = PyObject_CallNoArgs(release);
-    if (!r) PyErr_WriteUnraisable(release);
-    Py_XDECREF(r);
-    Py_DECREF(release);
+    {
+      PyRef adopted(release);
+      if (!PyRef(PyObject_CallNoArgs(release))) PyErr_WriteUnraisable(release);
+    }
     PyGILState_Release(g);
   });
   Py_RETURN_NONE;
@@ -112,45 +114,41 @@ bool external_allocate(int device, std::size_t bytes, std::uintptr_t* address_ou
   } in_plugin;
   bool had_gil = PyGILState_Check();
   PyGILState_STATE g = PyGILState_Ensure();
-  PyObject* allocator = nullptr;
+  PyRef allocator;
   {
     std::lock_guard<std::mutex> lock(g_allocators_mutex);
     auto it = g_allocators.find(device);
-    if (it != g_allocators.end()) allocator = Py_NewRef(it->second);
+    if (it != g_allocators.end()) allocator = PyRef::borrow(it->second);
   }
   std::uintptr_t address = 0;
   std::string failure;
-  PyObject* result = allocator ? PyObject_CallFunction(allocator, "n", static_cast<Py_ssize_t>(bytes)) : nullptr;
-  Py_XDECREF(allocator);
   if (!allocator) {
     failure = "the external memory manager of device " + std::to_string(device) + " was removed";
-  } else if (result) {
+  } else if (PyRef result{PyObject_CallFunction(allocator.get(), "n", static_cast<Py_ssize_t>(bytes))}) {
     PyObject* addr = nullptr;
     PyObject* held = nullptr;
-    if (PyArg_ParseTuple(result, "OO", &addr, &held)) {
+    if (PyArg_ParseTuple(result.get(), "OO", &addr, &held)) {
       address = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(addr));
       if (!PyErr_Occurred()) {
-        Py_INCREF(held);
-        *owner = std::shared_ptr<void>(held, [](void* p) {
+        // The allocation may be freed on any thread: its deleter takes the
+        // GIL before dropping the owner's reference.
+        *owner = std::shared_ptr<void>(PyRef::borrow(held).release(), [](void* p) {
           if (!Py_IsInitialized()) return;
           PyGILState_STATE gs = PyGILState_Ensure();
-          Py_DECREF(static_cast<PyObject*>(p));
+          PyRef dropped(static_cast<PyObject*>(p));
           PyGILState_Release(gs);
         });
       }
     }
-    Py_DECREF(result);
   }
+  allocator = PyRef();
   if (PyErr_Occurred() && !had_gil) {
     // No Python caller on this thread to see the error: carry its text.
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
-    PyObject* text = value ? PyObject_Str(value) : nullptr;
-    failure = text && PyUnicode_Check(text) ? PyUnicode_AsUTF8(text) : "the external memory manager failed";
-    Py_XDECREF(text);
-    Py_XDECREF(type);
-    Py_XDECREF(value);
-    Py_XDECREF(tb);
+    PyRef type_ref(type), value_ref(value), tb_ref(tb);
+    PyRef text(value ? PyObject_Str(value) : nullptr);
+    failure = text && PyUnicode_Check(text.get()) ? PyUnicode_AsUTF8(text.get()) : "the external memory manager failed";
   }
   bool python_error = PyErr_Occurred() != nullptr;
   PyGILState_Release(g);
@@ -174,38 +172,35 @@ PyObject* py_use_external_allocator(PyObject*, PyObject* args) {
     return nullptr;
   }
   runtime::set_external_allocator(&external_allocate);
-  PyObject* previous = nullptr;
+  PyRef previous;  // dropped after the lock is released (its finalizer may run Python)
   {
     std::lock_guard<std::mutex> lock(g_allocators_mutex);
     auto it = g_allocators.find(device);
     if (it != g_allocators.end()) {
-      previous = it->second;
+      previous = PyRef(it->second);
       g_allocators.erase(it);
     }
     if (allocator != Py_None) g_allocators[device] = Py_NewRef(allocator);
   }
   runtime::use_external_allocator(device, allocator != Py_None);
-  Py_XDECREF(previous);
   Py_RETURN_NONE;
 }
 
 // ---- allocations -------------------------------------------------------------------
 
 PyObject* uint8_dtype() {
-  PyObject* spec = PyUnicode_FromString("u1");
-  PyObject* dtype = spec ? to_numpy_dtype(spec) : nullptr;
-  Py_XDECREF(spec);
-  return dtype;
+  PyRef spec(PyUnicode_FromString("u1"));
+  return spec ? to_numpy_dtype(spec.get()) : nullptr;
 }
 
 // A 1-d uint8 DeviceNDArray owning `memory`.
 PyObject* bytes_array(std::shared_ptr<runtime::DeviceAllocation> memory) {
-  PyObject* dtype = uint8_dtype();
+  PyRef dtype(uint8_dtype());
   if (!dtype) return nullptr;
   std::int64_t shape = static_cast<std::int64_t>(memory->size());
   std::int64_t stride = 1;
-  PyObject* view = new_device_view(nullptr, nullptr, memory->address(), 1, &shape, &stride, dtype, false, nullptr);
-  Py_DECREF(dtype);
+  PyObject* view =
+      new_device_view(nullptr, nullptr, memory->address(), 1, &shape, &stride, dtype.get(), false, nullptr);
   if (view) reinterpret_cast<DeviceArrayObject*>(view)->memory = std::move(memory);
   return view;
 }
@@ -219,12 +214,10 @@ PyObject* py_managed_alloc(PyObject*, PyObject* args) {
     PyErr_SetString(PyExc_ValueError, "cannot allocate a negative number of bytes");
     return nullptr;
   }
-  CUHOST_PY_GUARD(
-      {
-        return bytes_array(
-            runtime::DeviceAllocation::allocate_managed(static_cast<std::size_t>(bytes), attach_global != 0));
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&] {
+    return bytes_array(
+        runtime::DeviceAllocation::allocate_managed(static_cast<std::size_t>(bytes), attach_global != 0));
+  });
 }
 
 // _allocation_of(array) -> (base, size, owner, managed, whole) for a device
@@ -264,15 +257,13 @@ PyObject* py_allocation_of(PyObject*, PyObject* arg) {
 PyObject* py_ipc_export(PyObject*, PyObject* arg) {
   std::uintptr_t pointer = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(arg));
   if (PyErr_Occurred()) return nullptr;
-  CUHOST_PY_GUARD(
-      {
-        runtime::IpcExport e = runtime::ipc_export(pointer);
-        PyObject* handle = PyBytes_FromStringAndSize(reinterpret_cast<const char*>(e.handle.data()),
-                                                     static_cast<Py_ssize_t>(e.handle.size()));
-        if (!handle) return nullptr;
-        return Py_BuildValue("(NKn)", handle, static_cast<unsigned long long>(e.base), static_cast<Py_ssize_t>(e.size));
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    runtime::IpcExport e = runtime::ipc_export(pointer);
+    PyObject* handle = PyBytes_FromStringAndSize(reinterpret_cast<const char*>(e.handle.data()),
+                                                 static_cast<Py_ssize_t>(e.handle.size()));
+    if (!handle) return nullptr;
+    return Py_BuildValue("(NKn)", handle, static_cast<unsigned long long>(e.base), static_cast<Py_ssize_t>(e.size));
+  });
 }
 
 // _ipc_open(handle bytes) -> address of the memory mapped into this process.
@@ -286,18 +277,16 @@ PyObject* py_ipc_open(PyObject*, PyObject* arg) {
     return nullptr;
   }
   std::memcpy(handle.data(), data, handle.size());
-  CUHOST_PY_GUARD({ return PyLong_FromUnsignedLongLong(runtime::ipc_open(handle)); }, nullptr)
+  return guarded<PyObject*>(nullptr, [&] { return PyLong_FromUnsignedLongLong(runtime::ipc_open(handle)); });
 }
 
 PyObject* py_ipc_close(PyObject*, PyObject* arg) {
   std::uintptr_t address = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(arg));
   if (PyErr_Occurred()) return nullptr;
-  CUHOST_PY_GUARD(
-      {
-        runtime::ipc_close(address);
-        Py_RETURN_NONE;
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    runtime::ipc_close(address);
+    Py_RETURN_NONE;
+  });
 }
 
 PyMethodDef g_functions[] = {

@@ -3,6 +3,7 @@
 // and contributes through an add_* function listed here.
 #include "python/module.h"
 
+#include "python/py_api.h"
 #include "support/blocking_wait.h"
 
 namespace cuhost::python {
@@ -26,22 +27,19 @@ void wait_without_gil(void (*fn)(void* arg), void* arg) {
     fn(arg);
     return;
   }
-  PyThreadState* state = PyEval_SaveThread();
-  fn(arg);
-  PyEval_RestoreThread(state);
+  without_gil([&] { fn(arg); });
 }
 
 PyObject* init_module() {
   support::set_blocking_hook(&wait_without_gil);
-  PyObject* m = PyModule_Create(&g_module_def);
+  PyRef m(PyModule_Create(&g_module_def));
   if (!m) return nullptr;
-  if (add_errors(m) < 0 || add_host_api(m) < 0 || add_memory(m) < 0 || add_dispatcher(m) < 0 ||
-      add_plugins_api(m) < 0 || add_collectives(m) < 0 || add_driver_calls(m) < 0 || add_toolkit_api(m) < 0 ||
-      add_graphs(m) < 0) {
-    Py_DECREF(m);
+  PyObject* module = m.get();
+  if (add_errors(module) < 0 || add_host_api(module) < 0 || add_memory(module) < 0 || add_dispatcher(module) < 0 ||
+      add_plugins_api(module) < 0 || add_collectives(module) < 0 || add_driver_calls(module) < 0 ||
+      add_toolkit_api(module) < 0 || add_graphs(module) < 0)
     return nullptr;
-  }
-  return m;
+  return m.release();
 }
 
 }  // namespace

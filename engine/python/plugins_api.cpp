@@ -5,7 +5,7 @@
 // in-memory plugins.
 #include "plugin/host_library.h"
 #include "plugin/registry.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/module.h"
 #include "runtime/session.h"
 
@@ -27,16 +27,14 @@ PyObject* function_dict(const plugin::FunctionDecl& f) {
 
 PyObject* record_dict(const plugin::PluginRecord& r) {
   const plugin::Manifest& m = r.manifest;
-  PyObject* functions = PyList_New(0);
-  for (const auto& f : m.functions) {
-    PyObject* d = function_dict(f);
-    PyList_Append(functions, d);
-    Py_DECREF(d);
-  }
+  PyRef functions(PyList_New(0));
+  if (!functions) return nullptr;
+  for (const auto& f : m.functions)
+    if (!list_append_new(functions.get(), function_dict(f))) return nullptr;
   return Py_BuildValue("{s:s,s:s,s:s,s:s,s:s,s:O,s:s,s:N,s:N,s:N,s:N,s:s,s:s,s:s}", "name", r.name.c_str(), "directory",
                        r.directory.c_str(), "version", m.version.c_str(), "description", m.description.c_str(),
                        "manifest", m.manifest_path.c_str(), "loaded", r.loaded ? Py_True : Py_False, "reason",
-                       r.reason.c_str(), "functions", functions, "link", string_list(m.link), "include_dirs",
+                       r.reason.c_str(), "functions", functions.release(), "link", string_list(m.link), "include_dirs",
                        string_list(m.include_dirs), "cpu_sources", string_list(m.cpu_sources), "host_library",
                        m.host_library.c_str(), "host_setup", m.host_setup.c_str(), "host_teardown",
                        m.host_teardown.c_str());
@@ -61,17 +59,11 @@ PyObject* py_plugin_host_check(PyObject*, PyObject* arg) {
 PyObject* py_plugins(PyObject*, PyObject*) {
   return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     std::vector<plugin::PluginRecord> records = plugin::scan();
-    PyObject* list = PyList_New(0);
-    for (const auto& r : records) {
-      PyObject* d = record_dict(r);
-      if (!d) {
-        Py_DECREF(list);
-        return nullptr;
-      }
-      PyList_Append(list, d);
-      Py_DECREF(d);
-    }
-    return list;
+    PyRef list(PyList_New(0));
+    if (!list) return nullptr;
+    for (const auto& r : records)
+      if (!list_append_new(list.get(), record_dict(r))) return nullptr;
+    return list.release();
   });
 }
 

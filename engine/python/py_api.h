@@ -25,6 +25,13 @@ using frontend::PyRef;
 // A new reference from a borrowed one (Py_XINCREF'd).
 inline PyRef borrowed(PyObject* o) { return PyRef::borrow(o); }
 
+// Appends `item`, a new reference, to `list`, which takes it over; false (with
+// the Python error set) when `item` is null or the append fails.
+inline bool list_append_new(PyObject* list, PyObject* item) {
+  PyRef owned(item);
+  return owned && PyList_Append(list, owned.get()) == 0;
+}
+
 // Releases the GIL for its lifetime; the destructor takes it back, also while
 // an exception unwinds, so a C++ exception thrown inside reaches its handler
 // with the GIL held.

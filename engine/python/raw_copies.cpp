@@ -7,7 +7,7 @@
 // a graph capture they are recorded or refused as cuhost's other copies are
 // (runtime/graph_capture.h).
 #include "python/device_array.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/stream_view.h"
 #include "runtime/device_memory.h"
 #include "runtime/graph_capture.h"
@@ -48,21 +48,19 @@ PyObject* py_memcpy(PyObject*, PyObject* args) {
     return nullptr;
   }
   std::size_t n = static_cast<std::size_t>(bytes);
-  CUHOST_PY_GUARD(
-      {
-        if (k == "htod") {
-          runtime::NamedOperation name("host_to_device()");
-          runtime::copy_to_device(dst, reinterpret_cast<const void*>(src), n, stream, sync);
-        } else if (k == "dtoh") {
-          runtime::NamedOperation name("device_to_host()");
-          runtime::copy_to_host(reinterpret_cast<void*>(dst), src, n, stream, sync);
-        } else {
-          runtime::NamedOperation name("device_to_device()");
-          runtime::copy_on_device(dst, src, n, stream, sync);
-        }
-        Py_RETURN_NONE;
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    if (k == "htod") {
+      runtime::NamedOperation name("host_to_device()");
+      runtime::copy_to_device(dst, reinterpret_cast<const void*>(src), n, stream, sync);
+    } else if (k == "dtoh") {
+      runtime::NamedOperation name("device_to_host()");
+      runtime::copy_to_host(reinterpret_cast<void*>(dst), src, n, stream, sync);
+    } else {
+      runtime::NamedOperation name("device_to_device()");
+      runtime::copy_on_device(dst, src, n, stream, sync);
+    }
+    Py_RETURN_NONE;
+  });
 }
 
 // _memset(dst, byte, nbytes, stream)
@@ -78,14 +76,12 @@ PyObject* py_memset(PyObject*, PyObject* args) {
     PyErr_SetString(PyExc_ValueError, "cannot set a negative number of bytes");
     return nullptr;
   }
-  CUHOST_PY_GUARD(
-      {
-        runtime::NamedOperation name("device_memset()");
-        runtime::set_on_device(dst, static_cast<unsigned char>(value & 0xFF), static_cast<std::size_t>(bytes), stream,
-                               sync);
-        Py_RETURN_NONE;
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    runtime::NamedOperation name("device_memset()");
+    runtime::set_on_device(dst, static_cast<unsigned char>(value & 0xFF), static_cast<std::size_t>(bytes), stream,
+                           sync);
+    Py_RETURN_NONE;
+  });
 }
 
 PyMethodDef g_functions[] = {

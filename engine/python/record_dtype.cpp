@@ -11,7 +11,7 @@
 
 #include "ir/records.h"
 #include "python/device_array.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 
 namespace cuhost::python {
 
@@ -23,32 +23,24 @@ std::map<PyObject*, const ir::Type*>& cache() {
   return *m;
 }
 
-struct Ref {
-  PyObject* p;
-  explicit Ref(PyObject* o) : p(o) {}
-  ~Ref() { Py_XDECREF(p); }
-  Ref(const Ref&) = delete;
-  Ref& operator=(const Ref&) = delete;
-};
-
 bool has_names(PyObject* dtype, bool* out) {
-  Ref names(PyObject_GetAttrString(dtype, "names"));
-  if (!names.p) return false;
-  *out = names.p != Py_None;
+  PyRef names(PyObject_GetAttrString(dtype, "names"));
+  if (!names) return false;
+  *out = names.get() != Py_None;
   return true;
 }
 
 // The type of a field's dtype: a subarray becomes a nested array.
 const ir::Type* field_type(PyObject* dtype, bool* failed) {
-  Ref sub(PyObject_GetAttrString(dtype, "subdtype"));
-  if (!sub.p) {
+  PyRef sub(PyObject_GetAttrString(dtype, "subdtype"));
+  if (!sub) {
     *failed = true;
     return nullptr;
   }
-  if (sub.p != Py_None) {
-    if (!PyTuple_Check(sub.p) || PyTuple_GET_SIZE(sub.p) != 2) return nullptr;
-    PyObject* base = PyTuple_GET_ITEM(sub.p, 0);
-    PyObject* shape = PyTuple_GET_ITEM(sub.p, 1);
+  if (sub.get() != Py_None) {
+    if (!PyTuple_Check(sub.get()) || PyTuple_GET_SIZE(sub.get()) != 2) return nullptr;
+    PyObject* base = PyTuple_GET_ITEM(sub.get(), 0);
+    PyObject* shape = PyTuple_GET_ITEM(sub.get(), 1);
     const ir::Type* bt = kernel_type_of_dtype(base);
     if (!bt) {
       *failed = PyErr_Occurred() != nullptr;
@@ -70,17 +62,17 @@ const ir::Type* field_type(PyObject* dtype, bool* failed) {
 }
 
 const ir::Type* build_record(PyObject* dtype) {
-  Ref names(PyObject_GetAttrString(dtype, "names"));
-  Ref fields(PyObject_GetAttrString(dtype, "fields"));
-  Ref itemsize(PyObject_GetAttrString(dtype, "itemsize"));
-  Ref aligned(PyObject_GetAttrString(dtype, "isalignedstruct"));
-  if (!names.p || !fields.p || !itemsize.p || !aligned.p) return nullptr;
-  if (!PyTuple_Check(names.p)) return nullptr;
+  PyRef names(PyObject_GetAttrString(dtype, "names"));
+  PyRef fields(PyObject_GetAttrString(dtype, "fields"));
+  PyRef itemsize(PyObject_GetAttrString(dtype, "itemsize"));
+  PyRef aligned(PyObject_GetAttrString(dtype, "isalignedstruct"));
+  if (!names || !fields || !itemsize || !aligned) return nullptr;
+  if (!PyTuple_Check(names.get())) return nullptr;
   std::vector<ir::RecordField> out;
-  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names.p); ++i) {
-    PyObject* name = PyTuple_GET_ITEM(names.p, i);
-    Ref held(PyObject_GetItem(fields.p, name));  // a mappingproxy: (dtype, offset[, title])
-    PyObject* entry = held.p;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names.get()); ++i) {
+    PyObject* name = PyTuple_GET_ITEM(names.get(), i);
+    PyRef held(PyObject_GetItem(fields.get(), name));  // a mappingproxy: (dtype, offset[, title])
+    PyObject* entry = held.get();
     if (!entry || !PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) < 2) return nullptr;
     bool failed = false;
     const ir::Type* t = field_type(PyTuple_GET_ITEM(entry, 0), &failed);
@@ -94,9 +86,9 @@ const ir::Type* build_record(PyObject* dtype) {
     if (PyErr_Occurred()) return nullptr;
     out.push_back(std::move(f));
   }
-  std::int64_t size = PyLong_AsLongLong(itemsize.p);
+  std::int64_t size = PyLong_AsLongLong(itemsize.get());
   if (PyErr_Occurred()) return nullptr;
-  return ir::record(std::move(out), size, PyObject_IsTrue(aligned.p) == 1);
+  return ir::record(std::move(out), size, PyObject_IsTrue(aligned.get()) == 1);
 }
 
 PyObject* g_void_type = nullptr;  // numpy.void
@@ -117,9 +109,9 @@ const ir::Type* record_type_of_dtype(PyObject* dtype) {
 }
 
 const ir::Type* kernel_type_of_dtype(PyObject* dtype) {
-  Ref str(PyObject_GetAttrString(dtype, "str"));
-  if (!str.p) return nullptr;
-  const char* s = PyUnicode_AsUTF8(str.p);
+  PyRef str(PyObject_GetAttrString(dtype, "str"));
+  if (!str) return nullptr;
+  const char* s = PyUnicode_AsUTF8(str.get());
   if (!s) return nullptr;
   if (const ir::Type* t = scalar_of_typestr(s)) return t;
   return record_type_of_dtype(dtype);
@@ -143,12 +135,12 @@ bool record_scalar(PyObject* obj, const ir::Type** type, void** data) {
     if (is < 0) PyErr_Clear();
     return false;
   }
-  Ref dtype(PyObject_GetAttrString(obj, "dtype"));
-  if (!dtype.p) {
+  PyRef dtype(PyObject_GetAttrString(obj, "dtype"));
+  if (!dtype) {
     PyErr_Clear();
     return false;
   }
-  const ir::Type* t = record_type_of_dtype(dtype.p);
+  const ir::Type* t = record_type_of_dtype(dtype.get());
   if (!t) {
     PyErr_Clear();
     return false;
@@ -169,18 +161,18 @@ bool record_scalar(PyObject* obj, const ir::Type** type, void** data) {
 
 namespace {
 
-PyObject* py_dtype_type(PyObject*, PyObject* value){CUHOST_PY_GUARD_V(nullptr,
-                                                                      {
-                                                                        PyObject* dtype = to_numpy_dtype(value);
-                                                                        if (!dtype) return nullptr;
-                                                                        const ir::Type* t = kernel_type_of_dtype(dtype);
-                                                                        Py_DECREF(dtype);
-                                                                        if (!t) {
-                                                                          if (PyErr_Occurred()) return nullptr;
-                                                                          Py_RETURN_NONE;
-                                                                        }
-                                                                        return PyUnicode_FromString(t->str().c_str());
-                                                                      })}
+PyObject* py_dtype_type(PyObject*, PyObject* value) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    PyRef dtype(to_numpy_dtype(value));
+    if (!dtype) return nullptr;
+    const ir::Type* t = kernel_type_of_dtype(dtype.get());
+    if (!t) {
+      if (PyErr_Occurred()) return nullptr;
+      Py_RETURN_NONE;
+    }
+    return PyUnicode_FromString(t->str().c_str());
+  });
+}
 
 PyMethodDef g_methods[] = {
     {"_dtype_type", py_dtype_type, METH_O, "The kernel type of a NumPy dtype (numba spelling), or None."},

@@ -3,7 +3,7 @@
 // address, and copies the bytes back into the scalar's storage afterwards
 // (on the CPU backend the kernel gets the storage itself).
 #include "python/device_array.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/record_dtype.h"
 #include "runtime/device_memory.h"
 
@@ -31,34 +31,27 @@ PyObject* record_to_device_for_launch(PyObject* record, const ArrayView& view, s
   (void)view;
   HostRegion region;
   if (!record_region(record, &region)) return nullptr;
-  PyObject* dtype = PyObject_GetAttrString(record, "dtype");
+  PyRef dtype(PyObject_GetAttrString(record, "dtype"));
   if (!dtype) return nullptr;
-  PyObject* copy = nullptr;
+  PyRef copy;
   {
     runtime::LaunchTemporaryScope temporaries(stream);
-    copy = new_device_array(0, nullptr, nullptr, dtype, false, nullptr);
+    copy = PyRef(new_device_array(0, nullptr, nullptr, dtype.get(), false, nullptr));
   }
-  Py_DECREF(dtype);
   if (!copy) return nullptr;
-  try {
-    copy_host_to_device(region, reinterpret_cast<DeviceArrayObject*>(copy), stream, false);
-  } catch (...) {
-    Py_DECREF(copy);
-    set_python_error_from_current_exception();
-    return nullptr;
-  }
-  return copy;
+  return guarded<PyObject*>(nullptr, [&] {
+    copy_host_to_device(region, reinterpret_cast<DeviceArrayObject*>(copy.get()), stream, false);
+    return copy.release();
+  });
 }
 
 int record_copy_back_after_launch(PyObject* device_copy, PyObject* record, std::uintptr_t stream) {
   HostRegion region;
   if (!record_region(record, &region)) return -1;
-  CUHOST_PY_GUARD(
-      {
-        copy_device_to_host(reinterpret_cast<DeviceArrayObject*>(device_copy), region, stream, true);
-        return 0;
-      },
-      -1)
+  return guarded(-1, [&]() -> int {
+    copy_device_to_host(reinterpret_cast<DeviceArrayObject*>(device_copy), region, stream, true);
+    return 0;
+  });
 }
 
 }  // namespace cuhost::python

@@ -6,6 +6,7 @@
 #include <Python.h>
 
 #include "python/dispatcher.h"
+#include "python/py_api.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::python {
@@ -15,11 +16,11 @@ namespace {
 std::string take_python_error() {
   PyObject *type = nullptr, *value = nullptr, *tb = nullptr;
   PyErr_Fetch(&type, &value, &tb);
+  PyRef type_ref(type), value_ref(value), tb_ref(tb);
   std::string text = "unknown Python error";
   if (value) {
-    if (PyObject* s = PyObject_Str(value)) {
-      if (const char* c = PyUnicode_AsUTF8(s)) text = c;
-      Py_DECREF(s);
+    if (PyRef s{PyObject_Str(value)}) {
+      if (const char* c = PyUnicode_AsUTF8(s.get())) text = c;
     }
   }
   if (type) {
@@ -27,9 +28,6 @@ std::string take_python_error() {
     text = concat(tn ? tn : "Error", ": ", text);
   }
   PyErr_Clear();
-  Py_XDECREF(type);
-  Py_XDECREF(value);
-  Py_XDECREF(tb);
   return text;
 }
 
@@ -46,10 +44,9 @@ PyObject* resolve(const std::string& name) {
     return obj;
   }
   const std::string module = name.substr(0, colon), attr = name.substr(colon + 1);
-  PyObject* mod = PyImport_ImportModule(module.c_str());
+  PyRef mod(PyImport_ImportModule(module.c_str()));
   if (!mod) throw UserError(ErrorKind::NameError, concat("cannot import '", module, "': ", take_python_error()));
-  PyObject* obj = PyObject_GetAttrString(mod, attr.c_str());
-  Py_DECREF(mod);
+  PyObject* obj = PyObject_GetAttrString(mod.get(), attr.c_str());
   if (!obj) {
     PyErr_Clear();
     throw UserError(ErrorKind::NameError, concat("module '", module, "' has no kernel named '", attr, "'"));
@@ -67,21 +64,18 @@ struct GilHold {
 std::shared_ptr<const runtime::CompiledKernel> compile_script_kernel(const std::string& name,
                                                                      const std::vector<const ir::Type*>& arg_types) {
   GilHold gil;
-  PyObject* obj = resolve(name);
-  if (!is_dispatcher(obj)) {
-    std::string type = Py_TYPE(obj)->tp_name;
-    Py_DECREF(obj);
+  PyRef obj(resolve(name));
+  if (!is_dispatcher(obj.get())) {
+    std::string type = Py_TYPE(obj.get())->tp_name;
     throw UserError(ErrorKind::TypeError, concat("'", name, "' is not a @cuda.jit kernel (its type is ", type, ")"));
   }
-  auto* d = reinterpret_cast<DispatcherObject*>(obj);
+  auto* d = reinterpret_cast<DispatcherObject*>(obj.get());
   try {
     if (ensure_captured(d)->options.device)
       throw UserError(ErrorKind::TypeError, concat("'", name, "' is a device function; only kernels can be launched"));
-    auto kernel = compile_specialization(d, arg_types);
-    Py_DECREF(obj);
-    return kernel;
+    return compile_specialization(d, arg_types);
   } catch (...) {
-    Py_DECREF(obj);
+    obj = PyRef();
     if (PyErr_Occurred()) throw UserError(ErrorKind::RuntimeError, take_python_error());
     throw;
   }

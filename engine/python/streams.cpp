@@ -14,7 +14,7 @@
 
 #include "cuda/stream.h"
 #include "python/device_array.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
 #include "cuda/context.h"
@@ -43,26 +43,20 @@ bool stream_handle(PyObject* obj, std::uintptr_t* handle) {
     return !PyErr_Occurred();
   }
   if (obj != Py_None && !PyBool_Check(obj)) {
-    PyObject* h = PyObject_GetAttrString(obj, "handle");
-    if (h) {
+    if (PyRef h{PyObject_GetAttrString(obj, "handle")}) {
       // numba's handles are ctypes.c_void_p: take .value when present.
-      if (!PyLong_Check(h)) {
-        PyObject* v = PyObject_GetAttrString(h, "value");
-        Py_DECREF(h);
-        if (!v) return false;
-        h = v;
+      if (!PyLong_Check(h.get())) {
+        h = PyRef(PyObject_GetAttrString(h.get(), "value"));
+        if (!h) return false;
       }
-      if (h == Py_None) {
-        Py_DECREF(h);
+      if (h.get() == Py_None) {
         *handle = 0;
         return true;
       }
-      if (PyLong_Check(h)) {
-        *handle = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(h));
-        Py_DECREF(h);
+      if (PyLong_Check(h.get())) {
+        *handle = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(h.get()));
         return true;
       }
-      Py_DECREF(h);
     }
     PyErr_Clear();
   }
@@ -112,12 +106,9 @@ int stream_device(PyObject* obj, bool* is_default) {
 }
 
 bool synchronize_through_stream_object(std::uintptr_t handle, const char* kind) {
-  PyObject* s = new_stream_object(handle, kind, nullptr);
+  PyRef s(new_stream_object(handle, kind, nullptr));
   if (!s) return false;
-  PyObject* r = PyObject_CallMethod(s, "synchronize", nullptr);
-  Py_DECREF(s);
-  Py_XDECREF(r);
-  return r != nullptr;
+  return bool(PyRef(PyObject_CallMethod(s.get(), "synchronize", nullptr)));
 }
 
 namespace {
@@ -135,7 +126,7 @@ void stream_dealloc(PyObject* o) {
     }
   }
   delete self->cpu_token;
-  Py_XDECREF(self->name);
+  Py_CLEAR(self->name);
   Py_TYPE(o)->tp_free(o);
 }
 
@@ -165,26 +156,17 @@ PyObject* m_cuda_stream(PyObject* o, PyObject*) {
 
 PyObject* m_synchronize(PyObject* o, PyObject*) {
   std::uintptr_t h = as_stream(o)->handle;
-  CUHOST_PY_GUARD(
-      {
-        // Refuses a stream being captured into a graph (on the CPU, that is
-        // all it does).
-        runtime::NamedOperation name("Stream.synchronize()");
-        if (cpu()) runtime::synchronize_stream(h);
-        if (!cpu()) {
-          runtime::DeviceScope scope(resolved_device(as_stream(o)));
-          Py_BEGIN_ALLOW_THREADS;
-          try {
-            runtime::synchronize_stream(h);
-          } catch (...) {
-            Py_BLOCK_THREADS;
-            throw;
-          }
-          Py_END_ALLOW_THREADS;
-        }
-        Py_RETURN_NONE;
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    // Refuses a stream being captured into a graph (on the CPU, that is
+    // all it does).
+    runtime::NamedOperation name("Stream.synchronize()");
+    if (cpu()) runtime::synchronize_stream(h);
+    if (!cpu()) {
+      runtime::DeviceScope scope(resolved_device(as_stream(o)));
+      without_gil([&] { runtime::synchronize_stream(h); });
+    }
+    Py_RETURN_NONE;
+  });
 }
 
 PyObject* m_auto_synchronize(PyObject* o, PyObject*) { return Py_NewRef(o); }
@@ -226,35 +208,31 @@ PyNumberMethods g_number = [] {
 
 // ---- factories ----------------------------------------------------------
 
-PyObject* py_stream(PyObject*, PyObject*){CUHOST_PY_GUARD(
-    {
-      PyObject* s = new_stream_object(0, "stream", nullptr);
-      if (!s) return s;
-      as_stream(s)->device = runtime::current_device();
-      if (cpu()) {
-        as_stream(s)->cpu_token = new char(0);
-        as_stream(s)->handle = reinterpret_cast<std::uintptr_t>(as_stream(s)->cpu_token);
-        return s;
-      }
-      ensure_context();
-      try {
-        as_stream(s)->owned = new cuda::Stream(CU_STREAM_DEFAULT);
-      } catch (...) {
-        Py_DECREF(s);
-        throw;
-      }
-      as_stream(s)->handle = reinterpret_cast<std::uintptr_t>(as_stream(s)->owned->get());
-      return s;
-    },
-    nullptr)}
+PyObject* py_stream(PyObject*, PyObject*) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    PyRef s(new_stream_object(0, "stream", nullptr));
+    if (!s) return nullptr;
+    StreamObject* stream = as_stream(s.get());
+    stream->device = runtime::current_device();
+    if (cpu()) {
+      stream->cpu_token = new char(0);
+      stream->handle = reinterpret_cast<std::uintptr_t>(stream->cpu_token);
+      return s.release();
+    }
+    ensure_context();
+    stream->owned = new cuda::Stream(CU_STREAM_DEFAULT);  // on failure `s` drops the object
+    stream->handle = reinterpret_cast<std::uintptr_t>(stream->owned->get());
+    return s.release();
+  });
+}
 
-PyObject* py_default_stream(PyObject*, PyObject*){CUHOST_PY_GUARD(
-    {
-      PyObject* s = new_stream_object(default_launch_stream(), "default", nullptr);
-      if (s) as_stream(s)->device = runtime::current_device();
-      return s;
-    },
-    nullptr)}
+PyObject* py_default_stream(PyObject*, PyObject*) {
+  return guarded<PyObject*>(nullptr, [&] {
+    PyObject* s = new_stream_object(default_launch_stream(), "default", nullptr);
+    if (s) as_stream(s)->device = runtime::current_device();
+    return s;
+  });
+}
 
 PyObject* py_legacy_default_stream(PyObject*, PyObject*) {
   return new_stream_object(reinterpret_cast<std::uintptr_t>(CU_STREAM_LEGACY), "legacy default", nullptr);
@@ -300,44 +278,33 @@ PyObject* py_host_stream(PyObject*, PyObject* arg) {
                         (available.empty() ? std::string("none (use `cuhost run --streams N` or "
                                                          "Runtime::register_stream)")
                                            : available);
-  PyObject* text = PyUnicode_FromString(message.c_str());
-  if (text) {
-    PyErr_SetObject(PyExc_KeyError, text);
-    Py_DECREF(text);
-  }
+  if (PyRef text{PyUnicode_FromString(message.c_str())}) PyErr_SetObject(PyExc_KeyError, text.get());
   return nullptr;
 }
 
 PyObject* py_host_stream_names(PyObject*, PyObject*) {
   runtime::Session& s = runtime::session();
   std::lock_guard<std::mutex> lock(s.mutex);
-  PyObject* list = PyList_New(0);
+  PyRef list(PyList_New(0));
+  if (!list) return nullptr;
   for (const auto& entry : s.streams) {
-    PyObject* n = PyUnicode_FromString(entry.name.c_str());
-    PyList_Append(list, n);
-    Py_DECREF(n);
+    PyRef n(PyUnicode_FromString(entry.name.c_str()));
+    if (!n || PyList_Append(list.get(), n.get()) < 0) return nullptr;
   }
-  return list;
+  return list.release();
 }
 
-PyObject* py_synchronize(PyObject*, PyObject*){CUHOST_PY_GUARD(
-    {
-      runtime::NamedOperation name("cuda.synchronize()");
-      if (runtime::capture_in_progress()) runtime::synchronize_device();  // refused during a capture
-      if (!cpu()) {
-        ensure_context();
-        Py_BEGIN_ALLOW_THREADS;
-        try {
-          cuda::synchronize_context();
-        } catch (...) {
-          Py_BLOCK_THREADS;
-          throw;
-        }
-        Py_END_ALLOW_THREADS;
-      }
-      Py_RETURN_NONE;
-    },
-    nullptr)}
+PyObject* py_synchronize(PyObject*, PyObject*) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    runtime::NamedOperation name("cuda.synchronize()");
+    if (runtime::capture_in_progress()) runtime::synchronize_device();  // refused during a capture
+    if (!cpu()) {
+      ensure_context();
+      without_gil([] { cuda::synchronize_context(); });
+    }
+    Py_RETURN_NONE;
+  });
+}
 
 PyMethodDef g_functions[] = {
     {"stream", py_stream, METH_NOARGS, "A new stream owned by the script (destroyed with the object)."},

@@ -5,7 +5,7 @@
 // linker, cuda/linker.h), behind numba's _Linker.
 #include "cuda/linker.h"
 #include "cuda/nvrtc.h"
-#include "python/errors.h"
+#include "python/py_api.h"
 #include "python/module.h"
 
 namespace cuhost::python {
@@ -25,18 +25,16 @@ bool link_kind(const std::string& name, ir::LinkKind* kind) {
 }
 
 bool string_list(PyObject* obj, std::vector<std::string>* out) {
-  PyObject* seq = PySequence_Fast(obj, "options must be a sequence of str");
+  PyRef seq(PySequence_Fast(obj, "options must be a sequence of str"));
   if (!seq) return false;
-  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); ++i) {
-    PyObject* o = PySequence_Fast_GET_ITEM(seq, i);
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq.get()); ++i) {
+    PyObject* o = PySequence_Fast_GET_ITEM(seq.get(), i);
     if (!PyUnicode_Check(o)) {
-      Py_DECREF(seq);
       PyErr_SetString(PyExc_TypeError, "options must be a sequence of str");
       return false;
     }
     out->push_back(PyUnicode_AsUTF8(o));
   }
-  Py_DECREF(seq);
   return true;
 }
 
@@ -58,22 +56,13 @@ PyObject* py_nvrtc_compile(PyObject*, PyObject* args) {
   options.include_dirs = cuda::extra_search_paths_from_environment();
   if (!string_list(extra, &options.extra_options)) return nullptr;
   std::string text = source, program = name;
-  CUHOST_PY_GUARD(
-      {
-        cuda::NvrtcOutput out;
-        Py_BEGIN_ALLOW_THREADS;
-        try {
-          out = cuda::compile_cuda_source(text, program, "", options);
-        } catch (...) {
-          Py_BLOCK_THREADS;
-          throw;
-        }
-        Py_END_ALLOW_THREADS;
-        PyObject* code = PyBytes_FromStringAndSize(out.code.data(), static_cast<Py_ssize_t>(out.code.size()));
-        if (!code) return nullptr;
-        return Py_BuildValue("(Ns)", code, out.log.c_str());
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    cuda::NvrtcOutput out;
+    without_gil([&] { out = cuda::compile_cuda_source(text, program, "", options); });
+    PyObject* code = PyBytes_FromStringAndSize(out.code.data(), static_cast<Py_ssize_t>(out.code.size()));
+    if (!code) return nullptr;
+    return Py_BuildValue("(Ns)", code, out.log.c_str());
+  });
 }
 
 // _nvjitlink(items, cc_major, cc_minor, lto, options) -> (cubin or PTX bytes, info log);
@@ -84,22 +73,20 @@ PyObject* py_nvjitlink(PyObject*, PyObject* args) {
   int major = 0, minor = 0, lto = 0;
   if (!PyArg_ParseTuple(args, "OiipO:_nvjitlink", &items, &major, &minor, &lto, &extra)) return nullptr;
   std::vector<cuda::LinkInput> inputs;
-  PyObject* seq = PySequence_Fast(items, "items must be a sequence of (kind, name, bytes)");
+  PyRef seq(PySequence_Fast(items, "items must be a sequence of (kind, name, bytes)"));
   if (!seq) return nullptr;
-  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); ++i) {
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq.get()); ++i) {
     const char* kind = nullptr;
     const char* name = nullptr;
     PyObject* blob = nullptr;
     char* data = nullptr;
     Py_ssize_t size = 0;
-    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "ssS:link item", &kind, &name, &blob) ||
+    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq.get(), i), "ssS:link item", &kind, &name, &blob) ||
         PyBytes_AsStringAndSize(blob, &data, &size) < 0) {
-      Py_DECREF(seq);
       return nullptr;
     }
     cuda::LinkInput in;
     if (!link_kind(kind, &in.kind)) {
-      Py_DECREF(seq);
       PyErr_Format(PyExc_ValueError, "unknown link item kind '%s'", kind);
       return nullptr;
     }
@@ -107,26 +94,16 @@ PyObject* py_nvjitlink(PyObject*, PyObject* args) {
     in.data.assign(data, static_cast<std::size_t>(size));
     inputs.push_back(std::move(in));
   }
-  Py_DECREF(seq);
   std::vector<std::string> options;
   if (!string_list(extra, &options)) return nullptr;
-  CUHOST_PY_GUARD(
-      {
-        cuda::LinkResult result;
-        Py_BEGIN_ALLOW_THREADS;
-        try {
-          result = cuda::link(inputs, major, minor, lto != 0, options);
-        } catch (...) {
-          Py_BLOCK_THREADS;
-          throw;
-        }
-        Py_END_ALLOW_THREADS;
-        const std::string& out = result.ptx.empty() ? result.cubin : result.ptx;
-        PyObject* code = PyBytes_FromStringAndSize(out.data(), static_cast<Py_ssize_t>(out.size()));
-        if (!code) return nullptr;
-        return Py_BuildValue("(Ns)", code, result.info_log.c_str());
-      },
-      nullptr)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    cuda::LinkResult result;
+    without_gil([&] { result = cuda::link(inputs, major, minor, lto != 0, options); });
+    const std::string& out = result.ptx.empty() ? result.cubin : result.ptx;
+    PyObject* code = PyBytes_FromStringAndSize(out.data(), static_cast<Py_ssize_t>(out.size()));
+    if (!code) return nullptr;
+    return Py_BuildValue("(Ns)", code, result.info_log.c_str());
+  });
 }
 
 PyMethodDef g_functions[] = {
