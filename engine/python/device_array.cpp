@@ -10,6 +10,7 @@
 #include "ir/layout.h"
 #include "python/array_devices.h"
 #include "python/errors.h"
+#include "python/python_hooks.h"
 #include "python/record_dtype.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
@@ -665,13 +666,10 @@ PyObject* get_flags(PyObject* o, void*) {
   return Py_BuildValue("{sOsO}", "C_CONTIGUOUS", c ? Py_True : Py_False, "F_CONTIGUOUS", f ? Py_True : Py_False);
 }
 
-// The numba type the array has as a kernel argument (cuda.typing.typeof).
+// The numba type the array has as a kernel argument (the typeof_fallback
+// hook: cuda.typing.typeof).
 PyObject* get_numba_type(PyObject* o, void*) {
-  PyObject* mod = PyImport_ImportModule("cuda.typing.typeof");
-  if (!mod) return nullptr;
-  PyObject* r = PyObject_CallMethod(mod, "typeof", "O", o);
-  Py_DECREF(mod);
-  return r;
+  return call_hook(Hook::TypeofFallback, PyRef(PyTuple_Pack(1, o))).release();
 }
 
 PyGetSetDef g_getset[] = {

@@ -17,6 +17,8 @@
 #include "python/config_flags.h"
 #include "python/dispatcher_cache.h"
 #include "python/errors.h"
+#include "python/py_api.h"
+#include "python/python_hooks.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
 #include "python/typeof.h"
@@ -119,13 +121,12 @@ std::shared_ptr<const runtime::CompiledKernel> compile_with(
   // numba's compile dumps (config.DUMP_BYTECODE, DUMP_LLVM, DUMP_OPTIMIZED, DUMP_ASSEMBLY) print from Python.
   if (&cache == &st->compiled && (config_flag("DUMP_BYTECODE") || config_flag("DUMP_LLVM") ||
                                   config_flag("DUMP_OPTIMIZED") || config_flag("DUMP_ASSEMBLY"))) {
-    PyObject* sig = PyTuple_New(static_cast<Py_ssize_t>(types.size()));
+    PyRef sig(PyTuple_New(static_cast<Py_ssize_t>(types.size())));
     for (size_t i = 0; sig && i < types.size(); ++i)
-      PyTuple_SET_ITEM(sig, static_cast<Py_ssize_t>(i), PyUnicode_FromString(types[i]->str().c_str()));
-    PyObject* r = sig ? PyObject_CallMethod(reinterpret_cast<PyObject*>(d), "_debug_dumps", "(O)", sig) : nullptr;
-    Py_XDECREF(sig);
+      PyTuple_SET_ITEM(sig.get(), static_cast<Py_ssize_t>(i), PyUnicode_FromString(types[i]->str().c_str()));
+    PyRef r =
+        sig ? call_hook(Hook::DebugDumps, PyRef(PyTuple_Pack(2, reinterpret_cast<PyObject*>(d), sig.get()))) : PyRef();
     if (!r) throw UserError(ErrorKind::RuntimeError, "debug dump failed");
-    Py_DECREF(r);
   }
   return result;
 }
@@ -300,16 +301,9 @@ PyObject* get_signature_spellings(PyObject* obj, void*) {
 }
 
 PyObject* get_signatures(PyObject* obj, void* closure) {
-  PyObject* spellings = get_signature_spellings(obj, closure);
-  PyObject* compiler = PyImport_ImportModule("cuda.compiler");
-  if (!compiler) {
-    PyErr_Clear();
-    return spellings;
-  }
-  PyObject* r = PyObject_CallMethod(compiler, "_signatures_from_spellings", "O", spellings);
-  Py_DECREF(compiler);
-  Py_DECREF(spellings);
-  return r;
+  PyRef spellings(get_signature_spellings(obj, closure));
+  if (!spellings) return nullptr;
+  return call_hook(Hook::SignaturesFromSpellings, PyRef(PyTuple_Pack(1, spellings.get()))).release();
 }
 
 PyObject* get_is_device(PyObject* obj, void*) {

@@ -5,17 +5,61 @@
 // abi_info. An option cuhost cannot give its effect raises
 // NotImplementedError naming it.
 #include <cctype>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "python/dispatcher.h"
 #include "python/errors.h"
+#include "python/py_api.h"
 #include "python/typeof.h"
 #include "runtime/fastmath_flags.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::python {
 namespace {
+
+// The options cuda.jit accepts: the one list, also Python's
+// (`_cuhost.jit_option_names()`, used by cuda/compiler.py).
+constexpr const char* kOptionNames[] = {"device",
+                                        "inline",
+                                        "forceinline",
+                                        "fastmath",
+                                        "debug",
+                                        "lineinfo",
+                                        "opt",
+                                        "link",
+                                        "lto",
+                                        "cache",
+                                        "max_registers",
+                                        "launch_bounds",
+                                        "shared_memory_carveout",
+                                        "extensions",
+                                        "abi",
+                                        "abi_info",
+                                        "_dbg_optnone",
+                                        "_dbg_extend_lifetimes"};
+
+std::string known_options() {
+  std::string out;
+  for (const char* name : kOptionNames) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
+}
+
+PyObject* py_jit_option_names(PyObject*, PyObject*) {
+  PyRef names(PyTuple_New(static_cast<Py_ssize_t>(std::size(kOptionNames))));
+  if (!names) return nullptr;
+  for (size_t i = 0; i < std::size(kOptionNames); ++i) {
+    PyObject* s = PyUnicode_FromString(kOptionNames[i]);
+    if (!s) return nullptr;
+    PyTuple_SET_ITEM(names.get(), static_cast<Py_ssize_t>(i), s);
+  }
+  return names.release();
+}
+
+PyMethodDef g_methods[] = {{"jit_option_names", py_jit_option_names, METH_NOARGS,
+                            "The option names cuda.jit accepts, in the order its error message lists them"},
+                           {nullptr, nullptr, 0, nullptr}};
 
 bool truthy(PyObject* v) {
   int t = PyObject_IsTrue(v);
@@ -225,16 +269,15 @@ runtime::JitOptions parse_jit_options(PyObject* options) {
         o.abi_name = str_or_empty(name);
       }
     } else {
-      throw UserError(ErrorKind::TypeError, concat("cuda.jit() got an unexpected option '", k,
-                                                   "' (known: device, inline, forceinline, fastmath, debug, lineinfo, "
-                                                   "opt, link, lto, cache, max_registers, launch_bounds, "
-                                                   "shared_memory_carveout, extensions, abi, abi_info, _dbg_optnone, "
-                                                   "_dbg_extend_lifetimes)"));
+      throw UserError(ErrorKind::TypeError,
+                      concat("cuda.jit() got an unexpected option '", k, "' (known: ", known_options(), ")"));
     }
   }
   if (!o.device && o.abi == ir::Abi::C)
     throw UserError(ErrorKind::NotImplementedError, "The C ABI is not supported for kernels");
   return o;
 }
+
+int add_jit_options(PyObject* module) { return PyModule_AddFunctions(module, g_methods); }
 
 }  // namespace cuhost::python

@@ -9,6 +9,8 @@
 #include "ir/type_parser.h"
 #include "python/dispatcher.h"
 #include "python/errors.h"
+#include "python/py_api.h"
+#include "python/python_hooks.h"
 #include "runtime/cpu_module_callbacks.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
@@ -89,31 +91,22 @@ PyMethodDef g_get_global = {"get_global", module_get_global, METH_O,
 // get_global(name) -> (device pointer, size).
 bool run_module_callback(const std::shared_ptr<void>& cb, std::uintptr_t handle, std::string* error) {
   PyGILState_STATE g = PyGILState_Ensure();
-  bool ok = true;
-  PyObject* core = PyImport_ImportModule("cuda.core._cuda_python");
-  PyObject* ns = core ? PyObject_CallMethod(core, "ObjectCode", nullptr) : nullptr;
-  PyObject* h = PyLong_FromUnsignedLongLong(handle);
-  PyObject* getter = h ? PyCFunction_New(&g_get_global, h) : nullptr;
-  if (getter && ns && PyObject_SetAttrString(ns, "get_global", getter) < 0) ok = false;
-  Py_XDECREF(getter);
-  if (ok && ns && h && PyObject_SetAttrString(ns, "_handle", h) == 0) {
-    PyObject* r = PyObject_CallOneArg(static_cast<PyObject*>(cb.get()), ns);
-    if (!r) ok = false;
-    Py_XDECREF(r);
-  } else {
-    ok = false;
-  }
+  bool ok = [&] {
+    PyRef ns = call_hook(Hook::ObjectCodeNamespace, PyRef(PyTuple_New(0)));
+    PyRef h(PyLong_FromUnsignedLongLong(handle));
+    if (!ns || !h) return false;
+    PyRef getter(PyCFunction_New(&g_get_global, h.get()));
+    if (!getter || PyObject_SetAttrString(ns.get(), "get_global", getter.get()) < 0 ||
+        PyObject_SetAttrString(ns.get(), "_handle", h.get()) < 0)
+      return false;
+    return bool(PyRef(PyObject_CallOneArg(static_cast<PyObject*>(cb.get()), ns.get())));
+  }();
   if (!ok) {
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
+    PyRef owned_type(type), owned_value(value), owned_tb(tb);
     if (error) *error = value ? str_of(value) : "unknown error";
-    Py_XDECREF(type);
-    Py_XDECREF(value);
-    Py_XDECREF(tb);
   }
-  Py_XDECREF(h);
-  Py_XDECREF(ns);
-  Py_XDECREF(core);
   PyGILState_Release(g);
   return ok;
 }

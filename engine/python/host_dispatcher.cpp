@@ -19,6 +19,8 @@
 #include "python/dispatcher.h"
 #include "python/errors.h"
 #include "python/host_values.h"
+#include "python/py_api.h"
+#include "python/python_hooks.h"
 #include "python/type_object.h"
 #include "runtime/host_function.h"
 #include "sema/typed_function.h"
@@ -64,16 +66,12 @@ const std::shared_ptr<runtime::JitFunction>& function_of(HostDispatcherObject* s
   HostState* st = self->state;
   if (st->fn) return st->fn;
   // The Python class makes the device dispatcher kernels call (one per
-  // function, so the capture is shared).
-  PyObject* device = PyObject_CallMethod(reinterpret_cast<PyObject*>(self), "_device_dispatcher", nullptr);
+  // function, so the capture is shared): the device_dispatcher hook.
+  PyRef device = call_hook(Hook::DeviceDispatcher, PyRef(PyTuple_Pack(1, reinterpret_cast<PyObject*>(self))));
   if (!device) throw UserError(ErrorKind::TypeError, "");  // the Python error stays set
-  if (!is_dispatcher(device)) {
-    Py_DECREF(device);
-    throw UserError(ErrorKind::TypeError, "_device_dispatcher() must return a cuda.jit device function");
-  }
-  std::shared_ptr<runtime::JitFunction> fn = ensure_captured(reinterpret_cast<DispatcherObject*>(device));
-  Py_DECREF(device);
-  st->fn = fn;
+  if (!is_dispatcher(device.get()))
+    throw UserError(ErrorKind::TypeError, "the device_dispatcher hook must return a cuda.jit device function");
+  st->fn = ensure_captured(reinterpret_cast<DispatcherObject*>(device.get()));
   return st->fn;
 }
 
@@ -225,28 +223,20 @@ PyObject* host_vectorcall(PyObject* obj, PyObject* const* args, size_t nargsf, P
   if (!kwnames && n == self->nparams) return call_with(self, args, n);
   // Keyword arguments or defaults: the Python class binds them to the
   // function's parameters (numba's fold_arguments).
-  PyObject* positional = PyTuple_New(n);
+  PyRef positional(PyTuple_New(n));
   if (!positional) return nullptr;
-  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(positional, i, Py_NewRef(args[i]));
-  PyObject* keywords = PyDict_New();
-  if (!keywords) {
-    Py_DECREF(positional);
-    return nullptr;
-  }
+  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(positional.get(), i, Py_NewRef(args[i]));
+  PyRef keywords(PyDict_New());
+  if (!keywords) return nullptr;
   for (Py_ssize_t i = 0; kwnames && i < PyTuple_GET_SIZE(kwnames); ++i)
-    PyDict_SetItem(keywords, PyTuple_GET_ITEM(kwnames, i), args[n + i]);
-  PyObject* folded = PyObject_CallMethod(obj, "_fold_arguments", "OO", positional, keywords);
-  Py_DECREF(positional);
-  Py_DECREF(keywords);
+    if (PyDict_SetItem(keywords.get(), PyTuple_GET_ITEM(kwnames, i), args[n + i]) < 0) return nullptr;
+  PyRef folded = call_hook(Hook::FoldArguments, PyRef(PyTuple_Pack(3, obj, positional.get(), keywords.get())));
   if (!folded) return nullptr;
-  if (!PyTuple_Check(folded)) {
-    Py_DECREF(folded);
-    PyErr_SetString(PyExc_TypeError, "_fold_arguments() must return a tuple");
+  if (!PyTuple_Check(folded.get())) {
+    PyErr_SetString(PyExc_TypeError, "the fold_arguments hook must return a tuple");
     return nullptr;
   }
-  PyObject* r = call_with(self, &PyTuple_GET_ITEM(folded, 0), PyTuple_GET_SIZE(folded));
-  Py_DECREF(folded);
-  return r;
+  return call_with(self, &PyTuple_GET_ITEM(folded.get(), 0), PyTuple_GET_SIZE(folded.get()));
 }
 
 // --- the Python type -------------------------------------------------------------------

@@ -38,6 +38,7 @@
 #include "python/type_object.h"
 #include "python/typeof.h"
 #include "python/py_api.h"
+#include "python/python_hooks.h"
 #include "runtime/access_order.h"
 #include "runtime/devices.h"
 #include "runtime/graph_capture.h"
@@ -152,40 +153,27 @@ struct Temps {
 // a vectorcall's argument array).
 // Whether `obj` is a numba argument hint (cuda.In/Out/InOut).
 bool is_arg_hint(PyObject* obj) {
-  static PyObject* hint_class = nullptr;
+  PyObject* hint_class = hook(Hook::ArgHintClass);
   if (!hint_class) {
-    PyObject* mod = PyImport_ImportModule("cuda.args");
-    if (mod) {
-      hint_class = PyObject_GetAttrString(mod, "ArgHint");
-      Py_DECREF(mod);
-    }
-    if (!hint_class) {
-      PyErr_Clear();
-      return false;
-    }
+    PyErr_Clear();
+    return false;
   }
   int r = PyObject_IsInstance(obj, hint_class);
   if (r < 0) PyErr_Clear();
   return r > 0;
 }
 
-// Launches with argument preparation in Python (cuda/args.py): the
-// dispatcher's extensions' prepare_args and cuda.In/Out/InOut hints, then the
-// prepared arguments through _launch_prepared, then the write-backs.
+// Launches with argument preparation in Python (the launch_preparation hook,
+// cuda/args.py): the dispatcher's extensions' prepare_args and
+// cuda.In/Out/InOut hints, then the prepared arguments through
+// _launch_prepared, then the write-backs.
 PyObject* launch_with_preparation(LauncherObject* self, PyObject* const* args, Py_ssize_t n) {
-  PyObject* mod = PyImport_ImportModule("cuda.args");
-  if (!mod) return nullptr;
-  PyObject* tuple = PyTuple_New(n);
-  if (!tuple) {
-    Py_DECREF(mod);
-    return nullptr;
-  }
-  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
-  PyObject* r = PyObject_CallMethod(mod, "_launch_with_preparation", "OOO", reinterpret_cast<PyObject*>(self), tuple,
-                                    self->dispatcher->extensions);
-  Py_DECREF(tuple);
-  Py_DECREF(mod);
-  return r;
+  PyRef tuple(PyTuple_New(n));
+  if (!tuple) return nullptr;
+  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(tuple.get(), i, Py_NewRef(args[i]));
+  return call_hook(Hook::LaunchPreparation, PyRef(Py_BuildValue("(OOO)", reinterpret_cast<PyObject*>(self), tuple.get(),
+                                                                self->dispatcher->extensions)))
+      .release();
 }
 
 PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_t n, bool prepared);

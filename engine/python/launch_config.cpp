@@ -4,6 +4,8 @@
 #include "python/launch_config.h"
 
 #include "python/errors.h"
+#include "python/py_api.h"
+#include "python/python_hooks.h"
 
 namespace cuhost::python {
 
@@ -27,21 +29,19 @@ PyMethodDef g_methods[] = {{"_current_launch_config", py_current_launch_config, 
 PyObject* current_launch_args() { return Py_NewRef(t_args ? t_args : Py_None); }
 
 bool compile_for_launch(PyObject* launcher, DispatcherObject* d, PyObject* const* args, Py_ssize_t n) {
-  PyObject* tuple = PyTuple_New(n);
+  PyRef tuple(PyTuple_New(n));
   if (!tuple) return false;
-  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
+  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(tuple.get(), i, Py_NewRef(args[i]));
   PyObject* saved_config = t_config;
   PyObject* saved_args = t_args;
   t_config = launcher;
-  t_args = tuple;
-  PyObject* method = PyObject_GetAttrString(reinterpret_cast<PyObject*>(d), "_compile_for_args");
-  PyObject* r = method ? PyObject_Call(method, tuple, nullptr) : nullptr;
+  t_args = tuple.get();
+  // The compile_for_args hook calls the dispatcher's _compile_for_args, which
+  // user code may wrap (cuda/launchconfig.py).
+  PyRef r = call_hook(Hook::CompileForArgs, PyRef(PyTuple_Pack(2, reinterpret_cast<PyObject*>(d), tuple.get())));
   t_config = saved_config;
   t_args = saved_args;
-  Py_XDECREF(method);
-  Py_DECREF(tuple);
-  Py_XDECREF(r);
-  return r != nullptr;
+  return bool(r);
 }
 
 bool run_pre_launch_callbacks(PyObject* callbacks, DispatcherObject* d, PyObject* launcher) {
