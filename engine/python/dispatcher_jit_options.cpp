@@ -70,9 +70,8 @@ bool truthy(PyObject* v) {
 std::string str_or_empty(PyObject* v) { return PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : std::string(); }
 
 std::string repr_of(PyObject* v) {
-  PyObject* r = PyObject_Repr(v);
-  std::string out = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : "?";
-  Py_XDECREF(r);
+  PyRef r(PyObject_Repr(v));
+  std::string out = r && PyUnicode_Check(r.get()) ? PyUnicode_AsUTF8(r.get()) : "?";
   PyErr_Clear();
   return out;
 }
@@ -86,24 +85,21 @@ void parse_fastmath(PyObject* value, runtime::JitOptions* o) {
   if (PyUnicode_Check(value) || !PyObject_HasAttrString(value, "__iter__"))
     throw UserError(ErrorKind::TypeError,
                     concat("fastmath must be a bool or a set of flag names, not ", Py_TYPE(value)->tp_name));
-  PyObject* it = PyObject_GetIter(value);
+  PyRef it(PyObject_GetIter(value));
   if (!it) {
     PyErr_Clear();
     throw UserError(ErrorKind::TypeError, "fastmath must be a bool or a set of flag names");
   }
   unsigned bits = 0;
-  while (PyObject* x = PyIter_Next(it)) {
-    std::string name = str_or_empty(x);
-    Py_DECREF(x);
+  while (PyRef x{PyIter_Next(it.get())}) {
+    std::string name = str_or_empty(x.get());
     unsigned bit = runtime::fast_math_flag(name);
     if (!bit) {
-      Py_DECREF(it);
       throw UserError(ErrorKind::ValueError, concat("Unrecognized fastmath flag: ", name.empty() ? "?" : name,
                                                     " (valid flags: ", runtime::fast_math_flag_names(), ")"));
     }
     bits |= bit;
   }
-  Py_DECREF(it);
   if (PyErr_Occurred()) PyErr_Clear();
   o->fastmath_flags = bits;
 }
@@ -241,10 +237,7 @@ runtime::JitOptions parse_jit_options(PyObject* options) {
         long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
         if (overflow || v <= 0 || v > (1 << 20)) {
           PyErr_Clear();
-          PyObject* r = PyObject_Repr(value);
-          std::string shown = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : "?";
-          Py_XDECREF(r);
-          PyErr_Clear();
+          std::string shown = repr_of(value);
           throw UserError(ErrorKind::ValueError, concat("max_registers must be a positive int, not ", shown));
         }
         o.max_registers = static_cast<int>(v);

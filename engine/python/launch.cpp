@@ -248,14 +248,16 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
   }
   const bool host_arrays_to_gpu = on_gpu && any_host_array;
   if (any_host_array && runtime::capture_in_progress()) {
-    CUHOST_PY_GUARD_V(nullptr, {
+    const bool refused = !guarded(false, [&] {
       // The stream the launch goes to: a default stream object stands for
       // the launching device's own.
       bool is_default = !self->stream_obj;
       if (self->stream_obj) stream_device(self->stream_obj, &is_default);
       refuse_host_arguments_in_capture(d->state->fn->name.c_str(), infos, n,
                                        is_default ? runtime::default_launch_stream(device) : self->stream);
-    })
+      return true;
+    });
+    if (refused) return nullptr;
   }
   // Warned on both backends: the CPU backend reads host memory directly, but
   // the same launch copies on a GPU, which is what the warning is about.
@@ -273,7 +275,7 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
     return nullptr;
   if (self->callbacks && !run_pre_launch_callbacks(self->callbacks, d, reinterpret_cast<PyObject*>(self)))
     return nullptr;
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     LaunchPlan* plan = plan_for(d, types, static_cast<int>(n));
     std::uintptr_t stream = self->stream;
     if (on_gpu) {
@@ -388,7 +390,7 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
       run_cpu(*plan->kernel, grid, block, self->shared_bytes, params);
     }
     Py_RETURN_NONE;
-  })
+  });
 }
 
 PyObject* launcher_call(PyObject* obj, PyObject* args, PyObject* kwargs) {
@@ -460,10 +462,8 @@ PyObject* launcher_reduce(PyObject* obj, PyObject*) {
     PyErr_SetString(PyExc_TypeError, "cannot pickle a forall launcher or a launcher bound to a stream");
     return nullptr;
   }
-  PyObject* op = PyImport_ImportModule("operator");
-  if (!op) return nullptr;
-  PyObject* getitem = PyObject_GetAttrString(op, "getitem");
-  Py_DECREF(op);
+  PyRef op(PyImport_ImportModule("operator"));
+  PyObject* getitem = op ? PyObject_GetAttrString(op.get(), "getitem") : nullptr;
   if (!getitem) return nullptr;
   return Py_BuildValue("(N(O(NNiI)))", getitem, reinterpret_cast<PyObject*>(l->dispatcher), dims_tuple(l->grid),
                        dims_tuple(l->block), 0, l->shared_bytes);

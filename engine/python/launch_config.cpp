@@ -47,17 +47,14 @@ bool compile_for_launch(PyObject* launcher, DispatcherObject* d, PyObject* const
 bool run_pre_launch_callbacks(PyObject* callbacks, DispatcherObject* d, PyObject* launcher) {
   if (!callbacks || PyList_GET_SIZE(callbacks) == 0) return true;
   // A copy: a callback may change the list.
-  PyObject* list = PyList_GetSlice(callbacks, 0, PyList_GET_SIZE(callbacks));
+  PyRef list(PyList_GetSlice(callbacks, 0, PyList_GET_SIZE(callbacks)));
   if (!list) return false;
-  bool ok = true;
-  for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(list); ++i) {
-    PyObject* r =
-        PyObject_CallFunctionObjArgs(PyList_GET_ITEM(list, i), reinterpret_cast<PyObject*>(d), launcher, nullptr);
-    ok = r != nullptr;
-    Py_XDECREF(r);
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list.get()); ++i) {
+    PyRef r(PyObject_CallFunctionObjArgs(PyList_GET_ITEM(list.get(), i), reinterpret_cast<PyObject*>(d), launcher,
+                                         nullptr));
+    if (!r) return false;
   }
-  Py_DECREF(list);
-  return ok;
+  return true;
 }
 
 int add_launch_config(PyObject* module) { return PyModule_AddFunctions(module, g_methods); }

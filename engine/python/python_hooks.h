@@ -13,25 +13,29 @@
 namespace cuhost::python {
 
 enum class Hook : int {
-  LaunchPreparation,        // fn(launcher, args, extensions): cuda.In/Out hints and extensions' prepare_args
-  ArgHintClass,             // class: cuda.args.ArgHint
-  CompileForArgs,           // fn(dispatcher, args): dispatcher._compile_for_args(*args), wrappable by users
-  DeviceDispatcher,         // fn(host_dispatcher): the @cuda.jit device function kernels call
-  FoldArguments,            // fn(host_dispatcher, args, kwargs): numba's fold_arguments, as a tuple
-  DebugDumps,               // fn(dispatcher, spellings): the debug=True dumps of one compiled signature
-  SignaturesFromSpellings,  // fn(list of spelling tuples): tuples of cuda.types objects
-  RecordFromView,           // fn(view): a numpy record over a one-element device view
-  TypeofFallback,           // fn(obj): cuda.typing.typeof for values the C++ typeof does not know
-  Transpose,                // fn(array): cuda.kernels.transpose.transpose
-  NumbaDeviceFunction,      // fn(numba CPUDispatcher): its @cuda.jit device twin
-  ObjectCodeNamespace,      // fn(): a new cuda.core ObjectCode namespace
-  Config,                   // module: numba.cuda.config (public CUDA_* settings)
-  PerformanceWarning,       // class: NumbaPerformanceWarning
-  DebugInfoWarning,         // class: NumbaDebugInfoWarning
-  NumbaWarning,             // class: NumbaWarning
-  LoweringError,            // class: numba's LoweringError
-  ExtensionBridge,          // module: cuda._ext.bridge (resolve_call, resolve_attribute, ...)
-  HostArrayView,            // fn(base, address, shape, strides, readonly): a NumPy view (njit results)
+  LaunchPreparation,         // fn(launcher, args, extensions): cuda.In/Out hints and extensions' prepare_args
+  ArgHintClass,              // class: cuda.args.ArgHint
+  CompileForArgs,            // fn(dispatcher, args): dispatcher._compile_for_args(*args), wrappable by users
+  DeviceDispatcher,          // fn(host_dispatcher): the @cuda.jit device function kernels call
+  FoldArguments,             // fn(host_dispatcher, args, kwargs): numba's fold_arguments, as a tuple
+  DebugDumps,                // fn(dispatcher, spellings): the debug=True dumps of one compiled signature
+  SignaturesFromHandles,     // fn(list of TypeHandle tuples): tuples of cuda.types objects
+  RecordFromView,            // fn(view): a numpy record over a one-element device view
+  ArrayGpuData,              // fn(array): DeviceNDArray.gpu_data (numba-cuda's MemoryPointer)
+  ArrayDeviceCtypesPointer,  // fn(array): DeviceNDArray.device_ctypes_pointer
+  ArrayGetIpcHandle,         // fn(array): DeviceNDArray.get_ipc_handle()
+  ArraySplit,                // fn(array, section, stream=0): DeviceNDArray.split()
+  TypeofFallback,            // fn(obj): cuda.typing.typeof for values the C++ typeof does not know
+  Transpose,                 // fn(array): cuda.kernels.transpose.transpose
+  NumbaDeviceFunction,       // fn(numba CPUDispatcher): its @cuda.jit device twin
+  ObjectCodeNamespace,       // fn(): a new cuda.core ObjectCode namespace
+  Config,                    // module: numba.cuda.config (public CUDA_* settings)
+  PerformanceWarning,        // class: NumbaPerformanceWarning
+  DebugInfoWarning,          // class: NumbaDebugInfoWarning
+  NumbaWarning,              // class: NumbaWarning
+  LoweringError,             // class: numba's LoweringError
+  ExtensionBridge,           // module: cuda._ext.bridge (resolve_call, resolve_attribute, ...)
+  HostArrayView,             // fn(base, address, shape, strides, readonly): a NumPy view (njit results)
   Count
 };
 

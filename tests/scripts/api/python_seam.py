@@ -2,6 +2,7 @@
 # `import cuda` installs, and types cross as handles read by the engine's one
 # type parser (_cuhost.parse_type), never as text parsed in Python.
 # stdout: seam ok
+# stdout: handles ok
 import random
 import warnings
 
@@ -124,3 +125,16 @@ rec = d[1]
 assert type(rec).__name__ == "DeviceRecord", type(rec)
 assert rec.copy_to_host()["a"] == 5 and rec.copy_to_host()["b"] == src[1]
 print("seam ok")
+
+# typeof and signatures cross as handles too (records keep their dtype).
+from cuda.typing.typeof import typeof  # noqa: E402
+
+assert isinstance(_cuhost._typeof(np.zeros((2, 3), np.float32)), _cuhost.TypeHandle)
+assert typeof(np.zeros((2, 3), np.float32)) == types.Array(types.float32, 2, "C")
+assert typeof(np.zeros((2, 3), np.int16).T) == types.Array(types.int16, 2, "F")
+rec_array_type = typeof(host)
+assert isinstance(rec_array_type, types.Array) and rec_array_type.ndim == 1 and rec_array_type.layout == "C"
+assert rec_array_type.dtype == typeof(host[0]), (rec_array_type.dtype, typeof(host[0]))
+f64 = types.Array(types.float64, 1, "C")
+assert double.signatures == [(f64, f64)], double.signatures
+print("handles ok")

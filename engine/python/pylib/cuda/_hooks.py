@@ -7,12 +7,13 @@ python_hooks.h and docs/DESIGN.md ("The Python seam").
 """
 import _cuhost
 
-from . import args, compiler, config
+from . import args, config
 from ._ext import bridge
 from ._numba_types import device_function
+from ._type_spelling import from_handle
 from .core import errors
 from .core._cuda_python import ObjectCode
-from .cudadrv.devicearray import record_from_view
+from .cudadrv import devicearray
 from .kernels.transpose import transpose
 from .typing.typeof import typeof
 
@@ -34,6 +35,10 @@ def _debug_dumps(dispatcher, spellings):
     return dispatcher._debug_dumps(spellings)
 
 
+def signatures_from_handles(signatures):
+    return [tuple(from_handle(h) for h in sig) for sig in signatures]
+
+
 def install():
     _cuhost.install_hooks(
         launch_preparation=args.launch_with_preparation,
@@ -42,8 +47,12 @@ def install():
         device_dispatcher=_device_dispatcher,
         fold_arguments=_fold_arguments,
         debug_dumps=_debug_dumps,
-        signatures_from_spellings=compiler.signatures_from_spellings,
-        record_from_view=record_from_view,
+        signatures_from_handles=signatures_from_handles,
+        record_from_view=devicearray.record_from_view,
+        array_gpu_data=devicearray._array_gpu_data,
+        array_device_ctypes_pointer=devicearray._array_device_ctypes_pointer,
+        array_get_ipc_handle=devicearray._array_get_ipc_handle,
+        array_split=devicearray._array_split,
         typeof_fallback=typeof,
         transpose=transpose,
         numba_device_function=device_function,

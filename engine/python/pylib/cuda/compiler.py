@@ -24,11 +24,6 @@ __all__ = ["jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "c
 _KNOWN_OPTIONS = _cuhost.jit_option_names()  # the engine's one list (dispatcher_jit_options.cpp)
 
 
-def signatures_from_spellings(spellings):
-    """The signatures_from_spellings hook: each signature's types as cuda.types objects."""
-    return [tuple(_to_type(s) for s in sig) for sig in spellings]
-
-
 def _is_signature(obj):
     return isinstance(obj, (str, _types.Signature, _types.Type)) or (
         isinstance(obj, tuple) and all(isinstance(t, _types.Type) for t in obj))
