@@ -70,6 +70,11 @@ int exec_main(const std::string& source, const std::string& filename, bool set_f
 }
 
 // runpy._run_module_as_main(name, alter_argv): what `python3 -m name` does.
+// (CPython's own entry point for -m. The public runpy.run_module runs the
+// module in a temporary __main__ and restores sys.argv[0] and __main__
+// afterwards, which changes -i, atexit handlers and pickling by __main__,
+// and reports a missing module with a traceback instead of python3's
+// one-line message.)
 int run_module_as_main(const std::string& name, bool alter_argv) {
   PyRef runpy(PyImport_ImportModule("runpy"));
   if (!runpy) return finish(nullptr);
@@ -106,6 +111,10 @@ int run_stdin(bool interactive) {
 
 // The end of a run, as Py_FinalizeEx begins it: wait for the non-daemon
 // threads, then run the atexit handlers (multiprocessing's among them).
+// The interpreter itself is never finalized (engine objects outlive it), so
+// these are the two steps of Py_FinalizeEx that CPython exposes only as
+// threading._shutdown (which also runs threading._register_atexit
+// callbacks, e.g. concurrent.futures') and atexit._run_exitfuncs.
 void end_run() {
   PyObject* modules = PySys_GetObject("modules");  // borrowed
   if (PyRef threading = borrowed(modules ? PyDict_GetItemString(modules, "threading") : nullptr)) {
