@@ -221,28 +221,14 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
   int line_shift = 0;  // -1 when the source was parsed behind an extra first line
   PyRef module;
   PyObject* def_node = nullptr;
+  // A lambda is found in its file's parsed text (lambda_source.h).
+  LambdaSource lambda;
   if (out->name == "<lambda>") {
-    // A lambda: found in the whole file's AST (lambda_source.py), positions as in the file.
-    std::string text;
-    for (const auto& l : out->file_lines) text += l;
-    PyRef co_varnames = py_attr(code.get(), "co_varnames");
-    PyRef argcount = py_attr(code.get(), "co_argcount");
-    PyRef kwonly = py_attr(code.get(), "co_kwonlyargcount");
-    Py_ssize_t nargs =
-        (argcount ? PyLong_AsSsize_t(argcount.get()) : 0) + (kwonly ? PyLong_AsSsize_t(kwonly.get()) : 0);
-    PyRef names(co_varnames ? PyTuple_GetSlice(co_varnames.get(), 0, nargs) : nullptr);
-    PyRef helper(PyImport_ImportModule("cuda._lambda_source"));
-    PyRef found;
-    if (helper && names)
-      found = PyRef(PyObject_CallMethod(helper.get(), "lambda_def", "siO", text.c_str(), code_first_line, names.get()));
-    if (found && PyTuple_Check(found.get()) && PyTuple_GET_SIZE(found.get()) == 2) {
-      module = found;  // keeps the node alive
-      def_node = PyTuple_GET_ITEM(found.get(), 0);
-      out->source = py_str(PyTuple_GET_ITEM(found.get(), 1));
-      indent = 0;
-      line_shift = 1 - code_first_line;  // node line numbers are the file's
-    } else {
-      PyErr_Clear();
+    lambda = lambda_source(out->file_lines, code.get());
+    if (lambda.def_node) {
+      def_node = lambda.def_node.get();
+      out->source = lambda.source;
+      line_shift = 1 - code_first_line;  // the node's lines are the file's
     }
   }
   std::optional<SourceBlock> block;
@@ -265,16 +251,6 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
     if (!def_node) {
       PyErr_Clear();
       module = PyRef();
-    }
-  }
-  // A lambda is found in its file's parsed text (lambda_source.h).
-  LambdaSource lambda;
-  if (!def_node && py_str(py_attr(code.get(), "co_name").get()) == "<lambda>") {
-    lambda = lambda_source(out->file_lines, code.get());
-    if (lambda.def_node) {
-      def_node = lambda.def_node.get();
-      out->source = lambda.source;
-      line_shift = 1 - code_first_line;  // the node's lines are the file's
     }
   }
   if (!def_node) {

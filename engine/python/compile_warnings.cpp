@@ -3,22 +3,22 @@
 
 #include <Python.h>
 
+#include "python/python_hooks.h"
 #include "support/compile_warnings.h"
 
 namespace cuhost::python {
 
 namespace {
 
+// The class pylib registered for the category (UserWarning before `import cuda`).
 PyObject* category_class(WarningCategory category) {
-  const char* name = category == WarningCategory::Performance ? "NumbaPerformanceWarning"
-                     : category == WarningCategory::DebugInfo ? "NumbaDebugInfoWarning"
-                                                              : "NumbaWarning";
-  PyObject* errors = PyImport_ImportModule("cuda.core.errors");
-  PyObject* cls = errors ? PyObject_GetAttrString(errors, name) : nullptr;
-  Py_XDECREF(errors);
+  Hook slot = category == WarningCategory::Performance ? Hook::PerformanceWarning
+              : category == WarningCategory::DebugInfo ? Hook::DebugInfoWarning
+                                                       : Hook::NumbaWarning;
+  PyObject* cls = hook(slot);
   if (!cls) {
     PyErr_Clear();
-    return Py_NewRef(PyExc_UserWarning);
+    return PyExc_UserWarning;
   }
   return cls;
 }
@@ -28,10 +28,7 @@ PyObject* category_class(WarningCategory category) {
 bool issue_compile_warnings() {
   auto warnings = take_compile_warnings();
   for (const auto& [category, message] : warnings) {
-    PyObject* cls = category_class(category);
-    int rc = PyErr_WarnEx(cls, message.c_str(), 1);
-    Py_DECREF(cls);
-    if (rc < 0) return false;
+    if (PyErr_WarnEx(category_class(category), message.c_str(), 1) < 0) return false;
   }
   return true;
 }

@@ -3,24 +3,17 @@
 
 #include <Python.h>
 
+#include "python/python_hooks.h"
+
 namespace cuhost::python {
 
 bool config_flag(const char* name) {
-  static PyObject* config = nullptr;  // the module lives for the process
-  if (!config) {
-    config = PyImport_ImportModule("cuda.config");
-    if (!config) {
-      PyErr_Clear();
-      return false;
-    }
-  }
-  PyObject* value = PyObject_GetAttrString(config, name);
+  PyRef value = hook_attr(Hook::Config, name);
   if (!value) {
     PyErr_Clear();
     return false;
   }
-  int truth = PyObject_IsTrue(value);
-  Py_DECREF(value);
+  int truth = PyObject_IsTrue(value.get());
   if (truth < 0) PyErr_Clear();
   return truth > 0;
 }

@@ -5,6 +5,7 @@
 
 #include "ir/type_parser.h"
 #include "python/errors.h"
+#include "python/py_api.h"
 #include "sema/conversions.h"
 
 namespace cuhost::python {
@@ -32,14 +33,14 @@ PyObject* py_conversion(PyObject*, PyObject* args, PyObject* kwargs) {
   static const char* kwlist[] = {"from_type", "to_type", "literal", nullptr};
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ss|p", const_cast<char**>(kwlist), &from, &to, &literal))
     return nullptr;
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     const ir::Type* a = known_type(from);
     const ir::Type* b = known_type(to);
     if (!a || !b) Py_RETURN_NONE;
     auto kind = literal ? sema::literal_conversion_kind(a, b) : sema::conversion_kind(a, b);
     if (!kind) Py_RETURN_NONE;
     return PyLong_FromLong(static_cast<long>(*kind));
-  })
+  });
 }
 
 PyMethodDef g_methods[] = {{"_conversion", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_conversion)),

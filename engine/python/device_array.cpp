@@ -10,6 +10,8 @@
 #include "ir/layout.h"
 #include "python/array_devices.h"
 #include "python/py_api.h"
+#include "python/errors.h"
+#include "python/python_hooks.h"
 #include "python/record_dtype.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
@@ -599,11 +601,10 @@ PyObject* get_flags(PyObject* o, void*) {
   return Py_BuildValue("{sOsO}", "C_CONTIGUOUS", c ? Py_True : Py_False, "F_CONTIGUOUS", f ? Py_True : Py_False);
 }
 
-// The numba type the array has as a kernel argument (cuda.typing.typeof).
+// The numba type the array has as a kernel argument (the typeof_fallback
+// hook: cuda.typing.typeof).
 PyObject* get_numba_type(PyObject* o, void*) {
-  PyRef mod(PyImport_ImportModule("cuda.typing.typeof"));
-  if (!mod) return nullptr;
-  return PyObject_CallMethod(mod.get(), "typeof", "O", o);
+  return call_hook(Hook::TypeofFallback, PyRef(PyTuple_Pack(1, o))).release();
 }
 
 PyGetSetDef g_getset[] = {

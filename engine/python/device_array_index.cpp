@@ -8,6 +8,8 @@
 
 #include "python/device_array.h"
 #include "python/py_api.h"
+#include "python/errors.h"
+#include "python/python_hooks.h"
 #include "python/stream_view.h"
 #include "python/streams.h"
 
@@ -381,11 +383,7 @@ PyObject* device_array_transpose(PyObject* o, PyObject* args) {
     PyErr_SetString(PyExc_NotImplementedError, "transposing a non-2D DeviceNDArray isn't supported");
     return nullptr;
   }
-  PyObject* module = PyImport_ImportModule("cuda.kernels.transpose");
-  if (!module) return nullptr;
-  PyObject* r = PyObject_CallMethod(module, "transpose", "O", o);
-  Py_DECREF(module);
-  return r;
+  return call_hook(Hook::Transpose, PyRef(PyTuple_Pack(1, o))).release();
 }
 
 // view(dtype): the same bytes as another dtype; the last axis must be

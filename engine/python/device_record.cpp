@@ -6,30 +6,25 @@
 // a field's bytes), and makes integer indexing of record arrays return one.
 #include "python/device_array.h"
 #include "python/errors.h"
+#include "python/py_api.h"
+#include "python/python_hooks.h"
 
 namespace cuhost::python {
 
 bool is_structured(PyObject* dtype) {
-  PyObject* names = PyObject_GetAttrString(dtype, "names");
+  PyRef names(PyObject_GetAttrString(dtype, "names"));
   if (!names) {
     PyErr_Clear();
     return false;
   }
-  bool yes = names != Py_None;
-  Py_DECREF(names);
-  return yes;
+  return names.get() != Py_None;
 }
 
+// The record_from_view hook (cuda/cudadrv/devicearray.py) makes the
+// DeviceRecord; `view` is stolen.
 PyObject* wrap_device_record(PyObject* view) {
-  PyObject* mod = PyImport_ImportModule("cuda.cudadrv.devicearray");
-  if (!mod) {
-    Py_DECREF(view);
-    return nullptr;
-  }
-  PyObject* r = PyObject_CallMethod(mod, "_record_from_view", "O", view);
-  Py_DECREF(mod);
-  Py_DECREF(view);
-  return r;
+  PyRef owned(view);
+  return call_hook(Hook::RecordFromView, PyRef(PyTuple_Pack(1, owned.get()))).release();
 }
 
 namespace {
@@ -43,38 +38,28 @@ PyObject* py_device_subview(PyObject*, PyObject* args) {
     return nullptr;
   }
   auto* a = reinterpret_cast<DeviceArrayObject*>(arr);
-  PyObject* dtype = to_numpy_dtype(dtype_spec);
+  PyRef dtype(to_numpy_dtype(dtype_spec));
   if (!dtype) return nullptr;
   std::int64_t shape[kMaxDims], strides[kMaxDims];
-  int ndim = 0;
-  PyObject* seq = PySequence_Fast(shape_obj, "_device_subview: shape must be a sequence");
-  if (!seq) {
-    Py_DECREF(dtype);
-    return nullptr;
-  }
-  ndim = static_cast<int>(PySequence_Fast_GET_SIZE(seq));
-  for (int i = 0; i < ndim && i < kMaxDims; ++i) shape[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
-  Py_DECREF(seq);
-  PyObject* size = PyObject_GetAttrString(dtype, "itemsize");
-  std::int64_t itemsize = size ? PyLong_AsLongLong(size) : 0;
-  Py_XDECREF(size);
+  PyRef seq(PySequence_Fast(shape_obj, "_device_subview: shape must be a sequence"));
+  if (!seq) return nullptr;
+  int ndim = static_cast<int>(PySequence_Fast_GET_SIZE(seq.get()));
+  for (int i = 0; i < ndim && i < kMaxDims; ++i) shape[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq.get(), i));
+  PyRef size(PyObject_GetAttrString(dtype.get(), "itemsize"));
+  std::int64_t itemsize = size ? PyLong_AsLongLong(size.get()) : 0;
   if (PyErr_Occurred() || ndim > kMaxDims) {
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "_device_subview: too many dimensions");
-    Py_DECREF(dtype);
     return nullptr;
   }
   std::int64_t span = element_count(ndim, shape) * itemsize;
   std::int64_t available = element_count(a->ndim, a->shape) * a->itemsize;
   if (offset < 0 || offset + span > available || !is_c_contiguous(a->ndim, a->shape, a->strides, a->itemsize)) {
-    Py_DECREF(dtype);
     PyErr_SetString(PyExc_ValueError, "_device_subview: the field lies outside the array's contiguous bytes");
     return nullptr;
   }
   c_strides(ndim, shape, itemsize, strides);
-  PyObject* r = new_device_view(a, nullptr, a->data + static_cast<std::uintptr_t>(offset), ndim, shape, strides, dtype,
-                                a->readonly, a->stream);
-  Py_DECREF(dtype);
-  return r;
+  return new_device_view(a, nullptr, a->data + static_cast<std::uintptr_t>(offset), ndim, shape, strides, dtype.get(),
+                         a->readonly, a->stream);
 }
 
 PyMethodDef g_methods[] = {{"_device_subview", py_device_subview, METH_VARARGS,

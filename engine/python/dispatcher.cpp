@@ -17,6 +17,9 @@
 #include "python/config_flags.h"
 #include "python/dispatcher_cache.h"
 #include "python/errors.h"
+#include "python/py_api.h"
+#include "python/python_hooks.h"
+#include "python/type_handle.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
 #include "python/typeof.h"
@@ -79,9 +82,8 @@ const std::vector<const ir::Type*>& choose_eager(DispatcherObject* d, const std:
   if (choice.outcome == O::NoMatch) no_matching_definition(st, actual);
   if (choice.outcome == O::Unexplained)
     throw UserError(ErrorKind::RuntimeError, "_explain_ambiguous must raise an exception");
-  PyObject* r = PyObject_Repr(d->py_func);
-  std::string func = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : st->fn->name;
-  Py_XDECREF(r);
+  PyRef r(PyObject_Repr(d->py_func));
+  std::string func = r && PyUnicode_Check(r.get()) ? PyUnicode_AsUTF8(r.get()) : st->fn->name;
   PyErr_Clear();
   std::string msg = concat("Ambiguous overloading for ", func, " ", numba_reprs(actual), ":");
   for (size_t s : choice.tied) msg += "\n" + numba_reprs(st->eager[s]) + " -> none";
@@ -100,15 +102,14 @@ std::shared_ptr<const runtime::CompiledKernel> compile_with(
   const auto& fn = ensure_captured(d);
   std::shared_ptr<const runtime::CompiledKernel> result;
   std::exception_ptr error;
-  Py_BEGIN_ALLOW_THREADS {
-    std::lock_guard<std::mutex> lock(st->compile_mutex);
-    try {
-      result = runtime::compile_kernel(fn, types, target);
-    } catch (...) {
-      error = std::current_exception();
-    }
+  try {
+    result = without_gil([&] {
+      std::lock_guard<std::mutex> lock(st->compile_mutex);
+      return runtime::compile_kernel(fn, types, target);
+    });
+  } catch (...) {
+    error = std::current_exception();  // raised once the compile warnings are issued
   }
-  Py_END_ALLOW_THREADS;
   // A warning turned into an error keeps its Python exception (errors.cpp).
   if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
   if (error) std::rethrow_exception(error);
@@ -119,13 +120,12 @@ std::shared_ptr<const runtime::CompiledKernel> compile_with(
   // numba's compile dumps (config.DUMP_BYTECODE, DUMP_LLVM, DUMP_OPTIMIZED, DUMP_ASSEMBLY) print from Python.
   if (&cache == &st->compiled && (config_flag("DUMP_BYTECODE") || config_flag("DUMP_LLVM") ||
                                   config_flag("DUMP_OPTIMIZED") || config_flag("DUMP_ASSEMBLY"))) {
-    PyObject* sig = PyTuple_New(static_cast<Py_ssize_t>(types.size()));
+    PyRef sig(PyTuple_New(static_cast<Py_ssize_t>(types.size())));
     for (size_t i = 0; sig && i < types.size(); ++i)
-      PyTuple_SET_ITEM(sig, static_cast<Py_ssize_t>(i), PyUnicode_FromString(types[i]->str().c_str()));
-    PyObject* r = sig ? PyObject_CallMethod(reinterpret_cast<PyObject*>(d), "_debug_dumps", "(O)", sig) : nullptr;
-    Py_XDECREF(sig);
+      PyTuple_SET_ITEM(sig.get(), static_cast<Py_ssize_t>(i), PyUnicode_FromString(types[i]->str().c_str()));
+    PyRef r =
+        sig ? call_hook(Hook::DebugDumps, PyRef(PyTuple_Pack(2, reinterpret_cast<PyObject*>(d), sig.get()))) : PyRef();
     if (!r) throw UserError(ErrorKind::RuntimeError, "debug dump failed");
-    Py_DECREF(r);
   }
   return result;
 }
@@ -158,8 +158,9 @@ PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
     PyErr_Format(PyExc_TypeError, "cuda.jit needs a Python function, got %s", Py_TYPE(py_func)->tp_name);
     return nullptr;
   }
-  auto* self = reinterpret_cast<DispatcherObject*>(type->tp_alloc(type, 0));
-  if (!self) return nullptr;
+  PyRef owner(type->tp_alloc(type, 0));  // released (deallocated) on every failure below
+  if (!owner) return nullptr;
+  auto* self = reinterpret_cast<DispatcherObject*>(owner.get());
   Py_INCREF(py_func);
   self->py_func = py_func;
   Py_XINCREF(options == Py_None ? nullptr : options);
@@ -170,32 +171,24 @@ PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   PyObject* ext = options != Py_None && PyDict_Check(options) ? PyDict_GetItemString(options, "extensions") : nullptr;
   // (Not a sequence: parse_jit_options below reports it.)
   self->extensions = ext && ext != Py_None && PySequence_Check(ext) ? PySequence_List(ext) : PyList_New(0);
-  if (!self->extensions) {
-    Py_DECREF(self);
-    return nullptr;
-  }
-  CUHOST_PY_GUARD_V((Py_DECREF(self), nullptr), {
+  if (!self->extensions) return nullptr;
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     auto fn = std::make_shared<model::JitFunction>();
-    PyObject* name = PyObject_GetAttrString(py_func, "__name__");
-    if (name && PyUnicode_Check(name)) fn->name = PyUnicode_AsUTF8(name);
+    PyRef name(PyObject_GetAttrString(py_func, "__name__"));
+    if (name && PyUnicode_Check(name.get())) fn->name = PyUnicode_AsUTF8(name.get());
     if (!name) PyErr_Clear();
-    Py_XDECREF(name);
     fn->options = parse_jit_options(options);
     self->state->fn = fn;
     if (sigs != Py_None) {
       const ir::Type* single_return = nullptr;
-      PyObject* seq = PyList_Check(sigs) ? (Py_INCREF(sigs), sigs) : PyList_New(0);
-      if (!PyList_Check(sigs)) PyList_Append(seq, sigs);
-      for (Py_ssize_t i = 0; i < PyList_GET_SIZE(seq); ++i) {
+      PyRef seq(PyList_Check(sigs) ? Py_NewRef(sigs) : PyList_New(0));
+      if (!seq) return nullptr;
+      if (!PyList_Check(sigs) && PyList_Append(seq.get(), sigs) < 0) return nullptr;
+      for (Py_ssize_t i = 0; i < PyList_GET_SIZE(seq.get()); ++i) {
         ir::Signature sig;
-        if (!signature_from_object(PyList_GET_ITEM(seq, i), &sig)) {
-          Py_DECREF(seq);
-          Py_DECREF(self);
-          return nullptr;
-        }
+        if (!signature_from_object(PyList_GET_ITEM(seq.get(), i), &sig)) return nullptr;
         if (!fn->options.device && sig.return_type && sig.return_type->kind != ir::TypeKind::Void &&
             sig.return_type->kind != ir::TypeKind::NoneType) {
-          Py_DECREF(seq);
           throw UserError(ErrorKind::TypeError, concat("CUDA kernel must have void return type. (kernel '", fn->name,
                                                        "' has signature '", sig.str(), "')"));
         }
@@ -203,15 +196,14 @@ PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
         if (fn->options.device) fn->options.device_signatures.push_back(sig);
         single_return = sig.return_type;
       }
-      Py_DECREF(seq);
       self->state->specialized = !PyList_Check(sigs);
       if (fn->options.device && self->state->eager.size() == 1 && !fn->options.return_type)
         fn->options.return_type = single_return;
       if (!fn->options.device)
         for (const auto& types : self->state->eager) load_eager(compile_for(self, types));
     }
-    return reinterpret_cast<PyObject*>(self);
-  })
+    return owner.release();
+  });
 }
 
 void dispatcher_dealloc(PyObject* obj) {
@@ -277,10 +269,8 @@ PyObject* forward_attr(PyObject* obj, void* name) {
   return PyObject_GetAttrString(reinterpret_cast<DispatcherObject*>(obj)->py_func, static_cast<const char*>(name));
 }
 
-// Argument-type spellings of every explicit signature and compiled
-// specialization: cuda.compiler turns them into tuples of cuda.types objects.
-PyObject* get_signature_spellings(PyObject* obj, void*) {
-  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+// The argument types of every explicit signature and compiled specialization.
+std::vector<std::vector<const ir::Type*>> known_signatures(DispatcherObject* self) {
   std::vector<std::vector<const ir::Type*>> all = self->state->eager;
   for (const auto& types : compiled_signatures(self))
     if (std::find(all.begin(), all.end(), types) == all.end()) all.push_back(types);
@@ -288,28 +278,39 @@ PyObject* get_signature_spellings(PyObject* obj, void*) {
   // for those calls, and lists them too (their overloads are device compiles).
   for (const auto& types : self->state->fn->calls())
     if (std::find(all.begin(), all.end(), types) == all.end()) all.push_back(types);
-  PyObject* list = PyList_New(0);
-  for (const auto& types : all) {
-    PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(types.size()));
-    for (size_t i = 0; i < types.size(); ++i)
-      PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), PyUnicode_FromString(types[i]->str().c_str()));
-    PyList_Append(list, tuple);
-    Py_DECREF(tuple);
-  }
-  return list;
+  return all;
 }
 
-PyObject* get_signatures(PyObject* obj, void* closure) {
-  PyObject* spellings = get_signature_spellings(obj, closure);
-  PyObject* compiler = PyImport_ImportModule("cuda.compiler");
-  if (!compiler) {
-    PyErr_Clear();
-    return spellings;
+// A list of tuples, one item per type made by `item` (a new reference).
+template <class Item>
+PyObject* signature_list(DispatcherObject* self, Item item) {
+  PyRef list(PyList_New(0));
+  if (!list) return nullptr;
+  for (const auto& types : known_signatures(self)) {
+    PyRef tuple(PyTuple_New(static_cast<Py_ssize_t>(types.size())));
+    if (!tuple) return nullptr;
+    for (size_t i = 0; i < types.size(); ++i) {
+      PyObject* x = item(types[i]);
+      if (!x) return nullptr;
+      PyTuple_SET_ITEM(tuple.get(), static_cast<Py_ssize_t>(i), x);
+    }
+    if (PyList_Append(list.get(), tuple.get()) < 0) return nullptr;
   }
-  PyObject* r = PyObject_CallMethod(compiler, "_signatures_from_spellings", "O", spellings);
-  Py_DECREF(compiler);
-  Py_DECREF(spellings);
-  return r;
+  return list.release();
+}
+
+// Argument-type spellings of the signatures (for messages and cache keys).
+PyObject* get_signature_spellings(PyObject* obj, void*) {
+  return signature_list(reinterpret_cast<DispatcherObject*>(obj),
+                        [](const ir::Type* t) { return PyUnicode_FromString(t->str().c_str()); });
+}
+
+// The signatures as tuples of cuda.types objects: type handles, made into
+// objects by the signatures_from_handles hook.
+PyObject* get_signatures(PyObject* obj, void*) {
+  PyRef handles(signature_list(reinterpret_cast<DispatcherObject*>(obj), new_type_handle));
+  if (!handles) return nullptr;
+  return call_hook(Hook::SignaturesFromHandles, PyRef(PyTuple_Pack(1, handles.get()))).release();
 }
 
 PyObject* get_is_device(PyObject* obj, void*) {
@@ -337,7 +338,7 @@ PyObject* dispatcher_compile_args(PyObject* obj, PyObject* args) {
     PyErr_SetString(PyExc_TypeError, "_compile_args expects a tuple of arguments");
     return nullptr;
   }
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     std::vector<const ir::Type*> types = types_of_args(args);
     if (runtime::session().backend == Backend::Cuda) {
       // A host array reaches a GPU kernel as a contiguous device copy (launch.cpp).
@@ -352,7 +353,7 @@ PyObject* dispatcher_compile_args(PyObject* obj, PyObject* args) {
     std::vector<const ir::Type*> params = self->state->eager.empty() ? types : choose_eager(self, types);
     compile_for(self, params);
     Py_RETURN_NONE;
-  })
+  });
 }
 
 PyMethodDef g_own_methods[] = {
@@ -402,10 +403,10 @@ PyObject* py_capture_for_test(PyObject*, PyObject* obj) {
     PyErr_SetString(PyExc_TypeError, "expected a cuda.jit object");
     return nullptr;
   }
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     ensure_captured(reinterpret_cast<DispatcherObject*>(obj));
     Py_RETURN_NONE;
-  })
+  });
 }
 
 PyMethodDef g_module_methods[] = {
@@ -546,15 +547,14 @@ std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherOb
     }
     std::shared_ptr<const runtime::CompiledKernel> k;
     std::exception_ptr error;
-    Py_BEGIN_ALLOW_THREADS {
-      std::lock_guard<std::mutex> lock(st->compile_mutex);
-      try {
-        k = runtime::compile_device_function(fn, types, t);
-      } catch (...) {
-        error = std::current_exception();
-      }
+    try {
+      k = without_gil([&] {
+        std::lock_guard<std::mutex> lock(st->compile_mutex);
+        return runtime::compile_device_function(fn, types, t);
+      });
+    } catch (...) {
+      error = std::current_exception();  // raised once the compile warnings are issued
     }
-    Py_END_ALLOW_THREADS;
     // A warning turned into an error keeps its Python exception (errors.cpp).
     if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
     if (error) std::rethrow_exception(error);

@@ -96,6 +96,8 @@ LaunchPlan* plan_for(DispatcherObject* d, const ir::Type* const* types, int n);
 // Parses the options dict given to cuda.jit (dispatcher_jit_options.cpp).
 // Throws UserError with numba-cuda's exception classes.
 model::JitOptions parse_jit_options(PyObject* options);
+// Adds _cuhost.jit_option_names (dispatcher_jit_options.cpp).
+int add_jit_options(PyObject* module);
 
 // The NVPTX compilation of a specialization, for inspection and resource
 // queries: the launched one on a GPU, a PTX-only compile on the CPU backend,

@@ -5,17 +5,61 @@
 // abi_info. An option cuhost cannot give its effect raises
 // NotImplementedError naming it.
 #include <cctype>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "python/dispatcher.h"
 #include "python/errors.h"
+#include "python/py_api.h"
 #include "python/typeof.h"
 #include "model/fastmath_flags.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::python {
 namespace {
+
+// The options cuda.jit accepts: the one list, also Python's
+// (`_cuhost.jit_option_names()`, used by cuda/compiler.py).
+constexpr const char* kOptionNames[] = {"device",
+                                        "inline",
+                                        "forceinline",
+                                        "fastmath",
+                                        "debug",
+                                        "lineinfo",
+                                        "opt",
+                                        "link",
+                                        "lto",
+                                        "cache",
+                                        "max_registers",
+                                        "launch_bounds",
+                                        "shared_memory_carveout",
+                                        "extensions",
+                                        "abi",
+                                        "abi_info",
+                                        "_dbg_optnone",
+                                        "_dbg_extend_lifetimes"};
+
+std::string known_options() {
+  std::string out;
+  for (const char* name : kOptionNames) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
+}
+
+PyObject* py_jit_option_names(PyObject*, PyObject*) {
+  PyRef names(PyTuple_New(static_cast<Py_ssize_t>(std::size(kOptionNames))));
+  if (!names) return nullptr;
+  for (size_t i = 0; i < std::size(kOptionNames); ++i) {
+    PyObject* s = PyUnicode_FromString(kOptionNames[i]);
+    if (!s) return nullptr;
+    PyTuple_SET_ITEM(names.get(), static_cast<Py_ssize_t>(i), s);
+  }
+  return names.release();
+}
+
+PyMethodDef g_methods[] = {{"jit_option_names", py_jit_option_names, METH_NOARGS,
+                            "The option names cuda.jit accepts, in the order its error message lists them"},
+                           {nullptr, nullptr, 0, nullptr}};
 
 bool truthy(PyObject* v) {
   int t = PyObject_IsTrue(v);
@@ -26,9 +70,8 @@ bool truthy(PyObject* v) {
 std::string str_or_empty(PyObject* v) { return PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : std::string(); }
 
 std::string repr_of(PyObject* v) {
-  PyObject* r = PyObject_Repr(v);
-  std::string out = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : "?";
-  Py_XDECREF(r);
+  PyRef r(PyObject_Repr(v));
+  std::string out = r && PyUnicode_Check(r.get()) ? PyUnicode_AsUTF8(r.get()) : "?";
   PyErr_Clear();
   return out;
 }
@@ -42,24 +85,21 @@ void parse_fastmath(PyObject* value, model::JitOptions* o) {
   if (PyUnicode_Check(value) || !PyObject_HasAttrString(value, "__iter__"))
     throw UserError(ErrorKind::TypeError,
                     concat("fastmath must be a bool or a set of flag names, not ", Py_TYPE(value)->tp_name));
-  PyObject* it = PyObject_GetIter(value);
+  PyRef it(PyObject_GetIter(value));
   if (!it) {
     PyErr_Clear();
     throw UserError(ErrorKind::TypeError, "fastmath must be a bool or a set of flag names");
   }
   unsigned bits = 0;
-  while (PyObject* x = PyIter_Next(it)) {
-    std::string name = str_or_empty(x);
-    Py_DECREF(x);
+  while (PyRef x{PyIter_Next(it.get())}) {
+    std::string name = str_or_empty(x.get());
     unsigned bit = model::fast_math_flag(name);
     if (!bit) {
-      Py_DECREF(it);
       throw UserError(ErrorKind::ValueError, concat("Unrecognized fastmath flag: ", name.empty() ? "?" : name,
                                                     " (valid flags: ", model::fast_math_flag_names(), ")"));
     }
     bits |= bit;
   }
-  Py_DECREF(it);
   if (PyErr_Occurred()) PyErr_Clear();
   o->fastmath_flags = bits;
 }
@@ -197,10 +237,7 @@ model::JitOptions parse_jit_options(PyObject* options) {
         long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
         if (overflow || v <= 0 || v > (1 << 20)) {
           PyErr_Clear();
-          PyObject* r = PyObject_Repr(value);
-          std::string shown = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : "?";
-          Py_XDECREF(r);
-          PyErr_Clear();
+          std::string shown = repr_of(value);
           throw UserError(ErrorKind::ValueError, concat("max_registers must be a positive int, not ", shown));
         }
         o.max_registers = static_cast<int>(v);
@@ -225,16 +262,15 @@ model::JitOptions parse_jit_options(PyObject* options) {
         o.abi_name = str_or_empty(name);
       }
     } else {
-      throw UserError(ErrorKind::TypeError, concat("cuda.jit() got an unexpected option '", k,
-                                                   "' (known: device, inline, forceinline, fastmath, debug, lineinfo, "
-                                                   "opt, link, lto, cache, max_registers, launch_bounds, "
-                                                   "shared_memory_carveout, extensions, abi, abi_info, _dbg_optnone, "
-                                                   "_dbg_extend_lifetimes)"));
+      throw UserError(ErrorKind::TypeError,
+                      concat("cuda.jit() got an unexpected option '", k, "' (known: ", known_options(), ")"));
     }
   }
   if (!o.device && o.abi == ir::Abi::C)
     throw UserError(ErrorKind::NotImplementedError, "The C ABI is not supported for kernels");
   return o;
 }
+
+int add_jit_options(PyObject* module) { return PyModule_AddFunctions(module, g_methods); }
 
 }  // namespace cuhost::python

@@ -9,6 +9,8 @@
 #include "ir/type_parser.h"
 #include "python/dispatcher.h"
 #include "python/errors.h"
+#include "python/py_api.h"
+#include "python/python_hooks.h"
 #include "runtime/cpu_module_callbacks.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
@@ -17,29 +19,25 @@ namespace cuhost::python {
 namespace {
 
 std::string str_of(PyObject* obj) {
-  PyObject* s = PyObject_Str(obj);
+  PyRef s(PyObject_Str(obj));
   if (!s) {
     PyErr_Clear();
     return "<unprintable>";
   }
-  const char* c = PyUnicode_AsUTF8(s);
-  std::string out = c ? c : "";
+  const char* c = PyUnicode_AsUTF8(s.get());
   if (!c) PyErr_Clear();
-  Py_DECREF(s);
-  return out;
+  return c ? c : "";
 }
 
 // The `_cuhost_type` spelling of a cuda.types object, or empty.
 std::string spelling_of(PyObject* obj) {
   if (PyUnicode_Check(obj)) return PyUnicode_AsUTF8(obj);
-  PyObject* s = PyObject_GetAttrString(obj, "_cuhost_type");
+  PyRef s(PyObject_GetAttrString(obj, "_cuhost_type"));
   if (!s) {
     PyErr_Clear();
     return {};
   }
-  std::string out = PyUnicode_Check(s) ? PyUnicode_AsUTF8(s) : "";
-  Py_DECREF(s);
-  return out;
+  return PyUnicode_Check(s.get()) ? PyUnicode_AsUTF8(s.get()) : "";
 }
 
 // Python-owned callback kept alive by a LinkItem; released under the GIL.
@@ -89,31 +87,22 @@ PyMethodDef g_get_global = {"get_global", module_get_global, METH_O,
 // get_global(name) -> (device pointer, size).
 bool run_module_callback(const std::shared_ptr<void>& cb, std::uintptr_t handle, std::string* error) {
   PyGILState_STATE g = PyGILState_Ensure();
-  bool ok = true;
-  PyObject* core = PyImport_ImportModule("cuda.core._cuda_python");
-  PyObject* ns = core ? PyObject_CallMethod(core, "ObjectCode", nullptr) : nullptr;
-  PyObject* h = PyLong_FromUnsignedLongLong(handle);
-  PyObject* getter = h ? PyCFunction_New(&g_get_global, h) : nullptr;
-  if (getter && ns && PyObject_SetAttrString(ns, "get_global", getter) < 0) ok = false;
-  Py_XDECREF(getter);
-  if (ok && ns && h && PyObject_SetAttrString(ns, "_handle", h) == 0) {
-    PyObject* r = PyObject_CallOneArg(static_cast<PyObject*>(cb.get()), ns);
-    if (!r) ok = false;
-    Py_XDECREF(r);
-  } else {
-    ok = false;
-  }
+  bool ok = [&] {
+    PyRef ns = call_hook(Hook::ObjectCodeNamespace, PyRef(PyTuple_New(0)));
+    PyRef h(PyLong_FromUnsignedLongLong(handle));
+    if (!ns || !h) return false;
+    PyRef getter(PyCFunction_New(&g_get_global, h.get()));
+    if (!getter || PyObject_SetAttrString(ns.get(), "get_global", getter.get()) < 0 ||
+        PyObject_SetAttrString(ns.get(), "_handle", h.get()) < 0)
+      return false;
+    return bool(PyRef(PyObject_CallOneArg(static_cast<PyObject*>(cb.get()), ns.get())));
+  }();
   if (!ok) {
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
+    PyRef owned_type(type), owned_value(value), owned_tb(tb);
     if (error) *error = value ? str_of(value) : "unknown error";
-    Py_XDECREF(type);
-    Py_XDECREF(value);
-    Py_XDECREF(tb);
   }
-  Py_XDECREF(h);
-  Py_XDECREF(ns);
-  Py_XDECREF(core);
   PyGILState_Release(g);
   return ok;
 }
@@ -142,29 +131,27 @@ ir::LinkItem item_from_object(PyObject* obj) {
     }
     return item;
   }
-  PyObject* kind = PyObject_GetAttrString(obj, "_cuhost_link_kind");
+  PyRef kind(PyObject_GetAttrString(obj, "_cuhost_link_kind"));
   if (!kind) {
     PyErr_Clear();
     throw UserError(ErrorKind::TypeError, "Expected path to file or a LinkableCode object");
   }
-  std::string kind_name = PyUnicode_Check(kind) ? PyUnicode_AsUTF8(kind) : "";
-  Py_DECREF(kind);
+  std::string kind_name = PyUnicode_Check(kind.get()) ? PyUnicode_AsUTF8(kind.get()) : "";
   item.kind = kind_from_class_name(kind_name);
-  PyObject* data = PyObject_GetAttrString(obj, "data");
-  if (!data) {
+  PyRef owned_data(PyObject_GetAttrString(obj, "data"));
+  if (!owned_data) {
     PyErr_Clear();
     throw UserError(ErrorKind::TypeError, "LinkableCode object has no data");
   }
   // StringIO/BytesIO: read their whole contents.
-  if (PyObject_HasAttrString(data, "getvalue")) {
-    PyObject* v = PyObject_CallMethod(data, "getvalue", nullptr);
-    Py_DECREF(data);
-    if (!v) {
+  if (PyObject_HasAttrString(owned_data.get(), "getvalue")) {
+    owned_data = PyRef(PyObject_CallMethod(owned_data.get(), "getvalue", nullptr));
+    if (!owned_data) {
       PyErr_Clear();
       throw UserError(ErrorKind::TypeError, "could not read the LinkableCode's data");
     }
-    data = v;
   }
+  PyObject* data = owned_data.get();
   if (PyUnicode_Check(data)) {
     Py_ssize_t n = 0;
     const char* s = PyUnicode_AsUTF8AndSize(data, &n);
@@ -174,18 +161,16 @@ ir::LinkItem item_from_object(PyObject* obj) {
   } else if (PyByteArray_Check(data)) {
     item.data.assign(PyByteArray_AS_STRING(data), static_cast<size_t>(PyByteArray_GET_SIZE(data)));
   } else {
-    Py_DECREF(data);
     throw UserError(ErrorKind::TypeError, "LinkableCode data must be bytes, str, StringIO or BytesIO");
   }
-  Py_DECREF(data);
-  PyObject* name = PyObject_GetAttrString(obj, "name");
-  if (name && PyUnicode_Check(name)) item.name = PyUnicode_AsUTF8(name);
+  PyRef name(PyObject_GetAttrString(obj, "name"));
+  if (name && PyUnicode_Check(name.get())) item.name = PyUnicode_AsUTF8(name.get());
   if (!name) PyErr_Clear();
-  Py_XDECREF(name);
   if (item.name.empty()) item.name = "<unnamed-" + kind_name + ">";
   // Include folders for CUDA C: the source's own folder (from_path), then any a plugin adds.
   for (const char* attr : {"_cuhost_source_dir", "_cuhost_include_dirs"}) {
-    PyObject* v = PyObject_GetAttrString(obj, attr);
+    PyRef owned(PyObject_GetAttrString(obj, attr));
+    PyObject* v = owned.get();
     if (!v) {
       PyErr_Clear();
       continue;
@@ -198,30 +183,20 @@ ir::LinkItem item_from_object(PyObject* obj) {
         if (PyUnicode_Check(d)) item.include_dirs.push_back(PyUnicode_AsUTF8(d));
       }
     }
-    Py_DECREF(v);
   }
   // A plugin with a host library tags its items (plugin/host_library.h).
-  if (PyObject* dir = PyObject_GetAttrString(obj, "_cuhost_plugin_dir")) {
-    if (PyUnicode_Check(dir)) item.plugin_dir = PyUnicode_AsUTF8(dir);
-    Py_DECREF(dir);
+  if (PyRef dir{PyObject_GetAttrString(obj, "_cuhost_plugin_dir")}) {
+    if (PyUnicode_Check(dir.get())) item.plugin_dir = PyUnicode_AsUTF8(dir.get());
   } else {
     PyErr_Clear();
   }
   for (const char* attr : {"setup_callback", "teardown_callback"}) {
-    PyObject* cb = PyObject_GetAttrString(obj, attr);
+    PyRef cb(PyObject_GetAttrString(obj, attr));
     if (!cb) {
       PyErr_Clear();
       continue;
     }
-    std::shared_ptr<void> held;
-    try {
-      held = hold_callback(cb);
-    } catch (...) {
-      Py_DECREF(cb);
-      throw;
-    }
-    Py_DECREF(cb);
-    (attr[0] == 's' ? item.setup_callback : item.teardown_callback) = held;
+    (attr[0] == 's' ? item.setup_callback : item.teardown_callback) = hold_callback(cb.get());
   }
   return item;
 }
@@ -272,19 +247,9 @@ std::vector<ir::LinkItem> link_items_from_object(PyObject* obj) {
   std::vector<ir::LinkItem> items;
   if (!obj || obj == Py_None) return items;
   if (PyList_Check(obj) || PyTuple_Check(obj) || PyAnySet_Check(obj)) {
-    PyObject* it = PyObject_GetIter(obj);
+    PyRef it(PyObject_GetIter(obj));
     if (!it) throw UserError(ErrorKind::TypeError, "link= must be a path, a LinkableCode or a list of them");
-    while (PyObject* x = PyIter_Next(it)) {
-      try {
-        items.push_back(item_from_object(x));
-      } catch (...) {
-        Py_DECREF(x);
-        Py_DECREF(it);
-        throw;
-      }
-      Py_DECREF(x);
-    }
-    Py_DECREF(it);
+    while (PyRef x{PyIter_Next(it.get())}) items.push_back(item_from_object(x.get()));
     if (PyErr_Occurred()) PyErr_Clear();
     return items;
   }

@@ -27,6 +27,7 @@
 #include "ir/type_parser.h"
 #include "python/errors.h"
 #include "python/extension_api.h"
+#include "python/python_hooks.h"
 #include "sema/extension_hooks.h"
 
 namespace cuhost::python {
@@ -48,11 +49,8 @@ class Gil {
   PyGILState_STATE state_;
 };
 
-PyObject* bridge() {
-  static PyObject* module = nullptr;  // a strong reference for the process
-  if (!module) module = PyImport_ImportModule("cuda._ext.bridge");
-  return module;
-}
+// cuda._ext.bridge, installed as the extension_bridge hook (borrowed).
+PyObject* bridge() { return hook(Hook::ExtensionBridge); }
 
 // The Python error in flight as a UserError of numba's kind (no location:
 // typing adds the call's).
@@ -63,18 +61,16 @@ PyObject* bridge() {
   PyRef t(type), v(value), trace(tb);
   ErrorKind kind = ErrorKind::TypingError;
   std::string message = v ? py_str(v.get()) : std::string();
-  auto is = [&](const char* module, const char* name) {
-    PyRef m(PyImport_ImportModule(module));
-    PyRef cls = m ? py_attr(m.get(), name) : PyRef();
-    if (!m) PyErr_Clear();
-    return cls && t && PyObject_IsSubclass(t.get(), cls.get()) == 1;
+  auto is = [&](PyObject* cls) {
+    if (!cls) PyErr_Clear();
+    return cls && t && PyObject_IsSubclass(t.get(), cls) == 1;
   };
-  if (is("cuda.core.errors", "LoweringError")) {
+  if (is(hook(Hook::LoweringError))) {
     kind = ErrorKind::LoweringError;
     // numba's errors keep the bare message in .msg
     if (PyRef msg = v ? py_attr(v.get(), "msg") : PyRef(); msg && PyUnicode_Check(msg.get()))
       message = py_str(msg.get());
-  } else if (is("cuda.core.errors", "TypingError")) {
+  } else if (is(exception_class(ErrorKind::TypingError))) {
     kind = ErrorKind::TypingError;
   } else if (t && PyObject_IsSubclass(t.get(), PyExc_NotImplementedError) == 1) {
     kind = ErrorKind::NotImplementedError;

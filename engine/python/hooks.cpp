@@ -8,6 +8,9 @@
 #include "python/extension_api.h"
 #include "python/launch_config.h"
 #include "python/host_dispatcher.h"
+#include "python/py_api.h"
+#include "python/python_hooks.h"
+#include "python/type_handle.h"
 #include "python/record_dtype.h"
 
 #include <cstring>
@@ -18,19 +21,17 @@ namespace {
 
 // numba's own @njit function, where numba is installed beside cuhost: its
 // Python function becomes a device function, as numba-cuda compiles it
-// (cuda/_numba_types.py keeps one per numba dispatcher).
+// (the numba_device_function hook, cuda/_numba_types.py, keeps one per numba
+// dispatcher).
 PyObject* device_function_of_numba_njit(PyObject* obj) {
   if (std::strcmp(Py_TYPE(obj)->tp_name, "CPUDispatcher") != 0 || !PyObject_HasAttrString(obj, "py_func"))
     return nullptr;
-  PyObject* helpers = PyImport_ImportModule("cuda._numba_types");
-  PyObject* device = helpers ? PyObject_CallMethod(helpers, "device_function", "O", obj) : nullptr;
-  Py_XDECREF(helpers);
-  if (!device || !python::is_dispatcher(device)) {
+  python::PyRef device = python::call_hook(python::Hook::NumbaDeviceFunction, python::PyRef(PyTuple_Pack(1, obj)));
+  if (!device || !python::is_dispatcher(device.get())) {
     PyErr_Clear();
-    Py_XDECREF(device);
     return nullptr;
   }
-  return device;  // kept alive by the numba dispatcher that holds it
+  return device.release();
 }
 
 }  // namespace
@@ -40,9 +41,8 @@ std::shared_ptr<model::JitFunction> jit_function_of(PyObject* obj) {
   if (obj && !python::is_dispatcher(obj)) {
     PyObject* device = device_function_of_numba_njit(obj);
     if (!device) return nullptr;
-    auto function = python::ensure_captured(reinterpret_cast<python::DispatcherObject*>(device));
-    Py_DECREF(device);
-    return function;
+    python::PyRef owned(device);
+    return python::ensure_captured(reinterpret_cast<python::DispatcherObject*>(owned.get()));
   }
   if (!obj) return nullptr;
   return python::ensure_captured(reinterpret_cast<python::DispatcherObject*>(obj));
@@ -77,7 +77,8 @@ int add_dispatcher(PyObject* module) {
   if (add_dispatcher_type(module) < 0 || add_typeof(module) < 0 || add_call_key(module) < 0 || add_launch(module) < 0 ||
       add_compile_api(module) < 0 || add_declare_device(module) < 0 || add_exec_sources(module) < 0 ||
       add_record_dtype(module) < 0 || add_device_record(module) < 0 || add_extension_api(module) < 0 ||
-      add_launch_config(module) < 0 || add_host_dispatcher(module) < 0 || add_conversion_api(module) < 0)
+      add_launch_config(module) < 0 || add_host_dispatcher(module) < 0 || add_conversion_api(module) < 0 ||
+      add_hooks(module) < 0 || add_type_handle(module) < 0 || add_jit_options(module) < 0)
     return -1;
   return 0;
 }

@@ -19,6 +19,8 @@
 #include "python/dispatcher.h"
 #include "python/errors.h"
 #include "python/host_values.h"
+#include "python/py_api.h"
+#include "python/python_hooks.h"
 #include "python/type_object.h"
 #include "runtime/host_function.h"
 #include "sema/typed_function.h"
@@ -64,16 +66,12 @@ const std::shared_ptr<model::JitFunction>& function_of(HostDispatcherObject* sel
   HostState* st = self->state;
   if (st->fn) return st->fn;
   // The Python class makes the device dispatcher kernels call (one per
-  // function, so the capture is shared).
-  PyObject* device = PyObject_CallMethod(reinterpret_cast<PyObject*>(self), "_device_dispatcher", nullptr);
+  // function, so the capture is shared): the device_dispatcher hook.
+  PyRef device = call_hook(Hook::DeviceDispatcher, PyRef(PyTuple_Pack(1, reinterpret_cast<PyObject*>(self))));
   if (!device) throw UserError(ErrorKind::TypeError, "");  // the Python error stays set
-  if (!is_dispatcher(device)) {
-    Py_DECREF(device);
-    throw UserError(ErrorKind::TypeError, "_device_dispatcher() must return a cuda.jit device function");
-  }
-  std::shared_ptr<model::JitFunction> fn = ensure_captured(reinterpret_cast<DispatcherObject*>(device));
-  Py_DECREF(device);
-  st->fn = fn;
+  if (!is_dispatcher(device.get()))
+    throw UserError(ErrorKind::TypeError, "the device_dispatcher hook must return a cuda.jit device function");
+  st->fn = ensure_captured(reinterpret_cast<DispatcherObject*>(device.get()));
   return st->fn;
 }
 
@@ -93,9 +91,8 @@ const ir::Signature& choose_explicit(HostDispatcherObject* self, const std::vect
     throw UserError(ErrorKind::TypeError, concat("No matching definition for argument type(s) ", type_list(actual)));
   if (choice.outcome == O::Unexplained)
     throw UserError(ErrorKind::RuntimeError, "_explain_ambiguous must raise an exception");
-  PyObject* r = PyObject_Repr(self->py_func);
-  std::string func = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : *self->name;
-  Py_XDECREF(r);
+  PyRef r(PyObject_Repr(self->py_func));
+  std::string func = r && PyUnicode_Check(r.get()) ? PyUnicode_AsUTF8(r.get()) : *self->name;
   PyErr_Clear();
   std::string msg = concat("Ambiguous overloading for ", func, " ", numba_reprs(actual), ":");
   for (size_t s : choice.tied) {
@@ -112,15 +109,9 @@ std::shared_ptr<const runtime::CompiledHostFunction> compile(HostDispatcherObjec
                                                              const ir::Type* declared_return) {
   HostState* st = self->state;
   const auto& fn = function_of(self);
-  std::shared_ptr<const runtime::CompiledHostFunction> result;
-  std::exception_ptr error;
   // Typing may call back into Python (extension API hooks take the GIL).
-  Py_BEGIN_ALLOW_THREADS try {
-    result = runtime::compile_host_function(fn, types, declared_return, st->options);
-  } catch (...) {
-    error = std::current_exception();
-  }
-  Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
+  std::shared_ptr<const runtime::CompiledHostFunction> result;
+  result = without_gil([&] { return runtime::compile_host_function(fn, types, declared_return, st->options); });
   if (std::find(st->compiled.begin(), st->compiled.end(), result) == st->compiled.end()) st->compiled.push_back(result);
   return result;
 }
@@ -184,8 +175,8 @@ PyObject* call_with(HostDispatcherObject* self, PyObject* const* args, Py_ssize_
     types[i] = host_typeof(args[i], &infos[i], i, name);
     if (!types[i]) return nullptr;
   }
-  HostPlan* plan = nullptr;
-  CUHOST_PY_GUARD_V(nullptr, { plan = plan_for(self, types, static_cast<int>(n)); })
+  HostPlan* plan = guarded<HostPlan*>(nullptr, [&] { return plan_for(self, types, static_cast<int>(n)); });
+  if (!plan) return nullptr;
   const runtime::CompiledHostFunction& fn = *plan->fn;
   std::uint64_t stack_args[kStackSlots], stack_result[kStackSlots];
   std::vector<std::uint64_t> heap_args, heap_result;
@@ -207,8 +198,7 @@ PyObject* call_with(HostDispatcherObject* self, PyObject* const* args, Py_ssize_
   {
     cpu::HostCallScope scope(&error);
     if (self->state->nogil) {
-      Py_BEGIN_ALLOW_THREADS status = fn.entry(arg_slots, result_slots);
-      Py_END_ALLOW_THREADS
+      status = without_gil([&] { return fn.entry(arg_slots, result_slots); });
     } else {
       status = fn.entry(arg_slots, result_slots);
     }
@@ -225,28 +215,20 @@ PyObject* host_vectorcall(PyObject* obj, PyObject* const* args, size_t nargsf, P
   if (!kwnames && n == self->nparams) return call_with(self, args, n);
   // Keyword arguments or defaults: the Python class binds them to the
   // function's parameters (numba's fold_arguments).
-  PyObject* positional = PyTuple_New(n);
+  PyRef positional(PyTuple_New(n));
   if (!positional) return nullptr;
-  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(positional, i, Py_NewRef(args[i]));
-  PyObject* keywords = PyDict_New();
-  if (!keywords) {
-    Py_DECREF(positional);
-    return nullptr;
-  }
+  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(positional.get(), i, Py_NewRef(args[i]));
+  PyRef keywords(PyDict_New());
+  if (!keywords) return nullptr;
   for (Py_ssize_t i = 0; kwnames && i < PyTuple_GET_SIZE(kwnames); ++i)
-    PyDict_SetItem(keywords, PyTuple_GET_ITEM(kwnames, i), args[n + i]);
-  PyObject* folded = PyObject_CallMethod(obj, "_fold_arguments", "OO", positional, keywords);
-  Py_DECREF(positional);
-  Py_DECREF(keywords);
+    if (PyDict_SetItem(keywords.get(), PyTuple_GET_ITEM(kwnames, i), args[n + i]) < 0) return nullptr;
+  PyRef folded = call_hook(Hook::FoldArguments, PyRef(PyTuple_Pack(3, obj, positional.get(), keywords.get())));
   if (!folded) return nullptr;
-  if (!PyTuple_Check(folded)) {
-    Py_DECREF(folded);
-    PyErr_SetString(PyExc_TypeError, "_fold_arguments() must return a tuple");
+  if (!PyTuple_Check(folded.get())) {
+    PyErr_SetString(PyExc_TypeError, "the fold_arguments hook must return a tuple");
     return nullptr;
   }
-  PyObject* r = call_with(self, &PyTuple_GET_ITEM(folded, 0), PyTuple_GET_SIZE(folded));
-  Py_DECREF(folded);
-  return r;
+  return call_with(self, &PyTuple_GET_ITEM(folded.get(), 0), PyTuple_GET_SIZE(folded.get()));
 }
 
 // --- the Python type -------------------------------------------------------------------
@@ -284,9 +266,8 @@ PyObject* host_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   // *args/**kwargs and keyword-only parameters always go through _fold_arguments.
   bool plain = !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) && code->co_kwonlyargcount == 0;
   self->nparams = plain ? code->co_argcount : -1;
-  PyObject* name = PyObject_GetAttrString(py_func, "__name__");
-  self->name = new std::string(name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : "<function>");
-  Py_XDECREF(name);
+  PyRef name(PyObject_GetAttrString(py_func, "__name__"));
+  self->name = new std::string(name && PyUnicode_Check(name.get()) ? PyUnicode_AsUTF8(name.get()) : "<function>");
   PyErr_Clear();
   self->state->options.bounds_check = option_true(options, "boundscheck");
   self->state->options.python_error_model =
@@ -342,26 +323,26 @@ PyObject* overload_tuple(const runtime::CompiledHostFunction& f) {
 // _add_signature(sig): an explicit signature, compiled now; returns (args, return).
 PyObject* host_add_signature(PyObject* obj, PyObject* sig_obj) {
   auto* self = as_host(obj);
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     ir::Signature sig;
     if (!signature_from_object(sig_obj, &sig)) return nullptr;
     if (sig.return_type && sig.return_type->kind == ir::TypeKind::Void) sig.return_type = nullptr;
     auto compiled = compile(self, sig.args, sig.return_type);
     self->state->eager.push_back(sig);
     return overload_tuple(*compiled);
-  })
+  });
 }
 
 // _compile_for(argtypes): compiles for these argument types; returns (args, return).
 PyObject* host_compile_for(PyObject* obj, PyObject* spec) {
   auto* self = as_host(obj);
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&] {
     std::vector<const ir::Type*> types = types_of(spec);
     if (types.size() > static_cast<size_t>(kMaxHostArgs))
       throw UserError(ErrorKind::TypeError, "too many arguments for a host call");
     HostPlan* plan = plan_for(self, types.data(), static_cast<int>(types.size()));
     return overload_tuple(*plan->fn);
-  })
+  });
 }
 
 const runtime::CompiledHostFunction& compiled_for(HostDispatcherObject* self, PyObject* spec) {
@@ -374,64 +355,52 @@ const runtime::CompiledHostFunction& compiled_for(HostDispatcherObject* self, Py
 
 PyObject* host_overloads(PyObject* obj, PyObject*) {
   auto* self = as_host(obj);
-  PyObject* list = PyList_New(0);
+  PyRef list(PyList_New(0));
   if (!list) return nullptr;
   for (const auto& f : self->state->compiled) {
-    PyObject* item = overload_tuple(*f);
-    if (!item || PyList_Append(list, item) < 0) {
-      Py_XDECREF(item);
-      Py_DECREF(list);
-      return nullptr;
-    }
-    Py_DECREF(item);
+    PyRef item(overload_tuple(*f));
+    if (!item || PyList_Append(list.get(), item.get()) < 0) return nullptr;
   }
-  return list;
+  return list.release();
 }
 
-PyObject* host_llvm(PyObject* obj, PyObject* spec){
-    CUHOST_PY_GUARD_V(nullptr,
-                      {
-                        const auto& f = compiled_for(as_host(obj), spec);
-                        return PyUnicode_FromStringAndSize(f.llvm_ir.data(), static_cast<Py_ssize_t>(f.llvm_ir.size()));
-                      })}
-
-PyObject* host_asm(PyObject* obj, PyObject* spec){
-    CUHOST_PY_GUARD_V(nullptr,
-                      {
-                        std::string text = runtime::host_assembly(compiled_for(as_host(obj), spec));
-                        return PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
-                      })}
-
-PyObject* host_annotation(PyObject* obj, PyObject* spec){
-    CUHOST_PY_GUARD_V(nullptr,
-                      {
-                        const auto& f = compiled_for(as_host(obj), spec);
-                        std::string text = describe_typed(f.name, f.typed.get(), f.arg_types);
-                        return PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
-                      })}
-
-PyObject* host_typemap(PyObject* obj, PyObject* spec){
-    CUHOST_PY_GUARD_V(nullptr,
-                      {
-                        const auto& f = compiled_for(as_host(obj), spec);
-                        PyObject* out = PyDict_New();
-                        if (!out || !f.typed) return out;
-                        for (const auto& [local, type] : f.typed->locals) {
-                          if (!type) continue;
-                          PyObject* s = PyUnicode_FromString(type->str().c_str());
-                          if (!s || PyDict_SetItemString(out, local.c_str(), s) < 0) {
-                            Py_XDECREF(s);
-                            Py_DECREF(out);
-                            return nullptr;
-                          }
-                          Py_DECREF(s);
-                        }
-                        return out;
-                      })}
-
-PyObject* get_py_func(PyObject* obj, void*) {
-  return Py_NewRef(as_host(obj)->py_func);
+PyObject* host_llvm(PyObject* obj, PyObject* spec) {
+  return guarded<PyObject*>(nullptr, [&] {
+    const auto& f = compiled_for(as_host(obj), spec);
+    return PyUnicode_FromStringAndSize(f.llvm_ir.data(), static_cast<Py_ssize_t>(f.llvm_ir.size()));
+  });
 }
+
+PyObject* host_asm(PyObject* obj, PyObject* spec) {
+  return guarded<PyObject*>(nullptr, [&] {
+    std::string text = runtime::host_assembly(compiled_for(as_host(obj), spec));
+    return PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
+  });
+}
+
+PyObject* host_annotation(PyObject* obj, PyObject* spec) {
+  return guarded<PyObject*>(nullptr, [&] {
+    const auto& f = compiled_for(as_host(obj), spec);
+    std::string text = describe_typed(f.name, f.typed.get(), f.arg_types);
+    return PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
+  });
+}
+
+PyObject* host_typemap(PyObject* obj, PyObject* spec) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    const auto& f = compiled_for(as_host(obj), spec);
+    PyRef out(PyDict_New());
+    if (!out || !f.typed) return out.release();
+    for (const auto& [local, type] : f.typed->locals) {
+      if (!type) continue;
+      PyRef s(PyUnicode_FromString(type->str().c_str()));
+      if (!s || PyDict_SetItemString(out.get(), local.c_str(), s.get()) < 0) return nullptr;
+    }
+    return out.release();
+  });
+}
+
+PyObject* get_py_func(PyObject* obj, void*) { return Py_NewRef(as_host(obj)->py_func); }
 PyObject* get_name(PyObject* obj, void*) { return PyUnicode_FromString(as_host(obj)->name->c_str()); }
 PyObject* forward_attr(PyObject* obj, void* attr) {
   return PyObject_GetAttrString(as_host(obj)->py_func, static_cast<const char*>(attr));

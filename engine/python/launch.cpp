@@ -38,6 +38,7 @@
 #include "python/type_object.h"
 #include "python/typeof.h"
 #include "python/py_api.h"
+#include "python/python_hooks.h"
 #include "runtime/access_order.h"
 #include "runtime/devices.h"
 #include "runtime/graph_capture.h"
@@ -152,40 +153,27 @@ struct Temps {
 // a vectorcall's argument array).
 // Whether `obj` is a numba argument hint (cuda.In/Out/InOut).
 bool is_arg_hint(PyObject* obj) {
-  static PyObject* hint_class = nullptr;
+  PyObject* hint_class = hook(Hook::ArgHintClass);
   if (!hint_class) {
-    PyObject* mod = PyImport_ImportModule("cuda.args");
-    if (mod) {
-      hint_class = PyObject_GetAttrString(mod, "ArgHint");
-      Py_DECREF(mod);
-    }
-    if (!hint_class) {
-      PyErr_Clear();
-      return false;
-    }
+    PyErr_Clear();
+    return false;
   }
   int r = PyObject_IsInstance(obj, hint_class);
   if (r < 0) PyErr_Clear();
   return r > 0;
 }
 
-// Launches with argument preparation in Python (cuda/args.py): the
-// dispatcher's extensions' prepare_args and cuda.In/Out/InOut hints, then the
-// prepared arguments through _launch_prepared, then the write-backs.
+// Launches with argument preparation in Python (the launch_preparation hook,
+// cuda/args.py): the dispatcher's extensions' prepare_args and
+// cuda.In/Out/InOut hints, then the prepared arguments through
+// _launch_prepared, then the write-backs.
 PyObject* launch_with_preparation(LauncherObject* self, PyObject* const* args, Py_ssize_t n) {
-  PyObject* mod = PyImport_ImportModule("cuda.args");
-  if (!mod) return nullptr;
-  PyObject* tuple = PyTuple_New(n);
-  if (!tuple) {
-    Py_DECREF(mod);
-    return nullptr;
-  }
-  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
-  PyObject* r = PyObject_CallMethod(mod, "_launch_with_preparation", "OOO", reinterpret_cast<PyObject*>(self), tuple,
-                                    self->dispatcher->extensions);
-  Py_DECREF(tuple);
-  Py_DECREF(mod);
-  return r;
+  PyRef tuple(PyTuple_New(n));
+  if (!tuple) return nullptr;
+  for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(tuple.get(), i, Py_NewRef(args[i]));
+  return call_hook(Hook::LaunchPreparation, PyRef(Py_BuildValue("(OOO)", reinterpret_cast<PyObject*>(self), tuple.get(),
+                                                                self->dispatcher->extensions)))
+      .release();
 }
 
 PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_t n, bool prepared);
@@ -260,14 +248,16 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
   }
   const bool host_arrays_to_gpu = on_gpu && any_host_array;
   if (any_host_array && runtime::capture_in_progress()) {
-    CUHOST_PY_GUARD_V(nullptr, {
+    const bool refused = !guarded(false, [&] {
       // The stream the launch goes to: a default stream object stands for
       // the launching device's own.
       bool is_default = !self->stream_obj;
       if (self->stream_obj) stream_device(self->stream_obj, &is_default);
       refuse_host_arguments_in_capture(d->state->fn->name.c_str(), infos, n,
                                        is_default ? runtime::default_launch_stream(device) : self->stream);
-    })
+      return true;
+    });
+    if (refused) return nullptr;
   }
   // Warned on both backends: the CPU backend reads host memory directly, but
   // the same launch copies on a GPU, which is what the warning is about.
@@ -285,7 +275,7 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
     return nullptr;
   if (self->callbacks && !run_pre_launch_callbacks(self->callbacks, d, reinterpret_cast<PyObject*>(self)))
     return nullptr;
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     LaunchPlan* plan = plan_for(d, types, static_cast<int>(n));
     std::uintptr_t stream = self->stream;
     if (on_gpu) {
@@ -400,7 +390,7 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
       run_cpu(*plan->kernel, grid, block, self->shared_bytes, params);
     }
     Py_RETURN_NONE;
-  })
+  });
 }
 
 PyObject* launcher_call(PyObject* obj, PyObject* args, PyObject* kwargs) {
@@ -472,10 +462,8 @@ PyObject* launcher_reduce(PyObject* obj, PyObject*) {
     PyErr_SetString(PyExc_TypeError, "cannot pickle a forall launcher or a launcher bound to a stream");
     return nullptr;
   }
-  PyObject* op = PyImport_ImportModule("operator");
-  if (!op) return nullptr;
-  PyObject* getitem = PyObject_GetAttrString(op, "getitem");
-  Py_DECREF(op);
+  PyRef op(PyImport_ImportModule("operator"));
+  PyObject* getitem = op ? PyObject_GetAttrString(op.get(), "getitem") : nullptr;
   if (!getitem) return nullptr;
   return Py_BuildValue("(N(O(NNiI)))", getitem, reinterpret_cast<PyObject*>(l->dispatcher), dims_tuple(l->grid),
                        dims_tuple(l->block), 0, l->shared_bytes);

@@ -4,6 +4,8 @@
 #include "python/launch_config.h"
 
 #include "python/py_api.h"
+#include "python/errors.h"
+#include "python/python_hooks.h"
 
 namespace cuhost::python {
 
@@ -34,8 +36,9 @@ bool compile_for_launch(PyObject* launcher, DispatcherObject* d, PyObject* const
   PyObject* saved_args = t_args;
   t_config = launcher;
   t_args = tuple.get();
-  PyRef method(PyObject_GetAttrString(reinterpret_cast<PyObject*>(d), "_compile_for_args"));
-  PyRef r(method ? PyObject_Call(method.get(), tuple.get(), nullptr) : nullptr);
+  // The compile_for_args hook calls the dispatcher's _compile_for_args, which
+  // user code may wrap (cuda/launchconfig.py).
+  PyRef r = call_hook(Hook::CompileForArgs, PyRef(PyTuple_Pack(2, reinterpret_cast<PyObject*>(d), tuple.get())));
   t_config = saved_config;
   t_args = saved_args;
   return bool(r);

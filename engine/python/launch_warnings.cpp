@@ -6,22 +6,15 @@
 #include <string>
 
 #include "python/config_flags.h"
+#include "python/python_hooks.h"
 
 namespace cuhost::python {
 
 namespace {
 
 bool warn_performance(const std::string& message) {
-  static PyObject* category = nullptr;
-  if (!category) {
-    PyObject* errors = PyImport_ImportModule("cuda.core.errors");
-    if (errors) {
-      category = PyObject_GetAttrString(errors, "NumbaPerformanceWarning");
-      Py_DECREF(errors);
-    }
-    if (!category) return false;
-  }
-  return PyErr_WarnEx(category, message.c_str(), 1) == 0;
+  PyObject* category = hook(Hook::PerformanceWarning);
+  return category && PyErr_WarnEx(category, message.c_str(), 1) == 0;
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 
 #include "python/interpreter.h"
 #include "python/main_command.h"
+#include "python/py_api.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::python {
@@ -54,9 +55,8 @@ void prepend_path0(const MainCommand& command) {
     if (getcwd(cwd, sizeof(cwd))) path0 = cwd;
   }
   PyObject* sys_path = PySys_GetObject("path");  // borrowed
-  PyObject* item = PyUnicode_DecodeFSDefault(path0.c_str());
-  PyList_Insert(sys_path, 0, item);
-  Py_DECREF(item);
+  PyRef item(PyUnicode_DecodeFSDefault(path0.c_str()));
+  PyList_Insert(sys_path, 0, item.get());
 }
 
 // Compiles `source` as `filename` and runs it in a fresh __main__.
@@ -64,21 +64,22 @@ int exec_main(const std::string& source, const std::string& filename, bool set_f
   if (!set_file) remember_source(source, filename);
   PyObject* globals = fresh_main_dict(set_file ? filename : std::string());
   PyCompilerFlags flags = _PyCompilerFlags_INIT;
-  PyObject* code = Py_CompileStringExFlags(source.c_str(), filename.c_str(), Py_file_input, &flags, -1);
+  PyRef code(Py_CompileStringExFlags(source.c_str(), filename.c_str(), Py_file_input, &flags, -1));
   if (!code) return finish(nullptr);
-  PyObject* result = PyEval_EvalCode(code, globals, globals);
-  Py_DECREF(code);
-  return finish(result);
+  return finish(PyEval_EvalCode(code.get(), globals, globals));
 }
 
 // runpy._run_module_as_main(name, alter_argv): what `python3 -m name` does.
+// (CPython's own entry point for -m. The public runpy.run_module runs the
+// module in a temporary __main__ and restores sys.argv[0] and __main__
+// afterwards, which changes -i, atexit handlers and pickling by __main__,
+// and reports a missing module with a traceback instead of python3's
+// one-line message.)
 int run_module_as_main(const std::string& name, bool alter_argv) {
-  PyObject* runpy = PyImport_ImportModule("runpy");
+  PyRef runpy(PyImport_ImportModule("runpy"));
   if (!runpy) return finish(nullptr);
-  PyObject* result =
-      PyObject_CallMethod(runpy, "_run_module_as_main", "(si)", name.c_str(), static_cast<int>(alter_argv));
-  Py_DECREF(runpy);
-  return finish(result);
+  return finish(
+      PyObject_CallMethod(runpy.get(), "_run_module_as_main", "(si)", name.c_str(), static_cast<int>(alter_argv)));
 }
 
 int run_script(const std::string& path) {
@@ -99,7 +100,7 @@ int run_stdin(bool interactive) {
   PyCompilerFlags flags = _PyCompilerFlags_INIT;
   if (interactive) {
     fresh_main_dict("");
-    if (PyObject* readline = PyImport_ImportModule("readline")) Py_DECREF(readline);  // line editing, as python3
+    PyRef readline(PyImport_ImportModule("readline"));  // line editing, as python3
     PyErr_Clear();
     return PyRun_InteractiveLoopFlags(stdin, "<stdin>", &flags) == 0 ? 0 : 1;
   }
@@ -110,20 +111,19 @@ int run_stdin(bool interactive) {
 
 // The end of a run, as Py_FinalizeEx begins it: wait for the non-daemon
 // threads, then run the atexit handlers (multiprocessing's among them).
+// The interpreter itself is never finalized (engine objects outlive it), so
+// these are the two steps of Py_FinalizeEx that CPython exposes only as
+// threading._shutdown (which also runs threading._register_atexit
+// callbacks, e.g. concurrent.futures') and atexit._run_exitfuncs.
 void end_run() {
   PyObject* modules = PySys_GetObject("modules");  // borrowed
-  if (PyObject* threading = modules ? PyDict_GetItemString(modules, "threading") : nullptr) {
-    Py_INCREF(threading);
-    PyObject* r = PyObject_CallMethod(threading, "_shutdown", nullptr);
-    if (!r) PyErr_WriteUnraisable(threading);
-    Py_XDECREF(r);
-    Py_DECREF(threading);
+  if (PyRef threading = borrowed(modules ? PyDict_GetItemString(modules, "threading") : nullptr)) {
+    PyRef r(PyObject_CallMethod(threading.get(), "_shutdown", nullptr));
+    if (!r) PyErr_WriteUnraisable(threading.get());
   }
-  if (PyObject* atexit = PyImport_ImportModule("atexit")) {
-    PyObject* r = PyObject_CallMethod(atexit, "_run_exitfuncs", nullptr);
+  if (PyRef atexit{PyImport_ImportModule("atexit")}) {
+    PyRef r(PyObject_CallMethod(atexit.get(), "_run_exitfuncs", nullptr));
     if (!r) PyErr_Clear();  // each handler's own error was already printed
-    Py_XDECREF(r);
-    Py_DECREF(atexit);
   } else {
     PyErr_Clear();
   }

@@ -14,7 +14,9 @@
 #include "frontend/capture.h"
 #include "python/device_array.h"
 #include "python/errors.h"
+#include "python/py_api.h"
 #include "python/record_dtype.h"
+#include "python/type_handle.h"
 
 namespace cuhost::python {
 namespace {
@@ -29,13 +31,12 @@ PyObject* g_numpy_generic = nullptr;  // numpy.generic, imported on first need
 
 bool load_numpy_generic() {
   if (g_numpy_generic) return true;
-  PyObject* np = PyImport_ImportModule("numpy");
+  PyRef np(PyImport_ImportModule("numpy"));
   if (!np) {
     PyErr_Clear();
     return false;
   }
-  g_numpy_generic = PyObject_GetAttrString(np, "generic");
-  Py_DECREF(np);
+  g_numpy_generic = PyObject_GetAttrString(np.get(), "generic");
   if (!g_numpy_generic) PyErr_Clear();
   return g_numpy_generic != nullptr;
 }
@@ -51,15 +52,12 @@ const ir::Type* numpy_scalar_class(PyObject* cls) {
     PyErr_Clear();
     return nullptr;
   }
-  PyObject* np = PyImport_ImportModule("numpy");
-  PyObject* dtype = np ? PyObject_CallMethod(np, "dtype", "O", cls) : nullptr;
-  Py_XDECREF(np);
-  PyObject* name = dtype ? PyObject_GetAttrString(dtype, "name") : nullptr;
-  Py_XDECREF(dtype);
-  const char* s = name ? PyUnicode_AsUTF8(name) : nullptr;
+  PyRef np(PyImport_ImportModule("numpy"));
+  PyRef dtype(np ? PyObject_CallMethod(np.get(), "dtype", "O", cls) : nullptr);
+  PyRef name(dtype ? PyObject_GetAttrString(dtype.get(), "name") : nullptr);
+  const char* s = name ? PyUnicode_AsUTF8(name.get()) : nullptr;
   const ir::Type* t = s ? ir::scalar_by_name(s) : nullptr;
   if (!s) PyErr_Clear();
-  Py_XDECREF(name);
   return t ? ir::type_ref(t) : nullptr;
 }
 
@@ -73,21 +71,19 @@ const ir::Type* numpy_scalar_type(PyObject* obj) {
     PyErr_Clear();
     return nullptr;
   }
-  PyObject* dtype = PyObject_GetAttrString(obj, "dtype");
+  PyRef dtype(PyObject_GetAttrString(obj, "dtype"));
   if (!dtype) {
     PyErr_Clear();
     return nullptr;
   }
-  PyObject* name = PyObject_GetAttrString(dtype, "name");
-  Py_DECREF(dtype);
+  PyRef name(PyObject_GetAttrString(dtype.get(), "name"));
   if (!name) {
     PyErr_Clear();
     return nullptr;
   }
-  const char* s = PyUnicode_AsUTF8(name);
+  const char* s = PyUnicode_AsUTF8(name.get());
   const ir::Type* t = s ? ir::scalar_by_name(s) : nullptr;
   if (!s) PyErr_Clear();
-  Py_DECREF(name);
   if (t && g_scalar_count < kScalarCache) {
     Py_INCREF(tp);
     g_scalar_types[g_scalar_count] = tp;
@@ -100,7 +96,8 @@ const ir::Type* numpy_scalar_type(PyObject* obj) {
 // A tuple subclass with `_fields` (collections.namedtuple, typing.NamedTuple):
 // numba's NamedTuple of that class; any other subclass is a plain tuple.
 const ir::Type* named_tuple_type(PyTypeObject* tp, const std::vector<const ir::Type*>& elements) {
-  PyObject* fields = PyObject_GetAttrString(reinterpret_cast<PyObject*>(tp), "_fields");
+  PyRef owned_fields(PyObject_GetAttrString(reinterpret_cast<PyObject*>(tp), "_fields"));
+  PyObject* fields = owned_fields.get();
   if (!fields) {
     PyErr_Clear();
     return ir::tuple(elements);
@@ -115,7 +112,6 @@ const ir::Type* named_tuple_type(PyTypeObject* tp, const std::vector<const ir::T
     else
       names.emplace_back(s);
   }
-  Py_DECREF(fields);
   PyErr_Clear();
   if (!ok) return ir::tuple(elements);
   // The class is the type's identity: it is kept alive for the process.
@@ -200,7 +196,8 @@ const ir::Type* typeof_arg(PyObject* obj, ArgInfo* info) {
   }
   // A DeviceRecord (cuda.cudadrv.devicearray): its record, by reference to device memory.
   if (std::strcmp(tp->tp_name, "DeviceRecord") == 0) {
-    PyObject* v = PyObject_GetAttrString(obj, "_view");
+    PyRef owned_view(PyObject_GetAttrString(obj, "_view"));  // kept alive by the record too
+    PyObject* v = owned_view.get();
     if (!v) {
       PyErr_Clear();
       return nullptr;
@@ -211,7 +208,6 @@ const ir::Type* typeof_arg(PyObject* obj, ArgInfo* info) {
       t = view->dtype;
       if (info) info->kind = ArgKind::DeviceArray;
     }
-    Py_DECREF(v);
     if (PyErr_Occurred()) PyErr_Clear();
     return t;
   }
@@ -221,17 +217,19 @@ const ir::Type* typeof_arg(PyObject* obj, ArgInfo* info) {
 
 namespace {
 
-PyObject* py_typeof(PyObject*, PyObject* value){CUHOST_PY_GUARD_V(nullptr,
-                                                                  {
-                                                                    const ir::Type* t = typeof_arg(value, nullptr);
-                                                                    if (!t) {
-                                                                      if (PyErr_Occurred()) return nullptr;
-                                                                      Py_RETURN_NONE;
-                                                                    }
-                                                                    return PyUnicode_FromString(t->str().c_str());
-                                                                  })}
+// The engine's type of a value as a _cuhost.TypeHandle, or None.
+PyObject* py_typeof(PyObject*, PyObject* value) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    const ir::Type* t = typeof_arg(value, nullptr);
+    if (!t) {
+      if (PyErr_Occurred()) return nullptr;
+      Py_RETURN_NONE;
+    }
+    return new_type_handle(t);
+  });
+}
 
-PyMethodDef g_methods[] = {{"_typeof", py_typeof, METH_O, "The kernel type of a value (numba spelling), or None."},
+PyMethodDef g_methods[] = {{"_typeof", py_typeof, METH_O, "The kernel type of a value (a TypeHandle), or None."},
                            {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace

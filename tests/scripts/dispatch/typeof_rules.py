@@ -18,6 +18,7 @@ ro = np.zeros(3, np.float32)
 ro.flags.writeable = False
 cases.append((ro, "readonly array(float32, 1d, C)"))
 for value, expected in cases:
-    got = _cuhost._typeof(value)
+    handle = _cuhost._typeof(value)  # a _cuhost.TypeHandle, read here by its spelling
+    got = None if handle is None else handle.spelling
     assert got == expected, (value, got, expected)
 print("typeof rules checked")

@@ -106,6 +106,11 @@ from .cudadrv.driver import (  # noqa: E402,F401  (numba-cuda's memory-manager i
     BaseCUDAMemoryManager, HostOnlyCUDAMemoryManager, GetIpcHandleMixin, MemoryPointer, MappedMemory, PinnedMemory,
     MemoryInfo, IpcHandle, set_memory_manager)
 
+# The objects the C++ engine calls into Python with, installed once into
+# _cuhost's named hook slots (engine/python/python_hooks.h).
+from . import _hooks  # noqa: E402
+_hooks.install()
+
 
 
 def backend():

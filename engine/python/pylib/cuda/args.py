@@ -106,7 +106,7 @@ def _prepare_tuple(value, retr, stream):
     return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
 
 
-def _launch_with_preparation(launcher, args, extensions):
+def launch_with_preparation(launcher, args, extensions):
     """Prepares each argument (extensions first, in order, then hints), launches
     with the results and runs the write-backs, in order."""
     stream = launcher.stream or 0

@@ -12,6 +12,7 @@ import _cuhost
 
 from . import types as _types
 from ._numba_types import from_numba as _from_numba
+from ._type_spelling import to_type as _to_type  # noqa: F401  (also used by other modules)
 from .cudadrv.linkable_code import (  # noqa: F401  (re-exported: cuda.LinkableCode, ...)
     LinkableCode, PTXSource, CUSource, Fatbin, Cubin, Archive, Object, LTOIR)
 
@@ -20,23 +21,7 @@ __all__ = ["jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "c
            "declare_device", "LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "Archive", "Object",
            "LTOIR"]
 
-_KNOWN_OPTIONS = ("device", "inline", "forceinline", "fastmath", "debug", "lineinfo", "opt", "link", "lto",
-                  "cache", "max_registers", "launch_bounds", "shared_memory_carveout", "extensions", "abi",
-                  "abi_info", "_dbg_optnone", "_dbg_extend_lifetimes")
-
-
-def _to_type(spelling):
-    """A cuda.types object for a numba type spelling."""
-    from ._type_spelling import to_type
-
-    try:
-        return to_type(spelling)
-    except ValueError:
-        return _types.Type(spelling)
-
-
-def _signatures_from_spellings(spellings):
-    return [tuple(_to_type(s) for s in sig) for sig in spellings]
+_KNOWN_OPTIONS = _cuhost.jit_option_names()  # the engine's one list (dispatcher_jit_options.cpp)
 
 
 def _is_signature(obj):

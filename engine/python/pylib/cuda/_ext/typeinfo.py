@@ -6,7 +6,7 @@ function's result): its data model (models.py) becomes the engine's layout
 of its values, and it gets a spelling unique in this process. The spelling is
 the type's name when that is free and names no type of cuhost's own, else
 the name with "#<n>" appended; the engine prints it in messages and hands it
-back to Python, where spelling_at() finds the type object again.
+back to Python, where type_of_spelling() finds the type object again.
 """
 import _cuhost
 
@@ -80,17 +80,6 @@ def spelling_of(ty, strict=True):
     _by_type[ty] = spelling
     _by_spelling[spelling] = ty
     return spelling
-
-
-def spelling_at(text, pos):
-    """(spelling, type) of the longest registered spelling at text[pos], or None."""
-    best = None
-    for spelling, ty in _by_spelling.items():
-        if text.startswith(spelling, pos) and (best is None or len(spelling) > len(best[0])):
-            end = pos + len(spelling)
-            if end == len(text) or text[end] in " ,)];[":
-                best = (spelling, ty)
-    return best
 
 
 def type_of_spelling(spelling):

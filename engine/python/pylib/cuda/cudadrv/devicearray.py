@@ -135,7 +135,7 @@ class DeviceRecord:
         return "<DeviceRecord of %s>" % (self.dtype,)
 
 
-def _record_from_view(view):
+def record_from_view(view):
     """The DeviceRecord of a 0-d view (device record array indexing)."""
     return DeviceRecord._wrap(view)
 

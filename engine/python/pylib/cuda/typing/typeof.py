@@ -31,21 +31,21 @@ def typeof_impl(val, c):
 
 def typeof(val, purpose=Purpose.argument):
     """The numba type of `val` (ValueError when it has none)."""
-    from ..compiler import _to_type
+    from .._type_spelling import from_handle
 
     if typeof_impl.dispatch(type(val)) is not typeof_impl.dispatch(object):
         t = typeof_impl(val, _Context(purpose))
         if t is not None:
             return t
-    spelling = _cuhost._typeof(val)
-    if spelling is None:
+    handle = _cuhost._typeof(val)  # the engine's type, as a _cuhost.TypeHandle
+    if handle is None:
         raise ValueError("Cannot determine Numba type of %r" % (type(val),))
-    if spelling.startswith(("Record(", "array(Record(", "readonly array(Record(")):
-        return _record_type(val, spelling)
-    return _to_type(spelling)
+    if handle.kind == "record" or (handle.kind == "array" and handle.dtype.kind == "record"):
+        return _record_type(val, handle)
+    return from_handle(handle)
 
 
-def _record_type(val, spelling):
+def _record_type(val, handle):
     """A record or an array of records as type objects that know their dtype."""
     from .. import types as _types
     from ..np.numpy_support import from_dtype
@@ -54,8 +54,6 @@ def _record_type(val, spelling):
     if dtype is None and hasattr(val, "_view"):  # a DeviceRecord
         dtype = val._view.dtype
     rec = from_dtype(dtype)
-    if spelling.startswith("Record("):
+    if handle.kind == "record":
         return rec
-    ndim, layout = spelling[:-1].rsplit(", ", 2)[1:]
-    return _types.Array(rec, int(ndim[:-1]), layout, readonly=spelling.startswith("readonly"))
-
+    return _types.Array(rec, handle.ndim, handle.layout, readonly=handle.readonly)

@@ -3,6 +3,8 @@
 of one of its array arguments becomes a NumPy view of that argument."""
 import numpy as _np
 
+import _cuhost
+
 
 class _View:
     """An __array_interface__ over memory of `base` (which it keeps alive)."""
@@ -18,3 +20,7 @@ def array_view(base, address, shape, strides, readonly):
     interface = {"data": (address, bool(readonly)), "shape": tuple(shape), "strides": tuple(strides),
                  "typestr": dtype.str, "descr": dtype.descr, "version": 3}
     return _np.asarray(_View(base, interface))
+
+
+# The host_array_view hook of the C++ engine (engine/python/python_hooks.h).
+_cuhost.register_hook("host_array_view", array_view)

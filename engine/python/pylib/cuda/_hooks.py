@@ -1,0 +1,66 @@
+"""The hooks through which the C++ engine calls Python (engine/python/python_hooks.h).
+
+C++ never imports a pylib module or calls a private method: each object it
+needs is installed here, once, into a named slot of `_cuhost` when `cuda`
+is imported. The slot names and what each must do are listed in
+python_hooks.h and docs/DESIGN.md ("The Python seam").
+"""
+import _cuhost
+
+from . import args, config
+from ._ext import bridge
+from ._numba_types import device_function
+from ._type_spelling import from_handle
+from .core import errors
+from .core._cuda_python import ObjectCode
+from .cudadrv import devicearray
+from .kernels.transpose import transpose
+from .typing.typeof import typeof
+
+
+def _compile_for_args(dispatcher, arguments):
+    # Looked up on the instance each time: user code may wrap it (cuda.launchconfig).
+    return dispatcher._compile_for_args(*arguments)
+
+
+def _device_dispatcher(host_dispatcher):
+    return host_dispatcher._device_dispatcher()
+
+
+def _fold_arguments(host_dispatcher, positional, keywords):
+    return host_dispatcher._fold_arguments(positional, keywords)
+
+
+def _debug_dumps(dispatcher, spellings):
+    return dispatcher._debug_dumps(spellings)
+
+
+def signatures_from_handles(signatures):
+    return [tuple(from_handle(h) for h in sig) for sig in signatures]
+
+
+def install():
+    _cuhost.install_hooks(
+        launch_preparation=args.launch_with_preparation,
+        arg_hint_class=args.ArgHint,
+        compile_for_args=_compile_for_args,
+        device_dispatcher=_device_dispatcher,
+        fold_arguments=_fold_arguments,
+        debug_dumps=_debug_dumps,
+        signatures_from_handles=signatures_from_handles,
+        record_from_view=devicearray.record_from_view,
+        array_gpu_data=devicearray._array_gpu_data,
+        array_device_ctypes_pointer=devicearray._array_device_ctypes_pointer,
+        array_get_ipc_handle=devicearray._array_get_ipc_handle,
+        array_split=devicearray._array_split,
+        typeof_fallback=typeof,
+        transpose=transpose,
+        numba_device_function=device_function,
+        object_code_namespace=ObjectCode,
+        config=config,
+        performance_warning=errors.NumbaPerformanceWarning,
+        debug_info_warning=errors.NumbaDebugInfoWarning,
+        numba_warning=errors.NumbaWarning,
+        lowering_error=errors.LoweringError,
+        extension_bridge=bridge,
+    )
