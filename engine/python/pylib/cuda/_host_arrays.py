@@ -15,6 +15,8 @@ import numpy as np
 
 import _cuhost
 
+from .cudadrv._memory import host_memory_size, host_pointer
+
 
 def _shape(shape):
     if isinstance(shape, (int, np.integer)):
@@ -116,8 +118,6 @@ def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, at
 
 
 def _host_range(array):
-    from .cudadrv._memory import host_memory_size, host_pointer
-
     return host_pointer(array), host_memory_size(array)
 
 

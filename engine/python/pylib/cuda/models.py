@@ -9,6 +9,8 @@ fixed representation (cuda/_ext/llvm_types.py mirrors it); their models here
 exist so that extension code can ask for them (``dmm.lookup(types.int32)``).
 Models build llvmlite types; llvmlite is imported when a model is made.
 """
+from ._ext import llvm_types
+
 __all__ = ["DataModel", "PrimitiveModel", "OpaqueModel", "StructModel", "DataModelManager", "register_model",
            "register_default", "default_manager"]
 
@@ -149,8 +151,6 @@ class _BuiltinModel(PrimitiveModel):
     """The engine's representation of one of cuhost's own types."""
 
     def __init__(self, dmm, fe_type):
-        from ._ext import llvm_types
-
         super().__init__(dmm, fe_type, llvm_types.value_type(fe_type))
         self._data = llvm_types.data_type(fe_type)
 

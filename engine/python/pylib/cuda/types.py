@@ -18,6 +18,8 @@ import sys as _sys
 
 import numpy as _np
 
+import _cuhost
+
 __all__ = []
 
 _PACKAGE_DIR = _os.path.dirname(_os.path.abspath(__file__)) + _os.sep
@@ -352,7 +354,6 @@ class Record(Type):
 
     @classmethod
     def _from_dtype(cls, dtype):
-        import _cuhost
         spelling = _cuhost._dtype_type(dtype)
         if spelling is None or not spelling.startswith("Record("):
             raise NotImplementedError("the structured dtype %r has a field with no kernel type in cuhost "
@@ -611,18 +612,15 @@ class BoundFunction(Callable, Opaque):
         super().__init__("BoundFunction(%s for %s)" % (getattr(template, "key", template), this))
 
 
-_scalar_classes = {"bool": Boolean, "int": Integer, "uint": Integer, "float": Float, "complex": Complex}
-_scalars = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-            "float32", "float64", "complex64", "complex128")
-for _name in _scalars:
-    if _name == "bool":
-        globals()["boolean"] = Boolean("bool")
-        continue
-    _cls = _scalar_classes[_name.rstrip("0123456789")]
-    globals()[_name] = _cls(_name) if _cls is Integer else _cls(_name, _name)
-    __all__.append(_name)
+# The scalar types, one object each (numba's types.int32, ...).
+boolean = Boolean("bool")
+int8, int16, int32, int64 = Integer("int8"), Integer("int16"), Integer("int32"), Integer("int64")
+uint8, uint16, uint32, uint64 = Integer("uint8"), Integer("uint16"), Integer("uint32"), Integer("uint64")
+float32, float64 = Float("float32", "float32"), Float("float64", "float64")
+complex64, complex128 = Complex("complex64", "complex64"), Complex("complex128", "complex128")
 bool_ = boolean
-__all__ += ["boolean", "bool_"]
+__all__ += ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+            "float32", "float64", "complex64", "complex128", "boolean", "bool_"]
 
 b1 = boolean
 i1, i2, i4, i8 = int8, int16, int32, int64

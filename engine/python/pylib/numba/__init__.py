@@ -27,7 +27,7 @@ else:
 
     from . import cuda  # noqa: F401  (registers sys.modules["numba.cuda"]: the same package as `cuda`)
     from . import types  # noqa: F401  (numba.types is cuda.types)
-    from .types import *  # noqa: F401,F403
+    from .types import *  # noqa: F403
     from . import core, errors, extending  # noqa: F401
     from cuda.typing.typeof import typeof  # noqa: F401
     from cuda.np.ufunc.decorators import numba_vectorize as vectorize, numba_guvectorize as guvectorize  # noqa: F401
@@ -40,10 +40,8 @@ else:
     _missing(globals(), "generated_jit cfunc objmode prange literally stencil gdb",
              " (cuhost compiles numba.jit in nopython mode only)", prefix="numba")
 
-
     def _is_signature(obj):
         return isinstance(obj, (str, tuple, list)) or hasattr(obj, "_cuhost_type")
-
 
     def jit(signature_or_function=None, locals=None, cache=False, pipeline_class=None, boundscheck=None, **options):
         """numba.jit in nopython mode (numba's default): the function is compiled
@@ -73,7 +71,6 @@ else:
         if not callable(signature_or_function):
             raise TypeError("The decorated object is not a function (got type %s)." % (type(signature_or_function),))
         return make_dispatcher(signature_or_function, None, options)
-
 
     def njit(*args, **kws):
         """numba.njit: numba.jit in nopython mode."""

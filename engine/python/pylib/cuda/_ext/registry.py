@@ -12,9 +12,15 @@ target). Typing (resolve.py) reads them:
 - lowering: implementations of calls, attributes, casts and constants keyed
   by a function (or a string key) and formal argument types.
 """
+import builtins
+import cmath
 import contextlib as _contextlib
 import inspect as _inspect
+import math
+import operator
 import threading as _threading
+
+from .. import types
 
 # Targets an implementation applies to on this target, most specific first.
 TARGETS = ("cuda", "gpu", "generic")
@@ -86,10 +92,6 @@ def add_callable(obj, candidate):
 
 def builtin_key(obj):
     """The engine's key of one of cuhost's builtins ("operator.add", "builtins.len", "math.sqrt"), or None."""
-    import builtins
-    import cmath
-    import math
-    import operator
 
     name = getattr(obj, "__name__", None)
     if not isinstance(name, str):
@@ -118,7 +120,6 @@ def add_attribute(key, name, candidate):
 
 def key_matches(key, ty):
     """A registration key (a type class, a type instance, or a tuple of those) matches `ty`."""
-    from .. import types
 
     if isinstance(key, tuple):
         return any(key_matches(k, ty) for k in key)
@@ -135,8 +136,6 @@ def attribute_candidates(ty, name):
 
 
 def add_lower_call(key, formals, impl):
-    from .. import types
-
     _changed()
     formals = tuple(formals)
     varargs = None
@@ -148,7 +147,6 @@ def add_lower_call(key, formals, impl):
 
 def _formal_score(formal, actual):
     """2 for an exact match, 1 for a class or 'any' match, None for none."""
-    from .. import types
 
     if formal is types.Any or formal is object:
         return 1

@@ -24,6 +24,7 @@ import _cuhost
 from .. import config
 from .._bindings import driver as binding
 from . import _memory
+from ._ipc import open_ipc_memory
 from ._memory_managers import PendingDeallocs, _ensure_memory_manager, is_cuhost_allocator
 from .error import CudaSupportError
 
@@ -70,7 +71,7 @@ class Driver:
         except CudaAPIError as e:
             description = "%s (%s)" % (e.msg, e.code)
             self.initialization_error = description
-            raise CudaSupportError("Error at driver init: %s" % description)
+            raise CudaSupportError("Error at driver init: %s" % description) from e
         else:
             self.pid = os.getpid()
 
@@ -469,8 +470,6 @@ class Context:
         return self.memory_manager.get_ipc_handle(memory)
 
     def open_ipc_handle(self, handle, size):
-        from ._ipc import open_ipc_memory
-
         return open_ipc_memory(self, handle, size)
 
     def create_module_ptx(self, ptx):
@@ -511,9 +510,8 @@ class Context:
 
     @contextlib.contextmanager
     def defer_cleanup(self):
-        with self.memory_manager.defer_cleanup():
-            with self.deallocations.disable():
-                yield
+        with self.memory_manager.defer_cleanup(), self.deallocations.disable():
+            yield
 
     def __repr__(self):
         return "<CUDA context 0x%x of device %d>" % (int(self.handle), _device_id(self.device))

@@ -15,12 +15,14 @@ when the last user lets go.
 """
 import contextlib
 import importlib
+import weakref
 from abc import ABCMeta, abstractmethod
 
 import _cuhost
 
 from .. import config
 from . import _memory
+from ._ipc import make_ipc_handle
 from ._memory import MemoryInfo
 
 _SUPPORTED_EMM_INTERFACE_VERSION = 1
@@ -196,8 +198,6 @@ class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
 
 
 def _forget_when_released(allocations, key, mem):
-    import weakref
-
     weakref.finalize(mem, allocations.pop, key, None)
 
 
@@ -206,8 +206,6 @@ class GetIpcHandleMixin:
     memory lies in, with the memory's offset into it."""
 
     def get_ipc_handle(self, memory):
-        from ._ipc import make_ipc_handle
-
         return make_ipc_handle(self.context, memory)
 
 
@@ -243,8 +241,8 @@ def _ensure_memory_manager():
     try:
         module = importlib.import_module(config.CUDA_MEMORY_MANAGER)
         set_memory_manager(module._numba_memory_manager)
-    except Exception:
-        raise RuntimeError("Failed to use memory manager from %s" % config.CUDA_MEMORY_MANAGER)
+    except Exception as e:
+        raise RuntimeError("Failed to use memory manager from %s" % config.CUDA_MEMORY_MANAGER) from e
     return _memory_manager
 
 

@@ -17,7 +17,9 @@ import numpy as np
 
 import _cuhost
 
-from ..np.ufunc.launch import compile_kernel, device_function, resident_threads
+from ..api import device_array, to_device
+from ..cudadrv.devicearray import is_cuda_ndarray
+from ._launch import compile_kernel, device_function, resident_threads
 
 _BLOCK = 256
 
@@ -128,7 +130,6 @@ class Reduce:
         entry = self._plans.get(key)
         if entry is not None and entry[0] is stream:
             return entry[1]
-        from ..api import device_array, to_device
 
         kernel = self._kernel(dtype)
         kw = {"stream": stream} if stream else {}
@@ -149,9 +150,6 @@ class Reduce:
         return self._run(arr, None, None, 0, stream, 2)
 
     def _run(self, arr, size, res, init, stream, final_mode):
-        from ..api import device_array, to_device
-        from ..cudadrv.devicearray import is_cuda_ndarray
-
         on_device = is_cuda_ndarray(arr) or (hasattr(arr, "__cuda_array_interface__")
                                              and not isinstance(arr, np.ndarray))
         if not on_device:

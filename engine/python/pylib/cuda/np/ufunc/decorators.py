@@ -11,6 +11,11 @@ implemented.
 """
 import warnings as _warnings
 
+from ... import types as _types
+from .gufunc import CUDAGeneralizedUFunc, check_signature_returns_none
+from .host_target import HostUFunc
+from .ufunc import CUDAUFunc
+
 _CPU_TARGETS = ("cpu", "parallel")
 
 
@@ -56,8 +61,6 @@ def _make_vectorize(default_target, what):
                 raise KeyError("Unrecognized options. cuda vectorize target does not support option: '%s'" % opt)
 
         def wrap(func):
-            from .ufunc import CUDAUFunc
-
             uf = CUDAUFunc(func, identity=identity)
             for sig in sigs:
                 uf.add(sig)
@@ -79,8 +82,6 @@ def _host_vectorize(sigs, target, identity, kws):
             raise KeyError("Unrecognized options. %s vectorize target does not support option: '%s'" % (target, opt))
 
     def wrap(func):
-        from .host_target import HostUFunc
-
         uf = HostUFunc(func, identity=identity, target=target)
         for sig in sigs:
             uf.add(sig)
@@ -92,8 +93,6 @@ def _host_vectorize(sigs, target, identity, kws):
 
 
 def _is_type_signature(obj):
-    from ... import types as _types
-
     return isinstance(obj, _types.Signature)
 
 
@@ -123,7 +122,6 @@ def _make_guvectorize(default_target, what):
             raise TypeError("nopython flag must be True")
         if kws:
             raise TypeError("The following target options are not supported: %s" % ", ".join(repr(k) for k in kws))
-        from .gufunc import CUDAGeneralizedUFunc, check_signature_returns_none
 
         for sig in sigs:
             check_signature_returns_none(sig)
