@@ -20,6 +20,8 @@ import numpy as _np
 
 import _cuhost
 
+from ._conversion_kind import Conversion as _Conversion
+
 __all__ = []
 
 _PACKAGE_DIR = _os.path.dirname(_os.path.abspath(__file__)) + _os.sep
@@ -690,9 +692,7 @@ class IntEnumMember(EnumMember):
         conv = typingctx.can_convert(self.dtype, other)
         if conv is None:
             return None
-        from ._ext.conversions import Conversion
-
-        return max(conv, Conversion.safe)
+        return max(conv, _Conversion.safe)
 
 
 
