@@ -20,6 +20,10 @@ import math
 import operator
 import threading as _threading
 
+import numpy
+
+import _cuhost
+
 from .. import types
 
 # Targets an implementation applies to on this target, most specific first.
@@ -85,8 +89,6 @@ def add_callable(obj, candidate):
     if key is not None:
         # The engine types cuhost's builtins itself; it asks for these
         # overloads when an operand is of an extension type.
-        import _cuhost
-
         _cuhost._register_builtin_extension(key, obj)
 
 
@@ -99,10 +101,6 @@ def builtin_key(obj):
     for module in (operator, builtins, math, cmath):
         if getattr(module, name, None) is obj:
             return "%s.%s" % (module.__name__, name)
-    try:
-        import numpy
-    except ImportError:
-        return None
     return "numpy." + name if getattr(numpy, name, None) is obj else None
 
 

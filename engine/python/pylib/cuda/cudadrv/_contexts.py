@@ -26,7 +26,7 @@ from .._bindings import driver as binding
 from . import _memory
 from ._ipc import open_ipc_memory
 from ._memory_managers import PendingDeallocs, _ensure_memory_manager, is_cuhost_allocator
-from .error import CudaSupportError
+from .error import CudaDriverError, CudaSupportError
 
 CudaAPIError = _cuhost.CudaAPIError
 
@@ -97,8 +97,6 @@ class Driver:
 
     def _detect_fork(self):
         if self.pid is not None and os.getpid() != self.pid:
-            from .error import CudaDriverError
-
             raise CudaDriverError("CUDA initialized before forking")
 
     def _check_error(self, fname, returned):

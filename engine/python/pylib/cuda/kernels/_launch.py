@@ -13,6 +13,7 @@ import ast
 import hashlib as _hashlib
 import inspect
 import linecache as _linecache
+import os
 import textwrap
 import warnings as _warnings
 
@@ -69,8 +70,6 @@ def warn_low_occupancy(blocks):
         return
     sms = _sm_count()
     if sms is None:
-        import os
-
         sms = os.cpu_count() or 1
     if blocks < 2 * sms:
         _warnings.warn(NumbaPerformanceWarning("Grid size %d will likely result in GPU under-utilization due to "

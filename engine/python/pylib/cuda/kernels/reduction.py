@@ -17,6 +17,9 @@ import numpy as np
 
 import _cuhost
 
+# The package itself: generated kernel source spells cuda.grid() and friends through it.
+import cuda as _cuda_mod
+
 from ..api import device_array, to_device
 from ..cudadrv.devicearray import is_cuda_ndarray
 from ._launch import compile_kernel, device_function, resident_threads
@@ -106,8 +109,6 @@ class Reduce:
     def _kernel(self, dtype):
         k = self._kernels.get(dtype)
         if k is None:
-            import cuda as _cuda_mod
-
             from ..compiler import _to_type
 
             name = "_reduce_%s" % "".join(c if c.isalnum() else "_" for c in getattr(self._functor, "__name__",

@@ -17,6 +17,9 @@ from functools import reduce as _reduce
 
 import numpy as np
 
+# The package itself: generated kernel source spells cuda.grid() and friends through it.
+import cuda as _cuda_mod
+
 from ... import types as _types
 from ...compiler import _to_type
 from ...kernels._launch import compile_kernel, device_function, launch
@@ -332,8 +335,6 @@ class CUDAGeneralizedUFunc:
         key = (loop.argtypes, exprs)
         k = self._kernels.get(key)
         if k is None:
-            import cuda as _cuda_mod
-
             name = "_gufunc_%s" % "".join(c if c.isalnum() else "_" for c in self.__name__)
             params = ", ".join("a%d" % i for i in range(len(exprs)))
             src = ("def %s(_n, %s):\n"

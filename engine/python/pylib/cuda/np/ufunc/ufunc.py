@@ -17,6 +17,8 @@ import inspect
 
 import numpy as np
 
+# The package itself: generated kernel source spells cuda.grid() and friends through it.
+import cuda as _cuda_mod
 from _cuhost import DeviceNDArray as _DeviceNDArray, _call_key
 
 from ... import types as _types
@@ -233,8 +235,6 @@ class CUDAUFunc:
         key = (loop.indtypes, scalars, patterns, out_ndim)
         k = self._kernels.get(key)
         if k is None:
-            import cuda as _cuda_mod
-
             name = "_ufunc_%s" % "".join(c if c.isalnum() else "_" for c in self.__name__)
             src = _kernel_source(name, len(loop.intypes), scalars, patterns, out_ndim)
             glbls = {"_cuda": _cuda_mod, "_core": self._device_core()}
