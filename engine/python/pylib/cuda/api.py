@@ -94,6 +94,7 @@ def to_device(obj, stream=0, copy=True, to=None):
     if isinstance(obj, DeviceNDArray):
         return obj
     if isinstance(obj, np.void) and obj.dtype.names is not None:  # a record: a DeviceRecord
+        # Upward: cudadrv/devicearray.py re-exports this module's arrays at its top.
         from .cudadrv.devicearray import auto_device
         return auto_device(obj, stream=stream, copy=copy)[0]
     obj = np.asarray(obj)

@@ -14,6 +14,7 @@ from .models import StructModel
 
 
 def _ir():
+    # Lazy: llvmlite is optional, needed only by extension code generation.
     from llvmlite import ir
 
     return ir

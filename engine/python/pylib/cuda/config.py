@@ -16,6 +16,7 @@ import os as _os
 import re as _re
 import shutil
 import sys as _sys
+import traceback as _traceback
 import warnings as _warnings
 
 import _cuhost
@@ -89,6 +90,7 @@ def _environment():
     env = {}
     if _os.path.isfile(_CONFIG_FILE):
         try:
+            # Lazy and optional: PyYAML is needed only when a .numba_config.yaml exists.
             import yaml
         except ImportError:
             _warnings.warn("A Numba config file is found but YAML parsing capabilities appear to be missing. "
@@ -112,8 +114,6 @@ def _convert(name, value, ctor, default):
             return str(value).lower() in ("1", "true")
         return ctor(value)
     except Exception:
-        import traceback as _traceback
-
         _warnings.warn("Environment variable '%s' is defined but its associated value '%s' could not be "
                        "parsed.\nThe parse failed with exception:\n%s" % (name, value, _traceback.format_exc()),
                        RuntimeWarning)

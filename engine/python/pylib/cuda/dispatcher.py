@@ -315,6 +315,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
             print("=" * 80)
 
         if config.DUMP_BYTECODE:
+            # Lazy: only NUMBA_DUMP_BYTECODE needs the disassembler.
             import dis
 
             lines = ["%s %s(arg=%s, lineno=%s)" % (i.offset, i.opname, i.arg, i.positions.lineno if i.positions else

@@ -90,6 +90,7 @@ class OpaqueModel(PrimitiveModel):
     """Values are an opaque pointer (i8*)."""
 
     def __init__(self, dmm, fe_type):
+        # Lazy: llvmlite is optional, needed only by extension code generation.
         from llvmlite import ir
 
         super().__init__(dmm, fe_type, ir.IntType(8).as_pointer())
@@ -127,11 +128,13 @@ class StructModel(DataModel):
         return [self._dmm.lookup(t) for t in self._members_types]
 
     def get_value_type(self):
+        # Lazy: llvmlite is optional, needed only by extension code generation.
         from llvmlite import ir
 
         return ir.LiteralStructType([self._dmm.lookup(t).get_value_type() for t in self._members_types])
 
     def get_data_type(self):
+        # Lazy: llvmlite is optional, needed only by extension code generation.
         from llvmlite import ir
 
         return ir.LiteralStructType([self._dmm.lookup(t).get_data_type() for t in self._members_types])

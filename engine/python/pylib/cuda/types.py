@@ -59,6 +59,7 @@ class Type:
         # strict=False never fails: an extension type without a data model
         # gets a placeholder spelling (equality and hashing use it).
         if type(self)._cuhost_extension:
+            # Upward: extension types are spelled by cuda/_ext/typeinfo.py, which builds on these type objects.
             from ._ext.typeinfo import spelling_of
 
             return spelling_of(self, strict)
@@ -366,6 +367,7 @@ class Record(Type):
     @property
     def fields(self):
         """{name: (type, offset)} in dtype order, as numba's Record.fields."""
+        # Upward: numpy_support maps dtypes onto these type objects.
         from .np.numpy_support import from_dtype
         out = {}
         for name in self.dtype.names:
@@ -716,6 +718,7 @@ class _BFloat16(Float):
 
     def cast_python_value(self, value):
         try:
+            # Lazy and optional: ml_dtypes gives host-side bfloat16 casts where installed.
             import ml_dtypes
         except ImportError:
             raise NotImplementedError("bfloat16(x) on the host needs the ml_dtypes package "

@@ -39,6 +39,7 @@ def _cuda():
 def system_name():
     """'cuhost' inside the cuhost host, else 'numba-cuda' (or 'numba-cuda-sim' under the simulator)."""
     try:
+        # Optional: the bench driver also runs under a plain Python without cuhost.
         import _cuhost  # noqa: F401
         return "cuhost"
     except ImportError:
@@ -174,6 +175,7 @@ def _machine():
     info = {"platform": platform.platform(), "cpu_count": os.cpu_count(), "python": platform.python_version(),
             "date": time.strftime("%Y-%m-%d %H:%M:%S")}
     try:
+        # Optional: the bench driver also runs under a plain Python without cuhost.
         import _cuhost
         info["versions"] = _cuhost.versions()
         info["gpus"] = [d["name"] for d in _cuhost.devices()]
@@ -220,6 +222,7 @@ def _table(results):
 
 def _chart(results, path):
     try:
+        # Optional: the chart is drawn only where matplotlib is installed.
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt

@@ -31,6 +31,8 @@ before anything is sent.
 """
 import enum as _enum
 
+import numpy as np
+
 import _cuhost
 import cuda
 
@@ -131,8 +133,6 @@ class Communicator:
     def barrier(self):
         """Waits until every rank reached the barrier (a one-element
         all-reduce, then a wait for it)."""
-        import numpy as np
-
         with cuda.gpus[self.device]:
             flag = cuda.to_device(np.ones(1, dtype=np.int32))
             self.all_reduce(flag)

@@ -18,6 +18,8 @@ to it as it starts: `import numba` is numba (its njit, parallel=True and
 prange), and `numba.cuda` stays cuhost's (cuda/_installed.py).
 CUHOST_REAL_NUMBA=0 keeps this package instead.
 """
+import warnings as _warnings
+
 from cuda import _installed
 
 if _installed.has_real_numba():
@@ -49,6 +51,7 @@ else:
         argument types, or eagerly for the given signatures) and as a device
         function when a kernel calls it. Object mode, parallel=True and other
         targets raise NotImplementedError."""
+        # Lazy: the host dispatcher loads when a script first uses jit/njit, not with `import numba`.
         from .core.dispatcher import make_dispatcher
 
         if locals:
@@ -75,13 +78,9 @@ else:
     def njit(*args, **kws):
         """numba.njit: numba.jit in nopython mode."""
         if "nopython" in kws and not kws["nopython"]:
-            import warnings
-
-            warnings.warn("nopython is set for njit and is ignored", RuntimeWarning)
+            _warnings.warn("nopython is set for njit and is ignored", RuntimeWarning)
         kws.pop("nopython", None)
         if "forceobj" in kws:
-            import warnings
-
-            warnings.warn("forceobj is set for njit and is ignored", RuntimeWarning)
+            _warnings.warn("forceobj is set for njit and is ignored", RuntimeWarning)
             del kws["forceobj"]
         return jit(*args, **kws)

@@ -25,6 +25,7 @@ _names = _itertools.count()
 
 def _ir():
     try:
+        # Lazy: llvmlite is optional, needed only by extension code generation.
         from llvmlite import ir
     except ImportError:
         raise NotImplementedError("code generation callbacks of the extension API (lower_builtin, @intrinsic, ...) "

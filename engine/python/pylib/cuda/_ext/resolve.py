@@ -423,6 +423,7 @@ class TemplateCandidate(Candidate):
         return "type restricted function", _name_of(self.template.key), path, line
 
     def resolve(self, call, literal):
+        # Upward: typing/templates.py registers its templates through this module at its top.
         from ..typing import templates
 
         args, kws = call.typed(literal)

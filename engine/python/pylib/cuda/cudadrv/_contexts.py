@@ -471,11 +471,13 @@ class Context:
         return open_ipc_memory(self, handle, size)
 
     def create_module_ptx(self, ptx):
+        # Upward: _modules.py loads into these contexts (it imports this module at its top).
         from ._modules import load_module_ptx
 
         return load_module_ptx(self, ptx)
 
     def create_module_image(self, image, setup_callbacks=None, teardown_callbacks=None):
+        # Upward: _modules.py loads into these contexts (it imports this module at its top).
         from ._modules import load_module_image
 
         return load_module_image(self, image, setup_callbacks, teardown_callbacks)

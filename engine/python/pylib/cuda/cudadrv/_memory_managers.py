@@ -166,6 +166,7 @@ class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
         """Pins `size` bytes at `pointer` (owned by `owner`) until the
         returned object goes (cuMemHostRegister; on the CPU backend the host
         memory is device memory already, and the registration is recorded)."""
+        # Upward: _contexts.py gives each context its memory manager from this module.
         from ._contexts import driver
 
         pointer = _memory._address(pointer)

@@ -20,7 +20,8 @@ import _cuhost
 # The package itself: generated kernel source spells cuda.grid() and friends through it.
 import cuda as _cuda_mod
 
-from ..api import device_array, to_device
+from ..api import as_cuda_array, device_array, to_device
+from ..compiler import _to_type
 from ..cudadrv.devicearray import is_cuda_ndarray
 from ._launch import compile_kernel, device_function, resident_threads
 
@@ -109,8 +110,6 @@ class Reduce:
     def _kernel(self, dtype):
         k = self._kernels.get(dtype)
         if k is None:
-            from ..compiler import _to_type
-
             name = "_reduce_%s" % "".join(c if c.isalnum() else "_" for c in getattr(self._functor, "__name__",
                                                                                          "fn"))
             src = _SOURCE.format(name=name, block=_BLOCK)
@@ -156,8 +155,6 @@ class Reduce:
         if not on_device:
             arr = np.asarray(arr)
         elif not is_cuda_ndarray(arr):
-            from ..api import as_cuda_array
-
             arr = as_cuda_array(arr)
         if arr.ndim != 1:
             contiguous = arr.is_c_contiguous() if on_device else arr.flags.c_contiguous

@@ -53,9 +53,7 @@ def _refusal(options, py_func=None):
 
 
 def _to_type(spelling):
-    from cuda.compiler import _to_type
-
-    return _to_type(spelling)
+    return compiler._to_type(spelling)
 
 
 class _HostOverload:
