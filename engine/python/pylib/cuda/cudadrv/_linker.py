@@ -12,7 +12,7 @@ import warnings
 import _cuhost
 
 from . import nvrtc
-from ._contexts import driver
+from ._driver_object import driver
 from .linkable_code import LinkableCode
 
 LinkerError = _cuhost.LinkerError

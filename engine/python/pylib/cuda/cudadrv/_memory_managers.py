@@ -22,6 +22,7 @@ import _cuhost
 
 from .. import config
 from . import _memory
+from ._driver_object import driver
 from ._ipc import make_ipc_handle
 from ._memory import MemoryInfo
 
@@ -166,9 +167,6 @@ class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
         """Pins `size` bytes at `pointer` (owned by `owner`) until the
         returned object goes (cuMemHostRegister; on the CPU backend the host
         memory is device memory already, and the registration is recorded)."""
-        # Upward: _contexts.py gives each context its memory manager from this module.
-        from ._contexts import driver
-
         pointer = _memory._address(pointer)
         driver.cuMemHostRegister(pointer, size, 0x02 if mapped else 0)
         allocations = self.allocations
