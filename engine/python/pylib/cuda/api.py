@@ -30,7 +30,6 @@ from _cuhost import (
     synchronize,
 )
 
-from ._bindings.driver import CUipcMemHandle
 from .cudadrv._contexts import driver
 from .cudadrv._ipc import IpcHandle
 from .cudadrv.driver import profile_start as start, profile_stop as stop
@@ -276,6 +275,8 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
     """Opens the memory another process shared (its IPC handle's 64 bytes,
     or a CUipcMemHandle) as a device array of `shape` and `dtype` for the
     block; `offset` is the array's byte offset into the shared allocation."""
+    # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
+    from ._bindings.driver import CUipcMemHandle
 
     dtype = np.dtype(dtype)
     shape = _shape(shape)

@@ -22,7 +22,6 @@ from . import config, types as _types
 from .compiler import _to_type, jit
 from .cudadrv import _modules
 from .launchconfig import ensure_current_launch_config
-from .typing.typeof import typeof
 
 
 def _to_types(spellings):
@@ -185,6 +184,8 @@ class CUDADispatcher(_cuhost.Dispatcher):
     def specialize(self, *args):
         """A dispatcher compiled for the types of these arguments (values or
         type objects); the same one for the same types."""
+        # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
+        from .typing.typeof import typeof
 
         argtypes = tuple(a if isinstance(a, _types.Type) else typeof(a) for a in args)
         if self.specialized:

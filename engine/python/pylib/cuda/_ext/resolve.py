@@ -23,10 +23,7 @@ import _cuhost
 
 from .. import compiler, types
 from ..core.errors import InternalError, LoweringError, TypingError
-from ..models import StructModel, default_manager
-from ..typing.typeof import typeof
 from . import registry
-from .conversions import can_convert, resolve_overload
 
 
 class DeviceImpl:
@@ -104,15 +101,23 @@ class TypingContext:
         return self.unify_types(a, b)
 
     def can_convert(self, fromty, toty):
+        # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
+        from .conversions import can_convert
+
         return can_convert(self, fromty, toty)
 
     def resolve_overload(self, key, cases, args, kws, allow_ambiguous=True, unsafe_casting=True,
                          exact_match_required=False):
+        # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
+        from .conversions import resolve_overload
 
         assert not kws, "Keyword arguments are not supported, yet"
         return resolve_overload(self, key, cases, args, allow_ambiguous, unsafe_casting, exact_match_required)
 
     def resolve_value_type(self, val):
+        # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
+        from ..typing.typeof import typeof
+
         return typeof(val)
 
     def refresh(self):
@@ -403,6 +408,8 @@ class TypeCallableCandidate(Candidate):
 def _select_case(cases, args):
     """A ConcreteTemplate's case for these arguments: numba's resolve_overload
     (the best-rated case, the first declared among equals)."""
+    # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
+    from .conversions import resolve_overload
 
     return resolve_overload(typing_context, None, cases, [types.unliteral(a) for a in args])
 
@@ -459,6 +466,9 @@ class AttributeWrapperCandidate(Candidate):
         self.struct_attr = struct_attr
 
     def resolve_attribute(self, ty, attr):
+        # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
+        from ..models import StructModel, default_manager
+
         model = default_manager.lookup(ty)
         if not isinstance(model, StructModel):
             raise TypingError("make_attribute_wrapper needs a StructModel; %s has %s"

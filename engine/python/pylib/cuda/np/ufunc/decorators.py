@@ -12,9 +12,6 @@ implemented.
 import warnings as _warnings
 
 from ... import types as _types
-from .gufunc import CUDAGeneralizedUFunc, check_signature_returns_none
-from .host_target import HostUFunc
-from .ufunc import CUDAUFunc
 
 _CPU_TARGETS = ("cpu", "parallel")
 
@@ -61,6 +58,9 @@ def _make_vectorize(default_target, what):
                 raise KeyError("Unrecognized options. cuda vectorize target does not support option: '%s'" % opt)
 
         def wrap(func):
+            # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
+            from .ufunc import CUDAUFunc
+
             uf = CUDAUFunc(func, identity=identity)
             for sig in sigs:
                 uf.add(sig)
@@ -82,6 +82,9 @@ def _host_vectorize(sigs, target, identity, kws):
             raise KeyError("Unrecognized options. %s vectorize target does not support option: '%s'" % (target, opt))
 
     def wrap(func):
+        # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
+        from .host_target import HostUFunc
+
         uf = HostUFunc(func, identity=identity, target=target)
         for sig in sigs:
             uf.add(sig)
@@ -102,6 +105,9 @@ def _make_guvectorize(default_target, what):
         whose function works on core arrays described by `layout`, e.g.
         "(m,n),(n,p)->(m,p)"; outputs are the last arguments. With only a
         layout the gufunc is dynamic."""
+        # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
+        from .gufunc import check_signature_returns_none
+
         if len(args) == 1:
             sigs, layout = [], args[0]
         elif len(args) == 2:
@@ -127,6 +133,9 @@ def _make_guvectorize(default_target, what):
             check_signature_returns_none(sig)
 
         def wrap(func):
+            # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
+            from .gufunc import CUDAGeneralizedUFunc
+
             gu = CUDAGeneralizedUFunc(func, layout, identity=identity)
             for sig in sigs:
                 gu.add(sig)
