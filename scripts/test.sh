@@ -40,6 +40,13 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUHOST_TEST_BACKEND="$
   -DCUHOST_WERROR="${CUHOST_WERROR:-ON}"
 cmake --build build -j "$jobs"
 cd build
+# Lint tools: ruff from PyPI (pinned in tests/lint/lint.cmake) into
+# build/lint-venv, which the `lint` tests use (ruff over pylib, ruff.toml).
+# Without PyPI the ruff test says so and is skipped, not passed.
+python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' CMakeCache.txt)
+ruff_spec=$(sed -n 's/^set(CUHOST_RUFF_SPEC "\(.*\)")$/\1/p' ../tests/lint/lint.cmake)
+"$python" ../tests/venv/make_env.py --python "$python" "$PWD/lint-venv" "$ruff_spec" ||
+  echo "lint: $ruff_spec could not be installed from PyPI; the ruff test will be skipped"
 ctest --output-on-failure -j "$jobs" "$@"
 
 # --- NumPy 2 pass ------------------------------------------------------------

@@ -30,11 +30,12 @@ except ModuleNotFoundError as _e:
 # extension). cuhost's own modules come first. numba's own built-in CUDA
 # target (numba/cuda in an installed numba) is not such an extension:
 # numba.cuda is cuhost, as with numba-cuda installed.
-from . import _aliases, _installed, _unimplemented  # noqa: E402
+from . import _aliases, _installed, _unimplemented
 
 for _entry in list(_sys.path):
     _extra = _os.path.join(_entry or ".", "numba", "cuda")
-    if isinstance(_entry, str) and _os.path.isdir(_extra) and _os.path.abspath(_extra) not in map(_os.path.abspath, __path__):
+    _own_folders = map(_os.path.abspath, __path__)
+    if isinstance(_entry, str) and _os.path.isdir(_extra) and _os.path.abspath(_extra) not in _own_folders:
         if _installed.is_numba_folder(_os.path.dirname(_extra)):
             continue
         __path__.append(_extra)
@@ -52,19 +53,19 @@ for _name in dir(_cuhost):
     if not _name.startswith("_"):
         globals()[_name] = getattr(_cuhost, _name)
 
-from . import config  # noqa: E402,F401  (numba.cuda.config)
-from . import types  # noqa: E402
-from .types import *  # noqa: E402,F401,F403  (float32, int32, void, CPointer, ...)
+from . import config  # noqa: E402  (numba.cuda.config)
+from . import types  # noqa: E402, F401  (numba.cuda.types)
+from .types import *  # noqa: E402, F403  (float32, int32, void, CPointer, ...)
 
-from .device_api import *  # noqa: E402,F401,F403  (threadIdx, syncthreads, atomic, shared, ffi, ...)
+from .device_api import *  # noqa: E402, F403  (threadIdx, syncthreads, atomic, shared, ffi, ...)
 
 try:  # the host API written in Python
-    from .api import *  # noqa: F401,F403
+    from .api import *  # noqa: F403
 except ModuleNotFoundError as _e:
     if _e.name != __name__ + ".api":
         raise
 try:  # @cuda.jit and the compile entry points
-    from .compiler import *  # noqa: F401,F403
+    from .compiler import *  # noqa: F403
 except ModuleNotFoundError as _e:
     if _e.name != __name__ + ".compiler":
         raise
@@ -79,11 +80,11 @@ from . import vector_types as _vector_types  # noqa: E402
 from .cudadrv import nvvm, runtime  # noqa: E402,F401
 # numba.cuda.devices, .driver and .devicearray are the driver-layer modules
 # (cuhost's device list as dicts stays _cuhost.devices()).
-from .cudadrv import devicearray, devices, driver  # noqa: E402,F401,F811
-from .cudadrv.error import CudaSupportError  # noqa: E402,F401,F811
+from .cudadrv import devicearray, devices, driver  # noqa: E402, F401
+from .cudadrv.error import CudaSupportError  # noqa: E402, F401
 from .errors import KernelRuntimeError  # noqa: E402,F401
 from .args import In, Out, InOut  # noqa: E402,F401
-from .kernels import reduction  # noqa: E402,F401
+from .kernels import reduction  # noqa: E402
 from .misc.special import literal_unroll  # noqa: E402,F401
 from .np.ufunc import vectorize, guvectorize  # noqa: E402,F401
 from .np.numpy_support import from_dtype  # noqa: E402,F401
@@ -136,5 +137,5 @@ def detect():
     devs = _cuhost.devices()
     print("Found %d CUDA devices" % len(devs))
     for d in devs:
-        print("id %d    %s    compute capability %d.%d" % ((d["id"], d["name"]) + tuple(d["compute_capability"])))
+        print("id %d    %s    compute capability %d.%d" % ((d["id"], d["name"], *tuple(d["compute_capability"]))))
     return True

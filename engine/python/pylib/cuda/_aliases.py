@@ -29,9 +29,10 @@ the numba.cuda rule applies; where NVIDIA's cuda-python is, cuda.bindings is
 NVIDIA's and cuda._bindings is the stand-in under its own name.
 """
 import importlib
-
 import importlib.util
 import sys
+
+from . import _installed
 
 _PREFIX_RULES = (
     ("numba.cuda", "cuda"),
@@ -48,8 +49,6 @@ _PREFIX_RULES = (
 
 
 def _rules():
-    from . import _installed
-
     rules = _PREFIX_RULES
     if _installed.has_real_numba():
         rules = tuple(r for r in rules if not r[0].startswith("numba.") or r[0] == "numba.cuda")
@@ -60,7 +59,7 @@ def _rules():
 
 def real_name(fullname):
     """The module `fullname` is an alias of, or None when it is a real name."""
-    if not (fullname.startswith("numba.") or fullname.startswith("cuda.")):
+    if not (fullname.startswith(("numba.", "cuda."))):
         return None
     rules = _rules()
     name = fullname

@@ -15,6 +15,9 @@ import numpy as np
 
 import _cuhost
 
+from .cudadrv._contexts import current_context
+from .cudadrv._memory import host_memory_size, host_pointer
+
 
 def _shape(shape):
     if isinstance(shape, (int, np.integer)):
@@ -93,8 +96,6 @@ def _over(memory, cls, shape, dtype, strides, order, stream):
 
 def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False, wc=False):
     """A page-locked host array that is also a device array (zero-copy)."""
-    from .api import current_context
-
     shape = _shape(shape)
     dtype = np.dtype(dtype)
     nbytes = _nbytes(shape, None if strides is None else _shape(strides), dtype.itemsize)
@@ -106,8 +107,6 @@ def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, at
     """An array in managed memory, usable on the host and by kernels without
     copies (cuMemAllocManaged on the GPU; host memory on the CPU backend).
     With attach_global=False it is attached to the host until a stream uses it."""
-    from .api import current_context
-
     shape = _shape(shape)
     dtype = np.dtype(dtype)
     nbytes = _nbytes(shape, None if strides is None else _shape(strides), dtype.itemsize)
@@ -116,8 +115,6 @@ def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, at
 
 
 def _host_range(array):
-    from .cudadrv._memory import host_memory_size, host_pointer
-
     return host_pointer(array), host_memory_size(array)
 
 
@@ -125,8 +122,6 @@ def _host_range(array):
 def pinned(*arrays):
     """Page-locks the host arrays while the block runs (faster copies on the
     GPU); they are unpinned at its end, exceptions included."""
-    from .api import current_context
-
     ctx = current_context()
     held = []
     try:
@@ -143,8 +138,6 @@ def mapped(*arrays, **kws):
     """Maps the host arrays into the device's address space while the block
     runs and yields device arrays viewing them in place (one array, or a
     list): kernels work on the host memory directly."""
-    from .api import current_context
-
     stream = kws.get("stream", 0)
     ctx = current_context()
     held = []

@@ -14,6 +14,7 @@ repr, which says the same thing.
 binds the names in a module; ``missing_getattr(__name__)`` gives a module
 ``__getattr__`` for modules where *every* name is unimplemented.
 """
+import sys
 
 __all__ = ["NotImplementedInCuhost", "missing", "missing_getattr", "display_name"]
 
@@ -82,7 +83,6 @@ def missing(module_globals, names, note="", prefix=None):
 def missing_getattr(module_name, note=""):
     """A module-level __getattr__ for a module that cuhost does not implement
     at all: every non-dunder name is a placeholder (made once, then cached)."""
-    import sys
 
     prefix = display_name(module_name)
 

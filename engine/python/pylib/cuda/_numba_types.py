@@ -18,6 +18,7 @@ def _numba_classes():
     if numba is None or not hasattr(numba, "core") or str(getattr(numba, "__version__", "")).startswith("0.0.0+cuhost"):
         return None
     try:
+        # Lazy and optional: numba's own classes exist only where numba itself took over `numba`.
         from numba.core.types import Type
         from numba.core.typing.templates import Signature
     except ImportError:
@@ -35,6 +36,7 @@ def from_numba(obj):
     if isinstance(obj, numba_signature):
         return "%s(%s)" % (obj.return_type, ", ".join(str(a) for a in obj.args))
     if isinstance(obj, numba_type):
+        # Upward: cuda/compiler.py imports this module at its top (from_numba).
         from .compiler import _to_type
 
         return _to_type(str(obj))
@@ -48,6 +50,7 @@ def device_function(dispatcher):
     (one per dispatcher, kept on it)."""
     device = dispatcher.__dict__.get("_cuhost_device_function")
     if device is None:
+        # Upward: cuda/compiler.py imports this module at its top (from_numba).
         from .compiler import jit
 
         device = jit(device=True)(dispatcher.py_func)

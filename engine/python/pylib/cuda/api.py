@@ -8,34 +8,36 @@ compute capability 9.0 (the GPU target whose kernel language the CPU backend
 implements), the launch limits of such a device, host memory as its memory.
 """
 import contextlib
-import functools
-import threading
 
 import numpy as np
 
 import _cuhost
-from _cuhost import (  # noqa: F401  (re-exported names)
+from _cuhost import (
     DeviceNDArray,
-    Stream,
     Event,
+    Stream,
     as_cuda_array,
-    is_cuda_array,
-    stream,
     default_stream,
-    legacy_default_stream,
-    per_thread_default_stream,
-    external_stream,
-    host_stream,
-    host_array,
     event,
     event_elapsed_time,
+    external_stream,
+    host_array,
+    host_stream,
+    is_cuda_array,
+    legacy_default_stream,
+    per_thread_default_stream,
+    stream,
     synchronize,
 )
 
+from .cudadrv._contexts import driver
+from .cudadrv._ipc import IpcHandle
+from .cudadrv.driver import profile_start as start, profile_stop as stop
+
 __all__ = [
     "DeviceNDArray", "Stream", "Event", "to_device", "device_array", "device_array_like", "pinned_array",
-    "pinned_array_like", "pinned", "mapped_array", "mapped", "MappedNDArray", "ManagedNDArray", "as_cuda_array", "is_cuda_array",
-    "stream", "default_stream",
+    "pinned_array_like", "pinned", "mapped_array", "mapped", "MappedNDArray", "ManagedNDArray", "as_cuda_array",
+    "is_cuda_array", "stream", "default_stream",
     "legacy_default_stream", "per_thread_default_stream", "external_stream", "host_stream", "host_array",
     "event", "event_elapsed_time", "synchronize", "gpus", "select_device", "get_current_device",
     "current_context", "close", "list_devices", "Device", "require_context", "is_supported_version",
@@ -91,6 +93,7 @@ def to_device(obj, stream=0, copy=True, to=None):
     if isinstance(obj, DeviceNDArray):
         return obj
     if isinstance(obj, np.void) and obj.dtype.names is not None:  # a record: a DeviceRecord
+        # Upward: cudadrv/devicearray.py re-exports this module's arrays at its top.
         from .cudadrv.devicearray import auto_device
         return auto_device(obj, stream=stream, copy=copy)[0]
     obj = np.asarray(obj)
@@ -135,8 +138,7 @@ def pinned_array_like(ary):
     return pinned_array(ary.shape, ary.dtype, strides=_like_strides(ary), order=_order_of(ary))
 
 
-from ._host_arrays import (  # noqa: E402,F401
-    ManagedNDArray, MappedNDArray, managed_array, mapped, mapped_array, pinned)
+from ._host_arrays import ManagedNDArray, MappedNDArray, managed_array, mapped, mapped_array, pinned  # noqa: E402
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
@@ -173,7 +175,6 @@ def defer_cleanup():
 def profile_start():
     """Starts the CUDA profiler's data collection (cuProfilerStart; it needs
     a current context, made current here as numba-cuda's require_context does)."""
-    from .cudadrv.driver import profile_start as start
 
     current_context()
     start()
@@ -181,7 +182,6 @@ def profile_start():
 
 def profile_stop():
     """Stops the CUDA profiler's data collection (cuProfilerStop)."""
-    from .cudadrv.driver import profile_stop as stop
 
     current_context()
     stop()
@@ -199,9 +199,15 @@ def profiling():
 
 # ---- devices and contexts (cudadrv/_contexts.py) ------------------------------
 
-from .cudadrv._contexts import Device, gpus, require_context, close  # noqa: E402,F401
-from .cudadrv._contexts import current_context as _current_context, require_driver as _require_driver  # noqa: E402
-from .cudadrv._contexts import check_switch as _check_switch  # noqa: E402
+from .cudadrv._contexts import (  # noqa: E402
+    Device,
+    check_switch as _check_switch,
+    close,
+    current_context as _current_context,
+    gpus,
+    require_context,
+    require_driver as _require_driver,
+)
 
 
 def current_context(devnum=None):
@@ -229,7 +235,6 @@ def list_devices():
 
 def cuda_error():
     """Why the driver could not be initialized (None when it was)."""
-    from .cudadrv._contexts import driver
 
     return driver.initialization_error
 
@@ -270,8 +275,8 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
     """Opens the memory another process shared (its IPC handle's 64 bytes,
     or a CUipcMemHandle) as a device array of `shape` and `dtype` for the
     block; `offset` is the array's byte offset into the shared allocation."""
+    # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
     from ._bindings.driver import CUipcMemHandle
-    from .cudadrv._ipc import IpcHandle
 
     dtype = np.dtype(dtype)
     shape = _shape(shape)

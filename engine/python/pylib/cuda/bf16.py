@@ -20,8 +20,8 @@ for _t in _ints:
     _conversions += ["%s_to_bfloat16_%s" % (_t, m) for m in _modes]
     _conversions += ["bfloat16_to_%s_%s" % (_t, m) for m in _modes]
 
-__all__ = ["bfloat16"] + _define(globals(), __name__, "cuda.bf16.", """
+__all__ = ["bfloat16", *_define(globals(), __name__, "cuda.bf16.", """
     habs hadd hsub hmul hadd_rn hsub_rn hmul_rn hdiv hadd_sat hsub_sat hmul_sat hfma hfma_sat hneg hfma_relu
     heq hne hge hgt hle hlt hmax hmin hmax_nan hmin_nan hisnan hisinf
     htrunc hceil hfloor hrint hsqrt hrsqrt hrcp hlog hlog2 hlog10 hcos hsin hexp hexp2 hexp10 htanh htanh_approx
-""" + " ".join(_conversions))
+""" + " ".join(_conversions))]

@@ -8,10 +8,13 @@ llvmlite is imported when they are used.
 """
 import contextlib as _contextlib
 
+from ._ext.llvm_types import abi_size_align, data_type, value_type
 from ._missing import missing as _missing
+from .models import StructModel
 
 
 def _ir():
+    # Lazy: llvmlite is optional, needed only by extension code generation.
     from llvmlite import ir
 
     return ir
@@ -213,13 +216,11 @@ class _StructProxy:
     _kind = "value"
 
     def __init__(self, context, builder, value=None, ref=None):
-        from .models import StructModel
-
         self._context = context
         self._builder = builder
         self._datamodel = context.data_model_manager[self._fe_type]
         if not isinstance(self._datamodel, StructModel):
-            raise TypeError("Not a structure model: {0}".format(self._datamodel))
+            raise TypeError(f"Not a structure model: {self._datamodel}")
         self._be_type = (self._datamodel.get_value_type() if self._kind == "value"
                          else self._datamodel.get_data_type())
         if ref is None:
@@ -251,9 +252,8 @@ class _StructProxy:
     def __setitem__(self, index, value):
         ptr = self._ptr(index)
         if ptr.type.pointee != value.type:
-            raise TypeError("Invalid store of {value.type} to {ptr.type.pointee} in {self._datamodel} "
-                            "(trying to write member #{index})".format(value=value, ptr=ptr, self=self,
-                                                                         index=index))
+            raise TypeError(f"Invalid store of {value.type} to {ptr.type.pointee} in {self._datamodel} "
+                            f"(trying to write member #{index})")
         self._builder.store(value, ptr)
 
     def __len__(self):
@@ -281,8 +281,6 @@ class _ArrayProxy:
     _fe_type = None
 
     def __init__(self, context, builder, value=None, ref=None):
-        from ._ext.llvm_types import value_type
-
         self._context = context
         self._builder = builder
         self._be_type = value_type(self._fe_type)
@@ -322,8 +320,6 @@ class _ArrayProxy:
 
     @property
     def itemsize(self):
-        from ._ext.llvm_types import abi_size_align, data_type
-
         ir = _ir()
         return ir.Constant(ir.IntType(64), abi_size_align(data_type(self._fe_type.dtype))[0])
 
@@ -352,8 +348,6 @@ class _ComplexProxy:
     _fe_type = None
 
     def __init__(self, context, builder, value=None):
-        from ._ext.llvm_types import value_type
-
         self._builder = builder
         self._ref = alloca_once(builder, value_type(self._fe_type), zfill=True)
         if value is not None:

@@ -12,9 +12,8 @@ import _cuhost
 
 from . import types as _types
 from ._numba_types import from_numba as _from_numba
-from ._type_spelling import to_type as _to_type  # noqa: F401  (also used by other modules)
-from .cudadrv.linkable_code import (  # noqa: F401  (re-exported: cuda.LinkableCode, ...)
-    LinkableCode, PTXSource, CUSource, Fatbin, Cubin, Archive, Object, LTOIR)
+from ._type_spelling import to_type as _to_type
+from .cudadrv.linkable_code import LTOIR, Archive, Cubin, CUSource, Fatbin, LinkableCode, Object, PTXSource
 
 __all__ = ["jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "compile_for_current_device",
            "compile_all",

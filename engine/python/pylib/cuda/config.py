@@ -14,8 +14,12 @@ them; ENABLE_CUDASIM is always False (cuhost is never the simulator).
 """
 import os as _os
 import re as _re
+import shutil
 import sys as _sys
+import traceback as _traceback
 import warnings as _warnings
+
+import _cuhost
 
 IS_WIN32 = _sys.platform.startswith("win32")
 IS_OSX = _sys.platform.startswith("darwin")
@@ -86,6 +90,7 @@ def _environment():
     env = {}
     if _os.path.isfile(_CONFIG_FILE):
         try:
+            # Lazy and optional: PyYAML is needed only when a .numba_config.yaml exists.
             import yaml
         except ImportError:
             _warnings.warn("A Numba config file is found but YAML parsing capabilities appear to be missing. "
@@ -109,8 +114,6 @@ def _convert(name, value, ctor, default):
             return str(value).lower() in ("1", "true")
         return ctor(value)
     except Exception:
-        import traceback as _traceback
-
         _warnings.warn("Environment variable '%s' is defined but its associated value '%s' could not be "
                        "parsed.\nThe parse failed with exception:\n%s" % (name, value, _traceback.format_exc()),
                        RuntimeWarning)
@@ -129,8 +132,6 @@ def _settings(environ):
         return path if path is None else _os.path.abspath(path)
 
     def which_gdb(path_or_bin):
-        import shutil
-
         return shutil.which(path_or_bin) or path_or_bin
 
     s = {}
@@ -248,7 +249,6 @@ class _Reloader:
 def _push_engine_settings():
     """Hands the settings the C++ runtime reads to it: the limits of the
     pending-deallocation queues (CUDA_DEALLOCS_COUNT, CUDA_DEALLOCS_RATIO)."""
-    import _cuhost
 
     module = _sys.modules[__name__]
     _cuhost._set_pending_free_limits(int(module.CUDA_DEALLOCS_COUNT), float(module.CUDA_DEALLOCS_RATIO))

@@ -3,9 +3,9 @@
 The implementation lives in cuda/np/ufunc/; these are its names under
 numba-cuda's module path.
 """
-from .np.ufunc.gufunc import GUFuncEngine, GUFuncSchedule, CUDAGeneralizedUFunc as GeneralizedUFunc  # noqa: F401
+from .np.ufunc.gufunc import CUDAGeneralizedUFunc as GeneralizedUFunc, GUFuncEngine, GUFuncSchedule  # noqa: F401
 from .np.ufunc.sigparse import parse_signature  # noqa: F401
-from .np.ufunc.ufunc import broadcast_shapes as _multi_broadcast_shapes  # noqa: F401
+from .np.ufunc.ufunc import broadcast_shapes as _multi_broadcast_shapes
 
 
 def _multi_broadcast(*shapelist):

@@ -18,12 +18,13 @@ import types as _pytypes
 
 import _cuhost
 
-from . import types as _types
+from . import config, types as _types
+from .compiler import _to_type, jit
+from .cudadrv import _modules
+from .launchconfig import ensure_current_launch_config
 
 
 def _to_types(spellings):
-    from .compiler import _to_type
-
     return tuple(_to_type(s) for s in spellings)
 
 
@@ -50,7 +51,6 @@ class _Overload:
     @property
     def signature(self):
         info = self._info()
-        from .compiler import _to_type
 
         return _types.Signature(_to_type(info["return"]), self.argtypes)
 
@@ -71,7 +71,6 @@ class _Overload:
     @property
     def _type_annotation(self):
         """numba's type annotation, as far as it is read: the typemap of locals and parameters."""
-        from .compiler import _to_type
 
         typemap = {name: _to_type(t) for name, t in self._dispatcher._typemap(self.argtypes).items()}
         return _pytypes.SimpleNamespace(typemap=typemap)
@@ -140,16 +139,12 @@ class _KernelFunction:
         self.carveout = -1
 
     def cache_config(self, prefer_equal=False, prefer_cache=False, prefer_shared=False):
-        from .cudadrv import _modules
-
         self.cache_preference = ("equal" if prefer_equal else "cache" if prefer_cache else
                                  "shared" if prefer_shared else None)
         if self.handle is not None:
             _modules.cache_config_for(self.handle, prefer_equal, prefer_cache, prefer_shared)
 
     def set_shared_memory_carveout(self, carveout):
-        from .cudadrv import _modules
-
         self.carveout = _modules.check_carveout(carveout)
         if self.handle is not None:
             _modules.set_carveout_for(self.handle, self.carveout)
@@ -189,6 +184,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
     def specialize(self, *args):
         """A dispatcher compiled for the types of these arguments (values or
         type objects); the same one for the same types."""
+        # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
         from .typing.typeof import typeof
 
         argtypes = tuple(a if isinstance(a, _types.Type) else typeof(a) for a in args)
@@ -310,7 +306,6 @@ class CUDADispatcher(_cuhost.Dispatcher):
         compile: the Python bytecode (DUMP_BYTECODE), the LLVM IR as lowered
         (DUMP_LLVM), as optimized (DUMP_OPTIMIZED) and the PTX
         (DUMP_ASSEMBLY), each between numba's banners."""
-        from . import config
 
         sig = _to_types(spellings)
         name = self.__qualname__
@@ -321,6 +316,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
             print("=" * 80)
 
         if config.DUMP_BYTECODE:
+            # Lazy: only NUMBA_DUMP_BYTECODE needs the disassembler.
             import dis
 
             lines = ["%s %s(arg=%s, lineno=%s)" % (i.offset, i.opname, i.arg, i.positions.lineno if i.positions else
@@ -408,7 +404,6 @@ class CUDADispatcher(_cuhost.Dispatcher):
     def mark_launch_config_sensitive(self):
         """Marks the compilation in progress (triggered by a launch of this
         kernel) as depending on its launch configuration."""
-        from .launchconfig import ensure_current_launch_config
 
         cfg = ensure_current_launch_config()
         if cfg.dispatcher is not self:
@@ -499,7 +494,6 @@ def _rebuild_function(code, globs, name, qualname, module, defaults, cells, doc)
 def _rebuild(payload, sigs, options, is_specialization):
     options = dict(options)
     device = options.pop("device", False)
-    from .compiler import jit
 
     d = jit(sigs, device=device, **options)(payload) if sigs else jit(device=device, **options)(payload)
     if is_specialization:

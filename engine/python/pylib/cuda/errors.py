@@ -24,14 +24,14 @@ class CudaLoweringError(LoweringError):
 
 
 _launch_help_url = "https://numba.readthedocs.io/en/stable/cuda/kernels.html#kernel-invocation"
-missing_launch_config_msg = """
+missing_launch_config_msg = f"""
 Kernel launch configuration was not specified. Use the syntax:
 
 kernel_function[blockspergrid, threadsperblock](arg0, arg1, ..., argn)
 
-See {} for help.
+See {_launch_help_url} for help.
 
-""".format(_launch_help_url)
+"""
 
 
 def normalize_kernel_dimensions(griddim, blockdim):

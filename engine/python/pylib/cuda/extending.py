@@ -14,15 +14,25 @@ import functools as _functools
 import uuid as _uuid
 import weakref as _weakref
 
-from . import models as core_models  # noqa: F401  (numba's name for the data-model module)
-from . import models  # noqa: F401
-from . import types
-from ._ext import registry as _registry
-from ._ext import resolve as _resolve
+import _cuhost
+
+from . import (
+    models,  # noqa: F401
+    models as core_models,  # noqa: F401  (numba's name for the data-model module)
+    types,
+)
+from ._ext import registry as _registry, resolve as _resolve
 from ._missing import missing as _missing
 from .core.imputils import (  # noqa: F401
-    lower_builtin, lower_cast, lower_constant, lower_getattr, lower_getattr_generic, lower_setattr,
-    lower_setattr_generic)
+    lower_builtin,
+    lower_cast,
+    lower_constant,
+    lower_getattr,
+    lower_getattr_generic,
+    lower_setattr,
+    lower_setattr_generic,
+)
+from .dispatcher import _FunctionPayload
 from .models import register_model  # noqa: F401
 from .typing.templates import bound_function, infer, infer_getattr, infer_global  # noqa: F401
 from .typing.typeof import typeof_impl  # noqa: F401
@@ -33,7 +43,8 @@ def _check_target(target, what):
         raise ValueError("%s: unknown target %r" % (what, target))
 
 
-def overload(func, jit_options={}, strict=True, inline="never", prefer_literal=False, target="generic",
+# numba's signature: jit_options={} is only read (OverloadCandidate copies it).
+def overload(func, jit_options={}, strict=True, inline="never", prefer_literal=False, target="generic",  # noqa: B006
              **kwargs):
     """@overload(func): the decorated typing function, called with the argument
     types of a call of `func` in a kernel, returns its implementation (a
@@ -146,17 +157,15 @@ class _Intrinsic:
         _registry.add_callable(self, _resolve.IntrinsicCandidate(self))
 
     def __call__(self, *args, **kwargs):
-        raise NotImplementedError("{0} is not usable in pure-python".format(self))
+        raise NotImplementedError(f"{self} is not usable in pure-python")
 
     def __repr__(self):
-        return "<intrinsic {0}>".format(self._name)
+        return f"<intrinsic {self._name}>"
 
     def __deepcopy__(self, memo):
         return self
 
     def __reduce__(self):
-        from .dispatcher import _FunctionPayload
-
         return (_Intrinsic._rebuild, (self._uuid, self._name, _FunctionPayload(self._defn)))
 
     @classmethod
@@ -187,7 +196,6 @@ def intrinsic(*args, **kwargs):
 
 def is_jitted(function):
     """Whether `function` is a cuhost dispatcher (@cuda.jit)."""
-    import _cuhost
 
     return isinstance(function, _cuhost.Dispatcher)
 

@@ -9,6 +9,8 @@ fixed representation (cuda/_ext/llvm_types.py mirrors it); their models here
 exist so that extension code can ask for them (``dmm.lookup(types.int32)``).
 Models build llvmlite types; llvmlite is imported when a model is made.
 """
+from ._ext import llvm_types
+
 __all__ = ["DataModel", "PrimitiveModel", "OpaqueModel", "StructModel", "DataModelManager", "register_model",
            "register_default", "default_manager"]
 
@@ -88,6 +90,7 @@ class OpaqueModel(PrimitiveModel):
     """Values are an opaque pointer (i8*)."""
 
     def __init__(self, dmm, fe_type):
+        # Lazy: llvmlite is optional, needed only by extension code generation.
         from llvmlite import ir
 
         super().__init__(dmm, fe_type, ir.IntType(8).as_pointer())
@@ -125,11 +128,13 @@ class StructModel(DataModel):
         return [self._dmm.lookup(t) for t in self._members_types]
 
     def get_value_type(self):
+        # Lazy: llvmlite is optional, needed only by extension code generation.
         from llvmlite import ir
 
         return ir.LiteralStructType([self._dmm.lookup(t).get_value_type() for t in self._members_types])
 
     def get_data_type(self):
+        # Lazy: llvmlite is optional, needed only by extension code generation.
         from llvmlite import ir
 
         return ir.LiteralStructType([self._dmm.lookup(t).get_data_type() for t in self._members_types])
@@ -149,8 +154,6 @@ class _BuiltinModel(PrimitiveModel):
     """The engine's representation of one of cuhost's own types."""
 
     def __init__(self, dmm, fe_type):
-        from ._ext import llvm_types
-
         super().__init__(dmm, fe_type, llvm_types.value_type(fe_type))
         self._data = llvm_types.data_type(fe_type)
 

@@ -19,6 +19,8 @@ import math
 
 import numpy as np
 
+import _cuhost
+
 from . import api as _api
 from .compiler import jit as _jit
 from .device_api import grid as _grid
@@ -272,8 +274,7 @@ def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
     # A GPU makes every state in its own thread; the CPU backend's few cores
     # do better jumping through chunks (one jump costs 128 steps, a matrix
     # product about 64 per set bit of the jump count).
-    from . import backend
-    chunk = 1 if backend() == "cuda" else max(1, min(64, n // 4096))
+    chunk = 1 if _cuhost.backend() == "cuda" else max(1, min(64, n // 4096))
     workers = (n + chunk - 1) // chunk
     threads = 128
     blocks = (workers + threads - 1) // threads

@@ -18,6 +18,10 @@ import sys as _sys
 
 import numpy as _np
 
+import _cuhost
+
+from ._conversion_kind import Conversion as _Conversion
+
 __all__ = []
 
 _PACKAGE_DIR = _os.path.dirname(_os.path.abspath(__file__)) + _os.sep
@@ -55,6 +59,7 @@ class Type:
         # strict=False never fails: an extension type without a data model
         # gets a placeholder spelling (equality and hashing use it).
         if type(self)._cuhost_extension:
+            # Upward: extension types are spelled by cuda/_ext/typeinfo.py, which builds on these type objects.
             from ._ext.typeinfo import spelling_of
 
             return spelling_of(self, strict)
@@ -352,7 +357,6 @@ class Record(Type):
 
     @classmethod
     def _from_dtype(cls, dtype):
-        import _cuhost
         spelling = _cuhost._dtype_type(dtype)
         if spelling is None or not spelling.startswith("Record("):
             raise NotImplementedError("the structured dtype %r has a field with no kernel type in cuhost "
@@ -363,6 +367,7 @@ class Record(Type):
     @property
     def fields(self):
         """{name: (type, offset)} in dtype order, as numba's Record.fields."""
+        # Upward: numpy_support maps dtypes onto these type objects.
         from .np.numpy_support import from_dtype
         out = {}
         for name in self.dtype.names:
@@ -611,18 +616,15 @@ class BoundFunction(Callable, Opaque):
         super().__init__("BoundFunction(%s for %s)" % (getattr(template, "key", template), this))
 
 
-_scalar_classes = {"bool": Boolean, "int": Integer, "uint": Integer, "float": Float, "complex": Complex}
-_scalars = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-            "float32", "float64", "complex64", "complex128")
-for _name in _scalars:
-    if _name == "bool":
-        globals()["boolean"] = Boolean("bool")
-        continue
-    _cls = _scalar_classes[_name.rstrip("0123456789")]
-    globals()[_name] = _cls(_name) if _cls is Integer else _cls(_name, _name)
-    __all__.append(_name)
+# The scalar types, one object each (numba's types.int32, ...).
+boolean = Boolean("bool")
+int8, int16, int32, int64 = Integer("int8"), Integer("int16"), Integer("int32"), Integer("int64")
+uint8, uint16, uint32, uint64 = Integer("uint8"), Integer("uint16"), Integer("uint32"), Integer("uint64")
+float32, float64 = Float("float32", "float32"), Float("float64", "float64")
+complex64, complex128 = Complex("complex64", "complex64"), Complex("complex128", "complex128")
 bool_ = boolean
-__all__ += ["boolean", "bool_"]
+__all__ += ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+            "float32", "float64", "complex64", "complex128", "boolean", "bool_"]
 
 b1 = boolean
 i1, i2, i4, i8 = int8, int16, int32, int64
@@ -692,9 +694,7 @@ class IntEnumMember(EnumMember):
         conv = typingctx.can_convert(self.dtype, other)
         if conv is None:
             return None
-        from ._ext.conversions import Conversion
-
-        return max(conv, Conversion.safe)
+        return max(conv, _Conversion.safe)
 
 
 
@@ -718,6 +718,7 @@ class _BFloat16(Float):
 
     def cast_python_value(self, value):
         try:
+            # Lazy and optional: ml_dtypes gives host-side bfloat16 casts where installed.
             import ml_dtypes
         except ImportError:
             raise NotImplementedError("bfloat16(x) on the host needs the ml_dtypes package "

@@ -22,7 +22,7 @@ def _readenv(name, ctor, default):
     return _config._convert(name, _os.environ.get(name), ctor, default)
 
 
-@_functools.lru_cache(maxsize=None)
+@_functools.cache
 def cached_file_read(filepath, how="r"):
     """The contents of a file, read once per process."""
     with open(filepath, how) as f:

@@ -2,6 +2,6 @@
 
 The implementation lives in cuda/np/ufunc/.
 """
-from .np.ufunc.ufunc import CUDAUFunc as CUDAUFuncDispatcher  # noqa: F401
+from .np.ufunc.decorators import GUVectorize as CUDAGUFuncVectorize, Vectorize as CUDAVectorize  # noqa: F401
 from .np.ufunc.gufunc import CUDAGeneralizedUFunc  # noqa: F401
-from .np.ufunc.decorators import Vectorize as CUDAVectorize, GUVectorize as CUDAGUFuncVectorize  # noqa: F401
+from .np.ufunc.ufunc import CUDAUFunc as CUDAUFuncDispatcher  # noqa: F401

@@ -16,11 +16,13 @@ median and the 10th/90th percentiles, and throughput when bytes or flops are
 given. ``report`` prints a line for people and a machine-readable
 ``CUHOST-BENCH {json}`` line that ``cuhost bench`` collects.
 """
+import argparse
 import json
 import math
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 
@@ -28,13 +30,16 @@ MARKER = "CUHOST-BENCH "
 
 
 def _cuda():
+    # Lazy: `cuhost bench` (the driver that runs scripts) never needs numba.cuda.
     from numba import cuda
+
     return cuda
 
 
 def system_name():
     """'cuhost' inside the cuhost host, else 'numba-cuda' (or 'numba-cuda-sim' under the simulator)."""
     try:
+        # Optional: the bench driver also runs under a plain Python without cuhost.
         import _cuhost  # noqa: F401
         return "cuhost"
     except ImportError:
@@ -170,6 +175,7 @@ def _machine():
     info = {"platform": platform.platform(), "cpu_count": os.cpu_count(), "python": platform.python_version(),
             "date": time.strftime("%Y-%m-%d %H:%M:%S")}
     try:
+        # Optional: the bench driver also runs under a plain Python without cuhost.
         import _cuhost
         info["versions"] = _cuhost.versions()
         info["gpus"] = [d["name"] for d in _cuhost.devices()]
@@ -191,9 +197,8 @@ def _discover(args):
 
 
 def _run_script(exe, script, extra_args):
-    import subprocess
     script = os.path.abspath(script)
-    cmd = [exe] + extra_args + ["run", script]
+    cmd = [exe, *extra_args, "run", script]
     t0 = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=os.path.dirname(os.path.abspath(script)) or None)
     results = []
@@ -217,6 +222,7 @@ def _table(results):
 
 def _chart(results, path):
     try:
+        # Optional: the chart is drawn only where matplotlib is installed.
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
@@ -233,7 +239,6 @@ def _chart(results, path):
 
 
 def main(argv):
-    import argparse
     ap = argparse.ArgumentParser(prog="cuhost bench", description="Run benchmark scripts and tabulate them.")
     ap.add_argument("--output", help="write JSON results here (default bench-results.json)")
     ap.add_argument("--backend", default=None, help="backend for the scripts (default: the host's)")

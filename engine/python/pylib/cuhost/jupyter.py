@@ -71,6 +71,7 @@ def install(argv):
         json.dump(kernel_spec(a.name, display), f, indent=1)
         f.write("\n")
     try:
+        # Optional: only checked for, to tell the user what the kernel needs.
         import ipykernel  # noqa: F401
     except ImportError:
         print("note: ipykernel is not importable here (pip install ipykernel into %s); the kernel needs it"

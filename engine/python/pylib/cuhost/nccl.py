@@ -31,7 +31,10 @@ before anything is sent.
 """
 import enum as _enum
 
+import numpy as np
+
 import _cuhost
+import cuda
 
 __all__ = ["ReduceOp", "SUM", "PROD", "MAX", "MIN", "AVG", "NcclError", "Communicator", "communicators",
            "communicator", "get_rank", "get_world_size", "group", "is_available", "get_version"]
@@ -130,9 +133,6 @@ class Communicator:
     def barrier(self):
         """Waits until every rank reached the barrier (a one-element
         all-reduce, then a wait for it)."""
-        import numpy as np
-        import cuda
-
         with cuda.gpus[self.device]:
             flag = cuda.to_device(np.ones(1, dtype=np.int32))
             self.all_reduce(flag)
@@ -164,7 +164,6 @@ def communicators():
 def communicator(device=None):
     """The lent communicator of ``device`` (an ordinal or a Device; the
     current device when None)."""
-    import cuda
 
     if device is None:
         device = cuda.get_current_device().id
@@ -215,7 +214,6 @@ def group():
 def is_available():
     """Whether collectives can run here: NCCL on the CUDA backend (the CPU
     backend needs nothing for one process, Open MPI for several)."""
-    import cuda
 
     if cuda.backend() == "cuda":
         return _cuhost._collectives_info()["nccl"]

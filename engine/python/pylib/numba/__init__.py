@@ -18,6 +18,8 @@ to it as it starts: `import numba` is numba (its njit, parallel=True and
 prange), and `numba.cuda` stays cuhost's (cuda/_installed.py).
 CUHOST_REAL_NUMBA=0 keeps this package instead.
 """
+import warnings as _warnings
+
 from cuda import _installed
 
 if _installed.has_real_numba():
@@ -27,7 +29,7 @@ else:
 
     from . import cuda  # noqa: F401  (registers sys.modules["numba.cuda"]: the same package as `cuda`)
     from . import types  # noqa: F401  (numba.types is cuda.types)
-    from .types import *  # noqa: F401,F403
+    from .types import *  # noqa: F403
     from . import core, errors, extending  # noqa: F401
     from cuda.typing.typeof import typeof  # noqa: F401
     from cuda.np.ufunc.decorators import numba_vectorize as vectorize, numba_guvectorize as guvectorize  # noqa: F401
@@ -40,10 +42,8 @@ else:
     _missing(globals(), "generated_jit cfunc objmode prange literally stencil gdb",
              " (cuhost compiles numba.jit in nopython mode only)", prefix="numba")
 
-
     def _is_signature(obj):
         return isinstance(obj, (str, tuple, list)) or hasattr(obj, "_cuhost_type")
-
 
     def jit(signature_or_function=None, locals=None, cache=False, pipeline_class=None, boundscheck=None, **options):
         """numba.jit in nopython mode (numba's default): the function is compiled
@@ -51,6 +51,7 @@ else:
         argument types, or eagerly for the given signatures) and as a device
         function when a kernel calls it. Object mode, parallel=True and other
         targets raise NotImplementedError."""
+        # Lazy: the host dispatcher loads when a script first uses jit/njit, not with `import numba`.
         from .core.dispatcher import make_dispatcher
 
         if locals:
@@ -74,17 +75,12 @@ else:
             raise TypeError("The decorated object is not a function (got type %s)." % (type(signature_or_function),))
         return make_dispatcher(signature_or_function, None, options)
 
-
     def njit(*args, **kws):
         """numba.njit: numba.jit in nopython mode."""
         if "nopython" in kws and not kws["nopython"]:
-            import warnings
-
-            warnings.warn("nopython is set for njit and is ignored", RuntimeWarning)
+            _warnings.warn("nopython is set for njit and is ignored", RuntimeWarning)
         kws.pop("nopython", None)
         if "forceobj" in kws:
-            import warnings
-
-            warnings.warn("forceobj is set for njit and is ignored", RuntimeWarning)
+            _warnings.warn("forceobj is set for njit and is ignored", RuntimeWarning)
             del kws["forceobj"]
         return jit(*args, **kws)

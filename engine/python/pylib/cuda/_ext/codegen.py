@@ -14,7 +14,9 @@ the compiled device function.
 import itertools as _itertools
 
 from .. import types
+from ..cgutils import array_proxy, complex_proxy, create_struct_proxy
 from ..core.errors import LoweringError
+from ..models import default_manager
 from . import llvm_types
 from .resolve import jit_impl, typing_context
 
@@ -23,6 +25,7 @@ _names = _itertools.count()
 
 def _ir():
     try:
+        # Lazy: llvmlite is optional, needed only by extension code generation.
         from llvmlite import ir
     except ImportError:
         raise NotImplementedError("code generation callbacks of the extension API (lower_builtin, @intrinsic, ...) "
@@ -45,8 +48,6 @@ class CodegenContext:
     """What code generation callbacks get as `context` (numba's CUDATargetContext, in part)."""
 
     def __init__(self, module):
-        from ..models import default_manager
-
         self.module = module
         self.internal_calls = []  # (placeholder, dispatcher, arg spellings, return spelling)
         self.data_model_manager = default_manager
@@ -170,18 +171,12 @@ class CodegenContext:
 
     # ---- helpers built on models ----
     def make_helper(self, builder, typ, value=None, ref=None):
-        from ..cgutils import create_struct_proxy
-
         return create_struct_proxy(typ)(self, builder, value=value, ref=ref)
 
     def make_array(self, typ):
-        from ..cgutils import array_proxy
-
         return array_proxy(typ)
 
     def make_complex(self, builder, typ, value=None):
-        from ..cgutils import complex_proxy
-
         return complex_proxy(typ)(self, builder, value)
 
     def add_linking_libs(self, libs):

@@ -8,21 +8,10 @@ calls and the dispatchers' overload choice use. Only types the engine does
 not know (a user's extension types) fall back on their own
 can_convert_to / can_convert_from, as numba's typing context does.
 """
-import enum as _enum
-
 import _cuhost
 
 from .. import types
-
-
-class Conversion(_enum.IntEnum):
-    """How a value converts, best first (numba.core.typeconv.Conversion)."""
-
-    exact = 1
-    promote = 2
-    safe = 3
-    unsafe = 4
-    nil = 99
+from .._conversion_kind import Conversion
 
 
 def _engine_conversion(fromty, toty):

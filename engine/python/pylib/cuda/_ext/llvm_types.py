@@ -13,6 +13,7 @@ from .. import types as _types
 
 
 def _ir():
+    # Lazy: llvmlite is optional, needed only by extension code generation.
     from llvmlite import ir
 
     return ir
@@ -36,6 +37,7 @@ def value_type(t):
     if isinstance(t, _types.Literal):
         return value_type(t.literal_type)
     if type(t)._cuhost_extension:
+        # Upward: an extension type's LLVM type is its data model's, and models.py imports this module at its top.
         from ..models import default_manager
 
         return default_manager.lookup(t).get_value_type()
@@ -74,6 +76,7 @@ def data_type(t):
     if isinstance(t, _types.Boolean):
         return ir.IntType(8)
     if type(t)._cuhost_extension:
+        # Upward: an extension type's LLVM type is its data model's, and models.py imports this module at its top.
         from ..models import default_manager
 
         return default_manager.lookup(t).get_data_type()

@@ -12,9 +12,19 @@ target). Typing (resolve.py) reads them:
 - lowering: implementations of calls, attributes, casts and constants keyed
   by a function (or a string key) and formal argument types.
 """
+import builtins
+import cmath
 import contextlib as _contextlib
 import inspect as _inspect
+import math
+import operator
 import threading as _threading
+
+import numpy
+
+import _cuhost
+
+from .. import types
 
 # Targets an implementation applies to on this target, most specific first.
 TARGETS = ("cuda", "gpu", "generic")
@@ -79,17 +89,11 @@ def add_callable(obj, candidate):
     if key is not None:
         # The engine types cuhost's builtins itself; it asks for these
         # overloads when an operand is of an extension type.
-        import _cuhost
-
         _cuhost._register_builtin_extension(key, obj)
 
 
 def builtin_key(obj):
     """The engine's key of one of cuhost's builtins ("operator.add", "builtins.len", "math.sqrt"), or None."""
-    import builtins
-    import cmath
-    import math
-    import operator
 
     name = getattr(obj, "__name__", None)
     if not isinstance(name, str):
@@ -97,10 +101,6 @@ def builtin_key(obj):
     for module in (operator, builtins, math, cmath):
         if getattr(module, name, None) is obj:
             return "%s.%s" % (module.__name__, name)
-    try:
-        import numpy
-    except ImportError:
-        return None
     return "numpy." + name if getattr(numpy, name, None) is obj else None
 
 
@@ -118,7 +118,6 @@ def add_attribute(key, name, candidate):
 
 def key_matches(key, ty):
     """A registration key (a type class, a type instance, or a tuple of those) matches `ty`."""
-    from .. import types
 
     if isinstance(key, tuple):
         return any(key_matches(k, ty) for k in key)
@@ -135,8 +134,6 @@ def attribute_candidates(ty, name):
 
 
 def add_lower_call(key, formals, impl):
-    from .. import types
-
     _changed()
     formals = tuple(formals)
     varargs = None
@@ -148,7 +145,6 @@ def add_lower_call(key, formals, impl):
 
 def _formal_score(formal, actual):
     """2 for an exact match, 1 for a class or 'any' match, None for none."""
-    from .. import types
 
     if formal is types.Any or formal is object:
         return 1

@@ -19,7 +19,9 @@ in numba's format ("No implementation of function ... found for signature").
 import inspect as _inspect
 import types as _pytypes
 
-from .. import types
+import _cuhost
+
+from .. import compiler, types
 from ..core.errors import InternalError, LoweringError, TypingError
 from . import registry
 
@@ -99,18 +101,21 @@ class TypingContext:
         return self.unify_types(a, b)
 
     def can_convert(self, fromty, toty):
+        # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
         from .conversions import can_convert
 
         return can_convert(self, fromty, toty)
 
     def resolve_overload(self, key, cases, args, kws, allow_ambiguous=True, unsafe_casting=True,
                          exact_match_required=False):
+        # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
         from .conversions import resolve_overload
 
         assert not kws, "Keyword arguments are not supported, yet"
         return resolve_overload(self, key, cases, args, allow_ambiguous, unsafe_casting, exact_match_required)
 
     def resolve_value_type(self, val):
+        # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
         from ..typing.typeof import typeof
 
         return typeof(val)
@@ -129,11 +134,9 @@ _impls = {}  # id(pyfunc) -> (pyfunc, options, dispatcher)
 
 def jit_impl(pyfunc, jit_options=None, inline=None):
     """The device-function dispatcher compiling `pyfunc` (one per function)."""
-    import _cuhost
 
     if isinstance(pyfunc, _cuhost.Dispatcher):
         return pyfunc
-    from .. import compiler
 
     options = {k: v for k, v in (jit_options or {}).items() if k in compiler._KNOWN_OPTIONS and k != "device"}
     if inline in ("always", True):
@@ -184,7 +187,7 @@ def _name_of(obj):
 def _source_info(fn):
     try:
         fn = _inspect.unwrap(fn)
-        lines, first = _inspect.getsourcelines(fn)
+        _lines, first = _inspect.getsourcelines(fn)
         path = _inspect.getsourcefile(fn) or "unknown"
         return path, first
     except (OSError, TypeError):
@@ -287,7 +290,6 @@ class OverloadCandidate(Candidate):
             return None
         if isinstance(result, tuple):  # (signature, implementation)
             result = result[1]
-        import _cuhost
 
         if not isinstance(result, (_pytypes.FunctionType, _cuhost.Dispatcher)):
             raise AssertionError("Implementation function returned by `@overload` has an unexpected type.  "
@@ -406,6 +408,7 @@ class TypeCallableCandidate(Candidate):
 def _select_case(cases, args):
     """A ConcreteTemplate's case for these arguments: numba's resolve_overload
     (the best-rated case, the first declared among equals)."""
+    # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
     from .conversions import resolve_overload
 
     return resolve_overload(typing_context, None, cases, [types.unliteral(a) for a in args])
@@ -423,10 +426,11 @@ class TemplateCandidate(Candidate):
         return getattr(self.template, "generic", None) or self.template
 
     def describe(self):
-        kind, name, path, line = super().describe()
+        _kind, _name, path, line = super().describe()
         return "type restricted function", _name_of(self.template.key), path, line
 
     def resolve(self, call, literal):
+        # Upward: typing/templates.py registers its templates through this module at its top.
         from ..typing import templates
 
         args, kws = call.typed(literal)
@@ -462,6 +466,7 @@ class AttributeWrapperCandidate(Candidate):
         self.struct_attr = struct_attr
 
     def resolve_attribute(self, ty, attr):
+        # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
         from ..models import StructModel, default_manager
 
         model = default_manager.lookup(ty)
@@ -509,7 +514,7 @@ class AttributeTemplateCandidate(Candidate):
         sig = result.template.generic_for(args[1:], kws)
         if sig is None:
             return None
-        full = types.Signature(sig.return_type, (ty,) + tuple(sig.args))
+        full = types.Signature(sig.return_type, (ty, *tuple(sig.args)))
         key = result.template.key
         return CodegenImpl(full, _fold_positional(lambda *a: None, args, kws),
                            _lowering_for(key, full, str(key)), "call", str(key))

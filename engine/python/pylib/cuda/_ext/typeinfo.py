@@ -11,6 +11,9 @@ back to Python, where type_of_spelling() finds the type object again.
 import _cuhost
 
 from .. import types as _types
+from .._type_spelling import to_type
+from ..models import OpaqueModel, StructModel, default_manager
+from .llvm_types import abi_size_align
 
 _by_type = {}       # type object -> spelling
 _by_spelling = {}   # spelling -> type object
@@ -18,8 +21,6 @@ _taken = set()
 
 
 def _builtin_name(name):
-    from .._type_spelling import to_type
-
     try:
         t = to_type(name)
     except ValueError:
@@ -39,8 +40,6 @@ def _unique_spelling(name):
 
 def _describe(ty, model):
     """(model kind, member names, member spellings, llvm text, size, align) for the engine."""
-    from ..models import OpaqueModel, StructModel
-    from .llvm_types import abi_size_align
 
     value_type = model.get_value_type()
     size, align = abi_size_align(model.get_data_type())
@@ -59,7 +58,6 @@ def spelling_of(ty, strict=True):
         return _by_type[ty]
     except KeyError:
         pass
-    from ..models import default_manager
 
     try:
         model = default_manager.lookup(ty)

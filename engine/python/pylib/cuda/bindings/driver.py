@@ -284,7 +284,7 @@ def _make(name):
         outs = result[1:]
         if kinds:
             outs = tuple(kind(value) for kind, value in zip(kinds, outs)) + outs[len(kinds):]
-        return (code,) + outs
+        return (code, *outs)
 
     call.__name__ = call.__qualname__ = name
     call.__doc__ = "The driver's %s: returns (CUresult, outputs...)." % name

@@ -54,7 +54,7 @@ if _cloudpickle is not None:
             rv = super().reducer_override(obj)
             if (isinstance(rv, tuple) and len(rv) == 6 and rv[0] is _cp._make_skeleton_class
                     and rv[5] is _cpf._class_setstate):
-                return (_make_skeleton_class,) + rv[1:5] + (_class_setstate,)
+                return (_make_skeleton_class, *rv[1:5], _class_setstate)
             return rv
 
     CloudPickler = Pickler

@@ -19,14 +19,14 @@ from .. import _installed
 
 _nvidia = _installed.nvidia_subpackage("core")
 if _nvidia is None:
-    from ._cuda_python import *  # noqa: F401,F403
+    from ._cuda_python import *  # noqa: F403
 else:
     # NVIDIA's wheel copies its cu12/cu13 module's namespace over its own
     # (__name__, __path__ and __spec__ included); this package keeps its
     # identity and searches NVIDIA's folders first, then its own.
     _own = {k: globals()[k] for k in ("__name__", "__package__", "__spec__", "__file__", "__loader__")}
-    _own_path = list(__path__)
-    __path__[:] = [_nvidia] + _own_path
+    _own_path = list(__path__)  # noqa: F405  (the package's own __path__, not from the star import)
+    __path__[:] = [_nvidia, *_own_path]  # noqa: F405
     _init = _os.path.join(_nvidia, "__init__.py")
     with open(_init, "rb") as _f:
         exec(compile(_f.read(), _init, "exec"), globals())  # NVIDIA's cuda.core, in this package

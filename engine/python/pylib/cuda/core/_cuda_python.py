@@ -18,11 +18,13 @@ import numpy as np
 import _cuhost
 
 from .._missing import missing as _missing
+from ..cudadrv._contexts import current_context, driver
 
 __version__ = "1.0.0"
 
-__all__ = ["Buffer", "Device", "LaunchConfig", "Linker", "LinkerOptions", "ObjectCode", "Program", "ProgramOptions",
-           "Stream", "launch"]
+# Buffer, Linker, Program and their options are placeholders made by _missing below.
+__all__ = ["Buffer", "Device", "LaunchConfig", "Linker", "LinkerOptions", "ObjectCode", "Program",  # noqa: F822
+           "ProgramOptions", "Stream", "launch"]
 
 _NOTE = " (part of NVIDIA cuda-python's cuda.core that cuhost does not provide)"
 _missing(globals(), "Buffer Linker LinkerOptions Program ProgramOptions", _NOTE, prefix="cuda.core")
@@ -95,13 +97,10 @@ class Device:
 
     @property
     def uuid(self):
-        from ..cudadrv._contexts import driver
-
         return driver.get_device(self._id).uuid[len("GPU-"):]
 
     def set_current(self):
         """Makes the device current on this thread (its primary context)."""
-        from ..cudadrv._contexts import current_context
 
         current_context(self._id)
 
@@ -174,7 +173,6 @@ def _address(value):
 def launch(stream, config, kernel, *args):
     """Launches a driver function (e.g. a CudaPythonFunction's `kernel`) on
     `stream`. cuhost's own kernels are launched with kernel[grid, block]."""
-    from ..cudadrv._contexts import driver
 
     if _cuhost.backend() != "cuda":
         raise _cuhost.CudaAPIError(801, "cuda.core.launch: the CPU backend runs only the kernels cuhost compiles; "

@@ -98,7 +98,7 @@ class ByteCode:
         instructions = list(dis.get_instructions(code))
         self.table = {}
         lineno = code.co_firstlineno
-        for inst, following in zip(instructions, instructions[1:] + [None]):
+        for inst, following in zip(instructions, [*instructions[1:], None]):
             if inst.starts_line is not None and not isinstance(inst.starts_line, bool):
                 lineno = inst.starts_line
             elif getattr(inst, "line_number", None) is not None:

@@ -23,6 +23,7 @@ as ends of the function for post-dominators and the backbone.
 """
 
 import collections
+import pprint
 import sys
 
 __all__ = ["CFBlock", "CFGraph", "ControlFlowAnalysis", "Loop"]
@@ -381,7 +382,6 @@ class CFGraph:
 
     def dump(self, file=None):
         """Print the adjacency lists and the analyses."""
-        import pprint
         file = file or sys.stdout
         print("CFG adjacency lists:", file=file)
         for node in sorted(self._nodes, key=repr):

@@ -120,7 +120,7 @@ class _NumbaErrorBehaviour:
         return self
 
     def patch_message(self, new_message):
-        self.args = (new_message,) + self.args[1:]
+        self.args = (new_message, *self.args[1:])
 
 
 NumbaError = _export(_cuhost.CudaError)

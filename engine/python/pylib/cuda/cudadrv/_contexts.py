@@ -1,10 +1,6 @@
-"""The driver, devices and contexts of numba-cuda's driver layer.
-
-`driver` (numba's Driver) calls the driver entry points of
-cuda.bindings.driver and raises CudaAPIError when one fails; it initializes
-lazily (its first use calls `driver.cuInit(0)`), and records why it could
-not (NUMBA_DISABLE_CUDA, a failed cuInit) for cuda.cuda_error(). On the CPU
-backend the entry points are the CPU device's (engine/cpu/driver_model.h).
+"""The devices and contexts of numba-cuda's driver layer, over the driver
+object (`driver`, numba's Driver: _driver_object.py, whose names this module
+also exports).
 
 Each device has one primary context, a `Context` kept for the process: its
 memory manager, pending deallocations and modules. As with the driver,
@@ -15,181 +11,26 @@ context of the device selected with select_device.
 """
 import contextlib
 import functools
-import os
 import threading
 import weakref
 
 import _cuhost
 
-from .. import config
-from .._bindings import driver as binding
 from . import _memory
+from ._driver_object import (  # noqa: F401  (numba's names here too)
+    _DISABLED_MESSAGE,
+    CU_STREAM_DEFAULT,
+    MIN_REQUIRED_CC,
+    CudaAPIError,
+    Driver,
+    _ActiveContext,
+    driver,
+    require_driver,
+)
+from ._ipc import open_ipc_memory
 from ._memory_managers import PendingDeallocs, _ensure_memory_manager, is_cuhost_allocator
+from ._modules import load_module_image, load_module_ptx
 from .error import CudaSupportError
-
-CudaAPIError = _cuhost.CudaAPIError
-
-# numba-cuda's default-stream flag and the lowest compute capability it supports.
-CU_STREAM_DEFAULT = 0
-MIN_REQUIRED_CC = (3, 5)
-
-_DISABLED_MESSAGE = ("CUDA is disabled due to setting NUMBA_DISABLE_CUDA=1 in the environment, or because CUDA is "
-                     "unsupported on 32-bit systems.")
-
-
-class Driver:
-    """The CUDA driver (numba's Driver): `driver.cuXxx(...)` calls the entry
-    point and returns its outputs (one value, a tuple, or None), raising
-    CudaAPIError(code, "Call to cuXxx results in CUDA_ERROR_...") on failure."""
-
-    _singleton = None
-
-    def __new__(cls):
-        if cls._singleton is None:
-            cls._singleton = object.__new__(cls)
-        return cls._singleton
-
-    def __init__(self):
-        if getattr(self, "_constructed", False):
-            return
-        self._constructed = True
-        self.devices = {}
-        self.is_initialized = False
-        self.initialization_error = None
-        self.pid = None
-        if config.DISABLE_CUDA:
-            self.is_initialized = True
-            self.initialization_error = _DISABLED_MESSAGE
-
-    def ensure_initialized(self):
-        if self.is_initialized:
-            return
-        self.is_initialized = True
-        try:
-            self.cuInit(0)
-        except CudaAPIError as e:
-            description = "%s (%s)" % (e.msg, e.code)
-            self.initialization_error = description
-            raise CudaSupportError("Error at driver init: %s" % description)
-        else:
-            self.pid = os.getpid()
-
-    @property
-    def is_available(self):
-        self.ensure_initialized()
-        return self.initialization_error is None
-
-    def __getattr__(self, fname):
-        if fname.startswith("_"):
-            raise AttributeError(fname)
-        self.ensure_initialized()
-        if self.initialization_error is not None:
-            raise CudaSupportError("Error at driver init: \n%s:" % self.initialization_error)
-        libfn = getattr(binding, fname)
-
-        def safe_cuda_api_call(*args):
-            return self._check_error(fname, libfn(*args))
-
-        safe_cuda_api_call = functools.wraps(libfn)(safe_cuda_api_call)
-        setattr(self, fname, safe_cuda_api_call)
-        return safe_cuda_api_call
-
-    def _detect_fork(self):
-        if self.pid is not None and os.getpid() != self.pid:
-            from .error import CudaDriverError
-
-            raise CudaDriverError("CUDA initialized before forking")
-
-    def _check_error(self, fname, returned):
-        retcode, retval = returned[0], returned[1:]
-        if retcode != binding.CUresult.CUDA_SUCCESS:
-            name = getattr(retcode, "name", str(retcode))
-            if retcode == binding.CUresult.CUDA_ERROR_NOT_INITIALIZED:
-                self._detect_fork()
-            raise CudaAPIError(retcode, "Call to %s results in %s" % (fname, name))
-        if len(retval) == 1:
-            return retval[0]
-        return retval or None
-
-    def get_device(self, devnum=0):
-        dev = self.devices.get(devnum)
-        if dev is None:
-            dev = Device(devnum)
-            self.devices[devnum] = dev
-        return dev
-
-    def get_device_count(self):
-        return self.cuDeviceGetCount()
-
-    def list_devices(self):
-        return list(self.devices.values())
-
-    def reset(self):
-        for dev in self.devices.values():
-            dev.reset()
-
-    def pop_active_context(self):
-        """Pops the thread's current context and returns its handle (None when none is current)."""
-        with self.get_active_context() as ac:
-            if ac.devnum is not None:
-                return self.cuCtxPopCurrent()
-        return None
-
-    def get_active_context(self):
-        return _ActiveContext()
-
-    def get_version(self):
-        """The driver's version as (major, minor)."""
-        version = self.cuDriverGetVersion()
-        major = version // 1000
-        return major, (version - major * 1000) // 10
-
-
-class _ActiveContext:
-    """The thread's current context while the block runs: `context_handle`
-    (None when there is none) and `devnum`."""
-
-    _tls_cache = threading.local()
-
-    def __enter__(self):
-        is_top = False
-        cache = self._tls_cache
-        try:
-            hctx, devnum = cache.ctx_devnum
-        except AttributeError:
-            hctx = driver.cuCtxGetCurrent()
-            if int(hctx) == 0:
-                hctx = None
-            if hctx is None:
-                devnum = None
-            else:
-                devnum = int(driver.cuCtxGetDevice())
-                cache.ctx_devnum = (hctx, devnum)
-                is_top = True
-        self._is_top = is_top
-        self.context_handle = hctx
-        self.devnum = devnum
-        return self
-
-    def __exit__(self, exc_type, exc_val, exc_tb):
-        if self._is_top:
-            del self._tls_cache.ctx_devnum
-
-    def __bool__(self):
-        return self.context_handle is not None
-
-
-driver = Driver()
-
-
-def require_driver():
-    """Initializes the driver on first use; CudaSupportError when it cannot be used."""
-    d = driver
-    if not d.is_initialized:
-        d.ensure_initialized()
-    if d.initialization_error is not None:
-        raise CudaSupportError("Error at driver init: \n%s:" % d.initialization_error)
-
 
 # ---- devices ----------------------------------------------------------------------
 
@@ -469,18 +310,12 @@ class Context:
         return self.memory_manager.get_ipc_handle(memory)
 
     def open_ipc_handle(self, handle, size):
-        from ._ipc import open_ipc_memory
-
         return open_ipc_memory(self, handle, size)
 
     def create_module_ptx(self, ptx):
-        from ._modules import load_module_ptx
-
         return load_module_ptx(self, ptx)
 
     def create_module_image(self, image, setup_callbacks=None, teardown_callbacks=None):
-        from ._modules import load_module_image
-
         return load_module_image(self, image, setup_callbacks, teardown_callbacks)
 
     def unload_module(self, module):
@@ -511,9 +346,8 @@ class Context:
 
     @contextlib.contextmanager
     def defer_cleanup(self):
-        with self.memory_manager.defer_cleanup():
-            with self.deallocations.disable():
-                yield
+        with self.memory_manager.defer_cleanup(), self.deallocations.disable():
+            yield
 
     def __repr__(self):
         return "<CUDA context 0x%x of device %d>" % (int(self.handle), _device_id(self.device))

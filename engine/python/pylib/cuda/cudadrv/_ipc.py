@@ -43,6 +43,7 @@ class _StagedOpening:
     """The handle's memory copied onto the opening context's device."""
 
     def __init__(self, handle, context):
+        # Upward: _contexts.py opens IPC memory through this module (imported at its top).
         from ._contexts import Device
 
         source = Device.from_identity(handle.source_info)
@@ -78,6 +79,7 @@ class IpcHandle:
 
     def can_access_peer(self, context):
         """Whether `context`'s device can map the exporting device's memory."""
+        # Upward: _contexts.py opens IPC memory through this module (imported at its top).
         from ._contexts import Device
 
         self._sentry_source_info()
@@ -110,6 +112,7 @@ class IpcHandle:
 
     def open_array(self, context, shape, dtype, strides=None):
         """The memory as a device array of `shape` and `dtype`."""
+        # Upward: device arrays sit above the driver layer.
         from .devicearray import DeviceNDArray
 
         pointer = self.open(context)

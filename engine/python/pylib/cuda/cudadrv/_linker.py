@@ -7,10 +7,12 @@ on a GPU.
 """
 import os
 import pathlib
+import warnings
 
 import _cuhost
 
 from . import nvrtc
+from ._driver_object import driver
 from .linkable_code import LinkableCode
 
 LinkerError = _cuhost.LinkerError
@@ -23,8 +25,6 @@ _CLASS_KINDS = {"PTXSource": "ptx", "CUSource": "cu", "Cubin": "cubin", "Fatbin"
 
 
 def _current_cc():
-    from ._contexts import driver
-
     return driver.get_device(_cuhost._current_device_id()).compute_capability
 
 
@@ -105,7 +105,6 @@ class _Linker:
         """A file (its kind from its extension) or a LinkableCode object.
         With ignore_nonlto, inputs that are not LTO-IR are left out (with a
         warning): only the LTO-ed part of a link is then produced."""
-        import warnings
 
         if isinstance(path_or_code, str):
             ext = pathlib.Path(path_or_code).suffix

@@ -15,12 +15,15 @@ when the last user lets go.
 """
 import contextlib
 import importlib
+import weakref
 from abc import ABCMeta, abstractmethod
 
 import _cuhost
 
 from .. import config
 from . import _memory
+from ._driver_object import driver
+from ._ipc import make_ipc_handle
 from ._memory import MemoryInfo
 
 _SUPPORTED_EMM_INTERFACE_VERSION = 1
@@ -164,8 +167,6 @@ class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
         """Pins `size` bytes at `pointer` (owned by `owner`) until the
         returned object goes (cuMemHostRegister; on the CPU backend the host
         memory is device memory already, and the registration is recorded)."""
-        from ._contexts import driver
-
         pointer = _memory._address(pointer)
         driver.cuMemHostRegister(pointer, size, 0x02 if mapped else 0)
         allocations = self.allocations
@@ -196,8 +197,6 @@ class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
 
 
 def _forget_when_released(allocations, key, mem):
-    import weakref
-
     weakref.finalize(mem, allocations.pop, key, None)
 
 
@@ -206,8 +205,6 @@ class GetIpcHandleMixin:
     memory lies in, with the memory's offset into it."""
 
     def get_ipc_handle(self, memory):
-        from ._ipc import make_ipc_handle
-
         return make_ipc_handle(self.context, memory)
 
 
@@ -243,8 +240,8 @@ def _ensure_memory_manager():
     try:
         module = importlib.import_module(config.CUDA_MEMORY_MANAGER)
         set_memory_manager(module._numba_memory_manager)
-    except Exception:
-        raise RuntimeError("Failed to use memory manager from %s" % config.CUDA_MEMORY_MANAGER)
+    except Exception as e:
+        raise RuntimeError("Failed to use memory manager from %s" % config.CUDA_MEMORY_MANAGER) from e
     return _memory_manager
 
 

@@ -12,7 +12,7 @@ import _cuhost
 
 from .._bindings import driver as binding
 from . import _memory
-from ._contexts import driver
+from ._driver_object import driver
 
 
 class FuncAttr:

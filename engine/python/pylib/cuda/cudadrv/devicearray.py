@@ -15,7 +15,11 @@ import numpy as _np
 
 import _cuhost
 from _cuhost import DeviceNDArray
-from ..api import MappedNDArray, ManagedNDArray, to_device  # noqa: F401
+
+from ..api import ManagedNDArray, MappedNDArray, to_device  # noqa: F401
+from ..np.numpy_support import from_dtype
+from . import _memory
+from ._contexts import current_context, driver
 
 DeviceNDArrayBase = DeviceNDArray
 
@@ -84,7 +88,6 @@ class DeviceRecord:
 
     @property
     def _numba_type_(self):
-        from ..np.numpy_support import from_dtype
         return from_dtype(self.dtype)
 
     def copy_to_device(self, ary, stream=0):
@@ -126,7 +129,7 @@ class DeviceRecord:
         return view.copy_to_host()[()]
 
     def __setitem__(self, key, value):
-        view, is_array = self._field(key)
+        view, _is_array = self._field(key)
         host = _np.empty(view.shape, view.dtype)
         host[...] = value
         view.copy_to_device(host)
@@ -219,8 +222,6 @@ class IpcArrayHandle:
         self._array_desc = array_desc
 
     def open(self):
-        from ._contexts import current_context
-
         memory = self._ipc_handle.open(current_context())
         return DeviceNDArray(gpu_data=memory, **self._array_desc)
 
@@ -252,15 +253,12 @@ def _extent(ary):
 
 
 def _context_of_current_device():
-    from ._contexts import driver
-
     return driver.get_device(_cuhost._current_device_id()).get_primary_context()
 
 
 def _array_gpu_data(ary):
     """The memory `ary` lies in, as numba's gpu_data: the allocation's
     MemoryPointer, or a view of it covering the array's extent."""
-    from . import _memory
 
     base, size, owner, managed, whole = _cuhost._allocation_of(ary)
     context = _context_of_current_device()
@@ -284,10 +282,8 @@ def _array_device_ctypes_pointer(ary):
 
 
 def _array_get_ipc_handle(ary):
-    from ._contexts import current_context
-
     ipch = current_context().get_ipc_handle(ary.gpu_data)
-    desc = dict(shape=ary.shape, strides=ary.strides, dtype=ary.dtype)
+    desc = {"shape": ary.shape, "strides": ary.strides, "dtype": ary.dtype}
     return IpcArrayHandle(ipc_handle=ipch, array_desc=desc)
 
 

@@ -1,5 +1,5 @@
 """numba.cuda.cudadrv.devices: the device list and the current context."""
-from ._contexts import current_context as get_context, gpus, require_context  # noqa: F401
+from ._contexts import close, current_context as get_context, gpus, require_context  # noqa: F401
 
 
 def reset():
@@ -7,6 +7,5 @@ def reset():
     pending deallocations, the memory manager's) after outstanding work
     finishes, and leaves this thread with no current context; the host keeps
     the contexts."""
-    from ._contexts import close
 
     close()

@@ -16,19 +16,56 @@ import sys
 import _cuhost
 from _cuhost import Event, Stream, event_elapsed_time  # noqa: F401
 
-from .._bindings import driver as binding  # noqa: F401
+from .._bindings import driver as binding
+from ..core._cuda_python import Stream as CoreStream
 from ._contexts import (  # noqa: F401
-    CU_STREAM_DEFAULT, MIN_REQUIRED_CC, Context, Device, Driver, _ActiveContext, driver, require_driver)
+    CU_STREAM_DEFAULT,
+    MIN_REQUIRED_CC,
+    Context,
+    Device,
+    Driver,
+    _ActiveContext,
+    driver,
+    require_driver,
+)
 from ._memory import (  # noqa: F401
-    AutoFreePointer, DeadMemoryError, ManagedMemory, ManagedOwnedPointer, MappedMemory, MappedOwnedPointer,
-    MemoryInfo, MemoryPointer, OwnedPointer, PinnedMemory, device_ctypes_pointer, device_extents,
-    device_memory_depends, device_memory_size, device_memset, device_pointer, device_to_device, device_to_host,
-    host_memory_extents, host_memory_size, host_pointer, host_to_device, is_device_memory, memory_size_from_info,
-    require_device_memory)
+    AutoFreePointer,
+    DeadMemoryError,
+    ManagedMemory,
+    ManagedOwnedPointer,
+    MappedMemory,
+    MappedOwnedPointer,
+    MemoryInfo,
+    MemoryPointer,
+    OwnedPointer,
+    PinnedMemory,
+    device_ctypes_pointer,
+    device_extents,
+    device_memory_depends,
+    device_memory_size,
+    device_memset,
+    device_pointer,
+    device_to_device,
+    device_to_host,
+    host_memory_extents,
+    host_memory_size,
+    host_pointer,
+    host_to_device,
+    is_device_memory,
+    memory_size_from_info,
+    require_device_memory,
+)
 from ._memory_managers import (  # noqa: F401
-    BaseCUDAMemoryManager, GetIpcHandleMixin, HostOnlyCUDAMemoryManager, NumbaCUDAMemoryManager, _SizeNotSet,
-    _SUPPORTED_EMM_INTERFACE_VERSION, _ensure_memory_manager, set_memory_manager)
-from ._memory_managers import PendingDeallocs as _PendingDeallocs  # noqa: F401
+    _SUPPORTED_EMM_INTERFACE_VERSION,
+    BaseCUDAMemoryManager,
+    GetIpcHandleMixin,
+    HostOnlyCUDAMemoryManager,
+    NumbaCUDAMemoryManager,
+    PendingDeallocs as _PendingDeallocs,
+    _ensure_memory_manager,
+    _SizeNotSet,
+    set_memory_manager,
+)
 from .error import CudaDriverError, CudaSupportError  # noqa: F401
 
 CudaAPIError = _cuhost.CudaAPIError
@@ -98,14 +135,13 @@ def _stream_handle(stream):
     if isinstance(stream, Stream):
         return int(stream.handle)
     if hasattr(stream, "__cuda_stream__"):
-        version, handle = stream.__cuda_stream__()
+        _version, handle = stream.__cuda_stream__()
         return int(handle)
     raise TypeError("Expected a Stream object or 0, got %s" % type(stream).__name__)
 
 
 def _to_core_stream(stream):
     """cuda.core's Stream for a numba stream (cuhost's cuda.core.Stream)."""
-    from ..core._cuda_python import Stream as CoreStream
 
     if stream is None or (isinstance(stream, int) and stream == 0):
         raise ValueError("Expected a Stream object, got %r" % (stream,))

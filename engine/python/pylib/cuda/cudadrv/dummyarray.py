@@ -324,7 +324,7 @@ class Array:
             if known == 0 or self.size % known:
                 raise ValueError("cannot infer valid shape for unknown dimension")
             k = unknown[0]
-            newdims = newdims[:k] + (self.size // known,) + newdims[k + 1:]
+            newdims = (*newdims[:k], self.size // known, *newdims[k + 1:])
         if functools.reduce(operator.mul, newdims, 1) != self.size:
             raise ValueError("reshape changes the size of the array")
         if order == "A":

@@ -90,7 +90,7 @@ def _verify_cc_tuple(cc):
     found = max(below)
     if found != cc:
         warnings.warn("Device compute capability %s is not supported by NVRTC %s. Using %s instead." %
-                      (_cc_text(cc), _cc_text(_get_nvrtc_version()), _cc_text(found + (arch,))))
+                      (_cc_text(cc), _cc_text(_get_nvrtc_version()), _cc_text((*found, arch))))
     return found[0], found[1], arch
 
 

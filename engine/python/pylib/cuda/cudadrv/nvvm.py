@@ -15,7 +15,7 @@ ADDRSPACE_CONSTANT = 4
 ADDRSPACE_LOCAL = 5
 
 
-class nvvmError(Exception):  # noqa: N801  (numba-cuda's name)
+class nvvmError(Exception):
     def __str__(self):
         return "\n".join(map(str, self.args))
 

@@ -17,7 +17,13 @@ import numpy as np
 
 import _cuhost
 
-from ..np.ufunc.launch import compile_kernel, device_function, resident_threads
+# The package itself: generated kernel source spells cuda.grid() and friends through it.
+import cuda as _cuda_mod
+
+from ..api import as_cuda_array, device_array, to_device
+from ..compiler import _to_type
+from ..cudadrv.devicearray import is_cuda_ndarray
+from ._launch import compile_kernel, device_function, resident_threads
 
 _BLOCK = 256
 
@@ -104,10 +110,6 @@ class Reduce:
     def _kernel(self, dtype):
         k = self._kernels.get(dtype)
         if k is None:
-            import cuda as _cuda_mod
-
-            from ..compiler import _to_type
-
             name = "_reduce_%s" % "".join(c if c.isalnum() else "_" for c in getattr(self._functor, "__name__",
                                                                                          "fn"))
             src = _SOURCE.format(name=name, block=_BLOCK)
@@ -128,7 +130,6 @@ class Reduce:
         entry = self._plans.get(key)
         if entry is not None and entry[0] is stream:
             return entry[1]
-        from ..api import device_array, to_device
 
         kernel = self._kernel(dtype)
         kw = {"stream": stream} if stream else {}
@@ -149,16 +150,11 @@ class Reduce:
         return self._run(arr, None, None, 0, stream, 2)
 
     def _run(self, arr, size, res, init, stream, final_mode):
-        from ..api import device_array, to_device
-        from ..cudadrv.devicearray import is_cuda_ndarray
-
         on_device = is_cuda_ndarray(arr) or (hasattr(arr, "__cuda_array_interface__")
                                              and not isinstance(arr, np.ndarray))
         if not on_device:
             arr = np.asarray(arr)
         elif not is_cuda_ndarray(arr):
-            from ..api import as_cuda_array
-
             arr = as_cuda_array(arr)
         if arr.ndim != 1:
             contiguous = arr.is_c_contiguous() if on_device else arr.flags.c_contiguous

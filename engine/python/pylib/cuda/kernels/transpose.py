@@ -10,7 +10,8 @@ records included; a kernel is compiled once per element type.
 import math
 import threading
 
-from .. import api as _api
+from .. import api as _api, blockDim, blockIdx, jit, shared, syncthreads, threadIdx
+from ..np.numpy_support import from_dtype
 
 _kernels = {}
 _lock = threading.Lock()
@@ -28,8 +29,6 @@ def _kernel(dtype, tile_height, tile_width):
         kernel = _kernels.get(key)
         if kernel is not None:
             return kernel
-    from .. import jit, shared, syncthreads, threadIdx, blockIdx, blockDim
-    from ..np.numpy_support import from_dtype
 
     element = from_dtype(dtype)
     tile_shape = (tile_height, tile_width + 1)  # the extra column keeps a column's reads off one bank

@@ -6,7 +6,7 @@ different types: the compiler emits one copy of the loop body per element
 """
 from .._missing import missing as _missing
 
-__all__ = ["literal_unroll", "prange", "literally", "gdb", "gdb_breakpoint", "gdb_init"]
+__all__ = ["literal_unroll", "prange", "literally", "gdb", "gdb_breakpoint", "gdb_init"]  # noqa: F822  (_missing below)
 
 
 def literal_unroll(container):

@@ -3,4 +3,4 @@
 `signature(return_type, *args)` builds the same Signature objects as
 calling a type (`float32(int32, int32)`).
 """
-from .templates import signature  # noqa: F401
+from ._signature import signature  # noqa: F401

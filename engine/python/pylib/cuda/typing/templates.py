@@ -13,22 +13,14 @@ the lowering registries (core/imputils.py).
 import inspect as _inspect
 
 from .. import types
-from .._ext import registry as _registry
-from .._ext import resolve as _resolve
+from .._ext import registry as _registry, resolve as _resolve
 from .._missing import missing as _missing
 from ..types import Signature
+from ._signature import signature
 
 __all__ = ["Signature", "signature", "FunctionTemplate", "AbstractTemplate", "ConcreteTemplate", "CallableTemplate",
            "AttributeTemplate", "bound_function", "Registry", "infer", "infer_global", "infer_getattr",
            "builtin_registry"]
-
-
-def signature(return_type, *args, **kws):
-    """The signature `return_type(*args)` (recvr: the receiver of a method)."""
-    recvr = kws.pop("recvr", None)
-    if kws:
-        raise TypeError("signature() got unexpected keyword arguments %s" % ", ".join(sorted(kws)))
-    return Signature(return_type, args, recvr=recvr)
 
 
 class FunctionTemplate:
@@ -157,14 +149,14 @@ infer_global = builtin_registry.register_global
 
 
 def make_concrete_template(name, key, signatures):
-    return type(name, (ConcreteTemplate,), dict(key=key, cases=list(signatures)))
+    return type(name, (ConcreteTemplate,), {"key": key, "cases": list(signatures)})
 
 
 def make_callable_template(key, typer, recvr=None):
     def generic(self):
         return typer
 
-    return type("CallableTemplate(%s)" % (key,), (CallableTemplate,), dict(key=key, generic=generic, recvr=recvr))
+    return type("CallableTemplate(%s)" % (key,), (CallableTemplate,), {"key": key, "generic": generic, "recvr": recvr})
 
 
 def fold_arguments(pysig, args, kws, normal_handler, default_handler, stararg_handler):

@@ -8,6 +8,10 @@ import functools as _functools
 
 import _cuhost
 
+from .. import types as _types
+from .._type_spelling import from_handle
+from ..np.numpy_support import from_dtype
+
 
 class Purpose(_enum.Enum):
     """Why a value is typed: as a kernel argument or as a frozen constant."""
@@ -31,7 +35,6 @@ def typeof_impl(val, c):
 
 def typeof(val, purpose=Purpose.argument):
     """The numba type of `val` (ValueError when it has none)."""
-    from .._type_spelling import from_handle
 
     if typeof_impl.dispatch(type(val)) is not typeof_impl.dispatch(object):
         t = typeof_impl(val, _Context(purpose))
@@ -47,8 +50,6 @@ def typeof(val, purpose=Purpose.argument):
 
 def _record_type(val, handle):
     """A record or an array of records as type objects that know their dtype."""
-    from .. import types as _types
-    from ..np.numpy_support import from_dtype
 
     dtype = getattr(val, "dtype", None)
     if dtype is None and hasattr(val, "_view"):  # a DeviceRecord

@@ -9,13 +9,17 @@ function use one device function per Python function (cuda/_ext/resolve.py's
 jit_impl), so the host and the kernels share the captured source.
 """
 import inspect as _inspect
+import sys
 import types as _pytypes
 import uuid as _uuid
 import weakref as _weakref
 
 import _cuhost
+from cuda import compiler, types as _types
+from cuda._ext.resolve import jit_impl
+from cuda.dispatcher import _FunctionPayload
 
-from cuda import types as _types
+from ._cpu_target import CPUTargetDescriptor
 
 # numba.jit's options that cuhost's host calls honour; the device function
 # kernels call takes those cuda.jit knows too.
@@ -49,9 +53,7 @@ def _refusal(options, py_func=None):
 
 
 def _to_type(spelling):
-    from cuda.compiler import _to_type
-
-    return _to_type(spelling)
+    return compiler._to_type(spelling)
 
 
 class _HostOverload:
@@ -82,7 +84,7 @@ class Dispatcher(_cuhost.HostDispatcher):
     from kernels (compiled as a device function)."""
 
     _memo = _weakref.WeakValueDictionary()  # pickled dispatchers by uuid (numba's _memo)
-    targetdescr = None  # numba.core.target_extension's CPU descriptor, set below
+    targetdescr = CPUTargetDescriptor("cpu")  # numba.core.target_extension's CPU descriptor
 
     def __init__(self, py_func, options=None):
         self.targetoptions = dict(options or {})
@@ -91,9 +93,6 @@ class Dispatcher(_cuhost.HostDispatcher):
     # --- the host call's helpers (host_dispatcher.cpp) ----------------------
 
     def _device_dispatcher(self):
-        from cuda import compiler
-        from cuda._ext.resolve import jit_impl
-
         options = {k: v for k, v in self.targetoptions.items() if k in compiler._KNOWN_OPTIONS}
         return jit_impl(self.py_func, options)
 
@@ -136,11 +135,11 @@ class Dispatcher(_cuhost.HostDispatcher):
         types) and returns the dispatcher's entry for it."""
         self._check_supported()
         if isinstance(sig, (tuple, list)):
-            args, _ = self._compile_for(tuple(sig))
+            self._compile_for(tuple(sig))
         elif isinstance(sig, str) and "(" not in sig:
-            args, _ = self._compile_for((_to_type(sig),))
+            self._compile_for((_to_type(sig),))
         else:
-            args, _ = self._add_signature(sig)
+            self._add_signature(sig)
         return self
 
     def disable_compile(self, val=True):
@@ -169,8 +168,6 @@ class Dispatcher(_cuhost.HostDispatcher):
         return self._for_each(signature, self._asm)
 
     def inspect_types(self, file=None, signature=None, pretty=False, style="default", **kwargs):
-        import sys
-
         if pretty:
             raise NotImplementedError("inspect_types(pretty=True) is not supported by cuhost")
         out = file if file is not None else sys.stdout
@@ -204,8 +201,6 @@ class Dispatcher(_cuhost.HostDispatcher):
         return u
 
     def __reduce__(self):
-        from cuda.dispatcher import _FunctionPayload
-
         sigs = [(args, ret) for args, ret in self._overloads()]
         return (_rebuild, (self._uuid, _FunctionPayload(self.py_func), dict(self.targetoptions),
                            sigs, bool(self._can_compile)))
@@ -280,11 +275,3 @@ def make_dispatcher(py_func, sigs=None, options=None):
         d.disable_compile()
     return d
 
-
-def _set_target_descriptor():
-    from .target_extension import CPUTargetDescriptor
-
-    Dispatcher.targetdescr = CPUTargetDescriptor("cpu")
-
-
-_set_target_descriptor()

@@ -11,6 +11,8 @@ implemented.
 """
 import warnings as _warnings
 
+from ... import types as _types
+
 _CPU_TARGETS = ("cpu", "parallel")
 
 
@@ -56,6 +58,7 @@ def _make_vectorize(default_target, what):
                 raise KeyError("Unrecognized options. cuda vectorize target does not support option: '%s'" % opt)
 
         def wrap(func):
+            # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
             from .ufunc import CUDAUFunc
 
             uf = CUDAUFunc(func, identity=identity)
@@ -79,6 +82,7 @@ def _host_vectorize(sigs, target, identity, kws):
             raise KeyError("Unrecognized options. %s vectorize target does not support option: '%s'" % (target, opt))
 
     def wrap(func):
+        # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
         from .host_target import HostUFunc
 
         uf = HostUFunc(func, identity=identity, target=target)
@@ -92,8 +96,6 @@ def _host_vectorize(sigs, target, identity, kws):
 
 
 def _is_type_signature(obj):
-    from ... import types as _types
-
     return isinstance(obj, _types.Signature)
 
 
@@ -103,6 +105,9 @@ def _make_guvectorize(default_target, what):
         whose function works on core arrays described by `layout`, e.g.
         "(m,n),(n,p)->(m,p)"; outputs are the last arguments. With only a
         layout the gufunc is dynamic."""
+        # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
+        from .gufunc import check_signature_returns_none
+
         if len(args) == 1:
             sigs, layout = [], args[0]
         elif len(args) == 2:
@@ -123,12 +128,14 @@ def _make_guvectorize(default_target, what):
             raise TypeError("nopython flag must be True")
         if kws:
             raise TypeError("The following target options are not supported: %s" % ", ".join(repr(k) for k in kws))
-        from .gufunc import CUDAGeneralizedUFunc, check_signature_returns_none
 
         for sig in sigs:
             check_signature_returns_none(sig)
 
         def wrap(func):
+            # Lazy: keeps `import cuda` fast (docs/DESIGN.md, Startup).
+            from .gufunc import CUDAGeneralizedUFunc
+
             gu = CUDAGeneralizedUFunc(func, layout, identity=identity)
             for sig in sigs:
                 gu.add(sig)

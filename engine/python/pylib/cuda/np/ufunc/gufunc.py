@@ -12,12 +12,17 @@ core views. An input with no loop dimensions ("pinned") is the same for
 every index.
 """
 import operator as _operator
+import pprint
 from functools import reduce as _reduce
 
 import numpy as np
 
+# The package itself: generated kernel source spells cuda.grid() and friends through it.
+import cuda as _cuda_mod
+
 from ... import types as _types
-from .launch import compile_kernel, device_function, launch
+from ...compiler import _to_type
+from ...kernels._launch import compile_kernel, device_function, launch
 from .sigparse import dtype_of, normalize_signature, parse_signature
 from .ufunc import _as_device_array, _device_array, _has_cai, _is_device_array, _to_device
 
@@ -49,8 +54,6 @@ class GUFuncSchedule:
         self.output_shapes = [loopdims + s for s in oshapes]
 
     def __str__(self):
-        import pprint
-
         return pprint.pformat({k: getattr(self, k) for k in ("ishapes", "oshapes", "loopdims", "loopn", "pinned")})
 
 
@@ -206,8 +209,6 @@ class CUDAGeneralizedUFunc:
                         % (self.__name__, ", ".join(self.types), ", ".join(map(str, indtypes))))
 
     def _compile_for(self, indtypes, outdtypes):
-        from ...compiler import _to_type
-
         dims = [len(s) for s in self.engine.sin + self.engine.sout]
         args = []
         for k, (dt, nd) in enumerate(zip(indtypes + outdtypes, dims)):
@@ -287,7 +288,7 @@ class CUDAGeneralizedUFunc:
                     kargs.append(_reshape(a, (1,)))
                     exprs.append("a%d[0]" % k)
             else:
-                kargs.append(self._on_device(_reshape(a, (loopn,) + tuple(core)), stream))
+                kargs.append(self._on_device(_reshape(a, (loopn, *tuple(core))), stream))
                 exprs.append(("a%d[_i:_i + 1]" % k) if (not core and is_array_type) else ("a%d[_i]" % k))
 
         douts = []
@@ -302,11 +303,11 @@ class CUDAGeneralizedUFunc:
             douts.append(d)
             k = nin + i
             oshape = schedule.oshapes[i]
-            kargs.append(_reshape(d, (loopn,) + tuple(oshape)))
+            kargs.append(_reshape(d, (loopn, *tuple(oshape))))
             exprs.append(("a%d[_i]" % k) if oshape else ("a%d[_i:_i + 1]" % k))
 
         kernel = self._kernel(loop, tuple(exprs))
-        launch(kernel, loopn, stream, [loopn] + kargs, occupancy_check=True)
+        launch(kernel, loopn, stream, [loopn, *kargs], occupancy_check=True)
 
         copy_to_host = not any_device and not any(user_out_device)
         results = []
@@ -334,8 +335,6 @@ class CUDAGeneralizedUFunc:
         key = (loop.argtypes, exprs)
         k = self._kernels.get(key)
         if k is None:
-            import cuda as _cuda_mod
-
             name = "_gufunc_%s" % "".join(c if c.isalnum() else "_" for c in self.__name__)
             params = ", ".join("a%d" % i for i in range(len(exprs)))
             src = ("def %s(_n, %s):\n"

@@ -9,6 +9,8 @@ return type or None).
 """
 import re as _re
 
+import numpy as np
+
 from ... import types as _types
 
 _DIMS = _re.compile(r"\(\s*([A-Za-z_][A-Za-z_0-9]*(?:\s*,\s*[A-Za-z_][A-Za-z_0-9]*)*)?\s*,?\s*\)")
@@ -101,8 +103,6 @@ def normalize_signature(sig):
 
 def dtype_of(t):
     """The NumPy dtype of a scalar type or of an array type's elements."""
-    import numpy as np
-
     if isinstance(t, _types.Array):
         t = t.dtype
     numpy_name = getattr(t, "_numpy", None)

@@ -13,11 +13,20 @@ Results stay on the device when any argument is a device array (or `out`
 is one); otherwise they come back to the host, and a call with scalars only
 returns a scalar.
 """
+import inspect
+
 import numpy as np
+
+# The package itself: generated kernel source spells cuda.grid() and friends through it.
+import cuda as _cuda_mod
 from _cuhost import DeviceNDArray as _DeviceNDArray, _call_key
 
 from ... import types as _types
-from .launch import compile_kernel, device_function, launch, resident_threads
+from ...api import as_cuda_array, device_array, to_device
+from ...compiler import _to_type
+from ...dispatcher import _FunctionPayload
+from ...kernels._launch import compile_kernel, device_function, launch, resident_threads
+from ...kernels.reduction import Reduce
 from .sigparse import dtype_of, normalize_signature
 
 
@@ -28,7 +37,6 @@ def _is_device_array(obj):
 def _as_device_array(obj):
     if _is_device_array(obj):
         return obj
-    from ...api import as_cuda_array
 
     return as_cuda_array(obj)
 
@@ -76,7 +84,7 @@ def _kernel_source(name, nin, scalars, patterns, out_ndim):
              "    _i = _cuda.grid(1)",
              "    _s = _cuda.gridsize(1)"]
     if patterns is None:
-        index = {k: "[_i]" for k in range(nin)}
+        index = dict.fromkeys(range(nin), "[_i]")
         out_index = "[_i]"
     else:
         for ax in range(1, out_ndim):
@@ -143,8 +151,6 @@ class CUDAUFunc:
         self._plans.clear()
 
     def _infer_return(self, args):
-        from ...compiler import _to_type
-
         info = self._device_core()._nvptx(tuple(args))
         return _to_type(info["return"])
 
@@ -154,7 +160,6 @@ class CUDAUFunc:
     def __reduce__(self):
         """Pickled by value like a cuda.jit dispatcher: the function's code
         and the loops (their signatures), rebuilt and recompiled on load."""
-        from ...dispatcher import _FunctionPayload
 
         sigs = [lp.outtype(*lp.intypes) for lp in self._loops]
         return (_rebuild_ufunc, (_FunctionPayload(self.py_func), sigs, self.identity, self._dynamic))
@@ -219,7 +224,6 @@ class CUDAUFunc:
     def _compile_for(self, dtypes):
         """A dynamic ufunc's new loop for these input dtypes (the device
         function's inferred return type)."""
-        from ...compiler import _to_type
 
         intypes = tuple(_to_type(str(d) if d != np.bool_ else "bool") for d in dtypes)
         self.add(intypes)
@@ -231,8 +235,6 @@ class CUDAUFunc:
         key = (loop.indtypes, scalars, patterns, out_ndim)
         k = self._kernels.get(key)
         if k is None:
-            import cuda as _cuda_mod
-
             name = "_ufunc_%s" % "".join(c if c.isalnum() else "_" for c in self.__name__)
             src = _kernel_source(name, len(loop.intypes), scalars, patterns, out_ndim)
             glbls = {"_cuda": _cuda_mod, "_core": self._device_core()}
@@ -269,12 +271,9 @@ class CUDAUFunc:
         return self._call(args, out, stream, _call_key(args, out))
 
     def _nin_from_function(self):
-        import inspect
-
         return len(inspect.signature(self.py_func).parameters)
 
     def _call(self, args, out, stream, fast_key=None):
-        nin = len(args)
         values = []
         dtypes = []
         scalars = []
@@ -363,7 +362,7 @@ class CUDAUFunc:
             patterns = tuple(None if s else tuple(d == shape[out_ndim - a.ndim + ax] for ax, d in enumerate(a.shape))
                              for a, s in zip(kargs, scalars))
         kernel = self._kernel(loop, scalars, patterns, out_ndim)
-        launch(kernel, n, stream, [n] + kargs + [kout])
+        launch(kernel, n, stream, [n, *kargs, kout])
         if fast_key is not None and n > 0 and _plannable(args, out):
             # Device arrays and scalars only: the next call with the same
             # types, shapes and strides goes straight to the launch.
@@ -404,7 +403,6 @@ class CUDAUFunc:
         if n == 0:
             raise TypeError("Reduction on an empty array.")
         loop = self._select((arr.dtype, arr.dtype), (False, False))
-        from ...kernels.reduction import Reduce
 
         red = self.__dict__.get("_reducer")
         if red is None:
@@ -485,12 +483,8 @@ class _FastPlan:
 
 
 def _to_device(a, stream):
-    from ...api import to_device
-
     return to_device(a, stream=stream) if stream else to_device(a)
 
 
 def _device_array(shape, dtype, stream):
-    from ...api import device_array
-
     return device_array(shape, dtype=dtype, stream=stream) if stream else device_array(shape, dtype=dtype)

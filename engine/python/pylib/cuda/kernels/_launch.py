@@ -9,18 +9,26 @@ the block size from the device's occupancy (the forall launcher) and caps
 the grid at what the device keeps resident at once, so large inputs stride
 instead of launching more blocks than can run.
 """
+import ast
 import hashlib as _hashlib
+import inspect
 import linecache as _linecache
+import os
+import textwrap
 import warnings as _warnings
 
 import _cuhost
+
+from .. import config
+from ..compiler import jit
+from ..core.errors import NumbaPerformanceWarning
+
 
 def compile_kernel(source, name, glbls, device=False):
     """A cuda.jit dispatcher for the function `name` defined by `source`.
 
     The source is registered with linecache under a unique file name so
     that cuhost's capture (and tracebacks) can read it."""
-    from ...compiler import jit
 
     # Named by its text: the same kernel gets the same name in every process (compile cache).
     filename = "<cuhost-ufunc %s %s>" % (name, _hashlib.sha1(source.encode()).hexdigest()[:16])
@@ -57,15 +65,11 @@ def warn_low_occupancy(blocks):
     """numba's NumbaPerformanceWarning for a grid too small to fill the
     device (CUDA_LOW_OCCUPANCY_WARNINGS). On the CPU backend the device is
     taken to have one streaming multiprocessor per hardware thread."""
-    from ... import config
-    from ...core.errors import NumbaPerformanceWarning
 
     if not config.CUDA_LOW_OCCUPANCY_WARNINGS:
         return
     sms = _sm_count()
     if sms is None:
-        import os
-
         sms = os.cpu_count() or 1
     if blocks < 2 * sms:
         _warnings.warn(NumbaPerformanceWarning("Grid size %d will likely result in GPU under-utilization due to "
@@ -91,7 +95,6 @@ def device_function(pyfunc):
     cuhost captures functions from their `def` source; a lambda (common in
     cuda.reduce(lambda a, b: a + b)) is rewritten into an equivalent def
     from its own source text, with its closure's values as globals."""
-    from ...compiler import jit
 
     if isinstance(pyfunc, _cuhost.Dispatcher):
         return pyfunc
@@ -101,10 +104,6 @@ def device_function(pyfunc):
 
 
 def _lambda_as_def(fn):
-    import ast
-    import inspect
-    import textwrap
-
     code = fn.__code__
     try:
         lines, _ = inspect.findsource(code)
