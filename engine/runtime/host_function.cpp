@@ -1,7 +1,8 @@
-// Compilation of jitted functions for calls from the host (host_function.h):
-// typing as a device function, the CPU lowering with a host entry, the host
-// foreign code and libdevice, O3, and the ORC JIT; memoized per
-// specialization for the process.
+// Jitted functions compiled for calls from the host (host_function.h): the
+// host composition of the compile pipeline (runtime/pipeline.h: typing as a
+// device function, the CPU lowering with a host entry, the host foreign code
+// and libdevice, O3, the ORC JIT) with the host's refusals after typing;
+// memoized per specialization for the process.
 #include "runtime/host_function.h"
 
 #include <llvm/ADT/SmallString.h>
@@ -13,6 +14,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <set>
@@ -20,17 +22,10 @@
 
 #include "codegen/cpu_backend.h"
 #include "codegen/host_entry.h"
-#include "codegen/host_libdevice.h"
-#include "codegen/module.h"
-#include "codegen/nvptx_backend.h"
-#include "cpu/jit.h"
 #include "frontend/captured.h"
-#include "runtime/compiler.h"
-#include "runtime/plugin_modules.h"
-#include "sema/extension_hooks.h"
-#include "sema/infer.h"
+#include "runtime/pipeline.h"
+#include "sema/typed_function.h"
 #include "support/diagnostics.h"
-#include "support/log.h"
 
 namespace cuhost::runtime {
 namespace {
@@ -103,60 +98,34 @@ void refuse_boundary_types(const JitFunction& fn, const std::vector<const ir::Ty
 std::shared_ptr<const CompiledHostFunction> build(const std::shared_ptr<JitFunction>& fn,
                                                   const std::vector<const ir::Type*>& arg_types,
                                                   const ir::Type* declared_return, const HostCallOptions& options) {
-  const std::string& name = fn->name;
   if (fn->options.abi == ir::Abi::C)
-    throw UserError(ErrorKind::NotImplementedError, concat("'", name, "' uses the C ABI, which host calls do not"));
-  std::shared_ptr<const sema::TypedFunction> typed;
-  {
-    log::StageTimer timer(name, "typing");
-    sema::HostTypingScope host_typing;  // target="cpu" implementations of the extension API
-    typed = sema::infer_device(fn, arg_types, declared_return);
-  }
-  refuse_cuda_features(*typed);
-  const ir::Type* ret = typed->return_type ? typed->return_type : ir::none_type();
+    throw UserError(ErrorKind::NotImplementedError, concat("'", fn->name, "' uses the C ABI, which host calls do not"));
+  CompileJob job;
+  job.fn = fn;
+  job.arg_types = arg_types;
+  job.target.target = Target::CPU;
+  job.target.bounds_check = options.bounds_check;
+  job.product = Product::HostFunction;
+  job.declared_return = declared_return;
+  job.python_error_model = options.python_error_model;
+  const std::vector<Stage> stages = host_function_stages();
+  // Typed first: what the host cannot run is refused before anything is lowered.
+  auto lowering = std::find(stages.begin(), stages.end(), Stage::Lowering);
+  run_pipeline(job, {stages.begin(), lowering});
+  refuse_cuda_features(*job.typed);
+  const ir::Type* ret = job.typed->return_type ? job.typed->return_type : ir::none_type();
   refuse_boundary_types(*fn, arg_types, ret);
+  run_pipeline(job, {lowering, stages.end()});
 
-  codegen::ModuleRequest req;
-  req.typed = typed;
-  req.target = codegen::CodegenTarget::CPU;
-  req.bounds_check = options.bounds_check;
-  req.fastmath = fn->options.fastmath;
-  req.fastmath_flags = fn->options.fastmath ? 0 : fn->options.fastmath_flags;
-  req.host_entry = true;
-  req.python_error_model = options.python_error_model;
-  codegen::LoweredModule lowered;
-  {
-    log::StageTimer timer(name, "lowering");
-    lowered = codegen::lower_module(req);
-  }
   auto out = std::make_shared<CompiledHostFunction>();
-  out->name = name;
+  out->name = fn->name;
   out->arg_types = arg_types;
   out->return_type = ret;
-  out->typed = typed;
+  out->typed = job.typed;
   for (const ir::Type* a : arg_types) out->arg_slots += codegen::host_slot_count(a);
   out->result_slots = codegen::host_slot_count(ret);
-  {
-    log::StageTimer timer(name, "optimization");
-    auto tm = codegen::make_host_target_machine();
-    codegen::link_host_foreign(*lowered.module, host_link_sources(lowered, name));
-    codegen::link_host_libdevice(*lowered.module, req.fastmath);
-    codegen::internalize_except(*lowered.module, lowered.keep);
-    codegen::optimize_module(*lowered.module, *tm, fn->options.opt);
-  }
-  out->llvm_ir = codegen::module_text(*lowered.module);
-  std::vector<std::string> symbols = {lowered.entry_symbol};
-  bool callbacks = false;
-  for (const ir::LinkItem& item : lowered.link) callbacks |= item.setup_callback || item.teardown_callback;
-  CpuPluginSetup plugins(lowered.link, lowered.foreign, *lowered.module, callbacks);
-  plugins.add_lookups(symbols);
-  std::vector<void*> addrs;
-  {
-    log::StageTimer timer(name, "jit");
-    addrs = cpu::add_module(std::move(lowered.module), std::move(lowered.context), symbols);
-  }
-  plugins.run(addrs, name);
-  out->entry = reinterpret_cast<CompiledHostFunction::Entry>(addrs.at(0));
+  out->llvm_ir = std::move(job.llvm_ir);
+  out->entry = reinterpret_cast<CompiledHostFunction::Entry>(job.addresses.at(0));
   return out;
 }
 
