@@ -10,6 +10,7 @@
 #include "python/py_api.h"
 #include "runtime/compile_cache.h"
 #include "runtime/kernel_serialize.h"
+#include "support/log.h"
 
 namespace cuhost::python {
 
@@ -31,14 +32,25 @@ PyRef spellings(const std::vector<const ir::Type*>& types) {
 
 // What a cached kernel must have been compiled for to run here (backend and
 // architecture, bounds checks, the compiler build): part of every key.
-PyRef cache_target(const DispatcherState& st) {
+std::string target_identity(const DispatcherState& st) {
   runtime::TargetOptions t = session_target(st.fn->options);
-  std::string s =
-      concat(t.target == runtime::Target::NVPTX ? "nvptx" : "cpu", "|", t.cc_major, ".", t.cc_minor, t.arch_suffix, "|",
-             t.bounds_check, "|", CUHOST_VERSION, "|", LLVM_VERSION_STRING, "|", runtime::engine_build_identity());
-  PyRef r(PyUnicode_FromString(s.c_str()));
+  return concat(t.target == runtime::Target::NVPTX ? "nvptx" : "cpu", "|", t.cc_major, ".", t.cc_minor, t.arch_suffix,
+                "|", t.bounds_check, "|", CUHOST_VERSION, "|", LLVM_VERSION_STRING, "|",
+                runtime::engine_build_identity());
+}
+
+PyRef cache_target(const DispatcherState& st) {
+  PyRef r(PyUnicode_FromString(target_identity(st).c_str()));
   if (!r) cache_failed("cache lookup failed");
   return r;
+}
+
+// The key a data file's entry is written for (compile_cache.h's framing):
+// a file copied over another specialization's is refused.
+std::string entry_key(const DispatcherState& st, const std::vector<const ir::Type*>& types) {
+  std::string key = concat("cache=True ", st.fn->name, "(");
+  for (size_t i = 0; i < types.size(); ++i) key += concat(i ? ", " : "", types[i]->str());
+  return concat(key, ") for ", target_identity(st));
 }
 
 // The function's cache files (cuda.core.caching.function_cache), made at
@@ -51,14 +63,20 @@ PyRef cache_files(DispatcherObject* d) {
   return files;
 }
 
-// Makes the kernel in `bytes` the compiled kernel of `types`; false when it
-// cannot run here.
-bool install(DispatcherObject* d, const std::vector<const ir::Type*>& types, const std::string& bytes) {
+// Makes the kernel of the cache entry `entry` the compiled kernel of
+// `types`; false when the entry is damaged, written for another
+// specialization, or cannot run here (then it is compiled and saved anew).
+bool install(DispatcherObject* d, const std::vector<const ir::Type*>& types, std::string entry) {
   DispatcherState* st = d->state;
-  std::shared_ptr<runtime::CompiledKernel> k =
-      without_gil([&] { return runtime::deserialize_kernel(bytes, st->fn->name, types); });
+  std::string why;
+  std::shared_ptr<runtime::CompiledKernel> k = without_gil(
+      [&] { return runtime::kernel_of_entry(std::move(entry), entry_key(*st, types), st->fn->name, types, why); });
   runtime::TargetOptions target = session_target(st->fn->options);
-  if (!k || k->target != target.target) return false;
+  if (k && k->target != target.target) why = "compiled for another backend";
+  if (!why.empty()) {
+    log::info(concat("[", st->fn->name, "] cache=True entry rejected (", why, "); recompiling"));
+    return false;
+  }
   k->launch_bound_threads = st->fn->options.launch_bounds[0];
   k->shared_memory_carveout = st->fn->options.shared_memory_carveout;
   st->compiled[types] = k;
@@ -112,7 +130,7 @@ void save_to_pycache(DispatcherObject* d, const std::vector<const ir::Type*>& ty
   auto it = st->compiled.find(types);
   PyRef data = borrowed(Py_None);
   if (it != st->compiled.end() && runtime::serializable(*it->second)) {
-    std::string bytes = runtime::serialize_kernel(*it->second);
+    std::string bytes = runtime::cache_entry(entry_key(*st, types), *it->second);
     data = PyRef(PyBytes_FromStringAndSize(bytes.data(), static_cast<Py_ssize_t>(bytes.size())));
     if (!data) cache_failed("cache store failed");
   }

@@ -4,8 +4,11 @@
 // cache=True asks these files first (after the dispatcher's compiled
 // kernels in memory) and stores what it compiled; the files themselves are
 // kept by the public file store of cuda/core/caching.py (function_cache(d):
-// load_overload, note_hit, save_overload), to which kernels cross as bytes
-// (runtime/kernel_serialize.h). No private Python method is called.
+// load_overload, note_hit, save_overload), to which kernels cross as bytes:
+// each data file is an entry of the engine's own disk-cache format
+// (runtime/compile_cache.h: the kernel framed by a key and a digest), so a
+// damaged or misplaced file is refused and recompiled, never loaded. No
+// private Python method is called.
 #pragma once
 
 #include <vector>

@@ -10,8 +10,9 @@ be written, in a user-wide cache folder: $NUMBA_CACHE_DIR, else
   the source file's modification time and size: editing the file makes the
   whole index stale;
 - one data file per specialization, ``....<n>.nbc``: the compiled kernel
-  as bytes (engine/runtime/kernel_serialize.h; on the CPU backend its LLVM
-  IR, compiled to machine code again when loaded).
+  as an entry of the engine's disk-cache format (engine/runtime/
+  compile_cache.h: framed by its key and a digest; on the CPU backend its
+  LLVM IR, compiled to machine code again when loaded).
 
 A specialization's key is its argument types, the target (backend,
 architecture, compiler build), the function's bytecode and the values of
