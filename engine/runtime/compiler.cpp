@@ -5,8 +5,6 @@
 // (compile_cache.h), then the pipeline.
 #include "runtime/compiler.h"
 
-#include <map>
-#include <mutex>
 #include <set>
 #include <tuple>
 
@@ -14,6 +12,7 @@
 #include "cuda/linker.h"
 #include "frontend/captured.h"
 #include "runtime/compile_cache.h"
+#include "runtime/compile_memo.h"
 #include "runtime/pipeline.h"
 #include "sema/typed_function.h"
 #include "support/diagnostics.h"
@@ -34,17 +33,8 @@ struct MemoKey {
   }
 };
 
-struct MemoEntry {
-  std::weak_ptr<JitFunction> owner;  // guards against a new function at a reused address
-  std::shared_ptr<const CompiledKernel> kernel;
-};
-
-std::mutex& memo_mutex() {
-  static std::mutex m;
-  return m;
-}
-std::map<MemoKey, MemoEntry>& memo() {
-  static std::map<MemoKey, MemoEntry> m;
+CompileMemo<MemoKey, CompiledKernel>& memo() {
+  static CompileMemo<MemoKey, CompiledKernel> m;
   return m;
 }
 
@@ -162,19 +152,10 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFu
   require_captured(fn);
   MemoKey key{fn.get(),        arg_types,          int(target.target), target.cc_major,
               target.cc_minor, target.arch_suffix, target.bounds_check};
-  {
-    std::lock_guard<std::mutex> lock(memo_mutex());
-    auto it = memo().find(key);
-    if (it != memo().end()) {
-      if (it->second.owner.lock() == fn) return it->second.kernel;
-      memo().erase(it);
-    }
-  }
+  if (auto kept = memo().find(key, fn)) return kept;
   std::shared_ptr<const CompiledKernel> kernel = build_kernel(fn, arg_types, target);
   if (target.target == Target::CPU) verify_ptx_if_asked(fn, arg_types);
-  std::lock_guard<std::mutex> lock(memo_mutex());
-  auto [it, inserted] = memo().emplace(key, MemoEntry{fn, kernel});
-  return inserted ? kernel : it->second.kernel;
+  return memo().keep(key, fn, kernel);
 }
 
 std::shared_ptr<const CompiledKernel> compile_device_function(const std::shared_ptr<JitFunction>& fn,

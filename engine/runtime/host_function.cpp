@@ -15,14 +15,13 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include <algorithm>
-#include <map>
-#include <mutex>
 #include <set>
 #include <tuple>
 
 #include "codegen/cpu_backend.h"
 #include "codegen/host_entry.h"
 #include "frontend/captured.h"
+#include "runtime/compile_memo.h"
 #include "runtime/pipeline.h"
 #include "sema/typed_function.h"
 #include "support/diagnostics.h"
@@ -40,17 +39,9 @@ struct MemoKey {
   }
 };
 
-struct MemoEntry {
-  std::weak_ptr<JitFunction> owner;  // guards against a new function at a reused address
-  std::shared_ptr<const CompiledHostFunction> compiled;
-};
-
-std::mutex& memo_mutex() {
-  static std::mutex m;
-  return m;
-}
-std::map<MemoKey, MemoEntry>& memo() {
-  static auto* m = new std::map<MemoKey, MemoEntry>();
+// Never destroyed, as the ORC JIT whose code its entries point into.
+CompileMemo<MemoKey, CompiledHostFunction>& memo() {
+  static auto* m = new CompileMemo<MemoKey, CompiledHostFunction>();
   return *m;
 }
 
@@ -137,18 +128,8 @@ std::shared_ptr<const CompiledHostFunction> compile_host_function(const std::sha
                                                                   const HostCallOptions& options) {
   CUHOST_CHECK(fn && fn->captured) << "host functions are compiled after capture";
   MemoKey key{fn.get(), arg_types, declared_return, options};
-  {
-    std::lock_guard<std::mutex> lock(memo_mutex());
-    auto it = memo().find(key);
-    if (it != memo().end()) {
-      if (it->second.owner.lock() == fn) return it->second.compiled;
-      memo().erase(it);
-    }
-  }
-  std::shared_ptr<const CompiledHostFunction> compiled = build(fn, arg_types, declared_return, options);
-  std::lock_guard<std::mutex> lock(memo_mutex());
-  auto [it, inserted] = memo().emplace(key, MemoEntry{fn, compiled});
-  return inserted ? compiled : it->second.compiled;
+  if (auto kept = memo().find(key, fn)) return kept;
+  return memo().keep(key, fn, build(fn, arg_types, declared_return, options));
 }
 
 std::string host_assembly(const CompiledHostFunction& compiled) {
