@@ -70,7 +70,6 @@ bool nvptx(const CompileJob& job) { return job.product != Product::HostFunction 
 
 void capture(CompileJob& job) {
   CUHOST_CHECK(job.fn) << "compiling a null function";
-  if (job.capture) job.capture();
   CUHOST_CHECK(job.fn->captured) << "function '" << job.fn->name << "' must be captured before compilation";
 }
 
@@ -288,10 +287,9 @@ StageFunction function_of(Stage stage) {
 void run_pipeline(CompileJob& job, const std::vector<Stage>& stages) {
   for (Stage stage : stages) {
     {
-      // The capture of a Python function is timed by its caller (it holds
-      // the interpreter); here it is only the check that it happened.
+      // Capture is timed by its caller (see pipeline.h).
       std::optional<log::StageTimer> timer;
-      if (stage != Stage::Capture || job.capture) timer.emplace(job.fn ? job.fn->name : "?", stage_name(stage));
+      if (stage != Stage::Capture) timer.emplace(job.fn ? job.fn->name : "?", stage_name(stage));
       function_of(stage)(job);
     }
     if (dump_asked(stage)) dump(job, stage);

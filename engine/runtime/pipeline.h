@@ -9,7 +9,6 @@
 #pragma once
 
 #include <cstddef>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,7 +29,7 @@ struct LoweredModule;
 namespace cuhost::runtime {
 
 enum class Stage {
-  Capture,         // the Python function's source and globals, captured (frontend)
+  Capture,         // the Python function's source and globals, captured (frontend; see run_pipeline)
   Typing,          // type inference for the argument types (sema)
   Lowering,        // the typed function as an LLVM module (codegen)
   Link,            // foreign code linked into the module (device: .cu/.ll items; host: their host code, libdevice)
@@ -64,9 +63,6 @@ struct CompileJob {
   Product product = Product::Kernel;
   const ir::Type* declared_return = nullptr;  // HostFunction: an explicit signature's return type
   bool python_error_model = true;             // HostFunction: error_model='python' (numba's njit default)
-  // Capture: the caller's capture of the Python function (null: the
-  // function must already be captured).
-  std::function<void()> capture;
 
   // Products, stage by stage.
   std::shared_ptr<const sema::TypedFunction> typed;  // Typing
@@ -93,7 +89,10 @@ std::vector<Stage> device_function_stages();
 std::vector<Stage> host_function_stages();
 
 // Runs `stages` in order over `job`, each under a timer (`cuhost -v`:
-// "cuhost: [name] stage  ms") and dumped when CUHOST_DUMP names it.
+// "cuhost: [name] stage  ms") and dumped when CUHOST_DUMP names it. Capture
+// needs the interpreter, so its callers (the dispatchers, compile_ptx) run
+// it before releasing the GIL and print its timing line; here the stage
+// only checks that it happened.
 void run_pipeline(CompileJob& job, const std::vector<Stage>& stages);
 
 }  // namespace cuhost::runtime
