@@ -1,5 +1,5 @@
-#define PY_SSIZE_T_CLEAN  // "y#" takes a Py_ssize_t length
-// The C++ side of cache=True (see dispatcher_cache.h).
+// The C++ side of cache=True (see dispatcher_cache.h): the lookup in numba's
+// cache files and the store after a compile, as steps of the compile path.
 #include "python/dispatcher_cache.h"
 
 #include <llvm/Config/llvm-config.h>
@@ -7,95 +7,101 @@
 #include <algorithm>
 
 #include "python/errors.h"
+#include "python/py_api.h"
 #include "runtime/compile_cache.h"
 #include "runtime/kernel_serialize.h"
+#include "support/log.h"
 
 namespace cuhost::python {
 
 namespace {
 
-PyObject* spellings(const std::vector<const ir::Type*>& types) {
-  PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(types.size()));
-  for (size_t i = 0; t && i < types.size(); ++i)
-    PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), PyUnicode_FromString(types[i]->str().c_str()));
+// A failed call into the cache files: their Python error stays set.
+[[noreturn]] void cache_failed(const char* what) { throw UserError(ErrorKind::RuntimeError, what); }
+
+PyRef spellings(const std::vector<const ir::Type*>& types) {
+  PyRef t(PyTuple_New(static_cast<Py_ssize_t>(types.size())));
+  if (!t) cache_failed("cache lookup failed");
+  for (size_t i = 0; i < types.size(); ++i) {
+    PyObject* s = PyUnicode_FromString(types[i]->str().c_str());
+    if (!s) cache_failed("cache lookup failed");
+    PyTuple_SET_ITEM(t.get(), static_cast<Py_ssize_t>(i), s);
+  }
   return t;
 }
 
-DispatcherObject* as_dispatcher(PyObject* obj) { return reinterpret_cast<DispatcherObject*>(obj); }
-
-// _cache_export(argtypes) -> bytes, or None when the kernel cannot be kept.
-PyObject* cache_export(PyObject* obj, PyObject* signature){
-    CUHOST_PY_GUARD_V(nullptr,
-                      {
-                        DispatcherState* st = as_dispatcher(obj)->state;
-                        auto it = st->compiled.find(signature_types(signature));
-                        if (it == st->compiled.end() || !runtime::serializable(*it->second)) Py_RETURN_NONE;
-                        std::string data = runtime::serialize_kernel(*it->second);
-                        return PyBytes_FromStringAndSize(data.data(), static_cast<Py_ssize_t>(data.size()));
-                      })}
-
-// _cache_import(argtypes, data) -> bool: makes the kernel in `data` the
-// compiled kernel of those argument types.
-PyObject* cache_import(PyObject* obj, PyObject* args) {
-  PyObject* signature;
-  const char* data;
-  Py_ssize_t size;
-  if (!PyArg_ParseTuple(args, "Oy#", &signature, &data, &size)) return nullptr;
-  CUHOST_PY_GUARD_V(nullptr, {
-    DispatcherObject* d = as_dispatcher(obj);
-    DispatcherState* st = d->state;
-    std::vector<const ir::Type*> types = signature_types(signature);
-    std::string bytes(data, static_cast<size_t>(size));
-    std::shared_ptr<runtime::CompiledKernel> k;
-    std::exception_ptr error;
-    Py_BEGIN_ALLOW_THREADS try { k = runtime::deserialize_kernel(bytes, st->fn->name, types); } catch (...) {
-      error = std::current_exception();
-    }
-    Py_END_ALLOW_THREADS if (error) std::rethrow_exception(error);
-    runtime::TargetOptions target = session_target(st->fn->options);
-    if (!k || k->target != target.target) Py_RETURN_FALSE;
-    k->launch_bound_threads = st->fn->options.launch_bounds[0];
-    k->shared_memory_carveout = st->fn->options.shared_memory_carveout;
-    st->compiled[types] = k;
-    if (std::find(st->order.begin(), st->order.end(), types) == st->order.end()) st->order.push_back(types);
-    Py_RETURN_TRUE;
-  })
+// What a cached kernel must have been compiled for to run here (backend and
+// architecture, bounds checks, the compiler build): part of every key.
+std::string target_identity(const DispatcherState& st) {
+  runtime::TargetOptions t = session_target(st.fn->options);
+  return concat(t.target == runtime::Target::NVPTX ? "nvptx" : "cpu", "|", t.cc_major, ".", t.cc_minor, t.arch_suffix,
+                "|", t.bounds_check, "|", CUHOST_VERSION, "|", LLVM_VERSION_STRING, "|",
+                runtime::engine_build_identity());
 }
 
-// _cache_target() -> str: what a cached kernel must have been compiled for
-// to run here (backend and architecture, bounds checks, the compiler build).
-PyObject* cache_target(PyObject* obj, PyObject*){
-    CUHOST_PY_GUARD_V(nullptr,
-                      {
-                        runtime::TargetOptions t = session_target(as_dispatcher(obj)->state->fn->options);
-                        std::string s = concat(t.target == runtime::Target::NVPTX ? "nvptx" : "cpu", "|", t.cc_major,
-                                               ".", t.cc_minor, t.arch_suffix, "|", t.bounds_check, "|", CUHOST_VERSION,
-                                               "|", LLVM_VERSION_STRING, "|", runtime::engine_build_identity());
-                        return PyUnicode_FromString(s.c_str());
-                      })}
+PyRef cache_target(const DispatcherState& st) {
+  PyRef r(PyUnicode_FromString(target_identity(st).c_str()));
+  if (!r) cache_failed("cache lookup failed");
+  return r;
+}
+
+// The key a data file's entry is written for (compile_cache.h's framing):
+// a file copied over another specialization's is refused.
+std::string entry_key(const DispatcherState& st, const std::vector<const ir::Type*>& types) {
+  std::string key = concat("cache=True ", st.fn->name, "(");
+  for (size_t i = 0; i < types.size(); ++i) key += concat(i ? ", " : "", types[i]->str());
+  return concat(key, ") for ", target_identity(st));
+}
+
+// The function's cache files (cuda.core.caching.function_cache), made at
+// their first use.
+PyRef cache_files(DispatcherObject* d) {
+  PyRef module(PyImport_ImportModule("cuda.core.caching"));
+  if (!module) cache_failed("cache lookup failed");
+  PyRef files(PyObject_CallMethod(module.get(), "function_cache", "(O)", reinterpret_cast<PyObject*>(d)));
+  if (!files) cache_failed("cache lookup failed");
+  return files;
+}
+
+// Makes the kernel of the cache entry `entry` the compiled kernel of
+// `types`; false when the entry is damaged, written for another
+// specialization, or cannot run here (then it is compiled and saved anew).
+bool install(DispatcherObject* d, const std::vector<const ir::Type*>& types, std::string entry) {
+  DispatcherState* st = d->state;
+  std::string why;
+  std::shared_ptr<runtime::CompiledKernel> k = without_gil(
+      [&] { return runtime::kernel_of_entry(std::move(entry), entry_key(*st, types), st->fn->name, types, why); });
+  runtime::TargetOptions target = session_target(st->fn->options);
+  if (k && k->target != target.target) why = "compiled for another backend";
+  if (!why.empty()) {
+    log::info(concat("[", st->fn->name, "] cache=True entry rejected (", why, "); recompiling"));
+    return false;
+  }
+  k->launch_bound_threads = st->fn->options.launch_bounds[0];
+  k->shared_memory_carveout = st->fn->options.shared_memory_carveout;
+  st->compiled[types] = k;
+  if (std::find(st->order.begin(), st->order.end(), types) == st->order.end()) st->order.push_back(types);
+  return true;
+}
 
 // _forget_compiled(): drops every compiled kernel and the captured source,
 // so the next compile captures the function (and its globals) anew.
-PyObject* forget_compiled(PyObject* obj, PyObject*){CUHOST_PY_GUARD_V(nullptr,
-                                                                      {
-                                                                        DispatcherState* st = as_dispatcher(obj)->state;
-                                                                        auto fresh =
-                                                                            std::make_shared<model::JitFunction>();
-                                                                        fresh->name = st->fn->name;
-                                                                        fresh->options = st->fn->options;
-                                                                        st->fn = fresh;
-                                                                        st->compiled.clear();
-                                                                        st->ptx_for_inspect.clear();
-                                                                        st->order.clear();
-                                                                        st->plans.clear();
-                                                                        Py_RETURN_NONE;
-                                                                      })}
+PyObject* forget_compiled(PyObject* obj, PyObject*) {
+  return guarded<PyObject*>(nullptr, [&] {
+    DispatcherState* st = reinterpret_cast<DispatcherObject*>(obj)->state;
+    auto fresh = std::make_shared<model::JitFunction>();
+    fresh->name = st->fn->name;
+    fresh->options = st->fn->options;
+    st->fn = fresh;
+    st->compiled.clear();
+    st->ptx_for_inspect.clear();
+    st->order.clear();
+    st->plans.clear();
+    Py_RETURN_NONE;
+  });
+}
 
 PyMethodDef g_methods[] = {
-    {"_cache_export", cache_export, METH_O, "The compiled kernel of these argument types as bytes, or None."},
-    {"_cache_import", cache_import, METH_VARARGS,
-     "Installs a kernel read from the cache; False when it cannot run here."},
-    {"_cache_target", cache_target, METH_NOARGS, "What cached kernels must have been compiled for to run here."},
     {"_forget_compiled", forget_compiled, METH_NOARGS, "Drops the compiled kernels and the captured source."},
     {nullptr, nullptr, 0, nullptr}};
 
@@ -104,23 +110,35 @@ PyMethodDef g_methods[] = {
 PyMethodDef* dispatcher_cache_methods() { return g_methods; }
 
 bool load_from_pycache(DispatcherObject* d, const std::vector<const ir::Type*>& types) {
-  PyObject* sig = spellings(types);
-  if (!sig) throw UserError(ErrorKind::RuntimeError, "cache lookup failed");
-  PyObject* r = PyObject_CallMethod(reinterpret_cast<PyObject*>(d), "_cache_load", "(O)", sig);
-  Py_DECREF(sig);
-  if (!r) throw UserError(ErrorKind::RuntimeError, "cache lookup failed");
-  bool loaded = PyObject_IsTrue(r) == 1;
-  Py_DECREF(r);
-  return loaded && d->state->compiled.count(types) != 0;
+  PyRef files = cache_files(d);
+  PyRef sig = spellings(types);
+  PyRef target = cache_target(*d->state);
+  PyRef data(PyObject_CallMethod(files.get(), "load_overload", "(OO)", sig.get(), target.get()));
+  if (!data) cache_failed("cache lookup failed");
+  if (data.get() == Py_None) return false;
+  char* bytes = nullptr;
+  Py_ssize_t size = 0;
+  if (PyBytes_AsStringAndSize(data.get(), &bytes, &size) != 0) cache_failed("cache lookup failed");
+  if (!install(d, types, std::string(bytes, static_cast<size_t>(size)))) return false;
+  PyRef counted(PyObject_CallMethod(files.get(), "note_hit", "(O)", sig.get()));
+  if (!counted) cache_failed("cache lookup failed");
+  return true;
 }
 
 void save_to_pycache(DispatcherObject* d, const std::vector<const ir::Type*>& types) {
-  PyObject* sig = spellings(types);
-  if (!sig) throw UserError(ErrorKind::RuntimeError, "cache store failed");
-  PyObject* r = PyObject_CallMethod(reinterpret_cast<PyObject*>(d), "_cache_save", "(O)", sig);
-  Py_DECREF(sig);
-  if (!r) throw UserError(ErrorKind::RuntimeError, "cache store failed");
-  Py_DECREF(r);
+  DispatcherState* st = d->state;
+  auto it = st->compiled.find(types);
+  PyRef data = borrowed(Py_None);
+  if (it != st->compiled.end() && runtime::serializable(*it->second)) {
+    std::string bytes = runtime::cache_entry(entry_key(*st, types), *it->second);
+    data = PyRef(PyBytes_FromStringAndSize(bytes.data(), static_cast<Py_ssize_t>(bytes.size())));
+    if (!data) cache_failed("cache store failed");
+  }
+  PyRef files = cache_files(d);
+  PyRef sig = spellings(types);
+  PyRef target = cache_target(*st);
+  PyRef r(PyObject_CallMethod(files.get(), "save_overload", "(OOO)", sig.get(), target.get(), data.get()));
+  if (!r) cache_failed("cache store failed");
 }
 
 }  // namespace cuhost::python

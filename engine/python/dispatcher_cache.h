@@ -1,9 +1,14 @@
 // cache=True: numba's on-disk cache of compiled kernels in the source's
-// __pycache__ (its index and data files, hit and miss statistics) is kept by
-// the Python layer (cuda/core/caching.py); this is the C++ side it works
-// with: a compile of a kernel with cache=True asks the cache first and
-// stores what it compiled, and the dispatcher gives and takes compiled
-// kernels as bytes (runtime/kernel_serialize.h).
+// __pycache__ (its index and data files, hit and miss statistics). The
+// lookup is the compile path's, in C++: a compile of a kernel with
+// cache=True asks these files first (after the dispatcher's compiled
+// kernels in memory) and stores what it compiled; the files themselves are
+// kept by the public file store of cuda/core/caching.py (function_cache(d):
+// load_overload, note_hit, save_overload), to which kernels cross as bytes:
+// each data file is an entry of the engine's own disk-cache format
+// (runtime/compile_cache.h: the kernel framed by a key and a digest), so a
+// damaged or misplaced file is refused and recompiled, never loaded. No
+// private Python method is called.
 #pragma once
 
 #include <vector>
@@ -12,16 +17,16 @@
 
 namespace cuhost::python {
 
-// Asks the dispatcher's cache (`_cache_load`) for the kernel of `types`;
-// true when it was loaded into the dispatcher's compiled kernels. Throws
-// UserError (a Python error stays set) when the cache failed.
+// Loads the kernel of `types` from the function's cache files into the
+// dispatcher's compiled kernels; true when it was. Throws UserError (a Python
+// error stays set) when the cache failed.
 bool load_from_pycache(DispatcherObject* d, const std::vector<const ir::Type*>& types);
 
-// Stores the freshly compiled kernel of `types` in the cache (`_cache_save`).
+// Stores the freshly compiled kernel of `types` in the cache files (counted
+// as a miss; a kernel that cannot be kept between processes is only counted).
 void save_to_pycache(DispatcherObject* d, const std::vector<const ir::Type*>& types);
 
-// The dispatcher methods of this file (null-terminated): _cache_export,
-// _cache_import, _cache_target and _forget_compiled.
+// The dispatcher methods of this file (null-terminated): _forget_compiled.
 PyMethodDef* dispatcher_cache_methods();
 
 }  // namespace cuhost::python

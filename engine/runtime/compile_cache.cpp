@@ -216,14 +216,16 @@ std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::ve
   return h.hex();
 }
 
-std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const JitFunction& fn,
-                                                   const std::vector<const ir::Type*>& arg_types) {
-  std::string path = entry_path(key);
-  std::string data;
-  if (path.empty() || !read_cache_entry(path, data)) return nullptr;
-  auto reject = [&](const char* why) -> std::shared_ptr<CompiledKernel> {
-    log::info(concat("[", fn.name, "] kernel cache entry ", path, " rejected (", why, "); recompiling"));
-    std::remove(path.c_str());
+std::string cache_entry(const std::string& key, const CompiledKernel& kernel) {
+  std::string out = concat(kMagic, "\n", key, "\n") + serialize_kernel(kernel);
+  out += payload_digest(out);
+  return out;
+}
+
+std::shared_ptr<CompiledKernel> kernel_of_entry(std::string data, const std::string& key, const std::string& name,
+                                                const std::vector<const ir::Type*>& arg_types, std::string& why) {
+  auto reject = [&](const char* reason) -> std::shared_ptr<CompiledKernel> {
+    why = reason;
     return nullptr;
   };
   if (data.size() < kDigestChars) return reject("truncated");
@@ -235,8 +237,27 @@ std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const
   if (data.compare(0, magic.size(), magic) != 0) return reject("written by another cache format");
   const std::string header = concat(magic, key, "\n");
   if (data.compare(0, header.size(), header) != 0) return reject("holds another kernel");
-  std::shared_ptr<CompiledKernel> k = deserialize_kernel(data.substr(header.size()), fn.name, arg_types);
-  if (!k || k->target != Target::NVPTX || k->ptx.empty() || k->symbol.empty()) return reject("malformed");
+  std::shared_ptr<CompiledKernel> k = deserialize_kernel(data.substr(header.size()), name, arg_types);
+  if (!k || (k->target == Target::NVPTX && (k->ptx.empty() || k->symbol.empty()))) return reject("malformed");
+  return k;
+}
+
+std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const JitFunction& fn,
+                                                   const std::vector<const ir::Type*>& arg_types) {
+  std::string path = entry_path(key);
+  std::string data;
+  if (path.empty() || !read_cache_entry(path, data)) return nullptr;
+  std::string why;
+  std::shared_ptr<CompiledKernel> k = kernel_of_entry(std::move(data), key, fn.name, arg_types, why);
+  if (k && k->target != Target::NVPTX) {
+    k = nullptr;
+    why = "malformed";
+  }
+  if (!k) {
+    log::info(concat("[", fn.name, "] kernel cache entry ", path, " rejected (", why, "); recompiling"));
+    std::remove(path.c_str());
+    return nullptr;
+  }
   log::info(concat("[", fn.name, "] loaded from the kernel cache (", path, ")"));
   return k;
 }
@@ -246,9 +267,7 @@ void store_cached_kernel(const std::string& key, const CompiledKernel& k) {
   if (path.empty()) return;
   for (const auto& item : k.link)
     if (item.setup_callback || item.teardown_callback) return;
-  std::string out = concat(kMagic, "\n", key, "\n") + serialize_kernel(k);
-  out += payload_digest(out);
-  write_file_atomically(path, out);
+  write_file_atomically(path, cache_entry(key, k));
 }
 
 }  // namespace cuhost::runtime

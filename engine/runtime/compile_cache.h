@@ -31,6 +31,19 @@ std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::ve
 std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const JitFunction& fn,
                                                    const std::vector<const ir::Type*>& arg_types);
 
+// A kernel as a cache entry, the one format of both disk caches (this one
+// and numba's cache=True files, python/dispatcher_cache.h): a magic line,
+// `key`, the kernel as kernel_serialize.h writes it, then a digest of
+// everything before it.
+std::string cache_entry(const std::string& key, const CompiledKernel& kernel);
+
+// The kernel of an entry written for `key`, named `name` with `arg_types`;
+// null, with `why` set, when the entry is truncated, altered, of another
+// format or written for another key. Throws UserError when a CPU kernel
+// fails to JIT-compile.
+std::shared_ptr<CompiledKernel> kernel_of_entry(std::string entry, const std::string& key, const std::string& name,
+                                                const std::vector<const ir::Type*>& arg_types, std::string& why);
+
 // Stores a freshly compiled NVPTX kernel (best effort: a cache that cannot
 // be written only makes the next run slower).
 void store_cached_kernel(const std::string& key, const CompiledKernel& kernel);

@@ -1,24 +1,13 @@
-// The compiler driver (runtime/compiler.h): typing, lowering, optimization
-// and PTX or host code for one specialization, each stage timed, with an
-// in-memory memo per (function, argument types, target options) so a
-// specialization compiles once per process.
+// The compiler's entry points (runtime/compiler.h): each is a composition of
+// the one stage list (runtime/pipeline.h) for its product and target, behind
+// the compile's cache path: the in-memory memo per (function, argument
+// types, target options), then the content-keyed disk cache
+// (compile_cache.h), then the pipeline.
 #include "runtime/compiler.h"
 
-#include "runtime/compile_cache.h"
-
-#include <llvm/IR/GlobalVariable.h>
-#include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/Module.h>
-#include <llvm/Target/TargetMachine.h>
-
-#include <map>
-#include <mutex>
 #include <set>
 #include <tuple>
 
-#include "codegen/cpu_backend.h"
-#include "codegen/cpu_cancellation.h"
-#include "codegen/host_libdevice.h"
 #include "codegen/module.h"
 #include "codegen/nvptx_backend.h"
 #include "codegen/nvptx_cancellation.h"
@@ -29,8 +18,10 @@
 #include "cpu/jit.h"
 #include "cuda/linker.h"
 #include "frontend/captured.h"
-#include "runtime/plugin_modules.h"
-#include "sema/infer.h"
+#include "runtime/compile_cache.h"
+#include "runtime/compile_memo.h"
+#include "runtime/pipeline.h"
+#include "sema/typed_function.h"
 #include "support/diagnostics.h"
 #include "support/log.h"
 
@@ -49,37 +40,9 @@ struct MemoKey {
   }
 };
 
-struct MemoEntry {
-  std::weak_ptr<JitFunction> owner;  // guards against a new function at a reused address
-  std::shared_ptr<const CompiledKernel> kernel;
-};
-
-std::mutex& memo_mutex() {
-  static std::mutex m;
+CompileMemo<MemoKey, CompiledKernel>& memo() {
+  static CompileMemo<MemoKey, CompiledKernel> m;
   return m;
-}
-std::map<MemoKey, MemoEntry>& memo() {
-  static std::map<MemoKey, MemoEntry> m;
-  return m;
-}
-
-codegen::ModuleRequest request_for(const std::shared_ptr<const sema::TypedFunction>& typed, const JitFunction& fn,
-                                   const TargetOptions& target, bool nvptx) {
-  codegen::ModuleRequest req;
-  req.typed = typed;
-  req.target = nvptx ? codegen::CodegenTarget::NVPTX : codegen::CodegenTarget::CPU;
-  req.cc_major = target.cc_major;
-  req.cc_minor = target.cc_minor;
-  req.arch_suffix = target.arch_suffix;
-  req.debug = fn.options.debug;
-  req.bounds_check = target.bounds_check || fn.options.debug;
-  req.fastmath = fn.options.fastmath;
-  // numba: debug=True implies line information.
-  req.lineinfo = fn.options.lineinfo || fn.options.debug;
-  req.max_registers = fn.options.max_registers;
-  for (int i = 0; i < 3; ++i) req.launch_bounds[i] = fn.options.launch_bounds[i];
-  req.fastmath_flags = fn.options.fastmath ? 0 : fn.options.fastmath_flags;
-  return req;
 }
 
 void require_captured(const std::shared_ptr<JitFunction>& fn) {
@@ -87,62 +50,25 @@ void require_captured(const std::shared_ptr<JitFunction>& fn) {
   CUHOST_CHECK(fn->captured) << "function '" << fn->name << "' must be captured before compilation";
 }
 
-// What every compilation records of its lowered module, kernel or device
-// function alike.
-std::shared_ptr<CompiledKernel> new_compiled(const std::string& name, const codegen::LoweredModule& lowered,
-                                             const std::shared_ptr<const sema::TypedFunction>& typed,
-                                             const std::vector<const ir::Type*>& arg_types, Target target) {
+// The compiled kernel a finished job describes, kernel or device function alike.
+std::shared_ptr<CompiledKernel> compiled_from(CompileJob& job) {
   auto k = std::make_shared<CompiledKernel>();
-  k->name = name;
-  k->symbol = lowered.entry_symbol;
-  k->target = target;
-  k->typed = typed;
-  k->arg_types = arg_types;
-  k->link = lowered.link;
+  k->name = job.fn->name;
+  k->symbol = job.lowered->entry_symbol;
+  k->target = job.target.target;
+  k->typed = job.typed;
+  k->arg_types = job.arg_types;
+  k->link = job.link;
+  k->llvm_ir = std::move(job.llvm_ir);
+  k->llvm_ir_unoptimized = std::move(job.llvm_ir_unoptimized);
+  k->ptx = std::move(job.ptx);
+  k->static_shared_bytes = job.static_shared_bytes;
   return k;
 }
 
-struct NvptxOutput {
-  std::string unoptimized_ir;
-  std::string ir;
-  std::string ptx;
-  std::size_t static_shared_bytes = 0;
-};
-
-// Bytes of static shared memory the optimized module allocates (addrspace 3
-// definitions, each aligned), as ptxas will lay them out.
-std::size_t static_shared_of(const llvm::Module& m) {
-  std::size_t total = 0;
-  for (const llvm::GlobalVariable& g : m.globals()) {
-    if (g.getAddressSpace() != 3 || g.isDeclaration()) continue;
-    std::size_t size = std::size_t(m.getDataLayout().getTypeAllocSize(g.getValueType()));
-    std::size_t align = std::max<std::size_t>(1, g.getAlign() ? g.getAlign()->value() : 1);
-    total = (total + align - 1) / align * align + size;
-  }
-  return total;
-}
-
-// libdevice, O3 and PTX emission for a lowered module.
-NvptxOutput finish_nvptx(codegen::LoweredModule& lowered, const codegen::ModuleRequest& req, int opt,
-                         const std::string& name) {
-  auto tm = codegen::make_nvptx_target_machine(req.cc_major, req.cc_minor, req.fastmath, req.arch_suffix, opt);
-  NvptxOutput out;
-  out.unoptimized_ir = codegen::module_text(*lowered.module);
-  {
-    log::StageTimer timer(name, "optimization");
-    codegen::link_libdevice(*lowered.module, lowered.keep, req.fastmath);
-    codegen::optimize_module(*lowered.module, *tm, opt);
-    codegen::drop_unreferenced_error_record(*lowered.module);
-    if (cpu::kernel_timeout() > 0) codegen::insert_gpu_cancellation_points(*lowered.module);
-  }
-  out.ir = codegen::module_text(*lowered.module);
-  out.static_shared_bytes = static_shared_of(*lowered.module);
-  {
-    log::StageTimer timer(name, "ptx");
-    out.ptx =
-        codegen::retarget_ptx(codegen::emit_ptx(*lowered.module, *tm), req.cc_major, req.cc_minor, req.arch_suffix);
-  }
-  return out;
+void refuse_c_abi_kernel(const JitFunction& fn) {
+  if (fn.options.abi == ir::Abi::C)
+    throw UserError(ErrorKind::NotImplementedError, "The C ABI is not supported for kernels");
 }
 
 }  // namespace
@@ -169,13 +95,11 @@ namespace {
 std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>& fn,
                                              const std::vector<const ir::Type*>& arg_types,
                                              const TargetOptions& target) {
-  const std::string& name = fn->name;
-  if (fn->options.abi == ir::Abi::C)
-    throw UserError(ErrorKind::NotImplementedError, "The C ABI is not supported for kernels");
+  refuse_c_abi_kernel(*fn);
   // NVPTX kernels come from the on-disk cache when nothing they depend on changed.
   std::optional<std::string> cache_key;
   {
-    log::StageTimer timer(name, "cache");
+    log::StageTimer timer(fn->name, "cache");
     cache_key = kernel_cache_key(*fn, arg_types, target);
     if (cache_key)
       if (auto cached = load_cached_kernel(*cache_key, *fn, arg_types)) {
@@ -184,74 +108,31 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
         return cached;
       }
   }
-  std::shared_ptr<const sema::TypedFunction> typed;
-  {
-    log::StageTimer timer(name, "typing");
-    typed = sema::infer_kernel(fn, arg_types);
-  }
-  bool nvptx = target.target == Target::NVPTX;
-  codegen::ModuleRequest req = request_for(typed, *fn, target, nvptx);
-  codegen::LoweredModule lowered;
-  {
-    log::StageTimer timer(name, "lowering");
-    lowered = codegen::lower_module(req);
-  }
-  auto kernel = new_compiled(name, lowered, typed, arg_types, target.target);
-  kernel->uses_barriers = typed->uses_barriers;
-  kernel->uses_warp_ops = typed->uses_warp_ops;
+  CompileJob job;
+  job.fn = fn;
+  job.arg_types = arg_types;
+  job.target = target;
+  job.product = Product::Kernel;
+  run_pipeline(job, kernel_stages(target.target));
+  const sema::TypedFunction& typed = *job.typed;
+  auto kernel = compiled_from(job);
+  kernel->uses_barriers = typed.uses_barriers;
+  kernel->uses_warp_ops = typed.uses_warp_ops;
   kernel->launch_bound_threads = fn->options.launch_bounds[0];
   kernel->shared_memory_carveout = fn->options.shared_memory_carveout;
-  for (const auto& ff : typed->foreign_callees) kernel->use_cooperative |= ff->use_cooperative;
-  kernel->use_cooperative |= typed->uses_grid_sync;  // cuda.cg grid sync: a cooperative launch
-  if (nvptx) {
-    {
-      log::StageTimer timer(name, "foreign-inline");
-      kernel->link = ffi::link_device_foreign(*lowered.module, lowered.link, req.cc_major, req.cc_minor,
-                                                  req.fastmath, &lowered.keep);
-    }
-    NvptxOutput out = finish_nvptx(lowered, req, fn->options.opt, name);
-    kernel->llvm_ir = std::move(out.ir);
-    kernel->llvm_ir_unoptimized = std::move(out.unoptimized_ir);
-    kernel->ptx = std::move(out.ptx);
-    kernel->static_shared_bytes = out.static_shared_bytes;
-    kernel->dynamic_shared_padding = std::size_t(lowered.dynamic_shared_padding);
+  for (const auto& ff : typed.foreign_callees) kernel->use_cooperative |= ff->use_cooperative;
+  kernel->use_cooperative |= typed.uses_grid_sync;  // cuda.cg grid sync: a cooperative launch
+  if (target.target == Target::NVPTX) {
+    kernel->dynamic_shared_padding = std::size_t(job.lowered->dynamic_shared_padding);
     if (cache_key) store_cached_kernel(*cache_key, *kernel);
     return kernel;
   }
-  kernel->static_shared_bytes = std::size_t(lowered.static_shared_bytes);
-  {
-    log::StageTimer timer(name, "optimization");
-    auto tm = codegen::make_host_target_machine();
-    ffi::link_host_foreign(*lowered.module, host_link_sources(lowered, name));
-    codegen::link_host_libdevice(*lowered.module, req.fastmath);
-    codegen::internalize_except(*lowered.module, lowered.keep);
-    // Barrier-free kernels: their block loop runs all threads with one
-    // guard. Loop fission's region loops shrink (`if t < s`): they are split
-    // at the guard's bound instead (IRCE kept a post-loop over the idle
-    // threads, which made a shared-memory reduction 1.6x slower).
-    codegen::optimize_module(
-        *lowered.module, *tm, fn->options.opt,
-        typed->uses_barriers ? codegen::LoopSplitting::LoopBounds : codegen::LoopSplitting::GuardedLoops);
-    if (cpu::kernel_timeout() > 0) codegen::insert_cancellation_points(*lowered.module);
-  }
-  kernel->llvm_ir = codegen::module_text(*lowered.module);
-  kernel->cpu_thread_symbol = lowered.cpu_thread_symbol;
-  kernel->cpu_block_symbol = lowered.cpu_block_symbol;
-  std::vector<std::string> symbols = {lowered.cpu_thread_symbol};
-  if (!lowered.cpu_block_symbol.empty()) symbols.push_back(lowered.cpu_block_symbol);
-  for (const ir::LinkItem& item : kernel->link)
-    kernel->has_module_callbacks |= item.setup_callback || item.teardown_callback;
-  CpuPluginSetup plugins(kernel->link, lowered.foreign, *lowered.module, kernel->has_module_callbacks);
-  plugins.add_lookups(symbols);
-  std::vector<void*> addrs;
-  {
-    log::StageTimer timer(name, "jit");
-    addrs = cpu::add_module(std::move(lowered.module), std::move(lowered.context), symbols);
-    kernel->cpu_thread_fn = addrs.at(0);
-    if (!lowered.cpu_block_symbol.empty()) kernel->cpu_block_fn = addrs.at(1);
-  }
-  plugins.run(addrs, name);
-  if (kernel->has_module_callbacks) kernel->cpu_globals = plugins.globals();
+  kernel->cpu_thread_symbol = job.lowered->cpu_thread_symbol;
+  kernel->cpu_block_symbol = job.lowered->cpu_block_symbol;
+  kernel->cpu_thread_fn = job.addresses.at(0);
+  if (!kernel->cpu_block_symbol.empty()) kernel->cpu_block_fn = job.addresses.at(1);
+  kernel->has_module_callbacks = job.has_module_callbacks;
+  kernel->cpu_globals = std::move(job.cpu_globals);
   return kernel;
 }
 
@@ -278,47 +159,25 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFu
   require_captured(fn);
   MemoKey key{fn.get(),        arg_types,          int(target.target), target.cc_major,
               target.cc_minor, target.arch_suffix, target.bounds_check};
-  {
-    std::lock_guard<std::mutex> lock(memo_mutex());
-    auto it = memo().find(key);
-    if (it != memo().end()) {
-      if (it->second.owner.lock() == fn) return it->second.kernel;
-      memo().erase(it);
-    }
-  }
+  if (auto kept = memo().find(key, fn)) return kept;
   std::shared_ptr<const CompiledKernel> kernel = build_kernel(fn, arg_types, target);
   if (target.target == Target::CPU) verify_ptx_if_asked(fn, arg_types);
-  std::lock_guard<std::mutex> lock(memo_mutex());
-  auto [it, inserted] = memo().emplace(key, MemoEntry{fn, kernel});
-  return inserted ? kernel : it->second.kernel;
+  return memo().keep(key, fn, kernel);
 }
 
 std::shared_ptr<const CompiledKernel> compile_device_function(const std::shared_ptr<JitFunction>& fn,
                                                               const std::vector<const ir::Type*>& arg_types,
                                                               const TargetOptions& target) {
-  require_captured(fn);
-  const std::string& name = fn->name;
-  std::shared_ptr<const sema::TypedFunction> typed;
-  {
-    log::StageTimer timer(name, "typing");
-    typed = sema::infer_device(fn, arg_types, fn->declared_return(arg_types));
-  }
-  codegen::ModuleRequest req = request_for(typed, *fn, target, true);
-  req.exported_device = true;
-  req.abi = fn->options.abi;
-  req.abi_name = fn->options.abi_name;
-  if (req.abi == ir::Abi::C && req.abi_name.empty()) req.abi_name = sema::c_abi_symbol(*fn);
-  codegen::LoweredModule lowered;
-  {
-    log::StageTimer timer(name, "lowering");
-    lowered = codegen::lower_module(req);
-  }
-  auto k = new_compiled(name, lowered, typed, arg_types, Target::NVPTX);
-  NvptxOutput out = finish_nvptx(lowered, req, fn->options.opt, name);
-  k->llvm_ir = std::move(out.ir);
-  k->llvm_ir_unoptimized = std::move(out.unoptimized_ir);
-  k->ptx = std::move(out.ptx);
-  k->return_type = typed->return_type ? typed->return_type : ir::none_type();
+  CompileJob job;
+  job.fn = fn;
+  job.arg_types = arg_types;
+  job.target = target;
+  job.target.target = Target::NVPTX;
+  job.product = Product::DeviceFunction;
+  run_pipeline(job, device_function_stages());
+  auto k = compiled_from(job);
+  k->static_shared_bytes = 0;  // kernels only: a device function's shared arrays belong to its caller
+  k->return_type = job.typed->return_type ? job.typed->return_type : ir::none_type();
   return k;
 }
 
@@ -332,9 +191,7 @@ CompiledText compile_text(const std::shared_ptr<JitFunction>& fn, const std::vec
   if (output != "ptx")
     throw UserError(ErrorKind::ValueError,
                     concat("unsupported output kind '", output, "' (expected 'ptx' or 'ltoir')"));
-  const std::string& name = fn->name;
-  if (!device && fn->options.abi == ir::Abi::C)
-    throw UserError(ErrorKind::NotImplementedError, "The C ABI is not supported for kernels");
+  if (!device) refuse_c_abi_kernel(*fn);
   CompiledText result;
   if (device) {
     auto k = compile_device_function(fn, arg_types, target);
@@ -342,28 +199,26 @@ CompiledText compile_text(const std::shared_ptr<JitFunction>& fn, const std::vec
     result.return_type = k->return_type;
     return result;
   }
-  std::shared_ptr<const sema::TypedFunction> typed;
-  {
-    log::StageTimer timer(name, "typing");
-    try {
-      typed = sema::infer_kernel(fn, arg_types);
-    } catch (const UserError& e) {
-      // numba-cuda's compile_ptx/compile refuse a returning kernel with this TypeError.
-      if (e.kind() == ErrorKind::TypingError &&
-          std::string(e.what()).find("kernels must not return a value") != std::string::npos)
-        throw UserError(ErrorKind::TypeError, "CUDA kernel must have void return type.");
-      throw;
-    }
+  // A kernel's own PTX: its foreign items are linked when it is loaded, so
+  // the pipeline leaves out Link.
+  CompileJob job;
+  job.fn = fn;
+  job.arg_types = arg_types;
+  job.target = target;
+  job.target.target = Target::NVPTX;
+  job.product = Product::Kernel;
+  try {
+    run_pipeline(job, {Stage::Capture, Stage::Typing});
+  } catch (const UserError& e) {
+    // numba-cuda's compile_ptx/compile refuse a returning kernel with this TypeError.
+    if (e.kind() == ErrorKind::TypingError &&
+        std::string(e.what()).find("kernels must not return a value") != std::string::npos)
+      throw UserError(ErrorKind::TypeError, "CUDA kernel must have void return type.");
+    throw;
   }
-  codegen::ModuleRequest req = request_for(typed, *fn, target, true);
-  codegen::LoweredModule lowered;
-  {
-    log::StageTimer timer(name, "lowering");
-    lowered = codegen::lower_module(req);
-  }
-  NvptxOutput out = finish_nvptx(lowered, req, fn->options.opt, name);
-  result.text = std::move(out.ptx);
-  result.return_type = typed->return_type ? typed->return_type : ir::none_type();
+  run_pipeline(job, {Stage::Lowering, Stage::Optimization, Stage::CodeGeneration});
+  result.text = std::move(job.ptx);
+  result.return_type = job.typed->return_type ? job.typed->return_type : ir::none_type();
   return result;
 }
 

@@ -1,7 +1,8 @@
-// Compilation of jitted functions for calls from the host (host_function.h):
-// typing as a device function, the CPU lowering with a host entry, the host
-// foreign code and libdevice, O3, and the ORC JIT; memoized per
-// specialization for the process.
+// Jitted functions compiled for calls from the host (host_function.h): the
+// host composition of the compile pipeline (runtime/pipeline.h: typing as a
+// device function, the CPU lowering with a host entry, the host foreign code
+// and libdevice, O3, the ORC JIT) with the host's refusals after typing;
+// memoized per specialization for the process.
 #include "runtime/host_function.h"
 
 #include <llvm/ADT/SmallString.h>
@@ -13,25 +14,18 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
-#include <map>
-#include <mutex>
+#include <algorithm>
 #include <set>
 #include <tuple>
 
 #include "codegen/cpu_backend.h"
 #include "ffi/host_link.h"
 #include "codegen/host_entry.h"
-#include "codegen/host_libdevice.h"
-#include "codegen/module.h"
-#include "codegen/nvptx_backend.h"
-#include "cpu/jit.h"
 #include "frontend/captured.h"
-#include "runtime/compiler.h"
-#include "runtime/plugin_modules.h"
-#include "sema/extension_hooks.h"
-#include "sema/infer.h"
+#include "runtime/compile_memo.h"
+#include "runtime/pipeline.h"
+#include "sema/typed_function.h"
 #include "support/diagnostics.h"
-#include "support/log.h"
 
 namespace cuhost::runtime {
 namespace {
@@ -46,17 +40,9 @@ struct MemoKey {
   }
 };
 
-struct MemoEntry {
-  std::weak_ptr<JitFunction> owner;  // guards against a new function at a reused address
-  std::shared_ptr<const CompiledHostFunction> compiled;
-};
-
-std::mutex& memo_mutex() {
-  static std::mutex m;
-  return m;
-}
-std::map<MemoKey, MemoEntry>& memo() {
-  static auto* m = new std::map<MemoKey, MemoEntry>();
+// Never destroyed, as the ORC JIT whose code its entries point into.
+CompileMemo<MemoKey, CompiledHostFunction>& memo() {
+  static auto* m = new CompileMemo<MemoKey, CompiledHostFunction>();
   return *m;
 }
 
@@ -104,60 +90,34 @@ void refuse_boundary_types(const JitFunction& fn, const std::vector<const ir::Ty
 std::shared_ptr<const CompiledHostFunction> build(const std::shared_ptr<JitFunction>& fn,
                                                   const std::vector<const ir::Type*>& arg_types,
                                                   const ir::Type* declared_return, const HostCallOptions& options) {
-  const std::string& name = fn->name;
   if (fn->options.abi == ir::Abi::C)
-    throw UserError(ErrorKind::NotImplementedError, concat("'", name, "' uses the C ABI, which host calls do not"));
-  std::shared_ptr<const sema::TypedFunction> typed;
-  {
-    log::StageTimer timer(name, "typing");
-    sema::HostTypingScope host_typing;  // target="cpu" implementations of the extension API
-    typed = sema::infer_device(fn, arg_types, declared_return);
-  }
-  refuse_cuda_features(*typed);
-  const ir::Type* ret = typed->return_type ? typed->return_type : ir::none_type();
+    throw UserError(ErrorKind::NotImplementedError, concat("'", fn->name, "' uses the C ABI, which host calls do not"));
+  CompileJob job;
+  job.fn = fn;
+  job.arg_types = arg_types;
+  job.target.target = Target::CPU;
+  job.target.bounds_check = options.bounds_check;
+  job.product = Product::HostFunction;
+  job.declared_return = declared_return;
+  job.python_error_model = options.python_error_model;
+  const std::vector<Stage> stages = host_function_stages();
+  // Typed first: what the host cannot run is refused before anything is lowered.
+  auto lowering = std::find(stages.begin(), stages.end(), Stage::Lowering);
+  run_pipeline(job, {stages.begin(), lowering});
+  refuse_cuda_features(*job.typed);
+  const ir::Type* ret = job.typed->return_type ? job.typed->return_type : ir::none_type();
   refuse_boundary_types(*fn, arg_types, ret);
+  run_pipeline(job, {lowering, stages.end()});
 
-  codegen::ModuleRequest req;
-  req.typed = typed;
-  req.target = codegen::CodegenTarget::CPU;
-  req.bounds_check = options.bounds_check;
-  req.fastmath = fn->options.fastmath;
-  req.fastmath_flags = fn->options.fastmath ? 0 : fn->options.fastmath_flags;
-  req.host_entry = true;
-  req.python_error_model = options.python_error_model;
-  codegen::LoweredModule lowered;
-  {
-    log::StageTimer timer(name, "lowering");
-    lowered = codegen::lower_module(req);
-  }
   auto out = std::make_shared<CompiledHostFunction>();
-  out->name = name;
+  out->name = fn->name;
   out->arg_types = arg_types;
   out->return_type = ret;
-  out->typed = typed;
+  out->typed = job.typed;
   for (const ir::Type* a : arg_types) out->arg_slots += codegen::host_slot_count(a);
   out->result_slots = codegen::host_slot_count(ret);
-  {
-    log::StageTimer timer(name, "optimization");
-    auto tm = codegen::make_host_target_machine();
-    ffi::link_host_foreign(*lowered.module, host_link_sources(lowered, name));
-    codegen::link_host_libdevice(*lowered.module, req.fastmath);
-    codegen::internalize_except(*lowered.module, lowered.keep);
-    codegen::optimize_module(*lowered.module, *tm, fn->options.opt);
-  }
-  out->llvm_ir = codegen::module_text(*lowered.module);
-  std::vector<std::string> symbols = {lowered.entry_symbol};
-  bool callbacks = false;
-  for (const ir::LinkItem& item : lowered.link) callbacks |= item.setup_callback || item.teardown_callback;
-  CpuPluginSetup plugins(lowered.link, lowered.foreign, *lowered.module, callbacks);
-  plugins.add_lookups(symbols);
-  std::vector<void*> addrs;
-  {
-    log::StageTimer timer(name, "jit");
-    addrs = cpu::add_module(std::move(lowered.module), std::move(lowered.context), symbols);
-  }
-  plugins.run(addrs, name);
-  out->entry = reinterpret_cast<CompiledHostFunction::Entry>(addrs.at(0));
+  out->llvm_ir = std::move(job.llvm_ir);
+  out->entry = reinterpret_cast<CompiledHostFunction::Entry>(job.addresses.at(0));
   return out;
 }
 
@@ -169,18 +129,8 @@ std::shared_ptr<const CompiledHostFunction> compile_host_function(const std::sha
                                                                   const HostCallOptions& options) {
   CUHOST_CHECK(fn && fn->captured) << "host functions are compiled after capture";
   MemoKey key{fn.get(), arg_types, declared_return, options};
-  {
-    std::lock_guard<std::mutex> lock(memo_mutex());
-    auto it = memo().find(key);
-    if (it != memo().end()) {
-      if (it->second.owner.lock() == fn) return it->second.compiled;
-      memo().erase(it);
-    }
-  }
-  std::shared_ptr<const CompiledHostFunction> compiled = build(fn, arg_types, declared_return, options);
-  std::lock_guard<std::mutex> lock(memo_mutex());
-  auto [it, inserted] = memo().emplace(key, MemoEntry{fn, compiled});
-  return inserted ? compiled : it->second.compiled;
+  if (auto kept = memo().find(key, fn)) return kept;
+  return memo().keep(key, fn, build(fn, arg_types, declared_return, options));
 }
 
 std::string host_assembly(const CompiledHostFunction& compiled) {

@@ -1,9 +1,9 @@
 // A compiled kernel as bytes and back, for the caches that keep kernels
-// between processes (compile_cache.h, content-keyed; pycache.h, numba's
-// cache=True files). An NVPTX kernel is its PTX, LLVM IR, link items and
-// launch facts; a CPU kernel is its optimized LLVM IR and entry symbols,
-// JIT-compiled again when read (code generation only: no typing, lowering
-// or optimization).
+// between processes (compile_cache.h, content-keyed, and numba's cache=True
+// files, python/dispatcher_cache.h). An NVPTX kernel is its PTX, LLVM IR,
+// link items and launch facts; a CPU kernel is its optimized LLVM IR and
+// entry symbols, JIT-compiled again when read (code generation only: no
+// typing, lowering or optimization).
 #pragma once
 
 #include <memory>

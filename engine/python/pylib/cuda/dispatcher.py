@@ -332,59 +332,41 @@ class CUDADispatcher(_cuhost.Dispatcher):
                 banner("ASSEMBLY", info["ptx"])
 
     # ---- cache=True (cuda/core/caching.py) -----------------------------------
-
-    def _function_cache(self):
-        cache = self.__dict__.get("_cache_files")
-        if cache is None:
-            from .core.caching import FunctionCache
-
-            cache = self.__dict__["_cache_files"] = FunctionCache(self.py_func, self.targetoptions)
-        return cache
+    # The compile path (engine/python/dispatcher_cache.cpp) loads and saves
+    # kernels through caching.function_cache(self); here are only the views.
 
     @property
     def stats(self):
         """Cache statistics: cache_path, and Counters cache_hits and cache_misses per signature."""
-        stats = self.__dict__.get("_cache_stats")
-        if stats is None:
-            from .core.caching import CacheStats
+        from .core.caching import CacheStats, function_cache
 
-            path = self._function_cache().cache_path if self.targetoptions.get("cache") else None
-            stats = self.__dict__["_cache_stats"] = CacheStats(path)
+        path = function_cache(self).cache_path if self.targetoptions.get("cache") else None
+        stats = CacheStats(path)
+        files = self.__dict__.get("_cache_files")
+        if files is not None:
+            for spellings, n in files.hits.items():
+                stats.cache_hits[_to_types(spellings)] = n
+            for spellings, n in files.misses.items():
+                stats.cache_misses[_to_types(spellings)] = n
         return stats
-
-    def _cache_load(self, spellings):
-        """Called by the compiler before compiling a signature: installs the
-        kernel saved for it, if any (a hit). False otherwise."""
-        if self.__dict__.get("_cache_skip_load"):
-            return False
-        cache = self._function_cache()
-        data = cache.load(cache.key(spellings, self._cache_target()))
-        sig = _to_types(spellings)
-        if data is not None and self._cache_import(sig, data):
-            self.stats.cache_hits[sig] += 1
-            return True
-        return False
-
-    def _cache_save(self, spellings):
-        """Called by the compiler after compiling a signature (a miss): saves the kernel."""
-        sig = _to_types(spellings)
-        self.stats.cache_misses[sig] += 1
-        data = self._cache_export(sig)
-        if data is not None:
-            cache = self._function_cache()
-            cache.save(cache.key(spellings, self._cache_target()), data)
 
     def recompile(self):
         """Compiles every compiled signature again, capturing the function and
         its globals anew; with cache=True the new kernels replace the saved ones."""
         sigs = [_to_types(s) for s in self._compiled_signatures()]
         self._forget_compiled()
-        self.__dict__["_cache_skip_load"] = True
+        files = None
+        if sigs and self.targetoptions.get("cache"):
+            from .core.caching import function_cache
+
+            files = function_cache(self)
+            files.skip_load = True
         try:
             for sig in sigs:
                 self.compile(sig)
         finally:
-            self.__dict__.pop("_cache_skip_load", None)
+            if files is not None:
+                files.skip_load = False
 
     # ---- launch-triggered compilation ---------------------------------------
 

@@ -10,8 +10,9 @@ be written, in a user-wide cache folder: $NUMBA_CACHE_DIR, else
   the source file's modification time and size: editing the file makes the
   whole index stale;
 - one data file per specialization, ``....<n>.nbc``: the compiled kernel
-  as bytes (engine/runtime/kernel_serialize.h; on the CPU backend its LLVM
-  IR, compiled to machine code again when loaded).
+  as an entry of the engine's disk-cache format (engine/runtime/
+  compile_cache.h: framed by its key and a digest; on the CPU backend its
+  LLVM IR, compiled to machine code again when loaded).
 
 A specialization's key is its argument types, the target (backend,
 architecture, compiler build), the function's bytecode and the values of
@@ -20,6 +21,12 @@ globals are not part of it: a cached kernel keeps the globals it was
 compiled with until the source file changes or ``recompile()`` is called.
 Every load and save counts in the dispatcher's ``stats`` (cache_hits and
 cache_misses per signature).
+
+The engine's compile path (engine/python/dispatcher_cache.cpp) owns the
+lookup: it asks ``function_cache(dispatcher)`` for these files and calls the
+public methods ``load_overload``, ``note_hit`` and ``save_overload`` with a
+specialization's argument type spellings and the target string; the kernels
+themselves cross as bytes.
 """
 import collections
 import contextlib
@@ -103,11 +110,25 @@ def _user_cache_folder(source_dir):
     return os.path.join(root, tail)
 
 
+def function_cache(dispatcher):
+    """The cache files of a cache=True dispatcher, made at their first use
+    (RuntimeError when the function's source file cannot be located)."""
+    cache = dispatcher.__dict__.get("_cache_files")
+    if cache is None:
+        cache = dispatcher.__dict__["_cache_files"] = FunctionCache(dispatcher.py_func, dispatcher.targetoptions)
+    return cache
+
+
 class FunctionCache:
     """The cache files of one function (see the module's documentation)."""
 
     def __init__(self, py_func, options):
         self._py_func = py_func
+        # Loads and saves per argument type spellings (the dispatcher's stats).
+        self.hits = collections.Counter()
+        self.misses = collections.Counter()
+        # Set while recompile() compiles anew: saved entries are replaced, not loaded.
+        self.skip_load = False
         try:
             source = inspect.getfile(py_func)
         except TypeError:
@@ -147,6 +168,26 @@ class FunctionCache:
         code = self._py_func.__code__
         return (tuple(signature), target, self._options, hashlib.sha256(code.co_code).hexdigest(),
                 self._closure_digest())
+
+    # ---- the engine's calls -----------------------------------------------------
+
+    def load_overload(self, spellings, target):
+        """The kernel saved for argument types `spellings` compiled for
+        `target`, as bytes, or None."""
+        if self.skip_load:
+            return None
+        return self.load(self.key(spellings, target))
+
+    def note_hit(self, spellings):
+        """Counts a kernel loaded from these files and installed."""
+        self.hits[tuple(spellings)] += 1
+
+    def save_overload(self, spellings, target, data):
+        """Counts a compile (a miss) and saves its kernel; `data` is None when
+        the kernel cannot be kept between processes."""
+        self.misses[tuple(spellings)] += 1
+        if data is not None:
+            self.save(self.key(spellings, target), data)
 
     # ---- files -------------------------------------------------------------
 
