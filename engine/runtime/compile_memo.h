@@ -17,7 +17,7 @@ template <class Key, class Product>
 class CompileMemo {
  public:
   // The product kept for `key` from `fn`, or null.
-  std::shared_ptr<const Product> find(const Key& key, const std::shared_ptr<JitFunction>& fn) {
+  std::shared_ptr<const Product> find(const Key& key, const std::shared_ptr<model::JitFunction>& fn) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = entries_.find(key);
     if (it == entries_.end()) return nullptr;
@@ -28,7 +28,7 @@ class CompileMemo {
 
   // Keeps `product` for `key`; when another thread kept one for the same
   // function first, that one is returned (and used by both).
-  std::shared_ptr<const Product> keep(const Key& key, const std::shared_ptr<JitFunction>& fn,
+  std::shared_ptr<const Product> keep(const Key& key, const std::shared_ptr<model::JitFunction>& fn,
                                       std::shared_ptr<const Product> product) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto [it, inserted] = entries_.emplace(key, Entry{fn, product});
@@ -38,7 +38,7 @@ class CompileMemo {
 
  private:
   struct Entry {
-    std::weak_ptr<JitFunction> owner;
+    std::weak_ptr<model::JitFunction> owner;
     std::shared_ptr<const Product> product;
   };
   std::mutex mutex_;
