@@ -37,10 +37,15 @@ for stage in os.listdir(engine):
                 target = m.group(1)
                 if target in rank and rank[target] > rank[stage]:
                     line = text.count("\n", 0, m.start()) + 1
-                    problems.append(f"{os.path.relpath(path, root)}:{line}: includes {target}/ (stage {rank[target]}) from {stage}/ (stage {rank[stage]})")
+                    where = f"{os.path.relpath(path, root)}:{line}"
+                    problems.append(
+                        f"{where}: includes {target}/ (stage {rank[target]}) from {stage}/ (stage {rank[stage]})")
 for stage in sorted(unlisted):
     problems.append(f"engine/{stage}/ holds sources but is not a stage in engine/stages.txt")
 for p in problems:
     print(p)
-print(f"{len(problems)} problem(s) with the stage order (engine/stages.txt)" if problems else f"stages in order: {' < '.join(stages)}")
+if problems:
+    print(f"{len(problems)} problem(s) with the stage order (engine/stages.txt)")
+else:
+    print(f"stages in order: {' < '.join(stages)}")
 sys.exit(1 if problems else 0)
