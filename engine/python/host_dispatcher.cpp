@@ -18,6 +18,7 @@
 #include "python/argument_conversions.h"
 #include "python/dispatcher.h"
 #include "python/errors.h"
+#include "python/py_api.h"
 #include "python/host_values.h"
 #include "python/type_object.h"
 #include "runtime/host_function.h"
@@ -184,8 +185,8 @@ PyObject* call_with(HostDispatcherObject* self, PyObject* const* args, Py_ssize_
     types[i] = host_typeof(args[i], &infos[i], i, name);
     if (!types[i]) return nullptr;
   }
-  HostPlan* plan = nullptr;
-  CUHOST_PY_GUARD_V(nullptr, { plan = plan_for(self, types, static_cast<int>(n)); })
+  HostPlan* plan = guarded<HostPlan*>(nullptr, [&] { return plan_for(self, types, static_cast<int>(n)); });
+  if (!plan) return nullptr;
   const runtime::CompiledHostFunction& fn = *plan->fn;
   std::uint64_t stack_args[kStackSlots], stack_result[kStackSlots];
   std::vector<std::uint64_t> heap_args, heap_result;
@@ -206,15 +207,13 @@ PyObject* call_with(HostDispatcherObject* self, PyObject* const* args, Py_ssize_
   std::int32_t status;
   {
     cpu::HostCallScope scope(&error);
-    if (self->state->nogil) {
-      Py_BEGIN_ALLOW_THREADS status = fn.entry(arg_slots, result_slots);
-      Py_END_ALLOW_THREADS
-    } else {
+    if (self->state->nogil)
+      status = without_gil([&] { return fn.entry(arg_slots, result_slots); });
+    else
       status = fn.entry(arg_slots, result_slots);
-    }
   }
   if (fn.typed && fn.typed->captured) write_printed_output();
-  if (status != 0 || error.kind != cpu::HostCallError::Kind::None) return raise_host_call_error(error, status, name);
+  if (status != 0 || error.reported) return raise_host_call_error(error, status, name);
   const std::uint64_t* out = result_slots;
   return box_host_result(fn.return_type, out, HostCallArgs{args, infos, n}, name);
 }
