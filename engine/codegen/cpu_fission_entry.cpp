@@ -20,6 +20,7 @@
 #include "codegen/cpu_fission_resumable.h"
 #include "codegen/module.h"
 #include "support/diagnostics.h"
+#include "support/kernel_error.h"
 
 namespace cuhost::codegen {
 namespace {
@@ -203,9 +204,12 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
   {
     std::vector<llvm::Constant*> messages;
     messages.push_back(llvm::ConstantPointerNull::get(llvm::PointerType::get(c, 0)));
-    for (const Barrier& bar : barriers)
-      messages.push_back(b.CreateGlobalStringPtr(
-          concat("barrier inside divergent control flow in kernel '", kernel_name, "' (line ", bar.line, ")")));
+    for (const Barrier& bar : barriers) {
+      KernelErrorSite site;  // a cuda.KernelError (support/kernel_error.h)
+      site.message =
+          concat("barrier inside divergent control flow in kernel '", kernel_name, "' (line ", bar.line, ")");
+      messages.push_back(b.CreateGlobalStringPtr(encode_site(site), "fission.site"));
+    }
     auto* aty = llvm::ArrayType::get(ptr, messages.size());
     auto* table = new llvm::GlobalVariable(m, aty, true, llvm::GlobalValue::PrivateLinkage,
                                            llvm::ConstantArray::get(aty, messages), "fission.messages");

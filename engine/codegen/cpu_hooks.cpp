@@ -202,13 +202,15 @@ class CpuHooks : public TargetHooks {
     b.CreateCall(fn, {ctx(l), b.CreateGlobalStringPtr(l.options().kernel_name), b.CreateGlobalStringPtr(array), index,
                       l.i32(dim), extent});
   }
-  void kernel_error(Lowerer& l, const std::string& message, llvm::Value* code) override {
+  // The site travels as its encoded bytes (support/kernel_error.h), a
+  // constant of the module, so a kernel loaded from the cache reports it too.
+  void kernel_error(Lowerer& l, const KernelErrorSite& site, llvm::Value* code) override {
     auto& b = l.b();
     store_tid(l);
     auto fn = runtime(l, "cuhost_cpu_kernel_error", b.getVoidTy(),
                       {b.getPtrTy(), b.getPtrTy(), b.getPtrTy(), b.getInt64Ty()});
-    b.CreateCall(fn,
-                 {ctx(l), b.CreateGlobalStringPtr(l.options().kernel_name), b.CreateGlobalStringPtr(message), code});
+    b.CreateCall(fn, {ctx(l), b.CreateGlobalStringPtr(l.options().kernel_name),
+                      b.CreateGlobalStringPtr(encode_site(site), "error.site"), code});
   }
 
   llvm::Value* string_constant(Lowerer& l, const std::string& text) override {

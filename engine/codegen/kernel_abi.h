@@ -25,8 +25,9 @@ namespace cuhost::codegen {
 // without trapping (a trap would poison the context): the first failing
 // thread fills a __device__ record, and the host reads it after the launch.
 // The record is `kErrorRecordSlots` i64 values named kErrorRecordSymbol; a
-// check site's text (the failed call's message, or the array's name for an
-// index error) is a __device__ string named kErrorSitePrefix + site number.
+// check site (support/kernel_error.h: the exception class, message and
+// source location, or the array's name for an index error) is a __device__
+// byte array of encode_site() named kErrorSitePrefix + site number.
 constexpr const char* kErrorRecordSymbol = "cuhost_error_record";
 constexpr const char* kErrorSitePrefix = "cuhost_error_site_";
 enum ErrorRecordSlot : int {

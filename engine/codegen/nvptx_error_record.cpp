@@ -1,8 +1,9 @@
 // Emits the GPU report of a failed check: an atomic compare-and-swap claims
 // the module's error record for the first failing thread, which then stores
-// the site, the value and its thread and block indices. The site texts are
-// visible constant globals the host reads by name when a record is set, so
-// neither the kernel nor the compiled-kernel cache carries a message table.
+// the site, the value and its thread and block indices. The sites (their
+// encoded bytes, support/kernel_error.h) are visible constant globals the
+// host reads by name when a record is set, so neither the kernel nor the
+// compiled-kernel cache carries a separate table.
 #include "codegen/nvptx_error_record.h"
 
 #include <llvm/IR/Constants.h>
@@ -30,11 +31,11 @@ llvm::GlobalVariable* error_record(llvm::Module& m) {
   return g;
 }
 
-// Adds the site text as the next numbered site global; returns its number.
-std::int64_t add_site(llvm::Module& m, const std::string& text) {
+// Adds the site as the next numbered site global; returns its number.
+std::int64_t add_site(llvm::Module& m, const KernelErrorSite& site) {
   std::int64_t n = 0;
   while (m.getNamedGlobal(concat(kErrorSitePrefix, n))) ++n;
-  llvm::Constant* init = llvm::ConstantDataArray::getString(m.getContext(), text, true);
+  llvm::Constant* init = llvm::ConstantDataArray::getString(m.getContext(), encode_site(site), false);
   auto* g = new llvm::GlobalVariable(m, init->getType(), true, llvm::GlobalValue::ExternalLinkage, init,
                                      concat(kErrorSitePrefix, n), nullptr, llvm::GlobalValue::NotThreadLocal, kGlobal);
   g->setAlignment(llvm::Align(1));
@@ -57,7 +58,7 @@ bool is_error_record_global(const std::string& name) {
   return name == kErrorRecordSymbol || name.rfind(kErrorSitePrefix, 0) == 0;
 }
 
-void emit_gpu_error_report(Lowerer& l, ErrorRecordKind kind, const std::string& site, llvm::Value* value,
+void emit_gpu_error_report(Lowerer& l, ErrorRecordKind kind, const KernelErrorSite& site, llvm::Value* value,
                            llvm::Value* dim, llvm::Value* extent) {
   auto& b = l.b();
   llvm::Module& m = l.module();

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "codegen/kernel_abi.h"
+#include "support/kernel_error.h"
 
 namespace llvm {
 class Module;
@@ -16,10 +17,11 @@ namespace cuhost::codegen {
 class Lowerer;
 
 // Emits code that records this thread's failure in the module's error record
-// unless another thread got there first. `site` is the text the host shows;
-// value/dim/extent are i64 (dim and extent may be null for kernel errors).
-// The insertion point ends in a block that continues after the report.
-void emit_gpu_error_report(Lowerer& l, ErrorRecordKind kind, const std::string& site, llvm::Value* value,
+// unless another thread got there first. `site` describes the failure
+// (stored as its encoded bytes, support/kernel_error.h); value/dim/extent
+// are i64 (dim and extent may be null for kernel errors). The insertion
+// point ends in a block that continues after the report.
+void emit_gpu_error_report(Lowerer& l, ErrorRecordKind kind, const KernelErrorSite& site, llvm::Value* value,
                            llvm::Value* dim, llvm::Value* extent);
 
 // Whether a global of a module belongs to the error-record contract (so

@@ -182,10 +182,13 @@ class NvptxHooks : public TargetHooks {
   }
 
   void index_error(Lowerer& l, const std::string& array, llvm::Value* index, int dim, llvm::Value* extent) override {
-    emit_gpu_error_report(l, ErrorRecordKind::Index, array, index, l.i64(dim), extent);
+    KernelErrorSite site;
+    site.form = KernelErrorForm::Index;
+    site.message = array;
+    emit_gpu_error_report(l, ErrorRecordKind::Index, site, index, l.i64(dim), extent);
   }
-  void kernel_error(Lowerer& l, const std::string& message, llvm::Value* code) override {
-    emit_gpu_error_report(l, ErrorRecordKind::Kernel, message, code, nullptr, nullptr);
+  void kernel_error(Lowerer& l, const KernelErrorSite& site, llvm::Value* code) override {
+    emit_gpu_error_report(l, ErrorRecordKind::Kernel, site, code, nullptr, nullptr);
   }
 
   // Strings live in constant memory, as numba-cuda places them (PTX has no

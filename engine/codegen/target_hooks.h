@@ -11,6 +11,7 @@
 
 #include "ir/constant.h"
 #include "ir/types.h"
+#include "support/kernel_error.h"
 
 namespace llvm {
 class Value;
@@ -68,10 +69,11 @@ class TargetHooks {
   virtual llvm::Value* const_array(Lowerer& l, const ir::ArrayConstant& data, const std::string& name) = 0;
 
   // Emits the report of a failed check (the current block is then ended by
-  // the caller with a return). message names the problem.
+  // the caller with a return): an index out of bounds of `array`, or the
+  // failure `site` describes (support/kernel_error.h) with its status code.
   virtual void index_error(Lowerer& l, const std::string& array, llvm::Value* index_i64, int dim,
                            llvm::Value* extent_i64) = 0;
-  virtual void kernel_error(Lowerer& l, const std::string& message, llvm::Value* code_i64) = 0;
+  virtual void kernel_error(Lowerer& l, const KernelErrorSite& site, llvm::Value* code_i64) = 0;
 
   // print(): a generic pointer to a NUL-terminated string constant, and a
   // call of vprintf(format, args) where args points to the values packed as

@@ -14,7 +14,6 @@
 #include <cstring>
 
 #include "cpu/leave_kernel.h"
-#include "support/kernel_errors.h"
 
 // codegen/cpu_hooks.cpp reads the context's fields at fixed offsets.
 static_assert(offsetof(CuhostThreadCtx, dynamic_shared) == 56, "see cpu_hooks.cpp");
@@ -232,12 +231,6 @@ std::int32_t BlockState::barrier_without_fibers(std::int32_t predicate, std::int
              "' calls syncthreads but was launched without barrier support (internal: needs_fibers is false)"));
   *arrived = 1;
   return predicate != 0;
-}
-
-std::string BlockState::where(const CuhostThreadCtx* ctx) const {
-  const std::int64_t tid[3] = {ctx->tid[0], ctx->tid[1], ctx->tid[2]};
-  const std::int64_t bid[3] = {ctx->bid[0], ctx->bid[1], ctx->bid[2]};
-  return thread_place(tid, bid);
 }
 
 }  // namespace cuhost::cpu

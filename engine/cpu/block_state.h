@@ -107,8 +107,6 @@ class BlockState {
     fiber_switch(discarded, scheduler_);
     __builtin_unreachable();
   }
-  // Describes the thread for error messages: "thread (x,y,z), block (x,y,z)".
-  std::string where(const CuhostThreadCtx* ctx) const;
 
  private:
   static void fiber_main(void* arg);

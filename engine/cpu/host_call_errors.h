@@ -6,17 +6,14 @@
 // was recorded once the call returned.
 #pragma once
 
-#include <cstdint>
-#include <string>
+#include "support/kernel_error.h"
 
 namespace cuhost::cpu {
 
+// The first report of a host call (report.in_launch is false).
 struct HostCallError {
-  enum class Kind { None, Raised, Index } kind = Kind::None;
-  std::string message;    // Raised: the report's text (lowering/exceptions.cpp); Index: the array's name
-  std::int64_t code = 0;  // Raised: the status; Index: the index
-  std::int32_t dim = 0;
-  std::int64_t extent = 0;
+  bool reported = false;
+  KernelErrorReport report;
 };
 
 // The sink of the calling thread, or null outside host calls.

@@ -7,10 +7,13 @@
 
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "cpu/launcher.h"
 #include "support/diagnostics.h"
+#include "support/kernel_error.h"
 
 namespace cuhost::cpu {
 
@@ -30,10 +33,22 @@ class LaunchState {
     message_ = std::move(message);
     failed_.store(true, std::memory_order_relaxed);
   }
+  // Records a kernel's report (support/kernel_error.h) if it is the first
+  // error; the caller builds it inside a try (building may allocate).
+  void record(KernelErrorReport report) noexcept {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (has_error_) return;
+    has_error_ = true;
+    kind_ = kernel_error_kind(report);
+    report_ = std::move(report);
+    failed_.store(true, std::memory_order_relaxed);
+  }
 
   // Throws the recorded error, if any (calling thread, after the workers finished).
   void rethrow() const {
-    if (has_error_) throw UserError(kind_, message_);
+    if (!has_error_) return;
+    if (report_) throw KernelErrorRaised(*report_);
+    throw UserError(kind_, message_);
   }
 
  private:
@@ -43,6 +58,7 @@ class LaunchState {
   bool has_error_ = false;
   ErrorKind kind_ = ErrorKind::KernelError;
   std::string message_;
+  std::optional<KernelErrorReport> report_;  // set for a kernel's report
 };
 
 }  // namespace cuhost::cpu

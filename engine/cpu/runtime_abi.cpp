@@ -5,11 +5,12 @@
 #include "cpu/block_state.h"
 #include "model/cpu_abi.h"
 #include "cpu/host_call_errors.h"
-#include "support/kernel_errors.h"
+#include "support/kernel_error.h"
 
-using cuhost::ErrorKind;
-using cuhost::index_error_text;
-using cuhost::kernel_error_text;
+#include <utility>
+
+using cuhost::KernelErrorReport;
+using cuhost::KernelErrorSite;
 using cuhost::cpu::BlockState;
 using cuhost::cpu::HostCallError;
 using cuhost::cpu::WarpOp;
@@ -18,6 +19,43 @@ namespace {
 // The worker's block state comes from a thread-local rather than ctx->block
 // (the same object): the hot paths then touch no line of the thread's ctx.
 inline BlockState& block_of(CuhostThreadCtx*) { return *cuhost::cpu::current_block; }
+
+// Records the first failure of a launch, or of a call from the host (its
+// sink): the report is the site's data (the encoded `site_bytes`, or for an
+// index error the name `array`) with the value and the thread's position.
+// Never throws: a report that cannot be built (no memory) is recorded bare.
+void report_error(CuhostThreadCtx* ctx, const char* kernel, const char* site_bytes, const char* array,
+                  std::int64_t code, std::int64_t dim, std::int64_t extent) noexcept {
+  HostCallError* sink = cuhost::cpu::host_call_sink();  // a host call: no launch to fail
+  if (sink ? sink->reported : block_of(ctx).launch().failed()) return;
+  KernelErrorReport report;
+  report.code = code;
+  report.dim = dim;
+  report.extent = extent;
+  report.in_launch = sink == nullptr;  // a host call has no thread; its caller names the function
+  if (!sink) {
+    for (int a = 0; a < 3; ++a) {
+      report.tid[a] = ctx->tid[a];
+      report.bid[a] = ctx->bid[a];
+    }
+  }
+  try {
+    if (array) {
+      report.site.form = cuhost::KernelErrorForm::Index;
+      report.site.message = array;
+    } else if (!cuhost::decode_site(site_bytes, &report.site)) {
+      report.site = KernelErrorSite{};  // none given: a bare KernelError
+    }
+    if (!sink) report.kernel = kernel && *kernel ? kernel : block_of(ctx).launch().launch().kernel_name;
+  } catch (...) {
+  }
+  if (sink) {
+    sink->reported = true;
+    sink->report = std::move(report);
+  } else {
+    block_of(ctx).launch().record(std::move(report));
+  }
+}
 }  // namespace
 
 extern "C" {
@@ -76,44 +114,11 @@ std::uint32_t cuhost_cpu_activemask(CuhostThreadCtx* ctx, std::int32_t site) {
 
 void cuhost_cpu_index_error(CuhostThreadCtx* ctx, const char* kernel, const char* array, std::int64_t index,
                             std::int32_t dim, std::int64_t extent) {
-  if (HostCallError* sink = cuhost::cpu::host_call_sink()) {  // a host call: no launch to fail
-    if (sink->kind != HostCallError::Kind::None) return;
-    try {
-      *sink = HostCallError{HostCallError::Kind::Index, array ? array : "?", index, dim, extent};
-    } catch (...) {
-      sink->kind = HostCallError::Kind::Index;
-    }
-    return;
-  }
-  BlockState& b = block_of(ctx);
-  if (b.launch().failed()) return;
-  try {
-    std::string name = kernel && *kernel ? kernel : b.launch().launch().kernel_name;
-    b.launch().record(ErrorKind::IndexError,
-                      index_error_text(index, dim, extent, array ? array : "?", name, b.where(ctx)));
-  } catch (...) {
-    b.launch().record(ErrorKind::IndexError, "index out of bounds");
-  }
+  report_error(ctx, kernel, nullptr, array ? array : "?", index, dim, extent);
 }
 
-void cuhost_cpu_kernel_error(CuhostThreadCtx* ctx, const char* kernel, const char* message, std::int64_t code) {
-  if (HostCallError* sink = cuhost::cpu::host_call_sink()) {
-    if (sink->kind != HostCallError::Kind::None) return;
-    try {
-      *sink = HostCallError{HostCallError::Kind::Raised, message ? message : "", code, 0, 0};
-    } catch (...) {
-      sink->kind = HostCallError::Kind::Raised;
-    }
-    return;
-  }
-  BlockState& b = block_of(ctx);
-  if (b.launch().failed()) return;
-  try {
-    std::string name = kernel && *kernel ? kernel : b.launch().launch().kernel_name;
-    b.launch().record(ErrorKind::KernelError, kernel_error_text(name, message ? message : "", code, b.where(ctx)));
-  } catch (...) {
-    b.launch().record(ErrorKind::KernelError, "kernel error");
-  }
+void cuhost_cpu_kernel_error(CuhostThreadCtx* ctx, const char* kernel, const char* site, std::int64_t code) {
+  report_error(ctx, kernel, site, nullptr, code, 0, 0);
 }
 
 }  // extern "C"

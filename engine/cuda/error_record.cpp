@@ -1,31 +1,37 @@
 // Reads and clears a kernel's error record after a checked launch (see
-// error_record.h); the messages match the CPU backend's word for word.
+// error_record.h): the report is built from the record's slots and the
+// failed site's data, as the CPU backend builds it (support/kernel_error.h).
 #include "cuda/error_record.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "codegen/kernel_abi.h"
 #include "cuda/driver.h"
 #include "cuda/image_symbols.h"
 #include "support/diagnostics.h"
-#include "support/kernel_errors.h"
+#include "support/kernel_error.h"
 
 namespace cuhost::cuda {
 namespace {
 
-// The text of site `n`, read from the library's __device__ string.
-std::string site_text(CUlibrary library, long long n) {
+// Site `n`, read from the library's __device__ bytes; a site that cannot be
+// read reports as a fault of the record's kind with the message "?".
+KernelErrorSite read_site(CUlibrary library, long long n, codegen::ErrorRecordKind kind) {
+  KernelErrorSite site;
+  site.form = kind == codegen::ErrorRecordKind::Index ? KernelErrorForm::Index : KernelErrorForm::Fault;
+  site.message = "?";
   CUdeviceptr ptr = 0;
   std::size_t bytes = 0;
   const std::string name = concat(codegen::kErrorSitePrefix, n);
   if (!library_may_define(reinterpret_cast<std::uintptr_t>(library), name) ||
       driver().cuLibraryGetGlobal(&ptr, &bytes, library, name.c_str()) != CUDA_SUCCESS || bytes == 0)
-    return "?";
-  std::vector<char> text(bytes);
-  check(driver().cuMemcpyDtoH(text.data(), ptr, bytes), "cuMemcpyDtoH");
-  text.back() = '\0';
-  return text.data();
+    return site;
+  std::vector<char> data(bytes);
+  check(driver().cuMemcpyDtoH(data.data(), ptr, bytes), "cuMemcpyDtoH");
+  KernelErrorSite stored;
+  return decode_site(data.data(), data.size(), &stored) ? stored : site;
 }
 
 }  // namespace
@@ -41,12 +47,17 @@ void check_kernel_errors(const KernelErrorRecord& errors, CUstream stream, const
   const long long zeros[codegen::kErrorRecordSlots] = {};
   check(driver().cuMemcpyHtoD(record, zeros, sizeof zeros), "cuMemcpyHtoD", kernel_name);
 
-  const std::string site = site_text(reinterpret_cast<CUlibrary>(errors.library), r[codegen::kErrorSite]);
-  const std::string where = thread_place(&r[codegen::kErrorTid], &r[codegen::kErrorBid]);
-  if (kind == codegen::ErrorRecordKind::Index)
-    throw UserError(ErrorKind::IndexError, index_error_text(r[codegen::kErrorValue], r[codegen::kErrorDim],
-                                                            r[codegen::kErrorExtent], site, kernel_name, where));
-  throw UserError(ErrorKind::KernelError, kernel_error_text(kernel_name, site, r[codegen::kErrorValue], where));
+  KernelErrorReport report;
+  report.site = read_site(reinterpret_cast<CUlibrary>(errors.library), r[codegen::kErrorSite], kind);
+  report.kernel = kernel_name;
+  report.code = r[codegen::kErrorValue];
+  report.dim = r[codegen::kErrorDim];
+  report.extent = r[codegen::kErrorExtent];
+  for (int a = 0; a < 3; ++a) {
+    report.tid[a] = r[codegen::kErrorTid + a];
+    report.bid[a] = r[codegen::kErrorBid + a];
+  }
+  throw KernelErrorRaised(std::move(report));
 }
 
 }  // namespace cuhost::cuda

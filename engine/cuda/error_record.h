@@ -12,10 +12,9 @@
 namespace cuhost::cuda {
 
 // Waits for `stream`; when a thread of the launch failed a check, clears the
-// record (so the module can be launched again) and throws UserError:
-// IndexError "index I is out of bounds for axis D with size N (array 'a' in
-// kernel 'k', thread (x,y,z), block (x,y,z))" or KernelError "error in kernel
-// 'k': <message> (code C, thread ..., block ...)".
+// record (so the module can be launched again) and throws KernelErrorRaised
+// with the report (support/kernel_error.h): the failed site, the value, the
+// thread and the block.
 void check_kernel_errors(const KernelErrorRecord& errors, CUstream stream, const std::string& kernel_name);
 
 }  // namespace cuhost::cuda

@@ -1,8 +1,9 @@
 // Exception classes raised in kernels (`raise ValueError("x")`, user classes,
 // `assert`): capture freezes each class a kernel names as the intrinsic key
 // "exception.<id>", keeping the class alive here, so that when a kernel
-// compiled with debug=True reports the raise, the host raises an instance of
-// that very class (python/errors.cpp) with numba-cuda's message.
+// compiled with debug=True reports the raise (its report carries the key,
+// support/kernel_error.h), the host raises an instance of that very class
+// (python/kernel_error_raise.cpp) with numba-cuda's message.
 #pragma once
 
 #include <Python.h>
@@ -10,10 +11,6 @@
 #include <string>
 
 namespace cuhost::frontend {
-
-// Marks the start of a raised exception in a kernel error message:
-// "\x1b<key>\x1b<text>" (key: "exception.<id>").
-constexpr char kRaiseMarker = '\x1b';
 
 // The key of an exception class (registered on first use; GIL held).
 std::string exception_key(PyObject* cls);

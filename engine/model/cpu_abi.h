@@ -58,9 +58,10 @@ std::uint32_t cuhost_cpu_activemask(CuhostThreadCtx* ctx, std::int32_t site);
 void cuhost_cpu_index_error(CuhostThreadCtx* ctx, const char* kernel, const char* array, std::int64_t index,
                             std::int32_t dim, std::int64_t extent);
 
-// A foreign function (numba ABI) returned an error status in debug mode, or
-// any other fatal condition the kernel wants reported.
-void cuhost_cpu_kernel_error(CuhostThreadCtx* ctx, const char* kernel, const char* message, std::int64_t code);
+// A raise, a failed check, a foreign function's error status (debug mode),
+// or any other fatal condition the kernel wants reported: `site` points to
+// the bytes of encode_site() (support/kernel_error.h) describing it.
+void cuhost_cpu_kernel_error(CuhostThreadCtx* ctx, const char* kernel, const char* site, std::int64_t code);
 
 // print() in a kernel: formats like CUDA's vprintf (args packed at natural
 // alignment) and queues the text for the launching thread

@@ -1,11 +1,11 @@
 // Exception classes of the `cuda` module and the translation of C++ errors
 // (see errors.h). Classes carry numba's names so `except TypingError` code
 // written for numba-cuda keeps working.
-#include "frontend/exception_classes.h"
 #include "python/errors.h"
 
 #include <new>
 
+#include "python/kernel_error_raise.h"
 #include "python/module.h"
 
 namespace cuhost::python {
@@ -55,38 +55,6 @@ PyObject* builtin_for(ErrorKind kind) {
   }
 }
 
-// A kernel error report naming a Python built-in exception ("error in kernel
-// 'f': ZeroDivisionError: division by zero (...)"): raised as a class
-// deriving from both KernelError and that built-in, so numba-cuda code that
-// catches ZeroDivisionError works and cuda.KernelError still catches it.
-PyObject* kernel_error_class_for(const std::string& message) {
-  static const char* const kBuiltins[] = {"ZeroDivisionError", "IndexError", "ValueError", "OverflowError"};
-  static PyObject* classes[4] = {};
-  size_t colon = message.find("': ");
-  if (colon == std::string::npos) return nullptr;
-  std::string rest = message.substr(colon + 3);
-  for (int i = 0; i < 4; ++i) {
-    std::string name = kBuiltins[i];
-    if (rest.compare(0, name.size() + 1, name + ":") != 0) continue;
-    if (!classes[i]) {
-      PyObject* builtin = PyDict_GetItemString(PyEval_GetBuiltins(), kBuiltins[i]);
-      PyObject* kernel_error = g_classes[static_cast<int>(ErrorKind::KernelError)];
-      if (!builtin || !kernel_error) return nullptr;
-      PyObject* bases = PyTuple_Pack(2, kernel_error, builtin);
-      if (!bases) return nullptr;
-      std::string qualified = "_cuhost.Kernel" + name;
-      classes[i] = PyErr_NewException(qualified.c_str(), bases, nullptr);  // kept for the process
-      Py_DECREF(bases);
-      if (!classes[i]) {
-        PyErr_Clear();
-        return nullptr;
-      }
-    }
-    return classes[i];
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 PyObject* exception_class(ErrorKind kind) {
@@ -130,22 +98,9 @@ void set_python_error_from_current_exception() {
   if (PyErr_Occurred()) return;  // a Python error is already set: keep it
   try {
     throw;
+  } catch (const KernelErrorRaised& e) {
+    raise_kernel_error(e.report());  // a kernel's failure: raised from its report
   } catch (const UserError& e) {
-    // An exception a kernel raised (debug=True): "\x1b<class key>\x1b<message>".
-    const std::string& m = e.message();
-    size_t end = m.size() > 1 && m[0] == frontend::kRaiseMarker ? m.find(frontend::kRaiseMarker, 1) : std::string::npos;
-    if (e.kind() == ErrorKind::KernelError && end != std::string::npos) {
-      if (PyObject* cls = frontend::exception_class_of(m.substr(1, end - 1))) {
-        PyErr_SetString(cls, m.substr(end + 1).c_str());
-        return;
-      }
-    }
-    if (e.kind() == ErrorKind::KernelError) {
-      if (PyObject* cls = kernel_error_class_for(e.what())) {
-        PyErr_SetString(cls, e.what());
-        return;
-      }
-    }
     PyErr_SetString(exception_class(e.kind()), e.what());
   } catch (const InternalError& e) {
     PyErr_SetString(PyExc_SystemError, e.what());

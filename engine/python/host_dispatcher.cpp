@@ -197,14 +197,13 @@ PyObject* call_with(HostDispatcherObject* self, PyObject* const* args, Py_ssize_
   std::int32_t status;
   {
     cpu::HostCallScope scope(&error);
-    if (self->state->nogil) {
+    if (self->state->nogil)
       status = without_gil([&] { return fn.entry(arg_slots, result_slots); });
-    } else {
+    else
       status = fn.entry(arg_slots, result_slots);
-    }
   }
   if (fn.typed && fn.typed->captured) write_printed_output();
-  if (status != 0 || error.kind != cpu::HostCallError::Kind::None) return raise_host_call_error(error, status, name);
+  if (status != 0 || error.reported) return raise_host_call_error(error, status, name);
   const std::uint64_t* out = result_slots;
   return box_host_result(fn.return_type, out, HostCallArgs{args, infos, n}, name);
 }

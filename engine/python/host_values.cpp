@@ -8,11 +8,11 @@
 
 #include "codegen/host_entry.h"
 #include "frontend/capture.h"
-#include "frontend/exception_classes.h"
 #include "ir/records.h"
 #include "python/array_view.h"
 #include "python/device_array.h"
 #include "python/errors.h"
+#include "python/kernel_error_raise.h"
 #include "python/launch_pack.h"
 #include "python/record_dtype.h"
 #include "support/half_bits.h"
@@ -213,15 +213,6 @@ PyObject* box_array(const ir::Type* t, const std::uint64_t* s, const HostCallArg
   return nullptr;
 }
 
-PyObject* exception_by_name(const std::string& name) {
-  PyObject* builtins = PyEval_GetBuiltins();  // borrowed
-  PyObject* cls = builtins ? PyDict_GetItemString(builtins, name.c_str()) : nullptr;
-  if (cls && PyType_Check(cls) &&
-      PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), reinterpret_cast<PyTypeObject*>(PyExc_Exception)))
-    return cls;
-  return nullptr;
-}
-
 }  // namespace
 
 const ir::Type* host_typeof(PyObject* value, ArgInfo* info, Py_ssize_t index, const char* function) {
@@ -399,48 +390,15 @@ PyObject* box_host_result(const ir::Type* t, const std::uint64_t*& slot, const H
 }
 
 PyObject* raise_host_call_error(const cpu::HostCallError& e, std::int32_t status, const char* function) {
-  using Kind = cpu::HostCallError::Kind;
-  if (e.kind == Kind::Index) {
-    PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for axis %d with size %lld (array '%s' in '%s')",
-                 static_cast<long long>(e.code), static_cast<int>(e.dim), static_cast<long long>(e.extent),
-                 e.message.c_str(), function);
-    return nullptr;
-  }
-  if (e.kind == Kind::None) {
+  if (!e.reported) {
     PyErr_Format(PyExc_SystemError, "'%s' failed with status %d and reported no error", function,
                  static_cast<int>(status));
     return nullptr;
   }
-  const std::string& m = e.message;
-  // A raise (lowering/exceptions.cpp): "\x1b<class key>\x1b<where>\x1f<first argument>".
-  if (m.size() > 1 && m[0] == frontend::kRaiseMarker) {
-    size_t end = m.find(frontend::kRaiseMarker, 1);
-    size_t text = m.find('\x1f');
-    PyObject* cls = end == std::string::npos ? nullptr : frontend::exception_class_of(m.substr(1, end - 1));
-    if (cls) {
-      std::string args = text == std::string::npos ? "" : m.substr(text + 1);
-      if (args.empty())
-        PyErr_SetNone(cls);
-      else
-        PyErr_SetString(cls, args.c_str());
-      return nullptr;
-    }
-  }
-  // A failed check: "<Builtin exception>: <text>".
-  size_t colon = m.find(": ");
-  if (colon != std::string::npos)
-    if (PyObject* cls = exception_by_name(m.substr(0, colon))) {
-      PyErr_SetString(cls, m.substr(colon + 2).c_str());
-      return nullptr;
-    }
-  // An Optional holding None where a value is needed (numba: TypeError).
-  if (e.code == 1 && m.rfind("expected ", 0) == 0) {
-    PyErr_SetString(PyExc_TypeError, m.c_str());
-    return nullptr;
-  }
-  PyErr_Format(PyExc_RuntimeError, "error in '%s': %s (code %lld)", function, m.c_str(),
-               static_cast<long long>(e.code));
-  return nullptr;
+  KernelErrorReport report = e.report;
+  report.kernel = function;
+  report.in_launch = false;
+  return raise_kernel_error(report);
 }
 
 }  // namespace cuhost::python

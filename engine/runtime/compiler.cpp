@@ -211,8 +211,7 @@ CompiledText compile_text(const std::shared_ptr<JitFunction>& fn, const std::vec
     run_pipeline(job, {Stage::Capture, Stage::Typing});
   } catch (const UserError& e) {
     // numba-cuda's compile_ptx/compile refuse a returning kernel with this TypeError.
-    if (e.kind() == ErrorKind::TypingError &&
-        std::string(e.what()).find("kernels must not return a value") != std::string::npos)
+    if (e.cause() == ErrorCause::KernelReturnsValue)
       throw UserError(ErrorKind::TypeError, "CUDA kernel must have void return type.");
     throw;
   }

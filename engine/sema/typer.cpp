@@ -335,7 +335,9 @@ void Typer::stmt(const ast::Stmt& s) {
                          static_cast<const ast::Constant&>(*r.value).value.kind == ir::ConstValue::Kind::None)) {
           // The value is typed first: an error in it (an untyped name) is the one to report.
           guarded([&] { type_of_optional(r.value.get()); });
-          fail(ErrorKind::TypingError, r.loc, "kernels must not return a value");
+          // compile_ptx() raises numba-cuda's TypeError for this one (runtime/compiler.cpp).
+          throw UserError(ErrorKind::TypingError, "kernels must not return a value", where(r.loc), function_name())
+              .set_cause(ErrorCause::KernelReturnsValue);
         }
         if (r.value) guarded([&] { type_of(r.value.get()); });  // `return None`: lowering evaluates it
         return;

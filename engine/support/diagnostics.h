@@ -42,6 +42,11 @@ enum class ErrorKind {
 
 const char* error_kind_name(ErrorKind kind);
 
+// Why an error was raised, where a caller decides on it rather than on the
+// message's words: compile_ptx() turns the TypingError of a kernel that
+// returns a value into numba-cuda's TypeError.
+enum class ErrorCause { Unspecified, KernelReturnsValue };
+
 // Where in a Python source file an error points.
 struct SourceLocation {
   std::string file;
@@ -63,6 +68,13 @@ class UserError : public std::runtime_error {
   const SourceLocation& location() const { return where_; }
   const std::string& function() const { return function_; }
   const std::vector<std::string>& notes() const { return notes_; }
+  ErrorCause cause() const { return cause_; }
+
+  // Records why the error was raised; returns *this for throw.
+  UserError& set_cause(ErrorCause cause) {
+    cause_ = cause;
+    return *this;
+  }
 
   // Adds a context line shown under the message; returns *this for rethrow.
   UserError& add_note(std::string note);
@@ -79,6 +91,7 @@ class UserError : public std::runtime_error {
   std::string function_;
   std::vector<std::string> notes_;
   std::string rendered_;
+  ErrorCause cause_ = ErrorCause::Unspecified;
 };
 
 // A broken invariant of the engine itself.

@@ -9,6 +9,7 @@
 #include "codegen/host_entry.h"
 #include "codegen_support.h"
 #include "cpu/host_call_errors.h"
+#include "frontend/exception_classes.h"
 #include "ir/type_parser.h"
 #include "runtime/host_function.h"
 
@@ -68,7 +69,7 @@ def f(a, x, t):
     status = compiled->entry(args, result);
   }
   CHECK(status == 0);
-  CHECK(error.kind == cpu::HostCallError::Kind::None);
+  CHECK_FALSE(error.reported);
   CHECK(data[3] == 8.0);
   CHECK(f64_of(result[0]) == 2 + 4 + 6 + 8 + 5);
   CHECK(result[1] == 42);
@@ -100,8 +101,16 @@ def g(x):
     status = compiled->entry(bad, result);
   }
   CHECK(status != 0);
-  CHECK(error.kind == cpu::HostCallError::Kind::Raised);
-  CHECK(error.message.find("negative") != std::string::npos);
+  // The raise arrives as data: the class key, its argument and where it was raised.
+  REQUIRE(error.reported);
+  const KernelErrorReport& r = error.report;
+  CHECK(r.site.form == KernelErrorForm::Raise);
+  CHECK(frontend::exception_name_of(r.site.class_key) == "ValueError");  // the class captured from the source
+  CHECK(r.site.message == "negative");
+  CHECK(r.site.function == "g");
+  CHECK(r.site.line == 4);
+  CHECK_FALSE(r.in_launch);
+  CHECK(kernel_error_message(r) == "negative");
   CHECK(cpu::host_call_sink() == nullptr);
 }
 

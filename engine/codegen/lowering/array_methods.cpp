@@ -23,7 +23,8 @@ void raise_value_error_if(Lowerer& l, llvm::Value* bad, const std::string& text,
   llvm::BasicBlock* ok = llvm::BasicBlock::Create(l.ctx(), "view.ok", f);
   b.CreateCondBr(bad, err, ok);
   b.SetInsertPoint(err);
-  l.raise_error(b.getInt32(kStatusRaised), raise_message(l, "builtins.ValueError", text, line));
+  const KernelErrorSite site = raise_site(l, "builtins.ValueError", text, line);
+  l.raise_error(b.getInt32(kStatusRaised), &site);
   if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(ok);
   b.SetInsertPoint(ok);
 }

@@ -112,7 +112,8 @@ Val call_foreign(Lowerer& l, const ast::Call* e, const sema::ExprInfo& inf) {
     b.SetInsertPoint(fail);
     // The error ends the thread: a kernel returns, a numba-ABI device
     // function passes the code on to its caller (lowering/status.cpp).
-    l.raise_error(status, concat("foreign function '", ff.name, "' returned an error status"));
+    const KernelErrorSite site = fault_site(concat("foreign function '", ff.name, "' returned an error status"));
+    l.raise_error(status, &site);
     b.CreateUnreachable();
     b.SetInsertPoint(cont);
     if (void_ret) return {nullptr, inf.type};

@@ -58,8 +58,9 @@ SequencePlan plan_sequence(Lowerer& l, const ast::Expr* seq) {
     llvm::Value* stop = bound(1, 0);
     p.step = bound(2, 1);
     if (!llvm::isa<llvm::ConstantInt>(p.step))
-      l.fail_if(b.CreateICmpEQ(p.step, l.i64(0)),
-                [&] { l.hooks().kernel_error(l, "ValueError: range() arg 3 must not be zero", l.i64(0)); });
+      l.fail_if(b.CreateICmpEQ(p.step, l.i64(0)), [&] {
+        l.hooks().kernel_error(l, check_site("builtins.ValueError", "range() arg 3 must not be zero"), l.i64(0));
+      });
     p.length = range_length(l, p.start, stop, p.step);
     return p;
   }

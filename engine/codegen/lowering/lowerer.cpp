@@ -482,8 +482,9 @@ void Lowerer::lower_for(const ast::For* s) {
   // range(a, b, 0) is Python's ValueError; a step known only at run time is
   // checked always (not only with debug=True): the loop would never end.
   if (auto* known = llvm::dyn_cast<llvm::ConstantInt>(step); !known || known->isZero())
-    fail_if(builder_.CreateICmpEQ(step, llvm::ConstantInt::get(ity, 0)),
-            [&] { hooks().kernel_error(*this, "ValueError: range() arg 3 must not be zero", i64(0)); });
+    fail_if(builder_.CreateICmpEQ(step, llvm::ConstantInt::get(ity, 0)), [&] {
+      hooks().kernel_error(*this, check_site("builtins.ValueError", "range() arg 3 must not be zero"), i64(0));
+    });
 
   // range() over compile-time bounds that fit 32 bits counts in 32 bits (the
   // loop variable is still the int64 numba gives it): 64-bit integer adds and

@@ -145,9 +145,10 @@ class Lowerer {
   bool has_status() const { return !is_kernel_body_ && tf_.raises; }
   // Ends the current function with error `code` (i32): a kernel returns (the
   // thread ends), a function with a status channel returns the code, any
-  // other function returns a zero value. With debug=True a non-empty
-  // message is reported first. Continues emitting in a fresh block.
-  void raise_error(llvm::Value* code, const std::string& message);
+  // other function returns a zero value. With debug=True the failure at
+  // `site` is reported first (none: it was reported where it was raised).
+  // Continues emitting in a fresh block.
+  void raise_error(llvm::Value* code, const KernelErrorSite* site);
   // Returns `v` (of the return type; null for none/void) from the function.
   void emit_return(llvm::Value* v);
   // Calls a jitted device function with converted arguments (context
@@ -311,9 +312,16 @@ Val lower_tuple_slice(Lowerer& l, const ast::Subscript* e, const sema::ExprInfo&
 Val tuple_item(Lowerer& l, Val tup, llvm::Value* index, bool may_be_negative);
 // `raise` (lowering/exceptions.cpp).
 void lower_raise(Lowerer& l, const ast::Raise* r);
-// The kernel error message of a raise of the exception class `key`
-// ("exception.<id>" or "builtins.<Name>") with message `text` at `line`.
-std::string raise_message(Lowerer& l, const std::string& key, const std::string& text, int line = 0);
+// The report site of a raise of the exception class `key` ("exception.<id>"
+// or "builtins.<Name>") with first argument `text` at `line` (0: the
+// function's line), for numba-cuda's message (support/kernel_error.h).
+KernelErrorSite raise_site(Lowerer& l, const std::string& key, const std::string& text, int line = 0);
+// The report site of a failed check named after the built-in exception
+// `builtin_key` ("builtins.ValueError"): a cuda.KernelError that is also it.
+KernelErrorSite check_site(const std::string& builtin_key, const std::string& message);
+// The report site of any other failure: a cuda.KernelError; a call from the
+// host raises `host_class_key`'s class when given, else RuntimeError.
+KernelErrorSite fault_site(const std::string& message, const std::string& host_class_key = "");
 // Reports the exception `key` with `text` from a failed check (fail_if's
 // report): the launch raises that Python exception, as numba's error model.
 void report_exception(Lowerer& l, const std::string& key, const std::string& text, int line = 0);

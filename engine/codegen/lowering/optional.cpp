@@ -15,6 +15,11 @@ namespace {
 
 bool is_optional(const ir::Type* t) { return t && t->kind == ir::TypeKind::Optional; }
 
+// None where a value of `t` is needed: numba raises TypeError on the host.
+KernelErrorSite none_site(const ir::Type* t) {
+  return fault_site(concat("expected ", t->str(), ", got None"), "builtins.TypeError");
+}
+
 }  // namespace
 
 llvm::Value* optional_valid(Lowerer& l, Val v) {
@@ -45,14 +50,16 @@ static Val optional_wrap(Lowerer& l, Val v, const ir::Type* to) {
 static Val optional_unwrap(Lowerer& l, Val v, const ir::Type* to) {
   auto& b = l.b();
   if (v.t->kind == ir::TypeKind::NoneType) {
-    l.raise_error(b.getInt32(kStatusNone), concat("expected ", to->str(), ", got None"));
+    const KernelErrorSite site = none_site(to);
+    l.raise_error(b.getInt32(kStatusNone), &site);
     return {llvm::Constant::getNullValue(l.llvm_type(to)), to};
   }
   llvm::BasicBlock* none_bb = llvm::BasicBlock::Create(l.ctx(), "opt.none", l.function());
   llvm::BasicBlock* ok_bb = llvm::BasicBlock::Create(l.ctx(), "opt.ok", l.function());
   b.CreateCondBr(optional_valid(l, v), ok_bb, none_bb);
   b.SetInsertPoint(none_bb);
-  l.raise_error(b.getInt32(kStatusNone), concat("expected ", v.t->pointee->str(), ", got None"));
+  const KernelErrorSite site = none_site(v.t->pointee);
+  l.raise_error(b.getInt32(kStatusNone), &site);
   if (!b.GetInsertBlock()->getTerminator()) b.CreateUnreachable();
   b.SetInsertPoint(ok_bb);
   return l.convert(optional_payload(l, v), to);

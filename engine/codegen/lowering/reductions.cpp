@@ -295,7 +295,8 @@ Val lower_reduction(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
     llvm::BasicBlock* ok = llvm::BasicBlock::Create(l.ctx(), "reduce.ok", f);
     b.CreateCondBr(b.CreateICmpEQ(size, l.i64(0)), empty, ok);
     b.SetInsertPoint(empty);
-    l.raise_error(b.getInt32(kStatusRaised), raise_message(l, "builtins.ValueError", text, e->loc.line));
+    const KernelErrorSite site = raise_site(l, "builtins.ValueError", text, e->loc.line);
+    l.raise_error(b.getInt32(kStatusRaised), &site);
     if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(ok);
     b.SetInsertPoint(ok);
   }

@@ -71,7 +71,9 @@ SliceBounds slice_bounds(Lowerer& l, const ast::Slice* s, llvm::Value* n) {
   if (!llvm::isa<llvm::ConstantInt>(step)) {
     // Checked even without bounds checks: there is no right answer to give.
     llvm::Value* zero = b.CreateICmpEQ(step, l.i64(0));
-    l.fail_if(zero, [&] { l.hooks().kernel_error(l, "ValueError: slice step cannot be zero", l.i64(0)); });
+    l.fail_if(zero, [&] {
+      l.hooks().kernel_error(l, check_site("builtins.ValueError", "slice step cannot be zero"), l.i64(0));
+    });
   }
   llvm::Value* neg = b.CreateICmpSLT(step, l.i64(0));
   llvm::Value* low = b.CreateSelect(neg, l.i64(-1), l.i64(0));
@@ -241,7 +243,8 @@ void store_array_into(Lowerer& l, Val view, Val src) {
     same_strides = b.CreateAnd(same_strides, b.CreateICmpEQ(sstrides[d], vstrides[d]));
   }
   l.fail_if(mismatch, [&] {
-    l.hooks().kernel_error(l, "ValueError: cannot assign slice from input of different size", l.i64(0));
+    l.hooks().kernel_error(l, check_site("builtins.ValueError", "cannot assign slice from input of different size"),
+                           l.i64(0));
   });
   llvm::Value* dst_data = b.CreateExtractValue(view.v, {0});
   llvm::Value* src_data = b.CreateExtractValue(src.v, {0});
@@ -252,8 +255,9 @@ void store_array_into(Lowerer& l, Val view, Val src) {
   same = b.CreateAnd(same, b.getInt1(src.t->dtype == view.t->dtype));
   llvm::Value* bad = b.CreateAnd(b.CreateAnd(overlap, b.CreateNot(same)), b.CreateNot(empty));
   l.fail_if(bad, [&] {
-    l.hooks().kernel_error(l, "ValueError: slice assignment from overlapping memory is not supported in kernels",
-                           l.i64(0));
+    l.hooks().kernel_error(
+        l, check_site("builtins.ValueError", "slice assignment from overlapping memory is not supported in kernels"),
+        l.i64(0));
   });
   copy(l, view, dst_data, src.t, src_data, sstrides, 0);
 }
@@ -263,8 +267,9 @@ void store_tuple_into(Lowerer& l, Val view, Val tup) {
   auto& b = l.b();
   std::int64_t count = std::int64_t(tup.t->elements.size());
   llvm::Value* n = b.CreateExtractValue(view.v, {1, 0});
-  l.fail_if(b.CreateICmpNE(n, l.i64(count)),
-            [&] { l.hooks().kernel_error(l, "ValueError: cannot assign slice from input of different size", n); });
+  l.fail_if(b.CreateICmpNE(n, l.i64(count)), [&] {
+    l.hooks().kernel_error(l, check_site("builtins.ValueError", "cannot assign slice from input of different size"), n);
+  });
   llvm::Value* data = b.CreateExtractValue(view.v, {0});
   llvm::Value* stride = b.CreateExtractValue(view.v, {2, 0});
   const ir::Type* dt = view.t->dtype;

@@ -50,9 +50,9 @@ InternalCall call_internal(llvm::IRBuilder<>& b, llvm::Function* callee, const s
   return out;
 }
 
-void Lowerer::raise_error(llvm::Value* code, const std::string& message) {
-  if (!message.empty() && options().reports_raises())
-    hooks().kernel_error(*this, message, builder_.CreateSExt(code, builder_.getInt64Ty()));
+void Lowerer::raise_error(llvm::Value* code, const KernelErrorSite* site) {
+  if (site && options().reports_raises())
+    hooks().kernel_error(*this, *site, builder_.CreateSExt(code, builder_.getInt64Ty()));
   if (is_kernel_body_) {
     builder_.CreateRetVoid();
   } else if (has_status()) {
@@ -112,7 +112,7 @@ Val Lowerer::call_jitted(const std::shared_ptr<const sema::TypedFunction>& calle
     llvm::BasicBlock* ok = llvm::BasicBlock::Create(ctx(), "call.ok", fn_);
     builder_.CreateCondBr(builder_.CreateICmpEQ(r.status, builder_.getInt32(kStatusOk)), ok, failed);
     builder_.SetInsertPoint(failed);
-    raise_error(r.status, "");  // reported (debug) where it was raised
+    raise_error(r.status, nullptr);  // reported (debug) where it was raised
     builder_.CreateUnreachable();
     builder_.SetInsertPoint(ok);
     if (r.result) {

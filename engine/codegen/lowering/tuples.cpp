@@ -62,9 +62,8 @@ Val tuple_item(Lowerer& l, Val tup, llvm::Value* index, bool may_be_negative) {
   // always: functions called on the host), raising IndexError on the host
   // (lowering/exceptions.cpp); an unchecked index selects item 0.
   if (l.options().reports_raises()) {
-    l.fail_if(b.CreateICmpUGE(i, l.i64(n)), [&] {
-      l.hooks().kernel_error(l, raise_message(l, "builtins.IndexError", "tuple index out of range"), i);
-    });
+    l.fail_if(b.CreateICmpUGE(i, l.i64(n)),
+              [&] { l.hooks().kernel_error(l, raise_site(l, "builtins.IndexError", "tuple index out of range"), i); });
   }
   llvm::Value* v = b.CreateExtractValue(tup.v, {0});
   for (unsigned k = 1; k < unsigned(n); ++k)

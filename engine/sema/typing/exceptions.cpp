@@ -1,8 +1,8 @@
 // Typing of `raise` (and of `assert`, which the frontend turns into a raise
 // of AssertionError): the exception is a class captured as "exception.<id>"
 // (frontend/exception_classes.h), raised bare or called with compile-time
-// constant arguments, as numba requires. The raise's ExprInfo carries the
-// class key and the first argument's text; the function can end the thread
+// constant arguments, as numba requires. The raise's ExprInfo constant is
+// the tuple (class key, first argument's text); the function can end the thread
 // (TypedFunction::raises). Lowering: lowering/exceptions.cpp.
 #include <sstream>
 
@@ -57,7 +57,7 @@ void type_raise(Typer& t, const ast::Raise& r) {
   }
   ExprInfo& inf = t.info(exc);
   inf.intrinsic = "exception.raise";
-  inf.constant = ir::ConstValue::string(ct->key + "\x1b" + text);
+  inf.constant = ir::ConstValue::tuple({ir::ConstValue::string(ct->key), ir::ConstValue::string(text)});
   t.note_unwrap();  // the function can end the thread
 }
 
