@@ -6,6 +6,7 @@
 // (NVVMReflect, address-space inference) take part.
 #include "codegen/nvptx_backend.h"
 
+#include <cstdlib>
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -148,9 +149,13 @@ std::string retarget_ptx(std::string ptx, int cc_major, int cc_minor, const std:
   replace_line_value(".target", specific);
   std::size_t at = ptx.find("\n.version ");
   if (at != std::string::npos) {
-    int major = 0, minor = 0;
-    if (std::sscanf(ptx.c_str() + at + 10, "%d.%d", &major, &minor) == 2 &&
-        std::pair<int, int>(major, minor) < std::pair<int, int>(t->ptx_major, t->ptx_minor))
+    // ".version MAJOR.MINOR"
+    char* end = nullptr;
+    const char* digits = ptx.c_str() + at + 10;
+    const long major = std::strtol(digits, &end, 10);
+    const bool has_minor = end != digits && *end == '.';
+    const long minor = has_minor ? std::strtol(end + 1, nullptr, 10) : 0;
+    if (has_minor && std::pair<long, long>(major, minor) < std::pair<long, long>(t->ptx_major, t->ptx_minor))
       replace_line_value(".version", concat(t->ptx_major, ".", t->ptx_minor));
   }
   return ptx;

@@ -3,6 +3,7 @@
 // compile_ptx_for_current_device / cuda.compile (their Python halves in
 // cuda/compiler.py build the result type objects), plus a test helper that
 // hands PTX to nvJitLink. Compilation runs with the GIL released.
+#include <cctype>
 #include <cstdio>
 #include <exception>
 
@@ -13,6 +14,7 @@
 #include "python/dispatcher.h"
 #include "python/compile_warnings.h"
 #include "python/errors.h"
+#include "python/py_api.h"
 #include "runtime/cpu_module_callbacks.h"
 #include "runtime/session.h"
 #include "sema/typing/libdevice_table.h"
@@ -31,7 +33,7 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|pOOpsOpspO", const_cast<char**>(kwlist), &pyfunc, &sig, &device,
                                    &fastmath, &cc, &opt, &abi, &abi_info, &lineinfo, &output, &debug, &launch_bounds))
     return nullptr;
-  CUHOST_PY_GUARD_V(nullptr, {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     std::string abi_s = abi;
     if (abi_s != "numba" && abi_s != "c") throw UserError(ErrorKind::NotImplementedError, "Unsupported ABI: " + abi_s);
     if (abi_s == "c" && !device)
@@ -42,22 +44,14 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
     PyObject* func = pyfunc;
     if (is_dispatcher(pyfunc)) func = reinterpret_cast<DispatcherObject*>(pyfunc)->py_func;
     auto fn = std::make_shared<model::JitFunction>();
-    PyObject* name = PyObject_GetAttrString(func, "__name__");
-    if (name && PyUnicode_Check(name)) fn->name = PyUnicode_AsUTF8(name);
+    PyRef name(PyObject_GetAttrString(func, "__name__"));
+    if (name && PyUnicode_Check(name.get())) fn->name = PyUnicode_AsUTF8(name.get());
     if (!name) PyErr_Clear();
-    Py_XDECREF(name);
     fn->options.device = device;
     {  // fastmath and launch_bounds as cuda.jit reads them
-      PyObject* o = Py_BuildValue("{s:O,s:O}", "fastmath", fastmath, "launch_bounds", launch_bounds);
+      PyRef o(Py_BuildValue("{s:O,s:O}", "fastmath", fastmath, "launch_bounds", launch_bounds));
       if (!o) return nullptr;
-      model::JitOptions parsed;
-      try {
-        parsed = parse_jit_options(o);
-      } catch (...) {
-        Py_DECREF(o);
-        throw;
-      }
-      Py_DECREF(o);
+      model::JitOptions parsed = parse_jit_options(o.get());
       fn->options.fastmath = parsed.fastmath;
       fn->options.fastmath_flags = parsed.fastmath_flags;
       for (int i = 0; i < 3; ++i) fn->options.launch_bounds[i] = parsed.launch_bounds[i];
@@ -87,12 +81,11 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
     }
     runtime::CompiledText result;
     std::exception_ptr error;
-    Py_BEGIN_ALLOW_THREADS try {
-      result = runtime::compile_text(fn, signature.args, device, target, out_s);
+    try {
+      result = without_gil([&] { return runtime::compile_text(fn, signature.args, device, target, out_s); });
     } catch (...) {
-      error = std::current_exception();
+      error = std::current_exception();  // raised after the compile warnings are issued
     }
-    Py_END_ALLOW_THREADS;
     // A warning turned into an error keeps its Python exception (errors.cpp).
     if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
     if (error) std::rethrow_exception(error);
@@ -102,7 +95,7 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
       result.text.erase(pos + 5, 1);
     return Py_BuildValue("(y#s)", result.text.data(), static_cast<Py_ssize_t>(result.text.size()),
                          resty->str().c_str());
-  })
+  });
 }
 
 PyObject* py_link_ptx_for_test(PyObject*, PyObject* args) {
@@ -110,52 +103,57 @@ PyObject* py_link_ptx_for_test(PyObject*, PyObject* args) {
   Py_ssize_t len;
   const char* arch;
   if (!PyArg_ParseTuple(args, "s#s", &ptx, &len, &arch)) return nullptr;
-  CUHOST_PY_GUARD_V(nullptr, {
-    int major = 0, minor = 0;
-    if (std::sscanf(arch, "sm_%1d%1d", &major, &minor) != 2)
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    // "sm_XY": one digit each for the major and minor compute capability.
+    const std::string a = arch;
+    if (a.size() != 5 || a.compare(0, 3, "sm_") != 0 || !std::isdigit(static_cast<unsigned char>(a[3])) ||
+        !std::isdigit(static_cast<unsigned char>(a[4])))
       throw UserError(ErrorKind::ValueError, concat("arch must look like sm_90, got '", arch, "'"));
+    const int major = a[3] - '0', minor = a[4] - '0';
     cuda::LinkResult r =
         cuda::link({cuda::LinkInput{ir::LinkKind::PTXSource, "test.ptx", std::string(ptx, static_cast<size_t>(len))}},
                    major, minor, false);
     return PyLong_FromSize_t(r.cubin.size());
-  })
+  });
 }
 
-PyObject* py_current_cc(PyObject*, PyObject*){CUHOST_PY_GUARD_V(nullptr,
-                                                                {
-                                                                  model::JitOptions o;
-                                                                  runtime::TargetOptions t = session_target(o);
-                                                                  if (t.target != runtime::Target::NVPTX)
-                                                                    return Py_BuildValue("(ii)", 9, 0);
-                                                                  return Py_BuildValue("(ii)", t.cc_major, t.cc_minor);
-                                                                })}
+PyObject* py_current_cc(PyObject*, PyObject*) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    model::JitOptions o;
+    runtime::TargetOptions t = session_target(o);
+    if (t.target != runtime::Target::NVPTX) return Py_BuildValue("(ii)", 9, 0);
+    return Py_BuildValue("(ii)", t.cc_major, t.cc_minor);
+  });
+}
 
-PyObject* py_unload_modules(PyObject*, PyObject*){CUHOST_PY_GUARD_V(nullptr,
-                                                                    {
-                                                                      if (runtime::session().backend == Backend::Cuda)
-                                                                        cuda::unload_all_modules();
-                                                                      else
-                                                                        runtime::unload_cpu_modules();
-                                                                      Py_RETURN_NONE;
-                                                                    })}
+PyObject* py_unload_modules(PyObject*, PyObject*) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    if (runtime::session().backend == Backend::Cuda)
+      cuda::unload_all_modules();
+    else
+      runtime::unload_cpu_modules();
+    Py_RETURN_NONE;
+  });
+}
 
 // The compute capabilities PTX can be emitted for, ascending ((major, minor) tuples).
-PyObject* py_supported_ccs(PyObject*, PyObject*){
-    CUHOST_PY_GUARD_V(nullptr,
-                      {
-                        const auto& ccs = codegen::supported_ccs();
-                        PyObject* out = PyList_New(Py_ssize_t(ccs.size()));
-                        if (!out) return nullptr;
-                        for (size_t i = 0; i < ccs.size(); ++i)
-                          PyList_SET_ITEM(out, Py_ssize_t(i), Py_BuildValue("(ii)", ccs[i].first, ccs[i].second));
-                        return out;
-                      })}
+PyObject* py_supported_ccs(PyObject*, PyObject*) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    const auto& ccs = codegen::supported_ccs();
+    PyRef out(PyList_New(Py_ssize_t(ccs.size())));
+    if (!out) return nullptr;
+    for (size_t i = 0; i < ccs.size(); ++i) {
+      PyObject* cc = Py_BuildValue("(ii)", ccs[i].first, ccs[i].second);
+      if (!cc) return nullptr;
+      PyList_SET_ITEM(out.get(), Py_ssize_t(i), cc);
+    }
+    return out.release();
+  });
+}
 
 // The libdevice table's text (sema/typing/libdevice_table.inc) for
 // numba.cuda.libdevicefuncs: one function a line, `name result param...`.
-PyObject* py_libdevice_table(PyObject*, PyObject*) {
-  return PyUnicode_FromString(sema::libdevice_table_text());
-}
+PyObject* py_libdevice_table(PyObject*, PyObject*) { return PyUnicode_FromString(sema::libdevice_table_text()); }
 
 PyMethodDef g_methods[] = {
     {"_libdevice_table", py_libdevice_table, METH_NOARGS, "The libdevice functions kernels may call, as text."},

@@ -1,5 +1,5 @@
 // The one translation point from C++ exceptions to Python exceptions. Every
-// entry from Python into the engine wraps its body in CUHOST_PY_GUARD so a
+// entry from Python into the engine wraps its body in guarded() so a
 // UserError becomes the right Python class (cuda.TypingError, LinkerError,
 // builtins.IndexError, ...) and nothing C++ escapes into the interpreter.
 #pragma once
@@ -18,7 +18,6 @@ void set_python_error_from_current_exception();
 
 // Runs `body` and converts any C++ exception into the Python error,
 // returning `failure_value` then: return guarded(nullptr, [&] { ... });
-// (Preferred over CUHOST_PY_GUARD when the body contains commas.)
 template <typename T, typename Body>
 T guarded(T failure_value, Body&& body) {
   try {
@@ -30,14 +29,3 @@ T guarded(T failure_value, Body&& body) {
 }
 
 }  // namespace cuhost::python
-
-// Usage: PyObject* f(...) { CUHOST_PY_GUARD({ ...body returning PyObject*... }, nullptr); }
-// The body may contain commas: the failure value comes first.
-#define CUHOST_PY_GUARD_V(failure_value, ...)                    \
-  try {                                                          \
-    __VA_ARGS__                                                  \
-  } catch (...) {                                                \
-    ::cuhost::python::set_python_error_from_current_exception(); \
-    return failure_value;                                        \
-  }
-#define CUHOST_PY_GUARD(body, failure_value) CUHOST_PY_GUARD_V(failure_value, body)
