@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-
 namespace llvm {
 class Module;
 class TargetMachine;

@@ -9,8 +9,8 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/Target/TargetMachine.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
 
 #include <algorithm>
 #include <set>
@@ -18,11 +18,11 @@
 #include "codegen/cpu_fission.h"
 #include "codegen/debug_info.h"
 #include "codegen/host_entry.h"
+#include "codegen/host_target.h"
 #include "codegen/inline_marked.h"
 #include "codegen/lowering/lowerer.h"
 #include "codegen/nvptx_backend.h"
 #include "ir/extension_types.h"
-#include "codegen/host_target.h"
 #include "model/jit_function.h"
 #include "support/diagnostics.h"
 

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "model/cpu_abi.h"
 #include "cpu/fiber.h"
 #include "cpu/grid_barrier.h"
 #include "cpu/launch_state.h"
+#include "model/cpu_abi.h"
 
 namespace cuhost::cpu {
 

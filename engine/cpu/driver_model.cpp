@@ -7,10 +7,10 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <type_traits>
 #include <map>
 #include <mutex>
 #include <set>
+#include <type_traits>
 #include <utility>
 
 #include "cpu/device_properties.h"

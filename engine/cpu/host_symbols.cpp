@@ -7,8 +7,8 @@
 #include <dlfcn.h>
 
 #include "cpu/cancellation.h"
-#include "model/cpu_abi.h"
 #include "cpu/rounding_runtime.h"
+#include "model/cpu_abi.h"
 
 namespace cuhost::cpu {
 

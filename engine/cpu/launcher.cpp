@@ -56,9 +56,9 @@
 #include <vector>
 
 #include "cpu/block_state.h"
-#include "cpu/launch_state.h"
-#include "cpu/device_properties.h"
 #include "cpu/cancellation.h"
+#include "cpu/device_properties.h"
+#include "cpu/launch_state.h"
 #include "cpu/thread_pool.h"
 #include "support/diagnostics.h"
 

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <mutex>
 
-#include "model/cpu_abi.h"
 #include "cpu/print_output.h"
+#include "model/cpu_abi.h"
 
 namespace cuhost::cpu {
 namespace {

@@ -3,8 +3,8 @@
 // error is recorded in the launch state (or, in a call from the host, in the
 // calling thread's sink, host_call_errors.h) and the call returns.
 #include "cpu/block_state.h"
-#include "model/cpu_abi.h"
 #include "cpu/host_call_errors.h"
+#include "model/cpu_abi.h"
 #include "support/kernel_error.h"
 
 #include <utility>

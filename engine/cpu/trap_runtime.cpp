@@ -5,8 +5,8 @@
 #include <cstdlib>
 
 #include "cpu/block_state.h"
-#include "model/cpu_abi.h"
 #include "cpu/leave_kernel.h"
+#include "model/cpu_abi.h"
 #include "support/diagnostics.h"
 
 namespace {

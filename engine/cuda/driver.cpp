@@ -5,8 +5,8 @@
 
 #include <dlfcn.h>
 
-#include <cstring>
 #include <pthread.h>
+#include <cstring>
 
 #include <atomic>
 #include <mutex>

@@ -26,11 +26,11 @@
 #include "model/compiled_kernel.h"
 #include "plugin/host_library.h"
 #include "support/blocking_wait.h"
+#include "support/cache_files.h"
 #include "support/diagnostics.h"
 #include "support/hash.h"
-#include "support/cache_files.h"
-#include "support/source_hash.h"
 #include "support/log.h"
+#include "support/source_hash.h"
 
 namespace cuhost::cuda {
 namespace {

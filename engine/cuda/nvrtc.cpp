@@ -16,11 +16,11 @@
 #include <sstream>
 
 #include "cuda/toolkit_info.h"
+#include "support/cache_files.h"
 #include "support/diagnostics.h"
 #include "support/hash.h"
-#include "support/cache_files.h"
-#include "support/source_hash.h"
 #include "support/log.h"
+#include "support/source_hash.h"
 
 namespace cuhost::cuda {
 

@@ -8,14 +8,14 @@
 #include <set>
 #include <string>
 
-#include "dist/nccl_communicator.h"
-#include "support/launcher_env.h"
 #include "dist/mpi.h"
 #include "dist/mpi_communicator.h"
+#include "dist/nccl_communicator.h"
 #include "dist/self_communicator.h"
 #include "runtime/devices.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
+#include "support/launcher_env.h"
 
 namespace cuhost::dist {
 

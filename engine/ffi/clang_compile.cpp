@@ -14,10 +14,10 @@
 #include <mutex>
 #include <regex>
 
+#include "support/cache_files.h"
 #include "support/diagnostics.h"
 #include "support/hash.h"
 #include "support/log.h"
-#include "support/cache_files.h"
 #include "support/source_hash.h"
 
 extern char** environ;

@@ -9,8 +9,8 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/MemoryBuffer.h>
 
-#include "ffi/link_diagnostics.h"
 #include "ffi/device_compile.h"
+#include "ffi/link_diagnostics.h"
 #include "support/diagnostics.h"
 #include "support/log.h"
 

@@ -9,8 +9,8 @@
 #include "frontend/ast_convert.h"
 #include "frontend/closures.h"
 #include "frontend/lambda_source.h"
-#include "frontend/source_block.h"
 #include "frontend/py_ref.h"
+#include "frontend/source_block.h"
 
 namespace cuhost::frontend {
 

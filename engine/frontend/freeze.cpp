@@ -7,8 +7,8 @@
 #include <mutex>
 #include <set>
 
-#include "frontend/exception_classes.h"
 #include "frontend/capture.h"
+#include "frontend/exception_classes.h"
 #include "frontend/py_ref.h"
 #include "ir/type_parser.h"
 

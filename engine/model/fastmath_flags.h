@@ -7,7 +7,6 @@
 
 #include <string>
 
-
 namespace cuhost::model {
 
 enum FastMathFlag : unsigned {

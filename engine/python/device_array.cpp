@@ -9,8 +9,8 @@
 
 #include "ir/layout.h"
 #include "python/array_devices.h"
-#include "python/py_api.h"
 #include "python/errors.h"
+#include "python/py_api.h"
 #include "python/python_hooks.h"
 #include "python/record_dtype.h"
 #include "python/stream_view.h"

@@ -11,9 +11,9 @@
 
 #include "python/array_order.h"
 #include "python/device_array.h"
-#include "python/streams.h"
 #include "python/errors.h"
 #include "python/stream_view.h"
+#include "python/streams.h"
 #include "runtime/device_memory.h"
 #include "runtime/devices.h"
 #include "runtime/graph_capture.h"

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "python/device_array.h"
-#include "python/py_api.h"
 #include "python/errors.h"
+#include "python/py_api.h"
 #include "python/python_hooks.h"
 #include "python/stream_view.h"
 #include "python/streams.h"

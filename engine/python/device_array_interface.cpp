@@ -5,9 +5,9 @@
 #include <cstring>
 
 #include "python/array_view.h"
-#include "runtime/device_memory.h"
 #include "python/device_array.h"
 #include "python/py_api.h"
+#include "runtime/device_memory.h"
 
 namespace cuhost::python {
 

@@ -8,9 +8,9 @@
 #include <cstring>
 #include <string>
 
+#include "cpu/device_properties.h"
 #include "cuda/context.h"
 #include "cuda/driver.h"
-#include "cpu/device_properties.h"
 #include "cuda/memory.h"
 #include "cuda/module.h"
 #include "cuda/stream.h"
@@ -18,8 +18,8 @@
 #include "python/py_api.h"
 #include "runtime/device_memory.h"
 #include "runtime/devices.h"
-#include "support/memory_quota.h"
 #include "runtime/session.h"
+#include "support/memory_quota.h"
 
 namespace cuhost::python {
 

@@ -17,9 +17,9 @@
 
 #include "ir/foreign.h"
 #include "ir/types.h"
+#include "model/jit_function.h"
 #include "runtime/compiler.h"
 #include "runtime/kernel_launch.h"
-#include "model/jit_function.h"
 
 namespace cuhost::sema {
 struct TypedFunction;

@@ -10,14 +10,14 @@
 #include "cuda/driver.h"
 #include "cuda/linker.h"
 #include "cuda/module.h"
+#include "frontend/captured.h"
 #include "python/dispatcher.h"
 #include "python/py_api.h"
 #include "python/stream_view.h"
-#include "runtime/kernel_resources.h"
 #include "runtime/devices.h"
+#include "runtime/kernel_resources.h"
 #include "runtime/session.h"
 #include "sema/typed_function.h"
-#include "frontend/captured.h"
 
 namespace cuhost::python {
 namespace {

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "model/fastmath_flags.h"
 #include "python/dispatcher.h"
 #include "python/errors.h"
 #include "python/py_api.h"
 #include "python/typeof.h"
-#include "model/fastmath_flags.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::python {

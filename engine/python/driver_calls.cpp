@@ -13,8 +13,8 @@
 
 #include "cpu/driver_model.h"
 #include "cuda/binding_calls.h"
-#include "python/py_api.h"
 #include "python/module.h"
+#include "python/py_api.h"
 #include "runtime/session.h"
 
 namespace cuhost::python {

@@ -10,9 +10,9 @@
 #include <new>
 
 #include "python/dispatcher.h"
-#include "python/py_api.h"
 #include "python/launch_capture.h"
 #include "python/launch_pack.h"
+#include "python/py_api.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
 #include "python/typeof.h"

@@ -6,12 +6,12 @@
 #include "python/device_array.h"
 #include "python/dispatcher.h"
 #include "python/extension_api.h"
-#include "python/launch_config.h"
 #include "python/host_dispatcher.h"
+#include "python/launch_config.h"
 #include "python/py_api.h"
 #include "python/python_hooks.h"
-#include "python/type_handle.h"
 #include "python/record_dtype.h"
+#include "python/type_handle.h"
 
 #include <cstring>
 

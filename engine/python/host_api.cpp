@@ -5,8 +5,8 @@
 
 #include "cuda/driver.h"
 #include "cuda/toolkit_info.h"
-#include "python/py_api.h"
 #include "python/module.h"
+#include "python/py_api.h"
 #include "runtime/session.h"
 
 namespace cuhost::python {

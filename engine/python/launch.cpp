@@ -6,9 +6,9 @@
 // the stack, and one driver launch (or one CPU grid run) follows with the GIL
 // released. Host NumPy arrays go straight to CPU kernels (host memory is the
 // device memory there) and are copied in and back around GPU launches.
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
-#include <cstddef>
 #include <exception>
 #include <new>
 #include <type_traits>
@@ -22,23 +22,23 @@
 #include "python/array_devices.h"
 #include "python/array_order.h"
 #include "python/array_view.h"
-#include "python/dispatcher.h"
-#include "python/errors.h"
 #include "python/config_flags.h"
 #include "python/device_array.h"
+#include "python/dispatcher.h"
+#include "python/errors.h"
 #include "python/launch_capture.h"
-#include "python/launch_pack.h"
 #include "python/launch_config.h"
 #include "python/launch_dims.h"
+#include "python/launch_pack.h"
 #include "python/launch_staging.h"
 #include "python/launch_warnings.h"
+#include "python/py_api.h"
+#include "python/python_hooks.h"
 #include "python/record_dtype.h"
 #include "python/stream_view.h"
 #include "python/streams.h"
 #include "python/type_object.h"
 #include "python/typeof.h"
-#include "python/py_api.h"
-#include "python/python_hooks.h"
 #include "runtime/access_order.h"
 #include "runtime/devices.h"
 #include "runtime/graph_capture.h"

@@ -3,8 +3,8 @@
 // compilation: the launcher and the argument tuple outlive the call.
 #include "python/launch_config.h"
 
-#include "python/py_api.h"
 #include "python/errors.h"
+#include "python/py_api.h"
 #include "python/python_hooks.h"
 
 namespace cuhost::python {

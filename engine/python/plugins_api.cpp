@@ -5,8 +5,8 @@
 // in-memory plugins.
 #include "plugin/host_library.h"
 #include "plugin/registry.h"
-#include "python/py_api.h"
 #include "python/module.h"
+#include "python/py_api.h"
 #include "runtime/session.h"
 
 namespace cuhost::python {

@@ -12,12 +12,12 @@
 #include <cstring>
 #include <string>
 
+#include "cuda/context.h"
 #include "cuda/stream.h"
 #include "python/device_array.h"
 #include "python/py_api.h"
 #include "python/stream_view.h"
 #include "python/type_object.h"
-#include "cuda/context.h"
 #include "runtime/device_memory.h"
 #include "runtime/devices.h"
 #include "runtime/graph_capture.h"

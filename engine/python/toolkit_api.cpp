@@ -5,8 +5,8 @@
 // linker, cuda/linker.h), behind numba's _Linker.
 #include "cuda/linker.h"
 #include "cuda/nvrtc.h"
-#include "python/py_api.h"
 #include "python/module.h"
+#include "python/py_api.h"
 
 namespace cuhost::python {
 

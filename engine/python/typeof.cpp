@@ -10,8 +10,8 @@
 #include <set>
 #include <vector>
 
-#include "ir/named_tuples.h"
 #include "frontend/capture.h"
+#include "ir/named_tuples.h"
 #include "python/device_array.h"
 #include "python/errors.h"
 #include "python/py_api.h"

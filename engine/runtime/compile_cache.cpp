@@ -21,10 +21,10 @@
 #include "ffi/device_compile.h"
 #include "frontend/captured.h"
 #include "ir/extension_types.h"
-#include "support/hash.h"
-#include "support/log.h"
 #include "runtime/kernel_serialize.h"
 #include "support/cache_files.h"
+#include "support/hash.h"
+#include "support/log.h"
 #include "support/source_hash.h"
 
 namespace cuhost::runtime {

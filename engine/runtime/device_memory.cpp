@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
-#include <functional>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -24,10 +24,10 @@
 #include "runtime/access_order.h"
 #include "runtime/devices.h"
 #include "runtime/graph_capture.h"
-#include "support/memory_quota.h"
 #include "runtime/pending_frees.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
+#include "support/memory_quota.h"
 
 namespace cuhost::runtime {
 

@@ -19,8 +19,8 @@
 #include <tuple>
 
 #include "codegen/cpu_backend.h"
-#include "ffi/host_link.h"
 #include "codegen/host_entry.h"
+#include "ffi/host_link.h"
 #include "frontend/captured.h"
 #include "runtime/compile_memo.h"
 #include "runtime/pipeline.h"

@@ -16,8 +16,8 @@
 #include "cpu/module_globals.h"
 #include "ir/foreign.h"
 #include "ir/types.h"
-#include "runtime/compiler.h"
 #include "model/jit_function.h"
+#include "runtime/compiler.h"
 
 namespace llvm {
 class TargetMachine;

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "cpu/module_globals.h"
-#include "plugin/host_library.h"
 #include "ir/foreign.h"
+#include "plugin/host_library.h"
 
 namespace llvm {
 class Module;

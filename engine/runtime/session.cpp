@@ -15,10 +15,10 @@
 #include "cuda/context.h"
 #include "cuda/driver.h"
 #include "plugin/registry.h"
-#include "support/launcher_env.h"
-#include "support/memory_quota.h"
 #include "support/diagnostics.h"
+#include "support/launcher_env.h"
 #include "support/log.h"
+#include "support/memory_quota.h"
 
 namespace cuhost::runtime {
 namespace {

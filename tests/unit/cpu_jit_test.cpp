@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <set>
 
-#include "cpu/host_symbols.h"
 #include "codegen/host_target.h"
+#include "cpu/host_symbols.h"
 #include "cpu/jit.h"
 #include "support/diagnostics.h"
 

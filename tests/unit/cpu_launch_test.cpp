@@ -26,10 +26,10 @@
 #include <thread>
 #include <vector>
 
-#include "model/cpu_abi.h"
 #include "codegen/host_target.h"
 #include "cpu/jit.h"
 #include "cpu/launcher.h"
+#include "model/cpu_abi.h"
 #include "support/diagnostics.h"
 
 using namespace cuhost;

@@ -2,8 +2,8 @@
 // output, the include-path rules, the error log, warnings and the cache.
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
 #include <unistd.h>
+#include <cstdlib>
 
 #include "cuda/nvrtc.h"
 #include "support/diagnostics.h"

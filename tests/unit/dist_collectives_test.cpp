@@ -15,9 +15,9 @@
 #include "cuda/nccl.h"
 #include "dist/communicator.h"
 #include "dist/host_reduce.h"
-#include "support/launcher_env.h"
 #include "dist/self_communicator.h"
 #include "support/half_bits.h"
+#include "support/launcher_env.h"
 
 using namespace cuhost;
 

@@ -2,8 +2,8 @@
 // runtime at a venv, and scripts see it as that venv's python3 does
 // (sys.prefix, its site-packages before the system's).
 #include <Python.h>  // PY_MAJOR_VERSION, PY_MINOR_VERSION
-#include <catch2/catch.hpp>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <cstdlib>
 #include <filesystem>

@@ -8,8 +8,8 @@
 #include <thread>
 #include <vector>
 
-#include "support/memory_quota.h"
 #include "support/diagnostics.h"
+#include "support/memory_quota.h"
 
 using namespace cuhost;
 using namespace cuhost::support;

@@ -3,8 +3,8 @@
 // `version_info`, or its lib/python3.X), a conda-style prefix, and the
 // errors for another Python, a folder that is no environment, a missing one.
 #include <Python.h>  // PY_VERSION
-#include <catch2/catch.hpp>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <cstdlib>
 #include <filesystem>

@@ -10,9 +10,9 @@
 #include "codegen/debug_info.h"
 #include "codegen/lowering/grid_stride.h"
 #include "codegen/lowering/records.h"
-#include "model/fastmath_flags.h"
 #include "frontend/captured.h"
 #include "ir/extension_types.h"
+#include "model/fastmath_flags.h"
 #include "sema/branch_pruning.h"
 #include "support/diagnostics.h"
 

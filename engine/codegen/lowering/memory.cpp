@@ -7,8 +7,8 @@
 #include <llvm/IR/Constants.h>
 
 #include "codegen/lowering/lowerer.h"
-#include "ir/records.h"
 #include "frontend/captured.h"
+#include "ir/records.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
