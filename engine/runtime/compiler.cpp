@@ -28,6 +28,12 @@
 namespace cuhost::runtime {
 namespace {
 
+// The same options with NVPTX as the target (compile*() always emit PTX).
+TargetOptions nvptx(TargetOptions options) {
+  options.target = Target::NVPTX;
+  return options;
+}
+
 struct MemoKey {
   const JitFunction* fn;
   std::vector<const ir::Type*> args;
@@ -108,11 +114,7 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
         return cached;
       }
   }
-  CompileJob job;
-  job.fn = fn;
-  job.arg_types = arg_types;
-  job.target = target;
-  job.product = Product::Kernel;
+  CompileJob job(fn, arg_types, target, Product::Kernel);
   run_pipeline(job, kernel_stages(target.target));
   const sema::TypedFunction& typed = *job.typed;
   auto kernel = compiled_from(job);
@@ -168,12 +170,7 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFu
 std::shared_ptr<const CompiledKernel> compile_device_function(const std::shared_ptr<JitFunction>& fn,
                                                               const std::vector<const ir::Type*>& arg_types,
                                                               const TargetOptions& target) {
-  CompileJob job;
-  job.fn = fn;
-  job.arg_types = arg_types;
-  job.target = target;
-  job.target.target = Target::NVPTX;
-  job.product = Product::DeviceFunction;
+  CompileJob job(fn, arg_types, nvptx(target), Product::DeviceFunction);
   run_pipeline(job, device_function_stages());
   auto k = compiled_from(job);
   k->static_shared_bytes = 0;  // kernels only: a device function's shared arrays belong to its caller
@@ -201,12 +198,7 @@ CompiledText compile_text(const std::shared_ptr<JitFunction>& fn, const std::vec
   }
   // A kernel's own PTX: its foreign items are linked when it is loaded, so
   // the pipeline leaves out Link.
-  CompileJob job;
-  job.fn = fn;
-  job.arg_types = arg_types;
-  job.target = target;
-  job.target.target = Target::NVPTX;
-  job.product = Product::Kernel;
+  CompileJob job(fn, arg_types, nvptx(target), Product::Kernel);
   try {
     run_pipeline(job, {Stage::Capture, Stage::Typing});
   } catch (const UserError& e) {

@@ -34,6 +34,9 @@
 namespace cuhost::runtime {
 
 CompileJob::CompileJob() = default;
+CompileJob::CompileJob(std::shared_ptr<JitFunction> function, std::vector<const ir::Type*> argument_types,
+                       const TargetOptions& target_options, Product what)
+    : fn(std::move(function)), arg_types(std::move(argument_types)), target(target_options), product(what) {}
 CompileJob::~CompileJob() = default;
 
 const char* stage_name(Stage stage) {
@@ -138,7 +141,7 @@ void link(CompileJob& job) {
     // .cu/.ll items compiled into the kernel's own module where they can be;
     // the rest stay link items for the loader.
     job.link = ffi::link_device_foreign(*lowered.module, lowered.link, job.target.cc_major, job.target.cc_minor,
-                                            o.fastmath, &lowered.keep);
+                                        o.fastmath, &lowered.keep);
     return;
   }
   ffi::link_host_foreign(*lowered.module, host_link_sources(lowered, job.fn->name));

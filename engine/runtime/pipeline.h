@@ -52,6 +52,9 @@ enum class Product {
 // One compilation: its inputs, then what each stage produced.
 struct CompileJob {
   CompileJob();
+  // The inputs every product names: the function, its argument types, the target and what to make.
+  CompileJob(std::shared_ptr<JitFunction> function, std::vector<const ir::Type*> argument_types,
+             const TargetOptions& target_options, Product what);
   ~CompileJob();
   CompileJob(const CompileJob&) = delete;
   CompileJob& operator=(const CompileJob&) = delete;
