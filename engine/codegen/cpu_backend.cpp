@@ -28,9 +28,9 @@ std::unique_ptr<llvm::TargetMachine> make_host_target_machine() {
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target) throw UserError(ErrorKind::CompileError, "host target unavailable: " + error);
   llvm::TargetOptions options;
-  std::unique_ptr<llvm::TargetMachine> tm(
-      target->createTargetMachine(triple, host_target().cpu, host_target().features, options, llvm::Reloc::PIC_,
-                                  std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(triple, host_target().cpu, host_target().features,
+                                                                      options, llvm::Reloc::PIC_, std::nullopt,
+                                                                      llvm::CodeGenOptLevel::Aggressive));
   if (!tm) throw UserError(ErrorKind::CompileError, "cannot create a target machine for the host");
   return tm;
 }

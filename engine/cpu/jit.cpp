@@ -139,7 +139,6 @@ std::string join_quoted(const std::vector<std::string>& names) {
 
 }  // namespace
 
-
 std::vector<void*> add_module(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> context,
                               const std::vector<std::string>& symbols) {
   CUHOST_CHECK(module && context) << "add_module needs a module and its context";

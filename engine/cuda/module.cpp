@@ -294,8 +294,8 @@ LoadedImage load_image(const std::string& image, const std::string& symbol) {
 // Loads a kernel's image (image_for_device) into `device`'s context (the
 // current one), runs the module's setup callbacks and caches the entry
 // function.
-CUfunction load_linked(Cache& c, const std::shared_ptr<const model::CompiledKernel>& kernel_ptr, int device,
-                       int major, int minor, std::shared_ptr<const std::string> image) {
+CUfunction load_linked(Cache& c, const std::shared_ptr<const model::CompiledKernel>& kernel_ptr, int device, int major,
+                       int minor, std::shared_ptr<const std::string> image) {
   const model::CompiledKernel* kernel = kernel_ptr.get();
   auto key = std::make_pair(kernel, device);
   log::StageTimer timer(kernel->name, "load");

@@ -83,7 +83,8 @@ void create_communicators(const CommunicatorOptions& options) {
   const runtime::Session& s = runtime::session();
   const bool on_gpu = s.backend == Backend::Cuda;
   using Scope = CommunicatorOptions::Scope;
-  const bool mpi = options.scope == Scope::Mpi || (options.scope == Scope::Auto && support::launcher_environment().launched);
+  const bool mpi =
+      options.scope == Scope::Mpi || (options.scope == Scope::Auto && support::launcher_environment().launched);
   if (mpi) {
     if (!options.devices.empty())
       throw UserError(ErrorKind::ValueError,

@@ -149,9 +149,7 @@ class RuntimeImpl final : public Runtime {
     s.buffers.push_back(b);
   }
 
-  void add_plugin_path(const std::string& directory) override {
-    plugin::add_configured_folder(directory);
-  }
+  void add_plugin_path(const std::string& directory) override { plugin::add_configured_folder(directory); }
 
   void register_plugin(const std::string& manifest_toml, const std::map<std::string, std::string>& files,
                        const std::string& origin) override {

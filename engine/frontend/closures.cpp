@@ -10,9 +10,9 @@ namespace {
 // An enclosing function while its nested functions are captured.
 struct Scope {
   const ast::FunctionDef* def;
-  const std::set<std::string>* stored;                                     // its locals and parameters
+  const std::set<std::string>* stored;                                   // its locals and parameters
   std::map<std::string, std::shared_ptr<model::JitFunction>> functions;  // its nested functions so far
-  const CapturedFunction* captured;                                        // for its frozen globals
+  const CapturedFunction* captured;                                      // for its frozen globals
   const Scope* parent;
 };
 

@@ -30,5 +30,4 @@ std::string fast_math_flag_names() {
   return out + ", fast";
 }
 
-
 }  // namespace cuhost::model

@@ -233,7 +233,7 @@ ast::ExprPtr element_result(const std::string& ufunc, const UfuncInfo& u, const 
 // The synthesized function for `ufunc` with inputs of the given kinds
 // (ndim per input, -1 for a scalar) and an output of out_ndim dimensions.
 std::shared_ptr<model::JitFunction> synthesize(const std::string& ufunc, const UfuncInfo& u,
-                                                 const std::vector<int>& in_ndims, int out_ndim, bool complex_args) {
+                                               const std::vector<int>& in_ndims, int out_ndim, bool complex_args) {
   auto def = std::make_unique<ast::FunctionDef>();
   def->name = "np_" + ufunc + "_out";
   def->loc = ast::SourceLoc{1, 1, 1, 1};
@@ -317,7 +317,7 @@ std::shared_ptr<model::JitFunction> synthesize(const std::string& ufunc, const U
 }
 
 std::shared_ptr<model::JitFunction> function_for(const std::string& ufunc, const UfuncInfo& u,
-                                                   const std::vector<int>& in_ndims, int out_ndim, bool complex_args) {
+                                                 const std::vector<int>& in_ndims, int out_ndim, bool complex_args) {
   static std::mutex mu;
   static std::map<std::string, std::shared_ptr<model::JitFunction>> cache;
   std::string key = ufunc + ":" + std::to_string(out_ndim) + (complex_args ? "c" : "r");
