@@ -4,8 +4,10 @@
 pylib is layered (docs/DESIGN.md, "pylib"): each module has one home below
 its users, so the graph of imports that run when a module is first imported
 (statements at module level and in class bodies, including those under
-module-level `if`/`try`) must have no cycle. Imports inside functions run
-later, at call time, and are not edges; each one left in pylib says why.
+module-level `if`/`try`) must have no cycle; with --all (how the lint test
+runs it) neither must the graph that also counts imports inside functions,
+which run later, at call time: a lazy import is for start-up time only
+(each one left in pylib says why), never to dodge a circle.
 
 Importing `a.b.c` runs the packages `a` and `a.b` first, so those are edges
 too (except packages that enclose the importer: they are already running).
@@ -15,8 +17,8 @@ cuda.types, ...) are resolved to their real homes first.
 
     import_cycles.py [--all] [PYLIB_DIR]   exit 0: no circle; 1: each circle printed
 
---all counts the imports inside functions too: the circles those imports
-dodge (a report of the debt, not a check).
+--all counts the imports inside functions too (tests/lint/lint.cmake runs
+it so).
 """
 import ast
 import itertools

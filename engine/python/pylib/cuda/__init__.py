@@ -55,6 +55,7 @@ for _name in dir(_cuhost):
 
 from . import config  # noqa: E402  (numba.cuda.config)
 from . import types  # noqa: E402, F401  (numba.cuda.types)
+from . import _late_bound  # noqa: E402, F401  (what cuda.types and its neighbours call in modules built on them)
 from .types import *  # noqa: E402, F403  (float32, int32, void, CPointer, ...)
 
 from .device_api import *  # noqa: E402, F403  (threadIdx, syncthreads, atomic, shared, ffi, ...)

@@ -9,13 +9,24 @@ import _cuhost
 
 from . import args, config
 from ._ext import bridge
-from ._numba_types import device_function
 from ._type_spelling import from_handle
+from .compiler import jit as _jit
 from .core import errors
 from .core._cuda_python import ObjectCode
 from .cudadrv import devicearray
 from .kernels.transpose import transpose
 from .typing.typeof import typeof
+
+
+def _numba_device_function(dispatcher):
+    """The device function a kernel calls for numba's @njit `dispatcher`: as
+    numba-cuda does, its Python source compiled as a device function (one
+    per dispatcher, kept on it)."""
+    device = dispatcher.__dict__.get("_cuhost_device_function")
+    if device is None:
+        device = _jit(device=True)(dispatcher.py_func)
+        dispatcher._cuhost_device_function = device
+    return device
 
 
 def _compile_for_args(dispatcher, arguments):
@@ -55,7 +66,7 @@ def install():
         array_split=devicearray._array_split,
         typeof_fallback=typeof,
         transpose=transpose,
-        numba_device_function=device_function,
+        numba_device_function=_numba_device_function,
         object_code_namespace=ObjectCode,
         config=config,
         performance_warning=errors.NumbaPerformanceWarning,

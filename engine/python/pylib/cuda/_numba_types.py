@@ -6,24 +6,27 @@
   declare_device. They are converted through their numba spelling
   ("array(float32, 1d, A)"), which cuhost's type parser reads; cuhost's own
   objects pass through unchanged.
-- @njit functions called by kernels: as numba-cuda does, the function's
-  Python source is compiled as a device function (device_function; the
-  capture hook in python/hooks.cpp asks for it).
+
+(@njit functions called by kernels are compiled as device functions by the
+numba_device_function hook, cuda/_hooks.py: it needs cuda.jit, which sits
+above this module.)
 """
 import sys
+
+from ._type_spelling import to_type as _to_type
 
 
 def _numba_classes():
     numba = sys.modules.get("numba")
     if numba is None or not hasattr(numba, "core") or str(getattr(numba, "__version__", "")).startswith("0.0.0+cuhost"):
         return None
-    try:
-        # Lazy and optional: numba's own classes exist only where numba itself took over `numba`.
-        from numba.core.types import Type
-        from numba.core.typing.templates import Signature
-    except ImportError:
-        return None
-    return Type, Signature
+    # Read from the modules that define them, importing nothing: an object
+    # can be an instance of numba's Type or Signature only once that module
+    # ran, and `numba.core...` here names numba's modules, not pylib's
+    # (whose paths they alias). isinstance(obj, ()) is False.
+    abstract = sys.modules.get("numba.core.types.abstract")
+    templates = sys.modules.get("numba.core.typing.templates")
+    return getattr(abstract, "Type", ()), getattr(templates, "Signature", ())
 
 
 def from_numba(obj):
@@ -36,23 +39,8 @@ def from_numba(obj):
     if isinstance(obj, numba_signature):
         return "%s(%s)" % (obj.return_type, ", ".join(str(a) for a in obj.args))
     if isinstance(obj, numba_type):
-        # Upward: cuda/compiler.py imports this module at its top (from_numba).
-        from .compiler import _to_type
-
         return _to_type(str(obj))
     if isinstance(obj, (list, tuple)) and any(isinstance(o, (numba_type, numba_signature)) for o in obj):
         return type(obj)(from_numba(o) for o in obj)
     return obj
 
-
-def device_function(dispatcher):
-    """The device function a kernel calls for numba's @njit `dispatcher`
-    (one per dispatcher, kept on it)."""
-    device = dispatcher.__dict__.get("_cuhost_device_function")
-    if device is None:
-        # Upward: cuda/compiler.py imports this module at its top (from_numba).
-        from .compiler import jit
-
-        device = jit(device=True)(dispatcher.py_func)
-        dispatcher._cuhost_device_function = device
-    return device

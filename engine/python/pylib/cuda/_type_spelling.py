@@ -11,6 +11,21 @@ import _cuhost
 from . import types as _types
 
 
+def _not_bound(spelling):
+    raise RuntimeError("cuda._type_spelling needs the cuda package fully imported (cuda/_late_bound.py)")
+
+
+# The type object of an extension type's spelling, or None: its home,
+# cuda/_ext/typeinfo.py, is built on this module; cuda/_late_bound.py binds
+# it when `cuda` is imported.
+_extension_type = _not_bound
+
+
+def bind_late(extension_type):
+    global _extension_type
+    _extension_type = extension_type
+
+
 def _named(name):
     """The cuda.types object with this name (scalars, vector types, fp8 types, none)."""
     if name in ("none", "void"):
@@ -20,10 +35,12 @@ def _named(name):
     t = getattr(_types, name, None)
     if isinstance(t, _types.Type):
         return t
+    # At call time: leaves the order in which cuda/__init__ loads the type modules as it is.
     from . import vector_types
     t = getattr(vector_types, name, None)
     if isinstance(t, _types.Type):
         return t
+    # Lazy: the fp8 types are needed only by scripts that use them.
     from ._internal import cuda_fp8
     t = getattr(cuda_fp8, name, None)
     if isinstance(t, _types.Type):
@@ -32,14 +49,14 @@ def _named(name):
 
 
 def _record(spelling):
+    # At call time: leaves the order in which cuda/__init__ loads the type modules as it is.
     from .np.numpy_support import _record_by_spelling
     rec = _record_by_spelling(spelling)
     return rec if rec is not None else _types.Type(spelling)
 
 
 def _extension(spelling):
-    from ._ext import typeinfo
-    t = typeinfo.type_of_spelling(spelling)
+    t = _extension_type(spelling)
     return t if t is not None else _types.Type(spelling)
 
 

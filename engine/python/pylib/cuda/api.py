@@ -31,6 +31,7 @@ from _cuhost import (
 )
 
 from .cudadrv._contexts import driver
+from .cudadrv._device_record import record_to_device
 from .cudadrv._ipc import IpcHandle
 from .cudadrv.driver import profile_start as start, profile_stop as stop
 
@@ -93,9 +94,7 @@ def to_device(obj, stream=0, copy=True, to=None):
     if isinstance(obj, DeviceNDArray):
         return obj
     if isinstance(obj, np.void) and obj.dtype.names is not None:  # a record: a DeviceRecord
-        # Upward: cudadrv/devicearray.py re-exports this module's arrays at its top.
-        from .cudadrv.devicearray import auto_device
-        return auto_device(obj, stream=stream, copy=copy)[0]
+        return record_to_device(obj, stream=stream, copy=copy)
     obj = np.asarray(obj)
     if obj.size == 0 and all(st >= 0 for st in obj.strides):  # nothing to copy; the host's strides are kept
         return _cuhost._device_array(obj.shape, obj.dtype, obj.strides, "C", stream)

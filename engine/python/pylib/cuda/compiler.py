@@ -10,42 +10,23 @@ import atexit as _atexit
 
 import _cuhost
 
-from . import types as _types
+from . import _jit_options, types as _types
 from ._numba_types import from_numba as _from_numba
 from ._type_spelling import to_type as _to_type
 from .cudadrv.linkable_code import LTOIR, Archive, Cubin, CUSource, Fatbin, LinkableCode, Object, PTXSource
+from .dispatcher import CUDADispatcher, _build
 
 __all__ = ["jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "compile_for_current_device",
            "compile_all",
            "declare_device", "LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "Archive", "Object",
            "LTOIR"]
 
-_KNOWN_OPTIONS = _cuhost.jit_option_names()  # the engine's one list (dispatcher_jit_options.cpp)
+_KNOWN_OPTIONS = _jit_options.KNOWN_OPTIONS  # numba/core/dispatcher.py and _ext/resolve.py read it here
 
 
 def _is_signature(obj):
     return isinstance(obj, (str, _types.Signature, _types.Type)) or (
         isinstance(obj, tuple) and all(isinstance(t, _types.Type) for t in obj))
-
-
-def _apply_config_defaults(options):
-    """debug and opt left unset take numba.cuda.config's CUDA_DEBUGINFO_DEFAULT
-    and OPT (read now, so override_config and NUMBA_* variables apply);
-    debug with optimization on warns, as numba-cuda does, since CUDA's
-    tools do not support debugging optimized code."""
-    from . import config
-
-    if options.get("debug") is None:
-        options["debug"] = bool(config.CUDA_DEBUGINFO_DEFAULT)
-    if options.get("opt") is None:
-        options["opt"] = config.OPT != 0
-    if options["debug"] and options["opt"]:
-        import warnings
-
-        from .core.errors import NumbaInvalidConfigWarning
-
-        warnings.warn(NumbaInvalidConfigWarning("debug=True with opt=True is not supported by CUDA. This may result "
-                                                "in a crash - set debug=False or opt=False."))
 
 
 def jit(func_or_sig=None, device=False, **options):
@@ -56,32 +37,9 @@ def jit(func_or_sig=None, device=False, **options):
     objects built from ``cuda.types``.
     """
     func_or_sig = _from_numba(func_or_sig)  # numba's own types, where numba is installed
-    for name in options:
-        if name not in _KNOWN_OPTIONS:
-            raise TypeError("cuda.jit() got an unexpected option '%s' (known: %s)" % (name, ", ".join(_KNOWN_OPTIONS)))
-    options = dict(options)
-    options["device"] = device
-    if options.get("abi", "numba") not in ("numba", "c"):
-        raise NotImplementedError("Unsupported ABI: %s" % (options["abi"],))
-
-    if options.get("cache") and options.get("link"):
-        # A cached kernel is loaded in other processes, where the files it
-        # linked (and their setup callbacks) are not part of it.
-        raise RuntimeError("Cannot pickle CUDACodeLibrary with linking files: cache=True cannot be combined with link=")
-
-    _apply_config_defaults(options)
-    if options.get("debug") and options.get("lineinfo"):
-        import warnings
-
-        from .core.errors import NumbaInvalidConfigWarning
-
-        warnings.warn(NumbaInvalidConfigWarning("debug and lineinfo are mutually exclusive. Use debug to get "
-                                                "full debug info (this implies lineinfo), or lineinfo for line "
-                                                "info only with code generation unaffected."))
+    options = _jit_options.prepare(options, device)
 
     def build(pyfunc, sigs):
-        from .dispatcher import CUDADispatcher, _build
-
         return _build(CUDADispatcher, pyfunc, sigs, options)
 
     if func_or_sig is None:

@@ -18,8 +18,8 @@ import types as _pytypes
 
 import _cuhost
 
-from . import config, types as _types
-from .compiler import _to_type, jit
+from . import _jit_options, config, types as _types
+from ._type_spelling import to_type as _to_type
 from .cudadrv import _modules
 from .launchconfig import ensure_current_launch_config
 
@@ -474,10 +474,11 @@ def _rebuild_function(code, globs, name, qualname, module, defaults, cells, doc)
 
 
 def _rebuild(payload, sigs, options, is_specialization):
+    """A pickled dispatcher made again, as cuda.jit made it (its options
+    checked and defaulted the same way; sigs: its eager signatures, a list)."""
     options = dict(options)
     device = options.pop("device", False)
-
-    d = jit(sigs, device=device, **options)(payload) if sigs else jit(device=device, **options)(payload)
+    d = _build(CUDADispatcher, payload, sigs, _jit_options.prepare(options, device))
     if is_specialization:
         d.__dict__["_is_specialization"] = True
     return d

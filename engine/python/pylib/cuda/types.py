@@ -27,6 +27,23 @@ __all__ = []
 _PACKAGE_DIR = _os.path.dirname(_os.path.abspath(__file__)) + _os.sep
 
 
+def _not_bound(*args):
+    raise RuntimeError("cuda.types needs the cuda package fully imported (cuda/_late_bound.py)")
+
+
+# Two pieces the type objects call, whose homes are built on these objects
+# (cuda/_ext/typeinfo.py, cuda/np/numpy_support.py): cuda/_late_bound.py
+# binds them when `cuda` is imported, so this module imports neither.
+_extension_spelling = _not_bound  # (extension type, strict) -> its spelling, registering it
+_type_of_dtype = _not_bound  # NumPy dtype -> type object (numpy_support.from_dtype)
+
+
+def bind_late(extension_spelling, type_of_dtype):
+    global _extension_spelling, _type_of_dtype
+    _extension_spelling = extension_spelling
+    _type_of_dtype = type_of_dtype
+
+
 class Type:
     """A type, named by its numba spelling (numba's Type(name): str(t) is the name)."""
 
@@ -59,10 +76,7 @@ class Type:
         # strict=False never fails: an extension type without a data model
         # gets a placeholder spelling (equality and hashing use it).
         if type(self)._cuhost_extension:
-            # Upward: extension types are spelled by cuda/_ext/typeinfo.py, which builds on these type objects.
-            from ._ext.typeinfo import spelling_of
-
-            return spelling_of(self, strict)
+            return _extension_spelling(self, strict)
         return self.name
 
     @property
@@ -367,12 +381,10 @@ class Record(Type):
     @property
     def fields(self):
         """{name: (type, offset)} in dtype order, as numba's Record.fields."""
-        # Upward: numpy_support maps dtypes onto these type objects.
-        from .np.numpy_support import from_dtype
         out = {}
         for name in self.dtype.names:
             sub, offset = self.dtype.fields[name][:2]
-            out[name] = (from_dtype(sub), offset)
+            out[name] = (_type_of_dtype(sub), offset)
         return out
 
     @property

@@ -12,6 +12,21 @@ engine's `_cuhost._llvm_type(spelling)` gives its side for comparison
 from .. import types as _types
 
 
+def _not_bound(t):
+    raise RuntimeError("cuda._ext.llvm_types needs the cuda package fully imported (cuda/_late_bound.py)")
+
+
+# The data model of an extension type (models.py's default_manager.lookup):
+# models.py builds its models of cuhost's own types from this module, so
+# cuda/_late_bound.py binds it when `cuda` is imported.
+_data_model_of = _not_bound
+
+
+def bind_late(data_model_of):
+    global _data_model_of
+    _data_model_of = data_model_of
+
+
 def _ir():
     # Lazy: llvmlite is optional, needed only by extension code generation.
     from llvmlite import ir
@@ -37,10 +52,7 @@ def value_type(t):
     if isinstance(t, _types.Literal):
         return value_type(t.literal_type)
     if type(t)._cuhost_extension:
-        # Upward: an extension type's LLVM type is its data model's, and models.py imports this module at its top.
-        from ..models import default_manager
-
-        return default_manager.lookup(t).get_value_type()
+        return _data_model_of(t).get_value_type()
     if isinstance(t, _types.Boolean):
         return ir.IntType(1)
     if isinstance(t, _types.Integer):
@@ -76,10 +88,7 @@ def data_type(t):
     if isinstance(t, _types.Boolean):
         return ir.IntType(8)
     if type(t)._cuhost_extension:
-        # Upward: an extension type's LLVM type is its data model's, and models.py imports this module at its top.
-        from ..models import default_manager
-
-        return default_manager.lookup(t).get_data_type()
+        return _data_model_of(t).get_data_type()
     return value_type(t)
 
 

@@ -430,31 +430,42 @@ class TemplateCandidate(Candidate):
         return "type restricted function", _name_of(self.template.key), path, line
 
     def resolve(self, call, literal):
-        # Upward: typing/templates.py registers its templates through this module at its top.
-        from ..typing import templates
-
         args, kws = call.typed(literal)
         inst = self.template(typing_context)
-        order = list(range(len(args)))
-        if isinstance(inst, templates.ConcreteTemplate):
-            if kws:
-                return None
-            sig = _select_case(inst.cases, args)
-        elif isinstance(inst, templates.CallableTemplate):
-            typer = inst.generic()
-            _bind_or_fail(typer, args, kws)
-            result = typer(*args, **kws)
-            sig = None if result is None else _as_signature(result, args)
-            order = _fold_positional(typer, args, kws)
-        else:
-            sig = inst.generic(args, kws)
-            if kws and sig is not None:
-                order = _fold_positional(inst.generic, args, kws)
+        # typing/templates.py's classes say how they are matched (select_*
+        # below); any other template class is matched as an AbstractTemplate.
+        select = getattr(inst, "_cuhost_select", None)
+        sig, order = select(args, kws) if select is not None else select_generic(inst, args, kws)
         if sig is None:
             return None
         key = self.template.key
         name = _name_of(key)
         return CodegenImpl(sig, order, _lowering_for(key, sig, name), "call", name)
+
+
+def select_generic(inst, args, kws):
+    """An AbstractTemplate's (signature or None, argument order): generic(args, kws)."""
+    order = list(range(len(args)))
+    sig = inst.generic(args, kws)
+    if kws and sig is not None:
+        order = _fold_positional(inst.generic, args, kws)
+    return sig, order
+
+
+def select_concrete(inst, args, kws):
+    """A ConcreteTemplate's (signature or None, argument order): the first of its cases that matches."""
+    if kws:
+        return None, None
+    return _select_case(inst.cases, args), list(range(len(args)))
+
+
+def select_callable(inst, args, kws):
+    """A CallableTemplate's (signature or None, argument order): its typer called with the argument types."""
+    typer = inst.generic()
+    _bind_or_fail(typer, args, kws)
+    result = typer(*args, **kws)
+    sig = None if result is None else _as_signature(result, args)
+    return sig, _fold_positional(typer, args, kws)
 
 
 # ---- attributes and methods ---------------------------------------------------------

@@ -25,6 +25,7 @@ from ._driver_object import (  # noqa: F401  (numba's names here too)
     Driver,
     _ActiveContext,
     driver,
+    register_device_class,
     require_driver,
 )
 from ._ipc import open_ipc_memory
@@ -71,11 +72,7 @@ class Device:
 
     @classmethod
     def from_identity(cls, identity):
-        for devid in range(driver.get_device_count()):
-            d = driver.get_device(devid)
-            if d.get_device_identity() == identity:
-                return d
-        raise RuntimeError("No device of %s is found. Target device may not be visible in this process." % identity)
+        return driver.get_device_of_identity(identity)
 
     def __init__(self, ordinal):
         self.id = int(ordinal)
@@ -170,6 +167,9 @@ class Device:
 
     def __repr__(self):
         return "<CUDA device %d '%s'>" % (self.id, self.name)
+
+
+register_device_class(Device)  # driver.get_device() makes these (_driver_object.py)
 
 
 class _DeviceList:

@@ -104,12 +104,17 @@ class Driver:
     def get_device(self, devnum=0):
         dev = self.devices.get(devnum)
         if dev is None:
-            # Upward: a Device lives with the contexts (_contexts.py), which use this driver.
-            from ._contexts import Device
-
-            dev = Device(devnum)
+            dev = _device_class(devnum)
             self.devices[devnum] = dev
         return dev
+
+    def get_device_of_identity(self, identity):
+        """The device whose get_device_identity() is `identity` (numba's Device.from_identity)."""
+        for devid in range(self.get_device_count()):
+            d = self.get_device(devid)
+            if d.get_device_identity() == identity:
+                return d
+        raise RuntimeError("No device of %s is found. Target device may not be visible in this process." % identity)
 
     def get_device_count(self):
         return self.cuDeviceGetCount()
@@ -170,6 +175,20 @@ class _ActiveContext:
 
     def __bool__(self):
         return self.context_handle is not None
+
+
+def _no_device_class(devnum):
+    raise RuntimeError("cuda.cudadrv needs its _contexts module imported (it registers the Device class)")
+
+
+# The Device class lives with the contexts (_contexts.py), which are built on
+# this driver object: _contexts.py registers it when it is imported.
+_device_class = _no_device_class
+
+
+def register_device_class(cls):
+    global _device_class
+    _device_class = cls
 
 
 driver = Driver()

@@ -10,9 +10,11 @@ from a device the opening context cannot reach directly is opened "staged":
 its memory is copied into a new allocation on the opening device.
 """
 import _cuhost
+from _cuhost import DeviceNDArray
 
 from .._bindings import driver as binding
 from . import _memory
+from ._driver_object import driver
 
 
 def make_ipc_handle(context, memory):
@@ -43,10 +45,7 @@ class _StagedOpening:
     """The handle's memory copied onto the opening context's device."""
 
     def __init__(self, handle, context):
-        # Upward: _contexts.py opens IPC memory through this module (imported at its top).
-        from ._contexts import Device
-
-        source = Device.from_identity(handle.source_info)
+        source = driver.get_device_of_identity(handle.source_info)
         with source:
             direct = _DirectOpening(handle, None)
         try:
@@ -79,13 +78,10 @@ class IpcHandle:
 
     def can_access_peer(self, context):
         """Whether `context`'s device can map the exporting device's memory."""
-        # Upward: _contexts.py opens IPC memory through this module (imported at its top).
-        from ._contexts import Device
-
         self._sentry_source_info()
         if self.source_info == context.device.get_device_identity():
             return True
-        source = Device.from_identity(self.source_info)
+        source = driver.get_device_of_identity(self.source_info)
         return source.id == context.device.id
 
     def _open_with(self, kind, context):
@@ -112,9 +108,6 @@ class IpcHandle:
 
     def open_array(self, context, shape, dtype, strides=None):
         """The memory as a device array of `shape` and `dtype`."""
-        # Upward: device arrays sit above the driver layer.
-        from .devicearray import DeviceNDArray
-
         pointer = self.open(context)
         return DeviceNDArray(shape, strides, dtype, gpu_data=pointer)
 

@@ -37,6 +37,10 @@ class FunctionTemplate:
     def get_impl_key(self, sig):
         return type(self).key
 
+    def _cuhost_select(self, args, kws):
+        # How a call is matched against this template (cuda/_ext/resolve.py).
+        return _resolve.select_generic(self, args, kws)
+
 
 class AbstractTemplate(FunctionTemplate):
     """``generic(self, args, kws)`` returns the signature of a call, or None."""
@@ -45,9 +49,15 @@ class AbstractTemplate(FunctionTemplate):
 class ConcreteTemplate(FunctionTemplate):
     """``cases``: the signatures a call may match."""
 
+    def _cuhost_select(self, args, kws):
+        return _resolve.select_concrete(self, args, kws)
+
 
 class CallableTemplate(FunctionTemplate):
     """``generic(self)`` returns a typer called with the argument types."""
+
+    def _cuhost_select(self, args, kws):
+        return _resolve.select_callable(self, args, kws)
 
 
 class AttributeTemplate:
