@@ -19,13 +19,16 @@ import types as _pytypes
 import _cuhost
 
 from . import config, types as _types
-from .compiler import _to_type, jit
+from ._type_spelling import from_handle
+from .compiler import jit
 from .cudadrv import _modules
 from .launchconfig import ensure_current_launch_config
 
 
-def _to_types(spellings):
-    return tuple(_to_type(s) for s in spellings)
+def _to_types(handles):
+    """The cuda.types objects of a tuple of _cuhost.TypeHandles (how the
+    engine hands out compiled signatures and inspection results)."""
+    return tuple(from_handle(h) for h in handles)
 
 
 def _sig_arg(signature):
@@ -52,7 +55,7 @@ class _Overload:
     def signature(self):
         info = self._info()
 
-        return _types.Signature(_to_type(info["return"]), self.argtypes)
+        return _types.Signature(from_handle(info["return"]), self.argtypes)
 
     @property
     def fndesc(self):
@@ -72,7 +75,7 @@ class _Overload:
     def _type_annotation(self):
         """numba's type annotation, as far as it is read: the typemap of locals and parameters."""
 
-        typemap = {name: _to_type(t) for name, t in self._dispatcher._typemap(self.argtypes).items()}
+        typemap = {name: from_handle(t) for name, t in self._dispatcher._typemap(self.argtypes).items()}
         return _pytypes.SimpleNamespace(typemap=typemap)
 
     @property
@@ -163,7 +166,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
     def overloads(self):
         """{argument types: compiled specialization} for every compiled signature
         (a kernel's calls from other kernels included, as device compiles)."""
-        return {t: _Overload(self, t) for t in map(_to_types, self._signature_spellings)}
+        return {t: _Overload(self, t) for t in self.signatures}
 
     @property
     def specializations(self):
@@ -301,13 +304,13 @@ class CUDADispatcher(_cuhost.Dispatcher):
 
     # ---- numba's compile dumps ------------------------------------------------
 
-    def _debug_dumps(self, spellings):
+    def _debug_dumps(self, handles):
         """Prints what numba.cuda.config's DUMP_* settings ask for, after a
         compile: the Python bytecode (DUMP_BYTECODE), the LLVM IR as lowered
         (DUMP_LLVM), as optimized (DUMP_OPTIMIZED) and the PTX
         (DUMP_ASSEMBLY), each between numba's banners."""
 
-        sig = _to_types(spellings)
+        sig = _to_types(handles)
         name = self.__qualname__
 
         def banner(title, text):
@@ -344,10 +347,10 @@ class CUDADispatcher(_cuhost.Dispatcher):
         stats = CacheStats(path)
         files = self.__dict__.get("_cache_files")
         if files is not None:
-            for spellings, n in files.hits.items():
-                stats.cache_hits[_to_types(spellings)] = n
-            for spellings, n in files.misses.items():
-                stats.cache_misses[_to_types(spellings)] = n
+            for handles, n in files.hits.items():
+                stats.cache_hits[_to_types(handles)] = n
+            for handles, n in files.misses.items():
+                stats.cache_misses[_to_types(handles)] = n
         return stats
 
     def recompile(self):
