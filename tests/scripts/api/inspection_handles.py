@@ -7,7 +7,9 @@
 # stdout: inspection handles ok
 import importlib
 import os
+import pickle
 import random
+import subprocess
 import sys
 import tempfile
 import textwrap
@@ -166,10 +168,29 @@ def stats_case():
     assert all(n == 1 for n in stats.cache_hits.values())
 
 
+def pickle_case():
+    """An njit dispatcher pickled with its compiled signatures (as cuda.types
+    objects: handles live in one process) compiles them again in another."""
+    a, b = rng.sample(SCALARS, 2)
+
+    def mul(x, y):
+        return x * y
+
+    f = njit(mul)
+    f.compile((a, b))
+    data = pickle.dumps(f)
+    child = ("import pickle, sys\nf = pickle.loads(sys.stdin.buffer.read())\n"
+             "print(repr(f.signatures), f(3, 2))")
+    p = subprocess.run([sys.executable, "-c", child], input=data, capture_output=True)
+    assert p.returncode == 0, p.stderr.decode()
+    assert p.stdout.decode().split("\n")[0].startswith(repr([(a, b)]) + " "), (p.stdout, a, b)
+
+
 for _ in range(4):
     kernel_case()
     njit_case()
     compile_case()
     declare_case()
 stats_case()
+pickle_case()
 print("inspection handles ok")

@@ -25,7 +25,7 @@ from .cudadrv import _modules
 from .launchconfig import ensure_current_launch_config
 
 
-def _to_types(handles):
+def _types_of_handles(handles):
     """The cuda.types objects of a tuple of _cuhost.TypeHandles (how the
     engine hands out compiled signatures and inspection results)."""
     return tuple(from_handle(h) for h in handles)
@@ -205,7 +205,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
         """Compile for a signature (argument types) now; returns the overload."""
         argtypes = _sig_arg(sig)
         if isinstance(argtypes, str):
-            argtypes = _to_types(self._nvptx(argtypes)["args"])
+            argtypes = _types_of_handles(self._nvptx(argtypes)["args"])
         if self._is_device:
             self._nvptx(argtypes)
         else:
@@ -225,7 +225,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
         signature = _sig_arg(signature)
         if signature is not None:
             return key(self._nvptx(signature))
-        return {t: key(self._nvptx(t)) for t in map(_to_types, self._compiled_signatures())}
+        return {t: key(self._nvptx(t)) for t in map(_types_of_handles, self._compiled_signatures())}
 
     def inspect_llvm(self, signature=None):
         """LLVM IR (as lowered, before optimization, like numba's) per signature, or for one."""
@@ -254,7 +254,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
             raise RuntimeError("Cannot inspect SASS of a device function")
         signature = _sig_arg(signature)
         if signature is None:
-            return {t: self._sass(t, flags) for t in map(_to_types, self._compiled_signatures())}
+            return {t: self._sass(t, flags) for t in map(_types_of_handles, self._compiled_signatures())}
         nvdisasm = _find_nvdisasm()
         cubin = self._cubin(signature)
         with _tempfile.TemporaryDirectory() as tmp:
@@ -274,7 +274,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
         signature = _sig_arg(signature)
         if signature is not None:
             return self._resources(signature)[key]
-        sigs = list(map(_to_types, self._compiled_signatures()))
+        sigs = list(map(_types_of_handles, self._compiled_signatures()))
         if self.specialized and len(sigs) == 1:
             return self._resources(sigs[0])[key]
         return {t: self._resources(t)[key] for t in sigs}
@@ -310,7 +310,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
         (DUMP_LLVM), as optimized (DUMP_OPTIMIZED) and the PTX
         (DUMP_ASSEMBLY), each between numba's banners."""
 
-        sig = _to_types(handles)
+        sig = _types_of_handles(handles)
         name = self.__qualname__
 
         def banner(title, text):
@@ -348,15 +348,15 @@ class CUDADispatcher(_cuhost.Dispatcher):
         files = self.__dict__.get("_cache_files")
         if files is not None:
             for handles, n in files.hits.items():
-                stats.cache_hits[_to_types(handles)] = n
+                stats.cache_hits[_types_of_handles(handles)] = n
             for handles, n in files.misses.items():
-                stats.cache_misses[_to_types(handles)] = n
+                stats.cache_misses[_types_of_handles(handles)] = n
         return stats
 
     def recompile(self):
         """Compiles every compiled signature again, capturing the function and
         its globals anew; with cache=True the new kernels replace the saved ones."""
-        sigs = [_to_types(s) for s in self._compiled_signatures()]
+        sigs = [_types_of_handles(s) for s in self._compiled_signatures()]
         self._forget_compiled()
         files = None
         if sigs and self.targetoptions.get("cache"):
@@ -384,7 +384,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
             sigs = self.__dict__.setdefault("_launch_config_sensitive_sigs", set())
             for t in self._compiled_signatures():
                 if t not in before:
-                    sigs.add(_to_types(t))
+                    sigs.add(_types_of_handles(t))
 
     def mark_launch_config_sensitive(self):
         """Marks the compilation in progress (triggered by a launch of this
