@@ -15,6 +15,7 @@
 #include "python/dispatcher.h"
 #include "python/errors.h"
 #include "python/py_api.h"
+#include "python/type_handle.h"
 #include "runtime/cpu_module_callbacks.h"
 #include "runtime/session.h"
 #include "sema/typing/libdevice_table.h"
@@ -93,8 +94,9 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
     // LLVM prints ".func  (" with two spaces; numba's output (and scripts that grep it) have one.
     for (std::size_t pos = 0; (pos = result.text.find(".func  (", pos)) != std::string::npos;)
       result.text.erase(pos + 5, 1);
-    return Py_BuildValue("(y#s)", result.text.data(), static_cast<Py_ssize_t>(result.text.size()),
-                         resty->str().c_str());
+    PyRef ret(new_type_handle(resty));
+    if (!ret) return nullptr;
+    return Py_BuildValue("(y#N)", result.text.data(), static_cast<Py_ssize_t>(result.text.size()), ret.release());
   });
 }
 

@@ -4,6 +4,7 @@
 // frontend::foreign_function_of hook. Errors follow FFI.md.
 #include "python/dispatcher.h"
 #include "python/py_api.h"
+#include "python/type_handle.h"
 #include "python/type_object.h"
 #include "support/diagnostics.h"
 
@@ -39,12 +40,13 @@ PyObject* get_name(PyObject* obj, void*) {
   return PyUnicode_FromString((*reinterpret_cast<DeclaredObject*>(obj)->foreign)->name.c_str());
 }
 
-PyObject* get_spellings(PyObject* obj, void*) {
+// (return TypeHandle, argument TypeHandles) of the declared signature.
+PyObject* get_signature_handles(PyObject* obj, void*) {
   const ir::Signature& sig = (*reinterpret_cast<DeclaredObject*>(obj)->foreign)->sig;
-  PyObject* args = PyTuple_New(static_cast<Py_ssize_t>(sig.args.size()));
-  for (size_t i = 0; i < sig.args.size(); ++i)
-    PyTuple_SET_ITEM(args, static_cast<Py_ssize_t>(i), PyUnicode_FromString(sig.args[i]->str().c_str()));
-  return Py_BuildValue("(sN)", sig.return_type->str().c_str(), args);
+  PyRef args(new_type_handle_tuple(sig.args));
+  PyRef ret(args ? new_type_handle(sig.return_type) : nullptr);
+  if (!ret) return nullptr;
+  return PyTuple_Pack(2, ret.get(), args.get());
 }
 
 PyObject* get_abi(PyObject* obj, void*) {
@@ -56,7 +58,7 @@ PyObject* get_link_count(PyObject* obj, void*) {
 }
 
 PyGetSetDef g_getset[] = {{"name", get_name, nullptr, "The linker symbol.", nullptr},
-                          {"_sig_spellings", get_spellings, nullptr, nullptr, nullptr},
+                          {"_sig_handles", get_signature_handles, nullptr, nullptr, nullptr},
                           {"abi", get_abi, nullptr, nullptr, nullptr},
                           {"_link_count", get_link_count, nullptr, nullptr, nullptr},
                           {nullptr, nullptr, nullptr, nullptr, nullptr}};

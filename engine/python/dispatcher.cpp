@@ -120,9 +120,7 @@ std::shared_ptr<const runtime::CompiledKernel> compile_with(
   // numba's compile dumps (config.DUMP_BYTECODE, DUMP_LLVM, DUMP_OPTIMIZED, DUMP_ASSEMBLY) print from Python.
   if (&cache == &st->compiled && (config_flag("DUMP_BYTECODE") || config_flag("DUMP_LLVM") ||
                                   config_flag("DUMP_OPTIMIZED") || config_flag("DUMP_ASSEMBLY"))) {
-    PyRef sig(PyTuple_New(static_cast<Py_ssize_t>(types.size())));
-    for (size_t i = 0; sig && i < types.size(); ++i)
-      PyTuple_SET_ITEM(sig.get(), static_cast<Py_ssize_t>(i), PyUnicode_FromString(types[i]->str().c_str()));
+    PyRef sig(new_type_handle_tuple(types));
     PyRef r =
         sig ? call_hook(Hook::DebugDumps, PyRef(PyTuple_Pack(2, reinterpret_cast<PyObject*>(d), sig.get()))) : PyRef();
     if (!r) throw UserError(ErrorKind::RuntimeError, "debug dump failed");
@@ -299,12 +297,6 @@ PyObject* signature_list(DispatcherObject* self, Item item) {
   return list.release();
 }
 
-// Argument-type spellings of the signatures (for messages and cache keys).
-PyObject* get_signature_spellings(PyObject* obj, void*) {
-  return signature_list(reinterpret_cast<DispatcherObject*>(obj),
-                        [](const ir::Type* t) { return PyUnicode_FromString(t->str().c_str()); });
-}
-
 // The signatures as tuples of cuda.types objects: type handles, made into
 // objects by the signatures_from_handles hook.
 PyObject* get_signatures(PyObject* obj, void*) {
@@ -390,7 +382,6 @@ PyGetSetDef g_getset[] = {
     {"__module__", forward_attr, nullptr, nullptr, const_cast<char*>("__module__")},
     {"__wrapped__", get_py_func, nullptr, nullptr, nullptr},
     {"signatures", get_signatures, nullptr, "Argument types of each signature.", nullptr},
-    {"_signature_spellings", get_signature_spellings, nullptr, nullptr, nullptr},
     {"_is_device", get_is_device, nullptr, nullptr, nullptr},
     {"targetoptions", get_options, nullptr, "The options given to cuda.jit.", nullptr},
     {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, nullptr, nullptr},

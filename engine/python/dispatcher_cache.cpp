@@ -8,6 +8,7 @@
 
 #include "python/errors.h"
 #include "python/py_api.h"
+#include "python/type_handle.h"
 #include "runtime/compile_cache.h"
 #include "runtime/kernel_serialize.h"
 #include "support/log.h"
@@ -19,14 +20,10 @@ namespace {
 // A failed call into the cache files: their Python error stays set.
 [[noreturn]] void cache_failed(const char* what) { throw UserError(ErrorKind::RuntimeError, what); }
 
-PyRef spellings(const std::vector<const ir::Type*>& types) {
-  PyRef t(PyTuple_New(static_cast<Py_ssize_t>(types.size())));
+// The argument types as the cache files receive them: TypeHandles.
+PyRef type_handles(const std::vector<const ir::Type*>& types) {
+  PyRef t(new_type_handle_tuple(types));
   if (!t) cache_failed("cache lookup failed");
-  for (size_t i = 0; i < types.size(); ++i) {
-    PyObject* s = PyUnicode_FromString(types[i]->str().c_str());
-    if (!s) cache_failed("cache lookup failed");
-    PyTuple_SET_ITEM(t.get(), static_cast<Py_ssize_t>(i), s);
-  }
   return t;
 }
 
@@ -111,7 +108,7 @@ PyMethodDef* dispatcher_cache_methods() { return g_methods; }
 
 bool load_from_pycache(DispatcherObject* d, const std::vector<const ir::Type*>& types) {
   PyRef files = cache_files(d);
-  PyRef sig = spellings(types);
+  PyRef sig = type_handles(types);
   PyRef target = cache_target(*d->state);
   PyRef data(PyObject_CallMethod(files.get(), "load_overload", "(OO)", sig.get(), target.get()));
   if (!data) cache_failed("cache lookup failed");
@@ -135,7 +132,7 @@ void save_to_pycache(DispatcherObject* d, const std::vector<const ir::Type*>& ty
     if (!data) cache_failed("cache store failed");
   }
   PyRef files = cache_files(d);
-  PyRef sig = spellings(types);
+  PyRef sig = type_handles(types);
   PyRef target = cache_target(*st);
   PyRef r(PyObject_CallMethod(files.get(), "save_overload", "(OOO)", sig.get(), target.get(), data.get()));
   if (!r) cache_failed("cache store failed");

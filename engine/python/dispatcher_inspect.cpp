@@ -14,6 +14,7 @@
 #include "python/dispatcher.h"
 #include "python/py_api.h"
 #include "python/stream_view.h"
+#include "python/type_handle.h"
 #include "runtime/devices.h"
 #include "runtime/kernel_resources.h"
 #include "runtime/session.h"
@@ -31,32 +32,27 @@ std::vector<const ir::Type*> types_for(DispatcherObject* self, PyObject* signatu
   return all[0];
 }
 
-PyObject* spellings_tuple(const std::vector<const ir::Type*>& types) {
-  PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(types.size()));
-  for (size_t i = 0; i < types.size(); ++i)
-    PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), PyUnicode_FromString(types[i]->str().c_str()));
-  return t;
-}
-
-// _nvptx(signature) -> {"ptx", "llvm", "llvm_optimized", "symbol", "args", "return", "link"}
+// _nvptx(signature) -> {"ptx", "llvm", "llvm_optimized", "symbol", "args", "return", "link"}; the
+// argument and return types as TypeHandles.
 PyObject* dispatcher_nvptx(PyObject* obj, PyObject* signature) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
   return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     std::vector<const ir::Type*> types = types_for(self, signature);
     auto k = nvptx_specialization(self, types);
     const ir::Type* ret = k->return_type ? k->return_type : ir::none_type();
-    PyRef args(spellings_tuple(types));
+    PyRef args(new_type_handle_tuple(types));
+    PyRef ret_handle(new_type_handle(ret));
     PyRef links(PyList_New(0));
-    if (!args || !links) return nullptr;
+    if (!args || !ret_handle || !links) return nullptr;
     for (const ir::LinkItem& item : k->link) {
       PyRef name(PyUnicode_FromString((item.from_path() ? item.path : item.name).c_str()));
       if (!name || PyList_Append(links.get(), name.get()) < 0) return nullptr;
     }
-    return Py_BuildValue("{s:N,s:s#,s:s#,s:s#,s:s,s:N,s:s}", "link", links.release(), "ptx", k->ptx.data(),
+    return Py_BuildValue("{s:N,s:s#,s:s#,s:s#,s:s,s:N,s:N}", "link", links.release(), "ptx", k->ptx.data(),
                          static_cast<Py_ssize_t>(k->ptx.size()), "llvm", k->llvm_ir_unoptimized.data(),
                          static_cast<Py_ssize_t>(k->llvm_ir_unoptimized.size()), "llvm_optimized", k->llvm_ir.data(),
                          static_cast<Py_ssize_t>(k->llvm_ir.size()), "symbol", k->symbol.c_str(), "args",
-                         args.release(), "return", ret->str().c_str());
+                         args.release(), "return", ret_handle.release());
   });
 }
 
@@ -113,7 +109,7 @@ PyObject* dispatcher_compiled_signatures(PyObject* obj, PyObject*) {
     PyRef list(PyList_New(0));
     if (!list) return nullptr;
     for (const auto& types : compiled_signatures(self)) {
-      PyRef t(spellings_tuple(types));
+      PyRef t(new_type_handle_tuple(types));
       if (!t || PyList_Append(list.get(), t.get()) < 0) return nullptr;
     }
     return list.release();
@@ -180,7 +176,7 @@ PyObject* dispatcher_inspect_types(PyObject* obj, PyObject* args, PyObject* kwar
   });
 }
 
-// _typemap(signature) -> {local name: type spelling} of one specialization
+// _typemap(signature) -> {local name: TypeHandle} of one specialization
 // (numba's type annotation typemap, for the locals and parameters).
 PyObject* dispatcher_typemap(PyObject* obj, PyObject* signature) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
@@ -192,8 +188,8 @@ PyObject* dispatcher_typemap(PyObject* obj, PyObject* signature) {
     if (k->typed) {
       for (const auto& [name, type] : k->typed->locals) {
         if (!type) continue;
-        PyRef s(PyUnicode_FromString(type->str().c_str()));
-        if (!s || PyDict_SetItemString(out.get(), name.c_str(), s.get()) < 0) return nullptr;
+        PyRef h(new_type_handle(type));
+        if (!h || PyDict_SetItemString(out.get(), name.c_str(), h.get()) < 0) return nullptr;
       }
     }
     return out.release();

@@ -11,6 +11,7 @@
 #include "python/errors.h"
 #include "python/py_api.h"
 #include "python/python_hooks.h"
+#include "python/type_handle.h"
 #include "runtime/cpu_module_callbacks.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
@@ -38,6 +39,21 @@ std::string spelling_of(PyObject* obj) {
     return {};
   }
   return PyUnicode_Check(s.get()) ? PyUnicode_AsUTF8(s.get()) : "";
+}
+
+// The types of a non-empty tuple of TypeHandles only (what inspection and
+// compile results hand out, passed back); false for any other tuple.
+bool handle_tuple_types(PyObject* tuple, std::vector<const ir::Type*>* out) {
+  Py_ssize_t n = PyTuple_GET_SIZE(tuple);
+  if (n == 0) return false;
+  std::vector<const ir::Type*> types;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    const ir::Type* t = type_of_handle(PyTuple_GET_ITEM(tuple, i));
+    if (!t) return false;
+    types.push_back(t);
+  }
+  *out = std::move(types);
+  return true;
 }
 
 // Python-owned callback kept alive by a LinkItem; released under the GIL.
@@ -214,7 +230,11 @@ void warn_nvrtc_log(const std::string& message) {
 bool signature_from_object(PyObject* obj, ir::Signature* out) {
   cuda::set_module_callback_runner(&run_module_callback);
   runtime::set_cpu_module_callback_runner(&run_module_callback);
-  if (PyTuple_Check(obj)) {  // a tuple of argument types
+  if (PyTuple_Check(obj)) {                     // a tuple of argument types
+    if (handle_tuple_types(obj, &out->args)) {  // handles a result carried out: no spelling to read
+      out->return_type = nullptr;
+      return true;
+    }
     std::string text = "(";
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(obj); ++i) {
       std::string s = spelling_of(PyTuple_GET_ITEM(obj, i));

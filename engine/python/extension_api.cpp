@@ -4,8 +4,9 @@
 // extension API types, and the `_cuhost` functions through which Python
 // registers extension types (their data models) with the engine.
 //
-// Data between the two sides is plain: types travel as their spellings,
-// literal arguments as Python values, and the bridge answers with tuples:
+// Data between the two sides is plain: types reach Python as TypeHandles
+// (python/type_handle.h), literal arguments as Python values, and the bridge
+// answers with tuples, naming types by spellings the engine's parser reads:
 //   ("device", dispatcher, binding)   binding: per implementation parameter an
 //                                     int (the argument) or (default_value,)
 //   ("codegen", return, params, order, ir_text, entry, internal_calls)
@@ -28,6 +29,7 @@
 #include "python/errors.h"
 #include "python/extension_api.h"
 #include "python/python_hooks.h"
+#include "python/type_handle.h"
 #include "sema/extension_hooks.h"
 
 namespace cuhost::python {
@@ -120,10 +122,10 @@ struct PyArgs {
 
 PyArgs to_python(const sema::ExtensionArgs& a) {
   PyArgs out;
-  out.types = PyRef(PyTuple_New(static_cast<Py_ssize_t>(a.types.size())));
+  out.types = PyRef(new_type_handle_tuple(a.types));
+  if (!out.types) throw_python_error("handing argument types to the extension API failed");
   out.literals = PyRef(PyTuple_New(static_cast<Py_ssize_t>(a.types.size())));
   for (size_t i = 0; i < a.types.size(); ++i) {
-    PyTuple_SET_ITEM(out.types.get(), static_cast<Py_ssize_t>(i), PyUnicode_FromString(a.types[i]->str().c_str()));
     PyObject* lit;
     if (a.literals[i]) {
       lit = PyTuple_New(1);
@@ -230,7 +232,7 @@ class BridgeHooks : public sema::ExtensionHooks {
   std::optional<sema::ExtensionResolution> attribute(const ir::Type* base, const std::string& name) override {
     Gil gil;
     PyObject* b = checked(bridge(), "the extension API is not available");
-    PyRef r(checked(PyObject_CallMethod(b, "resolve_attribute", "ssi", base->str().c_str(), name.c_str(),
+    PyRef r(checked(PyObject_CallMethod(b, "resolve_attribute", "Nsi", new_type_handle(base), name.c_str(),
                                         int(sema::typing_for_host())),
                     "typing attribute " + name));
     if (r.get() == Py_None) return std::nullopt;
@@ -243,8 +245,8 @@ class BridgeHooks : public sema::ExtensionHooks {
     PyArgs a = to_python(args);
     PyObject* b = checked(bridge(), "the extension API is not available");
     PyRef r(
-        checked(PyObject_CallMethod(b, "resolve_method", "ssOOOi", receiver->str().c_str(), name.c_str(), a.types.get(),
-                                    a.keywords.get(), a.literals.get(), int(sema::typing_for_host())),
+        checked(PyObject_CallMethod(b, "resolve_method", "NsOOOi", new_type_handle(receiver), name.c_str(),
+                                    a.types.get(), a.keywords.get(), a.literals.get(), int(sema::typing_for_host())),
                 "typing method " + name));
     return read_resolution(r.get());
   }

@@ -21,7 +21,7 @@ namespace {
 
 // numba's own @njit function, where numba is installed beside cuhost: its
 // Python function becomes a device function, as numba-cuda compiles it
-// (the numba_device_function hook, cuda/_numba_types.py, keeps one per numba
+// (the numba_device_function hook, installed by cuda/_hooks.py, keeps one per numba
 // dispatcher).
 PyObject* device_function_of_numba_njit(PyObject* obj) {
   if (std::strcmp(Py_TYPE(obj)->tp_name, "CPUDispatcher") != 0 || !PyObject_HasAttrString(obj, "py_func"))

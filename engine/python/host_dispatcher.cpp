@@ -21,6 +21,7 @@
 #include "python/host_values.h"
 #include "python/py_api.h"
 #include "python/python_hooks.h"
+#include "python/type_handle.h"
 #include "python/type_object.h"
 #include "runtime/host_function.h"
 #include "sema/typed_function.h"
@@ -298,25 +299,19 @@ void host_dealloc(PyObject* obj) {
   Py_TYPE(obj)->tp_free(obj);  // a subclass's dealloc releases its heap type
 }
 
-// Argument types of a tuple of type objects (or spellings).
+// Argument types of a tuple of type objects, TypeHandles or spellings.
 std::vector<const ir::Type*> types_of(PyObject* spec) {
   ir::Signature sig;
   if (!signature_from_object(spec, &sig)) throw UserError(ErrorKind::TypeError, "");
   return sig.args;
 }
 
-PyObject* spellings(const std::vector<const ir::Type*>& types) {
-  PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(types.size()));
-  if (!t) return nullptr;
-  for (size_t i = 0; i < types.size(); ++i)
-    PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), PyUnicode_FromString(types[i]->str().c_str()));
-  return t;
-}
-
+// (argument TypeHandles, return TypeHandle) of one compiled overload.
 PyObject* overload_tuple(const runtime::CompiledHostFunction& f) {
-  PyObject* args = spellings(f.arg_types);
-  if (!args) return nullptr;
-  return Py_BuildValue("(Ns)", args, f.return_type->str().c_str());
+  PyRef args(new_type_handle_tuple(f.arg_types));
+  PyRef ret(args ? new_type_handle(f.return_type) : nullptr);
+  if (!ret) return nullptr;
+  return PyTuple_Pack(2, args.get(), ret.get());
 }
 
 // _add_signature(sig): an explicit signature, compiled now; returns (args, return).
@@ -392,8 +387,8 @@ PyObject* host_typemap(PyObject* obj, PyObject* spec) {
     if (!out || !f.typed) return out.release();
     for (const auto& [local, type] : f.typed->locals) {
       if (!type) continue;
-      PyRef s(PyUnicode_FromString(type->str().c_str()));
-      if (!s || PyDict_SetItemString(out.get(), local.c_str(), s.get()) < 0) return nullptr;
+      PyRef h(new_type_handle(type));
+      if (!h || PyDict_SetItemString(out.get(), local.c_str(), h.get()) < 0) return nullptr;
     }
     return out.release();
   });
@@ -420,7 +415,7 @@ PyObject* get_eager_count(PyObject* obj, void*) { return PyLong_FromSize_t(as_ho
 PyMethodDef g_methods[] = {
     {"_add_signature", host_add_signature, METH_O, "Compiles an explicit signature now; returns (args, return)."},
     {"_compile_for", host_compile_for, METH_O, "Compiles for argument types; returns (args, return)."},
-    {"_overloads", host_overloads, METH_NOARGS, "(argument spellings, return spelling) of each specialization."},
+    {"_overloads", host_overloads, METH_NOARGS, "(argument TypeHandles, return TypeHandle) of each specialization."},
     {"_llvm", host_llvm, METH_O, "The optimized LLVM IR of a specialization."},
     {"_asm", host_asm, METH_O, "The host assembly of a specialization."},
     {"_annotation", host_annotation, METH_O, "inspect_types() text of a specialization."},

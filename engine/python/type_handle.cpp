@@ -186,6 +186,17 @@ PyObject* new_type_handle(const ir::Type* type) {
   return reinterpret_cast<PyObject*>(h);
 }
 
+PyObject* new_type_handle_tuple(const std::vector<const ir::Type*>& types) {
+  PyRef t(PyTuple_New(static_cast<Py_ssize_t>(types.size())));
+  if (!t) return nullptr;
+  for (size_t i = 0; i < types.size(); ++i) {
+    PyObject* h = new_type_handle(types[i]);
+    if (!h) return nullptr;
+    PyTuple_SET_ITEM(t.get(), static_cast<Py_ssize_t>(i), h);
+  }
+  return t.release();
+}
+
 const ir::Type* type_of_handle(PyObject* obj) { return obj && Py_TYPE(obj) == &g_handle_type ? type_of(obj) : nullptr; }
 
 int add_type_handle(PyObject* module) {

@@ -8,12 +8,18 @@
 
 #include <Python.h>
 
+#include <vector>
+
 #include "ir/types.h"
 
 namespace cuhost::python {
 
 // A new handle of `type` (never null).
 PyObject* new_type_handle(const ir::Type* type);
+
+// A new tuple of handles of `types` (inspection and compile results carry
+// types this way, never as spellings), or nullptr with a Python error set.
+PyObject* new_type_handle_tuple(const std::vector<const ir::Type*>& types);
 
 // The type a handle wraps, or nullptr when `obj` is not a TypeHandle.
 const ir::Type* type_of_handle(PyObject* obj);

@@ -42,8 +42,8 @@ def _fold_arguments(host_dispatcher, positional, keywords):
     return host_dispatcher._fold_arguments(positional, keywords)
 
 
-def _debug_dumps(dispatcher, spellings):
-    return dispatcher._debug_dumps(spellings)
+def _debug_dumps(dispatcher, handles):
+    return dispatcher._debug_dumps(handles)
 
 
 def signatures_from_handles(signatures):

@@ -12,7 +12,10 @@ import _cuhost
 
 from . import _jit_options, types as _types
 from ._numba_types import from_numba as _from_numba
-from ._type_spelling import to_type as _to_type
+from ._type_spelling import (
+    from_handle as _from_handle,
+    to_type as _to_type,  # noqa: F401 (imported from here by ufuncs, kernels, numba.core)
+)
 from .cudadrv.linkable_code import LTOIR, Archive, Cubin, CUSource, Fatbin, LinkableCode, Object, PTXSource
 from .dispatcher import CUDADispatcher, _build
 
@@ -97,7 +100,7 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
                                    debug=bool(debug), launch_bounds=launch_bounds)
     if output == "ptx":
         code = code.decode("utf-8")
-    return code, _to_type(resty)
+    return code, _from_handle(resty)
 
 
 def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None,
@@ -164,8 +167,8 @@ def declare_device(name, sig, link=None, use_cooperative=False, abi="numba", *, 
     cpu_link: items the CPU backend links instead of `link` (a host implementation).
     """
     obj = _cuhost._declare_device(name, _from_numba(sig), link, use_cooperative, abi, python_name, cpu_link)
-    ret, args = obj._sig_spellings
-    obj.sig = _types.Signature(_to_type(ret), tuple(_to_type(a) for a in args))
+    ret, args = obj._sig_handles
+    obj.sig = _types.Signature(_from_handle(ret), tuple(_from_handle(a) for a in args))
     return obj
 
 

@@ -19,13 +19,15 @@ import types as _pytypes
 import _cuhost
 
 from . import _jit_options, config, types as _types
-from ._type_spelling import to_type as _to_type
+from ._type_spelling import from_handle
 from .cudadrv import _modules
 from .launchconfig import ensure_current_launch_config
 
 
-def _to_types(spellings):
-    return tuple(_to_type(s) for s in spellings)
+def _types_of_handles(handles):
+    """The cuda.types objects of a tuple of _cuhost.TypeHandles (how the
+    engine hands out compiled signatures and inspection results)."""
+    return tuple(from_handle(h) for h in handles)
 
 
 def _sig_arg(signature):
@@ -52,7 +54,7 @@ class _Overload:
     def signature(self):
         info = self._info()
 
-        return _types.Signature(_to_type(info["return"]), self.argtypes)
+        return _types.Signature(from_handle(info["return"]), self.argtypes)
 
     @property
     def fndesc(self):
@@ -72,7 +74,7 @@ class _Overload:
     def _type_annotation(self):
         """numba's type annotation, as far as it is read: the typemap of locals and parameters."""
 
-        typemap = {name: _to_type(t) for name, t in self._dispatcher._typemap(self.argtypes).items()}
+        typemap = {name: from_handle(t) for name, t in self._dispatcher._typemap(self.argtypes).items()}
         return _pytypes.SimpleNamespace(typemap=typemap)
 
     @property
@@ -163,7 +165,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
     def overloads(self):
         """{argument types: compiled specialization} for every compiled signature
         (a kernel's calls from other kernels included, as device compiles)."""
-        return {t: _Overload(self, t) for t in map(_to_types, self._signature_spellings)}
+        return {t: _Overload(self, t) for t in self.signatures}
 
     @property
     def specializations(self):
@@ -202,7 +204,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
         """Compile for a signature (argument types) now; returns the overload."""
         argtypes = _sig_arg(sig)
         if isinstance(argtypes, str):
-            argtypes = _to_types(self._nvptx(argtypes)["args"])
+            argtypes = _types_of_handles(self._nvptx(argtypes)["args"])
         if self._is_device:
             self._nvptx(argtypes)
         else:
@@ -222,7 +224,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
         signature = _sig_arg(signature)
         if signature is not None:
             return key(self._nvptx(signature))
-        return {t: key(self._nvptx(t)) for t in map(_to_types, self._compiled_signatures())}
+        return {t: key(self._nvptx(t)) for t in map(_types_of_handles, self._compiled_signatures())}
 
     def inspect_llvm(self, signature=None):
         """LLVM IR (as lowered, before optimization, like numba's) per signature, or for one."""
@@ -251,7 +253,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
             raise RuntimeError("Cannot inspect SASS of a device function")
         signature = _sig_arg(signature)
         if signature is None:
-            return {t: self._sass(t, flags) for t in map(_to_types, self._compiled_signatures())}
+            return {t: self._sass(t, flags) for t in map(_types_of_handles, self._compiled_signatures())}
         nvdisasm = _find_nvdisasm()
         cubin = self._cubin(signature)
         with _tempfile.TemporaryDirectory() as tmp:
@@ -271,7 +273,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
         signature = _sig_arg(signature)
         if signature is not None:
             return self._resources(signature)[key]
-        sigs = list(map(_to_types, self._compiled_signatures()))
+        sigs = list(map(_types_of_handles, self._compiled_signatures()))
         if self.specialized and len(sigs) == 1:
             return self._resources(sigs[0])[key]
         return {t: self._resources(t)[key] for t in sigs}
@@ -301,13 +303,13 @@ class CUDADispatcher(_cuhost.Dispatcher):
 
     # ---- numba's compile dumps ------------------------------------------------
 
-    def _debug_dumps(self, spellings):
+    def _debug_dumps(self, handles):
         """Prints what numba.cuda.config's DUMP_* settings ask for, after a
         compile: the Python bytecode (DUMP_BYTECODE), the LLVM IR as lowered
         (DUMP_LLVM), as optimized (DUMP_OPTIMIZED) and the PTX
         (DUMP_ASSEMBLY), each between numba's banners."""
 
-        sig = _to_types(spellings)
+        sig = _types_of_handles(handles)
         name = self.__qualname__
 
         def banner(title, text):
@@ -344,16 +346,16 @@ class CUDADispatcher(_cuhost.Dispatcher):
         stats = CacheStats(path)
         files = self.__dict__.get("_cache_files")
         if files is not None:
-            for spellings, n in files.hits.items():
-                stats.cache_hits[_to_types(spellings)] = n
-            for spellings, n in files.misses.items():
-                stats.cache_misses[_to_types(spellings)] = n
+            for handles, n in files.hits.items():
+                stats.cache_hits[_types_of_handles(handles)] = n
+            for handles, n in files.misses.items():
+                stats.cache_misses[_types_of_handles(handles)] = n
         return stats
 
     def recompile(self):
         """Compiles every compiled signature again, capturing the function and
         its globals anew; with cache=True the new kernels replace the saved ones."""
-        sigs = [_to_types(s) for s in self._compiled_signatures()]
+        sigs = [_types_of_handles(s) for s in self._compiled_signatures()]
         self._forget_compiled()
         files = None
         if sigs and self.targetoptions.get("cache"):
@@ -381,7 +383,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
             sigs = self.__dict__.setdefault("_launch_config_sensitive_sigs", set())
             for t in self._compiled_signatures():
                 if t not in before:
-                    sigs.add(_to_types(t))
+                    sigs.add(_types_of_handles(t))
 
     def mark_launch_config_sensitive(self):
         """Marks the compilation in progress (triggered by a launch of this

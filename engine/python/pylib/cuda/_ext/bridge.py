@@ -1,14 +1,14 @@
 """What the engine calls (engine/python/extension_api.cpp), with the GIL held,
 while it types a kernel.
 
-Types arrive as spellings and literal arguments as 1-tuples of their values
+Types arrive as _cuhost.TypeHandles and literal arguments as 1-tuples of their values
 (None for non-literal arguments); the answers are the tuples the engine
 reads (see extension_api.cpp). Answers are cached per call shape, so typing
 a kernel to its fixed point runs each typing function and code generation
 callback once.
 """
 from .. import types
-from .._type_spelling import to_type
+from .._type_spelling import from_handle
 from . import codegen, registry, resolve
 
 _cache = {}
@@ -40,8 +40,8 @@ def _answer(impl):
     raise AssertionError("unexpected implementation %r" % (impl,))
 
 
-def _call_args(arg_spellings, keywords, literals):
-    return resolve.CallArgs([to_type(s) for s in arg_spellings], keywords, literals)
+def _call_args(arg_handles, keywords, literals):
+    return resolve.CallArgs([from_handle(h) for h in arg_handles], keywords, literals)
 
 
 def _cached(key, compute):
@@ -63,28 +63,28 @@ def _for_target(host, compute):
         return compute()
 
 
-def resolve_call(obj, arg_spellings, keywords, literals, host=0):
-    key = ("call", host, id(obj), arg_spellings, keywords, literals)
+def resolve_call(obj, arg_handles, keywords, literals, host=0):
+    key = ("call", host, id(obj), arg_handles, keywords, literals)
     return _cached(key, lambda: _for_target(host, lambda: _answer(
-        resolve.resolve_call(obj, _call_args(arg_spellings, keywords, literals)))))
+        resolve.resolve_call(obj, _call_args(arg_handles, keywords, literals)))))
 
 
-def resolve_attribute(base_spelling, attr, host=0):
-    key = ("attr", host, base_spelling, attr)
+def resolve_attribute(base_handle, attr, host=0):
+    key = ("attr", host, base_handle, attr)
 
     def compute():
-        impl = resolve.resolve_attribute(to_type(base_spelling), attr)
+        impl = resolve.resolve_attribute(from_handle(base_handle), attr)
         return None if impl is None else _answer(impl)
 
     return _cached(key, lambda: _for_target(host, compute))
 
 
-def resolve_method(receiver_spelling, name, arg_spellings, keywords, literals, host=0):
-    key = ("method", host, receiver_spelling, name, arg_spellings, keywords, literals)
+def resolve_method(receiver_handle, name, arg_handles, keywords, literals, host=0):
+    key = ("method", host, receiver_handle, name, arg_handles, keywords, literals)
 
     def compute():
-        call = _call_args(arg_spellings, keywords, literals)
-        return _answer(resolve.resolve_method(to_type(receiver_spelling), name, call))
+        call = _call_args(arg_handles, keywords, literals)
+        return _answer(resolve.resolve_method(from_handle(receiver_handle), name, call))
 
     return _cached(key, lambda: _for_target(host, compute))
 

@@ -25,8 +25,9 @@ cache_misses per signature).
 The engine's compile path (engine/python/dispatcher_cache.cpp) owns the
 lookup: it asks ``function_cache(dispatcher)`` for these files and calls the
 public methods ``load_overload``, ``note_hit`` and ``save_overload`` with a
-specialization's argument type spellings and the target string; the kernels
-themselves cross as bytes.
+specialization's argument types (a tuple of ``_cuhost.TypeHandle``) and the
+target string; the kernels themselves cross as bytes. The index keys the
+entries by the types' spellings, read as text only.
 """
 import collections
 import contextlib
@@ -124,7 +125,7 @@ class FunctionCache:
 
     def __init__(self, py_func, options):
         self._py_func = py_func
-        # Loads and saves per argument type spellings (the dispatcher's stats).
+        # Loads and saves per argument TypeHandles (the dispatcher's stats).
         self.hits = collections.Counter()
         self.misses = collections.Counter()
         # Set while recompile() compiles anew: saved entries are replaced, not loaded.
@@ -164,30 +165,30 @@ class FunctionCache:
             data = repr(values).encode()
         return hashlib.sha256(data).hexdigest()
 
-    def key(self, signature, target):
+    def key(self, handles, target):
         code = self._py_func.__code__
-        return (tuple(signature), target, self._options, hashlib.sha256(code.co_code).hexdigest(),
+        return (tuple(h.spelling for h in handles), target, self._options, hashlib.sha256(code.co_code).hexdigest(),
                 self._closure_digest())
 
     # ---- the engine's calls -----------------------------------------------------
 
-    def load_overload(self, spellings, target):
-        """The kernel saved for argument types `spellings` compiled for
+    def load_overload(self, handles, target):
+        """The kernel saved for argument types `handles` compiled for
         `target`, as bytes, or None."""
         if self.skip_load:
             return None
-        return self.load(self.key(spellings, target))
+        return self.load(self.key(handles, target))
 
-    def note_hit(self, spellings):
+    def note_hit(self, handles):
         """Counts a kernel loaded from these files and installed."""
-        self.hits[tuple(spellings)] += 1
+        self.hits[tuple(handles)] += 1
 
-    def save_overload(self, spellings, target, data):
+    def save_overload(self, handles, target, data):
         """Counts a compile (a miss) and saves its kernel; `data` is None when
         the kernel cannot be kept between processes."""
-        self.misses[tuple(spellings)] += 1
+        self.misses[tuple(handles)] += 1
         if data is not None:
-            self.save(self.key(spellings, target), data)
+            self.save(self.key(handles, target), data)
 
     # ---- files -------------------------------------------------------------
 

@@ -17,6 +17,7 @@ import weakref as _weakref
 import _cuhost
 from cuda import compiler, types as _types
 from cuda._ext.resolve import jit_impl
+from cuda._type_spelling import from_handle
 from cuda.dispatcher import _FunctionPayload
 
 from ._cpu_target import CPUTargetDescriptor
@@ -59,11 +60,11 @@ def _to_type(spelling):
 class _HostOverload:
     """One compiled specialization (numba's CompileResult as far as it is read)."""
 
-    def __init__(self, dispatcher, argspellings, retspelling):
+    def __init__(self, dispatcher, arghandles, rethandle):
         self._dispatcher = dispatcher
-        self._args = argspellings
-        self.argtypes = tuple(_to_type(s) for s in argspellings)
-        self.signature = _types.Signature(_to_type(retspelling), self.argtypes)
+        self._args = arghandles
+        self.argtypes = tuple(from_handle(h) for h in arghandles)
+        self.signature = _types.Signature(from_handle(rethandle), self.argtypes)
         self.entry_point = dispatcher
         self.fndesc = _pytypes.SimpleNamespace(qualname=dispatcher.__qualname__,
                                                mangled_name=dispatcher.__qualname__)
@@ -75,7 +76,7 @@ class _HostOverload:
 
     @property
     def type_annotation(self):
-        typemap = {name: _to_type(t) for name, t in self._dispatcher._typemap(self._args).items()}
+        typemap = {name: from_handle(t) for name, t in self._dispatcher._typemap(self._args).items()}
         return _pytypes.SimpleNamespace(typemap=typemap)
 
 
@@ -120,15 +121,15 @@ class Dispatcher(_cuhost.HostDispatcher):
 
     @property
     def signatures(self):
-        return [tuple(_to_type(s) for s in args) for args, _ in self._overloads()]
+        return [tuple(from_handle(h) for h in args) for args, _ in self._overloads()]
 
     @property
     def nopython_signatures(self):
-        return [_types.Signature(_to_type(ret), tuple(_to_type(s) for s in args)) for args, ret in self._overloads()]
+        return [_types.Signature(from_handle(ret), tuple(map(from_handle, args))) for args, ret in self._overloads()]
 
     @property
     def overloads(self):
-        return {tuple(_to_type(s) for s in args): _HostOverload(self, args, ret) for args, ret in self._overloads()}
+        return {tuple(from_handle(h) for h in args): _HostOverload(self, args, ret) for args, ret in self._overloads()}
 
     def compile(self, sig):
         """Compiles one signature (a string, a Signature or a tuple of argument
@@ -159,7 +160,7 @@ class Dispatcher(_cuhost.HostDispatcher):
     def _for_each(self, signature, getter):
         if signature is not None:
             return getter(self._spellings(signature))
-        return {tuple(_to_type(s) for s in args): getter(args) for args, _ in self._overloads()}
+        return {tuple(from_handle(h) for h in args): getter(args) for args, _ in self._overloads()}
 
     def inspect_llvm(self, signature=None):
         return self._for_each(signature, self._llvm)
@@ -201,7 +202,8 @@ class Dispatcher(_cuhost.HostDispatcher):
         return u
 
     def __reduce__(self):
-        sigs = [(args, ret) for args, ret in self._overloads()]
+        # Argument types travel as cuda.types objects (handles live in one process only).
+        sigs = [(args, None) for args in self.signatures]
         return (_rebuild, (self._uuid, _FunctionPayload(self.py_func), dict(self.targetoptions),
                            sigs, bool(self._can_compile)))
 

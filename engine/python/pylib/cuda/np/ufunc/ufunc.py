@@ -22,6 +22,7 @@ import cuda as _cuda_mod
 from _cuhost import DeviceNDArray as _DeviceNDArray, _call_key
 
 from ... import types as _types
+from ..._type_spelling import from_handle
 from ...api import as_cuda_array, device_array, to_device
 from ...compiler import _to_type
 from ...dispatcher import _FunctionPayload
@@ -152,7 +153,7 @@ class CUDAUFunc:
 
     def _infer_return(self, args):
         info = self._device_core()._nvptx(tuple(args))
-        return _to_type(info["return"])
+        return from_handle(info["return"])
 
     def disable_compile(self):
         self._dynamic = False
