@@ -8,6 +8,7 @@
 
 #include "python/errors.h"
 #include "python/py_api.h"
+#include "python/python_hooks.h"
 #include "python/type_handle.h"
 #include "runtime/compile_cache.h"
 #include "runtime/kernel_serialize.h"
@@ -50,12 +51,10 @@ std::string entry_key(const DispatcherState& st, const std::vector<const ir::Typ
   return concat(key, ") for ", target_identity(st));
 }
 
-// The function's cache files (cuda.core.caching.function_cache), made at
-// their first use.
+// The function's cache files (the function_cache hook:
+// cuda.core.caching.function_cache), made at their first use.
 PyRef cache_files(DispatcherObject* d) {
-  PyRef module(PyImport_ImportModule("cuda.core.caching"));
-  if (!module) cache_failed("cache lookup failed");
-  PyRef files(PyObject_CallMethod(module.get(), "function_cache", "(O)", reinterpret_cast<PyObject*>(d)));
+  PyRef files = call_hook(Hook::FunctionCache, PyRef(PyTuple_Pack(1, reinterpret_cast<PyObject*>(d))));
   if (!files) cache_failed("cache lookup failed");
   return files;
 }

@@ -7,6 +7,7 @@
 
 #include "python/kernel_error_raise.h"
 #include "python/module.h"
+#include "python/python_hooks.h"
 
 namespace cuhost::python {
 
@@ -41,14 +42,10 @@ PyObject* builtin_for(ErrorKind kind) {
       return cls ? cls : PyExc_RuntimeError;
     }
     case ErrorKind::LoweringError: {
-      // numba's class, defined in Python (cuda/core/errors.py) on top of CudaError.
-      static PyObject* cls = [] {
-        PyObject* errors = PyImport_ImportModule("cuda.core.errors");
-        PyObject* c = errors ? PyObject_GetAttrString(errors, "LoweringError") : nullptr;
-        Py_XDECREF(errors);
-        if (!c) PyErr_Clear();
-        return c;  // kept for the process
-      }();
+      // numba's class, defined in Python (cuda/core/errors.py) on top of
+      // CudaError: the lowering_error hook; CompileError before `import cuda`.
+      PyObject* cls = hook(Hook::LoweringError);
+      if (!cls) PyErr_Clear();
       return cls ? cls : g_classes[static_cast<int>(ErrorKind::CompileError)];
     }
     default: return nullptr;

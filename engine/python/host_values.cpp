@@ -14,6 +14,7 @@
 #include "python/errors.h"
 #include "python/kernel_error_raise.h"
 #include "python/launch_pack.h"
+#include "python/python_hooks.h"
 #include "python/record_dtype.h"
 #include "support/half_bits.h"
 
@@ -194,17 +195,17 @@ PyObject* box_array(const ir::Type* t, const std::uint64_t* s, const HostCallArg
   for (Py_ssize_t i = 0; i < args.count; ++i) {
     const ArgInfo& info = args.infos[i];
     if (info.kind != ArgKind::HostArray || !contains(info.view, address)) continue;
-    Ref helpers(PyImport_ImportModule("numba.core._host_values"));
-    if (!helpers.p) return nullptr;
     Ref shape(PyTuple_New(t->ndim)), strides(PyTuple_New(t->ndim));
     if (!shape.p || !strides.p) return nullptr;
     for (int d = 0; d < t->ndim; ++d) {
       PyTuple_SET_ITEM(shape.p, d, PyLong_FromLongLong(static_cast<long long>(s[1 + d])));
       PyTuple_SET_ITEM(strides.p, d, PyLong_FromLongLong(static_cast<long long>(s[1 + t->ndim + d])));
     }
-    return PyObject_CallMethod(helpers.p, "array_view", "OKOOO", args.values[i],
-                               static_cast<unsigned long long>(address), shape.p, strides.p,
-                               t->readonly ? Py_True : Py_False);
+    // The host_array_view hook (numba/core/_host_values.py).
+    return call_hook(Hook::HostArrayView,
+                     PyRef(Py_BuildValue("(OKOOO)", args.values[i], static_cast<unsigned long long>(address), shape.p,
+                                         strides.p, t->readonly ? Py_True : Py_False)))
+        .release();
   }
   PyErr_Format(PyExc_NotImplementedError,
                "'%s' returns an array that is not a view of one of its array arguments: numba.njit functions called "

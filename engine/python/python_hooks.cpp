@@ -33,6 +33,7 @@ constexpr std::array<const char*, static_cast<int>(Hook::Count)> kNames = {
     "lowering_error",
     "extension_bridge",
     "host_array_view",
+    "function_cache",
 };
 
 // Kept for the process. A replaced object is not released: an interpreter

@@ -36,6 +36,7 @@ enum class Hook : int {
   LoweringError,             // class: numba's LoweringError
   ExtensionBridge,           // module: cuda._ext.bridge (resolve_call, resolve_attribute, ...)
   HostArrayView,             // fn(base, address, shape, strides, readonly): a NumPy view (njit results)
+  FunctionCache,             // fn(dispatcher): its cache=True file store (cuda.core.caching.function_cache)
   Count
 };
 

@@ -34,6 +34,12 @@ def _compile_for_args(dispatcher, arguments):
     return dispatcher._compile_for_args(*arguments)
 
 
+def _function_cache(dispatcher):
+    from .core import caching  # loaded at the first cache=True compile (start-up time)
+
+    return caching.function_cache(dispatcher)
+
+
 def _device_dispatcher(host_dispatcher):
     return host_dispatcher._device_dispatcher()
 
@@ -74,4 +80,5 @@ def install():
         numba_warning=errors.NumbaWarning,
         lowering_error=errors.LoweringError,
         extension_bridge=bridge,
+        function_cache=_function_cache,
     )
