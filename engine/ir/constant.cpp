@@ -2,8 +2,7 @@
 // what error messages and dumps show, so it follows Python's spelling.
 #include "ir/constant.h"
 
-#include <cmath>
-#include <sstream>
+#include "support/python_repr.h"
 
 namespace cuhost::ir {
 
@@ -82,39 +81,15 @@ ConstValue ConstValue::tuple(std::vector<ConstValue> items) {
   return v;
 }
 
-namespace {
-
-std::string float_repr(double f) {
-  if (std::isnan(f)) return "nan";
-  if (std::isinf(f)) return f > 0 ? "inf" : "-inf";
-  std::ostringstream o;
-  o.precision(17);
-  o << f;
-  std::string s = o.str();
-  // Shortest round-trip spelling, like Python's repr.
-  for (int p = 1; p <= 17; ++p) {
-    std::ostringstream t;
-    t.precision(p);
-    t << f;
-    if (std::stod(t.str()) == f) {
-      s = t.str();
-      break;
-    }
-  }
-  if (s.find_first_of(".eE") == std::string::npos) s += ".0";
-  return s;
-}
-
-}  // namespace
-
 std::string ConstValue::repr() const {
   switch (kind) {
     case Kind::None: return "None";
     case Kind::Bool: return b ? "True" : "False";
     case Kind::Int: return std::to_string(i);
     case Kind::UInt: return std::to_string(u);
-    case Kind::Float: return float_repr(f);
-    case Kind::Complex: return "(" + float_repr(c.real()) + (c.imag() < 0 ? "" : "+") + float_repr(c.imag()) + "j)";
+    case Kind::Float: return python_float_repr(f);
+    case Kind::Complex:
+      return "(" + python_float_repr(c.real()) + (c.imag() < 0 ? "" : "+") + python_float_repr(c.imag()) + "j)";
     case Kind::String: {
       std::string out = "'";
       for (char ch : s) {

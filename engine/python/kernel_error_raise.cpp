@@ -5,6 +5,7 @@
 // check, and a plain cuda.KernelError for any other fault.
 #include "python/kernel_error_raise.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -51,10 +52,62 @@ PyObject* class_for(const KernelErrorReport& r) {
   return fallback;
 }
 
+// A raised argument as the Python value numba raises with.
+PyObject* arg_value(const KernelErrorArg& a) {
+  using K = KernelErrorArg::Kind;
+  switch (a.kind) {
+    case K::None: Py_RETURN_NONE;
+    case K::Bool: return PyBool_FromLong(a.i != 0);
+    case K::Int: return PyLong_FromLongLong(a.i);
+    case K::UInt: return PyLong_FromUnsignedLongLong(a.u);
+    case K::Float: return PyFloat_FromDouble(a.real);
+    case K::Complex: return PyComplex_FromDoubles(a.real, a.imag);
+    case K::String: return PyUnicode_DecodeUTF8(a.text.data(), static_cast<Py_ssize_t>(a.text.size()), "replace");
+    case K::Bytes: return PyBytes_FromStringAndSize(a.text.data(), static_cast<Py_ssize_t>(a.text.size()));
+    case K::Tuple: {
+      PyRef t(PyTuple_New(static_cast<Py_ssize_t>(a.items.size())));
+      for (size_t k = 0; t && k < a.items.size(); ++k) {
+        PyObject* item = arg_value(a.items[k]);
+        if (!item) return nullptr;
+        PyTuple_SET_ITEM(t.get(), static_cast<Py_ssize_t>(k), item);  // steals
+      }
+      return t.release();
+    }
+  }
+  Py_RETURN_NONE;
+}
+
+// A raise's arguments as numba-cuda gives them: in a launch the first is the
+// message with the raise's and the thread's place, the others as raised; in
+// a call from the host all as raised. Null with a Python error set on failure.
+PyObject* raise_arguments(const KernelErrorReport& report) {
+  const std::vector<KernelErrorArg>& args = report.site.args;
+  const bool prefixed = report.in_launch;
+  PyRef t(PyTuple_New(static_cast<Py_ssize_t>(prefixed && args.empty() ? 1 : args.size())));
+  if (!t) return nullptr;
+  for (size_t k = 0; k < std::max<size_t>(args.size(), prefixed ? 1 : 0); ++k) {
+    PyObject* item = nullptr;
+    if (k == 0 && prefixed) {
+      const std::string text = kernel_error_message(report);
+      item = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "replace");
+    } else {
+      item = arg_value(args[k]);
+    }
+    if (!item) return nullptr;
+    PyTuple_SET_ITEM(t.get(), static_cast<Py_ssize_t>(k), item);  // steals
+  }
+  return t.release();
+}
+
 }  // namespace
 
 PyObject* raise_kernel_error(const KernelErrorReport& report) {
   PyObject* cls = class_for(report);  // borrowed
+  if (report.site.form == KernelErrorForm::Raise && (report.in_launch || !report.site.args.empty())) {
+    PyRef args(raise_arguments(report));
+    if (args) PyErr_SetObject(cls, args.get());
+    return nullptr;
+  }
   const std::string text = kernel_error_message(report);
   // A bare `raise ValueError` in a function called from the host: no argument, as Python.
   if (text.empty())

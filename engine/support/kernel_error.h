@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "support/diagnostics.h"
 
@@ -38,25 +39,52 @@ enum class KernelErrorForm : std::uint32_t {
   Index,
 };
 
+// One argument of a raised exception: a compile-time constant kept with its
+// Python type, so the host raises the class with the same values numba does
+// (`raise ValueError("a", 2)` gives args ('a', 2); `ValueError(0.1)` the
+// float 0.1, not its text).
+struct KernelErrorArg {
+  enum class Kind : std::uint8_t { None, Bool, Int, UInt, Float, Complex, String, Bytes, Tuple };
+  Kind kind = Kind::None;
+  std::int64_t i = 0;                 // Bool (0 or 1), Int
+  std::uint64_t u = 0;                // UInt
+  double real = 0, imag = 0;          // Float (real), Complex
+  std::string text;                   // String, Bytes
+  std::vector<KernelErrorArg> items;  // Tuple
+
+  static KernelErrorArg string(std::string text);
+  bool operator==(const KernelErrorArg& o) const {
+    return kind == o.kind && i == o.i && u == o.u && real == o.real && imag == o.imag && text == o.text &&
+           items == o.items;
+  }
+};
+
+// str(value) and repr(value) as Python spells them.
+std::string python_str(const KernelErrorArg& value);
+std::string python_repr(const KernelErrorArg& value);
+
 // What the compiler knows of a report site.
 struct KernelErrorSite {
   KernelErrorForm form = KernelErrorForm::Fault;
   std::string class_key;  // "exception.<id>" or "builtins.<Name>" (frontend/exception_classes.h); may be empty
-  std::string message;    // Raise: the first argument's text; Check, Fault: the problem; Index: the array's name
+  std::string message;    // Raise: str() of the first argument; Check, Fault: the problem; Index: the array's name
+  std::vector<KernelErrorArg> args;  // Raise: the exception's arguments (empty for a bare class)
   // Raise: the source location numba-cuda's message names.
   std::string file;
   std::int64_t line = 0;
   std::string function;
 
   bool operator==(const KernelErrorSite& o) const {
-    return form == o.form && class_key == o.class_key && message == o.message && file == o.file && line == o.line &&
-           function == o.function;
+    return form == o.form && class_key == o.class_key && message == o.message && args == o.args && file == o.file &&
+           line == o.line && function == o.function;
   }
 };
 
 // The site's bytes as stored in a module: a fixed header of little-endian
-// 64-bit fields (total size, form, line, then the length of each string)
-// followed by the strings, so that a reader needs no separator.
+// 64-bit fields (total size, form, line, then the length of each string and
+// of the arguments) followed by the strings and the arguments (each a kind
+// byte and its value; strings and tuples length-prefixed), so that a reader
+// needs no separator.
 std::string encode_site(const KernelErrorSite& site);
 // Reads a site back from `size` bytes; false when they are not a site.
 bool decode_site(const void* bytes, std::size_t size, KernelErrorSite* site);

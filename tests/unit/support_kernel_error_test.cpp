@@ -3,6 +3,7 @@
 // numba-cuda's message in a launch and as numba's in a call from the host.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <random>
 #include <string>
 
@@ -21,6 +22,30 @@ KernelErrorSite raise_site() {
   s.line = 17;
   s.function = "body";
   return s;
+}
+
+// A random argument of every kind, tuples nested up to `depth`.
+KernelErrorArg random_arg(std::mt19937& rng, int depth) {
+  using K = KernelErrorArg::Kind;
+  KernelErrorArg a;
+  a.kind = static_cast<K>(rng() % (depth > 0 ? 9 : 8));
+  switch (a.kind) {
+    case K::None: break;
+    case K::Bool: a.i = rng() % 2; break;
+    case K::Int: a.i = static_cast<std::int64_t>((std::uint64_t(rng()) << 32) | rng()); break;
+    case K::UInt: a.u = (std::uint64_t(rng()) << 32) | rng(); break;
+    case K::Complex: a.imag = std::ldexp(static_cast<double>(rng()), -int(rng() % 60)); [[fallthrough]];
+    case K::Float: a.real = std::ldexp(static_cast<double>(rng()) - 2e9, int(rng() % 200) - 100); break;
+    case K::String:
+    case K::Bytes:
+      a.text.resize(rng() % 40);
+      for (char& c : a.text) c = static_cast<char>(rng() % 256);
+      break;
+    case K::Tuple:
+      for (int k = static_cast<int>(rng() % 4); k > 0; --k) a.items.push_back(random_arg(rng, depth - 1));
+      break;
+  }
+  return a;
 }
 
 KernelErrorReport launch_report(KernelErrorSite site) {
@@ -52,6 +77,7 @@ TEST_CASE("kernel error: a site survives its encoding", "[support]") {
     site.file = random_text(40);
     site.line = static_cast<std::int64_t>(rng() % 100000);
     site.function = random_text(30);
+    for (int k = static_cast<int>(rng() % 4); k > 0; --k) site.args.push_back(random_arg(rng, 2));
     const std::string bytes = encode_site(site);
     KernelErrorSite back;
     REQUIRE(decode_site(bytes.data(), bytes.size(), &back));
@@ -71,6 +97,12 @@ TEST_CASE("kernel error: damaged site bytes are refused", "[support]") {
   std::string bad_form = bytes;
   bad_form[8] = 9;  // the form field
   CHECK_FALSE(decode_site(bad_form.data(), bad_form.size(), &out));
+  KernelErrorSite with_none = raise_site();
+  with_none.args.push_back(KernelErrorArg{});  // None: its kind byte is the last byte
+  std::string bad_arg = encode_site(with_none);
+  REQUIRE(decode_site(bad_arg.data(), bad_arg.size(), &out));
+  bad_arg.back() = 99;  // not an argument kind
+  CHECK_FALSE(decode_site(bad_arg.data(), bad_arg.size(), &out));
   std::string bad_length = bytes;
   bad_length[32] = 100;  // the message's size no longer adds up to the total
   CHECK_FALSE(decode_site(bad_length.data(), bad_length.size(), &out));
@@ -136,4 +168,46 @@ TEST_CASE("kernel error: checks, faults and index errors name the kernel and thr
   const KernelErrorRaised thrown(launch_report(index));
   CHECK(thrown.kind() == ErrorKind::IndexError);
   CHECK(thrown.report().site == index);
+}
+
+TEST_CASE("kernel error: raised arguments read as Python spells them", "[support]") {
+  auto num = [](double v) {
+    KernelErrorArg a;
+    a.kind = KernelErrorArg::Kind::Float;
+    a.real = v;
+    return a;
+  };
+  // What python3 prints for str(float(...)) of each.
+  CHECK(python_str(num(0.1)) == "0.1");
+  CHECK(python_str(num(1e16)) == "1e+16");
+  CHECK(python_str(num(1e15)) == "1000000000000000.0");
+  CHECK(python_str(num(2.5e-7)) == "2.5e-07");
+  CHECK(python_str(num(0.0001)) == "0.0001");
+  CHECK(python_str(num(0.00001)) == "1e-05");
+  CHECK(python_str(num(-0.0)) == "-0.0");
+  CHECK(python_str(num(123456.789)) == "123456.789");
+  CHECK(python_str(num(1.0 / 3)) == "0.3333333333333333");
+  CHECK(python_str(num(1.7976931348623157e308)) == "1.7976931348623157e+308");
+  KernelErrorArg c;
+  c.kind = KernelErrorArg::Kind::Complex;
+  c.real = 1;
+  c.imag = -2.5;
+  CHECK(python_str(c) == "(1-2.5j)");
+  c.real = 0;
+  c.imag = 2;
+  CHECK(python_str(c) == "2j");
+  KernelErrorArg t;
+  t.kind = KernelErrorArg::Kind::Tuple;
+  KernelErrorArg one;
+  one.kind = KernelErrorArg::Kind::Int;
+  one.i = 1;
+  t.items = {one};
+  CHECK(python_str(t) == "(1,)");
+  t.items.push_back(KernelErrorArg::string("it's"));
+  CHECK(python_str(t) == "(1, \"it's\")");
+  CHECK(python_str(KernelErrorArg::string("it's")) == "it's");
+  KernelErrorArg b;
+  b.kind = KernelErrorArg::Kind::Bytes;
+  b.text = std::string("a\x01'", 3);
+  CHECK(python_str(b) == "b'a\\x01\\''");
 }

@@ -2,34 +2,11 @@
 // of AssertionError): the exception is a class captured as "exception.<id>"
 // (frontend/exception_classes.h), raised bare or called with compile-time
 // constant arguments, as numba requires. The raise's ExprInfo constant is
-// the tuple (class key, first argument's text); the function can end the thread
+// the tuple (class key, (arguments...)); the function can end the thread
 // (TypedFunction::raises). Lowering: lowering/exceptions.cpp.
-#include <sstream>
-
 #include "sema/typer.h"
 
 namespace cuhost::sema {
-
-namespace {
-
-std::string constant_text(const ir::ConstValue& c) {
-  using K = ir::ConstValue::Kind;
-  switch (c.kind) {
-    case K::String: return c.s;
-    case K::Bool: return c.b ? "True" : "False";
-    case K::Int: return std::to_string(c.i);
-    case K::UInt: return std::to_string(c.u);
-    case K::Float: {
-      std::ostringstream o;
-      o.precision(17);
-      o << c.f;
-      return o.str();
-    }
-    default: return c.repr();
-  }
-}
-
-}  // namespace
 
 void type_raise(Typer& t, const ast::Raise& r) {
   const ast::Expr* exc = r.exc.get();
@@ -39,7 +16,7 @@ void type_raise(Typer& t, const ast::Raise& r) {
   const ir::Type* ct = t.type_of(cls);
   if (ct->kind != ir::TypeKind::Intrinsic || ct->key.rfind("exception.", 0) != 0)
     t.typing_error(exc, concat("cannot raise ", display(ct), ": kernels raise exception classes"));
-  std::string text;
+  std::vector<ir::ConstValue> args;
   if (call) {
     if (!call->keywords.empty())
       t.fail(ErrorKind::UnsupportedError, call->keywords[0].loc,
@@ -51,13 +28,13 @@ void type_raise(Typer& t, const ast::Raise& r) {
       if (!c)
         t.fail(ErrorKind::UnsupportedError, a->loc,
                "the arguments of an exception raised in a kernel must be compile-time constants");
-      if (i == 0) text = constant_text(*c);
+      args.push_back(*c);
     }
     t.set_typed(call, ir::none_type());
   }
   ExprInfo& inf = t.info(exc);
   inf.intrinsic = "exception.raise";
-  inf.constant = ir::ConstValue::tuple({ir::ConstValue::string(ct->key), ir::ConstValue::string(text)});
+  inf.constant = ir::ConstValue::tuple({ir::ConstValue::string(ct->key), ir::ConstValue::tuple(std::move(args))});
   t.note_unwrap();  // the function can end the thread
 }
 

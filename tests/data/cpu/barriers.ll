@@ -143,10 +143,10 @@ st:
 }
 
 ; Reports a kernel error from block 2, thread 5. params: none used.
-; The site of a fault (support/kernel_error.h, encode_site): a header of seven
-; little-endian i64 (size 69, form 3 = Fault, line, key, message, file and
-; function sizes), then the message.
-@msg = private constant [70 x i8] c"\45\00\00\00\00\00\00\00\03\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\0D\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00foreign fault\00"
+; The site of a fault (support/kernel_error.h, encode_site): a header of eight
+; little-endian i64 (size 77, form 3 = Fault, line, key, message, file,
+; function and arguments sizes), then the message.
+@msg = private constant [78 x i8] c"\4D\00\00\00\00\00\00\00\03\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\0D\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00foreign fault\00"
 define void @kerr.cpu.thread(ptr %params, ptr %ctx) {
 entry:
   %t = call i32 @tid(ptr %ctx, i32 0)

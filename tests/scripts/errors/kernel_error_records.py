@@ -129,6 +129,56 @@ for arg, cls, args in ((-1, Overflowing, ("negative",)), (0, KeyError, ())):
         raise AssertionError("no %s" % cls.__name__)
 
 
+# Every argument travels with its Python type, as numba keeps it (checked
+# against numba 0.68's njit and numba-cuda 0.30's launch messages): floats in
+# Python's shortest spelling, ints, booleans, None, tuples, bytes.
+@njit
+def typed_args(v):
+    if v == 1:
+        raise ValueError("a", 2)
+    if v == 2:
+        raise ValueError(0.1)
+    if v == 3:
+        raise ValueError(True, 1e16, -3)
+    if v == 4:
+        raise ValueError(None)
+    if v == 5:
+        raise ValueError((1, "x"))
+    if v == 6:
+        raise ValueError(1.0, 2.5e-7, 1e15)
+    return v
+
+
+expected_args = {1: ("a", 2), 2: (0.1,), 3: (True, 1e16, -3), 4: (None,), 5: ((1, "x"),), 6: (1.0, 2.5e-7, 1e15)}
+for v, args in expected_args.items():
+    try:
+        typed_args(v)
+    except ValueError as e:
+        assert e.args == args and [type(a) for a in e.args] == [type(a) for a in args], (v, e.args)
+    else:
+        raise AssertionError("no ValueError for %d" % v)
+assert str(ValueError(*expected_args[6])) == "(1.0, 2.5e-07, 1000000000000000.0)"
+
+
+@cuda.jit(debug=True, opt=False)
+def raise_several(x):
+    if x[0] > 0:
+        raise ValueError(0.1, 2, "b")  # raise-several
+
+
+try:
+    raise_several[1, 1](np.ones(1))
+    cuda.synchronize()
+except ValueError as e:
+    prefix = "In function 'raise_several', file %s, line %d, tid=[0, 0, 0] ctaid=[0, 0, 0]" % (
+        __file__,
+        line_of("raise-several"),
+    )
+    assert e.args == (prefix + ": 0.1", 2, "b"), e.args
+else:
+    raise AssertionError("no ValueError from raise_several")
+
+
 @njit(boundscheck=True)
 def pick(a, i):
     return a[i]
