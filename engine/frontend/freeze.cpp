@@ -10,7 +10,7 @@
 #include "frontend/capture.h"
 #include "frontend/exception_classes.h"
 #include "frontend/py_ref.h"
-#include "ir/type_parser.h"
+#include "frontend/type_protocol.h"
 
 namespace cuhost::frontend {
 
@@ -482,17 +482,11 @@ GlobalValue freeze_global(PyObject* value) {
     return g;
   }
   if (PyErr_Occurred()) PyErr_Clear();
-  // numba/cuhost type objects carry their canonical spelling.
-  if (PyRef spelling = py_attr(value, "_cuhost_type")) {
-    if (PyUnicode_Check(spelling.get())) {
-      try {
-        g.type_object = ir::parse_type(py_str(spelling.get()));
-        g.kind = GlobalValue::Kind::TypeObject;
-        return g;
-      } catch (const UserError&) {
-        // A signature object or a spelling the kernel cannot use as a value.
-      }
-    }
+  // Type objects (cuda.types, a TypeHandle) name their engine type.
+  if (const ir::Type* t = type_of_typed_object(value)) {
+    g.type_object = t;
+    g.kind = GlobalValue::Kind::TypeObject;
+    return g;
   }
   if (np && is_numpy_scalar_type(value, np.get())) {
     if (const ir::Type* t = dtype_scalar(np.get(), value)) {

@@ -124,8 +124,10 @@ std::string types_str(const std::vector<const ir::Type*>& types);
 std::string describe_typed(const std::string& name, const sema::TypedFunction* typed,
                            const std::vector<const ir::Type*>& arg_types);
 
-// Parses one signature given as a string or a cuda.types object (anything
-// with `_cuhost_type`, or a tuple of such objects). Throws UserError;
+// One signature given as a string (read by the engine's parser), a
+// signature object (the `__cuhost_signature__` protocol), or a tuple of
+// argument types (TypeHandles, `__cuhost_type__` objects or spellings).
+// Throws UserError;
 // returns false with a Python error for objects that are no signature.
 bool signature_from_object(PyObject* obj, ir::Signature* out);
 

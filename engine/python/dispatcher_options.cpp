@@ -8,6 +8,8 @@
 #include "cuda/nvrtc.h"
 #include "ir/type_parser.h"
 #include "python/dispatcher.h"
+
+#include "frontend/type_protocol.h"
 #include "python/errors.h"
 #include "python/py_api.h"
 #include "python/python_hooks.h"
@@ -30,29 +32,34 @@ std::string str_of(PyObject* obj) {
   return c ? c : "";
 }
 
-// The `_cuhost_type` spelling of a cuda.types object, or empty.
-std::string spelling_of(PyObject* obj) {
-  if (PyUnicode_Check(obj)) return PyUnicode_AsUTF8(obj);
-  PyRef s(PyObject_GetAttrString(obj, "_cuhost_type"));
-  if (!s) {
-    PyErr_Clear();
-    return {};
-  }
-  return PyUnicode_Check(s.get()) ? PyUnicode_AsUTF8(s.get()) : "";
+// The type a signature's element names: a TypeHandle, an object with the
+// `__cuhost_type__` protocol (cuda.types), or a spelling (a str, or another
+// library's type object whose str() is numba's spelling, e.g. numba's own
+// types); nullptr when it names none.
+const ir::Type* signature_element(PyObject* obj) {
+  if (const ir::Type* t = frontend::type_of_typed_object(obj)) return t;
+  if (!PyUnicode_Check(obj)) return nullptr;
+  return ir::parse_type(py_str(obj));
 }
 
-// The types of a non-empty tuple of TypeHandles only (what inspection and
-// compile results hand out, passed back); false for any other tuple.
-bool handle_tuple_types(PyObject* tuple, std::vector<const ir::Type*>* out) {
-  Py_ssize_t n = PyTuple_GET_SIZE(tuple);
-  if (n == 0) return false;
-  std::vector<const ir::Type*> types;
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    const ir::Type* t = type_of_handle(PyTuple_GET_ITEM(tuple, i));
+// A signature object's (return handle or None, (argument handles...)) from
+// the `__cuhost_signature__` protocol (cuda.types.Signature); false when
+// `obj` has none.
+bool protocol_signature(PyObject* obj, ir::Signature* out) {
+  PyRef sig = py_attr(obj, "__cuhost_signature__");
+  if (!sig || !PyTuple_Check(sig.get()) || PyTuple_GET_SIZE(sig.get()) != 2) return false;
+  PyObject* ret = PyTuple_GET_ITEM(sig.get(), 0);
+  PyObject* args = PyTuple_GET_ITEM(sig.get(), 1);
+  if (!PyTuple_Check(args)) return false;
+  ir::Signature result;
+  result.return_type = ret == Py_None ? nullptr : type_of_handle(ret);
+  if (ret != Py_None && !result.return_type) return false;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); ++i) {
+    const ir::Type* t = type_of_handle(PyTuple_GET_ITEM(args, i));
     if (!t) return false;
-    types.push_back(t);
+    result.args.push_back(t);
   }
-  *out = std::move(types);
+  *out = std::move(result);
   return true;
 }
 
@@ -147,7 +154,7 @@ ir::LinkItem item_from_object(PyObject* obj) {
     }
     return item;
   }
-  PyRef kind(PyObject_GetAttrString(obj, "_cuhost_link_kind"));
+  PyRef kind(PyObject_GetAttrString(obj, "__cuhost_link_kind__"));
   if (!kind) {
     PyErr_Clear();
     throw UserError(ErrorKind::TypeError, "Expected path to file or a LinkableCode object");
@@ -201,7 +208,7 @@ ir::LinkItem item_from_object(PyObject* obj) {
     }
   }
   // A plugin with a host library tags its items (plugin/host_library.h).
-  if (PyRef dir{PyObject_GetAttrString(obj, "_cuhost_plugin_dir")}) {
+  if (PyRef dir{PyObject_GetAttrString(obj, "__cuhost_plugin_dir__")}) {
     if (PyUnicode_Check(dir.get())) item.plugin_dir = PyUnicode_AsUTF8(dir.get());
   } else {
     PyErr_Clear();
@@ -230,33 +237,33 @@ void warn_nvrtc_log(const std::string& message) {
 bool signature_from_object(PyObject* obj, ir::Signature* out) {
   cuda::set_module_callback_runner(&run_module_callback);
   runtime::set_cpu_module_callback_runner(&run_module_callback);
-  if (PyTuple_Check(obj)) {                     // a tuple of argument types
-    if (handle_tuple_types(obj, &out->args)) {  // handles a result carried out: no spelling to read
-      out->return_type = nullptr;
-      return true;
-    }
-    std::string text = "(";
+  if (PyUnicode_Check(obj)) {  // "void(float32[::1], int32)": the engine's parser reads it
+    *out = ir::parse_signature(py_str(obj));
+    return true;
+  }
+  if (protocol_signature(obj, out)) return true;
+  // A tuple of argument types, or one type alone: the arguments, no return type.
+  std::vector<const ir::Type*> args;
+  if (PyTuple_Check(obj)) {
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(obj); ++i) {
-      std::string s = spelling_of(PyTuple_GET_ITEM(obj, i));
-      if (s.empty()) {
+      const ir::Type* t = signature_element(PyTuple_GET_ITEM(obj, i));
+      if (!t) {
         PyErr_Format(PyExc_TypeError, "invalid signature %s", str_of(obj).c_str());
         return false;
       }
-      text += (i ? ", " : "") + s;
+      args.push_back(t);
     }
-    text += ")";
-    *out = ir::parse_signature(text);
-    return true;
-  }
-  std::string text = spelling_of(obj);
-  if (text.empty()) {
+  } else if (const ir::Type* t = frontend::type_of_typed_object(obj)) {
+    args.push_back(t);
+  } else {
     PyErr_Format(PyExc_TypeError,
                  "invalid signature %s (expected a string such as \"void(float32[::1], int32)\" "
                  "or a signature built from cuda.types)",
                  str_of(obj).c_str());
     return false;
   }
-  *out = ir::parse_signature(text);
+  out->return_type = nullptr;
+  out->args = std::move(args);
   return true;
 }
 

@@ -24,6 +24,7 @@
 #include "codegen/lowering/lowerer.h"
 #include "frontend/capture.h"
 #include "frontend/py_ref.h"
+#include "frontend/type_protocol.h"
 #include "ir/builtin_extensions.h"
 #include "ir/type_parser.h"
 #include "python/errors.h"
@@ -89,10 +90,12 @@ PyObject* checked(PyObject* r, const std::string& context) {
   return r;
 }
 
-const ir::Type* type_of_spelling(PyObject* s) {
-  if (!s || !PyUnicode_Check(s))
-    throw InternalError(__FILE__, __LINE__, "extension bridge", "extension bridge: a type spelling expected");
-  return ir::parse_type(py_str(s));
+// A type in the bridge's answers: a TypeHandle (the bridge hands types as
+// handles, never as spellings).
+const ir::Type* type_of_answer(PyObject* h) {
+  const ir::Type* t = frontend::type_of_handle(h);
+  if (!t) throw InternalError(__FILE__, __LINE__, "extension bridge", "extension bridge: a TypeHandle expected");
+  return t;
 }
 
 PyObject* const_to_python(const ir::ConstValue& c) {
@@ -181,10 +184,10 @@ sema::ExtensionResolution read_resolution(PyObject* r) {
     }
   } else if (kind == "codegen") {
     out.kind = K::Codegen;
-    out.return_type = type_of_spelling(item(1));
+    out.return_type = type_of_answer(item(1));
     PyObject* params = item(2);
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(params); ++i)
-      out.param_types.push_back(type_of_spelling(PyTuple_GET_ITEM(params, i)));
+      out.param_types.push_back(type_of_answer(PyTuple_GET_ITEM(params, i)));
     PyObject* order = item(3);
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(order); ++i)
       out.order.push_back(static_cast<int>(PyLong_AsLong(PyTuple_GET_ITEM(order, i))));
@@ -198,14 +201,14 @@ sema::ExtensionResolution read_resolution(PyObject* r) {
       call.function = function_of(PyTuple_GET_ITEM(ic, 1));
       PyObject* args = PyTuple_GET_ITEM(ic, 2);
       for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(args); ++k)
-        call.arg_types.push_back(type_of_spelling(PyTuple_GET_ITEM(args, k)));
-      call.return_type = type_of_spelling(PyTuple_GET_ITEM(ic, 3));
+        call.arg_types.push_back(type_of_answer(PyTuple_GET_ITEM(args, k)));
+      call.return_type = type_of_answer(PyTuple_GET_ITEM(ic, 3));
       out.internal_calls.push_back(std::move(call));
     }
   } else if (kind == "member") {
     out.kind = K::Member;
     out.member = static_cast<int>(PyLong_AsLong(item(1)));
-    out.return_type = type_of_spelling(item(2));
+    out.return_type = type_of_answer(item(2));
   } else if (kind == "method") {
     out.kind = K::Method;
   } else {
@@ -259,7 +262,7 @@ std::map<PyObject*, std::shared_ptr<const ir::ExtensionObject>>& objects() {
   return *m;
 }
 
-// _register_extension_type(spelling, model, member_names, member_spellings, llvm_text, size, align)
+// _register_extension_type(spelling, model, member_names, member_handles, llvm_text, size, align)
 PyObject* py_register_extension_type(PyObject*, PyObject* args) {
   const char* spelling = nullptr;
   const char* model = nullptr;
@@ -282,8 +285,7 @@ PyObject* py_register_extension_type(PyObject*, PyObject* args) {
       return nullptr;
     }
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names); ++i)
-      info.members.push_back(
-          {py_str(PyTuple_GET_ITEM(names, i)), ir::parse_type(py_str(PyTuple_GET_ITEM(members, i)))});
+      info.members.push_back({py_str(PyTuple_GET_ITEM(names, i)), type_of_answer(PyTuple_GET_ITEM(members, i))});
     info.llvm_text = llvm_text;
     info.size = size;
     info.align = align;

@@ -4,6 +4,7 @@
 #include <functional>
 #include <string>
 
+#include "frontend/type_protocol.h"
 #include "ir/datetime.h"
 #include "ir/records.h"
 #include "ir/type_parser.h"
@@ -15,11 +16,9 @@
 namespace cuhost::python {
 namespace {
 
-struct TypeHandleObject {
-  PyObject_HEAD const ir::Type* type;
-};
+using frontend::TypeHandleObject;
 
-PyTypeObject g_handle_type;
+PyTypeObject& g_handle_type = frontend::type_handle_type();
 
 const ir::Type* type_of(PyObject* self) { return reinterpret_cast<TypeHandleObject*>(self)->type; }
 
@@ -197,7 +196,7 @@ PyObject* new_type_handle_tuple(const std::vector<const ir::Type*>& types) {
   return t.release();
 }
 
-const ir::Type* type_of_handle(PyObject* obj) { return obj && Py_TYPE(obj) == &g_handle_type ? type_of(obj) : nullptr; }
+const ir::Type* type_of_handle(PyObject* obj) { return frontend::type_of_handle(obj); }
 
 int add_type_handle(PyObject* module) {
   g_handle_type = make_handle_type();

@@ -196,7 +196,7 @@ const ir::Type* typeof_arg(PyObject* obj, ArgInfo* info) {
   }
   // A DeviceRecord (cuda.cudadrv.devicearray): its record, by reference to device memory.
   if (std::strcmp(tp->tp_name, "DeviceRecord") == 0) {
-    PyRef owned_view(PyObject_GetAttrString(obj, "_view"));  // kept alive by the record too
+    PyRef owned_view(PyObject_GetAttrString(obj, "gpu_data"));  // numba's public view of the record's memory
     PyObject* v = owned_view.get();
     if (!v) {
       PyErr_Clear();

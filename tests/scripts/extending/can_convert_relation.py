@@ -25,7 +25,7 @@ mismatches = []
 for i, a in enumerate(scalars):
     for j, b in enumerate(scalars):
         got = ctx.can_convert(a, b)
-        engine = _cuhost._conversion(a._cuhost_type, b._cuhost_type)
+        engine = _cuhost._conversion(a.__cuhost_type__, b.__cuhost_type__)
         if letter[got] != numba_table[i][j] or letter[engine] != numba_table[i][j]:
             mismatches.append((str(a), str(b), got, engine, numba_table[i][j]))
 assert not mismatches, mismatches

@@ -131,7 +131,7 @@ def _compile_link_item(item, cc, output):
     from .cudadrv import nvrtc
 
     obj = LinkableCode.from_path(item) if isinstance(item, str) else item
-    if getattr(obj, "_cuhost_link_kind", None) == "CUSource":
+    if getattr(obj, "__cuhost_link_kind__", None) == "CUSource":
         major, minor = (cc or (9, 0))[:2]
         code, _log = nvrtc.compile(obj.data, obj.name, (major, minor), ltoir=output == "ltoir")
         return code

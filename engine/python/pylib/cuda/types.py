@@ -2,8 +2,10 @@
 typing functions of the extension API inspect.
 
 Each object carries its canonical numba spelling in ``_cuhost_type`` (e.g.
-``"float32"``, ``"array(float32, 1d, C)"``); the C++ engine parses that
-spelling, so the engine stays the single authority on types. Calling a type
+``"float32"``, ``"array(float32, 1d, C)"``) and hands the engine its type as a
+``_cuhost.TypeHandle`` through the ``__cuhost_type__`` protocol (the spelling is
+read by the engine's one parser, ``_cuhost.parse_type``), so the engine stays
+the single authority on types. Calling a type
 with types builds a signature; calling it with a value casts on the host
 (``float32(1.5)`` gives ``numpy.float32(1.5)``), as numba does.
 
@@ -71,6 +73,13 @@ class Type:
     def _cuhost_type(self):
         """The spelling the engine parses (an extension type is registered with it first)."""
         return self._spell(True)
+
+    @property
+    def __cuhost_type__(self):
+        """The engine's TypeHandle of this type: the public protocol through
+        which the engine reads a type object (the engine's one parser reads
+        the spelling, here, once per use)."""
+        return _cuhost.parse_type(self._spell(True))
 
     def _spell(self, strict):
         # strict=False never fails: an extension type without a data model
@@ -248,6 +257,11 @@ def _array_type_of(dtype, index):
 def _spell(t, strict):
     """The engine spelling of a type object (or of a spelling string)."""
     return t._spell(strict) if isinstance(t, Type) else str(t)
+
+
+def _handle(t):
+    """The engine's TypeHandle of a type object (or of a spelling string)."""
+    return t if isinstance(t, _cuhost.TypeHandle) else _cuhost.parse_type(_spell(t, True))
 
 
 class Literal(Type):
@@ -485,6 +499,12 @@ class Signature:
     @property
     def _cuhost_type(self):
         return "%s(%s)" % (_spell(self.return_type, True), ", ".join(_spell(a, True) for a in self.args))
+
+    @property
+    def __cuhost_signature__(self):
+        """(return TypeHandle, (argument TypeHandles...)): the public protocol
+        through which the engine reads a signature object."""
+        return _handle(self.return_type), tuple(_handle(a) for a in self.args)
 
     def replace(self, **kwargs):
         out = Signature(self.return_type, self.args, self.recvr, self.pysig)

@@ -69,7 +69,7 @@ def _link_items(paths, include_dirs, host_plugin_dir=None):
                 if include_dirs:
                     item._cuhost_include_dirs = list(include_dirs)
                 if host_plugin_dir:
-                    item._cuhost_plugin_dir = host_plugin_dir
+                    item.__cuhost_plugin_dir__ = host_plugin_dir
             except AttributeError:
                 pass
         items.append(item)

@@ -22,8 +22,8 @@ def extension_name(obj):
     return repr(obj)
 
 
-def _spell(t):
-    return types._spell(t, True)
+def _handle(t):
+    return types._handle(t)
 
 
 def _answer(impl):
@@ -31,10 +31,10 @@ def _answer(impl):
         return ("device", impl.dispatcher, impl.binding)
     if isinstance(impl, resolve.CodegenImpl):
         ir_text, entry, internal = codegen.run(impl.impl, impl.sig, impl.style, impl.name, impl.attr)
-        return ("codegen", _spell(impl.sig.return_type), tuple(_spell(a) for a in impl.sig.args), impl.order,
+        return ("codegen", _handle(impl.sig.return_type), tuple(_handle(a) for a in impl.sig.args), impl.order,
                 ir_text, entry, internal)
     if isinstance(impl, resolve.MemberImpl):
-        return ("member", impl.index, _spell(impl.type))
+        return ("member", impl.index, _handle(impl.type))
     if isinstance(impl, resolve.MethodImpl):
         return ("method",)
     raise AssertionError("unexpected implementation %r" % (impl,))

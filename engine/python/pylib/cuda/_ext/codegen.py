@@ -195,8 +195,8 @@ class CodegenContext:
                                [self.get_value_type(a) for a in sig.args])
         name = "__cuhost_internal_%d" % next(_names)
         fn = ir.Function(self.module, fnty, name=name)
-        self.internal_calls.append((name, disp, tuple(types._spell(a, True) for a in sig.args),
-                                    types._spell(ret, True)))
+        self.internal_calls.append((name, disp, tuple(types._handle(a) for a in sig.args),
+                                    types._handle(ret)))
         return builder.call(fn, list(args))
 
     def call_internal(self, builder, fndesc, sig, args):

@@ -25,7 +25,11 @@ def _engine_conversion(fromty, toty):
     if isinstance(fromty, types.Literal) and not isinstance(fromty, (types.IntegerLiteral, types.BooleanLiteral)):
         return None
     literal = isinstance(fromty, types.Literal)
-    kind = _cuhost._conversion(fromty._cuhost_type, toty._cuhost_type, literal)
+    try:
+        handles = fromty.__cuhost_type__, toty.__cuhost_type__
+    except (NameError, SyntaxError, TypeError, ValueError):  # a type the engine does not know: no engine rule
+        return None
+    kind = _cuhost._conversion(*handles, literal)
     return None if kind is None else Conversion(kind)
 
 

@@ -39,13 +39,13 @@ def _unique_spelling(name):
 
 
 def _describe(ty, model):
-    """(model kind, member names, member spellings, llvm text, size, align) for the engine."""
+    """(model kind, member names, member TypeHandles, llvm text, size, align) for the engine."""
 
     value_type = model.get_value_type()
     size, align = abi_size_align(model.get_data_type())
     if isinstance(model, StructModel):
         names = tuple(model._fields)
-        members = tuple(_types._spell(t, True) for t in model._members_types)
+        members = tuple(_types._handle(t) for t in model._members_types)
         return "struct", names, members, str(value_type), size, align
     if isinstance(model, OpaqueModel):
         return "opaque", (), (), str(value_type), size, align

@@ -124,7 +124,7 @@ class _Linker:
             return
         if not isinstance(path_or_code, LinkableCode):
             raise TypeError("Expected path to file or a LinkableCode object")
-        kind = _CLASS_KINDS[type(path_or_code)._cuhost_link_kind]
+        kind = _CLASS_KINDS[type(path_or_code).__cuhost_link_kind__]
         data = path_or_code.data
         if hasattr(data, "getvalue"):
             data = data.getvalue()

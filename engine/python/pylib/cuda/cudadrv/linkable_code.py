@@ -2,7 +2,7 @@
 
 The `link=` items of @cuda.jit and cuda.declare_device: PTX, CUDA C++
 sources (compiled by NVRTC), fatbins, cubins, archives, objects and LTO-IR.
-cuhost's C++ side reads `kind` (as `_cuhost_link_kind`), `data`, `name` and
+cuhost's C++ side reads `kind` (as `__cuhost_link_kind__`), `data`, `name` and
 the setup/teardown callbacks of these objects.
 """
 import io as _io
@@ -16,7 +16,7 @@ __all__ = ["LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "Archive"
 class LinkableCode:
     """Foreign code to link into kernels: data is bytes, str, StringIO or BytesIO."""
     kind = None
-    _cuhost_link_kind = None
+    __cuhost_link_kind__ = None
 
     def __init__(self, data, name=None, setup_callback=None, teardown_callback=None):
         if setup_callback is not None and not callable(setup_callback):
@@ -52,37 +52,37 @@ class LinkableCode:
 
 
 class PTXSource(LinkableCode):
-    kind = _cuhost_link_kind = "PTXSource"
+    kind = __cuhost_link_kind__ = "PTXSource"
     default_name = "<unnamed-ptx>"
 
 
 class CUSource(LinkableCode):
-    kind = _cuhost_link_kind = "CUSource"
+    kind = __cuhost_link_kind__ = "CUSource"
     default_name = "<unnamed-cu>"
 
 
 class Fatbin(LinkableCode):
-    kind = _cuhost_link_kind = "Fatbin"
+    kind = __cuhost_link_kind__ = "Fatbin"
     default_name = "<unnamed-fatbin>"
 
 
 class Cubin(LinkableCode):
-    kind = _cuhost_link_kind = "Cubin"
+    kind = __cuhost_link_kind__ = "Cubin"
     default_name = "<unnamed-cubin>"
 
 
 class Archive(LinkableCode):
-    kind = _cuhost_link_kind = "Archive"
+    kind = __cuhost_link_kind__ = "Archive"
     default_name = "<unnamed-archive>"
 
 
 class Object(LinkableCode):
-    kind = _cuhost_link_kind = "Object"
+    kind = __cuhost_link_kind__ = "Object"
     default_name = "<unnamed-object>"
 
 
 class LTOIR(LinkableCode):
-    kind = _cuhost_link_kind = "LTOIR"
+    kind = __cuhost_link_kind__ = "LTOIR"
     default_name = "<unnamed-ltoir>"
 
 
