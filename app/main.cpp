@@ -102,25 +102,39 @@ void inherit_through_environment(cuhost::app::CommandLine& cl) {
 
 // True when python3 would run the code of -c: its options come first, and
 // -c may end a cluster of flags (-Bc). -W and -X take a value.
-bool runs_code_string(const std::vector<std::string>& argv) {
+// The one-letter options of a python3-style command line before what it runs
+// ("IEc" for `-IE -c CODE`): the letters up to and including -c or -m, whose
+// values end the options.
+std::string leading_python_flags(const std::vector<std::string>& argv) {
+  std::string flags;
   for (size_t i = 1; i < argv.size(); ++i) {
     const std::string& token = argv[i];
     if (token == "--check-hash-based-pycs") {
       ++i;
       continue;
     }
-    if (token.size() < 2 || token[0] != '-' || token == "--") return false;
+    if (token.size() < 2 || token[0] != '-' || token == "--") return flags;
     if (token[1] == '-') continue;  // --help, --version
     for (size_t k = 1; k < token.size(); ++k) {
-      if (token[k] == 'c') return true;
-      if (token[k] == 'm') return false;
+      flags += token[k];
+      if (token[k] == 'c' || token[k] == 'm') return flags;
       if (token[k] == 'W' || token[k] == 'X') {
         if (k + 1 == token.size()) ++i;  // the value is the next argument
         break;
       }
     }
   }
-  return false;
+  return flags;
+}
+
+bool runs_code_string(const std::vector<std::string>& argv) {
+  return leading_python_flags(argv).find('c') != std::string::npos;
+}
+
+// -E and -I: python3 ignores the environment's PYTHON* variables; cuhost
+// then ignores VIRTUAL_ENV too (python3 never reads it).
+bool ignores_environment(const std::vector<std::string>& argv) {
+  return leading_python_flags(argv).find_first_of("EI") != std::string::npos;
 }
 
 }  // namespace
@@ -147,7 +161,8 @@ int main(int argc, char** argv) {
     if (!check_script(cl.script, why)) return usage_error(why);
   }
   inherit_through_environment(cl);
-  const cuhost::app::PythonEnvChoice env = cuhost::app::choose_python_env(cl.python_env, argv[0]);
+  const cuhost::app::PythonEnvChoice env = cuhost::app::choose_python_env(
+      cl.python_env, argv[0], cl.command == "python" && ignores_environment(cl.python_argv));
   cl.options.python_env = env.dir;
   cl.options.python_executable = own_path(argv[0], env.executable);
   if (cl.command == "python") cl.options.python_command_line = cl.python_argv;

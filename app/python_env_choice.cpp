@@ -55,7 +55,7 @@ std::string invoked_path(const char* argv0) {
 
 }  // namespace
 
-PythonEnvChoice choose_python_env(const std::string& given, const char* argv0) {
+PythonEnvChoice choose_python_env(const std::string& given, const char* argv0, bool ignore_virtual_env) {
   PythonEnvChoice choice;
   if (!given.empty()) choice.dir = without_trailing_slash(absolute(given));
   // A link to cuhost in a venv's bin/: that venv, as for the venv's python3
@@ -69,6 +69,7 @@ PythonEnvChoice choose_python_env(const std::string& given, const char* argv0) {
     }
   }
   for (const char* variable : {"CUHOST_PYTHON_ENV", "VIRTUAL_ENV"}) {
+    if (ignore_virtual_env && std::string(variable) == "VIRTUAL_ENV") continue;
     const char* value = std::getenv(variable);
     if (choice.dir.empty() && value && *value) choice.dir = without_trailing_slash(absolute(value));
   }

@@ -16,8 +16,8 @@ struct PythonEnvChoice {
 // In order: --python-env (`given`), the venv whose bin/ holds the link cuhost
 // was started through (argv[0], looked up on PATH when it names no folder),
 // CUHOST_PYTHON_ENV (a parent cuhost's choice), VIRTUAL_ENV (an activated
-// venv). The choice is put in CUHOST_PYTHON_ENV for the processes
-// a script starts.
-PythonEnvChoice choose_python_env(const std::string& given, const char* argv0);
+// venv; not read when `ignore_virtual_env`, for python3's -E and -I). The
+// choice is put in CUHOST_PYTHON_ENV for the processes a script starts.
+PythonEnvChoice choose_python_env(const std::string& given, const char* argv0, bool ignore_virtual_env = false);
 
 }  // namespace cuhost::app

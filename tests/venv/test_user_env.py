@@ -155,6 +155,15 @@ def numpy2_cases():
         assert site[0].startswith("2."), site
 
     @case
+    def isolated_mode_ignores_active_venv():
+        # python3 -E / -I ignore the environment: cuhost then ignores VIRTUAL_ENV
+        # too, and the embedded Python's own prefix is used.
+        base = run(["-c", "import sys; print(sys.prefix)"], env=clean_env()).stdout.strip()
+        for flags in (["-E"], ["-I"], ["-sE"]):
+            p = run(flags + ["-c", "import sys; print(sys.prefix)"], env=clean_env(VIRTUAL_ENV=venv))
+            assert p.returncode == 0 and p.stdout.strip() == base != site[2], (flags, p.stdout, p.stderr)
+
+    @case
     def option_seen():
         p = run(["--python-env", venv, "-c", code + "; print(sys.executable)"])
         assert p.returncode == 0, p.stderr
