@@ -50,7 +50,8 @@ ruff_spec=$(sed -n 's/^set(CUHOST_RUFF_SPEC "\(.*\)")$/\1/p' ../tests/lint/lint.
 ctest --output-on-failure -j "$jobs" "$@"
 
 # --- NumPy 2 pass ------------------------------------------------------------
-# The script tests again inside a venv with NumPy 2 from PyPI (the NumPy
+# The script tests and the conformance ratchet (numba-cuda's suite) again
+# inside a venv with NumPy 2 from PyPI (the NumPy
 # numba-cuda's users have), made by tests/venv/make_env.py with the Python
 # cuhost embeds; cuhost uses the venv through CUHOST_PYTHON_ENV. The venv sees
 # the system's other test packages (cffi, llvmlite, ml_dtypes) after its own.
@@ -68,7 +69,7 @@ if [[ "${CUHOST_NUMPY2_PASS:-1}" != 0 ]]; then
   elif [[ $made != 0 ]]; then
     exit "$made"
   else
-    echo "NumPy 2 pass: the script tests under $("$numpy2_env/bin/python" -c 'import numpy; print("NumPy", numpy.__version__)')"
-    CUHOST_PYTHON_ENV="$numpy2_env" ctest --output-on-failure -j "$jobs" -L script "$@"
+    echo "NumPy 2 pass: the script tests and the conformance ratchet under $("$numpy2_env/bin/python" -c 'import numpy; print("NumPy", numpy.__version__)')"
+    CUHOST_PYTHON_ENV="$numpy2_env" ctest --output-on-failure -j "$jobs" -L 'script|conformance' "$@"
   fi
 fi

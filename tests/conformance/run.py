@@ -356,6 +356,11 @@ def ci(args):
     the verdict (lost tests with their reasons, flaky ones, modules that hung
     or crashed with the end of their log) comes first in the output."""
     out = os.path.join(os.path.abspath(args.work), "cpu-results")
+    # Which NumPy the suite meets (the test command runs this check under
+    # Debian's NumPy and again in a NumPy 2 venv, CUHOST_PYTHON_ENV).
+    seen = subprocess.run([args.cuhost, "--backend", "cpu", "-c", "import numpy; print(numpy.__version__)"],
+                          capture_output=True, text=True)
+    print("conformance: cuhost runs numba-cuda's suite under NumPy %s" % (seen.stdout.strip() or "?"), flush=True)
     common = dict(impl="cuhost", cuhost=args.cuhost, backend="cpu", work=args.work, timeout=args.timeout,
                   python=None, site=None, quiet=True)
     results = run(argparse.Namespace(out=out, jobs=args.jobs, modules=args.modules, **common))
