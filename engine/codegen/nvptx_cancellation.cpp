@@ -9,6 +9,8 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
@@ -126,6 +128,88 @@ void split_at_tick(const Countdown& c, llvm::GlobalVariable* flag_address) {
     if (c.count->getIncomingValue(i) == c.dec) c.count->setIncomingValue(i, after);
 }
 
+// One 32-bit special register read through inline PTX (%envreg has no
+// NVVM intrinsic).
+llvm::Value* read_envreg(llvm::IRBuilder<>& b, const char* name) {
+  auto* type = llvm::FunctionType::get(b.getInt32Ty(), false);
+  auto* asm_read =
+      llvm::InlineAsm::get(type, std::string("mov.u32 $0, %") + name + ";", "=r", /*hasSideEffects=*/false);
+  return b.CreateCall(type, asm_read);
+}
+
+llvm::Value* sreg(llvm::IRBuilder<>& b, llvm::Intrinsic::ID id) { return b.CreateIntrinsic(id, {}, {}); }
+
+// Under a deadline a grid.sync() must not wait inside cudadevrt's barrier,
+// whose spin has no cancellation point: a block that was stopped never
+// arrives, and the others would wait forever. Each `cudaCGSynchronize` call
+// becomes the same arrive-and-flip barrier written here, on the driver's grid
+// workspace (the ABI cooperative_groups.h documents: its address in %envreg1
+// (low) and %envreg2 (high) of a cooperative launch, the arrival counter at
+// byte 4; block 0 adds 0x80000000 - (blocks - 1), every other block 1, so
+// the counter's top bit flips once all have arrived). Every thread reads the
+// phase before the block barrier and spins until it flips, so the spin is a
+// loop like any other: it gets its countdown, and every waiting thread
+// leaves at the deadline.
+unsigned replace_grid_syncs(llvm::Function& fn) {
+  std::vector<llvm::CallInst*> syncs;
+  for (llvm::BasicBlock& bb : fn)
+    for (llvm::Instruction& inst : bb)
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst))
+        if (llvm::Function* callee = call->getCalledFunction(); callee && callee->getName() == "cudaCGSynchronize")
+          syncs.push_back(call);
+  for (llvm::CallInst* call : syncs) {
+    llvm::LLVMContext& ctx = fn.getContext();
+    llvm::BasicBlock* before = call->getParent();
+    llvm::BasicBlock* after = llvm::SplitBlock(before, call);
+    llvm::BasicBlock* arrive = llvm::BasicBlock::Create(ctx, "gridsync.arrive", &fn, after);
+    llvm::BasicBlock* spin = llvm::BasicBlock::Create(ctx, "gridsync.spin", &fn, after);
+    llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx, "gridsync.done", &fn, after);
+    before->getTerminator()->eraseFromParent();
+    llvm::IRBuilder<> b(before);
+    llvm::Type* i32 = b.getInt32Ty();
+    llvm::Type* i64 = b.getInt64Ty();
+    llvm::Value* workspace = b.CreateOr(b.CreateShl(b.CreateZExt(read_envreg(b, "envreg2"), i64), 32),
+                                        b.CreateZExt(read_envreg(b, "envreg1"), i64));
+    llvm::Value* counter = b.CreateIntToPtr(b.CreateAdd(workspace, b.getInt64(4)), b.getPtrTy());
+    llvm::Value* phase = b.CreateAlignedLoad(i32, counter, llvm::Align(4), /*isVolatile=*/true, "gridsync.phase");
+    b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+    using I = llvm::Intrinsic::ID;
+    auto any_nonzero = [&](I x, I y, I z) { return b.CreateOr(b.CreateOr(sreg(b, x), sreg(b, y)), sreg(b, z)); };
+    llvm::Value* master =
+        b.CreateICmpEQ(any_nonzero(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y,
+                                   llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z),
+                       b.getInt32(0));
+    b.CreateCondBr(master, arrive, spin);
+
+    b.SetInsertPoint(arrive);
+    llvm::Value* first_block = b.CreateICmpEQ(
+        any_nonzero(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                    llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z),
+        b.getInt32(0));
+    llvm::Value* blocks = b.CreateMul(b.CreateMul(sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x),
+                                                  sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y)),
+                                      sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z));
+    llvm::Value* add = b.CreateSelect(
+        first_block, b.CreateSub(b.getInt32(0x80000000u), b.CreateSub(blocks, b.getInt32(1))), b.getInt32(1));
+    b.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_gl, {}, {});  // the block's writes before its arrival
+    b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, counter, add, llvm::Align(4), llvm::AtomicOrdering::Monotonic);
+    b.CreateBr(spin);
+
+    b.SetInsertPoint(spin);
+    llvm::Value* now = b.CreateAlignedLoad(i32, counter, llvm::Align(4), /*isVolatile=*/true, "gridsync.now");
+    llvm::Value* flipped = b.CreateICmpNE(b.CreateAnd(b.CreateXor(phase, now), b.getInt32(0x80000000u)), b.getInt32(0));
+    b.CreateCondBr(flipped, done, spin);
+
+    b.SetInsertPoint(done);
+    b.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_gl, {}, {});  // the other blocks' writes after it
+    b.CreateBr(after);
+
+    call->replaceAllUsesWith(llvm::ConstantInt::get(call->getType(), 0));
+    call->eraseFromParent();
+  }
+  return unsigned(syncs.size());
+}
+
 }  // namespace
 
 unsigned insert_gpu_cancellation_points(llvm::Module& m) {
@@ -133,6 +217,7 @@ unsigned insert_gpu_cancellation_points(llvm::Module& m) {
   unsigned count = 0;
   for (llvm::Function& fn : m) {
     if (fn.isDeclaration()) continue;
+    replace_grid_syncs(fn);
     llvm::DominatorTree dt(fn);
     llvm::LoopInfo loops(dt);
     std::vector<llvm::Loop*> chosen = long_loops(fn, dt, loops);

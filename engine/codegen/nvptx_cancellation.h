@@ -7,8 +7,10 @@
 // relaxed at system scope). When the host's watchdog has raised the flag the
 // thread executes PTX `exit`, from any depth of device-function calls. Run on
 // the optimized module, so loops are final; loops with a known trip count
-// below the interval never reach a check and get none. Without a timeout the
-// pass does not run and the PTX is unchanged.
+// below the interval never reach a check and get none. A grid.sync() becomes
+// a barrier whose wait is such a loop (cudadevrt's has no check), so blocks
+// waiting for a stopped block leave too. Without a timeout the pass does not
+// run and the PTX is unchanged.
 #pragma once
 
 namespace llvm {

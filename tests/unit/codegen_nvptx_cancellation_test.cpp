@@ -5,6 +5,7 @@
 // without loops is left as it was.
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -155,4 +156,40 @@ define float @axpb(float %a, float %x, float %b) {
   llvm::raw_string_ostream(after) << *m;
   CHECK(after == before);
   CHECK(m->getNamedGlobal(codegen::kGpuCancelFlagSymbol) == nullptr);
+}
+
+TEST_CASE("nvptx cancellation: a grid sync becomes a barrier whose wait can be stopped", "[codegen]") {
+  llvm::LLVMContext ctx;
+  auto m = parse(ctx, R"(
+declare i64 @cudaCGGetIntrinsicHandle(i32)
+declare i32 @cudaCGSynchronize(i64, i32)
+
+define void @k(ptr %out) {
+entry:
+  %h = call i64 @cudaCGGetIntrinsicHandle(i32 1)
+  %r = call i32 @cudaCGSynchronize(i64 %h, i32 0)
+  store i32 %r, ptr %out
+  ret void
+}
+)");
+  // The wait for the other blocks is the one loop: it gets the only point.
+  CHECK(codegen::insert_gpu_cancellation_points(*m) == 1);
+  CHECK(verify(*m) == "");
+  unsigned syncs = 0, atomics = 0, barriers = 0, envregs = 0;
+  for (const llvm::BasicBlock& bb : *m->getFunction("k"))
+    for (const llvm::Instruction& i : bb) {
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
+        if (const llvm::Function* f = call->getCalledFunction()) {
+          syncs += f->getName() == "cudaCGSynchronize";
+          barriers += f->getName() == "llvm.nvvm.barrier0";
+        }
+        if (auto* ia = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()))
+          envregs += ia->getAsmString().find("%envreg") != std::string::npos;
+      }
+      atomics += llvm::isa<llvm::AtomicRMWInst>(&i);
+    }
+  CHECK(syncs == 0);     // cudadevrt's wait, which has no check, is gone
+  CHECK(barriers == 1);  // the block arrives together
+  CHECK(atomics == 1);   // its first thread adds the block's arrival
+  CHECK(envregs == 2);   // the driver's grid workspace, as cooperative_groups.h reads it
 }

@@ -1,6 +1,8 @@
 # --kernel-timeout on the GPU: a kernel that never ends (a plain loop, a spin
 # on a flag nobody sets, a spin inside a device function, a loop of grid
-# syncs) is stopped at the deadline by its cancellation points: the launch
+# syncs, blocks waiting at a grid sync for a block that never arrives) is
+# stopped at the deadline by its cancellation points (a grid sync's wait is
+# one under a deadline): the launch
 # waits for its stream while the watchdog runs, raises the flag word at
 # 0.5 s, every thread executes `exit` at its next check, and the launch
 # raises KernelError naming the kernel and the limit, within ~100 ms of the
@@ -9,6 +11,7 @@
 # backends: cuda
 # cuhost-args: --kernel-timeout 0.5
 # stdout: gpu deadline ok
+# stdout: gpu grid sync under a deadline ok
 import time
 
 import numpy as np
@@ -57,10 +60,20 @@ def spin_grid(out):
             out[1] += 1
 
 
+@cuda.jit
+def stuck_at_grid_sync(out):
+    g = cuda.cg.this_grid()
+    if cuda.blockIdx.x == 0:  # block 0 never reaches the sync; the others wait for it there
+        while out[0] >= 0:
+            out[3] += 1
+    g.sync()
+    out[2] = 7
+
+
 d_out = cuda.to_device(np.zeros(1024, dtype=np.int64))
 d_flag = cuda.to_device(np.zeros(1, dtype=np.int32))
 cases = [(spin, (d_out, 3)), (wait_for_flag, (d_out, d_flag)), (spin_in_device_function, (d_out,)),
-         (spin_grid, (d_out,))]
+         (spin_grid, (d_out,)), (stuck_at_grid_sync, (d_out,))]
 
 
 def stopped(kernel, args):
@@ -120,3 +133,31 @@ scaled_sum[(x.size + 255) // 256, 256](y, x)
 ref = np.array([x[(i + np.arange(2000)) % x.size].sum() for i in range(0, x.size, 997)])
 np.testing.assert_allclose(y[::997], ref, rtol=1e-10, atol=1e-9)
 print("gpu deadline ok")
+
+
+# Under a deadline grid.sync() is cuhost's own barrier: it still synchronizes
+# the whole grid (each block's partial sum is read by block 0 after the sync).
+@cuda.jit
+def grid_sum(out, x, partial):
+    g = cuda.cg.this_grid()
+    i = cuda.grid(1)
+    for _ in range(3):
+        if cuda.threadIdx.x == 0:
+            s = 0.0
+            for k in range(cuda.blockIdx.x * cuda.blockDim.x, (cuda.blockIdx.x + 1) * cuda.blockDim.x):
+                s += x[k]
+            partial[cuda.blockIdx.x] = s
+        g.sync()
+        if i == 0:
+            t = 0.0
+            for b in range(cuda.gridDim.x):
+                t += partial[b]
+            out[0] += t
+        g.sync()
+
+
+xs = rng.standard_normal(64 * 128)
+sums = cuda.to_device(np.zeros(1))
+grid_sum[64, 128](sums, cuda.to_device(xs), cuda.to_device(np.zeros(64)))
+np.testing.assert_allclose(sums.copy_to_host()[0], 3 * xs.sum(), rtol=1e-12)
+print("gpu grid sync under a deadline ok")
