@@ -3,10 +3,13 @@
 // in device_array_index.cpp, strided copies in device_array_copy.cpp.
 #include "python/device_array.h"
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <string>
+#include <vector>
 
+#include "ir/array_layout.h"
 #include "ir/layout.h"
 #include "python/array_devices.h"
 #include "python/errors.h"
@@ -114,20 +117,20 @@ bool is_f_contiguous(int ndim, const std::int64_t* shape, const std::int64_t* st
   return ir::is_f_contiguous(ndim, shape, strides, itemsize);
 }
 
+namespace {
+void contiguous(int ndim, const std::int64_t* shape, std::int64_t itemsize, bool fortran, std::int64_t* strides) {
+  std::vector<std::int64_t> s =
+      ir::contiguous_strides(std::vector<std::int64_t>(shape, shape + ndim), itemsize, fortran);
+  std::copy(s.begin(), s.end(), strides);
+}
+}  // namespace
+
 void c_strides(int ndim, const std::int64_t* shape, std::int64_t itemsize, std::int64_t* strides) {
-  std::int64_t s = itemsize;
-  for (int i = ndim - 1; i >= 0; --i) {
-    strides[i] = s;
-    s *= shape[i] > 0 ? shape[i] : 1;
-  }
+  contiguous(ndim, shape, itemsize, false, strides);
 }
 
 void f_strides(int ndim, const std::int64_t* shape, std::int64_t itemsize, std::int64_t* strides) {
-  std::int64_t s = itemsize;
-  for (int i = 0; i < ndim; ++i) {
-    strides[i] = s;
-    s *= shape[i] > 0 ? shape[i] : 1;
-  }
+  contiguous(ndim, shape, itemsize, true, strides);
 }
 
 ir::Layout layout_of(int ndim, const std::int64_t* shape, const std::int64_t* strides, int itemsize) {

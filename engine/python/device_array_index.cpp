@@ -4,8 +4,12 @@
 // (broadcast to the view) or device arrays into the selected view; plus
 // reshape, ravel and transpose.
 #include <cstring>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "ir/array_layout.h"
+#include "python/array_index_items.h"
 #include "python/device_array.h"
 #include "python/errors.h"
 #include "python/py_api.h"
@@ -19,94 +23,38 @@ namespace {
 
 DeviceArrayObject* as_array(PyObject* o) { return reinterpret_cast<DeviceArrayObject*>(o); }
 
+// The array's layout relative to its data pointer (ir/array_layout.h).
+ir::StridedLayout layout_of(const DeviceArrayObject* a) {
+  ir::StridedLayout l;
+  l.itemsize = a->itemsize;
+  l.shape.assign(a->shape, a->shape + a->ndim);
+  l.strides.assign(a->strides, a->strides + a->ndim);
+  return l;
+}
+
+// A view of `self` with `layout` (its offset relative to self's data).
+PyObject* view_with(DeviceArrayObject* self, const ir::StridedLayout& layout, PyObject* stream) {
+  return new_device_view(self, nullptr, self->data + static_cast<std::uintptr_t>(layout.offset), layout.ndim(),
+                         layout.shape.data(), layout.strides.data(), self->dtype, self->readonly, stream);
+}
+
 struct Selection {
-  std::uintptr_t data = 0;
-  int ndim = 0;
-  std::int64_t shape[kMaxDims] = {};
-  std::int64_t strides[kMaxDims] = {};
+  ir::StridedLayout layout;
   bool all_integers = true;
 };
 
 bool select(DeviceArrayObject* self, PyObject* key, Selection* out) {
-  PyRef owned_items(PyTuple_Check(key) ? Py_NewRef(key) : PyTuple_Pack(1, key));
-  if (!owned_items) return false;
-  PyObject* items = owned_items.get();
-  Py_ssize_t n = PyTuple_GET_SIZE(items);
-  int ellipses = 0, consumed = 0;
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* k = PyTuple_GET_ITEM(items, i);
-    if (k == Py_Ellipsis)
-      ++ellipses;
-    else if (k == Py_None) {
-      PyErr_SetString(PyExc_IndexError, "DeviceNDArray indexing does not support None (numpy.newaxis); use reshape");
-      return false;
-    } else
-      ++consumed;
-  }
-  if (ellipses > 1) {
-    PyErr_SetString(PyExc_IndexError, "an index can only have a single ellipsis ('...')");
-    return false;
-  }
-  if (consumed > self->ndim) {
-    PyErr_Format(PyExc_IndexError, "too many indices for array: array is %d-dimensional, but %d were indexed",
-                 self->ndim, consumed);
-    return false;
-  }
-  out->data = self->data;
-  int dim = 0;
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* k = PyTuple_GET_ITEM(items, i);
-    if (k == Py_Ellipsis) {
-      int fill = self->ndim - consumed;
-      for (int j = 0; j < fill; ++j, ++dim) {
-        out->shape[out->ndim] = self->shape[dim];
-        out->strides[out->ndim++] = self->strides[dim];
-      }
-      out->all_integers = false;
-    } else if (PySlice_Check(k)) {
-      Py_ssize_t start, stop, step;
-      if (PySlice_Unpack(k, &start, &stop, &step) < 0) {
-        return false;
-      }
-      Py_ssize_t len = PySlice_AdjustIndices(static_cast<Py_ssize_t>(self->shape[dim]), &start, &stop, step);
-      out->data += static_cast<std::intptr_t>(len > 0 ? start * self->strides[dim] : 0);
-      out->shape[out->ndim] = len;
-      out->strides[out->ndim++] = self->strides[dim] * step;
-      out->all_integers = false;
-      ++dim;
-    } else if (PyIndex_Check(k) && !PyBool_Check(k)) {
-      Py_ssize_t idx = PyNumber_AsSsize_t(k, PyExc_IndexError);
-      if (idx == -1 && PyErr_Occurred()) {
-        return false;
-      }
-      std::int64_t extent = self->shape[dim];
-      if (idx < 0) idx += extent;
-      if (idx < 0 || idx >= extent) {
-        PyErr_Format(PyExc_IndexError, "index %zd is out of bounds for axis %d with size %lld",
-                     PyNumber_AsSsize_t(k, nullptr), dim, static_cast<long long>(extent));
-        return false;
-      }
-      out->data += static_cast<std::intptr_t>(idx * self->strides[dim]);
-      ++dim;
-    } else {
-      PyErr_Format(PyExc_IndexError,
-                   "only integers, slices (':') and ellipsis ('...') are valid indices of a DeviceNDArray (got %s)",
-                   Py_TYPE(k)->tp_name);
-      return false;
-    }
-  }
-  for (; dim < self->ndim; ++dim) {
-    out->shape[out->ndim] = self->shape[dim];
-    out->strides[out->ndim++] = self->strides[dim];
-    out->all_integers = false;
-  }
-  return true;
+  std::vector<ir::IndexItem> items;
+  if (!index_items_of(key, "DeviceNDArray", &items)) return false;
+  return guarded(false, [&] {
+    ir::IndexedView view = ir::select(layout_of(self), items);
+    out->layout = std::move(view.layout);
+    out->all_integers = view.element;
+    return true;
+  });
 }
 
-PyObject* view_of(DeviceArrayObject* self, const Selection& sel) {
-  return new_device_view(self, nullptr, sel.data, sel.ndim, sel.shape, sel.strides, self->dtype, self->readonly,
-                         self->stream);
-}
+PyObject* view_of(DeviceArrayObject* self, const Selection& sel) { return view_with(self, sel.layout, self->stream); }
 
 }  // namespace
 
@@ -244,9 +192,9 @@ int do_setitem(DeviceArrayObject* self, PyObject* key, PyObject* value, PyObject
 
 namespace {
 
-// Parses reshape's shape arguments: reshape(3, 4) or reshape((3, 4)), with
-// one -1 inferred.
-bool parse_new_shape(PyObject* args, std::int64_t total, int* ndim, std::int64_t* shape) {
+// Reads reshape's shape arguments: reshape(3, 4) or reshape((3, 4)), with
+// one -1 resolved by the layout unit.
+bool parse_new_shape(PyObject* args, std::int64_t total, std::vector<std::int64_t>* shape) {
   PyObject* src = args;
   if (PyTuple_GET_SIZE(args) == 1 && !PyIndex_Check(PyTuple_GET_ITEM(args, 0))) src = PyTuple_GET_ITEM(args, 0);
   PyRef seq(PySequence_Fast(src, "reshape: shape must be ints or a sequence of ints"));
@@ -256,31 +204,22 @@ bool parse_new_shape(PyObject* args, std::int64_t total, int* ndim, std::int64_t
     PyErr_Format(PyExc_ValueError, "reshape: at most %d dimensions", kMaxDims);
     return false;
   }
-  int unknown = -1;
-  std::int64_t known = 1;
+  std::vector<std::int64_t> requested;
   for (Py_ssize_t i = 0; i < n; ++i) {
-    shape[i] = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq.get(), i), PyExc_OverflowError);
+    requested.push_back(PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq.get(), i), PyExc_OverflowError));
     if (PyErr_Occurred()) return false;
-    if (shape[i] == -1) {
-      if (unknown >= 0) {
-        PyErr_SetString(PyExc_ValueError, "can only specify one unknown dimension");
-        return false;
-      }
-      unknown = static_cast<int>(i);
-    } else {
-      known *= shape[i];
-    }
   }
-  *ndim = static_cast<int>(n);
-  if (unknown >= 0 && known > 0 && total % known == 0)
-    shape[unknown] = total / known;
-  else if (unknown >= 0)
-    known = -1;
-  if ((unknown >= 0 && known < 0) || (unknown < 0 && known != total)) {
+  ir::ResolvedShape resolved = ir::resolve_new_shape(requested, total);
+  if (resolved.problem == ir::ShapeProblem::TwoUnknown) {
+    PyErr_SetString(PyExc_ValueError, ir::shape_problem_message(resolved.problem));
+    return false;
+  }
+  if (resolved.problem != ir::ShapeProblem::None) {
     PyErr_Format(PyExc_ValueError, "cannot reshape array of size %lld into the requested shape",
                  static_cast<long long>(total));
     return false;
   }
+  *shape = std::move(resolved.shape);
   return true;
 }
 
@@ -305,23 +244,22 @@ PyObject* device_array_reshape(PyObject* o, PyObject* args, PyObject* kwargs) {
   PyObject* order_obj = kwargs ? PyDict_GetItemString(kwargs, "order") : nullptr;
   char order;
   if (!parse_order(order_obj, &order)) return nullptr;
-  int ndim = 0;
-  std::int64_t shape[kMaxDims], strides[kMaxDims];
-  if (!parse_new_shape(args, element_count(self->ndim, self->shape), &ndim, shape)) return nullptr;
-  bool c = is_c_contiguous(self->ndim, self->shape, self->strides, self->itemsize);
-  bool f = is_f_contiguous(self->ndim, self->shape, self->strides, self->itemsize);
-  if (order == 'A') order = c ? 'C' : 'F';
-  if (order == 'C' && c)
-    c_strides(ndim, shape, self->itemsize, strides);
-  else if (order == 'F' && f)
-    f_strides(ndim, shape, self->itemsize, strides);
-  else {
+  ir::StridedLayout layout = layout_of(self);
+  std::vector<std::int64_t> shape;
+  if (!parse_new_shape(args, layout.size(), &shape)) return nullptr;
+  // numba-cuda reshapes only arrays contiguous in the order asked for (a
+  // view of another layout would not cover one extent).
+  ir::Contiguity contiguous = ir::contiguity(layout);
+  order = ir::resolve_order(order, contiguous);
+  if ((order == 'C' && !contiguous.c) || (order == 'F' && !contiguous.f)) {
     PyErr_SetString(PyExc_NotImplementedError,
                     "reshape of a non-contiguous DeviceNDArray (or in the other order) needs a copy: use "
                     "copy_to_host() or ravel() first");
     return nullptr;
   }
-  return new_device_view(self, nullptr, self->data, ndim, shape, strides, self->dtype, self->readonly, self->stream);
+  layout.strides = ir::contiguous_strides(shape, self->itemsize, order == 'F');
+  layout.shape = std::move(shape);
+  return view_with(self, layout, self->stream);
 }
 
 PyObject* device_array_ravel(PyObject* o, PyObject* args, PyObject* kwargs) {
@@ -333,13 +271,8 @@ PyObject* device_array_ravel(PyObject* o, PyObject* args, PyObject* kwargs) {
   DeviceArrayObject* self = as_array(o);
   char order;
   if (!parse_order(order_obj, &order)) return nullptr;
-  std::int64_t n = element_count(self->ndim, self->shape);
-  std::int64_t stride = self->itemsize;
-  bool c = is_c_contiguous(self->ndim, self->shape, self->strides, self->itemsize);
-  bool f = is_f_contiguous(self->ndim, self->shape, self->strides, self->itemsize);
-  if (order == 'A') order = f && !c ? 'F' : 'C';
-  if ((order == 'C' && c) || (order == 'F' && f))
-    return new_device_view(self, nullptr, self->data, 1, &n, &stride, self->dtype, self->readonly, self->stream);
+  if (std::optional<ir::StridedLayout> flat = ir::ravel(layout_of(self), order))
+    return view_with(self, *flat, self->stream);
   // Not contiguous in that order: numba-cuda refuses rather than copying
   // silently (a flat view must alias the array).
   PyErr_SetString(PyExc_NotImplementedError, "operation requires copying");
@@ -435,7 +368,7 @@ PyObject* device_array_bind(PyObject* o, PyObject* args, PyObject* kwargs) {
                          stream);
 }
 
-// squeeze(axis=None): drops axes of length 1.
+// squeeze(axis=None): drops axes of length 1 (all, or those in `axis`).
 PyObject* device_array_squeeze(PyObject* o, PyObject* args, PyObject* kwargs) {
   static const char* names[] = {"axis", "stream", nullptr};
   PyObject* axis = Py_None;
@@ -443,32 +376,20 @@ PyObject* device_array_squeeze(PyObject* o, PyObject* args, PyObject* kwargs) {
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:squeeze", const_cast<char**>(names), &axis, &stream))
     return nullptr;
   DeviceArrayObject* self = as_array(o);
-  bool drop[kMaxDims] = {};
-  if (axis == Py_None) {
-    for (int i = 0; i < self->ndim; ++i) drop[i] = self->shape[i] == 1;
-  } else {
-    PyRef seq(PyLong_Check(axis) ? PyTuple_Pack(1, axis) : PySequence_Tuple(axis));
+  std::optional<std::vector<std::int64_t>> axes;
+  if (axis != Py_None) {
+    PyRef seq(PyIndex_Check(axis) ? PyTuple_Pack(1, axis) : PySequence_Tuple(axis));
     if (!seq) return nullptr;
+    axes.emplace();
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(seq.get()); ++k) {
-      long a = PyLong_AsLong(PyTuple_GET_ITEM(seq.get(), k));
-      if (a < 0) a += self->ndim;
-      if (PyErr_Occurred() || a < 0 || a >= self->ndim || self->shape[a] != 1) {
-        PyErr_Clear();
-        PyErr_SetString(PyExc_ValueError, "squeeze: can only select axes of length 1");
-        return nullptr;
-      }
-      drop[a] = true;
+      Py_ssize_t a = PyNumber_AsSsize_t(PyTuple_GET_ITEM(seq.get(), k), PyExc_OverflowError);
+      if (a == -1 && PyErr_Occurred()) return nullptr;
+      axes->push_back(a);
     }
   }
-  std::int64_t shape[kMaxDims], strides[kMaxDims];
-  int n = 0;
-  for (int i = 0; i < self->ndim; ++i)
-    if (!drop[i]) {
-      shape[n] = self->shape[i];
-      strides[n++] = self->strides[i];
-    }
-  return new_device_view(self, nullptr, self->data, n, shape, strides, self->dtype, self->readonly,
-                         stream ? stream : self->stream);
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    return view_with(self, ir::squeeze(layout_of(self), axes), stream ? stream : self->stream);
+  });
 }
 
 }  // namespace cuhost::python

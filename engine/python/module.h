@@ -21,5 +21,7 @@ int add_collectives(PyObject* module);   // communicators lent by the host (coll
 int add_driver_calls(PyObject* module);  // the driver entry points of cuda.bindings.driver (driver_calls.cpp)
 int add_toolkit_api(PyObject* module);   // NVRTC and nvJitLink for the driver layer (toolkit_api.cpp)
 int add_graphs(PyObject* module);        // graphs by stream capture, for cuhost.graph (graphs.cpp)
+int add_array_layout(PyObject* module);  // strided layout arithmetic for dummyarray (array_layout_api.cpp)
+int add_llvm_layout(PyObject* module);   // LLVM types and sizes for extension codegen (llvm_layout_api.cpp)
 
 }  // namespace cuhost::python

@@ -116,11 +116,14 @@ llvm::Type* llvm_type_of(llvm::LLVMContext& c, const ir::Type* t) {
 
 llvm::Type* Lowerer::llvm_type(const ir::Type* t) { return llvm_type_of(ctx(), t); }
 
-llvm::Type* Lowerer::memory_type(const ir::Type* t) {
+llvm::Type* llvm_memory_type_of(llvm::LLVMContext& c, const ir::Type* t) {
   // A record stored in an array is its bytes (elements are addressed by size).
-  if (t->kind == ir::TypeKind::Record) return llvm::ArrayType::get(builder_.getInt8Ty(), std::uint64_t(t->byte_size()));
-  return t->kind == ir::TypeKind::Boolean ? builder_.getInt8Ty() : llvm_type(t);
+  if (t->kind == ir::TypeKind::Record)
+    return llvm::ArrayType::get(llvm::Type::getInt8Ty(c), std::uint64_t(t->byte_size()));
+  return t->kind == ir::TypeKind::Boolean ? llvm::Type::getInt8Ty(c) : llvm_type_of(c, t);
 }
+
+llvm::Type* Lowerer::memory_type(const ir::Type* t) { return llvm_memory_type_of(ctx(), t); }
 
 llvm::Value* Lowerer::to_memory(llvm::Value* v, const ir::Type* t) {
   return t->kind == ir::TypeKind::Boolean ? builder_.CreateZExt(v, builder_.getInt8Ty()) : v;

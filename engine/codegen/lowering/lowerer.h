@@ -28,6 +28,8 @@ namespace cuhost::codegen {
 
 // The register type of an ir::Type (bool i1; arrays and tuples as structs).
 llvm::Type* llvm_type_of(llvm::LLVMContext& c, const ir::Type* t);
+// The in-memory type of an ir::Type: bool i8, a record its bytes, else llvm_type_of.
+llvm::Type* llvm_memory_type_of(llvm::LLVMContext& c, const ir::Type* t);
 // The LLVM type of an extension type's values: its data model (lowering/extension.cpp).
 llvm::Type* extension_llvm_type(llvm::LLVMContext& c, const ir::Type* t);
 // True for none/void return types (the function returns void).

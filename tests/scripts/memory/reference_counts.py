@@ -63,7 +63,8 @@ def failures():
     expect(ValueError, "incompatible shape: (4, 6) vs. (3, 6)", lambda: d.copy_to_host(wrong_out))
     expect(ValueError, "cannot reshape array of size 24 into the requested shape", lambda: d.reshape(7))
     expect(ValueError, "invalid axes list (0, 0)", lambda: d.transpose((0, 0)))
-    expect(ValueError, "squeeze: can only select axes of length 1", lambda: d.squeeze(axis=0))
+    expect(ValueError, "cannot select an axis to squeeze out which has size not equal to one",
+           lambda: d.squeeze(axis=0))
     expect(ValueError, "When changing to a larger dtype, its size must be a divisor of the total size in bytes "
            "of the last axis of the array.", lambda: d[:, :5].view(f8))
     expect(TypeError, "as_cuda_array: a list does not implement the CUDA Array Interface "

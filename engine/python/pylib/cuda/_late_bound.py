@@ -42,4 +42,4 @@ def _data_model_of(ty):
 
 types.bind_late(_extension_spelling, _type_of_dtype)
 _type_spelling.bind_late(_extension_type)
-llvm_types.bind_late(_data_model_of)
+llvm_types.bind_late(_data_model_of, _extension_type)

@@ -5,7 +5,8 @@ An extension type (a ``types.Type`` subclass) gets one with
 ``@register_model(MyType)`` on a model class: ``StructModel`` (named members,
 an LLVM struct of their values), ``OpaqueModel`` (a pointer) or
 ``PrimitiveModel`` (one llvmlite type). cuhost's own types have the engine's
-fixed representation (cuda/_ext/llvm_types.py mirrors it); their models here
+fixed representation (cuda/_ext/llvm_types.py builds it from the engine's
+description); their models here
 exist so that extension code can ask for them (``dmm.lookup(types.int32)``).
 Models build llvmlite types; llvmlite is imported when a model is made.
 """

@@ -3,20 +3,21 @@
 numba-cuda's device arrays describe their memory with this model (an
 offset from the allocation, a shape, strides and an itemsize) to slice,
 reshape and squeeze without touching data, and to find the contiguous byte
-ranges ("extents") that a copy must move. cuhost's own device arrays do the
-same in C++ (engine/python/device_array_index.cpp); this module is the
-Python model that numba-cuda code and tests use directly.
+ranges ("extents") that a copy must move. The arithmetic has one home, the
+engine's layout unit (engine/ir/array_layout.cpp), which cuhost's own
+DeviceNDArray uses too; this module keeps numba's public classes and
+signatures and computes through `_cuhost._layout_*`.
 
 Layout flags follow NumPy's rules (axes of length 1 are ignored, every empty
 array is both C- and F-contiguous). Extents are byte offsets relative to the
 allocation's base, end exclusive.
 """
-import functools
-import itertools
 import operator
 from collections import namedtuple
 
 import numpy as np
+
+import _cuhost
 
 __all__ = ["Extent", "Dim", "Element", "Array", "attempt_nocopy_reshape", "compute_index", "is_element_indexing",
            "iter_strides_c_contig", "iter_strides_f_contig"]
@@ -25,11 +26,15 @@ Extent = namedtuple("Extent", ["begin", "end"])
 
 
 def _as_int(value, what):
-    if isinstance(value, (bool, np.bool_)):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError("all elements of %s must be ints" % what)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    raise TypeError("all elements of %s must be ints" % what)
+    return int(value)
+
+
+def _base_of(dims):
+    # numba's Dims each carry a share of the view's offset (from_desc puts it
+    # all on the first axis); the view starts at their sum.
+    return sum(d.start for d in dims)
 
 
 class Dim:
@@ -50,23 +55,16 @@ class Dim:
         self.single = single
 
     def __getitem__(self, item):
-        if isinstance(item, slice):
-            first, _, step = item.indices(self.size)
-            count = len(range(*item.indices(self.size)))
-            start = self.start + first * self.stride
-            # NumPy keeps the axis' own stride for an empty selection.
-            stride = step * self.stride if count else self.stride
-            return Dim(start, start + count * stride, count, stride, False)
-        index = operator.index(item)
-        if index < 0:
-            index += self.size
-        if not 0 <= index < self.size:
-            raise IndexError("index %d is out of bounds for axis with size %d" % (operator.index(item), self.size))
-        start = self.start + index * self.stride
-        return Dim(start, start + self.stride, 1, self.stride, True)
+        if not isinstance(item, slice):
+            item = operator.index(item)
+        offset, shape, strides, single = _cuhost._layout_index(self.start, (self.size,), (self.stride,), 1, item)
+        if single:  # the one element, as a Dim of length 1
+            shape, strides = (1,), (self.stride,)
+        start, stop, size, stride = _cuhost._layout_describe(offset, shape, strides, 1)[4][0]
+        return Dim(start, stop, size, stride, single)
 
     def get_offset(self, idx):
-        return self.start + idx * self.stride
+        return _cuhost._layout_element_offset(self.start, (self.stride,), (idx,))
 
     def normalize(self, base):
         return Dim(self.start - base, self.stop - base, self.size, self.stride, self.single)
@@ -85,7 +83,8 @@ class Dim:
 
 def compute_index(indices, dims):
     """Byte offset of the element at `indices` (one per dim)."""
-    return sum(d.get_offset(i) for i, d in zip(indices, dims))
+    dims = list(dims)[:len(indices)]
+    return _cuhost._layout_element_offset(_base_of(dims), [d.stride for d in dims], list(indices)[:len(dims)])
 
 
 class Element:
@@ -103,107 +102,23 @@ class Element:
         return "<Element extent=%s>" % (self.extent,)
 
 
-def _contiguity(shape, strides, itemsize):
-    """(C_CONTIGUOUS, F_CONTIGUOUS) by NumPy's rules."""
-    if any(n == 0 for n in shape):
-        return True, True
-
-    def check(order):
-        expected = itemsize
-        for n, s in order:
-            if n != 1:
-                if s != expected:
-                    return False
-                expected *= n
-        return True
-
-    pairs = list(zip(shape, strides))
-    return check(reversed(pairs)), check(pairs)
-
-
-def _c_strides(shape, itemsize):
-    strides = []
-    step = itemsize
-    for n in reversed(shape):
-        strides.append(step)
-        step *= max(n, 1)
-    return tuple(reversed(strides))
-
-
-def _f_strides(shape, itemsize):
-    strides = []
-    step = itemsize
-    for n in shape:
-        strides.append(step)
-        step *= max(n, 1)
-    return tuple(strides)
-
-
 def iter_strides_c_contig(arr, shape=None):
     """The strides of a C-contiguous array of `shape` (default: arr's) and arr's itemsize."""
     shape = arr.shape if shape is None else shape
-    strides = [arr.itemsize]
-    for n in reversed(tuple(shape)[1:]):
-        strides.append(strides[-1] * n)
-    return iter(reversed(strides))
+    return iter(_cuhost._layout_contiguous_strides(tuple(shape), arr.itemsize, False))
 
 
 def iter_strides_f_contig(arr, shape=None):
     """The strides of an F-contiguous array of `shape` (default: arr's) and arr's itemsize."""
     shape = arr.shape if shape is None else shape
-    strides = [arr.itemsize]
-    for n in tuple(shape)[:-1]:
-        strides.append(strides[-1] * n)
-    return iter(strides)
-
-
-def _nocopy_strides(shape, strides, newshape, itemsize, fortran):
-    """Strides that give `newshape` over the same memory without a copy, or
-    None when the old axes that must merge are not laid out contiguously.
-    Reads elements in C order (or F order when `fortran`)."""
-    old = [(n, s) for n, s in zip(shape, strides) if n != 1]
-    newshape = list(newshape)
-    if functools.reduce(operator.mul, newshape, 1) != functools.reduce(operator.mul, (n for n, _ in old), 1):
-        return None
-    if 0 in newshape:
-        return [itemsize] * len(newshape)
-    if fortran:  # F order is C order with the axes reversed
-        old.reverse()
-        newshape.reverse()
-    new_strides = [0] * len(newshape)
-    oi = ni = 0
-    while oi < len(old) and ni < len(newshape):
-        # Grow a group of old axes [oi, oj) and new axes [ni, nj) with equal products.
-        oj, nj = oi + 1, ni + 1
-        op, np_ = old[oi][0], newshape[ni]
-        while op != np_:
-            if op < np_:
-                op *= old[oj][0]
-                oj += 1
-            else:
-                np_ *= newshape[nj]
-                nj += 1
-        for k in range(oi, oj - 1):  # the old group must be one C-ordered block
-            if old[k][1] != old[k + 1][0] * old[k + 1][1]:
-                return None
-        step = old[oj - 1][1]
-        for k in range(nj - 1, ni - 1, -1):
-            new_strides[k] = step
-            step *= newshape[k]
-        oi, ni = oj, nj
-    # Remaining new axes have length 1: any stride works; use the innermost one's.
-    tail = new_strides[ni - 1] if ni else itemsize
-    for k in range(ni, len(newshape)):
-        new_strides[k] = tail
-    if fortran:
-        new_strides.reverse()
-    return new_strides
+    return iter(_cuhost._layout_contiguous_strides(tuple(shape), arr.itemsize, True))
 
 
 def attempt_nocopy_reshape(nd, dims, strides, newnd, newdims, newstrides, itemsize, is_f_order):
     """numba's interface to the no-copy reshape: fills the list `newstrides`
     and returns 1, or returns 0 when the reshape needs a copy."""
-    result = _nocopy_strides(tuple(dims[:nd]), tuple(strides[:nd]), tuple(newdims[:newnd]), itemsize, is_f_order)
+    result = _cuhost._layout_nocopy_strides(0, tuple(dims[:nd]), tuple(strides[:nd]), itemsize,
+                                            tuple(newdims[:newnd]), bool(is_f_order))
     if result is None:
         return 0
     newstrides[:newnd] = result
@@ -225,56 +140,44 @@ class Array:
         strides = tuple(_as_int(s, "strides") for s in strides)
         if len(shape) != len(strides):
             raise ValueError("shape %r and strides %r differ in length" % (shape, strides))
-        dims = []
-        base = offset
-        for n, s in zip(shape, strides):
-            dims.append(Dim(offset, offset + n * s, n, s, False))
-            offset = 0  # the offset is carried by the first axis only
-        return cls(dims, int(itemsize), _offset=base)
+        return cls._of_layout(offset, shape, strides, int(itemsize))
 
-    def __init__(self, dims, itemsize, _offset=0):
-        # A 0-d array has no axis to carry its offset: it is kept apart.
-        self._offset0 = _offset if not dims else 0
-        self.dims = tuple(dims)
-        self.ndim = len(self.dims)
-        self.shape = tuple(d.size for d in self.dims)
-        self.strides = tuple(d.stride for d in self.dims)
+    @classmethod
+    def _of_layout(cls, offset, shape, strides, itemsize):
+        arr = cls.__new__(cls)
+        arr._set_layout(offset, tuple(shape), tuple(strides), itemsize)
+        return arr
+
+    def __init__(self, dims, itemsize):
+        dims = tuple(dims)
+        self._set_layout(_base_of(dims), tuple(d.size for d in dims), tuple(d.stride for d in dims), itemsize)
+
+    def _set_layout(self, offset, shape, strides, itemsize):
+        self._offset = offset
+        self.shape = shape
+        self.strides = strides
+        self.ndim = len(shape)
         self.itemsize = itemsize
-        self.size = functools.reduce(operator.mul, self.shape, 1)
-        self.extent = self._compute_extent()
-        c, f = _contiguity(self.shape, self.strides, itemsize)
+        self.size, extent, c, f, dims = _cuhost._layout_describe(offset, shape, strides, itemsize)
+        self.extent = Extent(*extent)
         self.flags = {"C_CONTIGUOUS": c, "F_CONTIGUOUS": f}
+        self.dims = tuple(Dim(start, stop, size, stride, False) for start, stop, size, stride in dims)
 
-    def _base(self):
-        return sum(d.start for d in self.dims) + self._offset0
-
-    def _compute_extent(self):
-        base = self._base()
-        if self.size == 0:
-            return Extent(base, base)
-        low = high = base
-        for d in self.dims:
-            span = (d.size - 1) * d.stride
-            if span < 0:
-                low += span
-            else:
-                high += span
-        return Extent(low, high + self.itemsize)
+    def _layout(self):
+        return self._offset, self.shape, self.strides, self.itemsize
 
     def __repr__(self):
         return "<Array dims=%s itemsize=%s>" % (self.dims, self.itemsize)
 
     def __getitem__(self, item):
-        items = list(item) if isinstance(item, tuple) else [item]
-        if len(items) > self.ndim:
-            raise IndexError("%d extra indices given" % (len(items) - self.ndim,))
-        items += [slice(None)] * (self.ndim - len(items))
-        picked = [d[it] for d, it in zip(self.dims, items)]
-        kept = [d for d in picked if not d.single]
-        base = sum(d.start for d in picked)
-        if not kept:
-            return Element(Extent(base, base + self.itemsize))
-        return Array.from_desc(base, [d.size for d in kept], [d.stride for d in kept], self.itemsize)
+        items = item if isinstance(item, tuple) else (item,)
+        given = sum(1 for it in items if it is not Ellipsis)
+        if given > self.ndim:
+            raise IndexError("%d extra indices given" % (given - self.ndim,))
+        offset, shape, strides, element = _cuhost._layout_index(*self._layout(), item)
+        if element:
+            return Element(Extent(*_cuhost._layout_describe(offset, (), (), self.itemsize)[1]))
+        return Array._of_layout(offset, shape, strides, self.itemsize)
 
     @property
     def is_c_contig(self):
@@ -286,21 +189,8 @@ class Array:
 
     def iter_contiguous_extent(self):
         """The byte ranges the array's elements occupy, as few as the layout allows."""
-        if self.is_c_contig or self.is_f_contig:
-            yield self.extent
-            return
-        # Runs along the axis with the smallest stride, when it is dense.
-        inner = min(range(self.ndim), key=lambda k: abs(self.strides[k]))
-        dim = self.dims[inner]
-        if dim.stride == self.itemsize:
-            outer = [d for k, d in enumerate(self.dims) if k != inner]
-            for idx in itertools.product(*(range(d.size) for d in outer)):
-                begin = compute_index(idx, outer) + dim.start
-                yield Extent(begin, begin + dim.size * self.itemsize)
-        else:
-            for idx in itertools.product(*(range(n) for n in self.shape)):
-                begin = compute_index(idx, self.dims)
-                yield Extent(begin, begin + self.itemsize)
+        for begin, end in _cuhost._layout_contiguous_extents(*self._layout()):
+            yield Extent(begin, end)
 
     def reshape(self, *newdims, **kws):
         """(reshaped Array, extents of self) without copying; (self, None)
@@ -316,58 +206,21 @@ class Array:
         newdims = tuple(operator.index(n) for n in newdims)
         if newdims == self.shape:
             return self, None
-        unknown = [k for k, n in enumerate(newdims) if n < 0]
-        if len(unknown) > 1:
-            raise ValueError("can only specify one unknown dimension")
-        known = functools.reduce(operator.mul, (n for n in newdims if n >= 0), 1)
-        if unknown:
-            if known == 0 or self.size % known:
-                raise ValueError("cannot infer valid shape for unknown dimension")
-            k = unknown[0]
-            newdims = (*newdims[:k], self.size // known, *newdims[k + 1:])
-        if functools.reduce(operator.mul, newdims, 1) != self.size:
-            raise ValueError("reshape changes the size of the array")
-        if order == "A":
-            order = "F" if self.is_f_contig and not self.is_c_contig else "C"
-        if self.is_c_contig and order == "C":
-            strides = tuple(iter_strides_c_contig(self, newdims))
-        elif self.is_f_contig and order == "F":
-            strides = tuple(iter_strides_f_contig(self, newdims))
-        else:
-            strides = _nocopy_strides(self.shape, self.strides, newdims, self.itemsize, order == "F")
-            if strides is None:
-                raise NotImplementedError("reshape would require copy")
-        new = Array.from_desc(self.extent.begin, newdims, strides, self.itemsize)
+        new = Array._of_layout(*_cuhost._layout_reshape(*self._layout(), newdims, order), self.itemsize)
         return new, list(self.iter_contiguous_extent())
 
     def squeeze(self, axis=None):
         """(Array without the length-1 axes, or only those in `axis`; extents of self)."""
-        if axis is None:
-            keep = [k for k, n in enumerate(self.shape) if n != 1]
-        else:
-            axes = axis if isinstance(axis, tuple) else (axis,)
-            norm = set()
-            for ax in axes:
-                ax = operator.index(ax)
-                if not -self.ndim <= ax < self.ndim:
-                    raise ValueError("axis %d is out of bounds for array of dimension %d" % (ax, self.ndim))
-                ax %= self.ndim
-                if self.shape[ax] != 1:
-                    raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
-                norm.add(ax)
-            keep = [k for k in range(self.ndim) if k not in norm]
-        new = Array.from_desc(self._base(), [self.shape[k] for k in keep], [self.strides[k] for k in keep],
-                              self.itemsize)
+        axes = None if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+        new = Array._of_layout(*_cuhost._layout_squeeze(*self._layout(), axes), self.itemsize)
         return new, list(self.iter_contiguous_extent())
 
     def ravel(self, order="C"):
         """(1-d Array of the same elements, extents of self); contiguous arrays only."""
-        if order not in ("C", "F", "A"):
-            raise ValueError("order not C|F|A")
-        if (order in "CA" and self.is_c_contig) or (order in "FA" and self.is_f_contig):
-            new = Array.from_desc(self.extent.begin, (self.size,), (self.itemsize,), self.itemsize)
-            return new, list(self.iter_contiguous_extent())
-        raise NotImplementedError("ravel on non-contiguous array")
+        flat = _cuhost._layout_ravel(*self._layout(), order)
+        if flat is None:
+            raise NotImplementedError("ravel on non-contiguous array")
+        return Array._of_layout(*flat, self.itemsize), list(self.iter_contiguous_extent())
 
 
 def is_element_indexing(item, ndim):
