@@ -90,42 +90,47 @@ const std::vector<const ir::Type*>& choose_eager(DispatcherObject* d, const std:
   throw UserError(ErrorKind::TypeError, msg);
 }
 
+// The kernel of `types` for `target` from `held` (what this dispatcher
+// already holds), else from the one compile lookup, which `held` then
+// keeps. The launches' kernels (held == st->compiled) have cache=True files
+// and count per layer.
 std::shared_ptr<const runtime::CompiledKernel> compile_with(
     DispatcherObject* d, const std::vector<const ir::Type*>& types, const runtime::TargetOptions& target,
-    std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>>& cache) {
+    std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>>& held) {
   DispatcherState* st = d->state;
-  auto it = cache.find(types);
-  if (it != cache.end()) return it->second;
-  // cache=True: numba's cache files first (dispatcher_cache.h).
-  const bool pycache = &cache == &st->compiled && st->fn->options.cache_requested;
-  if (pycache && load_from_pycache(d, types)) return st->compiled.at(types);
+  auto it = held.find(types);
+  if (it != held.end()) return it->second;
+  const bool launched = &held == &st->compiled;
   const auto& fn = ensure_captured(d);
-  std::shared_ptr<const runtime::CompiledKernel> result;
+  std::unique_ptr<runtime::EntryView> files = launched ? cache_files_view(d, types, target) : nullptr;
+  runtime::LookupResult result;
   std::exception_ptr error;
   try {
     result = without_gil([&] {
       std::lock_guard<std::mutex> lock(st->compile_mutex);
-      return runtime::compile_kernel(fn, types, target);
+      return runtime::lookup_kernel(fn, types, target, files.get());
     });
   } catch (...) {
     error = std::current_exception();  // raised once the compile warnings are issued
   }
+  if (error && PyErr_Occurred()) std::rethrow_exception(error);  // the cache files failed in Python
   // A warning turned into an error keeps its Python exception (errors.cpp).
   if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
   if (error) std::rethrow_exception(error);
-  CUHOST_CHECK(result) << "compile_kernel returned nothing for " << fn->name;
-  cache[types] = result;
+  CUHOST_CHECK(result.kernel) << "the compile lookup returned nothing for " << fn->name;
+  held[types] = result.kernel;
   if (std::find(st->order.begin(), st->order.end(), types) == st->order.end()) st->order.push_back(types);
-  if (pycache) save_to_pycache(d, types);
+  if (!launched) return result.kernel;
+  ++st->lookups[types][std::size_t(result.layer)];
   // numba's compile dumps (config.DUMP_BYTECODE, DUMP_LLVM, DUMP_OPTIMIZED, DUMP_ASSEMBLY) print from Python.
-  if (&cache == &st->compiled && (config_flag("DUMP_BYTECODE") || config_flag("DUMP_LLVM") ||
-                                  config_flag("DUMP_OPTIMIZED") || config_flag("DUMP_ASSEMBLY"))) {
+  if (config_flag("DUMP_BYTECODE") || config_flag("DUMP_LLVM") || config_flag("DUMP_OPTIMIZED") ||
+      config_flag("DUMP_ASSEMBLY")) {
     PyRef sig(new_type_handle_tuple(types));
     PyRef r =
         sig ? call_hook(Hook::DebugDumps, PyRef(PyTuple_Pack(2, reinterpret_cast<PyObject*>(d), sig.get()))) : PyRef();
     if (!r) throw UserError(ErrorKind::RuntimeError, "debug dump failed");
   }
-  return result;
+  return result.kernel;
 }
 
 std::shared_ptr<const runtime::CompiledKernel> compile_for(DispatcherObject* d,

@@ -44,6 +44,11 @@ const std::string& engine_build_identity() {
   return identity;
 }
 
+std::string target_identity(const TargetOptions& t) {
+  return concat(t.target == Target::NVPTX ? "nvptx" : "cpu", "|", t.cc_major, ".", t.cc_minor, t.arch_suffix, "|",
+                t.bounds_check, "|", CUHOST_VERSION, "|", LLVM_VERSION_STRING, "|", engine_build_identity());
+}
+
 namespace {
 
 constexpr const char* kMagic = "cuhost-kernel-cache-5";

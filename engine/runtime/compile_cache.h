@@ -22,6 +22,11 @@ namespace cuhost::runtime {
 // an older build compiled).
 const std::string& engine_build_identity();
 
+// What a cached kernel must have been compiled for to run on `target`
+// (backend and architecture, bounds checks, the compiler and its build):
+// part of every key of numba's cache=True files.
+std::string target_identity(const TargetOptions& target);
+
 // The key, or nullopt when this compile must not be cached.
 std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
                                             const TargetOptions& target);
