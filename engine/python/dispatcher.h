@@ -60,7 +60,6 @@ struct DispatcherState {
   std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> compiled;
   // Which cache layer served each specialization of `compiled` (`stats`).
   std::map<std::vector<const ir::Type*>, runtime::LayerCounts> lookups;
-  std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> ptx_for_inspect;
   std::vector<std::vector<const ir::Type*>> order;  // compiled specializations (launches, eager, inspection)
   std::vector<std::unique_ptr<LaunchPlan>> plans;   // touched only with the GIL held
 };

@@ -95,7 +95,6 @@ PyObject* forget_compiled(PyObject* obj, PyObject*) {
     fresh->options = st->fn->options;
     st->fn = fresh;
     st->compiled.clear();
-    st->ptx_for_inspect.clear();
     st->order.clear();
     st->plans.clear();
     Py_RETURN_NONE;

@@ -221,6 +221,20 @@ std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::ve
   return h.hex();
 }
 
+EntryKeys entry_keys(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
+                     const TargetOptions& target) {
+  EntryKeys keys;
+  keys.content = kernel_cache_key(fn, arg_types, target);
+  if (keys.content) {
+    keys.entry = *keys.content;
+    return keys;
+  }
+  keys.entry = concat("cache=True ", fn.name, "(");
+  for (size_t i = 0; i < arg_types.size(); ++i) keys.entry += concat(i ? ", " : "", arg_types[i]->str());
+  keys.entry += concat(") for ", target_identity(target));
+  return keys;
+}
+
 std::string cache_entry(const std::string& key, const CompiledKernel& kernel) {
   std::string out = concat(kMagic, "\n", key, "\n") + serialize_kernel(kernel);
   out += payload_digest(out);

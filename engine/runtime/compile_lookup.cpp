@@ -28,17 +28,28 @@ const char* cache_layer_name(CacheLayer layer) {
 
 namespace {
 
-// A specialization in memory: the function object, its argument types and
-// every target option that changes the code.
+// A specialization in memory: the function object, what was made of it
+// (a kernel or a device function on its own), its argument types and every
+// target option that changes the code.
 struct MemoKey {
   const JitFunction* fn;
+  bool device_function;
   std::vector<const ir::Type*> args;
   int target, cc_major, cc_minor;
   std::string arch_suffix;
   bool bounds_check;
+  MemoKey(const JitFunction* f, bool device, const std::vector<const ir::Type*>& arg_types, const TargetOptions& t)
+      : fn(f),
+        device_function(device),
+        args(arg_types),
+        target(int(t.target)),
+        cc_major(t.cc_major),
+        cc_minor(t.cc_minor),
+        arch_suffix(t.arch_suffix),
+        bounds_check(t.bounds_check) {}
   bool operator<(const MemoKey& o) const {
-    return std::tie(fn, args, target, cc_major, cc_minor, arch_suffix, bounds_check) <
-           std::tie(o.fn, o.args, o.target, o.cc_major, o.cc_minor, o.arch_suffix, o.bounds_check);
+    return std::tie(fn, device_function, args, target, cc_major, cc_minor, arch_suffix, bounds_check) <
+           std::tie(o.fn, o.device_function, o.args, o.target, o.cc_major, o.cc_minor, o.arch_suffix, o.bounds_check);
   }
 };
 
@@ -50,15 +61,6 @@ CompileMemo<MemoKey, CompiledKernel>& memo() {
 std::array<std::atomic<long>, kCacheLayers>& counters() {
   static std::array<std::atomic<long>, kCacheLayers> c{};
   return c;
-}
-
-// The key of a cache=True entry whose kernel the content-keyed cache does
-// not take (CPU kernels): the specialization and what it was compiled for.
-std::string files_entry_key(const JitFunction& fn, const std::vector<const ir::Type*>& types,
-                            const TargetOptions& target) {
-  std::string key = concat("cache=True ", fn.name, "(");
-  for (size_t i = 0; i < types.size(); ++i) key += concat(i ? ", " : "", types[i]->str());
-  return concat(key, ") for ", target_identity(target));
 }
 
 // The kernel of the cache=True entry, or null when there is none or it is
@@ -97,27 +99,23 @@ void verify_ptx_if_asked(const std::shared_ptr<JitFunction>& fn, const std::vect
 LookupResult lookup_kernel(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
                            const TargetOptions& target, EntryView* files) {
   CUHOST_CHECK(fn && fn->captured) << "a kernel must be captured before its compile is looked up";
-  MemoKey memo_key{fn.get(),        arg_types,          int(target.target), target.cc_major,
-                   target.cc_minor, target.arch_suffix, target.bounds_check};
+  MemoKey memo_key(fn.get(), false, arg_types, target);
   LookupResult result;
   if ((result.kernel = memo().find(memo_key, fn))) {
     result.layer = CacheLayer::Memory;
     ++counters()[std::size_t(result.layer)];
     return result;
   }
-  // One key frames the entry in both disk layers: the content key where
-  // the content-keyed cache takes the kernel, so the cache=True files hold
-  // the very entry it holds.
-  std::optional<std::string> content_key;
+  EntryKeys keys;
   std::shared_ptr<CompiledKernel> found;
   {
     log::StageTimer timer(fn->name, "cache");
-    content_key = kernel_cache_key(*fn, arg_types, target);
+    keys = entry_keys(*fn, arg_types, target);
     // The cache=True files come first: numba's rule that a cached kernel
     // keeps the globals it was compiled with holds only if they answer
     // before a content key that follows the globals' values.
     if (files && (found = load_from_files(*files, *fn, arg_types, target))) result.layer = CacheLayer::CacheFiles;
-    if (!found && content_key && (found = load_cached_kernel(*content_key, *fn, arg_types)))
+    if (!found && keys.content && (found = load_cached_kernel(*keys.content, *fn, arg_types)))
       result.layer = CacheLayer::Disk;
   }
   if (found) {
@@ -126,15 +124,26 @@ LookupResult lookup_kernel(const std::shared_ptr<JitFunction>& fn, const std::ve
   } else {
     found = build_kernel(fn, arg_types, target);
     result.layer = CacheLayer::Compiled;
-    if (content_key) store_cached_kernel(*content_key, *found);
+    if (keys.content) store_cached_kernel(*keys.content, *found);
   }
-  if (files && result.layer != CacheLayer::CacheFiles && serializable(*found)) {
-    std::string key = content_key ? *content_key : files_entry_key(*fn, arg_types, target);
-    files->save(EntryView::Entry{key, cache_entry(key, *found)});
-  }
+  if (files && result.layer != CacheLayer::CacheFiles && serializable(*found))
+    files->save(EntryView::Entry{keys.entry, cache_entry(keys.entry, *found)});
   if (result.layer == CacheLayer::Compiled && target.target == Target::CPU) verify_ptx_if_asked(fn, arg_types);
   ++counters()[std::size_t(result.layer)];
   result.kernel = memo().keep(memo_key, fn, found);
+  return result;
+}
+
+LookupResult lookup_device_function(const std::shared_ptr<JitFunction>& fn,
+                                    const std::vector<const ir::Type*>& arg_types, const TargetOptions& target) {
+  MemoKey memo_key(fn.get(), true, arg_types, target);
+  LookupResult result;
+  result.layer = CacheLayer::Memory;
+  if (!(result.kernel = memo().find(memo_key, fn))) {
+    result.layer = CacheLayer::Compiled;
+    result.kernel = memo().keep(memo_key, fn, compile_device_function(fn, arg_types, target));
+  }
+  ++counters()[std::size_t(result.layer)];
   return result;
 }
 

@@ -1,4 +1,4 @@
-// The one cache path in front of the kernel pipeline. A kernel compile
+// The one cache path in front of the pipeline. A kernel compile
 // looks for its specialization in memory (compile_memo.h), then, for a
 // cache=True function, in numba's cache files (an index of the engine's own
 // entries that the layer above keeps: EntryView), then in the engine's
@@ -62,6 +62,12 @@ struct LookupResult {
 // UserErrors propagate). `files` is the function's cache=True view, or null.
 LookupResult lookup_kernel(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
                            const TargetOptions& target, EntryView* files = nullptr);
+
+// A device function compiled on its own for NVPTX (compiler.h's
+// compile_device_function: inspection of device functions), from memory
+// or compiled; device functions have no disk layer.
+LookupResult lookup_device_function(const std::shared_ptr<JitFunction>& fn,
+                                    const std::vector<const ir::Type*>& arg_types, const TargetOptions& target);
 
 // lookup_kernel without cache=True files: the kernel alone.
 std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFunction>& fn,
