@@ -90,47 +90,59 @@ const std::vector<const ir::Type*>& choose_eager(DispatcherObject* d, const std:
   throw UserError(ErrorKind::TypeError, msg);
 }
 
-std::shared_ptr<const runtime::CompiledKernel> compile_with(
-    DispatcherObject* d, const std::vector<const ir::Type*>& types, const runtime::TargetOptions& target,
-    std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>>& cache) {
+// What a dispatcher compiles a specialization for: a launch (the kernels
+// it holds, with their cache=True files and per-layer counts), or the
+// NVPTX code inspection reads (of a kernel, or of a device function
+// compiled on its own), which the compile lookup's memory keeps.
+enum class Use { Launch, InspectKernel, InspectDeviceFunction };
+
+// The specialization `types` for `target`: a launch's from the kernels this
+// dispatcher holds, else from the one compile lookup (runtime/
+// compile_lookup.h), which the dispatcher then holds.
+std::shared_ptr<const runtime::CompiledKernel> compile_with(DispatcherObject* d,
+                                                            const std::vector<const ir::Type*>& types,
+                                                            const runtime::TargetOptions& target, Use use) {
   DispatcherState* st = d->state;
-  auto it = cache.find(types);
-  if (it != cache.end()) return it->second;
-  // cache=True: numba's cache files first (dispatcher_cache.h).
-  const bool pycache = &cache == &st->compiled && st->fn->options.cache_requested;
-  if (pycache && load_from_pycache(d, types)) return st->compiled.at(types);
+  if (use == Use::Launch) {
+    auto held = st->compiled.find(types);
+    if (held != st->compiled.end()) return held->second;
+  }
   const auto& fn = ensure_captured(d);
-  std::shared_ptr<const runtime::CompiledKernel> result;
+  std::unique_ptr<runtime::EntryView> files = use == Use::Launch ? cache_files_view(d, types, target) : nullptr;
+  runtime::LookupResult result;
   std::exception_ptr error;
   try {
     result = without_gil([&] {
       std::lock_guard<std::mutex> lock(st->compile_mutex);
-      return runtime::compile_kernel(fn, types, target);
+      if (use == Use::InspectDeviceFunction) return runtime::lookup_device_function(fn, types, target);
+      return runtime::lookup_kernel(fn, types, target, files.get());
     });
   } catch (...) {
     error = std::current_exception();  // raised once the compile warnings are issued
   }
+  if (error && PyErr_Occurred()) std::rethrow_exception(error);  // the cache files failed in Python
   // A warning turned into an error keeps its Python exception (errors.cpp).
   if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
   if (error) std::rethrow_exception(error);
-  CUHOST_CHECK(result) << "compile_kernel returned nothing for " << fn->name;
-  cache[types] = result;
+  CUHOST_CHECK(result.kernel) << "the compile lookup returned nothing for " << fn->name;
+  if (use != Use::Launch) return result.kernel;
+  st->compiled[types] = result.kernel;
   if (std::find(st->order.begin(), st->order.end(), types) == st->order.end()) st->order.push_back(types);
-  if (pycache) save_to_pycache(d, types);
+  ++st->lookups[types][std::size_t(result.layer)];
   // numba's compile dumps (config.DUMP_BYTECODE, DUMP_LLVM, DUMP_OPTIMIZED, DUMP_ASSEMBLY) print from Python.
-  if (&cache == &st->compiled && (config_flag("DUMP_BYTECODE") || config_flag("DUMP_LLVM") ||
-                                  config_flag("DUMP_OPTIMIZED") || config_flag("DUMP_ASSEMBLY"))) {
+  if (config_flag("DUMP_BYTECODE") || config_flag("DUMP_LLVM") || config_flag("DUMP_OPTIMIZED") ||
+      config_flag("DUMP_ASSEMBLY")) {
     PyRef sig(new_type_handle_tuple(types));
     PyRef r =
         sig ? call_hook(Hook::DebugDumps, PyRef(PyTuple_Pack(2, reinterpret_cast<PyObject*>(d), sig.get()))) : PyRef();
     if (!r) throw UserError(ErrorKind::RuntimeError, "debug dump failed");
   }
-  return result;
+  return result.kernel;
 }
 
 std::shared_ptr<const runtime::CompiledKernel> compile_for(DispatcherObject* d,
                                                            const std::vector<const ir::Type*>& types) {
-  return compile_with(d, types, session_target(d->state->fn->options), d->state->compiled);
+  return compile_with(d, types, session_target(d->state->fn->options), Use::Launch);
 }
 
 // An eagerly compiled kernel is also linked and loaded on a GPU at
@@ -528,37 +540,19 @@ std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherOb
                              auto calls = fn->calls();
                              return std::find(calls.begin(), calls.end(), types) != calls.end();
                            }();
+  runtime::TargetOptions nvptx = session_target(fn->options);
+  if (nvptx.target != runtime::Target::NVPTX) {
+    nvptx = runtime::TargetOptions();
+    nvptx.target = runtime::Target::NVPTX;
+  }
   if (fn->options.device || called_only) {
-    auto it = st->ptx_for_inspect.find(types);
-    if (it != st->ptx_for_inspect.end()) return it->second;
-    runtime::TargetOptions t = session_target(fn->options);
-    if (t.target != runtime::Target::NVPTX) {
-      t = runtime::TargetOptions();
-      t.target = runtime::Target::NVPTX;
-    }
-    std::shared_ptr<const runtime::CompiledKernel> k;
-    std::exception_ptr error;
-    try {
-      k = without_gil([&] {
-        std::lock_guard<std::mutex> lock(st->compile_mutex);
-        return runtime::compile_device_function(fn, types, t);
-      });
-    } catch (...) {
-      error = std::current_exception();  // raised once the compile warnings are issued
-    }
-    // A warning turned into an error keeps its Python exception (errors.cpp).
-    if (!issue_compile_warnings() && !error) throw UserError(ErrorKind::RuntimeError, "compile warning raised");
-    if (error) std::rethrow_exception(error);
-    st->ptx_for_inspect[types] = k;
+    auto k = compile_with(d, types, nvptx, Use::InspectDeviceFunction);
     if (!called_only && std::find(st->order.begin(), st->order.end(), types) == st->order.end())
       st->order.push_back(types);
     return k;
   }
   auto k = compile_for(d, types);
-  if (k->target == runtime::Target::NVPTX) return k;
-  runtime::TargetOptions t;
-  t.target = runtime::Target::NVPTX;
-  return compile_with(d, types, t, st->ptx_for_inspect);
+  return k->target == runtime::Target::NVPTX ? k : compile_with(d, types, nvptx, Use::InspectKernel);
 }
 
 std::vector<std::vector<const ir::Type*>> compiled_signatures(DispatcherObject* d) {

@@ -18,6 +18,7 @@
 #include "ir/foreign.h"
 #include "ir/types.h"
 #include "model/jit_function.h"
+#include "runtime/compile_lookup.h"
 #include "runtime/compiler.h"
 #include "runtime/kernel_launch.h"
 
@@ -54,8 +55,11 @@ struct DispatcherState {
   // dispatcher, which launches its kernel without checking argument types.
   bool specialized = false;
   std::mutex compile_mutex;  // taken with the GIL released
+  // The kernels this dispatcher holds (numba's overloads): the launch path's
+  // index, filled from the one compile lookup (runtime/compile_lookup.h).
   std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> compiled;
-  std::map<std::vector<const ir::Type*>, std::shared_ptr<const runtime::CompiledKernel>> ptx_for_inspect;
+  // Which cache layer served each specialization of `compiled` (`stats`).
+  std::map<std::vector<const ir::Type*>, runtime::LayerCounts> lookups;
   std::vector<std::vector<const ir::Type*>> order;  // compiled specializations (launches, eager, inspection)
   std::vector<std::unique_ptr<LaunchPlan>> plans;   // touched only with the GIL held
 };

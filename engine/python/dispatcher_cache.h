@@ -1,32 +1,32 @@
 // cache=True: numba's on-disk cache of compiled kernels in the source's
-// __pycache__ (its index and data files, hit and miss statistics). The
-// lookup is the compile path's, in C++: a compile of a kernel with
-// cache=True asks these files first (after the dispatcher's compiled
-// kernels in memory) and stores what it compiled; the files themselves are
-// kept by the public file store of cuda/core/caching.py (function_cache(d):
-// load_overload, note_hit, save_overload), to which kernels cross as bytes:
-// each data file is an entry of the engine's own disk-cache format
-// (runtime/compile_cache.h: the kernel framed by a key and a digest), so a
-// damaged or misplaced file is refused and recompiled, never loaded. No
-// private Python method is called.
+// __pycache__ (its index and data files). The lookup is the compile
+// path's (runtime/compile_lookup.h), which sees these files as an
+// EntryView: a store of the engine's own cache entries (the kernel framed
+// by its key and a digest, runtime/compile_cache.h), so a damaged or
+// misplaced file is refused and recompiled, never loaded. Only what must be
+// Python stays there: the files' folder, names and index are kept by the
+// public file store of cuda/core/caching.py (function_cache(d):
+// load_overload, save_overload), reached through the function_cache hook;
+// entries cross as bytes. No private Python method is called.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "python/dispatcher.h"
+#include "runtime/compile_lookup.h"
 
 namespace cuhost::python {
 
-// Loads the kernel of `types` from the function's cache files into the
-// dispatcher's compiled kernels; true when it was. Throws UserError (a Python
-// error stays set) when the cache failed.
-bool load_from_pycache(DispatcherObject* d, const std::vector<const ir::Type*>& types);
+// The cache=True files of `d` for the specialization `types` compiled for
+// `target`, or null when `d` was not asked to cache. Its calls take the GIL
+// (the lookup runs without it) and throw UserError with the Python error
+// set when the files fail.
+std::unique_ptr<runtime::EntryView> cache_files_view(DispatcherObject* d, const std::vector<const ir::Type*>& types,
+                                                     const runtime::TargetOptions& target);
 
-// Stores the freshly compiled kernel of `types` in the cache files (counted
-// as a miss; a kernel that cannot be kept between processes is only counted).
-void save_to_pycache(DispatcherObject* d, const std::vector<const ir::Type*>& types);
-
-// The dispatcher methods of this file (null-terminated): _forget_compiled.
+// The dispatcher methods of this file (null-terminated): _forget_compiled,
+// _lookup_counts.
 PyMethodDef* dispatcher_cache_methods();
 
 }  // namespace cuhost::python

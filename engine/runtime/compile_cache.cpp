@@ -44,6 +44,11 @@ const std::string& engine_build_identity() {
   return identity;
 }
 
+std::string target_identity(const TargetOptions& t) {
+  return concat(t.target == Target::NVPTX ? "nvptx" : "cpu", "|", t.cc_major, ".", t.cc_minor, t.arch_suffix, "|",
+                t.bounds_check, "|", CUHOST_VERSION, "|", LLVM_VERSION_STRING, "|", engine_build_identity());
+}
+
 namespace {
 
 constexpr const char* kMagic = "cuhost-kernel-cache-5";
@@ -214,6 +219,20 @@ std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::ve
   std::set<const JitFunction*> seen;
   if (!hash_function(fn, h, seen)) return std::nullopt;
   return h.hex();
+}
+
+EntryKeys entry_keys(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
+                     const TargetOptions& target) {
+  EntryKeys keys;
+  keys.content = kernel_cache_key(fn, arg_types, target);
+  if (keys.content) {
+    keys.entry = *keys.content;
+    return keys;
+  }
+  keys.entry = concat("cache=True ", fn.name, "(");
+  for (size_t i = 0; i < arg_types.size(); ++i) keys.entry += concat(i ? ", " : "", arg_types[i]->str());
+  keys.entry += concat(") for ", target_identity(target));
+  return keys;
 }
 
 std::string cache_entry(const std::string& key, const CompiledKernel& kernel) {

@@ -22,9 +22,25 @@ namespace cuhost::runtime {
 // an older build compiled).
 const std::string& engine_build_identity();
 
+// What a cached kernel must have been compiled for to run on `target`
+// (backend and architecture, bounds checks, the compiler and its build):
+// part of every key of numba's cache=True files.
+std::string target_identity(const TargetOptions& target);
+
 // The key, or nullopt when this compile must not be cached.
 std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
                                             const TargetOptions& target);
+
+// The keys of a kernel's entries, computed once per lookup: `content`
+// where the content-keyed disk cache takes the kernel (kernel_cache_key),
+// and `entry`, the key its cache=True entry is framed with: the content key
+// where there is one, so both disk layers hold the very same entry, else a
+// key naming the specialization and its target_identity (CPU kernels).
+struct EntryKeys {
+  std::optional<std::string> content;
+  std::string entry;
+};
+EntryKeys entry_keys(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types, const TargetOptions& target);
 
 // A kernel from the cache (its `typed` is null: inspect_types reports the
 // signature only), or null.

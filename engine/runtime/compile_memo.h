@@ -1,7 +1,7 @@
 // The in-memory layer of the compile's cache path: one compiled product per
-// specialization for the process, shared by the kernel compiler
-// (compiler.cpp) and host njit (host_function.cpp) so both look up and keep
-// their products the same way. An entry remembers the function it was
+// specialization for the process, shared by the compile lookup
+// (compile_lookup.cpp: kernels and device functions) and host njit
+// (host_function.cpp) so both look up and keep their products the same way. An entry remembers the function it was
 // compiled from, so a new function at a reused address never finds it.
 #pragma once
 

@@ -1,29 +1,20 @@
 // The compiler's entry points (runtime/compiler.h): each is a composition of
-// the one stage list (runtime/pipeline.h) for its product and target, behind
-// the compile's cache path: the in-memory memo per (function, argument
-// types, target options), then the content-keyed disk cache
-// (compile_cache.h), then the pipeline.
+// the one stage list (runtime/pipeline.h) for its product and target. The
+// cache path in front of a kernel's compile is compile_lookup.cpp's.
 #include "runtime/compiler.h"
 
 #include <set>
-#include <tuple>
 
 #include "codegen/module.h"
 #include "codegen/nvptx_backend.h"
 #include "codegen/nvptx_cancellation.h"
 #include "codegen/nvptx_error_record.h"
-#include "cpu/cancellation.h"
-#include "cpu/jit.h"
-#include "cuda/linker.h"
 #include "ffi/device_link.h"
 #include "ffi/host_link.h"
 #include "frontend/captured.h"
-#include "runtime/compile_cache.h"
-#include "runtime/compile_memo.h"
 #include "runtime/pipeline.h"
 #include "sema/typed_function.h"
 #include "support/diagnostics.h"
-#include "support/log.h"
 
 namespace cuhost::runtime {
 namespace {
@@ -32,23 +23,6 @@ namespace {
 TargetOptions nvptx(TargetOptions options) {
   options.target = Target::NVPTX;
   return options;
-}
-
-struct MemoKey {
-  const JitFunction* fn;
-  std::vector<const ir::Type*> args;
-  int target, cc_major, cc_minor;
-  std::string arch_suffix;
-  bool bounds_check;
-  bool operator<(const MemoKey& o) const {
-    return std::tie(fn, args, target, cc_major, cc_minor, arch_suffix, bounds_check) <
-           std::tie(o.fn, o.args, o.target, o.cc_major, o.cc_minor, o.arch_suffix, o.bounds_check);
-  }
-};
-
-CompileMemo<MemoKey, CompiledKernel>& memo() {
-  static CompileMemo<MemoKey, CompiledKernel> m;
-  return m;
 }
 
 void require_captured(const std::shared_ptr<JitFunction>& fn) {
@@ -96,24 +70,11 @@ std::vector<std::shared_ptr<const ir::ForeignFunction>> host_link_sources(const 
   return out;
 }
 
-namespace {
-
 std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>& fn,
                                              const std::vector<const ir::Type*>& arg_types,
                                              const TargetOptions& target) {
+  require_captured(fn);
   refuse_c_abi_kernel(*fn);
-  // NVPTX kernels come from the on-disk cache when nothing they depend on changed.
-  std::optional<std::string> cache_key;
-  {
-    log::StageTimer timer(fn->name, "cache");
-    cache_key = kernel_cache_key(*fn, arg_types, target);
-    if (cache_key)
-      if (auto cached = load_cached_kernel(*cache_key, *fn, arg_types)) {
-        cached->launch_bound_threads = fn->options.launch_bounds[0];
-        cached->shared_memory_carveout = fn->options.shared_memory_carveout;
-        return cached;
-      }
-  }
   CompileJob job(fn, arg_types, target, Product::Kernel);
   run_pipeline(job, kernel_stages(target.target));
   const sema::TypedFunction& typed = *job.typed;
@@ -126,7 +87,6 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
   kernel->use_cooperative |= typed.uses_grid_sync;  // cuda.cg grid sync: a cooperative launch
   if (target.target == Target::NVPTX) {
     kernel->dynamic_shared_padding = std::size_t(job.lowered->dynamic_shared_padding);
-    if (cache_key) store_cached_kernel(*cache_key, *kernel);
     return kernel;
   }
   kernel->cpu_thread_symbol = job.lowered->cpu_thread_symbol;
@@ -136,35 +96,6 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
   kernel->has_module_callbacks = job.has_module_callbacks;
   kernel->cpu_globals = std::move(job.cpu_globals);
   return kernel;
-}
-
-// CUHOST_VERIFY_PTX=1 (set by the test suite): every kernel compiled for the
-// CPU is also compiled to PTX and, when it links no foreign code, assembled
-// for sm_90 by nvJitLink, so CI checks the GPU path of every kernel it runs
-// without a GPU.
-void verify_ptx_if_asked(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types) {
-  const char* v = std::getenv("CUHOST_VERIFY_PTX");
-  if (!v || !*v || std::string(v) == "0") return;
-  TargetOptions nv;
-  nv.target = Target::NVPTX;
-  std::shared_ptr<CompiledKernel> k = build_kernel(fn, arg_types, nv);
-  if (!k->link.empty()) return;  // foreign items need the module loader; the GPU run links them
-  log::StageTimer timer(fn->name, "verify-ptx");
-  cuda::link({cuda::LinkInput{ir::LinkKind::PTXSource, fn->name + ".ptx", k->ptx}}, 9, 0, false);
-}
-
-}  // namespace
-
-std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFunction>& fn,
-                                                     const std::vector<const ir::Type*>& arg_types,
-                                                     const TargetOptions& target) {
-  require_captured(fn);
-  MemoKey key{fn.get(),        arg_types,          int(target.target), target.cc_major,
-              target.cc_minor, target.arch_suffix, target.bounds_check};
-  if (auto kept = memo().find(key, fn)) return kept;
-  std::shared_ptr<const CompiledKernel> kernel = build_kernel(fn, arg_types, target);
-  if (target.target == Target::CPU) verify_ptx_if_asked(fn, arg_types);
-  return memo().keep(key, fn, kernel);
 }
 
 std::shared_ptr<const CompiledKernel> compile_device_function(const std::shared_ptr<JitFunction>& fn,

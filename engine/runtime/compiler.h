@@ -1,7 +1,7 @@
 // The compiler driver: one call turns a jitted function and argument types
 // into a loaded-ready artifact for a target, running the named stages
 // (typing, lowering, optimization, PTX or host code) and timing each.
-// Dispatchers, compile_ptx and the benchmarks all go through here.
+// Kernels reach it through the cache path of compile_lookup.h.
 #pragma once
 
 #include <memory>
@@ -28,10 +28,12 @@ using model::JitOptions;
 using model::Target;
 using model::TargetOptions;
 
-// Compiles a kernel specialization. Throws UserError for script errors.
-std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFunction>& fn,
-                                                     const std::vector<const ir::Type*>& arg_types,
-                                                     const TargetOptions& target);
+// Compiles a kernel specialization through the pipeline, with no cache in
+// front (compile_lookup.h's compile_kernel looks in the caches first).
+// Throws UserError for script errors.
+std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>& fn,
+                                             const std::vector<const ir::Type*>& arg_types,
+                                             const TargetOptions& target);
 
 // cuda.compile / compile_ptx for a device function or kernel with an explicit
 // signature. output: "ptx" or "ltoir" (ltoir is refused: LLVM's NVPTX backend

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cuda/linker.h"
+#include "runtime/compile_lookup.h"
 #include "runtime/compiler.h"
 #include "sema_support.h"
 

@@ -334,22 +334,28 @@ class CUDADispatcher(_cuhost.Dispatcher):
                 banner("ASSEMBLY", info["ptx"])
 
     # ---- cache=True (cuda/core/caching.py) -----------------------------------
-    # The compile path (engine/python/dispatcher_cache.cpp) loads and saves
-    # kernels through caching.function_cache(self); here are only the views.
+    # The compile lookup (engine/runtime/compile_lookup.h) loads and saves
+    # kernels through caching.function_cache(self) and counts which layer
+    # served each specialization; here are only the views.
 
     @property
     def stats(self):
-        """Cache statistics: cache_path, and Counters cache_hits and cache_misses per signature."""
+        """Cache statistics, as numba's: cache_path, and Counters cache_hits
+        (kernels loaded from the disk caches instead of compiled, cache=True
+        only) and cache_misses (kernels compiled) per signature."""
         from .core.caching import CacheStats, function_cache
 
-        path = function_cache(self).cache_path if self.targetoptions.get("cache") else None
-        stats = CacheStats(path)
-        files = self.__dict__.get("_cache_files")
-        if files is not None:
-            for handles, n in files.hits.items():
-                stats.cache_hits[_types_of_handles(handles)] = n
-            for handles, n in files.misses.items():
-                stats.cache_misses[_types_of_handles(handles)] = n
+        cached = bool(self.targetoptions.get("cache"))
+        stats = CacheStats(function_cache(self).cache_path if cached else None)
+        for handles, by_layer in self._lookup_counts():
+            sig = _types_of_handles(handles)
+            from_disk = by_layer["cache files"] + by_layer["disk"]
+            hits = from_disk if cached else 0
+            misses = by_layer["compiled"] + (0 if cached else from_disk)
+            if hits:
+                stats.cache_hits[sig] = hits
+            if misses:
+                stats.cache_misses[sig] = misses
         return stats
 
     def recompile(self):

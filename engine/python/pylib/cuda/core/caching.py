@@ -12,22 +12,25 @@ be written, in a user-wide cache folder: $NUMBA_CACHE_DIR, else
 - one data file per specialization, ``....<n>.nbc``: the compiled kernel
   as an entry of the engine's disk-cache format (engine/runtime/
   compile_cache.h: framed by its key and a digest; on the CPU backend its
-  LLVM IR, compiled to machine code again when loaded).
+  LLVM IR, compiled to machine code again when loaded). Where the engine's
+  content-keyed cache keeps the kernel too (GPU kernels), the data file is
+  that very entry, framed with the same key; the index records the key
+  each entry was framed with.
 
 A specialization's key is its argument types, the target (backend,
 architecture, compiler build), the function's bytecode and the values of
 its closure variables, and the jit options. As in numba, the values of
 globals are not part of it: a cached kernel keeps the globals it was
 compiled with until the source file changes or ``recompile()`` is called.
-Every load and save counts in the dispatcher's ``stats`` (cache_hits and
-cache_misses per signature).
 
-The engine's compile path (engine/python/dispatcher_cache.cpp) owns the
-lookup: it asks ``function_cache(dispatcher)`` for these files and calls the
-public methods ``load_overload``, ``note_hit`` and ``save_overload`` with a
-specialization's argument types (a tuple of ``_cuhost.TypeHandle``) and the
-target string; the kernels themselves cross as bytes. The index keys the
-entries by the types' spellings, read as text only.
+The engine's compile lookup (engine/runtime/compile_lookup.h) owns the
+lookup and the dispatcher's ``stats``; through
+engine/python/dispatcher_cache.cpp it asks ``function_cache(dispatcher)``
+for these files and calls the public methods ``load_overload`` and
+``save_overload`` with a specialization's argument types (a tuple of
+``_cuhost.TypeHandle``) and the target string; the entries cross as their
+key and bytes. The index keys the entries by the types' spellings, read as
+text only.
 """
 import collections
 import contextlib
@@ -38,7 +41,7 @@ import pickle
 import sys
 import tempfile
 
-_INDEX_VERSION = b"cuhost-cache-index-1\n"
+_INDEX_VERSION = b"cuhost-cache-index-2\n"
 
 
 class CacheStats:
@@ -125,9 +128,6 @@ class FunctionCache:
 
     def __init__(self, py_func, options):
         self._py_func = py_func
-        # Loads and saves per argument TypeHandles (the dispatcher's stats).
-        self.hits = collections.Counter()
-        self.misses = collections.Counter()
         # Set while recompile() compiles anew: saved entries are replaced, not loaded.
         self.skip_load = False
         try:
@@ -173,22 +173,16 @@ class FunctionCache:
     # ---- the engine's calls -----------------------------------------------------
 
     def load_overload(self, handles, target):
-        """The kernel saved for argument types `handles` compiled for
-        `target`, as bytes, or None."""
+        """The entry saved for argument types `handles` compiled for
+        `target`, as (the key it was framed with, its bytes), or None."""
         if self.skip_load:
             return None
         return self.load(self.key(handles, target))
 
-    def note_hit(self, handles):
-        """Counts a kernel loaded from these files and installed."""
-        self.hits[tuple(handles)] += 1
-
-    def save_overload(self, handles, target, data):
-        """Counts a compile (a miss) and saves its kernel; `data` is None when
-        the kernel cannot be kept between processes."""
-        self.misses[tuple(handles)] += 1
-        if data is not None:
-            self.save(self.key(handles, target), data)
+    def save_overload(self, handles, target, entry_key, data):
+        """Saves the entry `data`, framed with `entry_key`, for argument types
+        `handles` compiled for `target`."""
+        self.save(self.key(handles, target), (entry_key, data))
 
     # ---- files -------------------------------------------------------------
 
@@ -229,33 +223,39 @@ class FunctionCache:
             raise
 
     def load(self, key):
-        """The bytes saved under `key`, or None."""
+        """The (entry key, bytes) saved under `key`, or None."""
         if self.cache_path is None:
             return None
-        name = self._load_index().get(key)
-        if name is None:
+        found = self._load_index().get(key)
+        if found is None:
             return None
+        name, entry_key = found
         try:
             with open(os.path.join(self.cache_path, name), "rb") as f:
-                return f.read()
+                return entry_key, f.read()
         except OSError:
             return None
 
-    def save(self, key, data):
-        """Saves `data` under `key` (overwriting its previous data file)."""
+    def save(self, key, entry):
+        """Saves `entry`, (entry key, bytes), under `key` (overwriting its
+        previous data file)."""
         if self.cache_path is None:
             return
+        entry_key, data = entry
         overloads = self._load_index()
-        name = overloads.get(key)
-        if name is None:
-            used = set(overloads.values())
-            n = 1
-            while self._data_pattern.format(n) in used:
-                n += 1
-            name = self._data_pattern.format(n)
-            overloads[key] = name
+        found = overloads.get(key)
+        if found is None or found[1] != entry_key:
+            if found is None:
+                used = {name for name, _ in overloads.values()}
+                n = 1
+                while self._data_pattern.format(n) in used:
+                    n += 1
+                name = self._data_pattern.format(n)
+            else:
+                name = found[0]
+            overloads[key] = (name, entry_key)
             self._write(self._index_name, _INDEX_VERSION + pickle.dumps((self._stamp(), overloads), protocol=4))
-        self._write(name, data)
+        self._write(overloads[key][0], data)
 
 
 from .._missing import missing as _missing  # noqa: E402

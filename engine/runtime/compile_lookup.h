@@ -1,0 +1,80 @@
+// The one cache path in front of the pipeline. A kernel compile
+// looks for its specialization in memory (compile_memo.h), then, for a
+// cache=True function, in numba's cache files (an index of the engine's own
+// entries that the layer above keeps: EntryView), then in the engine's
+// content-keyed disk cache (compile_cache.h), and runs the pipeline
+// (compiler.h) only when every layer missed; what it got it stores in the
+// layers that missed, and it says which layer served it, so dispatchers
+// count numba's cache hits and misses from one place.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/compiler.h"
+
+namespace cuhost::runtime {
+
+// Where a lookup found its kernel, in the order the layers are consulted.
+enum class CacheLayer {
+  Memory,      // compiled or loaded earlier in this process
+  CacheFiles,  // numba's cache=True files (an EntryView)
+  Disk,        // the engine's content-keyed disk cache
+  Compiled,    // every layer missed: the pipeline ran
+};
+constexpr std::size_t kCacheLayers = 4;
+
+// The layer's name in messages and in a dispatcher's per-layer counts.
+const char* cache_layer_name(CacheLayer layer);
+
+// One count per layer, indexed by CacheLayer.
+using LayerCounts = std::array<long, kCacheLayers>;
+
+// numba's cache=True files of one function and specialization, as the
+// lookup sees them: a store of engine entries (compile_cache.h's
+// cache_entry) under the key each was framed with. The files themselves
+// (their folder, index and names) belong to the layer above, which
+// implements this; its calls may throw UserError.
+class EntryView {
+ public:
+  struct Entry {
+    std::string key;    // the key the entry was framed with
+    std::string bytes;  // cache_entry(key, kernel)
+  };
+  virtual ~EntryView() = default;
+  // The entry kept for this specialization, or nullopt.
+  virtual std::optional<Entry> load() = 0;
+  // Keeps `entry` for this specialization, replacing an older one.
+  virtual void save(const Entry& entry) = 0;
+};
+
+// What a lookup gave and where it found it.
+struct LookupResult {
+  std::shared_ptr<const CompiledKernel> kernel;
+  CacheLayer layer = CacheLayer::Compiled;
+};
+
+// The kernel specialization of `fn` (captured) for `arg_types` on `target`,
+// from the first layer that holds it, else compiled (the pipeline's
+// UserErrors propagate). `files` is the function's cache=True view, or null.
+LookupResult lookup_kernel(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
+                           const TargetOptions& target, EntryView* files = nullptr);
+
+// A device function compiled on its own for NVPTX (compiler.h's
+// compile_device_function: inspection of device functions), from memory
+// or compiled; device functions have no disk layer.
+LookupResult lookup_device_function(const std::shared_ptr<JitFunction>& fn,
+                                    const std::vector<const ir::Type*>& arg_types, const TargetOptions& target);
+
+// lookup_kernel without cache=True files: the kernel alone.
+std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFunction>& fn,
+                                                     const std::vector<const ir::Type*>& arg_types,
+                                                     const TargetOptions& target);
+
+// How many lookups of this process each layer served.
+LayerCounts lookup_counts();
+
+}  // namespace cuhost::runtime
