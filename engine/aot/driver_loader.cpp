@@ -46,7 +46,7 @@ Loaded& loaded() {
       if (get_proc(name, slot, abi_version_of(name), CU_GET_PROC_ADDRESS_DEFAULT, &found) != CUDA_SUCCESS ||
           found != CU_GET_PROC_ADDRESS_SUCCESS || !*slot) {
         *slot = nullptr;
-        missing += (missing.empty() ? "" : ", ") + std::string(name);
+        if (std::strncmp(name, "cuGraph", 7) != 0) missing += (missing.empty() ? "" : ", ") + std::string(name);
       }
     };
 #define CUHOST_AOT_DRIVER_FN(name) resolve(#name, reinterpret_cast<void**>(&l.table.name));

@@ -26,7 +26,7 @@ struct GraphState {
   bool graph_stale = true;
 
   ~GraphState() {
-    if (graph && module->driver) module->driver->cuGraphDestroy(graph);
+    if (graph && module->driver && module->driver->cuGraphDestroy) module->driver->cuGraphDestroy(graph);
   }
   [[noreturn]] void fail(const std::string& what) const {
     throw Error(def->name, "graph '" + def->name + "': " + what);
@@ -131,6 +131,8 @@ std::uintptr_t Graph::cuda_graph() {
   GraphState& g = *state_;
   const DriverTable* d = g.module->driver;
   if (!d) g.fail("has no CUDA graph: the module runs on the CPU library (use launch())");
+  if (!d->cuGraphCreate || !d->cuGraphAddKernelNode || !d->cuGraphAddChildGraphNode || !d->cuGraphDestroy)
+    g.fail("the CUDA driver lacks the graph-building functions (cuGraphCreate, cuGraphAddKernelNode)");
   g.check_bound();
   if (g.graph && !g.graph_stale) return reinterpret_cast<std::uintptr_t>(g.graph);
   if (g.graph) d->cuGraphDestroy(g.graph);

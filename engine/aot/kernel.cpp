@@ -10,7 +10,7 @@ void KernelState::fail(const std::string& what) const { throw Error(name, "kerne
 void KernelState::launch(const LaunchConfig& c, void** params) const {
   if (driver) {
     const std::size_t shared = c.shared_bytes + dynamic_padding;
-    CUfunction f = reinterpret_cast<CUfunction>(kernel);  // a CUkernel launches in the current context
+    CUfunction f = function;  // the device's primary context: the one a CUDA runtime host uses
     CUstream stream = reinterpret_cast<CUstream>(c.stream);
     CUresult r = cooperative
                      ? driver->cuLaunchCooperativeKernel(f, c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y,

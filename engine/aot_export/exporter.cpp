@@ -178,7 +178,7 @@ ExportResult export_folder(const ExportOptions& o) {
     result.files.push_back(rel);
   }
 
-  Json graphs = export_graphs(o.graphs, result.kernels, &result.graphs);
+  Json graphs = export_graphs(o.graphs, selected, &result.graphs);
   manifest.set("graphs", std::move(graphs));
 
   const std::string header = "kernels.h";

@@ -30,6 +30,14 @@ void slot_pointers(std::ostream& out, const ParameterAbi& p, bool& first) {
   for (int d = 0; d < p.ndim; ++d) emit("&" + p.name + ".strides[" + std::to_string(d) + "]");
 }
 
+// "axpy takes exactly (float a, ...): no argument is converted".
+std::string concat_params(const HeaderKernel& k) {
+  std::string out = k.name + " takes exactly (";
+  for (std::size_t i = 0; i < k.params.size(); ++i)
+    out += (i ? ", " : "") + k.params[i].cpp_type + " " + k.params[i].name;
+  return out + "): no argument is converted";
+}
+
 }  // namespace
 
 std::string generate_header(const std::string& name_space, const std::string& script,
@@ -56,7 +64,13 @@ std::string generate_header(const std::string& name_space, const std::string& sc
     bool first = true;
     for (const ParameterAbi& p : k.params) slot_pointers(out, p, first);
     if (first) out << "nullptr";
-    out << "};\n    " << k.name << "_.launch(launch_config_, slots_);\n  }\n"
+    out << "};\n    " << k.name << "_.launch(launch_config_, slots_);\n  }\n";
+    // Arguments of other types (a double for a float32, an int64 for an
+    // int32, another array type) pick this overload instead of converting,
+    // and fail to compile with the signature in the message.
+    out << "  template <class... A>\n  void " << k.name
+        << "(const cuhost::aot::LaunchConfig&, A&&...) const {\n    static_assert(cuhost::aot::kNoConversion<A...>, "
+        << quoted(concat_params(k)) << ");\n  }\n"
         << "  const cuhost::aot::Kernel& " << k.name << "_kernel() const { return " << k.name << "_; }\n";
   }
   out << "\n private:\n";

@@ -81,6 +81,12 @@ struct Array {
   }
 };
 
+// False for every argument list: the generated header's catch-all launch
+// overloads static_assert it, so a call whose argument types differ from
+// the kernel's fails to compile instead of converting.
+template <class...>
+inline constexpr bool kNoConversion = false;
+
 class Module;
 struct KernelState;
 struct GraphState;
