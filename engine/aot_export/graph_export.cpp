@@ -6,6 +6,7 @@
 
 #include <Python.h>
 
+#include <cstdio>
 #include <cstring>
 #include <map>
 
@@ -188,10 +189,18 @@ Json export_graphs(const std::vector<std::string>& names, const std::vector<Sele
     }
     return out;
   }
+  // Not named on the command line: a graph that cannot be exported is left
+  // out, saying why, so that it does not stop the kernels' export.
   PyObject *key = nullptr, *value = nullptr;
   Py_ssize_t pos = 0;
-  while (PyDict_Next(dict, &pos, &key, &value))
-    if (PyUnicode_Check(key) && is_graph(value)) add(PyUnicode_AsUTF8(key), value);
+  while (PyDict_Next(dict, &pos, &key, &value)) {
+    if (!PyUnicode_Check(key) || !is_graph(value)) continue;
+    try {
+      add(PyUnicode_AsUTF8(key), value);
+    } catch (const UserError& e) {
+      std::fprintf(stderr, "cuhost export: left out %s\n", e.message().c_str());
+    }
+  }
   return out;
 }
 

@@ -17,9 +17,10 @@
 namespace cuhost::aot_export {
 
 // The manifest's "graphs" array for the graphs named in `names` (empty:
-// every Graph global). Takes the GIL. Throws UserError naming the graph: no
-// such global, a capture holding copies, a launch of a kernel the export
-// lacks, an unnamed array argument, a name passed as two kinds.
+// every Graph global that can be exported; the others are left out with a
+// line on stderr saying why). Takes the GIL. Throws UserError naming the
+// graph: no such global, a capture holding copies, a launch of a kernel the
+// export lacks, an unnamed array argument, a name passed as two kinds.
 aot::Json export_graphs(const std::vector<std::string>& names, const std::vector<SelectedKernel>& kernels,
                         std::vector<std::string>* exported);
 
