@@ -10,6 +10,13 @@ void KernelState::fail(const std::string& what) const { throw Error(name, "kerne
 void KernelState::launch(const LaunchConfig& c, void** params) const {
   if (driver) {
     const std::size_t shared = c.shared_bytes + dynamic_padding;
+    if (shared > dynamic_shared_allowed.load(std::memory_order_relaxed)) {
+      CUresult r = driver->cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                              static_cast<int>(shared));
+      if (r != CUDA_SUCCESS)
+        fail("cannot allow " + std::to_string(shared) + " bytes of dynamic shared memory: " + driver_error(*driver, r));
+      dynamic_shared_allowed.store(shared, std::memory_order_relaxed);
+    }
     CUfunction f = function;  // the device's primary context: the one a CUDA runtime host uses
     CUstream stream = reinterpret_cast<CUstream>(c.stream);
     CUresult r = cooperative

@@ -6,6 +6,7 @@
 
 #include <cuda.h>
 
+#include <atomic>
 #include <cstddef>
 #include <string>
 
@@ -28,6 +29,9 @@ struct KernelState {
   CUfunction function = nullptr;  // `kernel` in the module's context (attributes, occupancy)
   CUdevice device = 0;
   std::size_t dynamic_padding = 0;
+  // The dynamic shared memory the function was allowed so far: above the
+  // default 48 KiB a launch first raises CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES.
+  mutable std::atomic<std::size_t> dynamic_shared_allowed{48 * 1024};
   // CPU
   CuhostAotCpuLaunchFn cpu_launch = nullptr;
   CuhostAotCpuMaxCooperativeFn cpu_max_cooperative = nullptr;

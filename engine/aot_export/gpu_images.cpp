@@ -96,6 +96,12 @@ GpuExport export_gpu(const SelectedKernel& kernel, const std::vector<GpuArch>& a
       e.add_note(concat("while linking kernel '", kernel.name, "' for ", a.name()));
       throw;
     }
+    // The manifest records one entry symbol and one shared-memory padding for all architectures.
+    if (out.newest && (compiled->symbol != out.newest->symbol ||
+                       compiled->dynamic_shared_padding != out.newest->dynamic_shared_padding))
+      throw UserError(ErrorKind::CompileError,
+                      concat("kernel '", kernel.name, "' compiles to another entry symbol or shared-memory layout for ",
+                             a.name(), " than for the older architectures; export the architectures separately"));
     out.newest = compiled;
   }
   if (out.newest && out.newest->link.empty() && archs.back().suffix.empty()) {
