@@ -11,7 +11,8 @@ the program); then the runtime's errors, each naming the kernel and the
 cause: a truncated file, an altered file, a missing folder, a folder
 exported again with another signature than the header's, a call with
 other argument types (a compile error), and, on the null driver, a device
-for which the export holds no cubin and no PTX.
+for which the export holds no cubin and no PTX. Last, the example's own
+build exporting kernels.py with the installed cuhost (no AOT_EXPORT_DIR).
 Usage: test_aot_example.py BUILD_DIR SOURCE_DIR WORK_DIR
 """
 import json
@@ -140,6 +141,18 @@ with open(bad, "w") as f:
 r = run(["c++", "-std=c++17", "-fsyntax-only", "-I", os.path.join(aot_only, "include"), "-I", exported, bad],
         expect_rc=None)
 assert r.returncode != 0 and "axpy takes exactly (float a, cuhost::aot::Array<float, 1> x" in r.stdout, r.stdout
+
+# Against the full prefix and without AOT_EXPORT_DIR, the example's build exports kernels.py itself
+# with the installed cuhost (the CPU library for x86-64-v3, the CMake default).
+self_export = os.path.join(work, "self-export")
+cfg = ["cmake", "-S", os.path.join(source, "examples/aot"), "-B", self_export, "-DCMAKE_PREFIX_PATH=" + full,
+       "-DCMAKE_BUILD_TYPE=Release", "-DAOT_ARCHS=sm_90"]
+if shutil.which("ninja"):
+    cfg += ["-G", "Ninja"]
+run(cfg)
+run(["cmake", "--build", self_export])
+out = run([os.path.join(self_export, "cuhost_aot_example"), os.path.join(self_export, "aot-kernels")], cwd=work).stdout
+assert ": cpu x86-64-v3" in out and "aot example ok" in out, out
 
 shutil.rmtree(work, ignore_errors=True)
 print("aot example: ok")
