@@ -31,9 +31,9 @@ struct GraphState {
   [[noreturn]] void fail(const std::string& what) const {
     throw Error(def->name, "graph '" + def->name + "': " + what);
   }
-  void check_bound() const {
-    for (const auto& [name, is_bound] : bound)
-      if (!is_bound) fail("parameter '" + name + "' is not bound (Graph::bind)");
+  void check_bound() const {  // the first unbound parameter in the manifest's order
+    for (const ManifestGraphParam& p : def->params)
+      if (!bound.at(p.name)) fail("parameter '" + p.name + "' is not bound (Graph::bind)");
   }
 };
 
