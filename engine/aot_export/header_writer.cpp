@@ -1,6 +1,7 @@
 // Writes the typed launch header of an export (see header_writer.h).
 #include "aot_export/header_writer.h"
 
+#include <set>
 #include <sstream>
 
 namespace cuhost::aot_export {
@@ -15,19 +16,40 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
+// A Python name as a C++ identifier: C++ keywords (a parameter named
+// `default` or `new`) and the generated code's own locals get a trailing '_'.
+std::string cpp_name(const std::string& name) {
+  static const std::set<std::string> reserved = {
+      "alignas",     "alignof",   "asm",          "auto",      "bool",      "case",
+      "catch",       "char",      "char8_t",      "char16_t",  "char32_t",  "class",
+      "concept",     "const",     "consteval",    "constexpr", "constinit", "const_cast",
+      "co_await",    "co_return", "co_yield",     "decltype",  "default",   "delete",
+      "do",          "double",    "dynamic_cast", "enum",      "explicit",  "export",
+      "extern",      "float",     "friend",       "goto",      "inline",    "int",
+      "long",        "mutable",   "namespace",    "new",       "noexcept",  "nullptr",
+      "operator",    "private",   "protected",    "public",    "register",  "reinterpret_cast",
+      "requires",    "short",     "signed",       "sizeof",    "static",    "static_assert",
+      "static_cast", "struct",    "switch",       "template",  "this",      "thread_local",
+      "throw",       "typedef",   "typeid",       "typename",  "union",     "unsigned",
+      "using",       "virtual",   "void",         "volatile",  "wchar_t",   "launch_config_",
+      "slots_",      "cuhost",    "std"};
+  return reserved.count(name) ? name + "_" : name;
+}
+
 // Pointers to the kernelParams slots of parameter `p`, held in a local named like it.
 void slot_pointers(std::ostream& out, const ParameterAbi& p, bool& first) {
   auto emit = [&](const std::string& expr) {
     out << (first ? "" : ", ") << expr;
     first = false;
   };
+  const std::string name = cpp_name(p.name);
   if (p.kind != "array") {
-    emit("&" + p.name);
+    emit("&" + name);
     return;
   }
-  emit("&" + p.name + ".data");
-  for (int d = 0; d < p.ndim; ++d) emit("&" + p.name + ".shape[" + std::to_string(d) + "]");
-  for (int d = 0; d < p.ndim; ++d) emit("&" + p.name + ".strides[" + std::to_string(d) + "]");
+  emit("&" + name + ".data");
+  for (int d = 0; d < p.ndim; ++d) emit("&" + name + ".shape[" + std::to_string(d) + "]");
+  for (int d = 0; d < p.ndim; ++d) emit("&" + name + ".strides[" + std::to_string(d) + "]");
 }
 
 // "axpy takes exactly (float a, ...): no argument is converted".
@@ -58,8 +80,8 @@ std::string generate_header(const std::string& name_space, const std::string& sc
   out << " {}\n";
   for (const HeaderKernel& k : kernels) {
     out << "\n  // " << k.name << k.signature << "\n"
-        << "  void " << k.name << "(const cuhost::aot::LaunchConfig& launch_config_";
-    for (const ParameterAbi& p : k.params) out << ", " << p.cpp_type << " " << p.name;
+        << "  void " << cpp_name(k.name) << "(const cuhost::aot::LaunchConfig& launch_config_";
+    for (const ParameterAbi& p : k.params) out << ", " << p.cpp_type << " " << cpp_name(p.name);
     out << ") const {\n    void* slots_[] = {";
     bool first = true;
     for (const ParameterAbi& p : k.params) slot_pointers(out, p, first);
@@ -68,7 +90,7 @@ std::string generate_header(const std::string& name_space, const std::string& sc
     // Arguments of other types (a double for a float32, an int64 for an
     // int32, another array type) pick this overload instead of converting,
     // and fail to compile with the signature in the message.
-    out << "  template <class... A>\n  void " << k.name
+    out << "  template <class... A>\n  void " << cpp_name(k.name)
         << "(const cuhost::aot::LaunchConfig&, A&&...) const {\n    static_assert(cuhost::aot::kNoConversion<A...>, "
         << quoted(concat_params(k)) << ");\n  }\n"
         << "  const cuhost::aot::Kernel& " << k.name << "_kernel() const { return " << k.name << "_; }\n";

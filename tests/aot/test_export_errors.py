@@ -3,7 +3,8 @@
 code, nothing exported), and a graph the export leaves out when it was not
 asked for by name. Then a successful export of the same script: the files it
 lists exist with the digests the manifest gives them.
-Usage: test_export_errors.py CUHOST WORK_DIR
+The generated header, with parameters named like C++ keywords, compiles.
+Usage: test_export_errors.py CUHOST WORK_DIR INCLUDE_DIR
 """
 import hashlib
 import json
@@ -12,7 +13,7 @@ import shutil
 import subprocess
 import sys
 
-cuhost, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+cuhost, work, include = (os.path.abspath(a) for a in sys.argv[1:4])
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "export_errors_kernels.py")
@@ -59,27 +60,34 @@ rc, out, err = export(AXPY, script_path=failing)
 assert rc == 3 and "cuhost: error: the script exited with code 3; nothing was exported" in err, (rc, err)
 
 # Not asked for by name, the graph that cannot be exported is left out, saying why.
-rc, out, err = export(AXPY, "--arch", "sm_90")
+rc, out, err = export(AXPY, "--kernel", "shift:void(float32, float32[::1])", "--arch", "sm_90")
 assert rc == 0, err
 assert "cuhost export: left out graph 'unnamed': launch 0: argument 'out' of kernel 'axpy' is an array" in err, err
-assert out.splitlines()[-1] == "cuhost export: 1 kernel(s), 0 graph(s)", out
+assert out.splitlines()[-1] == "cuhost export: 2 kernel(s), 0 graph(s)", out
 folder = os.path.join(work, "out")
 manifest = json.load(open(os.path.join(folder, "manifest.json")))
 assert manifest["format"] == "cuhost-aot" and manifest["version"] == 1 and manifest["graphs"] == []
-assert sorted(manifest["files"]) == ["cpu/kernels.so", "gpu/axpy.sm_90.cubin", "gpu/axpy.sm_90.ptx", "kernels.h"]
+assert sorted(manifest["files"]) == ["cpu/kernels.so", "gpu/axpy.sm_90.cubin", "gpu/axpy.sm_90.ptx",
+                                     "gpu/shift.sm_90.cubin", "gpu/shift.sm_90.ptx", "kernels.h"]
 for rel, f in manifest["files"].items():
     data = open(os.path.join(folder, rel), "rb").read()
     assert len(data) == f["bytes"] and hashlib.sha256(data).hexdigest() == f["sha256"], rel
-(k,) = manifest["kernels"]
+k, k_shift = manifest["kernels"]
 assert k["name"] == "axpy" and k["slot_count"] == 7 and [p["name"] for p in k["params"]] == ["a", "x", "out"]
 assert [p["slots"] for p in k["params"]] == [[4], [8, 8, 8], [8, 8, 8]]
 header = open(os.path.join(folder, "kernels.h")).read()
 assert "namespace out {" in header and ("void axpy(const cuhost::aot::LaunchConfig& launch_config_, float a, "
                                         "cuhost::aot::Array<float, 1> x, cuhost::aot::Array<float, 1> out) const") in header
+assert ("void shift(const cuhost::aot::LaunchConfig& launch_config_, float default_, "
+        "cuhost::aot::Array<float, 1> new_) const") in header, header
+check = subprocess.run(["c++", "-std=c++17", "-fsyntax-only", "-I", include, "-x", "c++",
+                        os.path.join(folder, "kernels.h")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+assert check.returncode == 0, check.stdout
 nm = subprocess.run(["nm", "-D", "--defined-only", os.path.join(folder, "cpu/kernels.so")], stdout=subprocess.PIPE,
                     text=True).stdout
 exported = sorted(line.split()[-1] for line in nm.splitlines())
 assert exported == sorted(["cuhost_aot_cpu_abi_version", "cuhost_aot_cpu_launch", "cuhost_aot_cpu_max_cooperative_blocks",
-                           k["cpu"]["thread_symbol"], k["cpu"]["block_symbol"]]), exported
+                           k["cpu"]["thread_symbol"], k["cpu"]["block_symbol"], k_shift["cpu"]["thread_symbol"],
+                           k_shift["cpu"]["block_symbol"]]), exported
 shutil.rmtree(work, ignore_errors=True)
 print("export errors: ok")
