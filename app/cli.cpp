@@ -56,7 +56,9 @@ std::string usage() {
       << "  plugins                list plugins on the search path with their functions and status\n"
       << "  bench [SCRIPTS...]     run benchmark scripts (default: scripts/bench) and print a table\n"
       << "  jupyter-kernel install [--user | --sys-prefix | --prefix DIR] [--name NAME] [--display-name TEXT]\n"
-      << "                         register a Jupyter kernel that runs cuhost (ipykernel) in this environment\n\n"
+      << "                         register a Jupyter kernel that runs cuhost (ipykernel) in this environment\n"
+      << "  export SCRIPT -o DIR (--kernel NAME:SIGNATURE... | --all-compiled) [--arch sm_80,sm_90] [--cpu CPU]\n"
+      << "                         run the script, then write its kernels for hosts without Python (cuhost/aot.h)\n\n"
       << option_table() << "\n"
       << "Environment:\n"
       << "  CUHOST_PLUGIN_PATH     colon-separated plugin directories\n"
@@ -80,7 +82,7 @@ std::string python_usage() {
          "`cuhost ./run` or `cuhost run run`.\n";
 }
 
-static const std::set<std::string> kCommands = {"run", "info", "plugins", "bench", "jupyter-kernel"};
+static const std::set<std::string> kCommands = {"run", "info", "plugins", "bench", "jupyter-kernel", "export"};
 
 // A cuhost option token (`--backend`, `--backend=cpu`, `-v`), and whether
 // its value is the next token.
@@ -233,6 +235,7 @@ CommandLine parse_command_line(int argc, char** argv) {
     positionals.push_back(token);
     if (positionals.size() == 2 && positionals[0] == "run") script_found = true;
     if (positionals.size() == 1 && positionals[0] == "jupyter-kernel") script_found = true;  // the rest is its own
+    if (positionals.size() == 1 && positionals[0] == "export") script_found = true;  // export_command.h parses it
   }
 
   po::variables_map vm;
@@ -277,7 +280,7 @@ CommandLine parse_command_line(int argc, char** argv) {
   }
   if (cl.help || cl.version || python_mode) return cl;
 
-  if (positionals.empty()) throw UsageError{"missing command (run, info, plugins, bench or jupyter-kernel)"};
+  if (positionals.empty()) throw UsageError{"missing command (run, info, plugins, bench, export or jupyter-kernel)"};
   cl.command = positionals[0];
   if (cl.command == "run") {
     if (positionals.size() < 2) throw UsageError{"'run' needs a script path"};
@@ -288,6 +291,8 @@ CommandLine parse_command_line(int argc, char** argv) {
       throw UsageError{"'" + cl.command + "' takes no arguments (got '" + positionals[1] + "')"};
   } else if (cl.command == "bench") {
     cl.args.assign(positionals.begin() + 1, positionals.end());
+  } else if (cl.command == "export") {
+    if (cl.args.empty()) throw UsageError{"'export' needs a script path and -o DIR"};
   } else if (cl.command == "jupyter-kernel") {
     if (cl.args.empty() || cl.args[0] != "install")
       throw UsageError{

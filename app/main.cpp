@@ -15,6 +15,7 @@
 #include <cuhost/runtime.h>
 
 #include "cli.h"
+#include "export_command.h"
 #include "python_env_choice.h"
 
 namespace {
@@ -160,6 +161,15 @@ int main(int argc, char** argv) {
     std::string why;
     if (!check_script(cl.script, why)) return usage_error(why);
   }
+  cuhost::app::ExportCommand export_command;
+  if (cl.command == "export") {
+    try {
+      export_command = cuhost::app::parse_export_command(cl.args);
+    } catch (const cuhost::app::UsageError& e) {
+      std::cerr << "cuhost: error: " << e.message << "\n\n" << cuhost::app::export_usage();
+      return 2;
+    }
+  }
   inherit_through_environment(cl);
   const cuhost::app::PythonEnvChoice env = cuhost::app::choose_python_env(
       cl.python_env, argv[0], cl.command == "python" && ignores_environment(cl.python_argv));
@@ -191,6 +201,7 @@ int main(int argc, char** argv) {
       return runtime.run_module_main("cuhost.bench", args);
     }
     if (cl.command == "jupyter-kernel") return runtime.run_module_main("cuhost.jupyter", cl.args);
+    if (cl.command == "export") return cuhost::app::run_export(runtime, export_command);
   } catch (const std::exception& e) {
     std::cerr << "cuhost: error: " << e.what() << "\n";
     return 1;

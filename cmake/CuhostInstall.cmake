@@ -5,6 +5,13 @@
 #   share/cuhost/{python,plugins,libdevice}  the data folder the runtime finds beside the library
 #   <libdir>/cmake/cuhost/              cuhostConfig.cmake: find_package(cuhost) -> cuhost::runtime
 #   <libdir>/pkgconfig/cuhost.pc
+# Component aot (find_package(cuhost COMPONENTS aot) -> cuhost::aot): the
+# driver-only runtime of exported kernels, libcuhost_aot and cuhost/aot.h,
+# with the package files, installable alone (cmake --install --component aot)
+# into an application that ships no Python, LLVM or CUDA compiler. The CPU
+# block runtime archive `cuhost export` links goes with the runtime component
+# (share/cuhost/aot/): it is needed where kernels are exported, not where
+# they run.
 include(CMakePackageConfigHelpers)
 
 set(CUHOST_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/cuhost)
@@ -21,6 +28,14 @@ install(TARGETS ${_export_targets} EXPORT cuhostTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/cuhost DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT development FILES_MATCHING PATTERN "*.h")
+
+install(TARGETS cuhost_aot EXPORT cuhostAotTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT aot NAMELINK_COMPONENT aot)
+install(FILES ${PROJECT_SOURCE_DIR}/engine/include/cuhost/aot.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cuhost
+  COMPONENT aot)
+install(EXPORT cuhostAotTargets NAMESPACE cuhost:: DESTINATION ${CUHOST_INSTALL_CMAKEDIR} COMPONENT aot)
+install(FILES ${CMAKE_BINARY_DIR}/share/cuhost/aot/libcuhost_cpu_block_runtime.a
+  DESTINATION ${CUHOST_INSTALL_DATADIR}/aot COMPONENT runtime)
 
 # The data folder: Python packages, plugins (with their build products), libdevice.
 install(DIRECTORY ${CUHOST_PYLIB_SOURCE}/ DESTINATION ${CUHOST_INSTALL_DATADIR}/python COMPONENT runtime
@@ -45,6 +60,9 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/cmake/cuhostConfigVersion.c
   VERSION ${PROJECT_VERSION} COMPATIBILITY ${_compat})
 install(FILES ${CMAKE_BINARY_DIR}/cmake/cuhostConfig.cmake ${CMAKE_BINARY_DIR}/cmake/cuhostConfigVersion.cmake
   DESTINATION ${CUHOST_INSTALL_CMAKEDIR} COMPONENT development)
+# The same package files with the aot component, so that it installs alone.
+install(FILES ${CMAKE_BINARY_DIR}/cmake/cuhostConfig.cmake ${CMAKE_BINARY_DIR}/cmake/cuhostConfigVersion.cmake
+  DESTINATION ${CUHOST_INSTALL_CMAKEDIR} COMPONENT aot)
 
 # pkg-config, relocatable: the prefix is found from the .pc file's own folder.
 file(RELATIVE_PATH CUHOST_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})

@@ -37,7 +37,7 @@ set(CPACK_DEBIAN_PACKAGE_SUGGESTS "cmake, pkg-config, g++")
 # One package holding every component, the CUDA libraries among them when asked for.
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_GROUPING ALL_COMPONENTS_IN_ONE)
-set(CPACK_COMPONENTS_ALL runtime development)
+set(CPACK_COMPONENTS_ALL runtime development aot)
 if(CUHOST_DEB_BUNDLE_CUDA)
   list(APPEND CPACK_COMPONENTS_ALL cuda_libs)
 endif()

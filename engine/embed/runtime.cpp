@@ -11,6 +11,7 @@
 
 #include <cuhost/runtime.h>
 
+#include "aot_export/exporter.h"
 #include "cuda/context.h"
 #include "cuda/driver.h"
 #include "cuda/nccl.h"
@@ -164,6 +165,11 @@ class RuntimeImpl final : public Runtime {
       throw UserError(ErrorKind::TypeError, concat("kernel '", name, "' must return void, but the signature '",
                                                    signature, "' returns ", sig.return_type->str()));
     return runtime::make_host_kernel(python::compile_script_kernel(name, sig.args));
+  }
+
+  ExportResult export_kernels(const ExportOptions& options) override {
+    prepare_streams();
+    return aot_export::export_folder(options);
   }
 
   std::shared_ptr<Buffer> allocate(std::size_t bytes) override {

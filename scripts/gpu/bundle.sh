@@ -29,6 +29,10 @@ cp /usr/lib/llvm-19/bin/FileCheck "$b/bin/"
 # engine finds it beside its library, $b/lib/../share/cuhost, as in an install
 # tree (engine/support/install_layout.h), so the bundle works from any path.
 mkdir -p "$b/share" && cp -r $build/share/cuhost "$b/share/cuhost"
+# The runtime of exported kernels and the public headers, for the programs
+# built against the bundle on the GPU machine (scripts/bench/aot_gpu.sh, examples/aot).
+cp -P $build/lib/libcuhost_aot.so* "$b/lib/"
+mkdir -p "$b/include" && cp -r engine/include/cuhost "$b/include/cuhost"
 
 # Shared libraries the GPU machine lacks (everything but glibc, libstdc++,
 # the CUDA toolkit's own libraries and what Ubuntu 24.04 has anyway).

@@ -35,4 +35,14 @@ backend=${CUHOST_TEST_BACKEND:-cuda}
   done
   for s in "${failed[@]}"; do echo "FAILED: $s"; done
   echo "scripts: $pass passed, $fail failed, $na not applicable on $backend"
+  echo "== aot: examples/aot exported, built against the bundle's libcuhost_aot, run on the GPU and on its CPU library"
+  aot=$(mktemp -d); top=$dest/cuhost
+  if cuhost export examples/aot/kernels.py -o "$aot/k" --all-compiled --arch sm_80,sm_90 --namespace aot_kernels > "$aot/log" 2>&1 &&
+     g++ -O2 -std=c++17 -I"$top/include" -I"$aot/k" -o "$aot/example" examples/aot/aot_example.cpp \
+       -L"$top/lib" -lcuhost_aot -ldl -Wl,-rpath,"$top/lib" >> "$aot/log" 2>&1 &&
+     "$aot/example" "$aot/k" >> "$aot/log" 2>&1 && "$aot/example" "$aot/k" cpu >> "$aot/log" 2>&1; then
+    echo "aot example: passed"; tail -n 4 "$aot/log"
+  else
+    echo "FAILED: aot example"; tail -n 40 "$aot/log"
+  fi
 } 2>&1 | tee -a "$log"

@@ -11,7 +11,7 @@ repo = os.path.abspath(os.path.join(here, "..", ".."))
 
 ok = subprocess.run([sys.executable, checker, repo], capture_output=True, text=True)
 assert ok.returncode == 0, ok.stdout + ok.stderr
-assert ok.stdout.startswith("stages in order: support < ir < model"), ok.stdout
+assert ok.stdout.startswith("stages in order: aot < support < ir < model"), ok.stdout
 
 with tempfile.TemporaryDirectory() as tree:
     engine = os.path.join(tree, "engine")

@@ -188,6 +188,40 @@ CUresult graph_destroy(CUgraph graph) {
   return CUDA_SUCCESS;
 }
 
+// Graphs a host builds node by node (cuhost::aot's Graph::cuda_graph and
+// add_as_child). Nodes keep the order they were added in (dependencies are
+// taken as that order); a child graph's nodes are copied in, as the driver
+// clones the child.
+CUresult graph_create(CUgraph* out, unsigned) {
+  *out = reinterpret_cast<CUgraph>(new Graph());
+  return CUDA_SUCCESS;
+}
+
+CUresult add_kernel_node(CUgraphNode* out, CUgraph graph, const CUgraphNode*, std::size_t,
+                         const CUDA_KERNEL_NODE_PARAMS* p) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto n = std::make_unique<Node>();
+  n->function = p->func;
+  const unsigned dims[7] = {p->gridDimX,  p->gridDimY,  p->gridDimZ,      p->blockDimX,
+                            p->blockDimY, p->blockDimZ, p->sharedMemBytes};
+  std::memcpy(n->dims, dims, sizeof dims);
+  copy_params(*n, p->kernelParams);
+  *out = reinterpret_cast<CUgraphNode>(n.get());
+  reinterpret_cast<Graph*>(graph)->nodes.push_back(std::move(n));
+  return CUDA_SUCCESS;
+}
+
+CUresult add_child_graph_node(CUgraphNode* out, CUgraph graph, const CUgraphNode*, std::size_t, CUgraph child) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto* parent = reinterpret_cast<Graph*>(graph);
+  *out = nullptr;
+  for (const auto& n : reinterpret_cast<Graph*>(child)->nodes) {
+    parent->nodes.push_back(std::make_unique<Node>(*n));
+    *out = reinterpret_cast<CUgraphNode>(parent->nodes.back().get());
+  }
+  return CUDA_SUCCESS;
+}
+
 CUresult get_nodes(CUgraph graph, CUgraphNode* nodes, std::size_t* count) {
   auto* g = reinterpret_cast<Graph*>(graph);
   if (nodes)
@@ -402,6 +436,9 @@ const Entry* graph_entries(std::size_t* count) {
       {"cuGraphLaunch", reinterpret_cast<void*>(&graph_launch)},
       {"cuGraphExecDestroy", reinterpret_cast<void*>(&exec_destroy)},
       {"cuGraphDestroy", reinterpret_cast<void*>(&graph_destroy)},
+      {"cuGraphCreate", reinterpret_cast<void*>(&graph_create)},
+      {"cuGraphAddKernelNode", reinterpret_cast<void*>(&add_kernel_node)},
+      {"cuGraphAddChildGraphNode", reinterpret_cast<void*>(&add_child_graph_node)},
       {"cuGraphGetNodes", reinterpret_cast<void*>(&get_nodes)},
       {"cuGraphExecKernelNodeSetParams", reinterpret_cast<void*>(&set_kernel_params)},
       {"cuGraphExecUpdate", reinterpret_cast<void*>(&exec_update)},

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <cuhost/export.h>
 #include <cuhost/kernel.h>
 
 namespace cuhost {
@@ -169,6 +170,13 @@ class Runtime {
   // std::runtime_error (a cuhost user error) when it does not exist, is not a
   // kernel, or the signature is invalid or does not type-check.
   virtual std::shared_ptr<Kernel> kernel(const std::string& name, const std::string& signature) = 0;
+
+  // Writes kernels of the scripts run so far (and graphs they registered)
+  // into a folder a host without Python loads with cuhost/aot.h (see
+  // cuhost/export.h; `cuhost export` calls it after running the script).
+  // Throws std::runtime_error (a cuhost user error naming the kernel and the
+  // cause) when a kernel cannot be exported or a compile or link fails.
+  virtual ExportResult export_kernels(const ExportOptions& options) = 0;
 
   // Memory for kernel arguments: device memory on the CUDA backend, host
   // memory on the CPU backend. Copies are synchronous.
