@@ -7,7 +7,7 @@ python_hooks.h and docs/DESIGN.md ("The Python seam").
 """
 import _cuhost
 
-from . import args, config
+from . import _live, args, config
 from ._ext import bridge
 from ._type_spelling import from_handle
 from .compiler import jit as _jit
@@ -81,4 +81,5 @@ def install():
         lowering_error=errors.LoweringError,
         extension_bridge=bridge,
         function_cache=_function_cache,
+        live_reload=_live,
     )
