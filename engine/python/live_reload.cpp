@@ -378,8 +378,7 @@ std::optional<ReloadEvent> reload_changed_file(const std::string& path, const st
   Live& l = live();
   // The diff starts from the text the loaded state comes from: a refused or
   // failed edit leaves it where it was.
-  auto base = l.baseline.find(path);
-  const std::string old_text = base != l.baseline.end() ? base->second : changed_from;
+  const std::string old_text = l.baseline.emplace(path, changed_from).first->second;
   ReloadEvent ev;
   ev.file = path;
   std::vector<Work> work;

@@ -82,10 +82,28 @@ void ScriptWatch::add(const std::string& path) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (files_.count(file)) return;
   File f;
-  if (read_text(file, &f.text)) f.hash = hash_of(f.text);
+  if (auto early = folder_snapshot_.find(file); early != folder_snapshot_.end()) {
+    f = early->second;         // as it was when its folder was first followed: before the script imported it
+    recheck_.push_back(file);  // an edit since then was not reported: the watch thread looks again
+  } else if (read_text(file, &f.text)) {
+    f.hash = hash_of(f.text);
+  }
   files_[file] = std::move(f);
   const std::string folder = folder_of(file);
-  if (inotify_ >= 0 && !wd_of_folder_.count(folder)) {
+  if (!wd_of_folder_.count(folder)) {
+    // The other modules of a followed folder are imported later, maybe after
+    // an edit: their text now is the baseline they will be followed from.
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+      const std::string other = entry.path().string();
+      if (entry.path().extension() != ".py" || files_.count(other) || folder_snapshot_.count(other)) continue;
+      File g;
+      if (read_text(other, &g.text)) g.hash = hash_of(g.text);
+      folder_snapshot_[other] = std::move(g);
+    }
+    wd_of_folder_[folder] = -1;
+  }
+  if (inotify_ >= 0 && wd_of_folder_[folder] < 0) {
     const int wd = inotify_add_watch(inotify_, folder.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE);
     if (wd >= 0) {
       wd_of_folder_[folder] = wd;
@@ -126,6 +144,12 @@ void ScriptWatch::run() {
       next_refresh = Clock::now() + std::chrono::milliseconds(refresh_ms_);
       if (inotify_ < 0)  // no inotify: the hashes are polled instead
         for (const std::string& path : files()) check(path);
+      std::vector<std::string> again;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        again.swap(recheck_);
+      }
+      for (const std::string& path : again) check(path);
     }
     struct pollfd fds[2] = {{wake_[0], POLLIN, 0}, {inotify_, POLLIN, 0}};
     const int wait_ms =

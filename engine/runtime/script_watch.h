@@ -27,8 +27,10 @@ class ScriptWatch {
   ScriptWatch(const ScriptWatch&) = delete;
   ScriptWatch& operator=(const ScriptWatch&) = delete;
 
-  // Follows `path` (made absolute), its current content as the baseline; a
-  // file already followed is left as it is. Thread-safe.
+  // Follows `path` (made absolute), its current content as the baseline (or,
+  // for a file of a folder already followed, its content when that folder
+  // was first followed: a module imported after an edit is still seen
+  // changed); a file already followed is left as it is. Thread-safe.
   void add(const std::string& path);
   std::vector<std::string> files() const;
   // Stops the thread (idempotent); the callbacks have returned when it does.
@@ -46,8 +48,10 @@ class ScriptWatch {
   std::function<void()> refresh_;
   int refresh_ms_;
   mutable std::mutex mutex_;
-  std::map<std::string, File> files_;        // absolute path -> last content seen
-  std::map<int, std::string> folder_of_wd_;  // inotify watch -> folder
+  std::map<std::string, File> files_;            // absolute path -> last content seen
+  std::map<std::string, File> folder_snapshot_;  // other .py files of followed folders, when first seen
+  std::vector<std::string> recheck_;             // added from the snapshot: hashed again by the thread
+  std::map<int, std::string> folder_of_wd_;      // inotify watch -> folder
   std::map<std::string, int> wd_of_folder_;
   int inotify_ = -1;        // -1: inotify is unavailable; the thread polls the hashes
   int wake_[2] = {-1, -1};  // a pipe that ends the wait at stop()

@@ -76,7 +76,11 @@ class Watched:
                 self.proc.stdin.close()
         except BrokenPipeError:
             pass
-        rc = self.proc.wait(timeout=timeout)
+        try:
+            rc = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            rc = self.proc.wait()
         for r in self.readers:
             r.join(timeout=10)
         return rc

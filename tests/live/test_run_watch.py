@@ -1,0 +1,122 @@
+"""Live kernels from the command line: `cuhost run --watch main.py`, where
+main.py's kernel calls a device function of a module it imports (kern.py),
+and launches it from Python in a loop. This test edits both files while it
+runs and checks, on the script's output and cuhost's stderr: a device
+function's change in the imported module recompiles the kernel that calls
+it; a syntax error, a signature change and a module-level change are
+reported (file, line, caret) and leave the old code running; the next good
+edit is swapped in."""
+
+import argparse
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from live_process import Watched, write_file  # noqa: E402
+
+KERN = """\
+from numba import cuda
+
+
+@cuda.jit(device=True)
+def formula(x):
+    return 3 * x + 7
+"""
+
+MAIN = """\
+import time
+
+import numpy as np
+from numba import cuda
+
+import kern
+
+OFFSET = 0
+
+
+@cuda.jit
+def step(x, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = kern.formula(x[i]) + 0
+
+
+rng = np.random.default_rng(7)
+x = rng.integers(-1000, 1000, 64).astype(np.int64)
+x[0], x[1] = 0, 1
+out = np.zeros_like(x)
+seen = []
+deadline = time.monotonic() + 120
+while time.monotonic() < deadline and len(seen) < 3:
+    step[1, 64](x, out)
+    a, b = int(out[1] - out[0]), int(out[0])
+    assert (out == a * x + b).all(), "a mixed or wrong result"
+    if not seen or seen[-1] != (a, b):
+        seen.append((a, b))
+        print("formula", a, b, flush=True)
+    time.sleep(0.002)
+print("done", seen, flush=True)
+"""
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cuhost", required=True)
+    parser.add_argument("--backend", default="cpu")
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    main_py, kern_py = os.path.join(args.work, "main.py"), os.path.join(args.work, "kern.py")
+    write_file(kern_py, KERN)
+    write_file(main_py, MAIN)
+    real_main = os.path.realpath(main_py)
+
+    run = Watched([args.cuhost, "--backend", args.backend, "run", "--watch", "main.py"], cwd=args.work, stdin=False)
+    try:
+        run.wait_for(lambda t: t == "formula 0 7" or t == "formula 3 7")
+        # The imported module's device function: the kernel calling it follows.
+        err = run.count("stderr")
+        write_file(kern_py, KERN.replace("3 * x + 7", "5 * x - 2"))
+        run.wait_for(lambda t: t == "formula 5 -2")
+        i = run.wait_for(lambda t: "reloaded" in t, stream="stderr", start=err)
+        assert run.text("stderr", i)[1].startswith(f"cuhost: {os.path.realpath(kern_py)}: reloaded formula, step ("), run.dump()
+
+        # A syntax error in the script: reported with its caret, nothing swapped.
+        err = run.count("stderr")
+        write_file(main_py, MAIN.replace("+ 0\n", "+ (0\n"))
+        i = run.wait_for(lambda t: "error" in t, stream="stderr", start=err)
+        assert run.text("stderr", i)[1] == f"cuhost: {real_main}:15:39: error: SyntaxError: '(' was never closed", run.dump()
+        assert run.text("stderr", i + 1)[1] == "            out[i] = kern.formula(x[i]) + (0", run.dump()
+        assert run.text("stderr", i + 2)[1] == "                                          ^", run.dump()
+
+        # A signature change and a module-level change are refused.
+        err = run.count("stderr")
+        write_file(main_py, MAIN.replace("def step(x, out):", "def step(x, out, n=0):"))
+        i = run.wait_for(lambda t: "not reloaded" in t, stream="stderr", start=err)
+        assert run.text("stderr", i)[1] == (
+            f"cuhost: {real_main}:12:1: not reloaded: the signature or the decorator of 'step' changed; a running "
+            "host keeps its kernels' signatures (restart the host to apply the change)"
+        ), run.dump()
+        err = run.count("stderr")
+        write_file(main_py, MAIN.replace("OFFSET = 0", "OFFSET = 1").replace("+ 0\n", "+ 100\n"))
+        i = run.wait_for(lambda t: "not reloaded" in t, stream="stderr", start=err)
+        assert run.text("stderr", i)[1].startswith(
+            f"cuhost: {real_main}:8:1: not reloaded: module-level statements changed"
+        ), run.dump()
+        assert run.text("stderr", i + 1)[1] == "    OFFSET = 1", run.dump()
+
+        # The next good edit (module state as loaded) is swapped in.
+        write_file(main_py, MAIN.replace("+ 0\n", "+ 100\n"))
+        run.wait_for(lambda t: t == "formula 5 98")
+        run.wait_for(lambda t: t.startswith("done "))
+    finally:
+        rc = run.finish(timeout=20)
+    formulas = [t for _, t in run.lines["stdout"] if t.startswith("formula")]
+    assert rc == 0 and formulas == ["formula 3 7", "formula 5 -2", "formula 5 98"], run.dump()
+    print("cuhost run --watch: ok")
+
+
+if __name__ == "__main__":
+    main()
