@@ -5,7 +5,7 @@ runs and checks, on the script's output and cuhost's stderr: a device
 function's change in the imported module recompiles the kernel that calls
 it; a syntax error, a signature change and a module-level change are
 reported (file, line, caret) and leave the old code running; the next good
-edit is swapped in."""
+edit is swapped in. A graph captured of the kernel follows each swap."""
 
 import argparse
 import os
@@ -31,6 +31,7 @@ import numpy as np
 from numba import cuda
 
 import kern
+from cuhost import graph
 
 OFFSET = 0
 
@@ -46,7 +47,13 @@ rng = np.random.default_rng(7)
 x = rng.integers(-1000, 1000, 64).astype(np.int64)
 x[0], x[1] = 0, 1
 out = np.zeros_like(x)
-seen = []
+# A captured graph of the same kernel follows the reloads too.
+stream = cuda.stream()
+dx, dout = cuda.to_device(x), cuda.device_array_like(x)
+step[1, 64, stream](dx, dout)
+with graph.capture(stream) as g:
+    step[1, 64, stream](dx, dout)
+seen, graph_seen = [], []
 deadline = time.monotonic() + 120
 while time.monotonic() < deadline and len(seen) < 3:
     step[1, 64](x, out)
@@ -55,8 +62,18 @@ while time.monotonic() < deadline and len(seen) < 3:
     if not seen or seen[-1] != (a, b):
         seen.append((a, b))
         print("formula", a, b, flush=True)
+    g.launch()
+    stream.synchronize()
+    replayed = dout.copy_to_host()
+    a, b = int(replayed[1] - replayed[0]), int(replayed[0])
+    assert (replayed == a * x + b).all(), "a mixed or wrong result from the graph"
+    if not graph_seen or graph_seen[-1] != (a, b):
+        graph_seen.append((a, b))
     time.sleep(0.002)
-print("done", seen, flush=True)
+g.launch()
+stream.synchronize()
+replayed = dout.copy_to_host()
+print("done", seen, "graph", graph_seen, (int(replayed[1] - replayed[0]), int(replayed[0])), flush=True)
 """
 
 
@@ -87,7 +104,7 @@ def main():
         err = run.count("stderr")
         write_file(main_py, MAIN.replace("+ 0\n", "+ (0\n"))
         i = run.wait_for(lambda t: "error" in t, stream="stderr", start=err)
-        assert run.text("stderr", i)[1] == f"cuhost: {real_main}:15:39: error: SyntaxError: '(' was never closed", run.dump()
+        assert run.text("stderr", i)[1] == f"cuhost: {real_main}:16:39: error: SyntaxError: '(' was never closed", run.dump()
         assert run.text("stderr", i + 1)[1] == "            out[i] = kern.formula(x[i]) + (0", run.dump()
         assert run.text("stderr", i + 2)[1] == "                                          ^", run.dump()
 
@@ -96,25 +113,29 @@ def main():
         write_file(main_py, MAIN.replace("def step(x, out):", "def step(x, out, n=0):"))
         i = run.wait_for(lambda t: "not reloaded" in t, stream="stderr", start=err)
         assert run.text("stderr", i)[1] == (
-            f"cuhost: {real_main}:12:1: not reloaded: the signature or the decorator of 'step' changed; a running "
+            f"cuhost: {real_main}:13:1: not reloaded: the signature or the decorator of 'step' changed; a running "
             "host keeps its kernels' signatures (restart the host to apply the change)"
         ), run.dump()
         err = run.count("stderr")
         write_file(main_py, MAIN.replace("OFFSET = 0", "OFFSET = 1").replace("+ 0\n", "+ 100\n"))
         i = run.wait_for(lambda t: "not reloaded" in t, stream="stderr", start=err)
         assert run.text("stderr", i)[1].startswith(
-            f"cuhost: {real_main}:8:1: not reloaded: module-level statements changed"
+            f"cuhost: {real_main}:9:1: not reloaded: module-level statements changed"
         ), run.dump()
         assert run.text("stderr", i + 1)[1] == "    OFFSET = 1", run.dump()
 
         # The next good edit (module state as loaded) is swapped in.
         write_file(main_py, MAIN.replace("+ 0\n", "+ 100\n"))
         run.wait_for(lambda t: t == "formula 5 98")
-        run.wait_for(lambda t: t.startswith("done "))
+        done = run.wait_for(lambda t: t.startswith("done "))
     finally:
         rc = run.finish(timeout=20)
     formulas = [t for _, t in run.lines["stdout"] if t.startswith("formula")]
     assert rc == 0 and formulas == ["formula 3 7", "formula 5 -2", "formula 5 98"], run.dump()
+    # The graph went through the same formulas, and its last replay ran the last code.
+    assert run.text("stdout", done)[1] == (
+        "done [(3, 7), (5, -2), (5, 98)] graph [(3, 7), (5, -2), (5, 98)] (5, 98)"
+    ), run.dump()
     print("cuhost run --watch: ok")
 
 
