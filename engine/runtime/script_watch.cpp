@@ -8,6 +8,8 @@
 #include <limits.h>
 #include <poll.h>
 #include <sys/inotify.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -135,6 +137,10 @@ void ScriptWatch::check(const std::string& path) {
 }
 
 void ScriptWatch::run() {
+  // Reloads compile here: below the launching threads' priority, so that on
+  // the CPU backend (where kernels need the cores too) a compile does not
+  // delay launches; a failure leaves the default priority.
+  [[maybe_unused]] int niced = setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
   using Clock = std::chrono::steady_clock;
   auto next_refresh = Clock::now();
   alignas(struct inotify_event) char buffer[16 * (sizeof(struct inotify_event) + NAME_MAX + 1)];

@@ -22,11 +22,26 @@ import sysconfig
 import _cuhost
 
 
+_real_paths = {}  # a module's file name -> its real path (a reload must not stat every module)
+
+
 def _real(path):
-    return os.path.realpath(path)
+    real = _real_paths.get(path)
+    if real is None:
+        real = _real_paths[path] = os.path.realpath(path)
+    return real
+
+
+_roots = []
 
 
 def _installation_roots():
+    if not _roots:
+        _roots.extend(_find_installation_roots())
+    return _roots
+
+
+def _find_installation_roots():
     roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     for key in ("stdlib", "platstdlib", "purelib", "platlib"):
         path = sysconfig.get_paths().get(key)
@@ -41,19 +56,30 @@ def _installation_roots():
     return [_real(r) + os.sep for r in roots if r]
 
 
+_user_file_of = {}  # a module file name -> its real path when it is the user's, else ""
+
+
+def _user_file(module):
+    path = getattr(module, "__file__", None)
+    if not isinstance(path, str):
+        return ""
+    found = _user_file_of.get(path)
+    if found is None:
+        real = _real(path)
+        roots = _installation_roots()
+        mine = path.endswith(".py") and not any(real.startswith(r) for r in roots) and os.path.exists(real)
+        found = _user_file_of[path] = real if mine else ""
+    return found
+
+
+def _user_modules():
+    return [m for m in list(sys.modules.values()) if _user_file(m)]
+
+
 def user_files():
     """The .py files of imported modules that live outside the Python
     installation and cuhost's own packages."""
-    roots = _installation_roots()
-    out = []
-    for module in list(sys.modules.values()):
-        path = getattr(module, "__file__", None)
-        if not isinstance(path, str) or not path.endswith(".py"):
-            continue
-        path = _real(path)
-        if not any(path.startswith(root) for root in roots) and os.path.exists(path):
-            out.append(path)
-    return out
+    return [_user_file(m) for m in _user_modules()]
 
 
 def _modules_of(path):
@@ -91,10 +117,14 @@ def _dump(node):
 
 
 def all_dispatchers():
-    """Every @cuda.jit object that a loaded module holds as a global: the
-    candidates for kernels that call a changed device function."""
+    """Every @cuda.jit object that a user module (or __main__) holds as a
+    global: the candidates for kernels that call a changed device function."""
     out, seen = [], set()
-    for module in list(sys.modules.values()):
+    modules = _user_modules()
+    main = sys.modules.get("__main__")
+    if main is not None and main not in modules:
+        modules.append(main)
+    for module in modules:
         try:
             values = list(vars(module).values())
         except TypeError:
