@@ -9,6 +9,7 @@ edit is swapped in. A graph captured of the kernel follows each swap."""
 
 import argparse
 import os
+import re
 import shutil
 import sys
 
@@ -77,14 +78,75 @@ print("done", seen, "graph", graph_seen, (int(replayed[1] - replayed[0]), int(re
 """
 
 
+# Under the null driver (no GPU: kernels do not run, results cannot be
+# checked), the CUDA host path of a swap: the new module loaded, the launch
+# plan reset, the captured graph's node updated in place.
+NULL_MAIN = """\
+import time
+
+import numpy as np
+from numba import cuda
+from cuhost import graph
+
+
+@cuda.jit
+def step(x, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = 3 * x[i] + 7
+
+
+stream = cuda.stream()
+dx = cuda.to_device(np.arange(64, dtype=np.int64))
+dout = cuda.device_array_like(dx)
+step[1, 64, stream](dx, dout)
+with graph.capture(stream) as g:
+    step[1, 64, stream](dx, dout)
+first = step.py_func
+print("running", flush=True)
+deadline = time.monotonic() + 60
+while step.py_func is first and time.monotonic() < deadline:
+    step[1, 64, stream](dx, dout)
+    g.launch(stream)
+    stream.synchronize()
+    time.sleep(0.002)
+assert step.py_func is not first, "the kernel was not swapped"
+for _ in range(5):
+    step[1, 64, stream](dx, dout)
+    g.launch(stream)
+stream.synchronize()
+print("done", flush=True)
+"""
+
+
+def null_driver(args):
+    main_py = os.path.join(args.work, "main.py")
+    write_file(main_py, NULL_MAIN)
+    run = Watched([args.cuhost, "--backend", "cuda", "run", "--watch", "main.py"], cwd=args.work, stdin=False)
+    try:
+        run.wait_for(lambda t: t == "running")
+        write_file(main_py, NULL_MAIN.replace("3 * x[i] + 7", "5 * x[i] - 2"))
+        run.wait_for(lambda t: t == "done")
+    finally:
+        rc = run.finish(timeout=20)
+    errors = [t for _, t in run.lines["stderr"] if t.startswith("cuhost:")]
+    # One report, the swap: no graph kept its old kernels, no error.
+    assert rc == 0 and len(errors) == 1, run.dump()
+    assert re.fullmatch(re.escape(f"cuhost: {os.path.realpath(main_py)}: reloaded step (") + r"\d+ ms\)", errors[0]), errors
+    print("cuhost run --watch under the null driver: ok")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cuhost", required=True)
     parser.add_argument("--backend", default="cpu")
     parser.add_argument("--work", required=True)
+    parser.add_argument("--null-driver", action="store_true")
     args = parser.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
+    if args.null_driver:
+        return null_driver(args)
     main_py, kern_py = os.path.join(args.work, "main.py"), os.path.join(args.work, "kern.py")
     write_file(kern_py, KERN)
     write_file(main_py, MAIN)
