@@ -234,8 +234,12 @@ bool plan_reload(const std::string& path, const std::string& old_text, const std
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(changed); ++i) {
     PyObject* pair = PyList_GET_ITEM(changed, i);
     Work w;
-    w.dispatcher = borrowed(PyTuple_GetItem(pair, 0));
-    w.new_func = borrowed(PyTuple_GetItem(pair, 1));
+    if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2) {
+      w.dispatcher = borrowed(PyTuple_GET_ITEM(pair, 0));
+      w.new_func = borrowed(PyTuple_GET_ITEM(pair, 1));
+    }
+    if (!w.dispatcher || !is_dispatcher(w.dispatcher.get()) || !w.new_func || !PyFunction_Check(w.new_func.get()))
+      throw UserError(ErrorKind::RuntimeError, "the live_reload hook's diff returned a malformed change");
     DispatcherState* st = as_dispatcher(w.dispatcher.get())->state;
     w.old_fn = st->fn;
     w.new_fn = std::make_shared<model::JitFunction>(*st->fn);
@@ -347,7 +351,15 @@ void report(const ReloadEvent& ev) {
 
 void on_file_changed(const std::string& path, const std::string& old_text, const std::string& new_text) {
   if (!Py_IsInitialized()) return;
-  std::optional<ReloadEvent> ev = reload_changed_file(path, old_text, new_text);
+  std::optional<ReloadEvent> ev;
+  try {
+    ev = reload_changed_file(path, old_text, new_text);
+  } catch (const std::exception& e) {  // an engine failure: reported, and the watch goes on
+    ev = ReloadEvent();
+    ev->outcome = ReloadEvent::Outcome::Error;
+    ev->file = path;
+    ev->message = concat("internal error during the reload: ", e.what());
+  }
   if (ev) report(*ev);
 }
 
@@ -355,7 +367,7 @@ void on_file_changed(const std::string& path, const std::string& old_text, const
 void refresh_files() {
   if (!Py_IsInitialized()) return;
   std::vector<std::string> files;
-  {
+  try {
     GilHold gil;
     PyRef user_files = hook_attr(Hook::LiveReload, "user_files");
     PyRef list = user_files ? PyRef(PyObject_CallNoArgs(user_files.get())) : PyRef();
@@ -363,6 +375,8 @@ void refresh_files() {
       for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list.get()); ++i)
         files.push_back(text_of(PyList_GET_ITEM(list.get(), i)));
     PyErr_Clear();
+  } catch (const std::exception&) {
+    return;  // looked at again at the next refresh
   }
   std::lock_guard<std::mutex> lock(live().mutex);
   if (live().watch)

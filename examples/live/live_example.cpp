@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
   std::vector<Interval> launch_times;
   const auto period = std::chrono::microseconds(period_us);
   auto next = std::chrono::steady_clock::now();
-  while (!quit) {
+  do {  // at least one launch, even when stdin is already closed
     const double t0 = monotonic_seconds();
     step->launch(cuhost::Dim3((n + 127) / 128), cuhost::Dim3(128),
                  {cuhost::KernelArg::array(x_buf->address(), {n}), cuhost::KernelArg::array(out_buf->address(), {n})});
@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
     next += period;
     std::this_thread::sleep_until(next);
     if (std::chrono::steady_clock::now() > next + 10 * period) next = std::chrono::steady_clock::now();
-  }
+  } while (!quit);
   input.join();
   rt.stop_watching();
 
