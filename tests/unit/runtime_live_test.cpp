@@ -117,18 +117,23 @@ TEST_CASE("a launch thread sees whole products while swaps go on", "[live]") {
   std::vector<std::shared_ptr<const runtime::CompiledKernel>> products;
   for (int i = 0; i < 64; ++i) products.push_back(product("k" + std::to_string(i)));
   auto slot = runtime::live_slot_for(products[0]);
-  std::atomic<bool> done{false};
+  std::atomic<bool> done{false}, started{false};
   std::set<std::string> names;
   for (const auto& p : products) names.insert(p->name);
   long reads = 0, bad = 0;
   std::thread reader([&] {
     while (!done.load()) {
+      started = true;
       const runtime::LiveProduct* p = slot->current();
       if (!p || !p->kernel || !names.count(p->kernel->name)) ++bad;
       ++reads;
     }
   });
-  for (std::size_t i = 1; i < products.size(); ++i) runtime::swap_live_kernel(products[i - 1], products[i]);
+  while (!started.load()) std::this_thread::yield();
+  for (std::size_t i = 1; i < products.size(); ++i) {
+    runtime::swap_live_kernel(products[i - 1], products[i]);
+    std::this_thread::yield();  // the reader runs between the swaps too
+  }
   done = true;
   reader.join();
   CHECK(bad == 0);

@@ -21,7 +21,6 @@ import sysconfig
 
 import _cuhost
 
-
 _real_paths = {}  # a module's file name -> its real path (a reload must not stat every module)
 
 
