@@ -7,7 +7,7 @@ python_hooks.h and docs/DESIGN.md ("The Python seam").
 """
 import _cuhost
 
-from . import _live, args, config
+from . import args, config
 from ._ext import bridge
 from ._type_spelling import from_handle
 from .compiler import jit as _jit
@@ -38,6 +38,16 @@ def _function_cache(dispatcher):
     from .core import caching  # loaded at the first cache=True compile (start-up time)
 
     return caching.function_cache(dispatcher)
+
+
+class _LiveReload:
+    """cuda._live (live kernels), imported at the first reload: scripts that
+    are not followed never load it."""
+
+    def __getattr__(self, name):
+        from . import _live
+
+        return getattr(_live, name)
 
 
 def _device_dispatcher(host_dispatcher):
@@ -81,5 +91,5 @@ def install():
         lowering_error=errors.LoweringError,
         extension_bridge=bridge,
         function_cache=_function_cache,
-        live_reload=_live,
+        live_reload=_LiveReload(),
     )
