@@ -28,6 +28,9 @@ static po::options_description option_table() {
       "plugin-path", po::value<std::vector<std::string>>()->composing(),
       "add a plugin directory to the search path (repeatable; before CUHOST_PLUGIN_PATH)")(
       "no-bounds-check", "CPU backend: turn off array bounds checks (faster)")(
+      "watch",
+      "run: follow the script and the modules it imports; a changed kernel or device function is compiled "
+      "in the background and swapped in while the script runs (errors and refusals on stderr)")(
       "kernel-timeout", po::value<double>(),
       "stop a kernel launch running longer than SECONDS with a KernelError (GPU: each launch then waits for "
       "its stream)")(
@@ -257,6 +260,7 @@ CommandLine parse_command_line(int argc, char** argv) {
   if (cl.options.streams < 0 || cl.options.streams > 64)
     throw UsageError{"invalid value for --streams: must be between 0 and 64"};
   cl.options.bounds_check = vm.count("no-bounds-check") == 0;
+  cl.watch = vm.count("watch") > 0;
   if (vm.count("kernel-timeout")) {
     cl.options.kernel_timeout = vm["kernel-timeout"].as<double>();
     if (!(cl.options.kernel_timeout > 0)) throw UsageError{"invalid value for --kernel-timeout: must be > 0 seconds"};
@@ -282,6 +286,7 @@ CommandLine parse_command_line(int argc, char** argv) {
 
   if (positionals.empty()) throw UsageError{"missing command (run, info, plugins, bench, export or jupyter-kernel)"};
   cl.command = positionals[0];
+  if (cl.watch && cl.command != "run") throw UsageError{"--watch applies to 'run' only"};
   if (cl.command == "run") {
     if (positionals.size() < 2) throw UsageError{"'run' needs a script path"};
     cl.script = positionals[1];

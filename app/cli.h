@@ -26,6 +26,7 @@ struct CommandLine {
   bool kernel_timeout_given = false;
   bool memory_quota_given = false;
   RuntimeOptions options;
+  bool watch = false;          // run --watch: live kernels (Runtime::watch)
   bool communicators = false;  // --nccl: create communicators for the script
   CommunicatorOptions communicator_options;
   bool help = false;

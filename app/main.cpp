@@ -188,6 +188,12 @@ int main(int argc, char** argv) {
   try {
     cuhost::Runtime& runtime = cuhost::Runtime::initialize(cl.options);
     if (cl.communicators) runtime.create_communicators(cl.communicator_options);
+    if (cl.command == "run" && cl.watch) {
+      runtime.watch(cl.script);  // reports go to stderr (no callback)
+      const int rc = runtime.run_python_main();
+      runtime.stop_watching();
+      return rc;
+    }
     if (cl.command == "python" || cl.command == "run") return runtime.run_python_main();
     if (cl.command == "info") {
       std::cout << runtime.info();

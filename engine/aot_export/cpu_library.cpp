@@ -26,6 +26,7 @@
 #include <sstream>
 
 #include "aot/cpu_library_abi.h"
+#include "runtime/compile_lookup.h"
 #include "runtime/compiler.h"
 #include "support/diagnostics.h"
 #include "support/install_layout.h"

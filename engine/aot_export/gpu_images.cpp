@@ -8,6 +8,7 @@
 #include "cuda/linker.h"
 #include "cuda/module.h"
 #include "cuda/nvrtc.h"
+#include "runtime/compile_lookup.h"
 #include "runtime/compiler.h"
 #include "support/diagnostics.h"
 

@@ -379,6 +379,15 @@ CUfunction kernel_function(const std::shared_ptr<const model::CompiledKernel>& k
   return load_linked(c, kernel, device, major, minor, std::move(image));
 }
 
+std::vector<int> devices_holding(const model::CompiledKernel* kernel) {
+  Cache& c = cache();
+  auto lock = support::lock_blocking(c.mutex);
+  std::vector<int> devices;
+  for (const auto& [key, entry] : c.entries)
+    if (key.first == kernel) devices.push_back(key.second);
+  return devices;
+}
+
 KernelErrorRecord kernel_error_record(const model::CompiledKernel* kernel, int device) {
   Cache& c = cache();
   auto lock = support::lock_blocking(c.mutex);

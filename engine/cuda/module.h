@@ -42,6 +42,10 @@ void device_compute_capability(int device, int* major, int* minor);
 // device's primary context current on the calling thread.
 CUfunction kernel_function(const std::shared_ptr<const model::CompiledKernel>& kernel, int device);
 
+// The devices `kernel` is loaded on now (a live reload loads its successor
+// on the same ones before the swap).
+std::vector<int> devices_holding(const model::CompiledKernel* kernel);
+
 // A loaded kernel's error record (codegen/kernel_abi.h): its device address,
 // 0 when the kernel was compiled without checks, and the library holding the
 // site texts. Valid while the kernel stays loaded.

@@ -22,6 +22,7 @@
 #include "ir/type_parser.h"
 #include "plugin/registry.h"
 #include "python/interpreter.h"
+#include "python/live_reload.h"
 #include "python/script_kernels.h"
 #include "runtime/device_memory.h"
 #include "runtime/devices.h"
@@ -60,18 +61,22 @@ class RuntimeImpl final : public Runtime {
 
   int run_file(const std::string& path, const std::vector<std::string>& args) override {
     prepare_streams();
+    python::PythonTurn gil;
     return settled(python::run_file(path, args));
   }
   int run_string(const std::string& source, const std::string& filename) override {
     prepare_streams();
+    python::PythonTurn gil;
     return settled(python::run_string(source, filename));
   }
   int run_module_main(const std::string& module, const std::vector<std::string>& args) override {
     prepare_streams();
+    python::PythonTurn gil;
     return settled(python::run_module_main(module, args));
   }
   int run_python_main() override {
     prepare_streams();
+    python::PythonTurn gil;
     const int rc = settled(python::run_python_main());
     dist::finish_mpi(rc);  // a failing rank ends the whole MPI job instead of leaving the others waiting
     return rc;
@@ -215,6 +220,12 @@ class RuntimeImpl final : public Runtime {
   }
 
   int device() const override { return runtime::current_device(); }
+
+  void watch(const std::string& path) override { python::live_watch(path); }
+  void on_reload(std::function<void(const ReloadEvent&)> callback) override {
+    python::live_on_reload(std::move(callback));
+  }
+  void stop_watching() override { python::live_stop(); }
 
   void create_communicators(const CommunicatorOptions& options) override { dist::create_communicators(options); }
 

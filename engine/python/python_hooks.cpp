@@ -34,6 +34,7 @@ constexpr std::array<const char*, static_cast<int>(Hook::Count)> kNames = {
     "extension_bridge",
     "host_array_view",
     "function_cache",
+    "live_reload",
 };
 
 // Kept for the process. A replaced object is not released: an interpreter

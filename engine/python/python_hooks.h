@@ -37,6 +37,7 @@ enum class Hook : int {
   ExtensionBridge,           // module: cuda._ext.bridge (resolve_call, resolve_attribute, ...)
   HostArrayView,             // fn(base, address, shape, strides, readonly): a NumPy view (njit results)
   FunctionCache,             // fn(dispatcher): its cache=True file store (cuda.core.caching.function_cache)
+  LiveReload,                // module: cuda._live (diff, user_files, all_dispatchers) for live kernels
   Count
 };
 

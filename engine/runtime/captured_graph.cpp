@@ -86,6 +86,7 @@ void CapturedGraph::replay_on_cpu() {
 
 void CapturedGraph::launch(std::uintptr_t stream) {
   auto lock = support::lock_blocking(mutex_);  // a module load under it may run Python
+  follow_live_swaps();
   if (backend_ != Backend::Cuda) {
     replay_on_cpu();
     return;

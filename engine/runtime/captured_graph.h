@@ -118,6 +118,9 @@ class CapturedGraph {
   };
   void replay_on_cpu();
   void check_loaded() const;
+  // Live kernels: the kernels a reload swapped since the last launch are
+  // replaced before this one (captured_graph_live.cpp). Mutex held.
+  void follow_live_swaps();
 
   Backend backend_;
   std::uintptr_t stream_;
@@ -128,7 +131,8 @@ class CapturedGraph {
   std::unique_ptr<cuda::Graph> graph_;
   std::unique_ptr<cuda::GraphExec> exec_;
   std::uint64_t module_generation_ = 0;
-  std::mutex mutex_;  // one launch or update at a time
+  std::uint64_t live_generation_seen_ = 0;  // runtime/live_kernels.h
+  std::mutex mutex_;                        // one launch or update at a time
 };
 
 }  // namespace cuhost::runtime

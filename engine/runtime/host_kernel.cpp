@@ -13,6 +13,7 @@
 #include "runtime/devices.h"
 #include "runtime/graph_capture.h"
 #include "runtime/kernel_launch.h"
+#include "runtime/live_kernels.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
 #include "support/half_bits.h"
@@ -72,7 +73,7 @@ const char* kind_name(KernelArg::Kind k) {
 
 class HostKernel final : public Kernel, public std::enable_shared_from_this<HostKernel> {
  public:
-  explicit HostKernel(std::shared_ptr<const CompiledKernel> k) : k_(std::move(k)) {
+  explicit HostKernel(std::shared_ptr<const CompiledKernel> k) : k_(std::move(k)), live_(live_slot_for(k_)) {
     for (const ir::Type* t : k_->arg_types) {
       using K = ir::TypeKind;
       if (t->kind != K::Integer && t->kind != K::Float && t->kind != K::Boolean && t->kind != K::Array &&
@@ -99,11 +100,14 @@ class HostKernel final : public Kernel, public std::enable_shared_from_this<Host
     void* params[kMaxSlots];
     const int used = pack_all(args, count, slots);
     for (int i = 0; i < used; ++i) params[i] = &slots[i];
+    // One acquire load: the product of this launch, whole, even when a live
+    // reload publishes another meanwhile (runtime/live_kernels.h).
+    LiveProduct* product = live_->current();
     if (capture_in_progress()) {
       const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
       KernelLaunchRequest q;
-      q.kernel = k_;
-      q.loaded = &loaded_;
+      q.kernel = product->kernel;
+      q.loaded = &product->loaded;
       q.device = current_device();
       q.grid = g;
       q.block = b;
@@ -117,9 +121,9 @@ class HostKernel final : public Kernel, public std::enable_shared_from_this<Host
       if (capture_kernel_launch(q)) return;
     }
     if (session().backend == Backend::Cuda)
-      launch_cuda(grid, block, params, stream, shared_bytes);
+      launch_cuda(*product, grid, block, params, stream, shared_bytes);
     else
-      launch_cpu(grid, block, params, shared_bytes);
+      launch_cpu(*product->kernel, grid, block, params, shared_bytes);
   }
 
   // Checks and packs `count` arguments into `slots` (at least kMaxSlots);
@@ -208,25 +212,27 @@ class HostKernel final : public Kernel, public std::enable_shared_from_this<Host
   }
 
   // Launches on the calling thread's device (Runtime::set_device).
-  void launch_cuda(Dim3 grid, Dim3 block, void** params, std::uintptr_t stream, unsigned shared) {
+  void launch_cuda(LiveProduct& product, Dim3 grid, Dim3 block, void** params, std::uintptr_t stream, unsigned shared) {
     const int device = current_device();
     use_device_context(device);
     const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
-    cuda::KernelLaunch l =
-        loaded_.launch(k_, device, g, b, shared, stream ? stream : default_launch_stream(device), params);
+    cuda::KernelLaunch l = product.loaded.launch(product.kernel, device, g, b, shared,
+                                                 stream ? stream : default_launch_stream(device), params);
     cuda::launch_kernel(l);
-    if (loaded_.errors().record) cuda::check_kernel_errors(loaded_.errors(), l.stream, k_->name);
+    if (product.loaded.errors().record) cuda::check_kernel_errors(product.loaded.errors(), l.stream, k_->name);
   }
 
-  void launch_cpu(Dim3 grid, Dim3 block, void** params, unsigned shared) {
+  static void launch_cpu(const CompiledKernel& kernel, Dim3 grid, Dim3 block, void** params, unsigned shared) {
     const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
-    check_cpu_launch_bound(*k_, b);
-    cpu::launch(cpu_launch_of(*k_, g, b, shared, params));
+    check_cpu_launch_bound(kernel, b);
+    cpu::launch(cpu_launch_of(kernel, g, b, shared, params));
   }
 
+  // The first product: its parameter types and name, which a live reload
+  // never changes (a signature change is refused, python/live_reload.h).
   std::shared_ptr<const CompiledKernel> k_;
+  std::shared_ptr<LiveSlot> live_;
   int slots_ = 0;
-  LoadedKernel loaded_;
 };
 
 }  // namespace

@@ -71,6 +71,17 @@ assert r.returncode == 0, f"cuhost_embed_example failed ({r.returncode})"
 out = r.stdout
 assert "backend cpu" in out and "script: saxpy on 3000 elements" in out and "C++ launch: saxpy on 3000" in out, out
 
+# examples/live, built the same way: one launch of its kernel (stdin closed),
+# checked, with the script followed.
+live = os.path.join(work, "consumer-live")
+run(cfg[:2] + [os.path.join(source, "examples/live"), "-B", live] + cfg[5:])
+run(["cmake", "--build", live])
+r = subprocess.run([os.path.join(live, "cuhost_live_example"), os.path.join(source, "examples/live/step.py"),
+                    "--backend", "cpu"], cwd=work, env=consumer_env, stdin=subprocess.DEVNULL,
+                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+print(r.stdout, end="", flush=True)
+assert r.returncode == 0 and "formula a=3 b=7 " in r.stdout and " wrong=0 " in r.stdout, "cuhost_live_example failed"
+
 # pkg-config names the installed library and headers.
 if shutil.which("pkg-config"):
     pc_env = dict(env, PKG_CONFIG_PATH=os.path.join(prefix, libdir, "pkgconfig"))

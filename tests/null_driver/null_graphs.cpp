@@ -236,7 +236,8 @@ CUresult set_kernel_params(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL
   for (std::size_t i = 0; i < e->nodes.size(); ++i) {
     if (e->origin[i] != reinterpret_cast<const Node*>(node)) continue;
     Node& n = e->nodes[i];
-    if (n.kind != Node::Kernel || p->func != n.function) return CUDA_ERROR_INVALID_VALUE;
+    if (n.kind != Node::Kernel || !p->func) return CUDA_ERROR_INVALID_VALUE;
+    n.function = p->func;  // another function of the same context may replace the node's, as on a GPU
     const unsigned dims[7] = {p->gridDimX,  p->gridDimY,  p->gridDimZ,      p->blockDimX,
                               p->blockDimY, p->blockDimZ, p->sharedMemBytes};
     std::memcpy(n.dims, dims, sizeof dims);

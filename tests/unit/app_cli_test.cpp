@@ -131,3 +131,12 @@ TEST_CASE("python-env in both option forms, and jupyter-kernel keeps its own arg
   CHECK(cl.args == std::vector<std::string>{"install", "--user", "--name", "gpu"});
   CHECK(usage_error({"jupyter-kernel"}).find("'jupyter-kernel' needs a subcommand") == 0);
 }
+
+TEST_CASE("run --watch follows the script and other commands refuse it", "[cli]") {
+  CommandLine cl = parse({"run", "--watch", "k.py", "--watch"});
+  CHECK(cl.watch);
+  CHECK(cl.script == "k.py");
+  CHECK(cl.args == std::vector<std::string>{"--watch"});  // after the script: the script's own argument
+  CHECK_FALSE(parse({"run", "k.py"}).watch);
+  CHECK(usage_error({"--watch", "info"}) == "--watch applies to 'run' only");
+}

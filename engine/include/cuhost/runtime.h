@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include <cuhost/export.h>
 #include <cuhost/kernel.h>
+#include <cuhost/live.h>
 
 namespace cuhost {
 
@@ -186,6 +188,22 @@ class Runtime {
 
   // Waits for every launch and copy on the device (no-op on the CPU backend).
   virtual void synchronize() = 0;
+
+  // --- Live kernels (see cuhost/live.h and README "Live kernels") ---
+
+  // Follows the script `path` and the modules it imports from the user's
+  // folders (not the Python installation's): when a file's content changes,
+  // a background thread captures the changed kernels and device functions
+  // again, compiles them and the kernels that call them for every signature
+  // already compiled, and swaps them in atomically; Kernel handles and Python
+  // dispatchers keep their identity, launches never wait for a compile.
+  // Call it before or after run_file; calling it again adds a file.
+  virtual void watch(const std::string& path) = 0;
+  // The callback each reload reports to (on the reload thread); replaces the
+  // previous one. Without one, reports go to stderr.
+  virtual void on_reload(std::function<void(const ReloadEvent&)> callback) = 0;
+  // Stops following files; returns once no reload runs. Idempotent.
+  virtual void stop_watching() = 0;
 
   // --- Several devices in one process ---
 

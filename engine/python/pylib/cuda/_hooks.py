@@ -40,6 +40,16 @@ def _function_cache(dispatcher):
     return caching.function_cache(dispatcher)
 
 
+class _LiveReload:
+    """cuda._live (live kernels), imported at the first reload: scripts that
+    are not followed never load it."""
+
+    def __getattr__(self, name):
+        from . import _live
+
+        return getattr(_live, name)
+
+
 def _device_dispatcher(host_dispatcher):
     return host_dispatcher._device_dispatcher()
 
@@ -81,4 +91,5 @@ def install():
         lowering_error=errors.LoweringError,
         extension_bridge=bridge,
         function_cache=_function_cache,
+        live_reload=_LiveReload(),
     )

@@ -1,0 +1,80 @@
+// Captured graphs follow live kernels (runtime/live_kernels.h): before a
+// launch, each captured kernel that a reload replaced since the last launch
+// takes its successor. On the CPU backend the replay reads the kernel from
+// the record; on the CUDA backend the executable graph's node is updated in
+// place (cuGraphExecKernelNodeSetParams with the new function, same
+// arguments and configuration). All of a graph's kernels follow, or none: a
+// node that cannot be updated (unknown, or refused by the driver) puts the
+// ones already updated back, and the graph keeps its old code (saying so).
+#include <cstdio>
+
+#include "cuda/error_record.h"
+#include "cuda/graph.h"
+#include "cuda/module.h"
+#include "runtime/captured_graph.h"
+#include "runtime/devices.h"
+#include "runtime/live_kernels.h"
+#include "support/diagnostics.h"
+
+namespace cuhost::runtime {
+namespace {
+
+cuda::KernelLaunch node_launch(const CapturedKernel& k, CUfunction function, const CompiledKernel& kernel) {
+  cuda::KernelLaunch l;
+  l.function = function;
+  for (int d = 0; d < 3; ++d) {
+    l.grid[d] = k.grid[d];
+    l.block[d] = k.block[d];
+  }
+  l.shared_bytes = k.shared + unsigned(kernel.dynamic_shared_padding);  // as LoadedKernel::launch adds it
+  l.params = const_cast<void**>(k.params.data());
+  l.kernel_name = &kernel.name;
+  return l;
+}
+
+}  // namespace
+
+void CapturedGraph::follow_live_swaps() {
+  const std::uint64_t generation = live_generation();
+  if (generation == live_generation_seen_) return;  // the common case: one atomic load
+  live_generation_seen_ = generation;
+  std::vector<std::pair<std::size_t, std::shared_ptr<const CompiledKernel>>> swaps;
+  for (std::size_t i = 0; i < kernels_.size(); ++i) {
+    auto next = live_successor(kernels_[i].kernel);
+    if (next != kernels_[i].kernel) swaps.emplace_back(i, std::move(next));
+  }
+  if (swaps.empty()) return;
+  if (backend_ != Backend::Cuda) {
+    for (auto& [i, next] : swaps) kernels_[i].kernel = std::move(next);
+    return;
+  }
+  if (!exec_ || module_generation_ != cuda::module_generation()) return;  // launch() reports the unloaded graph
+  DeviceScope scope(device_);
+  make_device_current(device_);
+  std::vector<std::size_t> done;
+  try {
+    for (auto& [i, next] : swaps) {
+      CapturedKernel& k = kernels_[i];
+      if (!k.node)
+        throw UserError(ErrorKind::ValueError, concat("the graph node of kernel '", k.kernel->name, "' is not known"));
+      CUfunction function = cuda::kernel_function(next, device_);
+      exec_->set_kernel_params(k.node, node_launch(k, function, *next));
+      done.push_back(i);
+    }
+  } catch (const std::exception& e) {
+    for (std::size_t i : done) {  // back to the old code everywhere: never a graph of mixed code
+      const CapturedKernel& k = kernels_[i];
+      exec_->set_kernel_params(k.node, node_launch(k, k.function, *k.kernel));
+    }
+    std::fprintf(stderr, "cuhost: a captured graph keeps its old kernels after a live reload: %s\n", e.what());
+    return;
+  }
+  for (auto& [i, next] : swaps) {
+    CapturedKernel& k = kernels_[i];
+    k.function = cuda::kernel_function(next, device_);
+    k.errors = cuda::kernel_error_record(next.get(), device_);
+    k.kernel = std::move(next);
+  }
+}
+
+}  // namespace cuhost::runtime
