@@ -326,7 +326,6 @@ void swap_all(std::vector<Work>& work, ReloadEvent& ev) {
         }
       runtime::swap_live_kernel(old_product, new_product);
     }
-    st->ptx_for_inspect.clear();
     ev.swapped.push_back(w.new_fn->name);
   }
 }
