@@ -144,7 +144,7 @@ llvm::Value* sreg(llvm::IRBuilder<>& b, llvm::Intrinsic::ID id) { return b.Creat
 // arrives, and the others would wait forever. Each `cudaCGSynchronize` call
 // becomes the same arrive-and-flip barrier written here, on the driver's grid
 // workspace (the ABI cooperative_groups.h documents: its address in %envreg1
-// (low) and %envreg2 (high) of a cooperative launch, the arrival counter at
+// (high) and %envreg2 (low) of a cooperative launch, the arrival counter at
 // byte 4; block 0 adds 0x80000000 - (blocks - 1), every other block 1, so
 // the counter's top bit flips once all have arrived). Every thread reads the
 // phase before the block barrier and spins until it flips, so the spin is a
@@ -168,8 +168,8 @@ unsigned replace_grid_syncs(llvm::Function& fn) {
     llvm::IRBuilder<> b(before);
     llvm::Type* i32 = b.getInt32Ty();
     llvm::Type* i64 = b.getInt64Ty();
-    llvm::Value* workspace = b.CreateOr(b.CreateShl(b.CreateZExt(read_envreg(b, "envreg2"), i64), 32),
-                                        b.CreateZExt(read_envreg(b, "envreg1"), i64));
+    llvm::Value* workspace = b.CreateOr(b.CreateShl(b.CreateZExt(read_envreg(b, "envreg1"), i64), 32),
+                                        b.CreateZExt(read_envreg(b, "envreg2"), i64));
     llvm::Value* counter = b.CreateIntToPtr(b.CreateAdd(workspace, b.getInt64(4)), b.getPtrTy());
     llvm::Value* phase = b.CreateAlignedLoad(i32, counter, llvm::Align(4), /*isVolatile=*/true, "gridsync.phase");
     b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});

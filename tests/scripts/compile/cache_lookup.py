@@ -101,14 +101,17 @@ assert report["layers"] == [{"memory": 0, "cache files": 1, "disk": 0, "compiled
 # Every data file is an entry of the engine's own format; on the GPU the
 # content-keyed cache holds the very same entries, so each layer serves the
 # other's: without the engine's entries the files serve, and without the
-# files the engine's entries serve (still no compile) and are written back.
+# files the engine's entries serve (still no compile; stats count misses, as
+# numba, which would have compiled) and are written back.
 assert all(c.startswith(b"cuhost-kernel-cache-") for c in contents(data_files()))
 if GPU:
     assert contents(engine_entries()) == contents(data_files())
     for name in os.listdir(pycache):
         os.remove(os.path.join(pycache, name))
     report, err = child(3)
-    assert (report["hits"], report["misses"]) == (2, 0) and not compiled(err), (report, err)
+    # numba's counts: a kernel not loaded from the cache=True files is a miss,
+    # though the engine's entry spared the compile.
+    assert (report["hits"], report["misses"]) == (0, 2) and not compiled(err), (report, err)
     assert report["layers"] == [{"memory": 0, "cache files": 0, "disk": 1, "compiled": 0}] * 2, report
     assert contents(engine_entries()) == contents(data_files())
     ints, floats = data_files()

@@ -341,17 +341,18 @@ class CUDADispatcher(_cuhost.Dispatcher):
     @property
     def stats(self):
         """Cache statistics, as numba's: cache_path, and Counters cache_hits
-        (kernels loaded from the disk caches instead of compiled, cache=True
-        only) and cache_misses (kernels compiled) per signature."""
+        (kernels loaded from the cache=True files, cache=True only) and
+        cache_misses (every other kernel the dispatcher got: compiled, or
+        found in the engine's content cache, where numba would have compiled)
+        per signature."""
         from .core.caching import CacheStats, function_cache
 
         cached = bool(self.targetoptions.get("cache"))
         stats = CacheStats(function_cache(self).cache_path if cached else None)
         for handles, by_layer in self._lookup_counts():
             sig = _types_of_handles(handles)
-            from_disk = by_layer["cache files"] + by_layer["disk"]
-            hits = from_disk if cached else 0
-            misses = by_layer["compiled"] + (0 if cached else from_disk)
+            hits = by_layer["cache files"] if cached else 0
+            misses = by_layer["compiled"] + by_layer["disk"] + (0 if cached else by_layer["cache files"])
             if hits:
                 stats.cache_hits[sig] = hits
             if misses:
