@@ -23,6 +23,7 @@ b=$stage/cuhost
 mkdir -p "$b/bin" "$b/lib" "$b/tests" "$b/site"
 cp $build/bin/cuhost "$b/bin/cuhost.bin"
 cp $build/bin/cuhost_bench_embed "$b/bin/cuhost_bench_embed.bin"
+cp $build/bin/cuhost_live_example "$b/bin/cuhost_live_example.bin"  # scripts/bench/live_reload.py's host
 cp $build/tests/cuhost_unit_tests "$b/tests/cuhost_unit_tests.bin"
 cp /usr/lib/llvm-19/bin/FileCheck "$b/bin/"
 # The data folder (Python packages, plugins, libdevice, test inputs): the
@@ -70,10 +71,11 @@ for real in libz3.so.4 libxml2.so.2; do
     $build/tests/cuhost_unit_tests
 done
 rm -f "$b/lib/"libicu*
-strip --strip-unneeded "$b/lib/"*.so* "$b/bin/cuhost.bin" "$b/bin/cuhost_bench_embed.bin" "$b/tests/cuhost_unit_tests.bin" 2>/dev/null || true
+strip --strip-unneeded "$b/lib/"*.so* "$b/bin/cuhost.bin" "$b/bin/cuhost_bench_embed.bin" "$b/bin/cuhost_live_example.bin" \
+  "$b/tests/cuhost_unit_tests.bin" 2>/dev/null || true
 # Wrappers set the bundle's library path for cuhost alone, so other programs
 # on the machine (the peers' Python, nvcc) never see these libraries.
-for w in bin/cuhost bin/cuhost_bench_embed tests/cuhost_unit_tests; do
+for w in bin/cuhost bin/cuhost_bench_embed bin/cuhost_live_example tests/cuhost_unit_tests; do
   cat > "$b/$w" <<'WRAP'
 #!/usr/bin/env bash
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
