@@ -2,8 +2,10 @@
 # Packs, here, what `stumpy.gpu_stump` needs on the GPU machine (which cannot
 # download): stumpy and its dependencies (numba, llvmlite, SciPy, NumPy 2)
 # for the Python 3.11 that the bundle embeds, unpacked from PyPI's wheels
-# into one site-packages folder. Output: bundle-stumpy/stumpy-site.tar.xz
-# (< 64 MiB, carried on its own: the bundle fills one carry).
+# into one site-packages folder. Output: bundle-stumpy/stumpy-site.tar.xz,
+# carried on its own (the bundle fills one carry); where it and the working
+# tree pass 64 MiB, split it and carry the parts in calls that follow each
+# other while the machine is warm (`cat` them back into this path there).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=$PWD/bundle-stumpy
@@ -14,8 +16,8 @@ python3 -m pip download --quiet --only-binary=:all: --python-version 3.11 --impl
   -d "$work/wheels" stumpy==1.14.1 numba==0.68.1 numpy==2.4.6 scipy==1.17.1
 mkdir -p "$work/site" "$out"
 for w in "$work"/wheels/*.whl; do python3 -m zipfile -e "$w" "$work/site"; done
-# Tests and debug information are not needed to run stumpy.
+# Tests are not needed to run stumpy.
 find "$work/site" -depth -type d \( -name tests -o -name __pycache__ \) -exec rm -rf {} +
-find "$work/site" -name '*.so*' -exec strip --strip-unneeded {} + 2>/dev/null || true
-tar -C "$work" -cf - site | xz -9 -T"$(nproc)" > "$out/stumpy-site.tar.xz"
+# (No strip: auditwheel-patched libraries, e.g. SciPy's OpenBLAS, break when stripped.)
+tar -C "$work" -cf - site | xz -6 -T"$(nproc)" > "$out/stumpy-site.tar.xz"
 ls -la "$out/stumpy-site.tar.xz"
