@@ -34,6 +34,10 @@ mkdir -p "$b/share" && cp -r $build/share/cuhost "$b/share/cuhost"
 # built against the bundle on the GPU machine (scripts/bench/aot_gpu.sh, examples/aot).
 cp -P $build/lib/libcuhost_aot.so* "$b/lib/"
 mkdir -p "$b/include" && cp -r engine/include/cuhost "$b/include/cuhost"
+# The installed `aot` package component alone (find_package(cuhost COMPONENTS
+# aot)): examples/aot is built against it on the GPU machine, as a host
+# application would be.
+cmake --install "$build" --component aot --prefix "$b/aot-prefix" >/dev/null
 
 # Shared libraries the GPU machine lacks (everything but glibc, libstdc++,
 # the CUDA toolkit's own libraries and what Ubuntu 24.04 has anyway).

@@ -35,13 +35,14 @@ backend=${CUHOST_TEST_BACKEND:-cuda}
   done
   for s in "${failed[@]}"; do echo "FAILED: $s"; done
   echo "scripts: $pass passed, $fail failed, $na not applicable on $backend"
-  echo "== aot: examples/aot exported, built against the bundle's libcuhost_aot, run on the GPU and on its CPU library"
+  echo "== aot: examples/aot exported, built against the installed aot component only (find_package), run on the GPU and on its CPU library"
   aot=$(mktemp -d); top=$dest/cuhost
   if cuhost export examples/aot/kernels.py -o "$aot/k" --all-compiled --arch sm_80,sm_90 --namespace aot_kernels > "$aot/log" 2>&1 &&
-     g++ -O2 -std=c++17 -I"$top/include" -I"$aot/k" -o "$aot/example" examples/aot/aot_example.cpp \
-       -L"$top/lib" -lcuhost_aot -ldl -Wl,-rpath,"$top/lib" >> "$aot/log" 2>&1 &&
-     "$aot/example" "$aot/k" >> "$aot/log" 2>&1 && "$aot/example" "$aot/k" cpu >> "$aot/log" 2>&1; then
-    echo "aot example: passed"; tail -n 4 "$aot/log"
+     cmake -S examples/aot -B "$aot/b" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$top/aot-prefix" \
+       -DAOT_EXPORT_DIR="$aot/k" >> "$aot/log" 2>&1 && cmake --build "$aot/b" >> "$aot/log" 2>&1 &&
+     ! ldd "$aot/b/cuhost_aot_example" | grep -E 'libpython|libLLVM|libnvrtc|libnvJitLink|libcuhost\.so' >> "$aot/log" &&
+     "$aot/b/cuhost_aot_example" "$aot/k" >> "$aot/log" 2>&1 && "$aot/b/cuhost_aot_example" "$aot/k" cpu >> "$aot/log" 2>&1; then
+    echo "aot example: passed"; ldd "$aot/b/cuhost_aot_example" | awk '{print $1}' | tr '\n' ' '; echo; tail -n 4 "$aot/log"
   else
     echo "FAILED: aot example"; tail -n 40 "$aot/log"
   fi
