@@ -63,7 +63,9 @@ void GraphExec::launch(CUstream stream) {
   check(with(&DriverTable::cuGraphLaunch, "cuGraphLaunch").cuGraphLaunch(exec_, stream), "cuGraphLaunch");
 }
 
-void GraphExec::set_kernel_params(CUgraphNode node, const KernelLaunch& l) {
+namespace {
+
+CUDA_KERNEL_NODE_PARAMS kernel_node_params(const KernelLaunch& l) {
   CUDA_KERNEL_NODE_PARAMS p{};
   p.func = l.function;
   p.gridDimX = l.grid[0];
@@ -74,6 +76,19 @@ void GraphExec::set_kernel_params(CUgraphNode node, const KernelLaunch& l) {
   p.blockDimZ = l.block[2];
   p.sharedMemBytes = l.shared_bytes;
   p.kernelParams = l.params;
+  return p;
+}
+
+}  // namespace
+
+void Graph::set_kernel_params(CUgraphNode node, const KernelLaunch& l) {
+  const CUDA_KERNEL_NODE_PARAMS p = kernel_node_params(l);
+  const DriverTable& d = with(&DriverTable::cuGraphKernelNodeSetParams, "cuGraphKernelNodeSetParams");
+  check(d.cuGraphKernelNodeSetParams(node, &p), "cuGraphKernelNodeSetParams", l.kernel_name ? *l.kernel_name : "");
+}
+
+void GraphExec::set_kernel_params(CUgraphNode node, const KernelLaunch& l) {
+  const CUDA_KERNEL_NODE_PARAMS p = kernel_node_params(l);
   const DriverTable& d = with(&DriverTable::cuGraphExecKernelNodeSetParams, "cuGraphExecKernelNodeSetParams");
   check(d.cuGraphExecKernelNodeSetParams(exec_, node, &p), "cuGraphExecKernelNodeSetParams",
         l.kernel_name ? *l.kernel_name : "");

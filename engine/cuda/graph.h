@@ -29,6 +29,9 @@ class Graph {
 
   CUgraph get() const { return graph_; }
   std::size_t node_count() const;  // cuGraphGetNodes
+  // A kernel node's function, configuration and arguments in this (template)
+  // graph (cuGraphKernelNodeSetParams); executable graphs made later use them.
+  void set_kernel_params(CUgraphNode node, const KernelLaunch& launch);
 
  private:
   CUgraph graph_ = nullptr;

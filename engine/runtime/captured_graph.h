@@ -121,6 +121,13 @@ class CapturedGraph {
   // Live kernels: the kernels a reload swapped since the last launch are
   // replaced before this one (captured_graph_live.cpp). Mutex held.
   void follow_live_swaps();
+  using LiveSwaps = std::vector<std::pair<std::size_t, std::shared_ptr<const CompiledKernel>>>;
+  // The executable graph's nodes take the new kernels in place; false (all
+  // put back) when the driver refuses one.
+  bool update_nodes_in_place(const LiveSwaps& swaps);
+  // The template's nodes take them and the executable graph is made again;
+  // false (template put back, reported) when that fails too.
+  bool instantiate_with(const LiveSwaps& swaps);
 
   Backend backend_;
   std::uintptr_t stream_;

@@ -3,9 +3,11 @@
 // takes its successor. On the CPU backend the replay reads the kernel from
 // the record; on the CUDA backend the executable graph's node is updated in
 // place (cuGraphExecKernelNodeSetParams with the new function, same
-// arguments and configuration). All of a graph's kernels follow, or none: a
-// node that cannot be updated (unknown, or refused by the driver) puts the
-// ones already updated back, and the graph keeps its old code (saying so).
+// arguments and configuration). Where the driver refuses an update in place,
+// the template graph's nodes take the new kernels and the executable graph is
+// instantiated again from it. All of a graph's kernels follow, or none: when
+// neither works (an unknown node, a refused instantiation) the nodes already
+// changed are put back and the graph keeps its old code (saying so).
 #include <cstdio>
 
 #include "cuda/error_record.h"
@@ -34,11 +36,49 @@ cuda::KernelLaunch node_launch(const CapturedKernel& k, CUfunction function, con
 
 }  // namespace
 
+bool CapturedGraph::update_nodes_in_place(const LiveSwaps& swaps) {
+  std::vector<std::size_t> done;
+  try {
+    for (auto& [i, next] : swaps) {
+      const CapturedKernel& k = kernels_[i];
+      exec_->set_kernel_params(k.node, node_launch(k, cuda::kernel_function(next, device_), *next));
+      done.push_back(i);
+    }
+    return true;
+  } catch (const std::exception&) {
+    for (std::size_t i : done) {  // back to the old code everywhere: never a graph of mixed code
+      const CapturedKernel& k = kernels_[i];
+      exec_->set_kernel_params(k.node, node_launch(k, k.function, *k.kernel));
+    }
+    return false;
+  }
+}
+
+bool CapturedGraph::instantiate_with(const LiveSwaps& swaps) {
+  std::vector<std::size_t> done;
+  try {
+    for (auto& [i, next] : swaps) {
+      const CapturedKernel& k = kernels_[i];
+      graph_->set_kernel_params(k.node, node_launch(k, cuda::kernel_function(next, device_), *next));
+      done.push_back(i);
+    }
+    exec_ = std::make_unique<cuda::GraphExec>(*graph_);  // the old one is destroyed: no replay uses it now
+    return true;
+  } catch (const std::exception& e) {
+    for (std::size_t i : done) {
+      const CapturedKernel& k = kernels_[i];
+      graph_->set_kernel_params(k.node, node_launch(k, k.function, *k.kernel));
+    }
+    std::fprintf(stderr, "cuhost: a captured graph keeps its old kernels after a live reload: %s\n", e.what());
+    return false;
+  }
+}
+
 void CapturedGraph::follow_live_swaps() {
   const std::uint64_t generation = live_generation();
   if (generation == live_generation_seen_) return;  // the common case: one atomic load
   live_generation_seen_ = generation;
-  std::vector<std::pair<std::size_t, std::shared_ptr<const CompiledKernel>>> swaps;
+  LiveSwaps swaps;
   for (std::size_t i = 0; i < kernels_.size(); ++i) {
     auto next = live_successor(kernels_[i].kernel);
     if (next != kernels_[i].kernel) swaps.emplace_back(i, std::move(next));
@@ -51,24 +91,13 @@ void CapturedGraph::follow_live_swaps() {
   if (!exec_ || module_generation_ != cuda::module_generation()) return;  // launch() reports the unloaded graph
   DeviceScope scope(device_);
   make_device_current(device_);
-  std::vector<std::size_t> done;
-  try {
-    for (auto& [i, next] : swaps) {
-      CapturedKernel& k = kernels_[i];
-      if (!k.node)
-        throw UserError(ErrorKind::ValueError, concat("the graph node of kernel '", k.kernel->name, "' is not known"));
-      CUfunction function = cuda::kernel_function(next, device_);
-      exec_->set_kernel_params(k.node, node_launch(k, function, *next));
-      done.push_back(i);
+  for (auto& [i, next] : swaps)
+    if (!kernels_[i].node) {
+      std::fprintf(stderr, "cuhost: a captured graph keeps its old kernels after a live reload: %s\n",
+                   concat("the graph node of kernel '", kernels_[i].kernel->name, "' is not known").c_str());
+      return;
     }
-  } catch (const std::exception& e) {
-    for (std::size_t i : done) {  // back to the old code everywhere: never a graph of mixed code
-      const CapturedKernel& k = kernels_[i];
-      exec_->set_kernel_params(k.node, node_launch(k, k.function, *k.kernel));
-    }
-    std::fprintf(stderr, "cuhost: a captured graph keeps its old kernels after a live reload: %s\n", e.what());
-    return;
-  }
+  if (!update_nodes_in_place(swaps) && !instantiate_with(swaps)) return;
   for (auto& [i, next] : swaps) {
     CapturedKernel& k = kernels_[i];
     k.function = cuda::kernel_function(next, device_);

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -231,18 +232,31 @@ CUresult get_nodes(CUgraph graph, CUgraphNode* nodes, std::size_t* count) {
   return CUDA_SUCCESS;
 }
 
+// Sets a kernel node from `p` (the template graph's or an executable graph's copy).
+CUresult set_node(Node& n, const CUDA_KERNEL_NODE_PARAMS* p) {
+  if (n.kind != Node::Kernel || !p->func) return CUDA_ERROR_INVALID_VALUE;
+  n.function = p->func;
+  const unsigned dims[7] = {p->gridDimX,  p->gridDimY,  p->gridDimZ,      p->blockDimX,
+                            p->blockDimY, p->blockDimZ, p->sharedMemBytes};
+  std::memcpy(n.dims, dims, sizeof dims);
+  copy_params(n, p->kernelParams);
+  return CUDA_SUCCESS;
+}
+
+CUresult template_set_kernel_params(CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS* p) {
+  if (!node) return CUDA_ERROR_INVALID_VALUE;
+  return set_node(*reinterpret_cast<Node*>(node), p);
+}
+
 CUresult set_kernel_params(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS* p) {
+  // CUHOST_NULL_REFUSE_EXEC_NODE_UPDATE=1: refused, as a driver refuses some
+  // changes in place (tests of the re-instantiation that follows).
+  if (const char* refuse = std::getenv("CUHOST_NULL_REFUSE_EXEC_NODE_UPDATE"); refuse && *refuse == '1')
+    return CUDA_ERROR_NOT_SUPPORTED;
   auto* e = reinterpret_cast<Exec*>(exec);
   for (std::size_t i = 0; i < e->nodes.size(); ++i) {
     if (e->origin[i] != reinterpret_cast<const Node*>(node)) continue;
-    Node& n = e->nodes[i];
-    if (n.kind != Node::Kernel || !p->func) return CUDA_ERROR_INVALID_VALUE;
-    n.function = p->func;  // another function of the same context may replace the node's, as on a GPU
-    const unsigned dims[7] = {p->gridDimX,  p->gridDimY,  p->gridDimZ,      p->blockDimX,
-                              p->blockDimY, p->blockDimZ, p->sharedMemBytes};
-    std::memcpy(n.dims, dims, sizeof dims);
-    copy_params(n, p->kernelParams);
-    return CUDA_SUCCESS;
+    return set_node(e->nodes[i], p);  // another function of the same context may replace the node's, as on a GPU
   }
   return CUDA_ERROR_INVALID_VALUE;
 }
@@ -442,6 +456,7 @@ const Entry* graph_entries(std::size_t* count) {
       {"cuGraphAddChildGraphNode", reinterpret_cast<void*>(&add_child_graph_node)},
       {"cuGraphGetNodes", reinterpret_cast<void*>(&get_nodes)},
       {"cuGraphExecKernelNodeSetParams", reinterpret_cast<void*>(&set_kernel_params)},
+      {"cuGraphKernelNodeSetParams", reinterpret_cast<void*>(&template_set_kernel_params)},
       {"cuGraphExecUpdate", reinterpret_cast<void*>(&exec_update)},
   };
   *count = sizeof entries / sizeof entries[0];
