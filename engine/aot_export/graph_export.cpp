@@ -21,11 +21,6 @@ namespace {
 using aot::Json;
 using python::PyRef;
 
-struct GilHold {
-  PyGILState_STATE state = PyGILState_Ensure();
-  ~GilHold() { PyGILState_Release(state); }
-};
-
 bool is_graph(PyObject* o) { return std::strcmp(Py_TYPE(o)->tp_name, "cuhost.graph.Graph") == 0; }
 
 // A new reference to attribute `name`; UserError naming the graph when missing.
@@ -170,7 +165,7 @@ Json export_graph(const std::string& name, PyObject* graph, PyObject* main_dict,
 
 Json export_graphs(const std::vector<std::string>& names, const std::vector<SelectedKernel>& kernels,
                    std::vector<std::string>* exported) {
-  GilHold gil;
+  python::GilHold gil;
   PyObject* main = PyImport_AddModule("__main__");
   PyObject* dict = main ? PyModule_GetDict(main) : nullptr;
   Json out = Json::array();

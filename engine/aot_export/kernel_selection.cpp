@@ -14,11 +14,6 @@
 namespace cuhost::aot_export {
 namespace {
 
-struct GilHold {
-  PyGILState_STATE state = PyGILState_Ensure();
-  ~GilHold() { PyGILState_Release(state); }
-};
-
 void check_parameter_types(const std::string& name, const std::vector<const ir::Type*>& types) {
   for (const ir::Type* t : types) {
     using K = ir::TypeKind;
@@ -63,7 +58,7 @@ python::DispatcherObject* kernel_in_main(const std::string& name) {
 }  // namespace
 
 std::vector<SelectedKernel> select_kernels(const std::vector<std::string>& specs, bool all_compiled) {
-  GilHold gil;
+  python::GilHold gil;
   std::vector<SelectedKernel> out;
   auto add = [&](SelectedKernel k) {
     for (const SelectedKernel& seen : out) {

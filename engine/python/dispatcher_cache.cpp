@@ -14,19 +14,6 @@ namespace cuhost::python {
 
 namespace {
 
-// Holds the GIL for its lifetime: the lookup calls the view with the GIL
-// released (it compiles in between).
-class GilHeld {
- public:
-  GilHeld() : state_(PyGILState_Ensure()) {}
-  ~GilHeld() { PyGILState_Release(state_); }
-  GilHeld(const GilHeld&) = delete;
-  GilHeld& operator=(const GilHeld&) = delete;
-
- private:
-  PyGILState_STATE state_;
-};
-
 // A failed call into the cache files: their Python error stays set.
 [[noreturn]] void cache_failed(const char* what) { throw UserError(ErrorKind::RuntimeError, what); }
 
@@ -40,7 +27,7 @@ class CacheFilesView final : public runtime::EntryView {
       : dispatcher_(d), types_(std::move(types)), target_(runtime::target_identity(target)) {}
 
   std::optional<Entry> load() override {
-    GilHeld gil;
+    GilHold gil;
     Call call = prepare("cache lookup failed");
     PyRef found(PyObject_CallMethod(call.files.get(), "load_overload", "(OO)", call.sig.get(), call.target.get()));
     if (!found) cache_failed("cache lookup failed");
@@ -53,7 +40,7 @@ class CacheFilesView final : public runtime::EntryView {
   }
 
   void save(const Entry& entry) override {
-    GilHeld gil;
+    GilHold gil;
     Call call = prepare("cache store failed");
     PyRef key(PyUnicode_FromStringAndSize(entry.key.data(), static_cast<Py_ssize_t>(entry.key.size())));
     PyRef data(PyBytes_FromStringAndSize(entry.bytes.data(), static_cast<Py_ssize_t>(entry.bytes.size())));

@@ -29,6 +29,7 @@
 #include "ir/type_parser.h"
 #include "python/errors.h"
 #include "python/extension_api.h"
+#include "python/py_api.h"
 #include "python/python_hooks.h"
 #include "python/type_handle.h"
 #include "sema/extension_hooks.h"
@@ -40,17 +41,6 @@ using frontend::py_str;
 using frontend::PyRef;
 
 namespace {
-
-class Gil {
- public:
-  Gil() : state_(PyGILState_Ensure()) {}
-  ~Gil() { PyGILState_Release(state_); }
-  Gil(const Gil&) = delete;
-  Gil& operator=(const Gil&) = delete;
-
- private:
-  PyGILState_STATE state_;
-};
 
 // cuda._ext.bridge, installed as the extension_bridge hook (borrowed).
 PyObject* bridge() { return hook(Hook::ExtensionBridge); }
@@ -222,7 +212,7 @@ const void* handle_of(const ir::ExtensionObject& o) { return o.handle; }
 class BridgeHooks : public sema::ExtensionHooks {
  public:
   sema::ExtensionResolution call(const ir::ExtensionObject& callee, const sema::ExtensionArgs& args) override {
-    Gil gil;
+    GilHold gil;
     PyArgs a = to_python(args);
     PyObject* b = checked(bridge(), "the extension API is not available");
     PyRef r(checked(
@@ -233,7 +223,7 @@ class BridgeHooks : public sema::ExtensionHooks {
   }
 
   std::optional<sema::ExtensionResolution> attribute(const ir::Type* base, const std::string& name) override {
-    Gil gil;
+    GilHold gil;
     PyObject* b = checked(bridge(), "the extension API is not available");
     PyRef r(checked(PyObject_CallMethod(b, "resolve_attribute", "Nsi", new_type_handle(base), name.c_str(),
                                         int(sema::typing_for_host())),
@@ -244,7 +234,7 @@ class BridgeHooks : public sema::ExtensionHooks {
 
   sema::ExtensionResolution method(const ir::Type* receiver, const std::string& name,
                                    const sema::ExtensionArgs& args) override {
-    Gil gil;
+    GilHold gil;
     PyArgs a = to_python(args);
     PyObject* b = checked(bridge(), "the extension API is not available");
     PyRef r(

@@ -56,18 +56,6 @@ using FnMap = std::map<const model::JitFunction*, std::shared_ptr<model::JitFunc
 using Product = std::shared_ptr<const runtime::CompiledKernel>;
 using Types = std::vector<const ir::Type*>;
 
-// The GIL on any thread, the watch thread included.
-class GilHold {
- public:
-  GilHold() : state_(PyGILState_Ensure()) {}
-  ~GilHold() { PyGILState_Release(state_); }
-  GilHold(const GilHold&) = delete;
-  GilHold& operator=(const GilHold&) = delete;
-
- private:
-  PyGILState_STATE state_;
-};
-
 // One dispatcher a reload changes: its function and products, old and new.
 struct Work {
   PyRef dispatcher;

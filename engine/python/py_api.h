@@ -2,7 +2,8 @@
 // that no file counts references or juggles the GIL by hand:
 // - PyRef: the one owning reference (frontend/py_ref.h), released on scope exit;
 // - GilRelease / without_gil(): the GIL released for a blocking call and taken
-//   back on every exit, exceptions included;
+//   back on every exit, exceptions included; GilHold: the GIL taken on any
+//   thread (PyGILState_Ensure) for a scope, the opposite guard;
 // - guarded(): the one translation of C++ exceptions into Python errors at an
 //   entry point from Python (python/errors.h).
 #pragma once
@@ -44,6 +45,19 @@ class GilRelease {
 
  private:
   PyThreadState* state_;
+};
+
+// Holds the GIL for its lifetime on any thread, one that never had it
+// included (PyGILState_Ensure / PyGILState_Release).
+class GilHold {
+ public:
+  GilHold() : state_(PyGILState_Ensure()) {}
+  ~GilHold() { PyGILState_Release(state_); }
+  GilHold(const GilHold&) = delete;
+  GilHold& operator=(const GilHold&) = delete;
+
+ private:
+  PyGILState_STATE state_;
 };
 
 // Runs `fn` with the GIL released and returns its result; an exception it

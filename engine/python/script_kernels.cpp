@@ -54,11 +54,6 @@ PyObject* resolve(const std::string& name) {
   return obj;
 }
 
-struct GilHold {
-  PyGILState_STATE state = PyGILState_Ensure();
-  ~GilHold() { PyGILState_Release(state); }
-};
-
 }  // namespace
 
 std::shared_ptr<const runtime::CompiledKernel> compile_script_kernel(const std::string& name,
