@@ -5,6 +5,9 @@
 // untouched, to CPython's own parser.
 #include "cli.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <boost/program_options.hpp>
 #include <cctype>
 #include <cstdlib>
@@ -307,6 +310,23 @@ CommandLine parse_command_line(int argc, char** argv) {
     throw UsageError{"unknown command '" + cl.command + "'"};
   }
   return cl;
+}
+
+bool check_script(const std::string& path, std::string& why) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) {
+    why = "script not found: '" + path + "'";
+    return false;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    why = "is a directory, not a script: '" + path + "'";
+    return false;
+  }
+  if (access(path.c_str(), R_OK) != 0) {
+    why = "cannot read script: '" + path + "' (permission denied)";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace cuhost::app

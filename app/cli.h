@@ -47,5 +47,8 @@ CommandLine parse_command_line(int argc, char** argv);
 bool parse_memory_size(const std::string& text, std::size_t* bytes);
 std::string usage();
 std::string python_usage();  // the python3 form, part of usage()
+// A script must exist, be a regular file and be readable; `why` says which
+// fails (the commands that take a script then exit 2).
+bool check_script(const std::string& path, std::string& why);
 
 }  // namespace cuhost::app

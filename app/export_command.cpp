@@ -1,8 +1,6 @@
 // The export command (see export_command.h).
 #include "export_command.h"
 
-#include <sys/stat.h>
-
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <sstream>
@@ -29,19 +27,6 @@ po::options_description export_options() {
       "namespace", po::value<std::string>()->default_value(""),
       "namespace of the generated kernels.h (default: the folder's name)");
   return opts;
-}
-
-bool readable_file(const std::string& path, std::string& why) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) {
-    why = "script not found: '" + path + "'";
-    return false;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    why = "is a directory, not a script: '" + path + "'";
-    return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -103,7 +88,7 @@ ExportCommand parse_export_command(const std::vector<std::string>& args) {
 
 int run_export(Runtime& runtime, const ExportCommand& command) {
   std::string why;
-  if (!readable_file(command.script, why)) {
+  if (!check_script(command.script, why)) {
     std::cerr << "cuhost: error: " << why << "\n";
     return 2;
   }

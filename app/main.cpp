@@ -3,7 +3,6 @@
 // python3 command line. cuhost is sys.executable inside its scripts, and the
 // backend, device and plugin path it was given travel to the processes a
 // script starts (subprocess, multiprocessing) through the environment.
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,24 +22,6 @@ namespace {
 int usage_error(const std::string& message) {
   std::cerr << "cuhost: error: " << message << "\n\n" << cuhost::app::usage();
   return 2;
-}
-
-// A script must exist, be a regular file and be readable; otherwise exit 2.
-bool check_script(const std::string& path, std::string& why) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) {
-    why = "script not found: '" + path + "'";
-    return false;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    why = "is a directory, not a script: '" + path + "'";
-    return false;
-  }
-  if (access(path.c_str(), R_OK) != 0) {
-    why = "cannot read script: '" + path + "' (permission denied)";
-    return false;
-  }
-  return true;
 }
 
 // The executable's own absolute path, for sys.executable. A launcher that
@@ -159,7 +140,7 @@ int main(int argc, char** argv) {
   }
   if (cl.command == "run") {
     std::string why;
-    if (!check_script(cl.script, why)) return usage_error(why);
+    if (!cuhost::app::check_script(cl.script, why)) return usage_error(why);
   }
   cuhost::app::ExportCommand export_command;
   if (cl.command == "export") {
