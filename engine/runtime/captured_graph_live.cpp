@@ -34,41 +34,51 @@ cuda::KernelLaunch node_launch(const CapturedKernel& k, CUfunction function, con
   return l;
 }
 
-}  // namespace
-
-bool CapturedGraph::update_nodes_in_place(const LiveSwaps& swaps) {
+// Gives the node of each swapped kernel its successor through `set` (a node
+// and its launch), then runs `finish`; all or none: when either throws, the
+// nodes already set get their old kernels back and the error goes on.
+template <class Swaps, class Set, class Finish>
+void set_all_or_none(const std::vector<CapturedKernel>& kernels, int device, const Swaps& swaps, Set set,
+                     Finish finish) {
   std::vector<std::size_t> done;
   try {
     for (auto& [i, next] : swaps) {
-      const CapturedKernel& k = kernels_[i];
-      exec_->set_kernel_params(k.node, node_launch(k, cuda::kernel_function(next, device_), *next));
+      const CapturedKernel& k = kernels[i];
+      set(k.node, node_launch(k, cuda::kernel_function(next, device), *next));
       done.push_back(i);
     }
+    finish();
+  } catch (...) {
+    for (std::size_t i : done) {  // back to the old code everywhere: never a graph of mixed code
+      const CapturedKernel& k = kernels[i];
+      set(k.node, node_launch(k, k.function, *k.kernel));
+    }
+    throw;
+  }
+}
+
+}  // namespace
+
+bool CapturedGraph::update_nodes_in_place(const LiveSwaps& swaps) {
+  try {
+    set_all_or_none(
+        kernels_, device_, swaps,
+        [&](CUgraphNode node, const cuda::KernelLaunch& l) { exec_->set_kernel_params(node, l); }, [] {});
     return true;
   } catch (const std::exception&) {
-    for (std::size_t i : done) {  // back to the old code everywhere: never a graph of mixed code
-      const CapturedKernel& k = kernels_[i];
-      exec_->set_kernel_params(k.node, node_launch(k, k.function, *k.kernel));
-    }
     return false;
   }
 }
 
 bool CapturedGraph::instantiate_with(const LiveSwaps& swaps) {
-  std::vector<std::size_t> done;
   try {
-    for (auto& [i, next] : swaps) {
-      const CapturedKernel& k = kernels_[i];
-      graph_->set_kernel_params(k.node, node_launch(k, cuda::kernel_function(next, device_), *next));
-      done.push_back(i);
-    }
-    exec_ = std::make_unique<cuda::GraphExec>(*graph_);  // the old one is destroyed: no replay uses it now
+    set_all_or_none(
+        kernels_, device_, swaps,
+        [&](CUgraphNode node, const cuda::KernelLaunch& l) { graph_->set_kernel_params(node, l); },
+        // The old executable graph is destroyed: no replay uses it now.
+        [&] { exec_ = std::make_unique<cuda::GraphExec>(*graph_); });
     return true;
   } catch (const std::exception& e) {
-    for (std::size_t i : done) {
-      const CapturedKernel& k = kernels_[i];
-      graph_->set_kernel_params(k.node, node_launch(k, k.function, *k.kernel));
-    }
     std::fprintf(stderr, "cuhost: a captured graph keeps its old kernels after a live reload: %s\n", e.what());
     return false;
   }
