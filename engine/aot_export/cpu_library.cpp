@@ -30,6 +30,7 @@
 #include "runtime/compiler.h"
 #include "support/diagnostics.h"
 #include "support/install_layout.h"
+#include "support/source_hash.h"
 
 namespace cuhost::aot_export {
 namespace {
@@ -197,11 +198,10 @@ void write_cpu_library(const std::vector<CpuKernel>& kernels, const std::string&
       << " 2>&1";
   int rc = std::system(cmd.str().c_str());
   if (rc != 0) {
-    std::ifstream in(log);
-    std::stringstream text;
-    text << in.rdbuf();
+    std::string text;
+    read_whole_file(log, text);
     throw UserError(ErrorKind::CompileError,
-                    concat("linking the CPU library ", library_path, " failed (", cmd.str(), "):\n", text.str()));
+                    concat("linking the CPU library ", library_path, " failed (", cmd.str(), "):\n", text));
   }
   std::remove(log.c_str());
 }

@@ -18,6 +18,7 @@
 #include "aot_export/kernel_selection.h"
 #include "aot_export/parameter_abi.h"
 #include "support/diagnostics.h"
+#include "support/source_hash.h"
 
 namespace cuhost::aot_export {
 namespace {
@@ -29,13 +30,6 @@ void write_file(const fs::path& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (!out) throw UserError(ErrorKind::RuntimeError, concat("cannot write ", path.string()));
-}
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // A C++ identifier made of the folder's name ("my-kernels" -> "my_kernels").
@@ -188,7 +182,8 @@ ExportResult export_folder(const ExportOptions& o) {
 
   Json files = Json::object();
   for (const std::string& rel : result.files) {
-    std::string bytes = read_file(dir / rel);
+    std::string bytes;
+    read_whole_file((dir / rel).string(), bytes);
     Json f = Json::object();
     f.set("bytes", bytes.size());
     f.set("sha256", aot::sha256_hex(bytes));

@@ -17,22 +17,12 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "support/hash.h"
+#include "support/source_hash.h"
 
 namespace cuhost::runtime {
 namespace {
-
-bool read_text(const std::string& path, std::string* text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream out;
-  out << in.rdbuf();
-  *text = out.str();
-  return true;
-}
 
 std::string hash_of(const std::string& text) {
   Hasher h;
@@ -87,7 +77,7 @@ void ScriptWatch::add(const std::string& path) {
   if (auto early = folder_snapshot_.find(file); early != folder_snapshot_.end()) {
     f = early->second;         // as it was when its folder was first followed: before the script imported it
     recheck_.push_back(file);  // an edit since then was not reported: the watch thread looks again
-  } else if (read_text(file, &f.text)) {
+  } else if (read_whole_file(file, f.text)) {
     f.hash = hash_of(f.text);
   }
   files_[file] = std::move(f);
@@ -100,7 +90,7 @@ void ScriptWatch::add(const std::string& path) {
       const std::string other = entry.path().string();
       if (entry.path().extension() != ".py" || files_.count(other) || folder_snapshot_.count(other)) continue;
       File g;
-      if (read_text(other, &g.text)) g.hash = hash_of(g.text);
+      if (read_whole_file(other, g.text)) g.hash = hash_of(g.text);
       folder_snapshot_[other] = std::move(g);
     }
     wd_of_folder_[folder] = -1;
@@ -123,7 +113,7 @@ std::vector<std::string> ScriptWatch::files() const {
 
 void ScriptWatch::check(const std::string& path) {
   std::string text, old_text;
-  if (!read_text(path, &text)) return;  // removed or being replaced: the rename that follows is seen
+  if (!read_whole_file(path, text)) return;  // removed or being replaced: the rename that follows is seen
   const std::string hash = hash_of(text);
   {
     std::lock_guard<std::mutex> lock(mutex_);
