@@ -79,7 +79,7 @@ class Type:
         """The engine's TypeHandle of this type: the public protocol through
         which the engine reads a type object (the engine's one parser reads
         the spelling, here, once per use)."""
-        return _cuhost.parse_type(self._spell(True))
+        return _handle(self)
 
     def _spell(self, strict):
         # strict=False never fails: an extension type without a data model
