@@ -1,6 +1,9 @@
 // Cancellation points for GPU kernel deadlines (see nvptx_cancellation.h).
 #include "codegen/nvptx_cancellation.h"
 
+#include "codegen/nvptx_chunked_loops.h"
+#include "codegen/nvptx_flag_check.h"
+
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -17,34 +20,17 @@
 #include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace cuhost::codegen {
 
 namespace {
 
-constexpr unsigned kGlobalAddressSpace = 1;
-
-llvm::GlobalVariable* flag_address_global(llvm::Module& m) {
-  if (auto* g = m.getNamedGlobal(kGpuCancelFlagSymbol)) return g;
-  llvm::Type* i64 = llvm::Type::getInt64Ty(m.getContext());
-  // Weak: a module linking PTX that cuhost compiled under the same option
-  // (compile_ptx output, declare_device) holds one definition of it too.
-  auto* g = new llvm::GlobalVariable(m, i64, /*isConstant=*/false, llvm::GlobalValue::WeakAnyLinkage,
-                                     llvm::ConstantInt::get(i64, 0), kGpuCancelFlagSymbol, nullptr,
-                                     llvm::GlobalValue::NotThreadLocal, kGlobalAddressSpace,
-                                     /*isExternallyInitialized=*/true);
-  g->setAlignment(llvm::Align(8));
-  return g;
-}
-
 // Loops that may run kCancellationInterval iterations or more: a loop whose
 // trip count is bounded below that would never reach its check.
-std::vector<llvm::Loop*> long_loops(llvm::Function& fn, llvm::DominatorTree& dt, llvm::LoopInfo& loops) {
-  llvm::TargetLibraryInfoImpl tli_impl(llvm::Triple(fn.getParent()->getTargetTriple()));
-  llvm::TargetLibraryInfo tli(tli_impl, &fn);
-  llvm::AssumptionCache ac(fn);
-  llvm::ScalarEvolution se(fn, tli, ac, dt, loops);
+std::vector<llvm::Loop*> long_loops(llvm::LoopInfo& loops, llvm::ScalarEvolution& se) {
   std::vector<llvm::Loop*> out;
   for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
     unsigned max_trips = se.getSmallConstantMaxTripCount(loop);  // 0: unknown
@@ -84,46 +70,28 @@ Countdown add_countdown(llvm::Loop* loop) {
 }
 
 // header: ... tick; br tick, check, rest
-// check:  addr = load @flag_address; br addr != 0, read, rest
-// read:   f = load volatile addr; br f != 0, stop, rest
-// stop:   exit (PTX); unreachable
+// check:  (check_flag) -> rest
 // rest:   n.after = phi(n.dec from header, interval from check and read); the header's other code
 void split_at_tick(const Countdown& c, llvm::GlobalVariable* flag_address) {
   llvm::BasicBlock* header = c.tick->getParent();
   llvm::Function& fn = *header->getParent();
   llvm::LLVMContext& ctx = fn.getContext();
   llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
-  llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
   llvm::BasicBlock* rest = llvm::SplitBlock(header, c.tick->getNextNode());
   llvm::BasicBlock* check = llvm::BasicBlock::Create(ctx, "cancel.check", &fn, rest);
-  llvm::BasicBlock* read = llvm::BasicBlock::Create(ctx, "cancel.read", &fn, rest);
-  llvm::BasicBlock* stop = llvm::BasicBlock::Create(ctx, "cancel.stop", &fn, rest);
   llvm::MDBuilder md(ctx);
   header->getTerminator()->eraseFromParent();
   llvm::IRBuilder<> b(header);
   b.CreateCondBr(c.tick, check, rest, md.createUnlikelyBranchWeights());
 
   b.SetInsertPoint(check);
-  llvm::LoadInst* address = b.CreateAlignedLoad(i64, flag_address, llvm::Align(8), "cancel.flag.address");
-  address->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(ctx, {}));
-  b.CreateCondBr(b.CreateICmpNE(address, b.getInt64(0)), read, rest, md.createUnlikelyBranchWeights());
-
-  b.SetInsertPoint(read);
-  llvm::Value* flag = b.CreateIntToPtr(address, llvm::PointerType::get(ctx, kGlobalAddressSpace));
-  // Host-mapped memory: a volatile load reads it again each time (PTX
-  // ld.volatile, which is relaxed at system scope), never from a stale cache.
-  llvm::Value* raised = b.CreateAlignedLoad(i32, flag, llvm::Align(4), /*isVolatile=*/true, "cancel.flag");
-  b.CreateCondBr(b.CreateICmpNE(raised, b.getInt32(0)), stop, rest, md.createUnlikelyBranchWeights());
-
-  b.SetInsertPoint(stop);
-  b.CreateIntrinsic(llvm::Intrinsic::nvvm_exit, {}, {});
-  b.CreateUnreachable();
+  auto [from_check, from_read] = check_flag(b, flag_address, rest);
 
   b.SetInsertPoint(rest, rest->begin());
   llvm::PHINode* after = b.CreatePHI(i32, 3, "cancel.count.after");
   after->addIncoming(c.dec, header);
-  after->addIncoming(b.getInt32(kCancellationInterval), check);
-  after->addIncoming(b.getInt32(kCancellationInterval), read);
+  after->addIncoming(b.getInt32(kCancellationInterval), from_check);
+  after->addIncoming(b.getInt32(kCancellationInterval), from_read);
   for (unsigned i = 0; i < c.count->getNumIncomingValues(); ++i)
     if (c.count->getIncomingValue(i) == c.dec) c.count->setIncomingValue(i, after);
 }
@@ -220,12 +188,26 @@ unsigned insert_gpu_cancellation_points(llvm::Module& m) {
     replace_grid_syncs(fn);
     llvm::DominatorTree dt(fn);
     llvm::LoopInfo loops(dt);
-    std::vector<llvm::Loop*> chosen = long_loops(fn, dt, loops);
+    llvm::TargetLibraryInfoImpl tli_impl(llvm::Triple(m.getTargetTriple()));
+    llvm::TargetLibraryInfo tli(tli_impl, &fn);
+    llvm::AssumptionCache ac(fn);
+    llvm::ScalarEvolution se(fn, tli, ac, dt, loops);
+    std::vector<llvm::Loop*> chosen = long_loops(loops, se);
     if (chosen.empty()) continue;
     if (!flag_address) flag_address = flag_address_global(m);
+    // Every loop is read before any is changed: counted loops get chunks,
+    // the others a countdown (instructions only), then the CFG changes.
+    std::vector<ChunkPlan> chunked;
     std::vector<Countdown> countdowns;
-    for (llvm::Loop* loop : chosen) countdowns.push_back(add_countdown(loop));
+    for (llvm::Loop* loop : chosen) {
+      if (std::optional<ChunkPlan> plan = plan_chunks(loop, se))
+        chunked.push_back(*plan);
+      else
+        countdowns.push_back(add_countdown(loop));
+    }
+    for (const ChunkPlan& plan : chunked) chunk_loop(plan, flag_address);
     for (const Countdown& c : countdowns) split_at_tick(c, flag_address);
+    count += unsigned(chunked.size());
     count += unsigned(countdowns.size());
   }
   return count;

@@ -1,10 +1,11 @@
 // Cancellation points for GPU kernel deadlines (--kernel-timeout on the CUDA
 // backend; cuda/kernel_deadline.h is the host side). The driver cannot stop
 // a running kernel, so kernels compiled while a timeout is set stop
-// themselves: every loop of every function defined in the module counts down
-// its iterations, and every kCancellationInterval-th iteration reads a flag word
-// in host-mapped pinned memory (one volatile load, which PTX treats as
-// relaxed at system scope). When the host's watchdog has raised the flag the
+// themselves: every loop of every function defined in the module reads a
+// flag word in device memory once every kCancellationInterval iterations (one
+// volatile load, which PTX treats as relaxed at system scope): a counted loop
+// by leaving its chunk of that many iterations (nvptx_chunked_loops.h), any
+// other loop through a countdown. When the host's watchdog has raised the flag the
 // thread executes PTX `exit`, from any depth of device-function calls. Run on
 // the optimized module, so loops are final; loops with a known trip count
 // below the interval never reach a check and get none. A grid.sync() becomes

@@ -2,7 +2,9 @@
 #include "cuda/kernel_deadline.h"
 
 #include <cstdint>
+#include <map>
 #include <mutex>
+#include <new>
 
 #include "codegen/nvptx_cancellation.h"
 #include "cpu/cancellation.h"
@@ -13,38 +15,90 @@ namespace cuhost::cuda {
 
 namespace {
 
-std::int32_t* g_flag = nullptr;  // pinned, never freed: modules loaded later bind to it
-std::once_flag g_flag_once;
+// A context's flag word and the stream that writes it.
+struct ContextFlag {
+  CUcontext context = nullptr;
+  CUdeviceptr word = 0;
+  CUstream writer = nullptr;  // non-blocking: never waits for the kernels' streams
+};
 
-std::int32_t* cancel_flag() {
-  std::call_once(g_flag_once, [] {
+// The values copied into flags: pinned, so the copies are asynchronous.
+struct PinnedValues {
+  std::int32_t raised = 1;
+  std::int32_t lowered = 0;
+};
+
+std::mutex g_mutex;
+std::map<CUcontext, ContextFlag*>& flags() {
+  static auto* table = new std::map<CUcontext, ContextFlag*>;  // never freed: modules stay bound to them
+  return *table;
+}
+
+PinnedValues* pinned_values() {
+  static PinnedValues* values = [] {
     void* p = nullptr;
-    check(driver().cuMemAllocHost(&p, sizeof(std::int32_t)), "cuMemAllocHost");
-    g_flag = static_cast<std::int32_t*>(p);
-    __atomic_store_n(g_flag, 0, __ATOMIC_RELEASE);
-  });
-  return g_flag;
+    check(driver().cuMemAllocHost(&p, sizeof(PinnedValues)), "cuMemAllocHost");
+    return new (p) PinnedValues();
+  }();
+  return values;
+}
+
+void write_flag(const ContextFlag& flag, const std::int32_t* value) {
+  check(driver().cuMemcpyHtoDAsync(flag.word, value, sizeof(std::int32_t), flag.writer), "cuMemcpyHtoDAsync");
+}
+
+// The flag of `context`, created (lowered) on first use; `context` is current.
+ContextFlag* flag_of(CUcontext context) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto it = flags().find(context);
+  if (it != flags().end()) return it->second;
+  const DriverTable& d = driver();
+  auto* flag = new ContextFlag;
+  flag->context = context;
+  check(d.cuMemAlloc(&flag->word, sizeof(std::int32_t)), "cuMemAlloc");
+  check(d.cuStreamCreate(&flag->writer, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  write_flag(*flag, &pinned_values()->lowered);
+  check(d.cuStreamSynchronize(flag->writer), "cuStreamSynchronize");
+  flags().emplace(context, flag);
+  return flag;
+}
+
+ContextFlag* bound_flag(CUcontext context) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto it = flags().find(context);
+  return it == flags().end() ? nullptr : it->second;
 }
 
 struct Outcome {
-  std::string message;  // set by the watchdog when the deadline passed
+  ContextFlag* flag = nullptr;  // null: no loaded module of this context has checks
+  std::string message;          // set by the watchdog when the deadline passed
 };
 
+// On the watchdog's thread, where no context is current.
 void on_timeout(void* arg, const std::string& message) {
-  static_cast<Outcome*>(arg)->message = message;
-  __atomic_store_n(g_flag, 1, __ATOMIC_RELEASE);
+  auto* outcome = static_cast<Outcome*>(arg);
+  outcome->message = message;
+  if (!outcome->flag) return;
+  const DriverTable& d = driver();
+  if (d.cuCtxPushCurrent(outcome->flag->context) != CUDA_SUCCESS) return;
+  d.cuMemcpyHtoDAsync(outcome->flag->word, &pinned_values()->raised, sizeof(std::int32_t), outcome->flag->writer);
+  CUcontext popped = nullptr;
+  d.cuCtxPopCurrent(&popped);
 }
 
 }  // namespace
 
 void bind_cancel_flag(CUlibrary library) {
+  const DriverTable& d = driver();
+  CUcontext context = nullptr;
+  check(d.cuCtxGetCurrent(&context), "cuCtxGetCurrent");
+  ContextFlag* flag = flag_of(context);
   CUdeviceptr global = 0;
   std::size_t bytes = 0;
-  check(driver().cuLibraryGetGlobal(&global, &bytes, library, codegen::kGpuCancelFlagSymbol), "cuLibraryGetGlobal");
-  // With unified addressing a pinned allocation has the same address on the
-  // host and in every context.
-  auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(cancel_flag()));
-  check(driver().cuMemcpyHtoD(global, &address, sizeof(address)), "cuMemcpyHtoD");
+  check(d.cuLibraryGetGlobal(&global, &bytes, library, codegen::kGpuCancelFlagSymbol), "cuLibraryGetGlobal");
+  static_assert(sizeof(CUdeviceptr) == sizeof(std::uint64_t));
+  auto address = static_cast<std::uint64_t>(flag->word);
+  check(d.cuMemcpyHtoD(global, &address, sizeof(address)), "cuMemcpyHtoD");
 }
 
 void wait_under_deadline(CUstream stream, const std::string& kernel_name) {
@@ -52,17 +106,24 @@ void wait_under_deadline(CUstream stream, const std::string& kernel_name) {
   const DriverTable& d = driver();
   CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
   if (d.cuStreamIsCapturing(stream, &capture) == CUDA_SUCCESS && capture != CU_STREAM_CAPTURE_STATUS_NONE) return;
-  cancel_flag();  // allocated before the watchdog may raise it
+  pinned_values();  // allocated before the watchdog may need them
+  CUcontext context = nullptr;
+  if (d.cuStreamGetCtx(stream, &context) != CUDA_SUCCESS || !context) d.cuCtxGetCurrent(&context);
   Outcome outcome;
+  outcome.flag = context ? bound_flag(context) : nullptr;
   CUresult r;
   {
     cpu::LaunchWatch watch(kernel_name, &on_timeout, &outcome);
     r = d.cuStreamSynchronize(stream);
   }  // the watchdog is disarmed: `outcome` is final
   if (!outcome.message.empty()) {
-    // Every thread of the kernel has left it (the stream is idle): later
-    // launches run to their end.
-    __atomic_store_n(g_flag, 0, __ATOMIC_RELEASE);
+    // Every thread of the kernel has left it (the stream is idle): the flag
+    // is lowered after the raise (one stream, in order), so later launches
+    // run to their end.
+    if (outcome.flag) {
+      write_flag(*outcome.flag, &pinned_values()->lowered);
+      check(d.cuStreamSynchronize(outcome.flag->writer), "cuStreamSynchronize");
+    }
     throw UserError(ErrorKind::KernelError, outcome.message);
   }
   check(r, "cuStreamSynchronize", kernel_name);

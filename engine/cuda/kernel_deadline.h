@@ -1,14 +1,17 @@
 // The host side of GPU kernel deadlines (--kernel-timeout on the CUDA
 // backend; codegen/nvptx_cancellation.h puts the cancellation points into
-// the kernels). One flag word for the process, in pinned host memory that
-// every context maps at the same address (unified addressing): the
-// kernel reads it with a volatile load while its own stream is busy, and the
-// host raises it with a plain store, with no driver call and no copy that
-// could queue behind the running kernel. While a timeout is set, a launch
+// the kernels). One flag word per context, in device memory, so the
+// kernels' checks read it from the GPU's own L2: a flag in host-mapped
+// memory costs every warp a PCIe round trip per check, which made a loop of
+// transcendentals 13x slower (docs/RELIABILITY.md). The host raises it with
+// an asynchronous copy from pinned memory on a private non-blocking stream
+// of the context, which the copy engine carries out beside the running
+// kernel (nothing queues behind it). While a timeout is set, a launch
 // waits for its stream under the CPU backend's watchdog (cpu/cancellation.h,
-// one thread for the process): at the deadline the watchdog raises the flag,
-// every thread of the kernel executes `exit` at its next check, the wait
-// returns, the flag is lowered and the launch raises KernelError.
+// one thread for the process): at the deadline the watchdog raises the
+// flag of the launch's context, every thread of the kernel executes `exit`
+// at its next check, the wait returns, the flag is lowered and the launch
+// raises KernelError.
 #pragma once
 
 #include <cuda.h>
@@ -17,9 +20,10 @@
 
 namespace cuhost::cuda {
 
-// Writes the flag's address into a loaded library's cancellation-point
-// global (codegen::kGpuCancelFlagSymbol); the caller checked that the
-// library defines it. Allocates the flag on first use, in the current context.
+// Writes the address of the current context's flag into a loaded library's
+// cancellation-point global (codegen::kGpuCancelFlagSymbol); the caller
+// checked that the library defines it. Allocates the context's flag on first
+// use.
 void bind_cancel_flag(CUlibrary library);
 
 // After a launch on `stream`: when a kernel timeout is set and the stream is

@@ -1,6 +1,7 @@
 # --kernel-timeout on the GPU: a kernel that never ends (a plain loop, a spin
 # on a flag nobody sets, a spin inside a device function, a loop of grid
-# syncs, blocks waiting at a grid sync for a block that never arrives) is
+# syncs, blocks waiting at a grid sync for a block that never arrives, a
+# counted loop of 2**62 iterations) is
 # stopped at the deadline by its cancellation points (a grid sync's wait is
 # one under a deadline): the launch
 # waits for its stream while the watchdog runs, raises the flag word at
@@ -70,10 +71,19 @@ def stuck_at_grid_sync(out):
     out[2] = 7
 
 
+@cuda.jit
+def long_count(out, n):  # a counted loop of 2**62 iterations: its chunks' ends check the flag
+    i = cuda.grid(1)
+    acc = 0
+    for k in range(n):
+        acc = (acc * 3 + k) % 1000003
+    out[i] = acc
+
+
 d_out = cuda.to_device(np.zeros(1024, dtype=np.int64))
 d_flag = cuda.to_device(np.zeros(1, dtype=np.int32))
 cases = [(spin, (d_out, 3)), (wait_for_flag, (d_out, d_flag)), (spin_in_device_function, (d_out,)),
-         (spin_grid, (d_out,)), (stuck_at_grid_sync, (d_out,))]
+         (spin_grid, (d_out,)), (stuck_at_grid_sync, (d_out,)), (long_count, (d_out, 2**62))]
 
 
 def stopped(kernel, args):

@@ -1,7 +1,9 @@
 # --kernel-timeout on the GPU: kernels are compiled with cancellation points
 # (engine/codegen/nvptx_cancellation.cpp). Each loop that may run 1024
-# iterations or more counts down from 1024 and, at zero, reads the flag word
-# (a volatile load through the address in cuhost_gpu_cancel_flag); a raised
+# iterations or more reads the flag word once every 1024 iterations (a
+# volatile load through the address in cuhost_gpu_cancel_flag): a counted
+# loop at the end of each chunk of 1024 iterations (deadline_chunks.py), any
+# other loop when its countdown from 1024 reaches zero; a raised
 # flag ends the thread with PTX `exit`, from device functions too, and from
 # cuhost's own compare-and-swap loops (a float atomic max). Loops with
 # a small known trip count get none. The kernels still compute the right
@@ -18,13 +20,16 @@ nest = texts["row_sums"]
 assert nest.count(FLAG_LOAD) == 2, nest
 assert nest.count("exit;") >= 1, nest
 assert f".global .align 8 .u64 {FLAG_SYMBOL}" in nest, nest
-# The countdown: starts at 1024, one subtract per iteration.
-assert re.search(r"mov\.b32\s+%r\d+, 1024;", nest), nest
-assert re.search(r"add\.s32\s+(%r\d+), \1, -1;", nest), nest
+# Two counted loops: chunks, no countdown.
+assert not re.search(r"mov\.b32\s+%r\d+, 1024;", nest), nest
 
 spin = texts["wait_for"]
 assert spin.count(FLAG_LOAD) == 1 and "exit;" in spin, spin
 assert f"{FLAG_SYMBOL}" in spin, spin
+# A loop whose end is not counted: the countdown starts at 1024, one
+# subtract per iteration.
+assert re.search(r"mov\.b32\s+%r\d+, 1024;", spin), spin
+assert re.search(r"add\.s32\s+(%r\d+), \1, -1;", spin), spin
 
 cas = texts["peak"]
 assert "atom.global.cas.b64" in cas and cas.count(FLAG_LOAD) == 1, cas
