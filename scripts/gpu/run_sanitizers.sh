@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the repository root, after the bundle was
+# carried over: every script test and example on the CUDA backend under
+# NVIDIA's compute-sanitizer, with its default API-error reporting on, and
+# prints each tool's error summary. A report lands in its own log file
+# (--log-file), so the tests' own stdout checks still hold.
+#   bash scripts/gpu/run_sanitizers.sh [TOOLS] [JOBS] [MINUTES]
+#   TOOLS: comma-separated (memcheck,racecheck,synccheck; default all three)
+#   JOBS: tests run at once (default 8); MINUTES: stop starting tests after
+#   this many minutes per tool (default 6), the rest counted as not run.
+#   SANITIZE_ONLY=REGEX runs the tests whose paths match it.
+# Results: $OUT/sanitizer-<tool>.txt (or /tmp) with every log that has errors.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+repo=$PWD
+tools=${1:-memcheck,racecheck,synccheck}
+jobs=${2:-8}
+minutes=${3:-6}
+if [ -z "${CUHOST_BIN:-}" ]; then
+  bash scripts/gpu/unpack.sh > /dev/null
+  source /tmp/cuhost-bundle/cuhost/env.sh
+fi
+sanitizer=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+list=$(mktemp)
+{ find tests/scripts -name '*.py' ! -name '_*' | sort; ls scripts/examples/*.py; } |
+  grep -E "${SANITIZE_ONLY:-.}" > "$list"
+for tool in ${tools//,/ }; do
+  work=/tmp/sanitize-$tool
+  rm -rf "$work" && mkdir -p "$work/logs" "$work/out" && : > "$work/pids.txt"
+  cat > "$work/cuhost" <<WRAP
+#!/usr/bin/env bash
+echo "\$\$ \$*" >> "$work/pids.txt"
+exec "$sanitizer" --tool $tool --log-file "$work/logs/%p.log" --print-limit 20 "$CUHOST_BIN" "\$@"
+WRAP
+  chmod +x "$work/cuhost"
+  deadline=$(( $(date +%s) + minutes * 60 ))
+  export work repo deadline backend=cuda
+  # One test: its result line (passed/failed/n/a/not run) and its logs renamed after it.
+  run_one() {
+    s=$1; name=${s//\//_}
+    if [ "$(date +%s)" -ge "$deadline" ]; then echo "notrun $s"; return; fi
+    before=$(ls "$work/logs" | wc -l)
+    out=$(cd "$(dirname "$s")" && python3 "$repo/tests/run_script_test.py" --cuhost "$work/cuhost" --backend cuda "$repo/$s" 2>&1)
+    rc=$?
+    echo "$out" > "$work/out/$name.txt"
+    case $rc in 0) echo "passed $s";; 77) echo "na $s";; *) echo "failed $s";; esac
+  }
+  export -f run_one
+  start=$(date +%s)
+  xargs -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} < "$list" > "$work/results.txt"
+  took=$(( $(date +%s) - start ))
+  errors=0; dirty=()
+  for f in "$work"/logs/*.log; do
+    [ -e "$f" ] || continue
+    n=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$f" | awk '{s+=$3} END {print s+0}')
+    if [ "$n" -gt 0 ]; then errors=$((errors + n)); dirty+=("$f"); fi
+  done
+  report=${OUT:-/tmp}/sanitizer-$tool.txt
+  {
+    echo "== compute-sanitizer --tool $tool ($($sanitizer --version | tail -n 1)), $took s, $jobs at once"
+    for k in passed failed na notrun; do echo "$k: $(grep -c "^$k " "$work/results.txt")"; done
+    echo "processes checked: $(ls "$work/logs" | wc -l); errors reported: $errors in ${#dirty[@]} processes"
+    grep '^failed ' "$work/results.txt"
+    for f in "${dirty[@]}"; do
+      pid=$(basename "$f" .log)
+      echo "---- $(grep -m1 "^$pid " "$work/pids.txt" | cut -d' ' -f2-)"
+      head -n 60 "$f"
+    done
+  } | tee "$report"
+done
