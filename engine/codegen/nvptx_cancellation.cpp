@@ -178,6 +178,18 @@ unsigned replace_grid_syncs(llvm::Function& fn) {
   return unsigned(syncs.size());
 }
 
+// libdevice's own functions (`__nv_*`, and the `__internal_*` helpers they
+// call, such as the Payne-Hanek argument reduction of sin and cos): their
+// loops are bounded by the floating-point format (a few dozen iterations).
+// A point there would change nothing a deadline needs, and would make a
+// helper that a hot loop calls too large for the driver's compiler to
+// inline (10% of a loop of transcendentals: each iteration then keeps a
+// call, and with it a convergence barrier around the loop's own check).
+bool is_libdevice(const llvm::Function& fn) {
+  llvm::StringRef name = fn.getName();
+  return name.starts_with("__nv_") || name.starts_with("__internal_");
+}
+
 }  // namespace
 
 unsigned insert_gpu_cancellation_points(llvm::Module& m) {
@@ -186,6 +198,7 @@ unsigned insert_gpu_cancellation_points(llvm::Module& m) {
   for (llvm::Function& fn : m) {
     if (fn.isDeclaration()) continue;
     replace_grid_syncs(fn);
+    if (is_libdevice(fn)) continue;
     llvm::DominatorTree dt(fn);
     llvm::LoopInfo loops(dt);
     llvm::TargetLibraryInfoImpl tli_impl(llvm::Triple(m.getTargetTriple()));
