@@ -2,7 +2,8 @@
 // The compile entry points of the `cuda` module: cuda.compile_ptx /
 // compile_ptx_for_current_device / cuda.compile (their Python halves in
 // cuda/compiler.py build the result type objects), plus a test helper that
-// hands PTX to nvJitLink. Compilation runs with the GIL released.
+// hands PTX to nvJitLink. Compilation runs with the GIL released, through
+// the compile lookup like every other compile.
 #include <cctype>
 #include <cstdio>
 #include <exception>
@@ -16,9 +17,11 @@
 #include "python/errors.h"
 #include "python/py_api.h"
 #include "python/type_handle.h"
+#include "runtime/compile_lookup.h"
 #include "runtime/cpu_module_callbacks.h"
 #include "runtime/session.h"
 #include "sema/typing/libdevice_table.h"
+#include "support/cache_files.h"
 #include "support/log.h"
 
 namespace cuhost::python {
@@ -83,7 +86,8 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
     runtime::CompiledText result;
     std::exception_ptr error;
     try {
-      result = without_gil([&] { return runtime::compile_text(fn, signature.args, device, target, out_s); });
+      // The one cache path (runtime/compile_lookup.h): memory, the disk cache, then the pipeline.
+      result = *without_gil([&] { return runtime::lookup_text(fn, signature.args, device, target, out_s).text; });
     } catch (...) {
       error = std::current_exception();  // raised after the compile warnings are issued
     }
@@ -157,7 +161,17 @@ PyObject* py_supported_ccs(PyObject*, PyObject*) {
 // numba.cuda.libdevicefuncs: one function a line, `name result param...`.
 PyObject* py_libdevice_table(PyObject*, PyObject*) { return PyUnicode_FromString(sema::libdevice_table_text()); }
 
+// The engine's content-keyed disk cache folder (njit's stats.cache_path).
+PyObject* py_cache_folder(PyObject*, PyObject*) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    std::string dir = cache_folder("kernels");
+    if (dir.empty()) Py_RETURN_NONE;
+    return PyUnicode_FromStringAndSize(dir.data(), static_cast<Py_ssize_t>(dir.size()));
+  });
+}
+
 PyMethodDef g_methods[] = {
+    {"_cache_folder", py_cache_folder, METH_NOARGS, "The engine's disk cache folder, or None when there is none."},
     {"_libdevice_table", py_libdevice_table, METH_NOARGS, "The libdevice functions kernels may call, as text."},
     {"_unload_modules", py_unload_modules, METH_NOARGS,
      "Runs LinkableCode teardown callbacks and unloads every kernel module (at exit)."},

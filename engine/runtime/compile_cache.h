@@ -31,6 +31,15 @@ std::string target_identity(const TargetOptions& target);
 std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
                                             const TargetOptions& target);
 
+// The content key of a product other than a launched kernel (compile*()'s
+// text, host njit functions): what kernel_cache_key hashes for the function,
+// argument types and target, plus `product`, which names what is made and
+// each option of the request that the function's JitOptions do not carry.
+// nullopt when it must not be cached (CUHOST_NO_CACHE, or a part that
+// belongs to this process).
+std::optional<std::string> product_cache_key(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
+                                             const TargetOptions& target, const std::string& product);
+
 // The keys of a kernel's entries, computed once per lookup: `content`
 // where the content-keyed disk cache takes the kernel (kernel_cache_key),
 // and `entry`, the key its cache=True entry is framed with: the content key
@@ -59,6 +68,19 @@ std::string cache_entry(const std::string& key, const CompiledKernel& kernel);
 // fails to JIT-compile.
 std::shared_ptr<CompiledKernel> kernel_of_entry(std::string entry, const std::string& key, const std::string& name,
                                                 const std::vector<const ir::Type*>& arg_types, std::string& why);
+
+// Any product as an entry of that format: the magic line, `key`, `payload`,
+// then the digest; and the payload back, or nullopt (with `why`) when the
+// entry is truncated, altered, of another format or written for another key.
+std::string frame_entry(const std::string& key, const std::string& payload);
+std::optional<std::string> payload_of_entry(std::string entry, const std::string& key, std::string& why);
+
+// The content-keyed disk cache for any product: the payload kept under
+// `key` (a damaged entry is removed; `name` names the function in `-v`
+// lines), keeping one, and dropping one the caller could not use.
+std::optional<std::string> load_cached_payload(const std::string& key, const std::string& name);
+void store_cached_payload(const std::string& key, const std::string& payload);
+void forget_cached_entry(const std::string& key);
 
 // Stores a freshly compiled NVPTX kernel (best effort: a cache that cannot
 // be written only makes the next run slower).

@@ -1,16 +1,20 @@
-// The cache path of a kernel compile (see compile_lookup.h), in one place:
-// memory, cache=True files, the content-keyed disk cache, then the
+// The cache path of every compile (see compile_lookup.h), in one place:
+// memory, cache=True files (kernels), the content-keyed disk cache, then the
 // pipeline; each layer that missed keeps what was found or compiled.
 #include "runtime/compile_lookup.h"
 
 #include <atomic>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <tuple>
 
 #include "cuda/linker.h"
 #include "runtime/compile_cache.h"
 #include "runtime/compile_memo.h"
 #include "runtime/kernel_serialize.h"
+#include "runtime/product_serialize.h"
+#include "support/compile_warnings.h"
 #include "support/diagnostics.h"
 #include "support/log.h"
 
@@ -58,9 +62,57 @@ CompileMemo<MemoKey, CompiledKernel>& memo() {
   return m;
 }
 
+// A host specialization in memory: the function object, its argument
+// types, an explicit signature's return type and the njit options.
+struct HostMemoKey {
+  const JitFunction* fn;
+  std::vector<const ir::Type*> args;
+  const ir::Type* declared;
+  HostCallOptions options;
+  bool operator<(const HostMemoKey& o) const {
+    return std::tie(fn, args, declared, options) < std::tie(o.fn, o.args, o.declared, o.options);
+  }
+};
+
+// Never destroyed, as the ORC JIT whose code its entries point into.
+CompileMemo<HostMemoKey, CompiledHostFunction>& host_memo() {
+  static auto* m = new CompileMemo<HostMemoKey, CompiledHostFunction>();
+  return *m;
+}
+
+// compile*()'s text in memory, by content key: it refers to nothing of the
+// function object it was compiled from, which each call makes anew.
+class TextMemo {
+ public:
+  std::shared_ptr<const CompiledText> find(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = texts_.find(key);
+    return it == texts_.end() ? nullptr : it->second;
+  }
+  void keep(const std::string& key, std::shared_ptr<const CompiledText> text) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    texts_.emplace(key, std::move(text));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<const CompiledText>> texts_;
+};
+
+TextMemo& text_memo() {
+  static TextMemo m;
+  return m;
+}
+
 std::array<std::atomic<long>, kCacheLayers>& counters() {
   static std::array<std::atomic<long>, kCacheLayers> c{};
   return c;
+}
+
+// Counts a lookup and says under `cuhost -v` which layer served it.
+void served(const JitFunction& fn, const char* product, CacheLayer layer) {
+  ++counters()[std::size_t(layer)];
+  if (log::verbose()) log::info(concat("[", fn.name, "] ", product, " served by ", cache_layer_name(layer)));
 }
 
 // The kernel of the cache=True entry, or null when there is none or it is
@@ -103,7 +155,7 @@ LookupResult lookup_kernel(const std::shared_ptr<JitFunction>& fn, const std::ve
   LookupResult result;
   if ((result.kernel = memo().find(memo_key, fn))) {
     result.layer = CacheLayer::Memory;
-    ++counters()[std::size_t(result.layer)];
+    served(*fn, "kernel", result.layer);
     return result;
   }
   EntryKeys keys;
@@ -129,7 +181,7 @@ LookupResult lookup_kernel(const std::shared_ptr<JitFunction>& fn, const std::ve
   if (files && result.layer != CacheLayer::CacheFiles && serializable(*found))
     files->save(EntryView::Entry{keys.entry, cache_entry(keys.entry, *found)});
   if (result.layer == CacheLayer::Compiled && target.target == Target::CPU) verify_ptx_if_asked(fn, arg_types);
-  ++counters()[std::size_t(result.layer)];
+  served(*fn, "kernel", result.layer);
   result.kernel = memo().keep(memo_key, fn, found);
   return result;
 }
@@ -143,7 +195,85 @@ LookupResult lookup_device_function(const std::shared_ptr<JitFunction>& fn,
     result.layer = CacheLayer::Compiled;
     result.kernel = memo().keep(memo_key, fn, compile_device_function(fn, arg_types, target));
   }
-  ++counters()[std::size_t(result.layer)];
+  served(*fn, "device function", result.layer);
+  return result;
+}
+
+TextLookup lookup_text(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
+                       bool device, const TargetOptions& target, const std::string& output) {
+  CUHOST_CHECK(fn && fn->captured) << "a function must be captured before its compile is looked up";
+  TextLookup result;
+  std::optional<std::string> key;
+  {
+    log::StageTimer timer(fn->name, "cache");
+    key = product_cache_key(*fn, arg_types, target, concat("compile|", device ? "device" : "kernel", "|", output));
+    if (key && (result.text = text_memo().find(*key))) {
+      result.layer = CacheLayer::Memory;
+    } else if (key) {
+      std::optional<std::string> payload = load_cached_payload(*key, fn->name);
+      std::optional<CompiledText> text = payload ? deserialize_text(*payload) : std::nullopt;
+      if (text) {
+        result.text = std::make_shared<const CompiledText>(std::move(*text));
+        result.layer = CacheLayer::Disk;
+      } else if (payload) {
+        forget_cached_entry(*key);  // not a text entry: compiled and written again
+      }
+    }
+  }
+  if (!result.text) {
+    const std::uint64_t warnings = compile_warnings_reported();
+    auto text = std::make_shared<const CompiledText>(compile_text(fn, arg_types, device, target, output));
+    result.text = text;
+    result.layer = CacheLayer::Compiled;
+    // A compile that warned is asked again to warn again (numba compiles every call).
+    if (key && compile_warnings_reported() == warnings) {
+      if (std::optional<std::string> bytes = serialize_text(*text)) store_cached_payload(*key, *bytes);
+    } else {
+      key.reset();
+    }
+  }
+  if (key && result.layer != CacheLayer::Memory) text_memo().keep(*key, result.text);
+  served(*fn, "compile", result.layer);
+  return result;
+}
+
+HostLookup lookup_host_function(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
+                                const ir::Type* declared_return, const HostCallOptions& options) {
+  CUHOST_CHECK(fn && fn->captured) << "host functions are compiled after capture";
+  HostMemoKey memo_key{fn.get(), arg_types, declared_return, options};
+  HostLookup result;
+  if ((result.function = host_memo().find(memo_key, fn))) {
+    result.layer = CacheLayer::Memory;
+    served(*fn, "host function", result.layer);
+    return result;
+  }
+  // numba's njit keeps a specialization between processes with cache=True only.
+  std::optional<std::string> key;
+  std::shared_ptr<const CompiledHostFunction> found;
+  if (fn->options.cache_requested) {
+    log::StageTimer timer(fn->name, "cache");
+    TargetOptions host;
+    host.target = Target::CPU;
+    host.bounds_check = options.bounds_check;
+    key = product_cache_key(*fn, arg_types, host,
+                            concat("host|", declared_return ? declared_return->str() : "inferred", "|",
+                                   options.python_error_model ? "python" : "numpy"));
+    std::optional<std::string> payload = key ? load_cached_payload(*key, fn->name) : std::nullopt;
+    if (payload && (found = deserialize_host_function(*payload, fn->name, arg_types))) {
+      result.layer = CacheLayer::Disk;
+    } else if (payload) {
+      forget_cached_entry(*key);  // not a host function's entry: compiled and written again
+    }
+  }
+  if (!found) {
+    std::shared_ptr<const CompiledHostFunction> built = build_host_function(fn, arg_types, declared_return, options);
+    result.layer = CacheLayer::Compiled;
+    if (key && built->serializable)
+      if (std::optional<std::string> bytes = serialize_host_function(*built)) store_cached_payload(*key, *bytes);
+    found = built;
+  }
+  result.function = host_memo().keep(memo_key, fn, found);
+  served(*fn, "host function", result.layer);
   return result;
 }
 
