@@ -279,10 +279,10 @@ std::string cache_entry(const std::string& key, const CompiledKernel& kernel) {
 }
 
 std::shared_ptr<CompiledKernel> kernel_of_entry(std::string data, const std::string& key, const std::string& name,
-                                                const std::vector<const ir::Type*>& arg_types, std::string& why) {
+                                                std::string& why) {
   std::optional<std::string> payload = payload_of_entry(std::move(data), key, why);
   if (!payload) return nullptr;
-  std::shared_ptr<CompiledKernel> k = deserialize_kernel(*payload, name, arg_types);
+  std::shared_ptr<CompiledKernel> k = deserialize_kernel(*payload, name);
   if (!k || (k->target == Target::NVPTX && (k->ptx.empty() || k->symbol.empty()))) {
     why = "malformed";
     return nullptr;
@@ -315,13 +315,12 @@ void forget_cached_entry(const std::string& key) {
   if (!path.empty()) std::remove(path.c_str());
 }
 
-std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const JitFunction& fn,
-                                                   const std::vector<const ir::Type*>& arg_types) {
+std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const JitFunction& fn) {
   std::string path = entry_path(key);
   std::string data;
   if (path.empty() || !read_cache_entry(path, data)) return nullptr;
   std::string why;
-  std::shared_ptr<CompiledKernel> k = kernel_of_entry(std::move(data), key, fn.name, arg_types, why);
+  std::shared_ptr<CompiledKernel> k = kernel_of_entry(std::move(data), key, fn.name, why);
   if (k && k->target != Target::NVPTX) {
     k = nullptr;
     why = "malformed";

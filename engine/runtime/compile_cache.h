@@ -52,9 +52,8 @@ struct EntryKeys {
 EntryKeys entry_keys(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types, const TargetOptions& target);
 
 // A kernel from the cache (its `typed` is null: inspect_types reports the
-// signature only), or null.
-std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const JitFunction& fn,
-                                                   const std::vector<const ir::Type*>& arg_types);
+// signature only; the lookup sets its argument types), or null.
+std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const JitFunction& fn);
 
 // A kernel as a cache entry, the one format of both disk caches (this one
 // and numba's cache=True files, python/dispatcher_cache.h): a magic line,
@@ -62,12 +61,11 @@ std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const
 // everything before it.
 std::string cache_entry(const std::string& key, const CompiledKernel& kernel);
 
-// The kernel of an entry written for `key`, named `name` with `arg_types`;
-// null, with `why` set, when the entry is truncated, altered, of another
-// format or written for another key. Throws UserError when a CPU kernel
-// fails to JIT-compile.
+// The kernel of an entry written for `key`, named `name`; null, with `why`
+// set, when the entry is truncated, altered, of another format or written
+// for another key. Throws UserError when a CPU kernel fails to JIT-compile.
 std::shared_ptr<CompiledKernel> kernel_of_entry(std::string entry, const std::string& key, const std::string& name,
-                                                const std::vector<const ir::Type*>& arg_types, std::string& why);
+                                                std::string& why);
 
 // Any product as an entry of that format: the magic line, `key`, `payload`,
 // then the digest; and the payload back, or nullopt (with `why`) when the

@@ -13,6 +13,7 @@
 #include "runtime/compile_cache.h"
 #include "runtime/compile_memo.h"
 #include "runtime/kernel_serialize.h"
+#include "runtime/pipeline.h"
 #include "runtime/product_serialize.h"
 #include "support/compile_warnings.h"
 #include "support/diagnostics.h"
@@ -34,7 +35,7 @@ namespace {
 
 // A specialization in memory: the function object, what was made of it
 // (a kernel or a device function on its own), its argument types and every
-// target option that changes the code.
+// target option that changes the code: what its job asks for.
 struct MemoKey {
   const JitFunction* fn;
   bool device_function;
@@ -42,15 +43,15 @@ struct MemoKey {
   int target, cc_major, cc_minor;
   std::string arch_suffix;
   bool bounds_check;
-  MemoKey(const JitFunction* f, bool device, const std::vector<const ir::Type*>& arg_types, const TargetOptions& t)
-      : fn(f),
-        device_function(device),
-        args(arg_types),
-        target(int(t.target)),
-        cc_major(t.cc_major),
-        cc_minor(t.cc_minor),
-        arch_suffix(t.arch_suffix),
-        bounds_check(t.bounds_check) {}
+  explicit MemoKey(const CompileJob& job)
+      : fn(job.fn.get()),
+        device_function(job.product == Product::DeviceFunction),
+        args(job.arg_types),
+        target(int(job.target.target)),
+        cc_major(job.target.cc_major),
+        cc_minor(job.target.cc_minor),
+        arch_suffix(job.target.arch_suffix),
+        bounds_check(job.target.bounds_check) {}
   bool operator<(const MemoKey& o) const {
     return std::tie(fn, device_function, args, target, cc_major, cc_minor, arch_suffix, bounds_check) <
            std::tie(o.fn, o.device_function, o.args, o.target, o.cc_major, o.cc_minor, o.arch_suffix, o.bounds_check);
@@ -68,9 +69,16 @@ struct HostMemoKey {
   const JitFunction* fn;
   std::vector<const ir::Type*> args;
   const ir::Type* declared;
-  HostCallOptions options;
+  bool bounds_check, python_error_model;
+  explicit HostMemoKey(const CompileJob& job)
+      : fn(job.fn.get()),
+        args(job.arg_types),
+        declared(job.declared_return),
+        bounds_check(job.target.bounds_check),
+        python_error_model(job.python_error_model) {}
   bool operator<(const HostMemoKey& o) const {
-    return std::tie(fn, args, declared, options) < std::tie(o.fn, o.args, o.declared, o.options);
+    return std::tie(fn, args, declared, bounds_check, python_error_model) <
+           std::tie(o.fn, o.args, o.declared, o.bounds_check, o.python_error_model);
   }
 };
 
@@ -117,17 +125,17 @@ void served(const JitFunction& fn, const char* product, CacheLayer layer) {
 
 // The kernel of the cache=True entry, or null when there is none or it is
 // refused (damaged, framed for another specialization, or compiled for
-// another backend): then it is compiled and saved anew, never loaded.
-std::shared_ptr<CompiledKernel> load_from_files(EntryView& files, const JitFunction& fn,
-                                                const std::vector<const ir::Type*>& arg_types,
-                                                const TargetOptions& target) {
+// another backend): then it is compiled and saved anew, never loaded. The
+// entry is read under the key it was framed with, not today's: numba's
+// files keep a kernel whose globals have changed since.
+std::shared_ptr<CompiledKernel> load_from_files(EntryView& files, const CompileJob& job) {
   std::optional<EntryView::Entry> entry = files.load();
   if (!entry) return nullptr;
   std::string why;
-  std::shared_ptr<CompiledKernel> k = kernel_of_entry(std::move(entry->bytes), entry->key, fn.name, arg_types, why);
-  if (k && k->target != target.target) why = "compiled for another backend";
+  std::shared_ptr<CompiledKernel> k = kernel_of_entry(std::move(entry->bytes), entry->key, job.fn->name, why);
+  if (k && k->target != job.target.target) why = "compiled for another backend";
   if (why.empty()) return k;
-  log::info(concat("[", fn.name, "] cache=True entry rejected (", why, "); recompiling"));
+  log::info(concat("[", job.fn->name, "] cache=True entry rejected (", why, "); recompiling"));
   return nullptr;
 }
 
@@ -135,23 +143,28 @@ std::shared_ptr<CompiledKernel> load_from_files(EntryView& files, const JitFunct
 // CPU is also compiled to PTX and, when it links no foreign code, assembled
 // for sm_90 by nvJitLink, so CI checks the GPU path of every kernel it runs
 // without a GPU.
-void verify_ptx_if_asked(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types) {
+void verify_ptx_if_asked(const CompileJob& job) {
   const char* v = std::getenv("CUHOST_VERIFY_PTX");
   if (!v || !*v || std::string(v) == "0") return;
   TargetOptions nv;
   nv.target = Target::NVPTX;
-  std::shared_ptr<const CompiledKernel> k = lookup_kernel(fn, arg_types, nv).kernel;
+  std::shared_ptr<const CompiledKernel> k = lookup_kernel(job.fn, job.arg_types, nv).kernel;
   if (!k->link.empty()) return;  // foreign items need the module loader; the GPU run links them
-  log::StageTimer timer(fn->name, "verify-ptx");
-  cuda::link({cuda::LinkInput{ir::LinkKind::PTXSource, fn->name + ".ptx", k->ptx}}, 9, 0, false);
+  log::StageTimer timer(job.fn->name, "verify-ptx");
+  cuda::link({cuda::LinkInput{ir::LinkKind::PTXSource, job.fn->name + ".ptx", k->ptx}}, 9, 0, false);
 }
 
 }  // namespace
 
+// Every lookup makes one CompileJob of its request first: the memory key,
+// the disk keys and, on a miss, the pipeline all read that one job, so the
+// argument types go down the stages once.
+
 LookupResult lookup_kernel(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
                            const TargetOptions& target, EntryView* files) {
   CUHOST_CHECK(fn && fn->captured) << "a kernel must be captured before its compile is looked up";
-  MemoKey memo_key(fn.get(), false, arg_types, target);
+  CompileJob job(fn, arg_types, target, Product::Kernel);
+  MemoKey memo_key(job);
   LookupResult result;
   if ((result.kernel = memo().find(memo_key, fn))) {
     result.layer = CacheLayer::Memory;
@@ -162,25 +175,25 @@ LookupResult lookup_kernel(const std::shared_ptr<JitFunction>& fn, const std::ve
   std::shared_ptr<CompiledKernel> found;
   {
     log::StageTimer timer(fn->name, "cache");
-    keys = entry_keys(*fn, arg_types, target);
+    keys = entry_keys(*job.fn, job.arg_types, job.target);
     // The cache=True files come first: numba's rule that a cached kernel
     // keeps the globals it was compiled with holds only if they answer
     // before a content key that follows the globals' values.
-    if (files && (found = load_from_files(*files, *fn, arg_types, target))) result.layer = CacheLayer::CacheFiles;
-    if (!found && keys.content && (found = load_cached_kernel(*keys.content, *fn, arg_types)))
-      result.layer = CacheLayer::Disk;
+    if (files && (found = load_from_files(*files, job))) result.layer = CacheLayer::CacheFiles;
+    if (!found && keys.content && (found = load_cached_kernel(*keys.content, *fn))) result.layer = CacheLayer::Disk;
   }
   if (found) {
+    found->arg_types = job.arg_types;
     found->launch_bound_threads = fn->options.launch_bounds[0];
     found->shared_memory_carveout = fn->options.shared_memory_carveout;
   } else {
-    found = build_kernel(fn, arg_types, target);
+    found = build_kernel(job);
     result.layer = CacheLayer::Compiled;
     if (keys.content) store_cached_kernel(*keys.content, *found);
   }
   if (files && result.layer != CacheLayer::CacheFiles && serializable(*found))
     files->save(EntryView::Entry{keys.entry, cache_entry(keys.entry, *found)});
-  if (result.layer == CacheLayer::Compiled && target.target == Target::CPU) verify_ptx_if_asked(fn, arg_types);
+  if (result.layer == CacheLayer::Compiled && target.target == Target::CPU) verify_ptx_if_asked(job);
   served(*fn, "kernel", result.layer);
   result.kernel = memo().keep(memo_key, fn, found);
   return result;
@@ -188,12 +201,14 @@ LookupResult lookup_kernel(const std::shared_ptr<JitFunction>& fn, const std::ve
 
 LookupResult lookup_device_function(const std::shared_ptr<JitFunction>& fn,
                                     const std::vector<const ir::Type*>& arg_types, const TargetOptions& target) {
-  MemoKey memo_key(fn.get(), true, arg_types, target);
+  CompileJob job(fn, arg_types, target, Product::DeviceFunction);
+  job.target.target = Target::NVPTX;  // device functions are compiled on their own for inspection of their PTX
+  MemoKey memo_key(job);
   LookupResult result;
   result.layer = CacheLayer::Memory;
   if (!(result.kernel = memo().find(memo_key, fn))) {
     result.layer = CacheLayer::Compiled;
-    result.kernel = memo().keep(memo_key, fn, compile_device_function(fn, arg_types, target));
+    result.kernel = memo().keep(memo_key, fn, compile_device_function(job));
   }
   served(*fn, "device function", result.layer);
   return result;
@@ -202,11 +217,14 @@ LookupResult lookup_device_function(const std::shared_ptr<JitFunction>& fn,
 TextLookup lookup_text(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
                        bool device, const TargetOptions& target, const std::string& output) {
   CUHOST_CHECK(fn && fn->captured) << "a function must be captured before its compile is looked up";
+  CompileJob job(fn, arg_types, target, device ? Product::DeviceFunction : Product::Kernel);
+  job.target.target = Target::NVPTX;  // compile*() always emits PTX
   TextLookup result;
   std::optional<std::string> key;
   {
     log::StageTimer timer(fn->name, "cache");
-    key = product_cache_key(*fn, arg_types, target, concat("compile|", device ? "device" : "kernel", "|", output));
+    key = product_cache_key(*job.fn, job.arg_types, job.target,
+                            concat("compile|", device ? "device" : "kernel", "|", output));
     if (key && (result.text = text_memo().find(*key))) {
       result.layer = CacheLayer::Memory;
     } else if (key) {
@@ -222,7 +240,7 @@ TextLookup lookup_text(const std::shared_ptr<JitFunction>& fn, const std::vector
   }
   if (!result.text) {
     const std::uint64_t warnings = compile_warnings_reported();
-    auto text = std::make_shared<const CompiledText>(compile_text(fn, arg_types, device, target, output));
+    auto text = std::make_shared<const CompiledText>(compile_text(job, output));
     result.text = text;
     result.layer = CacheLayer::Compiled;
     // A compile that warned is asked again to warn again (numba compiles every call).
@@ -240,7 +258,12 @@ TextLookup lookup_text(const std::shared_ptr<JitFunction>& fn, const std::vector
 HostLookup lookup_host_function(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
                                 const ir::Type* declared_return, const HostCallOptions& options) {
   CUHOST_CHECK(fn && fn->captured) << "host functions are compiled after capture";
-  HostMemoKey memo_key{fn.get(), arg_types, declared_return, options};
+  CompileJob job(fn, arg_types, TargetOptions(), Product::HostFunction);
+  job.target.target = Target::CPU;
+  job.target.bounds_check = options.bounds_check;
+  job.declared_return = declared_return;
+  job.python_error_model = options.python_error_model;
+  HostMemoKey memo_key(job);
   HostLookup result;
   if ((result.function = host_memo().find(memo_key, fn))) {
     result.layer = CacheLayer::Memory;
@@ -249,28 +272,25 @@ HostLookup lookup_host_function(const std::shared_ptr<JitFunction>& fn, const st
   }
   // numba's njit keeps a specialization between processes with cache=True only.
   std::optional<std::string> key;
-  std::shared_ptr<const CompiledHostFunction> found;
+  std::shared_ptr<CompiledHostFunction> found;
   if (fn->options.cache_requested) {
     log::StageTimer timer(fn->name, "cache");
-    TargetOptions host;
-    host.target = Target::CPU;
-    host.bounds_check = options.bounds_check;
-    key = product_cache_key(*fn, arg_types, host,
+    key = product_cache_key(*job.fn, job.arg_types, job.target,
                             concat("host|", declared_return ? declared_return->str() : "inferred", "|",
                                    options.python_error_model ? "python" : "numpy"));
     std::optional<std::string> payload = key ? load_cached_payload(*key, fn->name) : std::nullopt;
-    if (payload && (found = deserialize_host_function(*payload, fn->name, arg_types))) {
+    if (payload && (found = deserialize_host_function(*payload, fn->name))) {
+      found->arg_types = job.arg_types;
       result.layer = CacheLayer::Disk;
     } else if (payload) {
       forget_cached_entry(*key);  // not a host function's entry: compiled and written again
     }
   }
   if (!found) {
-    std::shared_ptr<const CompiledHostFunction> built = build_host_function(fn, arg_types, declared_return, options);
+    found = build_host_function(job);
     result.layer = CacheLayer::Compiled;
-    if (key && built->serializable)
-      if (std::optional<std::string> bytes = serialize_host_function(*built)) store_cached_payload(*key, *bytes);
-    found = built;
+    if (key && found->serializable)
+      if (std::optional<std::string> bytes = serialize_host_function(*found)) store_cached_payload(*key, *bytes);
   }
   result.function = host_memo().keep(memo_key, fn, found);
   served(*fn, "host function", result.layer);

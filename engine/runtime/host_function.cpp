@@ -73,36 +73,28 @@ void refuse_boundary_types(const JitFunction& fn, const std::vector<const ir::Ty
 
 }  // namespace
 
-std::shared_ptr<CompiledHostFunction> build_host_function(const std::shared_ptr<JitFunction>& fn,
-                                                          const std::vector<const ir::Type*>& arg_types,
-                                                          const ir::Type* declared_return,
-                                                          const HostCallOptions& options) {
+std::shared_ptr<CompiledHostFunction> build_host_function(CompileJob& job) {
+  const std::shared_ptr<JitFunction>& fn = job.fn;
   CUHOST_CHECK(fn && fn->captured) << "host functions are compiled after capture";
+  CUHOST_CHECK(job.product == Product::HostFunction && job.target.target == Target::CPU)
+      << "build_host_function compiles host functions for the CPU";
   if (fn->options.abi == ir::Abi::C)
     throw UserError(ErrorKind::NotImplementedError, concat("'", fn->name, "' uses the C ABI, which host calls do not"));
-  CompileJob job;
-  job.fn = fn;
-  job.arg_types = arg_types;
-  job.target.target = Target::CPU;
-  job.target.bounds_check = options.bounds_check;
-  job.product = Product::HostFunction;
-  job.declared_return = declared_return;
-  job.python_error_model = options.python_error_model;
   const std::vector<Stage> stages = host_function_stages();
   // Typed first: what the host cannot run is refused before anything is lowered.
   auto lowering = std::find(stages.begin(), stages.end(), Stage::Lowering);
   run_pipeline(job, {stages.begin(), lowering});
   refuse_cuda_features(*job.typed);
   const ir::Type* ret = job.typed->return_type ? job.typed->return_type : ir::none_type();
-  refuse_boundary_types(*fn, arg_types, ret);
+  refuse_boundary_types(*fn, job.arg_types, ret);
   run_pipeline(job, {lowering, stages.end()});
 
   auto out = std::make_shared<CompiledHostFunction>();
   out->name = fn->name;
-  out->arg_types = arg_types;
+  out->arg_types = job.arg_types;
   out->return_type = ret;
   out->typed = job.typed;
-  for (const ir::Type* a : arg_types) out->arg_slots += codegen::host_slot_count(a);
+  for (const ir::Type* a : job.arg_types) out->arg_slots += codegen::host_slot_count(a);
   out->result_slots = codegen::host_slot_count(ret);
   out->llvm_ir = std::move(job.llvm_ir);
   out->symbol = job.lowered->entry_symbol;

@@ -20,6 +20,8 @@ struct TypedFunction;
 
 namespace cuhost::runtime {
 
+struct CompileJob;  // runtime/pipeline.h
+
 // numba.njit's options that change host code (the function's own JitOptions
 // carry fastmath and the optimization level).
 struct HostCallOptions {
@@ -49,16 +51,14 @@ struct CompiledHostFunction {
   int result_slots = 0;
 };
 
-// Compiles the host specialization through the pipeline, with no cache in
-// front. `declared_return` is an explicit signature's return type (null:
-// inferred). Throws UserError: typing errors, NotImplementedError for values
+// Compiles the host specialization `job` names (Product::HostFunction on the
+// CPU: its declared return type, null when inferred, and error model)
+// through the pipeline, with no cache in front (compile_lookup.h's
+// lookup_host_function makes the job). Throws UserError: typing errors, NotImplementedError for values
 // that cannot cross the host boundary, TypingError for CUDA-only features
 // (thread indices, barriers, shared memory, ...), which numba's CPU target
 // does not know either.
-std::shared_ptr<CompiledHostFunction> build_host_function(const std::shared_ptr<model::JitFunction>& fn,
-                                                          const std::vector<const ir::Type*>& arg_types,
-                                                          const ir::Type* declared_return,
-                                                          const HostCallOptions& options);
+std::shared_ptr<CompiledHostFunction> build_host_function(CompileJob& job);
 
 // The host assembly of a compiled specialization (its optimized IR compiled
 // again; for inspection only).

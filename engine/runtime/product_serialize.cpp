@@ -1,6 +1,6 @@
 // compile*() text and host functions as bytes (see product_serialize.h): a
-// format line, then one line per name (the return type's spelling, the
-// entry symbol) and the code itself to the end. Spellings and symbols hold
+// format line, then one line per field (the return type's spelling, the
+// entry symbol, the slot counts) and the code itself to the end. Spellings and symbols hold
 // no line breaks.
 #include "runtime/product_serialize.h"
 
@@ -18,7 +18,7 @@ namespace cuhost::runtime {
 namespace {
 
 constexpr const char* kTextFormat = "cuhost-compiled-text-1";
-constexpr const char* kHostFormat = "cuhost-host-function-1";
+constexpr const char* kHostFormat = "cuhost-host-function-2";
 
 // The spelling of `t` when the type parser reads it back as `t` itself.
 std::optional<std::string> portable_spelling(const ir::Type* t) {
@@ -41,6 +41,18 @@ bool split_lines(const std::string& data, std::size_t n, std::vector<std::string
   }
   rest = data.substr(pos);
   return true;
+}
+
+// "<argument slots> <result slots>", both small non-negative numbers.
+bool read_slot_counts(const std::string& line, int& args, int& result) {
+  std::size_t space = line.find(' ');
+  auto number = [](const std::string& digits, int& out) {
+    if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos)
+      return false;
+    out = std::stoi(digits);
+    return true;
+  };
+  return space != std::string::npos && number(line.substr(0, space), args) && number(line.substr(space + 1), result);
 }
 
 const ir::Type* type_of(const std::string& spelling) {
@@ -71,25 +83,21 @@ std::optional<std::string> serialize_host_function(const CompiledHostFunction& c
   CUHOST_CHECK(compiled.serializable) << "host function '" << compiled.name << "' cannot be kept between processes";
   std::optional<std::string> ret = portable_spelling(compiled.return_type);
   if (!ret || compiled.symbol.find('\n') != std::string::npos) return std::nullopt;
-  return concat(kHostFormat, "\n", *ret, "\n", compiled.symbol, "\n", compiled.llvm_ir);
+  return concat(kHostFormat, "\n", *ret, "\n", compiled.symbol, "\n", compiled.arg_slots, " ", compiled.result_slots,
+                "\n", compiled.llvm_ir);
 }
 
-std::shared_ptr<CompiledHostFunction> deserialize_host_function(const std::string& data, const std::string& name,
-                                                                const std::vector<const ir::Type*>& arg_types) {
+std::shared_ptr<CompiledHostFunction> deserialize_host_function(const std::string& data, const std::string& name) {
   std::vector<std::string> lines;
   auto out = std::make_shared<CompiledHostFunction>();
-  if (!split_lines(data, 3, lines, out->llvm_ir) || lines[0] != kHostFormat) return nullptr;
+  if (!split_lines(data, 4, lines, out->llvm_ir) || lines[0] != kHostFormat) return nullptr;
   out->name = name;
-  out->arg_types = arg_types;
   out->return_type = type_of(lines[1]);
   out->symbol = lines[2];
-  if (!out->return_type || out->symbol.empty() || out->llvm_ir.empty()) return nullptr;
-  for (const ir::Type* a : arg_types) {
-    int slots = codegen::host_slot_count(a);
-    if (slots < 0) return nullptr;
-    out->arg_slots += slots;
-  }
-  if ((out->result_slots = codegen::host_slot_count(out->return_type)) < 0) return nullptr;
+  if (!read_slot_counts(lines[3], out->arg_slots, out->result_slots)) return nullptr;
+  if (!out->return_type || out->symbol.empty() || out->llvm_ir.empty() || out->arg_slots < 0 ||
+      out->result_slots != codegen::host_slot_count(out->return_type))
+    return nullptr;
   auto context = std::make_unique<llvm::LLVMContext>();
   llvm::SMDiagnostic diag;
   std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(out->llvm_ir, diag, *context);
