@@ -21,7 +21,6 @@
 #include "runtime/cpu_module_callbacks.h"
 #include "runtime/session.h"
 #include "sema/typing/libdevice_table.h"
-#include "support/cache_files.h"
 #include "support/log.h"
 
 namespace cuhost::python {
@@ -161,17 +160,7 @@ PyObject* py_supported_ccs(PyObject*, PyObject*) {
 // numba.cuda.libdevicefuncs: one function a line, `name result param...`.
 PyObject* py_libdevice_table(PyObject*, PyObject*) { return PyUnicode_FromString(sema::libdevice_table_text()); }
 
-// The engine's content-keyed disk cache folder (njit's stats.cache_path).
-PyObject* py_cache_folder(PyObject*, PyObject*) {
-  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
-    std::string dir = cache_folder("kernels");
-    if (dir.empty()) Py_RETURN_NONE;
-    return PyUnicode_FromStringAndSize(dir.data(), static_cast<Py_ssize_t>(dir.size()));
-  });
-}
-
 PyMethodDef g_methods[] = {
-    {"_cache_folder", py_cache_folder, METH_NOARGS, "The engine's disk cache folder, or None when there is none."},
     {"_libdevice_table", py_libdevice_table, METH_NOARGS, "The libdevice functions kernels may call, as text."},
     {"_unload_modules", py_unload_modules, METH_NOARGS,
      "Runs LinkableCode teardown callbacks and unloads every kernel module (at exit)."},

@@ -18,12 +18,14 @@
 #include "ir/type_parser.h"
 #include "python/argument_conversions.h"
 #include "python/dispatcher.h"
+#include "python/dispatcher_cache.h"
 #include "python/errors.h"
 #include "python/host_values.h"
 #include "python/py_api.h"
 #include "python/python_hooks.h"
 #include "python/type_handle.h"
 #include "python/type_object.h"
+#include "runtime/compile_cache.h"
 #include "runtime/compile_lookup.h"
 #include "runtime/host_function.h"
 #include "sema/typed_function.h"
@@ -46,6 +48,7 @@ struct HostPlan {
 
 struct HostState {
   std::shared_ptr<model::JitFunction> fn;  // the device dispatcher's (captured), once needed
+  PyRef device;                            // that device dispatcher: its cache=True files are the function's
   runtime::HostCallOptions options;
   bool nogil = false;
   bool can_compile = true;
@@ -77,6 +80,7 @@ const std::shared_ptr<model::JitFunction>& function_of(HostDispatcherObject* sel
   if (!is_dispatcher(device.get()))
     throw UserError(ErrorKind::TypeError, "the device_dispatcher hook must return a cuda.jit device function");
   st->fn = ensure_captured(reinterpret_cast<DispatcherObject*>(device.get()));
+  st->device = std::move(device);
   return st->fn;
 }
 
@@ -115,9 +119,12 @@ std::shared_ptr<const runtime::CompiledHostFunction> compile(HostDispatcherObjec
   HostState* st = self->state;
   const auto& fn = function_of(self);
   // Typing may call back into Python (extension API hooks take the GIL).
-  // The one cache path (runtime/compile_lookup.h): memory, the disk cache for cache=True, then the pipeline.
+  // The one cache path (runtime/compile_lookup.h): memory, the cache=True files, then the pipeline.
+  std::unique_ptr<runtime::EntryView> files = cache_files_view(
+      reinterpret_cast<DispatcherObject*>(st->device.get()), types,
+      runtime::host_identity(declared_return, st->options.python_error_model, st->options.bounds_check));
   runtime::HostLookup found =
-      without_gil([&] { return runtime::lookup_host_function(fn, types, declared_return, st->options); });
+      without_gil([&] { return runtime::lookup_host_function(fn, types, declared_return, st->options, files.get()); });
   if (std::find(st->compiled.begin(), st->compiled.end(), found.function) == st->compiled.end()) {
     st->compiled.push_back(found.function);
     ++st->lookups[types][std::size_t(found.layer)];

@@ -49,6 +49,14 @@ std::string target_identity(const TargetOptions& t) {
                 t.bounds_check, "|", CUHOST_VERSION, "|", LLVM_VERSION_STRING, "|", engine_build_identity());
 }
 
+std::string host_identity(const ir::Type* declared_return, bool python_error_model, bool bounds_check) {
+  TargetOptions cpu;
+  cpu.target = Target::CPU;
+  cpu.bounds_check = bounds_check;
+  return concat("host|", declared_return ? declared_return->str() : "inferred", "|",
+                python_error_model ? "python" : "numpy", "|", target_identity(cpu));
+}
+
 namespace {
 
 constexpr const char* kMagic = "cuhost-kernel-cache-5";

@@ -27,6 +27,11 @@ const std::string& engine_build_identity();
 // part of every key of numba's cache=True files.
 std::string target_identity(const TargetOptions& target);
 
+// What a host njit specialization is compiled for, as numba's cache=True
+// index keys it beside kernels: its declared return type, its error model
+// and the CPU's target_identity with its bounds checks.
+std::string host_identity(const ir::Type* declared_return, bool python_error_model, bool bounds_check);
+
 // The key, or nullopt when this compile must not be cached.
 std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
                                             const TargetOptions& target);

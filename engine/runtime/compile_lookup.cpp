@@ -256,7 +256,7 @@ TextLookup lookup_text(const std::shared_ptr<JitFunction>& fn, const std::vector
 }
 
 HostLookup lookup_host_function(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
-                                const ir::Type* declared_return, const HostCallOptions& options) {
+                                const ir::Type* declared_return, const HostCallOptions& options, EntryView* files) {
   CUHOST_CHECK(fn && fn->captured) << "host functions are compiled after capture";
   CompileJob job(fn, arg_types, TargetOptions(), Product::HostFunction);
   job.target.target = Target::CPU;
@@ -270,27 +270,35 @@ HostLookup lookup_host_function(const std::shared_ptr<JitFunction>& fn, const st
     served(*fn, "host function", result.layer);
     return result;
   }
-  // numba's njit keeps a specialization between processes with cache=True only.
-  std::optional<std::string> key;
+  // numba's njit keeps a specialization between processes in its cache=True
+  // files only; an entry is framed by the specialization and what it was
+  // compiled for, and read under the key it was framed with (numba's files
+  // keep what a function was compiled with until its source file changes).
+  std::string key;
   std::shared_ptr<CompiledHostFunction> found;
-  if (fn->options.cache_requested) {
+  if (files) {
     log::StageTimer timer(fn->name, "cache");
-    key = product_cache_key(*job.fn, job.arg_types, job.target,
-                            concat("host|", declared_return ? declared_return->str() : "inferred", "|",
-                                   options.python_error_model ? "python" : "numpy"));
-    std::optional<std::string> payload = key ? load_cached_payload(*key, fn->name) : std::nullopt;
-    if (payload && (found = deserialize_host_function(*payload, fn->name))) {
-      found->arg_types = job.arg_types;
-      result.layer = CacheLayer::Disk;
-    } else if (payload) {
-      forget_cached_entry(*key);  // not a host function's entry: compiled and written again
+    key = concat("cache=True host ", fn->name, "(");
+    for (std::size_t i = 0; i < job.arg_types.size(); ++i) key += concat(i ? ", " : "", job.arg_types[i]->str());
+    key += concat(") for ", host_identity(declared_return, options.python_error_model, options.bounds_check));
+    if (std::optional<EntryView::Entry> entry = files->load()) {
+      std::string why;
+      std::optional<std::string> payload = payload_of_entry(std::move(entry->bytes), entry->key, why);
+      if (payload && !(found = deserialize_host_function(*payload, fn->name))) why = "not a host function";
+      if (found) {
+        found->arg_types = job.arg_types;
+        result.layer = CacheLayer::CacheFiles;
+      } else {
+        log::info(concat("[", fn->name, "] cache=True entry rejected (", why, "); recompiling"));
+      }
     }
   }
   if (!found) {
     found = build_host_function(job);
     result.layer = CacheLayer::Compiled;
-    if (key && found->serializable)
-      if (std::optional<std::string> bytes = serialize_host_function(*found)) store_cached_payload(*key, *bytes);
+    if (files && found->serializable)
+      if (std::optional<std::string> bytes = serialize_host_function(*found))
+        files->save(EntryView::Entry{key, frame_entry(key, *bytes)});
   }
   result.function = host_memo().keep(memo_key, fn, found);
   served(*fn, "host function", result.layer);

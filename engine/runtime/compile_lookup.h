@@ -6,9 +6,10 @@
 // content-keyed disk cache (compile_cache.h), and runs the pipeline
 // (compiler.h) only when every layer missed; what it got it stores in the
 // layers that missed, and it says which layer served it, so dispatchers
-// count numba's cache hits and misses from one place. compile*() and host
-// functions take the same path without the cache=True files: memory, the
-// content-keyed disk cache, the pipeline. `cuhost -v` names the layer that
+// count numba's cache hits and misses from one place. compile*() takes the
+// same path without the cache=True files (memory, the content-keyed disk
+// cache, the pipeline), host njit without the content-keyed cache (memory,
+// its cache=True files, the pipeline), as numba keeps each. `cuhost -v` names the layer that
 // served each lookup ("[f] kernel served by disk").
 #pragma once
 
@@ -91,14 +92,16 @@ TextLookup lookup_text(const std::shared_ptr<JitFunction>& fn, const std::vector
 
 // A host njit specialization (host_function.h), from memory (one per
 // function object, argument types, declared return and options), for a
-// cache=True function from the disk cache (content-keyed: a second process
-// loads it), else compiled.
+// cache=True function from numba's cache files (`files`: the function's
+// view under compile_cache.h's host_identity; a second process loads it),
+// else compiled.
 struct HostLookup {
   std::shared_ptr<const CompiledHostFunction> function;
   CacheLayer layer = CacheLayer::Compiled;
 };
 HostLookup lookup_host_function(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
-                                const ir::Type* declared_return, const HostCallOptions& options);
+                                const ir::Type* declared_return, const HostCallOptions& options,
+                                EntryView* files = nullptr);
 
 // lookup_kernel without cache=True files: the kernel alone.
 std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFunction>& fn,

@@ -263,16 +263,13 @@ TEST_CASE("compile*(): memory and disk by content, and every option that changes
     CHECK_THROWS_AS(runtime::lookup_text(make(base), types, false, nvptx, "ltoir"), UserError);
 }
 
-TEST_CASE("host njit: memory per function object, and a cache=True specialization loaded from disk", "[cache]") {
-  CacheDir dir;
+TEST_CASE("host njit: memory per function object, and a cache=True specialization loaded from its files", "[cache]") {
   const char* src =
       "def f(a, x):\n"
       "    s = 0.0\n"
       "    for i in range(a.shape[0]):\n"
       "        s += a[i] * x + i\n"
       "    return s\n";
-  model::JitOptions cached;
-  cached.cache_requested = true;
   const auto types = types_of({"array(float64, 1d, C)", "float64"});
   auto call = [](const runtime::CompiledHostFunction& f, std::vector<double> data, double x) {
     std::uint64_t args[4] = {reinterpret_cast<std::uint64_t>(data.data()), data.size(), sizeof(double), 0};
@@ -287,55 +284,45 @@ TEST_CASE("host njit: memory per function object, and a cache=True specializatio
   double expected = 0;
   for (std::size_t i = 0; i < data.size(); ++i) expected += data[i] * 1.75 + double(i);
 
-  auto fn = jit_from_source(src, "f", cached);
-  runtime::HostLookup first = runtime::lookup_host_function(fn, types, nullptr, {});
+  auto fn = jit_from_source(src, "f");
+  FilesInMemory files;
+  runtime::HostLookup first = runtime::lookup_host_function(fn, types, nullptr, {}, &files);
   CHECK(first.layer == CacheLayer::Compiled);
   CHECK(call(*first.function, data, 1.75) == expected);
-  CHECK(runtime::lookup_host_function(fn, types, nullptr, {}).layer == CacheLayer::Memory);
+  REQUIRE(files.entry.has_value());
+  CHECK(files.entry->key.find(runtime::host_identity(nullptr, true, false)) != std::string::npos);
+  CHECK(runtime::lookup_host_function(fn, types, nullptr, {}, &files).layer == CacheLayer::Memory);
+  CHECK(files.saves == 1);
 
-  // A new function object (another process): loaded from disk, not typed or lowered again.
-  runtime::HostLookup loaded = runtime::lookup_host_function(jit_from_source(src, "f", cached), types, nullptr, {});
-  CHECK(loaded.layer == CacheLayer::Disk);
+  // A new function object (another process): loaded from the files, not typed or lowered again.
+  runtime::HostLookup loaded = runtime::lookup_host_function(jit_from_source(src, "f"), types, nullptr, {}, &files);
+  CHECK(loaded.layer == CacheLayer::CacheFiles);
   CHECK(loaded.function != first.function);
   CHECK(loaded.function->typed == nullptr);
+  CHECK(loaded.function->arg_types == types);
   CHECK(loaded.function->return_type == first.function->return_type);
   CHECK(call(*loaded.function, data, 1.75) == expected);
+  CHECK(files.saves == 1);
 
-  // Options that change host code are other entries.
-  runtime::HostCallOptions checked;
-  checked.bounds_check = true;
-  CHECK(runtime::lookup_host_function(jit_from_source(src, "f", cached), types, nullptr, checked).layer ==
-        CacheLayer::Compiled);
-  runtime::HostCallOptions numpy_errors;
-  numpy_errors.python_error_model = false;
-  CHECK(runtime::lookup_host_function(jit_from_source(src, "f", cached), types, nullptr, numpy_errors).layer ==
-        CacheLayer::Compiled);
-  CHECK(runtime::lookup_host_function(jit_from_source(src, "f", cached), types, ir::float64(), {}).layer ==
-        CacheLayer::Compiled);
+  // Options that change host code have their own identity (the files' index keys entries by it).
+  std::set<std::string> identities = {
+      runtime::host_identity(nullptr, true, false), runtime::host_identity(nullptr, true, true),
+      runtime::host_identity(nullptr, false, false), runtime::host_identity(ir::float64(), true, false)};
+  CHECK(identities.size() == 4);
 
-  // Without cache=True nothing is read from disk, as numba's njit.
+  // Without files (no cache=True) every new function object compiles, as numba's njit.
   CHECK(runtime::lookup_host_function(jit_from_source(src, "f"), types, nullptr, {}).layer == CacheLayer::Compiled);
 
-  // A damaged entry is refused, compiled and written again.
-  const std::string key = runtime::product_cache_key(
-                              *fn, types,
-                              [] {
-                                runtime::TargetOptions host;
-                                host.target = runtime::Target::CPU;
-                                return host;
-                              }(),
-                              "host|inferred|python")
-                              .value();
-  std::string path = disk_entry_path(dir.path, key);
-  REQUIRE_FALSE(path.empty());
-  std::string bytes = read_all(path);
-  {
-    std::string damaged = bytes;
-    damaged[damaged.size() / 2] ^= 0x20;
-    std::ofstream(path, std::ios::binary) << damaged;
-  }
-  runtime::HostLookup recompiled = runtime::lookup_host_function(jit_from_source(src, "f", cached), types, nullptr, {});
+  // A damaged entry, or another kind of entry, is refused, compiled and saved again.
+  const runtime::EntryView::Entry good = *files.entry;
+  files.entry->bytes[files.entry->bytes.size() / 2] ^= 0x20;
+  runtime::HostLookup recompiled = runtime::lookup_host_function(jit_from_source(src, "f"), types, nullptr, {}, &files);
   CHECK(recompiled.layer == CacheLayer::Compiled);
   CHECK(call(*recompiled.function, data, 1.75) == expected);
-  CHECK(runtime::lookup_host_function(jit_from_source(src, "f", cached), types, nullptr, {}).layer == CacheLayer::Disk);
+  CHECK(files.entry->bytes == good.bytes);
+  files.entry->bytes = runtime::frame_entry(good.key, "cuhost-compiled-text-1\nfloat64\nnot code");
+  CHECK(runtime::lookup_host_function(jit_from_source(src, "f"), types, nullptr, {}, &files).layer ==
+        CacheLayer::Compiled);
+  CHECK(runtime::lookup_host_function(jit_from_source(src, "f"), types, nullptr, {}, &files).layer ==
+        CacheLayer::CacheFiles);
 }

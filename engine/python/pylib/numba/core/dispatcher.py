@@ -18,7 +18,7 @@ import _cuhost
 from cuda import compiler, types as _types
 from cuda._ext.resolve import jit_impl
 from cuda._type_spelling import from_handle
-from cuda.core.caching import CacheStats
+from cuda.core.caching import CacheStats, function_cache
 from cuda.dispatcher import _FunctionPayload
 
 from ._cpu_target import CPUTargetDescriptor
@@ -134,15 +134,16 @@ class Dispatcher(_cuhost.HostDispatcher):
 
     @property
     def stats(self):
-        """Cache statistics, as numba's: cache_path (the engine's disk cache,
-        cache=True only), and Counters cache_hits (specializations loaded
-        from it) and cache_misses (every one compiled) per signature."""
+        """Cache statistics, as numba's: cache_path (the folder of the
+        cache=True files, else None), and Counters cache_hits
+        (specializations loaded from those files) and cache_misses (every
+        one compiled) per signature."""
         cached = bool(self.targetoptions.get("cache"))
-        stats = CacheStats(_cuhost._cache_folder() if cached else None)
+        stats = CacheStats(function_cache(self._device_dispatcher()).cache_path if cached else None)
         for handles, by_layer in self._lookup_counts():
             sig = tuple(from_handle(h) for h in handles)
-            if by_layer["disk"]:
-                stats.cache_hits[sig] = by_layer["disk"]
+            if by_layer["cache files"]:
+                stats.cache_hits[sig] = by_layer["cache files"]
             if by_layer["compiled"]:
                 stats.cache_misses[sig] = by_layer["compiled"]
         return stats
