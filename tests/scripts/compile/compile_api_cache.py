@@ -54,6 +54,9 @@ MODULE = textwrap.dedent('''
         out["compile_all"] = [hashlib.sha256(codes[0].encode()).hexdigest(), str(resty)]
         code, resty = cuda.compile_for_current_device(axpy_dev, DEV, device=True)
         out["current device"] = [hashlib.sha256(code.encode()).hexdigest(), str(resty)]
+        code, resty = cuda.compile(axpy_dev, DEV, device=True, cc=_cuhost._current_cc())
+        out["current cc"] = [hashlib.sha256(code.encode()).hexdigest(), str(resty)]
+        out["sm_90"] = list(_cuhost._current_cc()) == [9, 0]
         print(json.dumps(out))
 ''')
 
@@ -77,23 +80,32 @@ def served(stderr, function):
 
 
 first, err1 = child()
-# Twelve distinct requests, each compiled once; the repeated one and the
-# compile_all / compile_for_current_device twins of "device c" from memory.
+# Eleven distinct requests, each compiled once; the repeated one and
+# compile_all's twin of "device c" from memory; compile_for_current_device
+# is compile() with the device's cc (the default cc, sm_90, on an H100/H200
+# and on the CPU backend: then "device c" again).
+sm_90 = first.pop("sm_90")
 assert served(err1, "axpy") == ["compiled", "memory"] + ["compiled"] * 7, served(err1, "axpy")
-assert served(err1, "axpy_dev") == ["compiled"] * 3 + ["memory"] * 2, served(err1, "axpy_dev")
-distinct = {name: h for name, (h, _) in first.items() if name not in ("kernel again", "compile_all", "current device")}
+current = "memory" if sm_90 else "compiled"
+assert served(err1, "axpy_dev") == ["compiled"] * 3 + ["memory", current, "memory"], served(err1, "axpy_dev")
+distinct = {name: h for name, (h, _) in first.items()
+            if name not in ("kernel again", "compile_all", "current device", "current cc")}
 assert len(set(distinct.values())) == len(distinct), "two different requests gave the same code: %s" % first
 assert first["kernel again"] == first["kernel"]
-assert first["compile_all"] == first["device c"] and first["current device"] == first["device c"]
+assert first["compile_all"] == first["device c"] and first["current device"] == first["current cc"]
+assert (first["current device"] == first["device c"]) == sm_90
 assert first["device c"][1] == "float32" and first["kernel"][1] == "none", first
 
 second, err2 = child()
+second.pop("sm_90")
 assert second == first, (first, second)
 assert served(err2, "axpy") == ["disk", "memory"] + ["disk"] * 7, served(err2, "axpy")
-assert served(err2, "axpy_dev") == ["disk"] * 3 + ["memory"] * 2, served(err2, "axpy_dev")
+current = "memory" if sm_90 else "disk"
+assert served(err2, "axpy_dev") == ["disk"] * 3 + ["memory", current, "memory"], served(err2, "axpy_dev")
 assert "[axpy] typing" not in err2 and "[axpy_dev] typing" not in err2
 
 third, err3 = child(CUHOST_NO_CACHE="1")
+third.pop("sm_90")
 assert third == first
 assert "disk" not in served(err3, "axpy") + served(err3, "axpy_dev"), err3
 print("compile api cache ok")
