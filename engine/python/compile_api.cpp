@@ -2,7 +2,8 @@
 // The compile entry points of the `cuda` module: cuda.compile_ptx /
 // compile_ptx_for_current_device / cuda.compile (their Python halves in
 // cuda/compiler.py build the result type objects), plus a test helper that
-// hands PTX to nvJitLink. Compilation runs with the GIL released.
+// hands PTX to nvJitLink. Compilation runs with the GIL released, through
+// the compile lookup like every other compile.
 #include <cctype>
 #include <cstdio>
 #include <exception>
@@ -16,6 +17,7 @@
 #include "python/errors.h"
 #include "python/py_api.h"
 #include "python/type_handle.h"
+#include "runtime/compile_lookup.h"
 #include "runtime/cpu_module_callbacks.h"
 #include "runtime/session.h"
 #include "sema/typing/libdevice_table.h"
@@ -83,7 +85,8 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
     runtime::CompiledText result;
     std::exception_ptr error;
     try {
-      result = without_gil([&] { return runtime::compile_text(fn, signature.args, device, target, out_s); });
+      // The one cache path (runtime/compile_lookup.h): memory, the disk cache, then the pipeline.
+      result = *without_gil([&] { return runtime::lookup_text(fn, signature.args, device, target, out_s).text; });
     } catch (...) {
       error = std::current_exception();  // raised after the compile warnings are issued
     }

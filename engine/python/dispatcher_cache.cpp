@@ -23,8 +23,8 @@ namespace {
 // entry as its key and bytes.
 class CacheFilesView final : public runtime::EntryView {
  public:
-  CacheFilesView(DispatcherObject* d, std::vector<const ir::Type*> types, const runtime::TargetOptions& target)
-      : dispatcher_(d), types_(std::move(types)), target_(runtime::target_identity(target)) {}
+  CacheFilesView(DispatcherObject* d, std::vector<const ir::Type*> types, std::string identity)
+      : dispatcher_(d), types_(std::move(types)), target_(std::move(identity)) {}
 
   std::optional<Entry> load() override {
     GilHold gil;
@@ -123,7 +123,13 @@ PyMethodDef* dispatcher_cache_methods() { return g_methods; }
 std::unique_ptr<runtime::EntryView> cache_files_view(DispatcherObject* d, const std::vector<const ir::Type*>& types,
                                                      const runtime::TargetOptions& target) {
   if (!d->state->fn->options.cache_requested) return nullptr;
-  return std::make_unique<CacheFilesView>(d, types, target);
+  return std::make_unique<CacheFilesView>(d, types, runtime::target_identity(target));
+}
+
+std::unique_ptr<runtime::EntryView> cache_files_view(DispatcherObject* d, const std::vector<const ir::Type*>& types,
+                                                     const std::string& identity) {
+  if (!d->state->fn->options.cache_requested) return nullptr;
+  return std::make_unique<CacheFilesView>(d, types, identity);
 }
 
 }  // namespace cuhost::python

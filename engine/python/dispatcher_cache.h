@@ -11,6 +11,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "python/dispatcher.h"
@@ -24,6 +25,12 @@ namespace cuhost::python {
 // set when the files fail.
 std::unique_ptr<runtime::EntryView> cache_files_view(DispatcherObject* d, const std::vector<const ir::Type*>& types,
                                                      const runtime::TargetOptions& target);
+
+// The same files under another target string (`identity`): a host njit
+// specialization of the function `d` is the device twin of
+// (runtime::host_identity).
+std::unique_ptr<runtime::EntryView> cache_files_view(DispatcherObject* d, const std::vector<const ir::Type*>& types,
+                                                     const std::string& identity);
 
 // The dispatcher methods of this file (null-terminated): _forget_compiled,
 // _lookup_counts.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -17,12 +18,15 @@
 #include "ir/type_parser.h"
 #include "python/argument_conversions.h"
 #include "python/dispatcher.h"
+#include "python/dispatcher_cache.h"
 #include "python/errors.h"
 #include "python/host_values.h"
 #include "python/py_api.h"
 #include "python/python_hooks.h"
 #include "python/type_handle.h"
 #include "python/type_object.h"
+#include "runtime/compile_cache.h"
+#include "runtime/compile_lookup.h"
 #include "runtime/host_function.h"
 #include "sema/typed_function.h"
 
@@ -44,12 +48,15 @@ struct HostPlan {
 
 struct HostState {
   std::shared_ptr<model::JitFunction> fn;  // the device dispatcher's (captured), once needed
+  PyRef device;                            // that device dispatcher: its cache=True files are the function's
   runtime::HostCallOptions options;
   bool nogil = false;
   bool can_compile = true;
   std::vector<ir::Signature> eager;  // explicit signatures, in order
   std::vector<std::unique_ptr<HostPlan>> plans;
   std::vector<std::shared_ptr<const runtime::CompiledHostFunction>> compiled;  // in compilation order
+  // Which cache layer served each specialization (numba's stats: _lookup_counts()).
+  std::map<std::vector<const ir::Type*>, runtime::LayerCounts> lookups;
 };
 
 struct HostDispatcherObject {
@@ -73,6 +80,7 @@ const std::shared_ptr<model::JitFunction>& function_of(HostDispatcherObject* sel
   if (!is_dispatcher(device.get()))
     throw UserError(ErrorKind::TypeError, "the device_dispatcher hook must return a cuda.jit device function");
   st->fn = ensure_captured(reinterpret_cast<DispatcherObject*>(device.get()));
+  st->device = std::move(device);
   return st->fn;
 }
 
@@ -111,10 +119,17 @@ std::shared_ptr<const runtime::CompiledHostFunction> compile(HostDispatcherObjec
   HostState* st = self->state;
   const auto& fn = function_of(self);
   // Typing may call back into Python (extension API hooks take the GIL).
-  std::shared_ptr<const runtime::CompiledHostFunction> result;
-  result = without_gil([&] { return runtime::compile_host_function(fn, types, declared_return, st->options); });
-  if (std::find(st->compiled.begin(), st->compiled.end(), result) == st->compiled.end()) st->compiled.push_back(result);
-  return result;
+  // The one cache path (runtime/compile_lookup.h): memory, the cache=True files, then the pipeline.
+  std::unique_ptr<runtime::EntryView> files = cache_files_view(
+      reinterpret_cast<DispatcherObject*>(st->device.get()), types,
+      runtime::host_identity(declared_return, st->options.python_error_model, st->options.bounds_check));
+  runtime::HostLookup found =
+      without_gil([&] { return runtime::lookup_host_function(fn, types, declared_return, st->options, files.get()); });
+  if (std::find(st->compiled.begin(), st->compiled.end(), found.function) == st->compiled.end()) {
+    st->compiled.push_back(found.function);
+    ++st->lookups[types][std::size_t(found.layer)];
+  }
+  return found.function;
 }
 
 HostPlan* plan_for(HostDispatcherObject* self, const ir::Type* const* types, int n) {
@@ -203,7 +218,7 @@ PyObject* call_with(HostDispatcherObject* self, PyObject* const* args, Py_ssize_
     else
       status = fn.entry(arg_slots, result_slots);
   }
-  if (fn.typed && fn.typed->captured) write_printed_output();
+  write_printed_output();  // a function loaded from the disk cache has no typed body to tell
   if (status != 0 || error.reported) return raise_host_call_error(error, status, name);
   const std::uint64_t* out = result_slots;
   return box_host_result(fn.return_type, out, HostCallArgs{args, infos, n}, name);
@@ -358,6 +373,28 @@ PyObject* host_overloads(PyObject* obj, PyObject*) {
   return list.release();
 }
 
+// _lookup_counts() -> [(argument TypeHandles, {layer name: count}), ...]:
+// which cache layer served each specialization (numba.core.dispatcher
+// builds `stats` from them).
+PyObject* host_lookup_counts(PyObject* obj, PyObject*) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    PyRef list(PyList_New(0));
+    if (!list) return nullptr;
+    for (const auto& [types, counts] : as_host(obj)->state->lookups) {
+      PyRef sig(new_type_handle_tuple(types));
+      PyRef by_layer(PyDict_New());
+      if (!sig || !by_layer) return nullptr;
+      for (std::size_t i = 0; i < runtime::kCacheLayers; ++i) {
+        PyRef n(PyLong_FromLong(counts[i]));
+        if (!n || PyDict_SetItemString(by_layer.get(), runtime::cache_layer_name(runtime::CacheLayer(i)), n.get()) < 0)
+          return nullptr;
+      }
+      if (!list_append_new(list.get(), PyTuple_Pack(2, sig.get(), by_layer.get()))) return nullptr;
+    }
+    return list.release();
+  });
+}
+
 PyObject* host_llvm(PyObject* obj, PyObject* spec) {
   return guarded<PyObject*>(nullptr, [&] {
     const auto& f = compiled_for(as_host(obj), spec);
@@ -416,6 +453,7 @@ PyMethodDef g_methods[] = {
     {"_add_signature", host_add_signature, METH_O, "Compiles an explicit signature now; returns (args, return)."},
     {"_compile_for", host_compile_for, METH_O, "Compiles for argument types; returns (args, return)."},
     {"_overloads", host_overloads, METH_NOARGS, "(argument TypeHandles, return TypeHandle) of each specialization."},
+    {"_lookup_counts", host_lookup_counts, METH_NOARGS, "The cache layer that served each specialization."},
     {"_llvm", host_llvm, METH_O, "The optimized LLVM IR of a specialization."},
     {"_asm", host_asm, METH_O, "The host assembly of a specialization."},
     {"_annotation", host_annotation, METH_O, "inspect_types() text of a specialization."},

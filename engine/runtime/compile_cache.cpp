@@ -49,6 +49,14 @@ std::string target_identity(const TargetOptions& t) {
                 t.bounds_check, "|", CUHOST_VERSION, "|", LLVM_VERSION_STRING, "|", engine_build_identity());
 }
 
+std::string host_identity(const ir::Type* declared_return, bool python_error_model, bool bounds_check) {
+  TargetOptions cpu;
+  cpu.target = Target::CPU;
+  cpu.bounds_check = bounds_check;
+  return concat("host|", declared_return ? declared_return->str() : "inferred", "|",
+                python_error_model ? "python" : "numpy", "|", target_identity(cpu));
+}
+
 namespace {
 
 constexpr const char* kMagic = "cuhost-kernel-cache-5";
@@ -161,7 +169,9 @@ bool hash_function(const JitFunction& fn, Hasher& h, std::set<const JitFunction*
   h.add(concat(o.device, o.inline_always, o.fastmath, o.debug, o.lineinfo, o.opt, o.lto ? int(*o.lto) : -1,
                o.max_registers, int(o.abi), "|", o.forceinline, o.fastmath_flags, "|", o.launch_bounds[0], ",",
                o.launch_bounds[1], ",", o.launch_bounds[2], "|", o.abi_name, "|",
-               o.return_type ? o.return_type->str() : ""));
+               o.return_type ? o.return_type->str() : "", "|", o.dbg_optnone));
+  // A device function's explicit signatures decide what its calls convert to.
+  for (const ir::Signature& sig : o.device_signatures) h.add(sig.str());
   for (const auto& item : o.link)
     if (!hash_link_item(item, h)) return false;
   for (const auto& [name, g] : c.globals) {
@@ -190,21 +200,13 @@ bool references_device_array(const JitFunction& fn, std::set<const JitFunction*>
   return false;
 }
 
-}  // namespace
-
-std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
-                                            const TargetOptions& target) {
-  if (fn.options.cache_requested) {
-    std::set<const JitFunction*> seen;
-    if (references_device_array(fn, seen))
-      throw UserError(ErrorKind::PicklingError,
-                      concat("cannot cache kernel '", fn.name,
-                             "': it references global device arrays, whose addresses belong to this process "
-                             "(pass the array as an argument, or use cache=False)"));
-  }
-  if (target.target != Target::NVPTX || !fn.options.cache || cache_disabled()) return std::nullopt;
+// Everything a product's code follows (see compile_cache.h), whatever the
+// product; nullopt when some part belongs to this process.
+std::optional<std::string> content_key(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
+                                       const TargetOptions& target, const std::string& product) {
   Hasher h;
   h.add(std::string(kMagic));
+  h.add(product);
   h.add(std::string(CUHOST_VERSION));
   h.add(engine_build_identity());
   h.add(std::string(LLVM_VERSION_STRING));
@@ -221,6 +223,28 @@ std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::ve
   return h.hex();
 }
 
+}  // namespace
+
+std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
+                                            const TargetOptions& target) {
+  if (fn.options.cache_requested) {
+    std::set<const JitFunction*> seen;
+    if (references_device_array(fn, seen))
+      throw UserError(ErrorKind::PicklingError,
+                      concat("cannot cache kernel '", fn.name,
+                             "': it references global device arrays, whose addresses belong to this process "
+                             "(pass the array as an argument, or use cache=False)"));
+  }
+  if (target.target != Target::NVPTX || !fn.options.cache || cache_disabled()) return std::nullopt;
+  return content_key(fn, arg_types, target, "kernel");
+}
+
+std::optional<std::string> product_cache_key(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
+                                             const TargetOptions& target, const std::string& product) {
+  if (cache_disabled()) return std::nullopt;
+  return content_key(fn, arg_types, target, product);
+}
+
 EntryKeys entry_keys(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
                      const TargetOptions& target) {
   EntryKeys keys;
@@ -235,39 +259,76 @@ EntryKeys entry_keys(const JitFunction& fn, const std::vector<const ir::Type*>& 
   return keys;
 }
 
-std::string cache_entry(const std::string& key, const CompiledKernel& kernel) {
-  std::string out = concat(kMagic, "\n", key, "\n") + serialize_kernel(kernel);
+std::string frame_entry(const std::string& key, const std::string& payload) {
+  std::string out = concat(kMagic, "\n", key, "\n") + payload;
   out += payload_digest(out);
   return out;
 }
 
-std::shared_ptr<CompiledKernel> kernel_of_entry(std::string data, const std::string& key, const std::string& name,
-                                                const std::vector<const ir::Type*>& arg_types, std::string& why) {
-  auto reject = [&](const char* reason) -> std::shared_ptr<CompiledKernel> {
+std::optional<std::string> payload_of_entry(std::string data, const std::string& key, std::string& why) {
+  auto reject = [&](const char* reason) -> std::optional<std::string> {
     why = reason;
-    return nullptr;
+    return std::nullopt;
   };
   if (data.size() < kDigestChars) return reject("truncated");
   std::string digest = data.substr(data.size() - kDigestChars);
   data.resize(data.size() - kDigestChars);
   if (payload_digest(data) != digest) return reject("content digest mismatch");
-  // An entry is the magic, the key, then the kernel (kernel_serialize.h).
+  // An entry is the magic, the key, then the payload.
   const std::string magic = concat(kMagic, "\n");
   if (data.compare(0, magic.size(), magic) != 0) return reject("written by another cache format");
   const std::string header = concat(magic, key, "\n");
   if (data.compare(0, header.size(), header) != 0) return reject("holds another kernel");
-  std::shared_ptr<CompiledKernel> k = deserialize_kernel(data.substr(header.size()), name, arg_types);
-  if (!k || (k->target == Target::NVPTX && (k->ptx.empty() || k->symbol.empty()))) return reject("malformed");
+  return data.substr(header.size());
+}
+
+std::string cache_entry(const std::string& key, const CompiledKernel& kernel) {
+  return frame_entry(key, serialize_kernel(kernel));
+}
+
+std::shared_ptr<CompiledKernel> kernel_of_entry(std::string data, const std::string& key, const std::string& name,
+                                                std::string& why) {
+  std::optional<std::string> payload = payload_of_entry(std::move(data), key, why);
+  if (!payload) return nullptr;
+  std::shared_ptr<CompiledKernel> k = deserialize_kernel(*payload, name);
+  if (!k || (k->target == Target::NVPTX && (k->ptx.empty() || k->symbol.empty()))) {
+    why = "malformed";
+    return nullptr;
+  }
   return k;
 }
 
-std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const JitFunction& fn,
-                                                   const std::vector<const ir::Type*>& arg_types) {
+std::optional<std::string> load_cached_payload(const std::string& key, const std::string& name) {
+  std::string path = entry_path(key);
+  std::string data;
+  if (path.empty() || !read_cache_entry(path, data)) return std::nullopt;
+  std::string why;
+  std::optional<std::string> payload = payload_of_entry(std::move(data), key, why);
+  if (!payload) {
+    log::info(concat("[", name, "] cache entry ", path, " rejected (", why, "); recompiling"));
+    std::remove(path.c_str());
+    return std::nullopt;
+  }
+  log::info(concat("[", name, "] loaded from the disk cache (", path, ")"));
+  return payload;
+}
+
+void store_cached_payload(const std::string& key, const std::string& payload) {
+  std::string path = entry_path(key);
+  if (!path.empty()) write_file_atomically(path, frame_entry(key, payload));
+}
+
+void forget_cached_entry(const std::string& key) {
+  std::string path = entry_path(key);
+  if (!path.empty()) std::remove(path.c_str());
+}
+
+std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const JitFunction& fn) {
   std::string path = entry_path(key);
   std::string data;
   if (path.empty() || !read_cache_entry(path, data)) return nullptr;
   std::string why;
-  std::shared_ptr<CompiledKernel> k = kernel_of_entry(std::move(data), key, fn.name, arg_types, why);
+  std::shared_ptr<CompiledKernel> k = kernel_of_entry(std::move(data), key, fn.name, why);
   if (k && k->target != Target::NVPTX) {
     k = nullptr;
     why = "malformed";
@@ -282,11 +343,9 @@ std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const
 }
 
 void store_cached_kernel(const std::string& key, const CompiledKernel& k) {
-  std::string path = entry_path(key);
-  if (path.empty()) return;
   for (const auto& item : k.link)
     if (item.setup_callback || item.teardown_callback) return;
-  write_file_atomically(path, cache_entry(key, k));
+  store_cached_payload(key, serialize_kernel(k));
 }
 
 }  // namespace cuhost::runtime

@@ -27,9 +27,23 @@ const std::string& engine_build_identity();
 // part of every key of numba's cache=True files.
 std::string target_identity(const TargetOptions& target);
 
+// What a host njit specialization is compiled for, as numba's cache=True
+// index keys it beside kernels: its declared return type, its error model
+// and the CPU's target_identity with its bounds checks.
+std::string host_identity(const ir::Type* declared_return, bool python_error_model, bool bounds_check);
+
 // The key, or nullopt when this compile must not be cached.
 std::optional<std::string> kernel_cache_key(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
                                             const TargetOptions& target);
+
+// The content key of a product other than a launched kernel (compile*()'s
+// text, host njit functions): what kernel_cache_key hashes for the function,
+// argument types and target, plus `product`, which names what is made and
+// each option of the request that the function's JitOptions do not carry.
+// nullopt when it must not be cached (CUHOST_NO_CACHE, or a part that
+// belongs to this process).
+std::optional<std::string> product_cache_key(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types,
+                                             const TargetOptions& target, const std::string& product);
 
 // The keys of a kernel's entries, computed once per lookup: `content`
 // where the content-keyed disk cache takes the kernel (kernel_cache_key),
@@ -43,9 +57,8 @@ struct EntryKeys {
 EntryKeys entry_keys(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types, const TargetOptions& target);
 
 // A kernel from the cache (its `typed` is null: inspect_types reports the
-// signature only), or null.
-std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const JitFunction& fn,
-                                                   const std::vector<const ir::Type*>& arg_types);
+// signature only; the lookup sets its argument types), or null.
+std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const JitFunction& fn);
 
 // A kernel as a cache entry, the one format of both disk caches (this one
 // and numba's cache=True files, python/dispatcher_cache.h): a magic line,
@@ -53,12 +66,24 @@ std::shared_ptr<CompiledKernel> load_cached_kernel(const std::string& key, const
 // everything before it.
 std::string cache_entry(const std::string& key, const CompiledKernel& kernel);
 
-// The kernel of an entry written for `key`, named `name` with `arg_types`;
-// null, with `why` set, when the entry is truncated, altered, of another
-// format or written for another key. Throws UserError when a CPU kernel
-// fails to JIT-compile.
+// The kernel of an entry written for `key`, named `name`; null, with `why`
+// set, when the entry is truncated, altered, of another format or written
+// for another key. Throws UserError when a CPU kernel fails to JIT-compile.
 std::shared_ptr<CompiledKernel> kernel_of_entry(std::string entry, const std::string& key, const std::string& name,
-                                                const std::vector<const ir::Type*>& arg_types, std::string& why);
+                                                std::string& why);
+
+// Any product as an entry of that format: the magic line, `key`, `payload`,
+// then the digest; and the payload back, or nullopt (with `why`) when the
+// entry is truncated, altered, of another format or written for another key.
+std::string frame_entry(const std::string& key, const std::string& payload);
+std::optional<std::string> payload_of_entry(std::string entry, const std::string& key, std::string& why);
+
+// The content-keyed disk cache for any product: the payload kept under
+// `key` (a damaged entry is removed; `name` names the function in `-v`
+// lines), keeping one, and dropping one the caller could not use.
+std::optional<std::string> load_cached_payload(const std::string& key, const std::string& name);
+void store_cached_payload(const std::string& key, const std::string& payload);
+void forget_cached_entry(const std::string& key);
 
 // Stores a freshly compiled NVPTX kernel (best effort: a cache that cannot
 // be written only makes the next run slower).

@@ -1,11 +1,16 @@
-// The one cache path in front of the pipeline. A kernel compile
-// looks for its specialization in memory (compile_memo.h), then, for a
+// The one cache path in front of the pipeline, for every product: kernels,
+// device functions, compile*()'s text and host njit functions. A kernel
+// compile looks for its specialization in memory (compile_memo.h), then, for a
 // cache=True function, in numba's cache files (an index of the engine's own
 // entries that the layer above keeps: EntryView), then in the engine's
 // content-keyed disk cache (compile_cache.h), and runs the pipeline
 // (compiler.h) only when every layer missed; what it got it stores in the
 // layers that missed, and it says which layer served it, so dispatchers
-// count numba's cache hits and misses from one place.
+// count numba's cache hits and misses from one place. compile*() takes the
+// same path without the cache=True files (memory, the content-keyed disk
+// cache, the pipeline), host njit without the content-keyed cache (memory,
+// its cache=True files, the pipeline), as numba keeps each. `cuhost -v` names the layer that
+// served each lookup ("[f] kernel served by disk").
 #pragma once
 
 #include <array>
@@ -15,6 +20,7 @@
 #include <vector>
 
 #include "runtime/compiler.h"
+#include "runtime/host_function.h"
 
 namespace cuhost::runtime {
 
@@ -68,6 +74,34 @@ LookupResult lookup_kernel(const std::shared_ptr<JitFunction>& fn, const std::ve
 // or compiled; device functions have no disk layer.
 LookupResult lookup_device_function(const std::shared_ptr<JitFunction>& fn,
                                     const std::vector<const ir::Type*>& arg_types, const TargetOptions& target);
+
+// compile*() (cuda.compile, compile_ptx, compile_all, compile_for_current_device):
+// `fn` compiled for `arg_types` to `output` as a device function (`device`)
+// or a kernel (compiler.h's compile_text), from memory, the disk cache, else
+// compiled. Both layers are keyed by content (compile_cache.h's
+// product_cache_key: the function's source, globals and options, the
+// argument types, the target, `device` and `output`), since every call
+// brings a new function object; a compile that queued warnings is not kept,
+// so asking again warns again, as numba does.
+struct TextLookup {
+  std::shared_ptr<const CompiledText> text;
+  CacheLayer layer = CacheLayer::Compiled;
+};
+TextLookup lookup_text(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
+                       bool device, const TargetOptions& target, const std::string& output);
+
+// A host njit specialization (host_function.h), from memory (one per
+// function object, argument types, declared return and options), for a
+// cache=True function from numba's cache files (`files`: the function's
+// view under compile_cache.h's host_identity; a second process loads it),
+// else compiled.
+struct HostLookup {
+  std::shared_ptr<const CompiledHostFunction> function;
+  CacheLayer layer = CacheLayer::Compiled;
+};
+HostLookup lookup_host_function(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
+                                const ir::Type* declared_return, const HostCallOptions& options,
+                                EntryView* files = nullptr);
 
 // lookup_kernel without cache=True files: the kernel alone.
 std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFunction>& fn,

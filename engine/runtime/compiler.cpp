@@ -19,12 +19,6 @@
 namespace cuhost::runtime {
 namespace {
 
-// The same options with NVPTX as the target (compile*() always emit PTX).
-TargetOptions nvptx(TargetOptions options) {
-  options.target = Target::NVPTX;
-  return options;
-}
-
 void require_captured(const std::shared_ptr<JitFunction>& fn) {
   CUHOST_CHECK(fn) << "compiling a null function";
   CUHOST_CHECK(fn->captured) << "function '" << fn->name << "' must be captured before compilation";
@@ -70,13 +64,12 @@ std::vector<std::shared_ptr<const ir::ForeignFunction>> host_link_sources(const 
   return out;
 }
 
-std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>& fn,
-                                             const std::vector<const ir::Type*>& arg_types,
-                                             const TargetOptions& target) {
+std::shared_ptr<CompiledKernel> build_kernel(CompileJob& job) {
+  const std::shared_ptr<JitFunction>& fn = job.fn;
   require_captured(fn);
   refuse_c_abi_kernel(*fn);
-  CompileJob job(fn, arg_types, target, Product::Kernel);
-  run_pipeline(job, kernel_stages(target.target));
+  CUHOST_CHECK(job.product == Product::Kernel) << "build_kernel compiles kernels";
+  run_pipeline(job, kernel_stages(job.target.target));
   const sema::TypedFunction& typed = *job.typed;
   auto kernel = compiled_from(job);
   kernel->uses_barriers = typed.uses_barriers;
@@ -85,7 +78,7 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
   kernel->shared_memory_carveout = fn->options.shared_memory_carveout;
   for (const auto& ff : typed.foreign_callees) kernel->use_cooperative |= ff->use_cooperative;
   kernel->use_cooperative |= typed.uses_grid_sync;  // cuda.cg grid sync: a cooperative launch
-  if (target.target == Target::NVPTX) {
+  if (job.target.target == Target::NVPTX) {
     kernel->dynamic_shared_padding = std::size_t(job.lowered->dynamic_shared_padding);
     return kernel;
   }
@@ -98,10 +91,9 @@ std::shared_ptr<CompiledKernel> build_kernel(const std::shared_ptr<JitFunction>&
   return kernel;
 }
 
-std::shared_ptr<const CompiledKernel> compile_device_function(const std::shared_ptr<JitFunction>& fn,
-                                                              const std::vector<const ir::Type*>& arg_types,
-                                                              const TargetOptions& target) {
-  CompileJob job(fn, arg_types, nvptx(target), Product::DeviceFunction);
+std::shared_ptr<const CompiledKernel> compile_device_function(CompileJob& job) {
+  CUHOST_CHECK(job.product == Product::DeviceFunction && job.target.target == Target::NVPTX)
+      << "compile_device_function compiles device functions for NVPTX";
   run_pipeline(job, device_function_stages());
   auto k = compiled_from(job);
   k->static_shared_bytes = 0;  // kernels only: a device function's shared arrays belong to its caller
@@ -109,9 +101,10 @@ std::shared_ptr<const CompiledKernel> compile_device_function(const std::shared_
   return k;
 }
 
-CompiledText compile_text(const std::shared_ptr<JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
-                          bool device, const TargetOptions& target, const std::string& output) {
-  require_captured(fn);
+CompiledText compile_text(CompileJob& job, const std::string& output) {
+  require_captured(job.fn);
+  CUHOST_CHECK(job.target.target == Target::NVPTX) << "compile*() emits PTX";
+  const bool device = job.product == Product::DeviceFunction;
   if (output == "ltoir")
     throw UserError(ErrorKind::NotImplementedError,
                     "output='ltoir' is not available: LLVM's NVPTX backend produces PTX and cannot produce NVVM "
@@ -119,17 +112,16 @@ CompiledText compile_text(const std::shared_ptr<JitFunction>& fn, const std::vec
   if (output != "ptx")
     throw UserError(ErrorKind::ValueError,
                     concat("unsupported output kind '", output, "' (expected 'ptx' or 'ltoir')"));
-  if (!device) refuse_c_abi_kernel(*fn);
+  if (!device) refuse_c_abi_kernel(*job.fn);
   CompiledText result;
   if (device) {
-    auto k = compile_device_function(fn, arg_types, target);
+    auto k = compile_device_function(job);
     result.text = k->ptx;
     result.return_type = k->return_type;
     return result;
   }
   // A kernel's own PTX: its foreign items are linked when it is loaded, so
   // the pipeline leaves out Link.
-  CompileJob job(fn, arg_types, nvptx(target), Product::Kernel);
   try {
     run_pipeline(job, {Stage::Capture, Stage::Typing});
   } catch (const UserError& e) {

@@ -1,8 +1,8 @@
 // Jitted functions compiled for calls from the host (host_function.h): the
 // host composition of the compile pipeline (runtime/pipeline.h: typing as a
 // device function, the CPU lowering with a host entry, the host foreign code
-// and libdevice, O3, the ORC JIT) with the host's refusals after typing;
-// memoized per specialization for the process.
+// and libdevice, O3, the ORC JIT) with the host's refusals after typing.
+// Its cache path is compile_lookup.cpp's.
 #include "runtime/host_function.h"
 
 #include <llvm/ADT/SmallString.h>
@@ -20,31 +20,15 @@
 
 #include "codegen/cpu_backend.h"
 #include "codegen/host_entry.h"
+#include "codegen/module.h"
 #include "ffi/host_link.h"
 #include "frontend/captured.h"
-#include "runtime/compile_memo.h"
 #include "runtime/pipeline.h"
 #include "sema/typed_function.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::runtime {
 namespace {
-
-struct MemoKey {
-  const JitFunction* fn;
-  std::vector<const ir::Type*> args;
-  const ir::Type* declared;
-  HostCallOptions options;
-  bool operator<(const MemoKey& o) const {
-    return std::tie(fn, args, declared, options) < std::tie(o.fn, o.args, o.declared, o.options);
-  }
-};
-
-// Never destroyed, as the ORC JIT whose code its entries point into.
-CompileMemo<MemoKey, CompiledHostFunction>& memo() {
-  static auto* m = new CompileMemo<MemoKey, CompiledHostFunction>();
-  return *m;
-}
 
 // numba's CPU target knows none of the CUDA kernel API: a function that uses
 // it (directly or through a callee) cannot run on the host. Reported at the
@@ -87,50 +71,36 @@ void refuse_boundary_types(const JitFunction& fn, const std::vector<const ir::Ty
         concat("the result of '", fn.name, "' cannot be returned to the host: ", codegen::host_boundary_refusal(ret)));
 }
 
-std::shared_ptr<const CompiledHostFunction> build(const std::shared_ptr<JitFunction>& fn,
-                                                  const std::vector<const ir::Type*>& arg_types,
-                                                  const ir::Type* declared_return, const HostCallOptions& options) {
+}  // namespace
+
+std::shared_ptr<CompiledHostFunction> build_host_function(CompileJob& job) {
+  const std::shared_ptr<JitFunction>& fn = job.fn;
+  CUHOST_CHECK(fn && fn->captured) << "host functions are compiled after capture";
+  CUHOST_CHECK(job.product == Product::HostFunction && job.target.target == Target::CPU)
+      << "build_host_function compiles host functions for the CPU";
   if (fn->options.abi == ir::Abi::C)
     throw UserError(ErrorKind::NotImplementedError, concat("'", fn->name, "' uses the C ABI, which host calls do not"));
-  CompileJob job;
-  job.fn = fn;
-  job.arg_types = arg_types;
-  job.target.target = Target::CPU;
-  job.target.bounds_check = options.bounds_check;
-  job.product = Product::HostFunction;
-  job.declared_return = declared_return;
-  job.python_error_model = options.python_error_model;
   const std::vector<Stage> stages = host_function_stages();
   // Typed first: what the host cannot run is refused before anything is lowered.
   auto lowering = std::find(stages.begin(), stages.end(), Stage::Lowering);
   run_pipeline(job, {stages.begin(), lowering});
   refuse_cuda_features(*job.typed);
   const ir::Type* ret = job.typed->return_type ? job.typed->return_type : ir::none_type();
-  refuse_boundary_types(*fn, arg_types, ret);
+  refuse_boundary_types(*fn, job.arg_types, ret);
   run_pipeline(job, {lowering, stages.end()});
 
   auto out = std::make_shared<CompiledHostFunction>();
   out->name = fn->name;
-  out->arg_types = arg_types;
+  out->arg_types = job.arg_types;
   out->return_type = ret;
   out->typed = job.typed;
-  for (const ir::Type* a : arg_types) out->arg_slots += codegen::host_slot_count(a);
+  for (const ir::Type* a : job.arg_types) out->arg_slots += codegen::host_slot_count(a);
   out->result_slots = codegen::host_slot_count(ret);
   out->llvm_ir = std::move(job.llvm_ir);
+  out->symbol = job.lowered->entry_symbol;
+  out->serializable = job.link.empty() && job.lowered->foreign.empty();
   out->entry = reinterpret_cast<CompiledHostFunction::Entry>(job.addresses.at(0));
   return out;
-}
-
-}  // namespace
-
-std::shared_ptr<const CompiledHostFunction> compile_host_function(const std::shared_ptr<JitFunction>& fn,
-                                                                  const std::vector<const ir::Type*>& arg_types,
-                                                                  const ir::Type* declared_return,
-                                                                  const HostCallOptions& options) {
-  CUHOST_CHECK(fn && fn->captured) << "host functions are compiled after capture";
-  MemoKey key{fn.get(), arg_types, declared_return, options};
-  if (auto kept = memo().find(key, fn)) return kept;
-  return memo().keep(key, fn, build(fn, arg_types, declared_return, options));
 }
 
 std::string host_assembly(const CompiledHostFunction& compiled) {

@@ -2,8 +2,8 @@
 // cuhost's CPU compiler, whatever the session's backend): the function is
 // typed as a device function for the argument types, lowered for the CPU
 // with the entry of codegen/host_entry.h, optimized and added to the ORC
-// JIT. One compilation per (function, argument types, declared return type,
-// options) for the process.
+// JIT. Host calls reach it through the compile lookup (compile_lookup.h's
+// lookup_host_function: memory, the disk cache, then this).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,8 @@ struct TypedFunction;
 }
 
 namespace cuhost::runtime {
+
+struct CompileJob;  // runtime/pipeline.h
 
 // numba.njit's options that change host code (the function's own JitOptions
 // carry fastmath and the optimization level).
@@ -40,20 +42,23 @@ struct CompiledHostFunction {
   const ir::Type* return_type = nullptr;  // none for functions that return nothing
   std::shared_ptr<const sema::TypedFunction> typed;
   std::string llvm_ir;  // the optimized module (inspect_llvm)
+  std::string symbol;   // the entry's name in the module
+  // Whether the function can be kept between processes: its module links no
+  // foreign code (plugin libraries, setup callbacks belong to this process).
+  bool serializable = false;
   Entry entry = nullptr;
   int arg_slots = 0;
   int result_slots = 0;
 };
 
-// Compiles (or finds) the host specialization. `declared_return` is an
-// explicit signature's return type (null: inferred). Throws UserError:
-// typing errors, NotImplementedError for values that cannot cross the host
-// boundary, TypingError for CUDA-only features (thread indices, barriers,
-// shared memory, ...), which numba's CPU target does not know either.
-std::shared_ptr<const CompiledHostFunction> compile_host_function(const std::shared_ptr<model::JitFunction>& fn,
-                                                                  const std::vector<const ir::Type*>& arg_types,
-                                                                  const ir::Type* declared_return,
-                                                                  const HostCallOptions& options);
+// Compiles the host specialization `job` names (Product::HostFunction on the
+// CPU: its declared return type, null when inferred, and error model)
+// through the pipeline, with no cache in front (compile_lookup.h's
+// lookup_host_function makes the job). Throws UserError: typing errors, NotImplementedError for values
+// that cannot cross the host boundary, TypingError for CUDA-only features
+// (thread indices, barriers, shared memory, ...), which numba's CPU target
+// does not know either.
+std::shared_ptr<CompiledHostFunction> build_host_function(CompileJob& job);
 
 // The host assembly of a compiled specialization (its optimized IR compiled
 // again; for inspection only).

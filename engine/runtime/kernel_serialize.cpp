@@ -106,13 +106,11 @@ std::string serialize_kernel(const CompiledKernel& k) {
   return out;
 }
 
-std::shared_ptr<CompiledKernel> deserialize_kernel(const std::string& data, const std::string& name,
-                                                   const std::vector<const ir::Type*>& arg_types) {
+std::shared_ptr<CompiledKernel> deserialize_kernel(const std::string& data, const std::string& name) {
   Reader r{data};
   if (r.str() != kFormat) return nullptr;
   auto k = std::make_shared<CompiledKernel>();
   k->name = name;
-  k->arg_types = arg_types;
   std::uint64_t target = r.num();
   if (target != std::uint64_t(Target::CPU) && target != std::uint64_t(Target::NVPTX)) return nullptr;
   k->target = Target(target);

@@ -16,11 +16,11 @@ namespace cuhost::runtime {
 
 std::string serialize_kernel(const CompiledKernel& kernel);
 
-// The kernel `data` holds, named `name` with `arg_types`; null when the
-// bytes are not a kernel of this format. Throws UserError when a CPU kernel
-// fails to JIT-compile.
-std::shared_ptr<CompiledKernel> deserialize_kernel(const std::string& data, const std::string& name,
-                                                   const std::vector<const ir::Type*>& arg_types);
+// The kernel `data` holds, named `name` (its argument types are the
+// request's: the compile lookup sets them); null when the bytes are not a
+// kernel of this format. Throws UserError when a CPU kernel fails to
+// JIT-compile.
+std::shared_ptr<CompiledKernel> deserialize_kernel(const std::string& data, const std::string& name);
 
 // Whether `kernel` can be kept between processes: not when it links foreign
 // items (their callbacks, plugin host libraries or files belong to this

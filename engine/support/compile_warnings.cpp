@@ -1,6 +1,7 @@
 // The queue of compile warnings (see compile_warnings.h).
 #include "support/compile_warnings.h"
 
+#include <atomic>
 #include <mutex>
 
 namespace cuhost {
@@ -17,12 +18,20 @@ std::vector<std::pair<WarningCategory, std::string>>& queue() {
   return q;
 }
 
+std::atomic<std::uint64_t>& reported() {
+  static std::atomic<std::uint64_t> n{0};
+  return n;
+}
+
 }  // namespace
 
 void report_compile_warning(WarningCategory category, std::string message) {
   std::lock_guard<std::mutex> lock(queue_mutex());
   queue().emplace_back(category, std::move(message));
+  ++reported();
 }
+
+std::uint64_t compile_warnings_reported() { return reported().load(); }
 
 std::vector<std::pair<WarningCategory, std::string>> take_compile_warnings() {
   std::lock_guard<std::mutex> lock(queue_mutex());

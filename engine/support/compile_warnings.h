@@ -5,6 +5,7 @@
 // compile_warnings.h).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,10 @@ namespace cuhost {
 enum class WarningCategory { Numba, Performance, DebugInfo };
 
 void report_compile_warning(WarningCategory category, std::string message);
+
+// How many warnings were ever reported in this process: a compile that
+// reported some is not kept by the caches, so asking again warns again.
+std::uint64_t compile_warnings_reported();
 
 // The queued warnings, oldest first; the queue is emptied.
 std::vector<std::pair<WarningCategory, std::string>> take_compile_warnings();

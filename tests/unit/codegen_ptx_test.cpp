@@ -157,7 +157,7 @@ TEST_CASE("codegen: compile_text exports a C-ABI device function", "[codegen]") 
   auto fn = jit_from_source(src, "f", opts);
   runtime::TargetOptions t;
   t.target = runtime::Target::NVPTX;
-  auto r = runtime::compile_text(fn, types_of({"float32", "float32"}), true, t, "ptx");
+  runtime::CompiledText r = *runtime::lookup_text(fn, types_of({"float32", "float32"}), true, t, "ptx").text;
   CHECK(r.return_type == ir::float32());
   std::string out = file_check(r.text, "device_c_abi.check", "PTX");
   INFO(out << "\n" << r.text);
@@ -173,7 +173,7 @@ TEST_CASE("codegen: compile_text with the numba ABI returns a status", "[codegen
   auto fn = jit_from_source(src, "g", opts);
   runtime::TargetOptions t;
   t.target = runtime::Target::NVPTX;
-  auto r = runtime::compile_text(fn, types_of({"int32", "int32"}), true, t, "ptx");
+  runtime::CompiledText r = *runtime::lookup_text(fn, types_of({"int32", "int32"}), true, t, "ptx").text;
   CHECK(r.return_type == ir::int64());
   // i32 f(i64* ret, i32 a, i32 b)
   CHECK(r.text.find(".visible .func (.param .b32 func_retval0)") != std::string::npos);
@@ -186,7 +186,7 @@ TEST_CASE("codegen: output='ltoir' is refused with NotImplementedError", "[codeg
   runtime::TargetOptions t;
   t.target = runtime::Target::NVPTX;
   try {
-    runtime::compile_text(fn, types_of({"float32"}), true, t, "ltoir");
+    runtime::lookup_text(fn, types_of({"float32"}), true, t, "ltoir");
     FAIL("ltoir accepted");
   } catch (const UserError& e) {
     CHECK(e.kind() == ErrorKind::NotImplementedError);

@@ -235,7 +235,7 @@ TEST_CASE("cached GPU kernels keep the plugin that sets their module up", "[plug
   runtime::store_cached_kernel(key, k);
   model::JitFunction fn;
   fn.name = "k";
-  auto back = runtime::load_cached_kernel(key, fn, {});
+  auto back = runtime::load_cached_kernel(key, fn);
   if (old)
     setenv("CUHOST_CACHE_DIR", saved.c_str(), 1);
   else

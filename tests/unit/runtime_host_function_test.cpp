@@ -11,12 +11,20 @@
 #include "cpu/host_call_errors.h"
 #include "frontend/exception_classes.h"
 #include "ir/type_parser.h"
+#include "runtime/compile_lookup.h"
 #include "runtime/host_function.h"
 
 using namespace cuhost;
 using namespace cuhost::testing;
 
 namespace {
+
+// A host specialization through the one cache path, as njit calls get it.
+std::shared_ptr<const runtime::CompiledHostFunction> compile_host_function(
+    const std::shared_ptr<model::JitFunction>& fn, const std::vector<const ir::Type*>& arg_types,
+    const ir::Type* declared_return, const runtime::HostCallOptions& options) {
+  return runtime::lookup_host_function(fn, arg_types, declared_return, options).function;
+}
 
 const ir::Type* type(const char* spelling) { return ir::parse_type(spelling); }
 
@@ -53,8 +61,8 @@ def f(a, x, t):
     return s + t[0], t[1] * 2
 )";
   auto fn = jit_from_source(src, "f");
-  auto compiled = runtime::compile_host_function(
-      fn, {type("float64[::1]"), type("float64"), type("UniTuple(int64 x 2)")}, nullptr, {});
+  auto compiled =
+      compile_host_function(fn, {type("float64[::1]"), type("float64"), type("UniTuple(int64 x 2)")}, nullptr, {});
   REQUIRE(compiled->entry);
   CHECK(compiled->arg_slots == 3 + 1 + 2);
   CHECK(compiled->result_slots == 2);
@@ -74,7 +82,7 @@ def f(a, x, t):
   CHECK(f64_of(result[0]) == 2 + 4 + 6 + 8 + 5);
   CHECK(result[1] == 42);
   // One compilation per specialization.
-  CHECK(runtime::compile_host_function(fn, compiled->arg_types, nullptr, {}) == compiled);
+  CHECK(compile_host_function(fn, compiled->arg_types, nullptr, {}) == compiled);
 }
 
 TEST_CASE("host function: raises are reported to the caller's sink", "[runtime][host_function]") {
@@ -85,7 +93,7 @@ def g(x):
     return x // 2
 )";
   auto fn = jit_from_source(src, "g");
-  auto compiled = runtime::compile_host_function(fn, {type("int64")}, nullptr, {});
+  auto compiled = compile_host_function(fn, {type("int64")}, nullptr, {});
   std::uint64_t result[1] = {};
   cpu::HostCallError error;
   std::uint64_t ok[1] = {9};
@@ -123,7 +131,7 @@ def h(a):
 )";
   auto fn = jit_from_source(src, "h");
   try {
-    runtime::compile_host_function(fn, {type("int32[::1]")}, nullptr, {});
+    compile_host_function(fn, {type("int32[::1]")}, nullptr, {});
     FAIL("no error");
   } catch (const UserError& e) {
     CHECK(e.kind() == ErrorKind::TypingError);

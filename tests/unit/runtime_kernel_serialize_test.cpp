@@ -19,7 +19,7 @@ TEST_CASE("kernel serialization: NVPTX kernels round-trip", "[runtime]") {
   k.uses_barriers = true;
   k.use_cooperative = true;
   REQUIRE(runtime::serializable(k));
-  auto back = runtime::deserialize_kernel(runtime::serialize_kernel(k), "saxpy", {ir::float32()});
+  auto back = runtime::deserialize_kernel(runtime::serialize_kernel(k), "saxpy");
   REQUIRE(back);
   CHECK(back->target == runtime::Target::NVPTX);
   CHECK(back->symbol == k.symbol);
@@ -29,7 +29,7 @@ TEST_CASE("kernel serialization: NVPTX kernels round-trip", "[runtime]") {
   CHECK(back->uses_barriers);
   CHECK_FALSE(back->uses_warp_ops);
   CHECK(back->use_cooperative);
-  CHECK(back->arg_types == std::vector<const ir::Type*>{ir::float32()});
+  CHECK(back->name == "saxpy");
 }
 
 TEST_CASE("kernel serialization: CPU kernels are compiled again from their IR", "[runtime]") {
@@ -40,7 +40,7 @@ TEST_CASE("kernel serialization: CPU kernels are compiled again from their IR", 
   k.cpu_thread_symbol = "k.thread";
   k.llvm_ir = "define i32 @\"k.thread\"(i32 %x) {\n  %y = mul i32 %x, 3\n  ret i32 %y\n}\n";
   REQUIRE(runtime::serializable(k));
-  auto back = runtime::deserialize_kernel(runtime::serialize_kernel(k), "k", {});
+  auto back = runtime::deserialize_kernel(runtime::serialize_kernel(k), "k");
   REQUIRE(back);
   REQUIRE(back->cpu_thread_fn);
   CHECK(reinterpret_cast<int (*)(int)>(back->cpu_thread_fn)(14) == 42);
@@ -48,7 +48,7 @@ TEST_CASE("kernel serialization: CPU kernels are compiled again from their IR", 
 }
 
 TEST_CASE("kernel serialization: what cannot travel", "[runtime]") {
-  CHECK(runtime::deserialize_kernel("not a kernel", "k", {}) == nullptr);
+  CHECK(runtime::deserialize_kernel("not a kernel", "k") == nullptr);
   runtime::CompiledKernel linked;
   linked.target = runtime::Target::NVPTX;
   linked.ptx = ".version 7.8";

@@ -18,6 +18,7 @@ import _cuhost
 from cuda import compiler, types as _types
 from cuda._ext.resolve import jit_impl
 from cuda._type_spelling import from_handle
+from cuda.core.caching import CacheStats, function_cache
 from cuda.dispatcher import _FunctionPayload
 
 from ._cpu_target import CPUTargetDescriptor
@@ -130,6 +131,22 @@ class Dispatcher(_cuhost.HostDispatcher):
     @property
     def overloads(self):
         return {tuple(from_handle(h) for h in args): _HostOverload(self, args, ret) for args, ret in self._overloads()}
+
+    @property
+    def stats(self):
+        """Cache statistics, as numba's: cache_path (the folder of the
+        cache=True files, else None), and Counters cache_hits
+        (specializations loaded from those files) and cache_misses (every
+        one compiled) per signature."""
+        cached = bool(self.targetoptions.get("cache"))
+        stats = CacheStats(function_cache(self._device_dispatcher()).cache_path if cached else None)
+        for handles, by_layer in self._lookup_counts():
+            sig = tuple(from_handle(h) for h in handles)
+            if by_layer["cache files"]:
+                stats.cache_hits[sig] = by_layer["cache files"]
+            if by_layer["compiled"]:
+                stats.cache_misses[sig] = by_layer["compiled"]
+        return stats
 
     def compile(self, sig):
         """Compiles one signature (a string, a Signature or a tuple of argument
