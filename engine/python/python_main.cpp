@@ -1,10 +1,11 @@
-// cuhost as `python3`: runs what a python3-style command line named (the code
-// of -c, a module through runpy, a script, standard input or an interactive
-// prompt), with sys.path[0] set the way CPython sets it, then ends the run as
-// an ending interpreter does (non-daemon threads joined, atexit handlers run)
-// without finalizing the interpreter, which cuhost never does. This is what
-// lets cuhost be sys.executable: `subprocess.run([sys.executable, "-c", ...])`,
-// multiprocessing's spawn and forkserver children and `cuhost -m pytest`.
+// cuhost as `python3`: runs what a python3-style command line named (the
+// code of -c, a module (run_module.cpp), a script, standard input or an
+// interactive prompt), with sys.path[0] set the way CPython sets it, then
+// ends the run as an ending interpreter does (non-daemon threads joined,
+// atexit handlers run) without finalizing the interpreter, which cuhost
+// never does. This is what lets cuhost be sys.executable:
+// `subprocess.run([sys.executable, "-c", ...])`, multiprocessing's spawn and
+// forkserver children and `cuhost -m pytest`.
 #include <Python.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include "python/interpreter.h"
 #include "python/main_command.h"
 #include "python/py_api.h"
+#include "python/run_module.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::python {
@@ -69,21 +71,8 @@ int exec_main(const std::string& source, const std::string& filename, bool set_f
   return finish(PyEval_EvalCode(code.get(), globals, globals));
 }
 
-// runpy._run_module_as_main(name, alter_argv): what `python3 -m name` does.
-// (CPython's own entry point for -m. The public runpy.run_module runs the
-// module in a temporary __main__ and restores sys.argv[0] and __main__
-// afterwards, which changes -i, atexit handlers and pickling by __main__,
-// and reports a missing module with a traceback instead of python3's
-// one-line message.)
-int run_module_as_main(const std::string& name, bool alter_argv) {
-  PyRef runpy(PyImport_ImportModule("runpy"));
-  if (!runpy) return finish(nullptr);
-  return finish(
-      PyObject_CallMethod(runpy.get(), "_run_module_as_main", "(si)", name.c_str(), static_cast<int>(alter_argv)));
-}
-
 int run_script(const std::string& path) {
-  if (is_container(path)) return run_module_as_main("__main__", false);  // sys.path[0] is the container
+  if (is_container(path)) return run_container_main();  // sys.path[0] is the container
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     int err = errno;
@@ -141,7 +130,7 @@ int run_python_main() {
   int code = 0;
   switch (command.kind) {
     case MainCommand::Kind::Code: code = exec_main(command.text, "<string>", false); break;
-    case MainCommand::Kind::Module: code = run_module_as_main(command.text, true); break;
+    case MainCommand::Kind::Module: code = run_module_as_main(command.text); break;
     case MainCommand::Kind::File: code = run_script(command.text); break;
     case MainCommand::Kind::Stdin: code = run_stdin(terminal); break;
     case MainCommand::Kind::None: break;

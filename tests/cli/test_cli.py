@@ -204,6 +204,122 @@ def python_form_runs_code_modules_scripts_and_stdin():
     assert p.returncode == 0 and p.stdout.strip() == "the script named run", (p.stdout, p.stderr)
 
 
+def module_tree():
+    """A folder of modules and packages to run with -m, and the two runnable
+    containers (a folder and a zip archive holding __main__.py)."""
+    root = tempfile.mkdtemp()
+
+    def put(path, text=""):
+        os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+        with open(os.path.join(root, path), "w") as f:
+            f.write(text)
+
+    main_report = ("import pickle, sys\n"
+                   "class Point:\n"
+                   "    def __init__(self, x):\n"
+                   "        self.x = x\n"
+                   "p = pickle.loads(pickle.dumps(Point(7)))\n"
+                   "print(__name__, repr(__package__), __spec__ and __spec__.name, sys.argv,\n"
+                   "      __file__ == (__spec__ and __spec__.origin), __cached__ == (__spec__ and __spec__.cached),\n"
+                   "      type(__loader__).__name__, type(p).__module__, p.x,\n"
+                   "      getattr(sys.modules['__main__'], 'Point', None) is Point,\n"
+                   "      sorted(k for k in globals() if k.startswith('__')))\n"
+                   "if __name__ == '__main__':\n"
+                   "    import atexit\n"
+                   "    atexit.register(print, 'atexit of', __spec__ and __spec__.name)\n")
+    put("mod.py", '"""the doc"""\n' + main_report + "print(__doc__)\n")
+    put("pkg/__init__.py", "print('pkg init')\n")
+    put("pkg/__main__.py", main_report)
+    put("pkg/sub/__init__.py")
+    put("pkg/sub/tool.py", main_report)
+    put("plain/__init__.py")
+    put("namespace/inner/x.py")
+    put("raises.py", "def f():\n    raise ValueError('boom')\nf()\n")
+    put("broken/__init__.py", "raise ImportError('inside broken', name='other')\n")
+    put("warned/__init__.py", "from . import tool\n")
+    put("warned/tool.py", "print('tool', __name__)\n")
+    put("app/__main__.py", main_report)
+    put("noapp/other.py")
+    import zipfile
+    with zipfile.ZipFile(os.path.join(root, "app.zip"), "w") as z:
+        z.write(os.path.join(root, "app", "__main__.py"), "__main__.py")
+    return root
+
+
+def same_as_python3(args, folder, stdin=""):
+    """Runs `args` under python3 and under cuhost in `folder`: the same
+    exit code and output; python3's one-line messages start with
+    sys.executable where cuhost's start with 'cuhost' (tracebacks: the same
+    last line; python3's also list runpy's frames)."""
+    ours = subprocess.run([CUHOST, "--backend", "cpu", *args], cwd=folder, capture_output=True, text=True,
+                          timeout=120, input=stdin)
+    theirs = subprocess.run([sys.executable, *args], cwd=folder, capture_output=True, text=True, timeout=120,
+                            input=stdin)
+    assert ours.returncode == theirs.returncode, (args, ours.returncode, theirs.returncode, ours.stderr)
+    assert ours.stdout == theirs.stdout, (args, ours.stdout, theirs.stdout)
+    expected = theirs.stderr.replace(sys.executable + ": ", "cuhost: ")
+    if "Traceback" in expected:
+        expected, got = expected.strip().splitlines()[-1], ours.stderr.strip().splitlines()[-1]
+        assert "runpy" not in ours.stderr, ours.stderr
+    else:
+        got = ours.stderr
+    assert got == expected, (args, got, expected)
+    return ours
+
+
+@case
+def modules_run_as_python3_runs_them():
+    folder = module_tree()
+    p = same_as_python3(["-m", "mod", "a", "-b"], folder)
+    assert p.stdout.startswith("__main__ '' mod ['%s', 'a', '-b'] True True SourceFileLoader __main__ 7 True"
+                               % os.path.join(folder, "mod.py")), p.stdout
+    assert p.stdout.endswith("the doc\natexit of mod\n"), p.stdout
+    p = same_as_python3(["-m", "pkg", "x"], folder)  # a package runs its __main__
+    assert p.stdout.startswith("pkg init\n__main__ 'pkg' pkg.__main__ ['%s', 'x']"
+                               % os.path.join(folder, "pkg", "__main__.py")), p.stdout
+    same_as_python3(["-m", "pkg.sub.tool"], folder)
+    same_as_python3(["-m", "pkg.__main__"], folder)
+    p = same_as_python3(["-m", "json.tool"], folder, stdin='{"b": [1, 2]}')
+    assert '"b": [' in p.stdout, p.stdout
+    # Modules python3 refuses, each in one line and exit code 1.
+    for name, why in (("nosuch", "No module named nosuch"),
+                      ("plain", "No module named plain.__main__; 'plain' is a package and cannot be directly executed"),
+                      ("namespace", "No module named namespace.__main__; 'namespace' is a package and cannot be "
+                                    "directly executed"),
+                      (".rel", "Relative module names not supported"),
+                      ("nosuch.x", "Error while finding module specification for 'nosuch.x' (ModuleNotFoundError: "
+                                   "No module named 'nosuch')"),
+                      ("mod.py", "Error while finding module specification for 'mod.py' (ModuleNotFoundError: "
+                                 "__path__ attribute not found on 'mod' while trying to find 'mod.py'). Try using "
+                                 "'mod' instead of 'mod.py' as the module name.")):
+        p = same_as_python3(["-m", name], folder)
+        assert p.returncode == 1 and p.stderr.endswith("cuhost: %s\n" % why), (name, p.stderr)
+    # A namespace package's folder itself: no loader.
+    p = same_as_python3(["-m", "namespace.inner"], folder)
+    assert p.returncode == 1 and "is a package and cannot be directly executed" in p.stderr, p.stderr
+    # Errors inside the module, or inside its package's import, keep their traceback.
+    p = same_as_python3(["-m", "raises"], folder)
+    assert p.returncode == 1 and p.stderr.strip().endswith("ValueError: boom"), p.stderr
+    assert 'raises.py", line 2, in f' in p.stderr, p.stderr
+    p = same_as_python3(["-m", "broken.x"], folder)
+    assert p.returncode == 1 and p.stderr.strip().endswith("ImportError: inside broken"), p.stderr
+    # A module its package imported already: python3's RuntimeWarning (an error under -W error).
+    p = same_as_python3(["-W", "error", "-m", "warned.tool"], folder)
+    assert p.returncode == 1 and "RuntimeWarning: 'warned.tool' found in sys.modules" in p.stderr, p.stderr
+
+
+@case
+def runnable_folders_and_archives_run_as_python3_runs_them():
+    folder = module_tree()
+    for container in ("app", "app.zip"):
+        p = same_as_python3([container, "q"], folder)
+        assert p.stdout.startswith("__main__ '' __main__ ['%s', 'q'] True True" % container), p.stdout
+        assert p.stdout.endswith("atexit of __main__\n"), p.stdout
+    p = same_as_python3(["noapp"], folder)
+    assert p.returncode == 1 and p.stderr == "cuhost: can't find '__main__' module in '%s'\n" % os.path.join(
+        folder, "noapp"), p.stderr
+
+
 @case
 def python_form_reads_interpreter_flags_as_python3():
     code = "import sys; print(sys.flags.dev_mode, sys.flags.optimize, sys.flags.ignore_environment, sys.warnoptions)"
