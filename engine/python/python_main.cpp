@@ -1,11 +1,9 @@
 // cuhost as `python3`: runs what a python3-style command line named (the
 // code of -c, a module (run_module.cpp), a script, standard input or an
 // interactive prompt), with sys.path[0] set the way CPython sets it, then
-// ends the run as an ending interpreter does (non-daemon threads joined,
-// atexit handlers run) without finalizing the interpreter, which cuhost
-// never does. This is what lets cuhost be sys.executable:
-// `subprocess.run([sys.executable, "-c", ...])`, multiprocessing's spawn and
-// forkserver children and `cuhost -m pytest`.
+// ends the interpreter as python3 ends it (interpreter_end.cpp). This is what
+// lets cuhost be sys.executable: `subprocess.run([sys.executable, "-c", ...])`,
+// multiprocessing's spawn and forkserver children and `cuhost -m pytest`.
 #include <Python.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,6 +17,7 @@
 #include <sstream>
 
 #include "python/interpreter.h"
+#include "python/interpreter_end.h"
 #include "python/main_command.h"
 #include "python/py_api.h"
 #include "python/run_module.h"
@@ -98,27 +97,6 @@ int run_stdin(bool interactive) {
   return exec_main(text.str(), "<stdin>", false);
 }
 
-// The end of a run, as Py_FinalizeEx begins it: wait for the non-daemon
-// threads, then run the atexit handlers (multiprocessing's among them).
-// The interpreter itself is never finalized (engine objects outlive it), so
-// these are the two steps of Py_FinalizeEx that CPython exposes only as
-// threading._shutdown (which also runs threading._register_atexit
-// callbacks, e.g. concurrent.futures') and atexit._run_exitfuncs.
-void end_run() {
-  PyObject* modules = PySys_GetObject("modules");  // borrowed
-  if (PyRef threading = borrowed(modules ? PyDict_GetItemString(modules, "threading") : nullptr)) {
-    PyRef r(PyObject_CallMethod(threading.get(), "_shutdown", nullptr));
-    if (!r) PyErr_WriteUnraisable(threading.get());
-  }
-  if (PyRef atexit{PyImport_ImportModule("atexit")}) {
-    PyRef r(PyObject_CallMethod(atexit.get(), "_run_exitfuncs", nullptr));
-    if (!r) PyErr_Clear();  // each handler's own error was already printed
-  } else {
-    PyErr_Clear();
-  }
-  flush_std_streams();
-}
-
 }  // namespace
 
 int run_python_main() {
@@ -126,6 +104,7 @@ int run_python_main() {
   if (command.kind == MainCommand::Kind::None)
     throw std::logic_error("run_python_main: the runtime was initialized without a python command line");
   prepend_path0(command);
+  prepare_interpreter_end();
   bool terminal = isatty(fileno(stdin));
   int code = 0;
   switch (command.kind) {
@@ -136,8 +115,7 @@ int run_python_main() {
     case MainCommand::Kind::None: break;
   }
   if (command.inspect && command.kind != MainCommand::Kind::Stdin && terminal) code = run_stdin(true);
-  end_run();
-  return code;
+  return end_interpreter(code);
 }
 
 }  // namespace cuhost::python

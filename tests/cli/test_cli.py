@@ -357,6 +357,71 @@ def atexit_handlers_and_threads_finish_before_exit():
 
 
 @case
+def the_end_of_a_run_is_python3s():
+    # An executor left open with work pending (threading's exit callbacks
+    # shut it down: no hang), a non-daemon thread, atexit handlers and the
+    # finalizers of module globals: the same output, in the same order, as
+    # python3 gives.
+    code = ("import atexit, concurrent.futures, threading, time\n"
+            "pool = concurrent.futures.ThreadPoolExecutor(2)\n"
+            "pool.submit(lambda: (time.sleep(0.3), print('pool task done', flush=True)))\n"
+            "threading.Thread(target=lambda: (time.sleep(0.2), print('thread done', flush=True))).start()\n"
+            "atexit.register(print, 'first handler, run last')\n"
+            "atexit.register(lambda: print('second handler, run first'))\n"
+            "class Goodbye:\n"
+            "    def __del__(self):\n"
+            "        print('finalizer of a module global')\n"
+            "g = Goodbye()\n"
+            "print('end of script', flush=True)\n")
+    path = script(code)
+    ours = run("--backend", "cpu", path)
+    theirs = subprocess.run([sys.executable, path], capture_output=True, text=True, timeout=120)
+    assert ours.returncode == theirs.returncode == 0, (ours.returncode, ours.stderr)
+    assert ours.stdout == theirs.stdout and ours.stdout.splitlines() == [
+        "end of script", "thread done", "pool task done", "second handler, run first", "first handler, run last",
+        "finalizer of a module global"], (ours.stdout, theirs.stdout)
+
+
+@case
+def daemon_threads_in_kernel_launches_do_not_stop_the_exit():
+    # Daemon threads launching kernels, copying and compiling while the main
+    # thread ends: the interpreter ends them; the exit code is the script's.
+    code = ("import sys, threading\nimport numpy as np\nfrom numba import cuda\n"
+            "@cuda.jit\ndef inc(a):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i] += 1\n"
+            "started = threading.Barrier(4)\n"
+            "def launches():\n    d = cuda.to_device(np.zeros(1 << 16, np.float32))\n    started.wait()\n"
+            "    while True:\n        inc[256, 256](d)\n"
+            "def copies():\n    started.wait()\n"
+            "    while True:\n        cuda.to_device(np.arange(4096.0)).copy_to_host()\n"
+            "def compiles():\n    started.wait()\n    n = 0\n    while True:\n        n += 1\n"
+            "        @cuda.jit\n        def k(a, v):\n            a[cuda.grid(1)] = v\n"
+            "        k[1, 32](cuda.device_array(32), float(n))\n"
+            "for target in (launches, copies, compiles):\n"
+            "    threading.Thread(target=target, daemon=True).start()\n"
+            "started.wait()\nd = cuda.to_device(np.arange(1000.0))\ninc[4, 256](d)\n"
+            "print((d.copy_to_host() == np.arange(1.0, 1001.0)).all())\nsys.exit(3)\n")
+    path = script(code)
+    for _ in range(3):
+        p = run("--backend", "cpu", path)
+        assert p.returncode == 3 and p.stdout == "True\n", (p.returncode, p.stdout, p.stderr[-2000:])
+
+
+@case
+def teardown_callbacks_run_after_the_scripts_atexit_handlers():
+    code = ("import atexit\nimport numpy as np\nfrom numba import cuda\n"
+            "source = 'extern \"C\" __device__ int twice(int* out, int x) { *out = 2 * x; return 0; }'\n"
+            "lib = cuda.CUSource(source, setup_callback=lambda m: print('setup'),\n"
+            "                    teardown_callback=lambda m: print('teardown', flush=True))\n"
+            "twice = cuda.declare_device('twice', 'int32(int32)', link=[lib])\n"
+            "@cuda.jit\ndef kernel(out):\n    out[0] = twice(21)\n"
+            "out = cuda.device_array(1, np.int32)\nkernel[1, 1](out)\n"
+            "atexit.register(print, 'atexit', out.copy_to_host()[0])\nprint('end of script')\n")
+    p = run("--backend", "cpu", "run", script(code))
+    assert p.returncode == 0 and p.stdout.split("\n") == ["setup", "end of script", "atexit 42", "teardown", ""], (
+        p.stdout, p.stderr)
+
+
+@case
 def multiprocessing_pool_workers_launch_kernels():
     here = os.path.dirname(os.path.abspath(__file__))
     for method in ("spawn", "forkserver", "fork"):
