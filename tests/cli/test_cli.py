@@ -308,6 +308,45 @@ def modules_run_as_python3_runs_them():
     assert p.returncode == 1 and "RuntimeWarning: 'warned.tool' found in sys.modules" in p.stderr, p.stderr
 
 
+def on_a_terminal(argv, cwd, line):
+    """Runs argv with a pseudo-terminal as its standard streams, types `line`
+    at the first prompt, then end-of-file; (exit code, everything shown)."""
+    import pty
+    import select
+    import time
+    master, slave = pty.openpty()
+    p = subprocess.Popen(argv, cwd=cwd, stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    shown, typed, deadline = b"", False, time.time() + 120
+    while time.time() < deadline:
+        if select.select([master], [], [], 0.5)[0]:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            shown += chunk
+        if not typed and b">>> " in shown:
+            os.write(master, line.encode() + b"\n\x04")
+            typed = True
+        if p.poll() is not None and not select.select([master], [], [], 0.2)[0]:
+            break
+    if p.poll() is None:
+        p.kill()
+    os.close(master)
+    return p.wait(timeout=30), shown.decode(errors="replace")
+
+
+@case
+def interactive_prompt_after_a_module_sees_its_globals():
+    folder = module_tree()
+    line = "print('at the prompt', __name__, __spec__.name, Point.__module__)"
+    for argv in ([sys.executable, "-i", "-m", "mod"], [CUHOST, "--backend", "cpu", "-i", "-m", "mod"]):
+        rc, shown = on_a_terminal(argv, folder, line)
+        assert rc == 0 and "\nat the prompt __main__ mod __main__\r\n" in shown, (argv[0], rc, shown)
+
+
 @case
 def runnable_folders_and_archives_run_as_python3_runs_them():
     folder = module_tree()
