@@ -314,9 +314,11 @@ CUfunction load_linked(Cache& c, const std::shared_ptr<const model::CompiledKern
     if (item.teardown_callback) teardowns.push_back(item.teardown_callback);
   std::vector<std::string> host_plugins = plugin::host_plugins_of(kernel->link);
   if (!teardowns.empty() || !host_plugins.empty()) {
-    // The embedded interpreter is never finalized, so Python's atexit never
-    // runs: teardown callbacks run from the C runtime's exit handlers instead
+    // An embedder's interpreter is never finalized, so Python's atexit may
+    // never run: teardown callbacks run from the C runtime's exit handlers
     // (after the driver's own handlers were registered, so before they run).
+    // A python3-style run unloads earlier, before Python ends
+    // (python/interpreter_end.cpp).
     static std::once_flag once;
     std::call_once(once, [] { std::atexit([] { unload_all_modules(); }); });
   }

@@ -267,7 +267,7 @@ void RuntimeImpl::prepare_streams() {
 static RuntimeImpl* g_runtime = nullptr;
 
 Runtime& Runtime::initialize(const RuntimeOptions& options) {
-  if (!g_runtime) g_runtime = new RuntimeImpl(options);  // lives for the process: Python is never finalized
+  if (!g_runtime) g_runtime = new RuntimeImpl(options);  // lives for the process: Python is never re-initialized
   return *g_runtime;
 }
 

@@ -156,12 +156,36 @@ PyObject* py_supported_ccs(PyObject*, PyObject*) {
   });
 }
 
-// The libdevice table's text (sema/typing/libdevice_table.inc) for
-// numba.cuda.libdevicefuncs: one function a line, `name result param...`.
-PyObject* py_libdevice_table(PyObject*, PyObject*) { return PyUnicode_FromString(sema::libdevice_table_text()); }
+// The libdevice table (sema/typing/libdevice_table.h) for
+// numba.cuda.libdevicefuncs, types as handles: a list of (name, result,
+// ((parameter name, type, is an out-pointer), ...)).
+PyObject* py_libdevice_table(PyObject*, PyObject*) {
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    const std::vector<sema::LibdeviceFunction>& functions = sema::libdevice_functions();
+    PyRef out(PyList_New(0));
+    if (!out) return nullptr;
+    for (const sema::LibdeviceFunction& f : functions) {
+      PyRef params(PyTuple_New(static_cast<Py_ssize_t>(f.params.size())));
+      if (!params) return nullptr;
+      for (std::size_t i = 0; i < f.params.size(); ++i) {
+        const sema::LibdeviceParam& p = f.params[i];
+        PyRef type(new_type_handle(p.type));
+        PyObject* entry =
+            type ? Py_BuildValue("(sOO)", p.name.c_str(), type.get(), p.out ? Py_True : Py_False) : nullptr;
+        if (!entry) return nullptr;
+        PyTuple_SET_ITEM(params.get(), static_cast<Py_ssize_t>(i), entry);
+      }
+      PyRef result(new_type_handle(f.result));
+      if (!result || !list_append_new(out.get(), Py_BuildValue("(sOO)", f.name.c_str(), result.get(), params.get())))
+        return nullptr;
+    }
+    return out.release();
+  });
+}
 
 PyMethodDef g_methods[] = {
-    {"_libdevice_table", py_libdevice_table, METH_NOARGS, "The libdevice functions kernels may call, as text."},
+    {"_libdevice_table", py_libdevice_table, METH_NOARGS,
+     "The libdevice functions kernels may call: (name, result, params) with TypeHandles."},
     {"_unload_modules", py_unload_modules, METH_NOARGS,
      "Runs LinkableCode teardown callbacks and unloads every kernel module (at exit)."},
     {"_compile", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_compile)), METH_VARARGS | METH_KEYWORDS,

@@ -72,9 +72,8 @@ std::shared_ptr<void> hold_callback(PyObject* cb) {
   Py_INCREF(cb);
   return std::shared_ptr<void>(cb, [](void* p) {
     if (!Py_IsInitialized()) return;
-    PyGILState_STATE g = PyGILState_Ensure();
-    Py_DECREF(static_cast<PyObject*>(p));
-    PyGILState_Release(g);
+    GilHold gil;
+    PyRef dropped(static_cast<PyObject*>(p));
   });
 }
 
@@ -109,7 +108,11 @@ PyMethodDef g_get_global = {"get_global", module_get_global, METH_O,
 // cuda.core ObjectCode whose `handle` is the module's library handle, plus
 // get_global(name) -> (device pointer, size).
 bool run_module_callback(const std::shared_ptr<void>& cb, std::uintptr_t handle, std::string* error) {
-  PyGILState_STATE g = PyGILState_Ensure();
+  // A module loaded after the engine's last atexit handler ran the teardowns
+  // (by a finalizer that launched a kernel) is unloaded at C exit, when the
+  // interpreter has ended: its Python teardowns cannot run.
+  if (!Py_IsInitialized()) return true;
+  GilHold gil;
   bool ok = [&] {
     PyRef ns = call_hook(Hook::ObjectCodeNamespace, PyRef(PyTuple_New(0)));
     PyRef h(PyLong_FromUnsignedLongLong(handle));
@@ -126,7 +129,6 @@ bool run_module_callback(const std::shared_ptr<void>& cb, std::uintptr_t handle,
     PyRef owned_type(type), owned_value(value), owned_tb(tb);
     if (error) *error = value ? str_of(value) : "unknown error";
   }
-  PyGILState_Release(g);
   return ok;
 }
 
@@ -227,9 +229,8 @@ ir::LinkItem item_from_object(PyObject* obj) {
 // A non-empty NVRTC log without failure becomes one UserWarning
 // "NVRTC log messages: ..." (compilation runs with the GIL released).
 void warn_nvrtc_log(const std::string& message) {
-  PyGILState_STATE g = PyGILState_Ensure();
+  GilHold gil;
   if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) < 0) PyErr_WriteUnraisable(nullptr);
-  PyGILState_Release(g);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Python.h>
+#include <cxxabi.h>
 
 #include "support/diagnostics.h"
 
@@ -22,6 +23,8 @@ template <typename T, typename Body>
 T guarded(T failure_value, Body&& body) {
   try {
     return body();
+  } catch (abi::__forced_unwind&) {
+    throw;  // a thread that an ending interpreter ends (pthread_exit) unwinds on
   } catch (...) {
     set_python_error_from_current_exception();
     return failure_value;

@@ -6,27 +6,22 @@
 //
 // Data between the two sides is plain: types reach Python as TypeHandles
 // (python/type_handle.h), literal arguments as Python values, and the bridge
-// answers with tuples, naming types by spellings the engine's parser reads:
+// answers with tuples, naming types by TypeHandles:
 //   ("device", dispatcher, binding)   binding: per implementation parameter an
 //                                     int (the argument) or (default_value,)
 //   ("codegen", return, params, order, ir_text, entry, internal_calls)
 //                                     internal_calls: (placeholder, dispatcher,
-//                                     arg spellings, return spelling) each
+//                                     argument types, return type) each
 //   ("member", index, type)           a StructModel member
 //   ("method",)                       the attribute is a method
 // and Python exceptions become UserErrors of numba's kinds.
-#include <llvm/IR/LLVMContext.h>
-#include <llvm/Support/raw_ostream.h>
-
 #include <map>
 #include <mutex>
 
-#include "codegen/lowering/lowerer.h"
 #include "frontend/capture.h"
 #include "frontend/py_ref.h"
 #include "frontend/type_protocol.h"
 #include "ir/builtin_extensions.h"
-#include "ir/type_parser.h"
 #include "python/errors.h"
 #include "python/extension_api.h"
 #include "python/py_api.h"
@@ -284,19 +279,6 @@ PyObject* py_register_extension_type(PyObject*, PyObject* args) {
   });
 }
 
-// _llvm_type(spelling) -> the LLVM type of the values of that type (text):
-// what the Python side's data models must agree with.
-PyObject* py_llvm_type(PyObject*, PyObject* arg) {
-  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
-    const ir::Type* t = ir::parse_type(py_str(arg));
-    llvm::LLVMContext c;
-    std::string s;
-    llvm::raw_string_ostream o(s);
-    codegen::llvm_type_of(c, t)->print(o);
-    return PyUnicode_FromString(o.str().c_str());
-  });
-}
-
 // _register_builtin_extension(key, obj): `obj` (one of cuhost's builtins,
 // "operator.add", "builtins.len", ...) has extension-API overloads.
 PyObject* py_register_builtin_extension(PyObject*, PyObject* args) {
@@ -315,7 +297,6 @@ PyObject* py_register_builtin_extension(PyObject*, PyObject* args) {
 PyMethodDef g_methods[] = {
     {"_register_extension_type", py_register_extension_type, METH_VARARGS,
      "Registers an extension type and its data model with the engine."},
-    {"_llvm_type", py_llvm_type, METH_O, "The LLVM type (text) of the values of a type spelling."},
     {"_register_builtin_extension", py_register_builtin_extension, METH_VARARGS,
      "Marks one of cuhost's builtins (operator.add, len, ...) as overloaded by the extension API."},
     {nullptr, nullptr, 0, nullptr}};

@@ -15,7 +15,8 @@ namespace cuhost::python {
 // nullptr (no Python error). Needs the GIL.
 std::shared_ptr<const ir::ExtensionObject> extension_object(PyObject* obj);
 
-// Adds _register_extension_type / _llvm_type and installs the typing hooks.
+// Adds _register_extension_type / _register_builtin_extension and installs
+// the typing hooks.
 int add_extension_api(PyObject* module);
 
 }  // namespace cuhost::python

@@ -79,12 +79,9 @@ PyObject* py_queue_free(PyObject*, PyObject* args) {
   // without the GIL); the call adopts it and drops it with the GIL held.
   runtime::queue_free(device, static_cast<std::size_t>(bytes < 0 ? 0 : bytes), [release] {
     if (!Py_IsInitialized()) return;
-    PyGILState_STATE g = PyGILState_Ensure();
-    {
-      PyRef adopted(release);
-      if (!PyRef(PyObject_CallNoArgs(release))) PyErr_WriteUnraisable(release);
-    }
-    PyGILState_Release(g);
+    GilHold gil;
+    PyRef adopted(release);
+    if (!PyRef(PyObject_CallNoArgs(release))) PyErr_WriteUnraisable(release);
   });
   Py_RETURN_NONE;
 }
@@ -113,45 +110,47 @@ bool external_allocate(int device, std::size_t bytes, std::uintptr_t* address_ou
     ~InPlugin() { t_in_plugin = false; }
   } in_plugin;
   bool had_gil = PyGILState_Check();
-  PyGILState_STATE g = PyGILState_Ensure();
-  PyRef allocator;
-  {
-    std::lock_guard<std::mutex> lock(g_allocators_mutex);
-    auto it = g_allocators.find(device);
-    if (it != g_allocators.end()) allocator = PyRef::borrow(it->second);
-  }
   std::uintptr_t address = 0;
   std::string failure;
-  if (!allocator) {
-    failure = "the external memory manager of device " + std::to_string(device) + " was removed";
-  } else if (PyRef result{PyObject_CallFunction(allocator.get(), "n", static_cast<Py_ssize_t>(bytes))}) {
-    PyObject* addr = nullptr;
-    PyObject* held = nullptr;
-    if (PyArg_ParseTuple(result.get(), "OO", &addr, &held)) {
-      address = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(addr));
-      if (!PyErr_Occurred()) {
-        // The allocation may be freed on any thread: its deleter takes the
-        // GIL before dropping the owner's reference.
-        *owner = std::shared_ptr<void>(PyRef::borrow(held).release(), [](void* p) {
-          if (!Py_IsInitialized()) return;
-          PyGILState_STATE gs = PyGILState_Ensure();
-          PyRef dropped(static_cast<PyObject*>(p));
-          PyGILState_Release(gs);
-        });
+  bool python_error = false;
+  {
+    GilHold gil;
+    PyRef allocator;
+    {
+      std::lock_guard<std::mutex> lock(g_allocators_mutex);
+      auto it = g_allocators.find(device);
+      if (it != g_allocators.end()) allocator = PyRef::borrow(it->second);
+    }
+    if (!allocator) {
+      failure = "the external memory manager of device " + std::to_string(device) + " was removed";
+    } else if (PyRef result{PyObject_CallFunction(allocator.get(), "n", static_cast<Py_ssize_t>(bytes))}) {
+      PyObject* addr = nullptr;
+      PyObject* held = nullptr;
+      if (PyArg_ParseTuple(result.get(), "OO", &addr, &held)) {
+        address = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLongMask(addr));
+        if (!PyErr_Occurred()) {
+          // The allocation may be freed on any thread: its deleter takes the
+          // GIL before dropping the owner's reference.
+          *owner = std::shared_ptr<void>(PyRef::borrow(held).release(), [](void* p) {
+            if (!Py_IsInitialized()) return;
+            GilHold gil;
+            PyRef dropped(static_cast<PyObject*>(p));
+          });
+        }
       }
     }
+    allocator = PyRef();
+    if (PyErr_Occurred() && !had_gil) {
+      // No Python caller on this thread to see the error: carry its text.
+      PyObject *type, *value, *tb;
+      PyErr_Fetch(&type, &value, &tb);
+      PyRef type_ref(type), value_ref(value), tb_ref(tb);
+      PyRef text(value ? PyObject_Str(value) : nullptr);
+      failure =
+          text && PyUnicode_Check(text.get()) ? PyUnicode_AsUTF8(text.get()) : "the external memory manager failed";
+    }
+    python_error = PyErr_Occurred() != nullptr;
   }
-  allocator = PyRef();
-  if (PyErr_Occurred() && !had_gil) {
-    // No Python caller on this thread to see the error: carry its text.
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyRef type_ref(type), value_ref(value), tb_ref(tb);
-    PyRef text(value ? PyObject_Str(value) : nullptr);
-    failure = text && PyUnicode_Check(text.get()) ? PyUnicode_AsUTF8(text.get()) : "the external memory manager failed";
-  }
-  bool python_error = PyErr_Occurred() != nullptr;
-  PyGILState_Release(g);
   if (python_error) throw UserError(ErrorKind::RuntimeError, "external memory manager failed");  // error kept set
   if (!failure.empty()) throw UserError(ErrorKind::RuntimeError, failure);
   *address_out = address;

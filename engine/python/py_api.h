@@ -33,13 +33,21 @@ inline bool list_append_new(PyObject* list, PyObject* item) {
   return owned && PyList_Append(list, owned.get()) == 0;
 }
 
+// Take the GIL (back) like PyEval_RestoreThread and PyGILState_Ensure. Once
+// a python3-style run is ending (interpreter_end.h), a thread other than the
+// one ending it that would wait for the GIL waits instead until the process
+// exits: the ending interpreter would end such a thread with pthread_exit,
+// whose unwinding through the engine's C++ frames aborts the process.
+void restore_thread(PyThreadState* state);
+PyGILState_STATE ensure_gil();
+
 // Releases the GIL for its lifetime; the destructor takes it back, also while
 // an exception unwinds, so a C++ exception thrown inside reaches its handler
 // with the GIL held.
 class GilRelease {
  public:
   GilRelease() : state_(PyEval_SaveThread()) {}
-  ~GilRelease() { PyEval_RestoreThread(state_); }
+  ~GilRelease() { restore_thread(state_); }
   GilRelease(const GilRelease&) = delete;
   GilRelease& operator=(const GilRelease&) = delete;
 
@@ -51,7 +59,7 @@ class GilRelease {
 // included (PyGILState_Ensure / PyGILState_Release).
 class GilHold {
  public:
-  GilHold() : state_(PyGILState_Ensure()) {}
+  GilHold() : state_(ensure_gil()) {}
   ~GilHold() { PyGILState_Release(state_); }
   GilHold(const GilHold&) = delete;
   GilHold& operator=(const GilHold&) = delete;

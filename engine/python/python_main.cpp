@@ -1,8 +1,7 @@
-// cuhost as `python3`: runs what a python3-style command line named (the code
-// of -c, a module through runpy, a script, standard input or an interactive
-// prompt), with sys.path[0] set the way CPython sets it, then ends the run as
-// an ending interpreter does (non-daemon threads joined, atexit handlers run)
-// without finalizing the interpreter, which cuhost never does. This is what
+// cuhost as `python3`: runs what a python3-style command line named (the
+// code of -c, a module (run_module.cpp), a script, standard input or an
+// interactive prompt), with sys.path[0] set the way CPython sets it, then
+// ends the interpreter as python3 ends it (interpreter_end.cpp). This is what
 // lets cuhost be sys.executable: `subprocess.run([sys.executable, "-c", ...])`,
 // multiprocessing's spawn and forkserver children and `cuhost -m pytest`.
 #include <Python.h>
@@ -18,8 +17,10 @@
 #include <sstream>
 
 #include "python/interpreter.h"
+#include "python/interpreter_end.h"
 #include "python/main_command.h"
 #include "python/py_api.h"
+#include "python/run_module.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::python {
@@ -69,21 +70,8 @@ int exec_main(const std::string& source, const std::string& filename, bool set_f
   return finish(PyEval_EvalCode(code.get(), globals, globals));
 }
 
-// runpy._run_module_as_main(name, alter_argv): what `python3 -m name` does.
-// (CPython's own entry point for -m. The public runpy.run_module runs the
-// module in a temporary __main__ and restores sys.argv[0] and __main__
-// afterwards, which changes -i, atexit handlers and pickling by __main__,
-// and reports a missing module with a traceback instead of python3's
-// one-line message.)
-int run_module_as_main(const std::string& name, bool alter_argv) {
-  PyRef runpy(PyImport_ImportModule("runpy"));
-  if (!runpy) return finish(nullptr);
-  return finish(
-      PyObject_CallMethod(runpy.get(), "_run_module_as_main", "(si)", name.c_str(), static_cast<int>(alter_argv)));
-}
-
 int run_script(const std::string& path) {
-  if (is_container(path)) return run_module_as_main("__main__", false);  // sys.path[0] is the container
+  if (is_container(path)) return run_container_main();  // sys.path[0] is the container
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     int err = errno;
@@ -109,27 +97,6 @@ int run_stdin(bool interactive) {
   return exec_main(text.str(), "<stdin>", false);
 }
 
-// The end of a run, as Py_FinalizeEx begins it: wait for the non-daemon
-// threads, then run the atexit handlers (multiprocessing's among them).
-// The interpreter itself is never finalized (engine objects outlive it), so
-// these are the two steps of Py_FinalizeEx that CPython exposes only as
-// threading._shutdown (which also runs threading._register_atexit
-// callbacks, e.g. concurrent.futures') and atexit._run_exitfuncs.
-void end_run() {
-  PyObject* modules = PySys_GetObject("modules");  // borrowed
-  if (PyRef threading = borrowed(modules ? PyDict_GetItemString(modules, "threading") : nullptr)) {
-    PyRef r(PyObject_CallMethod(threading.get(), "_shutdown", nullptr));
-    if (!r) PyErr_WriteUnraisable(threading.get());
-  }
-  if (PyRef atexit{PyImport_ImportModule("atexit")}) {
-    PyRef r(PyObject_CallMethod(atexit.get(), "_run_exitfuncs", nullptr));
-    if (!r) PyErr_Clear();  // each handler's own error was already printed
-  } else {
-    PyErr_Clear();
-  }
-  flush_std_streams();
-}
-
 }  // namespace
 
 int run_python_main() {
@@ -137,18 +104,18 @@ int run_python_main() {
   if (command.kind == MainCommand::Kind::None)
     throw std::logic_error("run_python_main: the runtime was initialized without a python command line");
   prepend_path0(command);
+  prepare_interpreter_end();
   bool terminal = isatty(fileno(stdin));
   int code = 0;
   switch (command.kind) {
     case MainCommand::Kind::Code: code = exec_main(command.text, "<string>", false); break;
-    case MainCommand::Kind::Module: code = run_module_as_main(command.text, true); break;
+    case MainCommand::Kind::Module: code = run_module_as_main(command.text); break;
     case MainCommand::Kind::File: code = run_script(command.text); break;
     case MainCommand::Kind::Stdin: code = run_stdin(terminal); break;
     case MainCommand::Kind::None: break;
   }
   if (command.inspect && command.kind != MainCommand::Kind::Stdin && terminal) code = run_stdin(true);
-  end_run();
-  return code;
+  return end_interpreter(code);
 }
 
 }  // namespace cuhost::python

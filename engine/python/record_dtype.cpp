@@ -12,6 +12,7 @@
 #include "ir/records.h"
 #include "python/device_array.h"
 #include "python/py_api.h"
+#include "python/type_handle.h"
 
 namespace cuhost::python {
 
@@ -170,12 +171,12 @@ PyObject* py_dtype_type(PyObject*, PyObject* value) {
       if (PyErr_Occurred()) return nullptr;
       Py_RETURN_NONE;
     }
-    return PyUnicode_FromString(t->str().c_str());
+    return new_type_handle(t);
   });
 }
 
 PyMethodDef g_methods[] = {
-    {"_dtype_type", py_dtype_type, METH_O, "The kernel type of a NumPy dtype (numba spelling), or None."},
+    {"_dtype_type", py_dtype_type, METH_O, "The kernel type of a NumPy dtype (a TypeHandle), or None."},
     {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace

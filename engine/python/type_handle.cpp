@@ -157,10 +157,35 @@ PyObject* py_parse_type(PyObject*, PyObject* arg) {
   return guarded<PyObject*>(nullptr, [&] { return new_type_handle(ir::parse_type(py_str(arg))); });
 }
 
+// parse_signature(text) -> (return TypeHandle or None, (argument TypeHandles...)):
+// "ret(args...)", "(args...)" or a bare argument list (no return type).
+PyObject* py_parse_signature(PyObject*, PyObject* arg) {
+  if (!PyUnicode_Check(arg)) {
+    PyErr_Format(PyExc_TypeError, "parse_signature() takes a str, not %s", Py_TYPE(arg)->tp_name);
+    return nullptr;
+  }
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    const ir::Signature sig = ir::parse_signature(py_str(arg));
+    PyRef args(PyTuple_New(static_cast<Py_ssize_t>(sig.args.size())));
+    if (!args) return nullptr;
+    for (std::size_t i = 0; i < sig.args.size(); ++i) {
+      PyObject* h = new_type_handle(sig.args[i]);
+      if (!h) return nullptr;
+      PyTuple_SET_ITEM(args.get(), static_cast<Py_ssize_t>(i), h);
+    }
+    PyRef ret(sig.return_type ? new_type_handle(sig.return_type) : Py_NewRef(Py_None));
+    if (!ret) return nullptr;
+    return PyTuple_Pack(2, ret.get(), args.get());
+  });
+}
+
 PyMethodDef g_methods[] = {
     {"parse_type", py_parse_type, METH_O,
      "parse_type(spelling): the TypeHandle of a numba type spelling, read by the engine's one type parser "
      "(NameError for an unknown name, SyntaxError for a malformed spelling)"},
+    {"parse_signature", py_parse_signature, METH_O,
+     "parse_signature(text): (return TypeHandle or None, argument TypeHandles) of a signature such as "
+     "'float64(float64, int32)' or a bare argument list, read by the engine's one type parser"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyTypeObject make_handle_type() {

@@ -204,6 +204,161 @@ def python_form_runs_code_modules_scripts_and_stdin():
     assert p.returncode == 0 and p.stdout.strip() == "the script named run", (p.stdout, p.stderr)
 
 
+def module_tree():
+    """A folder of modules and packages to run with -m, and the two runnable
+    containers (a folder and a zip archive holding __main__.py)."""
+    root = tempfile.mkdtemp()
+
+    def put(path, text=""):
+        os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+        with open(os.path.join(root, path), "w") as f:
+            f.write(text)
+
+    main_report = ("import pickle, sys\n"
+                   "class Point:\n"
+                   "    def __init__(self, x):\n"
+                   "        self.x = x\n"
+                   "p = pickle.loads(pickle.dumps(Point(7)))\n"
+                   "print(__name__, repr(__package__), __spec__ and __spec__.name, sys.argv,\n"
+                   "      __file__ == (__spec__ and __spec__.origin), __cached__ == (__spec__ and __spec__.cached),\n"
+                   "      type(__loader__).__name__, type(p).__module__, p.x,\n"
+                   "      getattr(sys.modules['__main__'], 'Point', None) is Point,\n"
+                   "      sorted(k for k in globals() if k.startswith('__')))\n"
+                   "if __name__ == '__main__':\n"
+                   "    import atexit\n"
+                   "    atexit.register(print, 'atexit of', __spec__ and __spec__.name)\n")
+    put("mod.py", '"""the doc"""\n' + main_report + "print(__doc__)\n")
+    put("pkg/__init__.py", "print('pkg init')\n")
+    put("pkg/__main__.py", main_report)
+    put("pkg/sub/__init__.py")
+    put("pkg/sub/tool.py", main_report)
+    put("plain/__init__.py")
+    put("namespace/inner/x.py")
+    put("raises.py", "def f():\n    raise ValueError('boom')\nf()\n")
+    put("broken/__init__.py", "raise ImportError('inside broken', name='other')\n")
+    put("warned/__init__.py", "from . import tool\n")
+    put("warned/tool.py", "print('tool', __name__)\n")
+    put("app/__main__.py", main_report)
+    put("noapp/other.py")
+    import zipfile
+    with zipfile.ZipFile(os.path.join(root, "app.zip"), "w") as z:
+        z.write(os.path.join(root, "app", "__main__.py"), "__main__.py")
+    return root
+
+
+def same_as_python3(args, folder, stdin=""):
+    """Runs `args` under python3 and under cuhost in `folder`: the same
+    exit code and output; python3's one-line messages start with
+    sys.executable where cuhost's start with 'cuhost' (tracebacks: the same
+    last line; python3's also list runpy's frames)."""
+    ours = subprocess.run([CUHOST, "--backend", "cpu", *args], cwd=folder, capture_output=True, text=True,
+                          timeout=120, input=stdin)
+    theirs = subprocess.run([sys.executable, *args], cwd=folder, capture_output=True, text=True, timeout=120,
+                            input=stdin)
+    assert ours.returncode == theirs.returncode, (args, ours.returncode, theirs.returncode, ours.stderr)
+    assert ours.stdout == theirs.stdout, (args, ours.stdout, theirs.stdout)
+    expected = theirs.stderr.replace(sys.executable + ": ", "cuhost: ")
+    if "Traceback" in expected:
+        expected, got = expected.strip().splitlines()[-1], ours.stderr.strip().splitlines()[-1]
+        assert "runpy" not in ours.stderr, ours.stderr
+    else:
+        got = ours.stderr
+    assert got == expected, (args, got, expected)
+    return ours
+
+
+@case
+def modules_run_as_python3_runs_them():
+    folder = module_tree()
+    p = same_as_python3(["-m", "mod", "a", "-b"], folder)
+    assert p.stdout.startswith("__main__ '' mod ['%s', 'a', '-b'] True True SourceFileLoader __main__ 7 True"
+                               % os.path.join(folder, "mod.py")), p.stdout
+    assert p.stdout.endswith("the doc\natexit of mod\n"), p.stdout
+    p = same_as_python3(["-m", "pkg", "x"], folder)  # a package runs its __main__
+    assert p.stdout.startswith("pkg init\n__main__ 'pkg' pkg.__main__ ['%s', 'x']"
+                               % os.path.join(folder, "pkg", "__main__.py")), p.stdout
+    same_as_python3(["-m", "pkg.sub.tool"], folder)
+    same_as_python3(["-m", "pkg.__main__"], folder)
+    p = same_as_python3(["-m", "json.tool"], folder, stdin='{"b": [1, 2]}')
+    assert '"b": [' in p.stdout, p.stdout
+    # Modules python3 refuses, each in one line and exit code 1.
+    for name, why in (("nosuch", "No module named nosuch"),
+                      ("plain", "No module named plain.__main__; 'plain' is a package and cannot be directly executed"),
+                      ("namespace", "No module named namespace.__main__; 'namespace' is a package and cannot be "
+                                    "directly executed"),
+                      (".rel", "Relative module names not supported"),
+                      ("nosuch.x", "Error while finding module specification for 'nosuch.x' (ModuleNotFoundError: "
+                                   "No module named 'nosuch')"),
+                      ("mod.py", "Error while finding module specification for 'mod.py' (ModuleNotFoundError: "
+                                 "__path__ attribute not found on 'mod' while trying to find 'mod.py'). Try using "
+                                 "'mod' instead of 'mod.py' as the module name.")):
+        p = same_as_python3(["-m", name], folder)
+        assert p.returncode == 1 and p.stderr.endswith("cuhost: %s\n" % why), (name, p.stderr)
+    # A namespace package's folder itself: no loader.
+    p = same_as_python3(["-m", "namespace.inner"], folder)
+    assert p.returncode == 1 and "is a package and cannot be directly executed" in p.stderr, p.stderr
+    # Errors inside the module, or inside its package's import, keep their traceback.
+    p = same_as_python3(["-m", "raises"], folder)
+    assert p.returncode == 1 and p.stderr.strip().endswith("ValueError: boom"), p.stderr
+    assert 'raises.py", line 2, in f' in p.stderr, p.stderr
+    p = same_as_python3(["-m", "broken.x"], folder)
+    assert p.returncode == 1 and p.stderr.strip().endswith("ImportError: inside broken"), p.stderr
+    # A module its package imported already: python3's RuntimeWarning (an error under -W error).
+    p = same_as_python3(["-W", "error", "-m", "warned.tool"], folder)
+    assert p.returncode == 1 and "RuntimeWarning: 'warned.tool' found in sys.modules" in p.stderr, p.stderr
+
+
+def on_a_terminal(argv, cwd, line):
+    """Runs argv with a pseudo-terminal as its standard streams, types `line`
+    at the first prompt, then end-of-file; (exit code, everything shown)."""
+    import pty
+    import select
+    import time
+    master, slave = pty.openpty()
+    p = subprocess.Popen(argv, cwd=cwd, stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    shown, typed, deadline = b"", False, time.time() + 120
+    while time.time() < deadline:
+        if select.select([master], [], [], 0.5)[0]:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            shown += chunk
+        if not typed and b">>> " in shown:
+            os.write(master, line.encode() + b"\n\x04")
+            typed = True
+        if p.poll() is not None and not select.select([master], [], [], 0.2)[0]:
+            break
+    if p.poll() is None:
+        p.kill()
+    os.close(master)
+    return p.wait(timeout=30), shown.decode(errors="replace")
+
+
+@case
+def interactive_prompt_after_a_module_sees_its_globals():
+    folder = module_tree()
+    line = "print('at the prompt', __name__, __spec__.name, Point.__module__)"
+    for argv in ([sys.executable, "-i", "-m", "mod"], [CUHOST, "--backend", "cpu", "-i", "-m", "mod"]):
+        rc, shown = on_a_terminal(argv, folder, line)
+        assert rc == 0 and "\nat the prompt __main__ mod __main__\r\n" in shown, (argv[0], rc, shown)
+
+
+@case
+def runnable_folders_and_archives_run_as_python3_runs_them():
+    folder = module_tree()
+    for container in ("app", "app.zip"):
+        p = same_as_python3([container, "q"], folder)
+        assert p.stdout.startswith("__main__ '' __main__ ['%s', 'q'] True True" % container), p.stdout
+        assert p.stdout.endswith("atexit of __main__\n"), p.stdout
+    p = same_as_python3(["noapp"], folder)
+    assert p.returncode == 1 and p.stderr == "cuhost: can't find '__main__' module in '%s'\n" % os.path.join(
+        folder, "noapp"), p.stderr
+
+
 @case
 def python_form_reads_interpreter_flags_as_python3():
     code = "import sys; print(sys.flags.dev_mode, sys.flags.optimize, sys.flags.ignore_environment, sys.warnoptions)"
@@ -238,6 +393,71 @@ def atexit_handlers_and_threads_finish_before_exit():
             "sys.exit(4)\n")
     p = run("--backend", "cpu", "run", script(code))
     assert p.returncode == 4 and p.stdout.split() == ["thread", "done", "atexit", "ran"], (p.stdout, p.stderr)
+
+
+@case
+def the_end_of_a_run_is_python3s():
+    # An executor left open with work pending (threading's exit callbacks
+    # shut it down: no hang), a non-daemon thread, atexit handlers and the
+    # finalizers of module globals: the same output, in the same order, as
+    # python3 gives.
+    code = ("import atexit, concurrent.futures, threading, time\n"
+            "pool = concurrent.futures.ThreadPoolExecutor(2)\n"
+            "pool.submit(lambda: (time.sleep(0.3), print('pool task done', flush=True)))\n"
+            "threading.Thread(target=lambda: (time.sleep(0.2), print('thread done', flush=True))).start()\n"
+            "atexit.register(print, 'first handler, run last')\n"
+            "atexit.register(lambda: print('second handler, run first'))\n"
+            "class Goodbye:\n"
+            "    def __del__(self):\n"
+            "        print('finalizer of a module global')\n"
+            "g = Goodbye()\n"
+            "print('end of script', flush=True)\n")
+    path = script(code)
+    ours = run("--backend", "cpu", path)
+    theirs = subprocess.run([sys.executable, path], capture_output=True, text=True, timeout=120)
+    assert ours.returncode == theirs.returncode == 0, (ours.returncode, ours.stderr)
+    assert ours.stdout == theirs.stdout and ours.stdout.splitlines() == [
+        "end of script", "thread done", "pool task done", "second handler, run first", "first handler, run last",
+        "finalizer of a module global"], (ours.stdout, theirs.stdout)
+
+
+@case
+def daemon_threads_in_kernel_launches_do_not_stop_the_exit():
+    # Daemon threads launching kernels, copying and compiling while the main
+    # thread ends: the interpreter ends them; the exit code is the script's.
+    code = ("import sys, threading\nimport numpy as np\nfrom numba import cuda\n"
+            "@cuda.jit\ndef inc(a):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i] += 1\n"
+            "started = threading.Barrier(4)\n"
+            "def launches():\n    d = cuda.to_device(np.zeros(1 << 16, np.float32))\n    started.wait()\n"
+            "    while True:\n        inc[256, 256](d)\n"
+            "def copies():\n    started.wait()\n"
+            "    while True:\n        cuda.to_device(np.arange(4096.0)).copy_to_host()\n"
+            "def compiles():\n    started.wait()\n    n = 0\n    while True:\n        n += 1\n"
+            "        @cuda.jit\n        def k(a, v):\n            a[cuda.grid(1)] = v\n"
+            "        k[1, 32](cuda.device_array(32), float(n))\n"
+            "for target in (launches, copies, compiles):\n"
+            "    threading.Thread(target=target, daemon=True).start()\n"
+            "started.wait()\nd = cuda.to_device(np.arange(1000.0))\ninc[4, 256](d)\n"
+            "print((d.copy_to_host() == np.arange(1.0, 1001.0)).all())\nsys.exit(3)\n")
+    path = script(code)
+    for _ in range(3):
+        p = run("--backend", "cpu", path)
+        assert p.returncode == 3 and p.stdout == "True\n", (p.returncode, p.stdout, p.stderr[-2000:])
+
+
+@case
+def teardown_callbacks_run_after_the_scripts_atexit_handlers():
+    code = ("import atexit\nimport numpy as np\nfrom numba import cuda\n"
+            "source = 'extern \"C\" __device__ int twice(int* out, int x) { *out = 2 * x; return 0; }'\n"
+            "lib = cuda.CUSource(source, setup_callback=lambda m: print('setup'),\n"
+            "                    teardown_callback=lambda m: print('teardown', flush=True))\n"
+            "twice = cuda.declare_device('twice', 'int32(int32)', link=[lib])\n"
+            "@cuda.jit\ndef kernel(out):\n    out[0] = twice(21)\n"
+            "out = cuda.device_array(1, np.int32)\nkernel[1, 1](out)\n"
+            "atexit.register(print, 'atexit', out.copy_to_host()[0])\nprint('end of script')\n")
+    p = run("--backend", "cpu", "run", script(code))
+    assert p.returncode == 0 and p.stdout.split("\n") == ["setup", "end of script", "atexit 42", "teardown", ""], (
+        p.stdout, p.stderr)
 
 
 @case

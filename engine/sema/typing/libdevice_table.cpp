@@ -80,6 +80,4 @@ const LibdeviceFunction* libdevice_function(const std::string& name) {
 
 const std::vector<LibdeviceFunction>& libdevice_functions() { return table().list; }
 
-const char* libdevice_table_text() { return kTable; }
-
 }  // namespace cuhost::sema

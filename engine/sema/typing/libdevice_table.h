@@ -30,7 +30,5 @@ struct LibdeviceFunction {
 // nullptr when libdevice has no function of that name.
 const LibdeviceFunction* libdevice_function(const std::string& name);
 const std::vector<LibdeviceFunction>& libdevice_functions();
-// The table's text (see libdevice_table.inc), for Python.
-const char* libdevice_table_text();
 
 }  // namespace cuhost::sema

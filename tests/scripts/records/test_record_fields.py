@@ -146,4 +146,20 @@ except TypeError as err:
     assert "of type float64 is not aligned" in str(err), err
 else:
     raise AssertionError("misaligned field accepted")
+
+# A dtype's record type comes from the engine (a TypeHandle of kind
+# "record"); a dtype that is no record, or has a field kernels cannot hold,
+# has none.
+from numba.cuda.np.numpy_support import from_dtype as _from_dtype  # noqa: E402
+from numba.cuda import types as _types  # noqa: E402
+
+_rec = _from_dtype(np.dtype([("a", np.int32), ("b", np.float64)], align=True))
+assert isinstance(_rec, _types.Record) and _rec.fields["b"] == (_types.float64, 8), _rec.fields
+for _bad in (np.dtype([("a", object)]), np.dtype(np.float32)):
+    try:
+        _types.Record._from_dtype(_bad)
+    except NotImplementedError as err:
+        assert "has a field with no kernel type in cuhost" in str(err), err
+    else:
+        raise AssertionError("a record type for %r" % (_bad,))
 print("record fields ok")

@@ -104,4 +104,15 @@ with warnings.catch_warnings(record=True) as w:
     warnings.simplefilter("always")
     gcopy(arr)
 assert any(issubclass(x.category, NumbaPerformanceWarning) and "low occupancy" in str(x.message) for x in w)
+# Text signatures are read by the engine's type parser: an unknown name or
+# malformed text is a TypeError naming the signature; a good one types the
+# loop (a uint32 argument reaches the kernel as uint32).
+raises(TypeError, "invalid signature 'float32(flaot32)': name 'flaot32' is not defined",
+       vectorize(["float32(flaot32)"], target="cuda"), add)
+raises(TypeError, "invalid signature 'float32(float32': invalid type syntax",
+       vectorize(["float32(float32"], target="cuda"), add)
+shifted = vectorize(["uint64(uint32, uint32)"], target="cuda")(lambda a, b: (a << 3) + b)
+x = np.random.default_rng(5).integers(0, 1 << 28, 64, dtype=np.uint32)
+got = shifted(x, x)
+assert got.dtype == np.uint64 and (got == (x.astype(np.uint64) << 3) + x).all(), got
 print("ufunc errors ok")

@@ -12,31 +12,17 @@ from collections import namedtuple
 import _cuhost
 
 from . import types
+from ._type_spelling import from_handle
 
 arg = namedtuple("arg", ("name", "ty", "is_ptr"))
 
-_TYPES = {
-    "void": types.void, "i16": types.int16, "u16": types.uint16, "i32": types.int32, "u32": types.uint32,
-    "i64": types.int64, "u64": types.uint64, "f32": types.float32, "f64": types.float64,
-}
+def _table(entries):
+    """The engine's table, whose types are handles: {"__nv_<name>": (return type, [arg, ...])}."""
+    return {"__nv_" + name: (from_handle(result), [arg(p, from_handle(t), out) for p, t, out in params])
+            for name, result, params in entries}
 
 
-def _parse(text):
-    table = {}
-    for line in text.splitlines():
-        words = line.split()
-        if len(words) < 2:
-            continue
-        args = []
-        for w in words[2:]:
-            name, ty = w.split(":")
-            is_ptr = name.startswith("*")
-            args.append(arg(name.lstrip("*"), _TYPES[ty], is_ptr))
-        table["__nv_" + words[0]] = (_TYPES[words[1]], args)
-    return table
-
-
-functions = _parse(_cuhost._libdevice_table())
+functions = _table(_cuhost._libdevice_table())
 
 
 def create_signature(retty, args):

@@ -385,12 +385,12 @@ class Record(Type):
 
     @classmethod
     def _from_dtype(cls, dtype):
-        spelling = _cuhost._dtype_type(dtype)
-        if spelling is None or not spelling.startswith("Record("):
+        handle = _cuhost._dtype_type(dtype)
+        if handle is None or handle.kind != "record":
             raise NotImplementedError("the structured dtype %r has a field with no kernel type in cuhost "
                                       "(fields may be numbers, booleans, nested records and arrays of them)"
                                       % (dtype,))
-        return cls(spelling, dtype)
+        return cls(handle.spelling, dtype)
 
     @property
     def fields(self):

@@ -49,7 +49,7 @@ class CodegenContext:
 
     def __init__(self, module):
         self.module = module
-        self.internal_calls = []  # (placeholder, dispatcher, arg spellings, return spelling)
+        self.internal_calls = []  # (placeholder, dispatcher, argument TypeHandles, return TypeHandle)
         self.data_model_manager = default_manager
         self.typing_context = typing_context
         self.active_code_library = _CodeLibrary()

@@ -3,15 +3,18 @@
 `parse_signature` reads a generalized ufunc's layout string such as
 "(m,n),(n,p)->(m,p)" into the core dimension names of each input and output
 (numba.cuda.np.ufunc.sigparse.parse_signature). `normalize_signature` turns
-a type signature (a string like "float64(float64, uint32)", a
-cuda.types.Signature or a tuple of argument types) into (argument types,
-return type or None).
+a type signature (a string like "float64(float64, uint32)", which the
+engine's type parser reads, a cuda.types.Signature or a tuple of argument
+types) into (argument types, return type or None).
 """
 import re as _re
 
 import numpy as np
 
+import _cuhost
+
 from ... import types as _types
+from ..._type_spelling import from_handle
 
 _DIMS = _re.compile(r"\(\s*([A-Za-z_][A-Za-z_0-9]*(?:\s*,\s*[A-Za-z_][A-Za-z_0-9]*)*)?\s*,?\s*\)")
 
@@ -60,23 +63,6 @@ def parse_signature(sig):
     return inputs, outputs
 
 
-_NAMESPACE = None
-
-
-def _namespace():
-    global _NAMESPACE
-    if _NAMESPACE is None:
-        ns = {}
-        for name in dir(_types):
-            obj = getattr(_types, name, None)
-            if isinstance(obj, _types.Type):
-                ns[name] = obj
-        ns["void"] = ns["none"] = _types.void
-        ns["bool_"] = ns["boolean"] = _types.boolean
-        _NAMESPACE = ns
-    return _NAMESPACE
-
-
 def _check_type(t, sig):
     if not isinstance(t, _types.Type):
         raise TypeError("invalid type in signature %r: %r" % (sig, t))
@@ -87,10 +73,12 @@ def normalize_signature(sig):
     """(argument types tuple, return type or None) of a type signature."""
     original = sig
     if isinstance(sig, str):
+        # The engine's one type parser reads the text; types come back as handles.
         try:
-            sig = eval(sig, {"__builtins__": {}}, _namespace())  # the names are cuda.types objects only
+            ret, args = _cuhost.parse_signature(sig)
         except Exception as e:
             raise TypeError("invalid signature %r: %s" % (original, e)) from None
+        return tuple(from_handle(a) for a in args), None if ret is None else from_handle(ret)
     if isinstance(sig, _types.Signature):
         return tuple(_check_type(a, original) for a in sig.args), sig.return_type
     if isinstance(sig, _types.Type):
