@@ -256,6 +256,13 @@
 //               it is converted to (null for an 'n' immediate: its
 //               `constant` is emitted)}. type = none, the output's type, or
 //               a Tuple of the outputs' types. GPU only.
+// --- thread-block clusters (typing/clusters.cpp) ------------------------------------
+// "cuda.cg.this_cluster"  () -> intrinsic("cuda.cg.ClusterGroup") (no bits)
+// "cuda.cg.ClusterGroup.sync"  () -> none (a barrier of every thread of the cluster)
+// "cuda.cg.ClusterGroup.block_rank" / ".num_blocks"  () -> int32
+// "cuda.cg.ClusterGroup.map_shared_rank"  (array, rank) -> the array's type;
+//               param_types {array, int32}: the same array in block `rank`'s
+//               shared memory. The receiver (the group) is not an argument.
 // --- cuda.wmma (typing/wmma.cpp, sema/typing/wmma_fragments.h) -------------------
 // Fragments are opaque extension types (wmma_fragment_of() describes them);
 // their value is the address of the thread's fragment storage.
