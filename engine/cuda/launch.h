@@ -1,6 +1,6 @@
-// One kernel launch through the driver (cuLaunchKernel, the cooperative or the
-// cluster variant cuLaunchKernelEx; formerly only the cooperative
-// variant), with errors that name the kernel, and the per-stream memory of the
+// One kernel launch through the driver (cuLaunchKernel, the cooperative
+// variant, or cuLaunchKernelEx for thread-block clusters), with errors that
+// name the kernel, and the per-stream memory of the
 // last kernel launched so a fault reported at the next synchronization can say
 // which kernel caused it. Hot path: no allocation, no logging.
 #pragma once

@@ -7,7 +7,9 @@
 # inside an MMA is unspecified, so each element is checked against the exact
 # product with the error bound of a float32 sum of K+1 terms in any order
 # with rounding or truncation: (K + 1) * 2**-23 * (sum |a_ik b_kj| + |c_ij|).
-# stdout: wmma shapes: 21 checks passed
+# fill_fragment rounds its value to the fragment's type (fp16 and bf16 to
+# nearest even, tf32 to nearest with ties away, as cvt.rna does).
+# stdout: wmma shapes: 24 checks passed
 import numpy as np
 from numba import cuda, float16, bfloat16, float32
 
@@ -94,4 +96,38 @@ for kind in ("float16", "bfloat16"):
         run(m, n, k, kind, True, False, True)
 for layouts in ((True, True, True), (False, False, False), (False, True, False)):
     run(16, 16, 8, "tf32", *layouts)
+
+
+def make_fill(m, n, k, dtype):
+    @cuda.jit
+    def fill(B, D, value):
+        # D = fill(value) @ B with B the identity: D holds the rounded value.
+        a = wmma.fragment(wmma.matrix_a, m, n, k, dtype, wmma.row_major)
+        b = wmma.fragment(wmma.matrix_b, m, n, k, dtype, wmma.row_major)
+        c = wmma.fragment(wmma.accumulator, m, n, k, float32)
+        wmma.fill_fragment(a, value)
+        wmma.fill_fragment(c, 0)
+        wmma.load_matrix_sync(b, B, 0, n)
+        wmma.mma_sync(c, a, b, c)
+        wmma.store_matrix_sync(D, 0, c, n, wmma.mem_row_major)
+
+    return fill
+
+
+for kind, (m, n, k) in (("float16", (16, 16, 16)), ("bfloat16", (16, 16, 16)), ("tf32", (16, 16, 8))):
+    value = np.float32(rng.uniform(0.1, 10.0))
+    eye = np.zeros((k, n), np.float32)
+    eye[np.arange(k), np.arange(k)] = 1.0
+    if kind == "float16":
+        B, want, dtype = eye.astype(np.float16), np.float32(np.float16(value)), float16
+    elif kind == "bfloat16":
+        B, want, dtype = bf16_bits(eye)[0], bf16_bits(np.array([value]))[1][0], bfloat16
+    else:
+        B, want, dtype = eye, tf32_round(np.array([value]))[0], wmma.tf32
+    D = np.zeros((m, n), np.float32)
+    make_fill(m, n, k, dtype)[1, 32](B, D, value)
+    expected = np.zeros((m, n), np.float32)
+    expected[:, :k] = want
+    assert (D == expected).all(), (kind, value, want, D[0, :4])
+    checks += 1
 print("wmma shapes: %d checks passed" % checks)
