@@ -5,7 +5,7 @@
 #
 # gemm_wmma: a block of 256 threads (8 warps) computes a 128 x 128 tile of C.
 # Per step of k (32 at a time) the block copies a 128 x 32 slice of A and a
-# 32 x 128 slice of B into shared memory (rows padded by 8 halves so that the
+# 32 x 128 slice of B into shared memory, 8 bytes per load (rows padded by 8 halves so that the
 # warps' fragment loads spread over the banks and every fragment starts on a
 # 32-byte boundary, as wmma.load_matrix_sync needs); the warps, 4 x 2, each
 # own a 32 x 64 piece of the tile: 2 x 4 accumulators of 16 x 16, fed by
@@ -23,6 +23,24 @@ wmma = cuda.wmma
 BM, BN, BK = 128, 128, 32
 PAD = 8
 THREADS = 256
+
+
+@cuda.jit(device=True, inline=True)
+def copy_tiles(A, B, As, Bs, bm, bn, k0, t):
+    """The block's 128 x 32 slice of A and 32 x 128 of B into shared memory,
+    four halves (8 bytes) per load and store: 4 + 4 per thread."""
+    A8 = A.view(np.uint64)
+    B8 = B.view(np.uint64)
+    As8 = As.view(np.uint64)
+    Bs8 = Bs.view(np.uint64)
+    for e in range(t, BM * BK // 4, THREADS):
+        r = e // (BK // 4)
+        c = e % (BK // 4)
+        As8[r, c] = A8[bm + r, k0 // 4 + c]
+    for e in range(t, BK * BN // 4, THREADS):
+        r = e // (BN // 4)
+        c = e % (BN // 4)
+        Bs8[r, c] = B8[k0 + r, bn // 4 + c]
 
 
 @cuda.jit
@@ -54,15 +72,7 @@ def gemm_wmma(A, B, C, M, N, K):
     lda = BK + PAD
     ldb = BN + PAD
     for k0 in range(0, K, BK):
-        # 128 x 32 halves of A and 32 x 128 of B: 16 of each per thread.
-        for e in range(t, BM * BK, THREADS):
-            r = e // BK
-            c = e % BK
-            As[r, c] = A[bm + r, k0 + c]
-        for e in range(t, BK * BN, THREADS):
-            r = e // BN
-            c = e % BN
-            Bs[r, c] = B[k0 + r, bn + c]
+        copy_tiles(A, B, As, Bs, bm, bn, k0, t)
         cuda.syncthreads()
         for kk in range(0, BK, 16):
             wmma.load_matrix_sync(a0, As, (wr * 32) * lda + kk, lda)
@@ -94,8 +104,8 @@ def gemm_wmma(A, B, C, M, N, K):
 
 @cuda.jit
 def gemm_simt(A, B, C, M, N, K):
-    As = cuda.shared.array((BM, BK + PAD), float16)
-    Bs = cuda.shared.array((BK, BN + PAD), float16)
+    As = cuda.shared.array((BM, BK + PAD), float16, alignment=128)
+    Bs = cuda.shared.array((BK, BN + PAD), float16, alignment=128)
     acc = cuda.local.array((8, 8), float32)
     t = cuda.threadIdx.x
     ty = t // 16  # 16 x 16 threads, each an 8 x 8 block of the 128 x 128 tile
@@ -106,10 +116,7 @@ def gemm_simt(A, B, C, M, N, K):
         for j in range(8):
             acc[i, j] = float32(0)
     for k0 in range(0, K, BK):
-        for e in range(t, BM * BK, THREADS):
-            As[e // BK, e % BK] = A[bm + e // BK, k0 + e % BK]
-        for e in range(t, BK * BN, THREADS):
-            Bs[e // BN, e % BN] = B[k0 + e // BN, bn + e % BN]
+        copy_tiles(A, B, As, Bs, bm, bn, k0, t)
         cuda.syncthreads()
         for kk in range(BK):
             for i in range(8):
