@@ -16,12 +16,15 @@ import numpy as np
 
 from numba import cuda
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
-import wmma_gemm
-
+if not hasattr(cuda, "wmma"):  # numba-cuda has no tensor-core API: nothing to compare there
+    print("bench_wmma_gemm needs cuhost's cuda.wmma")
+    sys.exit(0)
 if cuda.backend() != "cuda":
     print("bench_wmma_gemm needs the CUDA backend (--backend cuda on a GPU machine)")
     sys.exit(0)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
+import wmma_gemm  # noqa: E402
+
 
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 4096
 flops = 2.0 * n * n * n
