@@ -88,11 +88,32 @@ llvm::Value* fragment_pointer(Lowerer& l, const sema::ExprInfo& inf, size_t i) {
   return l.expr_as(inf.ordered_args.at(i), inf.param_types.at(i)).v;
 }
 
-// The address of element `offset` of the array argument `i`.
-llvm::Value* element_pointer(Lowerer& l, const sema::ExprInfo& inf, size_t array_index, size_t offset_index) {
+// The address of element `offset` of the array argument `array_index`, for a
+// tile of rows x cols with rows (row-major) or columns `ldm` elements apart.
+// With bounds checks (the CPU backend's default, debug=True on the GPU) a
+// tile reaching outside the array reports an IndexError naming the array
+// and the first (flat) element index out of range.
+// The arguments are evaluated in source order: array, offset, then ldm (*ldm).
+llvm::Value* tile_pointer(Lowerer& l, const sema::ExprInfo& inf, size_t array_index, size_t offset_index,
+                          size_t ldm_index, llvm::Value** ldm_out, int rows, int cols, bool row_major) {
   auto& b = l.b();
-  Val array = l.expr_as(inf.ordered_args.at(array_index), inf.param_types.at(array_index));
+  const ast::Expr* array_expr = inf.ordered_args.at(array_index);
+  Val array = l.expr_as(array_expr, inf.param_types.at(array_index));
   llvm::Value* offset = l.expr_as(inf.ordered_args.at(offset_index), ir::int64()).v;
+  llvm::Value* ldm = l.expr_as(inf.ordered_args.at(ldm_index), ir::int32()).v;
+  *ldm_out = ldm;
+  if (l.checks_enabled()) {
+    llvm::Value* size = l.i64(1);
+    for (unsigned d = 0; d < unsigned(array.t->ndim); ++d)
+      size = b.CreateMul(size, b.CreateExtractValue(array.v, {1, d}));
+    const int major = row_major ? rows : cols, minor = row_major ? cols : rows;
+    llvm::Value* stride = b.CreateSExt(ldm, b.getInt64Ty());
+    llvm::Value* last = b.CreateAdd(offset, b.CreateAdd(b.CreateMul(stride, l.i64(major - 1)), l.i64(minor - 1)));
+    llvm::Value* below = b.CreateICmpSLT(offset, l.i64(0));
+    llvm::Value* index = b.CreateSelect(below, offset, last);
+    l.fail_if(b.CreateOr(below, b.CreateICmpSGE(last, size)),
+              [&] { l.hooks().index_error(l, l.array_name(array_expr), index, 0, size); });
+  }
   llvm::Value* data = b.CreateExtractValue(array.v, {0});
   return b.CreateGEP(l.memory_type(array.t->dtype), data, offset);
 }
@@ -158,10 +179,10 @@ Val lower_load(Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) {
   auto& b = l.b();
   const WmmaFragment& f = fragment_of(inf.param_types.at(0));
   llvm::Value* frag = fragment_pointer(l, inf, 0);
-  llvm::Value* address = element_pointer(l, inf, 1, 2);
-  llvm::Value* ldm = l.expr_as(inf.ordered_args.at(3), ir::int32()).v;
   const bool row_major =
       f.use == WmmaUse::Accumulator ? memory_row_major(l, inf.ordered_args.at(4)) : f.layout == WmmaLayout::RowMajor;
+  llvm::Value* ldm = nullptr;
+  llvm::Value* address = tile_pointer(l, inf, 1, 2, 3, &ldm, f.rows(), f.cols(), row_major);
   if (!l.hooks().is_gpu()) {
     llvm::FunctionCallee load = l.module().getOrInsertFunction(
         "cuhost_cpu_wmma_load", llvm::FunctionType::get(b.getVoidTy(),
@@ -187,10 +208,10 @@ Val lower_load(Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) {
 Val lower_store(Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) {
   auto& b = l.b();
   const WmmaFragment& f = fragment_of(inf.param_types.at(2));
-  llvm::Value* address = element_pointer(l, inf, 0, 1);
-  llvm::Value* frag = fragment_pointer(l, inf, 2);
-  llvm::Value* ldm = l.expr_as(inf.ordered_args.at(3), ir::int32()).v;
   const bool row_major = memory_row_major(l, inf.ordered_args.at(4));
+  llvm::Value* ldm = nullptr;
+  llvm::Value* address = tile_pointer(l, inf, 0, 1, 3, &ldm, f.rows(), f.cols(), row_major);
+  llvm::Value* frag = fragment_pointer(l, inf, 2);
   if (!l.hooks().is_gpu()) {
     llvm::FunctionCallee store = l.module().getOrInsertFunction(
         "cuhost_cpu_wmma_store", llvm::FunctionType::get(b.getVoidTy(),

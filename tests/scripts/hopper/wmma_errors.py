@@ -3,6 +3,8 @@
 # shapes in mma_sync, an array of the wrong dtype or layout, and bf16 or tf32
 # fragments compiled for a GPU older than compute capability 8.0.
 # stdout: wmma errors: 8 checks passed
+# stdout: wmma bounds: ok
+import numpy as np
 from numba import cuda, float16, bfloat16, float32
 
 wmma = cuda.wmma
@@ -86,3 +88,25 @@ expect("it must be C-contiguous, got array(float16, 2d, A)", "strided", "A[:, ::
 expect("cuda.wmma bfloat16 fragments need compute capability 8.0 or newer; this kernel is compiled for 7.5",
        "bf16_on_turing", "wmma.fragment(", ptx_of(bf16_on_turing, f32, cc=(7, 5)))
 print("wmma errors: %d checks passed" % checks)
+
+
+# With bounds checks (the CPU backend's default, debug=True on the GPU) a tile
+# that reaches outside its array is an IndexError naming the array.
+@cuda.jit(debug=True, opt=False)
+def overrun(A, C):
+    a = wmma.fragment(wmma.matrix_a, 16, 16, 16, float16, wmma.row_major)
+    b = wmma.fragment(wmma.matrix_b, 16, 16, 16, float16, wmma.row_major)
+    c = wmma.fragment(wmma.accumulator, 16, 16, 16, float32)
+    wmma.fill_fragment(c, 0)
+    wmma.load_matrix_sync(a, A, 0, 16)
+    wmma.load_matrix_sync(b, A, 16, 16)  # rows 1..16 of a 16-row array
+    wmma.mma_sync(c, a, b, c)
+    wmma.store_matrix_sync(C, 0, c, 16, wmma.mem_row_major)
+
+
+try:
+    overrun[1, 32](np.zeros((16, 16), np.float16), np.zeros((16, 16), np.float32))
+    raise AssertionError("a tile past the end of its array was loaded")
+except IndexError as e:
+    assert "index 271 is out of bounds for axis 0 with size 256" in str(e) and "'A'" in str(e), str(e)
+print("wmma bounds: ok")
