@@ -336,6 +336,7 @@ LoweredModule lower_module(const ModuleRequest& r) {
   state.options.fastmath = r.fastmath;
   state.options.fastmath_flags = r.fastmath_flags;
   state.options.kernel_name = tf.captured->name;
+  if (r.target == CodegenTarget::NVPTX) state.options.cc = r.cc_major * 10 + r.cc_minor;
   state.options.report_raises = r.host_entry;
   state.options.python_error_model = r.host_entry && r.python_error_model;
   // Line tables only matter to the GPU tools (the CPU backend ignores

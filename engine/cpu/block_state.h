@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/cluster_state.h"
 #include "cpu/fiber.h"
 #include "cpu/grid_barrier.h"
 #include "cpu/launch_state.h"
@@ -68,6 +69,18 @@ class BlockState {
   void grid_sync(int t);
   // The grid barrier of the cooperative launch this block runs in (else null).
   void set_grid(GridBarrier* grid) { grid_ = grid; }
+  // The cluster this block runs in and its rank there (cluster_state.h); a
+  // block launched without clusters is alone in its own (cluster null, rank 0).
+  // Its grid barrier is then the cluster's: cluster.sync() is grid_sync().
+  void set_cluster(ClusterState* cluster, unsigned rank) {
+    cluster_ = cluster;
+    cluster_rank_ = rank;
+    grid_ = cluster ? &cluster->barrier : nullptr;
+  }
+  ClusterState* cluster() const { return cluster_; }
+  unsigned cluster_rank() const { return cluster_rank_; }
+  char* shared_base() const { return shared_.get(); }
+  std::size_t shared_bytes() const { return static_bytes_ + launch_->launch().dynamic_shared_bytes; }
 
   // Warp rendezvous; returns this lane's result (warp_runtime.cpp has the
   // rules). Inline for the same reason as barrier().
@@ -144,6 +157,8 @@ class BlockState {
 
   LaunchState* launch_ = nullptr;
   GridBarrier* grid_ = nullptr;
+  ClusterState* cluster_ = nullptr;
+  unsigned cluster_rank_ = 0;
   bool grid_round_ = false;  // the barrier round in progress is a grid sync
   bool fiber_mode_ = false;
   int nthreads_ = 0;

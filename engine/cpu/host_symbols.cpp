@@ -7,7 +7,9 @@
 #include <dlfcn.h>
 
 #include "cpu/cancellation.h"
+#include "cpu/cluster_runtime.h"
 #include "cpu/rounding_runtime.h"
+#include "cpu/wmma_runtime.h"
 #include "model/cpu_abi.h"
 
 namespace cuhost::cpu {
@@ -63,6 +65,14 @@ std::vector<std::pair<std::string, void*>> build() {
   add("cuhost_cpu_kernel_error", reinterpret_cast<void*>(&cuhost_cpu_kernel_error));
   add("cuhost_cpu_vprintf", reinterpret_cast<void*>(&cuhost_cpu_vprintf));
   add("cuhost_cpu_round_f64", reinterpret_cast<void*>(&cuhost_cpu_round_f64));
+  add("cuhost_cpu_cluster_rank", reinterpret_cast<void*>(&cuhost_cpu_cluster_rank));
+  add("cuhost_cpu_cluster_size", reinterpret_cast<void*>(&cuhost_cpu_cluster_size));
+  add("cuhost_cpu_cluster_sync", reinterpret_cast<void*>(&cuhost_cpu_cluster_sync));
+  add("cuhost_cpu_cluster_map", reinterpret_cast<void*>(&cuhost_cpu_cluster_map));
+  add("cuhost_cpu_wmma_load", reinterpret_cast<void*>(&cuhost_cpu_wmma_load));
+  add("cuhost_cpu_wmma_fill", reinterpret_cast<void*>(&cuhost_cpu_wmma_fill));
+  add("cuhost_cpu_wmma_mma", reinterpret_cast<void*>(&cuhost_cpu_wmma_mma));
+  add("cuhost_cpu_wmma_store", reinterpret_cast<void*>(&cuhost_cpu_wmma_store));
   add("cuhost_cpu_round_f32", reinterpret_cast<void*>(&cuhost_cpu_round_f32));
   add("cuhost_cpu_d2f", reinterpret_cast<void*>(&cuhost_cpu_d2f));
   add("cuhost_cpu_i2f", reinterpret_cast<void*>(&cuhost_cpu_i2f));

@@ -191,6 +191,10 @@ unsigned worker_count() { return ThreadPool::instance().size(); }
 
 void validate_launch(const CpuLaunch& l) {
   validate(l);
+  if (l.cooperative && l.cluster.x * l.cluster.y * l.cluster.z > 1)
+    throw UserError(ErrorKind::ValueError, concat("kernel '", l.kernel_name,
+                                                  "' synchronizes the grid and runs in clusters: the CPU backend "
+                                                  "runs one or the other"));
   if (l.cooperative) {
     const unsigned threads = l.block.x * l.block.y * l.block.z;
     const std::uint64_t total = std::uint64_t(l.grid.x) * l.grid.y * l.grid.z;
@@ -203,7 +207,7 @@ void validate_launch(const CpuLaunch& l) {
 }
 
 void launch(const CpuLaunch& l) {
-  validate(l);
+  validate_launch(l);
   CUHOST_CHECK(l.thread_fn || (!l.needs_fibers && l.block_fn))
       << "kernel '" << l.kernel_name << "' has no CPU entry point";
   ThreadPool& pool = ThreadPool::instance();
@@ -217,7 +221,9 @@ void launch(const CpuLaunch& l) {
   LaunchState state(l);
   {
     LaunchWatch watch(l.kernel_name, &record_timeout, &state);  // --kernel-timeout (cancellation.h)
-    if (l.cooperative) {
+    if (l.cluster.x * l.cluster.y * l.cluster.z > 1) {
+      launch_clusters(l, state);
+    } else if (l.cooperative) {
       launch_cooperative(l, state);
     } else {
       Job job;

@@ -23,6 +23,9 @@ struct CpuLaunch {
   // Grid sync (cuda.cg): every block is resident at once, one OS thread each,
   // and the grid must not exceed max_cooperative_blocks().
   bool cooperative = false;
+  // Thread-block clusters (cluster_dim): the blocks of each cluster run
+  // together, one OS thread each (cluster_state.h). {1, 1, 1}: none.
+  Dim3 cluster;
   std::size_t static_shared_bytes = 0;
   std::size_t dynamic_shared_bytes = 0;
   Dim3 grid, block;

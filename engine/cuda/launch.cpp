@@ -71,7 +71,28 @@ void remember(std::uintptr_t stream, const std::string* name) {
 void launch_kernel(const KernelLaunch& l) {
   const DriverTable& d = driver();
   CUresult r;
-  if (l.cooperative) {
+  const bool clustered = l.cluster[0] * l.cluster[1] * l.cluster[2] > 1;
+  if (clustered) {
+    CUlaunchAttribute attributes[2] = {};
+    attributes[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attributes[0].value.clusterDim.x = l.cluster[0];
+    attributes[0].value.clusterDim.y = l.cluster[1];
+    attributes[0].value.clusterDim.z = l.cluster[2];
+    attributes[1].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    attributes[1].value.cooperative = l.cooperative ? 1 : 0;
+    CUlaunchConfig config = {};
+    config.gridDimX = l.grid[0];
+    config.gridDimY = l.grid[1];
+    config.gridDimZ = l.grid[2];
+    config.blockDimX = l.block[0];
+    config.blockDimY = l.block[1];
+    config.blockDimZ = l.block[2];
+    config.sharedMemBytes = l.shared_bytes;
+    config.hStream = l.stream;
+    config.attrs = attributes;
+    config.numAttrs = 2;
+    r = d.cuLaunchKernelEx(&config, l.function, l.params, nullptr);
+  } else if (l.cooperative) {
     r = d.cuLaunchCooperativeKernel(l.function, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],
                                     l.shared_bytes, l.stream, l.params);
   } else {
@@ -79,7 +100,11 @@ void launch_kernel(const KernelLaunch& l) {
                          l.shared_bytes, l.stream, l.params, nullptr);
   }
   if (r != CUDA_SUCCESS)
-    check(r, l.cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel", l.kernel_name ? *l.kernel_name : "");
+    check(r,
+          clustered       ? "cuLaunchKernelEx"
+          : l.cooperative ? "cuLaunchCooperativeKernel"
+                          : "cuLaunchKernel",
+          l.kernel_name ? *l.kernel_name : "");
   if (l.kernel_name) remember(reinterpret_cast<std::uintptr_t>(l.stream), l.kernel_name);
   wait_under_deadline(l.stream, l.kernel_name ? *l.kernel_name : std::string());
 }

@@ -1,5 +1,6 @@
-// One kernel launch through the driver (cuLaunchKernel, or the cooperative
-// variant), with errors that name the kernel, and the per-stream memory of the
+// One kernel launch through the driver (cuLaunchKernel, the cooperative
+// variant, or cuLaunchKernelEx for thread-block clusters), with errors that
+// name the kernel, and the per-stream memory of the
 // last kernel launched so a fault reported at the next synchronization can say
 // which kernel caused it. Hot path: no allocation, no logging.
 #pragma once
@@ -19,6 +20,9 @@ struct KernelLaunch {
   CUstream stream = nullptr;
   void** params = nullptr;
   bool cooperative = false;
+  // Thread-block clusters of this shape (cuLaunchKernelEx with
+  // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION); {1, 1, 1}: a plain launch.
+  unsigned cluster[3] = {1, 1, 1};
   const std::string* kernel_name = nullptr;  // must outlive the launch record (owned by the compiled kernel)
 };
 

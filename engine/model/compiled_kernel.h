@@ -56,6 +56,8 @@ struct CompiledKernel {
   std::string ptx;                        // NVPTX only (inspect_asm)
   std::vector<ir::LinkItem> link;         // foreign items every callee brought along, deduplicated
   bool use_cooperative = false;
+  // cluster_dim (JitOptions): the thread-block cluster shape launches use; {1, 1, 1} = none.
+  unsigned cluster_dim[3] = {1, 1, 1};
   std::size_t static_shared_bytes = 0;
   // GPU: bytes every launch adds to the dynamic shared window, room for its
   // arrays to round their start up to an alignment above 16 bytes.

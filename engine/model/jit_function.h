@@ -39,6 +39,9 @@ struct JitOptions {
   int max_registers = 0;
   // launch_bounds=(max threads per block[, min blocks per SM[, max blocks per cluster]]): 0 = not given.
   int launch_bounds[3] = {0, 0, 0};
+  // cluster_dim=(x, y, z): launch in thread-block clusters of this shape
+  // (cuda.cg.this_cluster(), docs/HOPPER.md); {1, 1, 1} = no clusters.
+  unsigned cluster_dim[3] = {1, 1, 1};
   // shared_memory_carveout: the preferred shared-memory share of L1 in percent
   // (-1: the driver's default), set on the loaded GPU function; kNoCarveout = not given.
   static constexpr int kNoCarveout = -1000;

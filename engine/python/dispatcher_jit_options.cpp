@@ -33,6 +33,7 @@ constexpr const char* kOptionNames[] = {"device",
                                         "cache",
                                         "max_registers",
                                         "launch_bounds",
+                                        "cluster_dim",
                                         "shared_memory_carveout",
                                         "extensions",
                                         "abi",
@@ -135,6 +136,39 @@ void parse_launch_bounds(PyObject* value, model::JitOptions* o) {
   }
 }
 
+// cluster_dim=None, an int or a tuple of up to three ints: the shape of the
+// thread-block clusters the kernel is launched in (docs/HOPPER.md), at most
+// the 8 blocks CUDA guarantees (the portable cluster size).
+void parse_cluster_dim(PyObject* value, model::JitOptions* o) {
+  if (value == Py_None) return;
+  std::vector<PyObject*> items;
+  if (PyLong_Check(value) && !PyBool_Check(value)) {
+    items.push_back(value);
+  } else if (PyTuple_Check(value) || PyList_Check(value)) {
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(value); ++i)
+      items.push_back(PySequence_Fast_GET_ITEM(value, i));
+  } else {
+    throw UserError(ErrorKind::TypeError,
+                    concat("cluster_dim must be an int or a tuple of up to three ints, not ", Py_TYPE(value)->tp_name));
+  }
+  if (items.empty() || items.size() > 3)
+    throw UserError(ErrorKind::ValueError,
+                    concat("cluster_dim must have one to three dimensions, got ", repr_of(value)));
+  long total = 1;
+  for (size_t i = 0; i < items.size(); ++i) {
+    long v = PyLong_Check(items[i]) && !PyBool_Check(items[i]) ? PyLong_AsLong(items[i]) : -1;
+    if (v <= 0 || v > 8) {
+      PyErr_Clear();
+      throw UserError(ErrorKind::ValueError, concat("cluster_dim must be positive ints, got ", repr_of(value)));
+    }
+    o->cluster_dim[i] = static_cast<unsigned>(v);
+    total *= v;
+  }
+  if (total > 8)
+    throw UserError(ErrorKind::ValueError, concat("cluster_dim ", repr_of(value), " makes clusters of ", total,
+                                                  " blocks, more than the portable limit of 8 blocks per cluster"));
+}
+
 // shared_memory_carveout: an int percentage (-1 = the driver's default), or
 // "default", "MaxL1", "MaxShared" (any case).
 int parse_carveout(PyObject* value) {
@@ -192,6 +226,8 @@ model::JitOptions parse_jit_options(PyObject* options) {
       parse_fastmath(value, &o);
     } else if (k == "launch_bounds") {
       parse_launch_bounds(value, &o);
+    } else if (k == "cluster_dim") {
+      parse_cluster_dim(value, &o);
     } else if (k == "shared_memory_carveout") {
       o.shared_memory_carveout = parse_carveout(value);
     } else if (k == "extensions") {

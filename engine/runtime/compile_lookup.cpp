@@ -185,6 +185,7 @@ LookupResult lookup_kernel(const std::shared_ptr<JitFunction>& fn, const std::ve
   if (found) {
     found->arg_types = job.arg_types;
     found->launch_bound_threads = fn->options.launch_bounds[0];
+    for (int i = 0; i < 3; ++i) found->cluster_dim[i] = fn->options.cluster_dim[i];
     found->shared_memory_carveout = fn->options.shared_memory_carveout;
   } else {
     found = build_kernel(job);

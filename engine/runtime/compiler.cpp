@@ -75,6 +75,7 @@ std::shared_ptr<CompiledKernel> build_kernel(CompileJob& job) {
   kernel->uses_barriers = typed.uses_barriers;
   kernel->uses_warp_ops = typed.uses_warp_ops;
   kernel->launch_bound_threads = fn->options.launch_bounds[0];
+  for (int i = 0; i < 3; ++i) kernel->cluster_dim[i] = fn->options.cluster_dim[i];
   kernel->shared_memory_carveout = fn->options.shared_memory_carveout;
   for (const auto& ff : typed.foreign_callees) kernel->use_cooperative |= ff->use_cooperative;
   kernel->use_cooperative |= typed.uses_grid_sync;  // cuda.cg grid sync: a cooperative launch

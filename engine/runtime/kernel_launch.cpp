@@ -8,6 +8,22 @@
 
 namespace cuhost::runtime {
 
+namespace {
+
+// A kernel launched in clusters (cluster_dim) needs a grid of whole clusters,
+// on both backends (the driver's own refusal would not say why).
+void check_cluster_grid(const CompiledKernel& kernel, const unsigned grid[3]) {
+  const unsigned* c = kernel.cluster_dim;
+  if (grid[0] % c[0] == 0 && grid[1] % c[1] == 0 && grid[2] % c[2] == 0) return;
+  throw UserError(ErrorKind::ValueError,
+                  concat("kernel '", kernel.name, "' runs in clusters of (", c[0], ", ", c[1], ", ", c[2],
+                         ") blocks (cluster_dim), but its grid (", grid[0], ", ", grid[1], ", ", grid[2],
+                         ") is not a whole number of clusters: each grid dimension must be a multiple of the "
+                         "cluster's"));
+}
+
+}  // namespace
+
 int LoadedKernel::slot(int device) {
   if (at(last_).device == device) return last_;
   for (int i = 0; i < kInline; ++i)
@@ -59,6 +75,8 @@ cuda::KernelLaunch LoadedKernel::launch(const std::shared_ptr<const CompiledKern
   l.stream = reinterpret_cast<CUstream>(stream);
   l.params = params;
   l.cooperative = kernel->use_cooperative;
+  check_cluster_grid(*kernel, grid);
+  for (int i = 0; i < 3; ++i) l.cluster[i] = kernel->cluster_dim[i];
   l.kernel_name = &kernel->name;
   return l;
 }
@@ -83,6 +101,8 @@ cpu::CpuLaunch cpu_launch_of(const CompiledKernel& kernel, const unsigned grid[3
   // (barrier-free, or barriers split by loop fission); fibers otherwise.
   l.needs_fibers = !kernel.cpu_block_fn;
   l.cooperative = kernel.use_cooperative;
+  check_cluster_grid(kernel, grid);
+  l.cluster = {kernel.cluster_dim[0], kernel.cluster_dim[1], kernel.cluster_dim[2]};
   l.static_shared_bytes = kernel.static_shared_bytes;
   l.dynamic_shared_bytes = shared;
   l.grid = {grid[0], grid[1], grid[2]};

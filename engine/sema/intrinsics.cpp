@@ -46,7 +46,8 @@ const std::vector<std::string>& cuda_function_names() {
                                                  "stcg",
                                                  "stcs",
                                                  "stwb",
-                                                 "stwt"};
+                                                 "stwt",
+                                                 "inline_ptx"};
   return names;
 }
 
@@ -77,7 +78,12 @@ const std::vector<std::string>& intrinsic_keys() {
       k.push_back(f);
     for (const char* f : {"number.real", "number.imag", "number.conjugate", "number.bit_count", "builtins.complex"})
       k.push_back(f);
-    for (const char* f : {"cuda.cg.this_grid", "cuda.cg.GridGroup.sync"}) k.push_back(f);
+    for (const char* f :
+         {"cuda.cg.this_grid", "cuda.cg.GridGroup.sync", "cuda.cg.this_cluster", "cuda.cg.ClusterGroup.sync",
+          "cuda.cg.ClusterGroup.block_rank", "cuda.cg.ClusterGroup.num_blocks", "cuda.cg.ClusterGroup.map_shared_rank"})
+      k.push_back(f);
+    for (const char* f : {"fragment", "fill_fragment", "load_matrix_sync", "mma_sync", "store_matrix_sync"})
+      k.push_back(std::string("cuda.wmma.") + f);
     for (const char* f : {"extension.call", "extension.codegen", "extension.member"}) k.push_back(f);
     for (const char* f :
          {"sqrt", "exp",  "log",   "log10", "sin",   "cos",   "tan",   "sinh", "cosh",  "tanh",  "asin",

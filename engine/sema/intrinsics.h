@@ -248,6 +248,34 @@
 //               int or float); the index is an int, or a tuple of ndim ints
 // "cuda.stcg" "cuda.stcs" "cuda.stwb" "cuda.stwt"
 //               (array or CPointer, index, value) -> none; param_types {-, -, dtype}
+// --- cuda: inline PTX (typing/inline_ptx.cpp, sema/typing/inline_ptx_spec.h) ---
+// "cuda.inline_ptx"  (ptx, constraints, *inputs, result=, volatile=True):
+//               ptx and constraints are StringLiteral arguments (their text
+//               in type->key). ordered_args {ptx, constraints, volatile|null,
+//               inputs...}; param_types {-, -, -, one per input: the type
+//               it is converted to (null for an 'n' immediate: its
+//               `constant` is emitted)}. type = none, the output's type, or
+//               a Tuple of the outputs' types. GPU only.
+// --- thread-block clusters (typing/clusters.cpp) ------------------------------------
+// "cuda.cg.this_cluster"  () -> intrinsic("cuda.cg.ClusterGroup") (no bits)
+// "cuda.cg.ClusterGroup.sync"  () -> none (a barrier of every thread of the cluster)
+// "cuda.cg.ClusterGroup.block_rank" / ".num_blocks"  () -> int32
+// "cuda.cg.ClusterGroup.map_shared_rank"  (array, rank) -> the array's type;
+//               param_types {array, int32}: the same array in block `rank`'s
+//               shared memory. The receiver (the group) is not an argument.
+// --- cuda.wmma (typing/wmma.cpp, sema/typing/wmma_fragments.h) -------------------
+// Fragments are opaque extension types (wmma_fragment_of() describes them);
+// their value is the address of the thread's fragment storage.
+// "cuda.wmma.fragment"  (use, m, n, k, dtype, layout=) -> the fragment type;
+//               param_types all null (everything is in the type).
+// "cuda.wmma.fill_fragment"  (frag, value) -> none; param_types {frag, float32}
+// "cuda.wmma.load_matrix_sync"  (frag, array, offset, ldm, layout|null) -> none;
+//               param_types {frag, array, int64, int32, null}; layout (an
+//               accumulator's) is a marker expression typed
+//               intrinsic("cuda.wmma.mem_row_major"/"mem_col_major").
+// "cuda.wmma.store_matrix_sync"  (array, offset, frag, ldm, layout) -> none;
+//               param_types {array, int64, frag, int32, null}
+// "cuda.wmma.mma_sync"  (d, a, b, c) -> none; param_types the four fragments.
 // --- cuda.libdevice -----------------------------------------------------------
 // "cuda.libdevice.<f>"  every function of libdevice's table
 //                       (typing/libdevice_table.h): param_types = its value

@@ -180,6 +180,13 @@ const ir::Type* type_float_class_test(Typer& t, const ast::Call& c, const std::s
 const ir::Type* type_cuda_indexing_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 // cuda.ldca & co., cuda.stcg & co. and cuda.nanosleep (typing/cache_hints.cpp).
 const ir::Type* type_cache_hint_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+// cuda.inline_ptx (typing/inline_ptx.cpp) and the Hopper APIs: cuda.wmma (typing/wmma.cpp).
+const ir::Type* type_inline_ptx_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+const ir::Type* type_wmma_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+bool resolve_wmma_key(const std::string& key, ExprInfo& info);
+// Thread-block clusters (typing/clusters.cpp): cuda.cg.this_cluster() and its methods.
+const ir::Type* type_cluster_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+bool resolve_cluster_key(const std::string& key, ExprInfo& info);
 const ir::Type* type_atomic_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 const ir::Type* type_warp_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 // Half precision (typing/half.cpp): cuda.fp16.*, the bf16 bindings

@@ -626,6 +626,28 @@ CUresult null_launch_cooperative(CUfunction f, unsigned gx, unsigned gy, unsigne
                                  unsigned bz, unsigned shared, CUstream stream, void** params) {
   return null_launch(f, gx, gy, gz, bx, by, bz, shared, stream, params, nullptr);
 }
+// Thread-block cluster launches (cuLaunchKernelEx with a cluster dimension):
+// the grid must be a whole number of clusters of at most 8 blocks, as on sm_90.
+// The last cluster shape launched is kept for cuhostNullLastCluster().
+unsigned g_last_cluster[3] = {0, 0, 0};
+CUresult null_launch_ex(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const CUlaunchAttribute& a = config->attrs[i];
+    if (a.id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) continue;
+    const auto& c = a.value.clusterDim;
+    {
+      std::lock_guard<std::mutex> lock(g_mutex);
+      g_last_cluster[0] = c.x;
+      g_last_cluster[1] = c.y;
+      g_last_cluster[2] = c.z;
+    }
+    if (c.x == 0 || c.y == 0 || c.z == 0 || c.x * c.y * c.z > 8 || config->gridDimX % c.x || config->gridDimY % c.y ||
+        config->gridDimZ % c.z)
+      return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+  }
+  return null_launch(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX, config->blockDimY,
+                     config->blockDimZ, config->sharedMemBytes, config->hStream, params, extra);
+}
 CUresult null_occupancy(int* grid, int* block, CUfunction, CUoccupancyB2DSize, size_t, int) {
   *grid = 132;
   *block = 256;
@@ -735,6 +757,7 @@ const Entry g_entries[] = {
     NULL_ENTRY(cuFuncSetAttribute, null_func_set_attribute),
     NULL_ENTRY(cuLaunchKernel, null_launch),
     NULL_ENTRY(cuLaunchCooperativeKernel, null_launch_cooperative),
+    NULL_ENTRY(cuLaunchKernelEx, null_launch_ex),
     NULL_ENTRY(cuOccupancyMaxPotentialBlockSize, null_occupancy),
 };
 #undef NULL_ENTRY
@@ -769,4 +792,11 @@ extern "C" __attribute__((visibility("default"))) CUresult cuGetProcAddress_v2(c
   *pfn = nullptr;
   if (status) *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
   return CUDA_ERROR_NOT_FOUND;
+}
+
+// The cluster shape of the last cuLaunchKernelEx (zeros before any), for
+// tests/null_driver/cluster_launch.py.
+extern "C" __attribute__((visibility("default"))) void cuhostNullLastCluster(unsigned* out) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  for (int i = 0; i < 3; ++i) out[i] = g_last_cluster[i];
 }

@@ -26,6 +26,9 @@ std::map<std::string, IntrinsicFn>& table() {
     register_atomics(t);
     register_warp(t);
     register_cache_hints(t);
+    register_inline_ptx(t);
+    register_wmma(t);
+    register_clusters(t);
     register_memory(t);
     register_arrays(t);
     register_print(t);

@@ -55,6 +55,7 @@ struct LoweringOptions {
   bool fastmath = false;
   unsigned fastmath_flags = 0;  // model::FastMathFlag bits when fastmath is a set of flags
   std::string kernel_name;      // for error reports
+  int cc = 0;                   // GPU: the target's compute capability (major * 10 + minor); 0 on the CPU
   // Functions called on the host (numba.njit, codegen/host_entry.h): every
   // raise (and a tuple index out of range) is reported, as numba's CPU
   // target raises it, and with numba's Python error model zero divisors are
@@ -239,6 +240,9 @@ void register_cuda_indexing(std::map<std::string, IntrinsicFn>& table);
 void register_atomics(std::map<std::string, IntrinsicFn>& table);
 void register_warp(std::map<std::string, IntrinsicFn>& table);
 void register_cache_hints(std::map<std::string, IntrinsicFn>& table);
+void register_inline_ptx(std::map<std::string, IntrinsicFn>& table);
+void register_wmma(std::map<std::string, IntrinsicFn>& table);
+void register_clusters(std::map<std::string, IntrinsicFn>& table);
 void register_memory(std::map<std::string, IntrinsicFn>& table);
 void register_arrays(std::map<std::string, IntrinsicFn>& table);
 void register_print(std::map<std::string, IntrinsicFn>& table);

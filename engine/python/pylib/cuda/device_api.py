@@ -67,7 +67,7 @@ for _n in ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_
            "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "activemask", "lanemask_lt",
            "match_any_sync", "match_all_sync", "fma",
            "cbrt", "brev", "clz", "ffs", "popc", "selp", "nanosleep",
-           "ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "stwt"):
+           "ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "stwt", "inline_ptx"):
     _export(_n, _DeviceOnly(_n))
 
 _export("atomic", _Namespace("atomic", ["add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor",

@@ -1,0 +1,95 @@
+"""fp16 GEMM with fp32 accumulation at 4096^3, one command on a GPU machine:
+
+    build/bin/cuhost --backend cuda run scripts/bench/bench_wmma_gemm.py [size]
+
+times scripts/examples/wmma_gemm.py's tensor-core kernel (cuda.wmma), the
+same tiling without tensor cores (fp32 FMAs), and cuBLAS through PyTorch
+(or CuPy when PyTorch is missing), in one process on one device, and prints
+TFLOP/s and the ratios the issue asks about (wmma / cuBLAS, wmma / SIMT).
+The wmma result is checked against the exact product (64 rows) first.
+"""
+import os
+import sys
+import time
+
+import numpy as np
+
+from numba import cuda
+
+if not hasattr(cuda, "wmma"):  # numba-cuda has no tensor-core API: nothing to compare there
+    print("bench_wmma_gemm needs cuhost's cuda.wmma")
+    sys.exit(0)
+if cuda.backend() != "cuda":
+    print("bench_wmma_gemm needs the CUDA backend (--backend cuda on a GPU machine)")
+    sys.exit(0)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
+import wmma_gemm  # noqa: E402
+
+
+n = int(sys.argv[1]) if len(sys.argv) > 1 else 4096
+flops = 2.0 * n * n * n
+rng = np.random.default_rng(0)
+A = rng.standard_normal((n, n)).astype(np.float16)
+B = rng.standard_normal((n, n)).astype(np.float16)
+dA, dB = cuda.to_device(A), cuda.to_device(B)
+dC = cuda.device_array((n, n), np.float32)
+
+
+def time_cuhost(kernel, reps):
+    wmma_gemm.launch(kernel, dA, dB, dC)  # compile and warm up
+    cuda.synchronize()
+    start, end = cuda.event(), cuda.event()
+    start.record()
+    for _ in range(reps):
+        wmma_gemm.launch(kernel, dA, dB, dC)
+    end.record()
+    end.synchronize()
+    return cuda.event_elapsed_time(start, end) / 1e3 / reps
+
+
+def cublas():
+    """(seconds per GEMM, the product as float32 NumPy, library name)."""
+    try:
+        import torch
+
+        a = torch.from_numpy(A).cuda()
+        b = torch.from_numpy(B).cuda()
+        c = a @ b
+        torch.cuda.synchronize()
+        reps = 50
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            c = a @ b
+        torch.cuda.synchronize()
+        return (time.perf_counter() - t0) / reps, c.float().cpu().numpy(), "PyTorch %s" % torch.__version__
+    except ImportError:
+        import cupy as cp
+
+        a, b = cp.asarray(A), cp.asarray(B)
+        c = a @ b
+        cp.cuda.Device().synchronize()
+        reps = 50
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            c = a @ b
+        cp.cuda.Device().synchronize()
+        return (time.perf_counter() - t0) / reps, cp.asnumpy(c).astype(np.float32), "CuPy %s" % cp.__version__
+
+
+t_cublas, ref, lib = cublas()
+t_wmma = time_cuhost(wmma_gemm.gemm_wmma, 20)
+got = dC.copy_to_host()
+# The first 64 rows against the exact product, with the bound of a float32
+# sum of n exact fp16 products in any order (docs/HOPPER.md).
+rows = slice(0, 64)
+exact = A[rows].astype(np.float64) @ B.astype(np.float64)
+bound = n * 2.0**-23 * (np.abs(A[rows]).astype(np.float64) @ np.abs(B).astype(np.float64))
+assert (np.abs(got[rows] - exact) <= bound).all(), "wmma GEMM is off: max error %g" % np.abs(got[rows] - exact).max()
+assert np.abs(ref[rows] - exact).max() < 0.1 * np.abs(exact).max(), "cuBLAS's product looks wrong"
+t_simt = time_cuhost(wmma_gemm.gemm_simt, 3)
+
+tf = lambda t: flops / t / 1e12  # noqa: E731
+print("fp16 GEMM %d^3, fp32 accumulation" % n)
+print("  cuBLAS (%s): %8.1f TFLOP/s" % (lib, tf(t_cublas)))
+print("  cuhost wmma:   %8.1f TFLOP/s  (%.1f%% of cuBLAS)" % (tf(t_wmma), 100 * t_cublas / t_wmma))
+print("  cuhost SIMT:   %8.1f TFLOP/s  (wmma is %.1fx the SIMT kernel)" % (tf(t_simt), t_simt / t_wmma))
