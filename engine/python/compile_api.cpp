@@ -189,7 +189,7 @@ PyMethodDef g_methods[] = {
     {"_unload_modules", py_unload_modules, METH_NOARGS,
      "Runs LinkableCode teardown callbacks and unloads every kernel module (at exit)."},
     {"_compile", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_compile)), METH_VARARGS | METH_KEYWORDS,
-     "Compiles a Python function for a signature to PTX: (bytes, return type spelling)."},
+     "Compiles a Python function for a signature to PTX: (bytes, the return type's TypeHandle)."},
     {"_link_ptx_for_test", py_link_ptx_for_test, METH_VARARGS,
      "Links PTX text with nvJitLink for an sm_XX architecture; returns the cubin size."},
     {"_supported_ccs", py_supported_ccs, METH_NOARGS, "Compute capabilities LLVM's NVPTX backend emits PTX for."},
