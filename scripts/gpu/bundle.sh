@@ -136,6 +136,6 @@ python3.11 -m compileall -q -j 0 "$py" "$b/site" "$b/share/cuhost/python" >/dev/
 
 cp scripts/gpu/env.sh "$b/env.sh"
 mkdir -p bundle
-tar -C "$stage" -cf - cuhost | xz -T0 -6 > bundle/cuhost-gpu.tar.xz
+tar -C "$stage" --exclude=__pycache__ -cf - cuhost | xz -T0 -6 > bundle/cuhost-gpu.tar.xz
 ls -la bundle/cuhost-gpu.tar.xz
 echo "bundle: $(du -h bundle/cuhost-gpu.tar.xz | cut -f1)"
