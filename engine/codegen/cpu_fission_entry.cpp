@@ -12,6 +12,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
@@ -145,6 +146,15 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
           call_args.insert(call_args.end(), {ctx, x, y, z, frames, lin, b.getInt32(k), result, preds});
           llvm::CallInst* rc = b.CreateCall(r, call_args);
           rc->setMetadata(llvm::LLVMContext::MD_access_group, group);
+          if (regions.reports_errors) {
+            // The launch failed: the block ends here (as the runtime
+            // abandons a block after an error), so the region's other
+            // threads need not track whether this one exited.
+            llvm::BasicBlock* go_on = llvm::BasicBlock::Create(c, "no.error", f);
+            b.CreateCondBr(b.CreateICmpEQ(rc, b.getInt32(kReportedErrorExit)), done, go_on,
+                           llvm::MDBuilder(c).createBranchWeights(1, 1 << 20));
+            b.SetInsertPoint(go_on);
+          }
           if (!tracked) {
             b.CreateStore(rc, last_exit);
           } else {
