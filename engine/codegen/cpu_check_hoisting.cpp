@@ -10,8 +10,9 @@
 // not wrap over them, in pred's signedness, and it holds where X is largest
 // (pred <, <=) or smallest (pred >, >=): X at 0 or at T. Both are computed
 // before the loop, with overflow-checked arithmetic. The loop is then
-// versioned: the copy that runs when every hoisted check holds has them
-// replaced by their constant outcome; the original keeps them all.
+// versioned: the copy that runs when every check holds has them replaced by
+// their constant outcome; the original keeps them all, marked so that the
+// pipeline's later runs of this pass leave them alone.
 #include "codegen/cpu_check_hoisting.h"
 
 #include <llvm/Analysis/LoopInfo.h>
@@ -36,7 +37,7 @@ namespace {
 
 constexpr const char* kIndexErrorReport = "cuhost_cpu_index_error";
 // Versioning doubles a loop: bound the code it may add.
-constexpr unsigned kMaxLoopInstructions = 4000;
+constexpr unsigned kMaxLoopInstructions = 2000;
 constexpr int kMaxVersionedLoops = 32;
 
 bool reports_index_error(const llvm::BasicBlock* bb) {
@@ -205,8 +206,7 @@ class Hoister {
   bool run() {
     bool changed = settle_implied();
     if (changed) am_.invalidate(f_, llvm::PreservedAnalyses::none());
-    // Innermost loops first: an outer loop's copy then holds the inner
-    // loop's versions.
+    // Innermost loops only: their copies are the ones the vectorizer takes.
     std::vector<llvm::BasicBlock*> headers;
     {
       auto& li = am_.getResult<llvm::LoopAnalysis>(f_);
@@ -238,7 +238,9 @@ class Hoister {
     auto& dt = am_.getResult<llvm::DominatorTreeAnalysis>(f_);
     auto& se = am_.getResult<llvm::ScalarEvolutionAnalysis>(f_);
     llvm::Loop* loop = li.getLoopFor(header);
-    if (!loop || loop->getHeader() != header || !loop->isLoopSimplifyForm() || !can_version(*loop)) return false;
+    if (!loop || loop->getHeader() != header || !loop->isInnermost() || !loop->isLoopSimplifyForm() ||
+        !can_version(*loop))
+      return false;
     llvm::BasicBlock* pre = loop->getLoopPreheader();
     const llvm::SCEV* taken = se.getSymbolicMaxBackedgeTakenCount(loop);
     bool counted = !llvm::isa<llvm::SCEVCouldNotCompute>(taken);
@@ -308,7 +310,12 @@ class Hoister {
 }  // namespace
 
 llvm::PreservedAnalyses CheckHoistingPass::run(llvm::Function& f, llvm::FunctionAnalysisManager& am) {
-  if (f.isDeclaration() || !Hoister(f, am).run()) return llvm::PreservedAnalyses::all();
+  // Block entries only (module.cpp, cpu_fission_entry.cpp): the kernel body
+  // they inline is simplified first, and copies of its loops there would be
+  // inlined again; the thread entry runs only kernels on fibers, whose
+  // loops around barriers cannot be copied.
+  if (f.isDeclaration() || !f.getName().ends_with(".cpu.block") || !Hoister(f, am).run())
+    return llvm::PreservedAnalyses::all();
   return llvm::PreservedAnalyses::none();
 }
 

@@ -5,12 +5,15 @@
 // compilers of checked languages (Rust, Julia) rely on:
 //   - a check implied by a dominating condition (`if i < n` with the index
 //     known non-negative, n the extent checked) is removed;
-//   - the checks of a loop whose index is loop-invariant or an affine
-//     function of the loop's induction variable, against a loop-invariant
-//     extent, are tested once before the loop for the loop's whole range of
-//     iterations: when they all hold, a copy of the loop without them runs;
-//     otherwise the original loop runs, checking each access, so a failure
-//     reports the exact access and thread it always did.
+//   - in an innermost loop (a block's thread loop, a fission region loop, a
+//     kernel's inner loop), the checks whose index is loop-invariant or an
+//     affine function of the induction variable, against a loop-invariant
+//     extent, are tested once before the loop for its whole range of
+//     iterations: when they all hold, a copy of the loop without them runs
+//     (and vectorizes when no other check is left); otherwise the original
+//     loop runs, checking each access, so a failure reports the exact
+//     access and thread it always did. An index that may be negative
+//     (wrapped round by a select) is not affine and keeps its check.
 #pragma once
 
 #include <llvm/IR/PassManager.h>

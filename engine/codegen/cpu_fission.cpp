@@ -10,8 +10,10 @@
 // The block entry runs region 0 as a loop over the block's threads (R inlined
 // with a constant resume id, so each loop keeps only its region's code), then
 // the region every live thread stopped at, and so on; threads that exited are
-// skipped. If live threads stop at different barriers the block reports
-// "barrier inside divergent control flow" and ends (undefined on a GPU).
+// skipped; a thread that reported an error ends the block (error exits do
+// not count as divergent returns). If live threads stop at different
+// barriers the block reports "barrier inside divergent control flow" and
+// ends (undefined on a GPU).
 // syncthreads_count/and/or store their predicate per thread; the block entry
 // reduces them between the loops and R reads the result on resuming.
 #include "codegen/cpu_fission_resumable.h"

@@ -6,7 +6,8 @@
 // different barriers, reduces syncthreads_count/and/or predicates and
 // carries block-uniform locals into the next region. A region whose threads
 // all leave at one place (uniform_exit) keeps no per-thread state while no
-// thread has exited.
+// thread has exited. A thread that reported an error (a failed check) ends
+// the block at once: the launch has failed.
 #include "codegen/cpu_fission.h"
 
 #include <llvm/IR/Constants.h>

@@ -135,14 +135,14 @@ for trial in range(8):
     partial = np.zeros(blocks, np.float32)
     pad = int(rng.integers(0, 8)) if trial % 2 == 0 else int(rng.integers(9, 40))
     if pad <= 8:
-        offset_tree[blocks, TPB](x, pad, partial)
+        offset_tree[blocks, TPB](x, np.uint32(pad), partial)
         padded = np.zeros(blocks * TPB, np.float64)
         padded[:n] = x
         np.testing.assert_allclose(partial, padded.reshape(blocks, TPB).sum(axis=1), rtol=1e-5)
     else:
         # Region 0 of block 0 fails first, at the first thread past the array.
         t = TPB + 8 - pad
-        expect_index_error(lambda: offset_tree[blocks, TPB](x, pad, partial), "offset_tree", "buf", t + pad, TPB + 8,
+        expect_index_error(lambda: offset_tree[blocks, TPB](x, np.uint32(pad), partial), "offset_tree", "buf", t + pad, TPB + 8,
                            t, 0)
 ir = host_ir(offset_tree)
 assert ".unchecked" in ir and "narrow.more" in ir, "the region loops were not narrowed and hoisted"
