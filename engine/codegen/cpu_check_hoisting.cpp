@@ -126,11 +126,14 @@ struct RangeTest {
   const llvm::SCEV* step = nullptr;  // null: x is invariant
 };
 
-bool is_order_predicate(llvm::ICmpInst::Predicate p) { return !llvm::ICmpInst::isEquality(p); }
+// Orders, and `!=` (LLVM turns `i <= 255` into `i != 256` when it knows i
+// counts up by one from below): it holds everywhere when the extent lies
+// outside the index's range.
+bool is_testable_predicate(llvm::ICmpInst::Predicate p) { return p != llvm::ICmpInst::ICMP_EQ; }
 
 std::optional<RangeTest> range_test(const Check& c, llvm::Loop& loop, llvm::ScalarEvolution& se) {
   llvm::ICmpInst::Predicate pred = c.in_bounds();
-  if (!is_order_predicate(pred)) return std::nullopt;
+  if (!is_testable_predicate(pred)) return std::nullopt;
   const llvm::SCEV* a = se.getSCEV(c.cmp->getOperand(0));
   const llvm::SCEV* b = se.getSCEV(c.cmp->getOperand(1));
   if (se.isLoopInvariant(a, &loop) && se.isLoopInvariant(b, &loop)) return RangeTest{c, pred, a, b, nullptr};
@@ -195,7 +198,8 @@ llvm::Value* emit_range_condition(llvm::IRBuilder<>& b, const RangeTest& t, llvm
   llvm::Value* high = increasing ? last : x;
   bool upper = t.pred == llvm::ICmpInst::ICMP_ULT || t.pred == llvm::ICmpInst::ICMP_ULE ||
                t.pred == llvm::ICmpInst::ICMP_SLT || t.pred == llvm::ICmpInst::ICMP_SLE;
-  llvm::Value* holds = b.CreateICmp(t.pred, upper ? high : low, y);
+  llvm::Value* holds = t.pred == llvm::ICmpInst::ICMP_NE ? b.CreateOr(b.CreateICmpULT(y, low), b.CreateICmpUGT(y, high))
+                                                         : b.CreateICmp(t.pred, upper ? high : low, y);
   return b.CreateAnd(holds, b.CreateNot(wraps));
 }
 
