@@ -10,8 +10,10 @@
 // The block entry runs region 0 as a loop over the block's threads (R inlined
 // with a constant resume id, so each loop keeps only its region's code), then
 // the region every live thread stopped at, and so on; threads that exited are
-// skipped. If live threads stop at different barriers the block reports
-// "barrier inside divergent control flow" and ends (undefined on a GPU).
+// skipped; a thread that reported an error ends the block (error exits do
+// not count as divergent returns). If live threads stop at different
+// barriers the block reports "barrier inside divergent control flow" and
+// ends (undefined on a GPU).
 // syncthreads_count/and/or store their predicate per thread; the block entry
 // reduces them between the loops and R reads the result on resuming.
 #include "codegen/cpu_fission_resumable.h"
@@ -54,6 +56,17 @@ BarrierKind barrier_kind(const llvm::CallInst* c, bool& is_barrier) {
   return BarrierKind::Plain;
 }
 
+// A block that ends its thread after reporting an error (fail_if's failure
+// block: a runtime report, then a return).
+bool is_error_exit(const llvm::BasicBlock* bb) {
+  if (!llvm::isa<llvm::ReturnInst>(bb->getTerminator())) return false;
+  for (const llvm::Instruction& i : *bb)
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i))
+      if (const llvm::Function* f = call->getCalledFunction())
+        if (f->getName() == "cuhost_cpu_index_error" || f->getName() == "cuhost_cpu_kernel_error") return true;
+  return false;
+}
+
 int line_of(const llvm::Instruction* i) {
   if (llvm::MDNode* md = i->getMetadata("cuhost.line"))
     if (md->getNumOperands() == 1)
@@ -85,6 +98,7 @@ class Fission {
   // from barrier k) leaves it at the same barrier or return: all of the
   // region's exits lie outside divergent control flow.
   bool uniform_exit(std::size_t k) const { return uniform_exit_[k]; }
+  bool reports_errors() const { return reports_errors_; }
 
   llvm::Function* resumable() const { return r_; }
   const std::vector<Barrier>& barriers() const { return barriers_; }
@@ -119,7 +133,9 @@ class Fission {
     llvm::SmallVector<llvm::ReturnInst*, 8> rets;
     llvm::CloneFunctionInto(r_, body_, vm, llvm::CloneFunctionChangeType::LocalChangesOnly, rets);
     for (llvm::ReturnInst* ret : rets) {
-      llvm::ReturnInst::Create(c_, llvm::ConstantInt::get(i32, 0), ret->getIterator());
+      bool error = is_error_exit(ret->getParent());
+      reports_errors_ = reports_errors_ || error;
+      llvm::ReturnInst::Create(c_, llvm::ConstantInt::get(i32, error ? kReportedErrorExit : 0), ret->getIterator());
       ret->eraseFromParent();
     }
     r_->addFnAttr(llvm::Attribute::AlwaysInline);
@@ -321,7 +337,36 @@ class Fission {
   }
 
   // Blocks control-dependent on a branch whose condition is not uniform.
+  // A branch into an error exit does not count: the failing thread ends the
+  // block (kReportedErrorExit), so the threads that go on all took the other
+  // way. Its edge into the exit is left out while the post-dominator tree is
+  // built (the exit would otherwise make every block after the check depend
+  // on it), then put back.
   std::set<llvm::BasicBlock*> divergent_blocks() {
+    struct Cut {
+      llvm::BranchInst* branch;
+      unsigned successor;
+      llvm::BasicBlock* exit;
+    };
+    std::vector<Cut> cut;
+    for (llvm::BasicBlock& a : *r_) {
+      auto* br = llvm::dyn_cast<llvm::BranchInst>(a.getTerminator());
+      if (!br || !br->isConditional()) continue;
+      for (unsigned k = 0; k < 2; ++k) {
+        llvm::BasicBlock* exit = br->getSuccessor(k);
+        if (is_error_exit(exit) && !is_error_exit(br->getSuccessor(1 - k))) {
+          br->setSuccessor(k, br->getSuccessor(1 - k));
+          cut.push_back({br, k, exit});
+          break;
+        }
+      }
+    }
+    std::set<llvm::BasicBlock*> out = divergent_blocks_of_cfg();
+    for (const Cut& x : cut) x.branch->setSuccessor(x.successor, x.exit);
+    return out;
+  }
+
+  std::set<llvm::BasicBlock*> divergent_blocks_of_cfg() {
     std::set<llvm::BasicBlock*> out;
     llvm::PostDominatorTree pdt(*r_);
     for (llvm::BasicBlock& a : *r_) {
@@ -381,7 +426,9 @@ class Fission {
         work.pop_back();
         if (!seen.insert(bb).second) continue;
         if (llvm::isa<llvm::ReturnInst>(bb->getTerminator())) {
-          uniform = !divergent_.count(bb);
+          // An error exit ends the block (kReportedErrorExit): no other
+          // thread goes on from it.
+          if (!is_error_exit(bb)) uniform = !divergent_.count(bb);
           continue;
         }
         for (llvm::BasicBlock* succ : llvm::successors(bb)) work.push_back(succ);
@@ -529,6 +576,7 @@ class Fission {
   std::map<llvm::Instruction*, bool> memo_[3];
   std::set<const llvm::Value*> fixed_, uniform_, rematerialized_;
   std::set<llvm::BasicBlock*> divergent_;  // blocks under a divergent branch (before the moves)
+  bool reports_errors_ = false;            // some return of R is an error exit
   std::vector<bool> uniform_exit_;         // per region (see uniform_exit)
   std::map<const llvm::Value*, llvm::StoreInst*> single_store_;
   std::vector<llvm::ReturnInst*> barrier_exits_;  // the `ret id` of each barrier
@@ -544,6 +592,7 @@ bool build_resumable(llvm::Function* body, ResumableRegions* out) {
   out->storage = fission.storage();
   out->uniform_exit.clear();
   for (std::size_t k = 0; k <= out->barriers.size(); ++k) out->uniform_exit.push_back(fission.uniform_exit(k));
+  out->reports_errors = fission.reports_errors();
   return true;
 }
 

@@ -6,12 +6,14 @@
 // different barriers, reduces syncthreads_count/and/or predicates and
 // carries block-uniform locals into the next region. A region whose threads
 // all leave at one place (uniform_exit) keeps no per-thread state while no
-// thread has exited.
+// thread has exited. A thread that reported an error (a failed check) ends
+// the block at once: the launch has failed.
 #include "codegen/cpu_fission.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
@@ -145,6 +147,15 @@ bool emit_cpu_fission_block(LoweredModule& out, llvm::Function* body, const std:
           call_args.insert(call_args.end(), {ctx, x, y, z, frames, lin, b.getInt32(k), result, preds});
           llvm::CallInst* rc = b.CreateCall(r, call_args);
           rc->setMetadata(llvm::LLVMContext::MD_access_group, group);
+          if (regions.reports_errors) {
+            // The launch failed: the block ends here (as the runtime
+            // abandons a block after an error), so the region's other
+            // threads need not track whether this one exited.
+            llvm::BasicBlock* go_on = llvm::BasicBlock::Create(c, "no.error", f);
+            b.CreateCondBr(b.CreateICmpEQ(rc, b.getInt32(kReportedErrorExit)), done, go_on,
+                           llvm::MDBuilder(c).createBranchWeights(1, 1 << 20));
+            b.SetInsertPoint(go_on);
+          }
           if (!tracked) {
             b.CreateStore(rc, last_exit);
           } else {

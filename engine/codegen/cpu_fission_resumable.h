@@ -2,7 +2,8 @@
 // region by region (cpu_fission.cpp builds it, cpu_fission_entry.cpp emits
 // the entry): R(slots..., ctx, tid.x, tid.y, tid.z, frames, lin, resume,
 // result, preds) runs one thread from barrier `resume` to the next barrier
-// it reaches and returns that barrier's id (0: the thread exited).
+// it reaches and returns that barrier's id (0: the thread exited,
+// kReportedErrorExit: it reported an error).
 #pragma once
 
 #include <llvm/Support/Alignment.h>
@@ -27,6 +28,11 @@ struct Barrier {
   llvm::BasicBlock* resume = nullptr;
 };
 
+// What R returns for a thread that reported an error (a failed bounds
+// check, a raise): the launch has failed, so the block entry ends the block
+// there instead of tracking the thread as exited. Above every barrier id.
+constexpr int kReportedErrorExit = 63;
+
 // A value kept across barriers, in the block entry's frames.
 struct Storage {
   llvm::Type* type = nullptr;
@@ -42,6 +48,7 @@ struct ResumableRegions {
   // Per region (0: the kernel's start, k: from barrier k): every live thread
   // leaves it at the same barrier or return.
   std::vector<bool> uniform_exit;
+  bool reports_errors = false;  // R may return kReportedErrorExit
 };
 
 // Builds R next to `body` in its module. False, leaving the module as it

@@ -1,6 +1,7 @@
 // Guarded loop narrowing (see cpu_guard_narrowing.h). A loop qualifies when
-//   - it is innermost, in simplified form, with its latch as the only exit,
-//     a computable trip count and an induction variable {S,+,1};
+//   - it is innermost, in simplified form, with its latch exiting after a
+//     computable trip count, other exits only from guarded blocks, and an
+//     induction variable {S,+,1};
 //   - its header ends in `br (G < B)` where G = {S2,+,1} does not wrap in the
 //     comparison's signedness and B is loop-invariant (or `G >= B` with the
 //     successors the other way round), and the guarded successor has the
@@ -84,16 +85,23 @@ bool narrow(llvm::Loop& loop, llvm::ScalarEvolution& se, llvm::DominatorTree& dt
   llvm::BasicBlock* header = loop.getHeader();
   llvm::BasicBlock* latch = loop.getLoopLatch();
   llvm::BasicBlock* preheader = loop.getLoopPreheader();
-  llvm::BasicBlock* exit = loop.getExitBlock();
-  if (!latch || !preheader || !exit || loop.getExitingBlock() != latch) return false;
+  if (!latch || !preheader) return false;
   auto* latch_br = llvm::dyn_cast<llvm::BranchInst>(latch->getTerminator());
   if (!latch_br || !latch_br->isConditional()) return false;
+  llvm::BasicBlock* exit = latch_br->getSuccessor(latch_br->getSuccessor(0) == header ? 1 : 0);
+  if (loop.contains(exit)) return false;
   Guard g;
   if (!find_guard(loop, se, &g)) return false;
   llvm::BasicBlock* body = g.branch->getSuccessor(g.body);
   if (body == header || !loop.contains(body) || body->getSinglePredecessor() != header ||
       g.branch->getSuccessor(1 - g.body) == body)
     return false;
+  // Other exits (a thread that reported an error ends the block) only from
+  // guarded iterations, which run as before.
+  llvm::SmallVector<llvm::BasicBlock*, 4> exiting;
+  loop.getExitingBlocks(exiting);
+  for (llvm::BasicBlock* bb : exiting)
+    if (bb != latch && !dt.dominates(body, bb)) return false;
   // Only the guarded blocks may have effects.
   for (llvm::BasicBlock* bb : loop.blocks()) {
     if (dt.dominates(body, bb)) continue;
@@ -105,7 +113,7 @@ bool narrow(llvm::Loop& loop, llvm::ScalarEvolution& se, llvm::DominatorTree& dt
     for (unsigned k = 0; k < phi.getNumIncomingValues(); ++k)
       if (auto* v = llvm::dyn_cast<llvm::Instruction>(phi.getIncomingValue(k)); v && loop.contains(v)) return false;
   // The induction variable the new exit test counts.
-  const llvm::SCEV* taken = se.getBackedgeTakenCount(&loop);
+  const llvm::SCEV* taken = se.getExitCount(&loop, latch);
   if (llvm::isa<llvm::SCEVCouldNotCompute>(taken) || taken->getType() != g.rec->getType()) return false;
   llvm::PHINode* iv = nullptr;
   const llvm::SCEVAddRecExpr* iv_rec = nullptr;

@@ -54,6 +54,21 @@ class CpuHooks : public TargetHooks {
   llvm::FunctionCallee runtime(Lowerer& l, const char* name, llvm::Type* ret, std::vector<llvm::Type*> params) {
     return l.module().getOrInsertFunction(name, llvm::FunctionType::get(ret, params, false));
   }
+  // A failed check's report reads the context and its string arguments and
+  // records into runtime state the module cannot see (cpu/runtime_abi.cpp):
+  // saying so lets the optimizer keep context fields (block index, block
+  // size) and array extents in registers across a loop holding checks,
+  // which makes the checks analyzable and hoistable (cpu_check_hoisting.h).
+  llvm::FunctionCallee error_reporter(Lowerer& l, const char* name, std::vector<llvm::Type*> params) {
+    llvm::FunctionCallee fn = runtime(l, name, l.b().getVoidTy(), std::move(params));
+    if (auto* f = llvm::dyn_cast<llvm::Function>(fn.getCallee())) {
+      f->setMemoryEffects(llvm::MemoryEffects::argMemOnly(llvm::ModRefInfo::Ref) |
+                          llvm::MemoryEffects::inaccessibleMemOnly());
+      f->setDoesNotThrow();
+      f->addFnAttr(llvm::Attribute::Cold);
+    }
+    return fn;
+  }
 
   llvm::Value* linear_tid(Lowerer& l) {
     auto& b = l.b();
@@ -197,8 +212,9 @@ class CpuHooks : public TargetHooks {
   void index_error(Lowerer& l, const std::string& array, llvm::Value* index, int dim, llvm::Value* extent) override {
     auto& b = l.b();
     store_tid(l);
-    auto fn = runtime(l, "cuhost_cpu_index_error", b.getVoidTy(),
-                      {b.getPtrTy(), b.getPtrTy(), b.getPtrTy(), b.getInt64Ty(), b.getInt32Ty(), b.getInt64Ty()});
+    auto fn =
+        error_reporter(l, "cuhost_cpu_index_error",
+                       {b.getPtrTy(), b.getPtrTy(), b.getPtrTy(), b.getInt64Ty(), b.getInt32Ty(), b.getInt64Ty()});
     b.CreateCall(fn, {ctx(l), b.CreateGlobalStringPtr(l.options().kernel_name), b.CreateGlobalStringPtr(array), index,
                       l.i32(dim), extent});
   }
@@ -207,8 +223,7 @@ class CpuHooks : public TargetHooks {
   void kernel_error(Lowerer& l, const KernelErrorSite& site, llvm::Value* code) override {
     auto& b = l.b();
     store_tid(l);
-    auto fn = runtime(l, "cuhost_cpu_kernel_error", b.getVoidTy(),
-                      {b.getPtrTy(), b.getPtrTy(), b.getPtrTy(), b.getInt64Ty()});
+    auto fn = error_reporter(l, "cuhost_cpu_kernel_error", {b.getPtrTy(), b.getPtrTy(), b.getPtrTy(), b.getInt64Ty()});
     b.CreateCall(fn, {ctx(l), b.CreateGlobalStringPtr(l.options().kernel_name),
                       b.CreateGlobalStringPtr(encode_site(site), "error.site"), code});
   }

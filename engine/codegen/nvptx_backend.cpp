@@ -34,6 +34,7 @@
 #include <set>
 #include <utility>
 
+#include "codegen/cpu_check_hoisting.h"
 #include "codegen/cpu_guard_narrowing.h"
 #include "codegen/libdevice_bitcode.h"
 #include "codegen/module.h"
@@ -240,6 +241,14 @@ void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt, LoopSpli
     pb.registerScalarOptimizerLateEPCallback([](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
       fpm.addPass(llvm::createFunctionToLoopPassAdaptor(GuardNarrowingPass(), /*UseMemorySSA=*/false));
     });
+  }
+  if (splitting != LoopSplitting::None && opt >= 2) {
+    // CPU kernels check every array access by default: checks implied by a
+    // guard go, the others are tested once per loop where they can be
+    // (cpu_check_hoisting.h), after the region loops are narrowed and before
+    // IRCE splits off the guarded iterations.
+    pb.registerScalarOptimizerLateEPCallback(
+        [](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) { fpm.addPass(CheckHoistingPass()); });
   }
   if (splitting == LoopSplitting::GuardedLoops && opt >= 2) {
     // A block's loop over its threads usually guards the body with `if i <
