@@ -21,17 +21,14 @@ version. Exit 1 on any failure; 77 when numba cannot be had (CTest's skip
 code).
 """
 import argparse
-import atexit
 import collections
 import json
 import os
-import queue
 import re
 import shutil
 import struct
 import subprocess
 import sys
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,82 +37,13 @@ import batch_run  # noqa: E402
 import gen  # noqa: E402
 import parallel  # noqa: E402
 import reference_env  # noqa: E402
+import warm_numba  # noqa: E402
 
 FLOAT_TOL_ULPS = 8          # libdevice vs libm transcendental, float64
 FLOAT32_TOL = 2.0 ** -18    # relative, when the math ran in float32
 CLEAN_ERRORS = {"TypingError", "NameError", "NotImplementedError", "UnsupportedError",
                 "UnsupportedFeatureError"}
 TIMEOUT_PER_PROGRAM = batch_run.TIMEOUT_PER_PROGRAM
-
-
-class WarmNumba:
-    """One long-lived `runner.py numba-serve` process per worker: numba is
-    imported once and compiles batch after batch (restarted every
-    RESTART_AFTER programs, so what numba keeps per compiled function does
-    not pile up)."""
-    RESTART_AFTER = 600
-
-    def __init__(self, python, env):
-        self.python, self.env, self.proc, self.served = python, env, None, 0
-
-    def start(self):
-        self.proc = subprocess.Popen([self.python, os.path.join(HERE, "runner.py"), "numba-serve"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, env=self.env)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()
-        self.served = 0
-
-    @staticmethod
-    def _read(proc, lines):
-        for line in proc.stdout:
-            lines.put(line)
-        lines.put(None)
-
-    def stop(self):
-        if self.proc:
-            self.proc.kill()
-            self.proc.wait()
-            self.proc = None
-
-    def run(self, folder, seeds, deadline):
-        """Results per seed; seeds it could not answer (a crash or a hang
-        of the server) are left out, for a one-shot rerun."""
-        if self.proc is None or self.served >= self.RESTART_AFTER:
-            self.stop()
-            self.start()
-        res = {}
-        try:
-            self.proc.stdin.write("%s %s\n" % (folder, " ".join(map(str, seeds))))
-            self.proc.stdin.flush()
-        except OSError:
-            self.stop()
-            return res
-        limit = time.time() + TIMEOUT_PER_PROGRAM * len(seeds) + 60
-        if deadline:
-            limit = min(limit, deadline)
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.1, limit - time.time()))
-            except queue.Empty:
-                line = None
-            if line is None:   # hang, crash or time limit
-                self.stop()
-                return res
-            if line.startswith("END"):
-                self.served += len(seeds)
-                return res
-            res.update(batch_run.parse(line))
-
-
-WARM = None   # the worker process's WarmNumba
-
-
-def init_worker(ref_py, env):
-    global WARM
-    if ref_py:
-        WARM = WarmNumba(ref_py, env)
-        atexit.register(WARM.stop)
 
 
 def as_float(b, size):
@@ -174,7 +102,7 @@ def has_location(prog_path, msg, lines):
     return bool(m) and lines[0] <= int(m.group(1)) <= lines[1]
 
 
-def check(cfg, s, prog, defect, line, g, r, path, known):
+def check(cfg, s, prog, defect, line, g, r, path):
     """(outcome, why, note): outcome a stats key; why a failure ('' if none)."""
     if "fault" in g:
         return "failures", "cuhost %s" % g["fault"], None
@@ -246,7 +174,7 @@ def batch(cfg, lo, hi):
                              seeds, env, deadline)
     ref = {}
     if not cfg["invalid"]:
-        ref = WARM.run(d, seeds, deadline)
+        ref = warm_numba.WARM.run(d, seeds, deadline)
         rest = [s for s in seeds if s not in ref]
         if rest:   # a crash or hang of the warm process: one-shot runs name the culprit
             ref.update(batch_run.run_side([cfg["ref_py"], os.path.join(HERE, "runner.py"), "numba", d], rest, env,
@@ -261,7 +189,7 @@ def batch(cfg, lo, hi):
             cut = True
             continue
         stats["programs"] += 1
-        outcome, why, note = check(cfg, s, prog, defect, line, g, r, os.path.join(d, "p%d.py" % s), cfg["known"])
+        outcome, why, note = check(cfg, s, prog, defect, line, g, r, os.path.join(d, "p%d.py" % s))
         if note:
             lines.append(note + (" at %s" % where if where else ""))
         if outcome == "clean_errors":
@@ -324,7 +252,7 @@ def main():
     env = dict(os.environ, FUZZ_INVALID="1" if args.invalid else "0", PYTHONDONTWRITEBYTECODE="1")
     start = time.time()
     totals, classes, done = parallel.run(batch, cfg, a, b, args.batch, args.workers, args.minutes,
-                                         initializer=init_worker, initargs=(ref_py, env))
+                                         initializer=warm_numba.init_worker, initargs=(ref_py, env))
     span, extra = parallel.covered(done, a)
     if classes:
         print("ERROR CLASSES %s" % json.dumps(dict(sorted(classes.items()))))
