@@ -193,7 +193,7 @@ def main():
     summary = {"sides": "%s|%s" % (args.a, args.b), "math_rules": math_rules, "seeds_finished": span,
                "also_finished": extra, "workers": args.workers, "seconds": round(time.time() - start)}
     for k in ["programs", "compared", "equal", "different", "contraction", "rejected_both", "rejected_a_only",
-              "rejected_b_only", "faults", "batch_errors"]:
+              "rejected_b_only", "faults", "batch_errors", "cut_batches"]:
         summary[k] = totals.get(k, 0)
     if args.plant:
         for k in ["planted_equal", "planted_different", "planted_missed"]:

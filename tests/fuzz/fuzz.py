@@ -257,7 +257,7 @@ def main():
     if classes:
         print("ERROR CLASSES %s" % json.dumps(dict(sorted(classes.items()))))
     keys = ["programs", "compared", "both_rejected", "ref_rejected", "failures", "clean_errors", "accepted_typed",
-            "accepted_maybe_pruned", "base_rejected", "points_typed", "points_maybe_pruned", "known", "batch_errors"]
+            "accepted_maybe_pruned", "base_rejected", "points_typed", "points_maybe_pruned", "known", "batch_errors", "cut_batches"]
     stats = {k: totals.get(k, 0) for k in keys}
     stats.update(sorted((k, v) for k, v in totals.items() if k.startswith("at ")))
     stats.update(seeds_finished=span, also_finished=extra, workers=args.workers, numba=version,

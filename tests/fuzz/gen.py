@@ -596,26 +596,38 @@ def _indent(line):
     return len(line) - len(line.lstrip(" "))
 
 
-def _may_fold(text):
+def _may_fold(text, constants=()):
     """Whether a condition may be, or hold, a constant that CPython folds or
-    numba prunes: a bare True/False/None, a comparison of literals, or no
-    name at all once the numbers are gone (`(-7.5e+29 % 0.5) != 3`)."""
+    numba prunes: a bare True/False/None, a variable assigned a literal
+    somewhere in the function (`constants`: numba prunes on a variable
+    whose definition is a constant), a comparison of literals, or no name
+    at all once the numbers are gone (`(-7.5e+29 % 0.5) != 3`)."""
     import re
     t = re.sub(r"np\.bool_\((True|False)\)", "b", text)
+    if constants and re.search(r"\b(%s)\b" % "|".join(constants), t):
+        return True
     if re.search(r"\b(True|False|None)\b|not [01]\b|\(-?\d+ [<=!>]+ -?\d+", t):
         return True
     t = re.sub(r"\d+\.?\d*(e[+-]?\d+)?", "", t)
     return not re.search(r"[A-Za-z_]", re.sub(r"\b(not|and|or|is)\b", "", t))
 
 
-def _constant_header(line):
+def _constant_header(line, constants):
     """An if/elif/while that numba may prune (see _may_fold, or the
     generator's `while w < 0`): code under or after it may never be typed."""
     t = line.strip()
     if not (t.startswith(("if ", "elif ", "while ")) and t.endswith(":")):
         return False
     cond = t.split(" ", 1)[1][:-1]
-    return (t.startswith("while ") and cond.endswith("< 0")) or _may_fold(cond)
+    return (t.startswith("while ") and cond.endswith("< 0")) or _may_fold(cond, constants)
+
+
+def _literal_names(lines, d, end):
+    """Variables a function assigns a bare literal (`v3 = False`, `v7 =
+    (-2)`), but not the generator's while counters (`w4 = 0`)."""
+    import re
+    pat = re.compile(r"^\s*(v\d+) = \(?(True|False|None|-?\d+\.?\d*(e[+-]?\d+)?)\)?$")
+    return sorted({m.group(1) for m in (pat.match(lines[i]) for i in range(d + 1, end)) if m})
 
 
 def _functions(lines):
@@ -638,6 +650,7 @@ def splice_points(lines):
     prunes such branches, and CPython drops code after `if True: break`)."""
     points = []
     for name, d, end in _functions(lines):
+        constants = _literal_names(lines, d, end)
         seen_constant = False
         for i in range(d + 1, end):
             line = lines[i]
@@ -651,22 +664,23 @@ def splice_points(lines):
                 ("elif ", "else:")))
             if closes and not t.endswith(":") and t.split(" ")[0] not in ("break", "continue", "return"):
                 points.append((i + 1, ind, name, not seen_constant))
-            seen_constant = seen_constant or _constant_header(line)
+            seen_constant = seen_constant or _constant_header(line, constants)
     return points
 
 
 def _reached(lines, points):
     """Functions whose body is typed for sure: the kernel, and device
     functions it calls (transitively) from sure points."""
-    sure_lines = {}
+    sure_lines, constants = {}, {}
     for name, d, end in _functions(lines):
         sure_lines[name] = [lines[i] for i, _ind, fn, ok in points if fn == name and ok and i < end]
+        constants[name] = _literal_names(lines, d, end)
     reached, todo = {"k"}, ["k"]
     import re
     while todo:
         f = todo.pop()
         for line in sure_lines.get(f, []):
-            if " if " in line and _may_fold(line):   # the call may sit in a pruned side of a ternary
+            if _may_fold(line, constants[f]):   # the call may be in a pruned side (`x if False else h0(1)`, `True or h0(1)`)
                 continue
             for callee in re.findall(r"\b(h\d+)\(", line):
                 if callee not in reached:

@@ -17,7 +17,7 @@ import os
 import sys
 import time
 
-GRACE_S = 60   # how long batches started before the limit may still run
+GRACE_S = float(os.environ.get("FUZZ_GRACE_S", 60))   # how long batches started before the limit may still run
 
 
 def run(task, cfg, first, last, batch, workers, minutes, initializer=None, initargs=()):
@@ -52,7 +52,9 @@ def run(task, cfg, first, last, batch, workers, minutes, initializer=None, inita
                     print(line, flush=True)
                 totals.update(r["stats"])
                 reasons.update(r["reasons"])
-                if not r.get("cut"):
+                if r.get("cut"):
+                    totals["cut_batches"] += 1   # its finished programs count; the range is not finished
+                else:
                     done.append((lo, hi))
                 print("seeds %d:%d done (%.0fs): %s" % (lo, hi, time.time() - start, json.dumps(dict(totals))),
                       flush=True)
