@@ -38,6 +38,7 @@ import precision  # noqa: E402
 import reproducer  # noqa: E402
 import runner  # noqa: E402
 
+KEEP_MAX = 300   # reproducer folders kept per kind (differences, contraction) in one work folder
 OUTPUTS = [("oi", "int64"), ("of", "float64")] + [(n, gen.ATOMIC_WORK[n]) for n in sorted(gen.ATOMIC_WORK)]
 
 
@@ -68,6 +69,17 @@ def run_sides(cfg, specs, folder, seeds):
     for t in threads:
         t.join()
     return out
+
+
+def signature(why):
+    """A difference's kind for the summary's counts: the output array and,
+    for a math result, the function (`of[3]: ... math.sin allows 3` ->
+    `of math.sin`)."""
+    m = re.match(r"(\w+)\[\d+\]", why)
+    fn = re.search(r"math\.(\w+) allows", why)
+    if m:
+        return m.group(1) + (" math." + fn.group(1) if fn else "")
+    return re.sub(r"\d+", "N", why.split(":")[0])[:60]
 
 
 def reason(res):
@@ -160,9 +172,16 @@ def batch(cfg, lo, hi):
             continue
         if why:
             stats[kind] += 1
-            keep = os.path.join(cfg["work"], "contraction" if kind == "contraction" else "differences", "s%d" % s)
-            reproducer.write(keep, prog, runner.output_values(prog), why, {cfg["a"]: a, cfg["b"]: b})
-            lines.append("%s seed %d: %s (kept in %s)" % (kind.upper(), s, why[:600], keep))
+            reasons["%s: %s" % (kind, signature(why))] += 1
+            folder = os.path.join(cfg["work"], "contraction" if kind == "contraction" else "differences")
+            kept = len(os.listdir(folder)) if os.path.isdir(folder) else 0
+            if kept < KEEP_MAX:
+                keep = os.path.join(folder, "s%d" % s)
+                reproducer.write(keep, prog, runner.output_values(prog), why, {cfg["a"]: a, cfg["b"]: b})
+                where = "kept in " + keep
+            else:
+                where = "not kept: %d reproducers kept already" % KEEP_MAX
+            lines.append("%s seed %d: %s (%s)" % (kind.upper(), s, why[:600], where))
     return {"stats": stats, "reasons": reasons, "lines": lines, "cut": cut}
 
 
