@@ -598,7 +598,7 @@ def _indent(line):
 
 def _may_fold(text, constants=()):
     """Whether a condition may be, or hold, a constant that CPython folds or
-    numba prunes: a bare True/False/None, a variable assigned a literal
+    numba prunes: a bare True/False/None, a variable assigned a constant
     somewhere in the function (`constants`: numba prunes on a variable
     whose definition is a constant), a comparison of literals, or no name
     at all once the numbers are gone (`(-7.5e+29 % 0.5) != 3`)."""
@@ -608,8 +608,7 @@ def _may_fold(text, constants=()):
         return True
     if re.search(r"\b(True|False|None)\b|not [01]\b|\(-?\d+ [<=!>]+ -?\d+", t):
         return True
-    t = re.sub(r"\d+\.?\d*(e[+-]?\d+)?", "", t)
-    return not re.search(r"[A-Za-z_]", re.sub(r"\b(not|and|or|is)\b", "", t))
+    return _constant_expr(t)
 
 
 def _constant_header(line, constants):
@@ -622,12 +621,21 @@ def _constant_header(line, constants):
     return (t.startswith("while ") and cond.endswith("< 0")) or _may_fold(cond, constants)
 
 
-def _literal_names(lines, d, end):
-    """Variables a function assigns a bare literal (`v3 = False`, `v7 =
-    (-2)`), but not the generator's while counters (`w4 = 0`)."""
+def _constant_expr(text):
+    """No name in it once numbers and True/False/None/not/and/or/is are gone:
+    CPython folds it to a constant (`(not False)`, `(3 + 4)`)."""
     import re
-    pat = re.compile(r"^\s*(v\d+) = \(?(True|False|None|-?\d+\.?\d*(e[+-]?\d+)?)\)?$")
-    return sorted({m.group(1) for m in (pat.match(lines[i]) for i in range(d + 1, end)) if m})
+    t = re.sub(r"\d+\.?\d*(e[+-]?\d+)?", "", text)
+    return not re.search(r"[A-Za-z_]", re.sub(r"\b(True|False|None|not|and|or|is)\b", "", t))
+
+
+def _literal_names(lines, d, end):
+    """Variables a function assigns a constant (`v3 = False`, `v7 = (-2)`,
+    `v8 = (not False)`), but not the generator's while counters (`w4 = 0`)."""
+    import re
+    pat = re.compile(r"^\s*(v\d+) = (.+)$")
+    return sorted({m.group(1) for m in (pat.match(lines[i]) for i in range(d + 1, end))
+                   if m and _constant_expr(m.group(2))})
 
 
 def _functions(lines):
