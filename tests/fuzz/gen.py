@@ -606,7 +606,7 @@ def _may_fold(text, constants=()):
     t = re.sub(r"np\.bool_\((True|False)\)", "b", text)
     if constants and re.search(r"\b(%s)\b" % "|".join(constants), t):
         return True
-    if re.search(r"\b(True|False|None)\b|not [01]\b|\(-?\d+ [<=!>]+ -?\d+", t):
+    if re.search(r"\b(True|False|None)\b|not [01]\b|\(-?\d+ [<=!>]+ -?\d+|\(-?\d+ \+ -?\d+ > 0\)", t):
         return True
     return _constant_expr(t)
 
