@@ -102,7 +102,7 @@ def has_location(prog_path, msg, lines):
     return bool(m) and lines[0] <= int(m.group(1)) <= lines[1]
 
 
-def check(cfg, s, prog, defect, line, g, r, path):
+def check(cfg, s, prog, defect, line, g, r, path, where=None):
     """(outcome, why, note): outcome a stats key; why a failure ('' if none)."""
     if "fault" in g:
         return "failures", "cuhost %s" % g["fault"], None
@@ -116,6 +116,10 @@ def check(cfg, s, prog, defect, line, g, r, path):
             return "failures", "defect %s gave %s: %s" % (defect, g["error"], g["message"]), None
         if not has_location(path, g["message"], line):
             return "failures", "defect %s: %s without a location: %s" % (defect, g["error"], g["message"]), None
+        want, text = gen.expected_class(defect, where)
+        if g["error"] != want or text not in g["message"]:
+            return "failures", "defect %s at %s gave %s, not %s %s: %s" % (
+                defect, where, g["error"], want, text, g["message"][:600]), None
         return "clean_errors", "", None
     if "fault" in r:
         return "failures", "numba %s" % r["fault"], None
@@ -189,7 +193,7 @@ def batch(cfg, lo, hi):
             cut = True
             continue
         stats["programs"] += 1
-        outcome, why, note = check(cfg, s, prog, defect, line, g, r, os.path.join(d, "p%d.py" % s))
+        outcome, why, note = check(cfg, s, prog, defect, line, g, r, os.path.join(d, "p%d.py" % s), where)
         if note:
             lines.append(note + (" at %s" % where if where else ""))
         if outcome == "clean_errors":

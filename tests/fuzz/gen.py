@@ -588,6 +588,21 @@ DEFECTS = [
 ]
 
 
+# The class each defect raises (numba-cuda's for the kernel's own code; in a
+# device function a NameError reaches the kernel inside a TypingError naming
+# the callee, as numba reports errors in a callee's typing).
+UNSUPPORTED = {"try", "with", "lambda", "listcomp", "dict", "global-stmt", "yield", "del", "class-def", "set",
+               "nonlocal-import", "async", "starred"}
+NAME_ERRORS = {"undefined", "undefined-call"}
+
+
+def expected_class(defect, where):
+    """(class, text the message must hold) for a defect spliced at `where`."""
+    if defect in NAME_ERRORS:
+        return ("NameError", "") if where.startswith("kernel") else ("TypingError", "NameError: name ")
+    return ("UnsupportedError" if defect in UNSUPPORTED else "TypingError"), ""
+
+
 # Defects that name the kernel's arrays: not spliced into device functions.
 NEEDS_ARRAYS = {"array-plus-tuple", "too-many-indices", "store-tuple-in-array", "starred"}
 

@@ -4,14 +4,14 @@
 #   tests/fuzz/gpu_vs_cpu.sh FIRST LAST [MINUTES] [WORKERS]
 # run from the repository root after `bash scripts/gpu/unpack.sh` (the
 # bundle's env.sh is sourced when CUHOST_BIN is unset). No batch starts after
-# MINUTES (default 8); batches running then are cut 60 s later, so the
+# MINUTES (default 7.5); batches running then are cut 60 s later, so the
 # command ends within MINUTES + 1.5 minutes. The last line is the summary,
 # with the seed range finished ("seeds_finished": resume from its end).
 # Differences are kept under WORK/differences/s<seed> (WORK: $FUZZ_WORK, else
 # $OUT/fuzz-gpu-vs-cpu-FIRST-LAST when $OUT is set, else /tmp/...).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-first=${1:?FIRST seed}; last=${2:?LAST seed (exclusive)}; minutes=${3:-8}; workers=${4:-$(nproc)}
+first=${1:?FIRST seed}; last=${2:?LAST seed (exclusive)}; minutes=${3:-7.5}; workers=${4:-$(nproc)}
 if [[ -z ${CUHOST_BIN:-} && -f /tmp/cuhost-bundle/cuhost/env.sh ]]; then
   # shellcheck disable=SC1091
   source /tmp/cuhost-bundle/cuhost/env.sh
