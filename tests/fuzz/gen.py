@@ -621,7 +621,8 @@ def _may_fold(text, constants=()):
     t = re.sub(r"np\.bool_\((True|False)\)", "b", text)
     if constants and re.search(r"\b(%s)\b" % "|".join(constants), t):
         return True
-    if re.search(r"\b(True|False|None)\b|not [01]\b|\(-?\d+ [<=!>]+ -?\d+|\(-?\d+ \+ -?\d+ > 0\)", t):
+    if re.search(r"\b(True|False|None)\b|not [01]\b|\(-?\d+ [<=!>]+ -?\d+|\(-?\d+ \+ -?\d+ > 0\)|"
+                 r"\(-?\d+ (and|or) |(and|or) -?\d+\)", t):
         return True
     return _constant_expr(t)
 
@@ -647,10 +648,24 @@ def _constant_expr(text):
 def _literal_names(lines, d, end):
     """Variables a function assigns a constant (`v3 = False`, `v7 = (-2)`,
     `v8 = (not False)`), but not the generator's while counters (`w4 = 0`)."""
+    import ast
     import re
     pat = re.compile(r"^\s*(v\d+) = (.+)$")
-    return sorted({m.group(1) for m in (pat.match(lines[i]) for i in range(d + 1, end))
-                   if m and _constant_expr(m.group(2))})
+    names = {m.group(1) for m in (pat.match(lines[i]) for i in range(d + 1, end)) if m and _constant_expr(m.group(2))}
+    # Names unpacked from, or indexed out of, a tuple with a constant part
+    # (`t1 = (7, (3 > 4))`, `v2, v3 = t1`): numba may see through the tuple.
+    tuples = {}
+    for i in range(d + 1, end):
+        m = re.match(r"^\s*(t\d+) = (.+)$", lines[i])
+        if m:
+            node = ast.parse(m.group(2).strip(), mode="eval").body
+            elts = node.elts if isinstance(node, ast.Tuple) else []
+            tuples[m.group(1)] = any(_constant_expr(ast.unparse(e)) for e in elts)
+    for i in range(d + 1, end):
+        m = re.match(r"^\s*([v\d, ]+) = (t\d+)(\[\d+\])?$", lines[i])
+        if m and tuples.get(m.group(2)):
+            names.update(n.strip() for n in m.group(1).split(","))
+    return sorted(names)
 
 
 def _functions(lines):
