@@ -94,6 +94,24 @@ def contraction_possible(cfg, prog):
     return prog.float_mul and any(s.startswith("cuda") and "opt0" not in s for s in specs)
 
 
+def optimization_dependent(cfg, prog, folder, seed, a, b):
+    """'undefined' when a CPU side's own outputs change with the
+    optimization level (NUMBA_OPT=0 against its run): the program relies on
+    undefined behaviour, most often a float-to-int conversion of an
+    out-of-range value that the generator took for an integer (the join of
+    numba's uint64 with int64 is float64), which LLVM may fold at -O3 and
+    the GPU's cvt saturates. Else 'different'."""
+    for spec, res in ((cfg["a"], a), (cfg["b"], b)):
+        if spec.split(":")[0] != "cpu" or "opt0" in spec.split(":"):
+            continue
+        unopt = spec + ":opt0"
+        again = run_sides(dict(cfg, plant=0), [unopt], folder, [seed])[unopt][seed]
+        if "out" in again and precision.compare(prog, res["out"], again["out"], precision.Rules("folded-libm"),
+                                                OUTPUTS):
+            return "undefined"
+    return "different"
+
+
 def planted_expectation(prog, out, rules):
     """What the comparison must say of a program whose side-b outputs
     runner.planted() perturbed: "equal" only for a one-step change of a
@@ -153,6 +171,9 @@ def batch(cfg, lo, hi):
                 again = run_sides(dict(cfg, plant=0), [spec], folder, [s])[spec][s]
                 if "out" in again and not precision.compare(prog, other["out"], again["out"], rules, OUTPUTS):
                     kind = "contraction"
+            two_backends = cfg["a"].split(":")[0] != cfg["b"].split(":")[0]
+            if why and kind == "different" and two_backends and not cfg.get("plant"):
+                kind = optimization_dependent(cfg, prog, folder, s, a, b)
             if not why:
                 stats["equal"] += 1
         if cfg.get("plant") and s % cfg["plant"] == 0 and "out" in a and "out" in b:
@@ -173,10 +194,11 @@ def batch(cfg, lo, hi):
         if why:
             stats[kind] += 1
             reasons["%s: %s" % (kind, signature(why))] += 1
-            folder = os.path.join(cfg["work"], "contraction" if kind == "contraction" else "differences")
-            kept = len(os.listdir(folder)) if os.path.isdir(folder) else 0
+            keep_dir = os.path.join(cfg["work"], {"contraction": "contraction", "undefined": "undefined"}.get(
+                kind, "differences"))
+            kept = len(os.listdir(keep_dir)) if os.path.isdir(keep_dir) else 0
             if kept < KEEP_MAX:
-                keep = os.path.join(folder, "s%d" % s)
+                keep = os.path.join(keep_dir, "s%d" % s)
                 reproducer.write(keep, prog, runner.output_values(prog), why, {cfg["a"]: a, cfg["b"]: b})
                 where = "kept in " + keep
             else:
@@ -211,7 +233,7 @@ def main():
     span, extra = parallel.covered(done, a)
     summary = {"sides": "%s|%s" % (args.a, args.b), "math_rules": math_rules, "seeds_finished": span,
                "also_finished": extra, "workers": args.workers, "seconds": round(time.time() - start)}
-    for k in ["programs", "compared", "equal", "different", "contraction", "rejected_both", "rejected_a_only",
+    for k in ["programs", "compared", "equal", "different", "contraction", "undefined", "rejected_both", "rejected_a_only",
               "rejected_b_only", "faults", "batch_errors", "cut_batches"]:
         summary[k] = totals.get(k, 0)
     if args.plant:
