@@ -612,18 +612,37 @@ def _indent(line):
 
 
 def _may_fold(text, constants=()):
-    """Whether a condition may be, or hold, a constant that CPython folds or
-    numba prunes: a bare True/False/None, a variable assigned a constant
-    somewhere in the function (`constants`: numba prunes on a variable
-    whose definition is a constant), a comparison of literals, or no name
-    at all once the numbers are gone (`(-7.5e+29 % 0.5) != 3`)."""
+    """Whether a condition (or a line) may be, or hold, a constant that
+    CPython folds or numba prunes: a bare True/False/None, a variable
+    assigned a constant in the function (`constants`: numba prunes on a
+    variable whose definition is a constant), a comparison whose first two
+    operands are constant (`(2 ** 40) < 4294967296 < x` is False), a
+    constant operand of and/or/not or a ternary's constant test, or no name
+    at all (`(-7.5e+29 % 0.5) != 3`)."""
+    import ast
     import re
     t = re.sub(r"np\.bool_\((True|False)\)", "b", text)
     if constants and re.search(r"\b(%s)\b" % "|".join(constants), t):
         return True
-    if re.search(r"\b(True|False|None)\b|not [01]\b|\(-?\d+ [<=!>]+ -?\d+|\(-?\d+ \+ -?\d+ > 0\)|"
-                 r"\(-?\d+ (and|or) |(and|or) -?\d+\)", t):
+    if re.search(r"\b(True|False|None)\b", t):
         return True
+    try:
+        tree = ast.parse(t.strip(), mode="exec")
+    except SyntaxError:
+        return True
+
+    def const(n):
+        return _constant_expr(ast.unparse(n))
+
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Compare) and const(n.left) and const(n.comparators[0]):
+            return True
+        if isinstance(n, ast.BoolOp) and any(const(v) for v in n.values):
+            return True
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) and const(n.operand):
+            return True
+        if isinstance(n, ast.IfExp) and const(n.test):
+            return True
     return _constant_expr(t)
 
 
