@@ -118,6 +118,7 @@ ExprPtr clone(const Expr& e, const CloneOptions& o) {
       auto out = with_loc(c);
       out->func = clone(*c.func, o);
       for (const auto& a : c.args) out->args.push_back(clone(*a, o));
+      out->starred = c.starred;
       for (const auto& k : c.keywords) out->keywords.push_back(Keyword{k.name, clone(*k.value, o), k.loc});
       return out;
     }

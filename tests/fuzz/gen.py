@@ -71,9 +71,11 @@ class Var:
 class Program:
     """What the runners need: the source text and how to build the inputs."""
 
-    def __init__(self, seed, source, scalars, arrays, inexact):
+    def __init__(self, seed, source, scalars, arrays, inexact, inexact_fn=None, float_mul=False):
         self.seed, self.source, self.scalars, self.arrays, self.inexact = (
             seed, source, scalars, arrays, inexact)
+        self.inexact_fn = inexact_fn or {}   # slot -> (math function, may be float32)
+        self.float_mul = float_mul           # has a float multiply (fma contraction on NVPTX)
 
 
 class Gen:
@@ -83,6 +85,8 @@ class Gen:
         self.n = 0
         self.lines = []
         self.inexact = set()
+        self.inexact_fn = {}   # slot -> (math function, may be float32) of its last write
+        self.float_mul = False  # a float `*` somewhere: NVPTX may contract it with an add
         self.helpers = []    # (name, [param kinds], return kind, returns tuple)
         self.in_helper = False
 
@@ -245,6 +249,7 @@ class Gen:
                 a, fa = self.expr(scope, "f", d)
                 bk = "f" if r.random() < 0.7 else "i"
                 b, fb = self.expr(scope, bk, d)
+                self.float_mul = self.float_mul or op == "*"
                 if r.random() < 0.5:
                     a, b = b, a
                 return "(%s %s %s)" % (a, op, b), fa and fb and bk == "f"
@@ -383,6 +388,7 @@ class Gen:
                     e, f32 = r.choice([("np.float32(%s)" % e, True), (self.expr(scope, "i", 2)[0], False),
                                        (self.int_literal(), False), (repr(round(r.uniform(-9, 9), 3)), False)])
                 v.f32 = v.f32 or f32
+                self.float_mul = self.float_mul or op == "*="
                 self.emit(depth, "%s %s %s" % (v.name, op, e))
         elif c < 0.46 and sinks:
             self.sink(scope, depth)
@@ -466,13 +472,17 @@ class Gen:
                 k = r.choice("fi")
                 fn = r.choice(INEXACT_MATH_F + INEXACT_MATH_F2)
                 if fn in INEXACT_MATH_F2:
-                    e = "math.%s(%s, %s)" % (fn, self.expr(scope, k)[0], self.expr(scope, "f")[0])
+                    (a, fa), (b, fb) = self.expr(scope, k), self.expr(scope, "f")
+                    e, f32 = "math.%s(%s, %s)" % (fn, a, b), k == "f" and fa and fb
                 else:
-                    e = "math.%s(%s)" % (fn, self.expr(scope, k)[0])
+                    a, fa = self.expr(scope, k)
+                    e, f32 = "math.%s(%s)" % (fn, a), k == "f" and fa
                 self.inexact.add(slot)
+                self.inexact_fn[slot] = (fn, f32)
             else:
                 e, _ = self.expr(scope, "f")
                 self.inexact.discard(slot)
+                self.inexact_fn.pop(slot, None)
             self.emit(depth, "of[%d] = %s" % (slot, e))
 
     # ---- whole program ----
@@ -535,7 +545,8 @@ class Gen:
         for _ in range(r.randint(1, 3)):
             self.sink(scope, 1)
         src = "\n".join(["from _fuzzenv import *", ""] + self.lines) + "\n"
-        return Program(self.seed, src, self.scalars, self.arrays, sorted(self.inexact))
+        return Program(self.seed, src, self.scalars, self.arrays, sorted(self.inexact), dict(self.inexact_fn),
+                       self.float_mul)
 
 
 def generate(seed):
@@ -566,7 +577,9 @@ DEFECTS = [
     ("assert-tuple-unpack", "a_{n}, b_{n} = {v}"),
     ("string-index", "oi[0] = 'abc'[{v}]"),
     ("set", "s_{n} = {{1, 2}}\n    oi[0] = len(s_{n})"),
-    ("kind-clash", "x_{n} = (1, 2)\n    x_{n} = 1.5\n    oi[0] = x_{n}"),
+    # A tuple and a float meeting at a join (one type per SSA version, so
+    # not two plain assignments in a row: numba accepts those).
+    ("kind-clash", "if {v}:\n        x_{n} = (1, 2)\n    else:\n        x_{n} = 1.5\n    oi[0] = x_{n}"),
     ("helper-arity", "oi[0] = h_bad_{n}({v}, {v}, {v})"),
     ("nonlocal-import", "import os\n    oi[0] = os.getpid()"),
     ("starred", "oi[0] = max(*oi)"),
@@ -575,21 +588,200 @@ DEFECTS = [
 ]
 
 
+# The class each defect raises (numba-cuda's for the kernel's own code; in a
+# device function a NameError reaches the kernel inside a TypingError naming
+# the callee, as numba reports errors in a callee's typing).
+UNSUPPORTED = {"try", "with", "lambda", "listcomp", "dict", "global-stmt", "yield", "del", "class-def", "set",
+               "nonlocal-import", "async", "starred"}
+NAME_ERRORS = {"undefined", "undefined-call"}
+
+
+def expected_class(defect, where):
+    """(class, text the message must hold) for a defect spliced at `where`."""
+    if defect in NAME_ERRORS:
+        return ("NameError", "") if where.startswith("kernel") else ("TypingError", "NameError: name ")
+    return ("UnsupportedError" if defect in UNSUPPORTED else "TypingError"), ""
+
+
+# Defects that name the kernel's arrays: not spliced into device functions.
+NEEDS_ARRAYS = {"array-plus-tuple", "too-many-indices", "store-tuple-in-array", "starred"}
+
+
+def _indent(line):
+    return len(line) - len(line.lstrip(" "))
+
+
+def _may_fold(text, constants=()):
+    """Whether a condition (or a line) may be, or hold, a constant that
+    CPython folds or numba prunes: a bare True/False/None, a variable
+    assigned a constant in the function (`constants`: numba prunes on a
+    variable whose definition is a constant), a comparison whose first two
+    operands are constant (`(2 ** 40) < 4294967296 < x` is False), a
+    constant operand of and/or/not or a ternary's constant test, or no name
+    at all (`(-7.5e+29 % 0.5) != 3`)."""
+    import ast
+    import re
+    t = re.sub(r"np\.bool_\((True|False)\)", "b", text)
+    if constants and re.search(r"\b(%s)\b" % "|".join(constants), t):
+        return True
+    if re.search(r"\b(True|False|None)\b", t):
+        return True
+    try:
+        tree = ast.parse(t.strip(), mode="exec")
+    except SyntaxError:
+        return True
+
+    def const(n):
+        return _constant_expr(ast.unparse(n))
+
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Compare) and const(n.left) and const(n.comparators[0]):
+            return True
+        if isinstance(n, ast.BoolOp) and any(const(v) for v in n.values):
+            return True
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) and const(n.operand):
+            return True
+        if isinstance(n, ast.IfExp) and const(n.test):
+            return True
+    return _constant_expr(t)
+
+
+def _constant_header(line, constants):
+    """An if/elif/while that numba may prune (see _may_fold, or the
+    generator's `while w < 0`): code under or after it may never be typed."""
+    t = line.strip()
+    if not (t.startswith(("if ", "elif ", "while ")) and t.endswith(":")):
+        return False
+    cond = t.split(" ", 1)[1][:-1]
+    return (t.startswith("while ") and cond.endswith("< 0")) or _may_fold(cond, constants)
+
+
+def _constant_expr(text):
+    """No name in it once numbers and True/False/None/not/and/or/is are gone:
+    CPython folds it to a constant (`(not False)`, `(3 + 4)`)."""
+    import re
+    t = re.sub(r"\d+\.?\d*(e[+-]?\d+)?", "", text)
+    return not re.search(r"[A-Za-z_]", re.sub(r"\b(True|False|None|not|and|or|is)\b", "", t))
+
+
+def _literal_names(lines, d, end):
+    """Variables a function assigns a constant (`v3 = False`, `v7 = (-2)`,
+    `v8 = (not False)`), but not the generator's while counters (`w4 = 0`)."""
+    import ast
+    import re
+    pat = re.compile(r"^\s*(v\d+) = (.+)$")
+    names = {m.group(1) for m in (pat.match(lines[i]) for i in range(d + 1, end)) if m and _constant_expr(m.group(2))}
+    # Names unpacked from, or indexed out of, a tuple with a constant part
+    # (`t1 = (7, (3 > 4))`, `v2, v3 = t1`): numba may see through the tuple.
+    tuples = {}
+    for i in range(d + 1, end):
+        m = re.match(r"^\s*(t\d+) = (.+)$", lines[i])
+        if m:
+            node = ast.parse(m.group(2).strip(), mode="eval").body
+            elts = node.elts if isinstance(node, ast.Tuple) else []
+            tuples[m.group(1)] = any(_constant_expr(ast.unparse(e)) for e in elts)
+    for i in range(d + 1, end):
+        m = re.match(r"^\s*([v\d, ]+) = (t\d+)(\[\d+\])?$", lines[i])
+        if m and tuples.get(m.group(2)):
+            names.update(n.strip() for n in m.group(1).split(","))
+    return sorted(names)
+
+
+def _functions(lines):
+    """(name, def line index, end index) of each function in the program."""
+    defs = [i for i, l in enumerate(lines) if l.startswith("def ")]
+    out = []
+    for n, i in enumerate(defs):
+        end = defs[n + 1] - 1 if n + 1 < len(defs) else len(lines)
+        while end > i + 1 and (not lines[end - 1].strip() or lines[end - 1].startswith("@")):
+            end -= 1
+        out.append((lines[i][4:lines[i].index("(")], i, end))
+    return out
+
+
+def splice_points(lines):
+    """Where one statement may go: (index to insert at, indentation, function
+    name, sure). Before any statement of a function body except elif/else,
+    and after the last one of a block unless it leaves (break, continue,
+    return). `sure`: no constant condition before it in its function (numba
+    prunes such branches, and CPython drops code after `if True: break`)."""
+    points = []
+    for name, d, end in _functions(lines):
+        constants = _literal_names(lines, d, end)
+        seen_constant = False
+        for i in range(d + 1, end):
+            line = lines[i]
+            if not line.strip():
+                continue
+            ind, t = _indent(line), line.strip()
+            if not t.startswith(("elif ", "else:")):
+                points.append((i, ind, name, not seen_constant))
+            nxt = next((lines[j] for j in range(i + 1, end) if lines[j].strip()), None)
+            closes = nxt is None or _indent(nxt) < ind or (_indent(nxt) == ind and nxt.strip().startswith(
+                ("elif ", "else:")))
+            if closes and not t.endswith(":") and t.split(" ")[0] not in ("break", "continue", "return"):
+                points.append((i + 1, ind, name, not seen_constant))
+            seen_constant = seen_constant or _constant_header(line, constants)
+    return points
+
+
+def _reached(lines, points):
+    """Functions whose body is typed for sure: the kernel, and device
+    functions it calls (transitively) from sure points."""
+    sure_lines, constants = {}, {}
+    for name, d, end in _functions(lines):
+        sure_lines[name] = [lines[i] for i, _ind, fn, ok in points if fn == name and ok and i < end]
+        constants[name] = _literal_names(lines, d, end)
+    reached, todo = {"k"}, ["k"]
+    import re
+    while todo:
+        f = todo.pop()
+        for line in sure_lines.get(f, []):
+            if _may_fold(line, constants[f]):   # the call may be in a pruned side (`x if False else h0(1)`, `True or h0(1)`)
+                continue
+            for callee in re.findall(r"\b(h\d+)\(", line):
+                if callee not in reached:
+                    reached.add(callee)
+                    todo.append(callee)
+    return reached
+
+
 def generate_invalid(seed):
-    """A valid program with one defect statement put at the top of the
-    kernel body; returns (Program, defect name, (first, last) line of it)."""
+    """A valid program with one defect statement spliced at a random point
+    of the kernel or of a device function: at the top, after other
+    statements, inside (nested) loops and branches. Returns (Program,
+    defect name, (first, last) line of it, where); `where` says
+    "kernel"/"device", the nesting depth, and whether the point is typed
+    for sure (otherwise numba may prune it, and accepting the program is
+    allowed)."""
     prog = generate(seed)
     r = random.Random(seed * 7919 + 1)
-    name, tmpl = DEFECTS[r.randrange(len(DEFECTS))]
-    var = r.choice([s[0] for s in prog.scalars])
-    stmt = tmpl.format(v=var, n=seed)
     lines = prog.source.split("\n")
-    kdef = next(i for i, l in enumerate(lines) if l.startswith("def k("))
-    extra = []
+    points = splice_points(lines)
+    reached = _reached(lines, points)
+    points = [(at, ind, fn, sure and fn in reached) for at, ind, fn, sure in points]
+    typed = [p for p in points if p[3]]
+    at, ind, fn, sure = r.choice(typed if typed and r.random() < 0.8 else points)
+    choices = [d for d in DEFECTS if fn == "k" or d[0] not in NEEDS_ARRAYS]
+    name, tmpl = choices[r.randrange(len(choices))]
+    if fn == "k":
+        var = r.choice([s[0] for s in prog.scalars])
+    else:
+        d = next(i for i, l in enumerate(lines) if l.startswith("def %s(" % fn))
+        var = "p0"
+        assert "p0" in lines[d]
+    stmt = tmpl.format(v=var, n=seed)
+    if fn != "k":   # device functions have no output arrays: a local instead
+        import re
+        stmt = re.sub(r"\boi\[\d+\] = ", "q_%d = " % seed, stmt)
+    body = stmt.split("\n")
+    body = [" " * ind + body[0]] + [" " * ind + l[4:] for l in body[1:]]
+    lines[at:at] = body
+    first = at + 1
     if name == "helper-arity":
         extra = ["@DEV", "def h_bad_%d(a):" % seed, "    return a", ""]
-    lines[kdef + 1:kdef + 1] = ["    " + stmt]
-    lines[kdef - 1:kdef - 1] = extra
-    first = kdef + 2 + len(extra)
+        lines[2:2] = extra
+        first += len(extra)
     prog.source = "\n".join(lines)
-    return prog, name, (first, first + stmt.count("\n"))
+    where = ("kernel" if fn == "k" else "device") + ":depth%d" % (ind // 4) + ("" if sure else ":maybe-pruned")
+    return prog, name, (first, first + len(body) - 1), where
