@@ -88,26 +88,33 @@ PyObject* forget_compiled(PyObject* obj, PyObject*) {
   });
 }
 
+}  // namespace
+
+PyObject* new_lookup_counts(const std::map<std::vector<const ir::Type*>, runtime::LayerCounts>& lookups) {
+  PyRef list(PyList_New(0));
+  if (!list) return nullptr;
+  for (const auto& [types, counts] : lookups) {
+    PyRef sig(new_type_handle_tuple(types));
+    PyRef by_layer(PyDict_New());
+    if (!sig || !by_layer) return nullptr;
+    for (std::size_t i = 0; i < runtime::kCacheLayers; ++i) {
+      PyRef n(PyLong_FromLong(counts[i]));
+      if (!n || PyDict_SetItemString(by_layer.get(), runtime::cache_layer_name(runtime::CacheLayer(i)), n.get()) < 0)
+        return nullptr;
+    }
+    if (!list_append_new(list.get(), PyTuple_Pack(2, sig.get(), by_layer.get()))) return nullptr;
+  }
+  return list.release();
+}
+
+namespace {
+
 // _lookup_counts() -> [(argument TypeHandles, {layer name: count}), ...]:
 // which cache layer served each specialization this dispatcher compiled
 // for its launches (cuda/dispatcher.py builds `stats` from them).
 PyObject* lookup_counts(PyObject* obj, PyObject*) {
   return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
-    DispatcherState* st = reinterpret_cast<DispatcherObject*>(obj)->state;
-    PyRef list(PyList_New(0));
-    if (!list) return nullptr;
-    for (const auto& [types, counts] : st->lookups) {
-      PyRef sig(new_type_handle_tuple(types));
-      PyRef by_layer(PyDict_New());
-      if (!sig || !by_layer) return nullptr;
-      for (std::size_t i = 0; i < runtime::kCacheLayers; ++i) {
-        PyRef n(PyLong_FromLong(counts[i]));
-        if (!n || PyDict_SetItemString(by_layer.get(), runtime::cache_layer_name(runtime::CacheLayer(i)), n.get()) < 0)
-          return nullptr;
-      }
-      if (!list_append_new(list.get(), PyTuple_Pack(2, sig.get(), by_layer.get()))) return nullptr;
-    }
-    return list.release();
+    return new_lookup_counts(reinterpret_cast<DispatcherObject*>(obj)->state->lookups);
   });
 }
 

@@ -10,6 +10,7 @@
 // entries cross as bytes. No private Python method is called.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,11 @@ std::unique_ptr<runtime::EntryView> cache_files_view(DispatcherObject* d, const 
 // (runtime::host_identity).
 std::unique_ptr<runtime::EntryView> cache_files_view(DispatcherObject* d, const std::vector<const ir::Type*>& types,
                                                      const std::string& identity);
+
+// [(argument TypeHandles, {cache layer name: count}), ...]: which layer of
+// the compile lookup served each specialization (a dispatcher's and host
+// njit's _lookup_counts(); `stats` is built from them). New reference.
+PyObject* new_lookup_counts(const std::map<std::vector<const ir::Type*>, runtime::LayerCounts>& lookups);
 
 // The dispatcher methods of this file (null-terminated): _forget_compiled,
 // _lookup_counts.

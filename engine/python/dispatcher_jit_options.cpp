@@ -105,10 +105,9 @@ void parse_fastmath(PyObject* value, model::JitOptions* o) {
   o->fastmath_flags = bits;
 }
 
-// launch_bounds=None, an int, or a tuple of up to three ints (numba-cuda's
-// max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster).
-void parse_launch_bounds(PyObject* value, model::JitOptions* o) {
-  if (value == Py_None) return;
+// The items of an option given as one int or as a tuple or list of them
+// (not yet checked); a TypeError "<what>, not <type>" for anything else.
+std::vector<PyObject*> int_or_sequence_items(PyObject* value, const char* what) {
   std::vector<PyObject*> items;
   if (PyLong_Check(value) && !PyBool_Check(value)) {
     items.push_back(value);
@@ -116,9 +115,16 @@ void parse_launch_bounds(PyObject* value, model::JitOptions* o) {
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(value); ++i)
       items.push_back(PySequence_Fast_GET_ITEM(value, i));
   } else {
-    throw UserError(ErrorKind::TypeError,
-                    concat("launch_bounds must be an int or a tuple of ints, not ", Py_TYPE(value)->tp_name));
+    throw UserError(ErrorKind::TypeError, concat(what, ", not ", Py_TYPE(value)->tp_name));
   }
+  return items;
+}
+
+// launch_bounds=None, an int, or a tuple of up to three ints (numba-cuda's
+// max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster).
+void parse_launch_bounds(PyObject* value, model::JitOptions* o) {
+  if (value == Py_None) return;
+  std::vector<PyObject*> items = int_or_sequence_items(value, "launch_bounds must be an int or a tuple of ints");
   if (items.size() > 3)
     throw UserError(ErrorKind::ValueError,
                     concat("Got ", items.size(), " launch bounds: ", repr_of(value),
@@ -141,16 +147,8 @@ void parse_launch_bounds(PyObject* value, model::JitOptions* o) {
 // the 8 blocks CUDA guarantees (the portable cluster size).
 void parse_cluster_dim(PyObject* value, model::JitOptions* o) {
   if (value == Py_None) return;
-  std::vector<PyObject*> items;
-  if (PyLong_Check(value) && !PyBool_Check(value)) {
-    items.push_back(value);
-  } else if (PyTuple_Check(value) || PyList_Check(value)) {
-    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(value); ++i)
-      items.push_back(PySequence_Fast_GET_ITEM(value, i));
-  } else {
-    throw UserError(ErrorKind::TypeError,
-                    concat("cluster_dim must be an int or a tuple of up to three ints, not ", Py_TYPE(value)->tp_name));
-  }
+  std::vector<PyObject*> items =
+      int_or_sequence_items(value, "cluster_dim must be an int or a tuple of up to three ints");
   if (items.empty() || items.size() > 3)
     throw UserError(ErrorKind::ValueError,
                     concat("cluster_dim must have one to three dimensions, got ", repr_of(value)));

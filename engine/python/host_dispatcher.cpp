@@ -377,22 +377,7 @@ PyObject* host_overloads(PyObject* obj, PyObject*) {
 // which cache layer served each specialization (numba.core.dispatcher
 // builds `stats` from them).
 PyObject* host_lookup_counts(PyObject* obj, PyObject*) {
-  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
-    PyRef list(PyList_New(0));
-    if (!list) return nullptr;
-    for (const auto& [types, counts] : as_host(obj)->state->lookups) {
-      PyRef sig(new_type_handle_tuple(types));
-      PyRef by_layer(PyDict_New());
-      if (!sig || !by_layer) return nullptr;
-      for (std::size_t i = 0; i < runtime::kCacheLayers; ++i) {
-        PyRef n(PyLong_FromLong(counts[i]));
-        if (!n || PyDict_SetItemString(by_layer.get(), runtime::cache_layer_name(runtime::CacheLayer(i)), n.get()) < 0)
-          return nullptr;
-      }
-      if (!list_append_new(list.get(), PyTuple_Pack(2, sig.get(), by_layer.get()))) return nullptr;
-    }
-    return list.release();
-  });
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* { return new_lookup_counts(as_host(obj)->state->lookups); });
 }
 
 PyObject* host_llvm(PyObject* obj, PyObject* spec) {
