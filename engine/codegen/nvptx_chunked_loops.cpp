@@ -149,20 +149,20 @@ void chunk_loop(const ChunkPlan& p, llvm::GlobalVariable* flag_address) {
   llvm::Function& fn = *p.header->getParent();
   llvm::LLVMContext& ctx = fn.getContext();
   llvm::Type* type = p.compared->getType();
-  auto width = type->getIntegerBitWidth();
 
   // The chunk's length in the units of the tested value: |step| * interval,
   // saturating (a step that large means fewer iterations than one chunk).
   llvm::IRBuilder<> b(p.preheader->getTerminator());
-  llvm::Value* magnitude = p.kind == ChunkPlan::Kind::Above ? b.CreateNeg(p.step) : p.step;
-  llvm::Value* interval = llvm::ConstantInt::get(type, kCancellationInterval);
-  llvm::APInt most = llvm::CmpInst::isSigned(static_cast<Pred>(p.predicate)) ? llvm::APInt::getSignedMaxValue(width)
-                                                                             : llvm::APInt::getMaxValue(width);
   llvm::Value* span;
   if (p.kind == ChunkPlan::Kind::NotEqual) {
     span =
         llvm::ConstantInt::get(type, llvm::cast<llvm::ConstantInt>(p.step)->getValue().abs() * kCancellationInterval);
   } else {
+    unsigned width = type->getIntegerBitWidth();
+    llvm::Value* magnitude = p.kind == ChunkPlan::Kind::Above ? b.CreateNeg(p.step) : p.step;
+    llvm::Value* interval = llvm::ConstantInt::get(type, kCancellationInterval);
+    llvm::APInt most = llvm::CmpInst::isSigned(static_cast<Pred>(p.predicate)) ? llvm::APInt::getSignedMaxValue(width)
+                                                                               : llvm::APInt::getMaxValue(width);
     llvm::Value* too_long = b.CreateICmpUGT(magnitude, llvm::ConstantInt::get(type, most.udiv(kCancellationInterval)));
     span = b.CreateSelect(too_long, llvm::ConstantInt::get(type, most), b.CreateMul(magnitude, interval));
   }
