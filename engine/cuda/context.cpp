@@ -91,14 +91,23 @@ int device_of_stream(CUstream stream) {
   return device_of_context(ctx);
 }
 
-int device_of_pointer(std::uintptr_t pointer) {
+PointerFacts pointer_facts(std::uintptr_t pointer) {
   const DriverTable& d = driver();
-  int ordinal = -1;
-  if (!d.cuPointerGetAttribute || d.cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-                                                          static_cast<CUdeviceptr>(pointer)) != CUDA_SUCCESS)
-    return -1;
-  return ordinal;
+  PointerFacts facts;
+  if (!d.cuPointerGetAttributes) return facts;
+  unsigned memory_type = 0;
+  int ordinal = -2;
+  CUpointer_attribute attributes[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+  void* values[] = {&memory_type, &ordinal};
+  if (d.cuPointerGetAttributes(2, attributes, values, static_cast<CUdeviceptr>(pointer)) != CUDA_SUCCESS ||
+      memory_type == 0)
+    return facts;
+  facts.memory_type = memory_type;
+  facts.device = ordinal >= 0 ? ordinal : -1;
+  return facts;
 }
+
+int device_of_pointer(std::uintptr_t pointer) { return pointer_facts(pointer).device; }
 
 int device_attribute(int ordinal, CUdevice_attribute attribute) {
   int value = 0;

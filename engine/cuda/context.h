@@ -48,8 +48,19 @@ int device_of_context(CUcontext ctx);
 // cannot say or the context is not a primary context cuhost knows.
 int device_of_stream(CUstream stream);
 
-// The device owning a device pointer (CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL),
-// or -1 when the driver does not know it.
+// What the driver knows of an address: its memory type (CU_MEMORYTYPE_*, 0
+// for memory the driver does not know) and the device owning it (-1 when
+// none). Asked through cuPointerGetAttributes, which answers for any
+// address: cuPointerGetAttribute fails with CUDA_ERROR_INVALID_VALUE for a
+// plain host buffer (a NumPy array's), a driver error that
+// compute-sanitizer reports in every script asking about one.
+struct PointerFacts {
+  unsigned memory_type = 0;
+  int device = -1;
+};
+PointerFacts pointer_facts(std::uintptr_t pointer);
+
+// The device owning a device pointer, or -1 when the driver does not know it.
 int device_of_pointer(std::uintptr_t pointer);
 
 // cuDeviceGetAttribute for device `ordinal` (no context needed).

@@ -84,10 +84,7 @@ void copy_device_to_device(std::uintptr_t dst, std::uintptr_t src, std::size_t b
 }
 
 bool is_host_memory(const void* pointer) {
-  unsigned int type = 0;
-  CUresult r = driver().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                              static_cast<CUdeviceptr>(reinterpret_cast<std::uintptr_t>(pointer)));
-  return r == CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST;
+  return pointer_facts(reinterpret_cast<std::uintptr_t>(pointer)).memory_type == CU_MEMORYTYPE_HOST;
 }
 
 void copy_peer(std::uintptr_t dst, int dst_device, std::uintptr_t src, int src_device, std::size_t bytes,

@@ -458,6 +458,21 @@ CUresult null_pointer_attribute(void* data, CUpointer_attribute attribute, CUdev
     default: return CUDA_ERROR_INVALID_VALUE;
   }
 }
+// Answers for any address, as the driver's does: unknown memory reads as
+// type 0 and ordinal -2.
+CUresult null_pointer_attributes(unsigned count, CUpointer_attribute* attributes, void** data, CUdeviceptr p) {
+  int device = device_of(static_cast<std::uintptr_t>(p));
+  for (unsigned i = 0; i < count; ++i) {
+    switch (attributes[i]) {
+      case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int*>(data[i]) = device < 0 ? -2 : device; break;
+      case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+        *static_cast<unsigned*>(data[i]) = device < 0 ? 0u : unsigned(CU_MEMORYTYPE_DEVICE);
+        break;
+      default: return CUDA_ERROR_INVALID_VALUE;
+    }
+  }
+  return ok();
+}
 CUresult null_stream_create(CUstream* s, unsigned flags) {
   if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   *s = reinterpret_cast<CUstream>(new NullStream{t_current});
@@ -730,6 +745,7 @@ const Entry g_entries[] = {
     NULL_ENTRY(cuMemsetD8Async, null_memset),
     NULL_ENTRY(cuMemGetInfo, null_mem_info),
     NULL_ENTRY(cuPointerGetAttribute, null_pointer_attribute),
+    NULL_ENTRY(cuPointerGetAttributes, null_pointer_attributes),
     NULL_ENTRY(cuStreamCreate, null_stream_create),
     NULL_ENTRY(cuStreamDestroy, null_stream_destroy),
     NULL_ENTRY(cuStreamGetCtx, null_stream_get_ctx),
