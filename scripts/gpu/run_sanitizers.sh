@@ -9,7 +9,10 @@
 #   JOBS: tests run at once (default 8); MINUTES: stop starting tests after
 #   this many minutes per tool (default 6), the rest counted as not run.
 #   SANITIZE_ONLY=REGEX runs the tests whose paths match it.
-# Results: $OUT/sanitizer-<tool>.txt (or /tmp) with every log that has errors.
+# Results: $OUT/sanitizer-<tool>.txt (or /tmp): the verdict of
+# scripts/gpu/sanitizer_report.py (errors, records a test expects, records in
+# foreign libraries), and $OUT/sanitizer-<tool>-logs.tar.gz with every log.
+# The exit status is 1 when a tool reports an error of cuhost's or a test fails.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -24,6 +27,7 @@ sanitizer=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bi
 list=$(mktemp)
 { find tests/scripts -name '*.py' ! -name '_*' | sort; ls scripts/examples/*.py; } |
   grep -E "${SANITIZE_ONLY:-.}" > "$list"
+status=0
 for tool in ${tools//,/ }; do
   work=/tmp/sanitize-$tool
   rm -rf "$work" && mkdir -p "$work/logs" "$work/out" && : > "$work/pids.txt"
@@ -49,22 +53,10 @@ WRAP
   start=$(date +%s)
   xargs -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} < "$list" > "$work/results.txt"
   took=$(( $(date +%s) - start ))
-  errors=0; dirty=()
-  for f in "$work"/logs/*.log; do
-    [ -e "$f" ] || continue
-    n=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$f" | awk '{s+=$3} END {print s+0}')
-    if [ "$n" -gt 0 ]; then errors=$((errors + n)); dirty+=("$f"); fi
-  done
   report=${OUT:-/tmp}/sanitizer-$tool.txt
-  {
-    echo "== compute-sanitizer --tool $tool ($($sanitizer --version | tail -n 1)), $took s, $jobs at once"
-    for k in passed failed na notrun; do echo "$k: $(grep -c "^$k " "$work/results.txt")"; done
-    echo "processes checked: $(ls "$work/logs" | wc -l); errors reported: $errors in ${#dirty[@]} processes"
-    grep '^failed ' "$work/results.txt"
-    for f in "${dirty[@]}"; do
-      pid=$(basename "$f" .log)
-      echo "---- $(grep -m1 "^$pid " "$work/pids.txt" | cut -d' ' -f2-)"
-      head -n 60 "$f"
-    done
-  } | tee "$report"
+  python3 "$repo/scripts/gpu/sanitizer_report.py" "$work" "$tool" "$took" "$jobs" | tee "$report"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  # Every log and test output, for a closer look here.
+  [ -n "${OUT:-}" ] && tar -C "$work" -czf "$OUT/sanitizer-$tool-logs.tar.gz" logs out pids.txt results.txt
 done
+exit $status

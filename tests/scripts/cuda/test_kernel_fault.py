@@ -3,6 +3,8 @@
 # A kernel that writes through a bad pointer: the fault surfaces at the next
 # synchronization as cuda.KernelError naming the kernel and the driver error,
 # and the host then exits cleanly (no hang, no abort) with the script's code.
+# sanitizer-expects: Invalid __global__ write
+# sanitizer-expects: CUDA_ERROR_LAUNCH_FAILED
 import sys
 
 from numba import cuda

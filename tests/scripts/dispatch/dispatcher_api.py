@@ -3,6 +3,7 @@
 # sets, shared_memory_carveout errors, specialize/specializations/overloads,
 # kernel resource queries, pickling, compile_all and declare_device errors.
 # stdout: dispatcher api checked
+# sanitizer-expects: CUDA_ERROR_INVALID_VALUE cuLaunchKernel
 import math
 import pickle
 

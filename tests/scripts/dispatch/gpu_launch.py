@@ -4,6 +4,7 @@
 # is measured by the benchmarks).
 # backends: cuda
 # stdout: gpu launch ok
+# sanitizer-expects: CUDA_ERROR_INVALID_VALUE cuFuncSetAttribute
 import time
 
 import numpy as np

@@ -5,6 +5,7 @@
 # current_context(), `with cuda.gpus[0]` restoring the previous context);
 # device UUID and version; streams made through the driver used by cuhost.
 # stdout: driver api ok
+# sanitizer-expects: CUDA_ERROR_INVALID_DEVICE cuDeviceGet
 import re
 
 import numpy as np

@@ -2,6 +2,7 @@
 # row of the matrix is written from the previous row of other blocks), the
 # kernel is marked cooperative and launches beyond max_cooperative_grid_blocks
 # are refused, as CUDA refuses them.
+# sanitizer-expects: CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
 import numpy as np
 from numba import cuda, int32
 

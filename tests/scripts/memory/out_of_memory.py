@@ -2,6 +2,7 @@
 # that names the request's size, on both backends, and the process goes on:
 # later allocations, copies and launches work and give right results.
 # stdout: out of memory ok
+# sanitizer-expects: CUDA_ERROR_OUT_OF_MEMORY
 import numpy as np
 from numba import cuda
 from numba.cuda.cudadrv.driver import CudaAPIError
