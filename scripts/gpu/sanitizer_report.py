@@ -21,6 +21,11 @@ import sys
 FOREIGN_LIBRARIES = ("libnccl.so",)
 
 
+def read(path):
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
 def records(log_text):
     """The records of a compute-sanitizer log: lists of lines, each list
     starting with the line that names the error."""
@@ -66,10 +71,10 @@ def kind_of(record, expects):
 
 def main():
     work, tool, seconds, jobs = sys.argv[1:5]
-    results = open(os.path.join(work, "results.txt")).read().splitlines()
+    results = read(os.path.join(work, "results.txt")).splitlines()
     scripts = {}
-    for line in open(os.path.join(work, "pids.txt")):
-        pid, _, args = line.rstrip("\n").partition(" ")
+    for line in read(os.path.join(work, "pids.txt")).splitlines():
+        pid, _, args = line.partition(" ")
         script = next((a for a in reversed(args.split()) if a.endswith(".py")), "")
         scripts[pid] = (script, args)
     counts = {"expected": 0, "foreign": 0, "error": 0}
@@ -79,7 +84,7 @@ def main():
         pid = name[: -len(".log")]
         script, args = scripts.get(pid, ("", "?"))
         expects = expectations(script)
-        text = open(os.path.join(work, "logs", name), errors="replace").read()
+        text = read(os.path.join(work, "logs", name))
         for record in records(text):
             kind = kind_of(record, expects)
             counts[kind] += 1
@@ -96,7 +101,7 @@ def main():
             print("---- FAILED " + test)
             out = os.path.join(work, "out", test.replace("/", "_") + ".txt")
             if os.path.exists(out):
-                print("\n".join(open(out, errors="replace").read().splitlines()[-25:]))
+                print("\n".join(read(out).splitlines()[-25:]))
     seen = 0
     for args, record in shown:
         if seen >= 30:
