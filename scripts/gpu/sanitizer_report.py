@@ -102,14 +102,11 @@ def main():
             out = os.path.join(work, "out", test.replace("/", "_") + ".txt")
             if os.path.exists(out):
                 print("\n".join(read(out).splitlines()[-25:]))
-    seen = 0
-    for args, record in shown:
-        if seen >= 30:
-            print("... %d more error records" % (len(shown) - seen))
-            break
-        seen += 1
+    for args, record in shown[:30]:
         print("---- " + args)
         print("\n".join(record[:40]))
+    if len(shown) > 30:
+        print("... %d more error records" % (len(shown) - 30))
     failed = sum(1 for r in results if r.startswith("failed "))
     return 1 if counts["error"] or failed else 0
 
