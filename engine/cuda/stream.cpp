@@ -1,18 +1,56 @@
 // Stream creation, destruction and synchronization (see stream.h).
 #include "cuda/stream.h"
 
+#include <mutex>
+#include <unordered_set>
+
 #include "cuda/driver.h"
 
 namespace cuhost::cuda {
 
-Stream::Stream(unsigned flags) { CUHOST_CU(cuStreamCreate, &stream_, flags); }
+namespace {
+
+// The handles of destroyed streams, until the driver reuses one. It grows
+// only by streams destroyed and not replaced by a new one at their address.
+struct RetiredStreams {
+  std::mutex mutex;
+  std::unordered_set<CUstream> handles;
+};
+
+RetiredStreams& retired_streams() {
+  static auto* r = new RetiredStreams;  // never destroyed: streams may go at exit
+  return *r;
+}
+
+}  // namespace
+
+Stream::Stream(unsigned flags) {
+  CUHOST_CU(cuStreamCreate, &stream_, flags);
+  RetiredStreams& r = retired_streams();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.handles.erase(stream_);
+}
 
 Stream::~Stream() {
   if (!stream_) return;
   try {
+    // Its queued work finishes first, so a write recorded on it is complete
+    // once the stream is retired and needs no event of it.
+    driver().cuStreamSynchronize(stream_);
+    {
+      RetiredStreams& r = retired_streams();
+      std::lock_guard<std::mutex> lock(r.mutex);
+      r.handles.insert(stream_);
+    }
     driver().cuStreamDestroy(stream_);
   } catch (...) {
   }
+}
+
+bool stream_retired(CUstream stream) {
+  RetiredStreams& r = retired_streams();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.handles.count(stream) != 0;
 }
 
 void synchronize_stream(CUstream stream) { CUHOST_CU(cuStreamSynchronize, stream); }

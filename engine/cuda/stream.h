@@ -21,6 +21,13 @@ class Stream {
   CUstream stream_ = nullptr;
 };
 
+// Whether `stream` was a stream cuhost created and has destroyed since
+// (and the driver has not handed the handle out again). Records that still
+// name such a stream (an array's last writer, runtime/access_order.h) must
+// not pass it to the driver: its work had finished when it was destroyed,
+// as ~Stream waits for it first.
+bool stream_retired(CUstream stream);
+
 void synchronize_stream(CUstream stream);
 // cuCtxSynchronize on the current context.
 void synchronize_context();

@@ -10,6 +10,7 @@
 
 #include "cuda/context.h"
 #include "cuda/driver.h"
+#include "cuda/stream.h"
 
 namespace cuhost::runtime {
 
@@ -85,8 +86,14 @@ bool overlaps(std::uintptr_t a_lo, std::uintptr_t a_hi, std::uintptr_t b_lo, std
 
 // The device whose context a stream belongs to: the driver's answer for a
 // real handle, the issuing device for the special ones.
+// A write queued on a stream cuhost has destroyed since: finished (~Stream
+// waited for it), and its handle must not reach the driver again.
+bool on_retired_stream(StreamRef s) {
+  return s.handle > kLastSpecialHandle && cuda::stream_retired(reinterpret_cast<CUstream>(s.handle));
+}
+
 int owner_device(StreamRef s) {
-  if (s.handle > kLastSpecialHandle) {
+  if (s.handle > kLastSpecialHandle && !on_retired_stream(s)) {
     const int d = cuda::device_of_stream(reinterpret_cast<CUstream>(s.handle));
     if (d >= 0) return d;
   }
@@ -119,6 +126,10 @@ bool AccessOrder::mark(Write& w, MarkBatch* batch) {
   if (batch && batch->mark && same_stream(batch->stream, w.stream)) {
     w.mark = batch->mark;
     return true;
+  }
+  if (on_retired_stream(w.stream)) {
+    w.hi = w.lo;  // finished: overlaps nothing any more
+    return false;
   }
   const int device = owner_device(w.stream);
   CUevent e = take_event(device);

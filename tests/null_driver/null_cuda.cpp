@@ -23,6 +23,7 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -121,8 +122,21 @@ NullContext* as_context(CUcontext c) { return reinterpret_cast<NullContext*>(c);
 
 // The context a stream belongs to; the special handles (0, legacy,
 // per-thread) mean the current context's own.
+// The streams created and not destroyed. A real driver reads freed memory
+// when given a destroyed stream (and may crash, or not); this one stops
+// the process with a message, so such a use fails every time.
+std::set<CUstream> g_live_streams;
+
 NullContext* stream_context(CUstream s) {
   if (s == nullptr || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) return t_current;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (!g_live_streams.count(s)) {
+      std::fprintf(stderr, "null driver: stream %p used after cuStreamDestroy (or never created)\n",
+                   static_cast<void*>(s));
+      std::abort();
+    }
+  }
   return reinterpret_cast<NullStream*>(s)->ctx;
 }
 
@@ -476,11 +490,19 @@ CUresult null_pointer_attributes(unsigned count, CUpointer_attribute* attributes
 CUresult null_stream_create(CUstream* s, unsigned flags) {
   if (!t_current) return CUDA_ERROR_INVALID_CONTEXT;
   *s = reinterpret_cast<CUstream>(new NullStream{t_current});
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_live_streams.insert(*s);
+  }
   null_driver::stream_created(*s, t_current, flags);
   return ok();
 }
 CUresult null_stream_destroy(CUstream s) {
   null_driver::stream_destroyed(s);
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_live_streams.erase(s);
+  }
   delete reinterpret_cast<NullStream*>(s);
   return ok();
 }
