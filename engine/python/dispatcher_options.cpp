@@ -108,6 +108,10 @@ PyMethodDef g_get_global = {"get_global", module_get_global, METH_O,
 // cuda.core ObjectCode whose `handle` is the module's library handle, plus
 // get_global(name) -> (device pointer, size).
 bool run_module_callback(const std::shared_ptr<void>& cb, std::uintptr_t handle, std::string* error) {
+  // A module loaded after the engine's last atexit handler ran the teardowns
+  // (by a finalizer that launched a kernel) is unloaded at C exit, when the
+  // interpreter has ended: its Python teardowns cannot run.
+  if (!Py_IsInitialized()) return true;
   GilHold gil;
   bool ok = [&] {
     PyRef ns = call_hook(Hook::ObjectCodeNamespace, PyRef(PyTuple_New(0)));

@@ -50,6 +50,7 @@ std::shared_ptr<void> script_launch_owner(DispatcherObject* d, PyObject* const* 
   if (!owner) throw std::bad_alloc();
   // The graph may drop the owner on any thread: the deleter takes the GIL.
   return std::shared_ptr<void>(owner, [](void* p) {
+    if (!Py_IsInitialized()) return;  // the interpreter has ended: nothing to release
     GilHold gil;
     PyRef dropped(static_cast<PyObject*>(p));
   });

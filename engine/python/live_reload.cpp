@@ -429,7 +429,11 @@ std::optional<ReloadEvent> reload_changed_file(const std::string& path, const st
 }
 
 PythonTurn::PythonTurn() : state_(static_cast<int>(PyGILState_Ensure())) {}
-PythonTurn::~PythonTurn() { PyGILState_Release(static_cast<PyGILState_STATE>(state_)); }
+PythonTurn::~PythonTurn() {
+  // A python3-style run ends by finalizing the interpreter (interpreter_end.h):
+  // there is no GIL left to give back.
+  if (Py_IsInitialized()) PyGILState_Release(static_cast<PyGILState_STATE>(state_));
+}
 
 void live_watch(const std::string& path) {
   Live& l = live();

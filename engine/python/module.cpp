@@ -23,7 +23,7 @@ PyModuleDef g_module_def = {PyModuleDef_HEAD_INIT,
 // Engine waits that another thread's Python callback may be holding up
 // (support/blocking_wait.h) give up the GIL while they wait.
 void wait_without_gil(void (*fn)(void* arg), void* arg) {
-  if (!PyGILState_Check()) {
+  if (!Py_IsInitialized() || !PyGILState_Check()) {  // (a C exit handler after the interpreter ended)
     fn(arg);
     return;
   }
