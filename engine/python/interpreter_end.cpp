@@ -1,26 +1,32 @@
-// How a python3-style run ends: as Py_FinalizeEx begins, without freeing
-// the interpreter. The non-daemon threads are joined and the callbacks of
-// threading._register_atexit run (concurrent.futures' executors: an executor
-// left open does not hang the exit) through threading._shutdown, then the
-// atexit handlers through atexit._run_exitfuncs, then the standard streams
-// are flushed. These are CPython functions with a leading underscore: the
-// two steps of Py_FinalizeEx that CPython offers no other way.
+// How a python3-style run ends: the interpreter is finalized with the public
+// Py_FinalizeEx, which does what python3 does at its end, in its order: it
+// waits for the non-daemon threads, runs the callbacks of
+// threading._register_atexit (concurrent.futures' executors: an executor
+// left open does not hang the exit), then the atexit handlers, flushes the
+// standard streams and frees the interpreter.
 //
-// Py_FinalizeEx itself was tried, and is not used: it frees the module
-// globals in an order the engine does not control, and on a GPU a script
-// holding streams, pinned and device arrays (memory/cuda_streams.py under
-// --streams 2) then ended with a segmentation fault in 3 runs of 3 (in none
-// without the finalization). Python objects are left to the ending process,
-// as before; module-global finalizers (__del__) do not run (python3 runs
-// them).
-//
-// The engine's own Python work ends first, in the last atexit handler: the
+// The engine outlives the interpreter (its objects live for the process), so
+// its own Python work ends first, in the last atexit handler: the
 // live-reload thread stops (it takes the GIL) and loaded modules run their
-// teardown callbacks (Python callables). Daemon threads may still run then;
-// from that handler on, an engine thread that would take the GIL back waits
-// until the process exits instead (restore_thread, ensure_gil), so nothing
-// runs Python code beside the exit; the handler first lets through the
-// threads already waiting for the GIL.
+// teardown callbacks (Python callables, which C exit handlers would
+// otherwise call). What holds a Python reference past that point checks
+// Py_IsInitialized() and leaves the reference to the ending process.
+//
+// Daemon threads may still run then. CPython ends one that takes the GIL
+// after finalization began with pthread_exit, whose unwinding through the
+// engine's C++ frames (a launch that gave the GIL up) reaches a noexcept
+// frame and aborts the process. So from the last handler on, an engine
+// thread that would take the GIL back waits until the process exits instead
+// (restore_thread, ensure_gil); the handler first lets through the threads
+// already waiting for the GIL. When daemon threads were still running, the
+// process ends right after the finalization (_Exit), without C++ teardown
+// beside them.
+//
+// An earlier ending without Py_FinalizeEx (threading._shutdown and
+// atexit._run_exitfuncs, private) was used while a finalization crash on the
+// GPU stood unexplained: the cross-stream ordering of a device array freed
+// by the finalization asked the driver about a stream freed just before it
+// (runtime/access_order.cpp now treats such a stream's writes as finished).
 #include "python/interpreter_end.h"
 
 #include <Python.h>
@@ -136,37 +142,13 @@ void prepare_interpreter_end() {
 }
 
 int end_interpreter(int code) {
-  PyObject* modules = PySys_GetObject("modules");  // borrowed
-  if (PyRef threading = borrowed(modules ? PyDict_GetItemString(modules, "threading") : nullptr)) {
-    PyRef r(PyObject_CallMethod(threading.get(), "_shutdown", nullptr));
-    if (!r) PyErr_WriteUnraisable(threading.get());
-  }
-  if (PyRef atexit{PyImport_ImportModule("atexit")}) {
-    PyRef r(PyObject_CallMethod(atexit.get(), "_run_exitfuncs", nullptr));
-    if (!r) PyErr_Clear();  // each handler's own error was already printed
-  } else {
-    PyErr_Clear();
-  }
-  // As python3 does when it cannot flush them at its end: exit code 120 (a
-  // stream the script closed is left alone, as python3 leaves it).
-  bool flushed = true;
-  for (const char* name : {"stderr", "stdout"}) {
-    PyObject* stream = PySys_GetObject(name);  // borrowed
-    if (!stream || stream == Py_None) continue;
-    PyRef closed(PyObject_GetAttrString(stream, "closed"));
-    if (!closed) PyErr_Clear();
-    if (closed && PyObject_IsTrue(closed.get()) == 1) continue;
-    PyRef r(PyObject_CallMethod(stream, "flush", nullptr));
-    if (!r) {
-      PyErr_Clear();
-      flushed = false;
-    }
-  }
-  int exit_code = flushed ? code : 120;
-  // Daemon threads still running (python3's finalization would end them)
-  // may be inside the engine, beside the process's C++ teardown: the
-  // process ends here, without it, as their end would have it.
-  if (daemon_threads_alive()) {
+  // Asked while Python can still answer.
+  const bool daemons = daemon_threads_alive();
+  const int exit_code = Py_FinalizeEx() < 0 ? 120 : code;
+  // Daemon threads still running (parked at the GIL, or inside engine code
+  // that gave it up, such as a launch) would run beside the process's C++
+  // teardown: the process ends here, as their end at python3's exit has it.
+  if (daemons) {
     std::fflush(nullptr);
     std::_Exit(exit_code);
   }

@@ -398,10 +398,9 @@ def atexit_handlers_and_threads_finish_before_exit():
 @case
 def the_end_of_a_run_is_python3s():
     # An executor left open with work pending (threading's exit callbacks
-    # shut it down: no hang), a non-daemon thread and atexit handlers: the
-    # same output, in the same order, as python3 gives. The one difference:
-    # cuhost does not free the interpreter (interpreter_end.cpp says why), so
-    # the finalizers of module globals do not run, where python3 runs them.
+    # shut it down: no hang), a non-daemon thread, atexit handlers and the
+    # finalizers of module globals: the same output, in the same order, as
+    # python3 gives.
     code = ("import atexit, concurrent.futures, threading, time\n"
             "pool = concurrent.futures.ThreadPoolExecutor(2)\n"
             "pool.submit(lambda: (time.sleep(0.3), print('pool task done', flush=True)))\n"
@@ -417,10 +416,9 @@ def the_end_of_a_run_is_python3s():
     ours = run("--backend", "cpu", path)
     theirs = subprocess.run([sys.executable, path], capture_output=True, text=True, timeout=120)
     assert ours.returncode == theirs.returncode == 0, (ours.returncode, ours.stderr)
-    common = ["end of script", "thread done", "pool task done", "second handler, run first",
-              "first handler, run last"]
-    assert ours.stdout.splitlines() == common, ours.stdout
-    assert theirs.stdout.splitlines() == common + ["finalizer of a module global"], theirs.stdout
+    assert ours.stdout == theirs.stdout and ours.stdout.splitlines() == [
+        "end of script", "thread done", "pool task done", "second handler, run first", "first handler, run last",
+        "finalizer of a module global"], (ours.stdout, theirs.stdout)
 
 
 @case

@@ -116,10 +116,9 @@ class Runtime {
   // Runs what RuntimeOptions::python_command_line names, as `python3` would:
   // the code of -c, the module of -m, a script, or standard input (-, or a
   // pipe; an interactive prompt on a terminal). sys.path[0] is set as
-  // CPython sets it. Afterwards it ends the run as python3 does (non-daemon
-  // threads joined, atexit handlers run; the interpreter is not freed, and
-  // the process ends there when daemon threads still run): call it once,
-  // last; no other call into the runtime's Python may follow.
+  // CPython sets it. Afterwards it ends the interpreter as python3 does
+  // (Py_FinalizeEx: non-daemon threads joined, atexit handlers run): call it
+  // once, last; no other call into the runtime's Python may follow.
   // Returns the exit code with run_file's rules; 2 when the script cannot be
   // opened. Throws std::logic_error when no command line was given.
   virtual int run_python_main() = 0;
