@@ -73,17 +73,42 @@ void add_key(KnownObjects& k, PyObject* v, const std::string& key) {
   if (k.keys.emplace(v, key).second) k.keep.push_back(PyRef::borrow(v));
 }
 
-void walk(KnownObjects& k, PyObject* obj, const std::string& prefix, int depth) {
+// The public (not underscored) names of `obj` with their values, in
+// dir()'s order. A module without __getattr__ or __dir__ answers dir() and
+// getattr() from its __dict__, which is read directly: the dir() and one
+// lookup per name cost a third of the first cached call of a process
+// (issue 34, P6).
+std::vector<std::pair<std::string, PyRef>> public_members(PyObject* obj) {
+  std::vector<std::pair<std::string, PyRef>> members;
+  PyObject* dict = PyModule_CheckExact(obj) ? PyModule_GetDict(obj) : nullptr;  // borrowed
+  if (dict && !PyDict_GetItemString(dict, "__getattr__") && !PyDict_GetItemString(dict, "__dir__")) {
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(dict, &pos, &key, &value)) {
+      if (!PyUnicode_Check(key)) continue;
+      std::string n = py_str(key);
+      if (n.empty() || n[0] == '_') continue;
+      members.emplace_back(std::move(n), PyRef::borrow(value));
+    }
+    std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    return members;
+  }
   PyRef names(PyObject_Dir(obj));
   if (!names) {
     PyErr_Clear();
-    return;
+    return members;
   }
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names.get()); ++i) {
     std::string n = py_str(PyList_GET_ITEM(names.get(), i));
     if (n.empty() || n[0] == '_') continue;
     PyRef v = py_attr(obj, n.c_str());
-    if (!v) continue;
+    if (v) members.emplace_back(std::move(n), std::move(v));
+  }
+  return members;
+}
+
+void walk(KnownObjects& k, PyObject* obj, const std::string& prefix, int depth) {
+  for (auto& [n, v] : public_members(obj)) {
     if (PyModule_Check(v.get())) {
       std::string mk = module_key(v.get());
       if (mk != "cuda" && mk.rfind("cuda.", 0) != 0) continue;  // numpy etc. re-exported: not ours
@@ -93,7 +118,7 @@ void walk(KnownObjects& k, PyObject* obj, const std::string& prefix, int depth) 
     add_key(k, v.get(), key);
     // Descend only into the device-API namespaces: reading attributes of
     // host objects (cuda.gpus, cuda.config) could query devices.
-    static const std::set<std::string> namespaces = {"atomic",   "shared",   "local",   "const",    "threadIdx",
+    static const std::set<std::string> namespaces = {"atomic",   "shared",   "local",   "const",     "threadIdx",
                                                      "blockIdx", "blockDim", "gridDim", "libdevice", "wmma"};
     if (depth > 0 && namespaces.count(n) && worth_keying(v.get()) && !PyType_Check(v.get()))
       walk(k, v.get(), key, depth - 1);

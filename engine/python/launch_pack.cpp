@@ -23,6 +23,35 @@ bool pack_error(const char* kernel, const ir::Type* t, PyObject* v) {
   return false;
 }
 
+// NumPy's float32 scalar type, remembered the first time one is packed.
+// PyFloat_AsDouble would convert such a scalar through a new Python float
+// (its __float__); NumPy stores the value right after the object header
+// (PyArrayScalar_VAL), where it is read directly.
+PyTypeObject* g_numpy_float32 = nullptr;
+
+bool is_numpy_float32(PyObject* v) {
+  PyTypeObject* tp = Py_TYPE(v);
+  if (tp == g_numpy_float32) return true;
+  if (g_numpy_float32 || (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) ||
+      tp->tp_basicsize < static_cast<Py_ssize_t>(sizeof(PyObject) + sizeof(float)) ||
+      std::strcmp(tp->tp_name, "numpy.float32") != 0)
+    return false;
+  Py_INCREF(tp);  // kept for the process, as NumPy keeps its types
+  g_numpy_float32 = tp;
+  return true;
+}
+
+// A float argument's value; -1.0 with an exception set when it has none.
+double float_argument(PyObject* v) {
+  if (PyFloat_CheckExact(v)) return PyFloat_AS_DOUBLE(v);
+  if (is_numpy_float32(v)) {
+    float f;
+    std::memcpy(&f, reinterpret_cast<const char*>(v) + sizeof(PyObject), sizeof f);
+    return f;
+  }
+  return PyFloat_AsDouble(v);
+}
+
 }  // namespace
 
 bool pack_complex(PyObject* v, const ir::Type* t, std::uint64_t*& slot) {
@@ -95,7 +124,7 @@ bool pack_launch_argument(PyObject* v, const ir::Type* t, const ArgInfo* info, s
       return true;
     }
     case K::Float: {
-      double d = PyFloat_AsDouble(v);
+      double d = float_argument(v);
       if (d == -1.0 && PyErr_Occurred()) return false;
       *slot = 0;
       if (t->bits == 32) {

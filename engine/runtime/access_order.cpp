@@ -165,6 +165,33 @@ void AccessOrder::note_quiet() {
   quiet_.store(q, std::memory_order_release);
 }
 
+void AccessOrder::publish_single_write() {
+  const bool single = !shared_ && writes_.size() == 1;
+  const std::uint64_t key = single ? key_of(writes_[0].stream) : kNoWrites;
+  const std::uintptr_t lo = single ? writes_[0].lo : 0, hi = single ? writes_[0].hi : 0;
+  if (single_key_.load(std::memory_order_relaxed) == key && single_lo_.load(std::memory_order_relaxed) == lo &&
+      single_hi_.load(std::memory_order_relaxed) == hi)
+    return;
+  const std::uint64_t seq = single_seq_.load(std::memory_order_relaxed);
+  single_seq_.store(seq + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  single_key_.store(key, std::memory_order_relaxed);
+  single_lo_.store(lo, std::memory_order_relaxed);
+  single_hi_.store(hi, std::memory_order_relaxed);
+  single_seq_.store(seq + 2, std::memory_order_release);
+}
+
+bool AccessOrder::same_single_write(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi) const {
+  const std::uint64_t seq = single_seq_.load(std::memory_order_acquire);
+  if (seq & 1) return false;  // changing: take the lock
+  const std::uint64_t key = single_key_.load(std::memory_order_relaxed);
+  const std::uintptr_t w_lo = single_lo_.load(std::memory_order_relaxed);
+  const std::uintptr_t w_hi = single_hi_.load(std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_acquire);
+  if (single_seq_.load(std::memory_order_relaxed) != seq) return false;
+  return key != kNoWrites && key == key_of(stream) && w_lo == lo && w_hi == hi;
+}
+
 void AccessOrder::before(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi) {
   const std::uint64_t q = quiet_.load(std::memory_order_acquire);
   if (q == kNoWrites || q == key_of(stream)) return;  // nothing written by another stream
@@ -178,14 +205,22 @@ void AccessOrder::before(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi)
     if (!w.mark && !mark(w)) continue;
     CUHOST_CU(cuStreamWaitEvent, reinterpret_cast<CUstream>(stream.handle), w.mark->event, 0);
   }
+  publish_single_write();
 }
 
 void AccessOrder::wrote(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi, bool completed, MarkBatch* batch) {
+  // The common case, one stream rewriting the same bytes: nothing changes,
+  // and the lock is not needed to see it.
+  if (!completed && same_single_write(stream, lo, hi)) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  // The common case, one stream rewriting the same bytes: nothing changes.
   if (!shared_ && !completed && writes_.size() == 1 && same_stream(writes_[0].stream, stream) && writes_[0].lo == lo &&
       writes_[0].hi == hi)
     return;
+  // Every way out below publishes what changed for the check above.
+  struct Publish {
+    AccessOrder* self;
+    ~Publish() { self->publish_single_write(); }
+  } publish{this};
   // Records inside the new range are superseded: the writing stream waited
   // for those of other streams in before(), and follows its own.
   auto covered = [&](const Write& w) { return w.lo >= lo && w.hi <= hi; };
@@ -239,6 +274,7 @@ bool AccessOrder::written_from_other_device(int device) {
     }
     any = true;
   }
+  publish_single_write();  // mark() may have retired a write
   return any;
 }
 

@@ -76,11 +76,25 @@ class AccessOrder {
 
   // Called with mutex_ held after writes_ changed: sets quiet_.
   void note_quiet();
+  // Called with mutex_ held after writes_ or shared_ changed: publishes the
+  // state wrote()'s lock-free check reads (see same_single_write).
+  void publish_single_write();
+  // Whether the memory holds exactly one write, of [lo, hi) by `stream`, and
+  // no other stream has used it: rewriting those bytes on that stream then
+  // changes nothing. Read without the lock (a sequence lock).
+  bool same_single_write(StreamRef stream, std::uintptr_t lo, std::uintptr_t hi) const;
 
   // When every listed write was made by one stream (or none is listed),
   // that stream's key (see access_order.cpp; kNoWrites when none): work on
   // it needs no wait, which before() sees without taking the lock.
   std::atomic<std::uint64_t> quiet_{0};
+  // The single write's stream key and range for same_single_write() (key 0:
+  // no such write), and the sequence number guarding them: odd while they
+  // change. Launches that rewrite an array on its stream, the common case,
+  // then take no lock.
+  std::atomic<std::uint64_t> single_seq_{0};
+  std::atomic<std::uint64_t> single_key_{0};
+  std::atomic<std::uintptr_t> single_lo_{0}, single_hi_{0};
   std::mutex mutex_;
   std::vector<Write> writes_;
   // Set once two streams used the memory: from then on every write records

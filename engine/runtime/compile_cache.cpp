@@ -8,7 +8,7 @@
 
 #include <llvm/Config/llvm-config.h>
 
-#include <dlfcn.h>
+#include <link.h>
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -32,13 +32,43 @@ namespace cuhost::runtime {
 // The compiler itself is part of every key: the size and modification time of
 // the binary holding this code, so a rebuilt engine (same version number,
 // different code generation) never reuses kernels an older build compiled.
+namespace {
+
+// The file of the loaded object holding `address` ("" when none is found).
+// dl_iterate_phdr compares segment ranges; dladdr would also search the
+// object's symbol table for the nearest symbol, a tenth of the host time of
+// the first cached call in a process (issue 34, P6).
+std::string object_file_of(const void* address) {
+  struct Search {
+    std::uintptr_t address;
+    std::string file;
+  } search{reinterpret_cast<std::uintptr_t>(address), ""};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) {
+        auto* s = static_cast<Search*>(data);
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_LOAD) continue;
+          const std::uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
+          if (s->address < lo || s->address >= lo + ph.p_memsz) continue;
+          // The main program's name is empty: it is /proc/self/exe.
+          s->file = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "/proc/self/exe";
+          return 1;
+        }
+        return 0;
+      },
+      &search);
+  return search.file;
+}
+
+}  // namespace
+
 const std::string& engine_build_identity() {
   static const std::string identity = [] {
-    Dl_info info{};
+    const std::string file = object_file_of(reinterpret_cast<const void*>(&engine_build_identity));
     struct stat st {};
-    if (dladdr(reinterpret_cast<void*>(&engine_build_identity), &info) && info.dli_fname &&
-        stat(info.dli_fname, &st) == 0)
-      return concat(info.dli_fname, "|", st.st_size, "|", st.st_mtim.tv_sec, ".", st.st_mtim.tv_nsec);
+    if (!file.empty() && stat(file.c_str(), &st) == 0)
+      return concat(file, "|", st.st_size, "|", st.st_mtim.tv_sec, ".", st.st_mtim.tv_nsec);
     return std::string("unknown-build");
   }();
   return identity;

@@ -23,4 +23,5 @@ r = np.zeros_like(a)
 cuda.to_device(a)  # create the CUDA context first: it is not part of the compile figure
 cuda.synchronize()
 bench.report(bench.once(lambda: multiply[16, 256](r, a, a), "first_call_ffi_cu" + os.environ.get("BENCH_LABEL", "")))
-np.testing.assert_array_equal(r, a * a)
+if bench.kernels_run():  # not under the null driver (host-cost runs)
+    np.testing.assert_array_equal(r, a * a)

@@ -88,9 +88,19 @@ target("P4", "process start to first result, ms", value("process_start_to_first_
        note="numba-cuda %s ms; raw CUDA C++ %s ms" % (fmt(value("process_start_to_first_result", "numba-cuda")),
                                                     fmt(value("process_start_to_first_result", "nvcc"))))
 target("P5", "first call of saxpy from the disk cache, ms", value("first_call_saxpy_cached", "cuhost"), 2.0)
+
+
+def round_list(name, system):
+    """The figures of a row's rounds (PART_ROUNDS > 1), for the notes."""
+    rs = rounds.get(name, {}).get(system, [])
+    return "" if len(rs) < 2 else "; rounds " + ", ".join(fmt(r["median"]) for r in rs)
+
+
 target("P6", "first call linking a .cu, ms", value("first_call_ffi_cu_cold", "cuhost"), 60.0,
-       note="numba-cuda %s ms" % fmt(value("first_call_ffi_cu", "numba-cuda")))
-target("P6", "the same, cached, ms", value("first_call_ffi_cu_cached", "cuhost"), 2.0)
+       note="numba-cuda %s ms%s" % (fmt(value("first_call_ffi_cu", "numba-cuda")),
+                                   round_list("first_call_ffi_cu_cold", "cuhost")))
+target("P6", "the same, cached, ms", value("first_call_ffi_cu_cached", "cuhost"), 2.0,
+       note=round_list("first_call_ffi_cu_cached", "cuhost").lstrip("; "))
 for k in ("saxpy", "reduction", "stencil_2d", "matmul_tiled_shared", "transcendental", "foreign_call"):
     target("P7", "%s: nvcc time / cuhost time" % k, ratio(value(k, "nvcc"), value(k, "cuhost")), 0.99, le=False,
            note="numba-cuda %s" % fmt(ratio(value(k, "nvcc"), value(k, "numba-cuda"))))
@@ -98,8 +108,10 @@ target("P8", "foreign-call kernel / all-CUDA-C version", ratio(value("foreign_ca
        value("foreign_call_all_cuda_c", "nvcc")), 1.05)
 for k in ("ufunc_saxpy", "ufunc_reduce_sum"):
     target("U1", "%s (2^26 float32): nvcc time / cuhost time" % k, ratio(value(k, "nvcc"), value(k, "cuhost")), 0.97,
-           le=False, note="numba-cuda %s; CuPy %s" % (fmt(ratio(value(k, "nvcc"), value(k, "numba-cuda"))),
-                                                      fmt(ratio(value(k, "nvcc"), value(k, "cupy")))))
+           le=False, note="numba-cuda %s; CuPy %s; ms per round: cuhost %s, nvcc %s" % (
+               fmt(ratio(value(k, "nvcc"), value(k, "numba-cuda"))), fmt(ratio(value(k, "nvcc"), value(k, "cupy"))),
+               " ".join(fmt(r["median"]) for r in rounds.get(k, {}).get("cuhost", [])) or "-",
+               " ".join(fmt(r["median"]) for r in rounds.get(k, {}).get("nvcc", [])) or "-"))
 target("U2", "small ufunc call / plain kernel launch (cuhost)", ratio(value("ufunc_call_small", "cuhost"),
        value("ufunc_plain_launch_small", "cuhost")), 1.5,
        note="numba-cuda %s; CuPy ElementwiseKernel %s us" % (

@@ -47,16 +47,24 @@ if want compile; then
   BENCH_LABEL=_cached run cuhost run bench_compile.py
   run python3 bench_compile.py
 fi
+# PART_ROUNDS (default 1) repeats the cuhost and nvcc sides of the ffi and
+# ufunc parts (P6 cold and cached, U1), each round with fresh caches;
+# compare.py takes the median of the rounds and lists them.
 if want ffi; then
-  export CUHOST_CACHE_DIR=$(mktemp -d) CUDA_CACHE_PATH=$(mktemp -d)
-  BENCH_LABEL=_cold run cuhost -v run bench_ffi.py
-  BENCH_LABEL=_cached run cuhost -v run bench_ffi.py
+  for round in $(seq "${PART_ROUNDS:-1}"); do
+    export CUHOST_CACHE_DIR=$(mktemp -d) CUDA_CACHE_PATH=$(mktemp -d)
+    BENCH_LABEL=_cold run cuhost -v run bench_ffi.py
+    BENCH_LABEL=_cached run cuhost -v run bench_ffi.py
+  done
   run python3 bench_ffi.py
 fi
 if want ufunc; then
-  run cuhost run bench_ufunc.py
+  nvcc -O3 -arch=sm_90 -o /tmp/raw_ufunc raw/ufunc.cu
+  for round in $(seq "${PART_ROUNDS:-1}"); do
+    run cuhost run bench_ufunc.py
+    run /tmp/raw_ufunc
+  done
   run python3 bench_ufunc.py
-  nvcc -O3 -arch=sm_90 -o /tmp/raw_ufunc raw/ufunc.cu && run /tmp/raw_ufunc
 fi
 if want random; then
   run cuhost run bench_random.py

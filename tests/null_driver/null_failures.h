@@ -2,12 +2,15 @@
 // assert that cuhost makes none where a real driver would report an error
 // (compute-sanitizer prints every failing call, CUDA_ERROR_NOT_FOUND from a
 // probing cuLibraryGetGlobal included). Every entry point of null_cuda.cpp's
-// table goes through Recorded<fn>::call; scripts read the record through
+// table goes through Recorded<fn>::call (which also counts the call,
+// null_call_counts.h); scripts read the record through
 // ctypes: cuhostNullFailedCalls() (one "cuXxx CUDA_ERROR_..." line each)
 // and cuhostNullClearFailedCalls().
 #pragma once
 
 #include <cuda.h>
+
+#include "null_call_counts.h"
 
 namespace null_driver {
 
@@ -22,6 +25,9 @@ struct Recorded;
 template <typename... Args, CUresult (*Fn)(Args...)>
 struct Recorded<Fn> {
   static CUresult call(Args... args) {
+    static std::atomic<long> calls{0};
+    [[maybe_unused]] static const bool registered = register_call_counter(reinterpret_cast<const void*>(&call), &calls);
+    calls.fetch_add(1, std::memory_order_relaxed);
     CUresult r = Fn(args...);
     // NOT_READY answers a query (cuStreamQuery, cuEventQuery); it is no error.
     if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_READY) record_failure(reinterpret_cast<const void*>(&call), r);
