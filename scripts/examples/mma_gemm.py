@@ -68,8 +68,10 @@ def make_gemm(BM=128, BN=128, BK=32, WM=64, WN=32, STAGES=3):
         wn = (warp % WARPS_N) * WN
         bm = cuda.blockIdx.y * BM
         bn = cuda.blockIdx.x * BN
-        for i in range(ACC):
-            acc[i] = float32(0)
+        for mi in range(MI):
+            for ni in range(NI):
+                for j in range(4):
+                    acc[(mi * NI + ni) * 4 + j] = float32(0)
         slices = K // BK
         for s in range(STAGES - 1):
             if s < slices:
@@ -107,15 +109,15 @@ def make_gemm(BM=128, BN=128, BK=32, WM=64, WN=32, STAGES=3):
                                          (acc[o], acc[o + 1], acc[o + 2], acc[o + 3]))
                         for j in range(4):
                             acc[o + j] = d[j]
+        # The lane's corner of the warp tile: every store below is at a constant offset from it.
+        Cw = C[bm + wm + g:, bn + wn + 2 * tq:]
         for mi in range(MI):
             for ni in range(NI):
                 o = (mi * NI + ni) * 4
-                row = bm + wm + mi * 16 + g
-                col = bn + wn + ni * 8 + 2 * tq
-                C[row, col] = acc[o]
-                C[row, col + 1] = acc[o + 1]
-                C[row + 8, col] = acc[o + 2]
-                C[row + 8, col + 1] = acc[o + 3]
+                Cw[mi * 16, ni * 8] = acc[o]
+                Cw[mi * 16, ni * 8 + 1] = acc[o + 1]
+                Cw[mi * 16 + 8, ni * 8] = acc[o + 2]
+                Cw[mi * 16 + 8, ni * 8 + 1] = acc[o + 3]
 
     shared_bytes = 2 * STAGES * (A_STAGE + B_STAGE)
     return gemm, THREADS, shared_bytes

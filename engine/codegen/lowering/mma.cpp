@@ -67,9 +67,11 @@ Val register_tuple(Lowerer& l, const ir::Type* type, const std::vector<llvm::Val
 // The address of element `offset` of array argument `array_index`; with
 // bounds checks (the CPU backend's default, debug=True on the GPU) the
 // `count` elements from there must lie inside the array (an IndexError
-// naming the array and the first flat index out of range).
+// naming the array and the first flat index out of range). On the GPU the
+// address is computed in `space` (the instruction's state space: shared or
+// global), so NVPTX folds constant offsets into the instruction's address.
 llvm::Value* element_pointer(Lowerer& l, const sema::ExprInfo& inf, size_t array_index, size_t offset_index,
-                             std::int64_t count) {
+                             std::int64_t count, unsigned space = 0) {
   auto& b = l.b();
   const ast::Expr* array_expr = inf.ordered_args.at(array_index);
   Val array = l.expr_as(array_expr, inf.param_types.at(array_index));
@@ -84,7 +86,9 @@ llvm::Value* element_pointer(Lowerer& l, const sema::ExprInfo& inf, size_t array
     l.fail_if(b.CreateOr(below, b.CreateICmpSGE(last, size)),
               [&] { l.hooks().index_error(l, l.array_name(array_expr), index, 0, size); });
   }
-  return b.CreateGEP(l.memory_type(array.t->dtype), b.CreateExtractValue(array.v, {0}), offset);
+  llvm::Value* data = b.CreateExtractValue(array.v, {0});
+  if (space != 0 && l.hooks().is_gpu()) data = b.CreateAddrSpaceCast(data, llvm::PointerType::get(l.ctx(), space));
+  return b.CreateGEP(l.memory_type(array.t->dtype), data, offset);
 }
 
 // CPU: the 32 lanes' values of `address` (a pointer), gathered with shuffles
@@ -175,7 +179,7 @@ Val lower_ldmatrix(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
   const ast::Expr* trans_arg = inf.ordered_args.at(3);
   const int num = num_arg ? int(l.info(num_arg).constant->i) : 4;
   const bool trans = trans_arg && l.info(trans_arg).constant->b;
-  llvm::Value* row = element_pointer(l, inf, 0, 1, 8);
+  llvm::Value* row = element_pointer(l, inf, 0, 1, 8, kSharedSpace);
   std::vector<llvm::Value*> regs;
   if (!l.hooks().is_gpu()) {
     llvm::Value* rows = gather_lane_pointers(l, row);
@@ -196,7 +200,7 @@ Val lower_ldmatrix(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
   llvm::Type* shared_ptr = llvm::PointerType::get(l.ctx(), kSharedSpace);
   llvm::Function* fn = nvvm_intrinsic(
       l, concat("llvm.nvvm.ldmatrix.sync.aligned.m8n8.x", num, trans ? ".trans" : "", ".b16"), {shared_ptr});
-  llvm::Value* loaded = b.CreateCall(fn, {b.CreateAddrSpaceCast(row, shared_ptr)});
+  llvm::Value* loaded = b.CreateCall(fn, {row});
   if (num == 1)
     regs.push_back(loaded);
   else
@@ -212,16 +216,14 @@ Val lower_cp_async(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
         std::int64_t(layout.getTypeAllocSize(l.memory_type(inf.param_types.at(array_index)->dtype)));
     return (16 + size - 1) / size;
   };
-  llvm::Value* dst = element_pointer(l, inf, 0, 1, elements_of_16_bytes(0));
-  llvm::Value* src = element_pointer(l, inf, 2, 3, elements_of_16_bytes(2));
+  llvm::Value* dst = element_pointer(l, inf, 0, 1, elements_of_16_bytes(0), kSharedSpace);
+  llvm::Value* src = element_pointer(l, inf, 2, 3, elements_of_16_bytes(2), kGlobalSpace);
   if (!l.hooks().is_gpu()) {
     b.CreateMemCpy(dst, llvm::MaybeAlign(1), src, llvm::MaybeAlign(1), 16);
     return {nullptr, inf.type};
   }
   check_target(l, e, 80, "cuda.mma.cp_async()");
-  b.CreateCall(nvvm_intrinsic(l, "llvm.nvvm.cp.async.cg.shared.global.16"),
-               {b.CreateAddrSpaceCast(dst, llvm::PointerType::get(l.ctx(), kSharedSpace)),
-                b.CreateAddrSpaceCast(src, llvm::PointerType::get(l.ctx(), kGlobalSpace))});
+  b.CreateCall(nvvm_intrinsic(l, "llvm.nvvm.cp.async.cg.shared.global.16"), {dst, src});
   return {nullptr, inf.type};
 }
 
