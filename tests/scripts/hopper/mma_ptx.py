@@ -60,7 +60,7 @@ for name, ptx_type in (("m16n8k16_f16", "m16n8k16.row.col.f32.f16.f16.f32"),
 
 
 def copies(M, out):
-    tile = cuda.shared.array(256, float16)
+    tile = cuda.shared.array(256, float16, alignment=16)
     lane = cuda.laneid
     mma.cp_async(tile, 8 * lane, M, 8 * lane)
     mma.commit_group()

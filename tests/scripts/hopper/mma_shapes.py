@@ -124,7 +124,7 @@ for kind, name, k in ((mma.m16n8k16_f16, "f16", 16), (mma.m16n8k16_bf16, "bf16",
 def make_ldmatrix(num, trans):
     @cuda.jit
     def load(M, out):
-        tile = cuda.shared.array(256, float16)
+        tile = cuda.shared.array(256, float16, alignment=16)
         lane = cuda.laneid
         mma.cp_async(tile, 8 * lane, M, 8 * lane)  # 16 bytes each: the 32 lanes copy the whole tile
         mma.commit_group()
@@ -164,8 +164,8 @@ for num in (1, 2, 4):
 # B fragment (x2, transposed from a row-major k x n tile): one MMA.
 @cuda.jit
 def tile_mma(A, B, D):
-    sa = cuda.shared.array(256, float16)
-    sb = cuda.shared.array(128, float16)
+    sa = cuda.shared.array(256, float16, alignment=16)
+    sb = cuda.shared.array(128, float16, alignment=16)
     lane = cuda.laneid
     mma.cp_async(sa, 8 * lane, A, 8 * lane)
     if lane < 16:
