@@ -129,6 +129,8 @@ VARIANTS = {
     "128x256x32 warps 64x64, 3 stages": dict(BM=128, BN=256, BK=32, WM=64, WN=64, STAGES=3),
     "256x128x32 warps 64x64, 3 stages": dict(BM=256, BN=128, BK=32, WM=64, WN=64, STAGES=3),
     "128x128x32 warps 64x64, 4 stages": dict(BM=128, BN=128, BK=32, WM=64, WN=64, STAGES=4),
+    "128x128x64 warps 64x32, 3 stages": dict(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3),
+    "128x256x64 warps 64x64, 3 stages": dict(BM=128, BN=256, BK=64, WM=64, WN=64, STAGES=3),
     "64x64x32 warps 32x32, 4 stages": dict(BM=64, BN=64, BK=32, WM=32, WN=32, STAGES=4),
 }
 # Variants whose shared memory fits the 48 KiB every device (and the CPU
@@ -169,7 +171,7 @@ def check(name, M, N, K, seed=7):
 if __name__ == "__main__":
     if cuda.backend() == "cuda":
         for name in VARIANTS:
-            check(name, 256, 256, 160)
+            check(name, 256, 256, 192)
     else:  # the CPU backend's device model has 48 KiB of shared memory per block
         for name in SMALL:
             check(name, 128, 192, 160)
