@@ -244,8 +244,9 @@ Val lower_wait_group(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) 
   return {nullptr, inf.type};
 }
 
-Val lower_to_tf32(Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) {
+Val lower_to_tf32(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
   auto& b = l.b();
+  check_target(l, e, 80, "cuda.mma.to_tf32()");
   llvm::Value* x = l.expr_as(inf.ordered_args.at(0), ir::float32()).v;
   auto* fty = llvm::FunctionType::get(b.getInt32Ty(), {b.getFloatTy()}, false);
   if (!l.hooks().is_gpu())
