@@ -160,6 +160,18 @@ std::uintptr_t Graph::cuda_graph() {
     CUgraphNode node = nullptr;
     check(d->cuGraphAddKernelNode(&node, g.graph, previous ? &previous : nullptr, previous ? 1 : 0, &p),
           "cuGraphAddKernelNode");
+    if (k.clustered()) {  // the node's cluster shape is an attribute, apart from its parameters
+      k.check_cluster_grid(launch.grid);
+      if (!d->cuGraphKernelNodeSetAttribute)
+        g.fail("the CUDA driver lacks cuGraphKernelNodeSetAttribute, which kernel '" + k.name +
+               "' (in clusters) needs");
+      CUkernelNodeAttrValue value{};
+      value.clusterDim.x = k.cluster[0];
+      value.clusterDim.y = k.cluster[1];
+      value.clusterDim.z = k.cluster[2];
+      check(d->cuGraphKernelNodeSetAttribute(node, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &value),
+            "cuGraphKernelNodeSetAttribute");
+    }
     previous = node;
   }
   g.graph_stale = false;

@@ -1,11 +1,21 @@
 // Launching an exported kernel (cuhost::aot::Kernel, kernel_state.h): one
-// cuLaunchKernel (cuLaunchCooperativeKernel for grid sync) on the host's
-// stream, or one grid run of the CPU library.
+// cuLaunchKernel (cuLaunchCooperativeKernel for grid sync, cuLaunchKernelEx
+// with the cluster dimension for a kernel jitted with cluster_dim) on the
+// host's stream, or one grid run of the CPU library.
 #include "aot/kernel_state.h"
 
 namespace cuhost::aot {
 
 void KernelState::fail(const std::string& what) const { throw Error(name, "kernel '" + name + "': " + what); }
+
+void KernelState::check_cluster_grid(const unsigned grid[3]) const {
+  if (grid[0] % cluster[0] == 0 && grid[1] % cluster[1] == 0 && grid[2] % cluster[2] == 0) return;
+  auto dims = [](const unsigned* v) {
+    return "(" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + ")";
+  };
+  fail("runs in clusters of " + dims(cluster) + " blocks (cluster_dim), but the grid " + dims(grid) +
+       " is not a whole number of clusters: each grid dimension must be a multiple of the cluster's");
+}
 
 void KernelState::launch(const LaunchConfig& c, void** params) const {
   if (driver) {
@@ -19,6 +29,29 @@ void KernelState::launch(const LaunchConfig& c, void** params) const {
     }
     CUfunction f = function;  // the device's primary context: the one a CUDA runtime host uses
     CUstream stream = reinterpret_cast<CUstream>(c.stream);
+    if (clustered()) {
+      const unsigned grid[3] = {c.grid.x, c.grid.y, c.grid.z};
+      check_cluster_grid(grid);
+      CUlaunchAttribute attribute{};
+      attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      attribute.value.clusterDim.x = cluster[0];
+      attribute.value.clusterDim.y = cluster[1];
+      attribute.value.clusterDim.z = cluster[2];
+      CUlaunchConfig config{};
+      config.gridDimX = c.grid.x;
+      config.gridDimY = c.grid.y;
+      config.gridDimZ = c.grid.z;
+      config.blockDimX = c.block.x;
+      config.blockDimY = c.block.y;
+      config.blockDimZ = c.block.z;
+      config.sharedMemBytes = static_cast<unsigned>(shared);
+      config.hStream = stream;
+      config.attrs = &attribute;
+      config.numAttrs = 1;
+      CUresult r = driver->cuLaunchKernelEx(&config, f, params, nullptr);
+      if (r != CUDA_SUCCESS) fail("cuLaunchKernelEx failed: " + driver_error(*driver, r));
+      return;
+    }
     CUresult r = cooperative
                      ? driver->cuLaunchCooperativeKernel(f, c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y,
                                                          c.block.z, static_cast<unsigned>(shared), stream, params)
@@ -33,6 +66,10 @@ void KernelState::launch(const LaunchConfig& c, void** params) const {
   if (launch_bound_threads > 0 && threads > static_cast<unsigned long long>(launch_bound_threads))
     fail("a block of " + std::to_string(threads) + " threads exceeds its launch bound of " +
          std::to_string(launch_bound_threads) + " threads per block");
+  if (clustered())
+    fail(
+        "runs in thread-block clusters (cluster_dim), which the exported CPU library does not run yet: "
+        "launch it on a GPU");
   CuhostAotCpuLaunch l{};
   l.kernel_name = name.c_str();
   l.thread_fn = thread_fn;

@@ -22,7 +22,11 @@ struct KernelState {
   std::string signature;
   std::size_t slot_count = 0;
   bool cooperative = false;
+  unsigned cluster[3] = {1, 1, 1};  // launches in thread-block clusters of this shape when > 1 block
   int launch_bound_threads = 0;
+  bool clustered() const { return cluster[0] * cluster[1] * cluster[2] > 1; }
+  // Throws unless `grid` is a whole number of clusters.
+  void check_cluster_grid(const unsigned grid[3]) const;
   // GPU
   const DriverTable* driver = nullptr;
   CUkernel kernel = nullptr;

@@ -46,6 +46,15 @@ ManifestKernel read_kernel(const Json& k) {
   }
   out.slot_count = size_of(k["slot_count"], at + "slot_count");
   out.cooperative = k["cooperative"].as_bool(at + "cooperative");
+  if (!k["cluster"].is_null()) {
+    const auto& items = k["cluster"].items(at + "cluster");
+    if (items.size() != 3) throw std::runtime_error(at + "cluster must have 3 dimensions");
+    for (std::size_t d = 0; d < 3; ++d) {
+      const long long v = items[d].as_int(at + "cluster");
+      if (v < 1) throw std::runtime_error(at + "cluster dimensions must be positive");
+      out.cluster[d] = static_cast<unsigned>(v);
+    }
+  }
   out.launch_bound_threads = static_cast<int>(k["launch_bound_threads"].as_int(at + "launch_bound_threads"));
   if (!k["gpu"].is_null()) {
     const Json& g = k["gpu"];

@@ -22,6 +22,7 @@ struct ManifestKernel {
   std::vector<ManifestParam> params;
   std::size_t slot_count = 0;
   bool cooperative = false;
+  unsigned cluster[3] = {1, 1, 1};  // the thread-block cluster shape (cluster_dim); absent in older manifests
   int launch_bound_threads = 0;
   // GPU (absent when exported without --arch)
   bool has_gpu = false;

@@ -170,6 +170,7 @@ std::shared_ptr<Module> Module::load(const std::string& dir, const LoadOptions& 
     k.signature = mk.signature;
     k.slot_count = mk.slot_count;
     k.cooperative = mk.cooperative;
+    for (int d = 0; d < 3; ++d) k.cluster[d] = mk.cluster[d];
     k.launch_bound_threads = mk.launch_bound_threads;
   }
   return std::shared_ptr<Module>(new Module(std::move(s)));

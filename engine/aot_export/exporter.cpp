@@ -143,6 +143,9 @@ ExportResult export_folder(const ExportOptions& o) {
       cpu_kernels.push_back(std::move(ck));
     }
     k.set("cooperative", facts->use_cooperative);
+    Json cluster = Json::array();
+    for (unsigned d : facts->cluster_dim) cluster.push(static_cast<long long>(d));
+    k.set("cluster", std::move(cluster));
     k.set("launch_bound_threads", facts->launch_bound_threads);
     Json links = Json::array();
     for (const ir::LinkItem& item : facts->link) links.push(item.from_path() ? item.path : item.name);

@@ -10,7 +10,9 @@
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Config/llvm-config.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Linker/Linker.h>
@@ -304,6 +306,21 @@ std::string emit_ptx(llvm::Module& m, llvm::TargetMachine& tm) {
   std::string ptx(out.str());
   for (std::size_t at = ptx.find(".func  ("); at != std::string::npos; at = ptx.find(".func  (", at))
     ptx.erase(at + 5, 1);
+  // Inline PTX that needs a newer ISA than LLVM's default for the chip (fp8
+  // mma.sync needs 8.4) asks for it with this module flag (major * 10 + minor):
+  // the .version line is raised, never lowered.
+  if (auto* flag = llvm::mdconst::extract_or_null<llvm::ConstantInt>(m.getModuleFlag(kPtxVersionFlag))) {
+    const std::int64_t want = flag->getSExtValue();
+    const std::size_t at = ptx.find("\n.version ");
+    if (at != std::string::npos) {
+      const std::size_t end = ptx.find('\n', at + 1);
+      const std::string current = ptx.substr(at + 10, end - at - 10);
+      const std::size_t dot = current.find('.');
+      const std::int64_t have =
+          dot == std::string::npos ? 0 : std::stoll(current.substr(0, dot)) * 10 + std::stoll(current.substr(dot + 1));
+      if (want > have) ptx.replace(at + 10, end - at - 10, concat(want / 10, ".", want % 10));
+    }
+  }
   return ptx;
 }
 

@@ -50,6 +50,11 @@ enum class LoopSplitting {
 // plus the CPU backend's loop splitting at the end of scalar optimization.
 void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt, LoopSplitting splitting = LoopSplitting::None);
 
+// The module flag (an i32, Max behaviour) by which lowering asks for a PTX
+// ISA version (major * 10 + minor) newer than LLVM's default for the chip,
+// for inline PTX that needs it (fp8 mma.sync: 84). emit_ptx raises .version.
+inline constexpr const char* kPtxVersionFlag = "cuhost.ptx_version";
+
 // PTX text of the module (legacy pass manager, addPassesToEmitFile).
 std::string emit_ptx(llvm::Module& m, llvm::TargetMachine& tm);
 

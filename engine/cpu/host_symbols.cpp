@@ -9,6 +9,7 @@
 #include "cpu/cancellation.h"
 #include "cpu/cluster_runtime.h"
 #include "cpu/rounding_runtime.h"
+#include "cpu/mma_runtime.h"
 #include "cpu/wmma_runtime.h"
 #include "model/cpu_abi.h"
 
@@ -73,6 +74,9 @@ std::vector<std::pair<std::string, void*>> build() {
   add("cuhost_cpu_wmma_fill", reinterpret_cast<void*>(&cuhost_cpu_wmma_fill));
   add("cuhost_cpu_wmma_mma", reinterpret_cast<void*>(&cuhost_cpu_wmma_mma));
   add("cuhost_cpu_wmma_store", reinterpret_cast<void*>(&cuhost_cpu_wmma_store));
+  add("cuhost_cpu_mma", reinterpret_cast<void*>(&cuhost_cpu_mma));
+  add("cuhost_cpu_ldmatrix", reinterpret_cast<void*>(&cuhost_cpu_ldmatrix));
+  add("cuhost_cpu_to_tf32", reinterpret_cast<void*>(&cuhost_cpu_to_tf32));
   add("cuhost_cpu_round_f32", reinterpret_cast<void*>(&cuhost_cpu_round_f32));
   add("cuhost_cpu_d2f", reinterpret_cast<void*>(&cuhost_cpu_d2f));
   add("cuhost_cpu_i2f", reinterpret_cast<void*>(&cuhost_cpu_i2f));

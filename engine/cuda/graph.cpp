@@ -85,6 +85,17 @@ void Graph::set_kernel_params(CUgraphNode node, const KernelLaunch& l) {
   const CUDA_KERNEL_NODE_PARAMS p = kernel_node_params(l);
   const DriverTable& d = with(&DriverTable::cuGraphKernelNodeSetParams, "cuGraphKernelNodeSetParams");
   check(d.cuGraphKernelNodeSetParams(node, &p), "cuGraphKernelNodeSetParams", l.kernel_name ? *l.kernel_name : "");
+  // The node's cluster shape is an attribute, apart from its parameters: set
+  // it with them, so a node given a clustered kernel runs it in clusters.
+  if (l.cluster[0] * l.cluster[1] * l.cluster[2] > 1) {
+    CUkernelNodeAttrValue value{};
+    value.clusterDim.x = l.cluster[0];
+    value.clusterDim.y = l.cluster[1];
+    value.clusterDim.z = l.cluster[2];
+    const DriverTable& da = with(&DriverTable::cuGraphKernelNodeSetAttribute, "cuGraphKernelNodeSetAttribute");
+    check(da.cuGraphKernelNodeSetAttribute(node, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &value),
+          "cuGraphKernelNodeSetAttribute", l.kernel_name ? *l.kernel_name : "");
+  }
 }
 
 void GraphExec::set_kernel_params(CUgraphNode node, const KernelLaunch& l) {

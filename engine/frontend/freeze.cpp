@@ -118,8 +118,9 @@ void walk(KnownObjects& k, PyObject* obj, const std::string& prefix, int depth) 
     add_key(k, v.get(), key);
     // Descend only into the device-API namespaces: reading attributes of
     // host objects (cuda.gpus, cuda.config) could query devices.
-    static const std::set<std::string> namespaces = {"atomic",   "shared",   "local",   "const",     "threadIdx",
-                                                     "blockIdx", "blockDim", "gridDim", "libdevice", "wmma"};
+    static const std::set<std::string> namespaces = {"atomic",    "shared",   "local",    "const",
+                                                     "threadIdx", "blockIdx", "blockDim", "gridDim",
+                                                     "libdevice", "wmma",     "mma"};
     if (depth > 0 && namespaces.count(n) && worth_keying(v.get()) && !PyType_Check(v.get()))
       walk(k, v.get(), key, depth - 1);
   }

@@ -121,11 +121,13 @@ void CapturedGraph::set_kernel_arguments(std::size_t k, const std::uint64_t* slo
     std::vector<std::uint64_t> values(slots, slots + count);
     std::vector<void*> params(count);
     for (std::size_t i = 0; i < count; ++i) params[i] = &values[i];
+    check_cluster_grid(*target.kernel, grid);
     cuda::KernelLaunch l;
     l.function = target.function;
     for (int d = 0; d < 3; ++d) {
       l.grid[d] = grid[d];
       l.block[d] = block[d];
+      l.cluster[d] = target.kernel->cluster_dim[d];
     }
     l.shared_bytes = shared + unsigned(target.kernel->dynamic_shared_padding);  // as LoadedKernel::launch adds it
     l.params = params.data();

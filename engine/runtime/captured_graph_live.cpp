@@ -27,6 +27,7 @@ cuda::KernelLaunch node_launch(const CapturedKernel& k, CUfunction function, con
   for (int d = 0; d < 3; ++d) {
     l.grid[d] = k.grid[d];
     l.block[d] = k.block[d];
+    l.cluster[d] = kernel.cluster_dim[d];
   }
   l.shared_bytes = k.shared + unsigned(kernel.dynamic_shared_padding);  // as LoadedKernel::launch adds it
   l.params = const_cast<void**>(k.params.data());

@@ -8,8 +8,6 @@
 
 namespace cuhost::runtime {
 
-namespace {
-
 // A kernel launched in clusters (cluster_dim) needs a grid of whole clusters,
 // on both backends (the driver's own refusal would not say why).
 void check_cluster_grid(const CompiledKernel& kernel, const unsigned grid[3]) {
@@ -21,8 +19,6 @@ void check_cluster_grid(const CompiledKernel& kernel, const unsigned grid[3]) {
                          ") is not a whole number of clusters: each grid dimension must be a multiple of the "
                          "cluster's"));
 }
-
-}  // namespace
 
 int LoadedKernel::slot(int device) {
   if (at(last_).device == device) return last_;

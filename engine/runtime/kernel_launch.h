@@ -61,6 +61,8 @@ class LoadedKernel {
 // Refuses (CudaAPIError, as cuLaunchKernel does on a GPU) a CPU launch whose
 // block is larger than the kernel's launch bound.
 void check_cpu_launch_bound(const CompiledKernel& kernel, const unsigned block[3]);
+// A ValueError unless `grid` is a whole number of the kernel's clusters (cluster_dim).
+void check_cluster_grid(const CompiledKernel& kernel, const unsigned grid[3]);
 
 // The CPU backend's launch of `kernel` (block entry or fibers as compiled).
 cpu::CpuLaunch cpu_launch_of(const CompiledKernel& kernel, const unsigned grid[3], const unsigned block[3],

@@ -84,6 +84,8 @@ const std::vector<std::string>& intrinsic_keys() {
       k.push_back(f);
     for (const char* f : {"fragment", "fill_fragment", "load_matrix_sync", "mma_sync", "store_matrix_sync"})
       k.push_back(std::string("cuda.wmma.") + f);
+    for (const char* f : {"mma_sync", "ldmatrix", "cp_async", "commit_group", "wait_group", "to_tf32"})
+      k.push_back(std::string("cuda.mma.") + f);
     for (const char* f : {"extension.call", "extension.codegen", "extension.member"}) k.push_back(f);
     for (const char* f :
          {"sqrt", "exp",  "log",   "log10", "sin",   "cos",   "tan",   "sinh", "cosh",  "tanh",  "asin",

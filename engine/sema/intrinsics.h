@@ -276,6 +276,17 @@
 // "cuda.wmma.store_matrix_sync"  (array, offset, frag, ldm, layout) -> none;
 //               param_types {array, int64, frag, int32, null}
 // "cuda.wmma.mma_sync"  (d, a, b, c) -> none; param_types the four fragments.
+// --- cuda.mma (typing/mma.cpp, sema/typing/mma_kinds.h) ----------------------
+// Fragments are tuples of the lane's registers, laid out as PTX documents.
+// "cuda.mma.mma_sync"  (kind, a, b, c) -> UniTuple(float32, 4); param_types
+//               {null, UniTuple(uint32, 4), UniTuple(uint32, 2), UniTuple(float32, 4)};
+//               kind is a marker typed intrinsic("cuda.mma.m16n8k16_f16") etc.
+// "cuda.mma.ldmatrix"  (array, offset, num=4, trans=False) -> UniTuple(uint32, num);
+//               param_types {array, int64, null, null}
+// "cuda.mma.cp_async"  (dst, dst_offset, src, src_offset) -> none (16 bytes);
+//               param_types {array, int64, array, int64}
+// "cuda.mma.commit_group" () / "cuda.mma.wait_group" (n literal) -> none
+// "cuda.mma.to_tf32"  (x) -> uint32 (the tf32 bits, rounded as cvt.rna); param_types {float32}
 // --- cuda.libdevice -----------------------------------------------------------
 // "cuda.libdevice.<f>"  every function of libdevice's table
 //                       (typing/libdevice_table.h): param_types = its value

@@ -184,6 +184,9 @@ const ir::Type* type_cache_hint_call(Typer& t, const ast::Call& c, const std::st
 const ir::Type* type_inline_ptx_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 const ir::Type* type_wmma_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 bool resolve_wmma_key(const std::string& key, ExprInfo& info);
+// cuda.mma, the register-fragment tensor-core API (typing/mma.cpp).
+const ir::Type* type_mma_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+bool resolve_mma_key(const std::string& key, ExprInfo& info);
 // Thread-block clusters (typing/clusters.cpp): cuda.cg.this_cluster() and its methods.
 const ir::Type* type_cluster_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 bool resolve_cluster_key(const std::string& key, ExprInfo& info);

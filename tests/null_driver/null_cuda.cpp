@@ -652,11 +652,14 @@ CUresult check_launch(CUfunction f, CUstream stream) {
   if (ctx != t_current || stream_context(stream) != ctx) return CUDA_ERROR_INVALID_HANDLE;
   return ok();
 }
+// The cluster shape of the cuLaunchKernelEx being made on this thread (a
+// captured launch's node keeps it), null outside one.
+thread_local const unsigned* t_launch_cluster = nullptr;
 CUresult null_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                      unsigned shared, CUstream stream, void** params, void**) {
   if (CUresult r = check_launch(f, stream)) return r;
   const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
-  null_driver::capture_launch(stream, f, grid, block, shared, params);
+  null_driver::capture_launch(stream, f, grid, block, shared, params, t_launch_cluster);
   return ok();
 }
 CUresult null_launch_cooperative(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
@@ -682,8 +685,19 @@ CUresult null_launch_ex(const CUlaunchConfig* config, CUfunction f, void** param
         config->gridDimZ % c.z)
       return CUDA_ERROR_INVALID_CLUSTER_SIZE;
   }
-  return null_launch(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX, config->blockDimY,
-                     config->blockDimZ, config->sharedMemBytes, config->hStream, params, extra);
+  unsigned cluster[3] = {1, 1, 1};
+  for (unsigned i = 0; i < config->numAttrs; ++i)
+    if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+      cluster[0] = config->attrs[i].value.clusterDim.x;
+      cluster[1] = config->attrs[i].value.clusterDim.y;
+      cluster[2] = config->attrs[i].value.clusterDim.z;
+    }
+  t_launch_cluster = cluster;
+  CUresult r =
+      null_launch(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX, config->blockDimY,
+                  config->blockDimZ, config->sharedMemBytes, config->hStream, params, extra);
+  t_launch_cluster = nullptr;
+  return r;
 }
 CUresult null_occupancy(int* grid, int* block, CUfunction, CUoccupancyB2DSize, size_t, int) {
   *grid = 132;

@@ -24,6 +24,7 @@ struct Node {
   enum Kind { Kernel, Copy, Memset } kind = Kernel;
   CUfunction function = nullptr;
   unsigned dims[7] = {1, 1, 1, 1, 1, 1, 0};  // grid x y z, block x y z, dynamic shared bytes
+  unsigned cluster[3] = {1, 1, 1};           // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION (captured or set)
   std::vector<std::vector<unsigned char>> params;
   bool params_known = false;
   void* dst = nullptr;
@@ -59,6 +60,7 @@ thread_local CUstreamCaptureMode t_mode = CU_STREAM_CAPTURE_MODE_GLOBAL;
 // What the last graph launch would have run (read by scripts through ctypes).
 std::vector<Node> g_last_kernels;
 int g_graph_launches = 0;
+int g_attribute_sets = 0;  // cuGraphKernelNodeSetAttribute calls that succeeded
 
 bool is_null_stream(CUstream s) { return s == nullptr || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD; }
 
@@ -166,6 +168,10 @@ CUresult graph_launch(CUgraphExec exec, CUstream s) {
     return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   }
   auto* e = reinterpret_cast<Exec*>(exec);
+  // A kernel node in clusters needs a grid of whole clusters, as a launch does.
+  for (const Node& n : e->nodes)
+    if (n.kind == Node::Kernel && (n.dims[0] % n.cluster[0] || n.dims[1] % n.cluster[1] || n.dims[2] % n.cluster[2]))
+      return CUDA_ERROR_INVALID_CLUSTER_SIZE;
   g_last_kernels.clear();
   for (const Node& n : e->nodes) {
     if (n.kind == Node::Copy)
@@ -246,6 +252,21 @@ CUresult set_node(Node& n, const CUDA_KERNEL_NODE_PARAMS* p) {
 CUresult template_set_kernel_params(CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS* p) {
   if (!node) return CUDA_ERROR_INVALID_VALUE;
   return set_node(*reinterpret_cast<Node*>(node), p);
+}
+
+// A template kernel node's cluster shape (the other launch attributes are not modelled).
+CUresult template_set_attribute(CUgraphNode node, CUkernelNodeAttrID attr, const CUkernelNodeAttrValue* value) {
+  if (!node || !value) return CUDA_ERROR_INVALID_VALUE;
+  if (attr != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) return CUDA_ERROR_NOT_SUPPORTED;
+  const auto& c = value->clusterDim;
+  if (c.x == 0 || c.y == 0 || c.z == 0 || c.x * c.y * c.z > 8) return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  unsigned* cluster = reinterpret_cast<Node*>(node)->cluster;
+  cluster[0] = c.x;
+  cluster[1] = c.y;
+  cluster[2] = c.z;
+  ++g_attribute_sets;
+  return CUDA_SUCCESS;
 }
 
 CUresult set_kernel_params(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS* p) {
@@ -377,7 +398,7 @@ bool kparam_sizes(const std::string& image, const std::string& name, std::vector
 }
 
 bool capture_launch(CUstream s, CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned shared,
-                    void** params) {
+                    void** params, const unsigned* cluster) {
   std::lock_guard<std::mutex> lock(g_mutex);
   Capture* c = capture_of(s);
   if (!c) return false;
@@ -385,6 +406,7 @@ bool capture_launch(CUstream s, CUfunction f, const unsigned grid[3], const unsi
   n->function = f;
   const unsigned dims[7] = {grid[0], grid[1], grid[2], block[0], block[1], block[2], shared};
   std::memcpy(n->dims, dims, sizeof dims);
+  if (cluster) std::memcpy(n->cluster, cluster, sizeof n->cluster);
   copy_params(*n, params);
   add_node(*c, std::move(n));
   return true;
@@ -457,6 +479,7 @@ const Entry* graph_entries(std::size_t* count) {
       {"cuGraphGetNodes", reinterpret_cast<void*>(&get_nodes)},
       {"cuGraphExecKernelNodeSetParams", reinterpret_cast<void*>(&set_kernel_params)},
       {"cuGraphKernelNodeSetParams", reinterpret_cast<void*>(&template_set_kernel_params)},
+      {"cuGraphKernelNodeSetAttribute", reinterpret_cast<void*>(&template_set_attribute)},
       {"cuGraphExecUpdate", reinterpret_cast<void*>(&exec_update)},
   };
   *count = sizeof entries / sizeof entries[0];
@@ -492,6 +515,19 @@ extern "C" __attribute__((visibility("default"))) unsigned long long cuhost_null
 }
 
 // Grid (0-2), block (3-5) or dynamic shared bytes (6) of kernel node `kernel`.
+// The cluster shape (axis 0-2) of kernel node `kernel` of the last graph launch; ~0 when out of range.
+extern "C" __attribute__((visibility("default"))) unsigned cuhost_null_graph_kernel_cluster(int kernel, int axis) {
+  std::lock_guard<std::mutex> lock(null_driver::g_mutex);
+  const auto& ks = null_driver::g_last_kernels;
+  if (kernel < 0 || static_cast<std::size_t>(kernel) >= ks.size() || axis < 0 || axis > 2) return ~0U;
+  return ks[static_cast<std::size_t>(kernel)].cluster[axis];
+}
+
+extern "C" __attribute__((visibility("default"))) int cuhost_null_graph_attribute_sets() {
+  std::lock_guard<std::mutex> lock(null_driver::g_mutex);
+  return null_driver::g_attribute_sets;
+}
+
 extern "C" __attribute__((visibility("default"))) unsigned cuhost_null_graph_kernel_dim(int kernel, int which) {
   std::lock_guard<std::mutex> lock(null_driver::g_mutex);
   const auto& ks = null_driver::g_last_kernels;

@@ -38,8 +38,9 @@ const void* context_of_stream(CUstream stream);
 
 // Stream work: true when `stream` is being captured and the work was
 // recorded (the caller then does nothing).
+// `cluster`: the launch's CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, or null.
 bool capture_launch(CUstream stream, CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned shared,
-                    void** params);
+                    void** params, const unsigned* cluster = nullptr);
 bool capture_copy(CUstream stream, void* dst, const void* src, std::size_t bytes);
 bool capture_memset(CUstream stream, void* dst, unsigned char value, std::size_t bytes);
 

@@ -28,6 +28,7 @@ std::map<std::string, IntrinsicFn>& table() {
     register_cache_hints(t);
     register_inline_ptx(t);
     register_wmma(t);
+    register_mma(t);
     register_clusters(t);
     register_memory(t);
     register_arrays(t);

@@ -242,6 +242,7 @@ void register_warp(std::map<std::string, IntrinsicFn>& table);
 void register_cache_hints(std::map<std::string, IntrinsicFn>& table);
 void register_inline_ptx(std::map<std::string, IntrinsicFn>& table);
 void register_wmma(std::map<std::string, IntrinsicFn>& table);
+void register_mma(std::map<std::string, IntrinsicFn>& table);
 void register_clusters(std::map<std::string, IntrinsicFn>& table);
 void register_memory(std::map<std::string, IntrinsicFn>& table);
 void register_arrays(std::map<std::string, IntrinsicFn>& table);

@@ -75,7 +75,7 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
   std::string last = dot == std::string::npos ? key : key.substr(dot + 1);
   std::string prefix = dot == std::string::npos ? "" : key.substr(0, dot);
 
-  if (resolve_half_key(key, info) || resolve_fp8_key(key, info) || resolve_wmma_key(key, info) ||
+  if (resolve_half_key(key, info) || resolve_fp8_key(key, info) || resolve_wmma_key(key, info) || resolve_mma_key(key, info) ||
       resolve_cluster_key(key, info))
     return true;
   if (key == "builtins.isinstance") {  // typing/builtins.cpp folds it

@@ -77,6 +77,7 @@ __version__ = _cuhost.version()
 from . import core, cudadrv, errors, typing, np, utils, args, kernels, cg, random, libdevice  # noqa: E402,F401
 from . import fp16, bf16  # noqa: E402,F401  (half precision device functions)
 from . import wmma  # noqa: E402,F401  (tensor-core matrix multiply-accumulate, docs/HOPPER.md)
+from . import mma  # noqa: E402,F401  (register-fragment mma.sync, ldmatrix, cp.async, docs/HOPPER.md)
 from . import descriptor  # noqa: E402,F401  (numba.cuda.descriptor.cuda_target)
 from . import vector_types as _vector_types  # noqa: E402
 from .cudadrv import nvvm, runtime  # noqa: E402,F401

@@ -1,0 +1,178 @@
+# A tiled fp16 GEMM with fp32 accumulation on tensor cores through cuda.mma
+# (register fragments, docs/HOPPER.md), the way fast Ampere/Hopper GEMMs
+# without wgmma are written, checked against NumPy on random data.
+# scripts/bench/bench_wmma_gemm.py times its variants at 4096^3.
+#
+# make_gemm(BM, BN, BK, WM, WN, STAGES) builds one variant: a block of
+# (BM/WM) x (BN/WN) warps computes a BM x BN tile of C = A @ B (A: M x K,
+# B: K x N, row-major fp16; C float32); each warp owns WM x WN of it as
+# (WM/16) x (WN/8) m16n8 accumulators (4 float32 registers per lane each).
+# - Global -> shared: cp.async of 16 bytes (8 halves) per thread and copy,
+#   STAGES slices of BK in k in flight (a ring of stages in dynamic shared
+#   memory; commit_group per slice, wait_group(STAGES - 2) before using one),
+#   so the copies of the next slices run under the MMAs of this one.
+# - Shared rows are padded by 8 halves (16 bytes): the 8 rows an ldmatrix
+#   phase reads then fall in 8 different 16-byte bank groups (no conflicts),
+#   and every row stays 16-byte aligned for cp.async and ldmatrix.
+# - Shared -> registers: ldmatrix.x4 gives an m16n8k16 A fragment (16 x 16);
+#   ldmatrix.x4.trans gives the B fragments of two n8 tiles (16 x 16 of the
+#   row-major k x n slice, transposed into the column layout mma wants).
+# - mma.sync.m16n8k16.row.col.f32.f16.f16.f32 on the fragments, the
+#   accumulators in registers (a local array that LLVM keeps in registers:
+#   every index is a constant once the loops over the warp tile unroll).
+# stdout: mma gemm ok
+import numpy as np
+
+from numba import cuda, float16, float32, uint32
+
+mma = cuda.mma
+PAD = 8  # halves of padding per shared row
+
+
+def make_gemm(BM=128, BN=128, BK=32, WM=64, WN=32, STAGES=3):
+    """(kernel, threads per block, dynamic shared bytes) of one variant."""
+    WARPS_M, WARPS_N = BM // WM, BN // WN
+    THREADS = 32 * WARPS_M * WARPS_N
+    MI, NI = WM // 16, WN // 8  # m16 rows and n8 columns of accumulators per warp
+    LDA, LDB = BK + PAD, BN + PAD  # shared row lengths in halves
+    A_STAGE, B_STAGE = BM * LDA, BK * LDB
+    B_BASE = STAGES * A_STAGE
+    A_CHUNKS, B_CHUNKS = BM * BK // 8, BK * BN // 8  # 16-byte copies per slice
+    A_CHUNKS_PER_ROW, B_CHUNKS_PER_ROW = BK // 8, BN // 8
+    ACC = MI * NI * 4
+    assert BK % 16 == 0 and NI % 2 == 0 and A_CHUNKS % THREADS == 0 and B_CHUNKS % THREADS == 0
+
+    @cuda.jit(device=True, inline=True)
+    def load_slice(A, B, smem, stage, bm, bn, k0, K, N, t):
+        for i in range(A_CHUNKS // THREADS):
+            c = t + i * THREADS
+            r = c // A_CHUNKS_PER_ROW
+            q = c % A_CHUNKS_PER_ROW
+            mma.cp_async(smem, stage * A_STAGE + r * LDA + q * 8, A, (bm + r) * K + k0 + q * 8)
+        for i in range(B_CHUNKS // THREADS):
+            c = t + i * THREADS
+            r = c // B_CHUNKS_PER_ROW
+            q = c % B_CHUNKS_PER_ROW
+            mma.cp_async(smem, B_BASE + stage * B_STAGE + r * LDB + q * 8, B, (k0 + r) * N + bn + q * 8)
+
+    @cuda.jit
+    def gemm(A, B, C, M, N, K):
+        smem = cuda.shared.array(0, float16)
+        acc = cuda.local.array(ACC, float32)
+        af = cuda.local.array(MI * 4, uint32)
+        bf = cuda.local.array(NI * 2, uint32)
+        t = cuda.threadIdx.x
+        lane = t % 32
+        warp = t // 32
+        wm = (warp // WARPS_N) * WM
+        wn = (warp % WARPS_N) * WN
+        bm = cuda.blockIdx.y * BM
+        bn = cuda.blockIdx.x * BN
+        for mi in range(MI):
+            for ni in range(NI):
+                for j in range(4):
+                    acc[(mi * NI + ni) * 4 + j] = float32(0)
+        slices = K // BK
+        for s in range(STAGES - 1):
+            if s < slices:
+                load_slice(A, B, smem, s, bm, bn, s * BK, K, N, t)
+            mma.commit_group()
+        # The lane's ldmatrix row within a 16 x 16 block: rows 0-15, then the right half.
+        lrow = lane % 16
+        lcol = (lane // 16) * 8
+        g = lane // 4
+        tq = lane % 4
+        for kt in range(slices):
+            mma.wait_group(STAGES - 2)  # slice kt has landed (this thread's copies)
+            cuda.syncthreads()  # ... everyone's; and slice kt - 1's stage is free again
+            nxt = kt + STAGES - 1
+            if nxt < slices:
+                load_slice(A, B, smem, nxt % STAGES, bm, bn, nxt * BK, K, N, t)
+            mma.commit_group()
+            stage = kt % STAGES
+            a_base = stage * A_STAGE + (wm + lrow) * LDA + lcol
+            b_base = B_BASE + stage * B_STAGE + lrow * LDB + wn + lcol
+            for kk in range(0, BK, 16):
+                for mi in range(MI):
+                    r = mma.ldmatrix(smem, a_base + mi * 16 * LDA + kk)
+                    for j in range(4):
+                        af[mi * 4 + j] = r[j]
+                for p in range(NI // 2):
+                    r = mma.ldmatrix(smem, b_base + kk * LDB + p * 16, 4, trans=True)
+                    for j in range(4):
+                        bf[p * 4 + j] = r[j]
+                for mi in range(MI):
+                    a = (af[mi * 4], af[mi * 4 + 1], af[mi * 4 + 2], af[mi * 4 + 3])
+                    for ni in range(NI):
+                        o = (mi * NI + ni) * 4
+                        d = mma.mma_sync(mma.m16n8k16_f16, a, (bf[ni * 2], bf[ni * 2 + 1]),
+                                         (acc[o], acc[o + 1], acc[o + 2], acc[o + 3]))
+                        for j in range(4):
+                            acc[o + j] = d[j]
+        # The lane's corner of the warp tile: every store below is at a constant offset from it.
+        Cw = C[bm + wm + g:, bn + wn + 2 * tq:]
+        for mi in range(MI):
+            for ni in range(NI):
+                o = (mi * NI + ni) * 4
+                Cw[mi * 16, ni * 8] = acc[o]
+                Cw[mi * 16, ni * 8 + 1] = acc[o + 1]
+                Cw[mi * 16 + 8, ni * 8] = acc[o + 2]
+                Cw[mi * 16 + 8, ni * 8 + 1] = acc[o + 3]
+
+    shared_bytes = 2 * STAGES * (A_STAGE + B_STAGE)
+    return gemm, THREADS, shared_bytes
+
+
+VARIANTS = {
+    "128x128x32 warps 64x32, 3 stages": dict(BM=128, BN=128, BK=32, WM=64, WN=32, STAGES=3),
+    "128x128x32 warps 64x32, 4 stages": dict(BM=128, BN=128, BK=32, WM=64, WN=32, STAGES=4),
+    "128x256x32 warps 64x64, 3 stages": dict(BM=128, BN=256, BK=32, WM=64, WN=64, STAGES=3),
+    "256x128x32 warps 64x64, 3 stages": dict(BM=256, BN=128, BK=32, WM=64, WN=64, STAGES=3),
+    "128x128x32 warps 64x64, 4 stages": dict(BM=128, BN=128, BK=32, WM=64, WN=64, STAGES=4),
+    "128x128x64 warps 64x32, 3 stages": dict(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3),
+    "128x256x64 warps 64x64, 3 stages": dict(BM=128, BN=256, BK=64, WM=64, WN=64, STAGES=3),
+    "64x64x32 warps 32x32, 4 stages": dict(BM=64, BN=64, BK=32, WM=32, WN=32, STAGES=4),
+}
+# Variants whose shared memory fits the 48 KiB every device (and the CPU
+# backend's model) gives without opting in.
+SMALL = ["64x64x32 warps 32x32, 4 stages"]
+_built = {}
+
+
+def variant(name):
+    if name not in _built:
+        _built[name] = (make_gemm(**VARIANTS[name]), VARIANTS[name])
+    return _built[name]
+
+
+def launch(name, A, B, C):
+    (kernel, threads, shared), cfg = variant(name)
+    M, K = A.shape
+    N = B.shape[1]
+    assert M % cfg["BM"] == 0 and N % cfg["BN"] == 0 and K % cfg["BK"] == 0, "sizes must be multiples of the tile"
+    kernel[(N // cfg["BN"], M // cfg["BM"]), threads, 0, shared](A, B, C, M, N, K)
+
+
+def check(name, M, N, K, seed=7):
+    rng = np.random.default_rng(seed)
+    A = rng.standard_normal((M, K)).astype(np.float16)
+    B = rng.standard_normal((K, N)).astype(np.float16)
+    C = np.zeros((M, N), np.float32)
+    launch(name, A, B, C)
+    exact = A.astype(np.float64) @ B.astype(np.float64)
+    # Products of fp16 values are exact in fp32; K float32 additions in any
+    # order (rounded or truncated) stay within K * 2**-23 * sum |a b|.
+    bound = K * 2.0**-23 * (np.abs(A).astype(np.float64) @ np.abs(B).astype(np.float64))
+    assert (np.abs(C - exact) <= bound).all(), (name, np.abs(C - exact).max())
+    # NumPy's float32 product of the fp16 inputs, as the issue's reference.
+    assert np.allclose(C, A.astype(np.float32) @ B.astype(np.float32), rtol=1e-4, atol=1e-3)
+
+
+if __name__ == "__main__":
+    if cuda.backend() == "cuda":
+        for name in VARIANTS:
+            check(name, 256, 256, 192)
+    else:  # the CPU backend's device model has 48 KiB of shared memory per block
+        for name in SMALL:
+            check(name, 128, 192, 160)
+    print("mma gemm ok")
