@@ -38,6 +38,24 @@ def summed(a, out):
     out[0] = acc
 
 
+def loops(out, n):
+    # A for-loop target reassigned in the body (the loop's own counter must
+    # not follow it), a while loop whose variable changes type, a swap.
+    for i in range(n):
+        out[i] += i
+        i = 2.5
+        out[8] += i
+    j = 0
+    while j < 3:
+        out[9] += j
+        j = j + 0.5
+        out[10] += j
+        j = int(j + 1)
+    a, b = (1, 2.0)
+    a, b = b, a
+    out[11] = a * 10 + b
+
+
 sig = "void(int64, float64[::1])"
 debug_poly = cuda.jit(sig, debug=True, opt=False)(poly)
 plain_poly = cuda.jit(sig)(poly)
@@ -78,4 +96,11 @@ out = np.zeros(1)
 debug_sum[1, 1](a, out)
 expected = float(np.where(a > 0.5, a, -1.0).sum())
 np.testing.assert_allclose(out[0], expected)
+debug_loops = cuda.jit("void(float64[::1], int64)", debug=True, opt=False)(loops)
+base = rng.random(12)
+got = base.copy()
+debug_loops[1, 1](got, 5)
+ref = base.copy()
+loops(ref, 5)  # the Python function itself
+np.testing.assert_allclose(got, ref)
 print("debug info versions ok")
