@@ -82,11 +82,11 @@ llvm::DILocation* DebugInfo::location(llvm::Function* f, int line, int column) {
   return llvm::DILocation::get(f->getContext(), l, column > 0 ? unsigned(column) : 0, sp);
 }
 
-void DebugInfo::declare_variable(llvm::Function* f, llvm::AllocaInst* slot, const std::string& name, const ir::Type* t,
-                                 unsigned arg_no, int line) {
+void DebugInfo::declare_variable(llvm::Function* f, llvm::AllocaInst* slot, const std::string& name,
+                                 const std::vector<const ir::Type*>& types, unsigned arg_no, int line) {
   llvm::DISubprogram* sp = f->getSubprogram();
   if (!full_ || !sp || !slot) return;
-  llvm::DIType* dt = types_->type_of(t);
+  llvm::DIType* dt = types_->union_of(types);
   if (!dt) return;  // no bits to show (a module, a function, None)
   unsigned l = line > 0 ? unsigned(line) : sp->getLine();
   llvm::DILocalVariable* var =

@@ -58,8 +58,10 @@ class DebugInfo {
   // Full debug information only: describes the variable `name` of type `t`
   // living in `slot` (an alloca of `f`), the `arg_no`-th parameter (1-based)
   // or a local (0), declared at `line`.
-  void declare_variable(llvm::Function* f, llvm::AllocaInst* slot, const std::string& name, const ir::Type* t,
-                        unsigned arg_no, int line);
+  // `types` are the types the variable takes (its versions'): several give
+  // it a union type, for a slot that holds whichever version is current.
+  void declare_variable(llvm::Function* f, llvm::AllocaInst* slot, const std::string& name,
+                        const std::vector<const ir::Type*>& types, unsigned arg_no, int line);
   // Gives every defined function without line information (wrappers) a
   // subprogram and every instruction without a location its function's
   // line, then finalizes the metadata. Call once, after lowering.

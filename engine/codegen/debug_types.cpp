@@ -1,6 +1,9 @@
 // DWARF types of kernel values (see debug_types.h).
 #include "codegen/debug_types.h"
 
+#include <algorithm>
+#include <string>
+
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/DataLayout.h>
@@ -25,6 +28,27 @@ llvm::DIType* DebugTypes::type_of(const ir::Type* t) {
   llvm::DIType* d = build(t);
   cache_[t] = d;
   return d;
+}
+
+llvm::DIType* DebugTypes::union_of(const std::vector<const ir::Type*>& types) {
+  std::map<std::string, const ir::Type*> by_name;  // sorted and distinct, like numba's members
+  for (const ir::Type* t : types)
+    if (type_of(t)) by_name.emplace("_" + t->str(), t);
+  if (by_name.empty()) return nullptr;
+  if (by_name.size() == 1) return type_of(by_name.begin()->second);
+  std::vector<llvm::Metadata*> members;
+  std::uint64_t bits = 0;
+  std::string name = "union(";
+  for (const auto& [member, t] : by_name) {
+    std::uint64_t size = bits_of(module_, llvm_type_of(module_.getContext(), t));
+    if (t->kind == ir::TypeKind::Boolean) size = 8;
+    bits = std::max(bits, size);
+    members.push_back(
+        builder_.createMemberType(file_, member, file_, 0, size, 0, 0, llvm::DINode::FlagZero, type_of(t)));
+    name += (name.back() == '(' ? "" : ", ") + t->str();
+  }
+  return builder_.createUnionType(file_, name + ")", file_, 0, bits, 0, llvm::DINode::FlagZero,
+                                  builder_.getOrCreateArray(members));
 }
 
 llvm::DIType* DebugTypes::build(const ir::Type* t) {

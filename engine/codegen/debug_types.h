@@ -5,10 +5,13 @@
 // strides: int64[ndim]}); a tuple a structure of f0, f1, ...; a record a
 // pointer to a structure of its fields at their offsets; an Optional a
 // structure {valid, value}; a C pointer a pointer. Sizes and offsets come
-// from the module's data layout, so they are the target's.
+// from the module's data layout, so they are the target's. A variable
+// whose versions have several types (x = 1, then x = 2.5) is a union of
+// them, one member per type named "_<type>", as numba-cuda describes it.
 #pragma once
 
 #include <map>
+#include <vector>
 
 #include "ir/types.h"
 
@@ -28,6 +31,9 @@ class DebugTypes {
 
   // The type, or null for values without bits (modules, functions, None).
   llvm::DIType* type_of(const ir::Type* t);
+  // The union of the distinct `types` (members sorted by name), or the type
+  // itself when there is one; null when none has bits.
+  llvm::DIType* union_of(const std::vector<const ir::Type*>& types);
 
  private:
   llvm::DIType* build(const ir::Type* t);

@@ -189,6 +189,27 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
   PyRef firstline = py_attr(code.get(), "co_firstlineno");
   int code_first_line = firstline ? static_cast<int>(PyLong_AsLong(firstline.get())) : 1;
 
+  out->function_repr = py_repr(pyfunc);
+
+  // The file's lines as linecache knows them (the file on disk, or text a
+  // notebook registered): what inspect and debuggers can show.
+  std::vector<std::string> cached_lines;
+  {
+    PyRef linecache(PyImport_ImportModule("linecache"));
+    PyRef globals = py_attr(pyfunc, "__globals__");
+    PyRef lines;
+    if (linecache)
+      lines = PyRef(PyObject_CallMethod(linecache.get(), "getlines", "sO", out->filename.c_str(),
+                                        globals ? globals.get() : Py_None));
+    if (lines && PyList_Check(lines.get())) {
+      for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lines.get()); ++i)
+        cached_lines.push_back(py_str(PyList_GET_ITEM(lines.get(), i)));
+    } else {
+      PyErr_Clear();
+    }
+  }
+  out->source_findable = !cached_lines.empty();
+
   // The source lines of the whole file, for caret displays and the fast cut:
   // the text given to exec()/compile() when the function came from one (its
   // "<string>" file name may name other text in linecache), else the file's.
@@ -201,18 +222,7 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
       start = end;
     }
   } else {
-    PyRef linecache(PyImport_ImportModule("linecache"));
-    PyRef globals = py_attr(pyfunc, "__globals__");
-    PyRef lines;
-    if (linecache)
-      lines = PyRef(PyObject_CallMethod(linecache.get(), "getlines", "sO", out->filename.c_str(),
-                                        globals ? globals.get() : Py_None));
-    if (lines && PyList_Check(lines.get())) {
-      for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lines.get()); ++i)
-        out->file_lines.push_back(py_str(PyList_GET_ITEM(lines.get(), i)));
-    } else {
-      PyErr_Clear();
-    }
+    out->file_lines = std::move(cached_lines);
   }
 
   // The function's own source, dedented and parsed: cut from the file lines

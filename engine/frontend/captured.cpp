@@ -26,6 +26,8 @@ std::shared_ptr<CapturedFunction> with_definition(const CapturedFunction& f, std
   out->first_line = f.first_line;
   out->source = f.source;
   out->file_lines = f.file_lines;
+  out->source_findable = f.source_findable;
+  out->function_repr = f.function_repr;
   out->globals = f.globals;
   out->defaults = f.defaults;
   out->def = std::move(def);

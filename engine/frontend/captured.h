@@ -67,6 +67,12 @@ struct CapturedFunction {
   int first_line = 0;                   // line of the `def` in the file
   std::string source;                   // dedented source text (hashed by the compile cache)
   std::vector<std::string> file_lines;  // the original lines, for caret displays (index 0 = line 1)
+  // Whether inspect, tracebacks and debuggers can find the lines of `filename`
+  // (on disk or in linecache). A function made by exec() is compiled from the
+  // text exec() was given, but debug information naming its file leads
+  // nowhere: debug=True warns as numba does (NumbaDebugInfoWarning).
+  bool source_findable = true;
+  std::string function_repr;  // repr() of the Python function, for that warning
   std::unique_ptr<ast::FunctionDef> def;
   std::map<std::string, GlobalValue> globals;  // names the body reads that are not locals
   // The default values of the last parameters (__defaults__), frozen like

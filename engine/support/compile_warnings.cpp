@@ -27,6 +27,10 @@ std::atomic<std::uint64_t>& reported() {
 
 void report_compile_warning(WarningCategory category, std::string message) {
   std::lock_guard<std::mutex> lock(queue_mutex());
+  // One warning once per compile: a function lowered twice (for the CPU and,
+  // checked alongside, for PTX) reports the same thing twice.
+  for (const auto& [c, m] : queue())
+    if (c == category && m == message) return;
   queue().emplace_back(category, std::move(message));
   ++reported();
 }

@@ -14,6 +14,7 @@ namespace cuhost {
 
 enum class WarningCategory { Numba, Performance, DebugInfo };
 
+// A warning already queued (the same category and message) is not queued again.
 void report_compile_warning(WarningCategory category, std::string message);
 
 // How many warnings were ever reported in this process: a compile that

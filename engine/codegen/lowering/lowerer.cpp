@@ -11,9 +11,11 @@
 #include "codegen/lowering/grid_stride.h"
 #include "codegen/lowering/records.h"
 #include "frontend/captured.h"
+#include "frontend/ssa_versions.h"
 #include "ir/extension_types.h"
 #include "model/fastmath_flags.h"
 #include "sema/branch_pruning.h"
+#include "support/compile_warnings.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -43,6 +45,12 @@ Lowerer::Lowerer(ModuleState& state, const sema::TypedFunction& tf, llvm::Functi
     const ir::Type* result = is_kernel_body || is_void_type(tf.return_type) ? nullptr : tf.return_type;
     builder_.SetCurrentDebugLocation(state.debug_info->begin_function(
         fn_, tf.captured->name, tf.captured->filename, tf.captured->def->loc.line, tf.arg_types, result));
+    // The DWARF names a file no debugger can open (source given to exec()):
+    // say so, in numba's words, rather than leave a silently blank listing.
+    if (state.options.debug && !tf.captured->source_findable)
+      report_compile_warning(WarningCategory::DebugInfo,
+                             "Could not find source for function: " + tf.captured->function_repr +
+                                 ". Debug line information may be inaccurate.");
   }
   if (state.options.fastmath) {
     builder_.setFastMathFlags(llvm::FastMathFlags::getFast());
@@ -261,22 +269,69 @@ llvm::Value* Lowerer::local_slot(const std::string& name) {
   if (it != locals_.end()) return it->second;
   auto lt = tf_.locals.find(name);
   CUHOST_CHECK(lt != tf_.locals.end()) << "local '" << name << "' has no type";
-  llvm::AllocaInst* slot = entry_alloca(llvm_type(lt->second), name);
+  // Names the compiler makes ("$loop_broke.3.5") are no user's variables:
+  // their own slot and no DWARF, as numba leaves its temporaries out.
+  const bool debug = state_.debug_info && state_.debug_info->full() && name.front() != '$';
+  llvm::AllocaInst* slot = debug ? debug_variable_slot(name) : entry_alloca(llvm_type(lt->second), name);
   // Zero at entry, like numba, where some path may read the variable before
   // assigning it (assigned only inside an `if`, a loop that did not run): it
   // reads zero instead of undefined bits. Only there: a zero store for every
   // local would keep them all alive across barriers in the CPU backend's
   // loop fission.
-  if (zero_at_entry_.count(name))
-    llvm::IRBuilder<>(alloca_point_).CreateStore(llvm::Constant::getNullValue(slot->getAllocatedType()), slot);
+  if (zero_at_entry_.count(name)) {
+    llvm::IRBuilder<> at_entry(alloca_point_);
+    if (debug)  // the whole shared slot, whichever version is the larger
+      at_entry.CreateMemSet(slot, at_entry.getInt8(0),
+                            state_.module->getDataLayout().getTypeAllocSize(slot->getAllocatedType()),
+                            slot->getAlign());
+    else
+      at_entry.CreateStore(llvm::Constant::getNullValue(slot->getAllocatedType()), slot);
+  }
   locals_[name] = slot;
-  if (state_.debug_info && state_.debug_info->full()) declare_in_debug_info(name, slot, lt->second);
+  return slot;
+}
+
+// debug=True: a source variable is one slot, whatever its versions. cuhost
+// types each SSA version of a variable on its own, as numba does ("x" an
+// int64, "x.1" a float64 after `x = 2.5`); a slot per version would show a
+// debugger "x" frozen at its first value and "x.1" beside it. One slot,
+// large and aligned enough for every version, holds whichever version was
+// assigned last (versions of one variable are never live together: a read
+// uses the version that reaches it, which is the last one written), and
+// the debugger's one "x" has the union of the versions' types, as in
+// numba-cuda. Loads and stores keep their version's own type.
+llvm::AllocaInst* Lowerer::debug_variable_slot(const std::string& name) {
+  // "x.2" is a version of x; only digits follow the dot of a version.
+  auto versioned = [](const std::string& id) {
+    auto dot = id.find('.');
+    return dot != std::string::npos && dot + 1 < id.size() &&
+           id.find_first_not_of("0123456789", dot + 1) == std::string::npos;
+  };
+  const std::string user = versioned(name) ? frontend::source_variable_name(name) : name;
+  auto found = debug_slots_.find(user);
+  if (found != debug_slots_.end()) return found->second;
+  const llvm::DataLayout& layout = state_.module->getDataLayout();
+  std::vector<const ir::Type*> types;
+  llvm::Type* largest = nullptr;
+  llvm::Align align(1);
+  for (const auto& [local, t] : tf_.locals) {
+    if (local != user && !(versioned(local) && frontend::source_variable_name(local) == user)) continue;
+    types.push_back(t);
+    llvm::Type* lt = llvm_type(t);
+    align = std::max(align, layout.getABITypeAlign(lt));
+    if (!largest || layout.getTypeAllocSize(lt) > layout.getTypeAllocSize(largest)) largest = lt;
+  }
+  llvm::AllocaInst* slot = entry_alloca(largest, user);
+  slot->setAlignment(std::max(slot->getAlign(), align));
+  debug_slots_[user] = slot;
+  declare_in_debug_info(user, slot, types);
   return slot;
 }
 
 // debug=True: the variable's DWARF description; a parameter is numbered
 // (arg: N) and declared on the def line, a local where it is first used.
-void Lowerer::declare_in_debug_info(const std::string& name, llvm::AllocaInst* slot, const ir::Type* t) {
+void Lowerer::declare_in_debug_info(const std::string& name, llvm::AllocaInst* slot,
+                                    const std::vector<const ir::Type*>& types) {
   const ast::FunctionDef& def = *tf_.captured->def;
   unsigned arg_no = 0;
   for (size_t p = 0; p < def.params.size(); ++p)
@@ -284,7 +339,7 @@ void Lowerer::declare_in_debug_info(const std::string& name, llvm::AllocaInst* s
   int line = def.loc.line;
   if (!arg_no)
     if (const llvm::DebugLoc& at = builder_.getCurrentDebugLocation()) line = int(at.getLine());
-  state_.debug_info->declare_variable(fn_, slot, name, t, arg_no, line);
+  state_.debug_info->declare_variable(fn_, slot, name, types, arg_no, line);
 }
 
 Val Lowerer::expr(const ast::Expr* e) {

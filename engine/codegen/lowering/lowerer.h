@@ -185,7 +185,9 @@ class Lowerer {
   void lower_for(const ast::For* s);
   void lower_return(const ast::Return* s);
   void lower_augassign(const ast::AugAssign* s);
-  void declare_in_debug_info(const std::string& name, llvm::AllocaInst* slot, const ir::Type* t);
+  void declare_in_debug_info(const std::string& name, llvm::AllocaInst* slot,
+                             const std::vector<const ir::Type*>& types);
+  llvm::AllocaInst* debug_variable_slot(const std::string& name);
 
   ModuleState& state_;
   const sema::TypedFunction& tf_;
@@ -195,6 +197,9 @@ class Lowerer {
   llvm::BasicBlock* entry_ = nullptr;
   llvm::Instruction* alloca_point_ = nullptr;
   std::map<std::string, llvm::AllocaInst*> locals_;
+  // debug=True: the one slot of each source variable that all its versions
+  // ("x", "x.1", ...) share, by the name the user wrote.
+  std::map<std::string, llvm::AllocaInst*> debug_slots_;
   std::vector<std::pair<llvm::BasicBlock*, llvm::BasicBlock*>> loops_;  // (continue, break)
   const ast::AugAssign* nsw_increment_ = nullptr;  // of the innermost grid-stride while loop (grid_stride.h)
   std::vector<llvm::Value*> context_args_;
