@@ -8,6 +8,7 @@ the dtype.
 import numpy as _np
 
 from .. import types as _types
+from .._device_only import device_function as _device_function
 from .._missing import missing as _missing
 
 numpy_version = tuple(int(x) for x in _np.__version__.split(".")[:2])
@@ -63,6 +64,12 @@ def is_array(val):
     return isinstance(val, _np.ndarray)
 
 
-_missing(globals(), "carray farray is_contiguous is_nonelike map_layout select_array_wrapper resolve_output_type "
+# carray(ptr, shape, dtype=None) / farray(...): a C- or F-ordered array over
+# the memory a typed pointer points to (in kernels; the compiler reads the
+# key, codegen/lowering/array_methods.cpp).
+carray = _device_function(__name__, "carray", "numpy_support.carray")
+farray = _device_function(__name__, "farray", "numpy_support.farray")
+
+_missing(globals(), "is_contiguous is_nonelike map_layout select_array_wrapper resolve_output_type "
                    "supported_ufunc_loop ufunc_find_matching_loop ufunc_can_cast type_can_asarray "
                    "from_struct_dtype as_struct_dtype")
