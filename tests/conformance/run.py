@@ -277,7 +277,7 @@ def table(args):
     for module in sorted(ref):
         if not scope.in_scope(module):
             continue
-        ref_pass = {t for t, o in ref[module].items() if o == PASS}
+        ref_pass = {t for t, o in ref[module].items() if o == PASS and scope.test_in_scope(t)}
         ref_total += len(ref_pass)
         cells = []
         for i, (_, res) in enumerate(runs):
@@ -297,7 +297,8 @@ def table(args):
 
 def acceptance_report(args):
     _, ref = load(args.reference)
-    ref = {m: tests for m, tests in ref.items() if scope.in_scope(m)}
+    ref = {m: {t: o for t, o in tests.items() if scope.test_in_scope(t)} for m, tests in ref.items()
+           if scope.in_scope(m)}
     runs = [(meta["backend"], res) for meta, res in (load(d) for d in args.cuhost)]
     lines, met = acceptance.report(ref, runs, PASS)
     text = "\n".join(lines)
