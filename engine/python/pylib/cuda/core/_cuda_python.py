@@ -80,9 +80,9 @@ class Stream:
 class GraphBuilder(Stream):
     """cuda.core's GraphBuilder: a stream of its own whose kernel launches and
     copies, between begin_building() and end_building(), are captured rather
-    than run (cuhost.graph.capture: CUDA stream capture on a GPU, a recorded
-    replay on the CPU backend, with the same refusals); complete() gives the
-    Graph, which launch(stream) runs."""
+    than run (the capture of cuhost.graph.capture: CUDA stream capture on a
+    GPU, a recorded replay on the CPU backend, with the same refusals);
+    complete() gives the Graph, which launch(stream) runs."""
 
     def __init__(self, stream):
         super().__init__(stream._stream)
@@ -90,12 +90,9 @@ class GraphBuilder(Stream):
         self._graph = None
 
     def begin_building(self, mode="relaxed"):
-        from cuhost import graph
-
         if self._capture is not None or self._graph is not None:
             raise RuntimeError("this GraphBuilder has already begun building")
-        self._capture = graph.capture(self._stream)
-        self._capture.__enter__()
+        self._capture = _cuhost._graph_begin_capture(self._stream)
         return self
 
     @property
@@ -105,9 +102,10 @@ class GraphBuilder(Stream):
     def end_building(self):
         if self._capture is None:
             raise RuntimeError("end_building() without begin_building()")
-        capture, self._capture = self._capture, None
-        capture.__exit__(None, None, None)
-        self._graph = capture.graph
+        handle, self._capture = self._capture, None
+        graph = _cuhost.Graph()
+        _cuhost._graph_end_capture(handle, graph, self._stream)
+        self._graph = graph
         return self
 
     def complete(self, options=None):
@@ -117,8 +115,8 @@ class GraphBuilder(Stream):
 
     def close(self):
         if self._capture is not None:
-            capture, self._capture = self._capture, None
-            capture.__exit__(RuntimeError, None, None)
+            handle, self._capture = self._capture, None
+            _cuhost._graph_abort_capture(handle)
         super().close()
 
 
