@@ -1,7 +1,8 @@
 # numba's carray/farray (numba.cuda.np.numpy_support) in kernels: a C- or
 # F-ordered array over the memory a typed pointer points to, the shape an
 # int or a tuple known at run time; writes go to that memory; a dtype= that
-# is not the pointer's is a typing error (numba's message).
+# is not the pointer's is a typing error (numba's message). On the host they
+# are numba's NumPy views over a ctypes pointer, checked against NumPy.
 # stdout: carray ok
 import numpy as np
 from numba import cuda, types
@@ -41,4 +42,25 @@ except Exception as e:
     assert type(e).__name__ == "TypingError" and "mismatching dtype 'float64' for pointer" in str(e), e
 else:
     raise SystemExit("a mismatching dtype compiled")
+# On the host: views over the memory of a ctypes pointer (writes show).
+import ctypes
+
+buf = rng.standard_normal(12)
+p = buf.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+c = carray(p, (3, 4))
+f = farray(p, (3, 4))
+assert c.dtype == np.float64 and np.array_equal(c, buf.reshape((3, 4)))
+assert np.array_equal(f, buf.reshape((3, 4), order="F")) and f.flags.f_contiguous
+c[1, 2] = 42.0
+assert buf[6] == 42.0
+v = carray(ctypes.c_void_p(buf.ctypes.data), 12, dtype=np.float64)
+assert np.array_equal(v, buf)
+for bad, kind in ((lambda: carray(p, 3, dtype=np.float32), "mismatching dtype"),
+                  (lambda: carray(ctypes.c_void_p(buf.ctypes.data), 3), "explicit dtype required")):
+    try:
+        bad()
+    except TypeError as e:
+        assert kind in str(e), e
+    else:
+        raise SystemExit("no TypeError for " + kind)
 print("carray ok")
