@@ -212,6 +212,23 @@ llvm::Type* abi_type(llvm::LLVMContext& c, const ir::Type* t) {
   return t->kind == ir::TypeKind::Boolean ? llvm::Type::getInt8Ty(c) : llvm_type_of(c, t);
 }
 
+// The numba ABI pairs each function with its environment global,
+// `_ZN08NumbaEnv<the function's mangled name>`, a pointer that numba's
+// callers of a Python-object-free function never read but expect to be
+// defined (a module linking numba-ABI code declares it). It is null, and
+// common so that modules defining the same function link without a clash.
+std::string emit_numba_env_global(llvm::Module& m, const std::string& function_symbol) {
+  std::string mangled_tail = function_symbol.rfind("_ZN", 0) == 0
+                                 ? function_symbol.substr(3)
+                                 : concat(function_symbol.size(), function_symbol, "E");
+  std::string env_name = "_ZN08NumbaEnv" + mangled_tail;
+  auto* ptr = llvm::PointerType::get(m.getContext(), 0);
+  auto* env = new llvm::GlobalVariable(m, ptr, false, llvm::GlobalValue::CommonLinkage,
+                                       llvm::ConstantPointerNull::get(ptr), env_name);
+  env->setAlignment(llvm::Align(8));
+  return env_name;
+}
+
 void emit_exported_device(LoweredModule& out, ModuleState& state, const ModuleRequest& r) {
   llvm::Module& m = *out.module;
   llvm::LLVMContext& c = m.getContext();
@@ -265,6 +282,7 @@ void emit_exported_device(LoweredModule& out, ModuleState& state, const ModuleRe
   if (!impl->hasFnAttribute(llvm::Attribute::OptimizeNone)) impl->addFnAttr(llvm::Attribute::AlwaysInline);
   out.entry_symbol = name;
   out.keep.push_back(name);
+  if (numba) out.keep.push_back(emit_numba_env_global(m, name));
 }
 
 // C-ABI device functions called in this module are also defined under their

@@ -209,8 +209,11 @@ void link_libdevice(llvm::Module& m, const std::vector<std::string>& keep, bool 
   std::set<std::string> kept(keep.begin(), keep.end());
   for (llvm::Function& f : m)
     if (!f.isDeclaration() && !kept.count(f.getName().str())) f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  // LLVM's own globals (llvm.used, llvm.compiler.used: appending linkage)
+  // keep theirs: internal, they would be deleted with what they keep.
   for (llvm::GlobalVariable& g : m.globals())
-    if (!g.isDeclaration() && !kept.count(g.getName().str()) && !is_error_record_global(g.getName().str()))
+    if (!g.isDeclaration() && !kept.count(g.getName().str()) && !is_error_record_global(g.getName().str()) &&
+        !g.getName().starts_with("llvm."))
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
   m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", fastmath ? 1 : 0);
   // fastmath for every function of the module (kernels, device functions,

@@ -7,6 +7,7 @@
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include <set>
 
@@ -146,6 +147,11 @@ class NvptxHooks : public TargetHooks {
         new llvm::GlobalVariable(l.module(), ty, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(ty),
                                  "shared.array", nullptr, llvm::GlobalValue::NotThreadLocal, kShared);
     g->setAlignment(llvm::Align(align));
+    // The array a kernel declares is the shared memory it gets, as with
+    // numba-cuda (get_shared_mem_per_block counts it): LLVM would delete a
+    // shared array whose every load it forwards from the thread's own
+    // stores, and with it the block's allocation.
+    llvm::appendToCompilerUsed(l.module(), {g});
     return l.b().CreateAddrSpaceCast(g, l.b().getPtrTy());
   }
 

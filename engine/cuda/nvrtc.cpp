@@ -139,8 +139,12 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
 
   log::StageTimer timer(name, "nvrtc");
   ProgramOwner owner;
-  check_nvrtc(nvrtcCreateProgram(&owner.prog, source.c_str(), name.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram",
-              name);
+  // NVRTC names the program in its log ("error.cu(9): error: ...", "in the
+  // compilation of \"error.cu\"") by its file name, as numba-cuda does; the
+  // folder is on the include path already, and our own header names the path.
+  const std::string program_name = name.substr(name.find_last_of('/') + 1);
+  check_nvrtc(nvrtcCreateProgram(&owner.prog, source.c_str(), program_name.c_str(), 0, nullptr, nullptr),
+              "nvrtcCreateProgram", name);
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
   nvrtcResult r = nvrtcCompileProgram(owner.prog, static_cast<int>(argv.size()), argv.data());

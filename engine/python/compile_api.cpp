@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "codegen/ir_text_ptx.h"
 #include "codegen/nvptx_backend.h"
 #include "cuda/linker.h"
 #include "cuda/module.h"
@@ -142,6 +143,28 @@ PyObject* py_unload_modules(PyObject*, PyObject*) {
 }
 
 // The compute capabilities PTX can be emitted for, ascending ((major, minor) tuples).
+// _compile_ir_to_ptx([text, ...], cc_major, cc_minor, opt, fastmath) -> str:
+// LLVM IR texts linked and compiled to PTX by the NVPTX backend
+// (numba.cuda.cudadrv.nvvm.compile_ir).
+PyObject* py_compile_ir_to_ptx(PyObject*, PyObject* args) {
+  PyObject* list = nullptr;
+  int major = 0, minor = 0, opt = 3, fastmath = 0;
+  if (!PyArg_ParseTuple(args, "O!iiip:_compile_ir_to_ptx", &PyList_Type, &list, &major, &minor, &opt, &fastmath))
+    return nullptr;
+  std::vector<std::string> texts;
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); ++i) {
+    Py_ssize_t length = 0;
+    const char* text = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(list, i), &length);
+    if (!text) return nullptr;
+    texts.emplace_back(text, std::size_t(length));
+  }
+  return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
+    std::string ptx =
+        without_gil([&] { return codegen::compile_ir_text_to_ptx(texts, major, minor, opt, fastmath != 0); });
+    return PyUnicode_FromStringAndSize(ptx.data(), Py_ssize_t(ptx.size()));
+  });
+}
+
 PyObject* py_supported_ccs(PyObject*, PyObject*) {
   return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     const auto& ccs = codegen::supported_ccs();
@@ -192,6 +215,8 @@ PyMethodDef g_methods[] = {
      "Compiles a Python function for a signature to PTX: (bytes, the return type's TypeHandle)."},
     {"_link_ptx_for_test", py_link_ptx_for_test, METH_VARARGS,
      "Links PTX text with nvJitLink for an sm_XX architecture; returns the cubin size."},
+    {"_compile_ir_to_ptx", py_compile_ir_to_ptx, METH_VARARGS,
+     "LLVM IR text to PTX through LLVM's NVPTX backend (numba.cuda.cudadrv.nvvm.compile_ir)."},
     {"_supported_ccs", py_supported_ccs, METH_NOARGS, "Compute capabilities LLVM's NVPTX backend emits PTX for."},
     {"_current_cc", py_current_cc, METH_NOARGS, "Compute capability PTX is emitted for on this session's device."},
     {nullptr, nullptr, 0, nullptr}};

@@ -575,13 +575,18 @@ PyObject* m_copy_to_device(PyObject* o, PyObject* args, PyObject* kwargs) {
 }
 
 // np.asarray(device_array): the data copied to the host (numba goes through
-// copy_to_host too).
+// copy_to_host too). NumPy 2's copy=False asks for no copy, which device
+// memory cannot give: ValueError, numba-cuda's message.
 PyObject* m_array(PyObject* o, PyObject* args, PyObject* kwargs) {
   static const char* names[] = {"dtype", "copy", nullptr};
   PyObject* dtype = Py_None;
   PyObject* copy = Py_None;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:__array__", const_cast<char**>(names), &dtype, &copy))
     return nullptr;
+  if (copy == Py_False) {
+    PyErr_SetString(PyExc_ValueError, "`copy=False` is not supported. A copy is always created.");
+    return nullptr;
+  }
   PyRef empty(PyTuple_New(0));
   if (!empty) return nullptr;
   PyRef host(m_copy_to_host(o, empty.get(), nullptr));

@@ -72,9 +72,10 @@ const std::vector<std::string>& intrinsic_keys() {
     for (const char* op : {"add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor", "exch", "inc", "dec",
                            "cas", "compare_and_swap"})
       k.push_back(std::string("cuda.atomic.") + op);
-    for (const char* f : {"global.array", "global.device_array", "array.getitem", "array.setitem", "tuple.getitem",
-                          "array.view", "array.setslice", "tuple.slice", "tuple.concat", "tuple.repeat", "array.shape",
-                          "array.strides", "array.size", "ffi.from_buffer"})
+    for (const char* f :
+         {"global.array", "global.device_array", "array.getitem", "array.setitem", "tuple.getitem", "array.view",
+          "array.setslice", "tuple.slice", "tuple.concat", "tuple.repeat", "array.shape", "array.strides", "array.size",
+          "ffi.from_buffer", "numpy_support.carray", "numpy_support.farray"})
       k.push_back(f);
     for (const char* f : {"number.real", "number.imag", "number.conjugate", "number.bit_count", "builtins.complex"})
       k.push_back(f);

@@ -43,7 +43,9 @@ OUT_OF_SCOPE = {
 # numba lowers it (zero-initialized slots for every IR variable, numba's
 # internal calling convention returning an i32 status), and NVVM's output
 # (cuhost generates PTX with LLVM's NVPTX backend, see cudadrv/test_nvvm_driver
-# above). What each checks beyond that is tested in tests/scripts.
+# above), numba's inlining cost model over Numba IR nodes, its rewrite
+# passes, code-library objects and typing-context registries. What each
+# checks beyond that is tested in tests/scripts.
 OUT_OF_SCOPE_TESTS = {
     "cudapy/test_debug.py::TestDebugOutput::test_dump_ir": "numba's Numba IR dump (--IR DUMP--)",
     "cudapy/test_debug.py::TestDebugOutput::test_dump_cfg": "the CFG of Numba IR (numba's 'CFG dominators' dump)",
@@ -62,6 +64,19 @@ OUT_OF_SCOPE_TESTS = {
         "the stores Numba IR's PHI exporters make to SSA versions (`bar.N`) in a continue block",
     "cudapy/test_debuginfo.py::TestCudaDebugInfo::test_llvm_inliner_flag_conflict":
         "numba's internal calling convention (device functions return an i32 status) and its declare/define pairs",
+    "cudapy/test_inline.py::TestCudaInline::test_call_inline_costmodel_false":
+        "inline=<cost model>: numba calls it with Numba IR nodes (ir.Expr, func_ir, typemap)",
+    "cudapy/test_inline.py::TestCudaInline::test_call_inline_costmodel_true":
+        "inline=<cost model>: numba calls it with Numba IR nodes (ir.Expr, func_ir, typemap)",
+    "cudapy/test_caching.py::LaunchConfigSensitiveCachingTest::"
+    "test_launch_config_sensitive_compile_requires_active_launch_config":
+        "a Numba IR rewrite pass registered with numba.cuda.core.rewrites.register_rewrite",
+    "cudapy/test_caching.py::TestCUDACodeLibrary::test_cannot_serialize_unfinalized":
+        "numba's CUDACodeLibrary (its llvmlite module container) and its finalization state",
+    "cudapy/test_extending.py::TestNumbaInternalOverloads::test_signatures_match_overloaded_api":
+        "walks the registries of numba's CUDATypingContext (numba.cuda.target) for its own overload templates",
+    "cudapy/test_const_string.py::TestConstStringCodegen::test_const_string":
+        "numba's lowering context (cuda_target.target_context.make_constant_utf8 on an llvmlite IRBuilder)",
 }
 
 

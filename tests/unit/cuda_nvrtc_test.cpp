@@ -44,6 +44,21 @@ TEST_CASE("a broken .cu gives NvrtcError with the file name and the log", "[nvrt
   }
 }
 
+TEST_CASE("NVRTC's log names a source given by path by its file name; our header keeps the path", "[nvrtc]") {
+  cuda::NvrtcOptions opts;
+  try {
+    cuda::compile_cuda_source("extern \"C\" __device__ int f(int* r) { return undefined_name; }",
+                              "/some/folder/broken_at_path.cu", "", opts);
+    FAIL("no error");
+  } catch (const UserError& e) {
+    std::string m = e.what();
+    CHECK(m.find("NVRTC compilation of '/some/folder/broken_at_path.cu' failed") != std::string::npos);
+    CHECK(m.find("broken_at_path.cu(1): error: identifier \"undefined_name\" is undefined") != std::string::npos);
+    CHECK(m.find("in the compilation of \"broken_at_path.cu\"") != std::string::npos);
+    CHECK(m.find("/some/folder/broken_at_path.cu(") == std::string::npos);
+  }
+}
+
 TEST_CASE("headers are found through the extra search path only when it is given", "[nvrtc]") {
   const std::string src =
       "#include \"ffi_scale.h\"\nextern \"C\" __device__ float scale_it(float x) { return x * FFI_SCALE; }\n";

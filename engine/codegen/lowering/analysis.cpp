@@ -230,9 +230,10 @@ void Lowerer::analyze() {
         if (e->kind == ast::ExprKind::Attribute) {
           const ir::Type* at = it != tf_.exprs.end() ? it->second.type : nullptr;
           bool extension = key.rfind("extension.", 0) == 0 || (at && at->kind == ir::TypeKind::ExtensionMethod);
-          bool aliases = key == "array.real" || key == "array.imag" || key == "array.record_field" ||
-                         (at && at->kind == ir::TypeKind::Intrinsic &&
-                          (at->key == "array.method.view" || at->key == "array.ctypes"));
+          bool aliases =
+              key == "array.real" || key == "array.imag" || key == "array.record_field" ||
+              (at && at->kind == ir::TypeKind::Intrinsic &&
+               (at->key == "array.method.view" || at->key == "array.method.reshape" || at->key == "array.ctypes"));
           if (!aliases && !extension) safe_uses.insert(static_cast<const ast::Attribute*>(e)->value.get());
         }
         if (e->kind == ast::ExprKind::Call && key == "builtins.len")

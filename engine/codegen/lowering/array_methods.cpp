@@ -2,7 +2,9 @@
 // a.view(dtype) rewrites the array value's dtype and, for another item
 // size, its last extent and stride (numba's checks and ValueErrors);
 // a.copy() copies the elements in C order into thread-local memory sized at
-// compile time; a.ctypes.data is the data pointer as an integer.
+// compile time; a.ctypes.data is the data pointer as an integer;
+// a.reshape(shape) restrides a contiguous array (one extent may be -1);
+// numba's carray/farray(ptr, shape) make an array over a typed pointer.
 #include <llvm/IR/Constants.h>
 
 #include "codegen/lowering/lowerer.h"
@@ -94,6 +96,76 @@ Val lower_copy(Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) {
   return {out, inf.type};
 }
 
+// The extents a shape argument gives as i64 values: an integer, or each
+// element of a tuple of integers.
+void append_extents(Lowerer& l, const ast::Expr* arg, const ir::Type* type, std::vector<llvm::Value*>& extents) {
+  if (!type->is_tuple()) {
+    extents.push_back(l.expr_as(arg, ir::int64()).v);
+    return;
+  }
+  Val tup = l.expr_as(arg, type);
+  for (unsigned k = 0; k < type->elements.size(); ++k)
+    extents.push_back(l.convert({l.b().CreateExtractValue(tup.v, {k}), type->elements[k]}, ir::int64()).v);
+}
+
+// A contiguous array value of type `type` (its layout C or F says the
+// order) over `data` with the given extents.
+llvm::Value* contiguous_array(Lowerer& l, const ir::Type* type, llvm::Value* data,
+                              const std::vector<llvm::Value*>& extents) {
+  auto& b = l.b();
+  llvm::Value* out = b.CreateInsertValue(llvm::UndefValue::get(l.llvm_type(type)), data, {0});
+  const unsigned n = unsigned(extents.size());
+  llvm::Value* stride = l.i64(type->dtype->byte_size());
+  for (unsigned k = 0; k < n; ++k) {
+    const unsigned d = type->layout == ir::Layout::F ? k : n - 1 - k;
+    out = b.CreateInsertValue(out, extents[d], {1, d});
+    out = b.CreateInsertValue(out, stride, {2, d});
+    stride = b.CreateMul(stride, extents[d]);
+  }
+  return out;
+}
+
+// numba's carray(ptr, shape) / farray: a C (F) ordered array over the pointer.
+Val lower_pointer_array(Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) {
+  Val ptr = l.expr_as(inf.ordered_args.at(0), inf.param_types.at(0));
+  std::vector<llvm::Value*> extents;
+  append_extents(l, inf.ordered_args.at(1), inf.param_types.at(1), extents);
+  return {contiguous_array(l, inf.type, ptr.v, extents), inf.type};
+}
+
+// numba's reshape of a contiguous array: one negative extent is inferred
+// from the others (ValueError when the size does not divide, or for more
+// than one), the total size must be unchanged, and the strides are those of
+// a contiguous array of the new shape in the array's own order (C or F).
+Val lower_reshape(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
+  auto& b = l.b();
+  const ir::Type* at = inf.param_types.at(0);
+  Val arr = l.expr_as(inf.ordered_args.at(0), at);
+  std::vector<llvm::Value*> extents;
+  for (size_t i = 1; i < inf.ordered_args.size(); ++i)
+    append_extents(l, inf.ordered_args[i], inf.param_types.at(i), extents);
+  llvm::Value* size = l.i64(1);
+  for (unsigned d = 0; d < unsigned(at->ndim); ++d) size = b.CreateMul(size, b.CreateExtractValue(arr.v, {1, d}));
+  llvm::Value* known = l.i64(1);
+  llvm::Value* negatives = l.i64(0);
+  for (llvm::Value* x : extents) {
+    llvm::Value* negative = b.CreateICmpSLT(x, l.i64(0));
+    negatives = b.CreateAdd(negatives, b.CreateZExt(negative, b.getInt64Ty()));
+    known = b.CreateMul(known, b.CreateSelect(negative, l.i64(1), x));
+  }
+  raise_value_error_if(l, b.CreateICmpUGT(negatives, l.i64(1)), "multiple negative shape values", e->loc.line);
+  llvm::Value* known_zero = b.CreateICmpEQ(known, l.i64(0));
+  llvm::Value* divisor = b.CreateSelect(known_zero, l.i64(1), known);
+  llvm::Value* inferred = b.CreateSelect(known_zero, l.i64(0), b.CreateSDiv(size, divisor));
+  llvm::Value* divides =
+      b.CreateSelect(known_zero, b.CreateICmpEQ(size, l.i64(0)), b.CreateICmpEQ(b.CreateSRem(size, divisor), l.i64(0)));
+  llvm::Value* mismatch =
+      b.CreateSelect(b.CreateICmpEQ(negatives, l.i64(0)), b.CreateICmpNE(size, known), b.CreateNot(divides));
+  raise_value_error_if(l, mismatch, "total size of new array must be unchanged", e->loc.line);
+  for (llvm::Value*& x : extents) x = b.CreateSelect(b.CreateICmpSLT(x, l.i64(0)), inferred, x);
+  return {contiguous_array(l, inf.type, b.CreateExtractValue(arr.v, {0}), extents), inf.type};
+}
+
 }  // namespace
 
 namespace {
@@ -118,6 +190,9 @@ Val element_part_view(Lowerer& l, Val arr, std::int64_t offset, const ir::Type* 
 void register_array_methods(std::map<std::string, IntrinsicFn>& table) {
   table["array.method.view"] = lower_view;
   table["array.method.copy"] = lower_copy;
+  table["array.method.reshape"] = lower_reshape;
+  table["numpy_support.carray"] = lower_pointer_array;
+  table["numpy_support.farray"] = lower_pointer_array;
   // a.real / a.imag of a complex array: the same shape and strides over the
   // first or second component (a.real of a real array is the array).
   auto part = [](bool imag) {

@@ -6,7 +6,9 @@
 // have no heap, so the shape must be known at compile time -- a global or
 // const array, or a cuda.local/shared array), and a.ctypes.data (the
 // address of the first element, uintp), a.real and a.imag (views of the
-// parts of a complex array; a.real of a real array is the array).
+// parts of a complex array; a.real of a real array is the array), and
+// a.reshape(shape) (a view of a contiguous array under another shape, one
+// extent of which may be -1: numba's rules and ValueErrors).
 // Lowering: codegen/lowering/array_methods.cpp.
 #include <optional>
 
@@ -45,7 +47,7 @@ const ir::Type* type_array_method(Typer& t, const ast::Attribute& a, const ir::T
   }
   if (!base->is_array()) return nullptr;
   if (is_reduction_method(a.attr)) return ir::intrinsic("array." + a.attr);
-  if (a.attr == "view" || a.attr == "copy") return ir::intrinsic("array.method." + a.attr);
+  if (a.attr == "view" || a.attr == "copy" || a.attr == "reshape") return ir::intrinsic("array.method." + a.attr);
   if (a.attr == "ctypes") return ir::intrinsic("array.ctypes");
   if (base->dtype->kind == ir::TypeKind::Record) {
     // numba's attribute view of a structured array (np.recarray style):
@@ -79,12 +81,52 @@ const ir::Type* type_array_method(Typer& t, const ast::Attribute& a, const ir::T
   return nullptr;
 }
 
+namespace {
+
+// a.reshape(n), a.reshape((n, m, ...)) or a.reshape(n, m, ...): integers
+// known at run time. numba reshapes contiguous arrays only (typing error
+// otherwise) and keeps their order: the result is a view, C or F as the
+// array.
+const ir::Type* type_reshape(Typer& t, const ast::Call& c, const ast::Expr* receiver, const ir::Type* at) {
+  if (!c.keywords.empty()) t.typing_error(&c, "array.reshape() takes no keyword arguments in kernels");
+  if (at->layout != ir::Layout::C && at->layout != ir::Layout::F)
+    t.typing_error(&c, concat("reshape() supports contiguous array only, not ", display(at)));
+  if (c.args.empty()) t.typing_error(&c, "reshape() needs the new shape");
+  for (size_t i = 0; i < c.args.size(); ++i)
+    if (c.is_starred(i)) t.typing_error(c.args[i].get(), "reshape(*shape) is not supported: pass the tuple itself");
+  ExprInfo& ri = t.info(&c);
+  ri.ordered_args = {receiver};
+  ri.param_types = {at};
+  int ndim = 0;
+  for (const auto& arg : c.args) {
+    const ir::Type* st = t.type_of(arg.get());
+    if (c.args.size() == 1 && st->is_tuple()) {
+      for (const ir::Type* e : st->elements)
+        if (!e->is_integer())
+          t.typing_error(arg.get(), concat("reshape() extents must be integers, not ", display(st)));
+      ndim = int(st->elements.size());
+    } else if (st->is_integer()) {
+      ++ndim;
+    } else {
+      t.typing_error(arg.get(), concat("reshape() takes integers or a tuple of integers, not ", display(st)));
+    }
+    ri.ordered_args.push_back(arg.get());
+    ri.param_types.push_back(st);
+  }
+  if (ndim == 0) t.typing_error(&c, "reshape() to a 0-d array is not supported in kernels");
+  t.note_unwrap();  // a size that does not match raises ValueError
+  return ir::array(at->dtype, ndim, at->layout, at->readonly, at->unaligned);
+}
+
+}  // namespace
+
 const ir::Type* type_array_method_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info) {
   (void)info;
-  if (key != "array.method.view" && key != "array.method.copy") return nullptr;
+  if (key != "array.method.view" && key != "array.method.copy" && key != "array.method.reshape") return nullptr;
   CUHOST_CHECK(c.func->kind == ast::ExprKind::Attribute) << "array method without a receiver";
   const ast::Expr* receiver = static_cast<const ast::Attribute&>(*c.func).value.get();
   const ir::Type* at = t.type_of(receiver);
+  if (key == "array.method.reshape") return type_reshape(t, c, receiver, at);
   ExprInfo& inf = t.info(&c);
   if (key == "array.method.copy") {
     if (!c.args.empty() || !c.keywords.empty())

@@ -286,6 +286,34 @@ const ir::Type* type_array_call(Typer& t, const ast::Call& c, const std::string&
     inf.param_types = {nullptr, nullptr, nullptr};
     return ir::array(dtype, static_cast<int>(shape.size()), ir::Layout::C);
   }
+  if (key == "numpy_support.carray" || key == "numpy_support.farray") {
+    // numba's carray/farray: an array over the memory a typed pointer points
+    // to; the shape (an int or a tuple of ints) is known at run time.
+    const bool fortran = key == "numpy_support.farray";
+    const std::string fname = fortran ? "farray" : "carray";
+    auto args = t.bind(c, fname, {"ptr", "shape", "dtype"}, 2, t.info(&c));
+    const ir::Type* pt = t.type_of(args[0]);
+    if (pt->kind != ir::TypeKind::CPointer)
+      t.typing_error(args[0], concat(fname, "() needs a typed pointer (CPointer), not ", display(pt)));
+    const ir::Type* dtype = pt->pointee;
+    if (args[2] && dtype_arg(t, args[2], fname) != dtype)
+      t.typing_error(
+          args[2], concat("mismatching dtype '", display(dtype_arg(t, args[2], fname)), "' for pointer ", display(pt)));
+    const ir::Type* st = t.type_of(args[1]);
+    int ndim = 1;
+    if (st->is_tuple()) {
+      for (const ir::Type* e : st->elements)
+        if (!e->is_integer()) t.typing_error(args[1], concat(fname, "() extents must be integers, not ", display(st)));
+      ndim = int(st->elements.size());
+    } else if (!st->is_integer()) {
+      t.typing_error(args[1], concat(fname, "() takes an int or a tuple of ints as the shape, not ", display(st)));
+    }
+    if (ndim == 0) t.typing_error(args[1], concat(fname, "() of a 0-d shape is not supported in kernels"));
+    ExprInfo& inf = t.info(&c);
+    inf.ordered_args = {args[0], args[1]};
+    inf.param_types = {pt, st};
+    return ir::array(dtype, ndim, fortran ? ir::Layout::F : ir::Layout::C);
+  }
   if (key == "numpy.dtype") {
     // A dtype known at compile time: the scalar type, usable wherever a
     // dtype is (cuda.local.array(..., dtype=np.dtype('f4')), casts).

@@ -34,6 +34,14 @@ assert ".visible .func store_i32(" in ptx, ptx    # a real void function: no ret
 ptx, resty = cuda.compile(madd, "float32(float32, float32)", device=True, abi="numba")
 assert resty == types.float32
 assert "func_retval0" in ptx
+# ...and its environment global, named after the function as numba names it
+# (_ZN08NumbaEnv + the function's mangled name), common so that modules
+# defining the same function link; the C ABI has none.
+symbol = ptx.split(".visible .func (.param .b32 func_retval0) ")[1].split("(")[0]
+env = "_ZN08NumbaEnv%d%sE" % (len(symbol), symbol) if not symbol.startswith("_ZN") else "_ZN08NumbaEnv" + symbol[3:]
+assert ".common .global .align 8 .u64 %s;" % env in ptx, ptx
+c_ptx, _ = cuda.compile(madd, "float32(float32, float32)", device=True, abi="c")
+assert "NumbaEnv" not in c_ptx, c_ptx
 
 for make in (lambda: cuda.jit(abi="c")(madd),
              lambda: cuda.jit("void(float32, float32)", abi="c")(madd),

@@ -3,8 +3,9 @@ implemented over cuhost's devices, streams and driver layer.
 
 cuda-python cannot be imported inside cuhost (cuhost's `cuda` package owns
 the name), so cuhost provides the part of its API that code written for
-numba-cuda reaches for: Device (set_current, create_stream, ...), Stream
-(from_handle, sync, __cuda_stream__), LaunchConfig and launch() for driver
+numba-cuda reaches for: Device (set_current, create_stream,
+create_graph_builder, ...), Stream (from_handle, sync, __cuda_stream__),
+GraphBuilder and Graph (stream capture through cuhost.graph), LaunchConfig and launch() for driver
 functions (CudaPythonFunction.kernel), and ObjectCode (what LinkableCode
 setup and teardown callbacks receive). It follows cuda.core 1.0's API
 (`__version__`). Program, ProgramOptions, Linker, LinkerOptions and Buffer
@@ -23,8 +24,8 @@ from ..cudadrv._contexts import current_context, driver
 __version__ = "1.0.0"
 
 # Buffer, Linker, Program and their options are placeholders made by _missing below.
-__all__ = ["Buffer", "Device", "LaunchConfig", "Linker", "LinkerOptions", "ObjectCode", "Program",  # noqa: F822
-           "ProgramOptions", "Stream", "launch"]
+__all__ = ["Buffer", "Device", "Graph", "GraphBuilder", "LaunchConfig", "Linker", "LinkerOptions",  # noqa: F822
+           "ObjectCode", "Program", "ProgramOptions", "Stream", "launch"]
 
 _NOTE = " (part of NVIDIA cuda-python's cuda.core that cuhost does not provide)"
 _missing(globals(), "Buffer Linker LinkerOptions Program ProgramOptions", _NOTE, prefix="cuda.core")
@@ -76,6 +77,64 @@ class Stream:
         return "<cuda.core Stream 0x%x>" % self.handle
 
 
+class GraphBuilder(Stream):
+    """cuda.core's GraphBuilder: a stream of its own whose kernel launches and
+    copies, between begin_building() and end_building(), are captured rather
+    than run (the capture of cuhost.graph.capture: CUDA stream capture on a
+    GPU, a recorded replay on the CPU backend, with the same refusals);
+    complete() gives the Graph, which launch(stream) runs."""
+
+    def __init__(self, stream):
+        super().__init__(stream._stream)
+        self._capture = None
+        self._graph = None
+
+    def begin_building(self, mode="relaxed"):
+        if self._capture is not None or self._graph is not None:
+            raise RuntimeError("this GraphBuilder has already begun building")
+        self._capture = _cuhost._graph_begin_capture(self._stream)
+        return self
+
+    @property
+    def is_building(self):
+        return self._capture is not None
+
+    def end_building(self):
+        if self._capture is None:
+            raise RuntimeError("end_building() without begin_building()")
+        handle, self._capture = self._capture, None
+        graph = _cuhost.Graph()
+        _cuhost._graph_end_capture(handle, graph, self._stream)
+        self._graph = graph
+        return self
+
+    def complete(self, options=None):
+        if self._graph is None:
+            raise RuntimeError("complete() needs a graph built with begin_building() and end_building()")
+        return Graph(self._graph)
+
+    def close(self):
+        if self._capture is not None:
+            handle, self._capture = self._capture, None
+            _cuhost._graph_abort_capture(handle)
+        super().close()
+
+
+class Graph:
+    """cuda.core's Graph: an executable graph; launch(stream) runs it on the
+    given stream (a cuda.core Stream, a numba stream, or anything with the
+    CUDA stream protocol)."""
+
+    def __init__(self, graph):
+        self._graph = graph
+
+    def launch(self, stream):
+        self._graph.launch(getattr(stream, "_stream", stream))
+
+    def close(self):
+        self._graph = None
+
+
 class Device:
     """A device (cuda.core's Device): Device() is the current one."""
 
@@ -111,8 +170,9 @@ class Device:
         return Stream(_cuhost.stream())
 
     def create_graph_builder(self):
-        raise NotImplementedError("cuda.core.Device.create_graph_builder is not implemented in cuhost: cuhost does "
-                                  "not capture launches into CUDA graphs")
+        """A GraphBuilder: the work queued on it between begin_building() and
+        end_building() becomes a graph (cuhost.graph's stream capture)."""
+        return GraphBuilder(Stream(_cuhost.stream()))
 
     def sync(self):
         _cuhost.synchronize()

@@ -8,6 +8,7 @@ the dtype.
 import numpy as _np
 
 from .. import types as _types
+from .._device_only import _DeviceFunction
 from .._missing import missing as _missing
 
 numpy_version = tuple(int(x) for x in _np.__version__.split(".")[:2])
@@ -63,6 +64,44 @@ def is_array(val):
     return isinstance(val, _np.ndarray)
 
 
-_missing(globals(), "carray farray is_contiguous is_nonelike map_layout select_array_wrapper resolve_output_type "
+class _PointerArray(_DeviceFunction):
+    """carray(ptr, shape, dtype=None) / farray(...): a C- or F-ordered array
+    over the memory a pointer points to. In kernels the compiler reads the
+    key (codegen/lowering/array_methods.cpp); on the host, as numba's, a
+    NumPy view over a ctypes pointer (typed, or c_void_p / an address with
+    dtype=)."""
+
+    def __init__(self, name, order):
+        super().__init__(__name__, name, "numpy_support." + name)
+        self._order = order
+
+    def __call__(self, ptr, shape, dtype=None):
+        import ctypes
+
+        shape = (int(shape),) if isinstance(shape, (int, _np.integer)) else tuple(int(s) for s in shape)
+        if dtype is not None:
+            dtype = as_dtype(dtype) if isinstance(dtype, _types.Type) else _np.dtype(dtype)
+        pointee = getattr(type(ptr), "_type_", None)
+        if isinstance(ptr, ctypes._Pointer) and pointee is not None:
+            pointee_dtype = _np.dtype(pointee)
+            if dtype is not None and dtype != pointee_dtype:
+                raise TypeError("mismatching dtype '%s' for pointer %s" % (dtype, ptr))
+            dtype = pointee_dtype
+            address = ctypes.cast(ptr, ctypes.c_void_p).value
+        elif isinstance(ptr, (ctypes.c_void_p, int)):
+            address = ptr.value if isinstance(ptr, ctypes.c_void_p) else ptr
+        else:
+            raise TypeError("expected a ctypes pointer or an address, got %r" % (ptr,))
+        if dtype is None:
+            raise TypeError("explicit dtype required for void* argument")
+        nbytes = int(_np.prod(shape, dtype=_np.int64)) * dtype.itemsize
+        buffer = (ctypes.c_char * nbytes).from_address(address) if nbytes else b""
+        return _np.ndarray(shape, dtype=dtype, buffer=buffer, order=self._order)
+
+
+carray = _PointerArray("carray", "C")
+farray = _PointerArray("farray", "F")
+
+_missing(globals(), "is_contiguous is_nonelike map_layout select_array_wrapper resolve_output_type "
                    "supported_ufunc_loop ufunc_find_matching_loop ufunc_can_cast type_can_asarray "
                    "from_struct_dtype as_struct_dtype")
