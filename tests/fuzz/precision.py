@@ -7,8 +7,9 @@ against CUDA backend") say the same thing.
 - Floats from exactly specified operations (+ - * / // % sqrt fabs
   copysign, conversions, min/max): bit for bit; two NaNs are equal whatever
   their sign or payload (neither backend promises a NaN's bits).
-- A transcendental `math.*` result (an `of` slot whose last write is
-  `math.f(...)`, gen.Program.inexact_fn): libdevice on the GPU, the host's
+- A transcendental `math.*` result (an `of` slot whose last write at run
+  time may be `math.f(...)`, gen.Program.math_writers; the widest bound of
+  those functions): libdevice on the GPU, the host's
   libm (glibc) on the CPU backend; each is within its documented bound of
   the correctly rounded result, so the two may be up to the sum of both
   bounds apart (ulps of the result's own type). Both NaN or both the same
@@ -28,6 +29,10 @@ against CUDA backend") say the same thing.
   backend under the rules above; a fused result may then reach any output,
   integers included (through a comparison or a conversion), so no ulp bound
   is claimed for it.
+- Float-to-int conversions of NaN, infinities and out-of-range values are
+  undefined (x86 gives INT_MIN, the GPU saturates): backends.py counts a
+  difference `undefined` when the CPU side rerun with saturating
+  conversions (CUHOST_SATURATING_FLOAT_TO_INT, side flag `:sat`) agrees.
 """
 import struct
 
