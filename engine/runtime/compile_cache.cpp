@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <set>
 
+#include "codegen/lowering/saturating_conversions.h"
 #include "cpu/cancellation.h"
 #include "cuda/nvrtc.h"
 #include "cuda/toolkit_info.h"
@@ -243,6 +244,7 @@ std::optional<std::string> content_key(const JitFunction& fn, const std::vector<
   h.add(cuda::nvjitlink_version());
   h.add(concat(target.cc_major, ".", target.cc_minor, target.arch_suffix, "|", target.bounds_check));
   h.add(std::string(cpu::kernel_timeout() > 0 ? "cancellation points" : "no cancellation points"));  // --kernel-timeout
+  h.add(std::string(codegen::saturating_float_to_int() ? "saturating float-to-int" : "numba float-to-int"));
   for (const ir::Type* t : arg_types) {
     // Extension types (cuda.extending) are defined by this process's Python code: never cached.
     if (ir::contains_extension_type(t)) return std::nullopt;

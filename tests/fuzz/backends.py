@@ -9,8 +9,9 @@ GPU without contraction agrees).
                 [--minutes M] [--batch K] [--work DIR] [--plant K] [--math-rules auto|on|off]
 
 A side is `cpu` or `cuda`, with `:opt0` (NUMBA_OPT=0: no optimization, so
-no contraction on NVPTX) and `:nobounds` (--no-bounds-check) added as
-wanted; `--a cpu --b cpu:opt0` runs the harness without a GPU. Each worker
+no contraction on NVPTX), `:nobounds` (--no-bounds-check) and `:sat`
+(float-to-int conversions saturate as on the GPU; the harness's own check
+of a difference) added as wanted; `--a cpu --b cpu:opt0` runs the harness without a GPU. Each worker
 process runs batches of --batch programs, one cuhost process per side and
 batch (the two sides at once). Every difference is kept as a reproducer
 folder (reproducer.py) under WORK/differences/s<seed> (those put down to
@@ -50,6 +51,8 @@ def side_command(cfg, spec, folder):
     env = dict(os.environ, FUZZ_INVALID="0", PYTHONDONTWRITEBYTECODE="1", CUHOST_NO_CACHE="1")
     if "opt0" in flags:
         env["NUMBA_OPT"] = "0"
+    if "sat" in flags:   # float-to-int conversions saturate, as the GPU's cvt.rzi (lowering/saturating_conversions.h)
+        env["CUHOST_SATURATING_FLOAT_TO_INT"] = "1"
     if cfg.get("plant") and spec == cfg["b"]:
         env["FUZZ_PLANT"] = str(cfg["plant"])
     return cmd + ["run", os.path.join(HERE, "runner.py"), "cuhost", folder], env
@@ -109,6 +112,26 @@ def optimization_dependent(cfg, prog, folder, seed, a, b):
         if "out" in again and precision.compare(prog, res["out"], again["out"], precision.Rules("folded-libm"),
                                                 OUTPUTS):
             return "undefined"
+    return "different"
+
+
+def saturating_conversion(cfg, prog, folder, seed, a, b, rules):
+    """'undefined' when the CPU side, run again with float-to-int
+    conversions that saturate as PTX's cvt.rzi does (NaN to 0;
+    CUHOST_SATURATING_FLOAT_TO_INT), agrees with the CUDA side: the
+    difference is a conversion of a NaN, an infinity or an out-of-range
+    float, undefined in numba too (x86's cvttsd2si gives INT_MIN). Else
+    'different'."""
+    specs = (cfg["a"], cfg["b"])
+    cpu = next((x for x in specs if x.split(":")[0] == "cpu"), None)
+    gpu = next((x for x in specs if x.split(":")[0] == "cuda"), None)
+    if cpu is None or gpu is None:
+        return "different"
+    spec = cpu + ":sat"
+    again = run_sides(dict(cfg, plant=0), [spec], folder, [seed])[spec][seed]
+    gpu_out = (b if gpu == cfg["b"] else a)["out"]
+    if "out" in again and not precision.compare(prog, again["out"], gpu_out, rules, OUTPUTS):
+        return "undefined"
     return "different"
 
 
@@ -174,6 +197,8 @@ def batch(cfg, lo, hi):
             two_backends = cfg["a"].split(":")[0] != cfg["b"].split(":")[0]
             if why and kind == "different" and two_backends and not cfg.get("plant"):
                 kind = optimization_dependent(cfg, prog, folder, s, a, b)
+            if why and kind == "different" and two_backends and not cfg.get("plant"):
+                kind = saturating_conversion(cfg, prog, folder, s, a, b, rules)
             if not why:
                 stats["equal"] += 1
         if cfg.get("plant") and s % cfg["plant"] == 0 and "out" in a and "out" in b:

@@ -40,10 +40,18 @@ def rand_int(r, dt):
     lo, hi = RANGES[dt]
     c = r.random()
     if c < 0.25:
-        return r.choice([lo, hi, 0, 1 if hi >= 1 else 0, lo + 1, hi - 1, min(hi, 2), max(lo, -1)])
-    if c < 0.6:
-        return max(lo, min(hi, r.randint(-100, 100)))
-    return r.randint(lo, hi)
+        v = r.choice([lo, hi, 0, 1 if hi >= 1 else 0, lo + 1, hi - 1, min(hi, 2), max(lo, -1)])
+    elif c < 0.6:
+        v = max(lo, min(hi, r.randint(-100, 100)))
+    else:
+        v = r.randint(lo, hi)
+    # -x and abs(x) of an int16 stay int16 in numba, so -(-32768) wraps to
+    # -32768 on the CPU; ptxas runs neg.s16/abs.s16 in 32-bit registers and
+    # the GPU gives 32768, under numba-cuda too
+    # (tests/scripts/fuzz/negate_in_own_width.py, abs_in_own_width.py). Not
+    # a value the CPU-against-CUDA comparison can judge: never drawn (the
+    # random stream is unchanged, only this value moves).
+    return lo + 1 if dt == "int16" and v == lo else v
 
 
 def rand_float(r):
@@ -71,11 +79,15 @@ class Var:
 class Program:
     """What the runners need: the source text and how to build the inputs."""
 
-    def __init__(self, seed, source, scalars, arrays, inexact, inexact_fn=None, float_mul=False):
+    def __init__(self, seed, source, scalars, arrays, inexact, inexact_fn=None, float_mul=False, math_writers=None):
         self.seed, self.source, self.scalars, self.arrays, self.inexact = (
             seed, source, scalars, arrays, inexact)
         self.inexact_fn = inexact_fn or {}   # slot -> (math function, may be float32)
         self.float_mul = float_mul           # has a float multiply (fma contraction on NVPTX)
+        # slot -> every (math function, may be float32) whose write may be the
+        # slot's last one at run time: a plain write inside a branch or loop
+        # does not end an earlier math write's claim (the branch may not run).
+        self.math_writers = math_writers or {}
 
 
 class Gen:
@@ -86,6 +98,7 @@ class Gen:
         self.lines = []
         self.inexact = set()
         self.inexact_fn = {}   # slot -> (math function, may be float32) of its last write
+        self.math_writers = {}  # slot -> [(math function, may be float32)] that may write it last
         self.float_mul = False  # a float `*` somewhere: NVPTX may contract it with an add
         self.helpers = []    # (name, [param kinds], return kind, returns tuple)
         self.in_helper = False
@@ -263,7 +276,16 @@ class Gen:
             if c < 0.67:
                 a, fa = self.expr(scope, "f", d)
                 b, fb = self.expr(scope, "f", d)
-                return "math.%s(%s, %s)" % (r.choice(EXACT_MATH_F2), a, b), fa and fb
+                fn = r.choice(EXACT_MATH_F2)
+                if fn == "copysign":
+                    # The sign of a NaN that an operation makes (0/0,
+                    # sqrt(-1), x % 0) is unspecified (IEEE 754 6.3): x86
+                    # gives the default NaN, negative, the GPU a positive
+                    # one, so copysign(a, NaN) differs between numba's own
+                    # CPU and GPU targets. A NaN sign source takes a's
+                    # magnitude instead (the type stays copysign's).
+                    return "(math.copysign(%s, %s) if %s == %s else abs(%s))" % (a, b, b, b, a), fa and fb
+                return "math.%s(%s, %s)" % (fn, a, b), fa and fb
             if c < 0.74:
                 a, _ = self.expr(scope, r.choice("ifb"), d)
                 if r.random() < 0.5:
@@ -479,10 +501,16 @@ class Gen:
                     e, f32 = "math.%s(%s)" % (fn, a), k == "f" and fa
                 self.inexact.add(slot)
                 self.inexact_fn[slot] = (fn, f32)
+                # At the kernel's top level the write happens for sure and
+                # ends earlier claims; deeper, it adds one.
+                writers = [] if depth == 1 else self.math_writers.get(slot, [])
+                self.math_writers[slot] = writers + [(fn, f32)]
             else:
                 e, _ = self.expr(scope, "f")
                 self.inexact.discard(slot)
                 self.inexact_fn.pop(slot, None)
+                if depth == 1:
+                    self.math_writers.pop(slot, None)
             self.emit(depth, "of[%d] = %s" % (slot, e))
 
     # ---- whole program ----
@@ -546,7 +574,7 @@ class Gen:
             self.sink(scope, 1)
         src = "\n".join(["from _fuzzenv import *", ""] + self.lines) + "\n"
         return Program(self.seed, src, self.scalars, self.arrays, sorted(self.inexact), dict(self.inexact_fn),
-                       self.float_mul)
+                       self.float_mul, {k: list(v) for k, v in self.math_writers.items()})
 
 
 def generate(seed):

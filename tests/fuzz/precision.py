@@ -7,8 +7,9 @@ against CUDA backend") say the same thing.
 - Floats from exactly specified operations (+ - * / // % sqrt fabs
   copysign, conversions, min/max): bit for bit; two NaNs are equal whatever
   their sign or payload (neither backend promises a NaN's bits).
-- A transcendental `math.*` result (an `of` slot whose last write is
-  `math.f(...)`, gen.Program.inexact_fn): libdevice on the GPU, the host's
+- A transcendental `math.*` result (an `of` slot whose last write at run
+  time may be `math.f(...)`, gen.Program.math_writers; the widest bound of
+  those functions): libdevice on the GPU, the host's
   libm (glibc) on the CPU backend; each is within its documented bound of
   the correctly rounded result, so the two may be up to the sum of both
   bounds apart (ulps of the result's own type). Both NaN or both the same
@@ -28,6 +29,10 @@ against CUDA backend") say the same thing.
   backend under the rules above; a fused result may then reach any output,
   integers included (through a comparison or a conversion), so no ulp bound
   is claimed for it.
+- Float-to-int conversions of NaN, infinities and out-of-range values are
+  undefined (x86 gives INT_MIN, the GPU saturates): backends.py counts a
+  difference `undefined` when the CPU side rerun with saturating
+  conversions (CUHOST_SATURATING_FLOAT_TO_INT, side flag `:sat`) agrees.
 """
 import struct
 
@@ -103,6 +108,15 @@ class Rules:
         return Rules(None)
 
 
+def writers_of(prog, slot):
+    """The math functions whose write may be `of[slot]`'s last at run time."""
+    writers = getattr(prog, "math_writers", None)
+    if writers is None:   # a Program from before the generator tracked them
+        fn = prog.inexact_fn.get(slot)
+        return [fn[0]] if fn else []
+    return [fn for fn, _ in writers.get(slot, [])]
+
+
 def compare(prog, a, b, rules, array_dtypes):
     """'' when outputs `a` and `b` (lists of bit patterns per output array,
     runner.py's "out") agree under `rules`, else the first difference.
@@ -117,9 +131,8 @@ def compare(prog, a, b, rules, array_dtypes):
             fx, fy = as_float(x, size), as_float(y, size)
             if fx != fx and fy != fy:
                 continue
-            fn = prog.inexact_fn.get(j) if name == "of" and rules.math else None
-            if fn is not None and fx == fx and fy == fy:
-                name_, _ = fn
+            writers = writers_of(prog, j) if name == "of" and rules.math else []
+            if writers and fx == fx and fy == fy:
                 # A float32 result widened into `of`: measured in float32 ulps.
                 # Both values exactly float32 is what tells it: the
                 # generator's width tracking can miss a float32 result
@@ -127,8 +140,11 @@ def compare(prog, a, b, rules, array_dtypes):
                 # float64 result lands on two float32 values by chance only
                 # for exact values, whose distance is large in both units.
                 f32 = is_float32(fx) and is_float32(fy)
-                tol = math_tolerance(name_, f32, rules.math)
                 d = ulp_distance(fx, fy, 4 if f32 else 8)
+                # The slot's last write at run time is one of `writers`
+                # (a branch decides which): the widest of their bounds.
+                name_, tol = max(((w, math_tolerance(w, f32, rules.math)) for w in writers),
+                                 key=lambda wt: wt[1])
                 if d <= tol:
                     continue
                 return "%s[%d]: %r against %r, %d ulps apart, math.%s allows %d" % (

@@ -10,6 +10,7 @@
 #include "codegen/debug_info.h"
 #include "codegen/lowering/grid_stride.h"
 #include "codegen/lowering/records.h"
+#include "codegen/lowering/saturating_conversions.h"
 #include "frontend/captured.h"
 #include "frontend/ssa_versions.h"
 #include "ir/extension_types.h"
@@ -222,8 +223,13 @@ Val Lowerer::convert(Val v, const ir::Type* to) {
   }
   if (from->kind == K::Integer && to->kind == K::Float)
     return {from->is_signed ? b.CreateSIToFP(v.v, llvm_type(to)) : b.CreateUIToFP(v.v, llvm_type(to)), to};
-  if (from->kind == K::Float && to->kind == K::Integer)
+  if (from->kind == K::Float && to->kind == K::Integer) {
+    if (saturating_float_to_int()) {  // the GPU's cvt.rzi on every backend (saturating_conversions.h)
+      auto sat = to->is_signed ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+      return {b.CreateIntrinsic(sat, {llvm_type(to), v.v->getType()}, {v.v}), to};
+    }
     return {to->is_signed ? b.CreateFPToSI(v.v, llvm_type(to)) : b.CreateFPToUI(v.v, llvm_type(to)), to};
+  }
   if (from->kind == K::Float && to->kind == K::Float)
     return {from->bits < to->bits ? b.CreateFPExt(v.v, llvm_type(to)) : b.CreateFPTrunc(v.v, llvm_type(to)), to};
   if (from->kind == K::Tuple && to->kind == K::Tuple && from->elements.size() == to->elements.size()) {
