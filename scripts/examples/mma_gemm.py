@@ -131,6 +131,9 @@ VARIANTS = {
     "128x128x32 warps 64x64, 4 stages": dict(BM=128, BN=128, BK=32, WM=64, WN=64, STAGES=4),
     "128x128x64 warps 64x32, 3 stages": dict(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3),
     "128x256x64 warps 64x64, 3 stages": dict(BM=128, BN=256, BK=64, WM=64, WN=64, STAGES=3),
+    "128x128x64 warps 64x32, 4 stages": dict(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=4),
+    "128x128x64 warps 64x64, 3 stages": dict(BM=128, BN=128, BK=64, WM=64, WN=64, STAGES=3),
+    "128x256x64 warps 64x64, 4 stages": dict(BM=128, BN=256, BK=64, WM=64, WN=64, STAGES=4),
     "64x64x32 warps 32x32, 4 stages": dict(BM=64, BN=64, BK=32, WM=32, WN=32, STAGES=4),
 }
 # Variants whose shared memory fits the 48 KiB every device (and the CPU
