@@ -3,7 +3,8 @@
 # built here (scripts/gpu/bundle.sh) and carried over: unpacks it, then runs
 # the whole test suite with the CUDA backend — unit tests, CLI tests, every
 # script test and example — and prints the pass counts. Results also go to
-# $OUT/gpu-tests.log when $OUT is set.
+# $OUT/gpu-tests.log when $OUT is set. RUN_PARTS picks parts (default
+# "unit cli scripts aot"); SCRIPT_JOBS runs that many scripts at once.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -15,6 +16,8 @@ log=${OUT:-/tmp}/gpu-tests.log
 backend=${CUHOST_TEST_BACKEND:-cuda}
 {
   echo "== cuhost info"; cuhost info
+  want() { case " ${RUN_PARTS:-unit cli scripts aot} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+  if want unit; then
   echo "== unit tests (one process per test case, as CTest runs them)"
   upass=0; ufail=0
   while IFS= read -r name; do
@@ -24,17 +27,32 @@ backend=${CUHOST_TEST_BACKEND:-cuda}
     else ufail=$((ufail+1)); echo "FAILED unit: $name"; tail -n 30 /tmp/unit.out; fi
   done < <("$dest/cuhost/tests/cuhost_unit_tests" --list-test-names-only)
   echo "unit: $upass passed, $ufail failed"
+  fi
+  if want cli; then
   echo "== command-line tests"
   python3 tests/cli/test_cli.py "$CUHOST_BIN" 2>&1 | tail -n 30
+  fi
+  if want scripts; then
   echo "== script tests and examples on backend $backend"
-  pass=0; fail=0; na=0; failed=()
-  for s in $(find tests/scripts -name '*.py' ! -name '_*' | sort) scripts/examples/*.py; do
+  # SCRIPT_JOBS (default 1) scripts run at once; each one's output is kept
+  # and shown only when it fails.
+  results=$(mktemp -d)
+  export repo backend results
+  run_one() {
+    s=$1; name=${s//\//_}
     out=$(cd "$(dirname "$s")" && python3 "$repo/tests/run_script_test.py" --cuhost "$CUHOST_BIN" --backend "$backend" "$repo/$s" 2>&1)
     rc=$?
-    if [ $rc -eq 0 ]; then pass=$((pass+1)); elif [ $rc -eq 77 ]; then na=$((na+1)); else fail=$((fail+1)); failed+=("$s"); echo "$out" | head -n 40; fi
-  done
-  for s in "${failed[@]}"; do echo "FAILED: $s"; done
-  echo "scripts: $pass passed, $fail failed, $na not applicable on $backend"
+    if [ $rc -eq 0 ]; then echo "passed $s"; elif [ $rc -eq 77 ]; then echo "na $s"; else echo "$out" > "$results/$name.txt"; echo "failed $s"; fi
+  }
+  export -f run_one
+  { find tests/scripts -name '*.py' ! -name '_*' | sort; ls scripts/examples/*.py; } |
+    xargs -P "${SCRIPT_JOBS:-1}" -I{} bash -c 'run_one "$@"' _ {} > "$results/list.txt"
+  for s in $(grep '^failed ' "$results/list.txt" | cut -d' ' -f2); do head -n 40 "$results/${s//\//_}.txt"; done
+  for s in $(grep '^failed ' "$results/list.txt" | cut -d' ' -f2); do echo "FAILED: $s"; done
+  echo "scripts: $(grep -c '^passed ' "$results/list.txt") passed, $(grep -c '^failed ' "$results/list.txt") failed," \
+    "$(grep -c '^na ' "$results/list.txt") not applicable on $backend"
+  fi
+  if want aot; then
   echo "== aot: examples/aot exported, built against the installed aot component only (find_package), run on the GPU and on its CPU library"
   aot=$(mktemp -d); top=$dest/cuhost
   if cuhost export examples/aot/kernels.py -o "$aot/k" --all-compiled --arch sm_80,sm_90 --namespace aot_kernels > "$aot/log" 2>&1 &&
@@ -45,5 +63,6 @@ backend=${CUHOST_TEST_BACKEND:-cuda}
     echo "aot example: passed"; ldd "$aot/b/cuhost_aot_example" | awk '{print $1}' | tr '\n' ' '; echo; tail -n 4 "$aot/log"
   else
     echo "FAILED: aot example"; tail -n 40 "$aot/log"
+  fi
   fi
 } 2>&1 | tee -a "$log"

@@ -7,28 +7,12 @@
 # stdout: mma errors: 9 checks passed
 # stdout: mma bounds: ok
 import numpy as np
+from _typing_errors import TypingErrorChecks
 from numba import cuda, float16, float32, uint32
 
 mma = cuda.mma
-checks = 0
-SOURCE = open(__file__).read().splitlines()
-
-
-def expect(message, function, snippet, compile_it):
-    global checks
-    start = next(i for i, line in enumerate(SOURCE) if line.startswith("def %s(" % function))
-    line = next(i for i in range(start + 1, len(SOURCE)) if snippet in SOURCE[i])
-    col = SOURCE[line].index(snippet) + 1
-    try:
-        compile_it()
-    except Exception as e:  # noqa: BLE001 - the class is checked by name
-        text = str(e)
-        assert type(e).__name__ == "TypingError", (type(e).__name__, text)
-        assert message in text, text
-        assert ":%d:%d\n" % (line + 1, col) in text, (line + 1, col, text)
-        checks += 1
-        return
-    raise AssertionError("no error for: " + message)
+errors = TypingErrorChecks(__file__)
+expect = errors.expect
 
 
 def ptx_of(f, sig, cc=None):
@@ -100,7 +84,7 @@ expect("cuda.mma.mma_sync(cuda.mma.m16n8k32_e4m3) needs compute capability 8.9 o
        "8.0", "fp8_on_ampere", "mma.mma_sync(", ptx_of(fp8_on_ampere, sig, cc=(8, 0)))
 expect("cuda.mma.mma_sync(cuda.mma.m16n8k16_f16) needs compute capability 8.0 or newer; this kernel is compiled for "
        "7.5", "f16_on_turing", "mma.mma_sync(", ptx_of(f16_on_turing, sig, cc=(7, 5)))
-print("mma errors: %d checks passed" % checks)
+print("mma errors: %d checks passed" % errors.checks)
 
 bounds = 0
 

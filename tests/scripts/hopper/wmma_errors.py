@@ -5,28 +5,12 @@
 # stdout: wmma errors: 8 checks passed
 # stdout: wmma bounds: ok
 import numpy as np
+from _typing_errors import TypingErrorChecks
 from numba import cuda, float16, bfloat16, float32
 
 wmma = cuda.wmma
-checks = 0
-SOURCE = open(__file__).read().splitlines()
-
-
-def expect(message, function, snippet, compile_it):
-    global checks
-    start = next(i for i, line in enumerate(SOURCE) if line.startswith("def %s(" % function))
-    line = next(i for i in range(start + 1, len(SOURCE)) if snippet in SOURCE[i])
-    col = SOURCE[line].index(snippet) + 1
-    try:
-        compile_it()
-    except Exception as e:  # noqa: BLE001 - the class is checked by name
-        text = str(e)
-        assert type(e).__name__ == "TypingError", (type(e).__name__, text)
-        assert message in text, text
-        assert ":%d:%d\n" % (line + 1, col) in text, (line + 1, col, text)
-        checks += 1
-        return
-    raise AssertionError("no error for: " + message)
+errors = TypingErrorChecks(__file__)
+expect = errors.expect
 
 
 def ptx_of(f, sig, cc=None):
@@ -87,7 +71,7 @@ expect("needs a float16 array, got array(float32, 2d, C)", "wrong_dtype", "A, 0"
 expect("it must be C-contiguous, got array(float16, 2d, A)", "strided", "A[:, ::2]", ptx_of(strided, f16))
 expect("cuda.wmma bfloat16 fragments need compute capability 8.0 or newer; this kernel is compiled for 7.5",
        "bf16_on_turing", "wmma.fragment(", ptx_of(bf16_on_turing, f32, cc=(7, 5)))
-print("wmma errors: %d checks passed" % checks)
+print("wmma errors: %d checks passed" % errors.checks)
 
 
 # With bounds checks (the CPU backend's default, debug=True on the GPU) a tile

@@ -10,6 +10,20 @@ on the host raises a clear error, as in numba.
 __all__ = []
 
 
+class _DeviceConstant:
+    """A compile-time constant of a device API, named by its place in `cuda`
+    (a wmma fragment use or layout, an mma shape): kernels name it, the
+    engine reads which one it is; on the host it only prints its name."""
+
+    __slots__ = ("_qualname",)
+
+    def __init__(self, qualname):
+        self._qualname = qualname
+
+    def __repr__(self):
+        return "cuda.%s" % self._qualname
+
+
 class _DeviceOnly:
     """A function usable only inside kernels."""
 

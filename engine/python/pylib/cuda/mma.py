@@ -17,22 +17,10 @@ codegen/lowering/mma.cpp); docs/HOPPER.md describes the layouts, the CPU
 backend's model and its rounding. On the host these names only exist to be
 referenced from kernels.
 """
-from .device_api import _DeviceOnly
+from .device_api import _DeviceConstant, _DeviceOnly
 
 __all__ = ["mma_sync", "ldmatrix", "cp_async", "commit_group", "wait_group", "to_tf32", "m16n8k16_f16",
            "m16n8k16_bf16", "m16n8k8_tf32", "m16n8k32_e4m3", "m16n8k32_e5m2"]
-
-
-class _Kind:
-    """A compile-time constant naming an MMA shape and input type."""
-
-    __slots__ = ("_name",)
-
-    def __init__(self, name):
-        self._name = name
-
-    def __repr__(self):
-        return "cuda.mma.%s" % self._name
 
 
 mma_sync = _DeviceOnly("mma.mma_sync")
@@ -41,8 +29,8 @@ cp_async = _DeviceOnly("mma.cp_async")
 commit_group = _DeviceOnly("mma.commit_group")
 wait_group = _DeviceOnly("mma.wait_group")
 to_tf32 = _DeviceOnly("mma.to_tf32")
-m16n8k16_f16 = _Kind("m16n8k16_f16")
-m16n8k16_bf16 = _Kind("m16n8k16_bf16")
-m16n8k8_tf32 = _Kind("m16n8k8_tf32")
-m16n8k32_e4m3 = _Kind("m16n8k32_e4m3")
-m16n8k32_e5m2 = _Kind("m16n8k32_e5m2")
+m16n8k16_f16 = _DeviceConstant("mma.m16n8k16_f16")
+m16n8k16_bf16 = _DeviceConstant("mma.m16n8k16_bf16")
+m16n8k8_tf32 = _DeviceConstant("mma.m16n8k8_tf32")
+m16n8k32_e4m3 = _DeviceConstant("mma.m16n8k32_e4m3")
+m16n8k32_e5m2 = _DeviceConstant("mma.m16n8k32_e5m2")

@@ -17,22 +17,10 @@ codegen/lowering/wmma.cpp); docs/HOPPER.md describes the shapes, the CPU
 backend's model and its rounding. On the host these names only exist to be
 referenced from kernels.
 """
-from .device_api import _DeviceOnly
+from .device_api import _DeviceConstant, _DeviceOnly
 
 __all__ = ["fragment", "fill_fragment", "load_matrix_sync", "mma_sync", "store_matrix_sync", "matrix_a",
            "matrix_b", "accumulator", "row_major", "col_major", "mem_row_major", "mem_col_major", "tf32"]
-
-
-class _Marker:
-    """A compile-time constant of the wmma API (a fragment use, a layout, the tf32 element type)."""
-
-    __slots__ = ("_name",)
-
-    def __init__(self, name):
-        self._name = name
-
-    def __repr__(self):
-        return "cuda.wmma.%s" % self._name
 
 
 fragment = _DeviceOnly("wmma.fragment")
@@ -40,11 +28,11 @@ fill_fragment = _DeviceOnly("wmma.fill_fragment")
 load_matrix_sync = _DeviceOnly("wmma.load_matrix_sync")
 mma_sync = _DeviceOnly("wmma.mma_sync")
 store_matrix_sync = _DeviceOnly("wmma.store_matrix_sync")
-matrix_a = _Marker("matrix_a")
-matrix_b = _Marker("matrix_b")
-accumulator = _Marker("accumulator")
-row_major = _Marker("row_major")
-col_major = _Marker("col_major")
-mem_row_major = _Marker("mem_row_major")
-mem_col_major = _Marker("mem_col_major")
-tf32 = _Marker("tf32")
+matrix_a = _DeviceConstant("wmma.matrix_a")
+matrix_b = _DeviceConstant("wmma.matrix_b")
+accumulator = _DeviceConstant("wmma.accumulator")
+row_major = _DeviceConstant("wmma.row_major")
+col_major = _DeviceConstant("wmma.col_major")
+mem_row_major = _DeviceConstant("wmma.mem_row_major")
+mem_col_major = _DeviceConstant("wmma.mem_col_major")
+tf32 = _DeviceConstant("wmma.tf32")
