@@ -3,6 +3,7 @@
 // sema/typing/. Feature-specific typing lives in those files.
 #include "sema/typer.h"
 
+#include "frontend/loop_jumps.h"
 #include "frontend/ssa_versions.h"
 #include "ir/layout.h"
 #include "ir/vector_types.h"
@@ -307,7 +308,10 @@ void Typer::stmt(const ast::Stmt& s) {
     }
     case ast::StmtKind::While: {
       const auto& w = static_cast<const ast::While&>(s);
-      auto entry = entry_condition(*this, w.test.get(), &s);
+      // A live `continue` jumps back to the test before the loop, so that
+      // test reads a join numba does not prune on (frontend/loop_jumps.h).
+      std::optional<bool> entry;
+      if (frontend::loop_jumps(w.body).continues == 0) entry = entry_condition(*this, w.test.get(), &s);
       if (entry && !*entry) {  // `while False:`, `w = 0; while w < 0:`: numba prunes the body
         set_typed(w.test.get(), ir::boolean());
         info(w.test.get()).constant = ir::ConstValue::boolean(false);
@@ -636,9 +640,10 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
       }
       using Rule = const ir::Type* (*)(Typer&, const ast::Call&, const std::string&, ExprInfo&);
       for (Rule rule :
-           {type_half_call, type_fp8_call, type_builtin_call, type_math_call, type_cuda_indexing_call, type_atomic_call,
-            type_warp_call, type_array_call, type_libdevice_call, type_ffi_call, type_print_call, type_complex_call,
-            type_cg_call, type_cache_hint_call, type_inline_ptx_call, type_wmma_call, type_cluster_call, type_tuple_call, type_reduction_call, type_array_method_call}) {
+           {type_half_call,   type_fp8_call,     type_builtin_call, type_math_call,       type_cuda_indexing_call,
+            type_atomic_call, type_warp_call,    type_array_call,   type_libdevice_call,  type_ffi_call,
+            type_print_call,  type_complex_call, type_cg_call,      type_cache_hint_call, type_inline_ptx_call,
+            type_wmma_call,   type_cluster_call, type_tuple_call,   type_reduction_call,  type_array_method_call}) {
         if (const ir::Type* t = rule(*this, c, key, info(&c))) {
           info(&c).intrinsic = info(&c).intrinsic.empty() ? key : info(&c).intrinsic;
           return t;
