@@ -163,6 +163,7 @@ class Versioner {
   Versioner(ast::FunctionDef& def, std::set<std::string> versioned) : def_(def), versioned_(std::move(versioned)) {}
 
   void run() {
+    single_constants_ = single_definition_constants(def_);
     collect_taken(def_.body);
     State state;
     for (const auto& v : versioned_) state[v] = "";
@@ -185,6 +186,7 @@ class Versioner {
   std::map<std::string, int> next_;
   std::map<std::string, ast::SourceLoc> def_loc_;   // version -> where it is assigned
   std::map<std::string, ir::ConstValue> constant_;  // version -> the literal it was assigned, if one
+  SingleConstants single_constants_;                // what numba's pruning before SSA reads as constants
   std::vector<LoopFrame> loops_;
   std::set<const ast::Stmt*> copy_statements_;                   // the join copies this pass placed
   std::vector<std::pair<std::string, std::string>> copy_edges_;  // (target, source) of each
@@ -346,7 +348,7 @@ class Versioner {
         // prune on; with two or more live ways out (a break and the test at
         // the end), numba's pruning keeps the entry's version in the exit's
         // join (loop_jumps.h).
-        const LoopJumps jumps = loop_jumps(w.body);
+        const LoopJumps jumps = loop_jumps(w.body, single_constants_);
         const bool enters = jumps.continues == 0 && entered_for_sure(*w.test, s);
         const bool keeps_entry = enters && jumps.breaks + (jumps.falls_through ? 1 : 0) >= 2;
         return loop(std::move(sp), out, s, nullptr, w.test, w.body, !is_constant_true(*w.test), enters, keeps_entry);

@@ -8,8 +8,8 @@
 # from before it (int64: `~v` is -(v + 1)), and a `w = 0; while w < 0:` body
 # is typed. A live `break` leaves the exit with two predecessors, and numba's
 # dead_branch_prune keeps the entry's value in the exit's join: int64 again.
-# A `continue` in a branch on literals only (`if (2 < -1):`) is removed
-# before numba looks. Each result is checked against numba 0.68.1's own
+# A `continue` in a branch on literals only (`if (2 < -1):`), or on a local
+# assigned once from a literal, is removed before numba builds SSA. Each result is checked against numba 0.68.1's own
 # (njit gives the same values: the int64 ones differ from plain Python's).
 # stdout: while exit join ok
 import numpy as np
@@ -63,6 +63,34 @@ def dead_continue(a, t, i):
 
 
 @cuda.jit(device=True)
+def constant_continue(a, t, i):
+    c = False  # the only definition: numba prunes `if c:` before SSA
+    v = np.int64(a[i, 0]) * 3
+    w = 0
+    while w < 4:
+        w += 1
+        v = np.uint8(a[i, w] + t)
+        if c:
+            continue
+    return ~v
+
+
+@cuda.jit(device=True)
+def reassigned_continue(a, t, i):
+    c = False
+    if a[i, 0] > 100:
+        c = True  # two definitions: `if c:` stays, and so does the continue
+    v = np.int64(a[i, 0]) * 3
+    w = 0
+    while w < 4:
+        w += 1
+        v = np.uint8(a[i, w] + t)
+        if c:
+            continue
+    return ~v
+
+
+@cuda.jit(device=True)
 def zero_trip(a, t, i):
     v = np.uint8(a[i, 1])
     w = 0
@@ -83,6 +111,8 @@ def k(o, a, t):
         o[i, 2] = no_jump(a, t, i)
         o[i, 3] = dead_continue(a, t, i)
         o[i, 4] = zero_trip(a, t, i)
+        o[i, 5] = constant_continue(a, t, i)
+        o[i, 6] = reassigned_continue(a, t, i)
 
 
 rng = np.random.default_rng(113499)
@@ -90,7 +120,7 @@ n, t = 256, 3
 a = rng.integers(0, 250, (n, 5)).astype(np.int64)
 a[0, 1:] = [1, 250, 1, 2]      # a continue taken, then the last iteration's
 a[1, 1:] = [240, 5, 6, 7]      # the break taken in the first iteration
-o = np.zeros((n, 5), np.int64)
+o = np.zeros((n, 7), np.int64)
 k[2, 128](o, a, t)
 
 for i in range(n):
@@ -104,6 +134,8 @@ for i in range(n):
         255 - last,                         # uint8 ~
         255 - last,                         # uint8 ~: the continue is removed
         -(first + 1),                       # int64: the body is typed, not run
+        255 - last,                         # uint8 ~: `if c:` on a constant is removed
+        -(last + 1),                        # int64: `c` has two definitions
     ]
     assert [int(x) for x in o[i]] == want, (i, o[i].tolist(), want, a[i].tolist())
 print("while exit join ok")
