@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "frontend/ast_clone.h"
+#include "frontend/loop_jumps.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::frontend {
@@ -162,6 +163,7 @@ class Versioner {
   Versioner(ast::FunctionDef& def, std::set<std::string> versioned) : def_(def), versioned_(std::move(versioned)) {}
 
   void run() {
+    single_constants_ = single_definition_constants(def_);
     collect_taken(def_.body);
     State state;
     for (const auto& v : versioned_) state[v] = "";
@@ -184,6 +186,7 @@ class Versioner {
   std::map<std::string, int> next_;
   std::map<std::string, ast::SourceLoc> def_loc_;   // version -> where it is assigned
   std::map<std::string, ir::ConstValue> constant_;  // version -> the literal it was assigned, if one
+  SingleConstants single_constants_;                // what numba's pruning before SSA reads as constants
   std::vector<LoopFrame> loops_;
   std::set<const ast::Stmt*> copy_statements_;                   // the join copies this pass placed
   std::vector<std::pair<std::string, std::string>> copy_edges_;  // (target, source) of each
@@ -340,13 +343,20 @@ class Versioner {
       }
       case ast::StmtKind::While: {
         auto& w = static_cast<ast::While&>(st);
-        const bool enters = entered_for_sure(*w.test, s);
-        return loop(std::move(sp), out, s, nullptr, w.test, w.body, !is_constant_true(*w.test), enters);
+        // A live `continue` jumps back to the test in front of the loop
+        // (CPython's loop inversion), which then reads a join numba cannot
+        // prune on; with two or more live ways out (a break and the test at
+        // the end), numba's pruning keeps the entry's version in the exit's
+        // join (loop_jumps.h).
+        const LoopJumps jumps = loop_jumps(w.body, single_constants_);
+        const bool enters = jumps.continues == 0 && entered_for_sure(*w.test, s);
+        const bool keeps_entry = enters && jumps.breaks + (jumps.falls_through ? 1 : 0) >= 2;
+        return loop(std::move(sp), out, s, nullptr, w.test, w.body, !is_constant_true(*w.test), enters, keeps_entry);
       }
       case ast::StmtKind::For: {
         auto& f = static_cast<ast::For&>(st);
         read(f.iter, s);  // evaluated once, before the loop
-        return loop(std::move(sp), out, s, &f.target, f.iter, f.body, true, false);
+        return loop(std::move(sp), out, s, &f.target, f.iter, f.body, true, false, false);
       }
       case ast::StmtKind::Break:
         if (!loops_.empty()) loops_.back().breaks.push_back(Site{&out, sp.get(), s});
@@ -413,9 +423,14 @@ class Versioner {
   // (`target` assigned at the head of each iteration; `test` is the
   // iterable, already read). `exits_at_head`: the head may leave the loop;
   // `enters`: a while loop's test is true on entry (entered_for_sure), so it
-  // leaves only from the test at the end of an iteration.
+  // leaves only from the test at the end of an iteration; `keeps_entry`:
+  // such a loop leaves on two or more paths, and numba's dead_branch_prune
+  // then drops from the exit's phi only the values of dead blocks, so the
+  // value from before the loop (a live block whose edge to the exit is
+  // gone) stays in it: the exit version's type unifies it, though the value
+  // is always one an iteration assigned.
   bool loop(ast::StmtPtr sp, ast::Body& out, State& s, ast::ExprPtr* target, ast::ExprPtr& test, ast::Body& body,
-            bool exits_at_head, bool enters) {
+            bool exits_at_head, bool enters, bool keeps_entry) {
     const ast::SourceLoc loc = sp->loc;
     const State before = s;
     std::map<std::string, int> assigned;
@@ -460,6 +475,8 @@ class Versioner {
       };
       std::set<std::string> leaving;
       if (from_entry && head_assigned) leaving.insert(h);
+      const bool entry_kept = keeps_entry && !before.at(v).empty();
+      if (entry_kept) leaving.insert(before.at(v));
       if (from_bottom)
         for (const Site& e : frame.back_edges) leaving.insert(at_end(e));
       for (const Site& b : frame.breaks)
@@ -474,6 +491,7 @@ class Versioner {
         if (!before.at(v).empty()) out.push_back(copy_here(x, h));
         for (const Site& e : frame.back_edges) place_copy(e.body, e.before, x, h);
       }
+      if (entry_kept) out.push_back(copy_here(x, before.at(v)));
       if (from_bottom)
         for (const Site& e : frame.back_edges) place_copy(e.body, e.before, x, at_end(e));
       for (const Site& b : frame.breaks)

@@ -21,43 +21,80 @@ namespace {
 using K = ir::ConstValue::Kind;
 using Value = ir::ConstValue;
 
-// Whether evaluating `e` can have an effect (a call): a condition decided
-// here is not evaluated at all, so operands evaluated before the deciding
-// one must have none.
-bool pure(const ast::Expr* e) {
+using Globals = std::map<std::string, frontend::GlobalValue>;
+
+// Whether the callee `f` only computes a value: a NumPy scalar constructor
+// or function (`np.bool_(...)`, `np.int64(...)`), a `math` function, a type
+// object (`float32(...)`) or a value builtin. numba prunes `x if (np.bool_(c)
+// and False) else y` (CPython turns the constant operand into a jump), and
+// skipping such a call here changes nothing; any other call may have an
+// effect (an atomic in a device function), so one before the deciding
+// operand keeps the condition undecided.
+bool effect_free_callee(const ast::Expr* f, const Globals& globals) {
+  const ast::Expr* base = f;
+  if (f->kind == ast::ExprKind::Attribute) base = static_cast<const ast::Attribute*>(f)->value.get();
+  if (base->kind != ast::ExprKind::Name) return false;
+  auto g = globals.find(static_cast<const ast::Name*>(base)->id);
+  if (g == globals.end()) return false;
+  using GK = frontend::GlobalValue::Kind;
+  const frontend::GlobalValue& v = g->second;
+  if (f != base) return v.kind == GK::Module && (v.key == "math" || v.key == "numpy");
+  if (v.kind == GK::TypeObject) return true;
+  if (v.kind != GK::Intrinsic) return false;
+  if (v.key.rfind("math.", 0) == 0) return true;
+  static const char* const kValueBuiltins[] = {"builtins.abs",   "builtins.min",  "builtins.max",   "builtins.int",
+                                               "builtins.float", "builtins.bool", "builtins.round", "builtins.len"};
+  for (const char* k : kValueBuiltins)
+    if (v.key == k) return true;
+  return false;
+}
+
+// Whether evaluating `e` can have an effect (a call of anything but the
+// value functions above): a condition decided here is not evaluated at all,
+// so operands evaluated before the deciding one must have none.
+bool pure(const ast::Expr* e, const Globals& g) {
   if (!e) return true;
   switch (e->kind) {
     case ast::ExprKind::Name:
     case ast::ExprKind::Constant: return true;
-    case ast::ExprKind::Attribute: return pure(static_cast<const ast::Attribute*>(e)->value.get());
+    case ast::ExprKind::Attribute: return pure(static_cast<const ast::Attribute*>(e)->value.get(), g);
     case ast::ExprKind::Subscript: {  // an element read
       auto* s = static_cast<const ast::Subscript*>(e);
-      return pure(s->value.get()) && pure(s->index.get());
+      return pure(s->value.get(), g) && pure(s->index.get(), g);
     }
     case ast::ExprKind::Slice: {
       auto* s = static_cast<const ast::Slice*>(e);
-      return pure(s->lower.get()) && pure(s->upper.get()) && pure(s->step.get());
+      return pure(s->lower.get(), g) && pure(s->upper.get(), g) && pure(s->step.get(), g);
     }
     case ast::ExprKind::BinOp: {
       auto* b = static_cast<const ast::BinOp*>(e);
-      return pure(b->left.get()) && pure(b->right.get());
+      return pure(b->left.get(), g) && pure(b->right.get(), g);
     }
-    case ast::ExprKind::UnaryOp: return pure(static_cast<const ast::UnaryOp*>(e)->operand.get());
+    case ast::ExprKind::UnaryOp: return pure(static_cast<const ast::UnaryOp*>(e)->operand.get(), g);
     case ast::ExprKind::BoolOp:
       for (const auto& v : static_cast<const ast::BoolOp*>(e)->values)
-        if (!pure(v.get())) return false;
+        if (!pure(v.get(), g)) return false;
       return true;
     case ast::ExprKind::Compare: {
       auto* c = static_cast<const ast::Compare*>(e);
-      if (!pure(c->left.get())) return false;
+      if (!pure(c->left.get(), g)) return false;
       for (const auto& v : c->comparators)
-        if (!pure(v.get())) return false;
+        if (!pure(v.get(), g)) return false;
       return true;
     }
     case ast::ExprKind::Tuple:
       for (const auto& v : static_cast<const ast::Tuple*>(e)->elts)
-        if (!pure(v.get())) return false;
+        if (!pure(v.get(), g)) return false;
       return true;
+    case ast::ExprKind::Call: {
+      auto* c = static_cast<const ast::Call*>(e);
+      if (!effect_free_callee(c->func.get(), g)) return false;
+      for (const auto& a : c->args)
+        if (!pure(a.get(), g)) return false;
+      for (const auto& k : c->keywords)
+        if (!pure(k.value.get(), g)) return false;
+      return true;
+    }
     default: return false;
   }
 }
@@ -236,7 +273,7 @@ class Pruner {
           auto r = link(lhs, c->ops[i], c->comparators[i].get());
           if (r && !*r) {
             for (const ast::Expr* x : evaluated)
-              if (!pure(x)) return std::nullopt;
+              if (!pure(x, t_.captured().globals)) return std::nullopt;
             return false;
           }
           evaluated.push_back(c->comparators[i].get());
@@ -287,7 +324,7 @@ class Pruner {
  private:
   bool evaluated_before_pure(const std::vector<ast::ExprPtr>& values, size_t i) {
     for (size_t k = 0; k < i; ++k)
-      if (!pure(values[k].get())) return false;
+      if (!pure(values[k].get(), t_.captured().globals)) return false;
     return true;
   }
 

@@ -3,6 +3,7 @@
 // sema/typing/. Feature-specific typing lives in those files.
 #include "sema/typer.h"
 
+#include "frontend/loop_jumps.h"
 #include "frontend/ssa_versions.h"
 #include "ir/layout.h"
 #include "ir/vector_types.h"
@@ -307,7 +308,11 @@ void Typer::stmt(const ast::Stmt& s) {
     }
     case ast::StmtKind::While: {
       const auto& w = static_cast<const ast::While&>(s);
-      auto entry = entry_condition(*this, w.test.get(), &s);
+      // A live `continue` jumps back to the test before the loop, so that
+      // test reads a join numba does not prune on (frontend/loop_jumps.h).
+      std::optional<bool> entry;
+      if (frontend::loop_jumps(w.body, frontend::single_definition_constants(*captured().def)).continues == 0)
+        entry = entry_condition(*this, w.test.get(), &s);
       if (entry && !*entry) {  // `while False:`, `w = 0; while w < 0:`: numba prunes the body
         set_typed(w.test.get(), ir::boolean());
         info(w.test.get()).constant = ir::ConstValue::boolean(false);
