@@ -102,13 +102,15 @@ def ldmatrix_overrun(M, out):
 @cuda.jit(debug=True, opt=False)
 def cp_async_overrun(M, out):
     s = cuda.shared.array(256, float16)
-    mma.cp_async(s, 8 * cuda.laneid, M, 8 * cuda.laneid + 4)  # lane 31 reads 252..259 of 256
+    # 16-byte aligned on both sides (cp.async's rule: a misaligned source is
+    # a hardware fault on a GPU); lane 31 reads 256..263 of 256.
+    mma.cp_async(s, 8 * cuda.laneid, M, 8 * cuda.laneid + 8)
     mma.commit_group()
     mma.wait_group(0)
     out[cuda.laneid] = uint32(s[8 * cuda.laneid])
 
 
-cases = [(cp_async_overrun, "index 259 is out of bounds for axis 0 with size 256")]
+cases = [(cp_async_overrun, "index 263 is out of bounds for axis 0 with size 256")]
 # The lanes whose row is out of range stop at the check: on a GPU the rest of
 # the warp would then reach ldmatrix (a .sync.aligned instruction) diverged,
 # which PTX leaves undefined, so that case runs on the CPU backend only.
