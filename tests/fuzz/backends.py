@@ -117,7 +117,8 @@ def optimization_dependent(cfg, prog, folder, seed, a, b):
 
 def saturating_conversion(cfg, prog, folder, seed, a, b, rules):
     """'undefined' when the CPU side, run again with float-to-int
-    conversions that saturate as PTX's cvt.rzi does (NaN to 0;
+    conversions that behave as the GPU's cvt.rzi does (saturating, a NaN
+    to the top-bit pattern, 8-bit results through 16 bits;
     CUHOST_SATURATING_FLOAT_TO_INT), agrees with the CUDA side: the
     difference is a conversion of a NaN, an infinity or an out-of-range
     float, undefined in numba too (x86's cvttsd2si gives INT_MIN). Else

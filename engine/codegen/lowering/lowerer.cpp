@@ -224,10 +224,8 @@ Val Lowerer::convert(Val v, const ir::Type* to) {
   if (from->kind == K::Integer && to->kind == K::Float)
     return {from->is_signed ? b.CreateSIToFP(v.v, llvm_type(to)) : b.CreateUIToFP(v.v, llvm_type(to)), to};
   if (from->kind == K::Float && to->kind == K::Integer) {
-    if (saturating_float_to_int()) {  // the GPU's cvt.rzi on every backend (saturating_conversions.h)
-      auto sat = to->is_signed ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
-      return {b.CreateIntrinsic(sat, {llvm_type(to), v.v->getType()}, {v.v}), to};
-    }
+    if (saturating_float_to_int())  // the GPU's cvt.rzi on every backend (saturating_conversions.h)
+      return {gpu_float_to_int(b, v.v, llvm::cast<llvm::IntegerType>(llvm_type(to)), to->is_signed), to};
     return {to->is_signed ? b.CreateFPToSI(v.v, llvm_type(to)) : b.CreateFPToUI(v.v, llvm_type(to)), to};
   }
   if (from->kind == K::Float && to->kind == K::Float)

@@ -1,8 +1,11 @@
 # GPU question (docs/RELIABILITY.md, CPU-against-CUDA triage): the sign of
 # the NaN each operation makes, and what copysign takes from it. The CPU
-# backend gives x86's default NaN (negative); the CUDA backend is expected
-# to give a positive one, which made seeds 1418, 3622, 5011, 11555, 11896,
-# 14706, 15896, 18261 differ. Prints one line per operation.
+# backend gives x86's default NaN (negative). Seeds 1418, 3622, 5011,
+# 11555, 11896, 14706, 15896, 18261 differed by a NaN's sign; the H200
+# answered negative for these float64 operations too, except `(-1)**0.5`
+# (negative on the GPU, positive on the CPU): the second batch traced the
+# positive NaNs to float32 operations (nan_sign_wide.py asks them). Prints
+# one line per operation.
 import struct
 
 import numpy as np
