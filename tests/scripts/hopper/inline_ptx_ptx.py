@@ -3,31 +3,13 @@
 # immediates, outputs come back as one value or a tuple, `volatile=False` lets
 # an unused asm go, and ptxas accepts the result for sm_90 when it is installed.
 # stdout: inline_ptx ptx: 8 checks passed
-import os
 import re
-import subprocess
-import tempfile
 
+from _ptx_checks import PtxChecks, assemble
 from numba import cuda, float32, int32, uint32, int64, float64, float16
 
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    assert cond, what
-    checks += 1
-
-
-def assemble(ptx):
-    ptxas = "/usr/local/cuda/bin/ptxas"
-    if not os.path.exists(ptxas):
-        return
-    with tempfile.TemporaryDirectory() as d:
-        src = os.path.join(d, "k.ptx")
-        with open(src, "w") as f:
-            f.write(ptx)
-        subprocess.run([ptxas, "-arch=sm_90", src, "-o", os.path.join(d, "k.cubin")], check=True)
+ptx_checks = PtxChecks()
+check = ptx_checks.check
 
 
 def add(out, a, b):
@@ -100,4 +82,4 @@ def dollar(a, x):
 ptx, _ = cuda.compile_ptx(dollar, (int32[::1], int32))
 check("p$1" in ptx, ptx)
 assemble(ptx)
-print("inline_ptx ptx: %d checks passed" % checks)
+print("inline_ptx ptx: %d checks passed" % ptx_checks.checks)

@@ -7,31 +7,14 @@
 # stdout: mma ptx: 10 checks passed
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
+from _ptx_checks import PtxChecks, assemble
 from numba import cuda, float16, float32, int64, uint32
 
 mma = cuda.mma
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    assert cond, what
-    checks += 1
-
-
-def assemble(ptx):
-    ptxas = "/usr/local/cuda/bin/ptxas"
-    if not os.path.exists(ptxas):
-        return
-    with tempfile.TemporaryDirectory() as d:
-        src = os.path.join(d, "k.ptx")
-        with open(src, "w") as f:
-            f.write(ptx)
-        subprocess.run([ptxas, "-arch=sm_90", src, "-o", os.path.join(d, "k.cubin")], check=True)
+ptx_checks = PtxChecks()
+check = ptx_checks.check
 
 
 def make_kernel(kind):
@@ -87,4 +70,4 @@ ptx, _ = cuda.compile_ptx(gemm.py_func, (float16[:, ::1], float16[:, ::1], float
 check(ptx.count("mma.sync.aligned.m16n8k16") == 32, ptx.count("mma.sync"))  # 2 k16 steps x 4 x 4 tiles, unrolled
 check("ld.local" not in ptx and "st.local" not in ptx, "the accumulators went to local memory")
 assemble(ptx)
-print("mma ptx: %d checks passed" % checks)
+print("mma ptx: %d checks passed" % ptx_checks.checks)
