@@ -52,4 +52,9 @@ void order_after_write(const ArrayBytes& bytes, std::uintptr_t stream, int devic
   bytes.order->wrote({stream, device}, bytes.lo, bytes.hi, completed, batch);
 }
 
+void capture_touch(const DeviceArrayObject* a, const ArrayBytes& bytes, std::uintptr_t stream) {
+  if (!bytes.order || !runtime::capture_in_progress()) return;
+  runtime::capture_copy_touches(stream, {bytes.order, bytes.lo, bytes.hi, a->memory});
+}
+
 }  // namespace cuhost::python

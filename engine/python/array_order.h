@@ -34,4 +34,9 @@ void order_before(const ArrayBytes& bytes, std::uintptr_t stream, int device);
 void order_after_write(const ArrayBytes& bytes, std::uintptr_t stream, int device, bool completed,
                        runtime::MarkBatch* batch = nullptr);
 
+// While `stream` is being captured: the bytes of `a` a copy just captured
+// there reads or writes, so the graph's launches are ordered like the copy
+// (runtime::GraphTouch). Nothing otherwise.
+void capture_touch(const DeviceArrayObject* a, const ArrayBytes& bytes, std::uintptr_t stream);
+
 }  // namespace cuhost::python

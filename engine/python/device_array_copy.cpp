@@ -132,6 +132,7 @@ void copy_host_to_device(const HostRegion& src, const DeviceArrayObject* dst, st
   bool dst_dense = dense(nd, dst->shape, dst->strides, isz);
   if (dst_dense && same_strides(nd, dst->shape, dst->strides, src.strides)) {
     runtime::copy_to_device(low, src.data + span.low, static_cast<size_t>(span.bytes), stream, synchronous);
+    capture_touch(dst, written, stream);
     order_after_write(written, stream, dst->device, synchronous);
     return;
   }
@@ -158,6 +159,7 @@ void copy_device_to_host(const DeviceArrayObject* src, const HostRegion& dst, st
   std::uintptr_t low = src->data + span.low;
   if (dense(nd, src->shape, src->strides, isz) && same_strides(nd, src->shape, src->strides, dst.strides)) {
     runtime::copy_to_host(dst.data + span.low, low, static_cast<size_t>(span.bytes), stream, synchronous);
+    capture_touch(src, read, stream);
     // A copy still running reads the array: a later write on another
     // stream waits for it, as for a write.
     if (!synchronous) order_after_write(read, stream, src->device, false);
@@ -201,6 +203,8 @@ void copy_device_to_device(const DeviceArrayObject* src, const DeviceArrayObject
     else
       runtime::copy_on_device(dst->data + span.low, src->data + span.low, static_cast<size_t>(span.bytes), stream,
                               synchronous);
+    capture_touch(src, read, stream);
+    capture_touch(dst, written, stream);
     if (!synchronous) order_after_write(read, stream, dst->device, false);  // see copy_device_to_host
     order_after_write(written, stream, dst->device, synchronous);
     return;

@@ -327,7 +327,7 @@ PyObject* node_set_args(PyObject* o, PyObject* args, PyObject* kwargs) {
         return nullptr;
     std::shared_ptr<void> owner = script_launch_owner(d, &PyTuple_GET_ITEM(args, 0), count);
     g.set_kernel_arguments(static_cast<std::size_t>(n->index), slots, static_cast<std::size_t>(cursor - slots), grid,
-                           block, shared, std::move(owner));
+                           block, shared, std::move(owner), graph_touches(infos, count));
     Py_RETURN_NONE;
   });
 }

@@ -351,6 +351,7 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
       q.params = params;
       q.count = static_cast<std::size_t>(count);
       q.owner = script_launch_owner(d, args, n);
+      q.touched = graph_touches(infos, n);
       if (runtime::capture_kernel_launch(q)) Py_RETURN_NONE;
     }
     if (on_gpu) {

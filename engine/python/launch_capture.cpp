@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cpu/print_output.h"
+#include "python/array_order.h"
 #include "python/py_api.h"
 #include "runtime/graph_capture.h"
 #include "support/diagnostics.h"
@@ -54,6 +55,16 @@ std::shared_ptr<void> script_launch_owner(DispatcherObject* d, PyObject* const* 
     GilHold gil;
     PyRef dropped(static_cast<PyObject*>(p));
   });
+}
+
+std::vector<runtime::GraphTouch> graph_touches(const ArgInfo* infos, Py_ssize_t n) {
+  std::vector<runtime::GraphTouch> out;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!infos[i].view.order) continue;
+    const ArrayBytes b = array_bytes(infos[i].view);
+    if (b.order) out.push_back({b.order, b.lo, b.hi, nullptr});  // the launch's owner keeps the array alive
+  }
+  return out;
 }
 
 }  // namespace cuhost::python

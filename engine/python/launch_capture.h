@@ -8,9 +8,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "python/dispatcher.h"
 #include "python/typeof.h"
+#include "runtime/captured_graph.h"
 
 namespace cuhost::python {
 
@@ -32,6 +34,11 @@ void refuse_host_arguments_in_capture(const char* kernel, const ArgInfo* infos, 
 // The owner a captured script launch keeps: a tuple (dispatcher, arguments),
 // released with the GIL taken whenever the graph lets go of it.
 std::shared_ptr<void> script_launch_owner(DispatcherObject* d, PyObject* const* args, Py_ssize_t n);
+
+// The bytes of the device arrays among a captured launch's `n` arguments
+// (infos as typeof_arg filled them), which the graph's launches order
+// against other streams' work (runtime::GraphTouch).
+std::vector<runtime::GraphTouch> graph_touches(const ArgInfo* infos, Py_ssize_t n);
 
 // The (dispatcher, arguments) tuple behind such an owner (borrowed).
 inline PyObject* script_launch_tuple(const std::shared_ptr<void>& owner) { return static_cast<PyObject*>(owner.get()); }

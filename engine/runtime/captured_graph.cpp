@@ -9,6 +9,7 @@
 #include "cpu/launcher.h"
 #include "cuda/error_record.h"
 #include "cuda/graph.h"
+#include "runtime/access_order.h"
 #include "runtime/compiler.h"
 #include "runtime/device_memory.h"
 #include "runtime/devices.h"
@@ -53,6 +54,8 @@ void CapturedGraph::add_copy(const CapturedCopy& c) {
   copies_.push_back(c);
 }
 
+void CapturedGraph::add_copy_touch(GraphTouch t) { copy_touches_.push_back(std::move(t)); }
+
 void CapturedGraph::set_driver_graph(std::unique_ptr<cuda::Graph> graph, std::uint64_t module_generation) {
   graph_ = std::move(graph);
   exec_ = std::make_unique<cuda::GraphExec>(*graph_);
@@ -95,16 +98,37 @@ void CapturedGraph::launch(std::uintptr_t stream) {
   DeviceScope scope(device_);
   make_device_current(device_);
   const CUstream s = reinterpret_cast<CUstream>(stream);
+  order_before_launch(stream);
   exec_->launch(s);
+  order_after_launch(stream);
   // Kernels compiled with checks report a failed check once the graph ran,
   // as their eager launches do.
   for (const CapturedKernel& k : kernels_)
     if (k.errors.record) cuda::check_kernel_errors(k.errors, s, k.kernel->name);
 }
 
+// A graph's kernels and copies may run on another stream than the one they
+// were captured on, and the arrays they touch may have been written on other
+// streams since: cuhost's streams do not wait for each other, so a launch is
+// ordered like the eager work it replays (every touched array as written).
+void CapturedGraph::order_before_launch(std::uintptr_t stream) const {
+  auto wait = [&](const GraphTouch& t) { t.order->before({stream, device_}, t.lo, t.hi); };
+  for (const CapturedKernel& k : kernels_)
+    for (const GraphTouch& t : k.touched) wait(t);
+  for (const GraphTouch& t : copy_touches_) wait(t);
+}
+
+void CapturedGraph::order_after_launch(std::uintptr_t stream) const {
+  MarkBatch launched;  // one event marks the launch for every array it touched
+  auto mark = [&](const GraphTouch& t) { t.order->wrote({stream, device_}, t.lo, t.hi, false, &launched); };
+  for (const CapturedKernel& k : kernels_)
+    for (const GraphTouch& t : k.touched) mark(t);
+  for (const GraphTouch& t : copy_touches_) mark(t);
+}
+
 void CapturedGraph::set_kernel_arguments(std::size_t k, const std::uint64_t* slots, std::size_t count,
                                          const unsigned grid[3], const unsigned block[3], unsigned shared,
-                                         std::shared_ptr<void> owner) {
+                                         std::shared_ptr<void> owner, std::vector<GraphTouch> touched) {
   auto lock = support::lock_blocking(mutex_);  // a module load under it may run Python
   CUHOST_CHECK(k < kernels_.size()) << "captured kernel " << k << " of " << kernels_.size();
   CapturedKernel& target = kernels_[k];
@@ -144,6 +168,7 @@ void CapturedGraph::set_kernel_arguments(std::size_t k, const std::uint64_t* slo
   }
   target.shared = shared;
   target.owner = std::move(owner);
+  target.touched = std::move(touched);
 }
 
 void CapturedGraph::update_from(const CapturedGraph& other) {
@@ -190,8 +215,10 @@ void CapturedGraph::update_from(const CapturedGraph& other) {
     mine.shared = theirs.shared;
     mine.owner = theirs.owner;
     mine.origin = theirs.origin;
+    mine.touched = theirs.touched;
   }
   copies_ = other.copies_;
+  copy_touches_ = other.copy_touches_;
 }
 
 }  // namespace cuhost::runtime

@@ -34,6 +34,19 @@ struct CompiledKernel;
 namespace cuhost::runtime {
 
 using model::CompiledKernel;
+class AccessOrder;
+
+// Device bytes a captured operation reads or writes, under the cross-stream
+// ordering of their allocation (access_order.h). A launch of the graph waits
+// for earlier writes of them on other streams and records them as written
+// by the graph's stream, as an eager launch or copy does. `keep` holds the
+// allocation (and with it `order`) while the graph does; captured kernels
+// leave it null, their `owner` keeps their arguments alive.
+struct GraphTouch {
+  AccessOrder* order = nullptr;
+  std::uintptr_t lo = 0, hi = 0;
+  std::shared_ptr<const void> keep;
+};
 
 // Which side launched a captured kernel: its arguments are packed again by
 // the same side (a script's Python values or C++ KernelArgs).
@@ -50,6 +63,7 @@ struct CapturedKernel {
   // Keeps what the arguments point to alive while the graph may run (a
   // script's argument objects); opaque to the runtime.
   std::shared_ptr<void> owner;
+  std::vector<GraphTouch> touched;  // the device arrays among the arguments
   // CUDA backend
   CUfunction function = nullptr;
   CUgraphNode node = nullptr;  // the node in the captured graph (null: not known, cannot be updated)
@@ -97,7 +111,8 @@ class CapturedGraph {
 
   // New arguments (already packed) and configuration for captured kernel `k`.
   void set_kernel_arguments(std::size_t k, const std::uint64_t* slots, std::size_t count, const unsigned grid[3],
-                            const unsigned block[3], unsigned shared, std::shared_ptr<void> owner);
+                            const unsigned block[3], unsigned shared, std::shared_ptr<void> owner,
+                            std::vector<GraphTouch> touched = {});
 
   // Takes every parameter of `other` (kernel arguments and configurations,
   // copy addresses and sizes). Throws ValueError naming the first operation
@@ -109,6 +124,7 @@ class CapturedGraph {
   // --- filled by the capture (graph_capture.cpp) ---
   void add_kernel(CapturedKernel k);
   void add_copy(const CapturedCopy& c);
+  void add_copy_touch(GraphTouch t);  // bytes a captured copy (of a device array) reads or writes
   void set_driver_graph(std::unique_ptr<cuda::Graph> graph, std::uint64_t module_generation);
 
  private:
@@ -117,6 +133,9 @@ class CapturedGraph {
     std::size_t index;
   };
   void replay_on_cpu();
+  // The cross-stream ordering around a CUDA launch on `stream`.
+  void order_before_launch(std::uintptr_t stream) const;
+  void order_after_launch(std::uintptr_t stream) const;
   void check_loaded() const;
   // Live kernels: the kernels a reload swapped since the last launch are
   // replaced before this one (captured_graph_live.cpp). Mutex held.
@@ -135,6 +154,7 @@ class CapturedGraph {
   std::vector<Op> order_;
   std::vector<CapturedKernel> kernels_;
   std::vector<CapturedCopy> copies_;
+  std::vector<GraphTouch> copy_touches_;
   std::unique_ptr<cuda::Graph> graph_;
   std::unique_ptr<cuda::GraphExec> exec_;
   std::uint64_t module_generation_ = 0;

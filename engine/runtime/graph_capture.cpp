@@ -196,6 +196,7 @@ bool capture_kernel_launch(const KernelLaunchRequest& q) {
   k.shared = q.shared;
   k.origin = q.origin;
   k.owner = q.owner;
+  k.touched = q.touched;
   std::vector<std::uint64_t> values(q.count);
   for (std::size_t i = 0; i < q.count; ++i) values[i] = *static_cast<const std::uint64_t*>(q.params[i]);
   k.set_slots(values.data(), values.size());
@@ -212,6 +213,13 @@ bool capture_kernel_launch(const KernelLaunchRequest& q) {
   }
   c->graph->add_kernel(std::move(k));
   return true;
+}
+
+void capture_copy_touches(std::uintptr_t stream, GraphTouch touch) {
+  std::shared_ptr<Capture> c = find(stream);
+  if (!c || !touch.order) return;
+  auto lock = support::lock_blocking(c->mutex);
+  c->graph->add_copy_touch(std::move(touch));
 }
 
 bool capture_copy(CopyKind kind, std::uintptr_t dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream,

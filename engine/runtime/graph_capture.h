@@ -67,7 +67,8 @@ struct KernelLaunchRequest {
   void** params = nullptr;  // each points at one 8-byte slot
   std::size_t count = 0;
   LaunchOrigin origin = LaunchOrigin::Script;
-  std::shared_ptr<void> owner;  // kept with the captured launch
+  std::shared_ptr<void> owner;      // kept with the captured launch
+  std::vector<GraphTouch> touched;  // its device-array arguments' bytes
 };
 
 // When the request's stream is being captured: validates the launch as an
@@ -75,6 +76,10 @@ struct KernelLaunchRequest {
 // its graph node) and returns true. False when the stream is not captured.
 // Throws ValueError when the launch runs on another device than the capture.
 bool capture_kernel_launch(const KernelLaunchRequest& request);
+
+// Bytes of a device array that a copy captured on `stream` reads or writes
+// (see GraphTouch). Nothing when `stream` is not being captured.
+void capture_copy_touches(std::uintptr_t stream, GraphTouch touch);
 
 // The copy paths (device_memory.cpp): when `stream` is being captured, a
 // copy a graph can hold is recorded on the CPU backend (true: nothing left
