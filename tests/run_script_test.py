@@ -68,6 +68,8 @@ def main():
     for a in get("args"):
         cmd += shlex.split(a)
     timeout = int(get("timeout")[0]) if get("timeout") else 240
+    # Under a tool that slows every launch (compute-sanitizer, run_sanitizers.sh) the limits scale.
+    timeout = int(timeout * float(os.environ.get("CUHOST_TEST_TIMEOUT_SCALE", "1")))
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
     except subprocess.TimeoutExpired:

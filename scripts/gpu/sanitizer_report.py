@@ -37,7 +37,9 @@ def records(log_text):
                 out.append(current)
             current = None
             continue
-        if body.startswith(("COMPUTE-SANITIZER", "ERROR SUMMARY", "Target application returned")):
+        # Each tool's closing count (memcheck's and synccheck's "ERROR
+        # SUMMARY", racecheck's "RACECHECK SUMMARY") repeats the records above it.
+        if body.startswith(("COMPUTE-SANITIZER", "ERROR SUMMARY", "RACECHECK SUMMARY", "Target application returned")):
             continue
         if current is None:
             if not body.startswith(" "):
@@ -60,6 +62,10 @@ def expectations(script):
 
 def kind_of(record, expects):
     first = record[0]
+    # The tool's own failures ("Internal Sanitizer Error: ...") are not
+    # findings about the program; they are listed apart, with their test.
+    if first.startswith("Internal Sanitizer Error"):
+        return "tool"
     if any(all(word in first for word in words) for words in expects):
         return "expected"
     # The innermost frame above the driver's own (libcuda) decides.
@@ -77,7 +83,8 @@ def main():
         pid, _, args = line.partition(" ")
         script = next((a for a in reversed(args.split()) if a.endswith(".py")), "")
         scripts[pid] = (script, args)
-    counts = {"expected": 0, "foreign": 0, "error": 0}
+    counts = {"expected": 0, "foreign": 0, "error": 0, "tool": 0}
+    tool_records = []
     shown = []
     logs = sorted(os.listdir(os.path.join(work, "logs")))
     for name in logs:
@@ -90,11 +97,15 @@ def main():
             counts[kind] += 1
             if kind == "error":
                 shown.append((args, record))
+            elif kind == "tool":
+                tool_records.append((args, record[0]))
     print("== compute-sanitizer --tool %s, %s s, %s at once" % (tool, seconds, jobs))
     for k in ("passed", "failed", "na", "notrun"):
         print("%s: %d" % (k, sum(1 for r in results if r.startswith(k + " "))))
-    print("processes checked: %d; records: %d errors, %d expected by their tests, %d in foreign libraries"
-          % (len(logs), counts["error"], counts["expected"], counts["foreign"]))
+    print("processes checked: %d; records: %d errors, %d expected by their tests, %d in foreign libraries, "
+          "%d the tool's own" % (len(logs), counts["error"], counts["expected"], counts["foreign"], counts["tool"]))
+    for args, first in tool_records:
+        print("---- the tool's own, " + args + ": " + first)
     for r in results:
         if r.startswith("failed "):
             test = r.split(" ", 1)[1]
