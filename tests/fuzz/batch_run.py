@@ -33,6 +33,26 @@ def run_batch(cmd, seeds, env, timeout):
     return res, None
 
 
+# A program whose error leaves its process unusable for the ones after it
+# (a GPU fault ends the CUDA context: every later launch in the batch fails
+# with the same error). The later programs are run again in a new process.
+POISONED = "cannot be used after this error"
+
+
+def rerun_after_poison(cmd, seeds, env, res, limit):
+    while True:
+        first = next((i for i, s in enumerate(seeds) if POISONED in (res.get(s, {}).get("message") or "")), None)
+        if first is None or first + 1 >= len(seeds):
+            return res
+        seeds = seeds[first + 1:]
+        again, _ = run_batch(cmd, seeds, env, limit(TIMEOUT_PER_PROGRAM * len(seeds) + 60))
+        for s in seeds:
+            if s in again:
+                res[s] = again[s]
+            else:
+                res.pop(s, None)  # no answer: the caller runs it alone
+
+
 def run_side(cmd, seeds, env, deadline=None):
     """Results for every seed; a crash or hang rerun one by one. With a
     `deadline` (epoch seconds) no run goes past it: seeds left without a
@@ -41,6 +61,7 @@ def run_side(cmd, seeds, env, deadline=None):
         return default if deadline is None else max(1.0, min(default, deadline - time.time()))
 
     res, fault = run_batch(cmd, seeds, env, limit(TIMEOUT_PER_PROGRAM * len(seeds) + 60))
+    res = rerun_after_poison(cmd, list(seeds), env, res, limit)
     if fault is None and len(res) == len(seeds):
         return res
     for s in seeds:
