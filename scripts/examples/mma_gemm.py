@@ -123,6 +123,158 @@ def make_gemm(BM=128, BN=128, BK=32, WM=64, WN=32, STAGES=3):
     return gemm, THREADS, shared_bytes
 
 
+def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, MIN_BLOCKS=0):
+    """make_gemm's tiling with the loop overheads its PTX showed taken out and
+    the fragment loads software-pipelined; (kernel, threads, shared bytes).
+    - The ring of stages is walked by carried element offsets that wrap
+      (a select), not by `kt % STAGES` (a 64-bit mul.hi and a recomputed
+      address per stage each slice); a stage's A and B are contiguous, so
+      one offset locates both.
+    - Fragments are double-buffered in registers: step kk + 16's ldmatrix
+      are issued before step kk's MMAs, and at the last step of a slice the
+      barrier comes first, so the next slice's first fragments load under
+      the MMAs that finish this one (one barrier per slice, as before).
+    - Blocks are launched on a 1D grid in grouped order: consecutive blocks
+      walk GROUP rows of tiles down a column before the next column, so the
+      blocks resident at once share their slices of A and B in L2.
+    - MIN_BLOCKS > 0 asks ptxas (launch_bounds) to fit that many blocks per
+      SM in the register file."""
+    WARPS_M, WARPS_N = BM // WM, BN // WN
+    THREADS = 32 * WARPS_M * WARPS_N
+    MI, NI = WM // 16, WN // 8
+    KSTEPS = BK // 16
+    LDA, LDB = BK + PAD, BN + PAD
+    A_STAGE = BM * LDA
+    STAGE = A_STAGE + BK * LDB  # halves per stage: A then B
+    RING = STAGES * STAGE
+    A_CPR, B_CPR = BK // 8, BN // 8  # 16-byte copies per row
+    A_COPIES, B_COPIES = BM * BK // 8 // THREADS, BK * BN // 8 // THREADS  # per thread and slice
+    A_ROWS_STEP, B_ROWS_STEP = THREADS // A_CPR, THREADS // B_CPR  # rows between one thread's copies
+    FA, FB = MI * 4, NI * 2  # registers of one buffer of A and B fragments
+    ACC = MI * NI * 4
+    assert BK % 32 == 0 and NI % 2 == 0 and THREADS % A_CPR == 0 and THREADS % B_CPR == 0
+    assert A_COPIES * THREADS * 8 == BM * BK and B_COPIES * THREADS * 8 == BK * BN
+    options = dict(launch_bounds=(THREADS, MIN_BLOCKS)) if MIN_BLOCKS else {}
+
+    @cuda.jit(**options)
+    def gemm(A, B, C, M, N, K):
+        smem = cuda.shared.array(0, float16)
+        acc = cuda.local.array(ACC, float32)
+        af = cuda.local.array(2 * FA, uint32)
+        bf = cuda.local.array(2 * FB, uint32)
+        t = cuda.threadIdx.x
+        lane = t % 32
+        warp = t // 32
+        wm = (warp // WARPS_N) * WM
+        wn = (warp % WARPS_N) * WN
+        # Grouped launch order (1D grid).
+        tiles_m = M // BM
+        tiles_n = N // BN
+        pid = cuda.blockIdx.x
+        width = GROUP * tiles_n
+        first = (pid // width) * GROUP
+        rows = min(tiles_m - first, GROUP)
+        bm = (first + (pid % width) % rows) * BM
+        bn = ((pid % width) // rows) * BN
+        for i in range(ACC):
+            acc[i] = float32(0)
+        # This thread's copies: (row, 16-byte column) of its first chunk of A and of B.
+        ar, aq = t // A_CPR, t % A_CPR
+        br, bq = t // B_CPR, t % B_CPR
+        a_dst = ar * LDA + aq * 8
+        b_dst = A_STAGE + br * LDB + bq * 8
+        a_src = (bm + ar) * K + aq * 8  # advances by BK per slice
+        b_src = br * N + bn + bq * 8  # advances by BK * N per slice
+        a_row_step = A_ROWS_STEP * K
+        b_row_step = B_ROWS_STEP * N
+        slices = K // BK
+        ws = 0  # the stage the next slice is copied into
+        for s in range(STAGES - 1):
+            if s < slices:
+                for i in range(A_COPIES):
+                    mma.cp_async(smem, ws + a_dst + i * A_ROWS_STEP * LDA, A, a_src + i * a_row_step)
+                for i in range(B_COPIES):
+                    mma.cp_async(smem, ws + b_dst + i * B_ROWS_STEP * LDB, B, b_src + i * b_row_step)
+            mma.commit_group()
+            a_src += BK
+            b_src += BK * N
+            ws += STAGE
+        # The lane's ldmatrix row within a 16 x 16 block, relative to a stage.
+        lrow = lane % 16
+        lcol = (lane // 16) * 8
+        a_frag = (wm + lrow) * LDA + lcol
+        b_frag = A_STAGE + lrow * LDB + wn + lcol
+        rs = 0  # the stage being read
+        mma.wait_group(STAGES - 2)
+        cuda.syncthreads()
+        for mi in range(MI):
+            r = mma.ldmatrix(smem, a_frag + mi * 16 * LDA)
+            for j in range(4):
+                af[mi * 4 + j] = r[j]
+        for p in range(NI // 2):
+            r = mma.ldmatrix(smem, b_frag + p * 16, 4, trans=True)
+            for j in range(4):
+                bf[p * 4 + j] = r[j]
+        for kt in range(slices):
+            for ks in range(KSTEPS):
+                cur = ks % 2
+                nxt = 1 - cur
+                if ks == 0:
+                    # Slice kt + STAGES - 1 into the stage slice kt - 1 used: every warp
+                    # passed the barrier after its last read there.
+                    if kt + STAGES - 1 < slices:
+                        for i in range(A_COPIES):
+                            mma.cp_async(smem, ws + a_dst + i * A_ROWS_STEP * LDA, A, a_src + i * a_row_step)
+                        for i in range(B_COPIES):
+                            mma.cp_async(smem, ws + b_dst + i * B_ROWS_STEP * LDB, B, b_src + i * b_row_step)
+                    mma.commit_group()
+                    a_src += BK
+                    b_src += BK * N
+                    ws += STAGE
+                    if ws == RING:
+                        ws = 0
+                kk = (ks + 1) * 16
+                if ks == KSTEPS - 1:
+                    # Slice kt + 1 has landed (everyone's copies): its first fragments
+                    # load under this step's MMAs (past the last slice they read a
+                    # stage nobody uses).
+                    mma.wait_group(STAGES - 2)
+                    cuda.syncthreads()
+                    rs += STAGE
+                    if rs == RING:
+                        rs = 0
+                    kk = 0
+                for mi in range(MI):
+                    r = mma.ldmatrix(smem, rs + a_frag + mi * 16 * LDA + kk)
+                    for j in range(4):
+                        af[nxt * FA + mi * 4 + j] = r[j]
+                for p in range(NI // 2):
+                    r = mma.ldmatrix(smem, rs + b_frag + kk * LDB + p * 16, 4, trans=True)
+                    for j in range(4):
+                        bf[nxt * FB + p * 4 + j] = r[j]
+                for mi in range(MI):
+                    o = cur * FA + mi * 4
+                    a = (af[o], af[o + 1], af[o + 2], af[o + 3])
+                    for ni in range(NI):
+                        c = (mi * NI + ni) * 4
+                        d = mma.mma_sync(mma.m16n8k16_f16, a, (bf[cur * FB + ni * 2], bf[cur * FB + ni * 2 + 1]),
+                                         (acc[c], acc[c + 1], acc[c + 2], acc[c + 3]))
+                        for j in range(4):
+                            acc[c + j] = d[j]
+        g = lane // 4
+        tq = lane % 4
+        Cw = C[bm + wm + g:, bn + wn + 2 * tq:]
+        for mi in range(MI):
+            for ni in range(NI):
+                o = (mi * NI + ni) * 4
+                Cw[mi * 16, ni * 8] = acc[o]
+                Cw[mi * 16, ni * 8 + 1] = acc[o + 1]
+                Cw[mi * 16 + 8, ni * 8] = acc[o + 2]
+                Cw[mi * 16 + 8, ni * 8 + 1] = acc[o + 3]
+
+    return gemm, THREADS, 2 * RING
+
+
 VARIANTS = {
     "128x128x32 warps 64x32, 3 stages": dict(BM=128, BN=128, BK=32, WM=64, WN=32, STAGES=3),
     "128x128x32 warps 64x32, 4 stages": dict(BM=128, BN=128, BK=32, WM=64, WN=32, STAGES=4),
@@ -135,16 +287,27 @@ VARIANTS = {
     "128x128x64 warps 64x64, 3 stages": dict(BM=128, BN=128, BK=64, WM=64, WN=64, STAGES=3),
     "128x256x64 warps 64x64, 4 stages": dict(BM=128, BN=256, BK=64, WM=64, WN=64, STAGES=4),
     "64x64x32 warps 32x32, 4 stages": dict(BM=64, BN=64, BK=32, WM=32, WN=32, STAGES=4),
+    "pipelined 128x128x64 warps 64x32, 3 stages, group 8":
+        dict(pipelined=True, BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8),
+    "pipelined 128x128x64 warps 64x32, 3 stages, group 8, 2 blocks/SM":
+        dict(pipelined=True, BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, MIN_BLOCKS=2),
+    "pipelined 64x64x32 warps 32x32, 4 stages, group 8":
+        dict(pipelined=True, BM=64, BN=64, BK=32, WM=32, WN=32, STAGES=4, GROUP=8),
+    "pipelined 64x64x64 warps 32x32, 2 stages, group 2":
+        dict(pipelined=True, BM=64, BN=64, BK=64, WM=32, WN=32, STAGES=2, GROUP=2),
 }
 # Variants whose shared memory fits the 48 KiB every device (and the CPU
 # backend's model) gives without opting in.
-SMALL = ["64x64x32 warps 32x32, 4 stages"]
+SMALL = ["64x64x32 warps 32x32, 4 stages", "pipelined 64x64x32 warps 32x32, 4 stages, group 8",
+         "pipelined 64x64x64 warps 32x32, 2 stages, group 2"]
 _built = {}
 
 
 def variant(name):
     if name not in _built:
-        _built[name] = (make_gemm(**VARIANTS[name]), VARIANTS[name])
+        cfg = dict(VARIANTS[name])
+        factory = make_pipelined_gemm if cfg.pop("pipelined", False) else make_gemm
+        _built[name] = (factory(**cfg), VARIANTS[name])
     return _built[name]
 
 
@@ -153,7 +316,11 @@ def launch(name, A, B, C):
     M, K = A.shape
     N = B.shape[1]
     assert M % cfg["BM"] == 0 and N % cfg["BN"] == 0 and K % cfg["BK"] == 0, "sizes must be multiples of the tile"
-    kernel[(N // cfg["BN"], M // cfg["BM"]), threads, 0, shared](A, B, C, M, N, K)
+    if cfg.get("pipelined"):  # a 1D grid in grouped order
+        grid = (N // cfg["BN"]) * (M // cfg["BM"])
+    else:
+        grid = (N // cfg["BN"], M // cfg["BM"])
+    kernel[grid, threads, 0, shared](A, B, C, M, N, K)
 
 
 def check(name, M, N, K, seed=7):
@@ -177,5 +344,5 @@ if __name__ == "__main__":
             check(name, 256, 256, 192)
     else:  # the CPU backend's device model has 48 KiB of shared memory per block
         for name in SMALL:
-            check(name, 128, 192, 160)
+            check(name, 192, 128, 192)
     print("mma gemm ok")
