@@ -123,17 +123,18 @@ def make_gemm(BM=128, BN=128, BK=32, WM=64, WN=32, STAGES=3):
     return gemm, THREADS, shared_bytes
 
 
-def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, MIN_BLOCKS=0):
+def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, MIN_BLOCKS=0, DOUBLE=True):
     """make_gemm's tiling with the loop overheads its PTX showed taken out and
     the fragment loads software-pipelined; (kernel, threads, shared bytes).
     - The ring of stages is walked by carried element offsets that wrap
       (a select), not by `kt % STAGES` (a 64-bit mul.hi and a recomputed
       address per stage each slice); a stage's A and B are contiguous, so
       one offset locates both.
-    - Fragments are double-buffered in registers: step kk + 16's ldmatrix
-      are issued before step kk's MMAs, and at the last step of a slice the
-      barrier comes first, so the next slice's first fragments load under
-      the MMAs that finish this one (one barrier per slice, as before).
+    - DOUBLE: fragments double-buffered in registers: step kk + 16's
+      ldmatrix are issued before step kk's MMAs, and at the last step of a
+      slice the barrier comes first, so the next slice's first fragments
+      load under the MMAs that finish this one (one barrier per slice, as
+      before; twice the fragment registers). Without it, make_gemm's order.
     - Blocks are launched on a 1D grid in grouped order: consecutive blocks
       walk GROUP rows of tiles down a column before the next column, so the
       blocks resident at once share their slices of A and B in L2.
@@ -151,17 +152,43 @@ def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, 
     A_COPIES, B_COPIES = BM * BK // 8 // THREADS, BK * BN // 8 // THREADS  # per thread and slice
     A_ROWS_STEP, B_ROWS_STEP = THREADS // A_CPR, THREADS // B_CPR  # rows between one thread's copies
     FA, FB = MI * 4, NI * 2  # registers of one buffer of A and B fragments
+    BUFFERS = 2 if DOUBLE else 1
     ACC = MI * NI * 4
     assert BK % 32 == 0 and NI % 2 == 0 and THREADS % A_CPR == 0 and THREADS % B_CPR == 0
     assert A_COPIES * THREADS * 8 == BM * BK and B_COPIES * THREADS * 8 == BK * BN
     options = dict(launch_bounds=(THREADS, MIN_BLOCKS)) if MIN_BLOCKS else {}
 
+    @cuda.jit(device=True, inline=True)
+    def load_fragments(smem, af, bf, buf, a_at, b_at, kk):
+        """Step kk's A and B fragments (ldmatrix) into register buffer buf."""
+        for mi in range(MI):
+            r = mma.ldmatrix(smem, a_at + mi * 16 * LDA + kk)
+            for j in range(4):
+                af[buf * FA + mi * 4 + j] = r[j]
+        for p in range(NI // 2):
+            r = mma.ldmatrix(smem, b_at + kk * LDB + p * 16, 4, trans=True)
+            for j in range(4):
+                bf[buf * FB + p * 4 + j] = r[j]
+
+    @cuda.jit(device=True, inline=True)
+    def mmas(af, bf, acc, buf):
+        """The warp tile's MMAs on the fragments of register buffer buf."""
+        for mi in range(MI):
+            o = buf * FA + mi * 4
+            a = (af[o], af[o + 1], af[o + 2], af[o + 3])
+            for ni in range(NI):
+                c = (mi * NI + ni) * 4
+                d = mma.mma_sync(mma.m16n8k16_f16, a, (bf[buf * FB + ni * 2], bf[buf * FB + ni * 2 + 1]),
+                                 (acc[c], acc[c + 1], acc[c + 2], acc[c + 3]))
+                for j in range(4):
+                    acc[c + j] = d[j]
+
     @cuda.jit(**options)
     def gemm(A, B, C, M, N, K):
         smem = cuda.shared.array(0, float16)
         acc = cuda.local.array(ACC, float32)
-        af = cuda.local.array(2 * FA, uint32)
-        bf = cuda.local.array(2 * FB, uint32)
+        af = cuda.local.array(BUFFERS * FA, uint32)
+        bf = cuda.local.array(BUFFERS * FB, uint32)
         t = cuda.threadIdx.x
         lane = t % 32
         warp = t // 32
@@ -205,62 +232,48 @@ def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, 
         a_frag = (wm + lrow) * LDA + lcol
         b_frag = A_STAGE + lrow * LDB + wn + lcol
         rs = 0  # the stage being read
-        mma.wait_group(STAGES - 2)
-        cuda.syncthreads()
-        for mi in range(MI):
-            r = mma.ldmatrix(smem, a_frag + mi * 16 * LDA)
-            for j in range(4):
-                af[mi * 4 + j] = r[j]
-        for p in range(NI // 2):
-            r = mma.ldmatrix(smem, b_frag + p * 16, 4, trans=True)
-            for j in range(4):
-                bf[p * 4 + j] = r[j]
+        if DOUBLE:
+            mma.wait_group(STAGES - 2)
+            cuda.syncthreads()
+            load_fragments(smem, af, bf, 0, a_frag, b_frag, 0)
         for kt in range(slices):
-            for ks in range(KSTEPS):
-                cur = ks % 2
-                nxt = 1 - cur
-                if ks == 0:
-                    # Slice kt + STAGES - 1 into the stage slice kt - 1 used: every warp
-                    # passed the barrier after its last read there.
-                    if kt + STAGES - 1 < slices:
-                        for i in range(A_COPIES):
-                            mma.cp_async(smem, ws + a_dst + i * A_ROWS_STEP * LDA, A, a_src + i * a_row_step)
-                        for i in range(B_COPIES):
-                            mma.cp_async(smem, ws + b_dst + i * B_ROWS_STEP * LDB, B, b_src + i * b_row_step)
-                    mma.commit_group()
-                    a_src += BK
-                    b_src += BK * N
-                    ws += STAGE
-                    if ws == RING:
-                        ws = 0
-                kk = (ks + 1) * 16
-                if ks == KSTEPS - 1:
-                    # Slice kt + 1 has landed (everyone's copies): its first fragments
-                    # load under this step's MMAs (past the last slice they read a
-                    # stage nobody uses).
-                    mma.wait_group(STAGES - 2)
-                    cuda.syncthreads()
-                    rs += STAGE
-                    if rs == RING:
-                        rs = 0
-                    kk = 0
-                for mi in range(MI):
-                    r = mma.ldmatrix(smem, rs + a_frag + mi * 16 * LDA + kk)
-                    for j in range(4):
-                        af[nxt * FA + mi * 4 + j] = r[j]
-                for p in range(NI // 2):
-                    r = mma.ldmatrix(smem, rs + b_frag + kk * LDB + p * 16, 4, trans=True)
-                    for j in range(4):
-                        bf[nxt * FB + p * 4 + j] = r[j]
-                for mi in range(MI):
-                    o = cur * FA + mi * 4
-                    a = (af[o], af[o + 1], af[o + 2], af[o + 3])
-                    for ni in range(NI):
-                        c = (mi * NI + ni) * 4
-                        d = mma.mma_sync(mma.m16n8k16_f16, a, (bf[cur * FB + ni * 2], bf[cur * FB + ni * 2 + 1]),
-                                         (acc[c], acc[c + 1], acc[c + 2], acc[c + 3]))
-                        for j in range(4):
-                            acc[c + j] = d[j]
+            if not DOUBLE:
+                mma.wait_group(STAGES - 2)  # slice kt has landed (everyone's copies after the barrier)
+                cuda.syncthreads()
+            # Slice kt + STAGES - 1 into the stage slice kt - 1 used: every warp
+            # passed a barrier after its last read there.
+            if kt + STAGES - 1 < slices:
+                for i in range(A_COPIES):
+                    mma.cp_async(smem, ws + a_dst + i * A_ROWS_STEP * LDA, A, a_src + i * a_row_step)
+                for i in range(B_COPIES):
+                    mma.cp_async(smem, ws + b_dst + i * B_ROWS_STEP * LDB, B, b_src + i * b_row_step)
+            mma.commit_group()
+            a_src += BK
+            b_src += BK * N
+            ws += STAGE
+            if ws == RING:
+                ws = 0
+            if DOUBLE:
+                for ks in range(KSTEPS - 1):  # the next step's fragments, then this one's MMAs
+                    load_fragments(smem, af, bf, (ks + 1) % 2, rs + a_frag, rs + b_frag, (ks + 1) * 16)
+                    mmas(af, bf, acc, ks % 2)
+                # Slice kt + 1 has landed (everyone's copies): its first fragments load
+                # under the MMAs that finish this slice (past the last slice they read a
+                # stage nobody uses).
+                mma.wait_group(STAGES - 2)
+                cuda.syncthreads()
+                rs += STAGE
+                if rs == RING:
+                    rs = 0
+                load_fragments(smem, af, bf, 0, rs + a_frag, rs + b_frag, 0)
+                mmas(af, bf, acc, 1)
+            else:
+                for ks in range(KSTEPS):
+                    load_fragments(smem, af, bf, 0, rs + a_frag, rs + b_frag, ks * 16)
+                    mmas(af, bf, acc, 0)
+                rs += STAGE
+                if rs == RING:
+                    rs = 0
         g = lane // 4
         tq = lane % 4
         Cw = C[bm + wm + g:, bn + wn + 2 * tq:]
@@ -287,19 +300,32 @@ VARIANTS = {
     "128x128x64 warps 64x64, 3 stages": dict(BM=128, BN=128, BK=64, WM=64, WN=64, STAGES=3),
     "128x256x64 warps 64x64, 4 stages": dict(BM=128, BN=256, BK=64, WM=64, WN=64, STAGES=4),
     "64x64x32 warps 32x32, 4 stages": dict(BM=64, BN=64, BK=32, WM=32, WN=32, STAGES=4),
-    "pipelined 128x128x64 warps 64x32, 3 stages, group 8":
-        dict(pipelined=True, BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8),
+    # make_pipelined_gemm: carried stage offsets, grouped launch order; fragments
+    # double-buffered unless "single"; "2 blocks/SM" caps registers at 128.
     "pipelined 128x128x64 warps 64x32, 3 stages, group 8, 2 blocks/SM":
         dict(pipelined=True, BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, MIN_BLOCKS=2),
+    "pipelined 128x128x64 warps 64x32, 3 stages, group 16, 2 blocks/SM":
+        dict(pipelined=True, BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=16, MIN_BLOCKS=2),
+    "pipelined 128x128x64 warps 64x32, 3 stages, group 1, 2 blocks/SM":
+        dict(pipelined=True, BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=1, MIN_BLOCKS=2),
+    "pipelined 128x128x64 warps 64x32, 3 stages, group 8":
+        dict(pipelined=True, BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8),
+    "pipelined 128x128x64 warps 64x32, 3 stages, group 8, single":
+        dict(pipelined=True, BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, DOUBLE=False),
+    "pipelined 128x128x32 warps 64x32, 4 stages, group 8, 2 blocks/SM":
+        dict(pipelined=True, BM=128, BN=128, BK=32, WM=64, WN=32, STAGES=4, GROUP=8, MIN_BLOCKS=2),
     "pipelined 64x64x32 warps 32x32, 4 stages, group 8":
         dict(pipelined=True, BM=64, BN=64, BK=32, WM=32, WN=32, STAGES=4, GROUP=8),
     "pipelined 64x64x64 warps 32x32, 2 stages, group 2":
         dict(pipelined=True, BM=64, BN=64, BK=64, WM=32, WN=32, STAGES=2, GROUP=2),
+    "pipelined 64x64x64 warps 32x32, 2 stages, group 2, single":
+        dict(pipelined=True, BM=64, BN=64, BK=64, WM=32, WN=32, STAGES=2, GROUP=2, DOUBLE=False),
 }
 # Variants whose shared memory fits the 48 KiB every device (and the CPU
 # backend's model) gives without opting in.
 SMALL = ["64x64x32 warps 32x32, 4 stages", "pipelined 64x64x32 warps 32x32, 4 stages, group 8",
-         "pipelined 64x64x64 warps 32x32, 2 stages, group 2"]
+         "pipelined 64x64x64 warps 32x32, 2 stages, group 2",
+         "pipelined 64x64x64 warps 32x32, 2 stages, group 2, single"]
 _built = {}
 
 
