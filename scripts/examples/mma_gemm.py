@@ -274,16 +274,23 @@ def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, 
                 rs += STAGE
                 if rs == RING:
                     rs = 0
+        # The lane's two adjacent accumulators of a row are one 64-bit store
+        # (st.global.v2.f32) through a uint64 view of C, from a float32 pair
+        # viewed as uint64 (registers once LLVM has promoted it).
         g = lane // 4
         tq = lane % 4
-        Cw = C[bm + wm + g:, bn + wn + 2 * tq:]
+        pair = cuda.local.array(2, float32)
+        pair64 = pair.view(np.uint64)
+        Cw = C.view(np.uint64)[bm + wm + g:, (bn + wn) // 2 + tq:]
         for mi in range(MI):
             for ni in range(NI):
                 o = (mi * NI + ni) * 4
-                Cw[mi * 16, ni * 8] = acc[o]
-                Cw[mi * 16, ni * 8 + 1] = acc[o + 1]
-                Cw[mi * 16 + 8, ni * 8] = acc[o + 2]
-                Cw[mi * 16 + 8, ni * 8 + 1] = acc[o + 3]
+                pair[0] = acc[o]
+                pair[1] = acc[o + 1]
+                Cw[mi * 16, ni * 4] = pair64[0]
+                pair[0] = acc[o + 2]
+                pair[1] = acc[o + 3]
+                Cw[mi * 16 + 8, ni * 4] = pair64[0]
 
     return gemm, THREADS, 2 * RING
 
