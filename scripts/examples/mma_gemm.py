@@ -154,7 +154,7 @@ def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, 
     FA, FB = MI * 4, NI * 2  # registers of one buffer of A and B fragments
     BUFFERS = 2 if DOUBLE else 1
     ACC = MI * NI * 4
-    assert BK % 32 == 0 and NI % 2 == 0 and THREADS % A_CPR == 0 and THREADS % B_CPR == 0
+    assert BK in (32, 64) and MI in (2, 4) and NI % 2 == 0 and THREADS % A_CPR == 0 and THREADS % B_CPR == 0
     assert A_COPIES * THREADS * 8 == BM * BK and B_COPIES * THREADS * 8 == BK * BN
     options = dict(launch_bounds=(THREADS, MIN_BLOCKS)) if MIN_BLOCKS else {}
 
@@ -171,17 +171,27 @@ def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, 
                 bf[buf * FB + p * 4 + j] = r[j]
 
     @cuda.jit(device=True, inline=True)
+    def mma_row(af, bf, acc, buf, mi):
+        """The MMAs of m16 row mi of the warp tile on register buffer buf."""
+        o = buf * FA + mi * 4
+        a = (af[o], af[o + 1], af[o + 2], af[o + 3])
+        for ni in range(NI):
+            c = (mi * NI + ni) * 4
+            d = mma.mma_sync(mma.m16n8k16_f16, a, (bf[buf * FB + ni * 2], bf[buf * FB + ni * 2 + 1]),
+                             (acc[c], acc[c + 1], acc[c + 2], acc[c + 3]))
+            for j in range(4):
+                acc[c + j] = d[j]
+
+    @cuda.jit(device=True, inline=True)
     def mmas(af, bf, acc, buf):
-        """The warp tile's MMAs on the fragments of register buffer buf."""
-        for mi in range(MI):
-            o = buf * FA + mi * 4
-            a = (af[o], af[o + 1], af[o + 2], af[o + 3])
-            for ni in range(NI):
-                c = (mi * NI + ni) * 4
-                d = mma.mma_sync(mma.m16n8k16_f16, a, (bf[buf * FB + ni * 2], bf[buf * FB + ni * 2 + 1]),
-                                 (acc[c], acc[c + 1], acc[c + 2], acc[c + 3]))
-                for j in range(4):
-                    acc[c + j] = d[j]
+        """The warp tile's MMAs on the fragments of register buffer buf, row by
+        row written out (a loop over 64 rows of 8 MMAs each is more than LLVM
+        unrolls, and the accumulators must be indexed by constants)."""
+        mma_row(af, bf, acc, buf, 0)
+        mma_row(af, bf, acc, buf, 1)
+        if MI == 4:
+            mma_row(af, bf, acc, buf, 2)
+            mma_row(af, bf, acc, buf, 3)
 
     @cuda.jit(**options)
     def gemm(A, B, C, M, N, K):
@@ -203,8 +213,10 @@ def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, 
         rows = min(tiles_m - first, GROUP)
         bm = (first + (pid % width) % rows) * BM
         bn = ((pid % width) // rows) * BN
-        for i in range(ACC):
-            acc[i] = float32(0)
+        for mi in range(MI):  # nested as the MMAs are, so that every index is a constant
+            for ni in range(NI):
+                for j in range(4):
+                    acc[(mi * NI + ni) * 4 + j] = float32(0)
         # This thread's copies: (row, 16-byte column) of its first chunk of A and of B.
         ar, aq = t // A_CPR, t % A_CPR
         br, bq = t // B_CPR, t % B_CPR
@@ -268,8 +280,8 @@ def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, 
                 load_fragments(smem, af, bf, 0, rs + a_frag, rs + b_frag, 0)
                 mmas(af, bf, acc, 1)
             else:
-                for ks in range(KSTEPS):
-                    load_fragments(smem, af, bf, 0, rs + a_frag, rs + b_frag, ks * 16)
+                for kk in range(0, BK, 16):
+                    load_fragments(smem, af, bf, 0, rs + a_frag, rs + b_frag, kk)
                     mmas(af, bf, acc, 0)
                 rs += STAGE
                 if rs == RING:
@@ -319,6 +331,12 @@ VARIANTS = {
         dict(pipelined=True, BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8),
     "pipelined 128x128x64 warps 64x32, 3 stages, group 8, single":
         dict(pipelined=True, BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, DOUBLE=False),
+    "pipelined 128x128x64 warps 64x64, 3 stages, group 8":
+        dict(pipelined=True, BM=128, BN=128, BK=64, WM=64, WN=64, STAGES=3, GROUP=8),
+    "pipelined 128x128x32 warps 64x64, 4 stages, group 8":
+        dict(pipelined=True, BM=128, BN=128, BK=32, WM=64, WN=64, STAGES=4, GROUP=8),
+    "pipelined 128x256x64 warps 64x64, 3 stages, group 8":
+        dict(pipelined=True, BM=128, BN=256, BK=64, WM=64, WN=64, STAGES=3, GROUP=8),
     "pipelined 128x128x32 warps 64x32, 4 stages, group 8, 2 blocks/SM":
         dict(pipelined=True, BM=128, BN=128, BK=32, WM=64, WN=32, STAGES=4, GROUP=8, MIN_BLOCKS=2),
     "pipelined 64x64x32 warps 32x32, 4 stages, group 8":
@@ -327,12 +345,18 @@ VARIANTS = {
         dict(pipelined=True, BM=64, BN=64, BK=64, WM=32, WN=32, STAGES=2, GROUP=2),
     "pipelined 64x64x64 warps 32x32, 2 stages, group 2, single":
         dict(pipelined=True, BM=64, BN=64, BK=64, WM=32, WN=32, STAGES=2, GROUP=2, DOUBLE=False),
+    "pipelined 64x64x64 warps 64x64, 2 stages, group 2":
+        dict(pipelined=True, BM=64, BN=64, BK=64, WM=64, WN=64, STAGES=2, GROUP=2),
 }
 # Variants whose shared memory fits the 48 KiB every device (and the CPU
 # backend's model) gives without opting in.
-SMALL = ["64x64x32 warps 32x32, 4 stages", "pipelined 64x64x32 warps 32x32, 4 stages, group 8",
-         "pipelined 64x64x64 warps 32x32, 2 stages, group 2",
-         "pipelined 64x64x64 warps 32x32, 2 stages, group 2, single"]
+SMALL = [
+    "64x64x32 warps 32x32, 4 stages",
+    "pipelined 64x64x32 warps 32x32, 4 stages, group 8",
+    "pipelined 64x64x64 warps 32x32, 2 stages, group 2",
+    "pipelined 64x64x64 warps 32x32, 2 stages, group 2, single",
+    "pipelined 64x64x64 warps 64x64, 2 stages, group 2",
+]
 _built = {}
 
 
