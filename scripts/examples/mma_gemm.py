@@ -154,7 +154,7 @@ def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, 
     FA, FB = MI * 4, NI * 2  # registers of one buffer of A and B fragments
     BUFFERS = 2 if DOUBLE else 1
     ACC = MI * NI * 4
-    assert BK in (32, 64) and MI in (2, 4) and NI % 2 == 0 and THREADS % A_CPR == 0 and THREADS % B_CPR == 0
+    assert BK in (32, 64) and NI % 2 == 0 and THREADS % A_CPR == 0 and THREADS % B_CPR == 0
     assert A_COPIES * THREADS * 8 == BM * BK and B_COPIES * THREADS * 8 == BK * BN
     options = dict(launch_bounds=(THREADS, MIN_BLOCKS)) if MIN_BLOCKS else {}
 
@@ -171,27 +171,17 @@ def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, 
                 bf[buf * FB + p * 4 + j] = r[j]
 
     @cuda.jit(device=True, inline=True)
-    def mma_row(af, bf, acc, buf, mi):
-        """The MMAs of m16 row mi of the warp tile on register buffer buf."""
-        o = buf * FA + mi * 4
-        a = (af[o], af[o + 1], af[o + 2], af[o + 3])
-        for ni in range(NI):
-            c = (mi * NI + ni) * 4
-            d = mma.mma_sync(mma.m16n8k16_f16, a, (bf[buf * FB + ni * 2], bf[buf * FB + ni * 2 + 1]),
-                             (acc[c], acc[c + 1], acc[c + 2], acc[c + 3]))
-            for j in range(4):
-                acc[c + j] = d[j]
-
-    @cuda.jit(device=True, inline=True)
     def mmas(af, bf, acc, buf):
-        """The warp tile's MMAs on the fragments of register buffer buf, row by
-        row written out (a loop over 64 rows of 8 MMAs each is more than LLVM
-        unrolls, and the accumulators must be indexed by constants)."""
-        mma_row(af, bf, acc, buf, 0)
-        mma_row(af, bf, acc, buf, 1)
-        if MI == 4:
-            mma_row(af, bf, acc, buf, 2)
-            mma_row(af, bf, acc, buf, 3)
+        """The warp tile's MMAs on the fragments of register buffer buf."""
+        for mi in range(MI):
+            o = buf * FA + mi * 4
+            a = (af[o], af[o + 1], af[o + 2], af[o + 3])
+            for ni in range(NI):
+                c = (mi * NI + ni) * 4
+                d = mma.mma_sync(mma.m16n8k16_f16, a, (bf[buf * FB + ni * 2], bf[buf * FB + ni * 2 + 1]),
+                                 (acc[c], acc[c + 1], acc[c + 2], acc[c + 3]))
+                for j in range(4):
+                    acc[c + j] = d[j]
 
     @cuda.jit(**options)
     def gemm(A, B, C, M, N, K):
