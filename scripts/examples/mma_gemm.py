@@ -154,7 +154,8 @@ def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, 
     FA, FB = MI * 4, NI * 2  # registers of one buffer of A and B fragments
     BUFFERS = 2 if DOUBLE else 1
     ACC = MI * NI * 4
-    assert BK in (32, 64) and NI % 2 == 0 and THREADS % A_CPR == 0 and THREADS % B_CPR == 0
+    # BK / 16 steps per slice, even: every slice starts in fragment buffer 0.
+    assert BK % 32 == 0 and NI % 2 == 0 and THREADS % A_CPR == 0 and THREADS % B_CPR == 0
     assert A_COPIES * THREADS * 8 == BM * BK and B_COPIES * THREADS * 8 == BK * BN
     options = dict(launch_bounds=(THREADS, MIN_BLOCKS)) if MIN_BLOCKS else {}
 
