@@ -123,7 +123,8 @@ def make_gemm(BM=128, BN=128, BK=32, WM=64, WN=32, STAGES=3):
     return gemm, THREADS, shared_bytes
 
 
-def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, MIN_BLOCKS=0, DOUBLE=True):
+def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, MIN_BLOCKS=0, DOUBLE=True,
+                        UNROLL_RING=False):
     """make_gemm's tiling with the loop overheads its PTX showed taken out and
     the fragment loads software-pipelined; (kernel, threads, shared bytes).
     - The ring of stages is walked by carried element offsets that wrap
@@ -139,7 +140,10 @@ def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, 
       walk GROUP rows of tiles down a column before the next column, so the
       blocks resident at once share their slices of A and B in L2.
     - MIN_BLOCKS > 0 asks ptxas (launch_bounds) to fit that many blocks per
-      SM in the register file."""
+      SM in the register file.
+    - UNROLL_RING (with DOUBLE): the k loop steps by STAGES slices, one
+      copy of the slice's code per stage, so every stage offset is a
+      constant (no wrap, immediate addresses); slices beyond K skip theirs."""
     WARPS_M, WARPS_N = BM // WM, BN // WN
     THREADS = 32 * WARPS_M * WARPS_N
     MI, NI = WM // 16, WN // 8
@@ -157,6 +161,7 @@ def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, 
     # BK / 16 steps per slice, even: every slice starts in fragment buffer 0.
     assert BK % 32 == 0 and NI % 2 == 0 and THREADS % A_CPR == 0 and THREADS % B_CPR == 0
     assert A_COPIES * THREADS * 8 == BM * BK and B_COPIES * THREADS * 8 == BK * BN
+    assert not UNROLL_RING or (DOUBLE and STAGES <= 4)
     options = dict(launch_bounds=(THREADS, MIN_BLOCKS)) if MIN_BLOCKS else {}
 
     @cuda.jit(device=True, inline=True)
@@ -183,6 +188,38 @@ def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, 
                                  (acc[c], acc[c + 1], acc[c + 2], acc[c + 3]))
                 for j in range(4):
                     acc[c + j] = d[j]
+
+    @cuda.jit(device=True, inline=True)
+    def copy_slice(A, B, smem, ws, a_dst, b_dst, a_src, b_src, a_row_step, b_row_step):
+        """This thread's cp.async of one slice of A and B into the stage at ws."""
+        for i in range(A_COPIES):
+            mma.cp_async(smem, ws + a_dst + i * A_ROWS_STEP * LDA, A, a_src + i * a_row_step)
+        for i in range(B_COPIES):
+            mma.cp_async(smem, ws + b_dst + i * B_ROWS_STEP * LDB, B, b_src + i * b_row_step)
+
+    @cuda.jit(device=True, inline=True)
+    def double_slice(A, B, smem, af, bf, acc, copy, ws, a_dst, b_dst, a_src, b_src, a_row_step, b_row_step,
+                     rs, rs_next, a_frag, b_frag):
+        """One slice with double-buffered fragments, reading the stage at rs
+        (its first fragments already in buffer 0): the copy of slice
+        kt + STAGES - 1 into the stage at ws (if `copy`), the slice's steps,
+        the barrier, the next slice's first fragments from rs_next, the last
+        MMAs."""
+        # The stage at ws is the one slice kt - 1 used: every warp passed a
+        # barrier after its last read there.
+        if copy:
+            copy_slice(A, B, smem, ws, a_dst, b_dst, a_src, b_src, a_row_step, b_row_step)
+        mma.commit_group()
+        for ks in range(KSTEPS - 1):  # the next step's fragments, then this one's MMAs
+            load_fragments(smem, af, bf, (ks + 1) % 2, rs + a_frag, rs + b_frag, (ks + 1) * 16)
+            mmas(af, bf, acc, ks % 2)
+        # Slice kt + 1 has landed (everyone's copies): its first fragments load
+        # under the MMAs that finish this slice (past the last slice they read a
+        # stage nobody uses).
+        mma.wait_group(STAGES - 2)
+        cuda.syncthreads()
+        load_fragments(smem, af, bf, 0, rs_next + a_frag, rs_next + b_frag, 0)
+        mmas(af, bf, acc, 1)
 
     @cuda.jit(**options)
     def gemm(A, B, C, M, N, K):
@@ -221,10 +258,7 @@ def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, 
         ws = 0  # the stage the next slice is copied into
         for s in range(STAGES - 1):
             if s < slices:
-                for i in range(A_COPIES):
-                    mma.cp_async(smem, ws + a_dst + i * A_ROWS_STEP * LDA, A, a_src + i * a_row_step)
-                for i in range(B_COPIES):
-                    mma.cp_async(smem, ws + b_dst + i * B_ROWS_STEP * LDB, B, b_src + i * b_row_step)
+                copy_slice(A, B, smem, ws, a_dst, b_dst, a_src, b_src, a_row_step, b_row_step)
             mma.commit_group()
             a_src += BK
             b_src += BK * N
@@ -239,38 +273,55 @@ def make_pipelined_gemm(BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, 
             mma.wait_group(STAGES - 2)
             cuda.syncthreads()
             load_fragments(smem, af, bf, 0, a_frag, b_frag, 0)
-        for kt in range(slices):
-            if not DOUBLE:
+        if DOUBLE and UNROLL_RING:
+            # Slice kt0 + i reads stage i and copies into stage (i - 1) % STAGES.
+            for kt0 in range(0, slices, STAGES):
+                double_slice(A, B, smem, af, bf, acc, kt0 + STAGES - 1 < slices, (STAGES - 1) * STAGE, a_dst,
+                             b_dst, a_src, b_src, a_row_step, b_row_step, 0, STAGE, a_frag, b_frag)
+                a_src += BK
+                b_src += BK * N
+                if kt0 + 1 < slices:
+                    double_slice(A, B, smem, af, bf, acc, kt0 + STAGES < slices, 0, a_dst, b_dst, a_src, b_src,
+                                 a_row_step, b_row_step, STAGE, (2 % STAGES) * STAGE, a_frag, b_frag)
+                    a_src += BK
+                    b_src += BK * N
+                if STAGES > 2 and kt0 + 2 < slices:
+                    double_slice(A, B, smem, af, bf, acc, kt0 + STAGES + 1 < slices, STAGE, a_dst, b_dst, a_src,
+                                 b_src, a_row_step, b_row_step, 2 * STAGE, (3 % STAGES) * STAGE, a_frag, b_frag)
+                    a_src += BK
+                    b_src += BK * N
+                if STAGES > 3 and kt0 + 3 < slices:
+                    double_slice(A, B, smem, af, bf, acc, kt0 + STAGES + 2 < slices, 2 * STAGE, a_dst, b_dst,
+                                 a_src, b_src, a_row_step, b_row_step, 3 * STAGE, 0, a_frag, b_frag)
+                    a_src += BK
+                    b_src += BK * N
+        elif DOUBLE:
+            for kt in range(slices):
+                rs_next = rs + STAGE
+                if rs_next == RING:
+                    rs_next = 0
+                double_slice(A, B, smem, af, bf, acc, kt + STAGES - 1 < slices, ws, a_dst, b_dst, a_src, b_src,
+                             a_row_step, b_row_step, rs, rs_next, a_frag, b_frag)
+                a_src += BK
+                b_src += BK * N
+                ws += STAGE
+                if ws == RING:
+                    ws = 0
+                rs = rs_next
+        else:
+            for kt in range(slices):
                 mma.wait_group(STAGES - 2)  # slice kt has landed (everyone's copies after the barrier)
                 cuda.syncthreads()
-            # Slice kt + STAGES - 1 into the stage slice kt - 1 used: every warp
-            # passed a barrier after its last read there.
-            if kt + STAGES - 1 < slices:
-                for i in range(A_COPIES):
-                    mma.cp_async(smem, ws + a_dst + i * A_ROWS_STEP * LDA, A, a_src + i * a_row_step)
-                for i in range(B_COPIES):
-                    mma.cp_async(smem, ws + b_dst + i * B_ROWS_STEP * LDB, B, b_src + i * b_row_step)
-            mma.commit_group()
-            a_src += BK
-            b_src += BK * N
-            ws += STAGE
-            if ws == RING:
-                ws = 0
-            if DOUBLE:
-                for ks in range(KSTEPS - 1):  # the next step's fragments, then this one's MMAs
-                    load_fragments(smem, af, bf, (ks + 1) % 2, rs + a_frag, rs + b_frag, (ks + 1) * 16)
-                    mmas(af, bf, acc, ks % 2)
-                # Slice kt + 1 has landed (everyone's copies): its first fragments load
-                # under the MMAs that finish this slice (past the last slice they read a
-                # stage nobody uses).
-                mma.wait_group(STAGES - 2)
-                cuda.syncthreads()
-                rs += STAGE
-                if rs == RING:
-                    rs = 0
-                load_fragments(smem, af, bf, 0, rs + a_frag, rs + b_frag, 0)
-                mmas(af, bf, acc, 1)
-            else:
+                # Slice kt + STAGES - 1 into the stage slice kt - 1 used: every warp
+                # passed the barrier after its last read there.
+                if kt + STAGES - 1 < slices:
+                    copy_slice(A, B, smem, ws, a_dst, b_dst, a_src, b_src, a_row_step, b_row_step)
+                mma.commit_group()
+                a_src += BK
+                b_src += BK * N
+                ws += STAGE
+                if ws == RING:
+                    ws = 0
                 for kk in range(0, BK, 16):
                     load_fragments(smem, af, bf, 0, rs + a_frag, rs + b_frag, kk)
                     mmas(af, bf, acc, 0)
@@ -322,12 +373,24 @@ VARIANTS = {
         dict(pipelined=True, BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8),
     "pipelined 128x128x64 warps 64x32, 3 stages, group 8, single":
         dict(pipelined=True, BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, DOUBLE=False),
+    "pipelined 128x128x64 warps 64x32, 3 stages, group 8, 2 blocks/SM, ring unrolled":
+        dict(pipelined=True, BM=128, BN=128, BK=64, WM=64, WN=32, STAGES=3, GROUP=8, MIN_BLOCKS=2,
+             UNROLL_RING=True),
+    "pipelined 128x128x64 warps 64x64, 3 stages, group 8, ring unrolled":
+        dict(pipelined=True, BM=128, BN=128, BK=64, WM=64, WN=64, STAGES=3, GROUP=8, UNROLL_RING=True),
     "pipelined 128x128x64 warps 64x64, 3 stages, group 8":
         dict(pipelined=True, BM=128, BN=128, BK=64, WM=64, WN=64, STAGES=3, GROUP=8),
     "pipelined 128x128x32 warps 64x64, 4 stages, group 8":
         dict(pipelined=True, BM=128, BN=128, BK=32, WM=64, WN=64, STAGES=4, GROUP=8),
     "pipelined 128x256x64 warps 64x64, 3 stages, group 8":
         dict(pipelined=True, BM=128, BN=256, BK=64, WM=64, WN=64, STAGES=3, GROUP=8),
+    "pipelined 128x128x32 warps 64x64, 4 stages, group 8, ring unrolled":
+        dict(pipelined=True, BM=128, BN=128, BK=32, WM=64, WN=64, STAGES=4, GROUP=8, UNROLL_RING=True),
+    "pipelined 128x256x64 warps 64x64, 3 stages, group 8, ring unrolled":
+        dict(pipelined=True, BM=128, BN=256, BK=64, WM=64, WN=64, STAGES=3, GROUP=8, UNROLL_RING=True),
+    "pipelined 128x128x32 warps 64x32, 4 stages, group 8, 2 blocks/SM, ring unrolled":
+        dict(pipelined=True, BM=128, BN=128, BK=32, WM=64, WN=32, STAGES=4, GROUP=8, MIN_BLOCKS=2,
+             UNROLL_RING=True),
     "pipelined 128x128x32 warps 64x32, 4 stages, group 8, 2 blocks/SM":
         dict(pipelined=True, BM=128, BN=128, BK=32, WM=64, WN=32, STAGES=4, GROUP=8, MIN_BLOCKS=2),
     "pipelined 64x64x32 warps 32x32, 4 stages, group 8":
@@ -338,6 +401,10 @@ VARIANTS = {
         dict(pipelined=True, BM=64, BN=64, BK=64, WM=32, WN=32, STAGES=2, GROUP=2, DOUBLE=False),
     "pipelined 64x64x64 warps 64x64, 2 stages, group 2":
         dict(pipelined=True, BM=64, BN=64, BK=64, WM=64, WN=64, STAGES=2, GROUP=2),
+    "pipelined 64x64x32 warps 32x32, 3 stages, group 8, ring unrolled":
+        dict(pipelined=True, BM=64, BN=64, BK=32, WM=32, WN=32, STAGES=3, GROUP=8, UNROLL_RING=True),
+    "pipelined 64x64x32 warps 32x32, 4 stages, group 8, ring unrolled":
+        dict(pipelined=True, BM=64, BN=64, BK=32, WM=32, WN=32, STAGES=4, GROUP=8, UNROLL_RING=True),
 }
 # Variants whose shared memory fits the 48 KiB every device (and the CPU
 # backend's model) gives without opting in.
@@ -347,6 +414,8 @@ SMALL = [
     "pipelined 64x64x64 warps 32x32, 2 stages, group 2",
     "pipelined 64x64x64 warps 32x32, 2 stages, group 2, single",
     "pipelined 64x64x64 warps 64x64, 2 stages, group 2",
+    "pipelined 64x64x32 warps 32x32, 3 stages, group 8, ring unrolled",
+    "pipelined 64x64x32 warps 32x32, 4 stages, group 8, ring unrolled",
 ]
 _built = {}
 
