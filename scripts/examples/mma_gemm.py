@@ -20,6 +20,11 @@
 # - mma.sync.m16n8k16.row.col.f32.f16.f16.f32 on the fragments, the
 #   accumulators in registers (a local array that LLVM keeps in registers:
 #   every index is a constant once the loops over the warp tile unroll).
+# make_pipelined_gemm(...) builds the same tiling without the loop overheads
+# make_gemm's PTX shows (stage offsets carried instead of kt % STAGES),
+# with register fragments double-buffered across the slice's barrier, a
+# grouped launch order for L2, 64-bit stores of C, and optionally the ring
+# of stages unrolled (docs/HOPPER.md, "The pipelined variants").
 # stdout: mma gemm ok
 import numpy as np
 
