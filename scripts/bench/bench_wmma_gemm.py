@@ -3,7 +3,9 @@
     build/bin/cuhost --backend cuda run scripts/bench/bench_wmma_gemm.py [size]
 
 times every variant of scripts/examples/mma_gemm.py (cuda.mma: mma.sync on
-register fragments, ldmatrix, cp.async pipelines; tile and stage variants),
+register fragments, ldmatrix, cp.async pipelines; tile and stage variants,
+and the pipelined ones: register fragments double-buffered, grouped launch
+order, carried stage offsets, 64-bit stores; docs/HOPPER.md),
 scripts/examples/wmma_gemm.py's tensor-core kernel (cuda.wmma), the same
 tiling without tensor cores (fp32 FMAs), and cuBLAS through PyTorch (or CuPy
 when PyTorch is missing), in one process on one device, and prints TFLOP/s

@@ -1,6 +1,6 @@
-// Facts the lowering needs before emitting code: which array parameters are
-// only ever read (noalias + readonly + !invariant.load, ld.global.nc on the
-// GPU) and which integer locals can never be negative (no wraparound select
+// Facts the lowering needs before emitting code: which array parameters of a
+// kernel are only ever read (noalias + readonly + !invariant.load,
+// ld.global.nc on the GPU) and which integer locals can never be negative (no wraparound select
 // when they index an array: cuda.grid, threadIdx, range(n) counters, ...).
 #include <functional>
 
@@ -134,7 +134,12 @@ std::string Lowerer::array_name(const ast::Expr* e) const {
 }
 
 bool Lowerer::is_readonly_array(const ast::Expr* base) const {
-  if (!base || base->kind != ast::ExprKind::Name) return false;
+  // Only a kernel's parameters: !invariant.load says the memory holds the same
+  // value wherever it is readable, and a device function's array (a local
+  // array, or a kernel argument the kernel writes) may be written by its
+  // caller before and after the call; once inlined, the loads would be
+  // assumed to see none of those stores.
+  if (!is_kernel_body_ || !base || base->kind != ast::ExprKind::Name) return false;
   const std::string& id = static_cast<const ast::Name*>(base)->id;
   const ast::FunctionDef& def = *tf_.captured->def;
   bool is_param = false;

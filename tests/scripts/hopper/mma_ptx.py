@@ -2,9 +2,10 @@
 # kind becomes its mma.sync instruction (fp8 through inline PTX, with the
 # PTX ISA raised to 8.4, which fp8 mma needs), ldmatrix/cp.async/commit/wait
 # theirs with shared and global state spaces, the example GEMM's fragments
-# and accumulators stay in registers (no local memory), and ptxas accepts
+# and accumulators stay in registers (no local memory), the pipelined
+# variant loads every fragment it uses (30 ldmatrix), and ptxas accepts
 # it all for sm_90 when it is installed.
-# stdout: mma ptx: 10 checks passed
+# stdout: mma ptx: 15 checks passed
 import os
 import re
 import sys
@@ -69,5 +70,19 @@ ptx, _ = cuda.compile_ptx(gemm.py_func, (float16[:, ::1], float16[:, ::1], float
                           cc=(9, 0))
 check(ptx.count("mma.sync.aligned.m16n8k16") == 32, ptx.count("mma.sync"))  # 2 k16 steps x 4 x 4 tiles, unrolled
 check("ld.local" not in ptx and "st.local" not in ptx, "the accumulators went to local memory")
+assemble(ptx)
+
+# The pipelined variant: 3 slices of 4 k16 steps' fragments per slice, the
+# next slice's first ones loaded after the barrier (30 ldmatrix: 6 before the
+# loop, 24 in it; all of them feed MMAs), no `kt % STAGES` (no mul.hi), and
+# launch_bounds=(256, 2) reaching ptxas as .maxntid / .minnctapersm.
+(gemm, _, _), _ = mma_gemm.variant("pipelined 128x128x64 warps 64x32, 3 stages, group 8, 2 blocks/SM")
+ptx, _ = cuda.compile_ptx(gemm.py_func, (float16[:, ::1], float16[:, ::1], float32[:, ::1], int64, int64, int64),
+                          cc=(9, 0), launch_bounds=(256, 2))
+check(ptx.count("mma.sync.aligned.m16n8k16") == 64, ptx.count("mma.sync"))
+check(ptx.count("ldmatrix.sync.aligned") == 30, ptx.count("ldmatrix"))
+check("mul.hi" not in ptx, "a stage index computed with a division")
+check("ld.local" not in ptx and "st.local" not in ptx, "the fragments went to local memory")
+check(re.search(r"\.maxntid 256, 1, 1\s+\.minnctapersm 2", ptx), "launch bounds missing")
 assemble(ptx)
 print("mma ptx: %d checks passed" % ptx_checks.checks)
