@@ -56,13 +56,14 @@ llvm::Value* Lowerer::element_address(const ast::Expr* array_expr, Val array, co
   }
   for (int d = 0; d < ndim; ++d) {
     bool nonneg = !signed_source || (idx_exprs[d] && is_nonnegative(idx_exprs[d]));
+    llvm::Value* written = idx[d];  // the index as the script wrote it, for the message (as NumPy's)
     if (!nonneg) {
       llvm::Value* neg = b.CreateICmpSLT(idx[d], i64(0));
       idx[d] = b.CreateSelect(neg, b.CreateAdd(idx[d], shape[d]), idx[d], "wrapped");
     }
     if (checks_enabled()) {
       fail_if(b.CreateICmpUGE(idx[d], shape[d]),
-              [&] { state_.hooks->index_error(*this, array_name(array_expr), idx[d], d, shape[d]); });
+              [&] { state_.hooks->index_error(*this, array_name(array_expr), written, d, shape[d]); });
     }
   }
   llvm::Type* elem = memory_type(at->dtype);

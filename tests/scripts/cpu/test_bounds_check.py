@@ -24,6 +24,29 @@ except IndexError as e:
 else:
     raise AssertionError("no IndexError")
 
+# A negative index too far back is named as written, as NumPy names it
+# (np.zeros(5)[-6]: "index -6 is out of bounds for axis 0 with size 5"),
+# not as the wrapped -1.
+@cuda.jit
+def pick(a, i, j):
+    a[0] = a[i, j]
+
+
+for i, j, want in [(-6, 0, "index -6 is out of bounds for axis 0 with size 5"),
+                   (1, -4, "index -4 is out of bounds for axis 1 with size 3"),
+                   (5, 1, "index 5 is out of bounds for axis 0 with size 5")]:
+    host = np.zeros((5, 3))
+    try:
+        host[i, j]
+    except IndexError as e:
+        assert str(e) == want, (str(e), want)  # NumPy's own words
+    try:
+        pick[1, 1](host, i, j)
+    except IndexError as e:
+        assert str(e).startswith(want + " (array 'a' in kernel 'pick'"), str(e)
+    else:
+        raise AssertionError("no IndexError for %d, %d" % (i, j))
+
 # The host keeps working afterwards.
 ok = np.zeros(100, np.int32)
 
