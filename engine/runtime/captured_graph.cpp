@@ -13,6 +13,7 @@
 #include "runtime/compiler.h"
 #include "runtime/device_memory.h"
 #include "runtime/devices.h"
+#include "runtime/graph_capture.h"
 #include "runtime/kernel_launch.h"
 #include "support/blocking_wait.h"
 #include "support/diagnostics.h"
@@ -98,9 +99,13 @@ void CapturedGraph::launch(std::uintptr_t stream) {
   DeviceScope scope(device_);
   make_device_current(device_);
   const CUstream s = reinterpret_cast<CUstream>(stream);
-  order_before_launch(stream);
+  // While any capture is in progress the ordering stays out, as for eager
+  // work (python/array_order.h): marking a write of a stream being captured
+  // would record into that capture and pull this stream into it.
+  const bool ordered = !capture_in_progress();
+  if (ordered) order_before_launch(stream);
   exec_->launch(s);
-  order_after_launch(stream);
+  if (ordered) order_after_launch(stream);
   // Kernels compiled with checks report a failed check once the graph ran,
   // as their eager launches do.
   for (const CapturedKernel& k : kernels_)
