@@ -13,10 +13,10 @@ import threading
 import time
 
 import numpy as np
-from numba import cuda
 
 import _cuhost
 import cuhost
+from numba import cuda
 
 
 @cuda.jit
