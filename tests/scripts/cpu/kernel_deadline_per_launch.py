@@ -9,6 +9,10 @@
 # values are refused.
 # backends: cpu
 # stdout: per-launch deadline ok
+import os
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 
@@ -154,6 +158,39 @@ for kernel in (scaled_prefix, count_up):
     with cuhost.kernel_deadline(5):
         (ptx,) = kernel.inspect_asm().values()
     assert "cuhost_gpu_cancel_flag" in ptx and "ld.volatile.global.u32" in ptx, ptx
+
+# Each variant is compiled once, when a launch first needs it: launches
+# alternating in and out of deadline blocks compile nothing more (cuhost -v
+# names the layer that served each lookup).
+CHILD = """
+import numpy as np
+from numba import cuda
+import cuhost
+
+@cuda.jit
+def bump(out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] += i
+
+out = np.zeros(64, dtype=np.int64)
+for launch in range(6):
+    if launch % 2:
+        with cuhost.kernel_deadline(30):
+            bump[1, 64](out)
+    else:
+        bump[1, 64](out)
+assert (out == 6 * np.arange(64)).all()
+print("bump ok")
+"""
+with tempfile.TemporaryDirectory() as cache:
+    env = dict(os.environ, CUHOST_CACHE_DIR=cache)
+    env.pop("CUHOST_VERIFY_PTX", None)  # the test suite's: a PTX lookup beside each CPU compile
+    p = subprocess.run([sys.executable, "--backend", "cpu", "--verbose", "-c", CHILD], capture_output=True, text=True,
+                       timeout=120, env=env)
+assert p.returncode == 0 and p.stdout.strip() == "bump ok", (p.stdout, p.stderr)
+served = [line for line in p.stderr.splitlines() if "[bump] kernel served by" in line]
+assert len(served) == 2, p.stderr
 
 for bad, kind in [(0, ValueError), (-1.5, ValueError), (float("inf"), ValueError), (float("nan"), ValueError),
                   ("1", TypeError), (True, TypeError), (None, TypeError)]:
