@@ -159,6 +159,32 @@ for kernel in (scaled_prefix, count_up):
         (ptx,) = kernel.inspect_asm().values()
     assert "cuhost_gpu_cancel_flag" in ptx and "ld.volatile.global.u32" in ptx, ptx
 
+# A graph captured inside a deadline block records the variant with
+# cancellation points of a kernel first compiled without them; set_args
+# takes it as the kernel's specialization.
+from cuhost import graph  # noqa: E402
+
+
+@cuda.jit
+def axpy(out, x, a):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = a * x[i] + out[i]
+
+
+s = cuda.stream()
+d_x, d_out = cuda.to_device(x), cuda.to_device(y)
+axpy[6, 128, s](d_out, d_x, 0.5)  # the variant without points, first
+with cuhost.kernel_deadline(30), graph.capture(s) as g:
+    axpy[6, 128, s](d_out, d_x, 2.0)
+g.launch()
+s.synchronize()
+np.testing.assert_allclose(d_out.copy_to_host(), y + 2.5 * x, rtol=1e-12, atol=1e-12)
+g.kernels[0].set_args(d_out, cuda.to_device(y), -3.0)
+g.launch()
+s.synchronize()
+np.testing.assert_allclose(d_out.copy_to_host(), y + 2.5 * x - 3.0 * y, rtol=1e-12, atol=1e-12)
+
 # Each variant is compiled once, when a launch first needs it: launches
 # alternating in and out of deadline blocks compile nothing more (cuhost -v
 # names the layer that served each lookup).
