@@ -36,7 +36,7 @@ static po::options_description option_table() {
       "in the background and swapped in while the script runs (errors and refusals on stderr)")(
       "kernel-timeout", po::value<double>(),
       "stop a kernel launch running longer than SECONDS with a KernelError (GPU: each launch then waits for "
-      "its stream)")(
+      "its stream); scripts may set a shorter one per launch with cuhost.kernel_deadline(seconds)")(
       "memory-quota", po::value<std::string>(),
       "device and managed memory the script may hold at once, e.g. 512M or 2G (K, M, G, T: powers of 1024); "
       "an allocation past it raises CudaAPIError (CUDA_ERROR_OUT_OF_MEMORY)")(

@@ -1,6 +1,7 @@
 // CPU-backend kernel timeouts (see cancellation.h).
 #include "cpu/cancellation.h"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -19,7 +20,10 @@ namespace cuhost::cpu {
 
 namespace {
 
-double g_timeout_seconds = 0;
+std::atomic<double> g_runtime_seconds{0};
+std::atomic<double> g_script_seconds{0};
+std::atomic<bool> g_script_set{false};
+thread_local double t_launch_seconds = 0;  // this thread's innermost LaunchDeadline (0: none)
 
 // One thread for the process, sleeping until a watched launch passes its
 // deadline. Launches are watched one at a time (LaunchWatch holds
@@ -31,15 +35,15 @@ class Watchdog {
     return *w;
   }
 
-  void arm(std::string message, void (*on_timeout)(void*, const std::string&), void* arg) {
+  void arm(double seconds, std::string message, void (*on_timeout)(void*, const std::string&), void* arg) {
     std::lock_guard<std::mutex> lock(mutex_);
     armed_ = true;
     ++generation_;
     message_ = std::move(message);
     on_timeout_ = on_timeout;
     arg_ = arg;
-    deadline_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                       std::chrono::duration<double>(g_timeout_seconds));
+    deadline_ = std::chrono::steady_clock::now() +
+                std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
     cv_.notify_one();
   }
 
@@ -86,18 +90,71 @@ std::mutex g_watched;
 
 }  // namespace
 
-void set_kernel_timeout(double seconds) { g_timeout_seconds = seconds > 0 ? seconds : 0; }
-double kernel_timeout() { return g_timeout_seconds; }
+void set_kernel_timeout(double seconds) {
+  g_runtime_seconds.store(seconds > 0 ? seconds : 0, std::memory_order_relaxed);
+}
+double kernel_timeout() { return g_runtime_seconds.load(std::memory_order_relaxed); }
 
-LaunchWatch::LaunchWatch(const std::string& kernel_name, void (*on_timeout)(void*, const std::string&), void* arg) {
-  if (g_timeout_seconds <= 0) return;
+void set_script_kernel_timeout(double seconds) {
+  g_script_seconds.store(seconds > 0 ? seconds : 0, std::memory_order_relaxed);
+  g_script_set.store(true, std::memory_order_release);
+}
+
+void clear_script_kernel_timeout() { g_script_set.store(false, std::memory_order_release); }
+
+Deadline current_deadline() {
+  Deadline d;
+  if (g_script_set.load(std::memory_order_acquire)) {
+    d.seconds = g_script_seconds.load(std::memory_order_relaxed);
+    d.scope = DeadlineScope::Script;
+  } else {
+    d.seconds = g_runtime_seconds.load(std::memory_order_relaxed);
+  }
+  if (t_launch_seconds > 0 && (d.seconds <= 0 || t_launch_seconds <= d.seconds)) {
+    d.seconds = t_launch_seconds;
+    d.scope = DeadlineScope::Launch;
+  }
+  return d;
+}
+
+double push_launch_deadline(double seconds) {
+  const double outer = t_launch_seconds;
+  if (seconds > 0 && (outer <= 0 || seconds < outer)) t_launch_seconds = seconds;
+  return outer;
+}
+
+void restore_launch_deadline(double outer) { t_launch_seconds = outer > 0 ? outer : 0; }
+
+LaunchDeadline::LaunchDeadline(double seconds) : outer_(push_launch_deadline(seconds)) {}
+
+LaunchDeadline::~LaunchDeadline() { restore_launch_deadline(outer_); }
+
+std::string deadline_passed(const std::string& kernel_name, const Deadline& deadline) {
+  switch (deadline.scope) {
+    case DeadlineScope::Launch:
+      return concat("kernel '", kernel_name, "' ran longer than its launch's deadline of ", deadline.seconds,
+                    " s (per launch: cuhost.kernel_deadline)");
+    case DeadlineScope::Script:
+      return concat("kernel '", kernel_name, "' ran longer than the script's kernel timeout of ", deadline.seconds,
+                    " s (per script: Runtime::set_kernel_timeout)");
+    case DeadlineScope::Runtime: break;
+  }
+  return concat("kernel '", kernel_name, "' ran longer than the kernel timeout of ", deadline.seconds,
+                " s (--kernel-timeout)");
+}
+
+LaunchWatch::LaunchWatch(const std::string& kernel_name, bool cancellable,
+                         void (*on_timeout)(void*, const std::string&), void* arg) {
+  if (!cancellable) return;
+  const Deadline deadline = current_deadline();
+  if (deadline.seconds <= 0) return;
   g_watched.lock();
   active_ = true;
-  Watchdog::instance().arm(
-      concat("kernel '", kernel_name, "' ran longer than the kernel timeout of ", g_timeout_seconds,
-             " s (--kernel-timeout) and was stopped: each of its threads "
-             "left the kernel at its next loop iteration, so what it wrote is incomplete"),
-      on_timeout, arg);
+  Watchdog::instance().arm(deadline.seconds,
+                           concat(deadline_passed(kernel_name, deadline),
+                                  " and was stopped: each of its threads "
+                                  "left the kernel at its next loop iteration, so what it wrote is incomplete"),
+                           on_timeout, arg);
 }
 
 LaunchWatch::~LaunchWatch() {

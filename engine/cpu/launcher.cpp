@@ -220,7 +220,7 @@ void launch(const CpuLaunch& l) {
   }
   LaunchState state(l);
   {
-    LaunchWatch watch(l.kernel_name, &record_timeout, &state);  // --kernel-timeout (cancellation.h)
+    LaunchWatch watch(l.kernel_name, l.cancellable, &record_timeout, &state);  // deadlines (cancellation.h)
     if (l.cluster.x * l.cluster.y * l.cluster.z > 1) {
       launch_clusters(l, state);
     } else if (l.cooperative) {

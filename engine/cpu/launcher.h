@@ -30,6 +30,9 @@ struct CpuLaunch {
   std::size_t dynamic_shared_bytes = 0;
   Dim3 grid, block;
   void** params = nullptr;  // kernelParams (codegen/kernel_abi.h)
+  // Compiled with cancellation points: watched under the current deadline
+  // (cancellation.h); a kernel without them cannot be stopped, so is not.
+  bool cancellable = false;
 };
 
 // Runs the whole grid and returns when every block finished. Throws

@@ -102,7 +102,7 @@ void bind_cancel_flag(CUlibrary library) {
 }
 
 void wait_under_deadline(CUstream stream, const std::string& kernel_name) {
-  if (cpu::kernel_timeout() <= 0) return;
+  if (cpu::current_deadline().seconds <= 0) return;
   const DriverTable& d = driver();
   CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
   if (d.cuStreamIsCapturing(stream, &capture) == CUDA_SUCCESS && capture != CU_STREAM_CAPTURE_STATUS_NONE) return;
@@ -113,7 +113,7 @@ void wait_under_deadline(CUstream stream, const std::string& kernel_name) {
   outcome.flag = context ? bound_flag(context) : nullptr;
   CUresult r;
   {
-    cpu::LaunchWatch watch(kernel_name, &on_timeout, &outcome);
+    cpu::LaunchWatch watch(kernel_name, true, &on_timeout, &outcome);
     r = d.cuStreamSynchronize(stream);
   }  // the watchdog is disarmed: `outcome` is final
   if (!outcome.message.empty()) {

@@ -26,10 +26,12 @@ namespace cuhost::cuda {
 // use.
 void bind_cancel_flag(CUlibrary library);
 
-// After a launch on `stream`: when a kernel timeout is set and the stream is
-// not capturing a graph, waits for the stream; when the deadline passed
-// first, throws KernelError "kernel 'k' ran longer than the kernel timeout
-// of S s (--kernel-timeout) and was stopped: ..." (the CPU backend's text).
+// After a launch of a kernel with cancellation points on `stream`: when a
+// deadline applies (cpu::current_deadline(): the launch's, the script's or
+// the runtime's) and the stream is not capturing a graph, waits for the
+// stream; when the deadline passed first, throws KernelError "kernel 'k' ran
+// longer than the kernel timeout of S s (--kernel-timeout) and was stopped:
+// ..." (the CPU backend's text, naming the deadline's scope).
 void wait_under_deadline(CUstream stream, const std::string& kernel_name);
 
 }  // namespace cuhost::cuda

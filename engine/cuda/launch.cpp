@@ -106,7 +106,7 @@ void launch_kernel(const KernelLaunch& l) {
                           : "cuLaunchKernel",
           l.kernel_name ? *l.kernel_name : "");
   if (l.kernel_name) remember(reinterpret_cast<std::uintptr_t>(l.stream), l.kernel_name);
-  wait_under_deadline(l.stream, l.kernel_name ? *l.kernel_name : std::string());
+  if (l.cancellable) wait_under_deadline(l.stream, l.kernel_name ? *l.kernel_name : std::string());
 }
 
 void set_max_dynamic_shared(CUfunction function, unsigned bytes, const std::string& kernel_name) {

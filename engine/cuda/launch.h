@@ -24,11 +24,15 @@ struct KernelLaunch {
   // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION); {1, 1, 1}: a plain launch.
   unsigned cluster[3] = {1, 1, 1};
   const std::string* kernel_name = nullptr;  // must outlive the launch record (owned by the compiled kernel)
+  // Compiled with cancellation points: waited for under the current
+  // deadline (kernel_deadline.h); a kernel without them is not.
+  bool cancellable = false;
 };
 
 // Launches; throws CudaAPIError "cuLaunchKernel failed: CUDA_ERROR_... (...) in kernel 'k'".
-// Under --kernel-timeout it then waits for the stream (cuda/kernel_deadline.h)
-// and throws KernelError when the kernel was stopped at the deadline.
+// A cancellable launch under a deadline (--kernel-timeout, a script's or a
+// launch's) then waits for the stream (cuda/kernel_deadline.h) and throws
+// KernelError when the kernel was stopped at the deadline.
 void launch_kernel(const KernelLaunch& launch);
 
 // Raises the function's dynamic shared memory limit (needed above 48 KiB).

@@ -12,6 +12,7 @@
 #include <cuhost/runtime.h>
 
 #include "aot_export/exporter.h"
+#include "cpu/cancellation.h"
 #include "cuda/context.h"
 #include "cuda/driver.h"
 #include "cuda/nccl.h"
@@ -193,6 +194,8 @@ class RuntimeImpl final : public Runtime {
   }
 
   void set_memory_quota(std::size_t bytes) override { support::set_memory_quota(bytes); }
+  void set_kernel_timeout(double seconds) override { cpu::set_script_kernel_timeout(seconds); }
+  void clear_kernel_timeout() override { cpu::clear_script_kernel_timeout(); }
 
   std::size_t memory_quota_in_use() const override { return support::memory_quota_in_use(); }
 

@@ -39,6 +39,10 @@ struct TargetOptions {
   // runs only on that chip and may use its specific instructions.
   std::string arch_suffix;
   bool bounds_check = false;  // CPU backend default is on (set by the runtime)
+  // The variant a launch under a deadline runs: cancellation points at loop
+  // headers (codegen/cpu_cancellation.h, nvptx_cancellation.h). Without
+  // one the code is unchanged; both variants are cached apart.
+  bool cancellation_points = false;
 };
 
 struct CompiledKernel {
@@ -64,6 +68,13 @@ struct CompiledKernel {
   std::size_t dynamic_shared_padding = 0;
   bool uses_barriers = false;
   bool uses_warp_ops = false;
+  // What it was compiled from, so that a launch that needs the other
+  // variant (with or without cancellation points: a deadline set or not)
+  // finds it (runtime/compile_lookup.h's kernel_variant). Held weakly: a
+  // kernel does not keep its function alive.
+  std::weak_ptr<JitFunction> source;
+  TargetOptions compiled_for;
+  bool cancellation_points = false;  // compiled_for.cancellation_points
   // CPU only: entry points in the ORC JIT (see model/cpu_abi.h); kept alive by the JIT.
   void* cpu_thread_fn = nullptr;  // runs one GPU thread
   void* cpu_block_fn = nullptr;   // runs a whole block as a loop; null when barriers/warp ops need fibers

@@ -10,6 +10,7 @@
 
 #include "codegen/ir_text_ptx.h"
 #include "codegen/nvptx_backend.h"
+#include "cpu/cancellation.h"
 #include "cuda/linker.h"
 #include "cuda/module.h"
 #include "frontend/capture.h"
@@ -74,6 +75,7 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
     if (signature.return_type) fn->options.return_type = signature.return_type;
     runtime::TargetOptions target;
     target.target = runtime::Target::NVPTX;
+    target.cancellation_points = cpu::current_deadline().seconds > 0;  // as this thread's launches would run it
     if (cc != Py_None) {
       const char* suffix = "";
       if (!PyArg_ParseTuple(cc, "ii|s", &target.cc_major, &target.cc_minor, &suffix)) return nullptr;

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "codegen/kernel_abi.h"
+#include "cpu/cancellation.h"
 #include "cuda/module.h"
 #include "frontend/capture.h"
 #include "model/fastmath_flags.h"
@@ -478,6 +479,8 @@ runtime::TargetOptions session_target(const model::JitOptions& options) {
     t.target = runtime::Target::CPU;
     t.bounds_check = s.bounds_check || options.debug;
   }
+  // The variant the launches of this thread run now (cpu/cancellation.h).
+  t.cancellation_points = cpu::current_deadline().seconds > 0;
   return t;
 }
 
@@ -542,8 +545,10 @@ std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherOb
                            }();
   runtime::TargetOptions nvptx = session_target(fn->options);
   if (nvptx.target != runtime::Target::NVPTX) {
+    const bool cancellation_points = nvptx.cancellation_points;
     nvptx = runtime::TargetOptions();
     nvptx.target = runtime::Target::NVPTX;
+    nvptx.cancellation_points = cancellation_points;
   }
   if (fn->options.device || called_only) {
     auto k = compile_with(d, types, nvptx, Use::InspectDeviceFunction);
@@ -552,7 +557,13 @@ std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherOb
     return k;
   }
   auto k = compile_for(d, types);
-  return k->target == runtime::Target::NVPTX ? k : compile_with(d, types, nvptx, Use::InspectKernel);
+  if (k->target != runtime::Target::NVPTX) return compile_with(d, types, nvptx, Use::InspectKernel);
+  if (k->cancellation_points == nvptx.cancellation_points) return k;
+  // Inspection shows the variant a launch from this thread would run now (a deadline set or not).
+  return without_gil([&] {
+    std::lock_guard<std::mutex> lock(st->compile_mutex);
+    return runtime::kernel_variant(*k, nvptx.cancellation_points);
+  });
 }
 
 std::vector<std::vector<const ir::Type*>> compiled_signatures(DispatcherObject* d) {

@@ -36,6 +36,9 @@ struct LaunchPlan {
   int nargs = 0;
   const ir::Type* key[kMaxLaunchArgs] = {};
   std::shared_ptr<const runtime::CompiledKernel> kernel;
+  // `kernel` with the other choice of cancellation points, for launches
+  // under a deadline when `kernel` has none, or the other way round.
+  runtime::OtherVariant other;
   std::vector<const ir::Type*> params;
   std::vector<int> param_slots;  // slots of each parameter
   int total_slots = 0;

@@ -312,7 +312,8 @@ PyObject* node_set_args(PyObject* o, PyObject* args, PyObject* kwargs) {
                                "; a graph's kernels take device arrays (cuda.to_device)"));
     }
     LaunchPlan* plan = plan_for(d, types, static_cast<int>(count));
-    if (plan->kernel != k.kernel) {
+    // Either variant (with or without cancellation points) of the plan's kernel is the same specialization.
+    if (plan->kernel != k.kernel && plan->other.kernel != k.kernel) {
       std::vector<const ir::Type*> now(types, types + count);
       throw UserError(ErrorKind::TypeError,
                       concat("set_args: arguments of types ", types_str(now), " select another specialization of ",

@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "codegen/kernel_abi.h"
+#include "cpu/cancellation.h"
 #include "cpu/launcher.h"
 #include "cuda/driver.h"
 #include "cuda/error_record.h"
@@ -40,10 +41,12 @@
 #include "python/type_object.h"
 #include "python/typeof.h"
 #include "runtime/access_order.h"
+#include "runtime/compile_lookup.h"
 #include "runtime/devices.h"
 #include "runtime/graph_capture.h"
 #include "runtime/kernel_launch.h"
 #include "runtime/session.h"
+#include "support/compile_warnings.h"
 #include "support/half_bits.h"
 
 namespace cuhost::python {
@@ -115,22 +118,53 @@ void run_cpu(const runtime::CompiledKernel& k, const unsigned grid[3], const uns
   if (error) std::rethrow_exception(error);
 }
 
-void run_cuda(LaunchPlan* plan, int device, const unsigned grid[3], const unsigned block[3], unsigned shared,
+// The compiled kernel a launch of a plan runs and where it is loaded: the
+// plan's own, or its other variant (cancellation points or none, as the
+// launch's deadline asks: cpu/cancellation.h).
+struct Variant {
+  const std::shared_ptr<const runtime::CompiledKernel>* kernel;
+  runtime::LoadedKernel* loaded;
+};
+
+// The variant of `plan` this launch runs (GIL held). A launch whose
+// deadline matches the plan's kernel (the common case) reads one
+// thread-local and a flag; the other variant is compiled at its first need,
+// with the GIL released, and kept in the plan.
+Variant variant_for_launch(DispatcherObject* d, LaunchPlan* plan) {
+  const bool deadline = cpu::current_deadline().seconds > 0;
+  if (plan->kernel->cancellation_points == deadline) return {&plan->kernel, &plan->loaded};
+  if (!plan->other.holds(plan->kernel, deadline)) {
+    std::shared_ptr<const runtime::CompiledKernel> primary = plan->kernel;
+    DispatcherState* st = d->state;
+    auto variant = without_gil([&] {
+      std::lock_guard<std::mutex> lock(st->compile_mutex);
+      return runtime::kernel_variant(*primary, deadline);
+    });
+    // The first variant's compile issued its warnings; the same code's again would repeat them.
+    take_compile_warnings();
+    // Another thread may have kept it meanwhile (and be launching it): keep it only once.
+    if (!plan->other.holds(primary, deadline)) plan->other.keep(primary, std::move(variant));
+  }
+  return {&plan->other.kernel, &plan->other.loaded};
+}
+
+void run_cuda(Variant v, int device, const unsigned grid[3], const unsigned block[3], unsigned shared,
               std::uintptr_t stream, void** params) {
-  cuda::KernelLaunch l = plan->loaded.launch(plan->kernel, device, grid, block, shared, stream, params);
+  cuda::KernelLaunch l = v.loaded->launch(*v.kernel, device, grid, block, shared, stream, params);
   without_gil([&] { cuda::launch_kernel(l); });
 }
 
 // Block size for forall: the occupancy API's choice on a GPU, 256 on the CPU.
-unsigned forall_block(LaunchPlan* plan, int device, unsigned shared) {
+unsigned forall_block(LaunchPlan* plan, Variant v, int device, unsigned shared) {
   if (runtime::session().backend != Backend::Cuda) return 256;
-  if (shared == 0 && plan->forall_block) return plan->forall_block;  // one occupancy query per specialization
+  const bool cached = shared == 0 && v.loaded == &plan->loaded;  // one occupancy query per specialization
+  if (cached && plan->forall_block) return plan->forall_block;
   int min_grid = 0, block = 0;
-  cuda::check(cuda::driver().cuOccupancyMaxPotentialBlockSize(
-                  &min_grid, &block, plan->loaded.function(plan->kernel, device), nullptr, shared, 0),
-              "cuOccupancyMaxPotentialBlockSize", plan->kernel->name);
+  cuda::check(cuda::driver().cuOccupancyMaxPotentialBlockSize(&min_grid, &block, v.loaded->function(*v.kernel, device),
+                                                              nullptr, shared, 0),
+              "cuOccupancyMaxPotentialBlockSize", (*v.kernel)->name);
   unsigned chosen = block > 0 ? static_cast<unsigned>(block) : 128;
-  if (shared == 0) plan->forall_block = chosen;
+  if (cached) plan->forall_block = chosen;
   return chosen;
 }
 
@@ -277,6 +311,7 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
     return nullptr;
   return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     LaunchPlan* plan = plan_for(d, types, static_cast<int>(n));
+    const Variant variant = variant_for_launch(d, plan);
     std::uintptr_t stream = self->stream;
     if (on_gpu) {
       runtime::use_device_context(device);
@@ -297,7 +332,7 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
     unsigned block[3] = {self->block[0], self->block[1], self->block[2]};
     if (self->forall_tasks >= 0) {
       if (self->forall_tasks == 0) Py_RETURN_NONE;
-      unsigned b = self->forall_tpb ? self->forall_tpb : forall_block(plan, device, self->shared_bytes);
+      unsigned b = self->forall_tpb ? self->forall_tpb : forall_block(plan, variant, device, self->shared_bytes);
       block[0] = b;
       grid[0] = static_cast<unsigned>((static_cast<unsigned long long>(self->forall_tasks) + b - 1) / b);
     }
@@ -341,8 +376,8 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
     for (int i = 0; i < count; ++i) params[i] = &slots[i];
     if (runtime::capture_in_progress() && runtime::is_captured(stream)) {
       runtime::KernelLaunchRequest q;
-      q.kernel = plan->kernel;
-      q.loaded = &plan->loaded;
+      q.kernel = *variant.kernel;
+      q.loaded = variant.loaded;
       q.device = device;
       q.grid = grid;
       q.block = block;
@@ -368,7 +403,7 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
         touched[i] = array_bytes(infos[i].view);
         order_before(touched[i], stream, device);
       }
-      run_cuda(plan, device, grid, block, self->shared_bytes, stream, params);
+      run_cuda(variant, device, grid, block, self->shared_bytes, stream, params);
       runtime::MarkBatch launched;  // one event marks the launch for every array it wrote
       for (Py_ssize_t i = 0; i < n; ++i)
         if (touched[i].order) order_after_write(touched[i], stream, device, false, &launched);
@@ -387,13 +422,13 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
       // A kernel compiled with checks reports a failed one once the launch is
       // over, after the copy-back, so host arrays show what the other threads
       // wrote, as on the CPU backend.
-      if (plan->loaded.errors().record) {
+      if (variant.loaded->errors().record) {
         without_gil([&] {
-          cuda::check_kernel_errors(plan->loaded.errors(), reinterpret_cast<CUstream>(stream), plan->kernel->name);
+          cuda::check_kernel_errors(variant.loaded->errors(), reinterpret_cast<CUstream>(stream), plan->kernel->name);
         });
       }
     } else {
-      run_cpu(*plan->kernel, grid, block, self->shared_bytes, params);
+      run_cpu(**variant.kernel, grid, block, self->shared_bytes, params);
     }
     Py_RETURN_NONE;
   });

@@ -120,6 +120,7 @@ std::string content_key(const PyObject* dispatcher, const model::JitFunction& fn
   h.add(static_cast<std::uint64_t>(target.target));
   h.add(static_cast<std::uint64_t>(target.cc_major * 100 + target.cc_minor));
   h.add(static_cast<std::uint64_t>(target.bounds_check));
+  h.add(static_cast<std::uint64_t>(target.cancellation_points));
   return h.hex();
 }
 
@@ -274,8 +275,10 @@ bool plan_reload(const std::string& path, const std::string& old_text, const std
 // product of the same content; loads them where the old ones are loaded.
 void compile_all(std::vector<Work>& work, std::map<std::string, Product>& products) {
   for (Work& w : work) {
-    const runtime::TargetOptions target = session_target(w.new_fn->options);
+    runtime::TargetOptions target = session_target(w.new_fn->options);
     for (std::size_t i = 0; i < w.signatures.size(); ++i) {
+      // The variant the old product was (a plan's other variant follows at its next launch under a deadline).
+      target.cancellation_points = w.old_products[i]->cancellation_points;
       const std::string key = content_key(w.dispatcher.get(), *w.new_fn, w.signatures[i], target);
       auto found = products.find(key);
       Product p = found != products.end() ? found->second : runtime::compile_kernel(w.new_fn, w.signatures[i], target);

@@ -38,7 +38,7 @@ PyObject* init_module() {
   if (add_errors(module) < 0 || add_host_api(module) < 0 || add_memory(module) < 0 || add_dispatcher(module) < 0 ||
       add_plugins_api(module) < 0 || add_collectives(module) < 0 || add_driver_calls(module) < 0 ||
       add_toolkit_api(module) < 0 || add_graphs(module) < 0 || add_array_layout(module) < 0 ||
-      add_llvm_layout(module) < 0)
+      add_llvm_layout(module) < 0 || add_kernel_deadline_api(module) < 0)
     return nullptr;
   return m.release();
 }

@@ -42,7 +42,7 @@ struct MemoKey {
   std::vector<const ir::Type*> args;
   int target, cc_major, cc_minor;
   std::string arch_suffix;
-  bool bounds_check;
+  bool bounds_check, cancellation_points;
   explicit MemoKey(const CompileJob& job)
       : fn(job.fn.get()),
         device_function(job.product == Product::DeviceFunction),
@@ -51,10 +51,12 @@ struct MemoKey {
         cc_major(job.target.cc_major),
         cc_minor(job.target.cc_minor),
         arch_suffix(job.target.arch_suffix),
-        bounds_check(job.target.bounds_check) {}
+        bounds_check(job.target.bounds_check),
+        cancellation_points(job.target.cancellation_points) {}
   bool operator<(const MemoKey& o) const {
-    return std::tie(fn, device_function, args, target, cc_major, cc_minor, arch_suffix, bounds_check) <
-           std::tie(o.fn, o.device_function, o.args, o.target, o.cc_major, o.cc_minor, o.arch_suffix, o.bounds_check);
+    return std::tie(fn, device_function, args, target, cc_major, cc_minor, arch_suffix, bounds_check,
+                    cancellation_points) < std::tie(o.fn, o.device_function, o.args, o.target, o.cc_major, o.cc_minor,
+                                                    o.arch_suffix, o.bounds_check, o.cancellation_points);
   }
 };
 
@@ -148,6 +150,7 @@ void verify_ptx_if_asked(const CompileJob& job) {
   if (!v || !*v || std::string(v) == "0") return;
   TargetOptions nv;
   nv.target = Target::NVPTX;
+  nv.cancellation_points = job.target.cancellation_points;
   std::shared_ptr<const CompiledKernel> k = lookup_kernel(job.fn, job.arg_types, nv).kernel;
   if (!k->link.empty()) return;  // foreign items need the module loader; the GPU run links them
   log::StageTimer timer(job.fn->name, "verify-ptx");
@@ -187,11 +190,14 @@ LookupResult lookup_kernel(const std::shared_ptr<JitFunction>& fn, const std::ve
     found->launch_bound_threads = fn->options.launch_bounds[0];
     for (int i = 0; i < 3; ++i) found->cluster_dim[i] = fn->options.cluster_dim[i];
     found->shared_memory_carveout = fn->options.shared_memory_carveout;
+    found->cancellation_points = job.target.cancellation_points;  // part of every layer's key
   } else {
     found = build_kernel(job);
     result.layer = CacheLayer::Compiled;
     if (keys.content) store_cached_kernel(*keys.content, *found);
   }
+  found->source = fn;
+  found->compiled_for = job.target;
   if (files && result.layer != CacheLayer::CacheFiles && serializable(*found))
     files->save(EntryView::Entry{keys.entry, cache_entry(keys.entry, *found)});
   if (result.layer == CacheLayer::Compiled && target.target == Target::CPU) verify_ptx_if_asked(job);
@@ -310,6 +316,17 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFu
                                                      const std::vector<const ir::Type*>& arg_types,
                                                      const TargetOptions& target) {
   return lookup_kernel(fn, arg_types, target).kernel;
+}
+
+std::shared_ptr<const CompiledKernel> kernel_variant(const CompiledKernel& kernel, bool cancellation_points) {
+  std::shared_ptr<JitFunction> fn = kernel.source.lock();
+  if (!fn)
+    throw UserError(ErrorKind::RuntimeError,
+                    concat("kernel '", kernel.name, "' cannot be compiled ", cancellation_points ? "with" : "without",
+                           " cancellation points for this launch: the function it was compiled from is gone"));
+  TargetOptions target = kernel.compiled_for;
+  target.cancellation_points = cancellation_points;
+  return lookup_kernel(fn, kernel.arg_types, target).kernel;
 }
 
 LayerCounts lookup_counts() {

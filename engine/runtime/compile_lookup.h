@@ -108,6 +108,14 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFu
                                                      const std::vector<const ir::Type*>& arg_types,
                                                      const TargetOptions& target);
 
+// The variant of `kernel` (from lookup_kernel) with or without cancellation
+// points: the same function, argument types and target otherwise, from the
+// layers above (memory, the disk cache) or compiled. A launch under a
+// deadline needs the variant with points, a launch without one the variant
+// without (cpu/cancellation.h); each holder compiles the other variant only
+// when a launch first needs it. Throws UserError when the function is gone.
+std::shared_ptr<const CompiledKernel> kernel_variant(const CompiledKernel& kernel, bool cancellation_points);
+
 // How many lookups of this process each layer served.
 LayerCounts lookup_counts();
 

@@ -73,6 +73,7 @@ std::shared_ptr<CompiledKernel> build_kernel(CompileJob& job) {
   const sema::TypedFunction& typed = *job.typed;
   auto kernel = compiled_from(job);
   kernel->uses_barriers = typed.uses_barriers;
+  kernel->cancellation_points = job.target.cancellation_points;
   kernel->uses_warp_ops = typed.uses_warp_ops;
   kernel->launch_bound_threads = fn->options.launch_bounds[0];
   for (int i = 0; i < 3; ++i) kernel->cluster_dim[i] = fn->options.cluster_dim[i];

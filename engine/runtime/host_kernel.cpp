@@ -8,7 +8,9 @@
 #include <cstring>
 
 #include "codegen/kernel_abi.h"
+#include "cpu/cancellation.h"
 #include "cuda/error_record.h"
+#include "runtime/compile_lookup.h"
 #include "runtime/device_memory.h"
 #include "runtime/devices.h"
 #include "runtime/graph_capture.h"
@@ -52,6 +54,15 @@ KernelArg KernelArg::pointer(std::uintptr_t address) {
   a.kind_ = Kind::Pointer;
   a.data_ = address;
   return a;
+}
+
+void Kernel::launch_with_deadline(double seconds, Dim3 grid, Dim3 block, const KernelArg* args, std::size_t count,
+                                  std::uintptr_t stream, unsigned shared_bytes) {
+  if (!(seconds > 0))
+    throw UserError(ErrorKind::ValueError,
+                    concat("kernel '", name(), "': a launch's deadline must be > 0 seconds, got ", seconds));
+  cpu::LaunchDeadline deadline(seconds);
+  launch(grid, block, args, count, stream, shared_bytes);
 }
 
 namespace runtime {
@@ -102,7 +113,7 @@ class HostKernel final : public Kernel, public std::enable_shared_from_this<Host
     for (int i = 0; i < used; ++i) params[i] = &slots[i];
     // One acquire load: the product of this launch, whole, even when a live
     // reload publishes another meanwhile (runtime/live_kernels.h).
-    LiveProduct* product = live_->current();
+    LiveProduct* product = variant_for_launch(live_->current());
     if (capture_in_progress()) {
       const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
       KernelLaunchRequest q;
@@ -211,6 +222,20 @@ class HostKernel final : public Kernel, public std::enable_shared_from_this<Host
     }
   }
 
+  // What a launch of `current` runs under the current deadline
+  // (cpu/cancellation.h): `current` itself when its cancellation points
+  // match, else the other variant, compiled at its first need.
+  LiveProduct* variant_for_launch(LiveProduct* current) {
+    const bool deadline = cpu::current_deadline().seconds > 0;
+    if (current->kernel->cancellation_points == deadline) return current;
+    if (!other_.kernel || other_.kernel->cancellation_points != deadline || other_of_.lock() != current->kernel) {
+      other_.kernel = kernel_variant(*current->kernel, deadline);
+      other_.loaded = LoadedKernel();
+      other_of_ = current->kernel;
+    }
+    return &other_;
+  }
+
   // Launches on the calling thread's device (Runtime::set_device).
   void launch_cuda(LiveProduct& product, Dim3 grid, Dim3 block, void** params, std::uintptr_t stream, unsigned shared) {
     const int device = current_device();
@@ -233,6 +258,9 @@ class HostKernel final : public Kernel, public std::enable_shared_from_this<Host
   std::shared_ptr<const CompiledKernel> k_;
   std::shared_ptr<LiveSlot> live_;
   int slots_ = 0;
+  // The other variant of the live product other_of_ (launches are thread-compatible).
+  LiveProduct other_;
+  std::weak_ptr<const CompiledKernel> other_of_;
 };
 
 }  // namespace

@@ -74,6 +74,7 @@ cuda::KernelLaunch LoadedKernel::launch(const std::shared_ptr<const CompiledKern
   check_cluster_grid(*kernel, grid);
   for (int i = 0; i < 3; ++i) l.cluster[i] = kernel->cluster_dim[i];
   l.kernel_name = &kernel->name;
+  l.cancellable = kernel->cancellation_points;
   return l;
 }
 
@@ -104,6 +105,7 @@ cpu::CpuLaunch cpu_launch_of(const CompiledKernel& kernel, const unsigned grid[3
   l.grid = {grid[0], grid[1], grid[2]};
   l.block = {block[0], block[1], block[2]};
   l.params = params;
+  l.cancellable = kernel.cancellation_points;
   return l;
 }
 

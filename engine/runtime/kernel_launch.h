@@ -47,6 +47,7 @@ class LoadedKernel {
     unsigned static_shared = 0;  // of function, from the driver
     unsigned opt_in = 0;         // largest dynamic shared size opted in (above the 48 KiB default)
   };
+
   // The index of `device`'s slot (a free one when it has none yet).
   int slot(int device);
   OnDevice& at(int index) { return index < kInline ? inline_[index] : more_[index - kInline]; }
@@ -56,6 +57,28 @@ class LoadedKernel {
   OnDevice inline_[kInline];
   std::vector<OnDevice> more_;
   int last_ = 0;  // the slot of the device last launched on
+};
+
+// A holder's kernel with the other choice of cancellation points (a launch
+// under a deadline of a kernel compiled without, or the other way round:
+// cpu/cancellation.h), compiled (compile_lookup.h's kernel_variant) and
+// loaded when a launch first needs it, so launches of the first variant
+// never pay for it. Touched by one thread at a time.
+struct OtherVariant {
+  std::weak_ptr<const CompiledKernel> of;  // the kernel it varies; another one (a live reload) makes it stale
+  std::shared_ptr<const CompiledKernel> kernel;
+  LoadedKernel loaded;
+
+  // Whether it holds the variant of `primary` with `cancellation_points`.
+  bool holds(const std::shared_ptr<const CompiledKernel>& primary, bool cancellation_points) const {
+    return kernel && kernel->cancellation_points == cancellation_points && of.lock() == primary;
+  }
+  // Holds `variant` (compile_lookup.h's kernel_variant of `primary`), to be loaded at its first launch.
+  void keep(const std::shared_ptr<const CompiledKernel>& primary, std::shared_ptr<const CompiledKernel> variant) {
+    of = primary;
+    kernel = std::move(variant);
+    loaded = LoadedKernel();
+  }
 };
 
 // Refuses (CudaAPIError, as cuLaunchKernel does on a GPU) a CPU launch whose

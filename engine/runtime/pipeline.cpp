@@ -20,7 +20,6 @@
 #include "codegen/nvptx_backend.h"
 #include "codegen/nvptx_cancellation.h"
 #include "codegen/nvptx_error_record.h"
-#include "cpu/cancellation.h"
 #include "cpu/jit.h"
 #include "ffi/device_link.h"
 #include "ffi/host_link.h"
@@ -180,7 +179,7 @@ void optimization(CompileJob& job) {
     codegen::link_libdevice(m, job.lowered->keep, o.fastmath);
     codegen::optimize_module(m, nvptx_machine(job), o.opt);
     codegen::drop_unreferenced_error_record(m);
-    if (cpu::kernel_timeout() > 0) codegen::insert_gpu_cancellation_points(m);
+    if (job.target.cancellation_points) codegen::insert_gpu_cancellation_points(m);
     job.llvm_ir = codegen::module_text(m);
     job.static_shared_bytes = static_shared_of(m);
     return;
@@ -196,7 +195,7 @@ void optimization(CompileJob& job) {
     codegen::optimize_module(
         m, *tm, o.opt,
         job.typed->uses_barriers ? codegen::LoopSplitting::LoopBounds : codegen::LoopSplitting::GuardedLoops);
-    if (cpu::kernel_timeout() > 0) codegen::insert_cancellation_points(m);
+    if (job.target.cancellation_points) codegen::insert_cancellation_points(m);
   }
   job.llvm_ir = codegen::module_text(m);
 }

@@ -11,7 +11,13 @@ where the numbers are those of the CPU backend's own cancellation points.)
 
 The children run `cuhost --backend cuda [--kernel-timeout 60] run` on this
 file with --child, print one line per kernel (median seconds per launch over
-repetitions) and the parent prints the ratios."""
+repetitions) and the parent prints the ratios.
+
+A third child, with no option, times the per-launch form in one process:
+each kernel without a deadline, then inside `cuhost.kernel_deadline(60)`
+(the variant with cancellation points, compiled at its first launch there),
+then without again (the first variant: the other's existence must cost it
+nothing)."""
 import argparse
 import math  # the child's kernels call math.sin and math.exp
 import os
@@ -21,10 +27,12 @@ import sys
 KERNELS = ("reduction", "transcendental")
 
 
-def child(small):
+def child(small, per_launch=False):
+    import contextlib
     import time
 
     import numpy as np
+
     from numba import cuda
 
     @cuda.jit
@@ -59,8 +67,7 @@ def child(small):
         "reduction": lambda: reduction[264 * 4, 256](acc, x, reps),
         "transcendental": lambda: transcendental[n_map // 256, 256](z, y, steps),
     }
-    for name in KERNELS:
-        run = runs[name]
+    def median_time(run):
         run()  # compile and load
         cuda.synchronize()
         times = []
@@ -71,7 +78,19 @@ def child(small):
             cuda.synchronize()
             times.append((time.perf_counter() - t0) / 5)
         times.sort()
-        print("%s %.6e" % (name, times[len(times) // 2]), flush=True)
+        return times[len(times) // 2]
+
+    if not per_launch:
+        for name in KERNELS:
+            print("%s %.6e" % (name, median_time(runs[name])), flush=True)
+        return
+    import cuhost
+
+    for name in KERNELS:
+        for label, scope in (("without", contextlib.nullcontext), ("per-launch", lambda: cuhost.kernel_deadline(60)),
+                             ("without-again", contextlib.nullcontext)):
+            with scope():
+                print("%s %s %.6e" % (label, name, median_time(runs[name])), flush=True)
 
 
 def parent(cuhost, backend, small):
@@ -88,11 +107,24 @@ def parent(cuhost, backend, small):
         worst = min(worst, a / b)
         print("%-16s %14.3f %14.3f %7.3fx" % (name, a * 1e3, b * 1e3, a / b))
     print("worst %.3fx (goal >= 0.98x)" % worst)
+    cmd = [cuhost, "--backend", backend, "run", here, "--child", "--per-launch"] + (["--small"] if small else [])
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    one = {}
+    for line in out.splitlines():
+        if line.strip():
+            label, name, t = line.split()
+            one[(label, name)] = float(t)
+    print("one process, per-launch deadline (cuhost.kernel_deadline(60)):")
+    print("%-16s %14s %14s %14s %8s %8s" % ("kernel", "without (ms)", "deadline (ms)", "again (ms)", "speed",
+                                            "again"))
+    for name in KERNELS:
+        a, b, c = one[("without", name)], one[("per-launch", name)], one[("without-again", name)]
+        print("%-16s %14.3f %14.3f %14.3f %7.3fx %7.3fx" % (name, a * 1e3, b * 1e3, c * 1e3, a / b, a / c))
 
 
 if __name__ == "__main__":
     if "--child" in sys.argv:
-        child("--small" in sys.argv)
+        child("--small" in sys.argv, "--per-launch" in sys.argv)
     else:
         p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
         root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")

@@ -155,6 +155,31 @@ def bad_kernel_timeout_exits_2_and_a_good_one_reaches_children():
 
 
 @case
+def kernel_timeout_and_a_launchs_deadline_the_shorter_applies():
+    # A script's cuhost.kernel_deadline only tightens --kernel-timeout; the
+    # KernelError names the limit that applied.
+    script = ("import cuhost, numpy as np\n"
+              "from numba import cuda\n"
+              "@cuda.jit\n"
+              "def spin(out):\n"
+              "    k = 0\n"
+              "    while k >= 0:\n"
+              "        k = (k + 7) % 100\n"
+              "    out[0] = k\n"
+              "for s in (0.1, 30):\n"
+              "    with cuhost.kernel_deadline(s):\n"
+              "        try:\n"
+              "            spin[1, 1](np.zeros(1))\n"
+              "        except Exception as e:\n"
+              "            print(type(e).__name__, str(e).split(' and was stopped')[0])\n")
+    p = run("--backend", "cpu", "--kernel-timeout", "0.3", "-c", script)
+    assert p.returncode == 0, (p.stdout, p.stderr)
+    assert p.stdout.splitlines() == [
+        "KernelError kernel 'spin' ran longer than its launch's deadline of 0.1 s (per launch: cuhost.kernel_deadline)",
+        "KernelError kernel 'spin' ran longer than the kernel timeout of 0.3 s (--kernel-timeout)"], p.stdout
+
+
+@case
 def memory_quota_sizes_and_children():
     for value in ("0", "lots", "5X", "2GiBs", "99999999999999999999"):
         p = run("--memory-quota", value, "info")

@@ -15,7 +15,6 @@
 #include <sstream>
 
 #include "codegen_support.h"
-#include "cpu/cancellation.h"
 #include "runtime/compile_cache.h"
 #include "runtime/compile_lookup.h"
 #include "runtime/product_serialize.h"
@@ -249,11 +248,13 @@ TEST_CASE("compile*(): memory and disk by content, and every option that changes
     CHECK(texts.insert(r.text->text).second);  // a text no other request got
   }
   {
-    // The kernel timeout (cancellation points in loops) is part of the entry too.
-    cpu::set_kernel_timeout(5.0);
-    runtime::TextLookup r = runtime::lookup_text(make(base), types, false, nvptx, "ptx");
-    cpu::set_kernel_timeout(0);
+    // Cancellation points in loops (the variant a launch under a deadline
+    // runs) are part of the entry too.
+    runtime::TargetOptions cancellable = nvptx;
+    cancellable.cancellation_points = true;
+    runtime::TextLookup r = runtime::lookup_text(make(base), types, false, cancellable, "ptx");
     CHECK(r.layer == CacheLayer::Compiled);
+    CHECK(r.text->text.find("cuhost_gpu_cancel_flag") != std::string::npos);
     CHECK(texts.insert(r.text->text).second);
   }
   // The first request is still its own entry.

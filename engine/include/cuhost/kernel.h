@@ -88,6 +88,21 @@ class Kernel {
               unsigned shared_bytes = 0) {
     launch(grid, block, args.begin(), args.size(), stream, shared_bytes);
   }
+
+  // launch() under a deadline of `seconds` (> 0) for this launch alone: the
+  // kernel's variant with cancellation points runs (compiled at the first
+  // such launch), the call waits for the kernel, and one still running at
+  // the deadline is stopped and the call throws std::runtime_error (a cuhost
+  // KernelError naming the kernel and "its launch's deadline"). It only
+  // tightens: a shorter script or runtime timeout still applies (and is the
+  // one named). Other launches run the kernel without cancellation points.
+  // See docs/RELIABILITY.md, "Kernel deadlines".
+  void launch_with_deadline(double seconds, Dim3 grid, Dim3 block, const KernelArg* args, std::size_t count,
+                            std::uintptr_t stream = 0, unsigned shared_bytes = 0);
+  void launch_with_deadline(double seconds, Dim3 grid, Dim3 block, std::initializer_list<KernelArg> args,
+                            std::uintptr_t stream = 0, unsigned shared_bytes = 0) {
+    launch_with_deadline(seconds, grid, block, args.begin(), args.size(), stream, shared_bytes);
+  }
 };
 
 // Memory of the active backend, freed with the last owner.

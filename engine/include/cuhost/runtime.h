@@ -32,9 +32,12 @@ struct RuntimeOptions {
   // count; 0 when not launched by one).
   int device = 0;
   static constexpr int kDeviceFromLocalRank = -1;
-  bool verbose = false;       // per-stage compile timings on stderr
-  bool bounds_check = true;   // CPU backend: IndexError on out-of-range indices
-  double kernel_timeout = 0;  // seconds a launch may run before it is stopped (0: no limit; see docs/RELIABILITY.md)
+  bool verbose = false;      // per-stage compile timings on stderr
+  bool bounds_check = true;  // CPU backend: IndexError on out-of-range indices
+  // Seconds a launch may run before it is stopped (0: no limit), for every
+  // script unless Runtime::set_kernel_timeout gives one its own; see
+  // docs/RELIABILITY.md, "Kernel deadlines".
+  double kernel_timeout = 0;
   // Bytes of device and managed memory scripts may hold at once, over all
   // devices (0: no limit; see Runtime::set_memory_quota for what counts).
   std::size_t memory_quota = 0;
@@ -153,6 +156,18 @@ class Runtime {
   virtual void set_memory_quota(std::size_t bytes) = 0;
   // Bytes counted against the quota now (counted even without a quota).
   virtual std::size_t memory_quota_in_use() const = 0;
+
+  // The kernel timeout of the scripts run from now on (per script: call it
+  // before each run_file()), replacing RuntimeOptions::kernel_timeout for
+  // them: kernels they launch run at most `seconds` (0: no limit for them),
+  // compiled with cancellation points when a limit applies and without when
+  // none does. A stopped launch raises KernelError naming the kernel and
+  // "the script's kernel timeout". A script's own per-launch deadlines
+  // (cuhost.kernel_deadline) can only tighten it. clear_kernel_timeout()
+  // returns to RuntimeOptions::kernel_timeout. Also applies to
+  // Kernel::launch from C++.
+  virtual void set_kernel_timeout(double seconds) = 0;
+  virtual void clear_kernel_timeout() = 0;
 
   // Adds a plugin directory to the search path before scripts run.
   virtual void add_plugin_path(const std::string& directory) = 0;

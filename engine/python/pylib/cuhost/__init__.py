@@ -3,6 +3,10 @@ import os as _os
 
 import cuda as _cuda
 
+from cuhost.deadline import current_kernel_deadline, kernel_deadline
+
+__all__ = ["current_kernel_deadline", "kernel_deadline", "share_dir"]
+
 __version__ = _cuda.__version__
 
 
