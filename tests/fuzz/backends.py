@@ -32,6 +32,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+os.environ["FUZZ_GPU_SIDE"] = "1"  # read by gen.py here and in the runner processes (rand_int)
 import batch_run  # noqa: E402
 import gen  # noqa: E402
 import parallel  # noqa: E402

@@ -13,9 +13,9 @@ fi
 cuhost=${CUHOST_BIN:-../../../build/bin/cuhost}
 ask() {  # ask NAME SCRIPT ENV...: the script's answer lines on one backend
   local backend=$1 script=$2; shift 2
-  env CUHOST_NO_CACHE=1 "$@" "$cuhost" --backend "$backend" run "$script" 2>/dev/null | grep -E '^(nan_sign|nan_sign_wide|narrow_int|float_to_int) '
+  env CUHOST_NO_CACHE=1 "$@" "$cuhost" --backend "$backend" run "$script" 2>/dev/null | grep -E '^(nan_sign|nan_sign_wide|narrow_int|float_to_int|abs_min_to_float) '
 }
-for script in nan_sign.py nan_sign_wide.py narrow_int.py float_to_int.py; do
+for script in nan_sign.py nan_sign_wide.py narrow_int.py float_to_int.py abs_min_to_float.py; do
   echo "== $script: CUDA | CPU"
   paste -d'|' <(ask cuda "$script") <(ask cpu "$script") | awk -F'|' '{print ($1 == $2 ? "  " : "* ") $1 " | " $2}'
 done
