@@ -607,10 +607,8 @@ const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
   if (const ir::Type* t = type_number_attribute(*this, a, base, inf)) return t;
   if (const ir::Type* t = type_storage_attribute(*this, a, base, inf)) return t;
   if (const ir::Type* t = type_extension_attribute(*this, a, base, inf)) return t;
-  if (base->kind == ir::TypeKind::Extension) {
-    fail(ErrorKind::TypingError, a.loc, concat("Unknown attribute '", a.attr, "' of type ", display(base)));
-  }
-  fail(ErrorKind::TypingError, a.loc, concat(display(base), " has no attribute '", a.attr, "'"));
+  // numba's type inference words an unknown attribute of any value this way.
+  fail(ErrorKind::TypingError, a.loc, concat("Unknown attribute '", a.attr, "' of type ", display(base)));
 }
 
 const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
