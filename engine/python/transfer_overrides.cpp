@@ -2,6 +2,7 @@
 // transfer_overrides.h), one per direction, held for the process.
 #include "python/transfer_overrides.h"
 
+#include <atomic>
 #include <cstring>
 #include <stdexcept>
 
@@ -11,9 +12,11 @@ namespace cuhost::python {
 
 namespace {
 
-PyObject* g_overrides[2] = {nullptr, nullptr};  // owned; null: cuhost copies
+// Owned references, null when cuhost copies. Set with the GIL held; read
+// first without it (a copy may run with the GIL released), then under it.
+std::atomic<PyObject*> g_overrides[2] = {nullptr, nullptr};
 
-PyObject*& slot(Transfer direction) { return g_overrides[direction == Transfer::HostToDevice ? 0 : 1]; }
+std::atomic<PyObject*>& slot(Transfer direction) { return g_overrides[direction == Transfer::HostToDevice ? 0 : 1]; }
 
 PyObject* py_set_transfer_override(PyObject*, PyObject* args) {
   const char* kind = nullptr;
@@ -32,8 +35,7 @@ PyObject* py_set_transfer_override(PyObject*, PyObject* args) {
     PyErr_Format(PyExc_TypeError, "_set_transfer_override: %R is not callable", fn);
     return nullptr;
   }
-  PyObject* old = slot(direction);
-  slot(direction) = fn == Py_None ? nullptr : Py_NewRef(fn);
+  PyObject* old = slot(direction).exchange(fn == Py_None ? nullptr : Py_NewRef(fn));
   Py_XDECREF(old);
   Py_RETURN_NONE;
 }
@@ -46,9 +48,10 @@ PyMethodDef g_functions[] = {
 }  // namespace
 
 bool run_transfer_override(Transfer direction, std::uintptr_t dst, std::uintptr_t src, std::size_t bytes) {
-  if (!slot(direction)) return false;
+  if (!slot(direction).load()) return false;
   GilHold gil;
-  PyRef fn = borrowed(slot(direction));  // the call may replace the override
+  PyRef fn = borrowed(slot(direction).load());  // the call may replace the override
+  if (!fn) return false;
   PyRef result(PyObject_CallFunction(fn.get(), "KKn", static_cast<unsigned long long>(dst),
                                      static_cast<unsigned long long>(src), static_cast<Py_ssize_t>(bytes)));
   if (!result) throw std::runtime_error("the replaced driver copy function raised");  // guarded() keeps its error
