@@ -442,6 +442,15 @@ PyObject* m_copy_to_host(PyObject* o, PyObject* args, PyObject* kwargs) {
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:copy_to_host", const_cast<char**>(names), &ary, &stream_arg))
     return nullptr;
   DeviceArrayObject* self = as_array(o);
+  // numba-cuda copies the array's extent in one memcpy and refuses views that
+  // walk memory backwards (its issue #3705); its users see this error.
+  for (int i = 0; i < self->ndim; ++i)
+    if (self->strides[i] < 0) {
+      PyRef strides(int_tuple(self->ndim, self->strides));
+      if (strides)
+        PyErr_Format(PyExc_NotImplementedError, "D->H copy not implemented for negative strides: %S", strides.get());
+      return nullptr;
+    }
   std::uintptr_t stream = 0;
   bool sync = true;
   if (!array_copy_stream(self, stream_arg, &stream, &sync)) return nullptr;

@@ -14,6 +14,7 @@
 #include "python/errors.h"
 #include "python/stream_view.h"
 #include "python/streams.h"
+#include "python/transfer_overrides.h"
 #include "runtime/device_memory.h"
 #include "runtime/devices.h"
 #include "runtime/graph_capture.h"
@@ -119,6 +120,10 @@ void copy_host_to_device(const HostRegion& src, const DeviceArrayObject* dst, st
   const int nd = dst->ndim;
   const std::int64_t isz = dst->itemsize;
   if (element_count(nd, dst->shape) == 0) return;
+  const Span extent = span_of(nd, dst->shape, dst->strides, isz);
+  if (run_transfer_override(Transfer::HostToDevice, dst->data + extent.low,
+                            reinterpret_cast<std::uintptr_t>(src.data) + extent.low, static_cast<size_t>(extent.bytes)))
+    return;
   if (in_place()) {
     strided_copy(reinterpret_cast<char*>(dst->data), dst->strides, src.data, src.strides, dst->shape, nd, isz);
     return;
@@ -147,6 +152,10 @@ void copy_device_to_host(const DeviceArrayObject* src, const HostRegion& dst, st
   const int nd = src->ndim;
   const std::int64_t isz = src->itemsize;
   if (element_count(nd, src->shape) == 0) return;
+  const Span extent = span_of(nd, src->shape, src->strides, isz);
+  if (run_transfer_override(Transfer::DeviceToHost, reinterpret_cast<std::uintptr_t>(dst.data) + extent.low,
+                            src->data + extent.low, static_cast<size_t>(extent.bytes)))
+    return;
   if (in_place()) {
     strided_copy(dst.data, dst.strides, reinterpret_cast<const char*>(src->data), src->strides, src->shape, nd, isz);
     return;

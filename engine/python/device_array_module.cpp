@@ -10,6 +10,7 @@
 #include "python/py_api.h"
 #include "python/stream_view.h"
 #include "python/streams.h"
+#include "python/transfer_overrides.h"
 #include "runtime/device_memory.h"
 #include "runtime/graph_capture.h"
 
@@ -239,7 +240,7 @@ int add_array_functions(PyObject* module) { return PyModule_AddFunctions(module,
 int add_memory(PyObject* module) {
   if (add_device_arrays(module) < 0 || add_array_functions(module) < 0 || add_streams(module) < 0 ||
       add_events(module) < 0 || add_devices(module) < 0 || add_host_buffers(module) < 0 ||
-      add_memory_manager_api(module) < 0 || add_raw_copies(module) < 0)
+      add_memory_manager_api(module) < 0 || add_raw_copies(module) < 0 || add_transfer_overrides(module) < 0)
     return -1;
   return 0;
 }

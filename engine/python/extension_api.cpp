@@ -156,6 +156,10 @@ sema::ExtensionResolution read_resolution(PyObject* r) {
       sema::ExtensionResolution::Binding entry;
       if (PyLong_Check(b)) {
         entry.argument = static_cast<int>(PyLong_AsLong(b));
+      } else if (PyList_Check(b)) {  // *args: the arguments it packs
+        entry.packs = true;
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(b); ++k)
+          entry.packed.push_back(static_cast<int>(PyLong_AsLong(PyList_GET_ITEM(b, k))));
       } else {
         frontend::GlobalValue g = frontend::freeze_global(PyTuple_GET_ITEM(b, 0));
         if (g.kind != frontend::GlobalValue::Kind::Constant) {

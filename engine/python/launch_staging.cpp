@@ -6,6 +6,7 @@
 #include <memory>
 #include <utility>
 
+#include "python/transfer_overrides.h"
 #include "runtime/device_memory.h"
 #include "runtime/devices.h"
 #include "runtime/session.h"
@@ -98,7 +99,10 @@ bool StagedHostArrays::stage(ArgInfo* infos, Py_ssize_t n, std::uintptr_t stream
   auto* pinned = static_cast<char*>(buffers_->host->data());
   for (const Item& it : items_)
     if (it.bytes && !it.alias) std::memcpy(pinned + it.offset, it.host, it.bytes);
-  runtime::copy_to_device(buffers_->device->address(), pinned, total_, stream_, false);
+  // numba copies a kernel's host arrays through driver.cuMemcpyHtoD (and back through cuMemcpyDtoH).
+  if (!run_transfer_override(Transfer::HostToDevice, buffers_->device->address(),
+                             reinterpret_cast<std::uintptr_t>(pinned), total_))
+    runtime::copy_to_device(buffers_->device->address(), pinned, total_, stream_, false);
   std::size_t k = 0;
   for (Py_ssize_t i = 0; i < n; ++i) {
     if (infos[i].kind != ArgKind::HostArray) continue;
@@ -111,7 +115,9 @@ bool StagedHostArrays::stage(ArgInfo* infos, Py_ssize_t n, std::uintptr_t stream
 void StagedHostArrays::finish() {
   if (!buffers_) return;
   auto* pinned = static_cast<char*>(buffers_->host->data());
-  runtime::copy_to_host(pinned, buffers_->device->address(), total_, stream_, true);
+  if (!run_transfer_override(Transfer::DeviceToHost, reinterpret_cast<std::uintptr_t>(pinned),
+                             buffers_->device->address(), total_))
+    runtime::copy_to_host(pinned, buffers_->device->address(), total_, stream_, true);
   for (const Item& it : items_)
     if (!it.readonly && it.bytes) std::memcpy(it.host, pinned + it.offset, it.bytes);
 }

@@ -9,6 +9,7 @@
 #include "python/device_array.h"
 #include "python/py_api.h"
 #include "python/stream_view.h"
+#include "python/transfer_overrides.h"
 #include "runtime/device_memory.h"
 #include "runtime/graph_capture.h"
 
@@ -50,9 +51,11 @@ PyObject* py_memcpy(PyObject*, PyObject* args) {
   std::size_t n = static_cast<std::size_t>(bytes);
   return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     if (k == "htod") {
+      if (run_transfer_override(Transfer::HostToDevice, dst, src, n)) Py_RETURN_NONE;
       runtime::NamedOperation name("host_to_device()");
       runtime::copy_to_device(dst, reinterpret_cast<const void*>(src), n, stream, sync);
     } else if (k == "dtoh") {
+      if (run_transfer_override(Transfer::DeviceToHost, dst, src, n)) Py_RETURN_NONE;
       runtime::NamedOperation name("device_to_host()");
       runtime::copy_to_host(reinterpret_cast<void*>(dst), src, n, stream, sync);
     } else {

@@ -53,8 +53,10 @@ struct ExtensionResolution {
   // argument (index into ExtensionArgs) or the default value it takes.
   std::shared_ptr<model::JitFunction> function;
   struct Binding {
-    int argument = -1;  // -1: `default_value`
+    int argument = -1;  // -1: `default_value`, or `packed` when `packs`
     ir::ConstValue default_value;
+    bool packs = false;       // the implementation's *args (its last parameter)
+    std::vector<int> packed;  // the arguments *args packs into one tuple
   };
   std::vector<Binding> binding;
   // Codegen: the signature's argument types (arguments are converted to

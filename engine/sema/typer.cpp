@@ -212,12 +212,28 @@ void Typer::check_truthy(const ast::Expr* e) {
   typing_error(e, concat("cannot use a value of type ", display(t), " as a condition"));
 }
 
+void Typer::imprecise_type_error(const ast::Expr* value, const std::string& imprecise) const {
+  if (value == naming_value_ && naming_target_)
+    typing_error(value, concat("Cannot infer the type of variable '", *naming_target_,
+                               "', have imprecise type: ", imprecise, "."));
+  typing_error(value, concat("Cannot infer the type of a temporary value, have imprecise type: ", imprecise, "."));
+}
+
 void Typer::stmt(const ast::Stmt& s) {
   switch (s.kind) {
     case ast::StmtKind::Assign: {
       const auto& a = static_cast<const ast::Assign&>(s);
       guarded([&] {
+        struct Naming {
+          Typer& t;
+          ~Naming() { t.naming_value_ = nullptr, t.naming_target_ = nullptr; }
+        } naming{*this};
+        if (a.targets.size() == 1 && a.targets[0]->kind == ast::ExprKind::Name) {
+          naming_value_ = a.value.get();
+          naming_target_ = &static_cast<const ast::Name&>(*a.targets[0]).id;
+        }
         const ir::Type* vt = type_of_optional(a.value.get());
+        naming_value_ = nullptr, naming_target_ = nullptr;
         for (const auto& t : a.targets) {
           assigned_value_ = a.value.get();
           struct Reset {
@@ -607,10 +623,8 @@ const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
   if (const ir::Type* t = type_number_attribute(*this, a, base, inf)) return t;
   if (const ir::Type* t = type_storage_attribute(*this, a, base, inf)) return t;
   if (const ir::Type* t = type_extension_attribute(*this, a, base, inf)) return t;
-  if (base->kind == ir::TypeKind::Extension) {
-    fail(ErrorKind::TypingError, a.loc, concat("Unknown attribute '", a.attr, "' of type ", display(base)));
-  }
-  fail(ErrorKind::TypingError, a.loc, concat(display(base), " has no attribute '", a.attr, "'"));
+  // numba's type inference words an unknown attribute of any value this way.
+  fail(ErrorKind::TypingError, a.loc, concat("Unknown attribute '", a.attr, "' of type ", display(base)));
 }
 
 const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {

@@ -75,6 +75,10 @@ class Typer {
   [[noreturn]] void typing_error(const ast::Expr* e, const std::string& message) const {
     fail(ErrorKind::TypingError, e->loc, message);
   }
+  // numba's error for a value whose type cannot be represented (an array of
+  // Python objects: `imprecise` is its type as numba spells it), naming the
+  // variable `value` is assigned to.
+  [[noreturn]] void imprecise_type_error(const ast::Expr* value, const std::string& imprecise) const;
 
   // Matches a call's positional and keyword arguments to `params`; the first
   // `required` are mandatory. Errors name `fname` ("sin() takes 1 argument
@@ -154,7 +158,11 @@ class Typer {
   // provisional return type, so the wait is passed on to the caller.
   std::optional<Pending> outer_pending_;
   std::set<std::string> widened_;
-  const ast::Expr* assigned_value_ = nullptr;               // the value of the assignment being typed, if any
+  const ast::Expr* assigned_value_ = nullptr;  // the value of the assignment being typed, if any
+  // While an assignment's value is typed: the value and the variable it is
+  // assigned to (a single name target), else null.
+  const ast::Expr* naming_value_ = nullptr;
+  const std::string* naming_target_ = nullptr;
   std::map<std::string, ast::SourceLoc> first_assignment_;  // local -> where it was first given a type
   int provisional_changes_ = 0;
   std::vector<std::shared_ptr<const TypedFunction>> callees_;

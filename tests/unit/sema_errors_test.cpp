@@ -259,7 +259,7 @@ TEST_CASE("bad kernels report the error, message, line and column", "[sema][fron
        {"float32[::1]"},
        true,
        ErrorKind::TypingError,
-       "array(float32, 1d, C) has no attribute 'bar'",
+       "Unknown attribute 'bar' of type array(float32, 1d, C)",
        2,
        9},
       {"import math\ndef f(a):\n    b = math.sin(a, a)\n",

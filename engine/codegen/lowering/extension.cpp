@@ -205,7 +205,8 @@ Val lower_extension_call(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& i
   (void)e;
   const sema::TypedFunction& callee = *inf.callee;
   std::vector<llvm::Value*> args;
-  for (size_t i = 0; i < inf.ordered_args.size(); ++i) {
+  const size_t unpacked = inf.packed_from >= 0 ? size_t(inf.packed_from) : inf.ordered_args.size();
+  for (size_t i = 0; i < unpacked; ++i) {
     const ir::Type* pt = inf.param_types[i];
     Val v;
     if (inf.ordered_args[i]) {
@@ -216,6 +217,17 @@ Val lower_extension_call(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& i
       v = l.constant(*callee.arg_constants[i], pt);
     }
     args.push_back(v.v ? v.v : llvm::UndefValue::get(llvm_type_of(l.ctx(), pt)));
+  }
+  if (inf.packed_from >= 0) {  // the implementation's *args: one tuple of the remaining arguments
+    const ir::Type* tt = inf.param_types.at(unpacked);
+    llvm::Value* tuple = llvm::UndefValue::get(llvm_type_of(l.ctx(), tt));
+    for (size_t i = unpacked; i < inf.ordered_args.size(); ++i) {
+      const unsigned k = unsigned(i - unpacked);
+      Val v = l.expr_as(inf.ordered_args[i], tt->elements[k]);
+      tuple = l.b().CreateInsertValue(tuple, v.v ? v.v : llvm::UndefValue::get(llvm_type_of(l.ctx(), tt->elements[k])),
+                                      {k});
+    }
+    args.push_back(tuple);
   }
   return l.call_jitted(inf.callee, std::move(args), inf.type);
 }

@@ -191,6 +191,9 @@ namespace {
 
 // The dtype a value names: a type object (np.float32) or a dtype name
 // ('float32', 'f4'); null when it names none.
+// numba's pyobject, the dtype of np.dtype('O'): no kernel value has it.
+const ir::Type* object_dtype() { return ir::intrinsic("pyobject"); }
+
 const ir::Type* named_dtype(const ir::Type* dt) {
   if (dt->kind == ir::TypeKind::TypeRef) return dt->pointee;
   if (dt->kind == ir::TypeKind::StringLiteral) return ir::scalar_by_name(dt->key);
@@ -271,6 +274,8 @@ const ir::Type* type_array_call(Typer& t, const ast::Call& c, const std::string&
     std::string fname = key;
     auto args = t.bind(c, "array", {"shape", "dtype", "alignment"}, 2, t.info(&c));
     std::vector<std::int64_t> shape = literal_shape(t, c, args[0], fname);
+    if (named_dtype(t.type_of(args[1])) == object_dtype())
+      t.imprecise_type_error(&c, concat("array(pyobject, ", shape.size(), "d, C)"));
     const ir::Type* dtype = dtype_arg(t, args[1], fname);
     const std::int64_t alignment = args[2] ? alignment_arg(t, args[2]) : 0;
     if (key == "cuda.local.array") {
@@ -319,6 +324,12 @@ const ir::Type* type_array_call(Typer& t, const ast::Call& c, const std::string&
     // dtype is (cuda.local.array(..., dtype=np.dtype('f4')), casts).
     auto args = t.bind(c, "dtype", {"dtype"}, 1, t.info(&c));
     const ir::Type* at = t.type_of(args[0]);
+    if (at->kind == ir::TypeKind::StringLiteral && (at->key == "O" || at->key == "object")) {
+      // numba types np.dtype('O') as dtype(pyobject); what is made of it
+      // (an array of Python objects) has no type kernels can hold.
+      t.info(&c).param_types = {nullptr};
+      return ir::type_ref(object_dtype());
+    }
     const ir::Type* scalar = named_dtype(at);
     if (!scalar || !ir::is_array_dtype(scalar))
       t.typing_error(args[0],

@@ -77,8 +77,21 @@ const ir::Type* apply(Typer& t, const ast::Expr* node, const std::string& shown,
       std::vector<const ast::Expr*> ordered;
       // Functions with an explicit signature are compiled once, never per literal.
       bool by_literal = !fn->options.return_type && fn->options.abi != ir::Abi::C;
+      int packed_from = -1;
       for (const auto& b : r.binding) {
-        if (b.argument >= 0) {
+        if (b.packs) {
+          // *args: one tuple parameter, built from its arguments where called.
+          std::vector<const ir::Type*> elements;
+          packed_from = static_cast<int>(ordered.size());
+          for (int k : b.packed) {
+            auto i = static_cast<size_t>(k);
+            CUHOST_CHECK(k >= 0 && i < call.exprs.size()) << "extension binding out of range";
+            elements.push_back(call.args.types[i]);
+            ordered.push_back(call.exprs[i]);
+          }
+          arg_types.push_back(ir::tuple(elements));
+          constants.push_back(std::nullopt);
+        } else if (b.argument >= 0) {
           auto i = static_cast<size_t>(b.argument);
           CUHOST_CHECK(i < call.exprs.size()) << "extension binding out of range";
           arg_types.push_back(call.args.types[i]);
@@ -105,6 +118,7 @@ const ir::Type* apply(Typer& t, const ast::Expr* node, const std::string& shown,
       again.callee = typed;
       again.param_types = typed->arg_types;
       again.ordered_args = ordered;
+      again.packed_from = packed_from;
       t.add_callee(typed);
       return typed->return_type;
     }

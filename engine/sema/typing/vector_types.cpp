@@ -46,7 +46,7 @@ const ir::Type* type_vector_attribute(Typer& t, const ast::Attribute& a, const i
   static const std::string names = "xyzw";
   size_t k = a.attr.size() == 1 ? names.find(a.attr[0]) : std::string::npos;
   if (k == std::string::npos || k >= base->elements.size())
-    t.typing_error(&a, concat(base->str(), " has no attribute '", a.attr, "'"));
+    t.typing_error(&a, concat("Unknown attribute '", a.attr, "' of type ", base->str()));
   ExprInfo& inf = t.info(&a);
   inf.intrinsic = "vector.attr";
   inf.shape = {static_cast<std::int64_t>(k)};

@@ -304,6 +304,31 @@ class TestCase(unittest.TestCase):
 
         return wrap(maybefunc) if isinstance(maybefunc, pytypes.FunctionType) else wrap
 
+    def make_dummy_type(self):
+        """A Python class Dummy and an Opaque numba type DummyType unique to
+        this test (typeof(Dummy()) is an instance of DummyType), registered
+        through numba.cuda.extending as numba-cuda's helper does. numba-cuda's
+        helper also registers an @unbox for passing Dummy objects to kernels;
+        cuhost has no boxing API (numba.cuda.extending.unbox raises
+        NotImplementedError), so here Dummy objects type kernels and device
+        functions but cannot be kernel arguments at launch."""
+        from numba.cuda import types
+        from numba.cuda.extending import register_model, typeof_impl
+        from numba.cuda.models import OpaqueModel
+
+        DummyType = type("DummyTypeFor{}".format(self.id()), (types.Opaque,), {})
+        dummy_type = DummyType("my_dummy")
+        register_model(DummyType)(OpaqueModel)
+
+        class Dummy:
+            pass
+
+        @typeof_impl.register(Dummy)
+        def typeof_dummy(val, c):
+            return dummy_type
+
+        return Dummy, DummyType
+
 
 class EnableNRTStatsMixin:
     """Turns NRT statistics on around each test: needs numba.cuda's NRT."""

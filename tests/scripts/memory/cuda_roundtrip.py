@@ -13,7 +13,13 @@ assert np.array_equal(d.copy_to_host(), a)
 ptr = d.__cuda_array_interface__["data"][0]
 assert ptr != a.ctypes.data and ptr % 256 == 0
 # Strided device views to host and host to strided device views.
-assert np.array_equal(d[3:200:7, ::-3].copy_to_host(), a[3:200:7, ::-3])
+assert np.array_equal(d[3:200:7, 1::3].copy_to_host(), a[3:200:7, 1::3])
+try:  # numba-cuda refuses views that walk memory backwards
+    d[3:200:7, ::-3].copy_to_host()
+    raise AssertionError("NotImplementedError not raised")
+except NotImplementedError as e:
+    assert str(e) == "D->H copy not implemented for negative strides: (3612, -12)", e
+assert np.array_equal(d[3:200:7, ::-3][:, ::-1].copy_to_host()[:, ::-1], a[3:200:7, ::-3])
 b = a.copy()
 patch = rng.standard_normal((20, 43)).astype(np.float32)
 d[10:30, ::3] = patch

@@ -16,7 +16,19 @@ for k in keys:
     assert isinstance(v, cuda.DeviceNDArray), k
     assert v.shape == ref.shape, (k, v.shape, ref.shape)
     assert v.strides == ref.strides, (k, v.strides, ref.strides)
-    assert np.array_equal(v.copy_to_host(), ref), k
+    if any(st < 0 for st in v.strides):
+        # numba-cuda copies a view's extent in one memcpy and refuses views
+        # that walk memory backwards; the view itself reads the right data,
+        # seen through the view of it with every axis forwards.
+        try:
+            v.copy_to_host()
+            raise AssertionError("copy_to_host of %s: NotImplementedError not raised" % (k,))
+        except NotImplementedError as e:
+            assert str(e) == "D->H copy not implemented for negative strides: %s" % (v.strides,), e
+        forwards = tuple(slice(None, None, -1) if st < 0 else slice(None) for st in v.strides)
+        assert np.array_equal(v[forwards].copy_to_host()[forwards], ref), k
+    else:
+        assert np.array_equal(v.copy_to_host(), ref), k
     # Views share memory with the parent.
     assert v.alloc_size == d.alloc_size
 

@@ -44,7 +44,7 @@ np.testing.assert_allclose(out[:, 1], 2 * q[:, 3] + r[:, 3], rtol=1e-6)
 assert (iout[:, 0] == np.arange(n)).all() and (iout[:, 1] == np.int16(70000 - 65536)).all()
 
 for src, needle in (("v = cuda.float32x3(1.0, 2.0)", "float32x3 expects 3 elements, got 2"),
-                    ("v = cuda.float32x2(1.0, 2.0)\n    a[0] = v.z", "float32x2 has no attribute 'z'")):
+                    ("v = cuda.float32x2(1.0, 2.0)\n    a[0] = v.z", "Unknown attribute 'z' of type float32x2")):
     ns = {"cuda": cuda}
     exec("def bad(a):\n    " + src + "\n", ns)
     try:

@@ -18,6 +18,7 @@ to it as it starts: `import numba` is numba (its njit, parallel=True and
 prange), and `numba.cuda` stays cuhost's (cuda/_installed.py).
 CUHOST_REAL_NUMBA=0 keeps this package instead.
 """
+import collections as _collections
 import warnings as _warnings
 
 from cuda import _installed
@@ -38,6 +39,13 @@ else:
     from cuda.misc.special import literal_unroll  # noqa: F401
 
     __version__ = "0.0.0+cuhost" + _cuda.__version__
+    # numba's version_info, for code that picks behaviour by numba version: the
+    # interface this package gives is numba's as numba-cuda 0.30.4 requires it
+    # (numba>=0.60: its error messages, HAS_NUMBA paths). __version__ keeps
+    # its "0.0.0+cuhost" prefix, the mark that this package is not numba.
+    version_info = _collections.namedtuple(
+        "version_info", "major minor patch short full string tuple git_revision")(
+            0, 60, 0, (0, 60), (0, 60, 0), "0.60.0", ("0", "60", "0"), None)
 
     _missing(globals(), "generated_jit cfunc objmode prange literally stencil gdb",
              " (cuhost compiles numba.jit in nopython mode only)", prefix="numba")

@@ -151,21 +151,30 @@ def jit_impl(pyfunc, jit_options=None, inline=None):
 
 
 def bind_call(pyfunc, call, receiver=False):
-    """For each parameter of `pyfunc`: the index of the argument it takes, or (default,)."""
+    """For each parameter of `pyfunc`: the index of the argument it takes,
+    (default,), or for *args the list of the arguments it packs."""
     sig = _inspect.signature(pyfunc)
     params = list(sig.parameters.values())
     for p in params:
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            raise NotImplementedError("the implementation %s takes %s, which cuhost does not support"
-                                      % (_name_of(pyfunc), "*args" if p.kind == p.VAR_POSITIONAL else "**kwargs"))
+        if p.kind == p.VAR_KEYWORD:
+            raise NotImplementedError("the implementation %s takes **kwargs, which cuhost does not support"
+                                      % _name_of(pyfunc))
+    if any(p.kind == p.VAR_POSITIONAL for p in params[:-1]):
+        raise NotImplementedError("the implementation %s takes keyword-only parameters after *args, which cuhost "
+                                  "does not support" % _name_of(pyfunc))
     positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    if call.npos > len(positional):
+    star = any(p.kind == p.VAR_POSITIONAL for p in params)
+    if call.npos > len(positional) and not star:
         raise TypingError("%s() takes %d positional arguments but %d were given"
                           % (_name_of(pyfunc), len(positional), call.npos))
     binding = []
     used = set()
     for i, p in enumerate(params):
-        if i < call.npos and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+        if p.kind == p.VAR_POSITIONAL:
+            # *args (the last parameter): a list of the remaining positional
+            # arguments, which the call packs into one tuple.
+            binding.append(list(range(len(positional), call.npos)))
+        elif i < call.npos and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
             binding.append(i)
         elif p.name in call.kwnames and p.kind != p.POSITIONAL_ONLY:
             binding.append(call.npos + call.kwnames.index(p.name))

@@ -238,6 +238,11 @@ def launch(stream, config, kernel, *args):
         raise _cuhost.CudaAPIError(801, "cuda.core.launch: the CPU backend runs only the kernels cuhost compiles; "
                                         "launch them with kernel[griddim, blockdim](...)")
     handle = stream.__cuda_stream__()[1] if hasattr(stream, "__cuda_stream__") else int(stream)
+    if handle == 0:
+        # Stream 0 is cuhost's default stream everywhere (never the legacy
+        # null stream, which does not order with it): the copies numba's
+        # driver functions make with stream 0 see this launch's results.
+        handle = int(_cuhost.default_stream())
     values = [_kernel_argument(a) for a in args]
     params = (ctypes.c_void_p * max(1, len(values)))(*[_address(v) for v in values])
     if config.is_cooperative:

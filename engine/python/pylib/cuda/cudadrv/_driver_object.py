@@ -83,8 +83,27 @@ class Driver:
             return self._check_error(fname, libfn(*args))
 
         safe_cuda_api_call = functools.wraps(libfn)(safe_cuda_api_call)
+        safe_cuda_api_call._cuhost_entry_point = True
         setattr(self, fname, safe_cuda_api_call)
         return safe_cuda_api_call
+
+    # numba-cuda makes its synchronous host<->device copies through these
+    # entry points, and code written for it replaces them to watch or forbid
+    # transfers; cuhost's copies are C++, so a replacement is handed to them
+    # (python/transfer_overrides.h) and the driver's own function takes back.
+    _TRANSFER_ENTRY_POINTS = {"cuMemcpyHtoD": "htod", "cuMemcpyDtoH": "dtoh"}
+
+    def __setattr__(self, name, value):
+        kind = self._TRANSFER_ENTRY_POINTS.get(name)
+        if kind is not None:
+            _cuhost._set_transfer_override(kind, None if getattr(value, "_cuhost_entry_point", False) else value)
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        kind = self._TRANSFER_ENTRY_POINTS.get(name)
+        if kind is not None:
+            _cuhost._set_transfer_override(kind, None)
+        object.__delattr__(self, name)
 
     def _detect_fork(self):
         if self.pid is not None and os.getpid() != self.pid:
