@@ -24,17 +24,24 @@ std::pair<std::string, std::string> split_path(const std::string& path) {
 
 }  // namespace
 
-DebugInfo::DebugInfo(llvm::Module& m, const std::string& file, bool full, bool gpu)
+DebugInfo::DebugInfo(llvm::Module& m, const std::string& file, bool full, bool gpu, bool optimized)
     : module_(m),
       builder_(std::make_unique<llvm::DIBuilder>(m)),
       main_file_(file.empty() ? "<unknown>" : file),
-      full_(full) {
+      full_(full),
+      optimized_(optimized) {
   // Debuggers render variables by the unit's language: C++ (as numba-cuda
   // declares it) gives cuda-gdb and gdb structures, pointers and arrays.
-  // Line tables alone need no language support.
+  // Line tables alone need no language support. The producer starts with
+  // "clang " as numba-cuda's does: gdb on x86-64 skips a prologue by its
+  // line table only for producers it recognizes as LLVM's (producer_is_llvm),
+  // so a breakpoint on a kernel stops after the arguments are stored. The
+  // unit is marked optimized as numba-cuda marks it (by its optimization
+  // level, not a function's opt=): each subprogram says whether its
+  // function was.
   unit_ = builder_->createCompileUnit(full ? llvm::dwarf::DW_LANG_C_plus_plus : llvm::dwarf::DW_LANG_Python,
-                                      file_for(main_file_), "cuhost",
-                                      /*isOptimized=*/!full, "", 0, "",
+                                      file_for(main_file_), "clang (Numba)",
+                                      /*isOptimized=*/true, "", 0, "",
                                       full ? llvm::DICompileUnit::FullDebug : llvm::DICompileUnit::DebugDirectivesOnly);
   m.addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
   m.addModuleFlag(llvm::Module::Warning, "Dwarf Version", gpu ? 2 : 4);
@@ -68,7 +75,7 @@ llvm::DILocation* DebugInfo::begin_function(llvm::Function* f, const std::string
   }
   llvm::DISubroutineType* ty = builder_->createSubroutineType(builder_->getOrCreateTypeArray(signature));
   auto flags = llvm::DISubprogram::SPFlagDefinition;
-  if (!full_) flags |= llvm::DISubprogram::SPFlagOptimized;
+  if (!full_ || optimized_) flags |= llvm::DISubprogram::SPFlagOptimized;
   llvm::DISubprogram* sp =
       builder_->createFunction(df, name, f->getName(), df, l, ty, l, llvm::DINode::FlagPrototyped, flags);
   f->setSubprogram(sp);
@@ -89,9 +96,13 @@ void DebugInfo::declare_variable(llvm::Function* f, llvm::AllocaInst* slot, cons
   llvm::DIType* dt = types_->union_of(types);
   if (!dt) return;  // no bits to show (a module, a function, None)
   unsigned l = line > 0 ? unsigned(line) : sp->getLine();
+  // Parameters stay listed even where optimization removes them, so a
+  // debugger shows every argument of a frame (as "optimized out" at worst);
+  // locals too when the function is optimized, as clang keeps them (without
+  // optimization their declarations keep them).
   llvm::DILocalVariable* var =
       arg_no > 0 ? builder_->createParameterVariable(sp, name, arg_no, sp->getFile(), l, dt, /*AlwaysPreserve=*/true)
-                 : builder_->createAutoVariable(sp, name, sp->getFile(), l, dt, /*AlwaysPreserve=*/true);
+                 : builder_->createAutoVariable(sp, name, sp->getFile(), l, dt, /*AlwaysPreserve=*/optimized_);
   llvm::Instruction* after = slot->getNextNode();
   llvm::DILocation* at = llvm::DILocation::get(f->getContext(), l, 0, sp);
   if (after)

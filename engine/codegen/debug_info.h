@@ -9,7 +9,11 @@
 // Full debug information (debug=True, both targets): the same line table
 // plus DWARF describing every function (its subroutine type from the Python
 // argument types) and every parameter and local variable (DILocalVariable
-// with llvm.dbg.declare on its stack slot, typed by debug_types.h). The GPU
+// with llvm.dbg.declare on its stack slot, typed by debug_types.h). Scalar
+// locals are declared too, where numba-cuda tracks them with llvm.dbg.value:
+// LLVM 19's NVPTX backend writes no location lists, so a variable described
+// by values gets no DW_AT_location in the cubin at all, while a declared
+// slot is a frame location cuda-gdb reads (docs/COMPILE_API.md). The GPU
 // PTX then holds `.section .debug_info` and friends, which ptxas (inside
 // nvJitLink) turns into the cubin's DWARF for cuda-gdb; on the CPU backend
 // the JIT-compiled code carries the same DWARF for gdb.
@@ -42,8 +46,9 @@ class DebugInfo {
  public:
   // `file` is the path of the kernel's script (the compile unit's file);
   // `full` asks for variables and types (debug=True), else line tables only;
-  // `gpu`: DWARF 2 (what ptxas reads), else DWARF 4.
-  DebugInfo(llvm::Module& m, const std::string& file, bool full, bool gpu);
+  // `gpu`: DWARF 2 (what ptxas reads), else DWARF 4; `optimized`: the
+  // functions are optimized (opt=True), which each subprogram says.
+  DebugInfo(llvm::Module& m, const std::string& file, bool full, bool gpu, bool optimized);
   ~DebugInfo();
 
   bool full() const { return full_; }
@@ -76,6 +81,7 @@ class DebugInfo {
   llvm::DICompileUnit* unit_ = nullptr;
   std::string main_file_;
   bool full_ = false;
+  bool optimized_ = false;
   std::map<std::string, llvm::DIFile*> files_;
 };
 

@@ -43,12 +43,16 @@ llvm::DIType* DebugTypes::union_of(const std::vector<const ir::Type*>& types) {
     std::uint64_t size = bits_of(module_, llvm_type_of(module_.getContext(), t));
     if (t->kind == ir::TypeKind::Boolean) size = 8;
     bits = std::max(bits, size);
+    // Members name no scope or file, as numba-cuda's: they belong to the union.
     members.push_back(
-        builder_.createMemberType(file_, member, file_, 0, size, 0, 0, llvm::DINode::FlagZero, type_of(t)));
+        builder_.createMemberType(nullptr, member, nullptr, 0, size, 0, 0, llvm::DINode::FlagZero, type_of(t)));
     name += (name.back() == '(' ? "" : ", ") + t->str();
   }
-  return builder_.createUnionType(file_, name + ")", file_, 0, bits, 0, llvm::DINode::FlagZero,
-                                  builder_.getOrCreateArray(members));
+  // Distinct, as numba-cuda's: the union is the type of one variable (its
+  // versions'), not a type two variables could share by structure.
+  llvm::DICompositeType* u = builder_.createUnionType(file_, name + ")", file_, 0, bits, 0, llvm::DINode::FlagZero,
+                                                      builder_.getOrCreateArray(members));
+  return llvm::MDNode::replaceWithDistinct(u->clone());
 }
 
 llvm::DIType* DebugTypes::build(const ir::Type* t) {

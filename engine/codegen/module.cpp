@@ -362,7 +362,7 @@ LoweredModule lower_module(const ModuleRequest& r) {
   std::unique_ptr<DebugInfo> debug_info;
   const bool gpu_target = r.target == CodegenTarget::NVPTX;
   if (r.debug || (r.lineinfo && gpu_target)) {
-    debug_info = std::make_unique<DebugInfo>(m, tf.captured->filename, r.debug, gpu_target);
+    debug_info = std::make_unique<DebugInfo>(m, tf.captured->filename, r.debug, gpu_target, r.optimized);
     state.debug_info = debug_info.get();
   }
 

@@ -30,6 +30,7 @@ struct ModuleRequest {
   bool bounds_check = false;
   bool fastmath = false;
   bool lineinfo = false;  // GPU: .file/.loc line tables (codegen/debug_info.h)
+  bool optimized = true;  // opt=True: the debug information says the functions are optimized
   int max_registers = 0;  // GPU: the kernel's .maxnreg (0: no limit)
   // GPU: launch_bounds (.maxntid, .minnctapersm, .maxclusterrank); 0 = not given.
   int launch_bounds[3] = {0, 0, 0};

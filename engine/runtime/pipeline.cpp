@@ -114,6 +114,7 @@ codegen::ModuleRequest module_request(const CompileJob& job) {
   req.bounds_check = job.target.bounds_check || o.debug;
   // numba: debug=True implies line information.
   req.lineinfo = o.lineinfo || o.debug;
+  req.optimized = o.opt != 0;
   req.max_registers = o.max_registers;
   for (int i = 0; i < 3; ++i) req.launch_bounds[i] = o.launch_bounds[i];
   if (job.product == Product::DeviceFunction) {

@@ -268,6 +268,13 @@ llvm::Value* Lowerer::truth(Val v) {
 
 Val Lowerer::expr_as(const ast::Expr* e, const ir::Type* t) { return convert(expr(e), t); }
 
+// A parameter's argument has its name: its slot is "x.addr", as clang names it.
+std::string Lowerer::slot_name(const std::string& name) const {
+  for (const auto& param : tf_.captured->def->params)
+    if (param.name == name) return name + ".addr";
+  return name;
+}
+
 llvm::Value* Lowerer::local_slot(const std::string& name) {
   auto it = locals_.find(name);
   if (it != locals_.end()) return it->second;
@@ -276,7 +283,7 @@ llvm::Value* Lowerer::local_slot(const std::string& name) {
   // Names the compiler makes ("$loop_broke.3.5") are no user's variables:
   // their own slot and no DWARF, as numba leaves its temporaries out.
   const bool debug = state_.debug_info && state_.debug_info->full() && name.front() != '$';
-  llvm::AllocaInst* slot = debug ? debug_variable_slot(name) : entry_alloca(llvm_type(lt->second), name);
+  llvm::AllocaInst* slot = debug ? debug_variable_slot(name) : entry_alloca(llvm_type(lt->second), slot_name(name));
   // Zero at entry, like numba, where some path may read the variable before
   // assigning it (assigned only inside an `if`, a loop that did not run): it
   // reads zero instead of undefined bits. Only there: a zero store for every
@@ -325,7 +332,7 @@ llvm::AllocaInst* Lowerer::debug_variable_slot(const std::string& name) {
     align = std::max(align, layout.getABITypeAlign(lt));
     if (!largest || layout.getTypeAllocSize(lt) > layout.getTypeAllocSize(largest)) largest = lt;
   }
-  llvm::AllocaInst* slot = entry_alloca(largest, user);
+  llvm::AllocaInst* slot = entry_alloca(largest, slot_name(user));
   slot->setAlignment(std::max(slot->getAlign(), align));
   debug_slots_[user] = slot;
   declare_in_debug_info(user, slot, types);
@@ -745,9 +752,20 @@ void Lowerer::setup_params() {
       default: return fn_->getArg(next++);
     }
   };
+  // The arguments carry the parameters' names, as numba's do (a parameter
+  // passed in several kernel slots, an array's data, shape and strides:
+  // "a.0", "a.1", ...), so the IR reads like the source.
+  auto name_args = [&](unsigned from, unsigned to, const std::string& name) {
+    for (unsigned k = from; k < to; ++k) fn_->getArg(k)->setName(to - from == 1 ? name : concat(name, ".", k - from));
+  };
   for (size_t p = 0; p < def.params.size(); ++p) {
     const ir::Type* t = tf_.arg_types[p];
+    const unsigned slots_from = next;
     llvm::Value* v = is_kernel_body_ ? from_slots(t) : fn_->getArg(unsigned(first + p));
+    if (is_kernel_body_)
+      name_args(slots_from, next, def.params[p].name);
+    else
+      name_args(unsigned(first + p), unsigned(first + p + 1), def.params[p].name);
     auto lt = tf_.locals.find(def.params[p].name);
     const ir::Type* local_t = lt != tf_.locals.end() ? lt->second : t;
     Val cv = convert({v, t}, local_t);

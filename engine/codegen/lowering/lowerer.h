@@ -188,6 +188,7 @@ class Lowerer {
   void declare_in_debug_info(const std::string& name, llvm::AllocaInst* slot,
                              const std::vector<const ir::Type*>& types);
   llvm::AllocaInst* debug_variable_slot(const std::string& name);
+  std::string slot_name(const std::string& name) const;
 
   ModuleState& state_;
   const sema::TypedFunction& tf_;

@@ -91,7 +91,7 @@ for offset, src in enumerate(lines):
     for key in ("if n:", "c = 5", "c = 1"):
         if key in src:
             line_of[key] = first + offset
-locations = dict(re.findall(r"^(![0-9]+) = !DILocation\(line: ([0-9]+)", ir, re.M))
+locations = dict(re.findall(r"^(![0-9]+) = !DILocation\((?:column: [0-9]+, )?line: ([0-9]+)", ir, re.M))
 
 
 def line_at(pattern):

@@ -61,19 +61,19 @@ debug_poly = cuda.jit(sig, debug=True, opt=False)(poly)
 plain_poly = cuda.jit(sig)(poly)
 ir = debug_poly.inspect_llvm((types.int64, types.float64[::1]))
 
-variables = re.findall(r'!DILocalVariable\(name: "([^"]+)"', ir)
+variables = re.findall(r'!DILocalVariable\([^)]*name: "([^"]+)"', ir)
 assert variables.count("v") == 1, variables
 assert not [n for n in variables if "." in n or n.startswith("$")], variables
-m = re.search(r'!DILocalVariable\(name: "v",[^)]*type: (![0-9]+)', ir)
+m = re.search(r'!DILocalVariable\([^)]*name: "v",[^)]*type: (![0-9]+)', ir)
 union = re.search(r"^%s = (.*)$" % m.group(1), ir, re.M).group(1)
 assert "DW_TAG_union_type" in union and "size: 64" in union, union
 elements = re.search(r"elements: (![0-9]+)", union).group(1)
-members = re.search(r"^%s = !\{(.*)\}$" % elements, ir, re.M).group(1).split(", ")
+members = re.search(r"^%s = !\{ (.*) \}$" % elements, ir, re.M).group(1).split(", ")
 names = [re.search(r'^%s = .*name: "([^"]+)"' % ref, ir, re.M).group(1) for ref in members]
 assert names == ["_bool", "_float64", "_int64"], names
 # One slot for v, whatever its versions.
-assert len(re.findall(r"^  %v = alloca", ir, re.M)) == 1, ir
-assert not re.search(r"^  %v\.[0-9]+ = alloca", ir, re.M), ir
+assert len(re.findall(r'^  %"v" = alloca', ir, re.M)) == 1, ir
+assert not re.search(r'^  %"v\.[0-9]+" = alloca', ir, re.M), ir
 
 rng = np.random.default_rng(11)
 for n in (2, 5):

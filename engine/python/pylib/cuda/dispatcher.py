@@ -19,6 +19,7 @@ import types as _pytypes
 import _cuhost
 
 from . import _jit_options, config, types as _types
+from ._llvmlite_spelling import llvmlite_spelling
 from ._type_spelling import from_handle
 from .cudadrv import _modules
 from .launchconfig import ensure_current_launch_config
@@ -65,7 +66,7 @@ class _Overload:
         return self._info()["symbol"]
 
     def inspect_llvm(self):
-        return self._info()["llvm"]
+        return llvmlite_spelling(self._info()["llvm"])
 
     def inspect_asm(self, cc=None):
         return self._info()["ptx"]
@@ -81,8 +82,8 @@ class _Overload:
     def library(self):
         """numba's code library, as far as reading its code goes: get_llvm_str() and get_asm_str()."""
         info = self._info()
-        return _pytypes.SimpleNamespace(get_llvm_str=lambda: info["llvm"], get_asm_str=lambda: info["ptx"],
-                                        name=info["symbol"])
+        return _pytypes.SimpleNamespace(get_llvm_str=lambda: llvmlite_spelling(info["llvm"]),
+                                        get_asm_str=lambda: info["ptx"], name=info["symbol"])
 
     @property
     def _codelibrary(self):
@@ -228,7 +229,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
 
     def inspect_llvm(self, signature=None):
         """LLVM IR (as lowered, before optimization, like numba's) per signature, or for one."""
-        return self._per_signature(signature, lambda i: i["llvm"])
+        return self._per_signature(signature, lambda i: llvmlite_spelling(i["llvm"]))
 
     def inspect_asm(self, signature=None):
         """PTX per signature, or for one."""
@@ -327,7 +328,7 @@ class CUDADispatcher(_cuhost.Dispatcher):
         if config.DUMP_LLVM or config.DUMP_OPTIMIZED or config.DUMP_ASSEMBLY:
             info = self._nvptx(sig)
             if config.DUMP_LLVM:
-                banner("LLVM DUMP", info["llvm"])
+                banner("LLVM DUMP", llvmlite_spelling(info["llvm"]))
             if config.DUMP_OPTIMIZED:
                 banner("OPTIMIZED DUMP", info["llvm_optimized"])
             if config.DUMP_ASSEMBLY:
