@@ -13,6 +13,8 @@
 // code object lives (a weak reference whose callback forgets it): a script
 // that execs source in a loop, or a library that execs (namedtuple,
 // dataclasses), must not keep every code object and text for the process.
+#include "python/exec_sources.h"
+
 #include <Python.h>
 
 #include <string>
@@ -32,6 +34,7 @@ PyObject* g_compile = nullptr;
 // A code object died: its entry goes, unless a newer code object at the same
 // address replaced it (the entry's weak reference is then another one).
 PyObject* forget(PyObject* key, PyObject* weak) {
+  if (!g_sources) Py_RETURN_NONE;                             // released at the interpreter's end
   PyObject* entry = PyDict_GetItemWithError(g_sources, key);  // borrowed
   if (entry && PyTuple_GET_ITEM(entry, 0) == weak && PyDict_DelItem(g_sources, key) < 0) return nullptr;
   if (!entry && PyErr_Occurred()) return nullptr;
@@ -42,7 +45,7 @@ PyMethodDef g_forget_def = {"_forget_exec_source", forget, METH_O, nullptr};
 
 // Maps `code` and every code object nested in its constants to `source`.
 int remember(PyObject* code, PyObject* source) {
-  if (!PyCode_Check(code)) return 0;
+  if (!g_sources || !PyCode_Check(code)) return 0;
   PyRef key(PyLong_FromVoidPtr(code));
   PyRef callback(key ? PyCFunction_New(&g_forget_def, key.get()) : nullptr);
   PyRef weak(callback ? PyWeakref_NewRef(code, callback.get()) : nullptr);
@@ -93,7 +96,7 @@ PyMethodDef g_compile_def = {"compile", reinterpret_cast<PyCFunction>(reinterpre
 
 // Wraps builtins.exec and builtins.compile once per process.
 PyObject* install(PyObject*, PyObject*) {
-  if (g_sources) Py_RETURN_NONE;
+  if (g_exec) Py_RETURN_NONE;                 // once per process (the table itself is released at the end)
   PyObject* builtins = PyEval_GetBuiltins();  // borrowed
   g_exec = PyDict_GetItemString(builtins, "exec");
   g_compile = PyDict_GetItemString(builtins, "compile");
@@ -117,6 +120,8 @@ PyMethodDef g_methods[] = {
 }  // namespace
 
 int add_exec_sources(PyObject* module) { return PyModule_AddFunctions(module, g_methods); }
+
+void release_exec_sources() { Py_CLEAR(g_sources); }
 
 }  // namespace cuhost::python
 
