@@ -217,8 +217,32 @@ PyObject* dispatcher_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   });
 }
 
+// The dispatcher takes part in the cycle collector: its Python function's
+// globals usually hold the dispatcher itself, and its last launcher holds it
+// back, so a kernel made in a function, an exec'd namespace or a closure
+// would otherwise live until the process ends (with its compiled code).
+int dispatcher_traverse(PyObject* obj, visitproc visit, void* arg) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  Py_VISIT(self->py_func);
+  Py_VISIT(self->options);
+  Py_VISIT(self->dict);
+  Py_VISIT(self->last_launcher);
+  Py_VISIT(self->extensions);
+  return 0;
+}
+
+// Breaks the cycles by what the dispatcher can do without: the methods rely
+// on py_func, options and extensions until the dealloc.
+int dispatcher_clear(PyObject* obj) {
+  auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  Py_CLEAR(self->last_launcher);
+  Py_CLEAR(self->dict);
+  return 0;
+}
+
 void dispatcher_dealloc(PyObject* obj) {
   auto* self = reinterpret_cast<DispatcherObject*>(obj);
+  PyObject_GC_UnTrack(obj);
   Py_XDECREF(self->py_func);
   Py_XDECREF(self->options);
   Py_XDECREF(self->last_launcher);
@@ -428,7 +452,9 @@ PyTypeObject DispatcherType = [] {
   t.tp_call = dispatcher_call;
   t.tp_as_mapping = &g_mapping;
   // cuda.dispatcher.CUDADispatcher subclasses it with the Python-level API.
-  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC;
+  t.tp_traverse = dispatcher_traverse;
+  t.tp_clear = dispatcher_clear;
   t.tp_doc = "A @cuda.jit kernel or device function.";
   t.tp_methods = all_methods();
   t.tp_getset = g_getset;

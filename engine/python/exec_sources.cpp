@@ -8,6 +8,13 @@
 // code object. The wrappers are C functions, so the calling Python frame
 // stays the caller's: exec() with no namespace and compile()'s inherited
 // __future__ flags behave exactly as before.
+//
+// The text is remembered by the code object's identity for as long as the
+// code object lives (a weak reference whose callback forgets it): a script
+// that execs source in a loop, or a library that execs (namedtuple,
+// dataclasses), must not keep every code object and text for the process.
+#include "python/exec_sources.h"
+
 #include <Python.h>
 
 #include <string>
@@ -19,14 +26,31 @@
 namespace cuhost::python {
 namespace {
 
-PyObject* g_sources = nullptr;  // dict: code object -> source text (str)
-PyObject* g_exec = nullptr;     // the original builtins
+// dict: the code object's address (int) -> (weak reference to it, source text)
+PyObject* g_sources = nullptr;
+PyObject* g_exec = nullptr;  // the original builtins
 PyObject* g_compile = nullptr;
+
+// A code object died: its entry goes, unless a newer code object at the same
+// address replaced it (the entry's weak reference is then another one).
+PyObject* forget(PyObject* key, PyObject* weak) {
+  if (!g_sources) Py_RETURN_NONE;                             // released at the interpreter's end
+  PyObject* entry = PyDict_GetItemWithError(g_sources, key);  // borrowed
+  if (entry && PyTuple_GET_ITEM(entry, 0) == weak && PyDict_DelItem(g_sources, key) < 0) return nullptr;
+  if (!entry && PyErr_Occurred()) return nullptr;
+  Py_RETURN_NONE;
+}
+
+PyMethodDef g_forget_def = {"_forget_exec_source", forget, METH_O, nullptr};
 
 // Maps `code` and every code object nested in its constants to `source`.
 int remember(PyObject* code, PyObject* source) {
-  if (!PyCode_Check(code)) return 0;
-  if (PyDict_SetItem(g_sources, code, source) < 0) return -1;
+  if (!g_sources || !PyCode_Check(code)) return 0;
+  PyRef key(PyLong_FromVoidPtr(code));
+  PyRef callback(key ? PyCFunction_New(&g_forget_def, key.get()) : nullptr);
+  PyRef weak(callback ? PyWeakref_NewRef(code, callback.get()) : nullptr);
+  PyRef entry(weak ? PyTuple_Pack(2, weak.get(), source) : nullptr);
+  if (!entry || PyDict_SetItem(g_sources, key.get(), entry.get()) < 0) return -1;
   PyObject* consts = reinterpret_cast<PyCodeObject*>(code)->co_consts;
   for (Py_ssize_t i = 0; consts && i < PyTuple_GET_SIZE(consts); ++i)
     if (remember(PyTuple_GET_ITEM(consts, i), source) < 0) return -1;
@@ -72,7 +96,7 @@ PyMethodDef g_compile_def = {"compile", reinterpret_cast<PyCFunction>(reinterpre
 
 // Wraps builtins.exec and builtins.compile once per process.
 PyObject* install(PyObject*, PyObject*) {
-  if (g_sources) Py_RETURN_NONE;
+  if (g_exec) Py_RETURN_NONE;                 // once per process (the table itself is released at the end)
   PyObject* builtins = PyEval_GetBuiltins();  // borrowed
   g_exec = PyDict_GetItemString(builtins, "exec");
   g_compile = PyDict_GetItemString(builtins, "compile");
@@ -97,17 +121,21 @@ PyMethodDef g_methods[] = {
 
 int add_exec_sources(PyObject* module) { return PyModule_AddFunctions(module, g_methods); }
 
+void release_exec_sources() { Py_CLEAR(g_sources); }
+
 }  // namespace cuhost::python
 
 namespace cuhost::frontend {
 
 std::string exec_source_of(PyObject* code) {
   if (!python::g_sources || !code) return {};
-  PyObject* text = PyDict_GetItemWithError(python::g_sources, code);  // borrowed
-  if (!text) {
+  python::PyRef key(PyLong_FromVoidPtr(code));
+  PyObject* entry = key ? PyDict_GetItemWithError(python::g_sources, key.get()) : nullptr;  // borrowed
+  if (!entry || PyWeakref_GetObject(PyTuple_GET_ITEM(entry, 0)) != code) {
     PyErr_Clear();
     return {};
   }
+  PyObject* text = PyTuple_GET_ITEM(entry, 1);
   Py_ssize_t size = 0;
   const char* utf8 = PyUnicode_AsUTF8AndSize(text, &size);
   if (!utf8) {

@@ -39,6 +39,7 @@
 #include <thread>
 
 #include "cuda/module.h"
+#include "python/exec_sources.h"
 #include "python/live_reload.h"
 #include "python/py_api.h"
 #include "runtime/cpu_module_callbacks.h"
@@ -85,6 +86,7 @@ PyObject* end_engine_python_work(PyObject*, PyObject*) {
     cuda::unload_all_modules();
     runtime::unload_cpu_modules();
     close_the_gil_to_other_threads();
+    release_exec_sources();
     Py_RETURN_NONE;
   });
 }

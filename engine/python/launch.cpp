@@ -74,7 +74,7 @@ PyObject* launcher_vectorcall(PyObject* obj, PyObject* const* args, size_t nargs
 extern PyTypeObject LauncherType;
 
 LauncherObject* new_launcher(DispatcherObject* d) {
-  auto* l = PyObject_New(LauncherObject, &LauncherType);
+  auto* l = PyObject_GC_New(LauncherObject, &LauncherType);
   if (!l) return nullptr;
   Py_INCREF(d);
   l->dispatcher = d;
@@ -87,16 +87,37 @@ LauncherObject* new_launcher(DispatcherObject* d) {
   l->callbacks = nullptr;
   l->vectorcall = launcher_vectorcall;
   for (int i = 0; i < 3; ++i) l->grid[i] = l->block[i] = 1;
+  PyObject_GC_Track(l);
   return l;
+}
+
+// Launchers take part in the cycle collector: a dispatcher keeps its last
+// launcher, which holds the dispatcher (dispatcher.cpp clears that link), and
+// pre-launch callbacks may hold their launcher.
+int launcher_traverse(PyObject* obj, visitproc visit, void* arg) {
+  auto* l = reinterpret_cast<LauncherObject*>(obj);
+  Py_VISIT(reinterpret_cast<PyObject*>(l->dispatcher));
+  Py_VISIT(l->stream_obj);
+  Py_VISIT(l->config);
+  Py_VISIT(l->callbacks);
+  return 0;
+}
+
+// Only the callbacks, which a launch can do without (made again on access);
+// the dispatcher and stream say what a launch does until the dealloc.
+int launcher_clear(PyObject* obj) {
+  Py_CLEAR(reinterpret_cast<LauncherObject*>(obj)->callbacks);
+  return 0;
 }
 
 void launcher_dealloc(PyObject* obj) {
   auto* l = reinterpret_cast<LauncherObject*>(obj);
+  PyObject_GC_UnTrack(obj);
   Py_XDECREF(l->dispatcher);
   Py_XDECREF(l->stream_obj);
   Py_XDECREF(l->config);
   Py_XDECREF(l->callbacks);
-  PyObject_Free(obj);
+  PyObject_GC_Del(obj);
 }
 
 // --- launching ---------------------------------------------------------------------
@@ -539,7 +560,9 @@ PyTypeObject make_launcher_type() {
   t.tp_repr = launcher_repr;
   t.tp_call = launcher_call;
   t.tp_vectorcall_offset = offsetof(LauncherObject, vectorcall);
-  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL;
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_HAVE_GC;
+  t.tp_traverse = launcher_traverse;
+  t.tp_clear = launcher_clear;
   t.tp_doc = "A kernel with its launch configuration; call it with the kernel's arguments.";
   t.tp_getset = g_getset;
   t.tp_methods = g_launcher_methods;
@@ -623,8 +646,8 @@ PyObject* make_launcher(DispatcherObject* d, PyObject* config) {
     Py_INCREF(config);
     l->config = config;
   }
-  // The dispatcher keeps the newest launcher; the reference cycle (launcher ->
-  // dispatcher -> launcher) is bounded to one object and dispatchers live for the process.
+  // The dispatcher keeps the newest launcher; the cycle collector frees the
+  // pair (launcher -> dispatcher -> launcher) once nothing else holds them.
   Py_INCREF(l);
   Py_XSETREF(d->last_launcher, reinterpret_cast<PyObject*>(l));
   return reinterpret_cast<PyObject*>(l);

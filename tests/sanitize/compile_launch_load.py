@@ -4,8 +4,14 @@
 # launches of one of them on the CPU backend, results checked. Without a
 # sanitizer it still checks the results and that resident memory stays
 # bounded over the launches. Counts: argv[1] kernels, argv[2] launches.
+# At the end the kernels are dropped and must be freed by the collector
+# (weak references die): LeakSanitizer's libpython suppression hides
+# whatever is allocated under a call from Python, cuhost's objects
+# included, so their release is checked here, not by LSan.
+import gc
 import resource
 import sys
+import weakref
 
 import numpy as np
 from numba import cuda
@@ -42,5 +48,10 @@ for j in range(n_launch):
 cuda.synchronize()
 c = n_kernels - 1
 assert (d_out.copy_to_host() == x * c + (c * 7 - 3)).all()
+refs = [weakref.ref(kernel) for kernel in kernels]
+del k, kernels, ns
+gc.collect()
+alive = sum(r() is not None for r in refs)
+assert alive == 0, "%d of %d dropped kernels are still alive after gc.collect()" % (alive, len(refs))
 print("compiled %d kernels, launched %d times; max RSS KiB at quarters: %s" % (n_kernels, n_launch, rss))
 print("compile-launch load ok")
