@@ -1,0 +1,64 @@
+"""Kernels that never end on their own, shared by deadline_gpu.py (stopped
+under --kernel-timeout) and deadline_gpu_per_launch.py (stopped under a
+launch's deadline): a plain loop, a spin on a flag nobody sets, a spin in a
+device function, a loop of grid syncs, blocks stuck at a grid sync for a
+block that never arrives, and a counted loop of 2**62 iterations."""
+from numba import cuda
+
+@cuda.jit
+def spin(out, n):
+    i = cuda.grid(1)
+    k = 0
+    while k >= 0:
+        k = (k + n) % 1000
+    out[i] = k
+
+
+@cuda.jit
+def wait_for_flag(out, flag):
+    i = cuda.grid(1)
+    while flag[0] == 0:
+        pass
+    out[i] = 1
+
+
+@cuda.jit(device=True)
+def forever(n):
+    k = n
+    while k != -1:
+        k = (k * 3 + 1) % 1024
+    return k
+
+
+@cuda.jit
+def spin_in_device_function(out):
+    out[cuda.grid(1)] = forever(3)
+
+
+@cuda.jit
+def spin_grid(out):
+    g = cuda.cg.this_grid()
+    i = cuda.grid(1)
+    while out[0] >= 0:
+        g.sync()
+        if i == 0:
+            out[1] += 1
+
+
+@cuda.jit
+def stuck_at_grid_sync(out):
+    g = cuda.cg.this_grid()
+    if cuda.blockIdx.x == 0:  # block 0 never reaches the sync; the others wait for it there
+        while out[0] >= 0:
+            out[3] += 1
+    g.sync()
+    out[2] = 7
+
+
+@cuda.jit
+def long_count(out, n):  # a counted loop of 2**62 iterations: its chunks' ends check the flag
+    i = cuda.grid(1)
+    acc = 0
+    for k in range(n):
+        acc = (acc * 3 + k) % 1000003
+    out[i] = acc
