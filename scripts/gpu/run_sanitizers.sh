@@ -37,7 +37,7 @@ echo "\$\$ \$*" >> "$work/pids.txt"
 exec "$sanitizer" --tool $tool --log-file "$work/logs/%p.log" --print-limit 20 "$CUHOST_BIN" "\$@"
 WRAP
   chmod +x "$work/cuhost"
-  deadline=$(( $(date +%s) + minutes * 60 ))
+  deadline=$(( $(date +%s) + $(awk -v m="$minutes" 'BEGIN { printf "%d", m * 60 }') ))  # MINUTES may be fractional
   # The tools slow launches down (racecheck most): the tests' own time limits scale.
   export CUHOST_TEST_TIMEOUT_SCALE=${CUHOST_TEST_TIMEOUT_SCALE:-3}
   export work repo deadline backend=cuda
