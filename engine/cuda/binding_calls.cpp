@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "cuda/driver.h"
+#include "cuda/stream.h"
 #include "support/memory_quota.h"
 
 namespace cuhost::cuda {
@@ -230,10 +231,12 @@ const BindingCall g_calls[] = {
      [](const U* in, U* out) {
        CUstream s = nullptr;
        CUresult r = driver().cuStreamCreate(&s, as<unsigned>(in[0]));
+       if (r == CUDA_SUCCESS) note_stream_created(s);
        out[0] = from(s);
        return r;
      }},
-    {"cuStreamDestroy", 1, 0, 0, [](const U* in, U*) { return driver().cuStreamDestroy(as<CUstream>(in[0])); }},
+    // Retired as cuhost's own streams are (stream.h): arrays may name it as their last writer.
+    {"cuStreamDestroy", 1, 0, 0, [](const U* in, U*) { return destroy_stream(as<CUstream>(in[0])); }},
     {"cuStreamSynchronize", 1, 0, 0, [](const U* in, U*) { return driver().cuStreamSynchronize(as<CUstream>(in[0])); }},
     {"cuStreamQuery", 1, 0, 0, [](const U* in, U*) { return driver().cuStreamQuery(as<CUstream>(in[0])); }},
     {"cuLibraryGetGlobal", 2, 2, 0,

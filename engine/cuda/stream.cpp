@@ -26,25 +26,34 @@ RetiredStreams& retired_streams() {
 
 Stream::Stream(unsigned flags) {
   CUHOST_CU(cuStreamCreate, &stream_, flags);
-  RetiredStreams& r = retired_streams();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  r.handles.erase(stream_);
+  note_stream_created(stream_);
 }
 
 Stream::~Stream() {
   if (!stream_) return;
   try {
-    // Its queued work finishes first, so a write recorded on it is complete
-    // once the stream is retired and needs no event of it.
-    driver().cuStreamSynchronize(stream_);
-    {
-      RetiredStreams& r = retired_streams();
-      std::lock_guard<std::mutex> lock(r.mutex);
-      r.handles.insert(stream_);
-    }
-    driver().cuStreamDestroy(stream_);
+    destroy_stream(stream_);
   } catch (...) {
   }
+}
+
+void note_stream_created(CUstream stream) {
+  RetiredStreams& r = retired_streams();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.handles.erase(stream);
+}
+
+CUresult destroy_stream(CUstream stream) {
+  // Its queued work finishes first, so a write recorded on it is complete
+  // once the stream is retired and needs no event of it.
+  const CUresult done = driver().cuStreamSynchronize(stream);
+  if (done == CUDA_ERROR_INVALID_HANDLE || done == CUDA_ERROR_INVALID_CONTEXT) return done;  // not a live stream
+  {
+    RetiredStreams& r = retired_streams();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.handles.insert(stream);
+  }
+  return driver().cuStreamDestroy(stream);
 }
 
 bool stream_retired(CUstream stream) {

@@ -28,6 +28,15 @@ class Stream {
 // as ~Stream waits for it first.
 bool stream_retired(CUstream stream);
 
+// For streams made and destroyed through the driver bindings
+// (cuda.bindings.driver.cuStreamCreate/cuStreamDestroy, binding_calls.cpp):
+// a new handle is no longer retired; a destroyed one waits for its queued
+// work, is retired, then destroyed, as ~Stream does, so an array last
+// written on it never hands the stale handle to the driver. Returns the
+// driver's result of the destruction.
+void note_stream_created(CUstream stream);
+CUresult destroy_stream(CUstream stream);
+
 void synchronize_stream(CUstream stream);
 // cuCtxSynchronize on the current context.
 void synchronize_context();

@@ -48,4 +48,32 @@ for round_ in range(20):
     gc.collect()
     del e, d, s2
     gc.collect()
+
+# The same with a stream the script made and destroyed through the driver
+# bindings (an external stream to cuhost): cuStreamDestroy of the bindings
+# waits for the stream's work and retires the handle as ~Stream does. Without
+# that, the array freed at exit handed the destroyed stream to the driver
+# (a crash at exit on the H200, hostapi/driver_api.py).
+from cuda.bindings import driver as binding  # noqa: E402
+
+ctx = cuda.current_context()
+for round_ in range(5):
+    x = rng.integers(-1000, 1000, h.shape).astype(np.float64)
+    h[:] = x
+    result, raw = binding.cuStreamCreate(0)
+    assert result == binding.CUresult.CUDA_SUCCESS
+    ext = ctx.create_external_stream(int(raw))
+    f = cuda.device_array(h.shape, np.float64)
+    f.copy_to_device(h, stream=ext)  # last writer: the driver's stream
+    (result,) = binding.cuStreamDestroy(raw)
+    assert result == binding.CUresult.CUDA_SUCCESS
+    del ext
+    gc.collect()
+    scale[16, 256](f, 3.0)  # on the default stream, after the destroyed stream's write
+    got = f.copy_to_host()
+    if RUNS_KERNELS:
+        np.testing.assert_array_equal(got, x * 3.0 + 1.0)
+    kept = f if round_ == 4 else None  # the last one is freed at exit
+    del f
+    gc.collect()
 print("destroyed writer ok")
