@@ -12,6 +12,8 @@ its header comments:
                              test is reported as not applicable (exit 77 -> CTest "skipped")
     # env: NAME=VALUE        environment for the run
     # timeout: 120           seconds
+    # timing: alone          the script asserts durations: CTest (RUN_SERIAL) and
+                             scripts/gpu/run_tests.sh run it by itself
 
 Exit code 0 means the script behaved as declared.
 """

@@ -45,8 +45,13 @@ backend=${CUHOST_TEST_BACKEND:-cuda}
     if [ $rc -eq 0 ]; then echo "passed $s"; elif [ $rc -eq 77 ]; then echo "na $s"; else echo "$out" > "$results/$name.txt"; echo "failed $s"; fi
   }
   export -f run_one
-  { find tests/scripts -name '*.py' ! -name '_*' | sort; ls scripts/examples/*.py; } |
+  # Scripts marked `# timing: alone` (they assert durations) run after the
+  # others, one at a time.
+  { find tests/scripts -name '*.py' ! -name '_*' | sort; ls scripts/examples/*.py; } > "$results/all.txt"
+  xargs grep -l '^# timing: alone' < "$results/all.txt" > "$results/alone.txt" || true
+  grep -vxF -f "$results/alone.txt" "$results/all.txt" |
     xargs -P "${SCRIPT_JOBS:-1}" -I{} bash -c 'run_one "$@"' _ {} > "$results/list.txt"
+  xargs -I{} bash -c 'run_one "$@"' _ {} < "$results/alone.txt" >> "$results/list.txt"
   for s in $(grep '^failed ' "$results/list.txt" | cut -d' ' -f2); do head -n 40 "$results/${s//\//_}.txt"; done
   for s in $(grep '^failed ' "$results/list.txt" | cut -d' ' -f2); do echo "FAILED: $s"; done
   echo "scripts: $(grep -c '^passed ' "$results/list.txt") passed, $(grep -c '^failed ' "$results/list.txt") failed," \

@@ -10,6 +10,7 @@
 # deadline (each kernel is stopped twice: the flag is lowered after a stop).
 # The context stays usable: later launches give right results.
 # backends: cuda
+# timing: alone
 # cuhost-args: --kernel-timeout 0.5
 # stdout: gpu deadline ok
 # stdout: gpu grid sync under a deadline ok

@@ -10,6 +10,7 @@
 # tightens. The per-script level on the GPU: `unit: a host gives each
 # script its kernel timeout, and launches only tighten it` (backend Auto).
 # backends: cuda
+# timing: alone
 # stdout: gpu per-launch deadline ok
 import time
 
