@@ -29,6 +29,11 @@ against CUDA backend") say the same thing.
   backend under the rules above; a fused result may then reach any output,
   integers included (through a comparison or a conversion), so no ulp bound
   is claimed for it.
+- float32 atomic adds (the `wf32` work array): PTX's `atom.add.f32`
+  flushes subnormal inputs and results to sign-preserving zero (PTX ISA,
+  `atom`), as numba-cuda's kernels do; the CPU backend keeps them. A `wf32`
+  element that is a subnormal on one side and a zero of the same sign on
+  the other is equal (fuzz seed 49129: 1.8e-39 against 0.0).
 - Float-to-int conversions of NaN, infinities and out-of-range values are
   undefined (x86 gives INT_MIN, the GPU saturates): backends.py counts a
   difference `undefined` when the CPU side rerun with saturating
@@ -117,6 +122,17 @@ def writers_of(prog, slot):
     return [fn for fn, _ in writers.get(slot, [])]
 
 
+FLT_MIN = 2.0 ** -126  # the smallest normal float32
+
+
+def flushed_subnormal(x, y):
+    """One is a float32 subnormal, the other a zero of its sign."""
+    for u, v in ((x, y), (y, x)):
+        if v == 0.0 and 0.0 < abs(u) < FLT_MIN and struct.pack("<f", u)[3] >> 7 == struct.pack("<f", v)[3] >> 7:
+            return True
+    return False
+
+
 def compare(prog, a, b, rules, array_dtypes):
     """'' when outputs `a` and `b` (lists of bit patterns per output array,
     runner.py's "out") agree under `rules`, else the first difference.
@@ -130,6 +146,8 @@ def compare(prog, a, b, rules, array_dtypes):
             size = 8 if dt == "float64" else 4
             fx, fy = as_float(x, size), as_float(y, size)
             if fx != fx and fy != fy:
+                continue
+            if name == "wf32" and flushed_subnormal(fx, fy):
                 continue
             writers = writers_of(prog, j) if name == "of" and rules.math else []
             if writers and fx == fx and fy == fy:
