@@ -2,7 +2,9 @@
 under --kernel-timeout) and deadline_gpu_per_launch.py (stopped under a
 launch's deadline): a plain loop, a spin on a flag nobody sets, a spin in a
 device function, a loop of grid syncs, blocks stuck at a grid sync for a
-block that never arrives, and a counted loop of 2**62 iterations."""
+block that never arrives, and a counted loop of 2**62 iterations; and a
+kernel of grid syncs that ends, for right results with and without
+cancellation points."""
 from numba import cuda
 
 @cuda.jit
@@ -62,3 +64,22 @@ def long_count(out, n):  # a counted loop of 2**62 iterations: its chunks' ends 
     for k in range(n):
         acc = (acc * 3 + k) % 1000003
     out[i] = acc
+
+
+@cuda.jit
+def grid_sum(out, x, partial):  # grid syncs that end: right results in both variants
+    g = cuda.cg.this_grid()
+    i = cuda.grid(1)
+    for _ in range(3):
+        if cuda.threadIdx.x == 0:
+            s = 0.0
+            for k in range(cuda.blockIdx.x * cuda.blockDim.x, (cuda.blockIdx.x + 1) * cuda.blockDim.x):
+                s += x[k]
+            partial[cuda.blockIdx.x] = s
+        g.sync()
+        if i == 0:
+            t = 0.0
+            for b in range(cuda.gridDim.x):
+                t += partial[b]
+            out[0] += t
+        g.sync()

@@ -20,7 +20,7 @@ import numpy as np
 from numba import cuda
 
 import _cuhost
-from _stuck_kernels import (long_count, spin, spin_grid, spin_in_device_function, stuck_at_grid_sync,
+from _stuck_kernels import (grid_sum, long_count, spin, spin_grid, spin_in_device_function, stuck_at_grid_sync,
                             wait_for_flag)
 
 d_out = cuda.to_device(np.zeros(1024, dtype=np.int64))
@@ -90,25 +90,6 @@ print("gpu deadline ok")
 
 # Under a deadline grid.sync() is cuhost's own barrier: it still synchronizes
 # the whole grid (each block's partial sum is read by block 0 after the sync).
-@cuda.jit
-def grid_sum(out, x, partial):
-    g = cuda.cg.this_grid()
-    i = cuda.grid(1)
-    for _ in range(3):
-        if cuda.threadIdx.x == 0:
-            s = 0.0
-            for k in range(cuda.blockIdx.x * cuda.blockDim.x, (cuda.blockIdx.x + 1) * cuda.blockDim.x):
-                s += x[k]
-            partial[cuda.blockIdx.x] = s
-        g.sync()
-        if i == 0:
-            t = 0.0
-            for b in range(cuda.gridDim.x):
-                t += partial[b]
-            out[0] += t
-        g.sync()
-
-
 xs = rng.standard_normal(64 * 128)
 sums = cuda.to_device(np.zeros(1))
 grid_sum[64, 128](sums, cuda.to_device(xs), cuda.to_device(np.zeros(64)))

@@ -17,31 +17,12 @@ import time
 import numpy as np
 
 import _cuhost
-from _stuck_kernels import (long_count, spin, spin_grid, spin_in_device_function, stuck_at_grid_sync,
+from _stuck_kernels import (grid_sum, long_count, spin, spin_grid, spin_in_device_function, stuck_at_grid_sync,
                             wait_for_flag)
 import cuhost
 from numba import cuda
 
 LIMIT = 0.3
-
-
-@cuda.jit
-def grid_sum(out, x, partial):  # grid syncs that end: right results in both variants
-    g = cuda.cg.this_grid()
-    i = cuda.grid(1)
-    for _ in range(3):
-        if cuda.threadIdx.x == 0:
-            s = 0.0
-            for k in range(cuda.blockIdx.x * cuda.blockDim.x, (cuda.blockIdx.x + 1) * cuda.blockDim.x):
-                s += x[k]
-            partial[cuda.blockIdx.x] = s
-        g.sync()
-        if i == 0:
-            t = 0.0
-            for b in range(cuda.gridDim.x):
-                t += partial[b]
-            out[0] += t
-        g.sync()
 
 
 @cuda.jit
