@@ -28,9 +28,11 @@ _FIELD = re.compile(r"^[A-Za-z]+: ")
 _NODE = re.compile(r"!DI[A-Za-z]+\(")
 
 
-def _split_top(text, sep=", "):
-    """Splits at `sep` outside parentheses, braces and strings."""
-    parts, depth, start, i = [], 0, 0, 0
+def _walk(text, start=0):
+    """(index, character, depth) for each character from `start` outside
+    strings, depth counting the open parentheses, braces and brackets
+    before it (an opening one counted already, a closing one not)."""
+    depth, i = 0, start
     while i < len(text):
         c = text[i]
         if c == '"':
@@ -40,31 +42,26 @@ def _split_top(text, sep=", "):
             depth += 1
         elif c in ")]}":
             depth -= 1
-        elif depth == 0 and text.startswith(sep, i):
-            parts.append(text[start:i])
-            i += len(sep)
-            start = i
-            continue
+        yield i, c, depth
         i += 1
+
+
+def _split_top(text, sep=", "):
+    """Splits at `sep` outside parentheses, braces and strings."""
+    parts, start = [], 0
+    for i, _, depth in _walk(text):
+        if depth == 0 and i >= start and text.startswith(sep, i):
+            parts.append(text[start:i])
+            start = i + len(sep)
     parts.append(text[start:])
     return parts
 
 
 def _closing(text, open_at):
     """The index of the bracket closing the one at `open_at`."""
-    depth, i = 0, open_at
-    while i < len(text):
-        c = text[i]
-        if c == '"':
-            i = text.index('"', i + 1) + 1
-            continue
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
+    for i, c, depth in _walk(text, open_at):
+        if depth == 0 and c in ")]}":
+            return i
     return len(text) - 1
 
 
