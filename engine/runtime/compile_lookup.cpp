@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "cuda/linker.h"
+#include "frontend/captured.h"
 #include "runtime/compile_cache.h"
 #include "runtime/compile_memo.h"
 #include "runtime/kernel_serialize.h"
@@ -141,6 +142,18 @@ std::shared_ptr<CompiledKernel> load_from_files(EntryView& files, const CompileJ
   return nullptr;
 }
 
+// Whether typing `fn` for these argument types may record calls into other
+// jitted functions (their dispatchers list the argument types each call
+// used as signatures): it names one in its globals, or takes one as an
+// argument.
+bool may_call_jitted_functions(const JitFunction& fn, const std::vector<const ir::Type*>& arg_types) {
+  for (const auto& [name, value] : fn.captured->globals)
+    if (value.kind == frontend::GlobalValue::Kind::JitFunction) return true;
+  for (const ir::Type* t : arg_types)
+    if (t && t->kind == ir::TypeKind::Dispatcher) return true;
+  return false;
+}
+
 // CUHOST_VERIFY_PTX=1 (set by the test suite): every kernel compiled for the
 // CPU is also compiled to PTX and, when it links no foreign code, assembled
 // for sm_90 by nvJitLink, so CI checks the GPU path of every kernel it runs
@@ -185,6 +198,16 @@ LookupResult lookup_kernel(const std::shared_ptr<JitFunction>& fn, const std::ve
     if (files && (found = load_from_files(*files, job))) result.layer = CacheLayer::CacheFiles;
     if (!found && keys.content && (found = load_cached_kernel(*keys.content, *fn))) result.layer = CacheLayer::Disk;
   }
+  if (found && result.layer == CacheLayer::Disk && may_call_jitted_functions(*fn, job.arg_types)) {
+    // The content-keyed disk cache is the engine's own and must not show:
+    // numba types every kernel in every process, and typing is what records
+    // the calls into device functions in their dispatchers' signatures.
+    // Kernels served from the disk are typed again for those records (their
+    // code is not made again). cache=True files are numba's: a kernel loaded
+    // from them is not typed, in numba either.
+    log::StageTimer timer(fn->name, "retype");
+    run_pipeline(job, {Stage::Typing});
+  }
   if (found) {
     found->arg_types = job.arg_types;
     found->launch_bound_threads = fn->options.launch_bounds[0];
@@ -192,9 +215,12 @@ LookupResult lookup_kernel(const std::shared_ptr<JitFunction>& fn, const std::ve
     found->shared_memory_carveout = fn->options.shared_memory_carveout;
     found->cancellation_points = job.target.cancellation_points;  // part of every layer's key
   } else {
+    const std::uint64_t warnings = compile_warnings_reported();
     found = build_kernel(job);
     result.layer = CacheLayer::Compiled;
-    if (keys.content) store_cached_kernel(*keys.content, *found);
+    // A compile that warned is not kept on disk: the next process compiles
+    // it again and warns again, as numba does.
+    if (keys.content && compile_warnings_reported() == warnings) store_cached_kernel(*keys.content, *found);
   }
   found->source = fn;
   found->compiled_for = job.target;
