@@ -184,6 +184,10 @@ class StderrCapture {
     while ((n = std::fread(buf, 1, sizeof buf, tmp_)) > 0) text.append(buf, n);
     std::fclose(tmp_);
     tmp_ = nullptr;
+    // The device linker's own lines ("error   : Multiple definition of
+    // 'f' in 'b.cu', first defined in 'a.cu'"), which some links write
+    // instead of "@E@" lines: read as diagnostics and still shown.
+    static const std::regex linker_line("^(error|warning|info)\\s*: ");
     std::string passthrough;
     std::size_t start = 0;
     while (start < text.size()) {
@@ -191,10 +195,12 @@ class StderrCapture {
       if (end == std::string::npos) end = text.size();
       std::string line = text.substr(start, end - start);
       start = end + 1;
-      if (line.rfind("@E@", 0) == 0 || line.rfind("@W@", 0) == 0 || line.rfind("@I@", 0) == 0)
+      if (line.rfind("@E@", 0) == 0 || line.rfind("@W@", 0) == 0 || line.rfind("@I@", 0) == 0) {
         diagnostics += line.substr(3) + "\n";
-      else
-        passthrough += line + "\n";
+        continue;
+      }
+      if (std::regex_search(line, linker_line)) diagnostics += line + "\n";
+      passthrough += line + "\n";
     }
     if (!passthrough.empty()) std::fwrite(passthrough.data(), 1, passthrough.size(), stderr);
     return diagnostics;

@@ -15,6 +15,7 @@
 #include "python/py_api.h"
 #include "python/stream_view.h"
 #include "python/type_handle.h"
+#include "runtime/compile_lookup.h"
 #include "runtime/devices.h"
 #include "runtime/kernel_resources.h"
 #include "runtime/session.h"
@@ -146,7 +147,7 @@ std::string describe_typed(const std::string& name, const sema::TypedFunction* t
 namespace {
 
 std::string describe_types(const runtime::CompiledKernel& k) {
-  return describe_typed(k.name, k.typed.get(), k.arg_types);
+  return describe_typed(k.name, runtime::kernel_typing(k).get(), k.arg_types);
 }
 
 PyObject* dispatcher_inspect_types(PyObject* obj, PyObject* args, PyObject* kwargs) {
@@ -185,8 +186,8 @@ PyObject* dispatcher_typemap(PyObject* obj, PyObject* signature) {
     auto k = self->state->fn->options.device ? nvptx_specialization(self, types) : compile_specialization(self, types);
     PyRef out(PyDict_New());
     if (!out) return nullptr;
-    if (k->typed) {
-      for (const auto& [name, type] : k->typed->locals) {
+    if (std::shared_ptr<const sema::TypedFunction> typed = runtime::kernel_typing(*k)) {
+      for (const auto& [name, type] : typed->locals) {
         if (!type) continue;
         PyRef h(new_type_handle(type));
         if (!h || PyDict_SetItemString(out.get(), name.c_str(), h.get()) < 0) return nullptr;

@@ -209,6 +209,7 @@ LookupResult lookup_kernel(const std::shared_ptr<JitFunction>& fn, const std::ve
     run_pipeline(job, {Stage::Typing});
   }
   if (found) {
+    if (!found->typed) found->typed = job.typed;
     found->arg_types = job.arg_types;
     found->launch_bound_threads = fn->options.launch_bounds[0];
     for (int i = 0; i < 3; ++i) found->cluster_dim[i] = fn->options.cluster_dim[i];
@@ -353,6 +354,17 @@ std::shared_ptr<const CompiledKernel> kernel_variant(const CompiledKernel& kerne
   TargetOptions target = kernel.compiled_for;
   target.cancellation_points = cancellation_points;
   return lookup_kernel(fn, kernel.arg_types, target).kernel;
+}
+
+std::shared_ptr<const sema::TypedFunction> kernel_typing(const CompiledKernel& kernel) {
+  if (kernel.typed) return kernel.typed;
+  std::shared_ptr<JitFunction> fn = kernel.source.lock();
+  if (!fn)
+    throw UserError(ErrorKind::RuntimeError, concat("the typing of kernel '", kernel.name,
+                                                    "' cannot be shown: the function it was compiled from is gone"));
+  CompileJob job(fn, kernel.arg_types, kernel.compiled_for, Product::Kernel);
+  run_pipeline(job, {Stage::Typing});
+  return job.typed;
 }
 
 LayerCounts lookup_counts() {

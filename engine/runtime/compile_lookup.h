@@ -116,6 +116,12 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFu
 // when a launch first needs it. Throws UserError when the function is gone.
 std::shared_ptr<const CompiledKernel> kernel_variant(const CompiledKernel& kernel, bool cancellation_points);
 
+// The typing of `kernel` (inspect_types, the type annotation's typemap):
+// its own, or, for a kernel served from the disk cache without it, its
+// function typed again for its argument types. Throws UserError when the
+// function is gone.
+std::shared_ptr<const sema::TypedFunction> kernel_typing(const CompiledKernel& kernel);
+
 // How many lookups of this process each layer served.
 LayerCounts lookup_counts();
 

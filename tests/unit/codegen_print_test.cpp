@@ -14,6 +14,7 @@
 #include "codegen_support.h"
 #include "cpu/print_output.h"
 #include "runtime/compile_cache.h"
+#include "runtime/compile_lookup.h"
 
 using namespace cuhost;
 using namespace cuhost::testing;
@@ -168,11 +169,13 @@ TEST_CASE("print: the disk cache key follows lineinfo and max_registers", "[prin
   char dir[] = "/tmp/cuhost-print-cache-XXXXXX";
   REQUIRE(mkdtemp(dir));
   setenv("CUHOST_CACHE_DIR", dir, 1);
+  auto disk_hits = [] { return runtime::lookup_counts()[std::size_t(runtime::CacheLayer::Disk)]; };
   auto first = compile_source(kPrint, "k", kArgs, runtime::Target::NVPTX);
+  long hits = disk_hits();
   auto again = compile_source(kPrint, "k", kArgs, runtime::Target::NVPTX);
-  CHECK(again->typed == nullptr);  // the cache works for an identical compile
+  CHECK(disk_hits() == hits + 1);  // the cache works for an identical compile
   auto with_lines = compile_source(kPrint, "k", kArgs, runtime::Target::NVPTX, line);
-  CHECK(with_lines->typed != nullptr);  // compiled, not loaded
+  CHECK(disk_hits() == hits + 1);  // compiled, not loaded
   CHECK(!loc_lines(with_lines->ptx).empty());
   CHECK(loc_lines(first->ptx).empty());
   unsetenv("CUHOST_CACHE_DIR");

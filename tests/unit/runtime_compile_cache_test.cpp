@@ -8,6 +8,7 @@
 
 #include "codegen_support.h"
 #include "runtime/compile_cache.h"
+#include "runtime/compile_lookup.h"
 
 using namespace cuhost;
 using namespace cuhost::testing;
@@ -50,10 +51,16 @@ TEST_CASE("a recompiled kernel comes from the disk cache with the same PTX", "[c
   REQUIRE(mkdtemp(dir));
   setenv("CUHOST_CACHE_DIR", dir, 1);
   std::vector<std::string> args = {"array(float32, 1d, C)", "array(float32, 1d, C)"};
+  auto disk_hits = [] { return runtime::lookup_counts()[std::size_t(runtime::CacheLayer::Disk)]; };
   auto first = compile_source(kSource, "k", args, runtime::Target::NVPTX);
   REQUIRE(first->typed != nullptr);
+  long hits = disk_hits();
   auto second = compile_source(kSource, "k", args, runtime::Target::NVPTX);  // a new JitFunction: not memoized
-  CHECK(second->typed == nullptr);                                           // came from the cache
+  CHECK(disk_hits() == hits + 1);                                            // came from the cache
+  // It calls a jitted function (`helper`), so it was typed again for the
+  // callee's records: its typing is the first compile's.
+  REQUIRE(second->typed != nullptr);
+  CHECK(second->typed->locals.size() == first->typed->locals.size());
   CHECK(second->ptx == first->ptx);
   CHECK(second->llvm_ir == first->llvm_ir);
   CHECK(second->symbol == first->symbol);

@@ -2,8 +2,9 @@
 # comes from it sees what numba-cuda shows after compiling in that process.
 # A device function's dispatcher lists the argument types of the calls a
 # kernel made (numba types every kernel in every process; cuhost types a
-# kernel served from the disk again for those records), and a compile that
-# warned is not kept on disk, so the next process warns again. Runs on the
+# kernel served from the disk again for those records), inspect_types()
+# shows the locals' types, and a compile that warned is not kept on disk, so
+# the next process warns again. Runs on the
 # CUDA backend (the disk cache holds NVPTX kernels; in CI over the null
 # driver).
 # backends: cuda
@@ -37,6 +38,19 @@ r = np.zeros(40)
 kernel[1, 64](r, x, y)
 print("helper", helper.signatures)
 print("twice", twice.signatures)
+text = kernel.inspect_types()
+print("typed", "i = int64" in text and "r[i] = helper(x[i]) + twice(y[i])" in text)
+print("typemap", sorted(kernel._typemap(kernel.signatures[0])) if hasattr(kernel, "_typemap") else "n/a")
+
+@cuda.jit
+def axpb(out, x, a):
+    i = cuda.grid(1)
+    if i < out.size:
+        t = a * x[i]
+        out[i] = t + 1
+
+axpb[1, 64](r, y, 2.0)
+print("plain typed", "t = float64" in axpb.inspect_types())
 """
 
 WARNS = """
@@ -73,6 +87,7 @@ with tempfile.TemporaryDirectory() as cache:
     assert "[kernel] kernel served by compiled" in log, log
     assert "helper [(int32,), (float64,)]" in first, first
     assert "twice [(float64,)]" in first, first
+    assert "typed True" in first and "plain typed True" in first, first
     second, log = run(cache, CALLS)
     assert "[kernel] kernel served by disk" in log, log
     assert second == first, (first, second)

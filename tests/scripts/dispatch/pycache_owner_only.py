@@ -1,9 +1,10 @@
 # @cuda.jit(cache=True) loads pickled index files, so its cache folders must
 # be writable by their owner only, as cuhost's own caches: a __pycache__
 # beside the source that its group or all users may write is not used - one
-# warning names it and why, and the user-wide folder ($NUMBA_CACHE_DIR) is
-# used instead; when that one is refused too, nothing is cached and the
-# kernel still gives NumPy's results.
+# warning names it and why, and the user-wide folder (~/.cache/cuhost/numba)
+# is used instead; when that one is refused too, nothing is cached and the
+# kernel still gives NumPy's results. $NUMBA_CACHE_DIR, when set, comes
+# before __pycache__ (numba's order of cache locators).
 # stdout: pycache owner only ok
 import os
 import shutil
@@ -38,11 +39,17 @@ with open(os.path.join(source_dir, "cached_axpy.py"), "w") as f:
     f.write(MODULE)
 pycache = os.path.join(source_dir, "__pycache__")
 os.mkdir(pycache)
-user_wide = os.path.join(top, "numba-cache")
+home = os.path.join(top, "home")
+os.mkdir(home, 0o700)
+user_wide = os.path.join(home, ".cache", "cuhost", "numba")
+provided = os.path.join(top, "numba-cache-dir")
 
 
-def child():
-    env = dict(os.environ, NUMBA_CACHE_DIR=user_wide)
+def child(cache_dir=None):
+    env = dict(os.environ, HOME=home)
+    env.pop("NUMBA_CACHE_DIR", None)
+    if cache_dir:
+        env["NUMBA_CACHE_DIR"] = cache_dir
     code = "import sys\nsys.path.insert(0, %r)\nimport cached_axpy as m\nm.run()" % source_dir
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert p.returncode == 0, p.stderr
@@ -78,5 +85,11 @@ hits, path, err = child()
 assert path == pycache and "warning" not in err, (path, err)
 hits, path, err = child()
 assert hits == 1 and path == pycache, (hits, path)
+
+# $NUMBA_CACHE_DIR set: it is used though __pycache__ is usable.
+hits, path, err = child(provided)
+assert hits == 0 and path.startswith(provided + os.sep), (hits, path, err)
+hits, path, err = child(provided)
+assert hits == 1 and path.startswith(provided + os.sep), (hits, path, err)
 shutil.rmtree(top)
 print("pycache owner only ok")

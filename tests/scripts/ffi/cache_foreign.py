@@ -12,6 +12,9 @@ from numba import cuda
 
 cache_root = tempfile.mkdtemp()
 os.environ["CUHOST_CACHE_DIR"] = cache_root
+# cache=True files under the same fresh folder, so a kernel an earlier run
+# saved beside this file is not loaded (that would skip the foreign compile).
+os.environ["NUMBA_CACHE_DIR"] = cache_root
 
 
 ON_GPU = cuda.backend() == "cuda"

@@ -1,9 +1,10 @@
 """numba.cuda.core.caching: the files of @cuda.jit(cache=True).
 
-As numba does, a kernel compiled with cache=True is saved in the
-``__pycache__`` folder beside its source file (or, when that folder cannot
-be written, in a user-wide cache folder: $NUMBA_CACHE_DIR, else
-~/.cache/cuhost/numba), so a later process loads it instead of compiling:
+As numba does, a kernel compiled with cache=True is saved under
+$NUMBA_CACHE_DIR when it is set, else in the ``__pycache__`` folder beside
+its source file (or, when that folder cannot be written, in a user-wide
+cache folder, ~/.cache/cuhost/numba), so a later process loads it instead of
+compiling:
 
 - one index file per function, ``<module>.<qualname>-<line>.pyXY.nbi``,
   mapping each compiled specialization to its data file, and stamped with
@@ -139,7 +140,11 @@ class FunctionCache:
                                % (py_func.__qualname__, source))
         self._source = os.path.abspath(source)
         source_dir = os.path.dirname(self._source)
+        # numba's order: $NUMBA_CACHE_DIR when set, else __pycache__ beside
+        # the source, else the user-wide folder.
         candidates = [os.path.join(source_dir, "__pycache__"), _user_cache_folder(source_dir)]
+        if os.environ.get("NUMBA_CACHE_DIR"):
+            candidates.reverse()
         self.cache_path = next((c for c in candidates if _usable(c)), None)
         modname = os.path.splitext(os.path.basename(self._source))[0]
         qualname = py_func.__qualname__.replace("<", "").replace(">", "")
