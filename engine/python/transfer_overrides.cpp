@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "python/py_api.h"
+#include "runtime/device_memory.h"
 
 namespace cuhost::python {
 
@@ -49,12 +50,16 @@ PyMethodDef g_functions[] = {
 
 bool run_transfer_override(Transfer direction, std::uintptr_t dst, std::uintptr_t src, std::size_t bytes) {
   if (!slot(direction).load()) return false;
-  GilHold gil;
-  PyRef fn = borrowed(slot(direction).load());  // the call may replace the override
-  if (!fn) return false;
-  PyRef result(PyObject_CallFunction(fn.get(), "KKn", static_cast<unsigned long long>(dst),
-                                     static_cast<unsigned long long>(src), static_cast<Py_ssize_t>(bytes)));
-  if (!result) throw std::runtime_error("the replaced driver copy function raised");  // guarded() keeps its error
+  runtime::synchronize_device();
+  {
+    GilHold gil;
+    PyRef fn = borrowed(slot(direction).load());  // the call may replace the override
+    if (!fn) return false;
+    PyRef result(PyObject_CallFunction(fn.get(), "KKn", static_cast<unsigned long long>(dst),
+                                       static_cast<unsigned long long>(src), static_cast<Py_ssize_t>(bytes)));
+    if (!result) throw std::runtime_error("the replaced driver copy function raised");  // guarded() keeps its error
+  }
+  if (direction == Transfer::HostToDevice) runtime::synchronize_device();
   return true;
 }
 

@@ -17,6 +17,12 @@ enum class Transfer { HostToDevice, DeviceToHost };
 // When the user replaced the entry point of `direction`: calls the
 // replacement with (dst, src, bytes) in place of the copy and returns true;
 // throws, with its Python error set, when it raised. False otherwise.
+// numba's entry points are synchronous copies on the legacy default stream,
+// which numba's kernels share; cuhost's kernels run on streams that do not
+// wait for it. So the device is synchronized before the replacement runs
+// (the data a device-to-host copy reads is final, nothing pending touches
+// what a host-to-device copy writes) and, for host-to-device, after it (the
+// data has landed before later work on any stream reads it).
 bool run_transfer_override(Transfer direction, std::uintptr_t dst, std::uintptr_t src, std::size_t bytes);
 
 // _cuhost._set_transfer_override(kind, fn): kind "htod" or "dtoh"; fn None
