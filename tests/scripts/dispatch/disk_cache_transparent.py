@@ -61,9 +61,7 @@ from numba.cuda.core.errors import NumbaWarning
 
 @cuda.jit
 def shout(x):
-    print(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[9], x[10], x[11], x[12], x[13], x[14], x[15],
-          x[16], x[17], x[18], x[19], x[20], x[21], x[22], x[23], x[24], x[25], x[26], x[27], x[28], x[29], x[30],
-          x[31], x[32])
+    print(%s)
 
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
@@ -71,7 +69,7 @@ with warnings.catch_warnings(record=True) as caught:
     cuda.synchronize()
 print("warnings", sum("cannot print more than 32 items" in str(w.message) for w in caught
                       if issubclass(w.category, NumbaWarning)))
-"""
+""" % ", ".join("x[%d]" % i for i in range(33))  # 33 items: one more than CUDA's print takes
 
 
 def run(cache, code):
