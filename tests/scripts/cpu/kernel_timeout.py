@@ -6,21 +6,18 @@
 # backends: cpu
 # cuhost-args: --kernel-timeout 0.5
 # stdout: kernel timeout ok
+import os
+import sys
 import time
 
 import numpy as np
-from numba import cuda
 
 import _cuhost
+from numba import cuda
 
-
-@cuda.jit
-def spin(out, n):
-    i = cuda.grid(1)
-    k = 0
-    while k >= 0:
-        k = (k + n) % 1000
-    out[i] = k
+# The kernels that never end, shared with the GPU's deadline tests.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cuda"))
+from _stuck_kernels import spin, spin_grid, spin_in_device_function  # noqa: E402
 
 
 @cuda.jit
@@ -38,29 +35,6 @@ def spin_warp(out):
     while v >= 0:
         v = cuda.shfl_sync(0xffffffff, v, 0) + 0 * i
     out[i] = v
-
-
-@cuda.jit(device=True)
-def forever(n):
-    k = n
-    while k != -1:
-        k = (k * 3 + 1) % 1024
-    return k
-
-
-@cuda.jit
-def spin_in_device_function(out):
-    out[cuda.grid(1)] = forever(3)
-
-
-@cuda.jit
-def spin_grid(out):
-    g = cuda.cg.this_grid()
-    i = cuda.grid(1)
-    while out[0] >= 0:
-        g.sync()
-        if i == 0:
-            out[1] += 1
 
 
 out = np.zeros(256, dtype=np.int64)

@@ -1,6 +1,7 @@
 """Kernels that never end on their own, shared by deadline_gpu.py (stopped
-under --kernel-timeout) and deadline_gpu_per_launch.py (stopped under a
-launch's deadline): a plain loop, a spin on a flag nobody sets, a spin in a
+under --kernel-timeout), deadline_gpu_per_launch.py (stopped under a
+launch's deadline) and ../cpu/kernel_timeout.py (the CPU backend's
+--kernel-timeout): a plain loop, a spin on a flag nobody sets, a spin in a
 device function, a loop of grid syncs, blocks stuck at a grid sync for a
 block that never arrives, and a counted loop of 2**62 iterations; and a
 kernel of grid syncs that ends, for right results with and without
