@@ -139,19 +139,13 @@ void run_cpu(const runtime::CompiledKernel& k, const unsigned grid[3], const uns
   if (error) std::rethrow_exception(error);
 }
 
-// The compiled kernel a launch of a plan runs and where it is loaded: the
-// plan's own, or its other variant (cancellation points or none, as the
-// launch's deadline asks: cpu/cancellation.h).
-struct Variant {
-  const std::shared_ptr<const runtime::CompiledKernel>* kernel;
-  runtime::LoadedKernel* loaded;
-};
-
-// The variant of `plan` this launch runs (GIL held). A launch whose
+// The variant of `plan` this launch runs (GIL held): the plan's own kernel,
+// or its other variant (cancellation points or none, as the launch's
+// deadline asks: cpu/cancellation.h). A launch whose
 // deadline matches the plan's kernel (the common case) reads one
 // thread-local and a flag; the other variant is compiled at its first need,
 // with the GIL released, and kept in the plan.
-Variant variant_for_launch(DispatcherObject* d, LaunchPlan* plan) {
+runtime::LaunchTarget variant_for_launch(DispatcherObject* d, LaunchPlan* plan) {
   const bool deadline = cpu::current_deadline().seconds > 0;
   if (plan->kernel->cancellation_points == deadline) return {&plan->kernel, &plan->loaded};
   if (!plan->other.holds(plan->kernel, deadline)) {
@@ -166,17 +160,17 @@ Variant variant_for_launch(DispatcherObject* d, LaunchPlan* plan) {
     // Another thread may have kept it meanwhile (and be launching it): keep it only once.
     if (!plan->other.holds(primary, deadline)) plan->other.keep(primary, std::move(variant));
   }
-  return {&plan->other.kernel, &plan->other.loaded};
+  return plan->other.target();
 }
 
-void run_cuda(Variant v, int device, const unsigned grid[3], const unsigned block[3], unsigned shared,
+void run_cuda(runtime::LaunchTarget v, int device, const unsigned grid[3], const unsigned block[3], unsigned shared,
               std::uintptr_t stream, void** params) {
   cuda::KernelLaunch l = v.loaded->launch(*v.kernel, device, grid, block, shared, stream, params);
   without_gil([&] { cuda::launch_kernel(l); });
 }
 
 // Block size for forall: the occupancy API's choice on a GPU, 256 on the CPU.
-unsigned forall_block(LaunchPlan* plan, Variant v, int device, unsigned shared) {
+unsigned forall_block(LaunchPlan* plan, runtime::LaunchTarget v, int device, unsigned shared) {
   if (runtime::session().backend != Backend::Cuda) return 256;
   const bool cached = shared == 0 && v.loaded == &plan->loaded;  // one occupancy query per specialization
   if (cached && plan->forall_block) return plan->forall_block;
@@ -332,7 +326,7 @@ PyObject* launch_prepared(LauncherObject* self, PyObject* const* args, Py_ssize_
     return nullptr;
   return guarded<PyObject*>(nullptr, [&]() -> PyObject* {
     LaunchPlan* plan = plan_for(d, types, static_cast<int>(n));
-    const Variant variant = variant_for_launch(d, plan);
+    const runtime::LaunchTarget variant = variant_for_launch(d, plan);
     std::uintptr_t stream = self->stream;
     if (on_gpu) {
       runtime::use_device_context(device);

@@ -113,12 +113,12 @@ class HostKernel final : public Kernel, public std::enable_shared_from_this<Host
     for (int i = 0; i < used; ++i) params[i] = &slots[i];
     // One acquire load: the product of this launch, whole, even when a live
     // reload publishes another meanwhile (runtime/live_kernels.h).
-    LiveProduct* product = variant_for_launch(live_->current());
+    const LaunchTarget target = variant_for_launch(live_->current());
     if (capture_in_progress()) {
       const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
       KernelLaunchRequest q;
-      q.kernel = product->kernel;
-      q.loaded = &product->loaded;
+      q.kernel = *target.kernel;
+      q.loaded = target.loaded;
       q.device = current_device();
       q.grid = g;
       q.block = b;
@@ -132,9 +132,9 @@ class HostKernel final : public Kernel, public std::enable_shared_from_this<Host
       if (capture_kernel_launch(q)) return;
     }
     if (session().backend == Backend::Cuda)
-      launch_cuda(*product, grid, block, params, stream, shared_bytes);
+      launch_cuda(target, grid, block, params, stream, shared_bytes);
     else
-      launch_cpu(*product->kernel, grid, block, params, shared_bytes);
+      launch_cpu(**target.kernel, grid, block, params, shared_bytes);
   }
 
   // Checks and packs `count` arguments into `slots` (at least kMaxSlots);
@@ -225,26 +225,23 @@ class HostKernel final : public Kernel, public std::enable_shared_from_this<Host
   // What a launch of `current` runs under the current deadline
   // (cpu/cancellation.h): `current` itself when its cancellation points
   // match, else the other variant, compiled at its first need.
-  LiveProduct* variant_for_launch(LiveProduct* current) {
+  LaunchTarget variant_for_launch(LiveProduct* current) {
     const bool deadline = cpu::current_deadline().seconds > 0;
-    if (current->kernel->cancellation_points == deadline) return current;
-    if (!other_.kernel || other_.kernel->cancellation_points != deadline || other_of_.lock() != current->kernel) {
-      other_.kernel = kernel_variant(*current->kernel, deadline);
-      other_.loaded = LoadedKernel();
-      other_of_ = current->kernel;
-    }
-    return &other_;
+    if (current->kernel->cancellation_points == deadline) return {&current->kernel, &current->loaded};
+    if (!other_.holds(current->kernel, deadline))
+      other_.keep(current->kernel, kernel_variant(*current->kernel, deadline));
+    return other_.target();
   }
 
   // Launches on the calling thread's device (Runtime::set_device).
-  void launch_cuda(LiveProduct& product, Dim3 grid, Dim3 block, void** params, std::uintptr_t stream, unsigned shared) {
+  void launch_cuda(LaunchTarget target, Dim3 grid, Dim3 block, void** params, std::uintptr_t stream, unsigned shared) {
     const int device = current_device();
     use_device_context(device);
     const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
-    cuda::KernelLaunch l = product.loaded.launch(product.kernel, device, g, b, shared,
+    cuda::KernelLaunch l = target.loaded->launch(*target.kernel, device, g, b, shared,
                                                  stream ? stream : default_launch_stream(device), params);
     cuda::launch_kernel(l);
-    if (product.loaded.errors().record) cuda::check_kernel_errors(product.loaded.errors(), l.stream, k_->name);
+    if (target.loaded->errors().record) cuda::check_kernel_errors(target.loaded->errors(), l.stream, k_->name);
   }
 
   static void launch_cpu(const CompiledKernel& kernel, Dim3 grid, Dim3 block, void** params, unsigned shared) {
@@ -258,9 +255,8 @@ class HostKernel final : public Kernel, public std::enable_shared_from_this<Host
   std::shared_ptr<const CompiledKernel> k_;
   std::shared_ptr<LiveSlot> live_;
   int slots_ = 0;
-  // The other variant of the live product other_of_ (launches are thread-compatible).
-  LiveProduct other_;
-  std::weak_ptr<const CompiledKernel> other_of_;
+  // The other variant of the live product (launches are thread-compatible).
+  OtherVariant other_;
 };
 
 }  // namespace

@@ -59,6 +59,13 @@ class LoadedKernel {
   int last_ = 0;  // the slot of the device last launched on
 };
 
+// What one launch runs: a compiled kernel and where it is loaded (a
+// holder's own kernel, or its OtherVariant).
+struct LaunchTarget {
+  const std::shared_ptr<const CompiledKernel>* kernel;
+  LoadedKernel* loaded;
+};
+
 // A holder's kernel with the other choice of cancellation points (a launch
 // under a deadline of a kernel compiled without, or the other way round:
 // cpu/cancellation.h), compiled (compile_lookup.h's kernel_variant) and
@@ -79,6 +86,7 @@ struct OtherVariant {
     kernel = std::move(variant);
     loaded = LoadedKernel();
   }
+  LaunchTarget target() { return {&kernel, &loaded}; }
 };
 
 // Refuses (CudaAPIError, as cuLaunchKernel does on a GPU) a CPU launch whose
