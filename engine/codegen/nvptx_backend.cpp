@@ -41,8 +41,7 @@
 #include "codegen/libdevice_bitcode.h"
 #include "codegen/module.h"
 #include "codegen/negated_products.h"
-#include "codegen/nvptx_bool_conversions.h"
-#include "codegen/nvptx_byte_conversions.h"
+#include "codegen/nvptx_conversions.h"
 #include "codegen/nvptx_error_record.h"
 #include "support/diagnostics.h"
 
@@ -302,8 +301,7 @@ void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt, LoopSpli
 std::string emit_ptx(llvm::Module& m, llvm::TargetMachine& tm) {
   llvm::SmallString<0> out;
   llvm::raw_svector_ostream os(out);
-  rewrite_signed_bool_to_float(m);      // around a backend defect (nvptx_bool_conversions.h)
-  narrow_float_to_byte_conversions(m);  // one byte wherever it is used (nvptx_byte_conversions.h)
+  rewrite_conversions_for_nvptx(m);  // around the backend's defects (nvptx_conversions.h)
   llvm::legacy::PassManager pm;
   if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
     throw UserError(ErrorKind::CompileError, "the NVPTX backend cannot emit PTX");

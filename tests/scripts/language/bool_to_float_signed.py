@@ -3,7 +3,7 @@
 # one-bit-to-float conversion (`sitofp i1`), which LLVM 19's NVPTX backend
 # lowered as if unsigned (+1.0): a silent wrong result on the GPU, found by
 # the CPU-against-CUDA fuzzer (seed 45258). cuhost rewrites those
-# conversions before PTX is emitted (codegen/nvptx_bool_conversions.h).
+# conversions before PTX is emitted (codegen/nvptx_conversions.h).
 # Checked against NumPy on random data on either backend, and in the PTX.
 # stdout: bool to float ok
 import numpy as np

@@ -5,7 +5,7 @@
 # LLVM 19's NVPTX backend gave 784 for `np.int32(np.int8(784.0))` (its 16-bit
 # conversion taken as already extended from 8 bits) while storing 16, where
 # numba-cuda gives 16 both ways (fuzz seed 86293). cuhost converts through 16
-# bits and truncates (codegen/nvptx_byte_conversions.h). In range, each
+# bits and truncates (codegen/nvptx_conversions.h). In range, each
 # result is NumPy's; out of range, each widened value is the byte stored.
 # Checked on either backend, and in the PTX.
 # stdout: float to byte ok
