@@ -345,12 +345,22 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::shared_ptr<JitFu
   return lookup_kernel(fn, arg_types, target).kernel;
 }
 
-std::shared_ptr<const CompiledKernel> kernel_variant(const CompiledKernel& kernel, bool cancellation_points) {
+namespace {
+
+// The function `kernel` was compiled from, for `what` is asked of it
+// (RuntimeError when the function is gone: kernels hold it weakly).
+std::shared_ptr<JitFunction> source_of(const CompiledKernel& kernel, const std::string& what) {
   std::shared_ptr<JitFunction> fn = kernel.source.lock();
-  if (!fn)
-    throw UserError(ErrorKind::RuntimeError,
-                    concat("kernel '", kernel.name, "' cannot be compiled ", cancellation_points ? "with" : "without",
-                           " cancellation points for this launch: the function it was compiled from is gone"));
+  if (!fn) throw UserError(ErrorKind::RuntimeError, concat(what, ": the function it was compiled from is gone"));
+  return fn;
+}
+
+}  // namespace
+
+std::shared_ptr<const CompiledKernel> kernel_variant(const CompiledKernel& kernel, bool cancellation_points) {
+  std::shared_ptr<JitFunction> fn =
+      source_of(kernel, concat("kernel '", kernel.name, "' cannot be compiled ",
+                               cancellation_points ? "with" : "without", " cancellation points for this launch"));
   TargetOptions target = kernel.compiled_for;
   target.cancellation_points = cancellation_points;
   return lookup_kernel(fn, kernel.arg_types, target).kernel;
@@ -358,10 +368,8 @@ std::shared_ptr<const CompiledKernel> kernel_variant(const CompiledKernel& kerne
 
 std::shared_ptr<const sema::TypedFunction> kernel_typing(const CompiledKernel& kernel) {
   if (kernel.typed) return kernel.typed;
-  std::shared_ptr<JitFunction> fn = kernel.source.lock();
-  if (!fn)
-    throw UserError(ErrorKind::RuntimeError, concat("the typing of kernel '", kernel.name,
-                                                    "' cannot be shown: the function it was compiled from is gone"));
+  std::shared_ptr<JitFunction> fn =
+      source_of(kernel, concat("the typing of kernel '", kernel.name, "' cannot be shown"));
   CompileJob job(fn, kernel.arg_types, kernel.compiled_for, Product::Kernel);
   run_pipeline(job, {Stage::Typing});
   return job.typed;
