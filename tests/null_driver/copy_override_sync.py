@@ -8,24 +8,12 @@
 # before the launch. (On a GPU, `hostapi/driver_copy_overrides.py` checks
 # the results of kernels of about a millisecond.)
 # stdout: copy override sync ok
-import ctypes
-
 import numpy as np
+from _null_calls import call_counts as counts
 from numba import cuda
 from numba.cuda.cudadrv.driver import driver
 
 assert cuda.backend() == "cuda", cuda.backend()
-null = ctypes.CDLL("libcuda.so.1")
-null.cuhostNullCallCounts.restype = ctypes.c_char_p
-
-
-def counts():
-    out = {}
-    for line in null.cuhostNullCallCounts().decode().splitlines():
-        name, n = line.split()
-        out[name] = int(n)
-    return out
-
 
 seen = []
 old_htod, old_dtoh = driver.cuMemcpyHtoD, driver.cuMemcpyDtoH

@@ -12,18 +12,15 @@
 # backends: cuda
 # cuhost-args: --verbose
 # stdout: null driver per-launch deadline ok
-import ctypes
 import sys
 
 import numpy as np
 
 import cuhost
+from _null_calls import call_counts, null
 from numba import cuda
 from numba.cuda import float64
 
-null = ctypes.CDLL("libcuda.so.1")
-null.cuhostNullFailedCalls.restype = ctypes.c_char_p
-null.cuhostNullCallCounts.restype = ctypes.c_char_p
 null.cuhostNullClearFailedCalls()
 assert cuda.get_current_device().name == "cuhost null driver"
 
@@ -33,11 +30,7 @@ LOAD = "ld.volatile.global.u32"
 
 def counts():
     cuda.synchronize()
-    out = {}
-    for line in null.cuhostNullCallCounts().decode().splitlines():
-        name, n = line.split()
-        out[name] = int(n)
-    return out
+    return call_counts()
 
 
 def delta(before, after, name):

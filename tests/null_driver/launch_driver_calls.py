@@ -9,27 +9,12 @@
 # ways round: the lock-free check of runtime/access_order.cpp must not skip
 # a wait that is needed.
 # stdout: launch driver calls ok
-import ctypes
-
 import numpy as np
+from _null_calls import call_counts as counts
+from _null_calls import clear_call_counts as clear
 from numba import cuda
 
 assert cuda.backend() == "cuda", cuda.backend()
-null = ctypes.CDLL("libcuda.so.1")
-null.cuhostNullCallCounts.restype = ctypes.c_char_p
-
-
-def counts():
-    out = {}
-    for line in null.cuhostNullCallCounts().decode().splitlines():
-        name, n = line.split()
-        out[name] = int(n)
-    return out
-
-
-def clear():
-    null.cuhostNullClearCallCounts()
-
 
 @cuda.jit
 def k4(s, x, y, o):
