@@ -22,6 +22,10 @@ import _cuhost
 import cuhost
 from numba import cuda
 
+# Kernels that never end, shared with kernel_timeout.py and the GPU's deadline tests.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cuda"))
+from _stuck_kernels import spin_barrier, spin_grid, spin_warp  # noqa: E402
+
 
 @cuda.jit
 def spin(out, n):
@@ -32,33 +36,6 @@ def spin(out, n):
         if k < 0:
             break
     out[i] = k
-
-
-@cuda.jit
-def spin_barrier(out):
-    i = cuda.threadIdx.x
-    while True:
-        cuda.syncthreads()
-        out[i] += 1
-
-
-@cuda.jit
-def spin_warp(out):
-    i = cuda.threadIdx.x
-    v = 0
-    while v >= 0:
-        v = cuda.shfl_sync(0xffffffff, v, 0) + 0 * i
-    out[i] = v
-
-
-@cuda.jit
-def spin_grid(out):
-    g = cuda.cg.this_grid()
-    i = cuda.grid(1)
-    while out[0] >= 0:
-        g.sync()
-        if i == 0:
-            out[1] += 1
 
 
 def stopped(kernel, args, limit, scope_text):

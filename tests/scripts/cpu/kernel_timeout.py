@@ -17,25 +17,7 @@ from numba import cuda
 
 # The kernels that never end, shared with the GPU's deadline tests.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cuda"))
-from _stuck_kernels import spin, spin_grid, spin_in_device_function  # noqa: E402
-
-
-@cuda.jit
-def spin_barrier(out):
-    i = cuda.threadIdx.x
-    while True:
-        cuda.syncthreads()
-        out[i] += 1
-
-
-@cuda.jit
-def spin_warp(out):
-    i = cuda.threadIdx.x
-    v = 0
-    while v >= 0:
-        v = cuda.shfl_sync(0xffffffff, v, 0) + 0 * i
-    out[i] = v
-
+from _stuck_kernels import spin, spin_barrier, spin_grid, spin_in_device_function, spin_warp  # noqa: E402
 
 out = np.zeros(256, dtype=np.int64)
 for kernel, args in [(spin, (out, 3)), (spin_barrier, (out,)), (spin_warp, (out,)),

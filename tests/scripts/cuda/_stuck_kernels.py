@@ -1,8 +1,10 @@
 """Kernels that never end on their own, shared by deadline_gpu.py (stopped
 under --kernel-timeout), deadline_gpu_per_launch.py (stopped under a
-launch's deadline) and ../cpu/kernel_timeout.py (the CPU backend's
---kernel-timeout): a plain loop, a spin on a flag nobody sets, a spin in a
-device function, a loop of grid syncs, blocks stuck at a grid sync for a
+launch's deadline), ../cpu/kernel_timeout.py (the CPU backend's
+--kernel-timeout) and ../cpu/kernel_deadline_per_launch.py (a launch's
+deadline on the CPU): a plain loop, a spin on a flag nobody sets, spins
+around a block barrier and around a warp shuffle, a spin in a device
+function, a loop of grid syncs, blocks stuck at a grid sync for a
 block that never arrives, and a counted loop of 2**62 iterations; and a
 kernel of grid syncs that ends, for right results with and without
 cancellation points."""
@@ -23,6 +25,23 @@ def wait_for_flag(out, flag):
     while flag[0] == 0:
         pass
     out[i] = 1
+
+
+@cuda.jit
+def spin_barrier(out):
+    i = cuda.threadIdx.x
+    while True:
+        cuda.syncthreads()
+        out[i] += 1
+
+
+@cuda.jit
+def spin_warp(out):
+    i = cuda.threadIdx.x
+    v = 0
+    while v >= 0:
+        v = cuda.shfl_sync(0xffffffff, v, 0) + 0 * i
+    out[i] = v
 
 
 @cuda.jit(device=True)
