@@ -116,19 +116,20 @@ void CapturedGraph::launch(std::uintptr_t stream) {
 // were captured on, and the arrays they touch may have been written on other
 // streams since: cuhost's streams do not wait for each other, so a launch is
 // ordered like the eager work it replays (every touched array as written).
-void CapturedGraph::order_before_launch(std::uintptr_t stream) const {
-  auto wait = [&](const GraphTouch& t) { t.order->before({stream, device_}, t.lo, t.hi); };
+template <typename Fn>
+void CapturedGraph::for_each_touch(Fn&& fn) const {
   for (const CapturedKernel& k : kernels_)
-    for (const GraphTouch& t : k.touched) wait(t);
-  for (const GraphTouch& t : copy_touches_) wait(t);
+    for (const GraphTouch& t : k.touched) fn(t);
+  for (const GraphTouch& t : copy_touches_) fn(t);
+}
+
+void CapturedGraph::order_before_launch(std::uintptr_t stream) const {
+  for_each_touch([&](const GraphTouch& t) { t.order->before({stream, device_}, t.lo, t.hi); });
 }
 
 void CapturedGraph::order_after_launch(std::uintptr_t stream) const {
   MarkBatch launched;  // one event marks the launch for every array it touched
-  auto mark = [&](const GraphTouch& t) { t.order->wrote({stream, device_}, t.lo, t.hi, false, &launched); };
-  for (const CapturedKernel& k : kernels_)
-    for (const GraphTouch& t : k.touched) mark(t);
-  for (const GraphTouch& t : copy_touches_) mark(t);
+  for_each_touch([&](const GraphTouch& t) { t.order->wrote({stream, device_}, t.lo, t.hi, false, &launched); });
 }
 
 void CapturedGraph::set_kernel_arguments(std::size_t k, const std::uint64_t* slots, std::size_t count,

@@ -136,6 +136,9 @@ class CapturedGraph {
   // The cross-stream ordering around a CUDA launch on `stream`.
   void order_before_launch(std::uintptr_t stream) const;
   void order_after_launch(std::uintptr_t stream) const;
+  // Calls fn(const GraphTouch&) for every touch of the kernels and copies.
+  template <typename Fn>
+  void for_each_touch(Fn&& fn) const;
   void check_loaded() const;
   // Live kernels: the kernels a reload swapped since the last launch are
   // replaced before this one (captured_graph_live.cpp). Mutex held.
