@@ -586,9 +586,16 @@ std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherOb
   if (k->target != runtime::Target::NVPTX) return compile_with(d, types, nvptx, Use::InspectKernel);
   if (k->cancellation_points == nvptx.cancellation_points) return k;
   // Inspection shows the variant a launch from this thread would run now (a deadline set or not).
+  return deadline_variant(d, *k, nvptx.cancellation_points);
+}
+
+std::shared_ptr<const runtime::CompiledKernel> deadline_variant(DispatcherObject* d,
+                                                                const runtime::CompiledKernel& kernel,
+                                                                bool cancellation_points) {
+  DispatcherState* st = d->state;
   return without_gil([&] {
     std::lock_guard<std::mutex> lock(st->compile_mutex);
-    return runtime::kernel_variant(*k, nvptx.cancellation_points);
+    return runtime::kernel_variant(kernel, cancellation_points);
   });
 }
 

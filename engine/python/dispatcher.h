@@ -112,6 +112,13 @@ int add_jit_options(PyObject* module);
 std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherObject* d,
                                                                     const std::vector<const ir::Type*>& types);
 
+// `kernel` (one of d's) with or without cancellation points
+// (runtime/compile_lookup.h's kernel_variant), compiled under d's compile
+// lock with the GIL released (GIL held on entry).
+std::shared_ptr<const runtime::CompiledKernel> deadline_variant(DispatcherObject* d,
+                                                                const runtime::CompiledKernel& kernel,
+                                                                bool cancellation_points);
+
 // The compiled specializations (argument types) in compilation order.
 std::vector<std::vector<const ir::Type*>> compiled_signatures(DispatcherObject* d);
 

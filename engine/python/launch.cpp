@@ -150,11 +150,7 @@ runtime::LaunchTarget variant_for_launch(DispatcherObject* d, LaunchPlan* plan) 
   if (plan->kernel->cancellation_points == deadline) return {&plan->kernel, &plan->loaded};
   if (!plan->other.holds(plan->kernel, deadline)) {
     std::shared_ptr<const runtime::CompiledKernel> primary = plan->kernel;
-    DispatcherState* st = d->state;
-    auto variant = without_gil([&] {
-      std::lock_guard<std::mutex> lock(st->compile_mutex);
-      return runtime::kernel_variant(*primary, deadline);
-    });
+    auto variant = deadline_variant(d, *primary, deadline);
     // The first variant's compile issued its warnings; the same code's again would repeat them.
     take_compile_warnings();
     // Another thread may have kept it meanwhile (and be launching it): keep it only once.
