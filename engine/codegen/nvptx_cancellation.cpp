@@ -3,6 +3,7 @@
 
 #include "codegen/nvptx_chunked_loops.h"
 #include "codegen/nvptx_flag_check.h"
+#include "codegen/nvptx_short_loops.h"
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/AssumptionCache.h>
@@ -178,18 +179,6 @@ unsigned replace_grid_syncs(llvm::Function& fn) {
   return unsigned(syncs.size());
 }
 
-// libdevice's own functions (`__nv_*`, and the `__internal_*` helpers they
-// call, such as the Payne-Hanek argument reduction of sin and cos): their
-// loops are bounded by the floating-point format (a few dozen iterations).
-// A point there would change nothing a deadline needs, and would make a
-// helper that a hot loop calls too large for the driver's compiler to
-// inline (10% of a loop of transcendentals: each iteration then keeps a
-// call, and with it a convergence barrier around the loop's own check).
-bool is_libdevice(const llvm::Function& fn) {
-  llvm::StringRef name = fn.getName();
-  return name.starts_with("__nv_") || name.starts_with("__internal_");
-}
-
 }  // namespace
 
 unsigned insert_gpu_cancellation_points(llvm::Module& m) {
@@ -198,7 +187,15 @@ unsigned insert_gpu_cancellation_points(llvm::Module& m) {
   for (llvm::Function& fn : m) {
     if (fn.isDeclaration()) continue;
     replace_grid_syncs(fn);
-    if (is_libdevice(fn)) continue;
+    // libdevice's own functions (`__nv_*`, and the `__internal_*` helpers
+    // they call, such as the Payne-Hanek argument reduction of sin and cos):
+    // their loops are bounded by the floating-point format (a few dozen
+    // iterations). A point there would change nothing a deadline needs, and
+    // would make a helper that a hot loop calls too large for the driver's
+    // compiler to inline (10% of a loop of transcendentals: each iteration
+    // then keeps a call, and with it a convergence barrier around the loop's
+    // own check).
+    if (is_libdevice_function(fn)) continue;
     llvm::DominatorTree dt(fn);
     llvm::LoopInfo loops(dt);
     llvm::TargetLibraryInfoImpl tli_impl(llvm::Triple(m.getTargetTriple()));
@@ -210,15 +207,19 @@ unsigned insert_gpu_cancellation_points(llvm::Module& m) {
     if (!flag_address) flag_address = flag_address_global(m);
     // Every loop is read before any is changed: counted loops get chunks,
     // the others a countdown (instructions only), then the CFG changes.
-    std::vector<ChunkPlan> chunked;
+    std::vector<std::pair<ChunkPlan, llvm::Loop*>> chunked;
     std::vector<Countdown> countdowns;
     for (llvm::Loop* loop : chosen) {
       if (std::optional<ChunkPlan> plan = plan_chunks(loop, se))
-        chunked.push_back(*plan);
+        chunked.emplace_back(*plan, loop);
       else
         countdowns.push_back(add_countdown(loop));
     }
-    for (const ChunkPlan& plan : chunked) chunk_loop(plan, flag_address);
+    // A kernel's short outermost loops get a copy without points
+    // (nvptx_short_loops.h), taken when the loop ends soon enough.
+    for (auto& [plan, loop] : chunked)
+      if (uint64_t iterations = unchecked_iterations(loop)) version_short_loop(plan, loop, iterations, loops, dt, se);
+    for (const auto& [plan, loop] : chunked) chunk_loop(plan, flag_address);
     for (const Countdown& c : countdowns) split_at_tick(c, flag_address);
     count += unsigned(chunked.size());
     count += unsigned(countdowns.size());

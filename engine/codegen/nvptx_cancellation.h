@@ -5,7 +5,10 @@
 // flag word in device memory once every kCancellationInterval iterations (one
 // volatile load, which PTX treats as relaxed at system scope): a counted loop
 // by leaving its chunk of that many iterations (nvptx_chunked_loops.h), any
-// other loop through a countdown. When the host's watchdog has raised the flag the
+// other loop through a countdown; a kernel's outermost counted loop that is
+// short by a static count of its work also gets a copy without any read,
+// taken when it ends soon enough (nvptx_short_loops.h). When the host's
+// watchdog has raised the flag the
 // thread executes PTX `exit`, from any depth of device-function calls. Run on
 // the optimized module, so loops are final; loops with a known trip count
 // below the interval never reach a check and get none. A grid.sync() becomes

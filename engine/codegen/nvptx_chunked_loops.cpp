@@ -50,37 +50,6 @@ llvm::Value* intrinsic(llvm::IRBuilder<>& b, llvm::Intrinsic::ID id, llvm::Value
   return b.CreateBinaryIntrinsic(id, x, y);
 }
 
-// The end of the chunk that starts where the loop's test reads `first`.
-// Below/Above: the bound, or `first` moved by `span` (saturating) when that
-// comes first; any end on the loop's side of the bound keeps the loop's
-// iterations. NotEqual (step +-1): the end must be met exactly, so it is the
-// bound when the bound is within `span` of `first`, else first +- span.
-llvm::Value* chunk_end(llvm::IRBuilder<>& b, const ChunkPlan& p, llvm::Value* first, llvm::Value* span) {
-  bool is_signed = llvm::CmpInst::isSigned(static_cast<Pred>(p.predicate));
-  switch (p.kind) {
-    case ChunkPlan::Kind::Below: {
-      llvm::Value* moved = intrinsic(b, is_signed ? llvm::Intrinsic::sadd_sat : llvm::Intrinsic::uadd_sat, first, span);
-      return intrinsic(b, is_signed ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, p.bound, moved);
-    }
-    case ChunkPlan::Kind::Above: {
-      llvm::Value* moved = intrinsic(b, is_signed ? llvm::Intrinsic::ssub_sat : llvm::Intrinsic::usub_sat, first, span);
-      return intrinsic(b, is_signed ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, p.bound, moved);
-    }
-    case ChunkPlan::Kind::NotEqual: {
-      const llvm::APInt& step = llvm::cast<llvm::ConstantInt>(p.step)->getValue();
-      bool up = step.isStrictlyPositive();
-      llvm::Value* left = up ? b.CreateSub(p.bound, first) : b.CreateSub(first, p.bound);
-      llvm::Value* moved = up ? b.CreateAdd(first, span) : b.CreateSub(first, span);
-      // The bound is met when it lies a whole number of steps away (else the
-      // loop runs until it wraps, and every chunk end is met instead).
-      llvm::Value* whole = b.CreateICmpEQ(b.CreateURem(left, llvm::ConstantInt::get(left->getType(), step.abs())),
-                                          llvm::ConstantInt::get(left->getType(), 0));
-      return b.CreateSelect(b.CreateAnd(b.CreateICmpULE(left, span), whole), p.bound, moved);
-    }
-  }
-  return p.bound;
-}
-
 }  // namespace
 
 std::optional<ChunkPlan> plan_chunks(llvm::Loop* loop, llvm::ScalarEvolution& se) {
@@ -145,6 +114,54 @@ std::optional<ChunkPlan> plan_chunks(llvm::Loop* loop, llvm::ScalarEvolution& se
   return p;
 }
 
+// Below/Above: the bound, or `first` moved by `span` (saturating) when that
+// comes first; any end on the loop's side of the bound keeps the loop's
+// iterations. NotEqual (step +-1): the end must be met exactly, so it is the
+// bound when the bound is within `span` of `first`, else first +- span.
+llvm::Value* chunk_end(llvm::IRBuilder<>& b, const ChunkPlan& p, llvm::Value* first, llvm::Value* span) {
+  bool is_signed = llvm::CmpInst::isSigned(static_cast<Pred>(p.predicate));
+  switch (p.kind) {
+    case ChunkPlan::Kind::Below: {
+      llvm::Value* moved = intrinsic(b, is_signed ? llvm::Intrinsic::sadd_sat : llvm::Intrinsic::uadd_sat, first, span);
+      return intrinsic(b, is_signed ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, p.bound, moved);
+    }
+    case ChunkPlan::Kind::Above: {
+      llvm::Value* moved = intrinsic(b, is_signed ? llvm::Intrinsic::ssub_sat : llvm::Intrinsic::usub_sat, first, span);
+      return intrinsic(b, is_signed ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, p.bound, moved);
+    }
+    case ChunkPlan::Kind::NotEqual: {
+      const llvm::APInt& step = llvm::cast<llvm::ConstantInt>(p.step)->getValue();
+      bool up = step.isStrictlyPositive();
+      llvm::Value* left = up ? b.CreateSub(p.bound, first) : b.CreateSub(first, p.bound);
+      llvm::Value* moved = up ? b.CreateAdd(first, span) : b.CreateSub(first, span);
+      // The bound is met when it lies a whole number of steps away (else the
+      // loop runs until it wraps, and every chunk end is met instead).
+      llvm::Value* whole = b.CreateICmpEQ(b.CreateURem(left, llvm::ConstantInt::get(left->getType(), step.abs())),
+                                          llvm::ConstantInt::get(left->getType(), 0));
+      return b.CreateSelect(b.CreateAnd(b.CreateICmpULE(left, span), whole), p.bound, moved);
+    }
+  }
+  return p.bound;
+}
+
+llvm::Value* chunk_span(llvm::IRBuilder<>& b, const ChunkPlan& p, uint64_t iterations) {
+  llvm::Type* type = p.compared->getType();
+  if (p.kind == ChunkPlan::Kind::NotEqual)
+    return llvm::ConstantInt::get(type, llvm::cast<llvm::ConstantInt>(p.step)->getValue().abs() * iterations);
+  unsigned width = type->getIntegerBitWidth();
+  llvm::Value* magnitude = p.kind == ChunkPlan::Kind::Above ? b.CreateNeg(p.step) : p.step;
+  llvm::Value* count = llvm::ConstantInt::get(type, iterations);
+  llvm::APInt most = llvm::CmpInst::isSigned(static_cast<Pred>(p.predicate)) ? llvm::APInt::getSignedMaxValue(width)
+                                                                             : llvm::APInt::getMaxValue(width);
+  llvm::Value* too_long = b.CreateICmpUGT(magnitude, llvm::ConstantInt::get(type, most.udiv(iterations)));
+  return b.CreateSelect(too_long, llvm::ConstantInt::get(type, most), b.CreateMul(magnitude, count));
+}
+
+llvm::Value* first_tested(llvm::IRBuilder<>& b, const ChunkPlan& p) {
+  llvm::Value* start = p.iv->getIncomingValueForBlock(p.preheader);
+  return p.compared == p.iv ? start : b.CreateAdd(start, p.step);
+}
+
 void chunk_loop(const ChunkPlan& p, llvm::GlobalVariable* flag_address) {
   llvm::Function& fn = *p.header->getParent();
   llvm::LLVMContext& ctx = fn.getContext();
@@ -153,22 +170,8 @@ void chunk_loop(const ChunkPlan& p, llvm::GlobalVariable* flag_address) {
   // The chunk's length in the units of the tested value: |step| * interval,
   // saturating (a step that large means fewer iterations than one chunk).
   llvm::IRBuilder<> b(p.preheader->getTerminator());
-  llvm::Value* span;
-  if (p.kind == ChunkPlan::Kind::NotEqual) {
-    span =
-        llvm::ConstantInt::get(type, llvm::cast<llvm::ConstantInt>(p.step)->getValue().abs() * kCancellationInterval);
-  } else {
-    unsigned width = type->getIntegerBitWidth();
-    llvm::Value* magnitude = p.kind == ChunkPlan::Kind::Above ? b.CreateNeg(p.step) : p.step;
-    llvm::Value* interval = llvm::ConstantInt::get(type, kCancellationInterval);
-    llvm::APInt most = llvm::CmpInst::isSigned(static_cast<Pred>(p.predicate)) ? llvm::APInt::getSignedMaxValue(width)
-                                                                               : llvm::APInt::getMaxValue(width);
-    llvm::Value* too_long = b.CreateICmpUGT(magnitude, llvm::ConstantInt::get(type, most.udiv(kCancellationInterval)));
-    span = b.CreateSelect(too_long, llvm::ConstantInt::get(type, most), b.CreateMul(magnitude, interval));
-  }
-  // The first value the test reads.
-  llvm::Value* start = p.iv->getIncomingValueForBlock(p.preheader);
-  llvm::Value* first = p.compared == p.iv ? start : b.CreateAdd(start, p.step);
+  llvm::Value* span = chunk_span(b, p, kCancellationInterval);
+  llvm::Value* first = first_tested(b, p);
   llvm::Value* end0 = chunk_end(b, p, first, span);
 
   // header: end = phi(end0 from the preheader, end from the latch, the

@@ -10,7 +10,10 @@
 // chunk's end. Loops that end within their first chunk never read it.
 #pragma once
 
+#include <cstdint>
 #include <optional>
+
+#include <llvm/IR/IRBuilder.h>
 
 namespace llvm {
 class BasicBlock;
@@ -42,6 +45,18 @@ struct ChunkPlan {
 // The plan for `loop`, or none when its exit test is not of that form (the
 // loop then keeps a countdown).
 std::optional<ChunkPlan> plan_chunks(llvm::Loop* loop, llvm::ScalarEvolution& se);
+
+// The distance the tested value moves in `iterations` iterations (|step| *
+// iterations, saturating at the type's limit), computed at b.
+llvm::Value* chunk_span(llvm::IRBuilder<>& b, const ChunkPlan& plan, uint64_t iterations);
+
+// The first value the loop's test reads, computed at b (in or after the
+// preheader).
+llvm::Value* first_tested(llvm::IRBuilder<>& b, const ChunkPlan& plan);
+
+// The end of the chunk that starts where the test reads `first` and spans
+// `span`: the loop's bound itself when the loop ends within it.
+llvm::Value* chunk_end(llvm::IRBuilder<>& b, const ChunkPlan& plan, llvm::Value* first, llvm::Value* span);
 
 // Rewrites the loop of `plan` to test the end of its chunk (see above).
 void chunk_loop(const ChunkPlan& plan, llvm::GlobalVariable* flag_address);

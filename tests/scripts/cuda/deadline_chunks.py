@@ -7,7 +7,11 @@
 # The PTX of such loops has no countdown; every shape of counted loop (up
 # and down, steps from 1 to larger than a chunk, unrolled, a `while i != n`)
 # gives the loop's exact iterations around the chunk boundaries (the GPU
-# runs the chunked code; the CPU backend checks the same kernels).
+# runs the chunked code; the CPU backend checks the same kernels). Each of
+# these kernels' loops is also short enough to be versioned
+# (nvptx_short_loops.cpp): runs of up to ~10^5 iterations take a copy with no
+# point, so the counts of a few hundred thousand iterations and more below
+# check the chunked copy's results on the GPU.
 # cuhost-args: --kernel-timeout 30
 # stdout: deadline chunks ok
 import re
@@ -112,6 +116,14 @@ for step in STEPS:
     np.testing.assert_array_equal(out, [fold(range(3, n, step), 3, 1000003) for n in ns], err_msg=f"up {step}")
     downs[step][1, 64](out, ns)
     np.testing.assert_array_equal(out, [fold(range(n, -5, -step), 5, 999983) for n in ns], err_msg=f"down {step}")
+
+# Beyond the short copy's bound: the chunked loop's iterations on the GPU.
+longs = np.array([262_145, 600_001, 1_048_577, 7, 1025], np.int64)
+long_out = np.zeros(longs.size, np.int64)
+ups[1][1, 32](long_out, longs)
+np.testing.assert_array_equal(long_out, [fold(range(3, n), 3, 1000003) for n in longs], err_msg="up 1, long")
+downs[3][1, 32](long_out, longs)
+np.testing.assert_array_equal(long_out, [fold(range(n, -5, -3), 5, 999983) for n in longs], err_msg="down 3, long")
 
 steps = rng.choice(np.array(STEPS + (0, -3), np.int64), ns.size)
 strided[1, 64](out, ns, steps)
