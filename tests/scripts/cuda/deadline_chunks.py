@@ -9,8 +9,9 @@
 # gives the loop's exact iterations around the chunk boundaries (the GPU
 # runs the chunked code; the CPU backend checks the same kernels). Each of
 # these kernels' loops is also short enough to be versioned
-# (nvptx_short_loops.cpp): runs of up to ~10^5 iterations take a copy with no
-# point, so the counts of a few hundred thousand iterations and more below
+# (nvptx_short_loops.cpp): runs of up to 1.2-3.8 x 10^5 iterations (by the
+# body) take a copy with no
+# point, so the counts of 600,001 and 1,048,577 iterations below
 # check the chunked copy's results on the GPU.
 # cuhost-args: --kernel-timeout 30
 # stdout: deadline chunks ok
