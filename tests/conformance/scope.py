@@ -35,6 +35,9 @@ OUT_OF_SCOPE = {
     "nocuda/test_cache_version.py": "the key and file format of numba-cuda's on-disk cache index classes (core.caching)",
     "nocuda/test_import.py": "which of numba-cuda's own modules an import loads (its package internals)",
     "benchmarks/test_kernel_launch.py": "a pytest-benchmark timing; speed is measured in scripts/bench, not here",
+    "cudapy/test_launch_config_sensitive.py":
+        "registers a Numba IR rewrite pass when imported (numba.cuda.core.rewrites.register_rewrite over func_ir, "
+        "typemap and calltypes); the launch-configuration sensitivity it drives is tested in test_dispatcher.py",
 }
 
 # Single tests of in-scope modules that check what another compiler's
@@ -78,6 +81,29 @@ OUT_OF_SCOPE_TESTS = {
     "cudapy/test_const_string.py::TestConstStringCodegen::test_const_string":
         "numba's lowering context (cuda_target.target_context.make_constant_utf8 on an llvmlite IRBuilder)",
 }
+
+
+# Single tests that need a GPU's own machine code to run, out of scope for
+# the CPU backend only (the CUDA column counts them): the CPU backend runs
+# kernels cuhost compiles from Python or C++ source, and no CPU can execute
+# PTX or a cubin. Each loads PTX through the driver API (cuModuleLoadData)
+# and launches it, or links a kernel with PTX that it then runs.
+CPU_BACKEND_OUT_OF_SCOPE_TESTS = {
+    "cudadrv/test_cuda_driver.py::TestCudaDriver::test_cuda_driver_basic": "launches PTX loaded with cuModuleLoadData",
+    "cudadrv/test_cuda_driver.py::TestCudaDriver::test_cuda_driver_occupancy": "occupancy of a PTX function",
+    "cudadrv/test_cuda_driver.py::TestCudaDriver::test_cuda_driver_stream_operations":
+        "launches PTX loaded with cuModuleLoadData",
+    "cudadrv/test_cuda_driver.py::TestCudaDriver::test_cuda_core_stream_operations":
+        "launches PTX loaded with cuModuleLoadData",
+    "cudadrv/test_linker.py::TestLinker::test_linking_lazy_compile": "links and runs tests/data/jitlink.ptx",
+    "cudadrv/test_linker.py::TestLinker::test_linking_eager_compile": "links and runs tests/data/jitlink.ptx",
+    "cudapy/test_cffi.py::TestCFFI::test_from_buffer": "links and runs tests/data/jitlink.ptx",
+}
+
+
+def in_scope_for_backend(test_id, backend):
+    """in_scope_test, and not one of the tests the backend cannot run by design."""
+    return in_scope_test(test_id) and not (backend == "cpu" and test_id in CPU_BACKEND_OUT_OF_SCOPE_TESTS)
 
 
 def in_scope_test(test_id):
