@@ -101,9 +101,15 @@ target("P6", "first call linking a .cu, ms", value("first_call_ffi_cu_cold", "cu
                                    round_list("first_call_ffi_cu_cold", "cuhost")))
 target("P6", "the same, cached, ms", value("first_call_ffi_cu_cached", "cuhost"), 2.0,
        note=round_list("first_call_ffi_cu_cached", "cuhost").lstrip("; "))
+def paired_rounds(name):
+    """nvcc / cuhost of each round where the kernels part ran in rounds (PART_ROUNDS > 1)."""
+    pairs = list(zip(rounds.get(name, {}).get("nvcc", []), rounds.get(name, {}).get("cuhost", [])))
+    return "" if len(pairs) < 2 else "; rounds " + ", ".join(fmt(ratio(a["median"], b["median"])) for a, b in pairs)
+
+
 for k in ("saxpy", "reduction", "stencil_2d", "matmul_tiled_shared", "transcendental", "foreign_call"):
     target("P7", "%s: nvcc time / cuhost time" % k, ratio(value(k, "nvcc"), value(k, "cuhost")), 0.99, le=False,
-           note="numba-cuda %s" % fmt(ratio(value(k, "nvcc"), value(k, "numba-cuda"))))
+           note="numba-cuda %s%s" % (fmt(ratio(value(k, "nvcc"), value(k, "numba-cuda"))), paired_rounds(k)))
 target("P8", "foreign-call kernel / all-CUDA-C version", ratio(value("foreign_call", "cuhost"),
        value("foreign_call_all_cuda_c", "nvcc")), 1.05)
 for k in ("ufunc_saxpy", "ufunc_reduce_sum"):

@@ -32,10 +32,14 @@ if want launch; then
   done
   run python3 bench_launch.py
 fi
+# The kernels part also alternates cuhost and nvcc for PART_ROUNDS rounds
+# (the P7 rows then compare medians of rounds, each round listed).
 if want kernels; then
-  run cuhost run bench_kernels.py
+  for round in $(seq "${PART_ROUNDS:-1}"); do
+    run cuhost run bench_kernels.py
+    run /tmp/raw_kernels kernels
+  done
   run python3 bench_kernels.py
-  run /tmp/raw_kernels kernels
 fi
 if want compile; then
   # Cold figures need empty caches: the other scripts compile identical
@@ -47,7 +51,7 @@ if want compile; then
   BENCH_LABEL=_cached run cuhost run bench_compile.py
   run python3 bench_compile.py
 fi
-# PART_ROUNDS (default 1) repeats the cuhost and nvcc sides of the ffi and
+# PART_ROUNDS (default 1) repeats the cuhost and nvcc sides of the kernels, ffi and
 # ufunc parts (P6 cold and cached, U1), each round with fresh caches;
 # compare.py takes the median of the rounds and lists them.
 if want ffi; then

@@ -52,8 +52,22 @@ copy_deps() {
 }
 copy_deps $build/bin/cuhost  # brings libcuhost.so.X.Y, the engine, into $b/lib
 copy_deps $build/tests/cuhost_unit_tests
-for so in /usr/lib/python3/dist-packages/numpy/core/*.so /usr/lib/python3/dist-packages/numpy/linalg/*.so \
-          /usr/lib/python3/dist-packages/_cffi_backend*.so; do
+# NumPy: PyPI's build of CUHOST_BUNDLE_NUMPY (default 2.4.6, the NumPy 2
+# pass's version and the major version numba-cuda's reference run had),
+# with its own OpenBLAS; CUHOST_BUNDLE_NUMPY=debian (or no network) packs
+# Debian's 1.24 and the libraries it links instead.
+numpy_version=${CUHOST_BUNDLE_NUMPY:-2.4.6}
+numpy_wheel=$(mktemp -d)
+if [ "$numpy_version" = debian ] || ! python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
+    --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 \
+    --platform manylinux_2_17_x86_64 -d "$numpy_wheel" "numpy==$numpy_version"; then
+  numpy_version=debian
+  for so in /usr/lib/python3/dist-packages/numpy/core/*.so /usr/lib/python3/dist-packages/numpy/linalg/*.so; do
+    copy_deps "$so"
+  done
+fi
+echo "bundle: NumPy $numpy_version"
+for so in /usr/lib/python3/dist-packages/_cffi_backend*.so; do
   copy_deps "$so"
 done
 # clang-19 compiles foreign .cu sources that are plain C++ into the kernel's
@@ -100,9 +114,18 @@ mkdir -p "$py"
     --exclude=turtledemo --exclude=ensurepip --exclude=lib2to3 --exclude=pydoc_data --exclude=__pycache__ \
     --exclude=config-3.11-x86_64-linux-gnu --exclude=distutils --exclude=site-packages --exclude=dist-packages . ) \
   | ( cd "$py" && tar xf - )
-# NumPy and cffi for 3.11 (Debian's builds), without their tests.
-( cd /usr/lib/python3/dist-packages && tar cf - --exclude=tests --exclude=__pycache__ numpy cffi pycparser ply _cffi_backend*.so \
-    pytest _pytest pluggy iniconfig packaging py py.py attr attrs more_itertools ) \
+# NumPy (above) and cffi for 3.11 (Debian's builds), without their tests.
+numpy_debian=""
+if [ "$numpy_version" = debian ]; then
+  numpy_debian=numpy
+else
+  python3 -m zipfile -e "$numpy_wheel"/numpy-*.whl "$b/site"
+  find "$b/site/numpy" -type d -name tests -prune -exec rm -rf {} +
+  rm -rf "$b/site/numpy/_pyinstaller" "$b/site"/numpy-*.dist-info/RECORD
+fi
+rm -rf "$numpy_wheel"
+( cd /usr/lib/python3/dist-packages && tar cf - --exclude=tests --exclude=__pycache__ $numpy_debian cffi pycparser ply \
+    _cffi_backend*.so pytest _pytest pluggy iniconfig packaging py py.py attr attrs more_itertools ) \
   | ( cd "$b/site" && tar xf - )
 # llvmlite's pure-Python IR builder (the extension API's code generation
 # callbacks use `llvmlite.ir`; its compiled binding is not needed).
