@@ -6,6 +6,7 @@ naming a convention: CUDACallConv is the one of the device functions
 `fndesc.call_conv` callbacks check with isinstance before
 `context.call_internal`. The convention's lowering methods, which work on
 numba's own function descriptors, are not implemented."""
+
 from .._missing import missing as _missing
 
 
@@ -24,5 +25,8 @@ class CUDACallConv(MinimalCallConv):
     """The convention of device functions compiled with numba's ABI."""
 
 
-_missing(globals(), "CPUCallConv ErrorModel PythonErrorModel NumpyErrorModel create_error_model "
-         "RETCODE_OK RETCODE_NONE RETCODE_EXC RETCODE_STOPIT")
+_missing(
+    globals(),
+    "CPUCallConv ErrorModel PythonErrorModel NumpyErrorModel create_error_model "
+    "RETCODE_OK RETCODE_NONE RETCODE_EXC RETCODE_STOPIT",
+)

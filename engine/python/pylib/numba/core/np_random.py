@@ -7,6 +7,7 @@ overloads: kernels do not have np.random (numba-cuda's CUDA target has no
 such functions; cuda.random is theirs). Covered: np.random.seed(int) and the
 scalar forms of np.random.random / random_sample / rand (the ones taking a
 size return a new array, which host calls cannot return yet)."""
+
 import numpy as np
 
 from cuda import types
@@ -28,8 +29,9 @@ def _runtime_seed(typingctx, seed):
 
     def codegen(context, builder, signature, args):
         ir = _llvm()
-        fn = get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [ir.IntType(32)]),
-                                    "cuhost_cpu_np_random_seed")
+        fn = get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [ir.IntType(32)]), "cuhost_cpu_np_random_seed"
+        )
         builder.call(fn, [args[0]])
         return context.get_dummy_value()
 
@@ -40,8 +42,7 @@ def _runtime_seed(typingctx, seed):
 def _runtime_double(typingctx):
     def codegen(context, builder, signature, args):
         ir = _llvm()
-        fn = get_or_insert_function(builder.module, ir.FunctionType(ir.DoubleType(), []),
-                                    "cuhost_cpu_np_random_double")
+        fn = get_or_insert_function(builder.module, ir.FunctionType(ir.DoubleType(), []), "cuhost_cpu_np_random_double")
         return builder.call(fn, [])
 
     return types.float64(), codegen
@@ -54,6 +55,7 @@ def _omitted(arg):
 @overload(np.random.seed, target="cpu")
 def _seed(seed):
     if isinstance(seed, types.Integer):
+
         def impl(seed):
             _runtime_seed(np.uint32(seed))
 
@@ -63,6 +65,7 @@ def _seed(seed):
 
 def _scalar_sample(size=None):
     if _omitted(size):
+
         def impl(size=None):
             return _runtime_double()
 
