@@ -10,6 +10,7 @@
 #include "cpu/cluster_runtime.h"
 #include "cpu/rounding_runtime.h"
 #include "cpu/mma_runtime.h"
+#include "cpu/np_random_runtime.h"
 #include "cpu/wmma_runtime.h"
 #include "model/cpu_abi.h"
 
@@ -81,6 +82,8 @@ std::vector<std::pair<std::string, void*>> build() {
   add("cuhost_cpu_d2f", reinterpret_cast<void*>(&cuhost_cpu_d2f));
   add("cuhost_cpu_i2f", reinterpret_cast<void*>(&cuhost_cpu_i2f));
   add("cuhost_cpu_i2d", reinterpret_cast<void*>(&cuhost_cpu_i2d));
+  add("cuhost_cpu_np_random_seed", reinterpret_cast<void*>(&cuhost_cpu_np_random_seed));
+  add("cuhost_cpu_np_random_double", reinterpret_cast<void*>(&cuhost_cpu_np_random_double));
   for (const char* stem : kMathStems) {
     lookup(stem);
     lookup(std::string(stem) + "f");

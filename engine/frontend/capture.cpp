@@ -61,14 +61,21 @@ PyRef lookup_free_name(PyObject* func, PyObject* code, const std::string& name) 
   return PyRef();
 }
 
-// Every `name.attr` the body reads (Attribute nodes on a bare Name), and
-// every `name["key"]` (an Enum class's member by name: frozen the same way).
+// Every `name.attr` the body reads (Attribute nodes on a bare Name), every
+// `name.sub.attr` (as name, "sub.attr"), and every `name["key"]` (an Enum
+// class's member by name: frozen the same way).
 void collect_attrs(const ast::Expr* e, std::set<std::pair<std::string, std::string>>& out) {
   if (!e) return;
   switch (e->kind) {
     case ast::ExprKind::Attribute: {
       const auto& a = static_cast<const ast::Attribute&>(*e);
       if (a.value->kind == ast::ExprKind::Name) out.emplace(static_cast<const ast::Name&>(*a.value).id, a.attr);
+      // `name.sub.attr` (np.random.seed): recorded as (name, "sub.attr").
+      if (a.value->kind == ast::ExprKind::Attribute) {
+        const auto& inner = static_cast<const ast::Attribute&>(*a.value);
+        if (inner.value->kind == ast::ExprKind::Name)
+          out.emplace(static_cast<const ast::Name&>(*inner.value).id, inner.attr + "." + a.attr);
+      }
       collect_attrs(a.value.get(), out);
       break;
     }
@@ -172,6 +179,21 @@ bool known_namespace(const std::string& key) {
   if (key == "cuda.random") return false;
   return key == "cuda" || key == "math" || key == "cmath" || key == "numpy" || key == "numba" || key == "numba.types" ||
          key == "builtins" || key.rfind("cuda.", 0) == 0;
+}
+
+// `name.sub.attr` where `sub` is a submodule typing has no key for
+// (np.random, np.random.seed): "name.sub" is frozen as that module and
+// "name.sub.attr" by value, as attributes of user modules are.
+void freeze_submodule_attr(CapturedFunction& out, const std::string& name, PyObject* module, const std::string& sub,
+                           const std::string& attr) {
+  PyRef submodule = py_attr(module, sub.c_str());
+  if (!submodule || !PyModule_Check(submodule.get())) return;
+  GlobalValue g = freeze_global(submodule.get());
+  if (g.kind != GlobalValue::Kind::Module || known_namespace(g.key)) return;
+  PyRef value = py_attr(submodule.get(), attr.c_str());
+  if (!value) return;
+  out.globals.emplace(name + "." + sub, std::move(g));
+  out.globals.emplace(name + "." + sub + "." + attr, freeze_global(value.get()));
 }
 
 }  // namespace
@@ -351,6 +373,10 @@ std::shared_ptr<const CapturedFunction> capture(PyObject* pyfunc) {
     bool known = known_namespace(g->second.key);
     PyRef module = lookup_free_name(pyfunc, code.get(), name);
     if (!module) continue;
+    if (size_t dot = attr.find('.'); dot != std::string::npos) {
+      freeze_submodule_attr(*out, name, module.get(), attr.substr(0, dot), attr.substr(dot + 1));
+      continue;
+    }
     PyRef value = py_attr(module.get(), attr.c_str());
     if (!value) continue;
     // Of the known namespaces only type objects typing has no key for

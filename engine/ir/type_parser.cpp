@@ -252,6 +252,7 @@ class Parser {
       expect(")");
       return optional(p);
     }
+    if (name == "voidptr") return cpointer(void_type());  // numba's types.voidptr, "void*"
     const Type* t = scalar_by_name(name);
     if (!t) t = vector_type_by_name(name);
     if (!t) {

@@ -111,7 +111,10 @@ std::string Type::str() const {
       }
       return o.str();
     }
-    case TypeKind::CPointer: return "CPointer(" + pointee->str() + ")";
+    case TypeKind::CPointer:
+      // A pointer to void is numba's voidptr (RawPointer "void*").
+      if (pointee->kind == TypeKind::Void) return "void*";
+      return "CPointer(" + pointee->str() + ")";
     case TypeKind::Optional: return "OptionalType(" + pointee->str() + ")";
     case TypeKind::Range: return "range_state_" + pointee->str();
     case TypeKind::StringLiteral: return "Literal[str](" + key + ")";

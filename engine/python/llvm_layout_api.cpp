@@ -46,11 +46,11 @@ const std::string& target_data_layout() {
 PyObject* describe(llvm::LLVMContext& c, llvm::Type* lt, const ir::Type* t, bool memory);
 
 // What the pointer in `t`'s representation points at: an array's or a
-// CPointer's elements as stored in memory; a record's bytes (i8) otherwise.
+// CPointer's elements as stored in memory; bytes (i8) for a record or a voidptr.
 PyObject* pointee(llvm::LLVMContext& c, const ir::Type* t) {
   const ir::Type* element = nullptr;
   if (t && t->kind == ir::TypeKind::Array) element = t->dtype;
-  if (t && t->kind == ir::TypeKind::CPointer) element = t->pointee;
+  if (t && t->kind == ir::TypeKind::CPointer && t->pointee->kind != ir::TypeKind::Void) element = t->pointee;
   if (!element) return Py_BuildValue("(si)", "int", 8);
   return describe(c, codegen::llvm_memory_type_of(c, element), element, true);
 }

@@ -606,6 +606,15 @@ const ir::Type* Typer::type_attribute(const ast::Attribute& a, ExprInfo& inf) {
       auto it = captured().globals.find(frozen);
       if (it != captured().globals.end()) return type_global(it->second, a, frozen, inf);
     }
+    // An attribute of a submodule, frozen as "<name>.<sub>.<attr>" (np.random.seed).
+    if (base->kind == ir::TypeKind::Module && a.value->kind == ast::ExprKind::Attribute) {
+      const auto& inner = static_cast<const ast::Attribute&>(*a.value);
+      if (inner.value->kind == ast::ExprKind::Name) {
+        std::string frozen = static_cast<const ast::Name&>(*inner.value).id + "." + inner.attr + "." + a.attr;
+        auto it = captured().globals.find(frozen);
+        if (it != captured().globals.end()) return type_global(it->second, a, frozen, inf);
+      }
+    }
     if (base->kind == ir::TypeKind::Module) {
       fail(ErrorKind::TypingError, a.loc, concat("module '", base->key, "' has no attribute '", a.attr, "'"));
     }

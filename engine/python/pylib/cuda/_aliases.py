@@ -23,6 +23,8 @@ Rules, applied repeatedly until none matches (longest prefix first):
 
 A name the rules map is imported under its real name first, then registered
 under the alias; the module keeps its own __spec__ and __name__.
+imported_name() gives back the alias a module was first imported by, for the
+objects whose __module__ numba reports as the user's import path (@intrinsic).
 
 Where numba itself is installed (_installed.py), `numba` is numba and only
 the numba.cuda rule applies; where NVIDIA's cuda-python is, cuda.bindings is
@@ -57,6 +59,16 @@ def _rules():
     return rules
 
 
+# Real module name -> the alias whose import first loaded it.
+_IMPORTED_AS = {}
+
+
+def imported_name(module_name):
+    """The name the user's import loaded module `module_name` by: the alias
+    (numba.cuda.X) where that import is what loaded it, else the name itself."""
+    return _IMPORTED_AS.get(module_name, module_name)
+
+
 def real_name(fullname):
     """The module `fullname` is an alias of, or None when it is a real name."""
     if not (fullname.startswith(("numba.", "cuda."))):
@@ -79,6 +91,8 @@ class _AliasLoader:
         self._real_spec = None
 
     def create_module(self, spec):
+        if self._target not in sys.modules:
+            _IMPORTED_AS.setdefault(self._target, spec.name)
         module = importlib.import_module(self._target)
         self._real_spec = module.__spec__
         return module

@@ -73,6 +73,8 @@ def from_handle(h):
             return _types.UniTuple(from_handle(items[0]), len(items))
         return _types.Tuple([from_handle(t) for t in items])
     if kind == "cpointer":
+        if h.spelling == "void*":
+            return _types.voidptr
         return _types.CPointer(from_handle(h.inner))
     if kind == "optional":
         return _types.Optional(from_handle(h.inner))

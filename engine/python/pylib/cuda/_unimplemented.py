@@ -26,7 +26,7 @@ _PACKAGES = {
 
 # Modules (relative to `cuda`) that are unimplemented as a whole.
 _MODULES = set("""
-    core.analysis core.base core.boxing core.byteflow core.callconv core.codegen
+    core.analysis core.base core.boxing core.byteflow core.codegen
     core.compiler core.compiler_lock core.compiler_machinery core.consts core.entrypoints
     core.environment core.event core.funcdesc core.generators core.inline_closurecall
     core.interpreter core.ir core.ir_utils core.optional core.options core.postproc core.pythonapi core.registry

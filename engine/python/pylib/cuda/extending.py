@@ -17,6 +17,7 @@ import weakref as _weakref
 import _cuhost
 
 from . import (
+    _aliases,
     models,  # noqa: F401
     models as core_models,  # noqa: F401  (numba's name for the data-model module)
     types,
@@ -140,6 +141,8 @@ class _Intrinsic:
         self._target = kwargs.get("target", "generic")
         self._uuid_value = None
         _functools.update_wrapper(self, defn)
+        # numba's __module__: the module as the user imported it (numba.cuda.X, not cuhost's cuda.X).
+        self.__module__ = _aliases.imported_name(getattr(defn, "__module__", None))
 
     @property
     def _uuid(self):

@@ -540,6 +540,14 @@ class CPointer(Type):
         return "CPointer(%s)" % _spell(self.dtype, strict)
 
 
+class RawPointer(Opaque):
+    """numba's RawPointer: a pointer to memory of no type (types.voidptr,
+    "void*"): passed and cast by C-ABI functions and @intrinsic code."""
+
+    def _spell(self, strict):
+        return "voidptr"
+
+
 class Optional(Type):
     """OptionalType(T): a T or None."""
 
@@ -737,8 +745,11 @@ _missing(globals(), """
     List Set ListType DictType NamedTuple
     NamedUniTuple Dispatcher ExternalFunction FunctionType Bytes
     range_iter32_type range_iter64_type range_state32_type range_state64_type slice2_type slice3_type
-    pyobject unicode_type string undefined ffi_forced_object voidptr
+    pyobject unicode_type string undefined ffi_forced_object
 """)
+
+voidptr = RawPointer("void*")
+__all__ += ["RawPointer", "voidptr"]
 
 # Half precision (engine/sema/typing/half.cpp): IEEE float16 and bfloat16.
 float16 = Float("float16", "float16")

@@ -9,12 +9,14 @@ numba's target context offers such code most often (get_value_type,
 get_constant, cast, make_tuple, compile_internal, make_helper, ...).
 compile_internal(builder, func, sig, args) compiles `func` for `sig` with
 cuhost's own compiler: the IR calls a placeholder that the engine routes to
-the compiled device function.
+the compiled device function; compile_subroutine and call_internal do the
+same in two steps.
 """
 import itertools as _itertools
 
 from .. import types
 from ..cgutils import array_proxy, complex_proxy, create_struct_proxy
+from ..core.callconv import CUDACallConv
 from ..core.errors import LoweringError
 from ..models import default_manager
 from . import llvm_types
@@ -185,10 +187,32 @@ class CodegenContext:
     # ---- calls into cuhost-compiled Python ----
     def compile_internal(self, builder, impl, sig, args, locals=None):
         """Calls `impl` compiled as a device function for `sig`."""
-        ir = _ir()
         if locals:
             raise NotImplementedError("compile_internal(..., locals=...) is not implemented in cuhost")
-        disp = jit_impl(impl)
+        return self._call_compiled(builder, jit_impl(impl), sig, args)
+
+    def compile_subroutine(self, builder, impl, sig, locals=None, flags=None, caching=True):
+        """Compiles `impl` (a Python function or a cuda.jit device function)
+        for `sig` with numba's ABI; call_internal(builder, result.fndesc,
+        sig, args) calls it. Compilation itself happens when the engine links
+        the callback's IR."""
+        if locals:
+            raise NotImplementedError("compile_subroutine(..., locals=...) is not implemented in cuhost")
+        if flags is not None:
+            raise NotImplementedError("compile_subroutine(..., flags=...) is not implemented in cuhost")
+        fndesc = _FunctionDescriptor(jit_impl(impl), sig, CUDACallConv(self))
+        return _Subroutine(fndesc, sig)
+
+    def call_internal(self, builder, fndesc, sig, args):
+        """Calls a function compile_subroutine compiled (its result's fndesc)."""
+        if not isinstance(fndesc, _FunctionDescriptor):
+            raise NotImplementedError("context.call_internal() in cuhost calls the fndesc of a "
+                                      "context.compile_subroutine() result only")
+        return self._call_compiled(builder, fndesc.dispatcher, sig, args)
+
+    def _call_compiled(self, builder, disp, sig, args):
+        # The IR calls a placeholder the engine routes to `disp` compiled for sig's argument types.
+        ir = _ir()
         ret = sig.return_type
         void = isinstance(ret, types.NoneType)
         fnty = ir.FunctionType(ir.VoidType() if void else self.get_value_type(ret),
@@ -199,12 +223,31 @@ class CodegenContext:
                                     types._handle(ret)))
         return builder.call(fn, list(args))
 
-    def call_internal(self, builder, fndesc, sig, args):
-        raise NotImplementedError("context.call_internal() is not implemented in cuhost: use compile_internal()")
-
     def get_function(self, fn, sig):
         raise NotImplementedError("context.get_function() is not implemented in cuhost: compile the operation with "
                                   "context.compile_internal(builder, lambda ...: ..., sig, args)")
+
+
+class _FunctionDescriptor:
+    """numba's FunctionDescriptor as compile_subroutine's callers read it:
+    the calling convention, the signature and names of the compiled function."""
+
+    def __init__(self, dispatcher, sig, call_conv):
+        self.dispatcher = dispatcher
+        self.call_conv = call_conv
+        self.restype = sig.return_type
+        self.argtypes = tuple(sig.args)
+        self.qualname = getattr(dispatcher, "__qualname__", getattr(dispatcher, "__name__", "?"))
+        self.mangled_name = self.qualname
+
+
+class _Subroutine:
+    """compile_subroutine's result (numba's CompileResult, as far as it is read)."""
+
+    def __init__(self, fndesc, sig):
+        self.fndesc = fndesc
+        self.signature = sig
+        self.typing_error = None
 
 
 def run(impl, sig, style, name, attr=None):

@@ -21,6 +21,7 @@ from cuda._type_spelling import from_handle
 from cuda.core.caching import CacheStats, function_cache
 from cuda.dispatcher import _FunctionPayload
 
+from . import np_random  # noqa: F401  (registers np.random's CPU-target overloads)
 from ._cpu_target import CPUTargetDescriptor
 
 # numba.jit's options that cuhost's host calls honour; the device function
