@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "python/call_key.h"
 #include "python/py_api.h"
 #include "python/typeof.h"
 
@@ -43,22 +44,8 @@ PyObject* py_call_key(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
       PyErr_SetString(PyExc_TypeError, "_call_key(args: tuple, out)");
       return nullptr;
     }
-    thread_local std::vector<char> key;
-    key.clear();
     PyObject* tuple = args[0];
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tuple); ++i) {
-      if (!add_value(key, PyTuple_GET_ITEM(tuple, i))) {
-        if (PyErr_Occurred()) PyErr_Clear();
-        Py_RETURN_NONE;
-      }
-    }
-    char sep = 'o';
-    append(key, &sep, 1);
-    if (args[1] != Py_None && !add_value(key, args[1])) {
-      if (PyErr_Occurred()) PyErr_Clear();
-      Py_RETURN_NONE;
-    }
-    return PyBytes_FromStringAndSize(key.data(), static_cast<Py_ssize_t>(key.size()));
+    return call_key(&PyTuple_GET_ITEM(tuple, 0), PyTuple_GET_SIZE(tuple), args[1]);
   });
 }
 
@@ -68,6 +55,24 @@ PyMethodDef g_methods[] = {
     {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace
+
+PyObject* call_key(PyObject* const* values, Py_ssize_t n, PyObject* out) {
+  thread_local std::vector<char> key;
+  key.clear();
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!add_value(key, values[i])) {
+      if (PyErr_Occurred()) PyErr_Clear();
+      Py_RETURN_NONE;
+    }
+  }
+  char sep = 'o';
+  append(key, &sep, 1);
+  if (out != Py_None && !add_value(key, out)) {
+    if (PyErr_Occurred()) PyErr_Clear();
+    Py_RETURN_NONE;
+  }
+  return PyBytes_FromStringAndSize(key.data(), static_cast<Py_ssize_t>(key.size()));
+}
 
 int add_call_key(PyObject* module) { return PyModule_AddFunctions(module, g_methods); }
 

@@ -155,7 +155,8 @@ int add_compile_api(PyObject* module);
 int add_exec_sources(PyObject* module);  // exec_sources.cpp
 int add_declare_device(PyObject* module);
 int add_typeof(PyObject* module);
-int add_call_key(PyObject* module);  // _cuhost._call_key (call_key.cpp)
+int add_call_key(PyObject* module);    // _cuhost._call_key (call_key.cpp)
+int add_ufunc_call(PyObject* module);  // _cuhost._ufunc_call (ufunc_call.cpp)
 int add_dispatcher_type(PyObject* module);
 
 // Launcher objects (launch.cpp).

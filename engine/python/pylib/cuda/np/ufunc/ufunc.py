@@ -19,7 +19,7 @@ import numpy as np
 
 # The package itself: generated kernel source spells cuda.grid() and friends through it.
 import cuda as _cuda_mod
-from _cuhost import DeviceNDArray as _DeviceNDArray, _call_key
+from _cuhost import DeviceNDArray as _DeviceNDArray, _call_key, _ufunc_call
 
 from ... import types as _types
 from ..._type_spelling import from_handle
@@ -244,8 +244,10 @@ class CUDAUFunc:
             k = self._kernels[key] = compile_kernel(src, name, glbls)
         return k
 
-    def __call__(self, *args, out=None, stream=0):
-        # A call like an earlier one (device arrays and scalars with the same
+    def _call_entry(self, *args, out=None, stream=0):
+        # __call__ (below, _cuhost._ufunc_call) launches a call like an
+        # earlier one with out= on the default stream itself and comes here
+        # for every other call. A call like an earlier one (device arrays and scalars with the same
         # kernel types, shapes and strides: the launch fingerprint) runs its
         # cached plan; the commonest case, out= given on the default stream,
         # is one lookup and one launch.
@@ -256,6 +258,8 @@ class CUDAUFunc:
             plan.launcher(plan.n, *args, out)
             return out
         return plan.run(args, out, stream)
+
+    __call__ = _ufunc_call(_call_entry)
 
     def _call_general(self, args, out, stream):
         nin = self._nin
