@@ -5,6 +5,7 @@
 # general path's errors or keyword handling.
 # stdout: cached ufunc calls ok
 import numpy as np
+
 from numba import cuda, float32, float64
 
 rng = np.random.default_rng(20261129)
@@ -17,7 +18,7 @@ def axpy(a, x, y):
 
 n = 3000
 out = cuda.device_array(n, np.float32)
-for round_ in range(4):  # the first call resolves, the later ones take the cached launch
+for _ in range(4):  # the first call resolves, the later ones take the cached launch
     hx = rng.standard_normal(n).astype(np.float32)
     hy = rng.standard_normal(n).astype(np.float32)
     a = np.float32(rng.standard_normal())
