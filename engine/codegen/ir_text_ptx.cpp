@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "codegen/nvptx_backend.h"
+#include "codegen/nvptx_local_arrays.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -57,6 +58,7 @@ std::string compile_ir_text_to_ptx(const std::vector<std::string>& texts, int cc
     if (!f.isDeclaration() && !f.hasLocalLinkage()) keep.push_back(f.getName().str());
   for (const llvm::GlobalVariable& g : m->globals())
     if (!g.isDeclaration() && !g.hasLocalLinkage()) keep.push_back(g.getName().str());
+  place_local_arrays(*m);  // ptxas's 16-byte frame, as for cuhost's own modules
   link_libdevice(*m, keep, fastmath);
   optimize_module(*m, *tm, opt);
   return emit_ptx(*m, *tm);

@@ -143,9 +143,14 @@ class NvptxHooks : public TargetHooks {
 
   llvm::Value* shared_array(Lowerer& l, llvm::Type* elem, std::int64_t count, int align) override {
     auto* ty = llvm::ArrayType::get(elem, std::uint64_t(count));
+    // numba-cuda's name (`_cudapy_smem_<n>`), which readers of inspect_llvm()
+    // look for; n counts the module's static shared arrays.
+    unsigned n = 0;
+    for (const llvm::GlobalVariable& other : l.module().globals())
+      if (other.getName().starts_with("_cudapy_smem_")) ++n;
     auto* g =
         new llvm::GlobalVariable(l.module(), ty, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(ty),
-                                 "shared.array", nullptr, llvm::GlobalValue::NotThreadLocal, kShared);
+                                 concat("_cudapy_smem_", n), nullptr, llvm::GlobalValue::NotThreadLocal, kShared);
     g->setAlignment(llvm::Align(align));
     // The array a kernel declares is the shared memory it gets, as with
     // numba-cuda (get_shared_mem_per_block counts it): LLVM would delete a

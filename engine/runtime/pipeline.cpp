@@ -16,10 +16,12 @@
 #include "codegen/cpu_cancellation.h"
 #include "codegen/host_entry.h"
 #include "codegen/host_libdevice.h"
+#include "codegen/inspection_text.h"
 #include "codegen/module.h"
 #include "codegen/nvptx_backend.h"
 #include "codegen/nvptx_cancellation.h"
 #include "codegen/nvptx_error_record.h"
+#include "codegen/nvptx_local_arrays.h"
 #include "cpu/jit.h"
 #include "ffi/device_link.h"
 #include "ffi/host_link.h"
@@ -176,7 +178,8 @@ void optimization(CompileJob& job) {
   llvm::Module& m = *job.lowered->module;
   const JitOptions& o = job.fn->options;
   if (nvptx(job)) {
-    job.llvm_ir_unoptimized = codegen::module_text(m);  // inspect_llvm's "as lowered", as numba
+    job.llvm_ir_unoptimized = codegen::inspection_text(m);  // inspect_llvm's "as lowered", as numba
+    codegen::place_local_arrays(m);
     codegen::link_libdevice(m, job.lowered->keep, o.fastmath);
     codegen::optimize_module(m, nvptx_machine(job), o.opt);
     codegen::drop_unreferenced_error_record(m);

@@ -57,16 +57,16 @@ TEST_CASE("codegen: only raising device functions get a status channel", "[codeg
   const std::string& ir = k->llvm_ir;
   INFO(ir);
   // raises(int32) -> int64: i32 status, result through the first pointer.
-  CHECK(has(ir, R"(define internal i32 @_cuhost_raises_[0-9a-f]+\.impl\(ptr [^,]*, i32 )"));
+  CHECK(has(ir, R"(define internal i32 @_ZN6cuhost6raisesB17h[0-9a-f]{16}E\(ptr [^,]*, i32 )"));
   // maybe returns OptionalType(int32) as {i1, i32}, with no status.
-  CHECK(has(ir, R"(define internal \{ i1, i32 \} @_cuhost_maybe_[0-9a-f]+\.impl\(i32 )"));
-  CHECK(has(ir, R"(define internal i64 @_cuhost_plain_[0-9a-f]+\.impl\(i32 )"));
+  CHECK(has(ir, R"(define internal \{ i1, i32 \} @_ZN6cuhost5maybeB17h[0-9a-f]{16}E\(i32 )"));
+  CHECK(has(ir, R"(define internal i64 @_ZN6cuhost5plainB17h[0-9a-f]{16}E\(i32 )"));
   // The C-ABI function flattens OptionalType and never has a status.
   CHECK(has(ir, R"(define internal i64 @flat\.impl\(i32 )"));
   CHECK(has(ir, R"(define internal i32 @flat_none\.impl\(i32 )"));
   CHECK(has(ir, R"(define i32 @flat_none\(i32 )"));  // the C symbol foreign code can call
   // The kernel tests the status of raises() and returns when it is not 0.
-  CHECK(has(ir, R"(%status = call i32 @_cuhost_raises_[0-9a-f]+\.impl\(ptr )"));
+  CHECK(has(ir, R"(%status = call i32 @_ZN6cuhost6raisesB17h[0-9a-f]{16}E\(ptr )"));
   cuda::LinkResult r = assemble(k->ptx, k->name);
   CHECK(r.cubin.compare(0, 4,
                         "\x7f"

@@ -5,6 +5,7 @@
 // the thread on error; C: `T f(args...)`, booleans as i8, void as void).
 #include <llvm/IR/Constants.h>
 
+#include <cctype>
 #include <mutex>
 
 #include "codegen/inline_marked.h"
@@ -195,13 +196,47 @@ Val lower_call(Lowerer& l, const ast::Call* e, const sema::ExprInfo& inf) {
   l.unsupported(e->loc, "this call cannot be compiled");
 }
 
+namespace {
+
+// The module-local name of a device function: numba's form, an Itanium
+// nested name (`_ZN6cuhost8set_zeroB17h<hash>E`, which demanglers read as
+// cuhost::set_zero[abi:h<hash>]), with the specialization's hash from its
+// symbol as the ABI tag. Python names that are not C identifiers are escaped
+// as numba escapes them (`<lambda>` as `_3clambda_3e`). A symbol cuhost did
+// not make (a C ABI name) keeps its own spelling.
+std::string internal_name(const std::string& symbol, const std::string& python_name) {
+  constexpr std::size_t kHash = 16;
+  const std::string prefix = "_cuhost_";
+  if (symbol.size() < prefix.size() + kHash + 1 || symbol.compare(0, prefix.size(), prefix) != 0 ||
+      symbol[symbol.size() - kHash - 1] != '_')
+    return symbol + ".impl";
+  std::string id;
+  static const char* hex = "0123456789abcdef";
+  for (unsigned char c : python_name) {
+    if (std::isalnum(c) && c < 0x80) {
+      id += char(c);
+    } else if (c == '_') {
+      id += c;
+    } else {
+      id += '_';
+      id += hex[c >> 4];
+      id += hex[c & 0xf];
+    }
+  }
+  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) id = "_" + id;
+  const std::string tag = "h" + symbol.substr(symbol.size() - kHash);
+  return concat("_ZN6cuhost", id.size(), id, "B", tag.size(), tag, "E");
+}
+
+}  // namespace
+
 llvm::Function* ModuleState::function_for(const std::shared_ptr<const sema::TypedFunction>& tf) {
   auto it = functions.find(tf.get());
   if (it != functions.end()) return it->second;
   llvm::LLVMContext& c = module->getContext();
   llvm::FunctionType* fty = internal_function_type(c, *tf, hooks->context_param_types(*module));
-  std::string name = tf->symbol.empty() ? tf->captured->name : tf->symbol;
-  auto* f = llvm::Function::Create(fty, llvm::GlobalValue::InternalLinkage, name + ".impl", *module);
+  std::string name = tf->symbol.empty() ? tf->captured->name + ".impl" : internal_name(tf->symbol, tf->captured->name);
+  auto* f = llvm::Function::Create(fty, llvm::GlobalValue::InternalLinkage, name, *module);
   f->addFnAttr(llvm::Attribute::NoUnwind);
   // inline=True inlines at the call sites before optimization (inline_marked_calls);
   // forceinline=True is LLVM's attribute, kept in the IR and honoured by the optimizer.

@@ -1,12 +1,14 @@
 // Arrays the kernel creates: cuda.shared.array (a static block-shared
 // allocation per call site, or the dynamic shared segment for shape 0),
-// cuda.local.array (an entry-block alloca), cuda.const.array_like and frozen
+// cuda.local.array (an entry-block alloca named as numba-cuda names it,
+// `_cudapy_lmem`), cuda.const.array_like and frozen
 // global NumPy arrays (constant data in the module); captured device arrays
 // (their address, in place). Each becomes the usual
 // array value with constant shape and C-order byte strides.
 #include <llvm/IR/Constants.h>
 
 #include "codegen/lowering/lowerer.h"
+#include "codegen/nvptx_local_arrays.h"
 #include "frontend/captured.h"
 #include "ir/records.h"
 #include "support/diagnostics.h"
@@ -114,10 +116,9 @@ Val device_array(Lowerer& l, const ast::Expr* name_expr, const ir::Type* t) {
 
 }  // namespace
 
-// What ptxas and the driver guarantee on the GPU: a thread's local frame and
-// the dynamic shared window start on 16-byte boundaries, whatever the PTX
-// declares (alignment=64 arrays were seen at ...410 on an H200).
-constexpr std::int64_t kGpuFrameAlign = 16;
+// What the driver guarantees on the GPU: the dynamic shared window starts on
+// a 16-byte boundary, whatever the PTX declares (the local frame's is
+// kGpuFrameAlign).
 constexpr std::int64_t kGpuWindowAlign = 16;
 
 void register_memory(std::map<std::string, IntrinsicFn>& table) {
@@ -156,25 +157,22 @@ void register_memory(std::map<std::string, IntrinsicFn>& table) {
     const ir::Type* t = inf.type;
     llvm::Type* elem = l.memory_type(t->dtype);
     llvm::Type* array_type = llvm::ArrayType::get(elem, std::uint64_t(element_count(inf.shape)));
-    const std::int64_t align = std::max<std::int64_t>({8, array_element_alignment(t->dtype), inf.alignment});
-    // ptxas places a thread's local frame on a 16-byte boundary only, so an
-    // alignment above that (alignment=64) is made by hand on the GPU: room
-    // for the padding, and the address rounded up to the next multiple.
-    if (!l.hooks().is_gpu() || align <= kGpuFrameAlign) {
-      llvm::AllocaInst* a = l.entry_alloca(array_type, "local.array");
-      a->setAlignment(llvm::Align(std::uint64_t(align)));
-      return make_array(l, t, a, inf.shape);
+    const std::int64_t natural = std::int64_t(l.module().getDataLayout().getPrefTypeAlign(array_type).value());
+    const std::int64_t need = std::max<std::int64_t>(array_element_alignment(t->dtype), inf.alignment);
+    // As numba-cuda: the alignment asked for, else the type's own (what an
+    // alloca written without one gets). On the GPU, after inspect_llvm()'s
+    // text is taken, place_local_arrays puts every local array on 16 bytes at
+    // least and makes more by hand, so only an element that needs more than
+    // 16 keeps its own here; on the CPU the alloca has it all (8 at least).
+    std::int64_t align = inf.alignment ? std::max(need, natural) : natural;
+    if (!l.hooks().is_gpu()) {
+      align = std::max<std::int64_t>({8, need, natural});
+    } else if (need > std::max(align, kGpuFrameAlign)) {
+      align = need;
     }
-    auto& b = l.b();
-    const llvm::DataLayout& layout = b.GetInsertBlock()->getModule()->getDataLayout();
-    const std::uint64_t bytes =
-        layout.getTypeAllocSize(array_type).getFixedValue() + std::uint64_t(align - kGpuFrameAlign);
-    // Declared with the frame's real alignment: a larger one would let LLVM
-    // fold the padding away as zero.
-    llvm::AllocaInst* a = l.entry_alloca(llvm::ArrayType::get(b.getInt8Ty(), bytes), "local.array");
-    a->setAlignment(llvm::Align(std::uint64_t(kGpuFrameAlign)));
-    llvm::Value* padding = b.CreateAnd(b.CreateNeg(b.CreatePtrToInt(a, b.getInt64Ty())), l.i64(align - 1));
-    return make_array(l, t, b.CreateGEP(b.getInt8Ty(), a, padding, "local.array.aligned"), inf.shape);
+    llvm::AllocaInst* a = l.entry_alloca(array_type, kLocalArrayName);
+    a->setAlignment(llvm::Align(std::uint64_t(align)));
+    return make_array(l, t, a, inf.shape);
   };
   // np.dtype(...): a type known at compile time, no bits.
   table["numpy.dtype"] = [](Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) -> Val {

@@ -15,6 +15,10 @@ result is still LLVM assembly that LLVM 19 reads back as the same module.
   `arg: 0` written out, and tuples with inner spaces (`!{ !1, !2 }`).
 - Kernels as `define void` (NVVM IR's spelling: `!nvvm.annotations` still
   marks them kernels) rather than LLVM's `define ptx_kernel void`.
+- A function's attributes written on its `define` or `declare` line
+  (`define internal void @"f"(...) alwaysinline nounwind {`) rather than as
+  a reference to an attribute group (`#1`); the groups stay, as LLVM prints
+  them.
 
 Pointers stay opaque (`ptr`): LLVM 19 has no typed pointers to print.
 """
@@ -25,6 +29,9 @@ _STRING = re.compile(r'"[^"]*"')
 _NAME = re.compile(r"([%@])([-a-zA-Z$._][-a-zA-Z$._0-9]*)")
 _RECORD = re.compile(r"^(\s*)#dbg_(value|declare)\((.*)\)\s*$")
 _FIELD = re.compile(r"^[A-Za-z]+: ")
+_GROUP = re.compile(r"^attributes #(\d+) = \{ (.*) \}$")
+_GROUP_REF = re.compile(r" #(\d+)(?= )")
+_DEFINED = re.compile(r'@("[^"]*"|[-a-zA-Z$._0-9]+)\(')
 _NODE = re.compile(r"!DI[A-Za-z]+\(")
 
 
@@ -119,9 +126,22 @@ def _record_as_call(m):
     return "  call void @llvm.dbg.%s(metadata %s, metadata %s, metadata %s), !dbg %s" % (kind, where, var, expr, loc)
 
 
+def _attributes_inline(line, groups):
+    """`define void @f() #1 {` -> `define void @f() alwaysinline nounwind {`
+    (a reference outside the parameter list, to a group the module has)."""
+    name = _DEFINED.search(line)
+    if name is None:
+        return line
+    close = _closing(line, name.end() - 1)
+    head, tail = line[: close + 1], line[close + 1 :] + " "
+    tail = _GROUP_REF.sub(lambda m: " " + groups[m.group(1)] if m.group(1) in groups else m.group(0), tail)
+    return head + tail[:-1]
+
+
 def llvmlite_spelling(text):
     """inspect_llvm()'s text of `text` (a module printed by LLVM 19)."""
     lines, used = [], set()
+    groups = {m.group(1): m.group(2) for m in map(_GROUP.match, text.split("\n")) if m}
     for line in text.split("\n"):
         record = _RECORD.match(line)
         if record:
@@ -131,6 +151,8 @@ def llvmlite_spelling(text):
                 line = call
         if line.startswith("define ptx_kernel "):
             line = "define " + line[len("define ptx_kernel "):]
+        if line.startswith(("define ", "declare ")):
+            line = _attributes_inline(line, groups)
         lines.append(line)
     if used:
         # The declarations go after the last function, where LLVM puts them.
