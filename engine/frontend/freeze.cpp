@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <unordered_map>
 
 #include "frontend/capture.h"
 #include "frontend/exception_classes.h"
@@ -48,12 +49,22 @@ std::string module_key(PyObject* mod) {
   return name;
 }
 
-// id(obj) -> key for every object reachable from the `cuda` module (two
-// levels), math functions, numpy functions and Python builtins. Rebuilt when
-// the cuda module grows (its Python half imports lazily).
-struct KnownObjects {
-  std::map<PyObject*, std::string> keys;
+// id(obj) -> key of the objects a kernel may name by identity, in three
+// groups looked up in this order (an object in two keeps the first group's
+// key): Python builtins, operators and math functions; every object
+// reachable from the `cuda` module (two levels); numpy functions and
+// isinstance. The groups are built at their first lookup, so a kernel that
+// names only builtins or math never pays for walking `cuda` (two thirds of
+// the capture of a process's first kernel, issue 34, P6). The cuda group is
+// rebuilt when the cuda module grows (its Python half imports lazily).
+struct KeyTable {
+  std::unordered_map<PyObject*, std::string> keys;
   std::vector<PyRef> keep;  // strong references to the keyed objects
+  bool built = false;
+};
+
+struct KnownObjects {
+  KeyTable basic, cuda, late;
   Py_ssize_t cuda_size = -1;
 };
 
@@ -68,16 +79,18 @@ bool worth_keying(PyObject* v) {
            PyBytes_Check(v) || PyTuple_Check(v) || PyList_Check(v) || PyDict_Check(v));
 }
 
-void add_key(KnownObjects& k, PyObject* v, const std::string& key) {
+void add_key(KeyTable& k, PyObject* v, const std::string& key) {
   if (!worth_keying(v)) return;
   if (k.keys.emplace(v, key).second) k.keep.push_back(PyRef::borrow(v));
 }
 
-// The public (not underscored) names of `obj` with their values, in
-// dir()'s order. A module without __getattr__ or __dir__ answers dir() and
-// getattr() from its __dict__, which is read directly: the dir() and one
-// lookup per name cost a third of the first cached call of a process
-// (issue 34, P6).
+// The public (not underscored) names of `obj` with their values, in no
+// particular order (walk keeps the least name for an object reached twice,
+// as a walk in dir()'s order would). A module without __getattr__ or
+// __dir__ answers dir() and getattr() from its __dict__, which is read
+// directly: the dir() and one lookup per name cost a third of the first
+// cached call of a process (issue 34, P6), and sorting the names another
+// fifth of what was left.
 std::vector<std::pair<std::string, PyRef>> public_members(PyObject* obj) {
   std::vector<std::pair<std::string, PyRef>> members;
   PyObject* dict = PyModule_CheckExact(obj) ? PyModule_GetDict(obj) : nullptr;  // borrowed
@@ -90,7 +103,6 @@ std::vector<std::pair<std::string, PyRef>> public_members(PyObject* obj) {
       if (n.empty() || n[0] == '_') continue;
       members.emplace_back(std::move(n), PyRef::borrow(value));
     }
-    std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     return members;
   }
   PyRef names(PyObject_Dir(obj));
@@ -107,7 +119,7 @@ std::vector<std::pair<std::string, PyRef>> public_members(PyObject* obj) {
   return members;
 }
 
-void walk(KnownObjects& k, PyObject* obj, const std::string& prefix, int depth) {
+void walk(KeyTable& k, PyObject* obj, const std::string& prefix, int depth) {
   for (auto& [n, v] : public_members(obj)) {
     if (PyModule_Check(v.get())) {
       std::string mk = module_key(v.get());
@@ -115,7 +127,16 @@ void walk(KnownObjects& k, PyObject* obj, const std::string& prefix, int depth) 
     }
     if (PyType_Check(v.get()) && depth > 0) continue;  // classes: keyed at the top level only
     std::string key = prefix + "." + n;
-    add_key(k, v.get(), key);
+    // An object under two names keeps the one a walk in dir()'s (sorted)
+    // order meets first: the least path. Plain string order is that order,
+    // since '.' sorts before every character of an identifier.
+    if (worth_keying(v.get())) {
+      auto [it, added] = k.keys.emplace(v.get(), key);
+      if (added)
+        k.keep.push_back(PyRef::borrow(v.get()));
+      else if (key < it->second)
+        it->second = key;
+    }
     // Descend only into the device-API namespaces: reading attributes of
     // host objects (cuda.gpus, cuda.config) could query devices.
     static const std::set<std::string> namespaces = {"atomic",    "shared",   "local",    "const",
@@ -126,18 +147,8 @@ void walk(KnownObjects& k, PyObject* obj, const std::string& prefix, int depth) 
   }
 }
 
-const std::map<PyObject*, std::string>& known_objects() {
-  KnownObjects& k = known();
-  PyRef cuda = import("cuda");
-  Py_ssize_t size = -1;
-  if (cuda) {
-    PyRef d = py_attr(cuda.get(), "__dict__");
-    size = d ? PyDict_Size(d.get()) : -1;
-  }
-  if (size == k.cuda_size && !k.keys.empty()) return k.keys;
-  k.keys.clear();
-  k.keep.clear();
-  k.cuda_size = size;
+void build_basic(KeyTable& k) {
+  k.built = true;
   if (PyRef builtins = import("builtins")) {
     for (const char* n : {"abs", "min", "max", "round", "int", "float", "bool", "len", "range", "complex", "print",
                           "enumerate", "zip", "pow", "tuple"}) {
@@ -161,7 +172,10 @@ const std::map<PyObject*, std::string>& known_objects() {
       if (v && PyCallable_Check(v.get())) add_key(k, v.get(), std::string(mod) + "." + n);
     }
   }
-  if (cuda) walk(k, cuda.get(), "cuda", 1);
+}
+
+void build_late(KeyTable& k) {
+  k.built = true;
   if (PyRef np = import("numpy")) {
     for (const char* n :
          {"sqrt",  "sin",      "cos",      "tan",   "arcsin",  "arccos", "arctan", "arctan2", "sinh",
@@ -174,7 +188,35 @@ const std::map<PyObject*, std::string>& known_objects() {
   if (PyRef builtins = import("builtins")) {  // folded by typing from compile-time types
     if (PyRef v = py_attr(builtins.get(), "isinstance")) add_key(k, v.get(), "builtins.isinstance");
   }
-  return k.keys;
+}
+
+// The cuda group, walked again when the cuda module has grown.
+void refresh_cuda(KnownObjects& k) {
+  PyRef cuda = import("cuda");
+  Py_ssize_t size = -1;
+  if (cuda) {
+    PyRef d = py_attr(cuda.get(), "__dict__");
+    size = d ? PyDict_Size(d.get()) : -1;
+  }
+  if (size == k.cuda_size && k.cuda.built) return;
+  k.cuda.keys.clear();
+  k.cuda.keys.reserve(2048);
+  k.cuda.keep.clear();
+  k.cuda.built = true;
+  k.cuda_size = size;
+  if (cuda) walk(k.cuda, cuda.get(), "cuda", 1);
+}
+
+// The key of an object a kernel names by identity, or null.
+const std::string* known_key(PyObject* value) {
+  KnownObjects& k = known();
+  if (!k.basic.built) build_basic(k.basic);
+  if (auto it = k.basic.keys.find(value); it != k.basic.keys.end()) return &it->second;
+  refresh_cuda(k);
+  if (auto it = k.cuda.keys.find(value); it != k.cuda.keys.end()) return &it->second;
+  if (!k.late.built) build_late(k.late);
+  if (auto it = k.late.keys.find(value); it != k.late.keys.end()) return &it->second;
+  return nullptr;
 }
 
 bool is_numpy_scalar_type(PyObject* obj, PyObject* np) {
@@ -555,11 +597,9 @@ GlobalValue freeze_global(PyObject* value) {
     }
     if (PyErr_Occurred()) PyErr_Clear();
   }
-  const auto& keys = known_objects();
-  auto it = keys.find(value);
-  if (it != keys.end()) {
-    g.kind = it->second == "cuda.ffi" ? GlobalValue::Kind::Ffi : GlobalValue::Kind::Intrinsic;
-    g.key = it->second;
+  if (const std::string* key = known_key(value)) {
+    g.kind = *key == "cuda.ffi" ? GlobalValue::Kind::Ffi : GlobalValue::Kind::Intrinsic;
+    g.key = *key;
     return g;
   }
   if (PyErr_Occurred()) PyErr_Clear();
