@@ -98,6 +98,7 @@ CPU_BACKEND_OUT_OF_SCOPE_TESTS = {
     "cudadrv/test_linker.py::TestLinker::test_linking_lazy_compile": "links and runs tests/data/jitlink.ptx",
     "cudadrv/test_linker.py::TestLinker::test_linking_eager_compile": "links and runs tests/data/jitlink.ptx",
     "cudapy/test_cffi.py::TestCFFI::test_from_buffer": "links and runs tests/data/jitlink.ptx",
+    "nrt/test_nrt.py::TestNrtLinking::test_nrt_detect_linked_ptx_file": "links and runs PTX that NVRTC made",
 }
 
 
