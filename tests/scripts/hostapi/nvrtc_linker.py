@@ -38,13 +38,18 @@ finally:
     config.FORCE_CUDA_CC = None
 
 source = 'extern "C" __device__ int twice(int x) { return 2 * x; }\n'
-ptx, log = nvrtc.compile(source, "twice.cu", (8, 6))
+# numba-cuda 0.30's result: a cuda.core ObjectCode and the log ("" or a list).
+result, log = nvrtc.compile(source, "twice.cu", (8, 6))
+assert result.code_type == "ptx" and result.name == "twice.cu", result
+ptx = result.code.decode()
 assert ".target sm_86" in ptx and "twice" in ptx
-ltoir, _ = nvrtc.compile(source, "twice.cu", (8, 6), ltoir=True)
-assert isinstance(ltoir, bytes) and len(ltoir) > 0
+assert log == "" or isinstance(log, list), log
+ltoir_result, _ = nvrtc.compile(source, "twice.cu", (8, 6), ltoir=True)
+ltoir = ltoir_result.code
+assert ltoir_result.code_type == "ltoir" and isinstance(ltoir, bytes) and len(ltoir) > 0
 with warnings.catch_warnings(record=True) as seen:
     warnings.simplefilter("always")
-    older, _ = nvrtc.compile(source, "twice.cu", (8, 5))  # not a real capability: the closest below is used
+    older = nvrtc.compile(source, "twice.cu", (8, 5))[0].code.decode()  # not a real capability: the closest below
 assert ".target sm_80" in older
 assert any("Device compute capability 8.5 is not supported by NVRTC" in str(w.message) for w in seen), seen
 try:
@@ -63,7 +68,7 @@ assert linker.info_log is not None
 # A cubin from PTX and CUDA C++ for two architectures.
 for cc in ((8, 0), (9, 0)):
     link = Linker.new(cc=cc)
-    link.add_ptx(nvrtc.compile(source, "twice.cu", cc)[0])
+    link.add_ptx(nvrtc.compile(source, "twice.cu", cc)[0].code)
     link.add_cu('extern "C" __global__ void k(int* p) { p[0] = 1; }\n', "k.cu")
     cubin = link.complete()
     assert cubin[:4] == b"\x7fELF", cubin[:4]

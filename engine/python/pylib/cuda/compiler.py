@@ -134,7 +134,7 @@ def _compile_link_item(item, cc, output):
     if getattr(obj, "__cuhost_link_kind__", None) == "CUSource":
         major, minor = (cc or (9, 0))[:2]
         code, _log = nvrtc.compile(obj.data, obj.name, (major, minor), ltoir=output == "ltoir")
-        return code
+        return code.code if output == "ltoir" else code.code.decode("utf8")
     data = obj.data
     return data.getvalue() if hasattr(data, "getvalue") else data
 

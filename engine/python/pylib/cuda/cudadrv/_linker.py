@@ -61,7 +61,7 @@ class _Linker:
     def add_cu(self, cu, name="<cudapy-cu>"):
         """CUDA C++ source, compiled by NVRTC (to LTO-IR when linking with LTO)."""
         code, _ = nvrtc.compile(cu, name, self.cc, ltoir=bool(self.lto))
-        self._add("ltoir" if self.lto else "ptx", code, name)
+        self._add("ltoir" if self.lto else "ptx", code.code, name)
 
     def add_cubin(self, cubin, name="<cudapy-cubin>"):
         self._add("cubin", cubin, name)

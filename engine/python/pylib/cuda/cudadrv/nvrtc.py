@@ -96,8 +96,11 @@ def _verify_cc_tuple(cc):
 
 def compile(src, name, cc, ltoir=False, lineinfo=False, debug=False):
     """CUDA C/C++ source to PTX (or LTO-IR) for compute capability `cc`:
-    returns (code, log). NVRTC's log, when not empty, is also reported as a
-    UserWarning "NVRTC log messages: ..."; errors raise NvrtcError with it."""
+    returns (code, log) as numba-cuda 0.30 does: `code` a cuda.core
+    ObjectCode (its `code` the PTX or LTO-IR as bytes, `code_type` "ptx" or
+    "ltoir", `name`), `log` NVRTC's messages as a list ("" when there are
+    none). A non-empty log is also reported as a UserWarning "NVRTC log
+    messages: ..."; errors raise NvrtcError with it."""
     major, minor, suffix = _verify_cc_tuple(cc)
     if isinstance(src, bytes):
         src = src.decode("utf8")
@@ -107,6 +110,6 @@ def compile(src, name, cc, ltoir=False, lineinfo=False, debug=False):
     if debug:
         options.append("-G")
     code, log = _cuhost._nvrtc_compile(src, name, major, minor, suffix, bool(ltoir), options)
-    if not ltoir:
-        code = code.decode("utf8")
-    return code, log
+    from ..core._cuda_python import ObjectCode
+
+    return ObjectCode(code, "ltoir" if ltoir else "ptx", name), ([log] if log else "")
