@@ -8,8 +8,9 @@
 
 #include "cpu/cancellation.h"
 #include "cpu/cluster_runtime.h"
-#include "cpu/rounding_runtime.h"
 #include "cpu/mma_runtime.h"
+#include "cpu/nrt_stats.h"
+#include "cpu/rounding_runtime.h"
 #include "cpu/wmma_runtime.h"
 #include "model/cpu_abi.h"
 
@@ -30,7 +31,8 @@ const char* const kMathStems[] = {
 };
 
 // Other C library functions LLVM may call for intrinsics.
-const char* const kLibc[] = {"memcpy", "memset", "memmove", "memcmp", "bcmp"};
+// malloc/free: the NRT heap of kernels compiled with CUDA_ENABLE_NRT.
+const char* const kLibc[] = {"memcpy", "memset", "memmove", "memcmp", "bcmp", "malloc", "free"};
 
 // compiler-rt / libgcc builtins the x86-64 and AArch64 backends emit.
 const char* const kBuiltins[] = {
@@ -81,6 +83,7 @@ std::vector<std::pair<std::string, void*>> build() {
   add("cuhost_cpu_d2f", reinterpret_cast<void*>(&cuhost_cpu_d2f));
   add("cuhost_cpu_i2f", reinterpret_cast<void*>(&cuhost_cpu_i2f));
   add("cuhost_cpu_i2d", reinterpret_cast<void*>(&cuhost_cpu_i2d));
+  add("cuhost_nrt_stats", static_cast<void*>(cuhost_nrt_stats));  // data: NRT's allocation counters
   for (const char* stem : kMathStems) {
     lookup(stem);
     lookup(std::string(stem) + "f");

@@ -74,11 +74,12 @@ namespace cuhost::python {
 // always pulls this object (and with it the strong hook definitions) out of
 // the engine archive.
 int add_dispatcher(PyObject* module) {
-  if (add_dispatcher_type(module) < 0 || add_typeof(module) < 0 || add_call_key(module) < 0 || add_launch(module) < 0 ||
-      add_compile_api(module) < 0 || add_declare_device(module) < 0 || add_exec_sources(module) < 0 ||
-      add_record_dtype(module) < 0 || add_device_record(module) < 0 || add_extension_api(module) < 0 ||
-      add_launch_config(module) < 0 || add_host_dispatcher(module) < 0 || add_conversion_api(module) < 0 ||
-      add_hooks(module) < 0 || add_type_handle(module) < 0 || add_jit_options(module) < 0)
+  if (add_dispatcher_type(module) < 0 || add_typeof(module) < 0 || add_call_key(module) < 0 ||
+      add_nrt_api(module) < 0 || add_launch(module) < 0 || add_compile_api(module) < 0 ||
+      add_declare_device(module) < 0 || add_exec_sources(module) < 0 || add_record_dtype(module) < 0 ||
+      add_device_record(module) < 0 || add_extension_api(module) < 0 || add_launch_config(module) < 0 ||
+      add_host_dispatcher(module) < 0 || add_conversion_api(module) < 0 || add_hooks(module) < 0 ||
+      add_type_handle(module) < 0 || add_jit_options(module) < 0)
     return -1;
   return 0;
 }

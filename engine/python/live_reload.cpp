@@ -121,6 +121,7 @@ std::string content_key(const PyObject* dispatcher, const model::JitFunction& fn
   h.add(static_cast<std::uint64_t>(target.cc_major * 100 + target.cc_minor));
   h.add(static_cast<std::uint64_t>(target.bounds_check));
   h.add(static_cast<std::uint64_t>(target.cancellation_points));
+  h.add(static_cast<std::uint64_t>(target.nrt));
   return h.hex();
 }
 

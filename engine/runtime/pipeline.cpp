@@ -27,6 +27,7 @@
 #include "runtime/plugin_modules.h"
 #include "sema/extension_hooks.h"
 #include "sema/infer.h"
+#include "sema/nrt_scope.h"
 #include "support/diagnostics.h"
 #include "support/log.h"
 
@@ -79,6 +80,7 @@ void capture(CompileJob& job) {
 // ---- typing ------------------------------------------------------------------
 
 void typing(CompileJob& job) {
+  sema::NrtTypingScope nrt(job.product != Product::HostFunction && job.target.nrt);
   switch (job.product) {
     case Product::Kernel: job.typed = sema::infer_kernel(job.fn, job.arg_types); break;
     case Product::DeviceFunction:
@@ -107,6 +109,7 @@ codegen::ModuleRequest module_request(const CompileJob& job) {
     req.python_error_model = job.python_error_model;
     return req;
   }
+  req.nrt = job.target.nrt;
   req.cc_major = job.target.cc_major;
   req.cc_minor = job.target.cc_minor;
   req.arch_suffix = job.target.arch_suffix;
