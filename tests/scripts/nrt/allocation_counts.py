@@ -1,0 +1,113 @@
+# NRT allocation statistics (rtsys) of kernels that allocate (docs/NRT.md):
+# counts equal numba's (one alloc and one free per array, a slice is no
+# allocation, a returned array is freed by the caller), counting only while
+# enabled, and the per-thread arrays of a grid.
+# stdout: allocation counts ok
+import numpy as np
+from numba import cuda
+from numba.cuda import config
+from numba.cuda.memory_management import rtsys
+
+config.CUDA_ENABLE_NRT = True
+rng = np.random.default_rng(5)
+
+
+def delta(kernel, config_, *args):
+    before = rtsys.get_allocation_stats()
+    kernel[config_](*args)
+    after = rtsys.get_allocation_stats()
+    return tuple(a - b for a, b in zip(after, before))
+
+
+rtsys.memsys_enable_stats()
+assert rtsys.memsys_stats_enabled()
+
+n = int(rng.integers(3, 20))
+
+
+@cuda.jit
+def loop_alloc(n):
+    for i in range(n):
+        t = np.empty(2)  # noqa: F841
+
+
+assert delta(loop_alloc, (1, 1), n) == (n, n, n, n)
+
+
+@cuda.jit
+def sliced(n, out):
+    x = np.zeros((n, 2))
+    for i in range(n):
+        y = x[i]
+        y[0] = i
+    for i in range(n):
+        y = x[i]
+        out[i] = y[0]
+
+
+out = np.zeros(n)
+assert delta(sliced, (1, 1), n, out) == (1, 1, 1, 1)
+assert np.array_equal(out, np.arange(n))
+
+
+@cuda.jit(device=True)
+def fresh(k):
+    return np.arange(k)
+
+
+@cuda.jit
+def calls(n, out):
+    for i in range(n):
+        out[i] = fresh(i + 1)[i]
+
+
+out = np.zeros(n, np.int64)
+assert delta(calls, (1, 1), n, out) == (n, n, n, n)
+assert np.array_equal(out, np.arange(n))
+
+
+@cuda.jit
+def per_thread(out):
+    i = cuda.grid(1)
+    if i < out.size:
+        a = np.ones(3)
+        b = np.empty_like(a)
+        b[0] = a[0] + i
+        out[i] = b[0]
+
+
+threads = 24
+out = np.zeros(threads)
+assert delta(per_thread, (3, 8), out) == (2 * threads,) * 4
+assert np.array_equal(out, np.arange(threads) + 1.0)
+
+
+@cuda.jit
+def discarded(a, flag):
+    t = np.empty_like(a)
+    for i in range(t.shape[0]):
+        pass
+    if flag:
+        np.empty_like(a)
+
+
+assert delta(discarded, (1, 1), np.zeros(4), False) == (1, 1, 1, 1)
+assert delta(discarded, (1, 1), np.zeros(4), True) == (2, 2, 2, 2)
+
+# Switched off, launches do not move the counters.
+before = rtsys.get_allocation_stats()
+rtsys.memsys_disable_stats()
+loop_alloc[1, 1](5)
+try:
+    rtsys.get_allocation_stats()
+except RuntimeError as e:
+    assert "NRT stats are disabled." in str(e)
+else:
+    raise AssertionError("stats read while disabled")
+rtsys.memsys_enable_stats()
+assert rtsys.get_allocation_stats() == before
+loop_alloc[1, 1](5)
+after = rtsys.get_allocation_stats()
+assert after.alloc - before.alloc == 5 and after.free - before.free == 5
+rtsys.memsys_disable_stats()
+print("allocation counts ok")
