@@ -166,6 +166,7 @@ void verify_ptx_if_asked(const CompileJob& job) {
   TargetOptions nv;
   nv.target = Target::NVPTX;
   nv.cancellation_points = job.target.cancellation_points;
+  nv.nrt = job.target.nrt;
   std::shared_ptr<const CompiledKernel> k = lookup_kernel(job.fn, job.arg_types, nv).kernel;
   if (!k->link.empty()) return;  // foreign items need the module loader; the GPU run links them
   log::StageTimer timer(job.fn->name, "verify-ptx");

@@ -33,6 +33,18 @@ void each_meminfo(Lowerer& l, llvm::Value* v, const ir::Type* t, llvm::Function*
   if (t->is_tuple()) {
     for (unsigned i = 0; i < t->elements.size(); ++i)
       if (holds_references(t->elements[i])) each_meminfo(l, l.b().CreateExtractValue(v, {i}), t->elements[i], fn);
+    return;
+  }
+  if (t->kind == ir::TypeKind::Optional) {  // {valid, payload}: a None holds nothing
+    auto& b = l.b();
+    llvm::Function* f = b.GetInsertBlock()->getParent();
+    auto* some = llvm::BasicBlock::Create(l.ctx(), "nrt.some", f);
+    auto* done = llvm::BasicBlock::Create(l.ctx(), "nrt.some.done", f);
+    b.CreateCondBr(b.CreateExtractValue(v, {0}), some, done);
+    b.SetInsertPoint(some);
+    each_meminfo(l, b.CreateExtractValue(v, {1}), t->pointee, fn);
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
   }
 }
 
@@ -45,6 +57,7 @@ MeminfoLayoutScope::~MeminfoLayoutScope() { t_meminfo = previous_; }
 bool holds_references(const ir::Type* t) {
   if (!t_meminfo || !t) return false;
   if (t->is_array()) return true;
+  if (t->kind == ir::TypeKind::Optional) return holds_references(t->pointee);
   if (t->is_tuple())
     for (const ir::Type* e : t->elements)
       if (holds_references(e)) return true;
