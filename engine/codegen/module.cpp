@@ -451,6 +451,8 @@ LoweredModule lower_module(const ModuleRequest& r) {
     out.keep.push_back("NRT_Free");
     break;
   }
+  // The counters' pointer stays visible: the loader finds it by name (cuda/nrt_stats.h).
+  if (m.getNamedGlobal(kNrtStatsPointerSymbol)) out.keep.push_back(kNrtStatsPointerSymbol);
 
   std::string err;
   llvm::raw_string_ostream os(err);

@@ -19,6 +19,7 @@
 #include "codegen/module.h"
 #include "codegen/nvptx_backend.h"
 #include "codegen/nvptx_cancellation.h"
+#include "codegen/nrt_symbols.h"
 #include "codegen/nvptx_error_record.h"
 #include "cpu/jit.h"
 #include "ffi/device_link.h"
@@ -183,6 +184,7 @@ void optimization(CompileJob& job) {
     codegen::link_libdevice(m, job.lowered->keep, o.fastmath);
     codegen::optimize_module(m, nvptx_machine(job), o.opt);
     codegen::drop_unreferenced_error_record(m);
+    codegen::drop_unreferenced_nrt_stats(m);
     if (job.target.cancellation_points) codegen::insert_gpu_cancellation_points(m);
     job.llvm_ir = codegen::module_text(m);
     job.static_shared_bytes = static_shared_of(m);

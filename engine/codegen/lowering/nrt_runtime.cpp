@@ -88,6 +88,11 @@ llvm::Function* define(llvm::Module& m, const char* name, llvm::FunctionType* ft
 
 }  // namespace
 
+void drop_unreferenced_nrt_stats(llvm::Module& m) {
+  llvm::GlobalVariable* g = m.getNamedGlobal(kNrtStatsPointerSymbol);
+  if (g && g->use_empty()) g->eraseFromParent();
+}
+
 llvm::Value* nrt_meminfo_data(llvm::IRBuilder<>& b, llvm::Value* meminfo) {
   llvm::Value* field = b.CreateGEP(b.getInt8Ty(), meminfo, b.getInt64(8));
   return b.CreateLoad(b.getPtrTy(), field, "nrt.data");
