@@ -1,7 +1,7 @@
 // The names through which the host reaches the NRT allocation counters of
 // kernels compiled with CUDA_ENABLE_NRT (codegen/lowering/nrt.h): on the
 // GPU the module's pointer to the device block, written by the loader
-// (cuda/nrt_stats.h); on the CPU the runtime's own counters (cpu/nrt_stats.h).
+// (cuda/nrt_stats.h); on the CPU the runtime's own counters (cpu/nrt_runtime.h).
 #pragma once
 
 namespace llvm {

@@ -9,7 +9,7 @@
 #include "cpu/cancellation.h"
 #include "cpu/cluster_runtime.h"
 #include "cpu/mma_runtime.h"
-#include "cpu/nrt_stats.h"
+#include "cpu/nrt_runtime.h"
 #include "cpu/rounding_runtime.h"
 #include "cpu/wmma_runtime.h"
 #include "model/cpu_abi.h"
@@ -31,8 +31,7 @@ const char* const kMathStems[] = {
 };
 
 // Other C library functions LLVM may call for intrinsics.
-// malloc/free: the NRT heap of kernels compiled with CUDA_ENABLE_NRT.
-const char* const kLibc[] = {"memcpy", "memset", "memmove", "memcmp", "bcmp", "malloc", "free"};
+const char* const kLibc[] = {"memcpy", "memset", "memmove", "memcmp", "bcmp"};
 
 // compiler-rt / libgcc builtins the x86-64 and AArch64 backends emit.
 const char* const kBuiltins[] = {
@@ -83,7 +82,10 @@ std::vector<std::pair<std::string, void*>> build() {
   add("cuhost_cpu_d2f", reinterpret_cast<void*>(&cuhost_cpu_d2f));
   add("cuhost_cpu_i2f", reinterpret_cast<void*>(&cuhost_cpu_i2f));
   add("cuhost_cpu_i2d", reinterpret_cast<void*>(&cuhost_cpu_i2d));
-  add("cuhost_nrt_stats", static_cast<void*>(cuhost_nrt_stats));  // data: NRT's allocation counters
+  // The NRT of kernels compiled with CUDA_ENABLE_NRT: its heap and (data) its allocation counters.
+  add("cuhost_cpu_nrt_malloc", reinterpret_cast<void*>(&cuhost_cpu_nrt_malloc));
+  add("cuhost_cpu_nrt_free", reinterpret_cast<void*>(&cuhost_cpu_nrt_free));
+  add("cuhost_nrt_stats", static_cast<void*>(cuhost_nrt_stats));
   for (const char* stem : kMathStems) {
     lookup(stem);
     lookup(std::string(stem) + "f");

@@ -3,7 +3,7 @@
 // backend kernels run on, `_cuhost._nrt_counts()` returns (alloc, free,
 // mi_alloc, mi_free) so far (CPU kernels' counters plus, on the GPU backend,
 // the device blocks of every context, read after their work finished).
-#include "cpu/nrt_stats.h"
+#include "cpu/nrt_runtime.h"
 #include "cuda/nrt_stats.h"
 #include "python/dispatcher.h"
 #include "python/errors.h"

@@ -1,7 +1,8 @@
 // The NRT runtime functions as IR in the kernel's own module (see nrt.h):
 // a meminfo is {i64 refcount, ptr data, i64 size} at the start of one heap
 // block whose rest holds the data, aligned; the heap is `malloc`/`free`
-// (the CUDA device heap on the GPU, the C library on the CPU). Allocations
+// (the CUDA device heap on the GPU; on the CPU the C library's, through
+// cuhost_cpu_nrt_malloc/free). Allocations
 // and frees bump the counters numba's rtsys reads when counting is on:
 // {enabled, alloc, free, mi_alloc, mi_free}, i64 each, updated atomically;
 // on the CPU they are the runtime's `cuhost_nrt_stats`, on the GPU a block
@@ -19,12 +20,20 @@ namespace {
 
 enum Counter : unsigned { kEnabled = 0, kAlloc = 1, kFree = 2, kMiAlloc = 3, kMiFree = 4 };
 
-llvm::FunctionCallee libc(llvm::Module& m, const char* name) {
+// The heap: the device's malloc/free on the GPU, the runtime's wrappers of
+// the C library's on the CPU (cpu/nrt_runtime.h).
+llvm::FunctionCallee heap_alloc(llvm::Module& m, bool gpu) {
   llvm::LLVMContext& c = m.getContext();
-  llvm::Type* ptr = llvm::PointerType::get(c, 0);
-  if (std::string(name) == "malloc")
-    return m.getOrInsertFunction(name, llvm::FunctionType::get(ptr, {llvm::Type::getInt64Ty(c)}, false));
-  return m.getOrInsertFunction(name, llvm::FunctionType::get(llvm::Type::getVoidTy(c), {ptr}, false));
+  return m.getOrInsertFunction(
+      gpu ? "malloc" : "cuhost_cpu_nrt_malloc",
+      llvm::FunctionType::get(llvm::PointerType::get(c, 0), {llvm::Type::getInt64Ty(c)}, false));
+}
+
+llvm::FunctionCallee heap_free(llvm::Module& m, bool gpu) {
+  llvm::LLVMContext& c = m.getContext();
+  return m.getOrInsertFunction(
+      gpu ? "free" : "cuhost_cpu_nrt_free",
+      llvm::FunctionType::get(llvm::Type::getVoidTy(c), {llvm::PointerType::get(c, 0)}, false));
 }
 
 // The counters' address (generic pointer), null when there are none.
@@ -113,7 +122,7 @@ llvm::Function* nrt_meminfo_alloc(llvm::Module& m, bool gpu) {
   llvm::Value* align = b.CreateZExt(f->getArg(1), b.getInt64Ty());
   // header (24 bytes) + data + room to align the data
   llvm::Value* total = b.CreateAdd(b.CreateAdd(size, b.getInt64(24)), align);
-  llvm::Value* raw = b.CreateCall(libc(m, "malloc"), {total}, "raw");
+  llvm::Value* raw = b.CreateCall(heap_alloc(m, gpu), {total}, "raw");
   b.CreateCondBr(b.CreateIsNull(raw), failed, ok);
   b.SetInsertPoint(failed);
   b.CreateRet(llvm::ConstantPointerNull::get(b.getPtrTy()));
@@ -171,7 +180,7 @@ llvm::Function* nrt_decref(llvm::Module& m, bool gpu) {
                                        llvm::AtomicOrdering::AcquireRelease);
   b.CreateCondBr(b.CreateICmpEQ(old, b.getInt64(1)), release, done);
   b.SetInsertPoint(release);  // the last reference: the block (meminfo and data) goes back to the heap
-  b.CreateCall(libc(m, "free"), {f->getArg(0)});
+  b.CreateCall(heap_free(m, gpu), {f->getArg(0)});
   llvm::Function* count = count_fn(m, gpu);
   b.CreateCall(count, {b.getInt32(kFree)});
   b.CreateCall(count, {b.getInt32(kMiFree)});
@@ -193,7 +202,7 @@ llvm::Function* nrt_allocate(llvm::Module& m, bool gpu) {
   auto* ok = llvm::BasicBlock::Create(c, "ok", f);
   auto* done = llvm::BasicBlock::Create(c, "done", f);
   llvm::IRBuilder<> b(entry);
-  llvm::Value* raw = b.CreateCall(libc(m, "malloc"), {f->getArg(0)}, "raw");
+  llvm::Value* raw = b.CreateCall(heap_alloc(m, gpu), {f->getArg(0)}, "raw");
   b.CreateCondBr(b.CreateIsNull(raw), done, ok);
   b.SetInsertPoint(ok);
   b.CreateCall(count_fn(m, gpu), {b.getInt32(kAlloc)});
@@ -221,7 +230,7 @@ llvm::Function* nrt_free(llvm::Module& m, bool gpu) {
   llvm::IRBuilder<> b(entry);
   b.CreateCondBr(b.CreateIsNull(f->getArg(0)), done, live);
   b.SetInsertPoint(live);
-  b.CreateCall(libc(m, "free"), {f->getArg(0)});
+  b.CreateCall(heap_free(m, gpu), {f->getArg(0)});
   b.CreateCall(count_fn(m, gpu), {b.getInt32(kFree)});
   b.CreateBr(done);
   b.SetInsertPoint(done);

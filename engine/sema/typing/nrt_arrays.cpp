@@ -1,6 +1,7 @@
 // Typing of the NumPy constructors that allocate on the heap, allowed in
 // kernels and device functions while numba.cuda.config.CUDA_ENABLE_NRT is on
-// (sema/nrt_scope.h): np.empty / zeros / ones (shape, dtype=float64),
+// (sema/nrt_scope.h; without it a call is numba-cuda's LoweringError "NRT
+// required but not enabled"): np.empty / zeros / ones (shape, dtype=float64),
 // np.empty_like / zeros_like / ones_like (a, dtype=None) and
 // np.arange(start, stop, step, dtype). Each gives a new C-contiguous array
 // (an F array's *_like keeps F); lowering/nrt_arrays.cpp allocates it.
@@ -48,13 +49,15 @@ void check_fill(Typer& t, const ast::Call& c, const std::string& op, const ir::T
 }  // namespace
 
 bool resolve_nrt_numpy_key(const std::string& last, ExprInfo& info) {
-  if (!typing_with_nrt() || !nrt_constructors().count(last)) return false;
+  if (!nrt_constructors().count(last)) return false;
   info.type = ir::intrinsic("numpy." + last);
   return true;
 }
 
 const ir::Type* type_nrt_array_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& inf) {
-  if (key.rfind("numpy.", 0) != 0 || !nrt_constructors().count(key.substr(6)) || !typing_with_nrt()) return nullptr;
+  if (key.rfind("numpy.", 0) != 0 || !nrt_constructors().count(key.substr(6))) return nullptr;
+  // numba-cuda types the call and refuses to lower it without the NRT.
+  if (!typing_with_nrt()) t.fail(ErrorKind::LoweringError, c.loc, "NRT required but not enabled");
   const std::string op = key.substr(6);
   const std::string fname = "np." + op;
   if (op == "empty" || op == "zeros" || op == "ones") {

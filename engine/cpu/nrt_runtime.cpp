@@ -1,9 +1,14 @@
-// The CPU kernels' NRT allocation counters (see nrt_stats.h). Kernels
-// update them with atomic instructions; the host side reads and writes them
-// atomically too.
-#include "cpu/nrt_stats.h"
+// The NRT's host side for CPU kernels (see nrt_runtime.h). Kernels update
+// the counters with atomic instructions; the host side reads and writes
+// them atomically too.
+#include "cpu/nrt_runtime.h"
+
+#include <cstdlib>
 
 alignas(64) std::int64_t cuhost_nrt_stats[5] = {0, 0, 0, 0, 0};
+
+void* cuhost_cpu_nrt_malloc(std::uint64_t bytes) { return std::malloc(static_cast<std::size_t>(bytes)); }
+void cuhost_cpu_nrt_free(void* p) { std::free(p); }
 
 namespace cuhost::cpu {
 
