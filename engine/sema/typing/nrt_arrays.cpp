@@ -8,6 +8,7 @@
 #include <set>
 
 #include "ir/records.h"
+#include "sema/extension_hooks.h"
 #include "sema/nrt_scope.h"
 #include "sema/typer.h"
 
@@ -49,7 +50,8 @@ void check_fill(Typer& t, const ast::Call& c, const std::string& op, const ir::T
 }  // namespace
 
 bool resolve_nrt_numpy_key(const std::string& last, ExprInfo& info) {
-  if (!nrt_constructors().count(last)) return false;
+  // Functions for numba.njit have no heap in cuhost: unknown there, as before.
+  if (!nrt_constructors().count(last) || typing_for_host()) return false;
   info.type = ir::intrinsic("numpy." + last);
   return true;
 }
