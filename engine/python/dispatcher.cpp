@@ -507,7 +507,9 @@ runtime::TargetOptions session_target(const model::JitOptions& options) {
   }
   // The variant the launches of this thread run now (cpu/cancellation.h).
   t.cancellation_points = cpu::current_deadline().seconds > 0;
-  t.nrt = config_flag("CUDA_ENABLE_NRT");
+  // numba.cuda.config is read where the GIL is held (a live reload compiles
+  // without it, and keeps each kernel's own setting: live_reload.cpp).
+  t.nrt = PyGILState_Check() && config_flag("CUDA_ENABLE_NRT");
   return t;
 }
 
