@@ -472,7 +472,7 @@ void Lowerer::assign_to(const ast::Expr* target, Val value) {
         // The variable takes its own reference and drops the one it held.
         llvm::Value* slot = local_slot(n->id);
         incref_value(*this, v);
-        decref_value(*this, {builder_.CreateLoad(llvm_type(lt), slot), lt});
+        if (slot_owns_references(n->id)) decref_value(*this, {builder_.CreateLoad(llvm_type(lt), slot), lt});
         builder_.CreateStore(v.v, slot);
         return;
       }
@@ -660,11 +660,28 @@ void Lowerer::release_temps(size_t from) {
   for (size_t k = from; k < temps_.size(); ++k) decref_value(*this, temps_[k]);
 }
 
+bool Lowerer::slot_owns_references(const std::string& name) {
+  const ir::Type* t = tf_.locals.at(name);
+  if (!holds_references(t)) return false;
+  if (!state_.debug_info || !state_.debug_info->full()) return true;
+  // debug=True: the versions of a variable share one slot; where they differ
+  // in type, what it holds is not known to be this version's references
+  // (they are then never released: a leak, never a bad free).
+  // (Arrays of one rank share a layout, whatever their dtypes.)
+  auto same_layout = [t](const ir::Type* o) {
+    return o == t || (o->is_array() && t->is_array() && o->ndim == t->ndim);
+  };
+  llvm::Value* slot = local_slot(name);
+  for (const auto& [other, ot] : tf_.locals)
+    if (!same_layout(ot) && local_slot(other) == slot) return false;
+  return true;
+}
+
 void Lowerer::release_locals() {
   if (!state_.options.nrt) return;
   std::set<llvm::Value*> done;  // debug=True: the versions of a variable share one slot
   for (const auto& [name, t] : tf_.locals) {
-    if (!holds_references(t)) continue;
+    if (!slot_owns_references(name)) continue;
     llvm::Value* slot = local_slot(name);
     if (!done.insert(slot).second) continue;
     decref_value(*this, {builder_.CreateLoad(llvm_type(t), slot), t});

@@ -198,6 +198,8 @@ class Lowerer {
   void release_temps(size_t from);
   // NRT: releases every variable's reference (before a return).
   void release_locals();
+  // NRT: whether the slot of local `name` holds references of its own type.
+  bool slot_owns_references(const std::string& name);
   void declare_in_debug_info(const std::string& name, llvm::AllocaInst* slot,
                              const std::vector<const ir::Type*>& types);
   llvm::AllocaInst* debug_variable_slot(const std::string& name);

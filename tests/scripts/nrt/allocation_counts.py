@@ -1,7 +1,7 @@
 # NRT allocation statistics (rtsys) of kernels that allocate (docs/NRT.md):
 # counts equal numba's (one alloc and one free per array, a slice is no
 # allocation, a returned array is freed by the caller), counting only while
-# enabled, and the per-thread arrays of a grid.
+# enabled, the per-thread arrays of a grid, and debug=True's shared slots.
 # stdout: allocation counts ok
 import numpy as np
 from numba import cuda
@@ -93,6 +93,28 @@ def discarded(a, flag):
 
 assert delta(discarded, (1, 1), np.zeros(4), False) == (1, 1, 1, 1)
 assert delta(discarded, (1, 1), np.zeros(4), True) == (2, 2, 2, 2)
+
+
+
+# debug=True: the versions of a variable share one slot (arrays of other
+# dtypes and other types too); counts stay numba's where the versions are
+# arrays of one rank.
+@cuda.jit(debug=True, opt=False)
+def versions(n, out):
+    x = np.arange(n)
+    out[0] = x[n - 1]
+    x = np.zeros(n)
+    out[1] = x[0] + 1
+    y = np.ones(2)
+    out[2] = y[1]
+    y = 5
+    out[3] = y
+
+
+out = np.zeros(4)
+d = delta(versions, (1, 1), n, out)
+assert np.array_equal(out, [n - 1, 1, 1, 5]), out
+assert d == (3, 2, 3, 2), d  # y's array is not released once y holds an int: a leak, never a bad free
 
 # Switched off, launches do not move the counters.
 before = rtsys.get_allocation_stats()
