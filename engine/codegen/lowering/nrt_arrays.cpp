@@ -1,6 +1,6 @@
 // Lowering of the heap-allocating NumPy constructors (typing:
 // sema/typing/nrt_arrays.cpp): np.empty / zeros / ones and their *_like
-// forms, and np.arange. Each allocates one block through
+// forms, np.arange, and a.copy() under the NRT (sema/typing/array_methods.cpp). Each allocates one block through
 // NRT_MemInfo_alloc_aligned (lowering/nrt_runtime.cpp), builds a contiguous
 // array value carrying the meminfo, fills it as NumPy does and hands the
 // statement a new reference (Lowerer::own_temp). numba's errors: negative
@@ -158,6 +158,27 @@ Val lower_arange(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
   return arr;
 }
 
+// a.copy(): a new C-ordered heap array with the elements in C order.
+Val lower_copy(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
+  auto& b = l.b();
+  const ir::Type* at = inf.param_types.at(0);
+  Val src = l.expr_as(inf.ordered_args.at(0), at);
+  std::vector<llvm::Value*> extents;
+  for (unsigned d = 0; d < unsigned(at->ndim); ++d) extents.push_back(b.CreateExtractValue(src.v, {1, d}));
+  Val arr = allocate_array(l, e, inf.type, extents);
+  const std::int64_t item = at->dtype->byte_size();
+  llvm::AllocaInst* k = l.entry_alloca(b.getInt64Ty(), "copy.k");
+  b.CreateStore(l.i64(0), k);
+  llvm::Value* data = b.CreateExtractValue(arr.v, {0});
+  for_each_element(l, src.v, at->ndim, [&](llvm::Value* from) {
+    llvm::Value* i = b.CreateLoad(b.getInt64Ty(), k);
+    b.CreateMemCpy(b.CreateGEP(b.getInt8Ty(), data, b.CreateMul(i, l.i64(item))), llvm::Align(1), from, llvm::Align(1),
+                   item);
+    b.CreateStore(b.CreateAdd(i, l.i64(1)), k);
+  });
+  return arr;
+}
+
 }  // namespace
 
 void register_nrt_arrays(std::map<std::string, IntrinsicFn>& table) {
@@ -165,6 +186,7 @@ void register_nrt_arrays(std::map<std::string, IntrinsicFn>& table) {
   table["nrt.zeros"] = constructor('0');
   table["nrt.ones"] = constructor('1');
   table["nrt.arange"] = lower_arange;
+  table["nrt.copy"] = lower_copy;
 }
 
 }  // namespace cuhost::codegen

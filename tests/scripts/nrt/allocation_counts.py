@@ -96,6 +96,23 @@ assert delta(discarded, (1, 1), np.zeros(4), True) == (2, 2, 2, 2)
 
 
 
+# a.copy() of a strided view of any shape: one heap array, NumPy's elements.
+@cuda.jit
+def copies(a, out):
+    c = a[:, 1:].copy()
+    a[0, 1] = -1.0
+    for i in range(c.shape[0]):
+        for j in range(c.shape[1]):
+            out[i, j] = c[i, j]
+
+
+a = rng.standard_normal((int(rng.integers(2, 6)), 4))
+want = a[:, 1:].copy()
+out = np.zeros(want.shape)
+assert delta(copies, (1, 1), a, out) == (1, 1, 1, 1)
+assert np.array_equal(out, want)
+
+
 # debug=True: the versions of a variable share one slot (arrays of other
 # dtypes and other types too); counts stay numba's where the versions are
 # arrays of one rank.
