@@ -96,6 +96,26 @@ assert delta(discarded, (1, 1), np.zeros(4), True) == (2, 2, 2, 2)
 
 
 
+# Arrays that live across barriers (the CPU backend splits such kernels at
+# each barrier): every thread's two arrays are freed once.
+@cuda.jit
+def across_barriers(out):
+    sh = cuda.shared.array(64, np.float64)
+    i = cuda.threadIdx.x
+    t = np.arange(4)
+    sh[i] = t[3] + i
+    cuda.syncthreads()
+    u = np.zeros(2)
+    u[0] = sh[(i + 1) % cuda.blockDim.x]
+    cuda.syncthreads()
+    out[cuda.grid(1)] = u[0] + t[1]
+
+
+out = np.zeros(128)
+assert delta(across_barriers, (2, 64), out) == (256,) * 4
+assert np.array_equal(out, [(i % 64 + 1) % 64 + 4 for i in range(128)])
+
+
 # a.copy() of a strided view of any shape: one heap array, NumPy's elements.
 @cuda.jit
 def copies(a, out):
