@@ -21,6 +21,7 @@
 #include "codegen/host_target.h"
 #include "codegen/inline_marked.h"
 #include "codegen/lowering/lowerer.h"
+#include "codegen/lowering/nrt.h"
 #include "codegen/nvptx_backend.h"
 #include "ir/extension_types.h"
 #include "model/jit_function.h"
@@ -346,6 +347,7 @@ LoweredModule lower_module(const ModuleRequest& r) {
     m.setDataLayout(host_target().data_layout);
     hooks = make_cpu_hooks();
   }
+  MeminfoLayoutScope meminfo_layout(r.nrt && !r.host_entry);  // array values carry a meminfo
   ModuleState state;
   state.module = &m;
   state.hooks = hooks.get();
@@ -355,6 +357,7 @@ LoweredModule lower_module(const ModuleRequest& r) {
   state.options.fastmath_flags = r.fastmath_flags;
   state.options.kernel_name = tf.captured->name;
   if (r.target == CodegenTarget::NVPTX) state.options.cc = r.cc_major * 10 + r.cc_minor;
+  state.options.nrt = r.nrt && !r.host_entry;
   state.options.report_raises = r.host_entry;
   state.options.python_error_model = r.host_entry && r.python_error_model;
   // Line tables only matter to the GPU tools (the CPU backend ignores
@@ -437,6 +440,19 @@ LoweredModule lower_module(const ModuleRequest& r) {
   std::set<const ir::ForeignFunction*> seen_ff;
   for (const auto& ff : state.foreign_used)
     if (seen_ff.insert(ff.get()).second) out.foreign.push_back(ff);
+  // Foreign code built against nrt.cuh calls the NRT's allocator: the module
+  // defines it, visible to the linker (numba-cuda links its NRT library in).
+  for (const ir::LinkItem& item : out.link) {
+    if (!item.nrt) continue;
+    const bool gpu = r.target == CodegenTarget::NVPTX;
+    nrt_allocate(m, gpu);
+    nrt_free(m, gpu);
+    out.keep.push_back("NRT_Allocate");
+    out.keep.push_back("NRT_Free");
+    break;
+  }
+  // The counters' pointer stays visible: the loader finds it by name (cuda/nrt_stats.h).
+  if (m.getNamedGlobal(kNrtStatsPointerSymbol)) out.keep.push_back(kNrtStatsPointerSymbol);
 
   std::string err;
   llvm::raw_string_ostream os(err);

@@ -45,6 +45,8 @@ struct ModuleRequest {
   // zero divisors checked under numba's Python error model.
   bool host_entry = false;
   bool python_error_model = false;
+  // CUDA_ENABLE_NRT: heap arrays with reference counts (codegen/lowering/nrt.h).
+  bool nrt = false;
 };
 
 struct LoweredModule {

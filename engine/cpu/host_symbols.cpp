@@ -8,9 +8,10 @@
 
 #include "cpu/cancellation.h"
 #include "cpu/cluster_runtime.h"
-#include "cpu/rounding_runtime.h"
 #include "cpu/mma_runtime.h"
 #include "cpu/np_random_runtime.h"
+#include "cpu/nrt_runtime.h"
+#include "cpu/rounding_runtime.h"
 #include "cpu/wmma_runtime.h"
 #include "model/cpu_abi.h"
 
@@ -84,6 +85,10 @@ std::vector<std::pair<std::string, void*>> build() {
   add("cuhost_cpu_i2d", reinterpret_cast<void*>(&cuhost_cpu_i2d));
   add("cuhost_cpu_np_random_seed", reinterpret_cast<void*>(&cuhost_cpu_np_random_seed));
   add("cuhost_cpu_np_random_double", reinterpret_cast<void*>(&cuhost_cpu_np_random_double));
+  // The NRT of kernels compiled with CUDA_ENABLE_NRT: its heap and (data) its allocation counters.
+  add("cuhost_cpu_nrt_malloc", reinterpret_cast<void*>(&cuhost_cpu_nrt_malloc));
+  add("cuhost_cpu_nrt_free", reinterpret_cast<void*>(&cuhost_cpu_nrt_free));
+  add("cuhost_nrt_stats", static_cast<void*>(cuhost_nrt_stats));
   for (const char* stem : kMathStems) {
     lookup(stem);
     lookup(std::string(stem) + "f");

@@ -15,12 +15,14 @@
 #include <sstream>
 
 #include "codegen/kernel_abi.h"
+#include "codegen/nrt_symbols.h"
 #include "codegen/nvptx_cancellation.h"
 #include "cuda/context.h"
 #include "cuda/driver.h"
 #include "cuda/image_symbols.h"
 #include "cuda/kernel_deadline.h"
 #include "cuda/module_globals.h"
+#include "cuda/nrt_stats.h"
 #include "cuda/nvrtc.h"
 #include "cuda/toolkit_info.h"
 #include "model/compiled_kernel.h"
@@ -328,6 +330,7 @@ CUfunction load_linked(Cache& c, const std::shared_ptr<const model::CompiledKern
 
   CUfunction f = loaded.function;
   if (library_may_define(reinterpret_cast<std::uintptr_t>(lib), codegen::kGpuCancelFlagSymbol)) bind_cancel_flag(lib);
+  if (library_may_define(reinterpret_cast<std::uintptr_t>(lib), codegen::kNrtStatsPointerSymbol)) bind_nrt_stats(lib);
 
   for (const ir::LinkItem& item : kernel->link) {
     if (!item.setup_callback || !g_runner) continue;

@@ -31,6 +31,9 @@ struct LinkItem {
   // The folder of the plugin that ships this item when that plugin has a host
   // library: it sets up every module that links the item (plugin/host_library.h).
   std::string plugin_dir;
+  // LinkableCode(nrt=True): the code calls the NRT's NRT_Allocate/NRT_Free,
+  // which the kernel's module then defines (codegen/lowering/nrt.h).
+  bool nrt = false;
 };
 
 struct Signature {

@@ -43,6 +43,9 @@ struct TargetOptions {
   // headers (codegen/cpu_cancellation.h, nvptx_cancellation.h). Without
   // one the code is unchanged; both variants are cached apart.
   bool cancellation_points = false;
+  // numba.cuda.config.CUDA_ENABLE_NRT at compile time: kernels may allocate
+  // arrays on the heap, counted by reference (docs/NRT.md).
+  bool nrt = false;
 };
 
 struct CompiledKernel {

@@ -15,6 +15,7 @@
 #include "cuda/module.h"
 #include "frontend/capture.h"
 #include "python/compile_warnings.h"
+#include "python/config_flags.h"
 #include "python/dispatcher.h"
 #include "python/errors.h"
 #include "python/py_api.h"
@@ -76,6 +77,7 @@ PyObject* py_compile(PyObject*, PyObject* args, PyObject* kwargs) {
     runtime::TargetOptions target;
     target.target = runtime::Target::NVPTX;
     target.cancellation_points = cpu::current_deadline().seconds > 0;  // as this thread's launches would run it
+    target.nrt = config_flag("CUDA_ENABLE_NRT");
     if (cc != Py_None) {
       const char* suffix = "";
       if (!PyArg_ParseTuple(cc, "ii|s", &target.cc_major, &target.cc_minor, &suffix)) return nullptr;

@@ -507,6 +507,9 @@ runtime::TargetOptions session_target(const model::JitOptions& options) {
   }
   // The variant the launches of this thread run now (cpu/cancellation.h).
   t.cancellation_points = cpu::current_deadline().seconds > 0;
+  // numba.cuda.config is read where the GIL is held (a live reload compiles
+  // without it, and keeps each kernel's own setting: live_reload.cpp).
+  t.nrt = PyGILState_Check() && config_flag("CUDA_ENABLE_NRT");
   return t;
 }
 
@@ -571,10 +574,11 @@ std::shared_ptr<const runtime::CompiledKernel> nvptx_specialization(DispatcherOb
                            }();
   runtime::TargetOptions nvptx = session_target(fn->options);
   if (nvptx.target != runtime::Target::NVPTX) {
-    const bool cancellation_points = nvptx.cancellation_points;
+    const bool cancellation_points = nvptx.cancellation_points, nrt = nvptx.nrt;
     nvptx = runtime::TargetOptions();
     nvptx.target = runtime::Target::NVPTX;
     nvptx.cancellation_points = cancellation_points;
+    nvptx.nrt = nrt;
   }
   if (fn->options.device || called_only) {
     auto k = compile_with(d, types, nvptx, Use::InspectDeviceFunction);

@@ -157,6 +157,7 @@ int add_declare_device(PyObject* module);
 int add_typeof(PyObject* module);
 int add_call_key(PyObject* module);    // _cuhost._call_key (call_key.cpp)
 int add_ufunc_call(PyObject* module);  // _cuhost._ufunc_call (ufunc_call.cpp)
+int add_nrt_api(PyObject* module);     // _cuhost._nrt_counts, _nrt_set_counting (nrt_api.cpp)
 int add_dispatcher_type(PyObject* module);
 
 // Launcher objects (launch.cpp).

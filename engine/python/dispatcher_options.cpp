@@ -188,6 +188,9 @@ ir::LinkItem item_from_object(PyObject* obj) {
   } else {
     throw UserError(ErrorKind::TypeError, "LinkableCode data must be bytes, str, StringIO or BytesIO");
   }
+  PyRef nrt(PyObject_GetAttrString(obj, "nrt"));
+  if (!nrt) PyErr_Clear();
+  item.nrt = nrt && PyObject_IsTrue(nrt.get()) == 1;
   PyRef name(PyObject_GetAttrString(obj, "name"));
   if (name && PyUnicode_Check(name.get())) item.name = PyUnicode_AsUTF8(name.get());
   if (!name) PyErr_Clear();

@@ -75,7 +75,7 @@ namespace cuhost::python {
 // the engine archive.
 int add_dispatcher(PyObject* module) {
   if (add_dispatcher_type(module) < 0 || add_typeof(module) < 0 || add_call_key(module) < 0 ||
-      add_ufunc_call(module) < 0 || add_launch(module) < 0 || add_compile_api(module) < 0 ||
+      add_ufunc_call(module) < 0 || add_nrt_api(module) < 0 || add_launch(module) < 0 || add_compile_api(module) < 0 ||
       add_declare_device(module) < 0 || add_exec_sources(module) < 0 || add_record_dtype(module) < 0 ||
       add_device_record(module) < 0 || add_extension_api(module) < 0 || add_launch_config(module) < 0 ||
       add_host_dispatcher(module) < 0 || add_conversion_api(module) < 0 || add_hooks(module) < 0 ||

@@ -121,6 +121,7 @@ std::string content_key(const PyObject* dispatcher, const model::JitFunction& fn
   h.add(static_cast<std::uint64_t>(target.cc_major * 100 + target.cc_minor));
   h.add(static_cast<std::uint64_t>(target.bounds_check));
   h.add(static_cast<std::uint64_t>(target.cancellation_points));
+  h.add(static_cast<std::uint64_t>(target.nrt));
   return h.hex();
 }
 
@@ -279,6 +280,7 @@ void compile_all(std::vector<Work>& work, std::map<std::string, Product>& produc
     for (std::size_t i = 0; i < w.signatures.size(); ++i) {
       // The variant the old product was (a plan's other variant follows at its next launch under a deadline).
       target.cancellation_points = w.old_products[i]->cancellation_points;
+      target.nrt = w.old_products[i]->compiled_for.nrt;  // and the NRT setting it was compiled with
       const std::string key = content_key(w.dispatcher.get(), *w.new_fn, w.signatures[i], target);
       auto found = products.find(key);
       Product p = found != products.end() ? found->second : runtime::compile_kernel(w.new_fn, w.signatures[i], target);

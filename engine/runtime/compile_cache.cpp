@@ -76,8 +76,8 @@ const std::string& engine_build_identity() {
 
 std::string target_identity(const TargetOptions& t) {
   return concat(t.target == Target::NVPTX ? "nvptx" : "cpu", "|", t.cc_major, ".", t.cc_minor, t.arch_suffix, "|",
-                t.bounds_check, "|", t.cancellation_points ? "cancellable|" : "", CUHOST_VERSION, "|",
-                LLVM_VERSION_STRING, "|", engine_build_identity());
+                t.bounds_check, "|", t.cancellation_points ? "cancellable|" : "", t.nrt ? "nrt|" : "", CUHOST_VERSION,
+                "|", LLVM_VERSION_STRING, "|", engine_build_identity());
 }
 
 std::string host_identity(const ir::Type* declared_return, bool python_error_model, bool bounds_check) {
@@ -244,6 +244,7 @@ std::optional<std::string> content_key(const JitFunction& fn, const std::vector<
   h.add(cuda::nvjitlink_version());
   h.add(concat(target.cc_major, ".", target.cc_minor, target.arch_suffix, "|", target.bounds_check));
   h.add(std::string(target.cancellation_points ? "cancellation points" : "no cancellation points"));  // deadlines
+  h.add(std::string(target.nrt ? "nrt" : "no nrt"));  // heap arrays with reference counts
   h.add(std::string(codegen::saturating_float_to_int() ? "saturating float-to-int" : "numba float-to-int"));
   for (const ir::Type* t : arg_types) {
     // Extension types (cuda.extending) are defined by this process's Python code: never cached.

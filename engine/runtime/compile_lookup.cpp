@@ -43,7 +43,7 @@ struct MemoKey {
   std::vector<const ir::Type*> args;
   int target, cc_major, cc_minor;
   std::string arch_suffix;
-  bool bounds_check, cancellation_points;
+  bool bounds_check, cancellation_points, nrt;
   explicit MemoKey(const CompileJob& job)
       : fn(job.fn.get()),
         device_function(job.product == Product::DeviceFunction),
@@ -53,11 +53,13 @@ struct MemoKey {
         cc_minor(job.target.cc_minor),
         arch_suffix(job.target.arch_suffix),
         bounds_check(job.target.bounds_check),
-        cancellation_points(job.target.cancellation_points) {}
+        cancellation_points(job.target.cancellation_points),
+        nrt(job.target.nrt) {}
   bool operator<(const MemoKey& o) const {
     return std::tie(fn, device_function, args, target, cc_major, cc_minor, arch_suffix, bounds_check,
-                    cancellation_points) < std::tie(o.fn, o.device_function, o.args, o.target, o.cc_major, o.cc_minor,
-                                                    o.arch_suffix, o.bounds_check, o.cancellation_points);
+                    cancellation_points, nrt) < std::tie(o.fn, o.device_function, o.args, o.target, o.cc_major,
+                                                         o.cc_minor, o.arch_suffix, o.bounds_check,
+                                                         o.cancellation_points, o.nrt);
   }
 };
 
@@ -164,6 +166,7 @@ void verify_ptx_if_asked(const CompileJob& job) {
   TargetOptions nv;
   nv.target = Target::NVPTX;
   nv.cancellation_points = job.target.cancellation_points;
+  nv.nrt = job.target.nrt;
   std::shared_ptr<const CompiledKernel> k = lookup_kernel(job.fn, job.arg_types, nv).kernel;
   if (!k->link.empty()) return;  // foreign items need the module loader; the GPU run links them
   log::StageTimer timer(job.fn->name, "verify-ptx");

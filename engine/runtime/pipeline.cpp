@@ -18,6 +18,7 @@
 #include "codegen/host_libdevice.h"
 #include "codegen/inspection_text.h"
 #include "codegen/module.h"
+#include "codegen/nrt_symbols.h"
 #include "codegen/nvptx_backend.h"
 #include "codegen/nvptx_cancellation.h"
 #include "codegen/nvptx_error_record.h"
@@ -29,6 +30,7 @@
 #include "runtime/plugin_modules.h"
 #include "sema/extension_hooks.h"
 #include "sema/infer.h"
+#include "sema/nrt_scope.h"
 #include "support/diagnostics.h"
 #include "support/log.h"
 
@@ -81,6 +83,7 @@ void capture(CompileJob& job) {
 // ---- typing ------------------------------------------------------------------
 
 void typing(CompileJob& job) {
+  sema::NrtTypingScope nrt(job.product != Product::HostFunction && job.target.nrt);
   switch (job.product) {
     case Product::Kernel: job.typed = sema::infer_kernel(job.fn, job.arg_types); break;
     case Product::DeviceFunction:
@@ -109,6 +112,7 @@ codegen::ModuleRequest module_request(const CompileJob& job) {
     req.python_error_model = job.python_error_model;
     return req;
   }
+  req.nrt = job.target.nrt;
   req.cc_major = job.target.cc_major;
   req.cc_minor = job.target.cc_minor;
   req.arch_suffix = job.target.arch_suffix;
@@ -183,6 +187,7 @@ void optimization(CompileJob& job) {
     codegen::link_libdevice(m, job.lowered->keep, o.fastmath);
     codegen::optimize_module(m, nvptx_machine(job), o.opt);
     codegen::drop_unreferenced_error_record(m);
+    codegen::drop_unreferenced_nrt_stats(m);
     if (job.target.cancellation_points) codegen::insert_gpu_cancellation_points(m);
     job.llvm_ir = codegen::module_text(m);
     job.static_shared_bytes = static_shared_of(m);

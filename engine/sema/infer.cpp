@@ -8,6 +8,7 @@
 
 #include "frontend/ssa_versions.h"
 #include "sema/extension_hooks.h"
+#include "sema/nrt_scope.h"
 #include "sema/typer.h"
 #include "sema/unroll.h"
 
@@ -23,9 +24,10 @@ struct CacheKey {
   bool kernel;
   std::string constants;  // literal arguments (constants_key)
   bool host;              // typed for numba.njit (extension implementations differ by target)
+  bool nrt;               // heap arrays allowed (sema/nrt_scope.h)
   bool operator<(const CacheKey& o) const {
-    return std::tie(fn, captured, args, declared, kernel, constants, host) <
-           std::tie(o.fn, o.captured, o.args, o.declared, o.kernel, o.constants, o.host);
+    return std::tie(fn, captured, args, declared, kernel, constants, host, nrt) <
+           std::tie(o.fn, o.captured, o.args, o.declared, o.kernel, o.constants, o.host, o.nrt);
   }
 };
 
@@ -99,7 +101,8 @@ std::shared_ptr<const TypedFunction> infer(const std::shared_ptr<model::JitFunct
   bool any_constant = false;
   for (const auto& c : arg_constants) any_constant = any_constant || c.has_value();
   const std::string ckey = any_constant ? constants_key(arg_constants) : std::string();
-  CacheKey key{fn.get(), fn->captured.get(), arg_types, declared_return, kernel, ckey, typing_for_host()};
+  CacheKey key{fn.get(), fn->captured.get(), arg_types,        declared_return, kernel,
+               ckey,     typing_for_host(),  typing_with_nrt()};
   {
     std::lock_guard<std::mutex> lock(cache().mutex);
     auto it = cache().entries.find(key);

@@ -663,12 +663,14 @@ const ir::Type* Typer::type_call(const ast::Call& c, ExprInfo& inf) {
         }
       }
       using Rule = const ir::Type* (*)(Typer&, const ast::Call&, const std::string&, ExprInfo&);
-      for (Rule rule :
-           {type_half_call,        type_fp8_call,     type_builtin_call, type_math_call,       type_cuda_indexing_call,
-            type_atomic_call,      type_warp_call,    type_array_call,   type_libdevice_call,  type_ffi_call,
-            type_print_call,       type_complex_call, type_cg_call,      type_cache_hint_call, type_inline_ptx_call,
-            type_wmma_call,        type_mma_call,     type_cluster_call, type_tuple_call,      type_reduction_call,
-            type_array_method_call}) {
+      for (Rule rule : {type_half_call,     type_fp8_call,           type_builtin_call,
+                        type_math_call,     type_cuda_indexing_call, type_atomic_call,
+                        type_warp_call,     type_array_call,         type_libdevice_call,
+                        type_ffi_call,      type_print_call,         type_complex_call,
+                        type_cg_call,       type_cache_hint_call,    type_inline_ptx_call,
+                        type_wmma_call,     type_mma_call,           type_cluster_call,
+                        type_tuple_call,    type_reduction_call,     type_array_method_call,
+                        type_nrt_array_call}) {
         if (const ir::Type* t = rule(*this, c, key, info(&c))) {
           info(&c).intrinsic = info(&c).intrinsic.empty() ? key : info(&c).intrinsic;
           return t;

@@ -275,6 +275,9 @@ const ir::Type* dtype_arg(Typer& t, const ast::Expr* d, const std::string& fname
 bool resolve_numpy_reduction_key(const std::string& last, ExprInfo& info);
 bool is_reduction_method(const std::string& name);
 const ir::Type* type_reduction_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
+// Heap-allocating NumPy constructors under CUDA_ENABLE_NRT (typing/nrt_arrays.cpp).
+bool resolve_nrt_numpy_key(const std::string& last, ExprInfo& info);
+const ir::Type* type_nrt_array_call(Typer& t, const ast::Call& c, const std::string& key, ExprInfo& info);
 // Array methods and attributes (typing/array_methods.cpp): a.view(dtype),
 // a.copy(), a.ctypes.data, and the reduction methods' bound forms.
 const ir::Type* type_array_method(Typer& t, const ast::Attribute& a, const ir::Type* base);

@@ -8,6 +8,7 @@
 #include <llvm/IR/Constants.h>
 
 #include "codegen/lowering/lowerer.h"
+#include "codegen/lowering/nrt.h"
 #include "codegen/lowering/records.h"
 #include "ir/records.h"
 #include "support/diagnostics.h"
@@ -38,7 +39,7 @@ Val lower_view(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
   const std::int64_t old_size = at->dtype->byte_size();
   const std::int64_t new_size = inf.type->dtype->byte_size();
   // The same fields under the new type (the data pointer is untyped).
-  llvm::Value* out = llvm::UndefValue::get(l.llvm_type(inf.type));
+  llvm::Value* out = keep_meminfo(l, llvm::Constant::getNullValue(l.llvm_type(inf.type)), arr.v);
   out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {0}), {0});
   for (unsigned d = 0; d < unsigned(at->ndim); ++d) {
     out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {1, d}), {1, d});
@@ -85,7 +86,7 @@ Val lower_copy(Lowerer& l, const ast::Expr*, const sema::ExprInfo& inf) {
     b.CreateStore(b.CreateAdd(i, l.i64(1)), k);
   });
   // A C-ordered array over the copy.
-  llvm::Value* out = llvm::UndefValue::get(l.llvm_type(inf.type));
+  llvm::Value* out = llvm::Constant::getNullValue(l.llvm_type(inf.type));
   out = b.CreateInsertValue(out, buf, {0});
   std::int64_t stride = item;
   for (size_t d = inf.shape.size(); d-- > 0;) {
@@ -113,7 +114,7 @@ void append_extents(Lowerer& l, const ast::Expr* arg, const ir::Type* type, std:
 llvm::Value* contiguous_array(Lowerer& l, const ir::Type* type, llvm::Value* data,
                               const std::vector<llvm::Value*>& extents) {
   auto& b = l.b();
-  llvm::Value* out = b.CreateInsertValue(llvm::UndefValue::get(l.llvm_type(type)), data, {0});
+  llvm::Value* out = b.CreateInsertValue(llvm::Constant::getNullValue(l.llvm_type(type)), data, {0});
   const unsigned n = unsigned(extents.size());
   llvm::Value* stride = l.i64(type->dtype->byte_size());
   for (unsigned k = 0; k < n; ++k) {
@@ -163,7 +164,7 @@ Val lower_reshape(Lowerer& l, const ast::Expr* e, const sema::ExprInfo& inf) {
       b.CreateSelect(b.CreateICmpEQ(negatives, l.i64(0)), b.CreateICmpNE(size, known), b.CreateNot(divides));
   raise_value_error_if(l, mismatch, "total size of new array must be unchanged", e->loc.line);
   for (llvm::Value*& x : extents) x = b.CreateSelect(b.CreateICmpSLT(x, l.i64(0)), inferred, x);
-  return {contiguous_array(l, inf.type, b.CreateExtractValue(arr.v, {0}), extents), inf.type};
+  return {keep_meminfo(l, contiguous_array(l, inf.type, b.CreateExtractValue(arr.v, {0}), extents), arr.v), inf.type};
 }
 
 }  // namespace
@@ -177,7 +178,8 @@ Val element_part_view(Lowerer& l, Val arr, std::int64_t offset, const ir::Type* 
   auto& b = l.b();
   llvm::Value* data = b.CreateExtractValue(arr.v, {0});
   if (offset) data = b.CreateGEP(b.getInt8Ty(), data, l.i64(offset));
-  llvm::Value* out = b.CreateInsertValue(llvm::UndefValue::get(l.llvm_type(view)), data, {0});
+  llvm::Value* out =
+      b.CreateInsertValue(keep_meminfo(l, llvm::Constant::getNullValue(l.llvm_type(view)), arr.v), data, {0});
   for (unsigned d = 0; d < unsigned(arr.t->ndim); ++d) {
     out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {1, d}), {1, d});
     out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {2, d}), {2, d});

@@ -44,6 +44,7 @@ std::map<std::string, IntrinsicFn>& table() {
     register_extension(t);
     register_reductions(t);
     register_array_methods(t);
+    register_nrt_arrays(t);
   });
   return t;
 }

@@ -4,6 +4,7 @@
 #include "codegen/lowering/lowerer.h"
 
 #include "codegen/lowering/iterators.h"
+#include "codegen/lowering/nrt.h"
 
 #include <llvm/IR/Constants.h>
 
@@ -101,6 +102,8 @@ llvm::Type* llvm_type_of(llvm::LLVMContext& c, const ir::Type* t) {
     }
     case K::Array: {
       llvm::Type* dims = llvm::ArrayType::get(llvm::Type::getInt64Ty(c), t->ndim);
+      if (arrays_carry_meminfo())  // NRT: the meminfo of the allocation it views (lowering/nrt.h)
+        return llvm::StructType::get(c, {llvm::PointerType::get(c, 0), dims, dims, llvm::PointerType::get(c, 0)});
       return llvm::StructType::get(c, {llvm::PointerType::get(c, 0), dims, dims});
     }
     case K::Tuple: {
@@ -289,7 +292,8 @@ llvm::Value* Lowerer::local_slot(const std::string& name) {
   // reads zero instead of undefined bits. Only there: a zero store for every
   // local would keep them all alive across barriers in the CPU backend's
   // loop fission.
-  if (zero_at_entry_.count(name)) {
+  // NRT: a variable holding arrays starts with no reference (null meminfos).
+  if (zero_at_entry_.count(name) || holds_references(lt->second)) {
     llvm::IRBuilder<> at_entry(alloca_point_);
     if (debug)  // the whole shared slot, whichever version is the larger
       at_entry.CreateMemSet(slot, at_entry.getInt8(0),
@@ -464,6 +468,14 @@ void Lowerer::assign_to(const ast::Expr* target, Val value) {
       auto* n = static_cast<const ast::Name*>(target);
       const ir::Type* lt = tf_.locals.at(n->id);
       Val v = convert(value, lt);
+      if (v.v && holds_references(lt)) {
+        // The variable takes its own reference and drops the one it held.
+        llvm::Value* slot = local_slot(n->id);
+        incref_value(*this, v);
+        if (slot_owns_references(n->id)) decref_value(*this, {builder_.CreateLoad(llvm_type(lt), slot), lt});
+        builder_.CreateStore(v.v, slot);
+        return;
+      }
       if (v.v) builder_.CreateStore(v.v, local_slot(n->id));
       return;
     }
@@ -618,6 +630,8 @@ void Lowerer::lower_for(const ast::For* s) {
 void Lowerer::lower_return(const ast::Return* s) {
   if (is_void_type(tf_.return_type) || is_kernel_body_) {
     if (s->value) expr(s->value.get());
+    release_temps(0);
+    release_locals();
     emit_return(nullptr);
   } else if (s->value) {
     Val v = expr(s->value.get());
@@ -625,14 +639,65 @@ void Lowerer::lower_return(const ast::Return* s) {
     bool flatten = tf_.abi == ir::Abi::C && tf_.return_type->kind != ir::TypeKind::Optional &&
                    (v.t->kind == ir::TypeKind::Optional || v.t->kind == ir::TypeKind::NoneType);
     v = flatten ? optional_flatten(*this, v, tf_.return_type) : convert(v, tf_.return_type);
+    // NRT: the caller gets a reference of its own; then this function's go.
+    incref_value(*this, v);
+    release_temps(0);
+    release_locals();
     emit_return(v.v ? v.v : llvm::Constant::getNullValue(llvm_type(tf_.return_type)));
   } else {
+    release_temps(0);
+    release_locals();
     emit_return(llvm::Constant::getNullValue(llvm_type(tf_.return_type)));
   }
   new_block("after.return");
 }
 
+void Lowerer::own_temp(Val v) {
+  if (holds_references(v.t) && v.v) temps_.push_back(v);
+}
+
+void Lowerer::release_temps(size_t from) {
+  for (size_t k = from; k < temps_.size(); ++k) decref_value(*this, temps_[k]);
+}
+
+bool Lowerer::slot_owns_references(const std::string& name) {
+  const ir::Type* t = tf_.locals.at(name);
+  if (!holds_references(t)) return false;
+  if (!state_.debug_info || !state_.debug_info->full()) return true;
+  // debug=True: the versions of a variable share one slot; where they differ
+  // in type, what it holds is not known to be this version's references
+  // (they are then never released: a leak, never a bad free).
+  // (Arrays of one rank share a layout, whatever their dtypes.)
+  auto same_layout = [t](const ir::Type* o) {
+    return o == t || (o->is_array() && t->is_array() && o->ndim == t->ndim);
+  };
+  llvm::Value* slot = local_slot(name);
+  for (const auto& [other, ot] : tf_.locals)
+    if (!same_layout(ot) && local_slot(other) == slot) return false;
+  return true;
+}
+
+void Lowerer::release_locals() {
+  if (!state_.options.nrt) return;
+  std::set<llvm::Value*> done;  // debug=True: the versions of a variable share one slot
+  for (const auto& [name, t] : tf_.locals) {
+    if (!slot_owns_references(name)) continue;
+    llvm::Value* slot = local_slot(name);
+    if (!done.insert(slot).second) continue;
+    decref_value(*this, {builder_.CreateLoad(llvm_type(t), slot), t});
+  }
+}
+
 void Lowerer::stmt(const ast::Stmt* s) {
+  const size_t mark = temps_.size();
+  stmt_kind(s);
+  // The new references the statement made are released where it ends (a
+  // point its evaluations dominate); after a return, in a dead block.
+  release_temps(mark);
+  temps_.resize(mark);
+}
+
+void Lowerer::stmt_kind(const ast::Stmt* s) {
   if (state_.debug_info) builder_.SetCurrentDebugLocation(state_.debug_info->location(fn_, s->loc.line, s->loc.column));
   switch (s->kind) {
     case ast::StmtKind::Assign: {
@@ -720,7 +785,8 @@ void Lowerer::setup_params() {
     switch (t->kind) {
       case K::Boolean: return builder_.CreateICmpNE(fn_->getArg(next++), builder_.getInt8(0));
       case K::Array: {
-        llvm::Value* agg = llvm::UndefValue::get(llvm_type(t));
+        // (null meminfo with NRT: the launch's arrays are not the kernel's to free)
+        llvm::Value* agg = llvm::Constant::getNullValue(llvm_type(t));
         agg = builder_.CreateInsertValue(agg, fn_->getArg(next++), {0});
         for (unsigned d = 0; d < unsigned(t->ndim); ++d)
           agg = builder_.CreateInsertValue(agg, fn_->getArg(next++), {1, d});
@@ -769,6 +835,8 @@ void Lowerer::setup_params() {
     auto lt = tf_.locals.find(def.params[p].name);
     const ir::Type* local_t = lt != tf_.locals.end() ? lt->second : t;
     Val cv = convert({v, t}, local_t);
+    // NRT: a parameter's variable owns a reference like any other (released at the exit).
+    if (!is_kernel_body_) incref_value(*this, cv);
     if (cv.v) builder_.CreateStore(cv.v, local_slot(def.params[p].name));
   }
   CUHOST_CHECK(!is_kernel_body_ || next == nargs) << "kernel slots mismatch: " << next << " vs " << nargs;
@@ -779,6 +847,7 @@ void Lowerer::lower_body() {
   setup_params();
   body(tf_.captured->def->body);
   if (!builder_.GetInsertBlock()->getTerminator()) {
+    release_locals();
     // Falling off the end returns None (a zero value; an invalid Optional).
     emit_return(is_void_type(tf_.return_type) || is_kernel_body_
                     ? nullptr

@@ -62,6 +62,8 @@ struct LoweringOptions {
   // checked too.
   bool report_raises = false;
   bool python_error_model = false;
+  // CUDA_ENABLE_NRT: arrays carry a meminfo and are reference counted (lowering/nrt.h).
+  bool nrt = false;
   // What debug=True turns on in kernels and the host's error models ask for.
   bool reports_raises() const { return debug || report_raises; }
   bool checks_divisors() const { return debug || python_error_model; }
@@ -161,6 +163,12 @@ class Lowerer {
   // Starts a new block named `name` and makes it current.
   llvm::BasicBlock* new_block(const std::string& name);
 
+  // --- NRT references (lowering/nrt.h) ---
+  // `v` is a new reference (an allocation, a call's result) that the
+  // statement being lowered releases when it ends, unless a variable took
+  // its own reference meanwhile. No-op for values without arrays or without NRT.
+  void own_temp(Val v);
+
   // --- arrays (lowering/arrays.cpp) ---
   bool is_readonly_array(const ast::Expr* base) const;
   // After lower_body(): the array named `id` is never stored to, passed on or reassigned.
@@ -185,6 +193,13 @@ class Lowerer {
   void lower_for(const ast::For* s);
   void lower_return(const ast::Return* s);
   void lower_augassign(const ast::AugAssign* s);
+  void stmt_kind(const ast::Stmt* s);
+  // NRT: releases the statement's new references from index `from` on.
+  void release_temps(size_t from);
+  // NRT: releases every variable's reference (before a return).
+  void release_locals();
+  // NRT: whether the slot of local `name` holds references of its own type.
+  bool slot_owns_references(const std::string& name);
   void declare_in_debug_info(const std::string& name, llvm::AllocaInst* slot,
                              const std::vector<const ir::Type*>& types);
   llvm::AllocaInst* debug_variable_slot(const std::string& name);
@@ -207,6 +222,7 @@ class Lowerer {
   std::set<std::string> written_names_;  // array names stored to / escaping
   std::set<std::string> zero_at_entry_;  // locals some path may read before assigning (definite_assignment.h)
   std::set<std::string> nonneg_locals_;
+  std::vector<Val> temps_;  // NRT: new references of the statements being lowered, innermost last
 };
 
 // The LLVM type of the internal function of `tf` (see lowering/status.cpp).
@@ -273,6 +289,7 @@ Val storage_float_convert(Lowerer& l, Val v, const ir::Type* to);
 void register_cooperative(std::map<std::string, IntrinsicFn>& table);
 void register_reductions(std::map<std::string, IntrinsicFn>& table);
 void register_array_methods(std::map<std::string, IntrinsicFn>& table);
+void register_nrt_arrays(std::map<std::string, IntrinsicFn>& table);  // np.empty & co. under NRT (nrt_arrays.cpp)
 // Calls body(element address) for every element of the array value `arr`
 // (ndim dimensions, byte strides) in C order (lowering/reductions.cpp).
 void for_each_element(Lowerer& l, llvm::Value* arr, int ndim, const std::function<void(llvm::Value*)>& body);

@@ -18,7 +18,7 @@ namespace {
 
 Val make_array(Lowerer& l, const ir::Type* t, llvm::Value* data, const std::vector<std::int64_t>& shape) {
   auto& b = l.b();
-  llvm::Value* agg = llvm::UndefValue::get(l.llvm_type(t));
+  llvm::Value* agg = llvm::Constant::getNullValue(l.llvm_type(t));
   agg = b.CreateInsertValue(agg, data, {0});
   int item = t->dtype->byte_size();
   std::vector<std::int64_t> strides(shape.size());
@@ -105,7 +105,7 @@ Val device_array(Lowerer& l, const ast::Expr* name_expr, const ir::Type* t) {
   auto& b = l.b();
   llvm::Type* agg_type = l.llvm_type(t);
   llvm::Type* ptr_type = llvm::cast<llvm::StructType>(agg_type)->getElementType(0);
-  llvm::Value* agg = llvm::UndefValue::get(agg_type);
+  llvm::Value* agg = llvm::Constant::getNullValue(agg_type);
   agg = b.CreateInsertValue(agg, b.CreateIntToPtr(l.i64(static_cast<std::int64_t>(d.address)), ptr_type), {0});
   for (unsigned k = 0; k < d.shape.size(); ++k) {
     agg = b.CreateInsertValue(agg, l.i64(d.shape[k]), {1, k});

@@ -13,6 +13,7 @@
 
 #include <llvm/IR/Constants.h>
 
+#include "codegen/lowering/nrt.h"
 #include "ir/records.h"
 #include "support/diagnostics.h"
 
@@ -71,7 +72,7 @@ Val load_record_value(Lowerer& l, llvm::Value* address, const ir::Type* t, int a
     std::vector<std::int64_t> strides = nested_strides(t);
     // A field of a packed record (align 1): the view's elements may sit at any byte.
     const ir::Type* at = view ? view : ir::array(t->dtype, t->ndim, ir::Layout::C, false, align == 1);
-    llvm::Value* agg = llvm::UndefValue::get(l.llvm_type(at));
+    llvm::Value* agg = llvm::Constant::getNullValue(l.llvm_type(at));
     agg = l.b().CreateInsertValue(agg, address, {0});
     for (unsigned d = 0; d < shape.size(); ++d) {
       agg = l.b().CreateInsertValue(agg, l.i64(shape[d]), {1, d});
@@ -181,7 +182,8 @@ Val lower_record_array_field(Lowerer& l, const ast::Expr* e, const sema::ExprInf
   const ir::RecordField& f = ir::record_layout(arr.t->dtype).fields.at(static_cast<size_t>(inf.record_field));
   llvm::Value* data = b.CreateExtractValue(arr.v, {0});
   if (f.offset) data = b.CreateGEP(b.getInt8Ty(), data, l.i64(f.offset));
-  llvm::Value* out = b.CreateInsertValue(llvm::UndefValue::get(l.llvm_type(inf.type)), data, {0});
+  llvm::Value* out =
+      b.CreateInsertValue(keep_meminfo(l, llvm::Constant::getNullValue(l.llvm_type(inf.type)), arr.v), data, {0});
   const unsigned outer = unsigned(arr.t->ndim);
   for (unsigned d = 0; d < outer; ++d) {
     out = b.CreateInsertValue(out, b.CreateExtractValue(arr.v, {1, d}), {1, d});

@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "codegen/lowering/lowerer.h"
+#include "codegen/lowering/nrt.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::codegen {
@@ -103,7 +104,7 @@ Val build_view(Lowerer& l, const ast::Subscript* s, const ir::Type* view_t) {
   int ndim = arr.t->ndim;
   CUHOST_CHECK(int(comps.size()) <= ndim) << "too many indices for a view";
   llvm::Value* data = b.CreateExtractValue(arr.v, {0});
-  llvm::Value* view = llvm::UndefValue::get(l.llvm_type(view_t));
+  llvm::Value* view = keep_meminfo(l, llvm::Constant::getNullValue(l.llvm_type(view_t)), arr.v);
   llvm::Value* offset = l.i64(0);
   unsigned out = 0;
   for (int d = 0; d < ndim; ++d) {
@@ -298,7 +299,7 @@ Val array_item(Lowerer& l, Val arr, llvm::Value* i) {
     return {l.from_memory(x, dt), dt};
   }
   const ir::Type* item_t = ir::array(dt, arr.t->ndim - 1, ir::Layout::A, arr.t->readonly, arr.t->unaligned);
-  llvm::Value* view = llvm::UndefValue::get(l.llvm_type(item_t));
+  llvm::Value* view = keep_meminfo(l, llvm::Constant::getNullValue(l.llvm_type(item_t)), arr.v);
   view = b.CreateInsertValue(view, p, {0});
   for (unsigned d = 1; d < unsigned(arr.t->ndim); ++d) {
     view = b.CreateInsertValue(view, b.CreateExtractValue(arr.v, {1, d}), {1, d - 1});

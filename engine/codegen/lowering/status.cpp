@@ -121,6 +121,7 @@ Val Lowerer::call_jitted(const std::shared_ptr<const sema::TypedFunction>& calle
     }
   }
   if (void_ret) return {nullptr, result_type};
+  own_temp({r.result, callee->return_type});  // NRT: the callee returned a new reference
   return convert({r.result, callee->return_type}, result_type);
 }
 

@@ -4,7 +4,8 @@
 // the last axis, which must then be contiguous: ValueError otherwise, as
 // numba), a.copy() (a C-ordered copy in the thread's local memory: kernels
 // have no heap, so the shape must be known at compile time -- a global or
-// const array, or a cuda.local/shared array), and a.ctypes.data (the
+// const array, or a cuda.local/shared array; under the NRT a heap array of
+// any shape), and a.ctypes.data (the
 // address of the first element, uintp), a.real and a.imag (views of the
 // parts of a complex array; a.real of a real array is the array), and
 // a.reshape(shape) (a view of a contiguous array under another shape, one
@@ -13,6 +14,7 @@
 #include <optional>
 
 #include "ir/records.h"
+#include "sema/nrt_scope.h"
 #include "sema/typer.h"
 
 namespace cuhost::sema {
@@ -132,6 +134,13 @@ const ir::Type* type_array_method_call(Typer& t, const ast::Call& c, const std::
     if (!c.args.empty() || !c.keywords.empty())
       t.fail(ErrorKind::UnsupportedError, c.loc,
              "array.copy() takes no arguments in kernels (order= is not supported)");
+    if (typing_with_nrt()) {  // under the NRT the copy is a heap array of any shape (lowering/nrt_arrays.cpp)
+      ExprInfo& ci = t.info(&c);
+      ci.ordered_args = {receiver};
+      ci.param_types = {at};
+      ci.intrinsic = "nrt.copy";
+      return ir::array(at->dtype, at->ndim, ir::Layout::C);
+    }
     auto shape = known_shape(t, receiver);
     if (!shape)
       t.fail(ErrorKind::UnsupportedError, c.loc,

@@ -75,8 +75,8 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
   std::string last = dot == std::string::npos ? key : key.substr(dot + 1);
   std::string prefix = dot == std::string::npos ? "" : key.substr(0, dot);
 
-  if (resolve_half_key(key, info) || resolve_fp8_key(key, info) || resolve_wmma_key(key, info) || resolve_mma_key(key, info) ||
-      resolve_cluster_key(key, info))
+  if (resolve_half_key(key, info) || resolve_fp8_key(key, info) || resolve_wmma_key(key, info) ||
+      resolve_mma_key(key, info) || resolve_cluster_key(key, info))
     return true;
   if (key == "builtins.isinstance") {  // typing/builtins.cpp folds it
     info.type = ir::intrinsic(key);
@@ -149,6 +149,7 @@ bool resolve_builtin_key(Typer& t, const std::string& raw_key, const ast::Expr* 
   if (prefix == "numpy") {
     if (resolve_numpy_complex_key(last, info)) return true;
     if (resolve_numpy_reduction_key(last, info)) return true;
+    if (resolve_nrt_numpy_key(last, info)) return true;
     auto f = numpy_functions().find(last);
     if (f != numpy_functions().end()) {
       info.type = ir::intrinsic("math." + f->second);

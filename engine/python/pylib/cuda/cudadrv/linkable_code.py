@@ -18,7 +18,7 @@ class LinkableCode:
     kind = None
     __cuhost_link_kind__ = None
 
-    def __init__(self, data, name=None, setup_callback=None, teardown_callback=None):
+    def __init__(self, data, name=None, setup_callback=None, teardown_callback=None, nrt=False):
         if setup_callback is not None and not callable(setup_callback):
             raise TypeError("setup_callback must be callable")
         if teardown_callback is not None and not callable(teardown_callback):
@@ -29,6 +29,8 @@ class LinkableCode:
         self._name = name
         self.setup_callback = setup_callback
         self.teardown_callback = teardown_callback
+        # nrt=True: the code calls NRT_Allocate/NRT_Free (nrt.cuh), which the kernel then defines.
+        self.nrt = nrt
 
     @property
     def name(self):

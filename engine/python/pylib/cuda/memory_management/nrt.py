@@ -1,25 +1,30 @@
-"""numba.cuda.memory_management.nrt: statistics of kernels' heap allocations.
+"""numba.cuda.memory_management.nrt: the kernels' heap allocations and their statistics.
 
-numba-cuda's NRT is a device-side allocator with reference counting that
-kernels use for arrays they create (np.empty, arr.copy() ...); `rtsys`
-reports how many allocations and frees (of memory and of meminfo records)
-kernels made, and tests compare those counts around a piece of work to find
-leaks.
-
-Arrays a cuhost kernel creates live in local, shared or constant memory
-(cuda.local.array, cuda.shared.array, global NumPy arrays); no kernel calls
-a heap allocator, so the counters below count real events and stay zero.
-A kernel feature that allocates must report through `_record`.
+numba-cuda's NRT is a device-side allocator with reference counting: with
+numba.cuda.config.CUDA_ENABLE_NRT on, kernels and device functions create
+arrays (np.empty, np.zeros, np.arange, ...) on the heap, and each is freed
+when its last reference dies (docs/NRT.md). `rtsys` reports how many
+allocations and frees (of memory and of meminfo records) kernels made while
+counting was on; tests compare those counts around a piece of work to find
+leaks. The counters live where kernels update them atomically (device
+memory on the GPU, the runtime's memory on the CPU backend); `_cuhost`
+reads and switches them.
 """
+
+import os as _os
 from collections import namedtuple
 
-from .._missing import missing as _missing
+import _cuhost
 
-__all__ = ["rtsys"]
+from .. import config as _config
 
-# The folder of numba-cuda's NRT C headers, for foreign code that calls the
-# allocator: cuhost ships no such allocator.
-_missing(globals(), "get_include", " (cuhost kernels have no device heap allocator)")
+__all__ = ["rtsys", "get_include"]
+
+
+def get_include():
+    """The folder of nrt.cuh, which foreign CUDA C++ includes to call NRT_Allocate/NRT_Free."""
+    return _os.path.dirname(_os.path.abspath(__file__))
+
 
 _nrt_mstats = namedtuple("nrt_mstats", ["alloc", "free", "mi_alloc", "mi_free"])
 
@@ -33,13 +38,14 @@ class _Runtime:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
             cls._instance._stats_enabled = False
-            cls._instance._counts = {"alloc": 0, "free": 0, "mi_alloc": 0, "mi_free": 0}
         return cls._instance
 
-    # numba-cuda compiles and loads its allocator module on first use; cuhost
-    # has none to load, so initialization only has to be idempotent.
+    # numba-cuda compiles and loads its allocator module on first use;
+    # cuhost's lives in each kernel's module, so initialization only applies
+    # the NUMBA_CUDA_NRT_STATS setting.
     def initialize(self, stream=None):
-        pass
+        if _config.CUDA_NRT_STATS:
+            self.memsys_enable_stats(stream)
 
     def ensure_initialized(self, stream=None):
         pass
@@ -51,33 +57,26 @@ class _Runtime:
         pass
 
     def close(self):
-        self._stats_enabled = False
+        self.memsys_disable_stats()
 
     def memsys_enable_stats(self, stream=None):
         """Start counting allocations and frees."""
+        _cuhost._nrt_set_counting(True)
         self._stats_enabled = True
 
     def memsys_disable_stats(self, stream=None):
         """Stop counting."""
+        _cuhost._nrt_set_counting(False)
         self._stats_enabled = False
 
     def memsys_stats_enabled(self, stream=None):
         return self._stats_enabled
 
-    def _record(self, alloc=0, free=0, mi_alloc=0, mi_free=0):
-        """Counts heap events of a finished launch (only while stats are enabled)."""
-        if self._stats_enabled:
-            c = self._counts
-            c["alloc"] += alloc
-            c["free"] += free
-            c["mi_alloc"] += mi_alloc
-            c["mi_free"] += mi_free
-
     def get_allocation_stats(self, stream=None):
         """(alloc, free, mi_alloc, mi_free) so far; RuntimeError when stats are disabled."""
         if not self._stats_enabled:
             raise RuntimeError("NRT stats are disabled.")
-        return _nrt_mstats(**self._counts)
+        return _nrt_mstats(*_cuhost._nrt_counts())
 
     def memsys_get_stats_alloc(self, stream=None):
         return self.get_allocation_stats().alloc
