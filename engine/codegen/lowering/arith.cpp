@@ -194,6 +194,9 @@ Val binary_op(Lowerer& l, ast::BinOpKind op, Val a, Val c, const ir::Type* resul
   if (ir::is_datetime_like(a.t) || ir::is_datetime_like(c.t)) return datetime_binary(l, op, a, c, result);
   // bfloat16 arithmetic, and the float16 operations PTX has no instruction
   // for, are done in float and rounded once into the 16-bit type.
+  if (is_float && ir::is_bfloat16(ot) && c.t == ot) {
+    if (llvm::Value* r = bf16_binary_sm90(l, op, a.v, c.v)) return l.convert({r, ot}, result);
+  }
   if (is_float && ot->bits == 16 &&
       (ir::is_bfloat16(ot) || op == K::FloorDiv || op == K::Mod ||
        (op == K::Pow && c.t->kind == ir::TypeKind::Float))) {

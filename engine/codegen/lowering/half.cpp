@@ -131,6 +131,41 @@ llvm::Value* half_abs(Lowerer& l, llvm::Value* v) {
   return l.b().CreateCall(llvm::InlineAsm::get(fty, "abs.f16 $0, $1;", "=h,h", false), {v});
 }
 
+llvm::Value* bf16_binary_sm90(Lowerer& l, ast::BinOpKind op, llvm::Value* x, llvm::Value* y) {
+  if (!l.hooks().is_gpu() || l.options().cc < 90) return nullptr;
+  auto& b = l.b();
+  llvm::Type* bf = x->getType();
+  // add/sub/mul.bf16 without a rounding modifier, as cuda_bf16.hpp writes
+  // them: ptxas may fuse a multiply and an add into one fma.rn.bf16, as it
+  // does for numba-cuda, so a*b + c rounds as numba-cuda's does. (LLVM's
+  // own bfloat arithmetic is add.rn.bf16, which ptxas never fuses.)
+  const char* text = op == ast::BinOpKind::Add    ? "add.bf16 $0, $1, $2;"
+                     : op == ast::BinOpKind::Sub  ? "sub.bf16 $0, $1, $2;"
+                     : op == ast::BinOpKind::Mult ? "mul.bf16 $0, $1, $2;"
+                                                  : nullptr;
+  if (text) {
+    auto* fty = llvm::FunctionType::get(bf, {bf, bf}, false);
+    return b.CreateCall(llvm::InlineAsm::get(fty, text, "=h,h,h", false), {x, y});
+  }
+  if (op != ast::BinOpKind::Div) return nullptr;
+  // cuda_bf16.hpp's __hdiv: the float quotient by div.approx.f32 (which is
+  // exact enough for a correctly rounded bfloat16), with a divisor of 2^126
+  // or more scaled by 1/4 first and the quotient by 1/4 after (div.approx
+  // flushes such quotients), then rounded to nearest.
+  llvm::Type* f32 = b.getFloatTy();
+  llvm::Value* fa = bf16_to_float(l, x);
+  llvm::Value* fb = bf16_to_float(l, y);
+  llvm::Value* big =
+      b.CreateFCmpOGE(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, fb), llvm::ConstantFP::get(f32, 0x1p126));
+  llvm::Value* quarter = llvm::ConstantFP::get(f32, 0.25);
+  fb = b.CreateSelect(big, b.CreateFMul(fb, quarter), fb);
+  auto* fty = llvm::FunctionType::get(f32, {f32, f32}, false);
+  llvm::Value* q = b.CreateCall(llvm::InlineAsm::get(fty, "div.approx.f32 $0, $1, $2;", "=f,f,f", false), {fa, fb});
+  llvm::Value* scaled = b.CreateIntrinsic(llvm::Intrinsic::fma, {f32}, {q, quarter, llvm::ConstantFP::get(f32, -0.0)});
+  q = b.CreateSelect(big, scaled, q);
+  return bf16_from_float(l, q, 'n');
+}
+
 Val half_int_convert(Lowerer& l, Val v, const ir::Type* to) {
   auto& b = l.b();
   const bool gpu = l.hooks().is_gpu();

@@ -284,6 +284,10 @@ Val bf16_convert(Lowerer& l, Val v, const ir::Type* to, char mode);   // either 
 Val half_int_convert(Lowerer& l, Val v, const ir::Type* to);  // integer <-> float16 (numba-cuda's cvt.rn / cvt.rni)
 llvm::Value* float_negate(Lowerer& l, llvm::Value* v);        // -x of any float (bfloat16: sign bit)
 llvm::Value* half_abs(Lowerer& l, llvm::Value* v);            // |x| of a float16 (abs.f16 on the GPU) or bfloat16
+// a op b of two bfloat16 values with the PTX of numba-cuda's cuda_bf16.hpp
+// on sm_90 and newer (add/sub/mul.bf16, division through div.approx.f32);
+// null for other targets and operators.
+llvm::Value* bf16_binary_sm90(Lowerer& l, ast::BinOpKind op, llvm::Value* a, llvm::Value* b);
 // Conversions where either side is fp8 or bfloat16_raw (lowering/fp8.cpp).
 Val storage_float_convert(Lowerer& l, Val v, const ir::Type* to);
 void register_cooperative(std::map<std::string, IntrinsicFn>& table);
