@@ -10,6 +10,7 @@
 import operator
 
 import numpy as np
+
 from numba import cuda
 from numba.cuda import float32, void
 from numba.cuda._internal.cuda_bf16 import nv_bfloat16
