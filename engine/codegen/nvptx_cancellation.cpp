@@ -218,7 +218,8 @@ unsigned insert_gpu_cancellation_points(llvm::Module& m) {
     // A kernel's short outermost loops get a copy without points
     // (nvptx_short_loops.h), taken when the loop ends soon enough.
     for (auto& [plan, loop] : chunked)
-      if (uint64_t iterations = unchecked_iterations(loop)) version_short_loop(plan, loop, iterations, loops, dt, se);
+      if (uint64_t iterations = unchecked_iterations(loop))
+        version_short_loop(plan, loop, iterations, flag_address, loops, dt, se);
     for (const auto& [plan, loop] : chunked) chunk_loop(plan, flag_address);
     for (const Countdown& c : countdowns) split_at_tick(c, flag_address);
     count += unsigned(chunked.size());

@@ -18,6 +18,7 @@
 
 #include "codegen/nvptx_cancellation.h"
 #include "codegen/nvptx_chunked_loops.h"
+#include "codegen/nvptx_flag_check.h"
 
 namespace cuhost::codegen {
 
@@ -92,8 +93,8 @@ uint64_t unchecked_iterations(llvm::Loop* loop) {
   return iterations > kCancellationInterval ? iterations : 0;
 }
 
-bool version_short_loop(ChunkPlan& plan, llvm::Loop* loop, uint64_t iterations, llvm::LoopInfo& loops,
-                        llvm::DominatorTree& dt, llvm::ScalarEvolution& se) {
+bool version_short_loop(ChunkPlan& plan, llvm::Loop* loop, uint64_t iterations, llvm::GlobalVariable* flag_address,
+                        llvm::LoopInfo& loops, llvm::DominatorTree& dt, llvm::ScalarEvolution& se) {
   llvm::BasicBlock* preheader = loop->getLoopPreheader();
   llvm::BasicBlock* exit = loop->getExitBlock();
   if (!preheader || preheader != plan.preheader || !exit || !loop->hasDedicatedExits()) return false;
@@ -119,8 +120,16 @@ bool version_short_loop(ChunkPlan& plan, llvm::Loop* loop, uint64_t iterations, 
   llvm::SmallVector<llvm::BasicBlock*, 16> blocks;
   llvm::Loop* copy = llvm::cloneLoopWithPreheader(original_entry, preheader, loop, map, ".short", &loops, &dt, blocks);
   llvm::remapInstructionsInBlocks(blocks, map);
+  // The copy is entered through one read of the flag, before the loop (a
+  // read outside the loop leaves its uniformity alone): a grid of many
+  // short threads still stops, wave after wave, once the flag is raised.
+  llvm::BasicBlock* copy_entry = copy->getLoopPreheader();
+  llvm::BasicBlock* entry_check =
+      llvm::BasicBlock::Create(preheader->getContext(), "cancel.short.check", preheader->getParent(), copy_entry);
+  llvm::IRBuilder<> cb(entry_check);
+  check_flag(cb, flag_address, copy_entry);
   preheader->getTerminator()->eraseFromParent();
-  llvm::BranchInst::Create(copy->getLoopPreheader(), original_entry, is_short, preheader);
+  llvm::BranchInst::Create(entry_check, original_entry, is_short, preheader);
 
   for (llvm::PHINode& phi : exit->phis()) {
     unsigned incoming = phi.getNumIncomingValues();

@@ -9,10 +9,11 @@
 // versioned on its trip count. When the loop ends within
 // unchecked_iterations() iterations, which bounds its run by a static count
 // of the work in its body, the preheader branches to a copy of the loop as
-// compiled without a deadline; otherwise the loop runs with its chunks. A
-// stuck thread therefore reads the flag after at most that bounded run
-// (loops inside it, calls to code of unknown length and foreign calls are
-// never versioned).
+// compiled without a deadline, after one read of the flag; otherwise the
+// loop runs with its chunks. A stuck thread therefore reads the flag after
+// at most that bounded run, and a grid of many such threads stops block by
+// block (loops inside it, calls to code of unknown length and foreign calls
+// are never versioned).
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,7 @@
 namespace llvm {
 class DominatorTree;
 class Function;
+class GlobalVariable;
 class Loop;
 class LoopInfo;
 class ScalarEvolution;
@@ -50,10 +52,12 @@ bool is_libdevice_function(const llvm::Function& fn);
 uint64_t unchecked_iterations(llvm::Loop* loop);
 
 // Versions the loop of `plan` (see above) for runs of at most `iterations`
-// iterations; plan.preheader becomes the chunked original's new preheader.
+// iterations; the copy is entered through one read of the flag (so that new
+// blocks of a stopped grid leave before their loop); plan.preheader becomes
+// the chunked original's new preheader.
 // Returns false, changing nothing, when the loop's shape does not allow it
 // (no dedicated preheader or single dedicated exit).
-bool version_short_loop(ChunkPlan& plan, llvm::Loop* loop, uint64_t iterations, llvm::LoopInfo& loops,
-                        llvm::DominatorTree& dt, llvm::ScalarEvolution& se);
+bool version_short_loop(ChunkPlan& plan, llvm::Loop* loop, uint64_t iterations, llvm::GlobalVariable* flag_address,
+                        llvm::LoopInfo& loops, llvm::DominatorTree& dt, llvm::ScalarEvolution& se);
 
 }  // namespace cuhost::codegen
