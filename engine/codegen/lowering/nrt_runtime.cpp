@@ -95,6 +95,26 @@ llvm::Function* define(llvm::Module& m, const char* name, llvm::FunctionType* ft
   return f;
 }
 
+// NRT_incref / NRT_decref: `void name(meminfo*)`, doing nothing for a null
+// meminfo; `body` writes the non-null case at b and branches to `done`.
+template <typename Body>
+llvm::Function* refcount_function(llvm::Module& m, const char* name, Body&& body) {
+  if (llvm::Function* f = m.getFunction(name); f && !f->isDeclaration()) return f;
+  llvm::LLVMContext& c = m.getContext();
+  auto* fty = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {llvm::PointerType::get(c, 0)}, false);
+  llvm::Function* f = define(m, name, fty);
+  auto* entry = llvm::BasicBlock::Create(c, "entry", f);
+  auto* live = llvm::BasicBlock::Create(c, "live", f);
+  auto* done = llvm::BasicBlock::Create(c, "done", f);
+  llvm::IRBuilder<> b(entry);
+  b.CreateCondBr(b.CreateIsNull(f->getArg(0)), done, live);
+  b.SetInsertPoint(live);
+  body(b, f->getArg(0), done);
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+  return f;
+}
+
 }  // namespace
 
 void drop_unreferenced_nrt_stats(llvm::Module& m) {
@@ -144,50 +164,27 @@ llvm::Function* nrt_meminfo_alloc(llvm::Module& m, bool gpu) {
 
 llvm::Function* nrt_incref(llvm::Module& m, bool gpu) {
   (void)gpu;
-  const char* name = "NRT_incref";
-  if (llvm::Function* f = m.getFunction(name); f && !f->isDeclaration()) return f;
-  llvm::LLVMContext& c = m.getContext();
-  auto* fty = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {llvm::PointerType::get(c, 0)}, false);
-  llvm::Function* f = define(m, name, fty);
-  auto* entry = llvm::BasicBlock::Create(c, "entry", f);
-  auto* live = llvm::BasicBlock::Create(c, "live", f);
-  auto* done = llvm::BasicBlock::Create(c, "done", f);
-  llvm::IRBuilder<> b(entry);
-  b.CreateCondBr(b.CreateIsNull(f->getArg(0)), done, live);
-  b.SetInsertPoint(live);
-  b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, f->getArg(0), b.getInt64(1), llvm::Align(8),
-                    llvm::AtomicOrdering::Monotonic);
-  b.CreateBr(done);
-  b.SetInsertPoint(done);
-  b.CreateRetVoid();
-  return f;
+  return refcount_function(m, "NRT_incref", [](llvm::IRBuilder<>& b, llvm::Value* meminfo, llvm::BasicBlock* done) {
+    b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, meminfo, b.getInt64(1), llvm::Align(8),
+                      llvm::AtomicOrdering::Monotonic);
+    b.CreateBr(done);
+  });
 }
 
 llvm::Function* nrt_decref(llvm::Module& m, bool gpu) {
-  const char* name = "NRT_decref";
-  if (llvm::Function* f = m.getFunction(name); f && !f->isDeclaration()) return f;
-  llvm::LLVMContext& c = m.getContext();
-  auto* fty = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {llvm::PointerType::get(c, 0)}, false);
-  llvm::Function* f = define(m, name, fty);
-  auto* entry = llvm::BasicBlock::Create(c, "entry", f);
-  auto* live = llvm::BasicBlock::Create(c, "live", f);
-  auto* release = llvm::BasicBlock::Create(c, "release", f);
-  auto* done = llvm::BasicBlock::Create(c, "done", f);
-  llvm::IRBuilder<> b(entry);
-  b.CreateCondBr(b.CreateIsNull(f->getArg(0)), done, live);
-  b.SetInsertPoint(live);
-  llvm::Value* old = b.CreateAtomicRMW(llvm::AtomicRMWInst::Sub, f->getArg(0), b.getInt64(1), llvm::Align(8),
-                                       llvm::AtomicOrdering::AcquireRelease);
-  b.CreateCondBr(b.CreateICmpEQ(old, b.getInt64(1)), release, done);
-  b.SetInsertPoint(release);  // the last reference: the block (meminfo and data) goes back to the heap
-  b.CreateCall(heap_free(m, gpu), {f->getArg(0)});
-  llvm::Function* count = count_fn(m, gpu);
-  b.CreateCall(count, {b.getInt32(kFree)});
-  b.CreateCall(count, {b.getInt32(kMiFree)});
-  b.CreateBr(done);
-  b.SetInsertPoint(done);
-  b.CreateRetVoid();
-  return f;
+  return refcount_function(m, "NRT_decref", [&](llvm::IRBuilder<>& b, llvm::Value* meminfo, llvm::BasicBlock* done) {
+    llvm::Function* f = b.GetInsertBlock()->getParent();
+    auto* release = llvm::BasicBlock::Create(m.getContext(), "release", f, done);
+    llvm::Value* old = b.CreateAtomicRMW(llvm::AtomicRMWInst::Sub, meminfo, b.getInt64(1), llvm::Align(8),
+                                         llvm::AtomicOrdering::AcquireRelease);
+    b.CreateCondBr(b.CreateICmpEQ(old, b.getInt64(1)), release, done);
+    b.SetInsertPoint(release);  // the last reference: the block (meminfo and data) goes back to the heap
+    b.CreateCall(heap_free(m, gpu), {meminfo});
+    llvm::Function* count = count_fn(m, gpu);
+    b.CreateCall(count, {b.getInt32(kFree)});
+    b.CreateCall(count, {b.getInt32(kMiFree)});
+    b.CreateBr(done);
+  });
 }
 
 llvm::Function* nrt_allocate(llvm::Module& m, bool gpu) {
