@@ -76,6 +76,24 @@ void restore_current_context(CUcontext ctx) {
   t_made_current = ctx;
 }
 
+PushedContext::PushedContext(CUcontext ctx) {
+  check(driver().cuCtxPushCurrent(ctx), "cuCtxPushCurrent");
+  pushed_ = true;
+}
+
+PushedContext::PushedContext(CUcontext ctx, std::nothrow_t) : pushed_(driver().cuCtxPushCurrent(ctx) == CUDA_SUCCESS) {}
+
+PushedContext::~PushedContext() {
+  CUcontext popped = nullptr;
+  if (pushed_) driver().cuCtxPopCurrent(&popped);
+}
+
+CUcontext current_context() {
+  CUcontext ctx = nullptr;
+  check(driver().cuCtxGetCurrent(&ctx), "cuCtxGetCurrent");
+  return ctx;
+}
+
 int device_of_context(CUcontext ctx) {
   if (!ctx) return -1;
   for (int i = 0; i < kMaxDevices; ++i)

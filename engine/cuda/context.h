@@ -10,6 +10,7 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <new>
 #include <string>
 
 namespace cuhost::cuda {
@@ -39,6 +40,28 @@ void context_may_have_changed();
 // Makes `ctx` (a context saved with cuCtxGetCurrent before a switch, maybe
 // null) current again on this thread.
 void restore_current_context(CUcontext ctx);
+
+// Makes `ctx` current on this thread for a scope (cuCtxPushCurrent) and
+// the context before it current again at its end (cuCtxPopCurrent), leaving
+// what cuhost believes is current (use_primary_context) untouched: work in
+// another device's context from any thread, the watchdog's included.
+class PushedContext {
+ public:
+  // Throws CudaAPIError when the driver refuses the push.
+  explicit PushedContext(CUcontext ctx);
+  // Never throws: pushed() says whether the push took.
+  PushedContext(CUcontext ctx, std::nothrow_t);
+  ~PushedContext();
+  PushedContext(const PushedContext&) = delete;
+  PushedContext& operator=(const PushedContext&) = delete;
+  bool pushed() const { return pushed_; }
+
+ private:
+  bool pushed_ = false;
+};
+
+// The context current on this thread (cuCtxGetCurrent; null when none).
+CUcontext current_context();
 
 // The ordinal whose primary context is `ctx`, or -1 for a context cuhost did
 // not retain (one the host created itself).

@@ -8,7 +8,9 @@
 
 #include "codegen/nvptx_cancellation.h"
 #include "cpu/cancellation.h"
+#include "cuda/context.h"
 #include "cuda/driver.h"
+#include "cuda/module_globals.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::cuda {
@@ -79,26 +81,16 @@ void on_timeout(void* arg, const std::string& message) {
   auto* outcome = static_cast<Outcome*>(arg);
   outcome->message = message;
   if (!outcome->flag) return;
-  const DriverTable& d = driver();
-  if (d.cuCtxPushCurrent(outcome->flag->context) != CUDA_SUCCESS) return;
-  d.cuMemcpyHtoDAsync(outcome->flag->word, &pinned_values()->raised, sizeof(std::int32_t), outcome->flag->writer);
-  CUcontext popped = nullptr;
-  d.cuCtxPopCurrent(&popped);
+  PushedContext in_context(outcome->flag->context, std::nothrow);
+  if (!in_context.pushed()) return;
+  driver().cuMemcpyHtoDAsync(outcome->flag->word, &pinned_values()->raised, sizeof(std::int32_t),
+                             outcome->flag->writer);
 }
 
 }  // namespace
 
 void bind_cancel_flag(CUlibrary library) {
-  const DriverTable& d = driver();
-  CUcontext context = nullptr;
-  check(d.cuCtxGetCurrent(&context), "cuCtxGetCurrent");
-  ContextFlag* flag = flag_of(context);
-  CUdeviceptr global = 0;
-  std::size_t bytes = 0;
-  check(d.cuLibraryGetGlobal(&global, &bytes, library, codegen::kGpuCancelFlagSymbol), "cuLibraryGetGlobal");
-  static_assert(sizeof(CUdeviceptr) == sizeof(std::uint64_t));
-  auto address = static_cast<std::uint64_t>(flag->word);
-  check(d.cuMemcpyHtoD(global, &address, sizeof(address)), "cuMemcpyHtoD");
+  point_library_global(library, codegen::kGpuCancelFlagSymbol, flag_of(current_context())->word);
 }
 
 void wait_under_deadline(CUstream stream, const std::string& kernel_name) {

@@ -88,4 +88,13 @@ std::shared_ptr<model::ModuleGlobals> make_module_globals(std::uintptr_t library
   return std::make_shared<CudaModuleGlobals>(library);
 }
 
+void point_library_global(CUlibrary library, const char* symbol, CUdeviceptr target) {
+  CUdeviceptr global = 0;
+  std::size_t bytes = 0;
+  check(driver().cuLibraryGetGlobal(&global, &bytes, library, symbol), "cuLibraryGetGlobal");
+  static_assert(sizeof(CUdeviceptr) == sizeof(std::uint64_t));
+  auto address = static_cast<std::uint64_t>(target);
+  check(driver().cuMemcpyHtoD(global, &address, sizeof(address)), "cuMemcpyHtoD");
+}
+
 }  // namespace cuhost::cuda

@@ -4,6 +4,8 @@
 // up and torn down).
 #pragma once
 
+#include <cuda.h>
+
 #include <cstdint>
 #include <memory>
 
@@ -12,5 +14,11 @@
 namespace cuhost::cuda {
 
 std::shared_ptr<model::ModuleGlobals> make_module_globals(std::uintptr_t library);
+
+// Writes the device address `target` into the pointer global `symbol` of a
+// loaded library (one the library defines: library_may_define), in the
+// current context: how the engine binds its per-context words (the deadline
+// flag, the NRT counters) to each module that reads them.
+void point_library_global(CUlibrary library, const char* symbol, CUdeviceptr target);
 
 }  // namespace cuhost::cuda

@@ -5,6 +5,8 @@
 #include <mutex>
 
 #include "codegen/nrt_symbols.h"
+#include "cuda/context.h"
+#include "cuda/module_globals.h"
 
 namespace cuhost::cuda {
 
@@ -21,22 +23,11 @@ Blocks& blocks() {
   return *b;
 }
 
-// Runs `f` with `context` current.
-template <class F>
-void in_context(CUcontext context, F&& f) {
-  const DriverTable& d = driver();
-  check(d.cuCtxPushCurrent(context), "cuCtxPushCurrent");
-  f();
-  CUcontext popped = nullptr;
-  d.cuCtxPopCurrent(&popped);
-}
-
 }  // namespace
 
 void bind_nrt_stats(CUlibrary library) {
   const DriverTable& d = driver();
-  CUcontext context = nullptr;
-  check(d.cuCtxGetCurrent(&context), "cuCtxGetCurrent");
+  CUcontext context = current_context();
   Blocks& b = blocks();
   CUdeviceptr block = 0;
   {
@@ -51,11 +42,7 @@ void bind_nrt_stats(CUlibrary library) {
       block = it->second;
     }
   }
-  CUdeviceptr global = 0;
-  std::size_t bytes = 0;
-  check(d.cuLibraryGetGlobal(&global, &bytes, library, codegen::kNrtStatsPointerSymbol), "cuLibraryGetGlobal");
-  auto address = static_cast<std::uint64_t>(block);
-  check(d.cuMemcpyHtoD(global, &address, sizeof(address)), "cuMemcpyHtoD");
+  point_library_global(library, codegen::kNrtStatsPointerSymbol, block);
 }
 
 void nrt_set_device_counting(bool enabled) {
@@ -64,11 +51,9 @@ void nrt_set_device_counting(bool enabled) {
   b.counting = enabled;
   const std::int64_t flag = enabled ? 1 : 0;
   for (const auto& [context, block] : b.by_context) {
-    CUdeviceptr word = block;
-    in_context(context, [&] {
-      check(driver().cuCtxSynchronize(), "cuCtxSynchronize");  // launches before the switch count as before
-      check(driver().cuMemcpyHtoD(word, &flag, sizeof(flag)), "cuMemcpyHtoD");
-    });
+    PushedContext in_context(context);
+    check(driver().cuCtxSynchronize(), "cuCtxSynchronize");  // launches before the switch count as before
+    check(driver().cuMemcpyHtoD(block, &flag, sizeof(flag)), "cuMemcpyHtoD");
   }
 }
 
@@ -78,11 +63,11 @@ void nrt_device_counts(std::int64_t out[4]) {
   std::lock_guard<std::mutex> lock(b.mutex);
   for (const auto& [context, block] : b.by_context) {
     std::int64_t values[5] = {0, 0, 0, 0, 0};
-    CUdeviceptr from = block;
-    in_context(context, [&] {
+    {
+      PushedContext in_context(context);
       check(driver().cuCtxSynchronize(), "cuCtxSynchronize");
-      check(driver().cuMemcpyDtoH(values, from, sizeof(values)), "cuMemcpyDtoH");
-    });
+      check(driver().cuMemcpyDtoH(values, block, sizeof(values)), "cuMemcpyDtoH");
+    }
     for (int k = 0; k < 4; ++k) out[k] += values[k + 1];
   }
 }

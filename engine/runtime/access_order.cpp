@@ -7,6 +7,7 @@
 #include <cuda.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "cuda/context.h"
 #include "cuda/driver.h"
@@ -52,12 +53,9 @@ CUevent take_event(int device) {
   }
   // Created in the device's context without touching what cuhost believes
   // is current on this thread (cuda/context.h): pushed, then popped.
-  CUHOST_CU(cuCtxPushCurrent, cuda::primary_context(device));
+  cuda::PushedContext in_context(cuda::primary_context(device));
   CUevent e = nullptr;
-  CUresult r = cuda::driver().cuEventCreate(&e, CU_EVENT_DISABLE_TIMING);
-  CUcontext popped = nullptr;
-  cuda::driver().cuCtxPopCurrent(&popped);
-  cuda::check(r, "cuEventCreate");
+  CUHOST_CU(cuEventCreate, &e, CU_EVENT_DISABLE_TIMING);
   return e;
 }
 
@@ -104,18 +102,12 @@ int owner_device(StreamRef s) {
 // special handle, which names the stream of whichever context is current.
 class SpecialHandleScope {
  public:
-  explicit SpecialHandleScope(StreamRef s) : active_(s.handle <= kLastSpecialHandle) {
-    if (active_) CUHOST_CU(cuCtxPushCurrent, cuda::primary_context(s.device));
+  explicit SpecialHandleScope(StreamRef s) {
+    if (s.handle <= kLastSpecialHandle) pushed_.emplace(cuda::primary_context(s.device));
   }
-  ~SpecialHandleScope() {
-    CUcontext popped = nullptr;
-    if (active_) cuda::driver().cuCtxPopCurrent(&popped);
-  }
-  SpecialHandleScope(const SpecialHandleScope&) = delete;
-  SpecialHandleScope& operator=(const SpecialHandleScope&) = delete;
 
  private:
-  bool active_;
+  std::optional<cuda::PushedContext> pushed_;
 };
 
 }  // namespace

@@ -306,57 +306,6 @@ llvm::Value* Lowerer::local_slot(const std::string& name) {
   return slot;
 }
 
-// debug=True: a source variable is one slot, whatever its versions. cuhost
-// types each SSA version of a variable on its own, as numba does ("x" an
-// int64, "x.1" a float64 after `x = 2.5`); a slot per version would show a
-// debugger "x" frozen at its first value and "x.1" beside it. One slot,
-// large and aligned enough for every version, holds whichever version was
-// assigned last (versions of one variable are never live together: a read
-// uses the version that reaches it, which is the last one written), and
-// the debugger's one "x" has the union of the versions' types, as in
-// numba-cuda. Loads and stores keep their version's own type.
-llvm::AllocaInst* Lowerer::debug_variable_slot(const std::string& name) {
-  // "x.2" is a version of x; only digits follow the dot of a version.
-  auto versioned = [](const std::string& id) {
-    auto dot = id.find('.');
-    return dot != std::string::npos && dot + 1 < id.size() &&
-           id.find_first_not_of("0123456789", dot + 1) == std::string::npos;
-  };
-  const std::string user = versioned(name) ? frontend::source_variable_name(name) : name;
-  auto found = debug_slots_.find(user);
-  if (found != debug_slots_.end()) return found->second;
-  const llvm::DataLayout& layout = state_.module->getDataLayout();
-  std::vector<const ir::Type*> types;
-  llvm::Type* largest = nullptr;
-  llvm::Align align(1);
-  for (const auto& [local, t] : tf_.locals) {
-    if (local != user && !(versioned(local) && frontend::source_variable_name(local) == user)) continue;
-    types.push_back(t);
-    llvm::Type* lt = llvm_type(t);
-    align = std::max(align, layout.getABITypeAlign(lt));
-    if (!largest || layout.getTypeAllocSize(lt) > layout.getTypeAllocSize(largest)) largest = lt;
-  }
-  llvm::AllocaInst* slot = entry_alloca(largest, slot_name(user));
-  slot->setAlignment(std::max(slot->getAlign(), align));
-  debug_slots_[user] = slot;
-  declare_in_debug_info(user, slot, types);
-  return slot;
-}
-
-// debug=True: the variable's DWARF description; a parameter is numbered
-// (arg: N) and declared on the def line, a local where it is first used.
-void Lowerer::declare_in_debug_info(const std::string& name, llvm::AllocaInst* slot,
-                                    const std::vector<const ir::Type*>& types) {
-  const ast::FunctionDef& def = *tf_.captured->def;
-  unsigned arg_no = 0;
-  for (size_t p = 0; p < def.params.size(); ++p)
-    if (def.params[p].name == name) arg_no = unsigned(p + 1);
-  int line = def.loc.line;
-  if (!arg_no)
-    if (const llvm::DebugLoc& at = builder_.getCurrentDebugLocation()) line = int(at.getLine());
-  state_.debug_info->declare_variable(fn_, slot, name, types, arg_no, line);
-}
-
 Val Lowerer::expr(const ast::Expr* e) {
   const sema::ExprInfo& inf = info(e);
   if (inf.constant) return constant(*inf.constant, inf.type);
@@ -650,42 +599,6 @@ void Lowerer::lower_return(const ast::Return* s) {
     emit_return(llvm::Constant::getNullValue(llvm_type(tf_.return_type)));
   }
   new_block("after.return");
-}
-
-void Lowerer::own_temp(Val v) {
-  if (holds_references(v.t) && v.v) temps_.push_back(v);
-}
-
-void Lowerer::release_temps(size_t from) {
-  for (size_t k = from; k < temps_.size(); ++k) decref_value(*this, temps_[k]);
-}
-
-bool Lowerer::slot_owns_references(const std::string& name) {
-  const ir::Type* t = tf_.locals.at(name);
-  if (!holds_references(t)) return false;
-  if (!state_.debug_info || !state_.debug_info->full()) return true;
-  // debug=True: the versions of a variable share one slot; where they differ
-  // in type, what it holds is not known to be this version's references
-  // (they are then never released: a leak, never a bad free).
-  // (Arrays of one rank share a layout, whatever their dtypes.)
-  auto same_layout = [t](const ir::Type* o) {
-    return o == t || (o->is_array() && t->is_array() && o->ndim == t->ndim);
-  };
-  llvm::Value* slot = local_slot(name);
-  for (const auto& [other, ot] : tf_.locals)
-    if (!same_layout(ot) && local_slot(other) == slot) return false;
-  return true;
-}
-
-void Lowerer::release_locals() {
-  if (!state_.options.nrt) return;
-  std::set<llvm::Value*> done;  // debug=True: the versions of a variable share one slot
-  for (const auto& [name, t] : tf_.locals) {
-    if (!slot_owns_references(name)) continue;
-    llvm::Value* slot = local_slot(name);
-    if (!done.insert(slot).second) continue;
-    decref_value(*this, {builder_.CreateLoad(llvm_type(t), slot), t});
-  }
 }
 
 void Lowerer::stmt(const ast::Stmt* s) {

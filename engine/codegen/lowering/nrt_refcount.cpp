@@ -1,9 +1,14 @@
 // Reference counting of NRT arrays in the lowering (see nrt.h): the
-// meminfo field of array values and NRT_incref/NRT_decref on every array a
-// value holds. The Lowerer's ownership rules (variables own a reference,
-// statements release the new references they made, exits release the
-// variables) are in lowerer.cpp's statement and return lowering.
+// meminfo field of array values, NRT_incref/NRT_decref on every array a
+// value holds, and the Lowerer's ownership rules: variables own a
+// reference, statements release the new references they made (temps), and
+// exits release the variables (lowerer.cpp's statement and return lowering
+// call these).
 #include "codegen/lowering/nrt.h"
+
+#include <set>
+
+#include "codegen/debug_info.h"
 
 namespace cuhost::codegen {
 
@@ -77,6 +82,42 @@ void incref_value(Lowerer& l, Val v) {
 void decref_value(Lowerer& l, Val v) {
   if (!v.v || !holds_references(v.t)) return;
   each_meminfo(l, v.v, v.t, nrt_decref(l.module(), gpu_module(l)));
+}
+
+void Lowerer::own_temp(Val v) {
+  if (holds_references(v.t) && v.v) temps_.push_back(v);
+}
+
+void Lowerer::release_temps(size_t from) {
+  for (size_t k = from; k < temps_.size(); ++k) decref_value(*this, temps_[k]);
+}
+
+bool Lowerer::slot_owns_references(const std::string& name) {
+  const ir::Type* t = tf_.locals.at(name);
+  if (!holds_references(t)) return false;
+  if (!state_.debug_info || !state_.debug_info->full()) return true;
+  // debug=True: the versions of a variable share one slot; where they differ
+  // in type, what it holds is not known to be this version's references
+  // (they are then never released: a leak, never a bad free).
+  // (Arrays of one rank share a layout, whatever their dtypes.)
+  auto same_layout = [t](const ir::Type* o) {
+    return o == t || (o->is_array() && t->is_array() && o->ndim == t->ndim);
+  };
+  llvm::Value* slot = local_slot(name);
+  for (const auto& [other, ot] : tf_.locals)
+    if (!same_layout(ot) && local_slot(other) == slot) return false;
+  return true;
+}
+
+void Lowerer::release_locals() {
+  if (!state_.options.nrt) return;
+  std::set<llvm::Value*> done;  // debug=True: the versions of a variable share one slot
+  for (const auto& [name, t] : tf_.locals) {
+    if (!slot_owns_references(name)) continue;
+    llvm::Value* slot = local_slot(name);
+    if (!done.insert(slot).second) continue;
+    decref_value(*this, {builder_.CreateLoad(llvm_type(t), slot), t});
+  }
 }
 
 }  // namespace cuhost::codegen

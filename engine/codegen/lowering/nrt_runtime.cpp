@@ -87,32 +87,44 @@ llvm::Function* count_fn(llvm::Module& m, bool gpu) {
   return f;
 }
 
-llvm::Function* define(llvm::Module& m, const char* name, llvm::FunctionType* fty) {
-  auto* f = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, name, m);
+// Defines the NRT function `name` once per module; `write(f)` writes its
+// body. A declaration already there (foreign code linked in calls it) is
+// replaced by the definition, as a linker would resolve it.
+template <typename Write>
+llvm::Function* define_once(llvm::Module& m, const char* name, llvm::FunctionType* fty, Write&& write) {
+  llvm::Function* old = m.getFunction(name);
+  if (old && !old->isDeclaration()) return old;
+  auto* f = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, std::string(name) + (old ? ".def" : ""), m);
   f->addFnAttr(llvm::Attribute::NoUnwind);
   // Calls stay calls (numba's PTX shows call.uni to each of them).
   f->addFnAttr(llvm::Attribute::NoInline);
+  write(f);
+  if (old) {
+    old->replaceAllUsesWith(f);
+    old->eraseFromParent();
+    f->setName(name);
+  }
   return f;
 }
 
-// NRT_incref / NRT_decref: `void name(meminfo*)`, doing nothing for a null
-// meminfo; `body` writes the non-null case at b and branches to `done`.
+// NRT_incref / NRT_decref / NRT_Free: `void name(pointer)`, doing nothing
+// for a null pointer; `body` writes the non-null case at b and branches to
+// `done`.
 template <typename Body>
-llvm::Function* refcount_function(llvm::Module& m, const char* name, Body&& body) {
-  if (llvm::Function* f = m.getFunction(name); f && !f->isDeclaration()) return f;
+llvm::Function* null_checked_function(llvm::Module& m, const char* name, Body&& body) {
   llvm::LLVMContext& c = m.getContext();
   auto* fty = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {llvm::PointerType::get(c, 0)}, false);
-  llvm::Function* f = define(m, name, fty);
-  auto* entry = llvm::BasicBlock::Create(c, "entry", f);
-  auto* live = llvm::BasicBlock::Create(c, "live", f);
-  auto* done = llvm::BasicBlock::Create(c, "done", f);
-  llvm::IRBuilder<> b(entry);
-  b.CreateCondBr(b.CreateIsNull(f->getArg(0)), done, live);
-  b.SetInsertPoint(live);
-  body(b, f->getArg(0), done);
-  b.SetInsertPoint(done);
-  b.CreateRetVoid();
-  return f;
+  return define_once(m, name, fty, [&](llvm::Function* f) {
+    auto* entry = llvm::BasicBlock::Create(c, "entry", f);
+    auto* live = llvm::BasicBlock::Create(c, "live", f);
+    auto* done = llvm::BasicBlock::Create(c, "done", f);
+    llvm::IRBuilder<> b(entry);
+    b.CreateCondBr(b.CreateIsNull(f->getArg(0)), done, live);
+    b.SetInsertPoint(live);
+    body(b, f->getArg(0), done);
+    b.SetInsertPoint(done);
+    b.CreateRetVoid();
+  });
 }
 
 }  // namespace
@@ -128,43 +140,41 @@ llvm::Value* nrt_meminfo_data(llvm::IRBuilder<>& b, llvm::Value* meminfo) {
 }
 
 llvm::Function* nrt_meminfo_alloc(llvm::Module& m, bool gpu) {
-  const char* name = "NRT_MemInfo_alloc_aligned";
-  if (llvm::Function* f = m.getFunction(name); f && !f->isDeclaration()) return f;
   llvm::LLVMContext& c = m.getContext();
   llvm::Type* ptr = llvm::PointerType::get(c, 0);
   auto* fty = llvm::FunctionType::get(ptr, {llvm::Type::getInt64Ty(c), llvm::Type::getInt32Ty(c)}, false);
-  llvm::Function* f = define(m, name, fty);
-  auto* entry = llvm::BasicBlock::Create(c, "entry", f);
-  auto* ok = llvm::BasicBlock::Create(c, "ok", f);
-  auto* failed = llvm::BasicBlock::Create(c, "failed", f);
-  llvm::IRBuilder<> b(entry);
-  llvm::Value* size = f->getArg(0);
-  llvm::Value* align = b.CreateZExt(f->getArg(1), b.getInt64Ty());
-  // header (24 bytes) + data + room to align the data
-  llvm::Value* total = b.CreateAdd(b.CreateAdd(size, b.getInt64(24)), align);
-  llvm::Value* raw = b.CreateCall(heap_alloc(m, gpu), {total}, "raw");
-  b.CreateCondBr(b.CreateIsNull(raw), failed, ok);
-  b.SetInsertPoint(failed);
-  b.CreateRet(llvm::ConstantPointerNull::get(b.getPtrTy()));
-  b.SetInsertPoint(ok);
-  llvm::Function* count = count_fn(m, gpu);
-  b.CreateCall(count, {b.getInt32(kAlloc)});
-  b.CreateCall(count, {b.getInt32(kMiAlloc)});
-  llvm::Value* start = b.CreatePtrToInt(b.CreateGEP(b.getInt8Ty(), raw, b.getInt64(24)), b.getInt64Ty());
-  llvm::Value* mask =
-      b.CreateSub(b.CreateSelect(b.CreateICmpEQ(align, b.getInt64(0)), b.getInt64(1), align), b.getInt64(1));
-  llvm::Value* aligned = b.CreateAnd(b.CreateAdd(start, mask), b.CreateNot(mask));
-  llvm::Value* data = b.CreateGEP(b.getInt8Ty(), raw, b.CreateSub(aligned, b.CreatePtrToInt(raw, b.getInt64Ty())));
-  b.CreateStore(b.getInt64(1), raw);
-  b.CreateStore(data, b.CreateGEP(b.getInt8Ty(), raw, b.getInt64(8)));
-  b.CreateStore(size, b.CreateGEP(b.getInt8Ty(), raw, b.getInt64(16)));
-  b.CreateRet(raw);
-  return f;
+  return define_once(m, "NRT_MemInfo_alloc_aligned", fty, [&](llvm::Function* f) {
+    auto* entry = llvm::BasicBlock::Create(c, "entry", f);
+    auto* ok = llvm::BasicBlock::Create(c, "ok", f);
+    auto* failed = llvm::BasicBlock::Create(c, "failed", f);
+    llvm::IRBuilder<> b(entry);
+    llvm::Value* size = f->getArg(0);
+    llvm::Value* align = b.CreateZExt(f->getArg(1), b.getInt64Ty());
+    // header (24 bytes) + data + room to align the data
+    llvm::Value* total = b.CreateAdd(b.CreateAdd(size, b.getInt64(24)), align);
+    llvm::Value* raw = b.CreateCall(heap_alloc(m, gpu), {total}, "raw");
+    b.CreateCondBr(b.CreateIsNull(raw), failed, ok);
+    b.SetInsertPoint(failed);
+    b.CreateRet(llvm::ConstantPointerNull::get(b.getPtrTy()));
+    b.SetInsertPoint(ok);
+    llvm::Function* count = count_fn(m, gpu);
+    b.CreateCall(count, {b.getInt32(kAlloc)});
+    b.CreateCall(count, {b.getInt32(kMiAlloc)});
+    llvm::Value* start = b.CreatePtrToInt(b.CreateGEP(b.getInt8Ty(), raw, b.getInt64(24)), b.getInt64Ty());
+    llvm::Value* mask =
+        b.CreateSub(b.CreateSelect(b.CreateICmpEQ(align, b.getInt64(0)), b.getInt64(1), align), b.getInt64(1));
+    llvm::Value* aligned = b.CreateAnd(b.CreateAdd(start, mask), b.CreateNot(mask));
+    llvm::Value* data = b.CreateGEP(b.getInt8Ty(), raw, b.CreateSub(aligned, b.CreatePtrToInt(raw, b.getInt64Ty())));
+    b.CreateStore(b.getInt64(1), raw);
+    b.CreateStore(data, b.CreateGEP(b.getInt8Ty(), raw, b.getInt64(8)));
+    b.CreateStore(size, b.CreateGEP(b.getInt8Ty(), raw, b.getInt64(16)));
+    b.CreateRet(raw);
+  });
 }
 
 llvm::Function* nrt_incref(llvm::Module& m, bool gpu) {
   (void)gpu;
-  return refcount_function(m, "NRT_incref", [](llvm::IRBuilder<>& b, llvm::Value* meminfo, llvm::BasicBlock* done) {
+  return null_checked_function(m, "NRT_incref", [](llvm::IRBuilder<>& b, llvm::Value* meminfo, llvm::BasicBlock* done) {
     b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, meminfo, b.getInt64(1), llvm::Align(8),
                       llvm::AtomicOrdering::Monotonic);
     b.CreateBr(done);
@@ -172,72 +182,46 @@ llvm::Function* nrt_incref(llvm::Module& m, bool gpu) {
 }
 
 llvm::Function* nrt_decref(llvm::Module& m, bool gpu) {
-  return refcount_function(m, "NRT_decref", [&](llvm::IRBuilder<>& b, llvm::Value* meminfo, llvm::BasicBlock* done) {
-    llvm::Function* f = b.GetInsertBlock()->getParent();
-    auto* release = llvm::BasicBlock::Create(m.getContext(), "release", f, done);
-    llvm::Value* old = b.CreateAtomicRMW(llvm::AtomicRMWInst::Sub, meminfo, b.getInt64(1), llvm::Align(8),
-                                         llvm::AtomicOrdering::AcquireRelease);
-    b.CreateCondBr(b.CreateICmpEQ(old, b.getInt64(1)), release, done);
-    b.SetInsertPoint(release);  // the last reference: the block (meminfo and data) goes back to the heap
-    b.CreateCall(heap_free(m, gpu), {meminfo});
-    llvm::Function* count = count_fn(m, gpu);
-    b.CreateCall(count, {b.getInt32(kFree)});
-    b.CreateCall(count, {b.getInt32(kMiFree)});
-    b.CreateBr(done);
-  });
+  return null_checked_function(
+      m, "NRT_decref", [&](llvm::IRBuilder<>& b, llvm::Value* meminfo, llvm::BasicBlock* done) {
+        llvm::Function* f = b.GetInsertBlock()->getParent();
+        auto* release = llvm::BasicBlock::Create(m.getContext(), "release", f, done);
+        llvm::Value* old = b.CreateAtomicRMW(llvm::AtomicRMWInst::Sub, meminfo, b.getInt64(1), llvm::Align(8),
+                                             llvm::AtomicOrdering::AcquireRelease);
+        b.CreateCondBr(b.CreateICmpEQ(old, b.getInt64(1)), release, done);
+        b.SetInsertPoint(release);  // the last reference: the block (meminfo and data) goes back to the heap
+        b.CreateCall(heap_free(m, gpu), {meminfo});
+        llvm::Function* count = count_fn(m, gpu);
+        b.CreateCall(count, {b.getInt32(kFree)});
+        b.CreateCall(count, {b.getInt32(kMiFree)});
+        b.CreateBr(done);
+      });
 }
 
 llvm::Function* nrt_allocate(llvm::Module& m, bool gpu) {
-  const char* name = "NRT_Allocate";
-  if (llvm::Function* f = m.getFunction(name); f && !f->isDeclaration()) return f;
   llvm::LLVMContext& c = m.getContext();
-  llvm::Type* ptr = llvm::PointerType::get(c, 0);
-  llvm::Function* old = m.getFunction(name);
-  auto* fty = llvm::FunctionType::get(ptr, {llvm::Type::getInt64Ty(c)}, false);
-  llvm::Function* f = define(m, old ? "NRT_Allocate.def" : name, fty);
-  auto* entry = llvm::BasicBlock::Create(c, "entry", f);
-  auto* ok = llvm::BasicBlock::Create(c, "ok", f);
-  auto* done = llvm::BasicBlock::Create(c, "done", f);
-  llvm::IRBuilder<> b(entry);
-  llvm::Value* raw = b.CreateCall(heap_alloc(m, gpu), {f->getArg(0)}, "raw");
-  b.CreateCondBr(b.CreateIsNull(raw), done, ok);
-  b.SetInsertPoint(ok);
-  b.CreateCall(count_fn(m, gpu), {b.getInt32(kAlloc)});
-  b.CreateBr(done);
-  b.SetInsertPoint(done);
-  b.CreateRet(raw);
-  if (old) {  // a declaration linked foreign code brought: the definition replaces it
-    old->replaceAllUsesWith(f);
-    old->eraseFromParent();
-    f->setName(name);
-  }
-  return f;
+  auto* fty = llvm::FunctionType::get(llvm::PointerType::get(c, 0), {llvm::Type::getInt64Ty(c)}, false);
+  return define_once(m, "NRT_Allocate", fty, [&](llvm::Function* f) {
+    auto* entry = llvm::BasicBlock::Create(c, "entry", f);
+    auto* ok = llvm::BasicBlock::Create(c, "ok", f);
+    auto* done = llvm::BasicBlock::Create(c, "done", f);
+    llvm::IRBuilder<> b(entry);
+    llvm::Value* raw = b.CreateCall(heap_alloc(m, gpu), {f->getArg(0)}, "raw");
+    b.CreateCondBr(b.CreateIsNull(raw), done, ok);
+    b.SetInsertPoint(ok);
+    b.CreateCall(count_fn(m, gpu), {b.getInt32(kAlloc)});
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    b.CreateRet(raw);
+  });
 }
 
 llvm::Function* nrt_free(llvm::Module& m, bool gpu) {
-  const char* name = "NRT_Free";
-  if (llvm::Function* f = m.getFunction(name); f && !f->isDeclaration()) return f;
-  llvm::LLVMContext& c = m.getContext();
-  llvm::Function* old = m.getFunction(name);
-  auto* fty = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {llvm::PointerType::get(c, 0)}, false);
-  llvm::Function* f = define(m, old ? "NRT_Free.def" : name, fty);
-  auto* entry = llvm::BasicBlock::Create(c, "entry", f);
-  auto* live = llvm::BasicBlock::Create(c, "live", f);
-  auto* done = llvm::BasicBlock::Create(c, "done", f);
-  llvm::IRBuilder<> b(entry);
-  b.CreateCondBr(b.CreateIsNull(f->getArg(0)), done, live);
-  b.SetInsertPoint(live);
-  b.CreateCall(heap_free(m, gpu), {f->getArg(0)});
-  b.CreateCall(count_fn(m, gpu), {b.getInt32(kFree)});
-  b.CreateBr(done);
-  b.SetInsertPoint(done);
-  b.CreateRetVoid();
-  if (old) {
-    old->replaceAllUsesWith(f);
-    old->eraseFromParent();
-    f->setName(name);
-  }
-  return f;
+  return null_checked_function(m, "NRT_Free", [&](llvm::IRBuilder<>& b, llvm::Value* raw, llvm::BasicBlock* done) {
+    b.CreateCall(heap_free(m, gpu), {raw});
+    b.CreateCall(count_fn(m, gpu), {b.getInt32(kFree)});
+    b.CreateBr(done);
+  });
 }
 
 }  // namespace cuhost::codegen
