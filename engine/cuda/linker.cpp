@@ -297,4 +297,15 @@ LinkResult link(const std::vector<LinkInput>& inputs, int cc_major, int cc_minor
   return result;
 }
 
+void warm_up_linker(int cc_major, int cc_minor) noexcept {
+  const std::string target = concat("sm_", cc_major * 10 + cc_minor);
+  const std::string ptx = concat(".version 8.7\n.target ", target,
+                                 "\n.address_size 64\n\n.visible .entry cuhost_warm_up()\n{\n  ret;\n}\n");
+  try {
+    link({LinkInput{ir::LinkKind::PTXSource, "cuhost_warm_up.ptx", ptx}}, cc_major, cc_minor, false);
+  } catch (...) {
+    // a target this nvJitLink does not know: the first real link reports it
+  }
+}
+
 }  // namespace cuhost::cuda

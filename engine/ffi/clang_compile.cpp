@@ -1,18 +1,23 @@
 // clang-19 as a child process for foreign .cu items (see clang_compile.h):
-// posix_spawn, no shell; diagnostics kept for messages; results cached.
+// posix_spawn, no shell; diagnostics kept for messages; results cached; one
+// compile per source at a time, whichever thread asks.
 #include "ffi/clang_compile.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <future>
 #include <map>
 #include <mutex>
 #include <regex>
+#include <thread>
 
 #include "support/cache_files.h"
 #include "support/diagnostics.h"
@@ -61,6 +66,17 @@ int run_process(const std::vector<std::string>& argv, const std::string& diag_pa
 
 std::mutex g_mutex;
 std::map<std::string, ClangRun> g_memory_cache;
+// Compiles running now, by key: a second request for the same source waits
+// for the first instead of starting clang again (a compile started at
+// declaration, then the kernel's first call).
+std::map<std::string, std::shared_future<ClangRun>> g_in_flight;
+
+// Worker threads of compiles started ahead (clang_bitcode_ahead), joined at
+// exit so that none is still running while the process tears down. A child
+// forked by the process has none of them.
+std::mutex g_workers_mutex;
+std::vector<std::thread>* g_workers = nullptr;
+std::atomic<bool> g_forked_child{false};
 
 // Failures are cached as this marker followed by the diagnostics.
 constexpr const char* kFailedMarker = "cuhost-clang-failed\n";
@@ -116,28 +132,31 @@ void read_item_source(const ir::LinkItem& item, std::string* source, std::string
   *dir = slash == std::string::npos ? "." : item.path.substr(0, slash);
 }
 
-ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& source, const std::string& dir,
-                       const std::string& prelude, const std::vector<std::string>& flags,
-                       const std::vector<std::string>& include_dirs, const std::string& cache_kind) {
-  ClangRun run;
-  run.shown = item.from_path() ? item.path : (item.name.empty() ? "<in-memory source>" : item.name);
+namespace {
+
+std::string shown_name(const ir::LinkItem& item) {
+  return item.from_path() ? item.path : (item.name.empty() ? "<in-memory source>" : item.name);
+}
+
+std::string request_key(const ClangRequest& r) {
   Hasher h;
   h.add(clang_path());
-  h.add(prelude);
-  for (const auto& f : flags) h.add(f);
-  h.add(source);
-  for (const auto& d : include_dirs) h.add(d);
-  hash_quoted_includes(source, dir, include_dirs, h);
-  const std::string key = h.hex();
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    if (auto it = g_memory_cache.find(key); it != g_memory_cache.end()) {
-      ClangRun cached = it->second;
-      cached.shown = run.shown;
-      return cached;
-    }
-  }
-  const std::string cache = cache_folder(cache_kind);
+  h.add(r.prelude);
+  for (const auto& f : r.flags) h.add(f);
+  h.add(r.source);
+  for (const auto& d : r.include_dirs) h.add(d);
+  hash_quoted_includes(r.source, r.dir, r.include_dirs, h);
+  return h.hex();
+}
+
+// The disk cache, else clang itself; `timer_label` names the stage in -v logs.
+ClangRun compile_from_disk_or_clang(const ClangRequest& r, const std::string& key, const char* timer_label) {
+  const ir::LinkItem& item = r.item;
+  const std::string& source = r.source;
+  const std::string& dir = r.dir;
+  ClangRun run;
+  run.shown = shown_name(item);
+  const std::string cache = cache_folder(r.cache_kind);
   const std::string cached_path = cache.empty() ? "" : cache + "/" + key + ".bc";
   std::string stored;
   if (!cached_path.empty() && read_cache_entry(cached_path, stored) && !stored.empty()) {
@@ -149,22 +168,20 @@ ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& source, cons
       run.bitcode = std::move(stored);
       read_cache_entry(cached_path + ".diag", run.diagnostics);  // a compile's warnings, when it had any
     }
-    std::lock_guard<std::mutex> lock(g_mutex);
-    g_memory_cache[key] = run;
     return run;
   }
 
-  log::StageTimer timer(run.shown, "clang");
+  log::StageTimer timer(run.shown, timer_label);
   TempDir tmp;
   if (tmp.path.empty()) throw UserError(ErrorKind::RuntimeError, "cannot create a temporary folder for clang");
-  write_file_atomically(tmp.path + "/prelude.h", prelude);
+  write_file_atomically(tmp.path + "/prelude.h", r.prelude);
   std::string input = item.from_path() ? item.path : tmp.path + "/source.cu";
   if (!item.from_path()) write_file_atomically(input, source);
   std::vector<std::string> argv = {clang_path(), "-x", "c++", "-emit-llvm", "-c", "-Wno-unused-command-line-argument"};
-  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), r.flags.begin(), r.flags.end());
   argv.insert(argv.end(), {"-include", tmp.path + "/prelude.h"});
   if (!dir.empty()) argv.push_back("-I" + dir);
-  for (const auto& d : include_dirs) argv.push_back("-I" + d);
+  for (const auto& d : r.include_dirs) argv.push_back("-I" + d);
   argv.insert(argv.end(), {"-o", tmp.path + "/out.bc", input});
   int rc = run_process(argv, tmp.path + "/diag.txt");
   read_whole_file(tmp.path + "/diag.txt", run.diagnostics);
@@ -179,9 +196,80 @@ ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& source, cons
     if (run.ok && !run.diagnostics.empty()) write_file_atomically(cached_path + ".diag", run.diagnostics);
     write_file_atomically(cached_path, run.ok ? run.bitcode : kFailedMarker + run.diagnostics);
   }
-  std::lock_guard<std::mutex> lock(g_mutex);
-  g_memory_cache[key] = run;
   return run;
+}
+
+// The memory cache, a compile of the same key already running, or a new
+// compile (registered as running while it runs; the memory cache keeps its
+// result, a throw is passed to every waiter and not kept).
+ClangRun compile_once(const ClangRequest& r, const char* timer_label) {
+  const std::string key = request_key(r);
+  std::promise<ClangRun> mine;
+  std::shared_future<ClangRun> running;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (auto it = g_memory_cache.find(key); it != g_memory_cache.end()) {
+      ClangRun cached = it->second;
+      cached.shown = shown_name(r.item);
+      return cached;
+    }
+    if (auto it = g_in_flight.find(key); it != g_in_flight.end())
+      running = it->second;
+    else
+      g_in_flight.emplace(key, mine.get_future().share());
+  }
+  if (running.valid()) {
+    ClangRun result = running.get();  // rethrows the running compile's error
+    result.shown = shown_name(r.item);
+    return result;
+  }
+  try {
+    ClangRun run = compile_from_disk_or_clang(r, key, timer_label);
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (run.started) g_memory_cache[key] = run;  // not started: installing clang fixes it
+    g_in_flight.erase(key);
+    mine.set_value(run);
+    return run;
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_in_flight.erase(key);
+    mine.set_exception(std::current_exception());
+    throw;
+  }
+}
+
+void join_workers_at_exit() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    pthread_atfork(nullptr, nullptr, [] { g_forked_child.store(true, std::memory_order_relaxed); });
+    std::atexit([] {
+      if (g_forked_child.load(std::memory_order_relaxed)) return;
+      std::vector<std::thread> workers;
+      {
+        std::lock_guard<std::mutex> lock(g_workers_mutex);
+        if (g_workers) workers.swap(*g_workers);
+      }
+      for (std::thread& t : workers)
+        if (t.joinable()) t.join();
+    });
+  });
+}
+
+}  // namespace
+
+ClangRun clang_bitcode(const ClangRequest& request, const char* stage) { return compile_once(request, stage); }
+
+void run_ahead(std::function<void()> work) {
+  join_workers_at_exit();
+  std::lock_guard<std::mutex> lock(g_workers_mutex);
+  if (!g_workers) g_workers = new std::vector<std::thread>;  // kept for the process
+  g_workers->emplace_back([work = std::move(work)] {
+    try {
+      work();
+    } catch (...) {
+      // the compile's own request reports it when it asks again
+    }
+  });
 }
 
 }  // namespace cuhost::ffi

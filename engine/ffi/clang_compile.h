@@ -3,9 +3,11 @@
 // the CUDA backend (device_inline.h: the code is inlined into the kernel's
 // module for NVPTX). clang runs as a child process behind a prelude that
 // maps CUDA's qualifiers; results, failures included, are cached in memory
-// and on disk by the content of everything that reaches the compiler.
+// and on disk by the content of everything that reaches the compiler. A
+// compile may start ahead of its first use, on a worker thread (run_ahead).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,12 +31,29 @@ struct ClangRun {
 // UserError FileNotFoundError when a path item is missing.
 void read_item_source(const ir::LinkItem& item, std::string* source, std::string* dir);
 
-// Compiles `item` (a .cu, as C++; its text and folder as read_item_source
-// gives them) with `flags` behind `prelude`; searches the item's folder,
-// then `include_dirs`. `cache_kind` names the cache folder.
-ClangRun clang_bitcode(const ir::LinkItem& item, const std::string& source, const std::string& dir,
-                       const std::string& prelude, const std::vector<std::string>& flags,
-                       const std::vector<std::string>& include_dirs, const std::string& cache_kind);
+// What reaches clang for one item: the item (a .cu, compiled as C++), its
+// text and folder as read_item_source gives them, the prelude placed before
+// it, the flags, the include folders searched after the item's own, and the
+// cache folder's kind.
+struct ClangRequest {
+  ir::LinkItem item;
+  std::string source;
+  std::string dir;
+  std::string prelude;
+  std::vector<std::string> flags;
+  std::vector<std::string> include_dirs;
+  std::string cache_kind;
+};
+
+// Compiles a request, or finds its result: in memory, in the disk cache, or
+// from a compile of the same request running on another thread (waited
+// for). `stage` names the compile in -v logs.
+ClangRun clang_bitcode(const ClangRequest& request, const char* stage = "clang");
+
+// Runs `work` on a worker thread of its own, joined at exit (compiles
+// started before anyone waits for them: declare_device's sources). What it
+// throws is dropped: a later request for the same compile reports it.
+void run_ahead(std::function<void()> work);
 
 // The #defines that map CUDA's function and alignment qualifiers to plain
 // C++, shared by both backends' preludes.

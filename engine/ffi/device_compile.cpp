@@ -32,25 +32,29 @@ const char* device_prelude() {
   return text.c_str();
 }
 
-std::string device_bitcode(const ir::LinkItem& item, int cc_major, int cc_minor) {
-  if (!device_inlining_enabled()) return "";
-  if (item.setup_callback || item.teardown_callback || !item.plugin_dir.empty()) return "";
+namespace {
+
+// What clang compiles for `item` on sm_<cc_major><cc_minor>; false when the
+// item cannot take this path.
+bool device_request(const ir::LinkItem& item, int cc_major, int cc_minor, ClangRequest* request) {
+  if (!device_inlining_enabled()) return false;
+  if (item.setup_callback || item.teardown_callback || !item.plugin_dir.empty()) return false;
   ir::LinkKind kind = item.kind;
   if (item.from_path()) {
     try {
       kind = cuda::link_kind_from_path(item.path);
     } catch (const UserError&) {
-      return "";  // the NVRTC path reports it
+      return false;  // the NVRTC path reports it
     }
   }
-  if (kind != ir::LinkKind::CUSource) return "";
+  if (kind != ir::LinkKind::CUSource) return false;
   std::string source, dir;
   try {
     read_item_source(item, &source, &dir);
   } catch (const UserError&) {
-    return "";  // the NVRTC path reports it
+    return false;  // the NVRTC path reports it
   }
-  if (!cuda_header_included(source).empty()) return "";
+  if (!cuda_header_included(source).empty()) return false;
   const int arch = cc_major * 100 + cc_minor * 10;
   const std::string cpu = concat("sm_", std::min(cc_major * 10 + cc_minor, 90));
   std::vector<std::string> flags = {"--target=nvptx64-nvidia-cuda",
@@ -65,7 +69,25 @@ std::string device_bitcode(const ir::LinkItem& item, int cc_major, int cc_minor)
                                     concat("-D__CUDA_ARCH__=", arch)};
   std::vector<std::string> includes = item.include_dirs;
   for (const std::string& d : cuda::extra_search_paths_from_environment()) includes.push_back(d);
-  ClangRun run = clang_bitcode(item, source, dir, device_prelude(), flags, includes, "device-cxx");
+  *request = ClangRequest{
+      item, std::move(source), std::move(dir), device_prelude(), std::move(flags), std::move(includes), "device-cxx"};
+  return true;
+}
+
+}  // namespace
+
+void device_bitcode_ahead(const ir::LinkItem& item, int cc_major, int cc_minor) {
+  ClangRequest request;
+  if (device_request(item, cc_major, cc_minor, &request)) clang_bitcode(request, "clang (started at declaration)");
+}
+
+std::string device_bitcode(const ir::LinkItem& item, int cc_major, int cc_minor) {
+  ClangRequest request;
+  if (!device_request(item, cc_major, cc_minor, &request)) return "";
+  const std::string& source = request.source;
+  const std::string& dir = request.dir;
+  const std::vector<std::string>& includes = request.include_dirs;
+  ClangRun run = clang_bitcode(request);
   // Users are warned with NVRTC's own log ("NVRTC log messages: ..."),
   // whichever compiler builds the source. NVRTC runs only for sources clang
   // warns about (-Wall), so clean sources keep clang's speed; a warning only

@@ -23,6 +23,13 @@ bool device_inlining_enabled();
 // when the item cannot take this path.
 std::string device_bitcode(const ir::LinkItem& item, int cc_major, int cc_minor);
 
+// Compiles what device_bitcode would for `item`, without its NVRTC warning
+// check (which reports through Python): run on a worker thread when a
+// declaration names the source, so the kernel's first call finds the result
+// (or waits for the compile already running). Throws as device_bitcode's
+// compile would.
+void device_bitcode_ahead(const ir::LinkItem& item, int cc_major, int cc_minor);
+
 // The prelude placed before every source compiled for the device.
 const char* device_prelude();
 

@@ -85,7 +85,7 @@ std::string host_bitcode(const ir::LinkItem& item, const std::string& function,
 
   const std::string nvrtc_error = nvrtc_check(source, shown, dir, include_dirs);
   ClangRun run =
-      clang_bitcode(item, source, dir, host_prelude(), {"-std=c++17", "-O2", "-fPIC"}, include_dirs, "host-cxx");
+      clang_bitcode({item, source, dir, host_prelude(), {"-std=c++17", "-O2", "-fPIC"}, include_dirs, "host-cxx"});
   if (!run.started)
     throw UserError(ErrorKind::CompileError,
                     concat("foreign function '", function, "' cannot run on the CPU backend: the host compiler ",

@@ -2,10 +2,15 @@
 // ir::ForeignFunction (symbol, signature, ABI, link items). It is only
 // callable inside kernels; sema reaches the declaration through the
 // frontend::foreign_function_of hook. Errors follow FFI.md.
+#include "cuda/context.h"
+#include "cuda/module.h"
+#include "ffi/clang_compile.h"
+#include "ffi/device_compile.h"
 #include "python/dispatcher.h"
 #include "python/py_api.h"
 #include "python/type_handle.h"
 #include "python/type_object.h"
+#include "runtime/session.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::python {
@@ -79,6 +84,36 @@ PyTypeObject make_type() {
 
 PyTypeObject DeclaredType = make_type();
 
+// A declaration's .cu sources start compiling for the GPU now, on a worker
+// thread, while the script goes on (making its data, waiting for its
+// context): the kernel's first call then finds the code, or waits for the
+// compile already running, instead of starting clang only then (P6 in
+// docs/BENCHMARKS.md). Only on the CUDA backend, for the session's device,
+// once the session knows both; the first call reports every error, as before.
+void compile_sources_ahead(const std::vector<ir::LinkItem>& items) {
+  if (!ffi::device_inlining_enabled()) return;
+  std::vector<ir::LinkItem> sources;
+  for (const ir::LinkItem& item : items) {
+    bool cu = item.kind == ir::LinkKind::CUSource;
+    if (item.from_path()) {
+      try {
+        cu = cuda::link_kind_from_path(item.path) == ir::LinkKind::CUSource;
+      } catch (const UserError&) {
+        cu = false;  // the first call reports it
+      }
+    }
+    if (cu) sources.push_back(item);
+  }
+  if (sources.empty()) return;
+  ffi::run_ahead([sources = std::move(sources)] {
+    runtime::Session& s = runtime::session();
+    if (s.backend != Backend::Cuda) return;
+    const int major = cuda::device_attribute(s.device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    const int minor = cuda::device_attribute(s.device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    for (const ir::LinkItem& item : sources) ffi::device_bitcode_ahead(item, major, minor);
+  });
+}
+
 PyObject* py_declare_device(PyObject*, PyObject* args, PyObject* kwargs) {
   const char* name;
   PyObject* sig;
@@ -113,6 +148,7 @@ PyObject* py_declare_device(PyObject*, PyObject* args, PyObject* kwargs) {
     f->use_cooperative = use_cooperative;
     f->link = link_items_from_object(link);
     f->cpu_link = link_items_from_object(cpu_link);
+    compile_sources_ahead(f->link);
     auto* obj = PyObject_New(DeclaredObject, &DeclaredType);
     if (!obj) return nullptr;
     obj->dict = nullptr;

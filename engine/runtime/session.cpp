@@ -14,6 +14,7 @@
 #include "cpu/cancellation.h"
 #include "cuda/context.h"
 #include "cuda/driver.h"
+#include "cuda/linker.h"
 #include "plugin/registry.h"
 #include "support/diagnostics.h"
 #include "support/launcher_env.h"
@@ -88,8 +89,19 @@ void create_primary_context(int device) {
     log::StageTimer timer("startup", "primary context (startup thread)");
     cuda::make_primary_context_current(device);
   } catch (...) {
-    // the first real use reports the error
+    return;  // the first real use reports the error
   }
+  // Then nvJitLink's first-use cost (cuda/linker.h), while the main thread
+  // is most likely still importing the script's modules.
+  log::StageTimer timer("startup", "linker warm-up (startup thread)");
+  int major = 0, minor = 0;
+  try {
+    major = cuda::device_attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    minor = cuda::device_attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  } catch (...) {
+    return;
+  }
+  cuda::warm_up_linker(major, minor);
 }
 
 // The startup thread is joined at exit, before the driver's own exit
