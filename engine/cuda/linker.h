@@ -34,11 +34,10 @@ LinkResult link(const std::vector<LinkInput>& inputs, int cc_major, int cc_minor
                 const std::vector<std::string>& extra_options = {});
 
 // Links an empty kernel for sm_<cc_major><cc_minor> and drops the result.
-// nvJitLink's first link in a process costs 6-14 ms more than the next ones
-// (its compiler's first use; docs/BENCHMARKS.md, P4 and P6): a GPU process
-// runs this on its startup thread once the context exists, while the
-// interpreter is still importing, so the first kernel's link does not pay
-// it. Never throws.
+// nvJitLink's first link in a process costs more than the next ones (its
+// compiler's first use; docs/BENCHMARKS.md, P4 and P6): a GPU process runs
+// this on a thread of its own while the context is being created, so the
+// first kernel's link does not pay it. Never throws.
 void warm_up_linker(int cc_major, int cc_minor) noexcept;
 
 }  // namespace cuhost::cuda

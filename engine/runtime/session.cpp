@@ -81,27 +81,36 @@ void publish(Session& s, const RuntimeOptions& options) {
   log::info(concat("backend: ", backend_name(s.backend)));
 }
 
-// Creating the primary context takes a large part of a GPU process's start;
-// the first launch or allocation waits for it (the context table's lock) if
-// it is not done yet.
-void create_primary_context(int device) {
-  try {
-    log::StageTimer timer("startup", "primary context (startup thread)");
-    cuda::make_primary_context_current(device);
-  } catch (...) {
-    return;  // the first real use reports the error
-  }
-  // Then nvJitLink's first-use cost (cuda/linker.h), while the main thread
-  // is most likely still importing the script's modules.
-  log::StageTimer timer("startup", "linker warm-up (startup thread)");
+// nvJitLink's first link in a process costs more than the next ones
+// (cuda/linker.h): a thread of its own pays it while the startup thread
+// creates the context, long before the first kernel links. Joined at exit
+// with the startup thread.
+std::thread* g_linker_warm_up = nullptr;
+void start_linker_warm_up(int device) {
   int major = 0, minor = 0;
   try {
     major = cuda::device_attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
     minor = cuda::device_attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
   } catch (...) {
-    return;
+    return;  // the first real use reports the error
   }
-  cuda::warm_up_linker(major, minor);
+  g_linker_warm_up = new std::thread([major, minor] {
+    log::StageTimer timer("startup", "linker warm-up (its own thread)");
+    cuda::warm_up_linker(major, minor);
+  });
+}
+
+// Creating the primary context takes a large part of a GPU process's start;
+// the first launch or allocation waits for it (the context table's lock) if
+// it is not done yet.
+void create_primary_context(int device) {
+  start_linker_warm_up(device);
+  try {
+    log::StageTimer timer("startup", "primary context (startup thread)");
+    cuda::make_primary_context_current(device);
+  } catch (...) {
+    // the first real use reports the error
+  }
 }
 
 // The startup thread is joined at exit, before the driver's own exit
@@ -117,7 +126,9 @@ void join_at_exit() {
   std::call_once(g_join_registered, [] {
     pthread_atfork(nullptr, nullptr, [] { g_is_forked_child.store(true, std::memory_order_relaxed); });
     std::atexit([] {
-      if (g_startup && g_startup->joinable() && !g_is_forked_child.load(std::memory_order_relaxed)) g_startup->join();
+      if (g_is_forked_child.load(std::memory_order_relaxed)) return;
+      if (g_startup && g_startup->joinable()) g_startup->join();
+      if (g_linker_warm_up && g_linker_warm_up->joinable()) g_linker_warm_up->join();
     });
   });
 }
