@@ -3,6 +3,7 @@
 // compile per source at a time, whichever thread asks.
 #include "ffi/clang_compile.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <spawn.h>
@@ -19,6 +20,7 @@
 #include <regex>
 #include <thread>
 
+#include "ffi/clang_module/clang_in_process.h"
 #include "support/cache_files.h"
 #include "support/diagnostics.h"
 #include "support/hash.h"
@@ -62,6 +64,57 @@ int run_process(const std::vector<std::string>& argv, const std::string& diag_pa
     if (errno != EINTR) return -1;
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// libcuhost_clang (clang_module/clang_in_process.h), loaded on the first
+// compile: beside the engine library, or in ../lib of the executable a
+// static engine is linked into. Absent, or CUHOST_CLANG_IN_PROCESS=0: clang
+// runs as a child process.
+struct InProcessClang {
+  cuhost_clang_compile_fn compile = nullptr;
+  cuhost_clang_free_fn release = nullptr;
+};
+
+const InProcessClang& in_process_clang() {
+  static const InProcessClang loaded = [] {
+    InProcessClang clang;
+    const char* setting = std::getenv("CUHOST_CLANG_IN_PROCESS");
+    if (setting && std::string(setting) == "0") return clang;
+    Dl_info self{};
+    if (!dladdr(reinterpret_cast<void*>(&clang_path), &self) || !self.dli_fname) return clang;
+    const std::string file = self.dli_fname;
+    const std::string dir = file.find('/') == std::string::npos ? "." : file.substr(0, file.rfind('/'));
+    log::StageTimer timer("clang", "load libcuhost_clang");
+    for (const std::string& candidate : {dir + "/libcuhost_clang.so", dir + "/../lib/libcuhost_clang.so"}) {
+      void* module = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!module) continue;
+      clang.compile = reinterpret_cast<cuhost_clang_compile_fn>(dlsym(module, "cuhost_clang_compile"));
+      clang.release = reinterpret_cast<cuhost_clang_free_fn>(dlsym(module, "cuhost_clang_free"));
+      if (clang.compile && clang.release) break;
+      clang = InProcessClang();
+    }
+    return clang;
+  }();
+  return loaded;
+}
+
+// Runs clang with `argv` (argv[0] its executable) in the process when
+// libcuhost_clang is there, else as a child; its messages go to
+// `diagnostics`. Returns the exit status, or -1 when clang cannot be started.
+int run_clang(const std::vector<std::string>& argv, const std::string& diag_path, std::string& diagnostics) {
+  const InProcessClang& in_process = in_process_clang();
+  if (in_process.compile) {
+    std::vector<const char*> args;
+    for (const std::string& a : argv) args.push_back(a.c_str());
+    char* messages = nullptr;
+    const int rc = in_process.compile(args.data(), int(args.size()), &messages);
+    diagnostics = messages ? messages : "";
+    if (messages) in_process.release(messages);
+    if (rc != 2) return rc;  // 2: these arguments need the executable
+  }
+  const int rc = run_process(argv, diag_path);
+  read_whole_file(diag_path, diagnostics);
+  return rc;
 }
 
 std::mutex g_mutex;
@@ -183,8 +236,7 @@ ClangRun compile_from_disk_or_clang(const ClangRequest& r, const std::string& ke
   if (!dir.empty()) argv.push_back("-I" + dir);
   for (const auto& d : r.include_dirs) argv.push_back("-I" + d);
   argv.insert(argv.end(), {"-o", tmp.path + "/out.bc", input});
-  int rc = run_process(argv, tmp.path + "/diag.txt");
-  read_whole_file(tmp.path + "/diag.txt", run.diagnostics);
+  int rc = run_clang(argv, tmp.path + "/diag.txt", run.diagnostics);
   if (rc == -1) {
     run.started = false;  // not cached: installing clang fixes it
     return run;

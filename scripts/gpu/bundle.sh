@@ -73,8 +73,10 @@ done
 # clang-19 compiles foreign .cu sources that are plain C++ into the kernel's
 # LLVM module (ffi/device_compile.h), and runs the CPU backend's foreign code:
 # the driver, its library and the C headers of its resource folder.
+# libcuhost_clang runs that compiler inside the process (ffi/clang_module), the executable where it cannot.
 cp /usr/lib/llvm-19/bin/clang "$b/bin/clang"
 cp -L /usr/lib/llvm-19/lib/libclang-cpp.so.19.1 "$b/lib/"
+if [ -f $build/lib/libcuhost_clang.so ]; then cp $build/lib/libcuhost_clang.so "$b/lib/"; fi
 res=/usr/lib/llvm-19/lib/clang/19/include
 mkdir -p "$b/lib/clang/19/include"
 ( cd "$res" && cp __stdarg*.h __stddef*.h float.h inttypes.h iso646.h limits.h module.modulemap stdalign.h stdarg.h \
