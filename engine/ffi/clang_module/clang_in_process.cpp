@@ -83,12 +83,17 @@ int compile(const std::vector<const char*>& args, std::string& messages) {
 
 extern "C" __attribute__((visibility("default"))) int cuhost_clang_compile(const char* const* argv, int argc,
                                                                            char** diagnostics) {
+  // The targets cuhost compiles for (NVPTX, the host), which the engine has
+  // registered already: registering others here could race with the
+  // engine's own lookups on another thread.
   static std::once_flag targets;
   std::call_once(targets, [] {
-    llvm::InitializeAllTargetInfos();
-    llvm::InitializeAllTargets();
-    llvm::InitializeAllTargetMCs();
-    llvm::InitializeAllAsmPrinters();
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
   });
   std::lock_guard<std::mutex> lock(g_mutex);
   std::string messages;
