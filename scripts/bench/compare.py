@@ -82,18 +82,22 @@ target("P2", "launch from the C++ API minus raw C++ `<<<>>>`, us", None if p2 is
        0.3, note="cuhost-cpp %s us, raw %s us" % (fmt(p2), fmt(raw)))
 target("P3", "launch with host numpy 4 KB arrays, us", value("launch_4args_host_numpy_4KB", "cuhost"), 40.0,
        note="numba-cuda %s us" % fmt(value("launch_4args_host_numpy_4KB", "numba-cuda")))
-target("P4", "first call of saxpy in a fresh process, ms", value("first_call_saxpy_cold", "cuhost"), 30.0,
-       note="numba-cuda %s ms" % fmt(value("first_call_saxpy", "numba-cuda")))
-target("P4", "process start to first result, ms", value("process_start_to_first_result_cold", "cuhost"), 300.0,
-       note="numba-cuda %s ms; raw CUDA C++ %s ms" % (fmt(value("process_start_to_first_result", "numba-cuda")),
-                                                    fmt(value("process_start_to_first_result", "nvcc"))))
-target("P5", "first call of saxpy from the disk cache, ms", value("first_call_saxpy_cached", "cuhost"), 2.0)
-
-
 def round_list(name, system):
     """The figures of a row's rounds (PART_ROUNDS > 1), for the notes."""
     rs = rounds.get(name, {}).get(system, [])
     return "" if len(rs) < 2 else "; rounds " + ", ".join(fmt(r["median"]) for r in rs)
+
+
+target("P4", "first call of saxpy in a fresh process, ms", value("first_call_saxpy_cold", "cuhost"), 30.0,
+       note="numba-cuda %s ms%s" % (fmt(value("first_call_saxpy", "numba-cuda")),
+                                    round_list("first_call_saxpy_cold", "cuhost")))
+target("P4", "process start to first result, ms", value("process_start_to_first_result_cold", "cuhost"), 300.0,
+       note="numba-cuda %s ms; raw CUDA C++ %s ms%s%s" % (
+           fmt(value("process_start_to_first_result", "numba-cuda")),
+           fmt(value("process_start_to_first_result", "nvcc")),
+           round_list("process_start_to_first_result_cold", "cuhost"),
+           round_list("process_start_to_first_result", "nvcc").replace("; rounds", "; raw rounds")))
+target("P5", "first call of saxpy from the disk cache, ms", value("first_call_saxpy_cached", "cuhost"), 2.0)
 
 
 target("P6", "first call linking a .cu, ms", value("first_call_ffi_cu_cold", "cuhost"), 60.0,

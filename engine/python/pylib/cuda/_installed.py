@@ -16,7 +16,6 @@ means cuhost. That must not hide what the user installed beside cuhost:
   holds both NVIDIA's cuda.core and numba-cuda's core modules (see
   core/__init__.py), since numba.cuda.core is cuda.core in cuhost.
 """
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
@@ -95,9 +94,12 @@ def nvidia_subpackage(name):
     return None
 
 
-class CudaPythonFinder(importlib.abc.MetaPathFinder):
+class CudaPythonFinder:
     """cuda.bindings and cuda.pathfinder from NVIDIA's cuda-python when it is
-    installed; cuda._bindings, cuhost's stand-in, for cuhost's driver layer."""
+    installed; cuda._bindings, cuhost's stand-in, for cuhost's driver layer.
+    A meta path finder by its find_spec alone: importlib.abc, its base class
+    in the documentation, costs a fresh process ~10 ms of imports
+    (importlib.resources, typing, tempfile)."""
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname in ("cuda.bindings", "cuda.pathfinder"):

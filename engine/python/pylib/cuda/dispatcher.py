@@ -12,7 +12,6 @@ import importlib as _importlib
 import marshal as _marshal
 import os as _os
 import shutil as _shutil
-import subprocess as _subprocess
 import tempfile as _tempfile
 import types as _pytypes
 
@@ -261,7 +260,9 @@ class CUDADispatcher(_cuhost.Dispatcher):
             path = _os.path.join(tmp, "kernel.cubin")
             with open(path, "wb") as f:
                 f.write(cubin)
-            r = _subprocess.run([nvdisasm, "-c", *flags, path], capture_output=True, text=True)
+            import subprocess  # only here: a fresh process need not import it
+
+            r = subprocess.run([nvdisasm, "-c", *flags, path], capture_output=True, text=True)
         if r.returncode:
             raise RuntimeError("nvdisasm failed: %s" % r.stderr.strip())
         return r.stdout

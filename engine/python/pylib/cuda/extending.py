@@ -11,7 +11,6 @@ cuda/_ext/registry.py; the engine's typing asks cuda/_ext/bridge.py.
 """
 import collections as _collections
 import functools as _functools
-import uuid as _uuid
 import weakref as _weakref
 
 import _cuhost
@@ -147,7 +146,9 @@ class _Intrinsic:
     @property
     def _uuid(self):
         if self._uuid_value is None:
-            self._set_uuid(str(_uuid.uuid1()))
+            import uuid  # only here: a fresh process need not import it (uuid imports platform)
+
+            self._set_uuid(str(uuid.uuid1()))
         return self._uuid_value
 
     def _set_uuid(self, u):

@@ -10,7 +10,6 @@ cuda.bindings.driver.
 import contextlib
 import os
 import re
-import subprocess
 import sys
 
 import _cuhost
@@ -115,6 +114,8 @@ def inspect_obj_content(objpath):
     holds, as cuobjdump lists them."""
     tool = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "cuobjdump")
     try:
+        import subprocess  # only here: a fresh process need not import it
+
         out = subprocess.run([tool if os.path.exists(tool) else "cuobjdump", objpath], check=True,
                              capture_output=True)
     except FileNotFoundError as e:

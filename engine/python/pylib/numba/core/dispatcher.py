@@ -11,7 +11,6 @@ jit_impl), so the host and the kernels share the captured source.
 import inspect as _inspect
 import sys
 import types as _pytypes
-import uuid as _uuid
 import weakref as _weakref
 
 import _cuhost
@@ -214,7 +213,9 @@ class Dispatcher(_cuhost.HostDispatcher):
     def _uuid(self):
         u = self.__dict__.get("_uuid_value")
         if u is None:
-            u = str(_uuid.uuid4())
+            import uuid  # only here: a fresh process need not import it (uuid imports platform)
+
+            u = str(uuid.uuid4())
             self.__dict__["_uuid_value"] = u
             Dispatcher._memo[u] = self
         return u
