@@ -93,6 +93,7 @@ const InProcessClang& in_process_clang() {
       if (clang.compile && clang.release) break;
       clang = InProcessClang();
     }
+    if (!clang.compile) log::info("[clang] no libcuhost_clang beside the engine: clang runs as a child process");
     return clang;
   }();
   return loaded;
@@ -224,7 +225,8 @@ ClangRun compile_from_disk_or_clang(const ClangRequest& r, const std::string& ke
     return run;
   }
 
-  log::StageTimer timer(run.shown, timer_label);
+  const bool in_process = in_process_clang().compile != nullptr;  // loads the module first, outside the timer
+  log::StageTimer timer(run.shown, in_process ? concat(timer_label, " in process") : std::string(timer_label));
   TempDir tmp;
   if (tmp.path.empty()) throw UserError(ErrorKind::RuntimeError, "cannot create a temporary folder for clang");
   write_file_atomically(tmp.path + "/prelude.h", r.prelude);

@@ -69,8 +69,16 @@ with tempfile.TemporaryDirectory() as work:
             f.write(text)
     inside, inside_log = run(work, True)
     outside, outside_log = run(work, False)
-    assert "load libcuhost_clang" in inside_log, inside_log
-    assert "load libcuhost_clang" not in outside_log, outside_log
+
+    # Which compiler ran, from the -v stage lines of the two sources.
+    def compiles(log):
+        return [line for line in log.splitlines() if ".cu] clang" in line]
+
+    for log in (inside_log, outside_log):
+        assert any("good.cu]" in line for line in compiles(log)), log
+        assert any("bad.cu]" in line for line in compiles(log)), log
+    assert all("in process" in line for line in compiles(inside_log)), inside_log
+    assert not any("in process" in line for line in compiles(outside_log)), outside_log
     # One error, whichever compiler ran; it names the broken source.
     assert inside == outside, (inside, outside)
     assert inside != "ERROR none" and "bad.cu" in inside, inside
