@@ -160,6 +160,13 @@ rm -rf "$py312"
 python3.11 -m compileall -q -j 0 "$py" "$b/site" "$b/share/cuhost/python" >/dev/null || true
 
 cp scripts/gpu/env.sh "$b/env.sh"
+# CUHOST_BUNDLE_LEAN=1: a bundle for benchmark calls only (scripts/bench,
+# run_tests.sh's `scripts` part), without the conformance inputs, the unit
+# test binary and pytest: ~2 MB smaller, so that it and the tree stay within
+# the device tool's 64 MiB carry limit.
+if [ "${CUHOST_BUNDLE_LEAN:-0}" = 1 ]; then
+  rm -rf "$b/conformance" "$b/tests" "$b/site/pytest" "$b/site/_pytest" "$b/site/py" "$b/site/py.py"
+fi
 mkdir -p bundle
 tar -C "$stage" --exclude=__pycache__ -cf - cuhost | xz -T0 -6 > bundle/cuhost-gpu.tar.xz
 ls -la bundle/cuhost-gpu.tar.xz
