@@ -1,6 +1,7 @@
-// clang-19 as a child process for foreign .cu items (see clang_compile.h):
-// posix_spawn, no shell; diagnostics kept for messages; results cached; one
-// compile per source at a time, whichever thread asks.
+// clang-19 for foreign .cu items (see clang_compile.h): in the process
+// through libcuhost_clang, else a child process (posix_spawn, no shell);
+// diagnostics kept for messages; results cached; one compile per source at a
+// time, whichever thread asks.
 #include "ffi/clang_compile.h"
 
 #include <dlfcn.h>
@@ -125,7 +126,7 @@ std::map<std::string, ClangRun> g_memory_cache;
 // declaration, then the kernel's first call).
 std::map<std::string, std::shared_future<ClangRun>> g_in_flight;
 
-// Worker threads of compiles started ahead (clang_bitcode_ahead), joined at
+// Worker threads of compiles started ahead (run_ahead), joined at
 // exit so that none is still running while the process tears down. A child
 // forked by the process has none of them.
 std::mutex g_workers_mutex;

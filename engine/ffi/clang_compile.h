@@ -1,8 +1,9 @@
 // Compiling a foreign .cu link item with Debian's clang-19 to LLVM bitcode,
 // shared by the CPU backend (host_compile.h: the code runs on the host) and
 // the CUDA backend (device_inline.h: the code is inlined into the kernel's
-// module for NVPTX). clang runs as a child process behind a prelude that
-// maps CUDA's qualifiers; results, failures included, are cached in memory
+// module for NVPTX). clang runs inside the process (clang_module/) or, as
+// the fallback, as a child process, behind a prelude that maps CUDA's
+// qualifiers; results, failures included, are cached in memory
 // and on disk by the content of everything that reaches the compiler. A
 // compile may start ahead of its first use, on a worker thread (run_ahead).
 #pragma once

@@ -32,11 +32,7 @@ const char* device_prelude() {
   return text.c_str();
 }
 
-namespace {
-
-// What clang compiles for `item` on sm_<cc_major><cc_minor>; false when the
-// item cannot take this path.
-bool device_request(const ir::LinkItem& item, int cc_major, int cc_minor, ClangRequest* request) {
+bool device_inlinable_item(const ir::LinkItem& item) {
   if (!device_inlining_enabled()) return false;
   if (item.setup_callback || item.teardown_callback || !item.plugin_dir.empty()) return false;
   ir::LinkKind kind = item.kind;
@@ -47,7 +43,15 @@ bool device_request(const ir::LinkItem& item, int cc_major, int cc_minor, ClangR
       return false;  // the NVRTC path reports it
     }
   }
-  if (kind != ir::LinkKind::CUSource) return false;
+  return kind == ir::LinkKind::CUSource;
+}
+
+namespace {
+
+// What clang compiles for `item` on sm_<cc_major><cc_minor>; false when the
+// item cannot take this path.
+bool device_request(const ir::LinkItem& item, int cc_major, int cc_minor, ClangRequest* request) {
+  if (!device_inlinable_item(item)) return false;
   std::string source, dir;
   try {
     read_item_source(item, &source, &dir);

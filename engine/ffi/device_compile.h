@@ -19,6 +19,11 @@ namespace cuhost::ffi {
 // Whether inlining foreign sources is on (CUHOST_INLINE_CU is not "0").
 bool device_inlining_enabled();
 
+// Whether `item` may take this path, before its source is read: inlining is
+// on, the item has no callbacks or plugin host library, and it is a .cu
+// source (CUSource, or a path ending in .cu).
+bool device_inlinable_item(const ir::LinkItem& item);
+
 // NVPTX bitcode of `item` for compute capability cc_major.cc_minor, or ""
 // when the item cannot take this path.
 std::string device_bitcode(const ir::LinkItem& item, int cc_major, int cc_minor);

@@ -2,7 +2,6 @@
 // ir::ForeignFunction (symbol, signature, ABI, link items). It is only
 // callable inside kernels; sema reaches the declaration through the
 // frontend::foreign_function_of hook. Errors follow FFI.md.
-#include "cuda/context.h"
 #include "cuda/module.h"
 #include "ffi/clang_compile.h"
 #include "ffi/device_compile.h"
@@ -91,25 +90,15 @@ PyTypeObject DeclaredType = make_type();
 // docs/BENCHMARKS.md). Only on the CUDA backend, for the session's device,
 // once the session knows both; the first call reports every error, as before.
 void compile_sources_ahead(const std::vector<ir::LinkItem>& items) {
-  if (!ffi::device_inlining_enabled()) return;
   std::vector<ir::LinkItem> sources;
-  for (const ir::LinkItem& item : items) {
-    bool cu = item.kind == ir::LinkKind::CUSource;
-    if (item.from_path()) {
-      try {
-        cu = cuda::link_kind_from_path(item.path) == ir::LinkKind::CUSource;
-      } catch (const UserError&) {
-        cu = false;  // the first call reports it
-      }
-    }
-    if (cu) sources.push_back(item);
-  }
+  for (const ir::LinkItem& item : items)
+    if (ffi::device_inlinable_item(item)) sources.push_back(item);
   if (sources.empty()) return;
   ffi::run_ahead([sources = std::move(sources)] {
     runtime::Session& s = runtime::session();
     if (s.backend != Backend::Cuda) return;
-    const int major = cuda::device_attribute(s.device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-    const int minor = cuda::device_attribute(s.device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    int major = 0, minor = 0;
+    cuda::device_compute_capability(s.device, &major, &minor);
     for (const ir::LinkItem& item : sources) ffi::device_bitcode_ahead(item, major, minor);
   });
 }

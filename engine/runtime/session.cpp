@@ -15,6 +15,7 @@
 #include "cuda/context.h"
 #include "cuda/driver.h"
 #include "cuda/linker.h"
+#include "cuda/module.h"
 #include "plugin/registry.h"
 #include "support/diagnostics.h"
 #include "support/launcher_env.h"
@@ -89,8 +90,7 @@ std::thread* g_linker_warm_up = nullptr;
 void start_linker_warm_up(int device) {
   int major = 0, minor = 0;
   try {
-    major = cuda::device_attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-    minor = cuda::device_attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    cuda::device_compute_capability(device, &major, &minor);
   } catch (...) {
     return;  // the first real use reports the error
   }

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,11 @@
 #include "sema_support.h"
 
 namespace cuhost::testing {
+
+// Whether `pattern` (an ECMAScript regular expression) matches somewhere in `text`.
+inline bool matches(const std::string& text, const std::string& pattern) {
+  return std::regex_search(text, std::regex(pattern));
+}
 
 inline std::shared_ptr<model::JitFunction> jit_from_source(const std::string& source, const std::string& fname,
                                                              model::JitOptions options = {}) {
