@@ -1,8 +1,12 @@
-// The cuhost executable: parses the command line, configures one Runtime
-// through the public embedding API and dispatches the subcommand, or runs a
-// python3 command line. cuhost is sys.executable inside its scripts, and the
+// The cuhost executable: parses the command line, starts the CUDA driver
+// early where the command will use it (early_driver_start.h), then loads
+// the engine's side of the commands (libcuhost_commands, run_command.h),
+// which configures one Runtime and dispatches the subcommand or runs a
+// python3 command line. The executable itself links neither the engine nor
+// LLVM, CPython or CUDA. cuhost is sys.executable inside its scripts, and the
 // backend, device and plugin path it was given travel to the processes a
 // script starts (subprocess, multiprocessing) through the environment.
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,8 +18,9 @@
 #include <cuhost/runtime.h>
 
 #include "cli.h"
-#include "export_command.h"
+#include "early_driver_start.h"
 #include "python_env_choice.h"
+#include "run_command.h"
 
 namespace {
 
@@ -119,6 +124,41 @@ bool ignores_environment(const std::vector<std::string>& argv) {
   return leading_python_flags(argv).find_first_of("EI") != std::string::npos;
 }
 
+// libcuhost_commands, from the folder the install layout puts libraries in
+// relative to the executable's (CUHOST_BIN_TO_LIB), else by the library
+// search path (RUNPATH, LD_LIBRARY_PATH).
+cuhost::app::RunCommand load_commands(std::string& why) {
+  std::string self;
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n > 0) self.assign(buf, static_cast<size_t>(n));
+  void* module = nullptr;
+  if (const size_t slash = self.rfind('/'); slash != std::string::npos) {
+    const std::string path = self.substr(0, slash + 1) + CUHOST_BIN_TO_LIB + "/" + cuhost::app::kCommandsModule;
+    if (access(path.c_str(), F_OK) == 0) {
+      module = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+      if (!module) why = dlerror();
+    }
+  }
+  // RTLD_GLOBAL: the engine's libraries serve later loads as if the
+  // executable linked them (CPython's extension modules find libpython).
+  if (!module && why.empty()) module = dlopen(cuhost::app::kCommandsModule, RTLD_NOW | RTLD_GLOBAL);
+  if (!module) {
+    if (why.empty()) why = dlerror();
+    return nullptr;
+  }
+  auto run = reinterpret_cast<cuhost::app::RunCommand>(dlsym(module, cuhost::app::kRunCommandSymbol));
+  if (!run) why = dlerror();
+  return run;
+}
+
+// Whether the command starts the driver as soon as the runtime starts
+// (Runtime::initialize without defer_backend_start): only then is it started
+// before the engine loads.
+bool starts_driver_at_once(const cuhost::RuntimeOptions& options) {
+  return options.backend != cuhost::Backend::Cpu && !options.defer_backend_start;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -129,27 +169,18 @@ int main(int argc, char** argv) {
     return usage_error(e.message);
   }
   if (cl.help) {
-    std::cout << "cuhost " << cuhost::version()
+    std::cout << "cuhost " << CUHOST_VERSION
               << ": run Python GPU kernel scripts (numba-cuda API) on CUDA or the CPU\n\n"
               << cuhost::app::usage();
     return 0;
   }
   if (cl.version) {
-    std::cout << "cuhost " << cuhost::version() << "\n";
+    std::cout << "cuhost " << CUHOST_VERSION << "\n";
     return 0;
   }
   if (cl.command == "run") {
     std::string why;
     if (!cuhost::app::check_script(cl.script, why)) return usage_error(why);
-  }
-  cuhost::app::ExportCommand export_command;
-  if (cl.command == "export") {
-    try {
-      export_command = cuhost::app::parse_export_command(cl.args);
-    } catch (const cuhost::app::UsageError& e) {
-      std::cerr << "cuhost: error: " << e.message << "\n\n" << cuhost::app::export_usage();
-      return 2;
-    }
   }
   inherit_through_environment(cl);
   const cuhost::app::PythonEnvChoice env = cuhost::app::choose_python_env(
@@ -166,32 +197,19 @@ int main(int argc, char** argv) {
     cl.options.python_command_line.insert(cl.options.python_command_line.end(), cl.args.begin(), cl.args.end());
   }
 
-  try {
-    cuhost::Runtime& runtime = cuhost::Runtime::initialize(cl.options);
-    if (cl.communicators) runtime.create_communicators(cl.communicator_options);
-    if (cl.command == "run" && cl.watch) {
-      runtime.watch(cl.script);  // reports go to stderr (no callback)
-      const int rc = runtime.run_python_main();
-      runtime.stop_watching();
-      return rc;
-    }
-    if (cl.command == "python" || cl.command == "run") return runtime.run_python_main();
-    if (cl.command == "info") {
-      std::cout << runtime.info();
-      return 0;
-    }
-    if (cl.command == "plugins")
-      return runtime.run_string("import cuhost.plugins as _p\n_p._print_listing()\n", "<cuhost plugins>");
-    if (cl.command == "bench") {
-      std::vector<std::string> args = cl.args;
-      if (!cl.output.empty()) args.insert(args.begin(), {"--output", cl.output});
-      return runtime.run_module_main("cuhost.bench", args);
-    }
-    if (cl.command == "jupyter-kernel") return runtime.run_module_main("cuhost.jupyter", cl.args);
-    if (cl.command == "export") return cuhost::app::run_export(runtime, export_command);
-  } catch (const std::exception& e) {
-    std::cerr << "cuhost: error: " << e.what() << "\n";
+  cuhost::app::EarlyDriverStart early_driver;
+  if (starts_driver_at_once(cl.options)) {
+    early_driver.start();
+    cl.options.await_driver_start = [&early_driver] { early_driver.wait(); };
+  }
+  std::string why;
+  const cuhost::app::RunCommand run_command = load_commands(why);
+  if (!run_command) {
+    std::cerr << "cuhost: error: cannot load " << cuhost::app::kCommandsModule << ": " << why << "\n";
     return 1;
   }
-  return usage_error("unknown command '" + cl.command + "'");
+  cuhost::app::CommandRequest request{std::move(cl)};
+  const int rc = run_command(&request);
+  early_driver.wait();  // before the driver's exit handlers run (a command that never used the driver)
+  return rc;
 }

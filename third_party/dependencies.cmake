@@ -37,6 +37,9 @@ find_path(CUHOST_CUDA_INCLUDE nvJitLink.h PATHS ${CUHOST_CUDA_ROOT}/include NO_D
 find_library(CUHOST_NVRTC nvrtc PATHS ${CUHOST_CUDA_ROOT}/lib64 NO_DEFAULT_PATH REQUIRED)
 find_library(CUHOST_NVJITLINK nvJitLink PATHS ${CUHOST_CUDA_ROOT}/lib64 NO_DEFAULT_PATH REQUIRED)
 find_file(CUHOST_LIBDEVICE libdevice.10.bc PATHS ${CUHOST_CUDA_ROOT}/nvvm/libdevice NO_DEFAULT_PATH REQUIRED)
+# The engine compiles against the toolkit's headers and loads NVRTC and
+# nvJitLink at their first use (engine/cuda/toolkit_libraries.h): nothing
+# links them.
 add_library(cuhost_cuda_toolkit INTERFACE)
 target_include_directories(cuhost_cuda_toolkit SYSTEM INTERFACE ${CUHOST_CUDA_INCLUDE})
-target_link_libraries(cuhost_cuda_toolkit INTERFACE ${CUHOST_NVRTC} ${CUHOST_NVJITLINK} ${CMAKE_DL_LIBS})
+target_link_libraries(cuhost_cuda_toolkit INTERFACE ${CMAKE_DL_LIBS})

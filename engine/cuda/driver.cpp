@@ -9,10 +9,12 @@
 #include <cstring>
 
 #include <atomic>
+#include <functional>
 #include <mutex>
 
 #include "cuda/launch.h"
 #include "support/diagnostics.h"
+#include "support/exit_joins.h"
 #include "support/log.h"
 
 namespace cuhost::cuda {
@@ -43,10 +45,19 @@ int abi_version_of(const char* name) {
   return CUDA_VERSION;
 }
 
+std::function<void()>& driver_start_wait() {
+  static std::function<void()> wait;
+  return wait;
+}
+
 Loaded& load() {
   static Loaded loaded;
   static std::once_flag once;
   std::call_once(once, [] {
+    if (driver_start_wait()) {
+      log::StageTimer timer("startup", "driver started early (waited for its thread)");
+      driver_start_wait()();
+    }
     log::StageTimer timer("startup", "driver (dlopen, cuInit)");
     void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
@@ -81,6 +92,7 @@ Loaded& load() {
       return;
     }
     pthread_atfork(nullptr, nullptr, [] { g_forked_after_init.store(true, std::memory_order_relaxed); });
+    support::joins_run_before_last_load();  // cuInit registered the driver's exit handlers
     if (loaded.table.cuDriverGetVersion) loaded.table.cuDriverGetVersion(&loaded.status.version);
     int count = 0;
     r = loaded.table.cuDeviceGetCount(&count);
@@ -97,6 +109,8 @@ Loaded& load() {
 }  // namespace
 
 const DriverStatus& driver_status() { return load().status; }
+
+void set_driver_start_wait(std::function<void()> wait) { driver_start_wait() = std::move(wait); }
 
 const DriverTable& driver() {
   if (g_forked_after_init.load(std::memory_order_relaxed))

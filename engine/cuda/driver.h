@@ -7,6 +7,7 @@
 #include <cuda.h>
 #include <cudaProfiler.h>
 
+#include <functional>
 #include <string>
 
 namespace cuhost::cuda {
@@ -27,6 +28,11 @@ struct DriverStatus {
 
 // Loads the driver once (thread-safe) and reports what happened.
 const DriverStatus& driver_status();
+
+// A function the first load calls before it opens the driver: the embedding
+// application's own early cuInit, still running on its thread
+// (RuntimeOptions::await_driver_start). Set before the first load.
+void set_driver_start_wait(std::function<void()> wait);
 
 // The table; throws CudaSupportError when the driver is unavailable.
 const DriverTable& driver();

@@ -5,8 +5,6 @@
 // mentions it in the info log.
 #include "cuda/linker.h"
 
-#include <nvJitLink.h>
-
 #include <unistd.h>
 
 #include <cstdio>
@@ -15,6 +13,7 @@
 #include <set>
 
 #include "cuda/nvrtc.h"
+#include "cuda/toolkit_libraries.h"
 #include "support/diagnostics.h"
 
 namespace cuhost::cuda {
@@ -65,7 +64,7 @@ class LinkHandle {
   LinkHandle(const std::vector<std::string>& options) {
     std::vector<const char*> argv;
     for (const std::string& o : options) argv.push_back(o.c_str());
-    nvJitLinkResult r = nvJitLinkCreate(&handle_, static_cast<uint32_t>(argv.size()), argv.data());
+    nvJitLinkResult r = nvjitlink_api().nvJitLinkCreate(&handle_, static_cast<uint32_t>(argv.size()), argv.data());
     if (r != NVJITLINK_SUCCESS) {
       handle_ = nullptr;
       std::string opts;
@@ -75,7 +74,7 @@ class LinkHandle {
     }
   }
   ~LinkHandle() {
-    if (handle_) nvJitLinkDestroy(&handle_);
+    if (handle_) nvjitlink_api().nvJitLinkDestroy(&handle_);
   }
   LinkHandle(const LinkHandle&) = delete;
   LinkHandle& operator=(const LinkHandle&) = delete;
@@ -83,17 +82,17 @@ class LinkHandle {
 
   std::string error_log() const {
     size_t size = 0;
-    if (nvJitLinkGetErrorLogSize(handle_, &size) != NVJITLINK_SUCCESS || size == 0) return {};
+    if (nvjitlink_api().nvJitLinkGetErrorLogSize(handle_, &size) != NVJITLINK_SUCCESS || size == 0) return {};
     std::string log(size, '\0');
-    if (nvJitLinkGetErrorLog(handle_, log.data()) != NVJITLINK_SUCCESS) return {};
+    if (nvjitlink_api().nvJitLinkGetErrorLog(handle_, log.data()) != NVJITLINK_SUCCESS) return {};
     while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
     return log;
   }
   std::string info_log() const {
     size_t size = 0;
-    if (nvJitLinkGetInfoLogSize(handle_, &size) != NVJITLINK_SUCCESS || size == 0) return {};
+    if (nvjitlink_api().nvJitLinkGetInfoLogSize(handle_, &size) != NVJITLINK_SUCCESS || size == 0) return {};
     std::string log(size, '\0');
-    if (nvJitLinkGetInfoLog(handle_, log.data()) != NVJITLINK_SUCCESS) return {};
+    if (nvjitlink_api().nvJitLinkGetInfoLog(handle_, log.data()) != NVJITLINK_SUCCESS) return {};
     while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
     return log;
   }
@@ -249,14 +248,14 @@ LinkResult link(const std::vector<LinkInput>& inputs, int cc_major, int cc_minor
       std::string data = in.data;
       // PTX must be NUL-terminated text for the assembler.
       if (in.kind == ir::LinkKind::PTXSource && (data.empty() || data.back() != '\0')) data.push_back('\0');
-      r = nvJitLinkAddData(handle.get(), type, data.data(), data.size(), in.name.c_str());
+      r = nvjitlink_api().nvJitLinkAddData(handle.get(), type, data.data(), data.size(), in.name.c_str());
       if (r != NVJITLINK_SUCCESS) {
         failed_step = concat("adding '", in.name, "' to the link");
         break;
       }
     }
     if (r == NVJITLINK_SUCCESS) {
-      r = nvJitLinkComplete(handle.get());
+      r = nvjitlink_api().nvJitLinkComplete(handle.get());
       if (r != NVJITLINK_SUCCESS) failed_step = "nvJitLink link";
     }
     side_log = capture.finish();
@@ -281,18 +280,18 @@ LinkResult link(const std::vector<LinkInput>& inputs, int cc_major, int cc_minor
   bool want_ptx = false;
   for (const std::string& o : options) want_ptx |= o == "-ptx";
   if (want_ptx) {
-    r = nvJitLinkGetLinkedPtxSize(handle.get(), &size);
+    r = nvjitlink_api().nvJitLinkGetLinkedPtxSize(handle.get(), &size);
     if (r != NVJITLINK_SUCCESS) fail("nvJitLinkGetLinkedPtxSize", r, handle);
     result.ptx.resize(size);
-    r = nvJitLinkGetLinkedPtx(handle.get(), result.ptx.data());
+    r = nvjitlink_api().nvJitLinkGetLinkedPtx(handle.get(), result.ptx.data());
     if (r != NVJITLINK_SUCCESS) fail("nvJitLinkGetLinkedPtx", r, handle);
     while (!result.ptx.empty() && result.ptx.back() == '\0') result.ptx.pop_back();
     return result;
   }
-  r = nvJitLinkGetLinkedCubinSize(handle.get(), &size);
+  r = nvjitlink_api().nvJitLinkGetLinkedCubinSize(handle.get(), &size);
   if (r != NVJITLINK_SUCCESS) fail("nvJitLinkGetLinkedCubinSize", r, handle);
   result.cubin.resize(size);
-  r = nvJitLinkGetLinkedCubin(handle.get(), result.cubin.data());
+  r = nvjitlink_api().nvJitLinkGetLinkedCubin(handle.get(), result.cubin.data());
   if (r != NVJITLINK_SUCCESS) fail("nvJitLinkGetLinkedCubin", r, handle);
   return result;
 }

@@ -4,8 +4,6 @@
 // path, recursively), the options, and NVRTC's version. Never a file's mtime.
 #include "cuda/nvrtc.h"
 
-#include <nvrtc.h>
-
 #include <sys/stat.h>
 
 #include <atomic>
@@ -16,6 +14,7 @@
 #include <sstream>
 
 #include "cuda/toolkit_info.h"
+#include "cuda/toolkit_libraries.h"
 #include "support/cache_files.h"
 #include "support/diagnostics.h"
 #include "support/hash.h"
@@ -29,22 +28,23 @@ namespace {
 struct ProgramOwner {
   nvrtcProgram prog = nullptr;
   ~ProgramOwner() {
-    if (prog) nvrtcDestroyProgram(&prog);
+    if (prog) nvrtc_api().nvrtcDestroyProgram(&prog);
   }
 };
 
 std::string program_log(nvrtcProgram prog) {
   size_t size = 0;
-  if (nvrtcGetProgramLogSize(prog, &size) != NVRTC_SUCCESS || size <= 1) return "";
+  if (nvrtc_api().nvrtcGetProgramLogSize(prog, &size) != NVRTC_SUCCESS || size <= 1) return "";
   std::string log(size, '\0');
-  nvrtcGetProgramLog(prog, log.data());
+  nvrtc_api().nvrtcGetProgramLog(prog, log.data());
   while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
   return log;
 }
 
 void check_nvrtc(nvrtcResult r, const char* function, const std::string& name) {
   if (r != NVRTC_SUCCESS)
-    throw UserError(ErrorKind::NvrtcError, concat(function, " failed for '", name, "': ", nvrtcGetErrorString(r)));
+    throw UserError(ErrorKind::NvrtcError,
+                    concat(function, " failed for '", name, "': ", nvrtc_api().nvrtcGetErrorString(r)));
 }
 
 std::atomic<NvrtcWarningSink> g_warning_sink{nullptr};
@@ -143,26 +143,26 @@ NvrtcOutput compile_cuda_source(const std::string& source, const std::string& na
   // compilation of \"error.cu\"") by its file name, as numba-cuda does; the
   // folder is on the include path already, and our own header names the path.
   const std::string program_name = name.substr(name.find_last_of('/') + 1);
-  check_nvrtc(nvrtcCreateProgram(&owner.prog, source.c_str(), program_name.c_str(), 0, nullptr, nullptr),
+  check_nvrtc(nvrtc_api().nvrtcCreateProgram(&owner.prog, source.c_str(), program_name.c_str(), 0, nullptr, nullptr),
               "nvrtcCreateProgram", name);
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
-  nvrtcResult r = nvrtcCompileProgram(owner.prog, static_cast<int>(argv.size()), argv.data());
+  nvrtcResult r = nvrtc_api().nvrtcCompileProgram(owner.prog, static_cast<int>(argv.size()), argv.data());
   NvrtcOutput out;
   out.kind = kind;
   out.log = program_log(owner.prog);
   if (r != NVRTC_SUCCESS)
-    throw UserError(ErrorKind::NvrtcError,
-                    concat("NVRTC compilation of '", name, "' failed (", nvrtcGetErrorString(r), "):\n", out.log));
+    throw UserError(ErrorKind::NvrtcError, concat("NVRTC compilation of '", name, "' failed (",
+                                                  nvrtc_api().nvrtcGetErrorString(r), "):\n", out.log));
   size_t size = 0;
   if (options.lto) {
-    check_nvrtc(nvrtcGetLTOIRSize(owner.prog, &size), "nvrtcGetLTOIRSize", name);
+    check_nvrtc(nvrtc_api().nvrtcGetLTOIRSize(owner.prog, &size), "nvrtcGetLTOIRSize", name);
     out.code.resize(size);
-    check_nvrtc(nvrtcGetLTOIR(owner.prog, out.code.data()), "nvrtcGetLTOIR", name);
+    check_nvrtc(nvrtc_api().nvrtcGetLTOIR(owner.prog, out.code.data()), "nvrtcGetLTOIR", name);
   } else {
-    check_nvrtc(nvrtcGetPTXSize(owner.prog, &size), "nvrtcGetPTXSize", name);
+    check_nvrtc(nvrtc_api().nvrtcGetPTXSize(owner.prog, &size), "nvrtcGetPTXSize", name);
     out.code.resize(size);
-    check_nvrtc(nvrtcGetPTX(owner.prog, out.code.data()), "nvrtcGetPTX", name);
+    check_nvrtc(nvrtc_api().nvrtcGetPTX(owner.prog, out.code.data()), "nvrtcGetPTX", name);
     while (!out.code.empty() && out.code.back() == '\0') out.code.pop_back();
   }
   if (!disk_path.empty()) {

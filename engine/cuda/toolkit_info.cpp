@@ -1,31 +1,39 @@
 // Toolkit versions and device descriptions (see toolkit_info.h).
 #include "cuda/toolkit_info.h"
 
-#include <nvJitLink.h>
-#include <nvrtc.h>
-
 #include "cuda/driver.h"
+#include "cuda/toolkit_libraries.h"
 
 namespace cuhost::cuda {
 
+// Asked once: the versions go into every kernel's cache key.
 std::string nvrtc_version() {
-  int major = 0, minor = 0;
-  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "unknown";
-  return std::to_string(major) + "." + std::to_string(minor);
+  static const std::string version = [] {
+    int major = 0, minor = 0;
+    if (!nvrtc_available()) return std::string("unavailable");
+    if (nvrtc_api().nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return std::string("unknown");
+    return std::to_string(major) + "." + std::to_string(minor);
+  }();
+  return version;
 }
 
 std::vector<int> nvrtc_supported_archs() {
   int count = 0;
-  if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0) return {};
+  if (!nvrtc_available()) return {};
+  if (nvrtc_api().nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0) return {};
   std::vector<int> archs(static_cast<std::size_t>(count));
-  if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return {};
+  if (nvrtc_api().nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return {};
   return archs;
 }
 
 std::string nvjitlink_version() {
-  unsigned major = 0, minor = 0;
-  if (nvJitLinkVersion(&major, &minor) != NVJITLINK_SUCCESS) return "unknown";
-  return std::to_string(major) + "." + std::to_string(minor);
+  static const std::string version = [] {
+    unsigned major = 0, minor = 0;
+    if (!nvjitlink_available()) return std::string("unavailable");
+    if (nvjitlink_api().nvJitLinkVersion(&major, &minor) != NVJITLINK_SUCCESS) return std::string("unknown");
+    return std::to_string(major) + "." + std::to_string(minor);
+  }();
+  return version;
 }
 
 std::vector<DeviceDescription> list_devices() {

@@ -8,8 +8,9 @@
 
 namespace cuhost::cuda {
 
-std::string nvrtc_version();      // "13.0"
-std::string nvjitlink_version();  // "13.0"
+// "13.0"; "unavailable" when the library cannot be loaded (cuda/toolkit_libraries.h)
+std::string nvrtc_version();
+std::string nvjitlink_version();
 // The compute capabilities NVRTC compiles for, as 10 * major + minor, ascending.
 std::vector<int> nvrtc_supported_archs();
 

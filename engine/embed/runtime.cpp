@@ -38,15 +38,6 @@ namespace cuhost {
 
 const char* version() { return CUHOST_VERSION; }
 
-const char* backend_name(Backend backend) {
-  switch (backend) {
-    case Backend::Auto: return "auto";
-    case Backend::Cpu: return "cpu";
-    case Backend::Cuda: return "cuda";
-  }
-  return "?";
-}
-
 namespace {
 
 class RuntimeImpl final : public Runtime {

@@ -24,6 +24,7 @@
 #include "ffi/clang_module/clang_in_process.h"
 #include "support/cache_files.h"
 #include "support/diagnostics.h"
+#include "support/exit_joins.h"
 #include "support/hash.h"
 #include "support/log.h"
 #include "support/source_hash.h"
@@ -89,6 +90,7 @@ const InProcessClang& in_process_clang() {
     for (const std::string& candidate : {dir + "/libcuhost_clang.so", dir + "/../lib/libcuhost_clang.so"}) {
       void* module = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!module) continue;
+      support::joins_run_before_last_load();  // a compile ahead may be inside clang at exit
       clang.compile = reinterpret_cast<cuhost_clang_compile_fn>(dlsym(module, "cuhost_clang_compile"));
       clang.release = reinterpret_cast<cuhost_clang_free_fn>(dlsym(module, "cuhost_clang_free"));
       if (clang.compile && clang.release) break;
@@ -297,7 +299,7 @@ void join_workers_at_exit() {
   static std::once_flag once;
   std::call_once(once, [] {
     pthread_atfork(nullptr, nullptr, [] { g_forked_child.store(true, std::memory_order_relaxed); });
-    std::atexit([] {
+    support::join_at_exit([] {
       if (g_forked_child.load(std::memory_order_relaxed)) return;
       std::vector<std::thread> workers;
       {

@@ -18,6 +18,7 @@
 #include "cuda/module.h"
 #include "plugin/registry.h"
 #include "support/diagnostics.h"
+#include "support/exit_joins.h"
 #include "support/launcher_env.h"
 #include "support/log.h"
 #include "support/memory_quota.h"
@@ -113,11 +114,11 @@ void create_primary_context(int device) {
   }
 }
 
-// The startup thread is joined at exit, before the driver's own exit
-// handlers run: those are registered by cuInit, so the join is registered
-// after cuInit returned (exit handlers run in reverse order). Registered
-// earlier, the driver tore itself down under a thread still creating the
-// context, and the process hung at exit.
+// The startup thread and the linker's warm-up are joined at exit, before
+// the driver's own exit handlers and the toolkit libraries' destructors run
+// (support/exit_joins.h: the driver and the libraries ask for the join to
+// come first when they load). Torn down earlier, the driver hung the process
+// at exit under a thread still creating the context.
 // A child forked by the process has no startup thread to join (its handle
 // names the parent's thread).
 std::once_flag g_join_registered;
@@ -125,7 +126,7 @@ std::atomic<bool> g_is_forked_child{false};
 void join_at_exit() {
   std::call_once(g_join_registered, [] {
     pthread_atfork(nullptr, nullptr, [] { g_is_forked_child.store(true, std::memory_order_relaxed); });
-    std::atexit([] {
+    support::join_at_exit([] {
       if (g_is_forked_child.load(std::memory_order_relaxed)) return;
       if (g_startup && g_startup->joinable()) g_startup->join();
       if (g_linker_warm_up && g_linker_warm_up->joinable()) g_linker_warm_up->join();
@@ -159,6 +160,7 @@ void start_session(const RuntimeOptions& options) {
   cpu::set_kernel_timeout(options.kernel_timeout);
   support::set_memory_quota(options.memory_quota);
   plugin::set_configured_folders(options.plugin_paths);
+  cuda::set_driver_start_wait(options.await_driver_start);
   if (options.defer_backend_start && !g_startup) {
     g_deferred_options = options;
     g_deferred = true;
@@ -170,7 +172,7 @@ void start_session(const RuntimeOptions& options) {
     publish(s, options);
     if (s.backend == Backend::Cuda && !g_startup) {
       g_startup = new std::thread(create_primary_context, s.device);
-      join_at_exit();  // cuInit ran above, in resolve_backend
+      join_at_exit();
     }
     return;
   }
@@ -183,7 +185,7 @@ void start_session(const RuntimeOptions& options) {
       session.backend = Backend::Cpu;
       session.fallback_reason = e.what();
     }
-    join_at_exit();  // after cuInit, before anyone waiting in session() goes on
+    join_at_exit();  // before anyone waiting in session() goes on
     publish(session, options);
     {
       std::lock_guard<std::mutex> lock(g_resolve_mutex);

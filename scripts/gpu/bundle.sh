@@ -50,7 +50,11 @@ copy_deps() {
     esac
   done
 }
-copy_deps $build/bin/cuhost  # brings libcuhost.so.X.Y, the engine, into $b/lib
+# The executable loads the commands' module (app/run_command.h), which links
+# libcuhost.so.X.Y, the engine: both into $b/lib.
+cp $build/lib/libcuhost_commands.so "$b/lib/"
+copy_deps $build/bin/cuhost
+copy_deps $build/lib/libcuhost_commands.so
 copy_deps $build/tests/cuhost_unit_tests
 # NumPy: PyPI's build of CUHOST_BUNDLE_NUMPY (default 2.4.6, the NumPy 2
 # pass's version and the major version numba-cuda's reference run had),
@@ -87,7 +91,7 @@ mkdir -p "$b/lib/clang/19/include"
 # libxml2 needs), so the bundle stays under 64 MiB with clang inside.
 for real in libz3.so.4 libxml2.so.2; do
   python3 scripts/gpu/make_stub_library.py "/usr/lib/x86_64-linux-gnu/$real" "$b/lib/$real" \
-    /usr/lib/llvm-19/lib/libLLVM.so.19.1 /usr/lib/llvm-19/lib/libclang-cpp.so.19.1 $build/bin/cuhost $build/lib/libcuhost.so \
+    /usr/lib/llvm-19/lib/libLLVM.so.19.1 /usr/lib/llvm-19/lib/libclang-cpp.so.19.1 $build/lib/libcuhost_commands.so $build/lib/libcuhost.so \
     $build/tests/cuhost_unit_tests
 done
 rm -f "$b/lib/"libicu*

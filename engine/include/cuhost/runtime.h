@@ -22,7 +22,14 @@ namespace cuhost {
 // device are present and falls back to the CPU (saying so once on stderr).
 enum class Backend { Auto, Cpu, Cuda };
 
-const char* backend_name(Backend backend);
+inline const char* backend_name(Backend backend) {
+  switch (backend) {
+    case Backend::Auto: return "auto";
+    case Backend::Cpu: return "cpu";
+    case Backend::Cuda: return "cuda";
+  }
+  return "?";
+}
 
 struct RuntimeOptions {
   Backend backend = Backend::Auto;
@@ -67,6 +74,12 @@ struct RuntimeOptions {
   // GPU (multiprocessing's forkserver) then leaves its children a driver they
   // can use; the cuhost executable asks for it for `-c` commands.
   bool defer_backend_start = false;
+  // Called once before the runtime's first CUDA driver call (never when the
+  // CPU backend is chosen). An application that runs cuInit on a thread of
+  // its own while the engine loads, as the cuhost executable does, waits for
+  // that thread here: the driver is then started once, early, and the
+  // runtime goes on from there. Empty: nothing to wait for.
+  std::function<void()> await_driver_start;
 };
 
 // A device buffer the host application owns and lends to scripts, zero-copy.
