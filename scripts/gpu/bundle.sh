@@ -98,17 +98,19 @@ rm -f "$b/lib/"libicu*
 strip --strip-unneeded "$b/lib/"*.so* "$b/bin/cuhost.bin" "$b/bin/cuhost_bench_embed.bin" "$b/bin/cuhost_live_example.bin" \
   "$b/tests/cuhost_unit_tests.bin" 2>/dev/null || true
 # Wrappers set the bundle's library path for cuhost alone, so other programs
-# on the machine (the peers' Python, nvcc) never see these libraries.
+# on the machine (the peers' Python, nvcc) never see these libraries. POSIX
+# sh with one subshell: a process's start (P4) pays the wrapper too.
 for w in bin/cuhost bin/cuhost_bench_embed bin/cuhost_live_example tests/cuhost_unit_tests; do
   cat > "$b/$w" <<'WRAP'
-#!/usr/bin/env bash
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-top="$(dirname "$here")"
+#!/bin/sh
+case "$0" in */*) here=${0%/*} ;; *) here=. ;; esac
+here=$(cd "$here" && pwd)
+top=${here%/*}
 export LD_LIBRARY_PATH="$top/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export CUHOST_PYTHONHOME="$top"
 export CUHOST_CLANG="$top/bin/clang"
-export CUHOST_EXECUTABLE="$here/$(basename "$0")"  # sys.executable: this wrapper
-exec "$0.bin" "$@"
+export CUHOST_EXECUTABLE="$here/${0##*/}"  # sys.executable: this wrapper
+exec "$here/${0##*/}.bin" "$@"
 WRAP
   chmod +x "$b/$w"
 done

@@ -14,7 +14,6 @@ them; ENABLE_CUDASIM is always False (cuhost is never the simulator).
 """
 import os as _os
 import re as _re
-import shutil
 import sys as _sys
 import traceback as _traceback
 import warnings as _warnings
@@ -132,6 +131,8 @@ def _settings(environ):
         return path if path is None else _os.path.abspath(path)
 
     def which_gdb(path_or_bin):
+        import shutil  # only when NUMBA_GDB_BINARY is set
+
         return shutil.which(path_or_bin) or path_or_bin
 
     s = {}

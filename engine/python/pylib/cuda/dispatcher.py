@@ -11,8 +11,6 @@ counterpart in cuhost.
 import importlib as _importlib
 import marshal as _marshal
 import os as _os
-import shutil as _shutil
-import tempfile as _tempfile
 import types as _pytypes
 
 import _cuhost
@@ -256,7 +254,9 @@ class CUDADispatcher(_cuhost.Dispatcher):
             return {t: self._sass(t, flags) for t in map(_types_of_handles, self._compiled_signatures())}
         nvdisasm = _find_nvdisasm()
         cubin = self._cubin(signature)
-        with _tempfile.TemporaryDirectory() as tmp:
+        import tempfile  # imported at first use: `from numba import cuda` stays short
+
+        with tempfile.TemporaryDirectory() as tmp:
             path = _os.path.join(tmp, "kernel.cubin")
             with open(path, "wb") as f:
                 f.write(cubin)
@@ -418,7 +418,9 @@ def _find_nvdisasm():
             p = _os.path.join(d, "bin", "nvdisasm")
             if _os.path.exists(p):
                 return p
-    p = _shutil.which("nvdisasm")
+    import shutil
+
+    p = shutil.which("nvdisasm")
     if p is None:
         raise RuntimeError("nvdisasm was not found: inspect_sass() needs the CUDA toolkit's nvdisasm "
                            "(set CUDA_HOME or put it on PATH)")

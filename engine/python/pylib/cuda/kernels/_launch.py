@@ -10,7 +10,6 @@ the grid at what the device keeps resident at once, so large inputs stride
 instead of launching more blocks than can run.
 """
 import ast
-import hashlib as _hashlib
 import inspect
 import linecache as _linecache
 import os
@@ -24,6 +23,14 @@ from ..compiler import jit
 from ..core.errors import NumbaPerformanceWarning
 
 
+def _digest(text, length):
+    """The first `length` hex digits of the SHA-1 of `text` (hashlib is
+    imported at the first ufunc: `from numba import cuda` stays short)."""
+    import hashlib
+
+    return hashlib.sha1(text.encode()).hexdigest()[:length]
+
+
 def compile_kernel(source, name, glbls, device=False):
     """A cuda.jit dispatcher for the function `name` defined by `source`.
 
@@ -31,7 +38,7 @@ def compile_kernel(source, name, glbls, device=False):
     that cuhost's capture (and tracebacks) can read it."""
 
     # Named by its text: the same kernel gets the same name in every process (compile cache).
-    filename = "<cuhost-ufunc %s %s>" % (name, _hashlib.sha1(source.encode()).hexdigest()[:16])
+    filename = "<cuhost-ufunc %s %s>" % (name, _digest(source, 16))
     _linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     code = compile(source, filename, "exec")
     exec(code, glbls)
@@ -132,8 +139,7 @@ def _lambda_as_def(fn):
     if found is None:
         raise ValueError("the lambda given to a CUDA ufunc or reduction was not found in its source; define it "
                          "with def instead")
-    name = "_lambda_%s" % _hashlib.sha1(("%s:%d:%s" % (code.co_filename, code.co_firstlineno, ast.dump(found)))
-                                          .encode()).hexdigest()[:12]
+    name = "_lambda_%s" % _digest("%s:%d:%s" % (code.co_filename, code.co_firstlineno, ast.dump(found)), 12)
     source = "def %s(%s):\n    return %s\n" % (name, ", ".join(params), ast.unparse(found.body))
     glbls = dict(fn.__globals__)
     for var, cell in zip(code.co_freevars, fn.__closure__ or ()):
