@@ -1,5 +1,6 @@
 # `cmake --install`: the relocatable install tree an application embeds.
-#   bin/cuhost                          the executable (RPATH $ORIGIN-relative)
+#   bin/cuhost                          the executable (RPATH $ORIGIN-relative); links no engine
+#   <libdir>/libcuhost_commands.so      its commands, the module it loads (app/run_command.h)
 #   <libdir>/libcuhost.so.X.Y           the engine (or libcuhost.a with CUHOST_BUILD_SHARED=OFF)
 #   include/cuhost/                     the public embedding API (no LLVM, CPython or CUDA headers)
 #   share/cuhost/{python,plugins,libdevice}  the data folder the runtime finds beside the library

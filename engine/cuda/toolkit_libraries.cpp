@@ -35,50 +35,46 @@ void* open_library(const std::string& soname, std::string& error) {
   return nullptr;
 }
 
-template <typename Api, typename Fill>
-void load_into(Loaded<Api>& loaded, const std::string& soname, Fill fill) {
-  log::StageTimer timer("startup", "load " + soname);
-  void* lib = open_library(soname, loaded.error);
-  if (!lib) return;
-  support::joins_run_before_last_load();  // the linker's warm-up may be inside it at exit
-  loaded.error.clear();
-  std::string missing;
-  auto resolve = [&](const char* symbol, void** slot) {
-    *slot = dlsym(lib, symbol);
-    if (!*slot) missing += (missing.empty() ? "" : ", ") + std::string(symbol);
-  };
-  fill(loaded.api, resolve);
-  if (!missing.empty()) loaded.error = soname + " lacks " + missing;
+// Every entry point of a table, looked up by `resolve(symbol, slot)`.
+#define CUHOST_RESOLVE(name) resolve(CUHOST_SYMBOL_NAME(name), reinterpret_cast<void**>(&api.name));
+template <typename Resolve>
+void resolve_all(NvrtcApi& api, Resolve& resolve) {
+  CUHOST_NVRTC_FUNCTIONS(CUHOST_RESOLVE)
 }
+template <typename Resolve>
+void resolve_all(NvJitLinkApi& api, Resolve& resolve) {
+  CUHOST_NVJITLINK_FUNCTIONS(CUHOST_RESOLVE)
+}
+#undef CUHOST_RESOLVE
 
 // "libnvrtc.so.13" for a toolkit 13.x
 std::string soname(const char* stem) { return stem + std::to_string(CUDA_VERSION / 1000); }
 
-const Loaded<NvrtcApi>& nvrtc_loaded() {
-  static Loaded<NvrtcApi> loaded;
+// The table of library `stem`, loaded at the first call.
+template <typename Api>
+const Loaded<Api>& loaded(const char* stem) {
+  static Loaded<Api> table;
   static std::once_flag once;
-  std::call_once(once, [] {
-    load_into(loaded, soname("libnvrtc.so."), [](NvrtcApi& api, auto resolve) {
-#define CUHOST_RESOLVE(name) resolve(CUHOST_SYMBOL_NAME(name), reinterpret_cast<void**>(&api.name));
-      CUHOST_NVRTC_FUNCTIONS(CUHOST_RESOLVE)
-#undef CUHOST_RESOLVE
-    });
+  std::call_once(once, [stem] {
+    const std::string name = soname(stem);
+    log::StageTimer timer("startup", "load " + name);
+    void* lib = open_library(name, table.error);
+    if (!lib) return;
+    support::joins_run_before_last_load();  // the linker's warm-up may be inside it at exit
+    table.error.clear();
+    std::string missing;
+    auto resolve = [&](const char* symbol, void** slot) {
+      *slot = dlsym(lib, symbol);
+      if (!*slot) missing += (missing.empty() ? "" : ", ") + std::string(symbol);
+    };
+    resolve_all(table.api, resolve);
+    if (!missing.empty()) table.error = name + " lacks " + missing;
   });
-  return loaded;
+  return table;
 }
 
-const Loaded<NvJitLinkApi>& nvjitlink_loaded() {
-  static Loaded<NvJitLinkApi> loaded;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    load_into(loaded, soname("libnvJitLink.so."), [](NvJitLinkApi& api, auto resolve) {
-#define CUHOST_RESOLVE(name) resolve(CUHOST_SYMBOL_NAME(name), reinterpret_cast<void**>(&api.name));
-      CUHOST_NVJITLINK_FUNCTIONS(CUHOST_RESOLVE)
-#undef CUHOST_RESOLVE
-    });
-  });
-  return loaded;
-}
+const Loaded<NvrtcApi>& nvrtc_loaded() { return loaded<NvrtcApi>("libnvrtc.so."); }
+const Loaded<NvJitLinkApi>& nvjitlink_loaded() { return loaded<NvJitLinkApi>("libnvJitLink.so."); }
 
 template <typename Api>
 const Api& checked(const Loaded<Api>& loaded, const char* what) {
