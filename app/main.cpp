@@ -29,6 +29,13 @@ int usage_error(const std::string& message) {
   return 2;
 }
 
+// The file this process runs (/proc/self/exe); empty when it cannot be read.
+std::string executable_file() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+}
+
 // The executable's own absolute path, for sys.executable. A launcher that
 // wraps the binary (a GPU bundle's script that sets the library path) names
 // itself in CUHOST_EXECUTABLE, so that children started through
@@ -42,9 +49,8 @@ std::string own_path(const char* argv0, const std::string& venv_link) {
     return path;
   }
   if (!venv_link.empty()) return venv_link;
-  char buf[4096];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string(argv0);
+  const std::string self = executable_file();
+  return self.empty() ? std::string(argv0) : self;
 }
 
 // Options given on the command line become the environment's defaults, so a
@@ -126,12 +132,11 @@ bool ignores_environment(const std::vector<std::string>& argv) {
 
 // libcuhost_commands, from the folder the install layout puts libraries in
 // relative to the executable's (CUHOST_BIN_TO_LIB), else by the library
-// search path (RUNPATH, LD_LIBRARY_PATH).
+// search path (RUNPATH, LD_LIBRARY_PATH). RTLD_GLOBAL: the engine's
+// libraries serve later loads as if the executable linked them (CPython's
+// extension modules find libpython).
 cuhost::app::RunCommand load_commands(std::string& why) {
-  std::string self;
-  char buf[4096];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-  if (n > 0) self.assign(buf, static_cast<size_t>(n));
+  const std::string self = executable_file();
   void* module = nullptr;
   if (const size_t slash = self.rfind('/'); slash != std::string::npos) {
     const std::string path = self.substr(0, slash + 1) + CUHOST_BIN_TO_LIB + "/" + cuhost::app::kCommandsModule;
@@ -140,8 +145,6 @@ cuhost::app::RunCommand load_commands(std::string& why) {
       if (!module) why = dlerror();
     }
   }
-  // RTLD_GLOBAL: the engine's libraries serve later loads as if the
-  // executable linked them (CPython's extension modules find libpython).
   if (!module && why.empty()) module = dlopen(cuhost::app::kCommandsModule, RTLD_NOW | RTLD_GLOBAL);
   if (!module) {
     if (why.empty()) why = dlerror();

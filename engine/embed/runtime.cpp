@@ -30,6 +30,7 @@
 #include "runtime/host_kernel.h"
 #include "runtime/session.h"
 #include "support/diagnostics.h"
+#include "support/exit_joins.h"
 #include "support/install_layout.h"
 #include "support/log.h"
 #include "support/memory_quota.h"
@@ -237,10 +238,13 @@ class RuntimeImpl final : public Runtime {
   }
   // --streams N: the host creates N streams itself and lends them by name.
   void prepare_streams();
-  // The backend is resolved (cuInit has returned) before a script's result
-  // goes back to a caller that may exit (runtime/session.h).
+  // The backend is resolved (cuInit has returned) and the start's
+  // background threads are done (the context's creation, the linker's
+  // warm-up, compiles started ahead: support/exit_joins.h) before a script's
+  // result goes back to a caller that may exit (runtime/session.h).
   static int settled(int rc) {
     runtime::session();
+    support::run_joins_now();
     return rc;
   }
   int streams_requested_ = 0;

@@ -6,13 +6,11 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <future>
@@ -128,12 +126,11 @@ std::map<std::string, ClangRun> g_memory_cache;
 // declaration, then the kernel's first call).
 std::map<std::string, std::shared_future<ClangRun>> g_in_flight;
 
-// Worker threads of compiles started ahead (run_ahead), joined at
-// exit so that none is still running while the process tears down. A child
-// forked by the process has none of them.
+// Worker threads of compiles started ahead (run_ahead), joined at exit so
+// that none is still running while the process tears down
+// (support/exit_joins.h; a forked child, which has none of them, skips it).
 std::mutex g_workers_mutex;
 std::vector<std::thread>* g_workers = nullptr;
-std::atomic<bool> g_forked_child{false};
 
 // Failures are cached as this marker followed by the diagnostics.
 constexpr const char* kFailedMarker = "cuhost-clang-failed\n";
@@ -298,9 +295,7 @@ ClangRun compile_once(const ClangRequest& r, const char* timer_label) {
 void join_workers_at_exit() {
   static std::once_flag once;
   std::call_once(once, [] {
-    pthread_atfork(nullptr, nullptr, [] { g_forked_child.store(true, std::memory_order_relaxed); });
     support::join_at_exit([] {
-      if (g_forked_child.load(std::memory_order_relaxed)) return;
       std::vector<std::thread> workers;
       {
         std::lock_guard<std::mutex> lock(g_workers_mutex);

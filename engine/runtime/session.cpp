@@ -3,8 +3,6 @@
 // and creating the primary context, overlapped with the interpreter's start.
 #include "runtime/session.h"
 
-#include <pthread.h>
-
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
@@ -117,17 +115,13 @@ void create_primary_context(int device) {
 // The startup thread and the linker's warm-up are joined at exit, before
 // the driver's own exit handlers and the toolkit libraries' destructors run
 // (support/exit_joins.h: the driver and the libraries ask for the join to
-// come first when they load). Torn down earlier, the driver hung the process
-// at exit under a thread still creating the context.
-// A child forked by the process has no startup thread to join (its handle
-// names the parent's thread).
+// come first when they load; a forked child skips it). Torn down earlier,
+// the driver hung the process at exit under a thread still creating the
+// context.
 std::once_flag g_join_registered;
-std::atomic<bool> g_is_forked_child{false};
 void join_at_exit() {
   std::call_once(g_join_registered, [] {
-    pthread_atfork(nullptr, nullptr, [] { g_is_forked_child.store(true, std::memory_order_relaxed); });
     support::join_at_exit([] {
-      if (g_is_forked_child.load(std::memory_order_relaxed)) return;
       if (g_startup && g_startup->joinable()) g_startup->join();
       if (g_linker_warm_up && g_linker_warm_up->joinable()) g_linker_warm_up->join();
     });

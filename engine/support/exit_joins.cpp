@@ -1,6 +1,8 @@
-// The joins of support/exit_joins.h: one list, and the exit handler that
-// empties it registered after the newest library load.
+// The joins of support/exit_joins.h: one list, kept for the process, and
+// the exit handler that runs it registered after the newest library load.
 #include "support/exit_joins.h"
+
+#include <unistd.h>
 
 #include <cstdlib>
 #include <mutex>
@@ -9,21 +11,27 @@
 namespace cuhost::support {
 namespace {
 
+struct Join {
+  std::function<void()> run;
+  pid_t owner;  // the process whose thread it joins (a forked child skips its parent's)
+};
+
 std::mutex g_mutex;
-std::vector<std::function<void()>>* g_joins = nullptr;  // kept for the process (exit handlers use it)
+std::vector<Join>* g_joins = nullptr;  // kept for the process (exit handlers use it)
 bool g_handler_after_last_load = false;
+std::mutex g_running;  // one run of the joins at a time (the same thread is never joined twice at once)
 
 void run_joins() {
-  for (;;) {
-    std::function<void()> join;
-    {
-      std::lock_guard<std::mutex> lock(g_mutex);
-      if (!g_joins || g_joins->empty()) return;
-      join = std::move(g_joins->back());
-      g_joins->pop_back();
-    }
-    join();
+  std::vector<std::function<void()>> mine;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (!g_joins) return;
+    for (const Join& join : *g_joins)
+      if (join.owner == getpid()) mine.push_back(join.run);
   }
+  if (mine.empty()) return;
+  std::lock_guard<std::mutex> running(g_running);
+  for (auto it = mine.rbegin(); it != mine.rend(); ++it) (*it)();
 }
 
 void register_handler_locked() {
@@ -36,10 +44,12 @@ void register_handler_locked() {
 
 void join_at_exit(std::function<void()> join) {
   std::lock_guard<std::mutex> lock(g_mutex);
-  if (!g_joins) g_joins = new std::vector<std::function<void()>>;
-  g_joins->push_back(std::move(join));
+  if (!g_joins) g_joins = new std::vector<Join>;
+  g_joins->push_back(Join{std::move(join), getpid()});
   register_handler_locked();
 }
+
+void run_joins_now() { run_joins(); }
 
 void joins_run_before_last_load() {
   std::lock_guard<std::mutex> lock(g_mutex);

@@ -13,9 +13,18 @@
 
 namespace cuhost::support {
 
-// Adds `join` (run once, at exit, on the exiting thread; it checks for
-// itself whether there is anything to join, e.g. in a forked child).
+// Adds `join`, run at exit on the exiting thread, and by run_joins_now(); it
+// must be safe to run again (it joins what is still joinable). A child
+// forked after it was added has none of the threads it joins: the child's
+// exit skips it.
 void join_at_exit(std::function<void()> join);
+
+// Runs the joins now, before the caller's process may exit: a thread that
+// is still loading a library when exit() begins (its destructors then
+// registered during the exit itself, after every join handler) would be torn
+// down under it, which no handler order can prevent. The runtime does this
+// before a script's result goes back to its caller (embed/runtime.cpp).
+void run_joins_now();
 
 // To be called right after a library with static destructors or exit
 // handlers was loaded (dlopen, cuInit): the pending joins then run before
